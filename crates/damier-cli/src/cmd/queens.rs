@@ -1,0 +1,75 @@
+//! `damier queens`: count, list, construct and check n-queens placements.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::Subcommand;
+use damier::queens;
+
+use crate::util::{interrupt, output};
+
+/// Subcommands of `damier queens`.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Count all solutions and the classes up to the 8 symmetries, in one run.
+    Count(CountArgs),
+}
+
+/// Arguments of `damier queens count`.
+#[derive(Debug, clap::Args)]
+pub struct CountArgs {
+    /// Board size (1..=32).
+    n: u32,
+    /// Worker threads [default: all cores].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// Print JSON (keys: n, total, unique, seconds).
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
+    match cmd {
+        Command::Count(a) => count(a),
+    }
+}
+
+#[derive(serde::Serialize)]
+struct CountReport {
+    n: u32,
+    total: u64,
+    unique: u64,
+    seconds: f64,
+}
+
+fn count(a: CountArgs) -> anyhow::Result<ExitCode> {
+    anyhow::ensure!(a.n >= 1, "n must be at least 1");
+    anyhow::ensure!(
+        a.n <= queens::count::MAX_N,
+        "n = {} is too large: at most {} is supported",
+        a.n,
+        queens::count::MAX_N
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(a.threads.unwrap_or(0) as usize)
+        .build()
+        .context("cannot start the thread pool")?;
+    let start = Instant::now();
+    let counts = pool.install(|| queens::count(a.n, interrupt::control()))?;
+    let report = CountReport {
+        n: counts.n,
+        total: counts.total,
+        unique: counts.unique,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    if a.json {
+        output::print_json(&report)?;
+    } else {
+        println!(
+            "n = {}: {} solutions, {} unique up to symmetry ({:.3} s)",
+            report.n, report.total, report.unique, report.seconds
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

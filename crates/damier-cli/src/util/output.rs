@@ -1,0 +1,36 @@
+//! Writing results: JSON on stdout, files written atomically.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::Context;
+
+/// Prints `value` as pretty JSON on stdout, followed by a newline.
+pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, value)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file beside it, then a rename, so an
+/// interrupted run never leaves a half-written file.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let tmp = temp_path(path);
+    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// A temporary sibling of `path` (same directory, so a rename is atomic); callers that
+/// write through a library (a plot backend) write there and then [`commit`] it.
+pub fn temp_path(path: &Path) -> std::path::PathBuf {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let ext = path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
+    // Keep the extension last: plot backends pick the image format from it.
+    path.with_file_name(format!(".{name}.{}.tmp.{ext}", std::process::id()))
+}
+
+/// Moves a finished temporary file from [`temp_path`] into place.
+pub fn commit(tmp: &Path, path: &Path) -> anyhow::Result<()> {
+    std::fs::rename(tmp, path).with_context(|| format!("cannot write {}", path.display()))
+}

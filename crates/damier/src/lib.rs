@@ -1,0 +1,36 @@
+//! # damier — board problems, exactly and fast
+//!
+//! `damier` (French for *checkerboard*) solves the board problems of its seed documents:
+//!
+//! - [`queens`]: the n-queens problem, exhaustive (counts, symmetry classes, listing),
+//!   constructive (one solution for huge n) and checking;
+//! - [`automaton`]: n queens solved by a stochastic, asynchronous cellular automaton whose
+//!   cells exchange local signals (two models);
+//! - [`lights`]: Lights Out over GF(2): solve, count, kernel, winnable boards, light chasing;
+//! - [`walk`]: the pawn walk ("promenade binaire"): turn a board all black by walking a pawn.
+//!
+//! The shared pieces are [`gf2`] (bit-packed linear algebra over GF(2)) and [`control`]
+//! (cancellation and progress for long computations, without any terminal dependency).
+//!
+//! ## Example
+//!
+//! ```
+//! use damier::gf2::{BitMatrix, BitVec};
+//!
+//! // x0 + x1 = 1, x1 = 1 over GF(2): x0 = 0, x1 = 1.
+//! let mut m = BitMatrix::zeros(2, 2);
+//! m.set(0, 0, true);
+//! m.set(0, 1, true);
+//! m.set(1, 1, true);
+//! let rhs = BitVec::from_bools(&[true, true]);
+//! let solution = m.solve(&rhs).expect("the system is solvable");
+//! assert_eq!(solution.to_bools(), vec![false, true]);
+//! ```
+#![deny(missing_docs)]
+
+pub mod automaton;
+pub mod control;
+pub mod gf2;
+pub mod lights;
+pub mod queens;
+pub mod walk;

@@ -1,0 +1,1 @@
+//! The pawn walk, "promenade binaire" (SPEC §4, seed 003).
