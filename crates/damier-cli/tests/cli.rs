@@ -3,5 +3,9 @@
 mod cli {
     pub mod util;
 
+    mod automaton;
+    mod lights;
+    mod play;
     mod queens;
+    mod walk;
 }

@@ -38,3 +38,9 @@ fn queens_counts_small() {
 fn queens_counts_to_17() {
     check_queens_counts(13..=17);
 }
+
+// ---- automaton ----
+
+// ---- lights ----
+
+// ---- walk ----

@@ -1,4 +1,4 @@
-//! Criterion benchmarks of the engines. Run: `cargo bench -p damier --bench engines`.
+//! Criterion benchmarks of the engines. Run: `cargo bench -p damier --bench queens`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use damier::control::Control;
