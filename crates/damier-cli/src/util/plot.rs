@@ -161,3 +161,37 @@ impl LineChart {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn draws_svg_and_png_with_text_and_log_axes() {
+        let dir = tempfile::tempdir().unwrap();
+        let chart = LineChart {
+            title: "steps against n".into(),
+            x_label: "n".into(),
+            y_label: "steps".into(),
+            log_x: false,
+            log_y: true,
+            series: vec![
+                Series { name: "model 1".into(), points: vec![(4.0, 10.0), (5.0, 100.0), (6.0, 1e4)] },
+                Series { name: "1/d".into(), points: vec![(4.0, 20.0), (5.0, 0.0), (6.0, 2e3)] },
+            ],
+        };
+        for name in ["c.svg", "c.png"] {
+            let path = dir.path().join(name);
+            chart.draw(&path).unwrap();
+            assert!(std::fs::metadata(&path).unwrap().len() > 1000, "{name} has content");
+        }
+        let svg = std::fs::read_to_string(dir.path().join("c.svg")).unwrap();
+        assert!(svg.contains("model 1"), "legend text is drawn");
+        // No temporary file is left behind.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+        assert!(chart.draw(&dir.path().join("c.txt")).is_err());
+        if let Ok(keep) = std::env::var("DAMIER_KEEP_PLOT") {
+            chart.draw(std::path::Path::new(&keep)).unwrap();
+        }
+    }
+}
