@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 mod cmd;
+mod tui;
 mod util;
 
 fn main() -> ExitCode {
