@@ -1,6 +1,7 @@
 //! Drives the `damier` executable: one test binary for every subcommand (`tests/cli/*.rs`).
 
 mod cli {
+    pub mod tmux;
     pub mod util;
 
     mod automaton;

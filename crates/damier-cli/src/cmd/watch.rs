@@ -1,11 +1,48 @@
-//! `damier watch`: not implemented yet.
+//! `damier watch`: the queens automaton animated in the terminal.
 
 use std::process::ExitCode;
 
+use anyhow::Context;
+use damier::automaton::{Automaton, Model, Params};
+
+use crate::tui;
+
 /// Arguments of `damier watch`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Board side.
+    #[arg(short = 'n', long, default_value_t = 8)]
+    n: usize,
+    /// Update rule: `pair` (model 1) or `cell` (model 2).
+    #[arg(long, default_value = "pair", value_parser = ["pair", "cell"])]
+    model: String,
+    /// Probability of accepting a dangerous move. [range: 0..=1]
+    #[arg(long, default_value_t = damier::automaton::DEFAULT_EPS)]
+    eps: f64,
+    /// Model 2: probability of a uniform destination. [range: 0..=1]
+    #[arg(long, default_value_t = damier::automaton::DEFAULT_ETA)]
+    eta: f64,
+    /// Seed of the run; the same seed gives the trajectory of `damier automaton run --seed`.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Starting speed, in updates per second (changed live with + and -).
+    #[arg(long, default_value_t = 100)]
+    speed: u64,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`damier watch` is not implemented yet")
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let model = if a.model == "cell" { Model::Cell } else { Model::Pair };
+    let params = Params { model, n: a.n, eps: a.eps, eta: a.eta }.validated()?;
+    anyhow::ensure!(params.n <= 64, "n = {} is too large to watch: at most 64 fits a terminal", params.n);
+    tui::require_terminal("watch")?;
+    let seed = a.seed.unwrap_or_else(rand::random);
+    let automaton = Automaton::from_seed(&params, seed).context("cannot start the automaton")?;
+    let mut app = tui::watch::Watch::new(automaton, a.speed, false);
+    tui::run(&mut app, "watch")?;
+    let au = app.automaton();
+    match app.solved_at() {
+        Some(s) => println!("seed {seed}: solved at step {s} ({} steps, {} moves shown)", au.steps(), au.moves()),
+        None => println!("seed {seed}: not solved after {} steps ({} moves)", au.steps(), au.moves()),
+    }
+    Ok(ExitCode::SUCCESS)
 }

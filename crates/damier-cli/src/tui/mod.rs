@@ -14,6 +14,9 @@ use ratatui::crossterm::{execute, terminal};
 use ratatui::layout::{Alignment, Rect};
 use ratatui::widgets::{Paragraph, Wrap};
 
+pub mod walk;
+pub mod watch;
+
 /// What the event loop does after an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flow {

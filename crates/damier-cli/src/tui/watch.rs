@@ -1,0 +1,331 @@
+//! The automaton's live view: queens, the signals of every cell, steps per second.
+//!
+//! Runs the library's [`Automaton`] itself, so a seed gives the trajectory of
+//! `damier automaton run` with the same seed, step for step.
+
+use std::time::{Duration, Instant};
+
+use damier::automaton::{Automaton, dir};
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+
+use super::{App, Flow};
+
+/// Arrow drawn for each signal direction, in the order of [`dir::DIRECTIONS`].
+const ARROWS: [char; 8] = ['↑', '↗', '→', '↘', '↓', '↙', '←', '↖'];
+
+/// Speeds offered by `+` and `-`, in updates per second.
+const SPEEDS: [u64; 9] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000];
+
+/// Width of the status panel beside the board.
+const PANEL: u16 = 30;
+
+/// How cells are drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CellView {
+    /// 3 x 3 characters: the queen in the middle, an arrow for each signal around it.
+    Arrows,
+    /// 2 characters: the queen, or the number of signals in colour.
+    Counts,
+}
+
+/// The live view's state.
+pub struct Watch {
+    automaton: Automaton,
+    paused: bool,
+    speed: usize,
+    view: CellView,
+    /// First step at which the queens formed a solution.
+    solved_at: Option<u64>,
+    /// Updates per second actually achieved, smoothed.
+    rate: f64,
+    last: Option<Instant>,
+    /// Fractional updates owed by the clock between ticks.
+    owed: f64,
+}
+
+impl Watch {
+    /// A view of `automaton`, paused or running at `speed` updates per second (rounded to
+    /// the nearest offered speed).
+    pub fn new(automaton: Automaton, speed: u64, paused: bool) -> Watch {
+        let speed = SPEEDS.iter().position(|&s| s >= speed).unwrap_or(SPEEDS.len() - 1);
+        let view = if automaton.n() <= 12 { CellView::Arrows } else { CellView::Counts };
+        let solved_at = automaton.is_solution().then(|| automaton.steps());
+        Watch { automaton, paused, speed, view, solved_at, rate: 0.0, last: None, owed: 0.0 }
+    }
+
+    /// The automaton being shown.
+    pub fn automaton(&self) -> &Automaton {
+        &self.automaton
+    }
+
+    /// Step of the first solution seen, if any.
+    pub fn solved_at(&self) -> Option<u64> {
+        self.solved_at
+    }
+
+    /// Performs `k` updates, noting the first solution; pauses there so it can be seen.
+    pub fn advance(&mut self, k: u64) {
+        for _ in 0..k {
+            self.automaton.step();
+            if self.solved_at.is_none() && self.automaton.is_solution() {
+                self.solved_at = Some(self.automaton.steps());
+                self.paused = true;
+                return;
+            }
+        }
+    }
+
+    fn cell_size(&self) -> (u16, u16) {
+        match self.view {
+            CellView::Arrows => (4, 3),
+            CellView::Counts => (2, 1),
+        }
+    }
+
+    fn board_lines(&self) -> Vec<Line<'static>> {
+        let a = &self.automaton;
+        let n = a.n();
+        let queen = Style::default().fg(Color::Yellow).add_modifier(Modifier::BOLD);
+        let crowd = Style::default().fg(Color::Red).add_modifier(Modifier::BOLD);
+        let empty = Style::default().fg(Color::DarkGray);
+        let queen_span = |k: u32| match k {
+            0 => Span::styled("·", empty),
+            1 => Span::styled("♛", queen),
+            2..=9 => Span::styled(k.to_string(), crowd),
+            _ => Span::styled("+", crowd),
+        };
+        let mut lines = Vec::new();
+        match self.view {
+            CellView::Arrows => {
+                let at = dir::DIRECTIONS.map(|(dx, dy)| ((dx + 1) as usize, (dy + 1) as usize));
+                for y in 0..n {
+                    for r in 0..3 {
+                        let mut spans = Vec::new();
+                        for x in 0..n {
+                            let sig = a.signals(x, y);
+                            for c in 0..3 {
+                                if (c, r) == (1, 1) {
+                                    spans.push(queen_span(a.count(x, y)));
+                                } else {
+                                    let d = at.iter().position(|&p| p == (c, r)).expect("8 border cells");
+                                    if sig >> d & 1 == 1 {
+                                        spans.push(Span::styled(ARROWS[d].to_string(), signal_style(1)));
+                                    } else {
+                                        spans.push(Span::raw(" "));
+                                    }
+                                }
+                            }
+                            spans.push(Span::raw(" "));
+                        }
+                        lines.push(Line::from(spans));
+                    }
+                }
+            }
+            CellView::Counts => {
+                for y in 0..n {
+                    let mut spans = Vec::new();
+                    for x in 0..n {
+                        let k = a.count(x, y);
+                        if k > 0 {
+                            spans.push(queen_span(k));
+                        } else {
+                            let s = a.signals(x, y).count_ones();
+                            spans.push(Span::styled(s.to_string(), signal_style(s)));
+                        }
+                        spans.push(Span::raw(" "));
+                    }
+                    lines.push(Line::from(spans));
+                }
+            }
+        }
+        lines
+    }
+
+    fn status_lines(&self) -> Vec<Line<'static>> {
+        let a = &self.automaton;
+        let p = a.params();
+        let state = match (self.solved_at, self.paused) {
+            (Some(s), _) if a.is_solution() => format!("SOLVED at step {s}"),
+            (Some(s), _) => format!("was solved at step {s}"),
+            (None, true) => "paused".to_string(),
+            (None, false) => "running".to_string(),
+        };
+        let mut lines = vec![
+            Line::styled(format!("model {}  n = {}", p.model, a.n()), Style::default().add_modifier(Modifier::BOLD)),
+            Line::from(format!("eps = {}  eta = {}", p.eps, p.eta)),
+            Line::from(format!("seed {}", a.seed())),
+            Line::from(""),
+            Line::from(format!("steps {}", a.steps())),
+            Line::from(format!("moves {}", a.moves())),
+            Line::from(format!("speed {}/s", SPEEDS[self.speed])),
+            Line::from(format!("rate  {:.0}/s", self.rate)),
+            Line::from(""),
+            Line::styled(
+                state,
+                Style::default().fg(if self.solved_at.is_some() { Color::Green } else { Color::White }),
+            ),
+        ];
+        if a.is_solution() && a.is_absorbing() {
+            lines.push(Line::from("absorbing: nothing can move"));
+        }
+        lines.extend(
+            ["", "space pause/run", "+ / -  speed", ".  one step", "v  arrows/counts", "q  quit"]
+                .map(|s| Line::styled(s, Style::default().fg(Color::Gray))),
+        );
+        lines
+    }
+}
+
+/// Colour of a signal, by how many signals the cell holds.
+fn signal_style(count: u32) -> Style {
+    let c = match count {
+        0 => Color::DarkGray,
+        1 | 2 => Color::Cyan,
+        3 | 4 => Color::Blue,
+        _ => Color::Magenta,
+    };
+    Style::default().fg(c)
+}
+
+impl App for Watch {
+    fn min_size(&self) -> (u16, u16) {
+        let (cw, ch) = self.cell_size();
+        let n = self.automaton.n() as u16;
+        (n.saturating_mul(cw).saturating_add(2 + PANEL), n.saturating_mul(ch).max(18).saturating_add(2))
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect) {
+        let [board, panel] = Layout::horizontal([Constraint::Min(10), Constraint::Length(PANEL)]).areas(area);
+        frame.render_widget(Paragraph::new(self.board_lines()).block(Block::bordered().title(" queens ")), board);
+        frame.render_widget(Paragraph::new(self.status_lines()).block(Block::bordered().title(" automaton ")), panel);
+    }
+
+    fn on_key(&mut self, key: KeyEvent) -> Flow {
+        match key.code {
+            KeyCode::Char('q') | KeyCode::Esc => return Flow::Quit,
+            KeyCode::Char(' ') => {
+                self.paused = !self.paused;
+                self.last = None;
+            }
+            KeyCode::Char('+') | KeyCode::Char('=') => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
+            KeyCode::Char('-') => self.speed = self.speed.saturating_sub(1),
+            KeyCode::Char('.') => {
+                self.paused = true;
+                self.advance(1);
+            }
+            KeyCode::Char('v') => {
+                self.view = match self.view {
+                    CellView::Arrows => CellView::Counts,
+                    CellView::Counts => CellView::Arrows,
+                }
+            }
+            _ => {}
+        }
+        Flow::Continue
+    }
+
+    fn tick(&mut self, now: Instant) -> Duration {
+        let frame = Duration::from_millis(50);
+        if self.paused {
+            self.last = None;
+            self.rate = 0.0;
+            return Duration::from_millis(250);
+        }
+        let Some(last) = self.last.replace(now) else { return frame };
+        let dt = now.duration_since(last).as_secs_f64();
+        // PERF: at most ~40 ms of stepping per frame, so keys stay responsive at any speed.
+        let budget = Instant::now() + Duration::from_millis(40);
+        self.owed += dt * SPEEDS[self.speed] as f64;
+        let mut done = 0u64;
+        while self.owed >= 1.0 && !self.paused {
+            let k = (self.owed as u64).min(100_000);
+            self.advance(k);
+            done += k;
+            self.owed -= k as f64;
+            if Instant::now() > budget {
+                self.owed = 0.0;
+                break;
+            }
+        }
+        if dt > 0.0 {
+            self.rate = 0.7 * self.rate + 0.3 * (done as f64 / dt);
+        }
+        frame
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{key, screen};
+    use super::*;
+    use damier::automaton::{Model, Params};
+
+    fn watch(model: Model, n: usize, seed: u64) -> Watch {
+        let params = Params::new(model, n).unwrap();
+        Watch::new(Automaton::from_seed(&params, seed).unwrap(), 1000, true)
+    }
+
+    #[test]
+    fn single_steps_follow_the_engine_trajectory() {
+        let params = Params::new(Model::Pair, 6).unwrap();
+        let mut engine = Automaton::from_seed(&params, 7).unwrap();
+        let mut w = watch(Model::Pair, 6, 7);
+        for _ in 0..500 {
+            w.on_key(key(KeyCode::Char('.')));
+            engine.step();
+            if w.solved_at().is_some() {
+                break;
+            }
+        }
+        assert_eq!(w.automaton().steps(), engine.steps());
+        assert_eq!(w.automaton().counts(), engine.counts());
+    }
+
+    #[test]
+    fn first_solution_is_the_engines_and_pauses() {
+        let params = Params::new(Model::Pair, 5).unwrap();
+        let mut engine = Automaton::from_seed(&params, 3).unwrap();
+        assert!((0..100).any(|_| engine.run_steps(1_000_000)), "n = 5 solves quickly");
+        let mut w = watch(Model::Pair, 5, 3);
+        w.paused = false;
+        while w.solved_at().is_none() {
+            w.advance(10_000);
+        }
+        assert_eq!(w.solved_at(), Some(engine.steps()));
+        assert!(w.paused);
+        assert!(screen(&w, 80, 24).contains("SOLVED at step"));
+    }
+
+    #[test]
+    fn keys_change_speed_view_and_quit() {
+        let mut w = watch(Model::Cell, 4, 1);
+        let s0 = w.speed;
+        w.on_key(key(KeyCode::Char('+')));
+        assert_eq!(w.speed, s0 + 1);
+        w.on_key(key(KeyCode::Char('-')));
+        w.on_key(key(KeyCode::Char('-')));
+        assert_eq!(w.speed, s0 - 1);
+        assert_eq!(w.view, CellView::Arrows);
+        w.on_key(key(KeyCode::Char('v')));
+        assert_eq!(w.view, CellView::Counts);
+        assert_eq!(w.on_key(key(KeyCode::Char('q'))), Flow::Quit);
+    }
+
+    #[test]
+    fn small_terminal_gets_a_message() {
+        let w = watch(Model::Pair, 8, 1);
+        assert!(screen(&w, 30, 10).contains("Terminal too small"));
+    }
+
+    #[test]
+    fn renders_board_and_panel() {
+        let mut w = watch(Model::Pair, 4, 11);
+        w.advance(50);
+        insta::assert_snapshot!(screen(&w, 60, 20));
+    }
+}
