@@ -29,6 +29,7 @@
 #![deny(missing_docs)]
 
 pub mod automaton;
+pub mod board;
 pub mod control;
 pub mod gf2;
 pub mod lights;

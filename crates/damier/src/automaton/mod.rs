@@ -1,2 +1,160 @@
 //! n queens solved by a stochastic, asynchronous cellular automaton with local signals
 //! (SPEC §2, seeds 000/001).
+//!
+//! Every cell of the n × n board holds a queen count and 8 signal bits; signal `d` of a cell
+//! means "a queen lies further away in direction `d`". Queens that see a signal (or share their
+//! cell) try to move one cell, always to a *safe* neighbour, to a dangerous one with probability
+//! ε. Two models:
+//!
+//! - [`Model::Pair`] (model 1): each step updates one uniformly chosen adjacent pair;
+//! - [`Model::Cell`] (model 2): each step updates one uniformly chosen cell from all its
+//!   neighbours and sends a threatened queen towards the least signalled neighbour (with
+//!   probability η towards a uniform neighbour).
+//!
+//! ## Contents
+//!
+//! - [`dir`]: the one table of the 8 direction offsets used everywhere;
+//! - [`pairs`]: the seed's bijection from `[0, (4n-2)(n-1))` onto adjacent pairs;
+//! - [`Automaton`] (in `state`): the state and both update rules;
+//! - [`text`]: the `--from` position format and the trace picture;
+//! - [`experiment`]: parallel reproducible runs, the ε sweep (fig. 5), the scale over n
+//!   (figs. 6 and 8);
+//! - [`trap`]: searches for the special positions of figs. 1 and 7.
+//!
+//! ## Stepping API (for a live view)
+//!
+//! [`Automaton::from_seed`] builds the exact initial state `damier automaton run --seed S`
+//! starts from (same parameters, same seed → same trajectory, step for step), and
+//! [`Automaton::from_position`] the one of `--from FILE`. Then:
+//!
+//! - [`Automaton::step`] performs one update (one pair or one cell) and says whether a queen
+//!   moved; [`Automaton::run_steps`] performs up to `k` updates, stopping at a solution;
+//! - [`Automaton::count`]`(x, y)` and [`Automaton::signals`]`(x, y)` read a cell (signal bit `d`
+//!   is direction [`dir::DIRECTIONS`]`[d]`), [`Automaton::n`], [`Automaton::steps`],
+//!   [`Automaton::moves`], [`Automaton::is_solution`] (O(1)), [`Automaton::is_absorbing`];
+//! - [`text::render`] draws the board with its signals as text.
+//!
+//! ```
+//! use damier::automaton::{Automaton, Model, Params};
+//!
+//! let params = Params::new(Model::Pair, 6).unwrap();
+//! let mut a = Automaton::from_seed(&params, 42).unwrap();
+//! while !a.is_solution() {
+//!     a.run_steps(10_000);
+//! }
+//! let placement = a.placement().expect("solved");
+//! assert_eq!(placement.len(), 6);
+//! ```
+
+pub mod dir;
+pub mod experiment;
+pub mod pairs;
+mod state;
+pub mod text;
+pub mod trap;
+
+pub use experiment::{RunResult, Stop};
+pub use state::{Automaton, StartSignals};
+
+/// Largest board side accepted: the padded board takes `4 (n+2)^2` bytes (16 MiB at the
+/// limit), far past any size the automaton solves in reasonable time.
+pub const MAX_N: usize = 2048;
+
+/// Default ε (SPEC §2). [range: 0..=1]
+pub const DEFAULT_EPS: f64 = 0.01;
+
+/// Default η for model 2, chosen by the sweep recorded in `docs/automaton.md`. [range: 0..=1]
+pub const DEFAULT_ETA: f64 = 0.05;
+
+/// Which update rule drives the automaton.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Model {
+    /// Model 1: one adjacent pair per step, parameter ε.
+    Pair,
+    /// Model 2: one cell per step, parameters ε and η.
+    Cell,
+}
+
+impl Model {
+    /// The name used on the command line and in JSON: `pair` or `cell`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::Pair => "pair",
+            Model::Cell => "cell",
+        }
+    }
+}
+
+impl std::fmt::Display for Model {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a run needs besides its seed: model, board side and probabilities.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Params {
+    /// The update rule.
+    pub model: Model,
+    /// Board side. [range: 1..=MAX_N]
+    pub n: usize,
+    /// Probability that a queen accepts a move to a dangerous cell.
+    /// [default: 0.01] [range: 0..=1]
+    pub eps: f64,
+    /// Model 2: probability of a uniform destination instead of a least-signalled one.
+    /// Ignored by model 1. [default: [`DEFAULT_ETA`]] [range: 0..=1]
+    pub eta: f64,
+}
+
+impl Params {
+    /// Default ε and η for `model` on an `n × n` board, validated.
+    pub fn new(model: Model, n: usize) -> Result<Params, AutomatonError> {
+        Params { model, n, eps: DEFAULT_EPS, eta: DEFAULT_ETA }.validated()
+    }
+
+    /// Checks the ranges of every field.
+    pub fn validated(self) -> Result<Params, AutomatonError> {
+        if self.n == 0 || self.n > MAX_N {
+            return Err(AutomatonError::Size(self.n));
+        }
+        for (name, v) in [("eps", self.eps), ("eta", self.eta)] {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(AutomatonError::Probability { name, value: v });
+            }
+        }
+        Ok(self)
+    }
+}
+
+/// Why an automaton could not be built.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum AutomatonError {
+    /// n is 0 or larger than [`MAX_N`].
+    #[error("board side n = {0} is out of range: 1..={MAX_N} is supported")]
+    Size(usize),
+    /// ε or η outside [0, 1] (or not a number).
+    #[error("{name} = {value} is not a probability in [0, 1]")]
+    Probability {
+        /// `eps` or `eta`.
+        name: &'static str,
+        /// The rejected value.
+        value: f64,
+    },
+    /// A starting position whose size does not match n.
+    #[error("the position is {got} x {got} but n = {n}")]
+    PositionSize {
+        /// Expected side.
+        n: usize,
+        /// Side of the position.
+        got: usize,
+    },
+    /// A starting position that does not hold exactly n queens.
+    #[error("the position holds {got} queens; an n = {n} board needs exactly {n}")]
+    QueenCount {
+        /// Board side.
+        n: usize,
+        /// Queens in the position.
+        got: u64,
+    },
+}

@@ -201,6 +201,106 @@ impl BitMatrix {
     }
 }
 
+/// One row operation of an elimination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowOp {
+    /// Rows `.0` and `.1` exchanged.
+    Swap(usize, usize),
+    /// Row `dst` += row `src`.
+    Add {
+        /// The pivot row added.
+        src: usize,
+        /// The row changed.
+        dst: usize,
+    },
+}
+
+/// One pivot step of a recorded elimination ([`BitMatrix::echelon_steps`]): the column
+/// worked on, the operations done and the augmented matrix afterwards.
+#[derive(Clone, Debug)]
+pub struct EliminationStep {
+    /// The column the step clears.
+    pub column: usize,
+    /// The pivot row, or `None` when the column had no 1 left (a free column).
+    pub pivot_row: Option<usize>,
+    /// The row operations of the step, in order.
+    pub ops: Vec<RowOp>,
+    /// The matrix after the step.
+    pub matrix: BitMatrix,
+    /// The right-hand side after the step.
+    pub rhs: Option<BitVec>,
+}
+
+impl BitMatrix {
+    /// The product `self * other`.
+    pub fn mul(&self, other: &BitMatrix) -> BitMatrix {
+        assert_eq!(self.cols, other.rows, "matrix product: dimension mismatch");
+        let mut out = BitMatrix::zeros(self.rows, other.cols);
+        let s = other.stride;
+        for r in 0..self.rows {
+            for k in BitVec::from_words(self.cols, self.row_words(r)).ones_indices() {
+                let src = &other.data[k * s..(k + 1) * s];
+                for (d, x) in out.data[r * s..(r + 1) * s].iter_mut().zip(src) {
+                    *d ^= x;
+                }
+            }
+        }
+        out
+    }
+
+    /// Like [`BitMatrix::echelon`], recording every pivot step with a copy of the augmented
+    /// matrix (for showing the method on small systems: `O(cols * rows * cols)` memory).
+    pub fn echelon_steps(&self, rhs: Option<&BitVec>) -> (Echelon, Vec<EliminationStep>) {
+        let mut m = self.clone();
+        let mut rhs = rhs.cloned();
+        if let Some(b) = &rhs {
+            assert_eq!(b.len(), self.rows, "right-hand side length mismatch");
+        }
+        let mut pivots = Vec::new();
+        let mut steps = Vec::new();
+        let mut r = 0;
+        for c in 0..self.cols {
+            if r == self.rows {
+                break;
+            }
+            let mut ops = Vec::new();
+            let pivot = (r..self.rows).find(|&i| m.get(i, c));
+            if let Some(p) = pivot {
+                if p != r {
+                    m.swap_rows(p, r);
+                    if let Some(b) = rhs.as_mut() {
+                        let (x, y) = (b.get(p), b.get(r));
+                        b.set(p, y);
+                        b.set(r, x);
+                    }
+                    ops.push(RowOp::Swap(r, p));
+                }
+                for i in 0..self.rows {
+                    if i != r && m.get(i, c) {
+                        m.xor_row_into(r, i);
+                        if let Some(b) = rhs.as_mut()
+                            && b.get(r)
+                        {
+                            b.flip(i);
+                        }
+                        ops.push(RowOp::Add { src: r, dst: i });
+                    }
+                }
+                pivots.push(c);
+                r += 1;
+            }
+            steps.push(EliminationStep {
+                column: c,
+                pivot_row: pivot.map(|_| r - 1),
+                ops,
+                matrix: m.clone(),
+                rhs: rhs.clone(),
+            });
+        }
+        (Echelon { reduced: m, pivots, rhs }, steps)
+    }
+}
+
 impl Echelon {
     /// The rank of the reduced matrix.
     pub fn rank(&self) -> usize {
@@ -332,6 +432,21 @@ mod tests {
             prop_assert_eq!(m.mul_vec(&x), b);
             prop_assert_eq!(m.transpose().transpose(), m);
         }
+    }
+
+    #[test]
+    fn recorded_elimination_matches_plain_one() {
+        // The seed's 2 x 2 Lights Out system with B = (1, 0, 0, 0): x = (1, 1, 1, 0).
+        let m = matrix_from(4, 4, &[
+            true, true, true, false, true, true, false, true, true, false, true, true, false, true, true, true,
+        ]);
+        let b = BitVec::from_bools(&[true, false, false, false]);
+        let (e, steps) = m.echelon_steps(Some(&b));
+        assert_eq!(steps.len(), 4);
+        assert_eq!(e.pivots, m.echelon(Some(&b)).pivots);
+        assert_eq!(e.particular_solution().unwrap().to_bools(), vec![true, true, true, false]);
+        assert_eq!(steps[1].ops[0], RowOp::Swap(1, 2));
+        assert_eq!(m.mul(&BitMatrix::identity(4)), m);
     }
 
     #[test]

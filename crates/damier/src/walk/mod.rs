@@ -1,1 +1,400 @@
 //! The pawn walk, "promenade binaire" (SPEC §4, seed 003).
+//!
+//! An `L x C` board starts all white. The pawn lands first on the bottom-left cell, then moves
+//! N, S, E or W one cell at a time; every landing flips the cell and its orthogonal neighbours.
+//! Goal: every cell black. Only the parity of the landings on each cell matters, so a solution
+//! is an *activation set* `a` (cells landed on an odd number of times) with `M a = 1` over
+//! GF(2), `M` being Lights Out's press matrix: the walk is Lights Out with target all-ones.
+//!
+//! - [`Board`]: checked dimensions ([`MAX_CELLS`]).
+//! - Three solvers, all exact (side edges included), all returning [`Solutions`]:
+//!   [`brute`] (every one of the `2^(LC)` sets, `LC <= 30`), [`rows`] (every first row,
+//!   completed row by row) and [`fast`] (first-row unknowns chased down the board: a
+//!   `w x w` system over GF(2), `w = min(L, C)`). [`solve`] picks one by [`Method`].
+//! - [`path`]: activation set → move string from the bottom-left cell (serpentine sweep with
+//!   back-step fixes, at most `3·L·C` moves), replay of a move string, move parsing.
+//! - [`game`]: a walk in progress (colours + pawn), for the terminal game: apply a move, and
+//!   the next move of a solution from the current state.
+//!
+//! ```
+//! use damier::control::Control;
+//! use damier::walk::{Board, Method, path, solve};
+//!
+//! let board = Board::new(4, 4)?;
+//! let sols = solve(board, Method::Fast, &Control::new())?;
+//! assert_eq!(sols.count_decimal(), "16");
+//! let moves = path::path_for(board, &sols.particular)?;
+//! assert!(path::replay(board, &moves).all_black());
+//! # Ok::<(), damier::walk::WalkError>(())
+//! ```
+
+pub mod brute;
+pub mod fast;
+pub mod game;
+mod grid;
+pub mod path;
+pub mod rows;
+
+pub use grid::Grid;
+
+use crate::control::{Control, Interrupted};
+use crate::gf2::BitVec;
+
+/// Largest board accepted, in cells: `2^24` (e.g. 4096 x 4096). Bounds memory (the path of a
+/// board is at most `3·L·C` bytes, 48 MiB here) and time (the fast solver is
+/// `O(w²·h/64)` for `w x h`, about a minute at the limit on one core).
+pub const MAX_CELLS: usize = 1 << 24;
+
+/// Largest nullity whose solutions [`Solutions::all`] lists: `2^20` solutions.
+pub const MAX_LISTED_NULLITY: usize = 20;
+
+/// Errors of the walk.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WalkError {
+    /// A side of 0.
+    #[error("board sizes must be at least 1 (got {rows} x {cols})")]
+    EmptyBoard {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+    },
+    /// More cells than [`MAX_CELLS`].
+    #[error("board {rows} x {cols} is too large: at most {max} cells (2^24) are supported")]
+    TooLarge {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+        /// The limit, [`MAX_CELLS`].
+        max: usize,
+    },
+    /// Brute force beyond [`brute::MAX_CELLS`].
+    #[error("brute force tries all 2^(rows*cols) sets: at most {max} cells, this board has {cells}")]
+    BruteTooLarge {
+        /// Cells of the board.
+        cells: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// First-row enumeration beyond its limits.
+    #[error(
+        "first-row enumeration tries 2^w first rows (w = the narrower side, here {width}, at most {max_width}) \
+         of h rows each (2^w * h at most 2^{max_log_work}); use --method fast"
+    )]
+    RowsTooLarge {
+        /// The narrower side.
+        width: usize,
+        /// [`rows::MAX_WIDTH`].
+        max_width: usize,
+        /// log2 of [`rows::MAX_WORK`].
+        max_log_work: u32,
+    },
+    /// More solutions than [`MAX_LISTED_NULLITY`] allows to list.
+    #[error("too many solutions to list: 2^{nullity} (at most 2^{max})")]
+    TooManySolutions {
+        /// The nullity.
+        nullity: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A letter that is not a move.
+    #[error("illegal move {letter:?} at position {position}: moves are N, S, E, W (O for west)")]
+    BadMove {
+        /// The offending character.
+        letter: char,
+        /// 1-based position in the string.
+        position: usize,
+    },
+    /// A grid whose shape does not match the board.
+    #[error("grid is {got_rows} x {got_cols}, the board is {rows} x {cols}")]
+    ShapeMismatch {
+        /// Board rows.
+        rows: usize,
+        /// Board columns.
+        cols: usize,
+        /// Grid rows.
+        got_rows: usize,
+        /// Grid columns.
+        got_cols: usize,
+    },
+    /// A picture that does not parse.
+    #[error("picture line {line}: {reason}")]
+    BadPicture {
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// No walk realises the requested activation set (only the 1 x 1 board with the empty set).
+    #[error("no walk lands on exactly these cells an odd number of times on a {rows} x {cols} board")]
+    NoWalk {
+        /// Board rows.
+        rows: usize,
+        /// Board columns.
+        cols: usize,
+    },
+    /// A board state from which all black cannot be reached.
+    #[error("this board state cannot be turned all black")]
+    Unsolvable,
+    /// A move that leaves the board.
+    #[error("move {mv} from row {row}, column {col} leaves the board")]
+    OffBoard {
+        /// The move letter.
+        mv: char,
+        /// Pawn row (0 = top).
+        row: usize,
+        /// Pawn column (0 = left).
+        col: usize,
+    },
+    /// A pawn position outside the board.
+    #[error("pawn position ({row}, {col}) is outside the board")]
+    PawnOutside {
+        /// Row.
+        row: usize,
+        /// Column.
+        col: usize,
+    },
+    /// Stopped through [`Control::cancel`].
+    #[error("interrupted")]
+    Interrupted(#[from] Interrupted),
+}
+
+/// The dimensions of a board, checked: both sides `>= 1`, at most [`MAX_CELLS`] cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
+    rows: usize,
+    cols: usize,
+}
+
+impl Board {
+    /// A board of `rows` x `cols` (L x C in the seed), or why not.
+    pub fn new(rows: usize, cols: usize) -> Result<Board, WalkError> {
+        if rows == 0 || cols == 0 {
+            return Err(WalkError::EmptyBoard { rows, cols });
+        }
+        match rows.checked_mul(cols) {
+            Some(n) if n <= MAX_CELLS => Ok(Board { rows, cols }),
+            _ => Err(WalkError::TooLarge { rows, cols, max: MAX_CELLS }),
+        }
+    }
+
+    /// Number of rows (L).
+    #[inline]
+    pub fn rows(self) -> usize {
+        self.rows
+    }
+
+    /// Number of columns (C).
+    #[inline]
+    pub fn cols(self) -> usize {
+        self.cols
+    }
+
+    /// Number of cells.
+    #[inline]
+    pub fn cells(self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// The transposed board.
+    pub fn transposed(self) -> Board {
+        Board { rows: self.cols, cols: self.rows }
+    }
+
+    /// The pawn's first cell, bottom-left: `(rows - 1, 0)` with row 0 on top.
+    pub fn start(self) -> (usize, usize) {
+        (self.rows - 1, 0)
+    }
+
+    /// Checks that `g` has this board's shape.
+    pub fn check(self, g: &Grid) -> Result<(), WalkError> {
+        if g.rows() == self.rows && g.cols() == self.cols {
+            Ok(())
+        } else {
+            Err(WalkError::ShapeMismatch {
+                rows: self.rows,
+                cols: self.cols,
+                got_rows: g.rows(),
+                got_cols: g.cols(),
+            })
+        }
+    }
+}
+
+/// Which solver to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// [`brute`]: every activation set, `rows * cols <= 30`.
+    Brute,
+    /// [`rows`]: every first row, completed row by row.
+    Rows,
+    /// [`fast`]: first-row unknowns, a `w x w` GF(2) system.
+    Fast,
+}
+
+/// Every solution of a board: `particular + span(kernel)`, `2^nullity` activation sets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solutions {
+    /// The board.
+    pub board: Board,
+    /// One solution (for [`fast`]: the one whose free first-row unknowns are 0).
+    pub particular: Grid,
+    /// A basis of the activation sets that change no colour (`M k = 0`).
+    pub kernel: Vec<Grid>,
+}
+
+impl Solutions {
+    /// `k` such that there are `2^k` solutions.
+    pub fn nullity(&self) -> usize {
+        self.kernel.len()
+    }
+
+    /// The number of solutions, `2^nullity`, in decimal (it can exceed any machine integer).
+    pub fn count_decimal(&self) -> String {
+        pow2_decimal(self.nullity())
+    }
+
+    /// Every solution, in Gray-code order from the particular one; refused above
+    /// [`MAX_LISTED_NULLITY`].
+    pub fn all(&self) -> Result<Vec<Grid>, WalkError> {
+        let k = self.nullity();
+        if k > MAX_LISTED_NULLITY {
+            return Err(WalkError::TooManySolutions { nullity: k, max: MAX_LISTED_NULLITY });
+        }
+        let mut out = Vec::with_capacity(1 << k);
+        let mut cur = self.particular.clone();
+        out.push(cur.clone());
+        for g in 1u64..(1u64 << k) {
+            cur.xor_assign(&self.kernel[g.trailing_zeros() as usize]);
+            out.push(cur.clone());
+        }
+        Ok(out)
+    }
+
+    /// The affine space spanned by an explicit, complete list of solutions (brute force and
+    /// first-row enumeration find them all). Panics on an empty list.
+    pub(crate) fn from_list(board: Board, list: &[Grid]) -> Solutions {
+        let particular = list[0].clone();
+        // An XOR basis of the differences, kept reduced on each vector's lowest set index.
+        let mut basis: Vec<(usize, BitVec)> = Vec::new();
+        let mut kernel = Vec::new();
+        for s in &list[1..] {
+            let mut d = s.clone();
+            d.xor_assign(&particular);
+            let mut v = d.to_bitvec();
+            for (lead, b) in &basis {
+                if v.get(*lead) {
+                    v.xor_assign(b);
+                }
+            }
+            let lead = v.ones_indices().next();
+            if let Some(lead) = lead {
+                basis.push((lead, v));
+                kernel.push(d);
+            }
+        }
+        Solutions { board, particular, kernel }
+    }
+}
+
+/// Solves `board` (target all black from all white) with `method`.
+pub fn solve(board: Board, method: Method, control: &Control) -> Result<Solutions, WalkError> {
+    match method {
+        Method::Brute => Ok(Solutions::from_list(board, &brute::solutions(board, control)?)),
+        Method::Rows => Ok(Solutions::from_list(board, &rows::solutions(board, control)?)),
+        Method::Fast => fast::solve(board, control),
+    }
+}
+
+/// `2^k` in decimal.
+pub fn pow2_decimal(k: usize) -> String {
+    // Little-endian base-10^9 limbs, doubled k times (k <= a few thousand here).
+    const BASE: u64 = 1_000_000_000;
+    let mut limbs: Vec<u64> = vec![1];
+    let mut left = k;
+    while left > 0 {
+        let step = left.min(29); // 2^29 * (10^9 - 1) + carry fits in u64
+        let mut carry = 0u64;
+        for l in limbs.iter_mut() {
+            let v = (*l << step) + carry;
+            *l = v % BASE;
+            carry = v / BASE;
+        }
+        while carry > 0 {
+            limbs.push(carry % BASE);
+            carry /= BASE;
+        }
+        left -= step;
+    }
+    let mut s = limbs.last().expect("one limb").to_string();
+    for l in limbs.iter().rev().skip(1) {
+        s.push_str(&format!("{l:09}"));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_limits() {
+        assert!(matches!(Board::new(0, 3), Err(WalkError::EmptyBoard { .. })));
+        assert!(matches!(Board::new(3, 0), Err(WalkError::EmptyBoard { .. })));
+        assert!(matches!(Board::new(4097, 4096), Err(WalkError::TooLarge { .. })));
+        assert!(matches!(Board::new(usize::MAX, 2), Err(WalkError::TooLarge { .. })));
+        assert!(Board::new(4096, 4096).is_ok());
+        let msg = Board::new(5000, 5000).unwrap_err().to_string();
+        assert!(msg.contains("16777216"), "{msg}");
+    }
+
+    #[test]
+    fn powers_of_two_in_decimal() {
+        for k in 0..64 {
+            assert_eq!(pow2_decimal(k), (1u64 << k).to_string());
+        }
+        assert_eq!(pow2_decimal(100), "1267650600228229401496703205376");
+        assert_eq!(pow2_decimal(128), "340282366920938463463374607431768211456");
+    }
+}
+
+#[cfg(test)]
+mod agreement {
+    use super::*;
+
+    fn sorted(mut v: Vec<Grid>) -> Vec<Vec<String>> {
+        let mut p: Vec<Vec<String>> = v.drain(..).map(|g| g.picture()).collect();
+        p.sort();
+        p
+    }
+
+    /// The three solvers find the same set of solutions on every board of at most 30 cells
+    /// with sides up to 6 (so every board up to 5 x 6 and 6 x 5), and every solution's path
+    /// replays to all black.
+    #[test]
+    fn brute_rows_and_fast_agree_up_to_5_by_6() {
+        let control = Control::new();
+        for rows in 1..=6 {
+            for cols in (1..=6).filter(|c| rows * c <= brute::MAX_CELLS) {
+                let board = Board::new(rows, cols).unwrap();
+                let brute = brute::solutions(board, &control).unwrap();
+                let by_rows = rows::solutions(board, &control).unwrap();
+                let fast = fast::solve(board, &control).unwrap();
+                assert_eq!(brute.len(), 1 << fast.nullity(), "{rows} x {cols}");
+                let fast_all = fast.all().unwrap();
+                for g in &fast_all {
+                    let moves = path::path_for(board, g).unwrap();
+                    let replay = path::replay(board, &moves);
+                    assert!(replay.all_black(), "{rows} x {cols}");
+                    assert_eq!(&replay.landings, g);
+                }
+                let expected = sorted(brute.clone());
+                assert_eq!(sorted(by_rows.clone()), expected, "rows vs brute, {rows} x {cols}");
+                assert_eq!(sorted(fast_all), expected, "fast vs brute, {rows} x {cols}");
+                assert_eq!(Solutions::from_list(board, &brute).nullity(), fast.nullity());
+                assert_eq!(Solutions::from_list(board, &by_rows).nullity(), fast.nullity());
+            }
+        }
+    }
+}

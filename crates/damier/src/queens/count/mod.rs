@@ -1,9 +1,22 @@
 //! Counting all solutions and the classes up to the 8 symmetries of the square.
 //!
-//! Placeholder engine: a plain bitboard backtracker; unique classes by Burnside's lemma
-//! (no solution with n >= 2 is fixed by a reflection, so
-//! `unique = (total + F180 + 2 F90) / 8`, F90 and F180 counting the solutions fixed by
-//! a quarter turn and a half turn).
+//! Entry point: [`count`] (total and unique in one run, parallel on the current rayon pool).
+//! [`count_with`] runs one chosen [`Strategy`] so engines can be compared side by side, and
+//! [`bench_row`] times one n on a pool of a given size (the `queens bench` table).
+//!
+//! Unique classes come from Burnside's lemma: no solution with n >= 2 is fixed by a
+//! reflection, so `unique = (total + F180 + 2 F90) / 8`, where F90 and F180 count the solutions
+//! fixed by a quarter turn and a half turn; both come from dedicated searches of rotation-
+//! symmetric placements ([`fixed_by_quarter_turn`], [`fixed_by_half_turn`]) that cost next to
+//! nothing beside the total.
+
+mod backtrack;
+mod symmetric;
+
+use std::time::Instant;
+
+pub use backtrack::{solutions, total_plain};
+pub use symmetric::{fixed_by_half_turn, fixed_by_quarter_turn};
 
 use crate::control::{Control, Interrupted};
 
@@ -31,51 +44,142 @@ pub enum CountError {
     /// The computation was cancelled.
     #[error(transparent)]
     Interrupted(#[from] Interrupted),
+    /// [`bench_row`] could not start its thread pool.
+    #[error("cannot start a pool of {threads} threads: {reason}")]
+    ThreadPool {
+        /// Threads asked for.
+        threads: usize,
+        /// The pool builder's message.
+        reason: String,
+    },
+}
+
+/// How the total is computed; every strategy gives the same [`Counts`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Strategy {
+    /// The plain bitboard backtracker: one thread, no symmetry. The test oracle.
+    Plain,
+    /// The bitboard backtracker with the mirror symmetry, in parallel.
+    Backtrack,
+}
+
+impl Strategy {
+    /// Every strategy, slowest first.
+    pub const ALL: [Strategy; 2] = [Strategy::Plain, Strategy::Backtrack];
+
+    /// Short lowercase name (`plain`, `backtrack`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Plain => "plain",
+            Strategy::Backtrack => "backtrack",
+        }
+    }
+
+    /// The strategy [`count`] uses for n.
+    pub fn best_for(_n: u32) -> Strategy {
+        Strategy::Backtrack
+    }
 }
 
 /// Counts the solutions of n queens, total and up to symmetry, in one run.
+///
+/// Runs in parallel on the current rayon pool (install a pool to choose the thread count);
+/// the result does not depend on it. Polls `control` between tasks (returns
+/// [`CountError::Interrupted`] once it is cancelled) and advances it by one per finished task
+/// (see [`task_count`]). n = 0 counts the empty board once.
 pub fn count(n: u32, control: &Control) -> Result<Counts, CountError> {
+    count_with(n, Strategy::best_for(n), control)
+}
+
+/// [`count`] with a chosen strategy.
+pub fn count_with(n: u32, strategy: Strategy, control: &Control) -> Result<Counts, CountError> {
     if n > MAX_N {
         return Err(CountError::TooLarge(n));
     }
-    if n == 0 {
+    if n <= 1 {
         return Ok(Counts { n, total: 1, unique: 1 });
     }
-    let n = n as usize;
-    let mut cols = vec![0usize; n];
-    let (mut total, mut f90, mut f180) = (0u64, 0u64, 0u64);
-    let mut cancelled = false;
-    walk(n, 0, 0, 0, 0, &mut cols, &mut |c| {
-        total += 1;
-        let r180 = (0..n).all(|i| c[n - 1 - i] == n - 1 - c[i]);
-        if r180 {
-            f180 += 1;
-            if (0..n).all(|i| c[c[i]] == n - 1 - i) {
-                f90 += 1;
+    let total = match strategy {
+        Strategy::Plain => {
+            if control.cancelled() {
+                return Err(Interrupted.into());
             }
+            let t = total_plain(n);
+            control.advance(1);
+            t
         }
-        if total % (1 << 20) == 0 && control.cancelled() {
-            cancelled = true;
-        }
-    });
-    if cancelled || control.cancelled() {
+        Strategy::Backtrack => backtrack::total(n, control)?,
+    };
+    if control.cancelled() {
         return Err(Interrupted.into());
     }
-    let unique = if n == 1 { 1 } else { (total + f180 + 2 * f90) / 8 };
-    Ok(Counts { n: n as u32, total, unique })
+    Ok(Counts { n, total, unique: unique(n, total) })
 }
 
-fn walk(n: usize, row: usize, cols: u64, d1: u64, d2: u64, out: &mut [usize], f: &mut impl FnMut(&[usize])) {
-    if row == n {
-        f(out);
-        return;
-    }
-    let full = (1u64 << n) - 1;
-    let mut free = full & !(cols | d1 | d2);
-    while free != 0 {
-        let bit = free & free.wrapping_neg();
-        free ^= bit;
-        out[row] = bit.trailing_zeros() as usize;
-        walk(n, row + 1, cols | bit, (d1 | bit) << 1, (d2 | bit) >> 1, out, f);
-    }
+/// Classes up to the 8 symmetries from the total, by Burnside's lemma (n >= 2).
+fn unique(n: u32, total: u64) -> u64 {
+    let sum = total + fixed_by_half_turn(n) + 2 * fixed_by_quarter_turn(n);
+    debug_assert_eq!(sum % 8, 0, "Burnside sum not divisible by 8 for n = {n}");
+    sum / 8
 }
+
+/// How many times [`count`] advances its control for n (its progress total), or `None` for
+/// n > [`MAX_N`].
+pub fn task_count(n: u32) -> Option<u64> {
+    task_count_with(n, Strategy::best_for(n))
+}
+
+/// [`task_count`] for a chosen strategy.
+pub fn task_count_with(n: u32, strategy: Strategy) -> Option<u64> {
+    if n > MAX_N {
+        return None;
+    }
+    if n <= 1 {
+        return Some(0);
+    }
+    Some(match strategy {
+        Strategy::Plain => 1,
+        Strategy::Backtrack => backtrack::tasks(n).len() as u64,
+    })
+}
+
+/// One line of the benchmark table: n counted by one strategy on a pool of `threads` threads.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct BenchRow {
+    /// Board size.
+    pub n: u32,
+    /// Threads of the pool the count ran on.
+    pub threads: usize,
+    /// Strategy name ([`Strategy::name`]).
+    pub strategy: &'static str,
+    /// The counts found.
+    pub counts: Counts,
+    /// Wall-clock seconds, total and unique together.
+    pub seconds: f64,
+}
+
+/// Times one count of n with `strategy` on a fresh rayon pool of `threads` threads (>= 1).
+///
+/// The figure covers the whole [`count_with`] call (total, F90 and F180), not the pool's
+/// start-up.
+pub fn bench_row(
+    n: u32,
+    threads: usize,
+    strategy: Strategy,
+    control: &Control,
+) -> Result<BenchRow, CountError> {
+    let threads = threads.max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CountError::ThreadPool { threads, reason: e.to_string() })?;
+    let (counts, seconds) = pool.install(|| {
+        let start = Instant::now();
+        let counts = count_with(n, strategy, control)?;
+        Ok::<_, CountError>((counts, start.elapsed().as_secs_f64()))
+    })?;
+    Ok(BenchRow { n, threads, strategy: strategy.name(), counts, seconds })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,453 @@
+//! Runs and the seed's experiments: one run to its first solution, many independent runs in
+//! parallel, the ε sweep (fig. 5) and the scale over n (figs. 6 and 8).
+//!
+//! Reproducibility: sample `i` of an experiment seeded with `s` starts from
+//! [`Automaton::from_seed`] with seed [`stream_seed`]`(s, i)`, whatever thread runs it, so the
+//! results never depend on the number of threads; `damier automaton run --seed` with that
+//! seed replays the sample. Every point of an experiment uses the same sample seeds (common
+//! random numbers: the points differ by their parameters only).
+
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use super::{Automaton, AutomatonError, Model, Params};
+use crate::control::{Control, Interrupted};
+
+/// Updates between two polls of the cancel flag and the deadline (about a millisecond).
+pub const CHUNK: u64 = 1 << 16;
+
+/// When to give up a run early: Ctrl-C (an error) or a wall-clock deadline (a censored run).
+#[derive(Clone, Copy, Debug)]
+pub struct Stop<'a> {
+    /// Cancellation (the run returns `Interrupted`).
+    pub control: &'a Control,
+    /// Stop and report the run as censored by the budget once this instant has passed.
+    pub deadline: Option<Instant>,
+}
+
+impl<'a> Stop<'a> {
+    /// Stops only on cancellation.
+    pub fn new(control: &'a Control) -> Stop<'a> {
+        Stop { control, deadline: None }
+    }
+}
+
+/// Why a run ended without a solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Censored {
+    /// The step cap was reached.
+    StepCap,
+    /// The wall-clock budget ran out.
+    Budget,
+}
+
+/// The outcome of one run.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct RunResult {
+    /// The seed of the run's generator.
+    pub seed: u64,
+    /// Updates made: the step of the first solution when solved.
+    pub steps: u64,
+    /// Effective queen moves.
+    pub moves: u64,
+    /// The queens form a solution.
+    pub solved: bool,
+    /// Solved and every signal true: nothing can ever move again.
+    pub absorbing: bool,
+    /// The solution, 0-based columns per row, when solved.
+    pub placement: Option<Vec<usize>>,
+    /// Why the run stopped unsolved.
+    pub censored: Option<Censored>,
+}
+
+impl Automaton {
+    /// Runs to the first solution, at most `max_steps` updates in all (counting those already
+    /// made), polling `stop` every [`CHUNK`] updates.
+    pub fn run(&mut self, max_steps: u64, stop: &Stop) -> Result<RunResult, Interrupted> {
+        let mut censored = None;
+        while !self.is_solution() {
+            if self.steps() >= max_steps {
+                censored = Some(Censored::StepCap);
+                break;
+            }
+            if stop.control.cancelled() {
+                return Err(Interrupted);
+            }
+            if stop.deadline.is_some_and(|d| Instant::now() >= d) {
+                censored = Some(Censored::Budget);
+                break;
+            }
+            self.run_steps(CHUNK.min(max_steps - self.steps()));
+        }
+        Ok(self.result(censored))
+    }
+
+    /// The current state as a [`RunResult`].
+    pub fn result(&self, censored: Option<Censored>) -> RunResult {
+        let solved = self.is_solution();
+        RunResult {
+            seed: self.seed(),
+            steps: self.steps(),
+            moves: self.moves(),
+            solved,
+            absorbing: solved && self.is_absorbing(),
+            placement: self.placement(),
+            censored: if solved { None } else { censored },
+        }
+    }
+}
+
+/// The seed of stream `i` of an experiment seeded with `seed` (SplitMix64 finalizer of both:
+/// distinct streams get unrelated generator states).
+pub fn stream_seed(seed: u64, i: u64) -> u64 {
+    fn mix(mut z: u64) -> u64 {
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    mix(seed ^ mix(i.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+}
+
+/// `samples` independent runs from the spec's random start, in parallel on the current rayon
+/// pool, sample `i` seeded with [`stream_seed`]`(seed, i)`; results in sample order.
+/// Advances `stop.control` by one per finished run.
+pub fn run_samples(
+    params: &Params,
+    seed: u64,
+    samples: usize,
+    max_steps: u64,
+    stop: &Stop,
+) -> Result<Vec<RunResult>, ExperimentError> {
+    let params = params.validated()?;
+    let out: Result<Vec<RunResult>, Interrupted> = (0..samples)
+        .into_par_iter()
+        .map(|i| {
+            let mut a = Automaton::from_seed(&params, stream_seed(seed, i as u64)).expect("validated");
+            let r = a.run(max_steps, stop)?;
+            stop.control.advance(1);
+            Ok(r)
+        })
+        .collect();
+    Ok(out?)
+}
+
+/// Errors of the experiments.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ExperimentError {
+    /// Bad parameters.
+    #[error(transparent)]
+    Params(#[from] AutomatonError),
+    /// Cancelled.
+    #[error(transparent)]
+    Interrupted(#[from] Interrupted),
+    /// An empty list of values to sweep.
+    #[error("nothing to run: the list of values is empty")]
+    Empty,
+}
+
+/// Statistics over the runs of one point. Means are over the solved runs only (a lower
+/// bound of the true mean when some runs are censored); the median counts censored runs as
+/// longer than any solved one, so it is exact while fewer than half are censored.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Summary {
+    /// Runs made.
+    pub runs: usize,
+    /// Runs that reached a solution.
+    pub solved: usize,
+    /// Runs stopped by the step cap or the budget.
+    pub censored: usize,
+    /// Solved runs that were absorbing at their first solution.
+    pub absorbing: usize,
+    /// Mean steps to the first solution.
+    pub mean_steps: Option<f64>,
+    /// 95% confidence interval of the mean (normal approximation, mean ± 1.96 s / √k).
+    pub ci95: Option<(f64, f64)>,
+    /// Median steps to the first solution.
+    pub median_steps: Option<f64>,
+    /// Mean effective moves of the solved runs.
+    pub mean_moves: Option<f64>,
+}
+
+/// Summarizes runs (see [`Summary`]).
+pub fn summarize(runs: &[RunResult]) -> Summary {
+    let solved: Vec<&RunResult> = runs.iter().filter(|r| r.solved).collect();
+    let k = solved.len();
+    let mean = |f: &dyn Fn(&RunResult) -> f64| {
+        (k > 0).then(|| solved.iter().map(|r| f(r)).sum::<f64>() / k as f64)
+    };
+    let mean_steps = mean(&|r| r.steps as f64);
+    let ci95 = mean_steps.filter(|_| k >= 2).map(|m| {
+        let var = solved.iter().map(|r| (r.steps as f64 - m).powi(2)).sum::<f64>() / (k - 1) as f64;
+        let h = 1.96 * (var / k as f64).sqrt();
+        (m - h, m + h)
+    });
+    // Censored runs sort after every solved run.
+    let mut keys: Vec<Option<u64>> = runs.iter().map(|r| r.solved.then_some(r.steps)).collect();
+    keys.sort_by_key(|k| (k.is_none(), *k));
+    let median_steps = match keys.len() {
+        0 => None,
+        len if len % 2 == 1 => keys[len / 2].map(|v| v as f64),
+        len => match (keys[len / 2 - 1], keys[len / 2]) {
+            (Some(a), Some(b)) => Some((a as f64 + b as f64) / 2.0),
+            _ => None,
+        },
+    };
+    Summary {
+        runs: runs.len(),
+        solved: k,
+        censored: runs.len() - k,
+        absorbing: solved.iter().filter(|r| r.absorbing).count(),
+        mean_steps,
+        ci95,
+        median_steps,
+        mean_moves: mean(&|r| r.moves as f64),
+    }
+}
+
+/// One ε of a sweep.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SweepPoint {
+    /// ε of this point.
+    pub eps: f64,
+    /// Statistics of its runs.
+    pub summary: Summary,
+}
+
+/// Fig. 5: `samples` runs of `params` for each ε of `eps` (in parallel).
+pub fn sweep(
+    params: &Params,
+    eps: &[f64],
+    samples: usize,
+    seed: u64,
+    max_steps: u64,
+    stop: &Stop,
+) -> Result<Vec<SweepPoint>, ExperimentError> {
+    if eps.is_empty() {
+        return Err(ExperimentError::Empty);
+    }
+    let mut out = Vec::with_capacity(eps.len());
+    for &e in eps {
+        let p = Params { eps: e, ..*params };
+        let runs = run_samples(&p, seed, samples, max_steps, stop)?;
+        out.push(SweepPoint { eps: e, summary: summarize(&runs) });
+    }
+    Ok(out)
+}
+
+/// One (model, n) of a scale experiment.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct ScalePoint {
+    /// The model.
+    pub model: Model,
+    /// Board side.
+    pub n: usize,
+    /// Statistics of its runs.
+    pub summary: Summary,
+    /// Wall time of the point, seconds.
+    pub seconds: f64,
+}
+
+/// Figs. 6 and 8: `samples` runs for each model and each n; each point gets `budget` of wall
+/// time (runs still going are censored) besides the step cap.
+#[allow(clippy::too_many_arguments)]
+pub fn scale(
+    models: &[Model],
+    ns: &[usize],
+    eps: f64,
+    eta: f64,
+    samples: usize,
+    seed: u64,
+    max_steps: u64,
+    budget: Option<Duration>,
+    control: &Control,
+) -> Result<Vec<ScalePoint>, ExperimentError> {
+    if models.is_empty() || ns.is_empty() {
+        return Err(ExperimentError::Empty);
+    }
+    let mut out = Vec::new();
+    for &model in models {
+        for &n in ns {
+            let params = Params { model, n, eps, eta }.validated()?;
+            let start = Instant::now();
+            let stop = Stop { control, deadline: budget.map(|b| start + b) };
+            let runs = run_samples(&params, seed, samples, max_steps, &stop)?;
+            out.push(ScalePoint {
+                model,
+                n,
+                summary: summarize(&runs),
+                seconds: start.elapsed().as_secs_f64(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The number of positions used for the density `d = solutions / positions`: `C(n^2, n)`,
+/// the sets of `n` distinct cells (every solution is one). As an `f64`.
+pub fn positions(n: usize) -> f64 {
+    let m = (n * n) as f64;
+    (0..n).map(|k| (m - k as f64) / (k as f64 + 1.0)).product()
+}
+
+/// `1/d = C(n^2, n) / Q(n)` with `Q(n)` from the exact counter; `None` when there is no
+/// solution (n = 2, 3) or n is beyond the counter.
+pub fn inverse_density(n: usize, control: &Control) -> Result<Option<f64>, Interrupted> {
+    if n > crate::queens::count::MAX_N as usize {
+        return Ok(None);
+    }
+    match crate::queens::count(n as u32, control) {
+        Ok(c) if c.total > 0 => Ok(Some(positions(n) / c.total as f64)),
+        Ok(_) => Ok(None),
+        Err(crate::queens::CountError::Interrupted(i)) => Err(i),
+        Err(_) => Ok(None),
+    }
+}
+
+/// Updates per second of one thread: runs from successive seeds (restarting after each
+/// solution) until `updates` updates were made; returns (updates made, seconds).
+pub fn measure(params: &Params, seed: u64, updates: u64) -> Result<(u64, f64), AutomatonError> {
+    let start = Instant::now();
+    let mut done = 0;
+    let mut i = 0;
+    while done < updates {
+        let mut a = Automaton::from_seed(params, stream_seed(seed, i))?;
+        a.run_steps(updates - done);
+        done += a.steps().max(1);
+        i += 1;
+    }
+    Ok((done, start.elapsed().as_secs_f64()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_placement(n: usize, cols: &[usize]) -> bool {
+        // Independent checker: n queens, pairwise not on a row, column or diagonal.
+        cols.len() == n
+            && cols.iter().all(|&c| c < n)
+            && (0..n).all(|i| {
+                (i + 1..n).all(|j| {
+                    cols[i] != cols[j] && cols[i].abs_diff(cols[j]) != j - i
+                })
+            })
+    }
+
+    #[test]
+    fn same_seed_same_results_whatever_the_thread_count() {
+        let control = Control::new();
+        let params = Params::new(Model::Pair, 5).unwrap();
+        let run = |threads| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| run_samples(&params, 7, 12, 2_000_000, &Stop::new(&control)).unwrap())
+        };
+        let one = run(1);
+        assert_eq!(one, run(3));
+        let p2 = Params::new(Model::Cell, 5).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let a = pool.install(|| run_samples(&p2, 9, 6, 2_000_000, &Stop::new(&control)).unwrap());
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+        let b = pool.install(|| run_samples(&p2, 9, 6, 2_000_000, &Stop::new(&control)).unwrap());
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn a_sample_replays_from_its_seed() {
+        let control = Control::new();
+        let params = Params::new(Model::Cell, 6).unwrap();
+        let runs = run_samples(&params, 3, 3, 5_000_000, &Stop::new(&control)).unwrap();
+        for r in &runs {
+            let mut a = Automaton::from_seed(&params, r.seed).unwrap();
+            assert_eq!(&a.run(5_000_000, &Stop::new(&control)).unwrap(), r);
+            // Chunked stepping reaches the same first solution.
+            let mut b = Automaton::from_seed(&params, r.seed).unwrap();
+            while !b.run_steps(997) && b.steps() < 5_000_000 {}
+            assert_eq!(b.result(None).steps, r.steps);
+        }
+    }
+
+    #[test]
+    fn solved_runs_pass_an_independent_checker() {
+        let control = Control::new();
+        for model in [Model::Pair, Model::Cell] {
+            for n in [1, 4, 5, 6] {
+                let params = Params::new(model, n).unwrap();
+                let runs = run_samples(&params, 11, 8, 20_000_000, &Stop::new(&control)).unwrap();
+                for r in runs {
+                    assert!(r.solved, "{model} n = {n} seed {} unsolved", r.seed);
+                    assert!(check_placement(n, r.placement.as_ref().unwrap()), "{r:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn no_solution_means_censored_by_the_step_cap() {
+        let control = Control::new();
+        for n in [2, 3] {
+            let params = Params::new(Model::Pair, n).unwrap();
+            let runs = run_samples(&params, 1, 2, 10_000, &Stop::new(&control)).unwrap();
+            assert!(runs.iter().all(|r| !r.solved && r.censored == Some(Censored::StepCap) && r.steps == 10_000));
+            let s = summarize(&runs);
+            assert_eq!((s.solved, s.censored, s.mean_steps, s.median_steps), (0, 2, None, None));
+        }
+    }
+
+    #[test]
+    fn cancel_interrupts_and_deadline_censors() {
+        let control = Control::new();
+        control.cancel();
+        let params = Params::new(Model::Pair, 3).unwrap();
+        let mut a = Automaton::from_seed(&params, 1).unwrap();
+        assert_eq!(a.run(u64::MAX, &Stop::new(&control)), Err(Interrupted));
+        let fresh = Control::new();
+        let stop = Stop { control: &fresh, deadline: Some(Instant::now()) };
+        let r = a.run(u64::MAX, &stop).unwrap();
+        assert_eq!(r.censored, Some(Censored::Budget));
+    }
+
+    #[test]
+    fn summary_statistics() {
+        let r = |steps, solved| RunResult {
+            seed: 0,
+            steps,
+            moves: steps / 10,
+            solved,
+            absorbing: solved,
+            placement: None,
+            censored: (!solved).then_some(Censored::StepCap),
+        };
+        let s = summarize(&[r(10, true), r(30, true), r(20, true), r(99, false)]);
+        assert_eq!((s.runs, s.solved, s.censored), (4, 3, 1));
+        assert_eq!(s.mean_steps, Some(20.0));
+        assert_eq!(s.median_steps, Some(25.0));
+        let (lo, hi) = s.ci95.unwrap();
+        assert!((hi - 20.0 - 1.96 * (100.0f64 / 3.0).sqrt()).abs() < 1e-9 && (20.0 - lo - (hi - 20.0)).abs() < 1e-9);
+        let s = summarize(&[r(10, true), r(99, false), r(99, false)]);
+        assert_eq!(s.median_steps, None);
+    }
+
+    #[test]
+    fn positions_is_the_binomial() {
+        assert_eq!(positions(2), 6.0);
+        assert_eq!(positions(4), 1820.0);
+        assert!((positions(8) - 4_426_165_368.0).abs() < 1.0);
+        let c = Control::new();
+        assert_eq!(inverse_density(3, &c).unwrap(), None);
+        assert!((inverse_density(4, &c).unwrap().unwrap() - 910.0).abs() < 1e-9);
+    }
+
+    /// The seed's fig. 5 trend, with fixed seeds (deterministic): more moves at large ε.
+    #[test]
+    fn moves_grow_with_eps() {
+        let control = Control::new();
+        let base = Params::new(Model::Pair, 6).unwrap();
+        let pts = sweep(&base, &[0.003, 0.3], 40, 5, 50_000_000, &Stop::new(&control)).unwrap();
+        let (lo, hi) = (&pts[0].summary, &pts[1].summary);
+        assert_eq!((lo.solved, hi.solved), (40, 40));
+        assert!(hi.mean_moves.unwrap() > 2.0 * lo.mean_moves.unwrap(), "{pts:?}");
+        assert!(matches!(sweep(&base, &[], 1, 0, 1, &Stop::new(&control)), Err(ExperimentError::Empty)));
+    }
+}

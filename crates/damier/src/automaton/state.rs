@@ -1,0 +1,516 @@
+//! The automaton's state and both update rules (the hot path).
+//!
+//! Layout: the board is padded with a one-cell frame, cell `(x, y)` at index
+//! `(y + 1) * (n + 2) + x + 1`, one `u32` per cell: bits 0..8 are the signals (bit `d` for
+//! [`DIRECTIONS`]`[d]`), bits 8.. the queen count. The frame cells hold no queen and no signal
+//! and are never updated, so a signal recomputed from a frame neighbour is 0 without any bounds
+//! test, as the spec's "in-board neighbours" requires.
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::{Rng, SeedableRng};
+
+use super::dir::{DIRECTIONS, opposite};
+use super::{AutomatonError, Model, Params, pairs};
+
+/// One queen in the count field of a cell's word.
+const QUEEN: u32 = 1 << 8;
+/// The signal bits of a cell's word.
+const SIGNALS: u32 = 0xFF;
+
+/// A probability as a threshold on 53 random bits: `(r >> 11) < t` holds with probability
+/// `t / 2^53`, which is `p` rounded to 2^-53 (exact for 0 and 1).
+fn threshold(p: f64) -> u64 {
+    (p * (1u64 << 53) as f64).round() as u64
+}
+
+/// The automaton: state, parameters, generator and counters.
+///
+/// Build it with [`Automaton::from_seed`] (the spec's random start) or
+/// [`Automaton::from_position`] (a given position), then [`Automaton::step`] or
+/// [`Automaton::run_steps`].
+#[derive(Clone, Debug)]
+pub struct Automaton {
+    params: Params,
+    n: usize,
+    /// Padded row width, `n + 2`.
+    w: usize,
+    /// Padded cells: signals in bits 0..8, queen count above.
+    st: Vec<u32>,
+    /// Index offsets of the 8 directions in the padded layout (wrapping `usize`).
+    off: [usize; 8],
+    /// Model 1: every adjacent pair as `first padded index << 3 | direction to the second`,
+    /// in the order of the seed's bijection ([`pairs::pair`]).
+    pairs: Vec<u32>,
+    /// Model 2: padded index of each board cell, row-major.
+    cells: Vec<u32>,
+    /// Model 2: per padded index, the mask of directions whose neighbour is on the board.
+    inboard: Vec<u8>,
+    /// Queens per line: rows `0..n`, columns `n..2n`, diagonals `x - y` then anti-diagonals
+    /// `x + y` (`2n - 1` each).
+    lines: Vec<u32>,
+    /// Number of lines holding two queens or more: the position is a solution iff 0.
+    crowded: u32,
+    eps_t: u64,
+    eta_t: u64,
+    rng: Xoshiro256PlusPlus,
+    seed: u64,
+    steps: u64,
+    moves: u64,
+}
+
+/// How the signals start in [`Automaton::from_position`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StartSignals {
+    /// No signal anywhere (the spec's initial state).
+    None,
+    /// Every signal equal to the true field ("signals propagated", figs. 1 and 7).
+    True,
+}
+
+impl Automaton {
+    /// The spec's initial state: no signals, `n` queens placed independently and uniformly on
+    /// the `n^2` cells (several may share one), drawn from the generator seeded with `seed`,
+    /// which then drives the run. The same `params` and `seed` give the same trajectory as
+    /// `damier automaton run --seed seed`.
+    pub fn from_seed(params: &Params, seed: u64) -> Result<Automaton, AutomatonError> {
+        let params = params.validated()?;
+        let n = params.n;
+        let mut a = Automaton::empty(params, seed);
+        for _ in 0..n {
+            let c = a.below((n * n) as u64) as usize;
+            a.add_queen(c % n, c / n);
+        }
+        Ok(a)
+    }
+
+    /// A given start: `counts[y * n + x]` queens on `(x, y)` (exactly `n` in all), signals as
+    /// `signals` says; `seed` seeds the generator that drives the run.
+    pub fn from_position(
+        params: &Params,
+        counts: &[u32],
+        signals: StartSignals,
+        seed: u64,
+    ) -> Result<Automaton, AutomatonError> {
+        let params = params.validated()?;
+        let n = params.n;
+        if counts.len() != n * n {
+            let got = (counts.len() as f64).sqrt() as usize;
+            return Err(AutomatonError::PositionSize { n, got });
+        }
+        let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
+        if total != n as u64 {
+            return Err(AutomatonError::QueenCount { n, got: total });
+        }
+        let mut a = Automaton::empty(params, seed);
+        for (i, &k) in counts.iter().enumerate() {
+            for _ in 0..k {
+                a.add_queen(i % n, i / n);
+            }
+        }
+        if signals == StartSignals::True {
+            a.set_true_signals();
+        }
+        Ok(a)
+    }
+
+    fn empty(params: Params, seed: u64) -> Automaton {
+        let n = params.n;
+        let w = n + 2;
+        let off = DIRECTIONS.map(|(dx, dy)| (dy as isize * w as isize + dx as isize) as usize);
+        let idx = |x: usize, y: usize| (y + 1) * w + x + 1;
+        let pairs = (0..pairs::count(n))
+            .map(|i| {
+                let (p, q) = pairs::pair(n, i);
+                let d = super::dir::delta(q, p).expect("adjacent");
+                ((idx(p.0, p.1) as u32) << 3) | d as u32
+            })
+            .collect();
+        let cells = (0..n * n).map(|i| idx(i % n, i / n) as u32).collect();
+        let mut inboard = vec![0u8; w * w];
+        for y in 0..n {
+            for x in 0..n {
+                for (d, (dx, dy)) in DIRECTIONS.iter().enumerate() {
+                    let (u, v) = (x as i32 + dx, y as i32 + dy);
+                    if (0..n as i32).contains(&u) && (0..n as i32).contains(&v) {
+                        inboard[idx(x, y)] |= 1 << d;
+                    }
+                }
+            }
+        }
+        Automaton {
+            params,
+            n,
+            w,
+            st: vec![0; w * w],
+            off,
+            pairs,
+            cells,
+            inboard,
+            lines: vec![0; 6 * n - 2],
+            crowded: 0,
+            eps_t: threshold(params.eps),
+            eta_t: threshold(params.eta),
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            seed,
+            steps: 0,
+            moves: 0,
+        }
+    }
+
+    /// The parameters this automaton runs with.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// The seed the generator started from.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Board side.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Updates performed so far (pairs for model 1, cells for model 2).
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Effective queen moves so far.
+    pub fn moves(&self) -> u64 {
+        self.moves
+    }
+
+    #[inline(always)]
+    fn idx(&self, x: usize, y: usize) -> usize {
+        (y + 1) * self.w + x + 1
+    }
+
+    /// Queens on cell `(x, y)` (panics off the board).
+    pub fn count(&self, x: usize, y: usize) -> u32 {
+        assert!(x < self.n && y < self.n, "cell ({x}, {y}) is off the {0} x {0} board", self.n);
+        self.st[self.idx(x, y)] >> 8
+    }
+
+    /// Signal bits of cell `(x, y)`: bit `d` set when the cell believes a queen lies further
+    /// along [`DIRECTIONS`]`[d]` (panics off the board).
+    pub fn signals(&self, x: usize, y: usize) -> u8 {
+        assert!(x < self.n && y < self.n, "cell ({x}, {y}) is off the {0} x {0} board", self.n);
+        (self.st[self.idx(x, y)] & SIGNALS) as u8
+    }
+
+    /// Queen counts, row-major (`y * n + x`).
+    pub fn counts(&self) -> Vec<u32> {
+        (0..self.n * self.n).map(|i| self.count(i % self.n, i / self.n)).collect()
+    }
+
+    /// True when the queens' positions form a solution: one per row, column and diagonal.
+    /// O(1): kept up to date by every move.
+    #[inline]
+    pub fn is_solution(&self) -> bool {
+        self.crowded == 0
+    }
+
+    /// The solution as 0-based columns per row, or `None` when the position is not one.
+    pub fn placement(&self) -> Option<Vec<usize>> {
+        if !self.is_solution() {
+            return None;
+        }
+        let cols: Vec<usize> =
+            (0..self.n).filter_map(|y| (0..self.n).find(|&x| self.count(x, y) == 1)).collect();
+        (cols.len() == self.n).then_some(cols)
+    }
+
+    /// The true signal field of the current queens: bit `d` of `(x, y)` (row-major) set iff a
+    /// queen lies further along direction `d`. O(n^2).
+    pub fn true_signals(&self) -> Vec<u8> {
+        let n = self.n as i32;
+        let mut t = vec![0u8; self.n * self.n];
+        for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
+            // Visit each cell after its neighbour in direction d: that neighbour is already done.
+            let ys: Vec<i32> = if dy > 0 { (0..n).rev().collect() } else { (0..n).collect() };
+            let xs: Vec<i32> = if dx > 0 { (0..n).rev().collect() } else { (0..n).collect() };
+            for &y in &ys {
+                for &x in &xs {
+                    let (u, v) = (x + dx, y + dy);
+                    if (0..n).contains(&u) && (0..n).contains(&v) {
+                        let j = (v * n + u) as usize;
+                        let seen = self.count(u as usize, v as usize) > 0 || t[j] >> d & 1 == 1;
+                        t[(y * n + x) as usize] |= u8::from(seen) << d;
+                    }
+                }
+            }
+        }
+        t
+    }
+
+    /// Sets every signal to the true field.
+    pub fn set_true_signals(&mut self) {
+        let t = self.true_signals();
+        for (i, &s) in t.iter().enumerate() {
+            let c = self.idx(i % self.n, i / self.n);
+            self.st[c] = (self.st[c] & !SIGNALS) | u32::from(s);
+        }
+    }
+
+    /// True when every signal equals the true field: if the queens then form a solution, no
+    /// queen sees a signal or a neighbour queen, every update recomputes the same signals, and
+    /// nothing can ever move again.
+    pub fn is_absorbing(&self) -> bool {
+        let t = self.true_signals();
+        t.iter().enumerate().all(|(i, &s)| self.signals(i % self.n, i / self.n) == s)
+    }
+
+    /// Performs one update (one pair for model 1, one cell for model 2), even on a solution;
+    /// returns true if a queen moved.
+    pub fn step(&mut self) -> bool {
+        let before = self.moves;
+        match self.params.model {
+            Model::Pair => {
+                self.pair_update();
+            }
+            Model::Cell => {
+                self.cell_update();
+            }
+        }
+        self.steps += 1;
+        self.moves != before
+    }
+
+    /// Performs updates until the queens form a solution or `limit` updates were made;
+    /// returns [`Automaton::is_solution`]. Does nothing on a solution, so
+    /// `run_steps(k)` repeated reaches exactly the first solution of the trajectory.
+    #[inline(never)]
+    pub fn run_steps(&mut self, limit: u64) -> bool {
+        if self.is_solution() {
+            return true;
+        }
+        match self.params.model {
+            Model::Pair => {
+                for i in 0..limit {
+                    // PERF: the solution test only after a move (rare), O(1).
+                    if self.pair_update() && self.crowded == 0 {
+                        self.steps += i + 1;
+                        return true;
+                    }
+                }
+            }
+            Model::Cell => {
+                for i in 0..limit {
+                    if self.cell_update() && self.crowded == 0 {
+                        self.steps += i + 1;
+                        return true;
+                    }
+                }
+            }
+        }
+        self.steps += limit;
+        false
+    }
+
+    /// A uniform integer in `0..m` (`m > 0`), by Lemire's multiply-shift with rejection:
+    /// exactly uniform, and the rejection loop almost never runs (probability `m / 2^64`).
+    #[inline(always)]
+    fn below(&mut self, m: u64) -> u64 {
+        debug_assert!(m > 0);
+        // PERF: one 64x64→128 multiply instead of a division per draw.
+        let mut p = u128::from(self.rng.next_u64()) * u128::from(m);
+        if (p as u64) < m {
+            let floor = m.wrapping_neg() % m;
+            while (p as u64) < floor {
+                p = u128::from(self.rng.next_u64()) * u128::from(m);
+            }
+        }
+        (p >> 64) as u64
+    }
+
+    /// One Bernoulli draw against a [`threshold`].
+    #[inline(always)]
+    fn draw(&mut self, t: u64) -> bool {
+        // PERF: compare 53 random bits with a precomputed integer threshold, no float.
+        (self.rng.next_u64() >> 11) < t
+    }
+
+    /// MOVE(from, to) given the two cells' words and δ(from, to) = `back` (the direction of
+    /// `from` seen from `to`). Draws ε only when the random branch is reached.
+    #[inline(always)]
+    fn wants_move(&mut self, from: u32, to: u32, back: usize) -> bool {
+        // Erratum: no queen, no move. SAFESTAY(from): at most one queen and no signal.
+        if from < QUEEN || from < 2 * QUEEN && from & SIGNALS == 0 {
+            return false;
+        }
+        // SAFEGO(to, back): no queen and no signal except possibly the one from `back`.
+        to & !(1 << back) == 0 || self.draw(self.eps_t)
+    }
+
+    /// Model 1: one uniformly chosen adjacent pair. Returns true if a queen moved.
+    #[inline(always)]
+    fn pair_update(&mut self) -> bool {
+        let n_pairs = self.pairs.len() as u64;
+        if n_pairs == 0 {
+            return false;
+        }
+        let k = self.below(n_pairs) as usize;
+        self.update_pair(k)
+    }
+
+    /// Model 1 on the pair numbered `k` ([`pairs::pair`]): moves, then signals.
+    #[inline(always)]
+    fn update_pair(&mut self, k: usize) -> bool {
+        let p = self.pairs[k];
+        let (a, d) = ((p >> 3) as usize, (p & 7) as usize);
+        let b = a.wrapping_add(self.off[d]);
+        let od = opposite(d);
+        let (sa, sb) = (self.st[a], self.st[b]);
+        let mut moved = false;
+        // PERF: most pairs hold no queen at all: one test skips the whole move logic.
+        if (sa | sb) >= QUEEN {
+            // δ(a, b) = od (a lies opposite to d, seen from b); δ(b, a) = d.
+            let ab = self.wants_move(sa, sb, od);
+            let ba = self.wants_move(sb, sa, d);
+            if ab != ba {
+                let (from, to) = if ab { (a, b) } else { (b, a) };
+                self.move_queen(from, to);
+                moved = true;
+            }
+        }
+        self.pair_signals(a, b, d);
+        moved
+    }
+
+    /// Model 1's signal rule on the pair `a`, `b = a + DIRECTIONS[d]`, on the current
+    /// configuration: the bit of `a` towards `b` becomes "b holds a queen or b's bit in the
+    /// same direction", symmetrically for `b`; no memory of the old bits. The two updated bits
+    /// differ (`d` in `a`, `opposite(d)` in `b`), so the order does not matter.
+    #[inline(always)]
+    fn pair_signals(&mut self, a: usize, b: usize, d: usize) {
+        let od = opposite(d);
+        let (sa, sb) = (self.st[a], self.st[b]);
+        let from_b = u32::from(sb >= QUEEN) | (sb >> d & 1);
+        let from_a = u32::from(sa >= QUEEN) | (sa >> od & 1);
+        self.st[a] = (sa & !(1 << d)) | (from_b << d);
+        self.st[b] = (sb & !(1 << od)) | (from_a << od);
+    }
+
+    /// Model 2: one uniformly chosen cell. Returns true if a queen moved.
+    #[inline(always)]
+    fn cell_update(&mut self) -> bool {
+        let k = self.below((self.n * self.n) as u64) as usize;
+        self.update_cell(self.cells[k] as usize)
+    }
+
+    /// Model 2's signal rule: every signal of padded cell `c` recomputed from its neighbours
+    /// (frame neighbours contribute 0). Returns the new signal bits.
+    #[inline(always)]
+    fn cell_signals(&mut self, c: usize) -> u32 {
+        let mut sig = 0u32;
+        for d in 0..8 {
+            let t = self.st[c.wrapping_add(self.off[d])];
+            sig |= (u32::from(t >= QUEEN) | (t >> d & 1)) << d;
+        }
+        self.st[c] = (self.st[c] & !SIGNALS) | sig;
+        sig
+    }
+
+    /// Model 2 on padded cell `c`: signals, then a possible move.
+    #[inline(always)]
+    fn update_cell(&mut self, c: usize) -> bool {
+        // 1. Every signal from the neighbours.
+        let sig = self.cell_signals(c);
+        let s = self.st[c];
+        // 2. A threatened queen (not SAFESTAY) picks a destination and tries MOVE.
+        if s < QUEEN || s < 2 * QUEEN && sig == 0 {
+            return false;
+        }
+        let around = u32::from(self.inboard[c]);
+        let choice = if self.draw(self.eta_t) {
+            around
+        } else {
+            // The neighbours minimising ω (∞ on a queen, else the number of signals).
+            let (mut best, mut set) = (u32::MAX, 0u32);
+            let mut m = around;
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let t = self.st[c.wrapping_add(self.off[d])];
+                let w = if t >= QUEEN { 9 } else { (t & SIGNALS).count_ones() };
+                if w < best {
+                    best = w;
+                    set = 0;
+                }
+                if w == best {
+                    set |= 1 << d;
+                }
+            }
+            set
+        };
+        let Some(d) = self.pick_bit(choice) else { return false };
+        let to = c.wrapping_add(self.off[d]);
+        let to_word = self.st[to];
+        // MOVE(c, to): c holds a threatened queen; SAFEGO(to, δ(c, to)) or ε.
+        if to_word & !(1 << opposite(d)) == 0 || self.draw(self.eps_t) {
+            self.move_queen(c, to);
+            return true;
+        }
+        false
+    }
+
+    /// A uniformly chosen set bit of `mask` (`None` if empty: a 1 × 1 board).
+    #[inline(always)]
+    fn pick_bit(&mut self, mask: u32) -> Option<usize> {
+        let ones = mask.count_ones();
+        if ones == 0 {
+            return None;
+        }
+        let mut m = mask;
+        if ones > 1 {
+            for _ in 0..self.below(u64::from(ones)) {
+                m &= m - 1;
+            }
+        }
+        Some(m.trailing_zeros() as usize)
+    }
+
+    /// Moves one queen and keeps the line counters (and so the solution test) up to date.
+    fn move_queen(&mut self, from: usize, to: usize) {
+        debug_assert!(self.st[from] >= QUEEN);
+        self.st[from] -= QUEEN;
+        self.st[to] += QUEEN;
+        self.moves += 1;
+        let (fx, fy) = (from % self.w - 1, from / self.w - 1);
+        let (tx, ty) = (to % self.w - 1, to / self.w - 1);
+        for l in self.lines_of(fx, fy) {
+            self.lines[l] -= 1;
+            if self.lines[l] == 1 {
+                self.crowded -= 1;
+            }
+        }
+        for l in self.lines_of(tx, ty) {
+            self.lines[l] += 1;
+            if self.lines[l] == 2 {
+                self.crowded += 1;
+            }
+        }
+    }
+
+    fn add_queen(&mut self, x: usize, y: usize) {
+        let c = self.idx(x, y);
+        self.st[c] += QUEEN;
+        for l in self.lines_of(x, y) {
+            self.lines[l] += 1;
+            if self.lines[l] == 2 {
+                self.crowded += 1;
+            }
+        }
+    }
+
+    #[inline]
+    fn lines_of(&self, x: usize, y: usize) -> [usize; 4] {
+        let n = self.n;
+        [y, n + x, 2 * n + x + n - 1 - y, 4 * n - 1 + x + y]
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,393 @@
+//! Bit boards: a `width x height` grid of on/off cells, one bit per cell, and their text format.
+//!
+//! Rows are stored one after the other, each packed into [`Board::stride`] `u64` words (cell
+//! `(x, y)` at bit `x % 64` of word `y * stride + x / 64`; the unused high bits of a row's last
+//! word stay 0), so a whole row is a word slice that row-at-a-time algorithms (light chasing,
+//! press verification, the pawn walk) XOR and shift directly.
+//!
+//! Text format ([`Board::parse`]): one line per row, top row first; a cell is `1` or `#` (on)
+//! and `0`, `.` or `_` (off); spaces and tabs between cells are ignored, blank lines are skipped.
+
+use std::fmt;
+
+use rand::Rng;
+
+use crate::gf2::{BitVec, words_for};
+
+/// The largest board: 2^34 cells (2 GiB as bits), so that a start, a target and a press
+/// pattern of the largest board fit in memory together.
+pub const MAX_CELLS: u64 = 1 << 34;
+
+/// What was wrong with a board description or size.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    /// No row at all.
+    #[error("empty board: no rows")]
+    Empty,
+    /// A character that is not a cell symbol.
+    #[error("line {line}, column {column}: unexpected character {found:?} (cells are 0/1, ./# or _/#)")]
+    BadChar {
+        /// 1-based line number.
+        line: usize,
+        /// 1-based column (in characters).
+        column: usize,
+        /// The character found.
+        found: char,
+    },
+    /// A row whose length differs from the first row's.
+    #[error("line {line}: {found} cells, but the first row (line {first_line}) has {expected}")]
+    Ragged {
+        /// 1-based line number of the short or long row.
+        line: usize,
+        /// Its number of cells.
+        found: usize,
+        /// Line of the first row.
+        first_line: usize,
+        /// Cells in the first row.
+        expected: usize,
+    },
+    /// A zero dimension.
+    #[error("a board needs at least one row and one column, got {width}x{height}")]
+    ZeroSize {
+        /// Width asked for.
+        width: u64,
+        /// Height asked for.
+        height: u64,
+    },
+    /// More cells than [`MAX_CELLS`].
+    #[error("a {width}x{height} board is too large: at most {max} cells (2 GiB as bits) are supported")]
+    TooLarge {
+        /// Width asked for.
+        width: u64,
+        /// Height asked for.
+        height: u64,
+        /// The limit.
+        max: u64,
+    },
+    /// A size that is not `WxH`.
+    #[error("bad board size {0:?}: expected WIDTHxHEIGHT, for example 5x5")]
+    BadSize(String),
+}
+
+/// A `width x height` board of on/off cells.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Board {
+    width: usize,
+    height: usize,
+    stride: usize,
+    words: Vec<u64>,
+}
+
+/// Checks a size against the limits, before anything is allocated.
+pub fn check_size(width: u64, height: u64) -> Result<(), BoardError> {
+    if width == 0 || height == 0 {
+        return Err(BoardError::ZeroSize { width, height });
+    }
+    match width.checked_mul(height) {
+        Some(n) if n <= MAX_CELLS => Ok(()),
+        _ => Err(BoardError::TooLarge { width, height, max: MAX_CELLS }),
+    }
+}
+
+/// Parses a size `WxH` (also `W×H` or `W*H`) and checks it against the limits.
+pub fn parse_size(s: &str) -> Result<(usize, usize), BoardError> {
+    let bad = || BoardError::BadSize(s.to_string());
+    let t = s.trim();
+    let (w, h) = t.split_once(['x', 'X', '×', '*']).ok_or_else(bad)?;
+    let w: u64 = w.trim().parse().map_err(|_| bad())?;
+    let h: u64 = h.trim().parse().map_err(|_| bad())?;
+    check_size(w, h)?;
+    Ok((w as usize, h as usize))
+}
+
+impl Board {
+    /// The all-off board. Errors on a zero or too large size.
+    pub fn new(width: usize, height: usize) -> Result<Board, BoardError> {
+        check_size(width as u64, height as u64)?;
+        let stride = words_for(width);
+        Ok(Board { width, height, stride, words: vec![0; stride * height] })
+    }
+
+    /// The all-on board.
+    pub fn ones(width: usize, height: usize) -> Result<Board, BoardError> {
+        let mut b = Board::new(width, height)?;
+        b.words.fill(!0);
+        b.clear_tails();
+        Ok(b)
+    }
+
+    /// A uniformly random board.
+    pub fn random<R: Rng + ?Sized>(width: usize, height: usize, rng: &mut R) -> Result<Board, BoardError> {
+        let mut b = Board::new(width, height)?;
+        for w in b.words.iter_mut() {
+            *w = rng.next_u64();
+        }
+        b.clear_tails();
+        Ok(b)
+    }
+
+    /// Parses the text format (see the module documentation).
+    pub fn parse(text: &str) -> Result<Board, BoardError> {
+        let mut width = None;
+        let mut first_line = 0;
+        let mut bits: Vec<u64> = Vec::new();
+        let mut stride = 0;
+        let mut height = 0usize;
+        let mut row: Vec<bool> = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            row.clear();
+            for (col, ch) in line.chars().enumerate() {
+                match ch {
+                    '1' | '#' => row.push(true),
+                    '0' | '.' | '_' => row.push(false),
+                    ' ' | '\t' | '\r' => {}
+                    _ => return Err(BoardError::BadChar { line: i + 1, column: col + 1, found: ch }),
+                }
+            }
+            if row.is_empty() {
+                continue;
+            }
+            match width {
+                None => {
+                    width = Some(row.len());
+                    first_line = i + 1;
+                    stride = words_for(row.len());
+                }
+                Some(w) if w != row.len() => {
+                    return Err(BoardError::Ragged { line: i + 1, found: row.len(), first_line, expected: w });
+                }
+                Some(_) => {}
+            }
+            check_size(row.len() as u64, height as u64 + 1)?;
+            let start = bits.len();
+            bits.resize(start + stride, 0);
+            for (x, &on) in row.iter().enumerate() {
+                if on {
+                    bits[start + x / 64] |= 1 << (x % 64);
+                }
+            }
+            height += 1;
+        }
+        let width = width.ok_or(BoardError::Empty)?;
+        Ok(Board { width, height, stride, words: bits })
+    }
+
+    /// A board from a vector of `width * height` cells, row by row (cell `(x, y)` at `y * width + x`).
+    pub fn from_bitvec(width: usize, height: usize, v: &BitVec) -> Result<Board, BoardError> {
+        assert_eq!(v.len(), width * height, "vector length is not width * height");
+        let mut b = Board::new(width, height)?;
+        for i in v.ones_indices() {
+            b.set(i % width, i / width, true);
+        }
+        Ok(b)
+    }
+
+    /// The cells as one vector, row by row (cell `(x, y)` at `y * width + x`).
+    pub fn to_bitvec(&self) -> BitVec {
+        let mut v = BitVec::zeros(self.width * self.height);
+        for y in 0..self.height {
+            for x in self.row_ones(y) {
+                v.set(y * self.width + x, true);
+            }
+        }
+        v
+    }
+
+    /// Width (cells per row).
+    #[inline]
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Height (rows).
+    #[inline]
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Words per row.
+    #[inline]
+    pub fn stride(&self) -> usize {
+        self.stride
+    }
+
+    /// Cell `(x, y)`, `x` the column, `y` the row (0 = top). Panics out of range.
+    #[inline]
+    pub fn get(&self, x: usize, y: usize) -> bool {
+        assert!(x < self.width && y < self.height, "cell ({x}, {y}) outside the board");
+        (self.words[y * self.stride + x / 64] >> (x % 64)) & 1 == 1
+    }
+
+    /// Sets cell `(x, y)`.
+    #[inline]
+    pub fn set(&mut self, x: usize, y: usize, on: bool) {
+        assert!(x < self.width && y < self.height, "cell ({x}, {y}) outside the board");
+        let w = &mut self.words[y * self.stride + x / 64];
+        if on {
+            *w |= 1 << (x % 64);
+        } else {
+            *w &= !(1 << (x % 64));
+        }
+    }
+
+    /// Flips cell `(x, y)`.
+    #[inline]
+    pub fn flip(&mut self, x: usize, y: usize) {
+        assert!(x < self.width && y < self.height, "cell ({x}, {y}) outside the board");
+        self.words[y * self.stride + x / 64] ^= 1 << (x % 64);
+    }
+
+    /// Row `y` as packed words.
+    #[inline]
+    pub fn row(&self, y: usize) -> &[u64] {
+        &self.words[y * self.stride..(y + 1) * self.stride]
+    }
+
+    /// Row `y` as packed words, mutable (keep the bits past the width 0).
+    #[inline]
+    pub fn row_mut(&mut self, y: usize) -> &mut [u64] {
+        &mut self.words[y * self.stride..(y + 1) * self.stride]
+    }
+
+    /// All words, row after row.
+    #[inline]
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+
+    /// Columns of the lit cells of row `y`, increasing.
+    pub fn row_ones(&self, y: usize) -> impl Iterator<Item = usize> + '_ {
+        self.row(y).iter().enumerate().flat_map(|(k, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                if w == 0 {
+                    return None;
+                }
+                let t = w.trailing_zeros() as usize;
+                w &= w - 1;
+                Some(k * 64 + t)
+            })
+        })
+    }
+
+    /// Number of lit cells.
+    pub fn count_ones(&self) -> u64 {
+        self.words.iter().map(|w| u64::from(w.count_ones())).sum()
+    }
+
+    /// True when every cell is off.
+    pub fn is_zero(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
+    }
+
+    /// `self += other` cell by cell (XOR). Panics if the sizes differ.
+    pub fn xor_assign(&mut self, other: &Board) {
+        assert_eq!((self.width, self.height), (other.width, other.height), "board sizes differ");
+        for (a, b) in self.words.iter_mut().zip(&other.words) {
+            *a ^= b;
+        }
+    }
+
+    /// The number of cells lit on both boards, mod 2 (the GF(2) dot product).
+    pub fn dot(&self, other: &Board) -> bool {
+        assert_eq!((self.width, self.height), (other.width, other.height), "board sizes differ");
+        let ones: u64 = self.words.iter().zip(&other.words).map(|(a, b)| u64::from((a & b).count_ones())).sum();
+        ones % 2 == 1
+    }
+
+    /// The transpose: cell `(x, y)` goes to `(y, x)`.
+    pub fn transpose(&self) -> Board {
+        let mut t = Board { width: self.height, height: self.width, stride: words_for(self.height), words: Vec::new() };
+        t.words = vec![0; t.stride * t.height];
+        for y in 0..self.height {
+            for x in self.row_ones(y) {
+                t.words[x * t.stride + y / 64] |= 1 << (y % 64);
+            }
+        }
+        t
+    }
+
+    /// The rows as strings of `on`/`off` characters.
+    pub fn to_rows(&self, on: char, off: char) -> Vec<String> {
+        (0..self.height).map(|y| (0..self.width).map(|x| if self.get(x, y) { on } else { off }).collect()).collect()
+    }
+
+    /// Zeroes the bits past the width in every row.
+    pub fn clear_tails(&mut self) {
+        let r = self.width % 64;
+        if r == 0 {
+            return;
+        }
+        let mask = (1u64 << r) - 1;
+        for row in self.words.chunks_mut(self.stride) {
+            if let Some(last) = row.last_mut() {
+                *last &= mask;
+            }
+        }
+    }
+}
+
+impl fmt::Display for Board {
+    /// Rows of `0`/`1`, one per line (the text format).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for row in self.to_rows('1', '0') {
+            writeln!(f, "{row}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Board {}x{}", self.width, self.height)?;
+        for row in self.to_rows('#', '.') {
+            writeln!(f, "{row}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_formats_and_round_trip() {
+        let b = Board::parse("#.#\n_#_\n\n1 0 1\n").unwrap();
+        assert_eq!((b.width(), b.height()), (3, 3));
+        assert!(b.get(0, 0) && !b.get(1, 0) && b.get(1, 1) && b.get(2, 2));
+        assert_eq!(Board::parse(&b.to_string()).unwrap(), b);
+        assert_eq!(b.transpose().transpose(), b);
+        assert_eq!(b.count_ones(), 5);
+    }
+
+    #[test]
+    fn parse_errors_name_line_and_column() {
+        assert_eq!(Board::parse(""), Err(BoardError::Empty));
+        assert_eq!(Board::parse("\n  \n"), Err(BoardError::Empty));
+        assert_eq!(Board::parse("01\n0x\n"), Err(BoardError::BadChar { line: 2, column: 2, found: 'x' }));
+        assert_eq!(
+            Board::parse("01\n\n011\n"),
+            Err(BoardError::Ragged { line: 3, found: 3, first_line: 1, expected: 2 })
+        );
+    }
+
+    #[test]
+    fn sizes_are_checked_before_allocating() {
+        assert_eq!(parse_size("5x4"), Ok((5, 4)));
+        assert!(matches!(parse_size("0x4"), Err(BoardError::ZeroSize { .. })));
+        assert!(matches!(parse_size("1000000x1000000"), Err(BoardError::TooLarge { .. })));
+        assert!(matches!(parse_size("18446744073709551615x3"), Err(BoardError::TooLarge { .. })));
+        assert!(matches!(parse_size("5by4"), Err(BoardError::BadSize(_))));
+        assert!(Board::new(1 << 20, 1 << 20).is_err());
+    }
+
+    #[test]
+    fn wide_rows_keep_tails_clear() {
+        let b = Board::ones(70, 2).unwrap();
+        assert_eq!(b.count_ones(), 140);
+        assert_eq!(b.row(1)[1], (1 << 6) - 1);
+        let v = b.to_bitvec();
+        assert_eq!(Board::from_bitvec(70, 2, &v).unwrap(), b);
+    }
+}

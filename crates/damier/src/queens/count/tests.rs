@@ -1,0 +1,114 @@
+use super::*;
+
+/// The 8 symmetries of the square applied to a solution given as 0-based columns per row.
+fn images(cols: &[u8]) -> Vec<Vec<u8>> {
+    let n = cols.len();
+    let mut out = Vec::with_capacity(8);
+    let mut cur = cols.to_vec();
+    for _ in 0..4 {
+        // Quarter turn: the queen (r, c) goes to (c, n-1-r).
+        let mut next = vec![0u8; n];
+        for (r, &c) in cur.iter().enumerate() {
+            next[c as usize] = (n - 1 - r) as u8;
+        }
+        let mirrored: Vec<u8> = cur.iter().map(|&c| (n - 1) as u8 - c).collect();
+        out.push(cur);
+        out.push(mirrored);
+        cur = next;
+    }
+    out
+}
+
+/// Unique classes by listing every solution and keeping the smallest image of each.
+fn unique_by_canonical_forms(n: u32) -> u64 {
+    let mut canon: Vec<Vec<u8>> = solutions(n).iter().map(|s| images(s).into_iter().min().unwrap()).collect();
+    canon.sort();
+    canon.dedup();
+    canon.len() as u64
+}
+
+fn is_valid(cols: &[u8]) -> bool {
+    let n = cols.len();
+    (0..n).all(|i| {
+        (i + 1..n).all(|j| {
+            let (a, b) = (cols[i] as i64, cols[j] as i64);
+            a != b && (a - b).abs() != (j - i) as i64
+        })
+    })
+}
+
+#[test]
+fn listed_solutions_are_valid_and_counted_by_the_plain_counter() {
+    for n in 1..=10 {
+        let all = solutions(n);
+        assert!(all.iter().all(|s| s.len() == n as usize && is_valid(s)), "n = {n}");
+        assert_eq!(all.len() as u64, total_plain(n), "n = {n}");
+    }
+}
+
+#[test]
+fn rotation_fixed_counts_match_the_listing() {
+    for n in 1..=12u32 {
+        let all = solutions(n);
+        let fixed = |k: usize| all.iter().filter(|s| images(s)[2 * k] == **s).count() as u64;
+        assert_eq!(fixed_by_quarter_turn(n), fixed(1), "F90, n = {n}");
+        assert_eq!(fixed_by_half_turn(n), fixed(2), "F180, n = {n}");
+        assert_eq!(fixed(3), fixed(1), "F270 = F90, n = {n}");
+    }
+}
+
+#[test]
+fn burnside_unique_matches_canonical_forms() {
+    for n in 1..=12 {
+        let c = count_with(n, Strategy::Backtrack, &Control::new()).unwrap();
+        assert_eq!(c.unique, unique_by_canonical_forms(n), "n = {n}");
+    }
+}
+
+#[test]
+fn every_strategy_agrees_with_the_plain_counter() {
+    for n in 0..=12 {
+        let want = total_plain(n);
+        for s in Strategy::ALL {
+            let c = count_with(n, s, &Control::new()).unwrap();
+            assert_eq!((c.n, c.total), (n, want), "{} n = {n}", s.name());
+        }
+    }
+}
+
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    for threads in [1, 2, 3] {
+        for s in Strategy::ALL {
+            let row = bench_row(11, threads, s, &Control::new()).unwrap();
+            assert_eq!((row.counts.total, row.counts.unique), (2680, 341), "{} {threads}", s.name());
+            assert_eq!(row.threads, threads);
+        }
+    }
+}
+
+#[test]
+fn progress_reaches_the_announced_task_count() {
+    for n in [2, 5, 8, 9, 13] {
+        for s in Strategy::ALL {
+            let control = Control::new();
+            count_with(n, s, &control).unwrap();
+            assert_eq!(Some(control.done()), task_count_with(n, s), "{} n = {n}", s.name());
+        }
+    }
+}
+
+#[test]
+fn a_cancelled_count_is_interrupted() {
+    let control = Control::new();
+    control.cancel();
+    for s in Strategy::ALL {
+        assert_eq!(count_with(12, s, &control), Err(CountError::Interrupted(Interrupted)));
+    }
+}
+
+#[test]
+fn too_large_is_refused() {
+    assert_eq!(count(33, &Control::new()), Err(CountError::TooLarge(33)));
+    assert_eq!(task_count(33), None);
+}

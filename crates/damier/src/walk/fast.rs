@@ -1,0 +1,253 @@
+//! The seed's "le bon", made exact: first-row unknowns chased down the board.
+//!
+//! Give the `w` cells of the first row unknown values `x_0 .. x_{w-1}`. Every later cell is
+//! then an affine function of `x` (light chasing): `a[r+1][c] = t[r][c] + a[r][c-1] + a[r][c] +
+//! a[r][c+1] + a[r-1][c]`, with the terms for cells outside the board simply absent — this is
+//! where the seed's coefficient triangle (which ignores the side edges) would go wrong. Each
+//! cell is carried as a vector of `w + 1` bits (coefficients of `x`, then the constant), so a
+//! row of the chase is `w` XORs of four packed vectors. The fictitious row `h` below the board
+//! must vanish: `w` equations in `w` unknowns, solved by Gauss–Jordan elimination
+//! ([`crate::gf2::BitMatrix::echelon`]). Its solutions are exactly the first rows of the
+//! board's solutions, and its kernel gives the kernel of the walk: `2^nullity` solutions.
+//!
+//! The board is transposed when it has more columns than rows, so `w = min(L, C)` and
+//! `h = max(L, C)`: cost `O(w²·h / 64)` word operations for the chase and `O(w³ / 64)` for
+//! the elimination, memory `3·w·(w + 1)` bits for the chase plus the `w x w` system.
+
+use crate::control::{Control, Interrupted};
+use crate::gf2::{BitMatrix, BitVec, words_for};
+
+use super::grid::spread_row;
+use super::{Board, Grid, Solutions, WalkError};
+
+/// Solves the walk: activation sets `a` with `M a = 1` (all black from all white).
+pub fn solve(board: Board, control: &Control) -> Result<Solutions, WalkError> {
+    // All-ones is always in the image of a symmetric matrix with ones on the diagonal
+    // (Sutner's theorem), so `None` would be a bug; report it rather than panic.
+    solve_target(board, &Grid::ones(board.rows(), board.cols()), control)?.ok_or(WalkError::Unsolvable)
+}
+
+/// Solves `M a = target` for any target (the cells whose colour must change), or `None` when
+/// the target is not reachable. `target` must have the board's shape.
+pub fn solve_target(board: Board, target: &Grid, control: &Control) -> Result<Option<Solutions>, WalkError> {
+    board.check(target)?;
+    let transpose = board.cols() > board.rows();
+    let t = if transpose { target.transpose() } else { target.clone() };
+    let (h, w) = (t.rows(), t.cols());
+    let system = chase(&t, control)?;
+    let (m, b) = system;
+    let ech = m.echelon(Some(&b));
+    let Some(x) = ech.particular_solution() else { return Ok(None) };
+    let back = |g: Grid| if transpose { g.transpose() } else { g };
+    let particular = back(grow(&x, Some(&t), h, w));
+    let kernel = ech.kernel_basis().iter().map(|k| back(grow(k, None, h, w))).collect();
+    Ok(Some(Solutions { board, particular, kernel }))
+}
+
+/// The `w x w` system on the first row for target `t` (`h x w`): the fictitious row below
+/// the board, as coefficient rows and constants, must be zero.
+fn chase(t: &Grid, control: &Control) -> Result<(BitMatrix, BitVec), WalkError> {
+    let (h, w) = (t.rows(), t.cols());
+    let s = words_for(w + 1);
+    let (const_word, const_bit) = (w / 64, 1u64 << (w % 64));
+    let mut above = vec![0u64; w * s];
+    let mut cur = vec![0u64; w * s];
+    let mut next = vec![0u64; w * s];
+    for c in 0..w {
+        cur[c * s + c / 64] |= 1 << (c % 64);
+    }
+    for r in 0..h {
+        if control.cancelled() {
+            return Err(Interrupted.into());
+        }
+        chase_row(&above, &cur, &mut next, w, s);
+        for (k, &word) in t.row(r).iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let c = k * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                next[c * s + const_word] ^= const_bit;
+            }
+        }
+        // Rotate: row r becomes "above", r + 1 "current"; the old "above" is overwritten next.
+        std::mem::swap(&mut above, &mut cur);
+        std::mem::swap(&mut cur, &mut next);
+        control.advance(1);
+    }
+    let mut m = BitMatrix::zeros(w, w);
+    let mut b = BitVec::zeros(w);
+    for c in 0..w {
+        let cell = &cur[c * s..(c + 1) * s];
+        m.set_row(c, &BitVec::from_words(w, cell));
+        if cell[const_word] & const_bit != 0 {
+            b.set(c, true);
+        }
+    }
+    Ok((m, b))
+}
+
+/// One step of the chase over cell vectors of `s` words:
+/// `next[c] = cur[c-1] ^ cur[c] ^ cur[c+1] ^ above[c]` (missing neighbours omitted).
+// PERF: the hot loop of the solver (w·s words per row, h rows). Each cell is four slices of
+// equal length zipped together, which the compiler turns into straight vector XORs without
+// bounds checks; the edge cells take the shorter formulas instead of testing per word.
+#[inline(never)]
+fn chase_row(above: &[u64], cur: &[u64], next: &mut [u64], w: usize, s: usize) {
+    for (c, out) in next.chunks_exact_mut(s).enumerate() {
+        let a = &above[c * s..(c + 1) * s];
+        let m = &cur[c * s..(c + 1) * s];
+        let left = if c > 0 { Some(&cur[(c - 1) * s..c * s]) } else { None };
+        let right = if c + 1 < w { Some(&cur[(c + 1) * s..(c + 2) * s]) } else { None };
+        match (left, right) {
+            (Some(l), Some(r)) => {
+                for ((((o, a), m), l), r) in out.iter_mut().zip(a).zip(m).zip(l).zip(r) {
+                    *o = a ^ m ^ l ^ r;
+                }
+            }
+            (Some(x), None) | (None, Some(x)) => {
+                for (((o, a), m), x) in out.iter_mut().zip(a).zip(m).zip(x) {
+                    *o = a ^ m ^ x;
+                }
+            }
+            (None, None) => {
+                for ((o, a), m) in out.iter_mut().zip(a).zip(m) {
+                    *o = a ^ m;
+                }
+            }
+        }
+    }
+}
+
+/// The `h x w` activation grid whose first row is `x`, each next row forced by the target
+/// `t`: `a[r+1] = t[r] ^ a[r] ^ (a[r] << 1) ^ (a[r] >> 1) ^ a[r-1]`.
+fn grow(x: &BitVec, t: Option<&Grid>, h: usize, w: usize) -> Grid {
+    let mut g = Grid::zeros(h, w);
+    let stride = g.stride();
+    g.row_mut(0).copy_from_slice(x.words());
+    let mut spread = vec![0u64; stride];
+    for r in 0..h.saturating_sub(1) {
+        spread_row(g.row(r), &mut spread, w);
+        if r > 0 {
+            for (d, a) in spread.iter_mut().zip(g.row(r - 1)) {
+                *d ^= a;
+            }
+        }
+        if let Some(t) = t {
+            for (d, a) in spread.iter_mut().zip(t.row(r)) {
+                *d ^= a;
+            }
+        }
+        g.row_mut(r + 1).copy_from_slice(&spread);
+    }
+    g
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The dense `N x N` press matrix (N = rows * cols, row-major cells): the Lights Out
+    /// matrix, built independently of the chase.
+    pub(crate) fn press_matrix(rows: usize, cols: usize) -> BitMatrix {
+        let n = rows * cols;
+        let mut m = BitMatrix::zeros(n, n);
+        for r in 0..rows {
+            for c in 0..cols {
+                let i = r * cols + c;
+                m.set(i, i, true);
+                if r > 0 {
+                    m.set(i, i - cols, true);
+                }
+                if r + 1 < rows {
+                    m.set(i, i + cols, true);
+                }
+                if c > 0 {
+                    m.set(i, i - 1, true);
+                }
+                if c + 1 < cols {
+                    m.set(i, i + 1, true);
+                }
+            }
+        }
+        m
+    }
+
+    fn rank_of(grids: &[Grid]) -> usize {
+        if grids.is_empty() {
+            return 0;
+        }
+        let n = grids[0].rows() * grids[0].cols();
+        let mut m = BitMatrix::zeros(grids.len(), n);
+        for (i, g) in grids.iter().enumerate() {
+            m.set_row(i, &g.to_bitvec());
+        }
+        m.rank()
+    }
+
+    /// Checks the fast solver's answer for `target` against dense elimination of the press
+    /// matrix: same solvability, same nullity, solution and kernel verified by `M`.
+    fn agrees_with_dense(rows: usize, cols: usize, target: &Grid) {
+        let board = Board::new(rows, cols).unwrap();
+        let dense = press_matrix(rows, cols);
+        let ech = dense.echelon(Some(&target.to_bitvec()));
+        let got = solve_target(board, target, &Control::new()).unwrap();
+        let dense_nullity = rows * cols - ech.rank();
+        match (ech.particular_solution(), got) {
+            (None, None) => {}
+            (Some(_), Some(sol)) => {
+                assert_eq!(sol.nullity(), dense_nullity, "{rows} x {cols}");
+                assert_eq!(dense.mul_vec(&sol.particular.to_bitvec()), target.to_bitvec());
+                assert_eq!(sol.particular.press_image(), *target);
+                for k in &sol.kernel {
+                    assert!(dense.mul_vec(&k.to_bitvec()).is_zero(), "{rows} x {cols}: kernel vector");
+                }
+                assert_eq!(rank_of(&sol.kernel), sol.nullity(), "kernel vectors independent");
+            }
+            (dense_sol, fast_sol) => panic!(
+                "{rows} x {cols}: dense solvable {}, fast solvable {}",
+                dense_sol.is_some(),
+                fast_sol.is_some()
+            ),
+        }
+    }
+
+    #[test]
+    fn all_ones_small_boards_agree_with_dense() {
+        for rows in 1..=9 {
+            for cols in 1..=9 {
+                agrees_with_dense(rows, cols, &Grid::ones(rows, cols));
+            }
+        }
+    }
+
+    #[test]
+    fn wide_rows_cross_word_boundaries() {
+        // w + 1 = 65 bits: the constant lands in a second word; 64 columns exactly too.
+        for (rows, cols) in [(64, 64), (64, 3), (3, 64), (65, 65), (2, 70)] {
+            agrees_with_dense(rows, cols, &Grid::ones(rows, cols));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        #[test]
+        fn fast_agrees_with_dense_up_to_40(rows in 1usize..=40, cols in 1usize..=40) {
+            agrees_with_dense(rows, cols, &Grid::ones(rows, cols));
+        }
+
+        #[test]
+        fn any_target_agrees_with_dense(rows in 1usize..=12, cols in 1usize..=12, seed in any::<u64>()) {
+            let mut s = seed | 1;
+            let mut t = Grid::zeros(rows, cols);
+            for r in 0..rows {
+                for c in 0..cols {
+                    s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+                    t.set(r, c, s & 1 == 1);
+                }
+            }
+            agrees_with_dense(rows, cols, &t);
+        }
+    }
+}
