@@ -41,7 +41,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     tui::run(&mut app, "watch")?;
     let au = app.automaton();
     match app.solved_at() {
-        Some(s) => println!("seed {seed}: solved at step {s} ({} steps, {} moves shown)", au.steps(), au.moves()),
+        Some(s) => {
+            println!("seed {seed}: solved at step {s} ({} steps, {} moves shown)", au.steps(), au.moves())
+        }
         None => println!("seed {seed}: not solved after {} steps ({} moves)", au.steps(), au.moves()),
     }
     Ok(ExitCode::SUCCESS)

@@ -73,7 +73,12 @@ pub fn require_terminal(command: &str) -> anyhow::Result<()> {
 fn restore() {
     let _ = terminal::disable_raw_mode();
     let mut out = std::io::stdout();
-    let _ = execute!(out, event::DisableMouseCapture, terminal::LeaveAlternateScreen, ratatui::crossterm::cursor::Show);
+    let _ = execute!(
+        out,
+        event::DisableMouseCapture,
+        terminal::LeaveAlternateScreen,
+        ratatui::crossterm::cursor::Show
+    );
     let _ = out.flush();
 }
 
@@ -141,7 +146,9 @@ pub mod testing {
         term.draw(|f| render(app, f)).unwrap();
         let buf = term.backend().buffer().clone();
         (0..h)
-            .map(|y| (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect::<String>().trim_end().to_string())
+            .map(|y| {
+                (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect::<String>().trim_end().to_string()
+            })
             .collect::<Vec<_>>()
             .join("\n")
     }

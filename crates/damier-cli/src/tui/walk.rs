@@ -29,8 +29,12 @@ pub struct WalkGame {
     history: Vec<WalkState>,
     /// The hinted move, shown until the next action.
     hint: Option<Move>,
-    /// Moves left to play in the solver's animation.
-    animation: Vec<Move>,
+    /// The rest of the solver's path from the current position, last move first: hints and
+    /// the animation follow one path, so following hints always finishes (a fresh plan at
+    /// every move could send the pawn back and forth).
+    plan: Vec<Move>,
+    /// True while the plan is being played by itself.
+    animating: bool,
     next_frame: Option<Instant>,
     message: String,
     /// Where the board was last drawn (for mouse clicks): top-left cell corner.
@@ -44,7 +48,8 @@ impl WalkGame {
             state: WalkState::start(board),
             history: Vec::new(),
             hint: None,
-            animation: Vec::new(),
+            plan: Vec::new(),
+            animating: false,
             next_frame: None,
             message: "Make every cell black.".into(),
             origin: std::cell::Cell::new((1, 1)),
@@ -58,7 +63,7 @@ impl WalkGame {
 
     /// True while the solver's path is being played.
     pub fn animating(&self) -> bool {
-        !self.animation.is_empty()
+        self.animating && !self.plan.is_empty()
     }
 
     /// Plays `mv` (refused, with a message, off the board or after the win).
@@ -69,6 +74,13 @@ impl WalkGame {
         let before = self.state.clone();
         match self.state.apply(mv) {
             Ok(()) => {
+                // Keep the plan while the player follows it; any other move makes it stale.
+                if self.plan.last() == Some(&mv) {
+                    self.plan.pop();
+                } else {
+                    self.plan.clear();
+                    self.animating = false;
+                }
                 self.history.push(before);
                 self.hint = None;
                 self.message = if self.state.is_solved() {
@@ -83,7 +95,8 @@ impl WalkGame {
 
     /// Takes back the last move.
     pub fn undo(&mut self) {
-        self.animation.clear();
+        self.plan.clear();
+        self.animating = false;
         match self.history.pop() {
             Some(s) => {
                 self.state = s;
@@ -94,35 +107,51 @@ impl WalkGame {
         }
     }
 
+    /// Makes sure `plan` holds the rest of a solution from the current position.
+    fn ensure_plan(&mut self) -> bool {
+        if !self.plan.is_empty() {
+            return true;
+        }
+        match self.state.plan(&Control::new()) {
+            Ok(plan) if plan.is_empty() => {
+                self.message = "Already solved.".into();
+                false
+            }
+            Ok(mut plan) => {
+                plan.reverse();
+                self.plan = plan;
+                true
+            }
+            Err(e) => {
+                self.message = format!("No solution from here: {e}");
+                false
+            }
+        }
+    }
+
     /// Shows the next move of a solution from the current position.
     pub fn hint(&mut self) {
-        match self.state.next_move(&Control::new()) {
-            Ok(Some(mv)) => {
-                self.hint = Some(mv);
-                self.message = format!("Hint: move {}.", mv.letter());
-            }
-            Ok(None) => self.message = "Already solved.".into(),
-            Err(e) => self.message = format!("No hint: {e}"),
+        if self.ensure_plan() {
+            let mv = *self.plan.last().expect("plan is not empty");
+            self.hint = Some(mv);
+            self.message = format!("Hint: move {} ({} moves to go).", mv.letter(), self.plan.len());
         }
     }
 
     /// Starts playing the solver's path from the current position.
     pub fn animate(&mut self) {
-        match self.state.plan(&Control::new()) {
-            Ok(plan) if plan.is_empty() => self.message = "Already solved.".into(),
-            Ok(mut plan) => {
-                self.message = format!("Solver: {} moves to go.", plan.len());
-                plan.reverse();
-                self.animation = plan;
-                self.next_frame = None;
-            }
-            Err(e) => self.message = format!("No solution: {e}"),
+        if self.ensure_plan() {
+            self.message = format!("Solver: {} moves to go.", self.plan.len());
+            self.animating = true;
+            self.next_frame = None;
         }
     }
 
     /// Plays the next move of the animation, if any.
     pub fn animation_step(&mut self) {
-        if let Some(mv) = self.animation.pop() {
+        if self.animating()
+            && let Some(&mv) = self.plan.last()
+        {
             self.play(mv);
         }
     }
@@ -188,6 +217,9 @@ impl App for WalkGame {
                 Style::default().fg(Color::Green).add_modifier(Modifier::BOLD),
             ));
         }
+        if self.animating() {
+            info.push(Line::styled("solver playing… (any move stops it)", Style::default().fg(Color::Cyan)));
+        }
         info.push(Line::from(self.message.clone()));
         info.extend(
             [
@@ -201,7 +233,9 @@ impl App for WalkGame {
             .map(|s| Line::styled(s, Style::default().fg(Color::Gray))),
         );
         frame.render_widget(
-            Paragraph::new(info).wrap(ratatui::widgets::Wrap { trim: true }).block(Block::bordered().title(" revertigo ")),
+            Paragraph::new(info)
+                .wrap(ratatui::widgets::Wrap { trim: true })
+                .block(Block::bordered().title(" revertigo ")),
             panel,
         );
     }
@@ -228,7 +262,7 @@ impl App for WalkGame {
             _ => None,
         };
         if let Some(mv) = mv {
-            self.animation.clear();
+            self.animating = false;
             self.play(mv);
         }
         Flow::Continue
@@ -240,9 +274,10 @@ impl App for WalkGame {
         {
             let b = self.state.board();
             let pawn = self.state.pawn();
-            match [Move::N, Move::S, Move::E, Move::W].into_iter().find(|mv| mv.step(b, pawn) == Some(target)) {
+            match [Move::N, Move::S, Move::E, Move::W].into_iter().find(|mv| mv.step(b, pawn) == Some(target))
+            {
                 Some(mv) => {
-                    self.animation.clear();
+                    self.animating = false;
                     self.play(mv);
                 }
                 None => self.message = "Click a cell next to the pawn.".into(),
@@ -252,7 +287,7 @@ impl App for WalkGame {
     }
 
     fn tick(&mut self, now: Instant) -> Duration {
-        if self.animation.is_empty() {
+        if !self.animating() {
             return Duration::from_millis(250);
         }
         match self.next_frame {

@@ -156,7 +156,10 @@ impl Watch {
             (None, false) => "running".to_string(),
         };
         let mut lines = vec![
-            Line::styled(format!("model {}  n = {}", p.model, a.n()), Style::default().add_modifier(Modifier::BOLD)),
+            Line::styled(
+                format!("model {}  n = {}", p.model, a.n()),
+                Style::default().add_modifier(Modifier::BOLD),
+            ),
             Line::from(format!("eps = {}  eta = {}", p.eps, p.eta)),
             Line::from(format!("seed {}", a.seed())),
             Line::from(""),
@@ -200,9 +203,19 @@ impl App for Watch {
     }
 
     fn draw(&self, frame: &mut Frame, area: Rect) {
-        let [board, panel] = Layout::horizontal([Constraint::Min(10), Constraint::Length(PANEL)]).areas(area);
-        frame.render_widget(Paragraph::new(self.board_lines()).block(Block::bordered().title(" queens ")), board);
-        frame.render_widget(Paragraph::new(self.status_lines()).block(Block::bordered().title(" automaton ")), panel);
+        let (cw, _) = self.cell_size();
+        let board_w = (self.automaton.n() as u16).saturating_mul(cw).saturating_add(2);
+        let [board, panel, _] =
+            Layout::horizontal([Constraint::Length(board_w), Constraint::Length(PANEL), Constraint::Min(0)])
+                .areas(area);
+        frame.render_widget(
+            Paragraph::new(self.board_lines()).block(Block::bordered().title(" queens ")),
+            board,
+        );
+        frame.render_widget(
+            Paragraph::new(self.status_lines()).block(Block::bordered().title(" automaton ")),
+            panel,
+        );
     }
 
     fn on_key(&mut self, key: KeyEvent) -> Flow {

@@ -1,1 +1,51 @@
-//! CLI tests of `damier play`.
+//! CLI tests of `damier play` and `damier watch`: refusal without a terminal, and one scripted
+//! run of each program under tmux, as a person would play it.
+
+use super::tmux::Tmux;
+use super::util::fails_with;
+
+#[test]
+fn games_refuse_without_a_terminal() {
+    for args in [&["play", "walk", "3", "3"][..], &["watch", "-n", "6"][..]] {
+        let err = fails_with(args, 2);
+        assert!(err.contains("interactive terminal"), "{err}");
+    }
+}
+
+#[test]
+fn bad_sizes_are_refused_before_the_terminal_is_touched() {
+    fails_with(&["play", "walk", "0", "3"], 2);
+    fails_with(&["play", "walk", "3", "1000"], 2);
+    fails_with(&["play", "walk", "3", "x"], 2);
+    fails_with(&["watch", "-n", "0"], 2);
+    fails_with(&["watch", "-n", "8", "--eps", "1.5"], 2);
+}
+
+#[test]
+fn walk_game_under_tmux_solver_animation_wins_and_quits() {
+    let t = Tmux::start(&["play", "walk", "3", "3", "--seed", "1"], 90, 24);
+    t.wait_for("revertigo");
+    t.send(&["Up"]); // a first move by hand
+    t.wait_for("moves      1");
+    t.send(&["s"]); // then let the solver finish
+    t.wait_for("YOU WIN");
+    t.send(&["q"]);
+    t.wait_exit();
+}
+
+#[test]
+fn watch_under_tmux_runs_to_a_solution_and_quits() {
+    let t = Tmux::start(&["watch", "-n", "5", "--seed", "3", "--speed", "1000000"], 90, 24);
+    t.wait_for("model pair");
+    t.wait_for("SOLVED at step");
+    t.send(&["q"]);
+    t.wait_exit();
+}
+
+#[test]
+fn small_terminal_shows_a_message_under_tmux() {
+    let t = Tmux::start(&["play", "walk", "8", "8"], 30, 8);
+    t.wait_for("too small");
+    t.send(&["q"]);
+    t.wait_exit();
+}

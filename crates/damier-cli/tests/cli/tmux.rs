@@ -47,21 +47,31 @@ impl Tmux {
             if s.contains(text) {
                 return s;
             }
-            assert!(start.elapsed() < Duration::from_secs(10), "timed out waiting for {text:?}; screen:\n{s}");
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "timed out waiting for {text:?}; screen:\n{s}"
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }
 
     /// True while the session (the program) is still running.
     pub fn alive(&self) -> bool {
-        Command::new("tmux").args(["has-session", "-t", &self.name]).output().is_ok_and(|o| o.status.success())
+        Command::new("tmux")
+            .args(["has-session", "-t", &self.name])
+            .output()
+            .is_ok_and(|o| o.status.success())
     }
 
     /// Waits for the program to exit (or panics after 10 s).
     pub fn wait_exit(&self) {
         let start = Instant::now();
         while self.alive() {
-            assert!(start.elapsed() < Duration::from_secs(10), "program did not exit; screen:\n{}", self.screen());
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "program did not exit; screen:\n{}",
+                self.screen()
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }

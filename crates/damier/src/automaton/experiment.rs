@@ -174,9 +174,8 @@ pub struct Summary {
 pub fn summarize(runs: &[RunResult]) -> Summary {
     let solved: Vec<&RunResult> = runs.iter().filter(|r| r.solved).collect();
     let k = solved.len();
-    let mean = |f: &dyn Fn(&RunResult) -> f64| {
-        (k > 0).then(|| solved.iter().map(|r| f(r)).sum::<f64>() / k as f64)
-    };
+    let mean =
+        |f: &dyn Fn(&RunResult) -> f64| (k > 0).then(|| solved.iter().map(|r| f(r)).sum::<f64>() / k as f64);
     let mean_steps = mean(&|r| r.steps as f64);
     let ci95 = mean_steps.filter(|_| k >= 2).map(|m| {
         let var = solved.iter().map(|r| (r.steps as f64 - m).powi(2)).sum::<f64>() / (k - 1) as f64;
@@ -328,11 +327,7 @@ mod tests {
         // Independent checker: n queens, pairwise not on a row, column or diagonal.
         cols.len() == n
             && cols.iter().all(|&c| c < n)
-            && (0..n).all(|i| {
-                (i + 1..n).all(|j| {
-                    cols[i] != cols[j] && cols[i].abs_diff(cols[j]) != j - i
-                })
-            })
+            && (0..n).all(|i| (i + 1..n).all(|j| cols[i] != cols[j] && cols[i].abs_diff(cols[j]) != j - i))
     }
 
     #[test]
@@ -389,7 +384,9 @@ mod tests {
         for n in [2, 3] {
             let params = Params::new(Model::Pair, n).unwrap();
             let runs = run_samples(&params, 1, 2, 10_000, &Stop::new(&control)).unwrap();
-            assert!(runs.iter().all(|r| !r.solved && r.censored == Some(Censored::StepCap) && r.steps == 10_000));
+            assert!(
+                runs.iter().all(|r| !r.solved && r.censored == Some(Censored::StepCap) && r.steps == 10_000)
+            );
             let s = summarize(&runs);
             assert_eq!((s.solved, s.censored, s.mean_steps, s.median_steps), (0, 2, None, None));
         }
@@ -424,7 +421,10 @@ mod tests {
         assert_eq!(s.mean_steps, Some(20.0));
         assert_eq!(s.median_steps, Some(25.0));
         let (lo, hi) = s.ci95.unwrap();
-        assert!((hi - 20.0 - 1.96 * (100.0f64 / 3.0).sqrt()).abs() < 1e-9 && (20.0 - lo - (hi - 20.0)).abs() < 1e-9);
+        assert!(
+            (hi - 20.0 - 1.96 * (100.0f64 / 3.0).sqrt()).abs() < 1e-9
+                && (20.0 - lo - (hi - 20.0)).abs() < 1e-9
+        );
         let s = summarize(&[r(10, true), r(99, false), r(99, false)]);
         assert_eq!(s.median_steps, None);
     }

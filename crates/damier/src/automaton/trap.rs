@@ -128,9 +128,9 @@ pub fn is_figure7(n: usize, fixed: &[(usize, usize)], tri: &[(usize, usize); 3],
             queens.extend((0..3).filter(|&i| i != free).map(|i| tri[i]));
             let w = |c: (usize, usize)| rays_with_queens(n, c, &queens);
             let wf = w(f);
-            (0..3).filter(|&i| i != free).all(|i| {
-                neighbours(n, tri[i]).filter(|o| !queens.contains(o) && *o != f).all(|o| w(o) > wf)
-            })
+            (0..3)
+                .filter(|&i| i != free)
+                .all(|i| neighbours(n, tri[i]).filter(|o| !queens.contains(o) && *o != f).all(|o| w(o) > wf))
         });
     }
     // Every empty neighbour of the triangle outside it sees at least 3 fixed queens.
@@ -157,7 +157,8 @@ fn find_figure7_with(robust: bool) -> Option<Trap> {
             let tri: Vec<(usize, usize)> = (0..4).filter(|&i| i != skip).map(|i| block[i]).collect();
             let tri = [tri[0], tri[1], tri[2]];
             for code in 0..n.pow(4) {
-                let fixed: Vec<(usize, usize)> = (0..4).map(|i| (2 + i, code / n.pow(i as u32) % n)).collect();
+                let fixed: Vec<(usize, usize)> =
+                    (0..4).map(|i| (2 + i, code / n.pow(i as u32) % n)).collect();
                 if is_figure7(n, &fixed, &tri, robust) {
                     let mut counts = vec![0; n * n];
                     for &(x, y) in fixed.iter().chain(&tri[..2]) {

@@ -605,7 +605,9 @@ fn mul_into(a: &[u64], b: &[u64], out: &mut [u64], hw: bool) {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use std::arch::x86_64::{__m128i, _mm_clmulepi64_si128, _mm_cvtsi128_si64, _mm_set_epi64x, _mm_unpackhi_epi64};
+    use std::arch::x86_64::{
+        __m128i, _mm_clmulepi64_si128, _mm_cvtsi128_si64, _mm_set_epi64x, _mm_unpackhi_epi64,
+    };
 
     /// `out += q * d` with one `pclmulqdq` per word of `d`.
     ///

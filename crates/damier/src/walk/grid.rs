@@ -178,7 +178,9 @@ impl Grid {
 
     /// The seed's picture: one line per row, top row first, `#` for a set cell, `_` otherwise.
     pub fn picture(&self) -> Vec<String> {
-        (0..self.rows).map(|r| (0..self.cols).map(|c| if self.get(r, c) { '#' } else { '_' }).collect()).collect()
+        (0..self.rows)
+            .map(|r| (0..self.cols).map(|c| if self.get(r, c) { '#' } else { '_' }).collect())
+            .collect()
     }
 
     /// Parses a picture (top row first; `#` set, `_` or `.` clear). All lines must have the
