@@ -264,6 +264,22 @@ mod tests {
         }
     }
 
+    /// Boards wide enough for the parallel, banded chase (w >= 256): the answer is checked by
+    /// the press image, and a board and its transpose have the same nullity.
+    #[test]
+    fn wide_boards_take_the_parallel_path() {
+        let control = Control::new();
+        for (rows, cols) in [(300, 260), (260, 300), (257, 257)] {
+            let sol = solve(Board::new(rows, cols).unwrap(), &control).unwrap();
+            assert!(sol.particular.press_image().is_full(), "{rows} x {cols}");
+            assert!(sol.kernel.iter().all(|k| k.press_image().is_zero()));
+            assert_eq!(rank_of(&sol.kernel), sol.nullity());
+        }
+        let a = solve(Board::new(300, 260).unwrap(), &control).unwrap().nullity();
+        let b = solve(Board::new(260, 300).unwrap(), &control).unwrap().nullity();
+        assert_eq!(a, b);
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(24))]
 

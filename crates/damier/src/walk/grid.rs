@@ -100,7 +100,7 @@ impl Grid {
         if c % 64 == 63 && c + 1 < self.cols {
             self.words[base + k + 1] ^= 1;
         }
-        if c % 64 == 0 && c > 0 {
+        if c.is_multiple_of(64) && c > 0 {
             self.words[base + k - 1] ^= 1 << 63;
         }
         if r > 0 {

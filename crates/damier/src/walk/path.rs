@@ -198,7 +198,7 @@ pub fn path_from(board: Board, start: (usize, usize), landings: &Grid) -> Result
 fn sweep(board: Board, target: &Grid) -> Result<Vec<Move>, WalkError> {
     let (rows, cols) = (board.rows(), board.cols());
     // Serpentine band k is row `rows - 1 - k`, walked east when k is even, west when odd.
-    let band_dir = |k: usize| if k % 2 == 0 { Move::E } else { Move::W };
+    let band_dir = |k: usize| if k.is_multiple_of(2) { Move::E } else { Move::W };
     // The last activated cell along the serpentine: in the highest non-empty band, the
     // set cell furthest along that band's direction.
     let last = (0..rows).rev().find_map(|k| {
