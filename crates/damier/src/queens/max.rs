@@ -65,7 +65,7 @@ struct Bnb<'a> {
 impl Bnb<'_> {
     fn go(&mut self, row: u32, placed: u32, v: u64, g: u64, d: u64) -> Result<(), Interrupted> {
         self.nodes += 1;
-        if self.nodes % (1 << 14) == 0 && self.control.cancelled() {
+        if self.nodes.is_multiple_of(1 << 14) && self.control.cancelled() {
             return Err(Interrupted);
         }
         if row == self.n {

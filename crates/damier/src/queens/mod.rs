@@ -33,3 +33,48 @@ pub mod symmetry;
 
 pub use count::{CountError, Counts, count};
 pub use placement::Placement;
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+    use crate::control::Control;
+
+    #[test]
+    fn naive_and_bit_vector_searches_list_the_same_solutions_up_to_11() {
+        let c = Control::new();
+        for n in 0..=11 {
+            let naive = naive::solutions(n, &c).unwrap();
+            let fast: Vec<Placement> = search::Solutions::new(n).unwrap().collect();
+            assert_eq!(naive, fast, "n = {n}");
+            assert!(fast.iter().all(Placement::is_valid), "n = {n}");
+            assert!(fast.windows(2).all(|w| w[0] < w[1]), "n = {n}: not in backtracking order");
+            if n >= 1 {
+                assert_eq!(count(n, &c).unwrap().total, fast.len() as u64, "n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn unique_listing_matches_the_counter_up_to_12() {
+        let c = Control::new();
+        for n in 1..=12 {
+            let mut reps = Vec::new();
+            symmetry::visit_unique(n, &c, |p| {
+                reps.push(p.clone());
+                true
+            })
+            .unwrap();
+            let counts = count(n, &c).unwrap();
+            assert_eq!(reps.len() as u64, counts.unique, "n = {n}");
+            // Orbit sizes add up to the total, and canonicalising every solution gives
+            // exactly the listed representatives.
+            let orbits: u64 = reps.iter().map(|p| 8 / symmetry::stabiliser(p).len() as u64).sum();
+            assert_eq!(orbits, counts.total, "n = {n}");
+            let canon: HashSet<Placement> =
+                search::Solutions::new(n).unwrap().map(|p| symmetry::canonical(&p).0).collect();
+            assert_eq!(canon, reps.iter().cloned().collect(), "n = {n}");
+        }
+    }
+}

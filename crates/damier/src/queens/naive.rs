@@ -41,7 +41,7 @@ impl<F: FnMut(&[u32]) -> bool> Search<'_, F> {
             return;
         }
         self.calls += 1;
-        if self.calls % (1 << 16) == 0 && self.control.cancelled() {
+        if self.calls.is_multiple_of(1 << 16) && self.control.cancelled() {
             self.stop = true;
             return;
         }

@@ -106,7 +106,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         for e in &s.examples {
             let f: Vec<String> = e.from.iter().map(u64::to_string).collect();
             let t: Vec<String> = e.to.iter().map(u64::to_string).collect();
-            println!("  e.g. {:?}: ({}) -> ({})", e.corner, f.join(", "), t.join(", "));
+            println!("  e.g. {}: ({}) -> ({})", e.corner.name(), f.join(", "), t.join(", "));
         }
     };
     println!(
