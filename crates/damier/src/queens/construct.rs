@@ -12,6 +12,7 @@
 //! ([`verify`], O(n) time, 5n bits of occupancy) and then streamed without ever storing its
 //! columns; [`solve`] stores them as `u32` for callers that want a [`Placement`].
 
+use crate::control::{Control, Interrupted};
 use crate::queens::Placement;
 use crate::queens::placement::{Occupancy, OccupancyError};
 
@@ -31,6 +32,9 @@ pub enum ConstructError {
         /// The n asked for.
         n: u64,
     },
+    /// Cancelled through the [`Control`].
+    #[error(transparent)]
+    Interrupted(#[from] Interrupted),
     /// The verifier rejected the formula's output: a bug, reported rather than printed.
     #[error("internal error: the construction for n = {n} failed its check: {source}")]
     Invalid {
@@ -95,10 +99,25 @@ pub fn column(n: u64, row: u64) -> u64 {
 
 /// Checks the construction for `n` row by row with an [`Occupancy`] (O(n) time).
 pub fn verify(n: u64) -> Result<(), ConstructError> {
+    verify_with(n, &Control::new())
+}
+
+/// [`verify`], polling `control` and advancing it by one unit per row (in blocks of 2^20).
+pub fn verify_with(n: u64, control: &Control) -> Result<(), ConstructError> {
+    const BLOCK: u64 = 1 << 20;
     validate(n)?;
     let mut occ = Occupancy::new(n);
-    for row in 0..n {
-        occ.push(column(n, row)).map_err(|source| ConstructError::Invalid { n, source })?;
+    let mut start = 0;
+    while start < n {
+        if control.cancelled() {
+            return Err(Interrupted.into());
+        }
+        let end = n.min(start + BLOCK);
+        for row in start..end {
+            occ.push(column(n, row)).map_err(|source| ConstructError::Invalid { n, source })?;
+        }
+        control.advance(end - start);
+        start = end;
     }
     occ.finish().map_err(|source| ConstructError::Invalid { n, source })
 }

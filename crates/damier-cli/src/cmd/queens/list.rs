@@ -11,7 +11,7 @@ use damier::queens::search::{self, Solutions};
 use damier::queens::{Placement, symmetry};
 
 use super::BOARD_MAX;
-use crate::util::interrupt;
+use crate::util::{interrupt, progress::Progress};
 
 /// Largest N listed in full without `--limit` or `--all`.
 const LIST_ALL_MAX: u32 = 14;
@@ -68,12 +68,18 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let boards = !a.no_boards && a.n as usize <= BOARD_MAX;
     let mut s = Solutions::new(a.n)?;
     let mut printed = 0u64;
+    // The bar counts the first row's columns whose subtrees are finished.
+    let _bar = Progress::start(control, u64::from(a.n), "listing");
+    let mut reported = 0;
     if a.json {
         out.write_all(b"[")?;
     }
     while printed < limit {
         let Some(cols) = s.next_with(control)? else { break };
         let p = Placement::new(cols.to_vec())?;
+        let done = s.first_row_done();
+        control.advance(u64::from(done.saturating_sub(reported)));
+        reported = reported.max(done);
         let class_size = if a.unique {
             if !symmetry::is_canonical(&p) {
                 continue;

@@ -13,7 +13,7 @@ use anyhow::Context;
 use damier::queens::construct;
 
 use super::BOARD_MAX;
-use crate::util::{exit, interrupt, output};
+use crate::util::{exit, interrupt, output, progress::Progress};
 
 /// Most columns printed to a terminal; pipes and files get them all.
 const TERMINAL_MAX: u64 = 10_000;
@@ -38,9 +38,9 @@ fn write_columns(w: &mut impl Write, n: u64, json: bool, seconds: f64) -> anyhow
         write!(w, "{{\n  \"n\": {n},\n  \"seconds\": {seconds},\n  \"columns\": [")?;
     }
     for row in 0..n {
-        if row % (1 << 20) == 0 {
+        if row.is_multiple_of(1 << 20) {
             interrupt::check()?;
-            control.advance(1 << 20);
+            control.advance((n - row).min(1 << 20));
         }
         let c = if n == 1 { 1 } else { construct::column(n, row) + 1 };
         if json {
@@ -67,11 +67,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     let start = Instant::now();
     if n >= 4 {
-        construct::verify(n)?;
+        let _bar = Progress::start(interrupt::control(), n, "verifying");
+        construct::verify_with(n, interrupt::control())?;
     }
     let seconds = start.elapsed().as_secs_f64();
     if let Some(path) = &a.out {
         let tmp = output::temp_path(path);
+        let _bar = Progress::start(interrupt::control(), n, "writing");
         let result = (|| -> anyhow::Result<()> {
             let file =
                 std::fs::File::create(&tmp).with_context(|| format!("cannot write {}", path.display()))?;
