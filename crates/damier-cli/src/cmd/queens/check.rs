@@ -14,6 +14,8 @@ use crate::util::{exit, output};
 
 /// Largest placement checked (the checker keeps a hash map entry per queen and line).
 const CHECK_MAX: usize = 10_000_000;
+/// Most bytes read from stdin (ample for CHECK_MAX columns and separators).
+const INPUT_MAX_BYTES: u64 = 256 << 20;
 /// Most attacking pairs printed as text (JSON lists them all).
 const PRINT_MAX: usize = 50;
 
@@ -45,7 +47,15 @@ struct Report {
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let text = if a.columns.is_empty() {
         let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).context("cannot read the placement from stdin")?;
+        std::io::stdin()
+            .take(INPUT_MAX_BYTES + 1)
+            .read_to_string(&mut s)
+            .context("cannot read the placement from stdin")?;
+        anyhow::ensure!(
+            s.len() as u64 <= INPUT_MAX_BYTES,
+            "input too large: at most {} MB ({CHECK_MAX} rows)",
+            INPUT_MAX_BYTES >> 20
+        );
         s
     } else {
         a.columns.join(" ")
