@@ -17,7 +17,7 @@
 //! top-bottom flip can be applied to whole column sets: only one column set per symmetry orbit
 //! is counted, weighted by the orbit size (nearly 4x less work).
 //!
-//! Pairs of keys are counted by bucketing both lists on a few key bits ([`BUCKET_BITS`]) and
+//! Pairs of keys are counted by bucketing both lists on a few key bits ([`bucket_bits`]) and
 //! comparing only buckets whose bits are disjoint, with a branch-free, vectorised inner loop.
 
 use rayon::prelude::*;
@@ -37,21 +37,31 @@ pub(crate) const MIN_N: u32 = 4;
 /// threads; each task recomputes its (short) prefix lists, which costs next to nothing.
 const TASK_DEPTH: u32 = 8;
 
-/// Key bits used to bucket the halves before pairing: `BUCKET_BITS` bits of each diagonal
-/// family, so `2^(2 * BUCKET_BITS)` buckets. [default: 4] [range: 0..=6]
-const BUCKET_BITS: u32 = 4;
+/// Key bits used to bucket the halves before pairing, per diagonal family, so
+/// `4^bucket_bits(n)` buckets: enough to rule out most bucket pairs, few enough that buckets
+/// stay a few vectors long. [default: `(n - 10) / 2`] [range: 1..=MAX_BUCKET_BITS]
+fn bucket_bits(n: u32) -> u32 {
+    (n.saturating_sub(10) / 2).clamp(1, MAX_BUCKET_BITS)
+}
 
-/// A partial half board: the rows it fills, its own diagonals (whole-board indices, to keep
-/// its queens apart), and its key.
+/// Largest [`bucket_bits`].
+const MAX_BUCKET_BITS: u32 = 5;
+
+/// Bit of [`Part::sr`] where the rows field starts (above the `2n - 1 <= 47` sum diagonals).
+const ROWS_AT: u32 = 48;
+
+/// A partial half board in 16 bytes: its own diagonals (whole-board indices) and its rows.
+///
+/// PERF: the key needs no field of its own: the diagonals crossing the middle line are a
+/// window of the whole-board masks (see [`Geometry::key`]); two words per part halve the
+/// memory traffic of the lists.
 #[derive(Clone, Copy, Debug, Default)]
 struct Part {
-    rows: u32,
-    /// Diagonals `row + col` taken.
-    sum: u64,
+    /// Diagonals `row + col` taken (bits `0..2n-1`), rows taken (bits `ROWS_AT..`, rows
+    /// counted from the half's first row).
+    sr: u64,
     /// Diagonals `row - col + n - 1` taken.
     diff: u64,
-    /// Diagonals projected onto the middle line (see the module docs).
-    key: u64,
 }
 
 /// Fixed data of one board size.
@@ -63,12 +73,12 @@ struct Geometry {
     hb: u32,
     /// Columns in decision order: from the outside in.
     order: Vec<u32>,
-    /// `top_key[r * n + c]`: key bits of a top queen at (r, c).
-    top_key: Vec<u64>,
-    /// `bottom_key[j * n + c]`: key bits of a bottom queen at (h + j, c).
-    bottom_key: Vec<u64>,
+    /// Mask of one key field (`n - 1` diagonals).
+    field: u64,
     /// Shift that brings each of the two key fields' bucket bits down (see [`bucket`]).
     bucket_shift: [u32; 2],
+    /// [`bucket_bits`] of n.
+    bucket_bits: u32,
 }
 
 impl Geometry {
@@ -83,47 +93,42 @@ impl Geometry {
         if n % 2 == 1 {
             order.push(n / 2);
         }
-        let (ni, hi) = (n as i64, h as i64);
-        let mut top_key = vec![0u64; (h * n) as usize];
-        for r in 0..hi {
-            for c in 0..ni {
-                let (d, a) = (c + hi - r, c + r - hi);
-                let mut k = 0;
-                if d <= ni - 1 {
-                    k |= 1 << (d - 1);
-                }
-                if a >= 0 {
-                    k |= 1 << (ni - 1 + a);
-                }
-                top_key[(r * ni + c) as usize] = k;
-            }
-        }
-        let mut bottom_key = vec![0u64; (hb * n) as usize];
-        for j in 0..hb as i64 {
-            for c in 0..ni {
-                let (d, a) = (c - j, c + j);
-                let mut k = 0;
-                if d >= 1 {
-                    k |= 1 << (d - 1);
-                }
-                if a <= ni - 2 {
-                    k |= 1 << (ni - 1 + a);
-                }
-                bottom_key[(j * ni + c) as usize] = k;
-            }
-        }
         // PERF: bucket on the middle bits of each family: they are set in about half of
         // the keys of both lists, so a bucket pair is ruled out as often as possible.
-        let b = BUCKET_BITS.min(n - 1);
-        let lo = (n - 1 - b) / 2;
-        Geometry { n, h, hb, order, top_key, bottom_key, bucket_shift: [lo, n - 1 + lo] }
+        let bucket_bits = bucket_bits(n);
+        let lo = (n - 1).saturating_sub(bucket_bits) / 2;
+        Geometry {
+            n,
+            h,
+            hb,
+            order,
+            field: (1u64 << (n - 1)) - 1,
+            bucket_shift: [lo, n - 1 + lo],
+            bucket_bits,
+        }
     }
 
-    /// The bucket of a key: `BUCKET_BITS` middle bits of each family.
+    /// The key of a complete half: the `\\` and `/` diagonals it shares with the middle line.
+    ///
+    /// A diagonal meets both halves only if it crosses rows `h - 1` and `h` inside the board;
+    /// for either half (and either family) those are the whole-board indices `h..=h + n - 2`,
+    /// so the key is that window of each mask, and two halves fit iff their keys are disjoint.
+    #[inline(always)]
+    fn key(&self, p: &Part) -> u64 {
+        ((p.diff >> self.h) & self.field) | (((p.sr >> self.h) & self.field) << (self.n - 1))
+    }
+
+    /// The bucket of a key: `bucket_bits` middle bits of each family.
     #[inline(always)]
     fn bucket(&self, key: u64) -> usize {
-        let m = (1u64 << BUCKET_BITS) - 1;
-        (((key >> self.bucket_shift[0]) & m) | (((key >> self.bucket_shift[1]) & m) << BUCKET_BITS)) as usize
+        let m = (1u64 << self.bucket_bits) - 1;
+        (((key >> self.bucket_shift[0]) & m) | (((key >> self.bucket_shift[1]) & m) << self.bucket_bits))
+            as usize
+    }
+
+    /// Number of buckets.
+    fn buckets(&self) -> usize {
+        1 << (2 * self.bucket_bits)
     }
 }
 
@@ -137,16 +142,13 @@ impl Geometry {
 fn extend(g: &Geometry, input: &[Part], out: &mut Vec<Part>, c: u32, top: bool) {
     out.clear();
     let n = g.n;
-    let (base, rows_mask, keys) = if top {
-        (0, (1u64 << g.h) - 1, &g.top_key[..])
-    } else {
-        (g.h, (1u64 << g.hb) - 1, &g.bottom_key[..])
-    };
-    let keys = &keys[..];
+    let (base, rows_mask) = if top { (0, (1u64 << g.h) - 1) } else { (g.h, (1u64 << g.hb) - 1) };
     let (s_shift, d_shift) = (base + c, base + n - 1 - c);
     let max_new = if top { g.h } else { g.hb } as usize;
     for p in input {
-        let blocked = p.rows as u64 | (p.sum >> s_shift) | (p.diff >> d_shift);
+        // Row bits shifted down by `s_shift` land at `ROWS_AT - s_shift >= 13`, above any
+        // half's rows, so `rows_mask` drops them.
+        let blocked = (p.sr >> ROWS_AT) | (p.sr >> s_shift) | (p.diff >> d_shift);
         let mut free = rows_mask & !blocked;
         if free == 0 {
             continue;
@@ -162,10 +164,8 @@ fn extend(g: &Geometry, input: &[Part], out: &mut Vec<Part>, c: u32, top: bool) 
             free &= free - 1;
             let r = base + j;
             spare[k].write(Part {
-                rows: p.rows | 1 << j,
-                sum: p.sum | 1 << (r + c),
+                sr: p.sr | 1 << (ROWS_AT + j) | 1 << (r + c),
                 diff: p.diff | 1 << (r + n - 1 - c),
-                key: p.key | keys[(j * n + c) as usize],
             });
             k += 1;
         }
@@ -231,7 +231,7 @@ impl Work {
         let mut bottoms = vec![Vec::new(); g.hb as usize + 1];
         tops[0].push(Part::default());
         bottoms[0].push(Part::default());
-        let nb = 1usize << (2 * BUCKET_BITS);
+        let nb = g.buckets();
         Work {
             tops,
             bottoms,
@@ -332,7 +332,7 @@ fn pairs(g: &Geometry, w: &mut Work, kt: usize, kb: usize) -> u64 {
     let Work { tops, bottoms, xs, ys, xstart, ystart, xlen, ylen } = w;
     bucket_sort(g, &tops[kt], xs, xstart, xlen);
     bucket_sort(g, &bottoms[kb], ys, ystart, ylen);
-    kernel::bucket_pairs(xs, xstart, xlen, ys, ystart, ylen)
+    kernel::bucket_pairs(g.buckets(), xs, xstart, xlen, ys, ystart, ylen)
 }
 
 /// Keys per vector: buckets are padded to a multiple of this with [`PAD_KEY`].
@@ -346,7 +346,7 @@ const PAD_KEY: u64 = u64::MAX;
 fn bucket_sort(g: &Geometry, parts: &[Part], keys: &mut Vec<u64>, start: &mut [u32], len: &mut [u32]) {
     len.fill(0);
     for p in parts {
-        len[g.bucket(p.key)] += 1;
+        len[g.bucket(g.key(p))] += 1;
     }
     let mut at = 0u32;
     for b in 0..len.len() {
@@ -356,18 +356,15 @@ fn bucket_sort(g: &Geometry, parts: &[Part], keys: &mut Vec<u64>, start: &mut [u
     start[len.len()] = at;
     keys.clear();
     keys.resize(at as usize, PAD_KEY);
-    // Fill using `len` as cursors (counting down), so no second array is needed.
+    // Fill using `len` as cursors counting down, then count again (cheaper than a copy).
     for p in parts {
-        let b = g.bucket(p.key);
+        let k = g.key(p);
+        let b = g.bucket(k);
         len[b] -= 1;
-        keys[(start[b] + len[b]) as usize] = p.key;
-    }
-    for b in 0..len.len() {
-        // Recount: the cursors ran down to 0.
-        len[b] = 0;
+        keys[(start[b] + len[b]) as usize] = k;
     }
     for p in parts {
-        len[g.bucket(p.key)] += 1;
+        len[g.bucket(g.key(p))] += 1;
     }
 }
 
@@ -394,32 +391,95 @@ pub(crate) fn total(n: u32, control: &Control) -> Result<u64, Interrupted> {
 
 /// The pair-counting inner loop, compiled for the best vector unit found at run time.
 mod kernel {
-    use super::{BUCKET_BITS, LANES};
+    use super::LANES;
 
     /// Pairs `(x, y)` with `x & y == 0`, x among the `short` keys, y among the padded
-    /// `long` keys of which `pad` are padding.
+    /// `long` keys (a multiple of [`LANES`] long) of which `pad` are padding.
     #[inline(always)]
-    fn block(short: &[u64], long: &[u64], pad: u64) -> u64 {
-        let mut acc = [0u64; LANES];
+    fn block_portable(short: &[u64], long: &[u64], pad: u64) -> u64 {
+        let mut total = 0;
         let mut zeros = 0;
         for &y in short {
-            // PERF: fixed 8-lane chunks with one accumulator per lane: the compiler makes
-            // this a vector test + masked add per chunk, with no reduction per key.
-            for chunk in long.chunks_exact(LANES) {
-                for i in 0..LANES {
-                    acc[i] += ((chunk[i] & y) == 0) as u64;
-                }
-            }
+            total += long.iter().map(|&x| ((x & y) == 0) as u64).sum::<u64>();
             zeros += (y == 0) as u64;
         }
-        acc.iter().sum::<u64>() - zeros * pad
+        total - zeros * pad
+    }
+
+    /// [`block_portable`] with AVX-512: one test-to-mask and one masked subtraction per 8
+    /// pairs, the lane counters reduced once per block.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn block_avx512(short: &[u64], long: &[u64], pad: u64) -> u64 {
+        use std::arch::x86_64::*;
+        debug_assert_eq!(long.len() % LANES, 0);
+        // SAFETY: only called from `avx512` below, compiled with AVX-512F; every load reads
+        // 8 keys inside `long` (its length is a multiple of 8).
+        unsafe {
+            let minus_one = _mm512_set1_epi64(-1);
+            let mut acc = _mm512_setzero_si512();
+            let mut zeros = 0;
+            for &y in short {
+                let yv = _mm512_set1_epi64(y as i64);
+                let mut p = long.as_ptr();
+                let end = p.add(long.len());
+                while p < end {
+                    // PERF: vptestnmq sets a lane's mask bit iff x & y == 0; subtracting -1
+                    // under that mask counts it, with no scalar work per chunk.
+                    let m = _mm512_testn_epi64_mask(_mm512_loadu_si512(p.cast()), yv);
+                    acc = _mm512_mask_sub_epi64(acc, m, acc, minus_one);
+                    p = p.add(LANES);
+                }
+                zeros += (y == 0) as u64;
+            }
+            _mm512_reduce_add_epi64(acc) as u64 - zeros * pad
+        }
+    }
+
+    /// [`block_portable`] with AVX2: 4 pairs per and / compare / subtract.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn block_avx2(short: &[u64], long: &[u64], pad: u64) -> u64 {
+        use std::arch::x86_64::*;
+        debug_assert_eq!(long.len() % LANES, 0);
+        // SAFETY: only called from `avx2` below, compiled with AVX2; every load reads 4 keys
+        // inside `long` (its length is a multiple of 8).
+        unsafe {
+            let zero = _mm256_setzero_si256();
+            let mut acc = _mm256_setzero_si256();
+            let mut zeros = 0;
+            for &y in short {
+                let yv = _mm256_set1_epi64x(y as i64);
+                let mut p = long.as_ptr();
+                let end = p.add(long.len());
+                while p < end {
+                    let x = _mm256_loadu_si256(p.cast());
+                    // PERF: compare-equal gives -1 per fitting lane; subtracting counts it.
+                    let hit = _mm256_cmpeq_epi64(_mm256_and_si256(x, yv), zero);
+                    acc = _mm256_sub_epi64(acc, hit);
+                    p = p.add(4);
+                }
+                zeros += (y == 0) as u64;
+            }
+            let mut lanes = [0u64; 4];
+            _mm256_storeu_si256(lanes.as_mut_ptr().cast(), acc);
+            lanes.iter().sum::<u64>() - zeros * pad
+        }
     }
 
     /// Pairs `(x, y)` with `x & y == 0`, x in bucket a of `xs`, y in bucket b of `ys`, over all
     /// bucket pairs with `a & b == 0` (layout of [`super::bucket_sort`]).
     #[inline(always)]
-    fn portable(xs: &[u64], xstart: &[u32], xlen: &[u32], ys: &[u64], ystart: &[u32], ylen: &[u32]) -> u64 {
-        let nb = 1usize << (2 * BUCKET_BITS);
+    fn pairs_with(
+        block: impl Fn(&[u64], &[u64], u64) -> u64,
+        nb: usize,
+        xs: &[u64],
+        xstart: &[u32],
+        xlen: &[u32],
+        ys: &[u64],
+        ystart: &[u32],
+        ylen: &[u32],
+    ) -> u64 {
         let all = nb - 1;
         let mut total = 0;
         for a in 0..nb {
@@ -454,14 +514,34 @@ mod kernel {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn avx2(xs: &[u64], xstart: &[u32], xlen: &[u32], ys: &[u64], ystart: &[u32], ylen: &[u32]) -> u64 {
-        portable(xs, xstart, xlen, ys, ystart, ylen)
+    #[allow(clippy::too_many_arguments)]
+    fn avx2(
+        nb: usize,
+        xs: &[u64],
+        xstart: &[u32],
+        xlen: &[u32],
+        ys: &[u64],
+        ystart: &[u32],
+        ylen: &[u32],
+    ) -> u64 {
+        // SAFETY: this function is compiled with AVX2, which `block_avx2` needs.
+        pairs_with(|s, l, p| unsafe { block_avx2(s, l, p) }, nb, xs, xstart, xlen, ys, ystart, ylen)
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq")]
-    fn avx512(xs: &[u64], xstart: &[u32], xlen: &[u32], ys: &[u64], ystart: &[u32], ylen: &[u32]) -> u64 {
-        portable(xs, xstart, xlen, ys, ystart, ylen)
+    #[target_feature(enable = "avx512f")]
+    #[allow(clippy::too_many_arguments)]
+    fn avx512(
+        nb: usize,
+        xs: &[u64],
+        xstart: &[u32],
+        xlen: &[u32],
+        ys: &[u64],
+        ystart: &[u32],
+        ylen: &[u32],
+    ) -> u64 {
+        // SAFETY: this function is compiled with AVX-512F, which `block_avx512` needs.
+        pairs_with(|s, l, p| unsafe { block_avx512(s, l, p) }, nb, xs, xstart, xlen, ys, ystart, ylen)
     }
 
     /// Vector unit found at run time: 0 none, 1 AVX2, 2 AVX-512 (checked once).
@@ -470,11 +550,7 @@ mod kernel {
         use std::sync::OnceLock;
         static LEVEL: OnceLock<u8> = OnceLock::new();
         *LEVEL.get_or_init(|| {
-            if std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512bw")
-                && std::arch::is_x86_feature_detected!("avx512vl")
-                && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
-            {
+            if std::arch::is_x86_feature_detected!("avx512f") {
                 2
             } else if std::arch::is_x86_feature_detected!("avx2") {
                 1
@@ -484,8 +560,10 @@ mod kernel {
         })
     }
 
-    /// See [`portable`]; dispatched to the widest vector unit available.
+    /// See [`pairs_with`]; dispatched to the widest vector unit available (detected once).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn bucket_pairs(
+        nb: usize,
         xs: &[u64],
         xstart: &[u32],
         xlen: &[u32],
@@ -494,13 +572,88 @@ mod kernel {
         ylen: &[u32],
     ) -> u64 {
         #[cfg(target_arch = "x86_64")]
-        match level() {
-            // SAFETY: `level` checked that the CPU has every feature `avx512` is built for.
-            2 => return unsafe { avx512(xs, xstart, xlen, ys, ystart, ylen) },
-            // SAFETY: `level` checked that the CPU has AVX2.
-            1 => return unsafe { avx2(xs, xstart, xlen, ys, ystart, ylen) },
+        let level = level();
+        #[cfg(not(target_arch = "x86_64"))]
+        let level = 0;
+        bucket_pairs_at(level, nb, xs, xstart, xlen, ys, ystart, ylen)
+    }
+
+    /// [`bucket_pairs`] with a chosen vector unit (0 none, 1 AVX2, 2 AVX-512), which the
+    /// caller guarantees the CPU has (tests run every level the machine supports).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn bucket_pairs_at(
+        level: u8,
+        nb: usize,
+        xs: &[u64],
+        xstart: &[u32],
+        xlen: &[u32],
+        ys: &[u64],
+        ystart: &[u32],
+        ylen: &[u32],
+    ) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        match level {
+            2 if std::arch::is_x86_feature_detected!("avx512f") => {
+                // SAFETY: checked just above that the CPU has AVX-512F.
+                return unsafe { avx512(nb, xs, xstart, xlen, ys, ystart, ylen) };
+            }
+            1 if std::arch::is_x86_feature_detected!("avx2") => {
+                // SAFETY: checked just above that the CPU has AVX2.
+                return unsafe { avx2(nb, xs, xstart, xlen, ys, ystart, ylen) };
+            }
             _ => {}
         }
-        portable(xs, xstart, xlen, ys, ystart, ylen)
+        let _ = level;
+        pairs_with(block_portable, nb, xs, xstart, xlen, ys, ystart, ylen)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn layout(g: &Geometry, keys: &[u64]) -> (Vec<u64>, Vec<u32>, Vec<u32>) {
+        // Parts whose key is exactly `k`: the key window of `diff` and `sr` (rows unused).
+        let parts: Vec<Part> = keys
+            .iter()
+            .map(|&k| Part { diff: (k & g.field) << g.h, sr: ((k >> (g.n - 1)) & g.field) << g.h })
+            .collect();
+        let (mut out, mut start, mut len) = (Vec::new(), vec![0; g.buckets() + 1], vec![0; g.buckets()]);
+        bucket_sort(g, &parts, &mut out, &mut start, &mut len);
+        (out, start, len)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Every vector unit counts the same disjoint pairs as the obvious double loop, for
+        /// keys of any density (including 0, which meets the padding).
+        #[test]
+        fn kernels_count_disjoint_pairs(
+            n in 6u32..=24,
+            xs in proptest::collection::vec(any::<u64>(), 0..200),
+            ys in proptest::collection::vec(any::<u64>(), 0..200),
+            sparse in 0u32..4,
+        ) {
+            let g = Geometry::new(n);
+            let mask = (1u64 << (2 * n - 2)) - 1;
+            // Thin the bits out so that a fair share of pairs is disjoint.
+            let thin = |v: &Vec<u64>| -> Vec<u64> {
+                v.iter().map(|&k| {
+                    let mut k = k & mask;
+                    for i in 0..sparse { k &= k.rotate_left(7 + i) }
+                    k
+                }).collect()
+            };
+            let (xs, ys) = (thin(&xs), thin(&ys));
+            let want = xs.iter().map(|&x| ys.iter().filter(|&&y| x & y == 0).count() as u64).sum::<u64>();
+            let (bx, sx, lx) = layout(&g, &xs);
+            let (by, sy, ly) = layout(&g, &ys);
+            for level in 0..=2 {
+                let got = kernel::bucket_pairs_at(level, g.buckets(), &bx, &sx, &lx, &by, &sy, &ly);
+                prop_assert_eq!(got, want, "level {}", level);
+            }
+        }
     }
 }
