@@ -13,7 +13,8 @@
 //! whether the column's queen lies in the top or the bottom half, and extends the lists of
 //! partial halves as it goes: every partial half is built once and shared by all the column
 //! sets with the same prefix, so no half board is ever searched twice. Columns are decided from
-//! the outside in (`0, n-1, 1, n-2, ...`) so that the left-right mirror and (for even n) the
+//! mirror pairs (`m-1, n-m, m-2, n-m+1, ...`, `m = n / 2`, the middle column of odd n last) so
+//! that the left-right mirror and (for even n) the
 //! top-bottom flip can be applied to whole column sets: only one column set per symmetry orbit
 //! is counted, weighted by the orbit size (nearly 4x less work).
 //!
@@ -71,7 +72,7 @@ struct Geometry {
     h: u32,
     /// Rows of the bottom half (`n - h`).
     hb: u32,
-    /// Columns in decision order: from the outside in.
+    /// Columns in decision order: mirror pairs from the middle out, then the middle column.
     order: Vec<u32>,
     /// Mask of one key field (`n - 1` diagonals).
     field: u64,
@@ -86,7 +87,9 @@ impl Geometry {
         let h = n / 2;
         let hb = n - h;
         let mut order = Vec::with_capacity(n as usize);
-        for i in 0..n / 2 {
+        // PERF: middle pairs first: the lists of partial halves stay shorter than from the
+        // outside in (a third fewer extensions at n = 16).
+        for i in (0..n / 2).rev() {
             order.push(i);
             order.push(n - 1 - i);
         }
@@ -192,11 +195,11 @@ fn decide(g: &Geometry, depth: u32, pattern: u64, top: bool, s: Sym) -> Option<S
     let even = g.n % 2 == 0;
     match depth {
         // PERF: for even n the top-bottom flip maps the tops on C to the bottoms on the
-        // complement: count only the column sets holding column 0, twice.
+        // complement: count only the column sets holding the first column decided, twice.
         0 if even => top.then_some(Sym { weight: 2, ..s }),
         1 if even => Some(Sym { mirror: top, ..s }),
         _ if depth % 2 == 1 && depth < 2 * (g.n / 2) && s.open => {
-            // Second column of an outside-in pair: compare the pair with its image.
+            // Second column of a mirror pair: compare the pair with its image.
             let a = pattern >> (depth - 1) & 1 == 1;
             let (ia, ib) = if s.mirror { (top, a) } else { (!top, !a) };
             // PERF: the mirror (or mirror + flip) image of a column set gives the same count;
@@ -223,6 +226,7 @@ struct Work {
     /// Real (unpadded) lengths of the buckets.
     xlen: Vec<u32>,
     ylen: Vec<u32>,
+    scratch: Scratch,
 }
 
 impl Work {
@@ -241,6 +245,7 @@ impl Work {
             ystart: vec![0; nb + 1],
             xlen: vec![0; nb],
             ylen: vec![0; nb],
+            scratch: Scratch::default(),
         }
     }
 }
@@ -329,9 +334,9 @@ pub(crate) fn task_count(n: u32) -> u64 {
 
 /// Counts the pairs (top, bottom) with disjoint keys among the complete lists.
 fn pairs(g: &Geometry, w: &mut Work, kt: usize, kb: usize) -> u64 {
-    let Work { tops, bottoms, xs, ys, xstart, ystart, xlen, ylen } = w;
-    bucket_sort(g, &tops[kt], xs, xstart, xlen);
-    bucket_sort(g, &bottoms[kb], ys, ystart, ylen);
+    let Work { tops, bottoms, xs, ys, xstart, ystart, xlen, ylen, scratch } = w;
+    bucket_sort(g, &tops[kt], scratch, xs, xstart, xlen);
+    bucket_sort(g, &bottoms[kb], scratch, ys, ystart, ylen);
     kernel::bucket_pairs(g.buckets(), xs, xstart, xlen, ys, ystart, ylen)
 }
 
@@ -343,10 +348,14 @@ const PAD_KEY: u64 = u64::MAX;
 
 /// Counting sort of the parts' keys by bucket: bucket b holds `len[b]` keys from `start[b]`,
 /// padded with [`PAD_KEY`] up to a multiple of [`LANES`].
-fn bucket_sort(g: &Geometry, parts: &[Part], keys: &mut Vec<u64>, start: &mut [u32], len: &mut [u32]) {
+fn bucket_sort(g: &Geometry, parts: &[Part], scratch: &mut Scratch, keys: &mut Vec<u64>, start: &mut [u32], len: &mut [u32]) {
+    // PERF: one pass computes each key once; the second scatters them by bucket.
+    let tmp = &mut scratch.keys;
+    tmp.clear();
+    tmp.extend(parts.iter().map(|p| g.key(p)));
     len.fill(0);
-    for p in parts {
-        len[g.bucket(g.key(p))] += 1;
+    for &k in tmp.iter() {
+        len[g.bucket(k)] += 1;
     }
     let mut at = 0u32;
     for b in 0..len.len() {
@@ -356,16 +365,21 @@ fn bucket_sort(g: &Geometry, parts: &[Part], keys: &mut Vec<u64>, start: &mut [u
     start[len.len()] = at;
     keys.clear();
     keys.resize(at as usize, PAD_KEY);
-    // Fill using `len` as cursors counting down, then count again (cheaper than a copy).
-    for p in parts {
-        let k = g.key(p);
+    let cursor = &mut scratch.cursor;
+    cursor.clear();
+    cursor.extend_from_slice(&start[..len.len()]);
+    for &k in tmp.iter() {
         let b = g.bucket(k);
-        len[b] -= 1;
-        keys[(start[b] + len[b]) as usize] = k;
+        keys[cursor[b] as usize] = k;
+        cursor[b] += 1;
     }
-    for p in parts {
-        len[g.bucket(g.key(p))] += 1;
-    }
+}
+
+/// Reused buffers of [`bucket_sort`].
+#[derive(Default)]
+struct Scratch {
+    keys: Vec<u64>,
+    cursor: Vec<u32>,
 }
 
 /// All solutions of n queens (`MIN_N..=MAX_N`), in parallel on the current rayon pool.
@@ -620,7 +634,7 @@ mod tests {
             .map(|&k| Part { diff: (k & g.field) << g.h, sr: ((k >> (g.n - 1)) & g.field) << g.h })
             .collect();
         let (mut out, mut start, mut len) = (Vec::new(), vec![0; g.buckets() + 1], vec![0; g.buckets()]);
-        bucket_sort(g, &parts, &mut out, &mut start, &mut len);
+        bucket_sort(g, &parts, &mut Scratch::default(), &mut out, &mut start, &mut len);
         (out, start, len)
     }
 
