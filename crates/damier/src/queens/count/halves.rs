@@ -2,41 +2,46 @@
 //!
 //! The top half (rows `0..h`, `h = n / 2`) and the bottom half (rows `h..n`) of a solution use
 //! complementary column sets, and the two halves only interact through the diagonals that
-//! cross the middle line. So for every column set `C` of the top half, the engine builds the
-//! list of top halves on `C` and of bottom halves on the complement, each reduced to a
-//! *key*: the diagonals it projects onto the middle line (bit `d - 1` of the key for the `\`
-//! diagonal reaching row `h` at column `d`, bit `n - 1 + a` for the `/` diagonal at column
-//! `a`; diagonals that leave the board before the line cannot meet the other half and are
-//! dropped). A top and a bottom form a solution exactly when their keys are disjoint.
+//! cross the middle line (between rows `h - 1` and `h`). So for every column set `C` of the
+//! top half, the engine builds the list of top halves on `C` and of bottom halves on the
+//! complement, each reduced to a *key*: the set of its diagonals that cross the middle line
+//! (`n - 1` bits per family; see [`Geometry::key`]). A top and a bottom half form a solution
+//! exactly when their keys are disjoint.
 //!
-//! The column sets are enumerated by a depth-first search that decides, column after column,
-//! whether the column's queen lies in the top or the bottom half, and extends the lists of
-//! partial halves as it goes: every partial half is built once and shared by all the column
-//! sets with the same prefix, so no half board is ever searched twice. Columns are decided from
-//! mirror pairs (`m-1, n-m, m-2, n-m+1, ...`, `m = n / 2`, the middle column of odd n last) so
-//! that the left-right mirror and (for even n) the
-//! top-bottom flip can be applied to whole column sets: only one column set per symmetry orbit
-//! is counted, weighted by the orbit size (nearly 4x less work).
+//! 1. **Column sets.** A depth-first search decides, column after column, whether the
+//!    column's queen lies in the top or the bottom half, and extends the lists of partial
+//!    halves as it goes: every partial half is built once and shared by all the column sets
+//!    with the same prefix, so no half board is searched twice. Columns are decided by mirror
+//!    pairs, from the middle out, so that whole column sets can be compared with their
+//!    images: the left-right mirror and (for even n) the top-bottom flip give the same count,
+//!    and only one column set per orbit is counted, weighted by the orbit size (about 4x less
+//!    work for even n, 2x for odd n).
+//! 2. **Pairs.** Both complete lists are bucketed on a few middle key bits per family
+//!    ([`bucket_bits`]); only buckets with disjoint bucket bits can pair, and within such a
+//!    pair of buckets the remaining key bits (at most 32) are tested 16 pairs per AVX-512
+//!    instruction (8 with AVX2; a portable loop otherwise), chosen at run time.
 //!
-//! Pairs of keys are counted by bucketing both lists on a few key bits ([`bucket_bits`]) and
-//! comparing only buckets whose bits are disjoint, with a branch-free, vectorised inner loop.
+//! Parallelism: the first [`TASK_DEPTH`] decisions are fixed per task; rayon runs the tasks
+//! (each with its own buffers), and the integer sum does not depend on the schedule.
 
 use rayon::prelude::*;
 
 use crate::control::{Control, Interrupted};
 
-/// Largest n this engine takes. Keys use `2n - 2` bits of a `u64`; beyond 24 the half lists
-/// would not fit in memory anyway.
-pub(crate) const MAX_N: u32 = 24;
+/// Largest n this engine takes: the key bits left once the bucket bits are taken out,
+/// `2 (n - 1 - bucket_bits(n))`, fit a `u32` up to n = 22 (and the half lists would not fit
+/// in memory much beyond).
+pub(crate) const MAX_N: u32 = 22;
 
 /// Smallest n this engine takes (smaller boards are instant for the backtracker).
 pub(crate) const MIN_N: u32 = 4;
 
-/// Decisions (columns) fixed per parallel task.
+/// Decisions (columns) fixed per parallel task. [default: 10]
 ///
-/// PERF: 8 decisions give 50-150 tasks at n = 16..20, enough to balance two to a few dozen
-/// threads; each task recomputes its (short) prefix lists, which costs next to nothing.
-const TASK_DEPTH: u32 = 8;
+/// PERF: 10 decisions give a few hundred tasks at n = 16..20, enough to balance two to a few
+/// dozen threads; each task recomputes its prefix lists, which costs little next to its
+/// subtree.
+const TASK_DEPTH: u32 = 10;
 
 /// Key bits used to bucket the halves before pairing, per diagonal family, so
 /// `4^bucket_bits(n)` buckets: enough to rule out most bucket pairs, few enough that buckets
@@ -129,6 +134,19 @@ impl Geometry {
             as usize
     }
 
+    /// The key without its bucket bits, packed into a `u32`.
+    ///
+    /// PERF: two keys in disjoint buckets already avoid each other on the bucket bits, so the
+    /// pair test only needs the rest: 32-bit keys, 16 to a vector instead of 8.
+    #[inline(always)]
+    fn residual(&self, key: u64) -> u32 {
+        let (bb, lo, w) = (self.bucket_bits, self.bucket_shift[0], self.n - 1);
+        let low = (1u64 << lo) - 1;
+        let squeeze = |f: u64| (f & low) | ((f >> (lo + bb)) << lo);
+        let rw = w - bb;
+        (squeeze(key & self.field) | (squeeze(key >> w) << rw)) as u32
+    }
+
     /// Number of buckets.
     fn buckets(&self) -> usize {
         1 << (2 * self.bucket_bits)
@@ -219,8 +237,8 @@ struct Work {
     tops: Vec<Vec<Part>>,
     bottoms: Vec<Vec<Part>>,
     /// Bucketed keys of the two complete lists and the bucket starts.
-    xs: Vec<u64>,
-    ys: Vec<u64>,
+    xs: Vec<u32>,
+    ys: Vec<u32>,
     xstart: Vec<u32>,
     ystart: Vec<u32>,
     /// Real (unpadded) lengths of the buckets.
@@ -341,14 +359,21 @@ fn pairs(g: &Geometry, w: &mut Work, kt: usize, kb: usize) -> u64 {
 }
 
 /// Keys per vector: buckets are padded to a multiple of this with [`PAD_KEY`].
-const LANES: usize = 8;
+const LANES: usize = 16;
 
 /// Padding key: it meets every key but 0 (the kernel corrects for that case).
-const PAD_KEY: u64 = u64::MAX;
+const PAD_KEY: u32 = u32::MAX;
 
 /// Counting sort of the parts' keys by bucket: bucket b holds `len[b]` keys from `start[b]`,
 /// padded with [`PAD_KEY`] up to a multiple of [`LANES`].
-fn bucket_sort(g: &Geometry, parts: &[Part], scratch: &mut Scratch, keys: &mut Vec<u64>, start: &mut [u32], len: &mut [u32]) {
+fn bucket_sort(
+    g: &Geometry,
+    parts: &[Part],
+    scratch: &mut Scratch,
+    keys: &mut Vec<u32>,
+    start: &mut [u32],
+    len: &mut [u32],
+) {
     // PERF: one pass computes each key once; the second scatters them by bucket.
     let tmp = &mut scratch.keys;
     tmp.clear();
@@ -370,7 +395,7 @@ fn bucket_sort(g: &Geometry, parts: &[Part], scratch: &mut Scratch, keys: &mut V
     cursor.extend_from_slice(&start[..len.len()]);
     for &k in tmp.iter() {
         let b = g.bucket(k);
-        keys[cursor[b] as usize] = k;
+        keys[cursor[b] as usize] = g.residual(k);
         cursor[b] += 1;
     }
 }
@@ -410,7 +435,7 @@ mod kernel {
     /// Pairs `(x, y)` with `x & y == 0`, x among the `short` keys, y among the padded
     /// `long` keys (a multiple of [`LANES`] long) of which `pad` are padding.
     #[inline(always)]
-    fn block_portable(short: &[u64], long: &[u64], pad: u64) -> u64 {
+    fn block_portable(short: &[u32], long: &[u32], pad: u64) -> u64 {
         let mut total = 0;
         let mut zeros = 0;
         for &y in short {
@@ -420,77 +445,94 @@ mod kernel {
         total - zeros * pad
     }
 
-    /// [`block_portable`] with AVX-512: one test-to-mask and one masked subtraction per 8
+    /// Keys of `short` handled between two flushes of 32-bit lane counters, so that no lane
+    /// can pass 2^31.
+    #[inline(always)]
+    fn flush_every(long: &[u32]) -> usize {
+        ((1usize << 31) / long.len().max(1)).max(1)
+    }
+
+    /// [`block_portable`] with AVX-512: one test-to-mask and one masked subtraction per 16
     /// pairs, the lane counters reduced once per block.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    unsafe fn block_avx512(short: &[u64], long: &[u64], pad: u64) -> u64 {
+    unsafe fn block_avx512(short: &[u32], long: &[u32], pad: u64) -> u64 {
         use std::arch::x86_64::*;
         debug_assert_eq!(long.len() % LANES, 0);
-        // SAFETY: only called from `avx512` below, compiled with AVX-512F; every load reads
-        // 8 keys inside `long` (its length is a multiple of 8).
-        unsafe {
-            let minus_one = _mm512_set1_epi64(-1);
-            let mut acc = _mm512_setzero_si512();
-            let mut zeros = 0;
-            for &y in short {
-                let yv = _mm512_set1_epi64(y as i64);
-                let mut p = long.as_ptr();
-                let end = p.add(long.len());
-                while p < end {
-                    // PERF: vptestnmq sets a lane's mask bit iff x & y == 0; subtracting -1
-                    // under that mask counts it, with no scalar work per chunk.
-                    let m = _mm512_testn_epi64_mask(_mm512_loadu_si512(p.cast()), yv);
-                    acc = _mm512_mask_sub_epi64(acc, m, acc, minus_one);
-                    p = p.add(LANES);
+        let mut total = 0u64;
+        let mut zeros = 0;
+        for part in short.chunks(flush_every(long)) {
+            // SAFETY: only called from `avx512` below, compiled with AVX-512F; every load
+            // reads 16 keys inside `long` (its length is a multiple of 16).
+            unsafe {
+                let minus_one = _mm512_set1_epi32(-1);
+                let mut acc = _mm512_setzero_si512();
+                for &y in part {
+                    let yv = _mm512_set1_epi32(y as i32);
+                    let mut p = long.as_ptr();
+                    let end = p.add(long.len());
+                    while p < end {
+                        // PERF: vptestnmd sets a lane's mask bit iff x & y == 0; subtracting
+                        // -1 under that mask counts it, with no scalar work per chunk.
+                        let m = _mm512_testn_epi32_mask(_mm512_loadu_si512(p.cast()), yv);
+                        acc = _mm512_mask_sub_epi32(acc, m, acc, minus_one);
+                        p = p.add(LANES);
+                    }
+                    zeros += (y == 0) as u64;
                 }
-                zeros += (y == 0) as u64;
+                let mut lanes = [0u32; 16];
+                _mm512_storeu_si512(lanes.as_mut_ptr().cast(), acc);
+                total += lanes.iter().map(|&c| c as u64).sum::<u64>();
             }
-            _mm512_reduce_add_epi64(acc) as u64 - zeros * pad
         }
+        total - zeros * pad
     }
 
-    /// [`block_portable`] with AVX2: 4 pairs per and / compare / subtract.
+    /// [`block_portable`] with AVX2: 8 pairs per and / compare / subtract.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    unsafe fn block_avx2(short: &[u64], long: &[u64], pad: u64) -> u64 {
+    unsafe fn block_avx2(short: &[u32], long: &[u32], pad: u64) -> u64 {
         use std::arch::x86_64::*;
         debug_assert_eq!(long.len() % LANES, 0);
-        // SAFETY: only called from `avx2` below, compiled with AVX2; every load reads 4 keys
-        // inside `long` (its length is a multiple of 8).
-        unsafe {
-            let zero = _mm256_setzero_si256();
-            let mut acc = _mm256_setzero_si256();
-            let mut zeros = 0;
-            for &y in short {
-                let yv = _mm256_set1_epi64x(y as i64);
-                let mut p = long.as_ptr();
-                let end = p.add(long.len());
-                while p < end {
-                    let x = _mm256_loadu_si256(p.cast());
-                    // PERF: compare-equal gives -1 per fitting lane; subtracting counts it.
-                    let hit = _mm256_cmpeq_epi64(_mm256_and_si256(x, yv), zero);
-                    acc = _mm256_sub_epi64(acc, hit);
-                    p = p.add(4);
+        let mut total = 0u64;
+        let mut zeros = 0;
+        for part in short.chunks(flush_every(long)) {
+            // SAFETY: only called from `avx2` below, compiled with AVX2; every load reads 8
+            // keys inside `long` (its length is a multiple of 16).
+            unsafe {
+                let zero = _mm256_setzero_si256();
+                let mut acc = _mm256_setzero_si256();
+                for &y in part {
+                    let yv = _mm256_set1_epi32(y as i32);
+                    let mut p = long.as_ptr();
+                    let end = p.add(long.len());
+                    while p < end {
+                        let x = _mm256_loadu_si256(p.cast());
+                        // PERF: compare-equal gives -1 per fitting lane; subtracting counts it.
+                        let hit = _mm256_cmpeq_epi32(_mm256_and_si256(x, yv), zero);
+                        acc = _mm256_sub_epi32(acc, hit);
+                        p = p.add(8);
+                    }
+                    zeros += (y == 0) as u64;
                 }
-                zeros += (y == 0) as u64;
+                let mut lanes = [0u32; 8];
+                _mm256_storeu_si256(lanes.as_mut_ptr().cast(), acc);
+                total += lanes.iter().map(|&c| c as u64).sum::<u64>();
             }
-            let mut lanes = [0u64; 4];
-            _mm256_storeu_si256(lanes.as_mut_ptr().cast(), acc);
-            lanes.iter().sum::<u64>() - zeros * pad
         }
+        total - zeros * pad
     }
 
     /// Pairs `(x, y)` with `x & y == 0`, x in bucket a of `xs`, y in bucket b of `ys`, over all
     /// bucket pairs with `a & b == 0` (layout of [`super::bucket_sort`]).
     #[inline(always)]
     fn pairs_with(
-        block: impl Fn(&[u64], &[u64], u64) -> u64,
+        block: impl Fn(&[u32], &[u32], u64) -> u64,
         nb: usize,
-        xs: &[u64],
+        xs: &[u32],
         xstart: &[u32],
         xlen: &[u32],
-        ys: &[u64],
+        ys: &[u32],
         ystart: &[u32],
         ylen: &[u32],
     ) -> u64 {
@@ -531,10 +573,10 @@ mod kernel {
     #[allow(clippy::too_many_arguments)]
     fn avx2(
         nb: usize,
-        xs: &[u64],
+        xs: &[u32],
         xstart: &[u32],
         xlen: &[u32],
-        ys: &[u64],
+        ys: &[u32],
         ystart: &[u32],
         ylen: &[u32],
     ) -> u64 {
@@ -547,10 +589,10 @@ mod kernel {
     #[allow(clippy::too_many_arguments)]
     fn avx512(
         nb: usize,
-        xs: &[u64],
+        xs: &[u32],
         xstart: &[u32],
         xlen: &[u32],
-        ys: &[u64],
+        ys: &[u32],
         ystart: &[u32],
         ylen: &[u32],
     ) -> u64 {
@@ -578,10 +620,10 @@ mod kernel {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn bucket_pairs(
         nb: usize,
-        xs: &[u64],
+        xs: &[u32],
         xstart: &[u32],
         xlen: &[u32],
-        ys: &[u64],
+        ys: &[u32],
         ystart: &[u32],
         ylen: &[u32],
     ) -> u64 {
@@ -598,10 +640,10 @@ mod kernel {
     pub(super) fn bucket_pairs_at(
         level: u8,
         nb: usize,
-        xs: &[u64],
+        xs: &[u32],
         xstart: &[u32],
         xlen: &[u32],
-        ys: &[u64],
+        ys: &[u32],
         ystart: &[u32],
         ylen: &[u32],
     ) -> u64 {
@@ -627,7 +669,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn layout(g: &Geometry, keys: &[u64]) -> (Vec<u64>, Vec<u32>, Vec<u32>) {
+    fn layout(g: &Geometry, keys: &[u64]) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
         // Parts whose key is exactly `k`: the key window of `diff` and `sr` (rows unused).
         let parts: Vec<Part> = keys
             .iter()
@@ -645,7 +687,7 @@ mod tests {
         /// keys of any density (including 0, which meets the padding).
         #[test]
         fn kernels_count_disjoint_pairs(
-            n in 6u32..=24,
+            n in 4u32..=22,
             xs in proptest::collection::vec(any::<u64>(), 0..200),
             ys in proptest::collection::vec(any::<u64>(), 0..200),
             sparse in 0u32..4,
