@@ -154,7 +154,12 @@ impl Board {
                     stride = words_for(row.len());
                 }
                 Some(w) if w != row.len() => {
-                    return Err(BoardError::Ragged { line: i + 1, found: row.len(), first_line, expected: w });
+                    return Err(BoardError::Ragged {
+                        line: i + 1,
+                        found: row.len(),
+                        first_line,
+                        expected: w,
+                    });
                 }
                 Some(_) => {}
             }
@@ -255,6 +260,12 @@ impl Board {
         &self.words
     }
 
+    /// All words, row after row, mutable (keep the bits past the width 0).
+    #[inline]
+    pub fn words_mut(&mut self) -> &mut [u64] {
+        &mut self.words
+    }
+
     /// Columns of the lit cells of row `y`, increasing.
     pub fn row_ones(&self, y: usize) -> impl Iterator<Item = usize> + '_ {
         self.row(y).iter().enumerate().flat_map(|(k, &w)| {
@@ -291,13 +302,19 @@ impl Board {
     /// The number of cells lit on both boards, mod 2 (the GF(2) dot product).
     pub fn dot(&self, other: &Board) -> bool {
         assert_eq!((self.width, self.height), (other.width, other.height), "board sizes differ");
-        let ones: u64 = self.words.iter().zip(&other.words).map(|(a, b)| u64::from((a & b).count_ones())).sum();
+        let ones: u64 =
+            self.words.iter().zip(&other.words).map(|(a, b)| u64::from((a & b).count_ones())).sum();
         ones % 2 == 1
     }
 
     /// The transpose: cell `(x, y)` goes to `(y, x)`.
     pub fn transpose(&self) -> Board {
-        let mut t = Board { width: self.height, height: self.width, stride: words_for(self.height), words: Vec::new() };
+        let mut t = Board {
+            width: self.height,
+            height: self.width,
+            stride: words_for(self.height),
+            words: Vec::new(),
+        };
         t.words = vec![0; t.stride * t.height];
         for y in 0..self.height {
             for x in self.row_ones(y) {
@@ -309,7 +326,9 @@ impl Board {
 
     /// The rows as strings of `on`/`off` characters.
     pub fn to_rows(&self, on: char, off: char) -> Vec<String> {
-        (0..self.height).map(|y| (0..self.width).map(|x| if self.get(x, y) { on } else { off }).collect()).collect()
+        (0..self.height)
+            .map(|y| (0..self.width).map(|x| if self.get(x, y) { on } else { off }).collect())
+            .collect()
     }
 
     /// Zeroes the bits past the width in every row.

@@ -437,9 +437,14 @@ mod tests {
     #[test]
     fn recorded_elimination_matches_plain_one() {
         // The seed's 2 x 2 Lights Out system with B = (1, 0, 0, 0): x = (1, 1, 1, 0).
-        let m = matrix_from(4, 4, &[
-            true, true, true, false, true, true, false, true, true, false, true, true, false, true, true, true,
-        ]);
+        let m = matrix_from(
+            4,
+            4,
+            &[
+                true, true, true, false, true, true, false, true, true, false, true, true, false, true, true,
+                true,
+            ],
+        );
         let b = BitVec::from_bools(&[true, false, false, false]);
         let (e, steps) = m.echelon_steps(Some(&b));
         assert_eq!(steps.len(), 4);

@@ -24,11 +24,8 @@ pub const MAX_WORK: u64 = 1 << 32;
 pub fn solutions(board: Board, control: &Control) -> Result<Vec<Grid>, WalkError> {
     let transpose = board.cols() > board.rows();
     let (w, h) = if transpose { (board.rows(), board.cols()) } else { (board.cols(), board.rows()) };
-    let too_large = WalkError::RowsTooLarge {
-        width: w,
-        max_width: MAX_WIDTH,
-        max_log_work: MAX_WORK.trailing_zeros(),
-    };
+    let too_large =
+        WalkError::RowsTooLarge { width: w, max_width: MAX_WIDTH, max_log_work: MAX_WORK.trailing_zeros() };
     if w > MAX_WIDTH || (1u64 << w).saturating_mul(h as u64) > MAX_WORK {
         return Err(too_large);
     }
@@ -52,10 +49,7 @@ pub fn solutions(board: Board, control: &Control) -> Result<Vec<Grid>, WalkError
             found.push(complete(first, w, h));
         }
     }
-    Ok(found
-        .into_iter()
-        .map(|g| if transpose { g.transpose() } else { g })
-        .collect())
+    Ok(found.into_iter().map(|g| if transpose { g.transpose() } else { g }).collect())
 }
 
 /// The `h x w` activation grid grown from `first` (a solution's first row).
