@@ -1,10 +1,43 @@
-//! Criterion benchmarks of the walk engines. Run: `cargo bench -p damier --bench walk`.
+//! Criterion benchmarks of the walk. Run: `cargo bench -p damier --bench walk`.
+//!
+//! The target (issue 5): a 2000 x 2000 board solved *with its path* in at most 1 s.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use damier::control::Control;
+use damier::walk::{Board, Method, fast, path, solve};
 
-fn placeholder(c: &mut Criterion) {
-    c.bench_function("walk placeholder", |b| b.iter(|| std::hint::black_box(1 + 1)));
+fn walk_fast(c: &mut Criterion) {
+    let control = Control::new();
+    let mut g = c.benchmark_group("walk");
+    g.sample_size(10);
+    for n in [250usize, 1000, 2000] {
+        let board = Board::new(n, n).unwrap();
+        g.bench_function(format!("solve+path {n}x{n}"), |b| {
+            b.iter(|| {
+                let sols = fast::solve(board, &control).unwrap();
+                path::path_for(board, &sols.particular).unwrap()
+            })
+        });
+    }
+    let board = Board::new(2000, 2000).unwrap();
+    let sols = fast::solve(board, &control).unwrap();
+    g.bench_function("path only 2000x2000", |b| b.iter(|| path::path_for(board, &sols.particular).unwrap()));
+    let moves = path::path_for(board, &sols.particular).unwrap();
+    g.bench_function("replay 2000x2000", |b| b.iter(|| path::replay(board, &moves)));
+    g.finish();
 }
 
-criterion_group!(benches, placeholder);
+fn walk_small_methods(c: &mut Criterion) {
+    let control = Control::new();
+    let mut g = c.benchmark_group("walk methods");
+    g.sample_size(10);
+    let b55 = Board::new(5, 5).unwrap();
+    g.bench_function("brute 5x5", |b| b.iter(|| solve(b55, Method::Brute, &control).unwrap()));
+    let b16 = Board::new(16, 16).unwrap();
+    g.bench_function("rows 16x16", |b| b.iter(|| solve(b16, Method::Rows, &control).unwrap()));
+    g.bench_function("fast 16x16", |b| b.iter(|| solve(b16, Method::Fast, &control).unwrap()));
+    g.finish();
+}
+
+criterion_group!(benches, walk_fast, walk_small_methods);
 criterion_main!(benches);

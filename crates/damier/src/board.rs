@@ -260,6 +260,12 @@ impl Board {
         &self.words
     }
 
+    /// All words, row after row, mutable (keep the bits past the width 0).
+    #[inline]
+    pub fn words_mut(&mut self) -> &mut [u64] {
+        &mut self.words
+    }
+
     /// Columns of the lit cells of row `y`, increasing.
     pub fn row_ones(&self, y: usize) -> impl Iterator<Item = usize> + '_ {
         self.row(y).iter().enumerate().flat_map(|(k, &w)| {

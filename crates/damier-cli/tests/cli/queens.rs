@@ -1,4 +1,4 @@
-use super::util::{fails_with, json};
+use super::util::{damier, fails_with, json};
 
 #[test]
 fn count_json_has_the_contract_keys() {
@@ -19,4 +19,204 @@ fn count_rejects_bad_sizes() {
     ] {
         fails_with(&bad, 2);
     }
+}
+
+fn stdout(args: &[&str]) -> (i32, String) {
+    let out = damier().args(args).output().expect("runs");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn columns(v: &serde_json::Value) -> Vec<u64> {
+    v.as_array().expect("columns is a list").iter().map(|c| c.as_u64().expect("column")).collect()
+}
+
+/// Independent check of 1-based columns: a permutation with distinct diagonals.
+fn is_solution(cols: &[u64]) -> bool {
+    let n = cols.len();
+    let mut seen = std::collections::HashSet::new();
+    cols.iter().all(|&c| c >= 1 && c as usize <= n)
+        && cols.iter().enumerate().all(|(r, &c)| {
+            let (r, c) = (r as i64, c as i64);
+            seen.insert(("col", c)) && seen.insert(("diag", r - c)) && seen.insert(("anti", r + c))
+        })
+}
+
+#[test]
+fn list_json_gives_every_solution_once() {
+    let v = json(&["queens", "list", "8", "--json"]);
+    let all: Vec<Vec<u64>> = v.as_array().unwrap().iter().map(|o| columns(&o["columns"])).collect();
+    assert_eq!(all.len(), 92);
+    assert!(all.iter().all(|c| is_solution(c)));
+    assert!(all.windows(2).all(|w| w[0] < w[1]), "backtracking order is lexicographic");
+    assert_eq!(all[0], vec![1, 5, 8, 6, 3, 7, 2, 4]);
+    let u = json(&["queens", "list", "8", "--unique", "--json"]);
+    let u = u.as_array().unwrap();
+    assert_eq!(u.len(), 12);
+    let sizes: u64 = u.iter().map(|o| o["class_size"].as_u64().unwrap()).sum();
+    assert_eq!(sizes, 92);
+}
+
+#[test]
+fn list_text_draws_boards_and_respects_limit() {
+    let (code, out) = stdout(&["queens", "list", "4"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("1: (2, 4, 1, 3)"));
+    assert!(out.contains(". Q . .\n. . . Q\nQ . . .\n. . Q .\n"));
+    let v = json(&["queens", "list", "10", "--limit", "3", "--json"]);
+    assert_eq!(v.as_array().unwrap().len(), 3);
+    let (code, out) = stdout(&["queens", "list", "20", "--limit", "2", "--no-boards"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().filter(|l| l.starts_with(|c: char| c.is_ascii_digit())).count(), 2);
+    let (code, _) = stdout(&["queens", "list", "3"]);
+    assert_eq!(code, 1, "no solution is a 'no' answer");
+}
+
+#[test]
+fn list_refuses_huge_listings_and_bad_sizes() {
+    let err = fails_with(&["queens", "list", "16"], 2);
+    assert!(err.contains("--limit"), "{err}");
+    for bad in [
+        &["queens", "list", "0"][..],
+        &["queens", "list", "65", "--limit", "1"],
+        &["queens", "list", "-1"],
+        &["queens", "list", "8", "--limit", "0"],
+    ] {
+        fails_with(bad, 2);
+    }
+}
+
+#[test]
+fn first_and_its_no_answer() {
+    let v = json(&["queens", "first", "8", "--json"]);
+    assert_eq!(columns(&v["columns"]), vec![1, 5, 8, 6, 3, 7, 2, 4]);
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    let (code, out) = stdout(&["queens", "first", "3", "--json"]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["columns"].is_null());
+    fails_with(&["queens", "first", "0"], 2);
+    fails_with(&["queens", "first", "65"], 2);
+}
+
+#[test]
+fn solve_constructs_checked_solutions() {
+    for n in ["4", "8", "9", "14", "15", "100", "1001"] {
+        let v = json(&["queens", "solve", n, "--json"]);
+        let c = columns(&v["columns"]);
+        assert_eq!(c.len().to_string(), n);
+        assert!(is_solution(&c), "n = {n}");
+    }
+    let (code, _) = stdout(&["queens", "solve", "3"]);
+    assert_eq!(code, 1);
+    fails_with(&["queens", "solve", "0"], 2);
+    let err = fails_with(&["queens", "solve", "1000000001"], 2);
+    assert!(err.contains("at most"), "{err}");
+    fails_with(&["queens", "solve", "many"], 2);
+}
+
+#[test]
+fn solve_writes_a_file_that_check_accepts() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.txt");
+    let out = damier().args(["queens", "solve", "5000", "--out"]).arg(&path).output().unwrap();
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.lines().count(), 5000);
+    let out = damier().args(["queens", "check"]).write_stdin(text).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    // Nothing but the result is left in the directory (the temporary file was renamed).
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn max_small_and_large() {
+    let v = json(&["queens", "max", "3", "--json"]);
+    assert_eq!(v["n"], 3);
+    assert_eq!(v["max"], 2);
+    let c = columns(&v["columns"]);
+    assert_eq!(c.len(), 3);
+    assert_eq!(c.iter().filter(|&&x| x == 0).count(), 1, "one empty row");
+    for (n, r) in [(0, 0), (1, 1), (2, 1), (6, 6)] {
+        let v = json(&["queens", "max", &n.to_string(), "--json"]);
+        assert_eq!(v["max"], r, "n = {n}");
+    }
+    let v = json(&["queens", "max", "50", "--json"]);
+    assert_eq!(v["max"], 50);
+    assert!(is_solution(&columns(&v["columns"])));
+    fails_with(&["queens", "max", "-2"], 2);
+    fails_with(&["queens", "max", "10000001"], 2);
+}
+
+#[test]
+fn corners_counts_agree_both_ways() {
+    let v = json(&["queens", "corners", "4", "--json"]);
+    assert_eq!(v["reduce"]["solutions"], 10);
+    assert_eq!(v["extend"]["solutions"], 2);
+    assert_eq!(v["reduce"]["per_corner"], v["extend"]["per_corner"]);
+    for e in v["extend"]["examples"].as_array().unwrap() {
+        assert!(is_solution(&columns(&e["from"])) && is_solution(&columns(&e["to"])));
+    }
+    let (code, out) = stdout(&["queens", "corners", "7"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("main diagonal is empty"));
+    fails_with(&["queens", "corners", "0"], 2);
+    fails_with(&["queens", "corners", "15"], 2);
+}
+
+#[test]
+fn check_valid_invalid_and_malformed() {
+    let (code, _) = stdout(&["queens", "check", "2", "4", "1", "3"]);
+    assert_eq!(code, 0);
+    let (code, out) = stdout(&["queens", "check", "1,2,4,4"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("same column") && out.contains("same diagonal"), "{out}");
+    let out = damier().args(["queens", "check", "--json"]).write_stdin("1 3\n2\n").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["valid"], false);
+    assert_eq!(v["attacks"][0]["line"], "anti-diagonal");
+    assert_eq!(v["attacks"][0]["a"], serde_json::json!([2, 3]));
+    for bad in [
+        &["queens", "check", "1", "5"][..],
+        &["queens", "check", "0", "1"],
+        &["queens", "check", "a", "b"],
+        &["queens", "check", "-1", "2"],
+        &["queens", "check", "1.5"],
+    ] {
+        fails_with(bad, 2);
+    }
+    // Empty stdin is malformed too.
+    fails_with(&["queens", "check"], 2);
+}
+
+#[test]
+fn timing_writes_csv_and_plot() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, svg) = (dir.path().join("t.csv"), dir.path().join("t.svg"));
+    let out = damier()
+        .args(["queens", "timing", "--to", "7", "--naive-max", "6", "--min-ms", "1", "--csv"])
+        .arg(&csv)
+        .arg("--plot")
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "n,naive_seconds,fast_seconds,total");
+    assert_eq!(lines.len(), 8);
+    assert!(lines[7].starts_with("7,,"), "naive stops at 6: {}", lines[7]);
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    fails_with(&["queens", "timing", "--to", "33"], 2);
+    fails_with(&["queens", "timing", "--to", "5", "--plot", "x.gif"], 2);
+}
+
+#[test]
+fn bench_prints_a_row_per_n() {
+    let v = json(&["queens", "bench", "6", "8", "--json"]);
+    let rows = v.as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[1]["total"], 92);
+    assert!(rows[1]["seconds_1_thread"].as_f64().is_some());
+    fails_with(&["queens", "bench", "33"], 2);
 }

@@ -234,6 +234,12 @@ impl Gf2Poly {
         (g, s, t)
     }
 
+    /// `(g, t)` with `t * b ≡ g = gcd(self, b) (mod self)`: the extended gcd carrying only the
+    /// cofactor of `b` (half the work of [`Gf2Poly::ext_gcd`]). Panics if `self` is zero.
+    pub fn gcd_cofactor(&self, b: &Gf2Poly) -> (Gf2Poly, Gf2Poly) {
+        half_ext_gcd(self, b)
+    }
+
     /// The inverse of `self` modulo `m`, if `gcd(self, m) = 1`.
     pub fn inverse_mod(&self, m: &Gf2Poly) -> Option<Gf2Poly> {
         let (g, t) = half_ext_gcd(m, &self.rem(m));
@@ -463,8 +469,7 @@ pub(crate) fn half_ext_gcd(a: &Gf2Poly, b: &Gf2Poly) -> (Gf2Poly, Gf2Poly) {
     ty[0] = 1;
     let (mut dx, mut dy) = (degree_of(&x), degree_of(&y));
     let (mut dtx, mut dty): (Option<usize>, Option<usize>) = (None, Some(0));
-    loop {
-        let Some(dyv) = dy else { break };
+    while let Some(dyv) = dy {
         let dxv = dx.expect("x stays nonzero while y is");
         if dxv < dyv {
             std::mem::swap(&mut x, &mut y);

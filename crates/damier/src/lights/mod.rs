@@ -1,1 +1,394 @@
 //! Lights Out over GF(2) (SPEC §3, seed 002).
+//!
+//! Pressing a cell flips it and its orthogonal neighbours. With `M` the `N x N` press matrix
+//! (`N = W * H`), presses `X` turn a start `B` into a target `C` iff `M X = B + C` over GF(2):
+//! none, or `2^k` solutions with `k` the nullity of `M`.
+//!
+//! Three engines, cross-checked in the tests:
+//! - [`Method::Dense`]: elimination on `M` ([`dense`]), the seed's method; up to
+//!   [`dense::DENSE_MAX_CELLS`] cells;
+//! - [`Method::Chase`]: light chasing reduces the problem to a `W x W` system ([`chase`]),
+//!   solved by dense elimination; up to [`chase::CHASE_TABLE_MAX_WIDTH`] columns;
+//! - [`Method::Poly`] (the default): the `W x W` system in the polynomial view ([`poly`]):
+//!   `O(W^2 / 64)` word operations besides two chases; `10^5 x 10^5` in about a second.
+//!
+//! Every engine's press pattern is verified by [`press::verify`] (applying it, a row at a
+//! time) before [`solve`] returns it.
+//!
+//! ```
+//! use damier::board::Board;
+//! use damier::control::Control;
+//! use damier::lights::{self, Method};
+//!
+//! let start = Board::ones(5, 5).unwrap();
+//! let s = lights::solve(&start, None, Method::Poly, &Control::new()).unwrap();
+//! assert_eq!(s.nullity, 2); // 4 ways to turn the 5x5 board off
+//! let presses = s.presses.unwrap();
+//! assert!(lights::press::apply_presses(&start, &presses).is_zero());
+//! let fewest = lights::fewest_presses(&presses, &lights::kernel(5, 5, Method::Poly).unwrap(), &Control::new()).unwrap();
+//! assert_eq!(fewest.presses.count_ones(), 15);
+//! ```
+
+pub mod chase;
+pub mod dense;
+pub mod poly;
+pub mod press;
+
+use crate::board::{Board, BoardError};
+use crate::control::{Control, Interrupted};
+use crate::gf2::BitVec;
+
+pub use poly::{nullity, square_nullities};
+pub use press::{apply_presses, press, verify};
+
+/// Which engine solves the system.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Method {
+    /// Elimination on the `N x N` press matrix (small boards).
+    Dense,
+    /// Light chasing to a `W x W` system, solved by elimination.
+    Chase,
+    /// Light chasing to a `W x W` system, solved with polynomials over GF(2).
+    #[default]
+    Poly,
+}
+
+/// What went wrong in a Lights Out computation.
+#[derive(Debug, thiserror::Error)]
+pub enum LightsError {
+    /// A bad board or size.
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    /// Start and target of different sizes.
+    #[error("the target is {tw}x{th} but the start is {sw}x{sh}")]
+    SizeMismatch {
+        /// Start width.
+        sw: usize,
+        /// Start height.
+        sh: usize,
+        /// Target width.
+        tw: usize,
+        /// Target height.
+        th: usize,
+    },
+    /// The board is too large for the chosen engine.
+    #[error("{0}")]
+    TooLarge(String),
+    /// Listing every solution was asked for, but there are too many.
+    #[error("{count} solutions (nullity {nullity}): listing all of them is refused above nullity {max}")]
+    TooManySolutions {
+        /// The nullity.
+        nullity: usize,
+        /// `2^nullity` in decimal.
+        count: String,
+        /// The limit on the nullity.
+        max: usize,
+    },
+    /// Stopped through the control.
+    #[error(transparent)]
+    Interrupted(#[from] Interrupted),
+    /// An engine returned a press pattern that does not check (a bug; never expected).
+    #[error("internal error: the {0:?} engine returned a press pattern that does not verify")]
+    Unverified(Method),
+}
+
+/// The answer for one start and target.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// The nullity `k` of the press matrix: `2^k` solutions when there is one.
+    pub nullity: usize,
+    /// One press pattern, verified; `None` when the target cannot be reached.
+    pub presses: Option<Board>,
+}
+
+impl Solution {
+    /// True when the target can be reached.
+    pub fn solvable(&self) -> bool {
+        self.presses.is_some()
+    }
+}
+
+/// The lights that must change: `start + target`.
+fn difference(start: &Board, target: Option<&Board>) -> Result<Board, LightsError> {
+    let mut b = start.clone();
+    if let Some(t) = target {
+        if (t.width(), t.height()) != (start.width(), start.height()) {
+            return Err(LightsError::SizeMismatch {
+                sw: start.width(),
+                sh: start.height(),
+                tw: t.width(),
+                th: t.height(),
+            });
+        }
+        b.xor_assign(t);
+    }
+    Ok(b)
+}
+
+/// Solves `start → target` (all off when `None`) with the given engine; the press pattern is
+/// verified before it is returned.
+pub fn solve(
+    start: &Board,
+    target: Option<&Board>,
+    method: Method,
+    control: &Control,
+) -> Result<Solution, LightsError> {
+    let b = difference(start, target)?;
+    let s = solve_unverified(&b, method, control)?;
+    if let Some(p) = &s.presses
+        && !verify(&b, None, p)
+    {
+        return Err(LightsError::Unverified(method));
+    }
+    Ok(s)
+}
+
+/// Solves `M x = b` without the final check (for benchmarks that time the check apart).
+pub fn solve_unverified(b: &Board, method: Method, control: &Control) -> Result<Solution, LightsError> {
+    match method {
+        Method::Dense => {
+            check_dense(b.width(), b.height())?;
+            let (nullity, presses) = dense::solve(b);
+            Ok(Solution { nullity, presses })
+        }
+        Method::Chase | Method::Poly if b.width() > b.height() => {
+            // Chase along the long side: the reduced system is min(W, H) wide.
+            let s = solve_unverified(&b.transpose(), method, control)?;
+            Ok(Solution { nullity: s.nullity, presses: s.presses.map(|p| p.transpose()) })
+        }
+        Method::Chase => {
+            check_chase(b.width())?;
+            let m = chase::chase_matrix(b.width(), b.height());
+            let e = m.echelon(None);
+            let nullity = b.width() - e.rank();
+            let r = chase::chase_residual(b, &vec![0; b.stride()], control)?;
+            let Some(x0) = m.solve(&BitVec::from_words(b.width(), &r)) else {
+                return Ok(Solution { nullity, presses: None });
+            };
+            let (p, _) = chase::chase_presses(b, x0.words(), control)?;
+            Ok(Solution { nullity, presses: Some(p) })
+        }
+        Method::Poly => {
+            let sys = poly::PolySystem::new(b.width(), b.height());
+            let nullity = sys.nullity();
+            let r = chase::chase_residual(b, &vec![0; b.stride()], control)?;
+            let Some(x0) = sys.solve_first_row(&r) else {
+                return Ok(Solution { nullity, presses: None });
+            };
+            let (p, _) = chase::chase_presses(b, &x0, control)?;
+            Ok(Solution { nullity, presses: Some(p) })
+        }
+    }
+}
+
+fn check_dense(w: usize, h: usize) -> Result<(), LightsError> {
+    if w * h > dense::DENSE_MAX_CELLS {
+        return Err(LightsError::TooLarge(format!(
+            "dense elimination is limited to {} cells; {w}x{h} has {}: use the chase or poly method",
+            dense::DENSE_MAX_CELLS,
+            w * h
+        )));
+    }
+    Ok(())
+}
+
+fn check_chase(w: usize) -> Result<(), LightsError> {
+    if w > chase::CHASE_TABLE_MAX_WIDTH {
+        return Err(LightsError::TooLarge(format!(
+            "the chase method (dense W x W system) is limited to width {}; use the poly method",
+            chase::CHASE_TABLE_MAX_WIDTH
+        )));
+    }
+    Ok(())
+}
+
+/// A basis of the neutral configurations (the kernel of `M`: presses that change nothing).
+pub fn kernel(width: usize, height: usize, method: Method) -> Result<Vec<Board>, LightsError> {
+    crate::board::check_size(width as u64, height as u64)?;
+    if width > height && method != Method::Dense {
+        return Ok(kernel(height, width, method)?.iter().map(Board::transpose).collect());
+    }
+    let zero = Board::new(width, height)?;
+    let first_rows: Vec<Vec<u64>> = match method {
+        Method::Dense => {
+            check_dense(width, height)?;
+            return Ok(dense::kernel(width, height));
+        }
+        Method::Chase => {
+            check_chase(width)?;
+            chase::chase_matrix(width, height).kernel_basis().iter().map(|v| v.words().to_vec()).collect()
+        }
+        Method::Poly => poly::PolySystem::new(width, height).kernel_first_rows(),
+    };
+    first_rows
+        .iter()
+        .map(|x0| {
+            let (p, residual) = chase::chase_presses(&zero, x0, &Control::new())?;
+            debug_assert!(residual.iter().all(|&w| w == 0));
+            Ok(p)
+        })
+        .collect()
+}
+
+/// Winnable by the orthogonality criterion: `M` is symmetric, so its image is the orthogonal
+/// of its kernel: `b` is winnable iff it meets every neutral configuration in an even number
+/// of cells.
+pub fn winnable_by_orthogonality(b: &Board, kernel: &[Board]) -> bool {
+    kernel.iter().all(|k| !k.dot(b))
+}
+
+/// Exact fewest presses are searched up to this nullity (`2^k` steps of a Gray-code walk);
+/// above, a heuristic. [default: 30] [range: 0..=40]
+pub const EXACT_MAX_NULLITY: usize = 30;
+
+/// Listing all solutions is refused above this nullity. [default: 16]
+pub const ALL_MAX_NULLITY: usize = 16;
+
+/// A press pattern with few presses.
+#[derive(Clone, Debug)]
+pub struct Fewest {
+    /// The press pattern (verified by the caller's tests: it differs from the input by a
+    /// kernel combination).
+    pub presses: Board,
+    /// True when it is proven to have the fewest presses (exhaustive walk over the kernel);
+    /// false when it comes from the heuristic (local search, nullity > [`EXACT_MAX_NULLITY`]).
+    pub exact: bool,
+}
+
+/// The solution with the fewest presses among `presses + span(kernel)`.
+///
+/// Up to [`EXACT_MAX_NULLITY`]: a Gray-code walk over all `2^k` kernel combinations, each step
+/// one XOR restricted to the words where some kernel vector is nonzero. Above: a heuristic
+/// local search (add any single basis vector or pair that lowers the count, until none does),
+/// reported with `exact: false`.
+pub fn fewest_presses(presses: &Board, kernel: &[Board], control: &Control) -> Result<Fewest, Interrupted> {
+    // Compress to the words some kernel vector touches.
+    let n = presses.words().len();
+    let mut support = vec![0u64; n];
+    for k in kernel {
+        for (s, w) in support.iter_mut().zip(k.words()) {
+            *s |= w;
+        }
+    }
+    let idx: Vec<usize> = (0..n).filter(|&i| support[i] != 0).collect();
+    let squeeze = |b: &Board| idx.iter().map(|&i| b.words()[i]).collect::<Vec<u64>>();
+    let vecs: Vec<Vec<u64>> = kernel.iter().map(squeeze).collect();
+    let weight = |v: &[u64]| v.iter().map(|w| w.count_ones() as u64).sum::<u64>();
+    let mut cur = squeeze(presses);
+    let mut chosen = vec![false; kernel.len()];
+    let exact = kernel.len() <= EXACT_MAX_NULLITY;
+    if exact {
+        let mut best = weight(&cur);
+        let mut best_i = 0u64;
+        for i in 1u64..(1u64 << kernel.len()) {
+            if i & 0xffff == 0 && control.cancelled() {
+                return Err(Interrupted);
+            }
+            // PERF: Gray code: one kernel vector in or out per step.
+            let v = &vecs[i.trailing_zeros() as usize];
+            for (c, x) in cur.iter_mut().zip(v) {
+                *c ^= x;
+            }
+            let w = weight(&cur);
+            if w < best {
+                best = w;
+                best_i = i;
+            }
+        }
+        let gray = best_i ^ (best_i >> 1);
+        for (j, c) in chosen.iter_mut().enumerate() {
+            *c = (gray >> j) & 1 == 1;
+        }
+    } else {
+        let xor = |a: &[u64], b: &[u64]| a.iter().zip(b).map(|(x, y)| x ^ y).collect::<Vec<u64>>();
+        let mut improved = true;
+        while improved {
+            improved = false;
+            if control.cancelled() {
+                return Err(Interrupted);
+            }
+            for i in 0..vecs.len() {
+                let c = xor(&cur, &vecs[i]);
+                if weight(&c) < weight(&cur) {
+                    cur = c;
+                    chosen[i] ^= true;
+                    improved = true;
+                }
+            }
+            if improved {
+                continue;
+            }
+            'pairs: for i in 0..vecs.len() {
+                for j in i + 1..vecs.len() {
+                    let c = xor(&xor(&cur, &vecs[i]), &vecs[j]);
+                    if weight(&c) < weight(&cur) {
+                        cur = c;
+                        chosen[i] ^= true;
+                        chosen[j] ^= true;
+                        improved = true;
+                        break 'pairs;
+                    }
+                }
+            }
+        }
+    }
+    let mut out = presses.clone();
+    for (k, &c) in kernel.iter().zip(&chosen) {
+        if c {
+            out.xor_assign(k);
+        }
+    }
+    Ok(Fewest { presses: out, exact })
+}
+
+/// Every solution: `presses + span(kernel)`, in Gray-code order. Refused above
+/// [`ALL_MAX_NULLITY`].
+pub fn all_solutions(presses: &Board, kernel: &[Board]) -> Result<Vec<Board>, LightsError> {
+    if kernel.len() > ALL_MAX_NULLITY {
+        return Err(LightsError::TooManySolutions {
+            nullity: kernel.len(),
+            count: power_of_two_decimal(kernel.len() as u64),
+            max: ALL_MAX_NULLITY,
+        });
+    }
+    let mut out = Vec::with_capacity(1 << kernel.len());
+    let mut cur = presses.clone();
+    out.push(cur.clone());
+    for i in 1u64..(1 << kernel.len()) {
+        cur.xor_assign(&kernel[i.trailing_zeros() as usize]);
+        out.push(cur.clone());
+    }
+    Ok(out)
+}
+
+/// `2^k` in decimal (it exceeds `u64` for `k >= 64`).
+pub fn power_of_two_decimal(k: u64) -> String {
+    if k < 128 {
+        return (1u128 << k).to_string();
+    }
+    // Little-endian base 10^9 limbs, doubled k times in chunks of 29 bits.
+    let mut limbs: Vec<u64> = vec![1];
+    let mut left = k;
+    while left > 0 {
+        let step = left.min(29);
+        left -= step;
+        let mut carry = 0u64;
+        for l in limbs.iter_mut() {
+            let v = (*l << step) + carry;
+            *l = v % 1_000_000_000;
+            carry = v / 1_000_000_000;
+        }
+        while carry > 0 {
+            limbs.push(carry % 1_000_000_000);
+            carry /= 1_000_000_000;
+        }
+    }
+    let mut s = limbs.last().expect("nonempty").to_string();
+    for l in limbs.iter().rev().skip(1) {
+        s.push_str(&format!("{l:09}"));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests;

@@ -84,19 +84,30 @@ impl Grid {
     }
 
     /// Flips cell `(r, c)` and its orthogonal neighbours inside the grid: one landing.
+    /// Panics out of range.
+    #[inline]
     pub fn flip_plus(&mut self, r: usize, c: usize) {
-        self.flip(r, c);
+        assert!(r < self.rows && c < self.cols, "cell ({r}, {c}) out of range");
+        let (k, bit) = (c / 64, 1u64 << (c % 64));
+        let base = r * self.stride;
+        // PERF: word operations without per-cell range checks (the one assert covers them):
+        // the cell and its east/west neighbours are one three-bit mask, split at word edges.
+        let mut mask = bit | (bit << 1) | (bit >> 1);
+        if c + 1 == self.cols {
+            mask &= !(bit << 1);
+        }
+        self.words[base + k] ^= mask;
+        if c % 64 == 63 && c + 1 < self.cols {
+            self.words[base + k + 1] ^= 1;
+        }
+        if c.is_multiple_of(64) && c > 0 {
+            self.words[base + k - 1] ^= 1 << 63;
+        }
         if r > 0 {
-            self.flip(r - 1, c);
+            self.words[base - self.stride + k] ^= bit;
         }
         if r + 1 < self.rows {
-            self.flip(r + 1, c);
-        }
-        if c > 0 {
-            self.flip(r, c - 1);
-        }
-        if c + 1 < self.cols {
-            self.flip(r, c + 1);
+            self.words[base + self.stride + k] ^= bit;
         }
     }
 
@@ -301,6 +312,26 @@ mod tests {
                 }
             }
             assert_eq!(a.press_image(), slow, "cols = {cols}");
+        }
+    }
+
+    #[test]
+    fn flip_plus_matches_single_flips_at_word_edges() {
+        for cols in [1, 2, 63, 64, 65, 128, 129] {
+            for c in [0, 1, 62, 63, 64, 65, 127, 128].into_iter().filter(|&c| c < cols) {
+                for r in 0..3 {
+                    let mut fast = Grid::zeros(3, cols);
+                    fast.flip_plus(r, c);
+                    let mut slow = Grid::zeros(3, cols);
+                    for (dr, dc) in [(0i64, 0i64), (-1, 0), (1, 0), (0, -1), (0, 1)] {
+                        let (rr, cc) = (r as i64 + dr, c as i64 + dc);
+                        if (0..3).contains(&rr) && (0..cols as i64).contains(&cc) {
+                            slow.flip(rr as usize, cc as usize);
+                        }
+                    }
+                    assert_eq!(fast, slow, "cols {cols}, cell ({r}, {c})");
+                }
+            }
         }
     }
 

@@ -197,49 +197,63 @@ pub fn path_from(board: Board, start: (usize, usize), landings: &Grid) -> Result
 /// cell included).
 fn sweep(board: Board, target: &Grid) -> Result<Vec<Move>, WalkError> {
     let (rows, cols) = (board.rows(), board.cols());
-    let n = board.cells();
-    // Cell `i` of the serpentine, and the move from cell `i` to cell `i + 1`.
-    let cell = |i: usize| {
-        let k = i / cols;
-        (rows - 1 - k, if k % 2 == 0 { i % cols } else { cols - 1 - i % cols })
-    };
-    let forward = |i: usize| {
-        if (i + 1) % cols == 0 {
-            Move::N
-        } else if (i / cols) % 2 == 0 {
-            Move::E
-        } else {
-            Move::W
-        }
-    };
-    let wanted = |i: usize| {
-        let (r, c) = cell(i);
-        target.get(r, c)
-    };
-    let Some(last) = (0..n).rev().find(|&i| wanted(i)) else {
+    // Serpentine band k is row `rows - 1 - k`, walked east when k is even, west when odd.
+    let band_dir = |k: usize| if k.is_multiple_of(2) { Move::E } else { Move::W };
+    // The last activated cell along the serpentine: in the highest non-empty band, the
+    // set cell furthest along that band's direction.
+    let last = (0..rows).rev().find_map(|k| {
+        let row = target.row(rows - 1 - k);
+        let first_set = row
+            .iter()
+            .enumerate()
+            .find(|(_, w)| **w != 0)
+            .map(|(i, w)| i * 64 + w.trailing_zeros() as usize)?;
+        let last_set = row
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, w)| **w != 0)
+            .map(|(i, w)| i * 64 + 63 - w.leading_zeros() as usize)?;
+        Some(k * cols + if band_dir(k) == Move::E { last_set } else { cols - 1 - first_set })
+    });
+    let Some(last) = last else {
         // Nothing may stay landed, but the bottom-left cell already is: 0 → 1 → 0 → 1.
-        if n == 1 {
+        if board.cells() == 1 {
             return Err(WalkError::NoWalk { rows, cols });
         }
-        let f = forward(0);
+        let f = if cols == 1 { Move::N } else { Move::E };
         return Ok(vec![f, f.opposite(), f]);
     };
     let mut moves = Vec::with_capacity(last + last / 2 + 4);
     let mut odd = true; // landing parity of the cell the pawn stands on
-    for i in 0..last {
-        let f = forward(i);
-        if odd != wanted(i) {
-            moves.extend([f, f.opposite(), f]);
-            odd = false;
-        } else {
-            moves.push(f);
-            odd = true;
+    let mut i = 0; // serpentine index of the pawn's cell
+    let mut previous = Move::E; // the move that reached cell `i` (for the final fix)
+    'bands: for k in 0..rows {
+        let row = target.row(rows - 1 - k);
+        let dir = band_dir(k);
+        for j in 0..cols {
+            if i == last {
+                break 'bands;
+            }
+            let c = if dir == Move::E { j } else { cols - 1 - j };
+            let wanted = (row[c / 64] >> (c % 64)) & 1 == 1;
+            let f = if j + 1 == cols { Move::N } else { dir };
+            // PERF: no per-move allocation; `moves` was sized for the typical case.
+            if odd != wanted {
+                moves.extend_from_slice(&[f, f.opposite(), f]);
+                odd = false;
+            } else {
+                moves.push(f);
+                odd = true;
+            }
+            previous = f;
+            i += 1;
         }
     }
     if !odd {
-        // `last >= 1` here: cell 0 always arrives odd and is never revisited before moving on.
-        let b = forward(last - 1).opposite();
-        moves.extend([b, b.opposite(), b]);
+        // `last >= 1` here: cell 0 always arrives odd and is left at once if it is the last.
+        let b = previous.opposite();
+        moves.extend_from_slice(&[b, previous, b]);
     }
     Ok(moves)
 }

@@ -11,6 +11,7 @@
 //! nothing beside the total.
 
 mod backtrack;
+mod halves;
 mod symmetric;
 
 use std::time::Instant;
@@ -61,23 +62,36 @@ pub enum Strategy {
     Plain,
     /// The bitboard backtracker with the mirror symmetry, in parallel.
     Backtrack,
+    /// Meet in the middle: pairs of half boards with disjoint diagonals, per column set, with
+    /// the mirror and flip symmetries, in parallel. For n in 4..=24 (other n fall back to
+    /// [`Strategy::Backtrack`]).
+    Halves,
 }
 
 impl Strategy {
     /// Every strategy, slowest first.
-    pub const ALL: [Strategy; 2] = [Strategy::Plain, Strategy::Backtrack];
+    pub const ALL: [Strategy; 3] = [Strategy::Plain, Strategy::Backtrack, Strategy::Halves];
 
-    /// Short lowercase name (`plain`, `backtrack`).
+    /// Short lowercase name (`plain`, `backtrack`, `halves`).
     pub fn name(self) -> &'static str {
         match self {
             Strategy::Plain => "plain",
             Strategy::Backtrack => "backtrack",
+            Strategy::Halves => "halves",
         }
     }
 
     /// The strategy [`count`] uses for n.
-    pub fn best_for(_n: u32) -> Strategy {
-        Strategy::Backtrack
+    pub fn best_for(n: u32) -> Strategy {
+        if (10..=halves::MAX_N).contains(&n) { Strategy::Halves } else { Strategy::Backtrack }
+    }
+
+    /// The strategy that actually runs for n (`Halves` outside its range runs `Backtrack`).
+    fn effective(self, n: u32) -> Strategy {
+        match self {
+            Strategy::Halves if !(halves::MIN_N..=halves::MAX_N).contains(&n) => Strategy::Backtrack,
+            s => s,
+        }
     }
 }
 
@@ -99,7 +113,7 @@ pub fn count_with(n: u32, strategy: Strategy, control: &Control) -> Result<Count
     if n <= 1 {
         return Ok(Counts { n, total: 1, unique: 1 });
     }
-    let total = match strategy {
+    let total = match strategy.effective(n) {
         Strategy::Plain => {
             if control.cancelled() {
                 return Err(Interrupted.into());
@@ -109,6 +123,7 @@ pub fn count_with(n: u32, strategy: Strategy, control: &Control) -> Result<Count
             t
         }
         Strategy::Backtrack => backtrack::total(n, control)?,
+        Strategy::Halves => halves::total(n, control)?,
     };
     if control.cancelled() {
         return Err(Interrupted.into());
@@ -137,9 +152,10 @@ pub fn task_count_with(n: u32, strategy: Strategy) -> Option<u64> {
     if n <= 1 {
         return Some(0);
     }
-    Some(match strategy {
+    Some(match strategy.effective(n) {
         Strategy::Plain => 1,
         Strategy::Backtrack => backtrack::tasks(n).len() as u64,
+        Strategy::Halves => halves::task_count(n),
     })
 }
 

@@ -112,3 +112,26 @@ fn too_large_is_refused() {
     assert_eq!(count(33, &Control::new()), Err(CountError::TooLarge(33)));
     assert_eq!(task_count(33), None);
 }
+
+#[test]
+fn halves_agree_with_the_backtracker_to_14() {
+    // n = 4..=14 covers both parities, both symmetry cases of the column-set search
+    // (column n-1 with or without column 0) and lists large enough to fill every bucket.
+    for n in 4..=14 {
+        let control = Control::new();
+        let fast = count_with(n, Strategy::Halves, &control).unwrap();
+        let slow = count_with(n, Strategy::Backtrack, &control).unwrap();
+        assert_eq!(fast, slow, "n = {n}");
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
+
+    /// Any n the engines share, any pool size: the same counts as the plain counter.
+    #[test]
+    fn halves_match_the_plain_counter(n in 4u32..=11, threads in 1usize..=4) {
+        let row = bench_row(n, threads, Strategy::Halves, &Control::new()).unwrap();
+        proptest::prop_assert_eq!(row.counts.total, total_plain(n));
+    }
+}

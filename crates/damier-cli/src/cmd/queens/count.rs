@@ -1,24 +1,15 @@
-//! `damier queens`: count, list, construct and check n-queens placements.
+//! `damier queens count`: total and unique counts in one run.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::Context;
-use clap::Subcommand;
 use damier::queens;
 
 use crate::util::{interrupt, output};
 
-/// Subcommands of `damier queens`.
-#[derive(Debug, Subcommand)]
-pub enum Command {
-    /// Count all solutions and the classes up to the 8 symmetries, in one run.
-    Count(CountArgs),
-}
-
 /// Arguments of `damier queens count`.
 #[derive(Debug, clap::Args)]
-pub struct CountArgs {
+pub struct Args {
     /// Board size (1..=32).
     n: u32,
     /// Worker threads [default: all cores].
@@ -29,12 +20,6 @@ pub struct CountArgs {
     json: bool,
 }
 
-pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
-    match cmd {
-        Command::Count(a) => count(a),
-    }
-}
-
 #[derive(serde::Serialize)]
 struct CountReport {
     n: u32,
@@ -43,7 +28,7 @@ struct CountReport {
     seconds: f64,
 }
 
-fn count(a: CountArgs) -> anyhow::Result<ExitCode> {
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(a.n >= 1, "n must be at least 1");
     anyhow::ensure!(
         a.n <= queens::count::MAX_N,
@@ -51,10 +36,7 @@ fn count(a: CountArgs) -> anyhow::Result<ExitCode> {
         a.n,
         queens::count::MAX_N
     );
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(a.threads.unwrap_or(0) as usize)
-        .build()
-        .context("cannot start the thread pool")?;
+    let pool = super::pool(a.threads.unwrap_or(0) as usize)?;
     let start = Instant::now();
     let counts = pool.install(|| queens::count(a.n, interrupt::control()))?;
     let report = CountReport {

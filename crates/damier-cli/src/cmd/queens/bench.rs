@@ -1,0 +1,105 @@
+//! `damier queens bench [N...]`: the counter timed on 1 thread and on all threads.
+//!
+//! Each n is counted in a 1-thread rayon pool and in an all-cores pool, best of `--repeat`
+//! runs; totals are compared between the two. The figures for docs/performance.md come from
+//! `cargo run --release -- queens bench 16 17 18`.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use damier::queens;
+
+use crate::util::{interrupt, output};
+
+/// Arguments of `damier queens bench`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Board sizes [default: 14 15 16].
+    #[arg(value_name = "N", default_values_t = [14u32, 15, 16])]
+    n: Vec<u32>,
+    /// Runs per measurement, the best one is kept [default: 1; range 1..=100].
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    repeat: u32,
+    /// Print JSON (a list of {n, total, unique, threads, seconds_1_thread, seconds_all_threads}).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(serde::Serialize)]
+struct Row {
+    n: u32,
+    total: u64,
+    unique: u64,
+    threads: usize,
+    seconds_1_thread: f64,
+    seconds_all_threads: f64,
+}
+
+fn best(pool: &rayon::ThreadPool, n: u32, repeat: u32) -> anyhow::Result<(f64, queens::Counts)> {
+    let mut out = None;
+    for _ in 0..repeat {
+        let start = Instant::now();
+        let c = pool.install(|| queens::count(n, interrupt::control()))?;
+        let s = start.elapsed().as_secs_f64();
+        out = match out {
+            Some((b, _)) if b <= s => out,
+            _ => Some((s, c)),
+        };
+    }
+    out.ok_or_else(|| anyhow::anyhow!("no run"))
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    for &n in &a.n {
+        anyhow::ensure!(n >= 1, "n must be at least 1");
+        anyhow::ensure!(
+            n <= queens::count::MAX_N,
+            "n = {n} is too large: at most {} is supported",
+            queens::count::MAX_N
+        );
+    }
+    let one = super::pool(1)?;
+    let all = super::pool(0)?;
+    let threads = all.current_num_threads();
+    let mut rows = Vec::new();
+    if !a.json {
+        println!(
+            "{:>3} {:>22} {:>14} {:>12} {:>12} {:>8}",
+            "n",
+            "total",
+            "unique",
+            "1 thread",
+            format!("{threads} threads"),
+            "speedup"
+        );
+    }
+    for &n in &a.n {
+        let (s1, c1) = best(&one, n, a.repeat)?;
+        let (sk, ck) = best(&all, n, a.repeat)?;
+        anyhow::ensure!(c1 == ck, "n = {n}: the counts differ between 1 and {threads} threads");
+        let row = Row {
+            n,
+            total: c1.total,
+            unique: c1.unique,
+            threads,
+            seconds_1_thread: s1,
+            seconds_all_threads: sk,
+        };
+        if !a.json {
+            println!(
+                "{:>3} {:>22} {:>14} {:>11.3}s {:>11.3}s {:>7.2}x",
+                n,
+                row.total,
+                row.unique,
+                s1,
+                sk,
+                s1 / sk
+            );
+        }
+        rows.push(row);
+    }
+    if a.json {
+        output::print_json(&rows)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,116 @@
+//! `damier queens list N`: the solutions, streamed in backtracking order.
+//!
+//! Nothing is collected: each solution is printed as the search finds it. Without `--limit`
+//! the listing is refused above N = 14 (365 596 solutions; 15 has 2.3 million), since
+//! nobody reads millions of boards; `--limit K` or `--all` lift the refusal.
+
+use std::io::{BufWriter, Write};
+use std::process::ExitCode;
+
+use damier::queens::search::{self, Solutions};
+use damier::queens::{Placement, symmetry};
+
+use super::BOARD_MAX;
+use crate::util::{interrupt, progress::Progress};
+
+/// Largest N listed in full without `--limit` or `--all`.
+const LIST_ALL_MAX: u32 = 14;
+
+/// Arguments of `damier queens list`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Board size (1..=64).
+    n: u32,
+    /// One representative per class up to the 8 symmetries (the smallest S of its class).
+    #[arg(long)]
+    unique: bool,
+    /// Print at most K solutions (K >= 1).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    limit: Option<u64>,
+    /// List everything even when N > 14 (millions of lines).
+    #[arg(long, conflicts_with = "limit")]
+    all: bool,
+    /// Do not draw the boards, only S.
+    #[arg(long)]
+    no_boards: bool,
+    /// Print a JSON list of objects with key `columns` (1-based).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(serde::Serialize)]
+struct Item<'a> {
+    index: u64,
+    columns: &'a [u64],
+    /// Solutions in the class (8 / stabiliser size); only with --unique.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    class_size: Option<usize>,
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    anyhow::ensure!(a.n >= 1, "n must be at least 1");
+    anyhow::ensure!(
+        a.n <= search::MAX_N,
+        "n = {} is too large: the search handles at most {}",
+        a.n,
+        search::MAX_N
+    );
+    anyhow::ensure!(
+        a.n <= LIST_ALL_MAX || a.limit.is_some() || a.all,
+        "n = {} has millions of solutions: pass --limit K (or --all to list them anyway; \
+         `damier queens count {}` just counts them)",
+        a.n,
+        a.n
+    );
+    let limit = a.limit.unwrap_or(u64::MAX);
+    let control = interrupt::control();
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let boards = !a.no_boards && a.n as usize <= BOARD_MAX;
+    let mut s = Solutions::new(a.n)?;
+    let mut printed = 0u64;
+    // The bar counts the first row's columns whose subtrees are finished.
+    let _bar = Progress::start(control, u64::from(a.n), "listing");
+    let mut reported = 0;
+    if a.json {
+        out.write_all(b"[")?;
+    }
+    while printed < limit {
+        let Some(cols) = s.next_with(control)? else { break };
+        let p = Placement::new(cols.to_vec())?;
+        let done = s.first_row_done();
+        control.advance(u64::from(done.saturating_sub(reported)));
+        reported = reported.max(done);
+        let class_size = if a.unique {
+            if !symmetry::is_canonical(&p) {
+                continue;
+            }
+            Some(8 / symmetry::stabiliser(&p).len())
+        } else {
+            None
+        };
+        printed += 1;
+        if a.json {
+            let one = p.one_based();
+            let item = Item { index: printed, columns: &one, class_size };
+            out.write_all(if printed == 1 { b"\n  " } else { b",\n  " })?;
+            serde_json::to_writer(&mut out, &item)?;
+        } else {
+            match class_size {
+                Some(k) => writeln!(out, "{printed}: {p}  (class of {k})")?,
+                None => writeln!(out, "{printed}: {p}")?,
+            }
+            if boards {
+                writeln!(out, "{}", p.board())?;
+            }
+        }
+    }
+    if a.json {
+        out.write_all(if printed == 0 { b"]\n" } else { b"\n]\n" })?;
+    } else if printed == 0 {
+        writeln!(out, "n = {}: no solution", a.n)?;
+    } else if printed == limit {
+        writeln!(out, "(stopped at --limit {limit}; `damier queens count {}` counts them all)", a.n)?;
+    }
+    out.flush()?;
+    Ok(if printed == 0 { ExitCode::from(crate::util::exit::NO) } else { ExitCode::SUCCESS })
+}

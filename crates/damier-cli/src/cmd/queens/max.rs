@@ -1,0 +1,60 @@
+//! `damier queens max N`: R(N) with a witness placement.
+
+use std::process::ExitCode;
+
+use damier::queens::max::{self, Method};
+use damier::queens::placement::check_queens;
+
+use super::BOARD_MAX;
+use crate::util::{interrupt, output};
+
+/// Arguments of `damier queens max`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Board size (0..=10000000).
+    n: u64,
+    /// Print JSON (keys: n, max, columns (1-based, 0 for an empty row), method).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(serde::Serialize)]
+struct Report {
+    n: u64,
+    max: u64,
+    columns: Vec<u64>,
+    method: Method,
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let m = max::max(a.n, interrupt::control())?;
+    let queens: Vec<(u32, u32)> =
+        m.witness.iter().enumerate().filter_map(|(r, c)| c.map(|c| (r as u32, c))).collect();
+    anyhow::ensure!(
+        queens.len() as u64 == m.max && check_queens(a.n as u32, &queens).is_valid(),
+        "internal error: the witness for n = {} does not check",
+        a.n
+    );
+    let columns: Vec<u64> = m.witness.iter().map(|c| c.map_or(0, |c| u64::from(c) + 1)).collect();
+    let report = Report { n: m.n, max: m.max, columns, method: m.method };
+    if a.json {
+        output::print_json(&report)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let how = match m.method {
+        Method::Search => "by exhaustive branch-and-bound search",
+        Method::Construction => "by construction (a full solution; R(n) <= n)",
+    };
+    println!("R({}) = {} ({how})", m.n, m.max);
+    if m.n as usize <= 1000 {
+        let cols: Vec<String> = report.columns.iter().map(u64::to_string).collect();
+        println!("witness (column per row, 0 = empty row): {}", cols.join(" "));
+    }
+    if m.n as usize <= BOARD_MAX {
+        for c in &m.witness {
+            let row: Vec<&str> = (0..m.n as u32).map(|j| if *c == Some(j) { "Q" } else { "." }).collect();
+            println!("{}", row.join(" "));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,63 @@
+//! `damier queens`: count, list, construct and check n-queens placements.
+//!
+//! One file per subcommand; this file holds the clap enum and the helpers they share.
+
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Subcommand;
+
+mod bench;
+mod check;
+mod corners;
+mod count;
+mod first;
+mod list;
+mod max;
+mod solve;
+mod timing;
+
+/// Subcommands of `damier queens`.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Count all solutions and the classes up to the 8 symmetries, in one run.
+    Count(count::Args),
+    /// List the solutions (S as 1-based columns, and drawn boards), streaming.
+    List(list::Args),
+    /// The first solution in backtracking order.
+    First(first::Args),
+    /// One solution for any N >= 4 (up to 10^9) by explicit construction, verified.
+    Solve(solve::Args),
+    /// R(N), the most non-attacking queens on N x N, with a witness.
+    Max(max::Args),
+    /// The seed's corner exercises between solutions of N + 1 and of N.
+    Corners(corners::Args),
+    /// Check a placement (1-based columns as arguments or on stdin).
+    Check(check::Args),
+    /// Time the naive and the fast counter against n (CSV, log-scale plot).
+    Timing(timing::Args),
+    /// Benchmark table: the counter on 1 thread and on all threads.
+    Bench(bench::Args),
+}
+
+pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
+    match cmd {
+        Command::Count(a) => count::run(a),
+        Command::List(a) => list::run(a),
+        Command::First(a) => first::run(a),
+        Command::Solve(a) => solve::run(a),
+        Command::Max(a) => max::run(a),
+        Command::Corners(a) => corners::run(a),
+        Command::Check(a) => check::run(a),
+        Command::Timing(a) => timing::run(a),
+        Command::Bench(a) => bench::run(a),
+    }
+}
+
+/// A rayon pool of `threads` workers (0 = all cores).
+fn pool(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("cannot start the thread pool")
+}
+
+/// Boards are drawn up to this size by default; wider ones do not fit a terminal.
+const BOARD_MAX: usize = 32;

@@ -1,0 +1,142 @@
+//! `damier queens timing --to N`: time against n for the naive and the fast counter (the
+//! seed's gnuplot exercise), as a table, a CSV file and a log-scale plot.
+//!
+//! The naive backtracker grows like n!: it stops at `--naive-max` (default 12, about a
+//! second in a release build; 14 takes minutes), and the output says where it stopped.
+//! Each point is the mean over repeated runs totalling at least `--min-ms` milliseconds,
+//! so tiny n are not pure timer noise.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use damier::control::Control;
+use damier::queens::{self, naive};
+
+use crate::util::plot::{LineChart, Series};
+use crate::util::{interrupt, output, progress::Progress};
+
+/// Arguments of `damier queens timing`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Largest n (1..=32).
+    #[arg(long, value_name = "N")]
+    to: u32,
+    /// Smallest n [default: 1].
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    from: u32,
+    /// Largest n for the naive counter [default: 12; range 0..=16].
+    #[arg(long, value_name = "N", default_value_t = 12, value_parser = clap::value_parser!(u32).range(0..=16))]
+    naive_max: u32,
+    /// Repeat each measurement until this many milliseconds are spent [default: 50].
+    #[arg(long, value_name = "MS", default_value_t = 50)]
+    min_ms: u64,
+    /// Worker threads for the fast counter [default: all cores].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// Write the table as CSV (n,naive_seconds,fast_seconds,total), atomically.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Draw time against n on a log scale (.svg or .png).
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+    /// Print JSON (a list of {n, naive_seconds, fast_seconds, total}).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(serde::Serialize)]
+struct Row {
+    n: u32,
+    /// `None` past --naive-max.
+    naive_seconds: Option<f64>,
+    fast_seconds: f64,
+    total: u64,
+}
+
+/// Mean seconds per run of `f`, repeating until `min_ms` have passed; also its last result.
+fn time<T>(min_ms: u64, mut f: impl FnMut() -> anyhow::Result<T>) -> anyhow::Result<(f64, T)> {
+    let start = Instant::now();
+    let mut runs = 0u32;
+    loop {
+        let v = f()?;
+        runs += 1;
+        let spent = start.elapsed();
+        if spent.as_millis() as u64 >= min_ms {
+            return Ok((spent.as_secs_f64() / f64::from(runs), v));
+        }
+    }
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    anyhow::ensure!(a.from >= 1, "--from must be at least 1");
+    anyhow::ensure!(a.to >= a.from, "--to ({}) must be at least --from ({})", a.to, a.from);
+    anyhow::ensure!(
+        a.to <= queens::count::MAX_N,
+        "--to {} is too large: the counter handles n <= {}",
+        a.to,
+        queens::count::MAX_N
+    );
+    if let Some(p) = &a.plot {
+        crate::util::plot::format_of(p)?;
+    }
+    let pool = super::pool(a.threads.unwrap_or(0) as usize)?;
+    let control = interrupt::control();
+    // A private counter for the bar: the engines report progress in their own units.
+    let steps: &'static Control = Box::leak(Box::new(Control::new()));
+    let mut rows = Vec::new();
+    {
+        let _bar = Progress::start(steps, u64::from(a.to - a.from + 1), "timing");
+        for n in a.from..=a.to {
+            let (fast_seconds, counts) = time(a.min_ms, || Ok(pool.install(|| queens::count(n, control))?))?;
+            let naive_seconds = if n <= a.naive_max {
+                let (s, total) = time(a.min_ms, || Ok(naive::count(n, control)?))?;
+                anyhow::ensure!(total == counts.total, "n = {n}: naive {total} != fast {}", counts.total);
+                Some(s)
+            } else {
+                None
+            };
+            rows.push(Row { n, naive_seconds, fast_seconds, total: counts.total });
+            steps.advance(1);
+        }
+    }
+    if let Some(path) = &a.csv {
+        let mut csv = String::from("n,naive_seconds,fast_seconds,total\n");
+        for r in &rows {
+            let naive = r.naive_seconds.map(|s| format!("{s:.9}")).unwrap_or_default();
+            csv.push_str(&format!("{},{naive},{:.9},{}\n", r.n, r.fast_seconds, r.total));
+        }
+        output::write_atomic(path, csv.as_bytes())?;
+    }
+    if let Some(path) = &a.plot {
+        let series = |name: &str, f: &dyn Fn(&Row) -> Option<f64>| Series {
+            name: name.to_string(),
+            points: rows.iter().filter_map(|r| f(r).map(|s| (f64::from(r.n), s))).collect(),
+        };
+        let chart = LineChart {
+            title: "n queens: time to count all solutions".to_string(),
+            x_label: "n".to_string(),
+            y_label: "seconds (log scale)".to_string(),
+            log_x: false,
+            log_y: true,
+            series: vec![
+                series(&format!("naive EstLibre/PlacerReine (n <= {})", a.naive_max), &|r| r.naive_seconds),
+                series("fast counter", &|r| Some(r.fast_seconds)),
+            ],
+        };
+        chart.draw(path)?;
+    }
+    if a.json {
+        output::print_json(&rows)?;
+    } else {
+        println!("{:>3} {:>14} {:>14} {:>16}", "n", "naive (s)", "fast (s)", "solutions");
+        for r in &rows {
+            let naive = r.naive_seconds.map(|s| format!("{s:.6}")).unwrap_or_else(|| "-".into());
+            println!("{:>3} {naive:>14} {:>14.6} {:>16}", r.n, r.fast_seconds, r.total);
+        }
+        if a.to > a.naive_max {
+            println!("(the naive counter stops at n = {}: it grows like n!; see --naive-max)", a.naive_max);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

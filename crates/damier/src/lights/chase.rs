@@ -1,0 +1,232 @@
+//! Light chasing: choose the first row of presses, then press under every light still on,
+//! row after row; only the last row can stay lit. With `x_0` the first-row presses and `b` the
+//! lights to turn off, the presses are
+//!
+//! `x_{i+1} = b_i + T x_i + x_{i-1}`  (`x_{-1} = 0`, `T` = the row operator: a cell and its
+//! two neighbours),
+//!
+//! and the lights left on the last row are `x_H = P_H(T) x_0 + r(b)` with `P_0 = I`, `P_1 = T`,
+//! `P_{k+1} = T P_k + P_{k-1}`: the whole problem is the `W x W` system `P_H(T) x_0 = r(b)`.
+
+use crate::board::Board;
+use crate::control::{Control, Interrupted};
+use crate::gf2::{BitMatrix, BitVec};
+
+use super::press::tail_mask;
+
+/// Rows between two polls of the control in long chases.
+const POLL_ROWS: usize = 4096;
+
+/// `next = b ^ x ^ (x << 1) ^ (x >> 1) ^ prev`, masked to the width.
+#[inline]
+fn chase_step(next: &mut [u64], b: &[u64], x: &[u64], prev: &[u64], mask: u64) {
+    let n = x.len();
+    assert!(n >= 1 && next.len() == n && b.len() == n && prev.len() == n);
+    if n == 1 {
+        next[0] = (b[0] ^ x[0] ^ (x[0] << 1) ^ (x[0] >> 1) ^ prev[0]) & mask;
+        return;
+    }
+    // PERF: one pass, word-parallel; shifts carry between neighbouring words.
+    next[0] = b[0] ^ x[0] ^ (x[0] << 1) ^ ((x[0] >> 1) | (x[1] << 63)) ^ prev[0];
+    for i in 1..n - 1 {
+        next[i] = b[i] ^ x[i] ^ ((x[i] << 1) | (x[i - 1] >> 63)) ^ ((x[i] >> 1) | (x[i + 1] << 63)) ^ prev[i];
+    }
+    let l = n - 1;
+    next[l] = (b[l] ^ x[l] ^ ((x[l] << 1) | (x[l - 1] >> 63)) ^ (x[l] >> 1) ^ prev[l]) & mask;
+}
+
+/// The lights left on the last row after chasing `b` with first-row presses `x0` (packed
+/// words, `b.stride()` of them), without storing the presses: three rows of memory.
+pub fn chase_residual(b: &Board, x0: &[u64], control: &Control) -> Result<Vec<u64>, Interrupted> {
+    let s = b.stride();
+    assert_eq!(x0.len(), s, "first row length mismatch");
+    let mask = tail_mask(b.width());
+    let mut prev = vec![0u64; s];
+    let mut cur = x0.to_vec();
+    let mut next = vec![0u64; s];
+    for y in 0..b.height() {
+        if y % POLL_ROWS == POLL_ROWS - 1 && control.cancelled() {
+            return Err(Interrupted);
+        }
+        chase_step(&mut next, b.row(y), &cur, &prev, mask);
+        std::mem::swap(&mut prev, &mut cur);
+        std::mem::swap(&mut cur, &mut next);
+    }
+    Ok(cur)
+}
+
+/// Chases `b` with first-row presses `x0`: the press pattern and the lights left on the last
+/// row (all zero exactly when the pattern solves `b`).
+pub fn chase_presses(b: &Board, x0: &[u64], control: &Control) -> Result<(Board, Vec<u64>), Interrupted> {
+    let (w, h, s) = (b.width(), b.height(), b.stride());
+    assert_eq!(x0.len(), s, "first row length mismatch");
+    let mask = tail_mask(w);
+    let mut p = Board::new(w, h).expect("same size as an existing board");
+    p.row_mut(0).copy_from_slice(x0);
+    let zero = vec![0u64; s];
+    let mut residual = vec![0u64; s];
+    for y in 0..h {
+        if y % POLL_ROWS == POLL_ROWS - 1 && control.cancelled() {
+            return Err(Interrupted);
+        }
+        if y + 1 < h {
+            // Rows y - 1 and y are read, row y + 1 written: split the storage around it.
+            let (head, tail) = p_rows_split(&mut p, y + 1);
+            let cur = &head[y * s..(y + 1) * s];
+            let prev = if y > 0 { &head[(y - 1) * s..y * s] } else { &zero[..] };
+            chase_step(&mut tail[..s], b.row(y), cur, prev, mask);
+        } else {
+            let prev = if y > 0 { p.row(y - 1) } else { &zero[..] };
+            chase_step(&mut residual, b.row(y), p.row(y), prev, mask);
+        }
+    }
+    Ok((p, residual))
+}
+
+/// The words of `p` split before row `y`.
+fn p_rows_split(p: &mut Board, y: usize) -> (&[u64], &mut [u64]) {
+    let s = p.stride();
+    let (head, tail) = p.words_mut().split_at_mut(y * s);
+    (head, tail)
+}
+
+/// The `W x W` chasing matrix `P_H(T)`: column `j` is the last row left after chasing the
+/// all-off `width x height` board with only cell `j` of the first row pressed.
+/// Cost `O(W * W * H / 64)`: for the small and medium boards of the table and the cross-checks.
+pub fn chase_matrix(width: usize, height: usize) -> BitMatrix {
+    let mut m = BitMatrix::zeros(width, width);
+    let zero = Board::new(width, height).expect("valid size");
+    let s = zero.stride();
+    for j in 0..width {
+        let mut x0 = vec![0u64; s];
+        x0[j / 64] |= 1 << (j % 64);
+        let r = chase_residual(&zero, &x0, &Control::new()).expect("never cancelled");
+        for i in BitVec::from_words(width, &r).ones_indices() {
+            m.set(i, j, true);
+        }
+    }
+    m
+}
+
+/// Chase tables wider than this are refused (`O(W^3)` work). [default: 4096]
+pub const CHASE_TABLE_MAX_WIDTH: usize = 4096;
+
+/// The full last-row → first-row table is listed only up to this rank (2^rank - 1 rows);
+/// beyond, only its generators. [default: 12]
+pub const CHASE_TABLE_MAX_RANK: usize = 12;
+
+/// The last-row → first-row table of light chasing on a `width x height` board.
+#[derive(Clone, Debug)]
+pub struct ChaseTable {
+    /// Board width.
+    pub width: usize,
+    /// Board height.
+    pub height: usize,
+    /// Rank of the chasing matrix: `2^rank` last rows can be fixed (including all-off).
+    pub rank: usize,
+    /// For each single first-row press `j`, the last row it changes (the matrix columns).
+    pub generators: Vec<BitVec>,
+    /// Every nonzero fixable last row with the fewest first-row presses that fix it, sorted by
+    /// last row; `None` when the rank exceeds [`CHASE_TABLE_MAX_RANK`].
+    pub entries: Option<Vec<(BitVec, BitVec)>>,
+}
+
+/// Builds the chase table (see [`ChaseTable`]). Errors with the limit when too wide.
+pub fn chase_table(width: usize, height: usize) -> Result<ChaseTable, String> {
+    if width > CHASE_TABLE_MAX_WIDTH {
+        return Err(format!("chase tables are built up to width {CHASE_TABLE_MAX_WIDTH}, got {width}"));
+    }
+    let m = chase_matrix(width, height);
+    let e = m.echelon(None);
+    let rank = e.rank();
+    let generators = (0..width)
+        .map(|j| {
+            let mut v = BitVec::zeros(width);
+            for i in 0..width {
+                v.set(i, m.get(i, j));
+            }
+            v
+        })
+        .collect::<Vec<_>>();
+    let entries = (rank <= CHASE_TABLE_MAX_RANK && width - rank <= 20).then(|| {
+        let kernel = e.kernel_basis();
+        // Basis of the image: the pivot columns; their preimages are unit vectors.
+        let image: Vec<(BitVec, BitVec)> = e
+            .pivots
+            .iter()
+            .map(|&c| {
+                let mut f = BitVec::zeros(width);
+                f.set(c, true);
+                (generators[c].clone(), f)
+            })
+            .collect();
+        let mut out = Vec::new();
+        for mask in 1u64..(1 << rank) {
+            let mut last = BitVec::zeros(width);
+            let mut first = BitVec::zeros(width);
+            for (i, (l, f)) in image.iter().enumerate() {
+                if (mask >> i) & 1 == 1 {
+                    last.xor_assign(l);
+                    first.xor_assign(f);
+                }
+            }
+            out.push((last, lightest(&first, &kernel)));
+        }
+        out.sort_by_key(|(l, _)| l.to_bools().iter().map(|&b| u8::from(b)).collect::<Vec<_>>());
+        out
+    });
+    Ok(ChaseTable { width, height, rank, generators, entries })
+}
+
+/// The lightest vector of `x + span(kernel)` (ties: the smallest as a bit string), by a
+/// Gray-code walk over the span.
+fn lightest(x: &BitVec, kernel: &[BitVec]) -> BitVec {
+    let key = |v: &BitVec| (v.count_ones(), v.to_bools().iter().map(|&b| u8::from(!b)).collect::<Vec<_>>());
+    let mut cur = x.clone();
+    let mut best = cur.clone();
+    for i in 1u64..(1 << kernel.len()) {
+        cur.xor_assign(&kernel[i.trailing_zeros() as usize]);
+        if key(&cur) < key(&best) {
+            best = cur.clone();
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lights::press::apply_presses_naive;
+
+    fn bits(s: &str) -> BitVec {
+        BitVec::from_bools(&s.chars().map(|c| c == '1').collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn five_by_five_has_the_seven_cases() {
+        let t = chase_table(5, 5).unwrap();
+        assert_eq!(t.rank, 3);
+        let entries = t.entries.unwrap();
+        assert_eq!(entries.len(), 7);
+        // The classic 5x5 last rows (Jaap's Puzzle Page, cited by the seed).
+        let mut lasts: Vec<String> = entries
+            .iter()
+            .map(|(l, _)| l.to_bools().iter().map(|&b| if b { '1' } else { '0' }).collect())
+            .collect();
+        lasts.sort();
+        let mut expected = vec!["00111", "01010", "01101", "10001", "10110", "11011", "11100"];
+        expected.sort();
+        assert_eq!(lasts, expected);
+        // Each fix really works: light the last row, press the first row, chase: all off.
+        for (last, first) in &entries {
+            let mut b = Board::new(5, 5).unwrap();
+            for i in last.ones_indices() {
+                b.set(i, 4, true);
+            }
+            let (p, residual) = chase_presses(&b, first.words(), &Control::new()).unwrap();
+            assert!(residual.iter().all(|&w| w == 0));
+            assert!(apply_presses_naive(&b, &p).is_zero());
+        }
+        assert_eq!(entries.iter().find(|(l, _)| *l == bits("10001")).unwrap().1.count_ones(), 2);
+    }
+}

@@ -1,0 +1,38 @@
+//! Dense elimination on the `N x N` press matrix: the seed's method, for small boards and for
+//! checking the fast methods.
+
+use crate::board::Board;
+use crate::gf2::{Echelon, EliminationStep};
+
+use super::press::press_matrix;
+
+/// Dense elimination is refused above this many cells (`O(N^3 / 64)` work, `N^2` bits).
+/// [default: 4096 (64 x 64)]
+pub const DENSE_MAX_CELLS: usize = 4096;
+
+/// Step-by-step elimination is shown up to this many cells (one `N x (N+1)` matrix per step).
+/// [default: 64]
+pub const EXPLAIN_MAX_CELLS: usize = 64;
+
+/// Nullity and one solution of `M x = b` by dense elimination (`None`: no solution).
+pub fn solve(b: &Board) -> (usize, Option<Board>) {
+    let (w, h) = (b.width(), b.height());
+    let e = press_matrix(w, h).echelon(Some(&b.to_bitvec()));
+    let nullity = w * h - e.rank();
+    let x = e.particular_solution().map(|x| Board::from_bitvec(w, h, &x).expect("valid size"));
+    (nullity, x)
+}
+
+/// A basis of the neutral configurations by dense elimination.
+pub fn kernel(width: usize, height: usize) -> Vec<Board> {
+    press_matrix(width, height)
+        .kernel_basis()
+        .iter()
+        .map(|v| Board::from_bitvec(width, height, v).expect("valid size"))
+        .collect()
+}
+
+/// The elimination of `M x = b` step by step.
+pub fn explain(b: &Board) -> (Echelon, Vec<EliminationStep>) {
+    press_matrix(b.width(), b.height()).echelon_steps(Some(&b.to_bitvec()))
+}

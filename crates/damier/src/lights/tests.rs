@@ -1,0 +1,207 @@
+//! Cross-checks of the three engines, each answer checked by the cell-by-cell simulator.
+
+use proptest::prelude::*;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::press::apply_presses_naive;
+use super::*;
+use crate::gf2::BitMatrix;
+
+const METHODS: [Method; 3] = [Method::Dense, Method::Chase, Method::Poly];
+
+/// Rank of a set of boards as vectors (to compare kernel spans).
+fn rank(boards: &[Board]) -> usize {
+    if boards.is_empty() {
+        return 0;
+    }
+    let n = boards[0].width() * boards[0].height();
+    let mut m = BitMatrix::zeros(boards.len(), n);
+    for (i, b) in boards.iter().enumerate() {
+        m.set_row(i, &b.to_bitvec());
+    }
+    m.rank()
+}
+
+/// Solves `start` with every method in `methods` and checks they agree: same nullity, same
+/// solvability, every pattern verified by the naive simulator, kernels of the same span, and
+/// solutions differing by neutral configurations.
+fn check_all(start: &Board, methods: &[Method]) -> Solution {
+    let (w, h) = (start.width(), start.height());
+    let c = Control::new();
+    let sols: Vec<Solution> = methods.iter().map(|&m| solve(start, None, m, &c).unwrap()).collect();
+    let kernels: Vec<Vec<Board>> = methods.iter().map(|&m| kernel(w, h, m).unwrap()).collect();
+    let first = &sols[0];
+    for (s, k) in sols.iter().zip(&kernels) {
+        assert_eq!(s.nullity, first.nullity, "{w}x{h}: nullity");
+        assert_eq!(k.len(), s.nullity, "{w}x{h}: kernel size");
+        assert_eq!(s.solvable(), first.solvable(), "{w}x{h}: solvability");
+        for v in k {
+            assert!(
+                apply_presses_naive(&Board::new(w, h).unwrap(), v).is_zero(),
+                "{w}x{h}: kernel vector not neutral"
+            );
+        }
+        assert_eq!(rank(k), s.nullity, "{w}x{h}: kernel basis not independent");
+        if let Some(p) = &s.presses {
+            assert!(apply_presses_naive(start, p).is_zero(), "{w}x{h}: presses do not solve");
+        }
+        // Winnable by orthogonality agrees with solving.
+        assert_eq!(winnable_by_orthogonality(start, k), s.solvable(), "{w}x{h}: orthogonality");
+    }
+    let mut all = kernels[0].clone();
+    all.extend(kernels[1..].iter().flatten().cloned());
+    assert_eq!(rank(&all), first.nullity, "{w}x{h}: kernels span different spaces");
+    if let Some(p0) = &first.presses {
+        for s in &sols[1..] {
+            let mut d = s.presses.clone().unwrap();
+            d.xor_assign(p0);
+            assert!(apply_presses_naive(&Board::new(w, h).unwrap(), &d).is_zero());
+        }
+    }
+    sols.into_iter().next_back().unwrap()
+}
+
+#[test]
+fn three_engines_agree_on_every_board_up_to_12x12() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
+    for w in 1..=12 {
+        for h in 1..=12 {
+            check_all(&Board::ones(w, h).unwrap(), &METHODS);
+            check_all(&Board::random(w, h, &mut rng).unwrap(), &METHODS);
+            // A winnable random start (the image of random presses) must be solved.
+            let p = Board::random(w, h, &mut rng).unwrap();
+            let b = apply_presses_naive(&Board::new(w, h).unwrap(), &p);
+            assert!(check_all(&b, &METHODS).solvable());
+        }
+    }
+}
+
+#[test]
+fn all_on_is_always_winnable_up_to_30x30() {
+    let c = Control::new();
+    for w in 1..=30 {
+        for h in 1..=30 {
+            let on = Board::ones(w, h).unwrap();
+            let s = solve(&on, None, Method::Poly, &c).unwrap();
+            assert!(apply_presses_naive(&on, s.presses.as_ref().expect("all-on is winnable")).is_zero());
+        }
+    }
+}
+
+#[test]
+fn seed_examples() {
+    // 5x5: nullity 2; 4x4: 4; 3x2 (L = 3, H = 2): 4 solutions; 14x3: 4 solutions.
+    assert_eq!(nullity(5, 5), 2);
+    assert_eq!(nullity(4, 4), 4);
+    assert_eq!(nullity(3, 2), 2);
+    assert_eq!(nullity(14, 3), 2);
+    assert_eq!(nullity(3, 14), 2);
+    let k = kernel(5, 5, Method::Poly).unwrap();
+    assert!(k.iter().all(|v| v.count_ones() % 2 == 0), "neutral configurations have even size");
+}
+
+#[test]
+fn fewest_presses_matches_brute_force() {
+    let c = Control::new();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    for (w, h) in [(4, 4), (5, 5), (3, 2), (4, 3), (5, 3), (2, 2)] {
+        let n = w * h;
+        let k = kernel(w, h, Method::Poly).unwrap();
+        for _ in 0..4 {
+            let p = Board::random(w, h, &mut rng).unwrap();
+            let b = apply_presses_naive(&Board::new(w, h).unwrap(), &p);
+            let s = solve(&b, None, Method::Poly, &c).unwrap();
+            let f = fewest_presses(s.presses.as_ref().unwrap(), &k, &c).unwrap();
+            assert!(f.exact);
+            assert!(apply_presses_naive(&b, &f.presses).is_zero());
+            // Brute force over every press pattern of the board (Gray code over the cells,
+            // each cell's effect from the naive simulator as a bit mask).
+            let effect: Vec<u64> = (0..n)
+                .map(|i| {
+                    let mut q = Board::new(w, h).unwrap();
+                    q.set(i % w, i / w, true);
+                    let e = apply_presses_naive(&Board::new(w, h).unwrap(), &q);
+                    (0..n).filter(|&j| e.get(j % w, j / w)).map(|j| 1u64 << j).sum()
+                })
+                .collect();
+            let target: u64 = (0..n).filter(|&j| b.get(j % w, j / w)).map(|j| 1u64 << j).sum();
+            let (mut state, mut best) = (0u64, if target == 0 { 0 } else { u64::MAX });
+            for g in 1u64..(1 << n) {
+                state ^= effect[g.trailing_zeros() as usize];
+                if state == target {
+                    best = best.min(u64::from((g ^ (g >> 1)).count_ones()));
+                }
+            }
+            assert_eq!(f.presses.count_ones(), best, "{w}x{h}");
+        }
+    }
+    let five = solve(&Board::ones(5, 5).unwrap(), None, Method::Poly, &c).unwrap();
+    let all = all_solutions(five.presses.as_ref().unwrap(), &kernel(5, 5, Method::Poly).unwrap()).unwrap();
+    assert_eq!(all.len(), 4);
+    assert!(all.iter().all(|p| apply_presses_naive(&Board::ones(5, 5).unwrap(), p).is_zero()));
+}
+
+#[test]
+fn heuristic_fewest_is_a_solution_and_labelled() {
+    // 39x39 has nullity 32 > EXACT_MAX_NULLITY: the heuristic runs and says so.
+    let c = Control::new();
+    let on = Board::ones(39, 39).unwrap();
+    let s = solve(&on, None, Method::Poly, &c).unwrap();
+    let k = kernel(39, 39, Method::Poly).unwrap();
+    assert_eq!(k.len(), 32);
+    let f = fewest_presses(s.presses.as_ref().unwrap(), &k, &c).unwrap();
+    assert!(!f.exact);
+    assert!(apply_presses_naive(&on, &f.presses).is_zero());
+    assert!(f.presses.count_ones() <= s.presses.unwrap().count_ones());
+    assert!(matches!(all_solutions(&f.presses, &k), Err(LightsError::TooManySolutions { .. })));
+}
+
+#[test]
+fn powers_of_two_in_decimal() {
+    for k in 0..128 {
+        assert_eq!(power_of_two_decimal(k), (1u128 << k).to_string());
+    }
+    assert_eq!(power_of_two_decimal(130), "1361129467683753853853498429727072845824");
+    assert_eq!(power_of_two_decimal(200), "1606938044258990275541962092341162602522202993782792835301376");
+}
+
+#[test]
+fn wide_boards_are_transposed_consistently() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    for (w, h) in [(40, 3), (70, 2), (129, 5)] {
+        let b = Board::random(w, h, &mut rng).unwrap();
+        check_all(&b, &[Method::Chase, Method::Poly]);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn chase_and_poly_agree_up_to_60x60(w in 1usize..=60, h in 1usize..=60, seed in any::<u64>(), winnable in any::<bool>()) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut b = Board::random(w, h, &mut rng).unwrap();
+        if winnable {
+            b = apply_presses_naive(&Board::new(w, h).unwrap(), &b);
+        }
+        let s = check_all(&b, &[Method::Chase, Method::Poly]);
+        prop_assert!(!winnable || s.solvable());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(5))]
+    #[test]
+    fn dense_agrees_on_random_boards_up_to_60x60(w in 30usize..=60, h in 30usize..=60, seed in any::<u64>()) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let b = Board::random(w, h, &mut rng).unwrap();
+        let c = Control::new();
+        let dense = solve(&b, None, Method::Dense, &c).unwrap();
+        let poly = solve(&b, None, Method::Poly, &c).unwrap();
+        prop_assert_eq!(dense.nullity, poly.nullity);
+        prop_assert_eq!(dense.solvable(), poly.solvable());
+        for p in [&dense.presses, &poly.presses].into_iter().flatten() {
+            prop_assert!(apply_presses_naive(&b, p).is_zero());
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! R(n): the largest number of non-attacking queens on an n x n board, with a witness.
+//!
+//! One queen per row at most, so R(n) <= n. For n <= [`SEARCH_MAX`], R(n) is computed by a
+//! branch-and-bound search where a row may stay empty (the bound: queens placed + rows left
+//! must beat the best so far); it finds R(0..3) = 0, 1, 1, 2 and R(n) = n above. Beyond that,
+//! a full solution from the explicit construction is the witness that R(n) = n, up to
+//! [`MAX_N`].
+
+use crate::control::{Control, Interrupted};
+use crate::queens::construct::{self, ConstructError};
+
+/// Largest n decided by exhaustive branch-and-bound search [default: 10].
+pub const SEARCH_MAX: u32 = 10;
+
+/// Largest n accepted: the witness is stored, 8 bytes per row (80 MB at the limit).
+pub const MAX_N: u64 = 10_000_000;
+
+/// How R(n) was established.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// Branch-and-bound search over all placements (rows may be empty).
+    Search,
+    /// A full solution from the explicit construction (R(n) <= n is the bound).
+    Construction,
+}
+
+/// R(n) and a placement reaching it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Max {
+    /// Board size.
+    pub n: u64,
+    /// R(n).
+    pub max: u64,
+    /// For each row, the 0-based column of its queen, or `None` for an empty row.
+    pub witness: Vec<Option<u32>>,
+    /// How it was found.
+    pub method: Method,
+}
+
+/// Why R(n) could not be given.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MaxError {
+    /// Above [`MAX_N`].
+    #[error("n = {0} is too large: at most {MAX_N} (the witness is stored, 8 bytes per row)")]
+    TooLarge(u64),
+    /// The construction refused n (too large).
+    #[error(transparent)]
+    Construct(#[from] ConstructError),
+    /// Cancelled.
+    #[error(transparent)]
+    Interrupted(#[from] Interrupted),
+}
+
+struct Bnb<'a> {
+    n: u32,
+    full: u64,
+    cur: Vec<Option<u32>>,
+    best: Vec<Option<u32>>,
+    best_len: u32,
+    control: &'a Control,
+    nodes: u64,
+}
+
+impl Bnb<'_> {
+    fn go(&mut self, row: u32, placed: u32, v: u64, g: u64, d: u64) -> Result<(), Interrupted> {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(1 << 14) && self.control.cancelled() {
+            return Err(Interrupted);
+        }
+        if row == self.n {
+            if placed > self.best_len {
+                self.best_len = placed;
+                self.best = self.cur.clone();
+            }
+            return Ok(());
+        }
+        // Even filling every remaining row cannot beat the best: prune.
+        if placed + (self.n - row) <= self.best_len {
+            return Ok(());
+        }
+        let mut free = self.full & !(v | g | d);
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            self.cur[row as usize] = Some(bit.trailing_zeros());
+            self.go(row + 1, placed + 1, v | bit, (g | bit) << 1, (d | bit) >> 1)?;
+            self.cur[row as usize] = None;
+            if self.best_len == self.n {
+                return Ok(());
+            }
+        }
+        // Leave this row empty: the diagonals still move on by one row.
+        self.go(row + 1, placed, v, g << 1, d >> 1)
+    }
+}
+
+/// R(n) with a witness: by search for n <= [`SEARCH_MAX`], by construction above.
+pub fn max(n: u64, control: &Control) -> Result<Max, MaxError> {
+    if n <= u64::from(SEARCH_MAX) {
+        let n32 = n as u32;
+        let mut b = Bnb {
+            n: n32,
+            full: (1u64 << n32) - 1,
+            cur: vec![None; n as usize],
+            best: vec![None; n as usize],
+            best_len: 0,
+            control,
+            nodes: 0,
+        };
+        b.go(0, 0, 0, 0, 0)?;
+        return Ok(Max { n, max: u64::from(b.best_len), witness: b.best, method: Method::Search });
+    }
+    if n > MAX_N {
+        return Err(MaxError::TooLarge(n));
+    }
+    let p = construct::solve(n)?;
+    Ok(Max {
+        n,
+        max: n,
+        witness: p.columns().iter().map(|&c| Some(c)).collect(),
+        method: Method::Construction,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::queens::placement::check_queens;
+
+    fn witness_ok(m: &Max) -> bool {
+        let queens: Vec<(u32, u32)> =
+            m.witness.iter().enumerate().filter_map(|(r, c)| c.map(|c| (r as u32, c))).collect();
+        queens.len() as u64 == m.max
+            && m.witness.len() as u64 == m.n
+            && check_queens(m.n as u32, &queens).is_valid()
+    }
+
+    /// Brute force over every subset of squares, for tiny boards.
+    fn brute(n: u32) -> u64 {
+        let cells = n * n;
+        (0u32..1 << cells)
+            .filter_map(|mask| {
+                let qs: Vec<(u32, u32)> =
+                    (0..cells).filter(|i| mask >> i & 1 == 1).map(|i| (i / n, i % n)).collect();
+                check_queens(n, &qs).is_valid().then_some(qs.len() as u64)
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn small_values_by_search_with_checked_witnesses() {
+        let c = Control::new();
+        let expect = [0, 1, 1, 2, 4, 5, 6, 7, 8, 9, 10];
+        for n in 0..=SEARCH_MAX as u64 {
+            let m = max(n, &c).unwrap();
+            assert_eq!(m.max, expect[n as usize], "n = {n}");
+            assert_eq!(m.method, Method::Search);
+            assert!(witness_ok(&m), "n = {n}");
+        }
+        for n in 0..=4 {
+            assert_eq!(max(u64::from(n), &c).unwrap().max, brute(n), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn large_n_by_construction() {
+        let m = max(1000, &Control::new()).unwrap();
+        assert_eq!((m.max, m.method), (1000, Method::Construction));
+        assert!(witness_ok(&m));
+    }
+}

@@ -1,0 +1,413 @@
+//! Placements of queens and an independent checker that says which queens attack which.
+//!
+//! A [`Placement`] is the seed's permutation `S`: the column of the queen on each row,
+//! 0-based inside the library and 1-based in every text format ([`Placement::parse`],
+//! [`fmt::Display`]). The checker ([`check_queens`], [`Placement::check`]) shares no code
+//! with the searches: it groups queens by row, column and both diagonals, so a bug in a
+//! search's bit tricks cannot hide behind the same bug in the checker.
+
+use std::collections::HashMap;
+use std::fmt;
+
+/// One queen per row: `columns()[r]` is the 0-based column of the queen on row `r`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Placement {
+    cols: Vec<u32>,
+}
+
+/// Why a text placement or a column list was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlacementError {
+    /// A token is not a whole number.
+    #[error("'{token}' is not a column number (item {index})")]
+    NotANumber {
+        /// 1-based position of the token.
+        index: usize,
+        /// The offending text.
+        token: String,
+    },
+    /// A column is outside `1..=n`.
+    #[error("column {column} (row {row}) is out of range 1..={n}")]
+    OutOfRange {
+        /// 1-based row.
+        row: usize,
+        /// The 1-based column given.
+        column: u64,
+        /// The board size.
+        n: usize,
+    },
+    /// No column at all.
+    #[error("empty placement: give one column per row")]
+    Empty,
+    /// More rows than [`Placement::MAX_N`].
+    #[error("placement of {0} rows is too large: at most {max} rows", max = Placement::MAX_N)]
+    TooLarge(usize),
+}
+
+impl Placement {
+    /// Largest board a placement may describe (columns are `u32`).
+    pub const MAX_N: usize = u32::MAX as usize;
+
+    /// A placement from 0-based columns, one per row; every column must be `< len`.
+    pub fn new(cols: Vec<u32>) -> Result<Placement, PlacementError> {
+        let n = cols.len();
+        if n > Self::MAX_N {
+            return Err(PlacementError::TooLarge(n));
+        }
+        if let Some((r, &c)) = cols.iter().enumerate().find(|&(_, &c)| c as usize >= n) {
+            return Err(PlacementError::OutOfRange { row: r + 1, column: u64::from(c) + 1, n });
+        }
+        Ok(Placement { cols })
+    }
+
+    /// Like [`Placement::new`] for columns already known to be in range.
+    pub(crate) fn from_trusted(cols: Vec<u32>) -> Placement {
+        debug_assert!(cols.iter().all(|&c| (c as usize) < cols.len()));
+        Placement { cols }
+    }
+
+    /// Parses 1-based columns separated by whitespace and/or commas (`"2 4 1 3"`, `"2,4,1,3"`).
+    pub fn parse(text: &str) -> Result<Placement, PlacementError> {
+        let tokens: Vec<&str> =
+            text.split(|ch: char| ch.is_whitespace() || ch == ',').filter(|t| !t.is_empty()).collect();
+        Self::from_tokens(&tokens)
+    }
+
+    /// Parses one 1-based column per token.
+    pub fn from_tokens<S: AsRef<str>>(tokens: &[S]) -> Result<Placement, PlacementError> {
+        if tokens.is_empty() {
+            return Err(PlacementError::Empty);
+        }
+        let n = tokens.len();
+        if n > Self::MAX_N {
+            return Err(PlacementError::TooLarge(n));
+        }
+        let mut cols = Vec::with_capacity(n);
+        for (i, t) in tokens.iter().enumerate() {
+            let t = t.as_ref();
+            let c: u64 =
+                t.parse().map_err(|_| PlacementError::NotANumber { index: i + 1, token: t.to_string() })?;
+            if c == 0 || c > n as u64 {
+                return Err(PlacementError::OutOfRange { row: i + 1, column: c, n });
+            }
+            cols.push((c - 1) as u32);
+        }
+        Ok(Placement { cols })
+    }
+
+    /// Board size (= number of rows = number of queens).
+    pub fn n(&self) -> usize {
+        self.cols.len()
+    }
+
+    /// 0-based columns, one per row.
+    pub fn columns(&self) -> &[u32] {
+        &self.cols
+    }
+
+    /// The columns, 1-based, as the seed writes `S`.
+    pub fn one_based(&self) -> Vec<u64> {
+        self.cols.iter().map(|&c| u64::from(c) + 1).collect()
+    }
+
+    /// Consumes the placement, returning its 0-based columns.
+    pub fn into_columns(self) -> Vec<u32> {
+        self.cols
+    }
+
+    /// The queens as `(row, column)` pairs, 0-based.
+    pub fn queens(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.cols.iter().enumerate().map(|(r, &c)| (r as u32, c))
+    }
+
+    /// Checks the placement with the independent checker.
+    pub fn check(&self) -> CheckReport {
+        let queens: Vec<(u32, u32)> = self.queens().collect();
+        check_queens(self.n() as u32, &queens)
+    }
+
+    /// True if no two queens attack each other.
+    pub fn is_valid(&self) -> bool {
+        self.check().is_valid()
+    }
+
+    /// The board drawn with `Q` for a queen and `.` elsewhere, one line per row.
+    pub fn board(&self) -> String {
+        let n = self.n();
+        let mut s = String::with_capacity(n * (2 * n + 1));
+        for &c in &self.cols {
+            for j in 0..n {
+                if j > 0 {
+                    s.push(' ');
+                }
+                s.push(if j == c as usize { 'Q' } else { '.' });
+            }
+            s.push('\n');
+        }
+        s
+    }
+}
+
+/// Prints `S` 1-based: `(2, 4, 1, 3)`, as the seed does.
+impl fmt::Display for Placement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("(")?;
+        for (i, c) in self.cols.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{}", u64::from(*c) + 1)?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// The line two attacking queens share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Line {
+    /// Same row.
+    Row,
+    /// Same column.
+    Column,
+    /// Same diagonal going down to the right (`row - column` constant).
+    Diagonal,
+    /// Same diagonal going down to the left (`row + column` constant).
+    AntiDiagonal,
+}
+
+impl fmt::Display for Line {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Line::Row => "same row",
+            Line::Column => "same column",
+            Line::Diagonal => "same diagonal (\\)",
+            Line::AntiDiagonal => "same anti-diagonal (/)",
+        })
+    }
+}
+
+/// Two queens that attack each other along `line`: `a` comes before `b` in reading order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct Attack {
+    /// First queen, `(row, column)`, 0-based.
+    pub a: (u32, u32),
+    /// Second queen, `(row, column)`, 0-based.
+    pub b: (u32, u32),
+    /// The line they share.
+    pub line: Line,
+}
+
+/// What the checker found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckReport {
+    /// Board size.
+    pub n: u32,
+    /// Queens outside the board, `(row, column)` as given.
+    pub outside: Vec<(u32, u32)>,
+    /// Attacking pairs, sorted. Along one line only neighbours are listed: a queen between
+    /// two others blocks them, as in chess, so k queens on a line give k - 1 pairs.
+    pub attacks: Vec<Attack>,
+}
+
+impl CheckReport {
+    /// True if every queen is on the board and none attacks another.
+    pub fn is_valid(&self) -> bool {
+        self.outside.is_empty() && self.attacks.is_empty()
+    }
+}
+
+/// Checks any set of queens on an `n` x `n` board: which lie outside, which pairs attack.
+///
+/// Runs in O(q log q) for q queens by grouping them per line (hash maps), independently of
+/// every search in this module.
+pub fn check_queens(n: u32, queens: &[(u32, u32)]) -> CheckReport {
+    let outside: Vec<(u32, u32)> = queens.iter().copied().filter(|&(r, c)| r >= n || c >= n).collect();
+    let mut lines: HashMap<(Line, i64), Vec<(u32, u32)>> = HashMap::new();
+    for &(r, c) in queens {
+        let (ri, ci) = (i64::from(r), i64::from(c));
+        lines.entry((Line::Row, ri)).or_default().push((r, c));
+        lines.entry((Line::Column, ci)).or_default().push((r, c));
+        lines.entry((Line::Diagonal, ri - ci)).or_default().push((r, c));
+        lines.entry((Line::AntiDiagonal, ri + ci)).or_default().push((r, c));
+    }
+    let mut attacks = Vec::new();
+    for ((line, _), mut qs) in lines {
+        if qs.len() < 2 {
+            continue;
+        }
+        qs.sort_unstable();
+        for w in qs.windows(2) {
+            attacks.push(Attack { a: w[0], b: w[1], line });
+        }
+    }
+    attacks.sort_unstable();
+    CheckReport { n, outside, attacks }
+}
+
+/// Streaming O(n)-memory verifier for huge placements produced row by row.
+///
+/// Keeps one occupancy bit per column and per diagonal (5n bits in all); rows need no
+/// storage since queens arrive one per row in order.
+#[derive(Debug)]
+pub struct Occupancy {
+    n: u64,
+    row: u64,
+    cols: Vec<u64>,
+    diag: Vec<u64>,
+    anti: Vec<u64>,
+}
+
+/// The first conflict an [`Occupancy`] saw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OccupancyError {
+    /// A column outside the board.
+    #[error("row {row}: column {col} is off the board")]
+    Outside {
+        /// 0-based row.
+        row: u64,
+        /// 0-based column.
+        col: u64,
+    },
+    /// The queen shares a line with an earlier one.
+    #[error("row {row}, column {col}: {line} as an earlier queen")]
+    Conflict {
+        /// 0-based row.
+        row: u64,
+        /// 0-based column.
+        col: u64,
+        /// The shared line.
+        line: Line,
+    },
+    /// More or fewer rows than n.
+    #[error("expected {expected} rows, got {got}")]
+    RowCount {
+        /// n.
+        expected: u64,
+        /// Rows placed.
+        got: u64,
+    },
+}
+
+impl Occupancy {
+    /// Bytes an occupancy for `n` needs (5n bits, rounded up to words).
+    pub fn bytes_for(n: u64) -> u64 {
+        8 * (n.div_ceil(64) + 2 * (2 * n).div_ceil(64))
+    }
+
+    /// An empty board of size `n`.
+    pub fn new(n: u64) -> Occupancy {
+        let words = |bits: u64| vec![0u64; bits.div_ceil(64) as usize];
+        Occupancy { n, row: 0, cols: words(n), diag: words(2 * n), anti: words(2 * n) }
+    }
+
+    fn test_and_set(v: &mut [u64], i: u64) -> bool {
+        let (w, b) = ((i / 64) as usize, i % 64);
+        let was = v[w] >> b & 1 == 1;
+        v[w] |= 1 << b;
+        was
+    }
+
+    /// Places the queen of the next row in column `col` (0-based).
+    pub fn push(&mut self, col: u64) -> Result<(), OccupancyError> {
+        let row = self.row;
+        if col >= self.n || row >= self.n {
+            return Err(OccupancyError::Outside { row, col });
+        }
+        if Self::test_and_set(&mut self.cols, col) {
+            return Err(OccupancyError::Conflict { row, col, line: Line::Column });
+        }
+        if Self::test_and_set(&mut self.diag, row + self.n - 1 - col) {
+            return Err(OccupancyError::Conflict { row, col, line: Line::Diagonal });
+        }
+        if Self::test_and_set(&mut self.anti, row + col) {
+            return Err(OccupancyError::Conflict { row, col, line: Line::AntiDiagonal });
+        }
+        self.row += 1;
+        Ok(())
+    }
+
+    /// Succeeds if exactly n queens were placed.
+    pub fn finish(&self) -> Result<(), OccupancyError> {
+        if self.row == self.n {
+            Ok(())
+        } else {
+            Err(OccupancyError::RowCount { expected: self.n, got: self.row })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_one_based_and_checks() {
+        let p = Placement::parse("2 4,1 , 3").unwrap();
+        assert_eq!(p.columns(), &[1, 3, 0, 2]);
+        assert_eq!(p.to_string(), "(2, 4, 1, 3)");
+        assert!(p.is_valid());
+        assert_eq!(p.board(), ". Q . .\n. . . Q\nQ . . .\n. . Q .\n");
+    }
+
+    #[test]
+    fn reports_each_kind_of_attack() {
+        // (0,0) and (1,1) share a diagonal; (2,3) and (3,3) share a column.
+        let p = Placement::parse("1 2 4 4").unwrap();
+        let r = p.check();
+        assert!(!r.is_valid());
+        let lines: Vec<Line> = r.attacks.iter().map(|a| a.line).collect();
+        assert!(lines.contains(&Line::Diagonal));
+        assert!(lines.contains(&Line::Column));
+        let r = check_queens(4, &[(0, 1), (0, 3), (1, 0)]);
+        assert!(r.attacks.iter().any(|a| a.line == Line::Row));
+        assert!(r.attacks.iter().any(|a| a.line == Line::AntiDiagonal && a.a == (0, 1) && a.b == (1, 0)));
+        assert_eq!(check_queens(2, &[(5, 0)]).outside, vec![(5, 0)]);
+    }
+
+    #[test]
+    fn three_on_a_line_give_two_pairs() {
+        let r = check_queens(5, &[(0, 0), (2, 2), (4, 4)]);
+        assert_eq!(r.attacks.len(), 2);
+    }
+
+    #[test]
+    fn rejects_bad_text() {
+        assert!(matches!(Placement::parse(""), Err(PlacementError::Empty)));
+        assert!(matches!(Placement::parse("1 x"), Err(PlacementError::NotANumber { index: 2, .. })));
+        assert!(matches!(
+            Placement::parse("1 3"),
+            Err(PlacementError::OutOfRange { row: 2, column: 3, n: 2 })
+        ));
+        assert!(matches!(Placement::parse("0 1"), Err(PlacementError::OutOfRange { .. })));
+        assert!(matches!(Placement::parse("-1 1"), Err(PlacementError::NotANumber { .. })));
+        assert!(Placement::new(vec![0, 2]).is_err());
+    }
+
+    #[test]
+    fn occupancy_agrees_with_the_checker_on_all_small_permutations() {
+        fn perms(n: u32, prefix: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
+            if prefix.len() == n as usize {
+                out.push(prefix.clone());
+                return;
+            }
+            for c in 0..n {
+                if !prefix.contains(&c) {
+                    prefix.push(c);
+                    perms(n, prefix, out);
+                    prefix.pop();
+                }
+            }
+        }
+        for n in 1..=6 {
+            let mut all = Vec::new();
+            perms(n, &mut Vec::new(), &mut all);
+            for cols in all {
+                let p = Placement::new(cols.clone()).unwrap();
+                let mut occ = Occupancy::new(u64::from(n));
+                let ok = cols.iter().all(|&c| occ.push(u64::from(c)).is_ok()) && occ.finish().is_ok();
+                assert_eq!(ok, p.is_valid(), "{p}");
+            }
+        }
+    }
+}
