@@ -2,6 +2,7 @@
 
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::Subcommand;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -11,8 +12,24 @@ use crate::tui;
 /// Subcommands of `damier play`.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Lights Out: turn every light off by pressing cells (a random winnable 5x5 by default).
+    Lights(LightsArgs),
     /// The pawn walk: make every cell black by walking the pawn (random size by default).
     Walk(WalkArgs),
+}
+
+/// Arguments of `damier play lights`.
+#[derive(Debug, clap::Args)]
+pub struct LightsArgs {
+    /// Board size as WxH (width x height).
+    #[arg(default_value = "5x5", conflicts_with = "from")]
+    size: String,
+    /// Seed for the random boards (the start and those drawn by `r`).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Start from a board file (rows of 0/1 or ./#; `-` reads stdin — not with a game).
+    #[arg(long)]
+    from: Option<std::path::PathBuf>,
 }
 
 /// Arguments of `damier play walk`.
@@ -33,8 +50,44 @@ const MAX_SIDE: usize = 60;
 
 pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
     match cmd {
+        Command::Lights(a) => lights(a),
         Command::Walk(a) => walk(a),
     }
+}
+
+fn lights(a: LightsArgs) -> anyhow::Result<ExitCode> {
+    let seed = a.seed.unwrap_or_else(rand::random);
+    let start = match &a.from {
+        Some(path) => {
+            anyhow::ensure!(
+                path.as_os_str() != "-",
+                "a game reads the keyboard: give --from a file, not stdin"
+            );
+            let text =
+                std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            damier::board::Board::parse(&text).with_context(|| format!("{}", path.display()))?
+        }
+        None => {
+            let (w, h) = damier::board::parse_size(&a.size)?;
+            anyhow::ensure!(
+                (1..=MAX_SIDE).contains(&w) && (1..=MAX_SIDE).contains(&h),
+                "board {w}x{h} cannot be played here: each side must be in 1..={MAX_SIDE}"
+            );
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            tui::lights::LightsGame::random_board(w, h, &mut rng)?
+        }
+    };
+    let (w, h) = (start.width(), start.height());
+    anyhow::ensure!(
+        w <= MAX_SIDE && h <= MAX_SIDE,
+        "board {w}x{h} cannot be played here: each side must be at most {MAX_SIDE}"
+    );
+    tui::require_terminal("play lights")?;
+    let mut game = tui::lights::LightsGame::new(start, seed)?;
+    tui::run(&mut game, "play lights")?;
+    let outcome = if game.won() { "won" } else { "not won" };
+    println!("lights {w}x{h} (seed {seed}): {outcome} after {} presses", game.press_count());
+    Ok(ExitCode::SUCCESS)
 }
 
 fn walk(a: WalkArgs) -> anyhow::Result<ExitCode> {

@@ -14,6 +14,7 @@ use ratatui::crossterm::{execute, terminal};
 use ratatui::layout::{Alignment, Rect};
 use ratatui::widgets::{Paragraph, Wrap};
 
+pub mod lights;
 pub mod walk;
 pub mod watch;
 

@@ -6,7 +6,7 @@ use super::util::fails_with;
 
 #[test]
 fn games_refuse_without_a_terminal() {
-    for args in [&["play", "walk", "3", "3"][..], &["watch", "-n", "6"][..]] {
+    for args in [&["play", "walk", "3", "3"][..], &["watch", "-n", "6"][..], &["play", "lights"][..]] {
         let err = fails_with(args, 2);
         assert!(err.contains("interactive terminal"), "{err}");
     }
@@ -18,6 +18,10 @@ fn bad_sizes_are_refused_before_the_terminal_is_touched() {
     fails_with(&["play", "walk", "3", "1000"], 2);
     fails_with(&["play", "walk", "3", "x"], 2);
     fails_with(&["watch", "-n", "0"], 2);
+    fails_with(&["play", "lights", "0x3"], 2);
+    fails_with(&["play", "lights", "500x500"], 2);
+    fails_with(&["play", "lights", "5by5"], 2);
+    fails_with(&["play", "lights", "--from", "/nonexistent/board"], 2);
     fails_with(&["watch", "-n", "8", "--eps", "1.5"], 2);
 }
 
@@ -46,6 +50,26 @@ fn watch_under_tmux_runs_to_a_solution_and_quits() {
 fn small_terminal_shows_a_message_under_tmux() {
     let t = Tmux::start(&["play", "walk", "8", "8"], 30, 8);
     t.wait_for("too small");
+    t.send(&["q"]);
+    t.wait_exit();
+}
+
+#[test]
+fn lights_game_under_tmux_hints_lead_to_a_win() {
+    let t = Tmux::start(&["play", "lights", "3x3", "--seed", "4"], 90, 24);
+    t.wait_for("lights out 3 x 3");
+    t.send(&["s"]); // show the whole solution
+    t.send(&["Space"]); // a press by hand (top-left cell)
+    t.wait_for("presses    1");
+    // Each hint puts the cursor on a press of a fewest-presses solution; space presses it.
+    for _ in 0..12 {
+        if t.screen().contains("YOU WIN") {
+            break;
+        }
+        t.send(&["h", "Space"]);
+        std::thread::sleep(std::time::Duration::from_millis(150));
+    }
+    t.wait_for("YOU WIN");
     t.send(&["q"]);
     t.wait_exit();
 }
