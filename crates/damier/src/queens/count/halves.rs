@@ -269,8 +269,24 @@ impl Work {
 }
 
 /// Counts the solutions below one node of the column-set search.
-fn search(g: &Geometry, w: &mut Work, depth: u32, pattern: u64, kt: u32, kb: u32, s: Sym) -> u64 {
+#[allow(clippy::too_many_arguments)]
+fn search(
+    g: &Geometry,
+    w: &mut Work,
+    ctl: &Control,
+    depth: u32,
+    pattern: u64,
+    kt: u32,
+    kb: u32,
+    s: Sym,
+) -> u64 {
     if depth == g.n {
+        // Each leaf costs thousands of pair tests: polling here is free and keeps Ctrl-C
+        // prompt even at n = 22, where one task runs for minutes. The partial count is
+        // discarded by the caller.
+        if ctl.cancelled() {
+            return 0;
+        }
         debug_assert!(kt == g.h && kb == g.hb);
         return s.weight * pairs(g, w, kt as usize, kb as usize);
     }
@@ -289,13 +305,13 @@ fn search(g: &Geometry, w: &mut Work, depth: u32, pattern: u64, kt: u32, kb: u32
         if hi[0].is_empty() {
             continue;
         }
-        total += search(g, w, depth + 1, pattern | (top as u64) << depth, kt2, kb2, s2);
+        total += search(g, w, ctl, depth + 1, pattern | (top as u64) << depth, kt2, kb2, s2);
     }
     total
 }
 
 /// Like [`search`] but with the first decisions forced to `prefix` (a parallel task).
-fn run_task(g: &Geometry, w: &mut Work, prefix: u64, len: u32) -> u64 {
+fn run_task(g: &Geometry, w: &mut Work, ctl: &Control, prefix: u64, len: u32) -> u64 {
     let mut s = Sym { open: true, mirror: true, weight: 1 };
     let (mut kt, mut kb) = (0u32, 0u32);
     for depth in 0..len {
@@ -315,7 +331,7 @@ fn run_task(g: &Geometry, w: &mut Work, prefix: u64, len: u32) -> u64 {
         }
         if top { kt += 1 } else { kb += 1 }
     }
-    search(g, w, len, prefix, kt, kb, s)
+    search(g, w, ctl, len, prefix, kt, kb, s)
 }
 
 /// The task prefixes that survive the static filters (half sizes and symmetry).
@@ -420,7 +436,10 @@ pub(crate) fn total(n: u32, control: &Control) -> Result<u64, Interrupted> {
                 if control.cancelled() {
                     return Err(Interrupted);
                 }
-                let t = run_task(&g, w, prefix, len);
+                let t = run_task(&g, w, control, prefix, len);
+                if control.cancelled() {
+                    return Err(Interrupted);
+                }
                 control.advance(1);
                 Ok(t)
             },
