@@ -100,6 +100,28 @@ fn complete(full: u64, cols: u64, ld: u64, rd: u64) -> u64 {
     total
 }
 
+/// Rows left below which [`complete_polled`] runs a subtree without polling: a subtree of 16
+/// rows takes well under a second.
+const POLL_ROWS: u32 = 16;
+
+/// [`complete`] that polls `control` before each subtree of at most [`POLL_ROWS`] rows, so
+/// that a task of a large board (n = 27 runs for days) still stops promptly.
+fn complete_polled(full: u64, cols: u64, ld: u64, rd: u64, control: &Control) -> Result<u64, Interrupted> {
+    let rows_left = full.count_ones() - cols.count_ones();
+    if rows_left <= POLL_ROWS {
+        if control.cancelled() {
+            return Err(Interrupted);
+        }
+        return Ok(complete(full, cols, ld, rd));
+    }
+    let mut total = 0;
+    for c in bits(full & !(cols | ld | rd)) {
+        let b = 1u64 << c;
+        total += complete_polled(full, cols | b, ((ld | b) << 1) & full, (rd | b) >> 1, control)?;
+    }
+    Ok(total)
+}
+
 /// All solutions of n queens (n in 1..=32) by the mirror-reduced bitboard search, in parallel
 /// on the current rayon pool; `control` is polled once per task and advanced by one per task.
 pub(crate) fn total(n: u32, control: &Control) -> Result<u64, Interrupted> {
@@ -113,7 +135,7 @@ pub(crate) fn total(n: u32, control: &Control) -> Result<u64, Interrupted> {
             if control.cancelled() {
                 return Err(Interrupted);
             }
-            let c = t.weight * complete(full, t.cols, t.ld, t.rd);
+            let c = t.weight * complete_polled(full, t.cols, t.ld, t.rd, control)?;
             control.advance(1);
             Ok(c)
         })

@@ -18,8 +18,8 @@
 //!    work for even n, 2x for odd n).
 //! 2. **Pairs.** Both complete lists are bucketed on a few middle key bits per family
 //!    ([`bucket_bits`]); only buckets with disjoint bucket bits can pair, and within such a
-//!    pair of buckets the remaining key bits (at most 32) are tested 16 pairs per AVX-512
-//!    instruction (8 with AVX2; a portable loop otherwise), chosen at run time.
+//!    pair of buckets the remaining key bits (at most 32) are tested 8 pairs per AVX2
+//!    instruction (a portable loop without AVX2), chosen at run time.
 //!
 //! Parallelism: the first [`TASK_DEPTH`] decisions are fixed per task; rayon runs the tasks
 //! (each with its own buffers), and the integer sum does not depend on the schedule.
@@ -210,7 +210,7 @@ struct Sym {
 /// Decision for column `order[depth]`: `true` = its queen is in the top half. Returns the new
 /// symmetry state, or `None` if this branch is the non-canonical image of a counted one.
 fn decide(g: &Geometry, depth: u32, pattern: u64, top: bool, s: Sym) -> Option<Sym> {
-    let even = g.n % 2 == 0;
+    let even = g.n.is_multiple_of(2);
     match depth {
         // PERF: for even n the top-bottom flip maps the tops on C to the bottoms on the
         // complement: count only the column sets holding the first column decided, twice.
@@ -269,8 +269,24 @@ impl Work {
 }
 
 /// Counts the solutions below one node of the column-set search.
-fn search(g: &Geometry, w: &mut Work, depth: u32, pattern: u64, kt: u32, kb: u32, s: Sym) -> u64 {
+#[allow(clippy::too_many_arguments)]
+fn search(
+    g: &Geometry,
+    w: &mut Work,
+    ctl: &Control,
+    depth: u32,
+    pattern: u64,
+    kt: u32,
+    kb: u32,
+    s: Sym,
+) -> u64 {
     if depth == g.n {
+        // Each leaf costs thousands of pair tests: polling here is free and keeps Ctrl-C
+        // prompt even at n = 22, where one task runs for minutes. The partial count is
+        // discarded by the caller.
+        if ctl.cancelled() {
+            return 0;
+        }
         debug_assert!(kt == g.h && kb == g.hb);
         return s.weight * pairs(g, w, kt as usize, kb as usize);
     }
@@ -289,13 +305,13 @@ fn search(g: &Geometry, w: &mut Work, depth: u32, pattern: u64, kt: u32, kb: u32
         if hi[0].is_empty() {
             continue;
         }
-        total += search(g, w, depth + 1, pattern | (top as u64) << depth, kt2, kb2, s2);
+        total += search(g, w, ctl, depth + 1, pattern | (top as u64) << depth, kt2, kb2, s2);
     }
     total
 }
 
 /// Like [`search`] but with the first decisions forced to `prefix` (a parallel task).
-fn run_task(g: &Geometry, w: &mut Work, prefix: u64, len: u32) -> u64 {
+fn run_task(g: &Geometry, w: &mut Work, ctl: &Control, prefix: u64, len: u32) -> u64 {
     let mut s = Sym { open: true, mirror: true, weight: 1 };
     let (mut kt, mut kb) = (0u32, 0u32);
     for depth in 0..len {
@@ -315,7 +331,7 @@ fn run_task(g: &Geometry, w: &mut Work, prefix: u64, len: u32) -> u64 {
         }
         if top { kt += 1 } else { kb += 1 }
     }
-    search(g, w, len, prefix, kt, kb, s)
+    search(g, w, ctl, len, prefix, kt, kb, s)
 }
 
 /// The task prefixes that survive the static filters (half sizes and symmetry).
@@ -359,7 +375,7 @@ fn pairs(g: &Geometry, w: &mut Work, kt: usize, kb: usize) -> u64 {
 }
 
 /// Keys per vector: buckets are padded to a multiple of this with [`PAD_KEY`].
-const LANES: usize = 16;
+const LANES: usize = 8;
 
 /// Padding key: it meets every key but 0 (the kernel corrects for that case).
 const PAD_KEY: u32 = u32::MAX;
@@ -420,7 +436,10 @@ pub(crate) fn total(n: u32, control: &Control) -> Result<u64, Interrupted> {
                 if control.cancelled() {
                     return Err(Interrupted);
                 }
-                let t = run_task(&g, w, prefix, len);
+                let t = run_task(&g, w, control, prefix, len);
+                if control.cancelled() {
+                    return Err(Interrupted);
+                }
                 control.advance(1);
                 Ok(t)
             },
@@ -452,42 +471,6 @@ mod kernel {
         ((1usize << 31) / long.len().max(1)).max(1)
     }
 
-    /// [`block_portable`] with AVX-512: one test-to-mask and one masked subtraction per 16
-    /// pairs, the lane counters reduced once per block.
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    unsafe fn block_avx512(short: &[u32], long: &[u32], pad: u64) -> u64 {
-        use std::arch::x86_64::*;
-        debug_assert_eq!(long.len() % LANES, 0);
-        let mut total = 0u64;
-        let mut zeros = 0;
-        for part in short.chunks(flush_every(long)) {
-            // SAFETY: only called from `avx512` below, compiled with AVX-512F; every load
-            // reads 16 keys inside `long` (its length is a multiple of 16).
-            unsafe {
-                let minus_one = _mm512_set1_epi32(-1);
-                let mut acc = _mm512_setzero_si512();
-                for &y in part {
-                    let yv = _mm512_set1_epi32(y as i32);
-                    let mut p = long.as_ptr();
-                    let end = p.add(long.len());
-                    while p < end {
-                        // PERF: vptestnmd sets a lane's mask bit iff x & y == 0; subtracting
-                        // -1 under that mask counts it, with no scalar work per chunk.
-                        let m = _mm512_testn_epi32_mask(_mm512_loadu_si512(p.cast()), yv);
-                        acc = _mm512_mask_sub_epi32(acc, m, acc, minus_one);
-                        p = p.add(LANES);
-                    }
-                    zeros += (y == 0) as u64;
-                }
-                let mut lanes = [0u32; 16];
-                _mm512_storeu_si512(lanes.as_mut_ptr().cast(), acc);
-                total += lanes.iter().map(|&c| c as u64).sum::<u64>();
-            }
-        }
-        total - zeros * pad
-    }
-
     /// [`block_portable`] with AVX2: 8 pairs per and / compare / subtract.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
@@ -498,7 +481,7 @@ mod kernel {
         let mut zeros = 0;
         for part in short.chunks(flush_every(long)) {
             // SAFETY: only called from `avx2` below, compiled with AVX2; every load reads 8
-            // keys inside `long` (its length is a multiple of 16).
+            // keys inside `long` (its length is a multiple of `LANES` = 8).
             unsafe {
                 let zero = _mm256_setzero_si256();
                 let mut acc = _mm256_setzero_si256();
@@ -511,7 +494,7 @@ mod kernel {
                         // PERF: compare-equal gives -1 per fitting lane; subtracting counts it.
                         let hit = _mm256_cmpeq_epi32(_mm256_and_si256(x, yv), zero);
                         acc = _mm256_sub_epi32(acc, hit);
-                        p = p.add(8);
+                        p = p.add(LANES);
                     }
                     zeros += (y == 0) as u64;
                 }
@@ -526,6 +509,7 @@ mod kernel {
     /// Pairs `(x, y)` with `x & y == 0`, x in bucket a of `xs`, y in bucket b of `ys`, over all
     /// bucket pairs with `a & b == 0` (layout of [`super::bucket_sort`]).
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn pairs_with(
         block: impl Fn(&[u32], &[u32], u64) -> u64,
         nb: usize,
@@ -584,36 +568,14 @@ mod kernel {
         pairs_with(|s, l, p| unsafe { block_avx2(s, l, p) }, nb, xs, xstart, xlen, ys, ystart, ylen)
     }
 
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f")]
-    #[allow(clippy::too_many_arguments)]
-    fn avx512(
-        nb: usize,
-        xs: &[u32],
-        xstart: &[u32],
-        xlen: &[u32],
-        ys: &[u32],
-        ystart: &[u32],
-        ylen: &[u32],
-    ) -> u64 {
-        // SAFETY: this function is compiled with AVX-512F, which `block_avx512` needs.
-        pairs_with(|s, l, p| unsafe { block_avx512(s, l, p) }, nb, xs, xstart, xlen, ys, ystart, ylen)
-    }
-
-    /// Vector unit found at run time: 0 none, 1 AVX2, 2 AVX-512 (checked once).
+    /// Vector unit found at run time: 0 none, 1 AVX2 (checked once).
+    ///
+    /// AVX-512 (16 keys per instruction) would need Rust 1.89, above the workspace's MSRV.
     #[cfg(target_arch = "x86_64")]
     fn level() -> u8 {
         use std::sync::OnceLock;
         static LEVEL: OnceLock<u8> = OnceLock::new();
-        *LEVEL.get_or_init(|| {
-            if std::arch::is_x86_feature_detected!("avx512f") {
-                2
-            } else if std::arch::is_x86_feature_detected!("avx2") {
-                1
-            } else {
-                0
-            }
-        })
+        *LEVEL.get_or_init(|| u8::from(std::arch::is_x86_feature_detected!("avx2")))
     }
 
     /// See [`pairs_with`]; dispatched to the widest vector unit available (detected once).
@@ -634,8 +596,8 @@ mod kernel {
         bucket_pairs_at(level, nb, xs, xstart, xlen, ys, ystart, ylen)
     }
 
-    /// [`bucket_pairs`] with a chosen vector unit (0 none, 1 AVX2, 2 AVX-512), which the
-    /// caller guarantees the CPU has (tests run every level the machine supports).
+    /// [`bucket_pairs`] with a chosen vector unit (0 none, 1 AVX2; the portable loop when the
+    /// CPU lacks the one asked for), so that tests can run every level.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn bucket_pairs_at(
         level: u8,
@@ -649,10 +611,6 @@ mod kernel {
     ) -> u64 {
         #[cfg(target_arch = "x86_64")]
         match level {
-            2 if std::arch::is_x86_feature_detected!("avx512f") => {
-                // SAFETY: checked just above that the CPU has AVX-512F.
-                return unsafe { avx512(nb, xs, xstart, xlen, ys, ystart, ylen) };
-            }
             1 if std::arch::is_x86_feature_detected!("avx2") => {
                 // SAFETY: checked just above that the CPU has AVX2.
                 return unsafe { avx2(nb, xs, xstart, xlen, ys, ystart, ylen) };
@@ -706,7 +664,7 @@ mod tests {
             let want = xs.iter().map(|&x| ys.iter().filter(|&&y| x & y == 0).count() as u64).sum::<u64>();
             let (bx, sx, lx) = layout(&g, &xs);
             let (by, sy, ly) = layout(&g, &ys);
-            for level in 0..=2 {
+            for level in 0..=1 {
                 let got = kernel::bucket_pairs_at(level, g.buckets(), &bx, &sx, &lx, &by, &sy, &ly);
                 prop_assert_eq!(got, want, "level {}", level);
             }
