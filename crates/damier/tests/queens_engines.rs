@@ -8,8 +8,14 @@ use damier::control::Control;
 use damier::queens::{naive, search, symmetry};
 
 fn known(key: &str) -> Vec<u64> {
-    let t: toml::Table = toml::from_str(include_str!("data/known_answers.toml")).expect("known_answers.toml parses");
-    t["queens"][key].as_array().expect("a list").iter().map(|v| v.as_integer().expect("integer") as u64).collect()
+    let t: toml::Table =
+        toml::from_str(include_str!("data/known_answers.toml")).expect("known_answers.toml parses");
+    t["queens"][key]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|v| v.as_integer().expect("integer") as u64)
+        .collect()
 }
 
 fn listed(n: u32) -> u64 {
