@@ -33,7 +33,7 @@ pub enum ConstructError {
         n: u64,
     },
     /// Cancelled through the [`Control`].
-    #[error(transparent)]
+    #[error("interrupted")]
     Interrupted(#[from] Interrupted),
     /// The verifier rejected the formula's output: a bug, reported rather than printed.
     #[error("internal error: the construction for n = {n} failed its check: {source}")]

@@ -48,7 +48,7 @@ pub enum MaxError {
     #[error(transparent)]
     Construct(#[from] ConstructError),
     /// Cancelled.
-    #[error(transparent)]
+    #[error("interrupted")]
     Interrupted(#[from] Interrupted),
 }
 

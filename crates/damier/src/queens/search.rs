@@ -25,7 +25,7 @@ pub enum SearchError {
     #[error("n = {0} is too large for the bit-vector search: at most {MAX_N}")]
     TooLarge(u32),
     /// Cancelled through the [`Control`].
-    #[error(transparent)]
+    #[error("interrupted")]
     Interrupted(#[from] Interrupted),
 }
 

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use damier::queens;
 
-use crate::util::{interrupt, output};
+use crate::util::output;
 
 /// Arguments of `damier queens bench`.
 #[derive(Debug, clap::Args)]
@@ -39,7 +39,7 @@ fn best(pool: &rayon::ThreadPool, n: u32, repeat: u32) -> anyhow::Result<(f64, q
     let mut out = None;
     for _ in 0..repeat {
         let start = Instant::now();
-        let c = pool.install(|| queens::count(n, interrupt::control()))?;
+        let c = pool.install(|| super::count(n))?;
         let s = start.elapsed().as_secs_f64();
         out = match out {
             Some((b, _)) if b <= s => out,

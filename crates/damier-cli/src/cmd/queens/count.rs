@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use damier::queens;
 
-use crate::util::{interrupt, output};
+use crate::util::output;
 
 /// Arguments of `damier queens count`.
 #[derive(Debug, clap::Args)]
@@ -38,7 +38,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     );
     let pool = super::pool(a.threads.unwrap_or(0) as usize)?;
     let start = Instant::now();
-    let counts = pool.install(|| queens::count(a.n, interrupt::control()))?;
+    let counts = pool.install(|| super::count(a.n))?;
     let report = CountReport {
         n: counts.n,
         total: counts.total,
