@@ -6,7 +6,8 @@
 //! goes with which offset (SPEC §2); only the consistency of this one table matters.
 
 /// Offsets `(dx, dy)` of the 8 directions, indexed by the signal bit.
-pub const DIRECTIONS: [(i32, i32); 8] = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];
+pub const DIRECTIONS: [(i32, i32); 8] =
+    [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];
 
 /// Names of the directions, in the order of [`DIRECTIONS`].
 pub const NAMES: [&str; 8] = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];

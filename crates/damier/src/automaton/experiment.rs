@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::{Automaton, AutomatonError, Model, Params};
+use super::{Automaton, AutomatonError, Model, Params, StartSignals};
 use crate::control::{Control, Interrupted};
 
 /// Updates between two polls of the cancel flag and the deadline (about a millisecond).
@@ -84,6 +84,32 @@ impl Automaton {
         Ok(self.result(censored))
     }
 
+    /// As [`Automaton::run`], but after every queen move all signals are reset to the true
+    /// field: instantaneous propagation, the seed's "signals properly propagated" reading of
+    /// fig. 7. One update at a time and O(n^2) per move: for small demonstrations only.
+    pub fn run_ideal(&mut self, max_steps: u64, stop: &Stop) -> Result<RunResult, Interrupted> {
+        let mut censored = None;
+        while !self.is_solution() {
+            if self.steps() >= max_steps {
+                censored = Some(Censored::StepCap);
+                break;
+            }
+            if self.steps() % CHUNK == 0 {
+                if stop.control.cancelled() {
+                    return Err(Interrupted);
+                }
+                if stop.deadline.is_some_and(|d| Instant::now() >= d) {
+                    censored = Some(Censored::Budget);
+                    break;
+                }
+            }
+            if self.step() {
+                self.set_true_signals();
+            }
+        }
+        Ok(self.result(censored))
+    }
+
     /// The current state as a [`RunResult`].
     pub fn result(&self, censored: Option<Censored>) -> RunResult {
         let solved = self.is_solution();
@@ -120,12 +146,47 @@ pub fn run_samples(
     max_steps: u64,
     stop: &Stop,
 ) -> Result<Vec<RunResult>, ExperimentError> {
+    run_samples_from(params, None, seed, samples, max_steps, stop)
+}
+
+/// A given start for [`run_samples_from`].
+#[derive(Clone, Copy, Debug)]
+pub struct Start<'a> {
+    /// Queen counts, row-major.
+    pub counts: &'a [u32],
+    /// How the signals start.
+    pub signals: StartSignals,
+    /// Run with [`Automaton::run_ideal`] (signals reset to the true field after each move).
+    pub ideal: bool,
+}
+
+/// As [`run_samples`], every run starting from `start` instead of the random start when given.
+pub fn run_samples_from(
+    params: &Params,
+    start: Option<Start>,
+    seed: u64,
+    samples: usize,
+    max_steps: u64,
+    stop: &Stop,
+) -> Result<Vec<RunResult>, ExperimentError> {
     let params = params.validated()?;
+    if let Some(st) = start {
+        Automaton::from_position(&params, st.counts, st.signals, 0)?;
+    }
     let out: Result<Vec<RunResult>, Interrupted> = (0..samples)
         .into_par_iter()
         .map(|i| {
-            let mut a = Automaton::from_seed(&params, stream_seed(seed, i as u64)).expect("validated");
-            let r = a.run(max_steps, stop)?;
+            let s = stream_seed(seed, i as u64);
+            let mut a = match start {
+                None => Automaton::from_seed(&params, s),
+                Some(st) => Automaton::from_position(&params, st.counts, st.signals, s),
+            }
+            .expect("validated");
+            let r = if start.is_some_and(|st| st.ideal) {
+                a.run_ideal(max_steps, stop)?
+            } else {
+                a.run(max_steps, stop)?
+            };
             stop.control.advance(1);
             Ok(r)
         })
@@ -174,9 +235,8 @@ pub struct Summary {
 pub fn summarize(runs: &[RunResult]) -> Summary {
     let solved: Vec<&RunResult> = runs.iter().filter(|r| r.solved).collect();
     let k = solved.len();
-    let mean = |f: &dyn Fn(&RunResult) -> f64| {
-        (k > 0).then(|| solved.iter().map(|r| f(r)).sum::<f64>() / k as f64)
-    };
+    let mean =
+        |f: &dyn Fn(&RunResult) -> f64| (k > 0).then(|| solved.iter().map(|r| f(r)).sum::<f64>() / k as f64);
     let mean_steps = mean(&|r| r.steps as f64);
     let ci95 = mean_steps.filter(|_| k >= 2).map(|m| {
         let var = solved.iter().map(|r| (r.steps as f64 - m).powi(2)).sum::<f64>() / (k - 1) as f64;
@@ -328,11 +388,7 @@ mod tests {
         // Independent checker: n queens, pairwise not on a row, column or diagonal.
         cols.len() == n
             && cols.iter().all(|&c| c < n)
-            && (0..n).all(|i| {
-                (i + 1..n).all(|j| {
-                    cols[i] != cols[j] && cols[i].abs_diff(cols[j]) != j - i
-                })
-            })
+            && (0..n).all(|i| (i + 1..n).all(|j| cols[i] != cols[j] && cols[i].abs_diff(cols[j]) != j - i))
     }
 
     #[test]
@@ -389,7 +445,9 @@ mod tests {
         for n in [2, 3] {
             let params = Params::new(Model::Pair, n).unwrap();
             let runs = run_samples(&params, 1, 2, 10_000, &Stop::new(&control)).unwrap();
-            assert!(runs.iter().all(|r| !r.solved && r.censored == Some(Censored::StepCap) && r.steps == 10_000));
+            assert!(
+                runs.iter().all(|r| !r.solved && r.censored == Some(Censored::StepCap) && r.steps == 10_000)
+            );
             let s = summarize(&runs);
             assert_eq!((s.solved, s.censored, s.mean_steps, s.median_steps), (0, 2, None, None));
         }
@@ -424,7 +482,10 @@ mod tests {
         assert_eq!(s.mean_steps, Some(20.0));
         assert_eq!(s.median_steps, Some(25.0));
         let (lo, hi) = s.ci95.unwrap();
-        assert!((hi - 20.0 - 1.96 * (100.0f64 / 3.0).sqrt()).abs() < 1e-9 && (20.0 - lo - (hi - 20.0)).abs() < 1e-9);
+        assert!(
+            (hi - 20.0 - 1.96 * (100.0f64 / 3.0).sqrt()).abs() < 1e-9
+                && (20.0 - lo - (hi - 20.0)).abs() < 1e-9
+        );
         let s = summarize(&[r(10, true), r(99, false), r(99, false)]);
         assert_eq!(s.median_steps, None);
     }
@@ -443,10 +504,10 @@ mod tests {
     #[test]
     fn moves_grow_with_eps() {
         let control = Control::new();
-        let base = Params::new(Model::Pair, 6).unwrap();
-        let pts = sweep(&base, &[0.003, 0.3], 40, 5, 50_000_000, &Stop::new(&control)).unwrap();
+        let base = Params::new(Model::Pair, 5).unwrap();
+        let pts = sweep(&base, &[0.003, 0.3], 30, 5, 50_000_000, &Stop::new(&control)).unwrap();
         let (lo, hi) = (&pts[0].summary, &pts[1].summary);
-        assert_eq!((lo.solved, hi.solved), (40, 40));
+        assert_eq!((lo.solved, hi.solved), (30, 30));
         assert!(hi.mean_moves.unwrap() > 2.0 * lo.mean_moves.unwrap(), "{pts:?}");
         assert!(matches!(sweep(&base, &[], 1, 0, 1, &Stop::new(&control)), Err(ExperimentError::Empty)));
     }

@@ -85,7 +85,10 @@ pub fn parse_position(text: &str) -> Result<(usize, Vec<u32>), PositionError> {
             return Err(PositionError {
                 line,
                 column: 1,
-                message: format!("row has {} cells, but the position has {n} rows (a square is needed)", row.len()),
+                message: format!(
+                    "row has {} cells, but the position has {n} rows (a square is needed)",
+                    row.len()
+                ),
             });
         }
         counts.extend(row);

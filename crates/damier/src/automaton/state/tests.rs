@@ -150,7 +150,8 @@ fn figure2_move_to_a_safe_cell() {
     counts[1] = 1; // (1, 0), north of it
     counts[15] = 1;
     counts[8] = 1;
-    let mut a = Automaton::from_position(&params(Model::Pair, n, 0.0, 0.0), &counts, StartSignals::None, 1).unwrap();
+    let mut a =
+        Automaton::from_position(&params(Model::Pair, n, 0.0, 0.0), &counts, StartSignals::None, 1).unwrap();
     with_signals(&mut a, 1, 1, bit("N"));
     let k = pair_index(n, (1, 1), (2, 1));
     assert!(a.update_pair(k));
@@ -164,7 +165,8 @@ fn figure2_move_to_a_safe_cell() {
 #[test]
 fn safestay_keeps_a_queen() {
     let counts = [0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0];
-    let mut a = Automaton::from_position(&params(Model::Pair, 5, 1.0, 0.0), &counts, StartSignals::None, 1).unwrap();
+    let mut a =
+        Automaton::from_position(&params(Model::Pair, 5, 1.0, 0.0), &counts, StartSignals::None, 1).unwrap();
     let k = pair_index(5, (4, 0), (3, 0));
     a.update_pair(k);
     assert_eq!(a.count(4, 0), 1);
@@ -174,7 +176,8 @@ fn safestay_keeps_a_queen() {
     counts2[0] = 1;
     counts2[24] = 1;
     counts2[4] = 1;
-    let mut b = Automaton::from_position(&params(Model::Pair, 5, 0.0, 0.0), &counts2, StartSignals::None, 1).unwrap();
+    let mut b =
+        Automaton::from_position(&params(Model::Pair, 5, 0.0, 0.0), &counts2, StartSignals::None, 1).unwrap();
     assert!(b.update_pair(pair_index(5, (2, 2), (2, 3))));
     assert_eq!((b.count(2, 2), b.count(2, 3)), (1, 1));
 }
@@ -281,7 +284,8 @@ fn arb_state(model: Model) -> impl Strategy<Value = (usize, Vec<u32>, Vec<u8>, f
 }
 
 fn build(model: Model, n: usize, counts: &[u32], sig: &[u8], eps: f64, eta: f64, seed: u64) -> Automaton {
-    let mut a = Automaton::from_position(&params(model, n, eps, eta), counts, StartSignals::None, seed).unwrap();
+    let mut a =
+        Automaton::from_position(&params(model, n, eps, eta), counts, StartSignals::None, seed).unwrap();
     for (i, &s) in sig.iter().enumerate() {
         with_signals(&mut a, i % n, i / n, s);
     }
@@ -289,6 +293,8 @@ fn build(model: Model, n: usize, counts: &[u32], sig: &[u8], eps: f64, eta: f64,
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
     /// Model 1's fast update equals the spec's formulas on any state and any pair.
     #[test]
     fn pair_update_matches_the_reference((n, counts, sig, eps, _eta, seed) in arb_state(Model::Pair), k in any::<prop::sample::Index>()) {
@@ -316,7 +322,7 @@ proptest! {
     fn invariants_under_random_runs(n in 1usize..=7, seed in any::<u64>(), cell in any::<bool>(), eps in prop_oneof![Just(0.01), Just(0.5)]) {
         let model = if cell { Model::Cell } else { Model::Pair };
         let mut a = Automaton::from_seed(&params(model, n, eps, 0.1), seed).unwrap();
-        for _ in 0..3000 {
+        for _ in 0..1500 {
             let before = Ref::of(&a);
             // Model 1 reads the signals as they are: SAFESTAY alone keeps a queen. Model 2
             // first recomputes the cell's signals, so it needs them true around it.
@@ -422,7 +428,9 @@ fn initial_queens_are_uniform() {
 
 #[test]
 fn bad_parameters_are_refused() {
-    for (n, eps, eta) in [(0, 0.1, 0.1), (MAX_PLUS, 0.1, 0.1), (4, -0.1, 0.1), (4, 0.1, 1.5), (4, f64::NAN, 0.1)] {
+    for (n, eps, eta) in
+        [(0, 0.1, 0.1), (MAX_PLUS, 0.1, 0.1), (4, -0.1, 0.1), (4, 0.1, 1.5), (4, f64::NAN, 0.1)]
+    {
         assert!(Automaton::from_seed(&params(Model::Pair, n, eps, eta), 0).is_err());
     }
     let p = params(Model::Pair, 3, 0.1, 0.1);
