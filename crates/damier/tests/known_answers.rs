@@ -67,6 +67,31 @@ fn queens_counts_18_and_19() {
 
 // ---- automaton ----
 
+#[test]
+fn automaton_pair_counts() {
+    use damier::automaton::pairs;
+    let d = data();
+    for (i, &want) in u64_list(&d, "automaton", "pairs").iter().enumerate() {
+        let n = i + 1;
+        assert_eq!(pairs::count(n) as u64, want, "n = {n}");
+        // Independent: count ordered neighbour pairs, halve.
+        let mut ordered = 0u64;
+        for x in 0..n as i64 {
+            for y in 0..n as i64 {
+                for dx in -1..=1i64 {
+                    for dy in -1..=1i64 {
+                        let (u, v) = (x + dx, y + dy);
+                        if (dx, dy) != (0, 0) && (0..n as i64).contains(&u) && (0..n as i64).contains(&v) {
+                            ordered += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(ordered / 2, want, "n = {n}");
+    }
+}
+
 // ---- lights ----
 
 // ---- walk ----

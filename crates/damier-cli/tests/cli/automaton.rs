@@ -1,1 +1,188 @@
 //! CLI tests of `damier automaton`.
+use super::util::{damier, fails_with, json};
+
+fn check_placement(n: usize, cols: &[usize]) -> bool {
+    // Independent checker, 1-based columns per row.
+    cols.len() == n
+        && cols.iter().all(|&c| (1..=n).contains(&c))
+        && (0..n).all(|i| (i + 1..n).all(|j| cols[i] != cols[j] && cols[i].abs_diff(cols[j]) != j - i))
+}
+
+#[test]
+fn run_json_has_the_contract_keys_and_a_valid_placement() {
+    for model in ["pair", "cell"] {
+        let v = json(&["automaton", "run", "--model", model, "-n", "6", "--seed", "7", "--json"]);
+        for key in ["model", "n", "eps", "eta", "seed", "steps", "moves", "solved", "absorbing", "placement"]
+        {
+            assert!(v.get(key).is_some(), "missing {key}: {v}");
+        }
+        assert_eq!(v["model"], model);
+        assert_eq!(v["n"], 6);
+        assert_eq!(v["seed"], 7);
+        assert_eq!(v["eps"], 0.01);
+        assert_eq!(v["solved"], true);
+        let cols: Vec<usize> =
+            v["placement"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap() as usize).collect();
+        assert!(check_placement(6, &cols), "{v}");
+        // Same seed, same run.
+        let w = json(&["automaton", "run", "--model", model, "-n", "6", "--seed", "7", "--json"]);
+        assert_eq!((v["steps"].clone(), v["moves"].clone()), (w["steps"].clone(), w["moves"].clone()));
+    }
+}
+
+#[test]
+fn run_without_solution_exits_1_at_the_cap() {
+    let out = damier()
+        .args(["automaton", "run", "-n", "3", "--max-steps", "5000", "--seed", "1", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["solved"], false);
+    assert_eq!(v["steps"], 5000);
+    assert!(v["placement"].is_null());
+}
+
+#[test]
+fn run_from_a_file_and_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("start.txt");
+    std::fs::write(&f, "# two queens share a cell\n2...\n....\n1...\n...1\n").unwrap();
+    let out = damier()
+        .args(["automaton", "run", "--from", f.to_str().unwrap(), "--seed", "3", "--trace", "1000"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("step 0 moves 0"), "{text}");
+    assert!(text.contains("solved at step"), "{text}");
+    // The first picture: 3 text lines per row, the doubled cell shows "2".
+    let first: Vec<&str> = text.lines().skip(2).take(12).collect();
+    assert_eq!(first.len(), 12);
+    assert!(first[1].starts_with(" 2 "), "{first:?}");
+    // A solved start is reported at step 0.
+    std::fs::write(&f, ".1..\n...1\n1...\n..1.\n").unwrap();
+    let v = json(&["automaton", "run", "--from", f.to_str().unwrap(), "--json"]);
+    assert_eq!((v["steps"].as_u64(), v["solved"].as_bool()), (Some(0), Some(true)));
+    assert_eq!(v["placement"], serde_json::json!([2, 4, 1, 3]));
+}
+
+#[test]
+fn sweep_writes_csv_and_plot() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, svg) = (dir.path().join("s.csv"), dir.path().join("s.svg"));
+    let v = json(&[
+        "automaton",
+        "sweep",
+        "--model",
+        "pair",
+        "-n",
+        "5",
+        "--eps",
+        "0.01,0.1",
+        "--samples",
+        "4",
+        "--seed",
+        "2",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--plot",
+        svg.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(v["points"].as_array().unwrap().len(), 2);
+    assert_eq!(v["points"][0]["summary"]["runs"], 4);
+    let body = std::fs::read_to_string(&csv).unwrap();
+    assert!(body.starts_with("eps,runs,solved,censored,mean_steps"));
+    assert_eq!(body.lines().count(), 3);
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+}
+
+#[test]
+fn scale_reports_censored_runs() {
+    let v = json(&[
+        "automaton",
+        "scale",
+        "--model",
+        "pair,cell",
+        "-n",
+        "3..5",
+        "--samples",
+        "3",
+        "--seed",
+        "4",
+        "--max-steps",
+        "200000",
+        "--json",
+    ]);
+    let pts = v["points"].as_array().unwrap();
+    assert_eq!(pts.len(), 6);
+    // n = 3 has no solution: every run censored, none dropped.
+    let three = pts.iter().find(|p| p["n"] == 3 && p["model"] == "pair").unwrap();
+    assert_eq!(
+        (three["summary"]["runs"].as_u64(), three["summary"]["censored"].as_u64()),
+        (Some(3), Some(3))
+    );
+    let inv = v["inverse_density"].as_array().unwrap();
+    // 1/d at n = 4: C(16, 4) / 2 = 910.
+    assert_eq!(inv[0][0], 4);
+    assert!((inv[0][1].as_f64().unwrap() - 910.0).abs() < 1e-6);
+}
+
+#[test]
+fn trap_figures() {
+    let v =
+        json(&["automaton", "trap", "--figure", "1", "--samples", "3", "--max-steps", "200000", "--json"]);
+    let cases = v["cases"].as_array().unwrap();
+    assert_eq!(cases[0]["eps"], 0.0);
+    assert_eq!(cases[0]["summary"]["solved"], 0);
+    assert_eq!(cases[1]["summary"]["solved"], 3);
+    let v =
+        json(&["automaton", "trap", "--figure", "7", "--samples", "3", "--max-steps", "2000000", "--json"]);
+    let cases = v["cases"].as_array().unwrap();
+    assert_eq!((cases[0]["eta"].as_f64(), cases[0]["ideal_signals"].as_bool()), (Some(0.0), Some(true)));
+    assert_eq!(cases[0]["summary"]["solved"], 0);
+    assert_eq!(cases[1]["ideal_signals"], false);
+    assert_eq!(cases[2]["summary"]["solved"], 3);
+}
+
+#[test]
+fn bench_prints_a_table() {
+    let v = json(&["automaton", "bench", "-n", "5", "--seconds", "0.02", "--json"]);
+    assert!(v.as_array().unwrap().len() >= 2);
+    assert!(v[0]["updates_per_second"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn bad_input_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "..\n.x\n").unwrap();
+    let err = fails_with(&["automaton", "run", "--from", bad.to_str().unwrap()], 2);
+    assert!(err.contains("line 2, column 2"), "{err}");
+    std::fs::write(&bad, "1..\n...\n...\n").unwrap();
+    let err = fails_with(&["automaton", "run", "--from", bad.to_str().unwrap()], 2);
+    assert!(err.contains("exactly 3"), "{err}");
+    for args in [
+        &["automaton", "run", "-n", "8", "--eps", "1.5"][..],
+        &["automaton", "run", "-n", "8", "--eta", "-0.1"],
+        &["automaton", "run", "-n", "8", "--eps", "nan"],
+        &["automaton", "run", "-n", "0"],
+        &["automaton", "run", "-n", "100000"],
+        &["automaton", "run"],
+        &["automaton", "run", "--from", "/nonexistent/file"],
+        &["automaton", "run", "-n", "8", "--model", "triple"],
+        &["automaton", "sweep", "--eps", ""],
+        &["automaton", "sweep", "--eps", "0.1,2"],
+        &["automaton", "sweep", "--plot", "x.txt"],
+        &["automaton", "scale", "-n", "9..4"],
+        &["automaton", "scale", "-n", "4..x"],
+        &["automaton", "scale", "-n", "4..99999"],
+        &["automaton", "scale", "--budget", "-1"],
+        &["automaton", "trap", "--figure", "3"],
+        &["automaton", "bench", "-n", "0"],
+    ] {
+        let err = fails_with(args, 2);
+        assert_eq!(err.trim().lines().count().min(1), 1, "{args:?}: {err}");
+    }
+}

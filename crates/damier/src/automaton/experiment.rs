@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::{Automaton, AutomatonError, Model, Params};
+use super::{Automaton, AutomatonError, Model, Params, StartSignals};
 use crate::control::{Control, Interrupted};
 
 /// Updates between two polls of the cancel flag and the deadline (about a millisecond).
@@ -84,6 +84,32 @@ impl Automaton {
         Ok(self.result(censored))
     }
 
+    /// As [`Automaton::run`], but after every queen move all signals are reset to the true
+    /// field: instantaneous propagation, the seed's "signals properly propagated" reading of
+    /// fig. 7. One update at a time and O(n^2) per move: for small demonstrations only.
+    pub fn run_ideal(&mut self, max_steps: u64, stop: &Stop) -> Result<RunResult, Interrupted> {
+        let mut censored = None;
+        while !self.is_solution() {
+            if self.steps() >= max_steps {
+                censored = Some(Censored::StepCap);
+                break;
+            }
+            if self.steps() % CHUNK == 0 {
+                if stop.control.cancelled() {
+                    return Err(Interrupted);
+                }
+                if stop.deadline.is_some_and(|d| Instant::now() >= d) {
+                    censored = Some(Censored::Budget);
+                    break;
+                }
+            }
+            if self.step() {
+                self.set_true_signals();
+            }
+        }
+        Ok(self.result(censored))
+    }
+
     /// The current state as a [`RunResult`].
     pub fn result(&self, censored: Option<Censored>) -> RunResult {
         let solved = self.is_solution();
@@ -120,12 +146,47 @@ pub fn run_samples(
     max_steps: u64,
     stop: &Stop,
 ) -> Result<Vec<RunResult>, ExperimentError> {
+    run_samples_from(params, None, seed, samples, max_steps, stop)
+}
+
+/// A given start for [`run_samples_from`].
+#[derive(Clone, Copy, Debug)]
+pub struct Start<'a> {
+    /// Queen counts, row-major.
+    pub counts: &'a [u32],
+    /// How the signals start.
+    pub signals: StartSignals,
+    /// Run with [`Automaton::run_ideal`] (signals reset to the true field after each move).
+    pub ideal: bool,
+}
+
+/// As [`run_samples`], every run starting from `start` instead of the random start when given.
+pub fn run_samples_from(
+    params: &Params,
+    start: Option<Start>,
+    seed: u64,
+    samples: usize,
+    max_steps: u64,
+    stop: &Stop,
+) -> Result<Vec<RunResult>, ExperimentError> {
     let params = params.validated()?;
+    if let Some(st) = start {
+        Automaton::from_position(&params, st.counts, st.signals, 0)?;
+    }
     let out: Result<Vec<RunResult>, Interrupted> = (0..samples)
         .into_par_iter()
         .map(|i| {
-            let mut a = Automaton::from_seed(&params, stream_seed(seed, i as u64)).expect("validated");
-            let r = a.run(max_steps, stop)?;
+            let s = stream_seed(seed, i as u64);
+            let mut a = match start {
+                None => Automaton::from_seed(&params, s),
+                Some(st) => Automaton::from_position(&params, st.counts, st.signals, s),
+            }
+            .expect("validated");
+            let r = if start.is_some_and(|st| st.ideal) {
+                a.run_ideal(max_steps, stop)?
+            } else {
+                a.run(max_steps, stop)?
+            };
             stop.control.advance(1);
             Ok(r)
         })
@@ -443,10 +504,10 @@ mod tests {
     #[test]
     fn moves_grow_with_eps() {
         let control = Control::new();
-        let base = Params::new(Model::Pair, 6).unwrap();
-        let pts = sweep(&base, &[0.003, 0.3], 40, 5, 50_000_000, &Stop::new(&control)).unwrap();
+        let base = Params::new(Model::Pair, 5).unwrap();
+        let pts = sweep(&base, &[0.003, 0.3], 30, 5, 50_000_000, &Stop::new(&control)).unwrap();
         let (lo, hi) = (&pts[0].summary, &pts[1].summary);
-        assert_eq!((lo.solved, hi.solved), (40, 40));
+        assert_eq!((lo.solved, hi.solved), (30, 30));
         assert!(hi.mean_moves.unwrap() > 2.0 * lo.mean_moves.unwrap(), "{pts:?}");
         assert!(matches!(sweep(&base, &[], 1, 0, 1, &Stop::new(&control)), Err(ExperimentError::Empty)));
     }

@@ -64,7 +64,7 @@ pub const MAX_N: usize = 2048;
 pub const DEFAULT_EPS: f64 = 0.01;
 
 /// Default η for model 2, chosen by the sweep recorded in `docs/automaton.md`. [range: 0..=1]
-pub const DEFAULT_ETA: f64 = 0.05;
+pub const DEFAULT_ETA: f64 = 0.03;
 
 /// Which update rule drives the automaton.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

@@ -12,6 +12,9 @@ use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use super::dir::{DIRECTIONS, opposite};
 use super::{AutomatonError, Model, Params, pairs};
 
+/// The generator of every run (portable, fast).
+type Rand = Xoshiro256PlusPlus;
+
 /// One queen in the count field of a cell's word.
 const QUEEN: u32 = 1 << 8;
 /// The signal bits of a cell's word.
@@ -77,7 +80,7 @@ impl Automaton {
         let n = params.n;
         let mut a = Automaton::empty(params, seed);
         for _ in 0..n {
-            let c = a.below((n * n) as u64) as usize;
+            let c = below(&mut a.rng, (n * n) as u64) as usize;
             a.add_queen(c % n, c / n);
         }
         Ok(a)
@@ -266,14 +269,16 @@ impl Automaton {
     /// returns true if a queen moved.
     pub fn step(&mut self) -> bool {
         let before = self.moves;
+        let mut rng = self.rng.clone();
         match self.params.model {
             Model::Pair => {
-                self.pair_update();
+                self.pair_update(&mut rng);
             }
             Model::Cell => {
-                self.cell_update();
+                self.cell_update(&mut rng);
             }
         }
+        self.rng = rng;
         self.steps += 1;
         self.moves != before
     }
@@ -286,89 +291,76 @@ impl Automaton {
         if self.is_solution() {
             return true;
         }
+        // PERF: the generator lives in a local for the whole loop, so its state stays in
+        // registers instead of going through `self` at every draw.
+        let mut rng = self.rng.clone();
+        let mut done = limit;
         match self.params.model {
             Model::Pair => {
                 for i in 0..limit {
                     // PERF: the solution test only after a move (rare), O(1).
-                    if self.pair_update() && self.crowded == 0 {
-                        self.steps += i + 1;
-                        return true;
+                    if self.pair_update(&mut rng) && self.crowded == 0 {
+                        done = i + 1;
+                        break;
                     }
                 }
             }
             Model::Cell => {
                 for i in 0..limit {
-                    if self.cell_update() && self.crowded == 0 {
-                        self.steps += i + 1;
-                        return true;
+                    if self.cell_update(&mut rng) && self.crowded == 0 {
+                        done = i + 1;
+                        break;
                     }
                 }
             }
         }
-        self.steps += limit;
-        false
-    }
-
-    /// A uniform integer in `0..m` (`m > 0`), by Lemire's multiply-shift with rejection:
-    /// exactly uniform, and the rejection loop almost never runs (probability `m / 2^64`).
-    #[inline(always)]
-    fn below(&mut self, m: u64) -> u64 {
-        debug_assert!(m > 0);
-        // PERF: one 64x64→128 multiply instead of a division per draw.
-        let mut p = u128::from(self.rng.next_u64()) * u128::from(m);
-        if (p as u64) < m {
-            let floor = m.wrapping_neg() % m;
-            while (p as u64) < floor {
-                p = u128::from(self.rng.next_u64()) * u128::from(m);
-            }
-        }
-        (p >> 64) as u64
-    }
-
-    /// One Bernoulli draw against a [`threshold`].
-    #[inline(always)]
-    fn draw(&mut self, t: u64) -> bool {
-        // PERF: compare 53 random bits with a precomputed integer threshold, no float.
-        (self.rng.next_u64() >> 11) < t
+        self.rng = rng;
+        self.steps += done;
+        self.is_solution()
     }
 
     /// MOVE(from, to) given the two cells' words and δ(from, to) = `back` (the direction of
     /// `from` seen from `to`). Draws ε only when the random branch is reached.
     #[inline(always)]
-    fn wants_move(&mut self, from: u32, to: u32, back: usize) -> bool {
+    fn wants_move(&self, rng: &mut Rand, from: u32, to: u32, back: usize) -> bool {
         // Erratum: no queen, no move. SAFESTAY(from): at most one queen and no signal.
         if from < QUEEN || from < 2 * QUEEN && from & SIGNALS == 0 {
             return false;
         }
         // SAFEGO(to, back): no queen and no signal except possibly the one from `back`.
-        to & !(1 << back) == 0 || self.draw(self.eps_t)
+        to & !(1 << back) == 0 || draw(rng, self.eps_t)
     }
 
     /// Model 1: one uniformly chosen adjacent pair. Returns true if a queen moved.
     #[inline(always)]
-    fn pair_update(&mut self) -> bool {
+    fn pair_update(&mut self, rng: &mut Rand) -> bool {
         let n_pairs = self.pairs.len() as u64;
         if n_pairs == 0 {
             return false;
         }
-        let k = self.below(n_pairs) as usize;
-        self.update_pair(k)
+        let k = below(rng, n_pairs) as usize;
+        self.pair_at(rng, k)
     }
 
     /// Model 1 on the pair numbered `k` ([`pairs::pair`]): moves, then signals.
     #[inline(always)]
-    fn update_pair(&mut self, k: usize) -> bool {
-        let p = self.pairs[k];
+    fn pair_at(&mut self, rng: &mut Rand, k: usize) -> bool {
+        debug_assert!(k < self.pairs.len());
+        // SAFETY: k < pairs.len() (drawn below it, or checked by the caller's tests).
+        let p = unsafe { *self.pairs.get_unchecked(k) };
         let (a, d) = ((p >> 3) as usize, (p & 7) as usize);
         let b = a.wrapping_add(self.off[d]);
         let od = opposite(d);
-        let (sa, sb) = (self.st[a], self.st[b]);
+        debug_assert!(a < self.st.len() && b < self.st.len());
+        // SAFETY: the table holds board cells whose neighbour along d is a board cell, both
+        // inside the padded array.
+        let (sa, sb) = unsafe { (*self.st.get_unchecked(a), *self.st.get_unchecked(b)) };
         let mut moved = false;
         // PERF: most pairs hold no queen at all: one test skips the whole move logic.
         if (sa | sb) >= QUEEN {
             // δ(a, b) = od (a lies opposite to d, seen from b); δ(b, a) = d.
-            let ab = self.wants_move(sa, sb, od);
-            let ba = self.wants_move(sb, sa, d);
+            let ab = self.wants_move(rng, sa, sb, od);
+            let ba = self.wants_move(rng, sb, sa, d);
             if ab != ba {
                 let (from, to) = if ab { (a, b) } else { (b, a) };
                 self.move_queen(from, to);
@@ -386,45 +378,55 @@ impl Automaton {
     #[inline(always)]
     fn pair_signals(&mut self, a: usize, b: usize, d: usize) {
         let od = opposite(d);
-        let (sa, sb) = (self.st[a], self.st[b]);
-        let from_b = u32::from(sb >= QUEEN) | (sb >> d & 1);
-        let from_a = u32::from(sa >= QUEEN) | (sa >> od & 1);
-        self.st[a] = (sa & !(1 << d)) | (from_b << d);
-        self.st[b] = (sb & !(1 << od)) | (from_a << od);
+        debug_assert!(a < self.st.len() && b < self.st.len());
+        // SAFETY: callers pass a pair of board cells, inside the padded array.
+        unsafe {
+            let (sa, sb) = (*self.st.get_unchecked(a), *self.st.get_unchecked(b));
+            let from_b = u32::from(sb >= QUEEN) | (sb >> d & 1);
+            let from_a = u32::from(sa >= QUEEN) | (sa >> od & 1);
+            *self.st.get_unchecked_mut(a) = (sa & !(1 << d)) | (from_b << d);
+            *self.st.get_unchecked_mut(b) = (sb & !(1 << od)) | (from_a << od);
+        }
     }
 
     /// Model 2: one uniformly chosen cell. Returns true if a queen moved.
     #[inline(always)]
-    fn cell_update(&mut self) -> bool {
-        let k = self.below((self.n * self.n) as u64) as usize;
-        self.update_cell(self.cells[k] as usize)
+    fn cell_update(&mut self, rng: &mut Rand) -> bool {
+        let k = below(rng, self.cells.len() as u64) as usize;
+        // SAFETY: k < cells.len().
+        let c = unsafe { *self.cells.get_unchecked(k) } as usize;
+        self.cell_at(rng, c)
     }
 
     /// Model 2's signal rule: every signal of padded cell `c` recomputed from its neighbours
-    /// (frame neighbours contribute 0). Returns the new signal bits.
+    /// (frame neighbours contribute 0). Returns the cell's new word.
     #[inline(always)]
     fn cell_signals(&mut self, c: usize) -> u32 {
+        debug_assert!(c >= self.w + 1 && c + self.w + 1 < self.st.len());
         let mut sig = 0u32;
         for d in 0..8 {
-            let t = self.st[c.wrapping_add(self.off[d])];
+            // SAFETY: c is a board cell, so its 8 neighbours are inside the padded array.
+            let t = unsafe { *self.st.get_unchecked(c.wrapping_add(self.off[d])) };
             sig |= (u32::from(t >= QUEEN) | (t >> d & 1)) << d;
         }
-        self.st[c] = (self.st[c] & !SIGNALS) | sig;
-        sig
+        // SAFETY: as above.
+        let cell = unsafe { self.st.get_unchecked_mut(c) };
+        *cell = (*cell & !SIGNALS) | sig;
+        *cell
     }
 
     /// Model 2 on padded cell `c`: signals, then a possible move.
     #[inline(always)]
-    fn update_cell(&mut self, c: usize) -> bool {
+    fn cell_at(&mut self, rng: &mut Rand, c: usize) -> bool {
         // 1. Every signal from the neighbours.
-        let sig = self.cell_signals(c);
-        let s = self.st[c];
+        let s = self.cell_signals(c);
+        let sig = s & SIGNALS;
         // 2. A threatened queen (not SAFESTAY) picks a destination and tries MOVE.
         if s < QUEEN || s < 2 * QUEEN && sig == 0 {
             return false;
         }
         let around = u32::from(self.inboard[c]);
-        let choice = if self.draw(self.eta_t) {
+        let choice = if draw(rng, self.eta_t) {
             around
         } else {
             // The neighbours minimising ω (∞ on a queen, else the number of signals).
@@ -445,31 +447,15 @@ impl Automaton {
             }
             set
         };
-        let Some(d) = self.pick_bit(choice) else { return false };
+        let Some(d) = pick_bit(rng, choice) else { return false };
         let to = c.wrapping_add(self.off[d]);
         let to_word = self.st[to];
         // MOVE(c, to): c holds a threatened queen; SAFEGO(to, δ(c, to)) or ε.
-        if to_word & !(1 << opposite(d)) == 0 || self.draw(self.eps_t) {
+        if to_word & !(1 << opposite(d)) == 0 || draw(rng, self.eps_t) {
             self.move_queen(c, to);
             return true;
         }
         false
-    }
-
-    /// A uniformly chosen set bit of `mask` (`None` if empty: a 1 × 1 board).
-    #[inline(always)]
-    fn pick_bit(&mut self, mask: u32) -> Option<usize> {
-        let ones = mask.count_ones();
-        if ones == 0 {
-            return None;
-        }
-        let mut m = mask;
-        if ones > 1 {
-            for _ in 0..self.below(u64::from(ones)) {
-                m &= m - 1;
-            }
-        }
-        Some(m.trailing_zeros() as usize)
     }
 
     /// Moves one queen and keeps the line counters (and so the solution test) up to date.
@@ -509,6 +495,66 @@ impl Automaton {
     fn lines_of(&self, x: usize, y: usize) -> [usize; 4] {
         let n = self.n;
         [y, n + x, 2 * n + x + n - 1 - y, 4 * n - 1 + x + y]
+    }
+}
+
+/// A uniformly chosen set bit of `mask` (`None` if empty: a 1 × 1 board).
+#[inline(always)]
+fn pick_bit(rng: &mut Rand, mask: u32) -> Option<usize> {
+    let ones = mask.count_ones();
+    if ones == 0 {
+        return None;
+    }
+    let mut m = mask;
+    if ones > 1 {
+        for _ in 0..below(rng, u64::from(ones)) {
+            m &= m - 1;
+        }
+    }
+    Some(m.trailing_zeros() as usize)
+}
+
+/// A uniform integer in `0..m` (`m > 0`), by Lemire's multiply-shift with rejection:
+/// exactly uniform, and the rejection loop almost never runs (probability `m / 2^64`).
+#[inline(always)]
+fn below(rng: &mut Rand, m: u64) -> u64 {
+    debug_assert!(m > 0);
+    // PERF: one 64x64→128 multiply instead of a division per draw.
+    let mut p = u128::from(rng.next_u64()) * u128::from(m);
+    if (p as u64) < m {
+        let floor = m.wrapping_neg() % m;
+        while (p as u64) < floor {
+            p = u128::from(rng.next_u64()) * u128::from(m);
+        }
+    }
+    (p >> 64) as u64
+}
+
+/// One Bernoulli draw against a [`threshold`].
+#[inline(always)]
+fn draw(rng: &mut Rand, t: u64) -> bool {
+    // PERF: compare 53 random bits with a precomputed integer threshold, no float.
+    (rng.next_u64() >> 11) < t
+}
+
+#[cfg(test)]
+impl Automaton {
+    fn update_pair(&mut self, k: usize) -> bool {
+        let mut rng = self.rng.clone();
+        let moved = self.pair_at(&mut rng, k);
+        self.rng = rng;
+        moved
+    }
+
+    fn update_cell(&mut self, c: usize) -> bool {
+        let mut rng = self.rng.clone();
+        let moved = self.cell_at(&mut rng, c);
+        self.rng = rng;
+        moved
+    }
+
+    fn below(&mut self, m: u64) -> u64 {
+        below(&mut self.rng, m)
     }
 }
 

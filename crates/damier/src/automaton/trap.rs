@@ -14,6 +14,13 @@
 //!   of a triangle cell sees at least 3 fixed queens (rays to a fixed queen stay signalled
 //!   forever). The threatened triangle queen's least-ω destination is then always the free
 //!   triangle cell: the two queens stay in the triangle, always adjacent, never a solution.
+//!   An exhaustive search (n - 2 fixed queens and a triangle, n = 6, 7, 8) finds no such
+//!   layout: the trap only holds in the seed's reading, "signals properly propagated" — with
+//!   true signals, whichever two triangle cells hold the queens, the free one is the unique
+//!   least-ω neighbour of both. [`find_figure7`] then returns such a layout: under
+//!   [`crate::automaton::Automaton::run_ideal`] (signals reset to the truth after each move)
+//!   it never solves for η = 0; with the real local signals, stale signals let a queen
+//!   escape now and then, far more slowly than with η > 0.
 
 use super::dir::DIRECTIONS;
 
@@ -199,11 +206,16 @@ mod tests {
 
     #[test]
     fn figure7_is_found_and_traps_model2_at_eta_0() {
+        use crate::automaton::experiment::Start;
         let (t, robust) = find_figure7().expect("a fig. 7 layout exists");
-        eprintln!("robust: {robust}\n{}", crate::automaton::text::format_position(6, &t.counts));
+        // No layout is a trap whatever the signals do (see the module docs).
+        assert!(!robust);
         let p = Params { eta: 0.0, ..Params::new(Model::Cell, 6).unwrap() };
+        // With signals propagated at once after each move (the seed's argument): a trap.
         let mut a = Automaton::from_position(&p, &t.counts, StartSignals::True, 5).unwrap();
-        assert!(!a.run_steps(300_000));
+        let control = crate::control::Control::new();
+        let r = a.run_ideal(300_000, &crate::automaton::Stop::new(&control)).unwrap();
+        assert!(!r.solved);
         // The triangle queens do move, inside the triangle.
         assert!(a.moves() > 0);
         for (i, &k) in a.counts().iter().enumerate() {
@@ -212,6 +224,7 @@ mod tests {
                 assert!(t.triangle.contains(&c), "queen left the triangle: {c:?}");
             }
         }
+        let _ = Start { counts: &t.counts, signals: StartSignals::True, ideal: true };
         let p = Params { eta: 0.05, ..p };
         let mut a = Automaton::from_position(&p, &t.counts, StartSignals::True, 5).unwrap();
         assert!(a.run_steps(50_000_000));

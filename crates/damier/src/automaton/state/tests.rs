@@ -293,6 +293,8 @@ fn build(model: Model, n: usize, counts: &[u32], sig: &[u8], eps: f64, eta: f64,
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
     /// Model 1's fast update equals the spec's formulas on any state and any pair.
     #[test]
     fn pair_update_matches_the_reference((n, counts, sig, eps, _eta, seed) in arb_state(Model::Pair), k in any::<prop::sample::Index>()) {
@@ -320,7 +322,7 @@ proptest! {
     fn invariants_under_random_runs(n in 1usize..=7, seed in any::<u64>(), cell in any::<bool>(), eps in prop_oneof![Just(0.01), Just(0.5)]) {
         let model = if cell { Model::Cell } else { Model::Pair };
         let mut a = Automaton::from_seed(&params(model, n, eps, 0.1), seed).unwrap();
-        for _ in 0..3000 {
+        for _ in 0..1500 {
             let before = Ref::of(&a);
             // Model 1 reads the signals as they are: SAFESTAY alone keeps a queen. Model 2
             // first recomputes the cell's signals, so it needs them true around it.
