@@ -591,7 +591,26 @@ fn chase_cmd(a: ChaseArgs) -> anyhow::Result<ExitCode> {
     let (down, last) = chase::chase_presses(&start, &zero, control)?;
     let after = lights::apply_presses(&start, &down);
     // 2. Which first row fixes the last row.
-    let first = lights::poly::PolySystem::new(w, h).solve_first_row(&last);
+    let sys = lights::poly::PolySystem::new(w, h);
+    let first = sys.solve_first_row(&last).map(|x0| {
+        // The lightest first row that works (as in the seed's table): walk the kernel's first
+        // rows when there are few of them.
+        let kernel = sys.kernel_first_rows();
+        if kernel.len() > 20 {
+            return x0;
+        }
+        let weight = |v: &[u64]| v.iter().map(|x| x.count_ones()).sum::<u32>();
+        let (mut cur, mut best) = (x0.clone(), x0);
+        for i in 1u64..(1 << kernel.len()) {
+            for (c, k) in cur.iter_mut().zip(&kernel[i.trailing_zeros() as usize]) {
+                *c ^= k;
+            }
+            if weight(&cur) < weight(&best) {
+                best = cur.clone();
+            }
+        }
+        best
+    });
     // 3. Press it and chase again.
     let full = match &first {
         Some(x0) => {
