@@ -161,8 +161,12 @@ pub fn solve_in_place(
             check_dense(b.width(), b.height())?;
             dense::solve(b)
         }
-        Method::Chase | Method::Poly if b.width() > b.height() => {
-            // Chase along the long side: the reduced system is min(W, H) wide.
+        Method::Chase | Method::Poly
+            if b.width() > b.height() && (method == Method::Chase || b.width() > 128 * b.height()) =>
+        {
+            // Chase along the long side: the reduced system is min(W, H) wide. The dense W x W
+            // system always wants that; the polynomial one costs only O(W^2 / 128) word
+            // operations, cheaper than a bit-by-bit transposition unless W > 128 H.
             let mut t = b.transpose();
             let (nullity, solvable) = solve_in_place(&mut t, method, control)?;
             (nullity, solvable.then(|| t.transpose()))
