@@ -367,7 +367,7 @@ fn degree_below(words: &[u64], bound: usize) -> Option<usize> {
 }
 
 /// `dst += src * x^shift`. `dst` must hold every nonzero bit of the result.
-#[inline]
+#[inline(always)]
 pub(crate) fn xor_shifted(dst: &mut [u64], src: &[u64], shift: usize) {
     let q = shift / 64;
     let r = (shift % 64) as u32;
@@ -436,8 +436,13 @@ fn div_rem_words(r: &mut [u64], da: usize, d: &[u64], dd: usize, hw: bool) -> Ve
     q
 }
 
-/// Bit-step Euclid on equal-length buffers; returns the gcd's words.
-fn gcd_words(mut a: Vec<u64>, mut b: Vec<u64>) -> Vec<u64> {
+super::avx2_dispatch! {
+    /// Bit-step Euclid on equal-length buffers; returns the gcd's words.
+    fn gcd_words(a: Vec<u64>, b: Vec<u64>) -> Vec<u64> => gcd_words_impl
+}
+
+#[inline(always)]
+fn gcd_words_impl(mut a: Vec<u64>, mut b: Vec<u64>) -> Vec<u64> {
     let mut da = degree_of(&a);
     let mut db = degree_of(&b);
     loop {
@@ -454,9 +459,14 @@ fn gcd_words(mut a: Vec<u64>, mut b: Vec<u64>) -> Vec<u64> {
     }
 }
 
-/// `(g, t)` with `t * b = g = gcd(a, b) mod a`, by the bit-step Euclid carrying the cofactor of
-/// `b` only. `a` must be nonzero.
-pub(crate) fn half_ext_gcd(a: &Gf2Poly, b: &Gf2Poly) -> (Gf2Poly, Gf2Poly) {
+super::avx2_dispatch! {
+    /// `(g, t)` with `t * b = g = gcd(a, b) mod a`, by the bit-step Euclid carrying the cofactor
+    /// of `b` only. `a` must be nonzero.
+    pub(crate) fn half_ext_gcd(a: &Gf2Poly, b: &Gf2Poly) -> (Gf2Poly, Gf2Poly) => half_ext_gcd_impl
+}
+
+#[inline(always)]
+fn half_ext_gcd_impl(a: &Gf2Poly, b: &Gf2Poly) -> (Gf2Poly, Gf2Poly) {
     let da0 = a.degree().expect("half_ext_gcd: a must be nonzero");
     let db0 = b.degree().unwrap_or(0);
     let n = words_for(da0.max(db0) + 1) + 1;

@@ -133,28 +133,43 @@ pub fn solve(
     method: Method,
     control: &Control,
 ) -> Result<Solution, LightsError> {
-    let b = difference(start, target)?;
-    let s = solve_unverified(&b, method, control)?;
-    if let Some(p) = &s.presses
-        && !verify(&b, None, p)
-    {
+    let mut b = difference(start, target)?;
+    let (nullity, solvable) = solve_in_place(&mut b, method, control)?;
+    if solvable && !verify(start, target, &b) {
         return Err(LightsError::Unverified(method));
     }
-    Ok(s)
+    Ok(Solution { nullity, presses: solvable.then_some(b) })
 }
 
 /// Solves `M x = b` without the final check (for benchmarks that time the check apart).
 pub fn solve_unverified(b: &Board, method: Method, control: &Control) -> Result<Solution, LightsError> {
-    match method {
+    let mut x = b.clone();
+    let (nullity, solvable) = solve_in_place(&mut x, method, control)?;
+    Ok(Solution { nullity, presses: solvable.then_some(x) })
+}
+
+/// Solves `M x = b` in place: returns `(nullity, solvable)`; when solvable, `b` now holds a
+/// press pattern (not verified here); otherwise `b` is unchanged. The polynomial engine on a
+/// board at least as tall as wide needs no second board (see [`chase::chase_in_place`]).
+pub fn solve_in_place(
+    b: &mut Board,
+    method: Method,
+    control: &Control,
+) -> Result<(usize, bool), LightsError> {
+    let (nullity, presses) = match method {
         Method::Dense => {
             check_dense(b.width(), b.height())?;
-            let (nullity, presses) = dense::solve(b);
-            Ok(Solution { nullity, presses })
+            dense::solve(b)
         }
-        Method::Chase | Method::Poly if b.width() > b.height() => {
-            // Chase along the long side: the reduced system is min(W, H) wide.
-            let s = solve_unverified(&b.transpose(), method, control)?;
-            Ok(Solution { nullity: s.nullity, presses: s.presses.map(|p| p.transpose()) })
+        Method::Chase | Method::Poly
+            if b.width() > b.height() && (method == Method::Chase || b.width() > 128 * b.height()) =>
+        {
+            // Chase along the long side: the reduced system is min(W, H) wide. The dense W x W
+            // system always wants that; the polynomial one costs only O(W^2 / 128) word
+            // operations, cheaper than a bit-by-bit transposition unless W > 128 H.
+            let mut t = b.transpose();
+            let (nullity, solvable) = solve_in_place(&mut t, method, control)?;
+            (nullity, solvable.then(|| t.transpose()))
         }
         Method::Chase => {
             check_chase(b.width())?;
@@ -162,23 +177,25 @@ pub fn solve_unverified(b: &Board, method: Method, control: &Control) -> Result<
             let e = m.echelon(None);
             let nullity = b.width() - e.rank();
             let r = chase::chase_residual(b, &vec![0; b.stride()], control)?;
-            let Some(x0) = m.solve(&BitVec::from_words(b.width(), &r)) else {
-                return Ok(Solution { nullity, presses: None });
-            };
-            let (p, _) = chase::chase_presses(b, x0.words(), control)?;
-            Ok(Solution { nullity, presses: Some(p) })
+            match m.solve(&BitVec::from_words(b.width(), &r)) {
+                None => (nullity, None),
+                Some(x0) => (nullity, Some(chase::chase_presses(b, x0.words(), control)?.0)),
+            }
         }
         Method::Poly => {
             let sys = poly::PolySystem::new(b.width(), b.height());
             let nullity = sys.nullity();
             let r = chase::chase_residual(b, &vec![0; b.stride()], control)?;
-            let Some(x0) = sys.solve_first_row(&r) else {
-                return Ok(Solution { nullity, presses: None });
-            };
-            let (p, _) = chase::chase_presses(b, &x0, control)?;
-            Ok(Solution { nullity, presses: Some(p) })
+            let Some(x0) = sys.solve_first_row(&r) else { return Ok((nullity, false)) };
+            chase::chase_in_place(b, &x0, control)?;
+            return Ok((nullity, true));
         }
+    };
+    let solvable = presses.is_some();
+    if let Some(p) = presses {
+        *b = p;
     }
+    Ok((nullity, solvable))
 }
 
 fn check_dense(w: usize, h: usize) -> Result<(), LightsError> {

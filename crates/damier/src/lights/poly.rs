@@ -63,9 +63,14 @@ impl PolySystem {
     }
 }
 
-/// `R = sum_k r_k p_k(x)` for a row `r` of `width` cells.
-pub fn row_to_poly(r: &[u64], width: usize) -> Gf2Poly {
-    let n = width / 64 + 2;
+crate::gf2::avx2_dispatch! {
+    /// `R = sum_k r_k p_k(x)` for a row `r` of `width` cells (`O(W^2 / 128)` word operations).
+    pub fn row_to_poly(r: &[u64], width: usize) -> Gf2Poly => row_to_poly_impl
+}
+
+#[inline(always)]
+fn row_to_poly_impl(r: &[u64], width: usize) -> Gf2Poly {
+    let n = width / 64 + 3;
     let mut acc = vec![0u64; n];
     let mut prev = vec![0u64; n];
     let mut cur = vec![0u64; n];
@@ -78,41 +83,46 @@ pub fn row_to_poly(r: &[u64], width: usize) -> Gf2Poly {
             }
         }
         // p_{k+1} = x p_k + p_{k-1}, written over p_{k-1}.
-        // PERF: only the live words of p_k (degree k), shifted by one bit.
-        let mut carry = 0u64;
-        for (p, &c) in prev[..len + 1].iter_mut().zip(cur[..len].iter().chain(std::iter::once(&0))) {
-            *p ^= (c << 1) | carry;
-            carry = c >> 63;
+        // PERF: only the live words of p_k (degree k); `cur[len] = 0` guards the top carry,
+        // and the windowed loop has no bounds checks, so it vectorises.
+        prev[0] ^= cur[0] << 1;
+        for (p, w) in prev[1..=len].iter_mut().zip(cur[..=len].windows(2)) {
+            *p ^= (w[1] << 1) | (w[0] >> 63);
         }
         std::mem::swap(&mut prev, &mut cur);
     }
     Gf2Poly::from_words(acc)
 }
 
-/// The row `u(A) e_0` for `deg u < width`, by Horner's rule: `v ← A v + u_j e_0`.
-pub fn poly_to_row(u: &Gf2Poly, width: usize) -> Vec<u64> {
+crate::gf2::avx2_dispatch! {
+    /// The row `u(A) e_0` for `deg u < width`, by Horner's rule: `v ← A v + u_j e_0`.
+    pub fn poly_to_row(u: &Gf2Poly, width: usize) -> Vec<u64> => poly_to_row_impl
+}
+
+#[inline(always)]
+fn poly_to_row_impl(u: &Gf2Poly, width: usize) -> Vec<u64> {
     let s = words_for(width);
-    let mut v = vec![0u64; s];
-    let Some(du) = u.degree() else { return v };
+    let Some(du) = u.degree() else { return vec![0u64; s] };
     assert!(du < width, "poly_to_row: degree {du} >= width {width}");
     let mask = super::press::tail_mask(width);
-    for (t, j) in (0..=du).rev().enumerate() {
-        // After t steps v lives in cells 0..t: only those words (and one more) change.
-        let live = (t / 64 + 2).min(s);
+    // Words 1..=s hold the row; words 0 and s + 1 stay zero as guards.
+    let mut v = vec![0u64; s + 2];
+    let mut t = vec![0u64; s + 2];
+    for (steps, j) in (0..=du).rev().enumerate() {
+        // After `steps` steps v lives in cells 0..steps: only those words (and one more) change.
+        let live = (steps / 64 + 2).min(s);
         // v ← A v: each cell becomes the sum of its two neighbours.
-        let mut left = 0u64; // previous old word
-        for i in 0..live {
-            let old = v[i];
-            let right = if i + 1 < s { v[i + 1] } else { 0 };
-            v[i] = ((old << 1) | (left >> 63)) ^ ((old >> 1) | (right << 63));
-            left = old;
+        // PERF: out of place over a guarded buffer: a branch-free windowed loop.
+        for (d, w) in t[1..=live].iter_mut().zip(v[..live + 2].windows(3)) {
+            *d = ((w[1] << 1) | (w[0] >> 63)) ^ ((w[1] >> 1) | (w[2] << 63));
         }
-        v[s - 1] &= mask;
+        t[s] &= mask;
+        std::mem::swap(&mut v, &mut t);
         if u.coeff(j) {
-            v[0] ^= 1;
+            v[1] ^= 1;
         }
     }
-    v
+    v[1..=s].to_vec()
 }
 
 /// The nullity of the `width x height` board: `deg gcd(p_W(x), p_H(x + 1))`.

@@ -36,7 +36,7 @@ pub fn apply_presses_naive(start: &Board, presses: &Board) -> Board {
 
 /// The lights flipped by pressing row `p` with rows `above`/`below` pressed too, XORed into
 /// `out`: `out ^= p ^ (p << 1) ^ (p >> 1) ^ above ^ below`, masked to the width.
-#[inline]
+#[inline(always)]
 pub(crate) fn effect_xor(out: &mut [u64], p: &[u64], above: &[u64], below: &[u64], mask: u64) {
     let n = p.len();
     assert!(n >= 1 && out.len() == n && above.len() == n && below.len() == n);
@@ -75,9 +75,14 @@ pub fn apply_presses(start: &Board, presses: &Board) -> Board {
     out
 }
 
-/// True when pressing `presses` turns `start` into `target` (all off when `None`). Checked a
-/// row at a time without allocating a board.
-pub fn verify(start: &Board, target: Option<&Board>, presses: &Board) -> bool {
+crate::gf2::avx2_dispatch! {
+    /// True when pressing `presses` turns `start` into `target` (all off when `None`). Checked a
+    /// row at a time without allocating a board.
+    pub fn verify(start: &Board, target: Option<&Board>, presses: &Board) -> bool => verify_impl
+}
+
+#[inline(always)]
+fn verify_impl(start: &Board, target: Option<&Board>, presses: &Board) -> bool {
     let (w, h) = (start.width(), start.height());
     if (presses.width(), presses.height()) != (w, h)
         || target.is_some_and(|t| (t.width(), t.height()) != (w, h))

@@ -169,7 +169,7 @@ fn powers_of_two_in_decimal() {
 #[test]
 fn wide_boards_are_transposed_consistently() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
-    for (w, h) in [(40, 3), (70, 2), (129, 5)] {
+    for (w, h) in [(40, 3), (70, 2), (129, 5), (1000, 3), (300, 1)] {
         let b = Board::random(w, h, &mut rng).unwrap();
         check_all(&b, &[Method::Chase, Method::Poly]);
     }
