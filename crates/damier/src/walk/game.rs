@@ -2,29 +2,48 @@
 //!
 //! ```
 //! use damier::control::Control;
-//! use damier::walk::{Board, game::WalkState};
+//! use damier::walk::{Board, game::WalkState, path::Move};
 //!
 //! let mut state = WalkState::start(Board::new(3, 3)?);
+//! state.apply(Move::E)?; // the player wanders...
 //! while !state.is_solved() {
+//!     // ...then follows hints: they come from one plan, kept while it is followed.
 //!     let mv = state.next_move(&Control::new())?.expect("not solved yet");
 //!     state.apply(mv)?;
 //! }
 //! # Ok::<(), damier::walk::WalkError>(())
 //! ```
 
+use std::collections::VecDeque;
+
 use crate::control::Control;
 
 use super::path::{Move, path_from};
 use super::{Board, Grid, WalkError, fast};
 
-/// The state of a game: which cells are black, where the pawn stands, moves made.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The state of a game: which cells are black, where the pawn stands, moves made, and the
+/// plan behind the last hint.
+///
+/// Hints must come from one plan: re-planning after every move could pick another solution
+/// each time and walk in circles. [`WalkState::next_move`] keeps the remaining plan while the
+/// player follows it, and [`WalkState::apply`] drops it as soon as the player deviates.
+#[derive(Debug, Clone)]
 pub struct WalkState {
     board: Board,
     black: Grid,
     pawn: (usize, usize),
     moves: usize,
+    plan: Option<VecDeque<Move>>,
 }
+
+impl PartialEq for WalkState {
+    /// Same board, colours and pawn cell (the move count and any cached plan are ignored).
+    fn eq(&self, other: &Self) -> bool {
+        self.board == other.board && self.black == other.black && self.pawn == other.pawn
+    }
+}
+
+impl Eq for WalkState {}
 
 impl WalkState {
     /// A new game: the pawn has just landed on the bottom-left cell (which, with its
@@ -33,7 +52,7 @@ impl WalkState {
         let mut black = Grid::zeros(board.rows(), board.cols());
         let pawn = board.start();
         black.flip_plus(pawn.0, pawn.1);
-        WalkState { board, black, pawn, moves: 0 }
+        WalkState { board, black, pawn, moves: 0, plan: None }
     }
 
     /// Any state: `black` (the board's shape) and the pawn's cell (row 0 on top).
@@ -43,7 +62,7 @@ impl WalkState {
         if pawn.0 >= board.rows() || pawn.1 >= board.cols() {
             return Err(WalkError::PawnOutside { row: pawn.0, col: pawn.1 });
         }
-        Ok(WalkState { board, black, pawn, moves: 0 })
+        Ok(WalkState { board, black, pawn, moves: 0, plan: None })
     }
 
     /// The board.
@@ -80,6 +99,13 @@ impl WalkState {
         self.pawn = next;
         self.black.flip_plus(next.0, next.1);
         self.moves += 1;
+        // Still on the plan: the rest of it is a plan from here. Otherwise forget it.
+        match self.plan.as_mut() {
+            Some(plan) if plan.front() == Some(&mv) => {
+                plan.pop_front();
+            }
+            _ => self.plan = None,
+        }
         Ok(())
     }
 
@@ -96,16 +122,24 @@ impl WalkState {
         path_from(self.board, self.pawn, &sols.particular)
     }
 
-    /// The next move of a solution from here (`None` when already solved).
-    pub fn next_move(&self, control: &Control) -> Result<Option<Move>, WalkError> {
-        Ok(self.plan(control)?.first().copied())
+    /// The next move of a solution from here (`None` when already solved). Plans once (see
+    /// [`WalkState::plan`]) and then serves the same plan while the player follows it, so
+    /// following hints finishes in at most the plan's length.
+    pub fn next_move(&mut self, control: &Control) -> Result<Option<Move>, WalkError> {
+        if self.is_solved() {
+            return Ok(None);
+        }
+        if self.plan.is_none() {
+            self.plan = Some(self.plan(control)?.into());
+        }
+        Ok(self.plan.as_ref().and_then(|p| p.front().copied()))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::walk::path::parse_moves;
+    use crate::walk::path::{Move, parse_moves};
 
     #[test]
     fn following_hints_finishes_every_small_board() {
@@ -124,6 +158,37 @@ mod tests {
                 assert!(s.is_solved(), "{rows} x {cols}");
                 assert_eq!(s.next_move(&control).unwrap(), None);
             }
+        }
+    }
+
+    #[test]
+    fn hints_come_from_one_plan_and_deviating_replans() {
+        let control = Control::new();
+        for (rows, cols) in [(3, 3), (4, 4), (5, 7), (9, 9)] {
+            let mut s = WalkState::start(Board::new(rows, cols).unwrap());
+            let _ = s.apply(Move::N);
+            let budget = s.plan(&control).unwrap().len();
+            let mut steps = 0;
+            while let Some(mv) = s.next_move(&control).unwrap() {
+                s.apply(mv).unwrap();
+                steps += 1;
+                assert!(steps <= budget, "{rows} x {cols}: hints exceed the plan");
+                if steps == 2 {
+                    // Deviate once, then keep following the (new) hints.
+                    let detour =
+                        [Move::N, Move::S, Move::E, Move::W].into_iter().find(|&m| s.apply(m).is_ok());
+                    assert!(detour.is_some());
+                    steps = 0;
+                    break;
+                }
+            }
+            let budget = s.plan(&control).unwrap().len();
+            while let Some(mv) = s.next_move(&control).unwrap() {
+                s.apply(mv).unwrap();
+                steps += 1;
+                assert!(steps <= budget);
+            }
+            assert!(s.is_solved());
         }
     }
 

@@ -11,8 +11,9 @@
 //!   [`brute`] (every one of the `2^(LC)` sets, `LC <= 30`), [`rows`] (every first row,
 //!   completed row by row) and [`fast`] (first-row unknowns chased down the board: a
 //!   `w x w` system over GF(2), `w = min(L, C)`). [`solve`] picks one by [`Method`].
-//! - [`path`]: activation set → move string from the bottom-left cell (serpentine sweep with
-//!   back-step fixes, at most `3·L·C` moves), replay of a move string, move parsing.
+//! - [`path`]: activation set → move string from the bottom-left cell (two-row bands or a
+//!   serpentine, whichever is shorter: at most `2·L·C + L + 3·C` moves), replay of a move
+//!   string, move parsing.
 //! - [`game`]: a walk in progress (colours + pawn), for the terminal game: apply a move, and
 //!   the next move of a solution from the current state.
 //!
@@ -41,7 +42,7 @@ use crate::control::{Control, Interrupted};
 use crate::gf2::BitVec;
 
 /// Largest board accepted, in cells: `2^24` (e.g. 4096 x 4096). Bounds memory (the path of a
-/// board is at most `3·L·C` bytes, 48 MiB here) and time (the fast solver is
+/// board is at most `2·L·C + L + 3·C` bytes, about 32 MiB here) and time (the fast solver is
 /// `O(w²·h/64)` for `w x h`, about a minute at the limit on one core).
 pub const MAX_CELLS: usize = 1 << 24;
 
