@@ -287,6 +287,14 @@ mod tests {
         assert_eq!(a, b);
     }
 
+    // TODO(lights cross-check, for the coordinator after merging `wip/lights`): the walk is
+    // Lights Out with target all-ones. Add a test that, for every board up to 60 x 60 (or a
+    // proptest over random sizes in that range), the Lights Out solver's nullity equals
+    // `fast::solve(board).nullity()` and that its all-ones solution `x` and ours both satisfy
+    // `x.press_image().is_full()` (they may differ when the nullity is non-zero; compare the
+    // solution sets via `Solutions::all` on boards whose nullity is small). Until then the
+    // independent oracle is dense elimination of the full press matrix, below.
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(24))]
 
