@@ -181,7 +181,7 @@ mod walk {
             assert_eq!(sols.count_decimal(), expected.to_string(), "{n} x {n}");
             // The chosen solution and every kernel vector are checked by the press image.
             assert!(sols.particular.press_image().is_full());
-            assert!(sols.kernel.iter().all(|k| k.press_image().is_zero()));
+            assert!(sols.kernel().iter().all(|k| k.press_image().is_zero()));
         }
         // The first-row enumeration agrees where it is allowed (narrow side <= 24).
         for (i, &expected) in counts.iter().enumerate().take(16) {

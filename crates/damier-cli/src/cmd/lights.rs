@@ -432,8 +432,10 @@ fn count(a: SizeArgs) -> anyhow::Result<ExitCode> {
         output::print_json(&report)?;
     } else {
         println!(
-            "{w}x{h}: nullity {k}; {} ways from all-on to all-off; {} of the starts are winnable",
-            report.solutions, report.winnable_fraction
+            "{w}x{h}: nullity {k}; {} way{} from all-on to all-off; {} of the starts are winnable",
+            report.solutions,
+            if k == 0 { "" } else { "s" },
+            report.winnable_fraction
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -272,7 +272,11 @@ fn count(a: CountArgs) -> anyhow::Result<ExitCode> {
     if a.json {
         output::print_json(&report)?;
     } else {
-        println!("{} x {}: {} solutions (2^{})", report.rows, report.cols, report.solutions, report.nullity);
+        let plural = if report.solutions == "1" { "" } else { "s" };
+        println!(
+            "{} x {}: {} solution{plural} (2^{})",
+            report.rows, report.cols, report.solutions, report.nullity
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

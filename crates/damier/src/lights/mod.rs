@@ -264,8 +264,8 @@ pub const ALL_MAX_NULLITY: usize = 16;
 /// A press pattern with few presses.
 #[derive(Clone, Debug)]
 pub struct Fewest {
-    /// The press pattern (verified by the caller's tests: it differs from the input by a
-    /// kernel combination).
+    /// The press pattern. It differs from the input pattern by neutral configurations, so it
+    /// solves the same board; the CLI and the tests check it with [`verify`].
     pub presses: Board,
     /// True when it is proven to have the fewest presses (exhaustive walk over the kernel);
     /// false when it comes from the heuristic (local search, nullity > [`EXACT_MAX_NULLITY`]).

@@ -241,14 +241,54 @@ pub struct Solutions {
     pub board: Board,
     /// One solution (for [`fast`]: the one whose free first-row unknowns are 0).
     pub particular: Grid,
-    /// A basis of the activation sets that change no colour (`M k = 0`).
-    pub kernel: Vec<Grid>,
+    kernel: Kernel,
+}
+
+/// A basis of the kernel (activation sets that change no colour, `M k = 0`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Kernel {
+    /// Explicit grids (brute force and first-row enumeration: small boards).
+    Grids(Vec<Grid>),
+    /// First rows of the fast solver's orientation, grown into grids on demand: a board
+    /// near [`MAX_CELLS`] can have a nullity in the thousands, and materialising every
+    /// kernel grid would take gigabytes.
+    FirstRows {
+        /// One first row per basis vector.
+        rows: Vec<BitVec>,
+        /// The fast solver worked on the transposed board.
+        transposed: bool,
+    },
 }
 
 impl Solutions {
+    pub(crate) fn from_first_rows(
+        board: Board,
+        particular: Grid,
+        rows: Vec<BitVec>,
+        transposed: bool,
+    ) -> Self {
+        Solutions { board, particular, kernel: Kernel::FirstRows { rows, transposed } }
+    }
+
     /// `k` such that there are `2^k` solutions.
     pub fn nullity(&self) -> usize {
-        self.kernel.len()
+        match &self.kernel {
+            Kernel::Grids(g) => g.len(),
+            Kernel::FirstRows { rows, .. } => rows.len(),
+        }
+    }
+
+    /// Kernel basis vector `i < nullity()` as a grid (grown on demand for the fast solver).
+    pub fn kernel_vector(&self, i: usize) -> Grid {
+        match &self.kernel {
+            Kernel::Grids(g) => g[i].clone(),
+            Kernel::FirstRows { rows, transposed } => fast::grow_kernel(self.board, &rows[i], *transposed),
+        }
+    }
+
+    /// The whole kernel basis as grids: `nullity · L · C` bits of memory.
+    pub fn kernel(&self) -> Vec<Grid> {
+        (0..self.nullity()).map(|i| self.kernel_vector(i)).collect()
     }
 
     /// The number of solutions, `2^nullity`, in decimal (it can exceed any machine integer).
@@ -263,11 +303,12 @@ impl Solutions {
         if k > MAX_LISTED_NULLITY {
             return Err(WalkError::TooManySolutions { nullity: k, max: MAX_LISTED_NULLITY });
         }
+        let kernel = self.kernel();
         let mut out = Vec::with_capacity(1 << k);
         let mut cur = self.particular.clone();
         out.push(cur.clone());
         for g in 1u64..(1u64 << k) {
-            cur.xor_assign(&self.kernel[g.trailing_zeros() as usize]);
+            cur.xor_assign(&kernel[g.trailing_zeros() as usize]);
             out.push(cur.clone());
         }
         Ok(out)
@@ -295,7 +336,7 @@ impl Solutions {
                 kernel.push(d);
             }
         }
-        Solutions { board, particular, kernel }
+        Solutions { board, particular, kernel: Kernel::Grids(kernel) }
     }
 }
 
