@@ -29,11 +29,8 @@ pub struct WalkGame {
     history: Vec<WalkState>,
     /// The hinted move, shown until the next action.
     hint: Option<Move>,
-    /// The rest of the solver's path from the current position, last move first: hints and
-    /// the animation follow one path, so following hints always finishes (a fresh plan at
-    /// every move could send the pawn back and forth).
-    plan: Vec<Move>,
-    /// True while the plan is being played by itself.
+    /// True while the solver's plan is being played by itself. Hints and the animation both
+    /// come from [`WalkState::next_move`], which keeps one plan while it is followed.
     animating: bool,
     next_frame: Option<Instant>,
     message: String,
@@ -48,7 +45,6 @@ impl WalkGame {
             state: WalkState::start(board),
             history: Vec::new(),
             hint: None,
-            plan: Vec::new(),
             animating: false,
             next_frame: None,
             message: "Make every cell black.".into(),
@@ -63,7 +59,7 @@ impl WalkGame {
 
     /// True while the solver's path is being played.
     pub fn animating(&self) -> bool {
-        self.animating && !self.plan.is_empty()
+        self.animating && !self.state.is_solved()
     }
 
     /// Plays `mv` (refused, with a message, off the board or after the win).
@@ -74,13 +70,6 @@ impl WalkGame {
         let before = self.state.clone();
         match self.state.apply(mv) {
             Ok(()) => {
-                // Keep the plan while the player follows it; any other move makes it stale.
-                if self.plan.last() == Some(&mv) {
-                    self.plan.pop();
-                } else {
-                    self.plan.clear();
-                    self.animating = false;
-                }
                 self.history.push(before);
                 self.hint = None;
                 self.message = if self.state.is_solved() {
@@ -95,7 +84,6 @@ impl WalkGame {
 
     /// Takes back the last move.
     pub fn undo(&mut self) {
-        self.plan.clear();
         self.animating = false;
         match self.history.pop() {
             Some(s) => {
@@ -107,41 +95,33 @@ impl WalkGame {
         }
     }
 
-    /// Makes sure `plan` holds the rest of a solution from the current position.
-    fn ensure_plan(&mut self) -> bool {
-        if !self.plan.is_empty() {
-            return true;
-        }
-        match self.state.plan(&Control::new()) {
-            Ok(plan) if plan.is_empty() => {
+    /// The next move of the solver's plan from here, or a message why there is none.
+    fn next_move(&mut self) -> Option<Move> {
+        match self.state.next_move(&Control::new()) {
+            Ok(Some(mv)) => Some(mv),
+            Ok(None) => {
                 self.message = "Already solved.".into();
-                false
-            }
-            Ok(mut plan) => {
-                plan.reverse();
-                self.plan = plan;
-                true
+                None
             }
             Err(e) => {
                 self.message = format!("No solution from here: {e}");
-                false
+                None
             }
         }
     }
 
     /// Shows the next move of a solution from the current position.
     pub fn hint(&mut self) {
-        if self.ensure_plan() {
-            let mv = *self.plan.last().expect("plan is not empty");
+        if let Some(mv) = self.next_move() {
             self.hint = Some(mv);
-            self.message = format!("Hint: move {} ({} moves to go).", mv.letter(), self.plan.len());
+            self.message = format!("Hint: move {}.", mv.letter());
         }
     }
 
     /// Starts playing the solver's path from the current position.
     pub fn animate(&mut self) {
-        if self.ensure_plan() {
-            self.message = format!("Solver: {} moves to go.", self.plan.len());
+        if let Some(mv) = self.next_move() {
+            self.message = format!("Solver playing from here (first move {}).", mv.letter());
             self.animating = true;
             self.next_frame = None;
         }
@@ -150,7 +130,7 @@ impl WalkGame {
     /// Plays the next move of the animation, if any.
     pub fn animation_step(&mut self) {
         if self.animating()
-            && let Some(&mv) = self.plan.last()
+            && let Some(mv) = self.next_move()
         {
             self.play(mv);
         }
