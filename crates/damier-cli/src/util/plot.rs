@@ -32,6 +32,20 @@ pub fn format_of(path: &Path) -> anyhow::Result<Format> {
     }
 }
 
+/// A short axis label: plain decimals for moderate values, `1e-5`-style beyond.
+fn tick_label(v: f64) -> String {
+    let a = v.abs();
+    if v == 0.0 {
+        "0".into()
+    } else if !(1e-3..1e5).contains(&a) {
+        let s = format!("{v:.1e}");
+        s.replace(".0e", "e")
+    } else {
+        let s = format!("{v:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
 /// One named line of a chart.
 #[derive(Debug, Clone)]
 pub struct Series {
@@ -117,6 +131,8 @@ impl LineChart {
                     .configure_mesh()
                     .x_desc(self.x_label.as_str())
                     .y_desc(self.y_label.as_str())
+                    .x_label_formatter(&|v| tick_label(*v))
+                    .y_label_formatter(&|v| tick_label(*v))
                     .label_style(("sans-serif", 15))
                     .draw()
                     .map_err(|e| anyhow::anyhow!("plot: {e}"))?;
@@ -165,6 +181,16 @@ impl LineChart {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tick_labels_are_short() {
+        assert_eq!(tick_label(0.0), "0");
+        assert_eq!(tick_label(9.999999999e-5), "1e-4");
+        assert_eq!(tick_label(2.5e7), "2.5e7");
+        assert_eq!(tick_label(12.0), "12");
+        assert_eq!(tick_label(0.125), "0.125");
+        assert_eq!(tick_label(1000.0), "1000");
+    }
 
     #[test]
     fn draws_svg_and_png_with_text_and_log_axes() {
