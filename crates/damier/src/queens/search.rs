@@ -86,13 +86,14 @@ impl Solutions {
 
     /// Columns of the first row that are finished (every branch below them explored).
     pub fn first_row_done(&self) -> u32 {
-        match self.stack.first() {
-            None => self.n as u32,
-            // Columns below the lowest untried one are done, except the one being explored.
-            Some(f) => {
-                let untried = if f.free == 0 { self.n as u32 } else { f.free.trailing_zeros() };
-                if self.stack.len() > 1 { untried.saturating_sub(1) } else { untried }
+        match self.stack.len() {
+            0 => self.n as u32,
+            // Below the first row: the columns left of the one being explored are done.
+            1 if self.n > 1 => {
+                let f = self.stack[0].free;
+                if f == 0 { self.n as u32 } else { f.trailing_zeros() }
             }
+            _ => self.cols[0],
         }
     }
 
@@ -224,6 +225,9 @@ mod tests {
         assert_eq!(first(65, &c), Err(SearchError::TooLarge(65)));
         let stopped = Control::new();
         stopped.cancel();
-        assert_eq!(first(30, &stopped), Err(SearchError::Interrupted(Interrupted)));
+        let err = first(30, &stopped).unwrap_err();
+        assert_eq!(err, SearchError::Interrupted(Interrupted));
+        // The CLI finds Ctrl-C by walking the error chain: Interrupted must be a source.
+        assert!(std::error::Error::source(&err).is_some_and(|s| s.is::<Interrupted>()));
     }
 }

@@ -111,6 +111,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         };
         if n <= BOARD_MAX as u64 {
             let p = damier::queens::Placement::new(cols)?;
+            // Small boards also go through the independent checker (n = 1 has no formula).
+            anyhow::ensure!(p.is_valid(), "internal error: constructed placement {p} is invalid");
             writeln!(w, "n = {n}: S = {p} (verified)")?;
             write!(w, "{}", p.board())?;
         } else {
