@@ -36,8 +36,7 @@ mod tests {
 
     #[test]
     fn opposite_negates_the_offset() {
-        for d in 0..8 {
-            let (dx, dy) = DIRECTIONS[d];
+        for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
             assert_eq!(DIRECTIONS[opposite(d)], (-dx, -dy));
         }
     }
@@ -50,8 +49,7 @@ mod tests {
         assert_eq!(delta((1, 1), (2, 2)).map(|d| NAMES[d]), Some("NW"));
         assert_eq!(delta((2, 2), (2, 2)), None);
         assert_eq!(delta((4, 2), (2, 2)), None);
-        for d in 0..8 {
-            let (dx, dy) = DIRECTIONS[d];
+        for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
             let b = (5usize, 5usize);
             let a = ((5 + dx) as usize, (5 + dy) as usize);
             assert_eq!(delta(a, b), Some(d));

@@ -94,7 +94,7 @@ impl Automaton {
                 censored = Some(Censored::StepCap);
                 break;
             }
-            if self.steps() % CHUNK == 0 {
+            if self.steps().is_multiple_of(CHUNK) {
                 if stop.control.cancelled() {
                     return Err(Interrupted);
                 }

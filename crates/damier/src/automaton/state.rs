@@ -402,7 +402,7 @@ impl Automaton {
     /// (frame neighbours contribute 0). Returns the cell's new word.
     #[inline(always)]
     fn cell_signals(&mut self, c: usize) -> u32 {
-        debug_assert!(c >= self.w + 1 && c + self.w + 1 < self.st.len());
+        debug_assert!(c > self.w && c + self.w + 1 < self.st.len());
         let mut sig = 0u32;
         for d in 0..8 {
             // SAFETY: c is a board cell, so its 8 neighbours are inside the padded array.
