@@ -101,7 +101,7 @@ fn walk(a: WalkArgs) -> anyhow::Result<ExitCode> {
         (1..=MAX_SIDE).contains(&rows) && (1..=MAX_SIDE).contains(&cols),
         "board {rows} x {cols} cannot be played here: each side must be in 1..={MAX_SIDE}"
     );
-    let board = damier::walk::Board::new(rows, cols)?;
+    let board = damier::walk::Shape::new(rows, cols)?;
     tui::require_terminal("play walk")?;
     let mut game = tui::walk::WalkGame::new(board);
     tui::run(&mut game, "play walk")?;

@@ -8,9 +8,10 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::{Subcommand, ValueEnum};
-use damier::walk::{self, Board, Grid, Method, Solutions, path};
+use damier::board::Board;
+use damier::walk::{self, Method, Shape, Solutions, path, picture};
 
-use crate::util::{exit, interrupt, output, progress::Progress};
+use crate::util::{exit, interrupt, output};
 
 /// Subcommands of `damier walk`.
 #[derive(Debug, Subcommand)]
@@ -36,8 +37,11 @@ enum MethodArg {
     Brute,
     /// Every first row of the narrower side (at most 24 wide).
     Rows,
-    /// First-row unknowns and a GF(2) system (any size up to 2^24 cells).
+    /// First-row unknowns and a GF(2) system solved by elimination (Lights Out's chase
+    /// engine; any size up to 2^24 cells).
     Fast,
+    /// The same system solved with polynomials over GF(2) (Lights Out's poly engine).
+    Poly,
 }
 
 impl From<MethodArg> for Method {
@@ -46,6 +50,7 @@ impl From<MethodArg> for Method {
             MethodArg::Brute => Method::Brute,
             MethodArg::Rows => Method::Rows,
             MethodArg::Fast => Method::Fast,
+            MethodArg::Poly => Method::Poly,
         }
     }
 }
@@ -60,7 +65,7 @@ pub struct SolveArgs {
     /// Solver [default: fast].
     #[arg(long, value_enum, default_value = "fast")]
     method: MethodArg,
-    /// List every solution (at most 2^20 of them), each with its path.
+    /// List every solution (at most 2^16 of them, Lights Out's limit), each with its path.
     #[arg(long)]
     all: bool,
     /// Print JSON (keys: rows, cols, solutions, pattern, path, path_length; with --all also
@@ -131,6 +136,9 @@ pub struct BenchArgs {
     /// Largest square side timed [default: 2000] [range: 1..=4096].
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u32).range(1..=4096))]
     max: u32,
+    /// Solver timed: fast or poly (brute and rows cannot reach these sizes) [default: fast].
+    #[arg(long, value_enum, default_value = "fast")]
+    method: MethodArg,
     /// Print JSON (a list of {rows, cols, solve_seconds, path_seconds, total_seconds,
     /// replay_seconds, activated, path_length}).
     #[arg(long)]
@@ -148,16 +156,13 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Solves with a progress bar (rows of the chase for the fast method).
-fn solutions(board: Board, method: Method) -> anyhow::Result<Solutions> {
-    let control = interrupt::control();
-    let _bar = (method == Method::Fast && board.cells() >= 1 << 20)
-        .then(|| Progress::start(control, board.rows().max(board.cols()) as u64, "chasing rows"));
-    Ok(walk::solve(board, method, control)?)
+/// Solves with the process-wide control (Ctrl-C interrupts).
+fn solutions(board: Shape, method: Method) -> anyhow::Result<Solutions> {
+    Ok(walk::solve(board, method, interrupt::control())?)
 }
 
 /// The path of `activation`, checked by replaying it cell by cell.
-fn checked_path(board: Board, activation: &Grid) -> anyhow::Result<String> {
+fn checked_path(board: Shape, activation: &Board) -> anyhow::Result<String> {
     let moves = path::path_for(board, activation)?;
     let replay = path::replay(board, &moves);
     anyhow::ensure!(
@@ -189,7 +194,7 @@ struct SolveReport {
 }
 
 fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
-    let board = Board::new(a.rows, a.cols)?;
+    let board = Shape::new(a.rows, a.cols)?;
     let sols = solutions(board, a.method.into())?;
     let path = checked_path(board, &sols.particular)?;
     let all = if a.all {
@@ -197,7 +202,7 @@ fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         for g in sols.all()? {
             interrupt::check()?;
             let p = checked_path(board, &g)?;
-            list.push(OneSolution { pattern: g.picture(), path_length: p.len(), path: p });
+            list.push(OneSolution { pattern: picture(&g), path_length: p.len(), path: p });
         }
         Some(list)
     } else {
@@ -207,7 +212,7 @@ fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         rows: board.rows(),
         cols: board.cols(),
         solutions: sols.count_decimal(),
-        pattern: sols.particular.picture(),
+        pattern: picture(&sols.particular),
         path_length: path.len(),
         path,
         all,
@@ -238,7 +243,7 @@ fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
     match &report.all {
         None => {
             writeln!(out, "one solution ('#' = landed on an odd number of times, top row first):")?;
-            print_one(&mut out, &report.pattern, &report.path, sols.particular.count_ones())?;
+            print_one(&mut out, &report.pattern, &report.path, sols.particular.count_ones() as usize)?;
         }
         Some(list) => {
             for (i, s) in list.iter().enumerate() {
@@ -261,7 +266,7 @@ struct CountReport {
 }
 
 fn count(a: CountArgs) -> anyhow::Result<ExitCode> {
-    let board = Board::new(a.rows, a.cols)?;
+    let board = Shape::new(a.rows, a.cols)?;
     let sols = solutions(board, a.method.into())?;
     let report = CountReport {
         rows: board.rows(),
@@ -284,8 +289,9 @@ fn count(a: CountArgs) -> anyhow::Result<ExitCode> {
 fn table(a: TableArgs) -> anyhow::Result<ExitCode> {
     let mut rows = Vec::new();
     for n in 1..=a.to as usize {
-        let board = Board::new(n, n)?;
-        let sols = walk::fast::solve(board, interrupt::control())?;
+        let board = Shape::new(n, n)?;
+        // Counts only: the polynomial engine is the fastest, and the nullity is the same.
+        let sols = walk::solve(board, Method::Poly, interrupt::control())?;
         rows.push(CountReport { rows: n, cols: n, solutions: sols.count_decimal(), nullity: sols.nullity() });
     }
     if a.json {
@@ -321,10 +327,10 @@ struct ReplayReport {
 }
 
 fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
-    let board = Board::new(a.rows, a.cols)?;
+    let board = Shape::new(a.rows, a.cols)?;
     let moves = path::parse_moves(&a.moves)?;
     let r = path::replay(board, &moves);
-    let white = board.cells() - r.black.count_ones();
+    let white = board.cells() - r.black.count_ones() as usize;
     let left_board = match r.outcome {
         path::Outcome::LeftBoard { step, mv, row, col } => {
             Some(LeftBoard { step, mv: mv.letter(), row, col })
@@ -362,7 +368,7 @@ fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
         )?,
     }
     if a.show {
-        for line in r.black.picture() {
+        for line in picture(&r.black) {
             writeln!(out, "{line}")?;
         }
     }
@@ -382,14 +388,14 @@ fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
     for rows in 1..=a.to as usize {
         for cols in 1..=a.to as usize {
             interrupt::check()?;
-            let board = Board::new(rows, cols)?;
+            let board = Shape::new(rows, cols)?;
             let sols = walk::fast::solve(board, interrupt::control())?;
             let path = checked_path(board, &sols.particular)?;
             let mut text = format!(
                 "# damier walk: {rows} x {cols} board, {} solution(s); one shown, '#' = cell landed on an odd number of times, top row first\n",
                 sols.count_decimal()
             );
-            for line in sols.particular.picture() {
+            for line in picture(&sols.particular) {
                 text.push_str(&line);
                 text.push('\n');
             }
@@ -429,11 +435,16 @@ fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
     if max >= 2 {
         sizes.push((max / 2, max));
     }
+    let method = Method::from(a.method);
+    anyhow::ensure!(
+        matches!(method, Method::Fast | Method::Poly),
+        "walk bench times the fast and poly methods only"
+    );
     let mut rows = Vec::new();
     for (r, c) in sizes {
-        let board = Board::new(r, c)?;
+        let board = Shape::new(r, c)?;
         let t0 = Instant::now();
-        let sols = walk::fast::solve(board, interrupt::control())?;
+        let sols = walk::solve(board, method, interrupt::control())?;
         let t1 = Instant::now();
         let moves = path::path_for(board, &sols.particular)?;
         let t2 = Instant::now();
@@ -447,7 +458,7 @@ fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
             path_seconds: (t2 - t1).as_secs_f64(),
             total_seconds: (t2 - t0).as_secs_f64(),
             replay_seconds: (t3 - t2).as_secs_f64(),
-            activated: sols.particular.count_ones(),
+            activated: sols.particular.count_ones() as usize,
             path_length: moves.len(),
         };
         if !a.json {
@@ -474,7 +485,7 @@ fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
     if a.json {
         output::print_json(&rows)?;
     } else {
-        println!("(total = fast solve + path; the target is 2000x2000 in at most 1 s with a release build)");
+        println!("(total = solve + path; the target is 2000x2000 in at most 1 s with a release build)");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use damier::control::Control;
-use damier::walk::Board;
+use damier::walk::Shape;
 use damier::walk::game::WalkState;
 use damier::walk::path::Move;
 use ratatui::Frame;
@@ -40,7 +40,7 @@ pub struct WalkGame {
 
 impl WalkGame {
     /// A new game on `board`: the pawn has just landed on the bottom-left cell.
-    pub fn new(board: Board) -> WalkGame {
+    pub fn new(board: Shape) -> WalkGame {
         WalkGame {
             state: WalkState::start(board),
             history: Vec::new(),
@@ -164,7 +164,7 @@ impl App for WalkGame {
         for r in 0..b.rows() {
             let mut spans = Vec::new();
             for c in 0..b.cols() {
-                let black = self.state.black().get(r, c);
+                let black = self.state.black().get(c, r);
                 let bg = if black { Color::Black } else { Color::White };
                 let fg = if black { Color::White } else { Color::Black };
                 let mut style = Style::default().bg(bg).fg(fg);
@@ -185,7 +185,7 @@ impl App for WalkGame {
         }
         let title = format!(" walk {} x {} ", b.rows(), b.cols());
         frame.render_widget(Paragraph::new(lines).block(Block::bordered().title(title)), board_area);
-        let white = b.rows() * b.cols() - self.state.black().count_ones();
+        let white = b.rows() * b.cols() - self.state.black().count_ones() as usize;
         let mut info = vec![
             Line::from(format!("moves      {}", self.state.moves())),
             Line::from(format!("white left {white}")),
@@ -288,7 +288,7 @@ mod tests {
     use ratatui::crossterm::event::KeyModifiers;
 
     fn game(rows: usize, cols: usize) -> WalkGame {
-        WalkGame::new(Board::new(rows, cols).unwrap())
+        WalkGame::new(Shape::new(rows, cols).unwrap())
     }
 
     #[test]

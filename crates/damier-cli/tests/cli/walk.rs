@@ -25,8 +25,8 @@ fn solve_json_has_the_contract_keys_and_its_path_replays() {
         assert!(out.contains("all black"));
         // The path lands oddly on exactly the printed pattern.
         let moves = damier::walk::path::parse_moves(path).unwrap();
-        let board = damier::walk::Board::new(rows, cols).unwrap();
-        let landed = damier::walk::path::replay(board, &moves).landings.picture();
+        let board = damier::walk::Shape::new(rows, cols).unwrap();
+        let landed = damier::walk::picture(&damier::walk::path::replay(board, &moves).landings);
         let printed: Vec<String> = pattern.iter().map(|l| l.as_str().unwrap().to_string()).collect();
         assert_eq!(landed, printed);
     }
@@ -34,7 +34,7 @@ fn solve_json_has_the_contract_keys_and_its_path_replays() {
 
 #[test]
 fn the_three_methods_agree_and_all_lists_every_solution() {
-    for method in ["brute", "rows", "fast"] {
+    for method in ["brute", "rows", "fast", "poly"] {
         let v = json(&["walk", "solve", "4", "4", "--method", method, "--all", "--json"]);
         assert_eq!(v["solutions"], "16", "{method}");
         let all = v["all"].as_array().unwrap();
@@ -159,4 +159,17 @@ fn bad_input_is_refused_with_exit_2() {
     assert!(err.contains("illegal move 'X' at position 3"), "{err}");
     let err = fails_with(&["walk", "solve", "39", "39", "--all"], 2);
     assert!(err.contains("too many solutions") || err.contains("2^"), "{err}");
+}
+
+#[test]
+fn poly_method_solves_and_its_path_replays() {
+    // 19 x 19 has 2^16 solutions: poly may pick another one than fast, but a valid one.
+    let fast = json(&["walk", "count", "19", "19", "--json"]);
+    let v = json(&["walk", "solve", "19", "19", "--method", "poly", "--json"]);
+    assert_eq!(v["solutions"], fast["solutions"]);
+    let (code, out) = replay(19, 19, v["path"].as_str().unwrap());
+    assert_eq!(code, 0, "{out}");
+    let bench = json(&["walk", "bench", "--max", "40", "--method", "poly", "--json"]);
+    assert!(bench.as_array().is_some_and(|rows| !rows.is_empty()));
+    fails_with(&["walk", "bench", "--max", "40", "--method", "brute"], 2);
 }

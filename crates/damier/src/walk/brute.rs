@@ -8,7 +8,9 @@
 
 use crate::control::{Control, Interrupted};
 
-use super::{Board, Grid, WalkError};
+use crate::board::Board;
+
+use super::{Shape, WalkError};
 
 /// Largest board brute force accepts, in cells: 30 (`2^30` sets, seconds in a release build).
 pub const MAX_CELLS: usize = 30;
@@ -18,7 +20,7 @@ const LOW: usize = 12;
 
 /// Every solution of `board`, in increasing order of the set read as a number (bit
 /// `r * cols + c`). Refused above [`MAX_CELLS`] cells.
-pub fn solutions(board: Board, control: &Control) -> Result<Vec<Grid>, WalkError> {
+pub fn solutions(board: Shape, control: &Control) -> Result<Vec<Board>, WalkError> {
     let n = board.cells();
     if n > MAX_CELLS {
         return Err(WalkError::BruteTooLarge { cells: n, max: MAX_CELLS });
@@ -74,9 +76,9 @@ pub fn solutions(board: Board, control: &Control) -> Result<Vec<Grid>, WalkError
     Ok(found
         .into_iter()
         .map(|s| {
-            let mut g = Grid::zeros(rows, cols);
+            let mut g = board.zeros();
             for i in (0..n).filter(|i| (s >> i) & 1 == 1) {
-                g.set(i / cols, i % cols, true);
+                g.set(i % cols, i / cols, true);
             }
             g
         })
@@ -86,27 +88,28 @@ pub fn solutions(board: Board, control: &Control) -> Result<Vec<Grid>, WalkError
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::walk::{picture, press_image};
 
     #[test]
     fn small_boards_by_hand() {
         let c = Control::new();
         // 1 x 1: land once. 1 x 2: either cell alone. 2 x 2: all four.
-        assert_eq!(solutions(Board::new(1, 1).unwrap(), &c).unwrap().len(), 1);
-        let two = solutions(Board::new(1, 2).unwrap(), &c).unwrap();
-        assert_eq!(two.iter().map(|g| g.picture()[0].clone()).collect::<Vec<_>>(), vec!["#_", "_#"]);
-        let four = solutions(Board::new(2, 2).unwrap(), &c).unwrap();
+        assert_eq!(solutions(Shape::new(1, 1).unwrap(), &c).unwrap().len(), 1);
+        let two = solutions(Shape::new(1, 2).unwrap(), &c).unwrap();
+        assert_eq!(two.iter().map(|g| picture(g)[0].clone()).collect::<Vec<_>>(), vec!["#_", "_#"]);
+        let four = solutions(Shape::new(2, 2).unwrap(), &c).unwrap();
         assert_eq!(four.len(), 1);
-        assert!(four[0].is_full());
+        assert_eq!(four[0].count_ones(), 4);
     }
 
     #[test]
     fn every_solution_checks_and_limit_is_stated() {
         let c = Control::new();
-        let b = Board::new(4, 4).unwrap();
+        let b = Shape::new(4, 4).unwrap();
         let all = solutions(b, &c).unwrap();
         assert_eq!(all.len(), 16);
-        assert!(all.iter().all(|g| g.press_image().is_full()));
-        let err = solutions(Board::new(4, 8).unwrap(), &c).unwrap_err();
+        assert!(all.iter().all(|g| press_image(g) == b.ones()));
+        let err = solutions(Shape::new(4, 8).unwrap(), &c).unwrap_err();
         assert!(err.to_string().contains("at most 30 cells"), "{err}");
     }
 }

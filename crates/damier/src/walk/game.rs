@@ -2,9 +2,9 @@
 //!
 //! ```
 //! use damier::control::Control;
-//! use damier::walk::{Board, game::WalkState, path::Move};
+//! use damier::walk::{Shape, game::WalkState, path::Move};
 //!
-//! let mut state = WalkState::start(Board::new(3, 3)?);
+//! let mut state = WalkState::start(Shape::new(3, 3)?);
 //! state.apply(Move::E)?; // the player wanders...
 //! while !state.is_solved() {
 //!     // ...then follows hints: they come from one plan, kept while it is followed.
@@ -19,7 +19,9 @@ use std::collections::VecDeque;
 use crate::control::Control;
 
 use super::path::{Move, path_from};
-use super::{Board, Grid, WalkError, fast};
+use super::{Shape, WalkError, fast};
+use crate::board::Board;
+use crate::lights::{self, press};
 
 /// The state of a game: which cells are black, where the pawn stands, moves made, and the
 /// plan behind the last hint.
@@ -29,8 +31,8 @@ use super::{Board, Grid, WalkError, fast};
 /// player follows it, and [`WalkState::apply`] drops it as soon as the player deviates.
 #[derive(Debug, Clone)]
 pub struct WalkState {
-    board: Board,
-    black: Grid,
+    board: Shape,
+    black: Board,
     pawn: (usize, usize),
     moves: usize,
     plan: Option<VecDeque<Move>>,
@@ -48,16 +50,16 @@ impl Eq for WalkState {}
 impl WalkState {
     /// A new game: the pawn has just landed on the bottom-left cell (which, with its
     /// neighbours, is now black).
-    pub fn start(board: Board) -> WalkState {
-        let mut black = Grid::zeros(board.rows(), board.cols());
+    pub fn start(board: Shape) -> WalkState {
+        let mut black = board.zeros();
         let pawn = board.start();
-        black.flip_plus(pawn.0, pawn.1);
+        press(&mut black, pawn.1, pawn.0);
         WalkState { board, black, pawn, moves: 0, plan: None }
     }
 
     /// Any state: `black` (the board's shape) and the pawn's cell (row 0 on top).
     /// Not every such state can be finished: [`WalkState::plan`] says so.
-    pub fn from_parts(board: Board, black: Grid, pawn: (usize, usize)) -> Result<WalkState, WalkError> {
+    pub fn from_parts(board: Shape, black: Board, pawn: (usize, usize)) -> Result<WalkState, WalkError> {
         board.check(&black)?;
         if pawn.0 >= board.rows() || pawn.1 >= board.cols() {
             return Err(WalkError::PawnOutside { row: pawn.0, col: pawn.1 });
@@ -66,12 +68,12 @@ impl WalkState {
     }
 
     /// The board.
-    pub fn board(&self) -> Board {
+    pub fn board(&self) -> Shape {
         self.board
     }
 
-    /// The black cells.
-    pub fn black(&self) -> &Grid {
+    /// The black cells, on a board indexed `(x, y) = (col, row)`.
+    pub fn black(&self) -> &Board {
         &self.black
     }
 
@@ -87,7 +89,7 @@ impl WalkState {
 
     /// True when every cell is black.
     pub fn is_solved(&self) -> bool {
-        self.black.is_full()
+        self.black.count_ones() == self.board.cells() as u64
     }
 
     /// Moves the pawn and flips the cell it lands on and its neighbours; a move off the board
@@ -97,7 +99,7 @@ impl WalkState {
             return Err(WalkError::OffBoard { mv: mv.letter(), row: self.pawn.0, col: self.pawn.1 });
         };
         self.pawn = next;
-        self.black.flip_plus(next.0, next.1);
+        press(&mut self.black, next.1, next.0);
         self.moves += 1;
         // Still on the plan: the rest of it is a plan from here. Otherwise forget it.
         match self.plan.as_mut() {
@@ -116,9 +118,10 @@ impl WalkState {
         if self.is_solved() {
             return Ok(Vec::new());
         }
-        let mut white = Grid::ones(self.board.rows(), self.board.cols());
+        let mut white = self.board.ones();
         white.xor_assign(&self.black);
-        let sols = fast::solve_target(self.board, &white, control)?.ok_or(WalkError::Unsolvable)?;
+        let sols = fast::solve_target(self.board, &white, lights::Method::Chase, control)?
+            .ok_or(WalkError::Unsolvable)?;
         path_from(self.board, self.pawn, &sols.particular)
     }
 
@@ -146,7 +149,7 @@ mod tests {
         let control = Control::new();
         for rows in 1..=6 {
             for cols in 1..=6 {
-                let mut s = WalkState::start(Board::new(rows, cols).unwrap());
+                let mut s = WalkState::start(Shape::new(rows, cols).unwrap());
                 // Wander first, then follow the hints from wherever the pawn is.
                 for mv in parse_moves("ENNESWS").unwrap() {
                     let _ = s.apply(mv);
@@ -165,7 +168,7 @@ mod tests {
     fn hints_come_from_one_plan_and_deviating_replans() {
         let control = Control::new();
         for (rows, cols) in [(3, 3), (4, 4), (5, 7), (9, 9)] {
-            let mut s = WalkState::start(Board::new(rows, cols).unwrap());
+            let mut s = WalkState::start(Shape::new(rows, cols).unwrap());
             let _ = s.apply(Move::N);
             let budget = s.plan(&control).unwrap().len();
             let mut steps = 0;
@@ -194,16 +197,16 @@ mod tests {
 
     #[test]
     fn off_board_moves_are_refused_and_bad_states_reported() {
-        let b = Board::new(2, 2).unwrap();
+        let b = Shape::new(2, 2).unwrap();
         let mut s = WalkState::start(b);
         assert!(matches!(s.apply(Move::S), Err(WalkError::OffBoard { .. })));
         assert_eq!(s, WalkState::start(b));
         // 4 x 4 has a 4-dimensional kernel, so M is not onto: some states are unreachable.
-        let b4 = Board::new(4, 4).unwrap();
-        let mut black = Grid::ones(4, 4);
+        let b4 = Shape::new(4, 4).unwrap();
+        let mut black = b4.ones();
         black.flip(0, 0);
         let odd = WalkState::from_parts(b4, black, (3, 0)).unwrap();
         assert_eq!(odd.plan(&Control::new()), Err(WalkError::Unsolvable));
-        assert!(WalkState::from_parts(b4, Grid::ones(4, 4), (4, 0)).is_err());
+        assert!(WalkState::from_parts(b4, b4.ones(), (4, 0)).is_err());
     }
 }

@@ -6,11 +6,14 @@
 //! is an *activation set* `a` (cells landed on an odd number of times) with `M a = 1` over
 //! GF(2), `M` being Lights Out's press matrix: the walk is Lights Out with target all-ones.
 //!
-//! - [`Board`]: checked dimensions ([`MAX_CELLS`]).
+//! - [`Shape`]: checked dimensions ([`MAX_CELLS`]).
 //! - Three solvers, all exact (side edges included), all returning [`Solutions`]:
 //!   [`brute`] (every one of the `2^(LC)` sets, `LC <= 30`), [`rows`] (every first row,
 //!   completed row by row) and [`fast`] (first-row unknowns chased down the board: a
-//!   `w x w` system over GF(2), `w = min(L, C)`). [`solve`] picks one by [`Method`].
+//!   `w x w` system over GF(2), `w = min(L, C)` — Lights Out's solver with the all-on board,
+//!   [`crate::lights::solve`]). [`solve`] picks one by [`Method`].
+//! - Cells live in [`crate::board::Board`] (`(x, y) = (col, row)`); [`press_image`] is
+//!   Lights Out's press rule on a dark board.
 //! - [`path`]: activation set → move string from the bottom-left cell (two-row bands or a
 //!   serpentine, whichever is shorter: at most `2·L·C + L + 3·C` moves), replay of a move
 //!   string, move parsing.
@@ -19,9 +22,9 @@
 //!
 //! ```
 //! use damier::control::Control;
-//! use damier::walk::{Board, Method, path, solve};
+//! use damier::walk::{Shape, Method, path, solve};
 //!
-//! let board = Board::new(4, 4)?;
+//! let board = Shape::new(4, 4)?;
 //! let sols = solve(board, Method::Fast, &Control::new())?;
 //! assert_eq!(sols.count_decimal(), "16");
 //! let moves = path::path_for(board, &sols.particular)?;
@@ -32,22 +35,22 @@
 pub mod brute;
 pub mod fast;
 pub mod game;
-mod grid;
 pub mod path;
 pub mod rows;
 
-pub use grid::Grid;
-
+use crate::board::Board;
 use crate::control::{Control, Interrupted};
 use crate::gf2::BitVec;
+use crate::lights::{self, LightsError};
 
 /// Largest board accepted, in cells: `2^24` (e.g. 4096 x 4096). Bounds memory (the path of a
 /// board is at most `2·L·C + L + 3·C` bytes, about 32 MiB here) and time (the fast solver is
 /// `O(w²·h/64)` for `w x h`, about a minute at the limit on one core).
 pub const MAX_CELLS: usize = 1 << 24;
 
-/// Largest nullity whose solutions [`Solutions::all`] lists: `2^20` solutions.
-pub const MAX_LISTED_NULLITY: usize = 20;
+/// Largest nullity whose solutions [`Solutions::all`] lists: Lights Out's limit
+/// ([`lights::ALL_MAX_NULLITY`], `2^16` solutions).
+pub const MAX_LISTED_NULLITY: usize = lights::ALL_MAX_NULLITY;
 
 /// Errors of the walk.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -110,13 +113,13 @@ pub enum WalkError {
     /// A grid whose shape does not match the board.
     #[error("grid is {got_rows} x {got_cols}, the board is {rows} x {cols}")]
     ShapeMismatch {
-        /// Board rows.
+        /// Shape rows.
         rows: usize,
-        /// Board columns.
+        /// Shape columns.
         cols: usize,
-        /// Grid rows.
+        /// Board rows.
         got_rows: usize,
-        /// Grid columns.
+        /// Board columns.
         got_cols: usize,
     },
     /// A picture that does not parse.
@@ -130,9 +133,9 @@ pub enum WalkError {
     /// No walk realises the requested activation set (only the 1 x 1 board with the empty set).
     #[error("no walk lands on exactly these cells an odd number of times on a {rows} x {cols} board")]
     NoWalk {
-        /// Board rows.
+        /// Shape rows.
         rows: usize,
-        /// Board columns.
+        /// Shape columns.
         cols: usize,
     },
     /// A board state from which all black cannot be reached.
@@ -159,23 +162,43 @@ pub enum WalkError {
     /// Stopped through [`Control::cancel`].
     #[error("interrupted")]
     Interrupted(#[from] Interrupted),
+    /// An error of the Lights Out engine the fast solver runs on (its message).
+    #[error("{0}")]
+    Lights(String),
 }
 
-/// The dimensions of a board, checked: both sides `>= 1`, at most [`MAX_CELLS`] cells.
+impl WalkError {
+    /// The walk's view of a Lights Out error (interruptions stay interruptions).
+    pub(crate) fn from_lights(e: LightsError) -> WalkError {
+        match e {
+            LightsError::Interrupted(i) => WalkError::Interrupted(i),
+            LightsError::TooManySolutions { nullity, max, .. } => {
+                WalkError::TooManySolutions { nullity, max }
+            }
+            other => WalkError::Lights(other.to_string()),
+        }
+    }
+}
+
+/// The dimensions of a walk board, checked: both sides `>= 1`, at most [`MAX_CELLS`] cells.
+///
+/// The walk counts in rows and columns, `(row, col)` with row 0 on top (the seed's `L x C`);
+/// the cells themselves live in a [`Board`], whose coordinates are `(x, y) = (col, row)`:
+/// `rows` is its height and `cols` its width.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Board {
+pub struct Shape {
     rows: usize,
     cols: usize,
 }
 
-impl Board {
+impl Shape {
     /// A board of `rows` x `cols` (L x C in the seed), or why not.
-    pub fn new(rows: usize, cols: usize) -> Result<Board, WalkError> {
+    pub fn new(rows: usize, cols: usize) -> Result<Shape, WalkError> {
         if rows == 0 || cols == 0 {
             return Err(WalkError::EmptyBoard { rows, cols });
         }
         match rows.checked_mul(cols) {
-            Some(n) if n <= MAX_CELLS => Ok(Board { rows, cols }),
+            Some(n) if n <= MAX_CELLS => Ok(Shape { rows, cols }),
             _ => Err(WalkError::TooLarge { rows, cols, max: MAX_CELLS }),
         }
     }
@@ -198,9 +221,9 @@ impl Board {
         self.rows * self.cols
     }
 
-    /// The transposed board.
-    pub fn transposed(self) -> Board {
-        Board { rows: self.cols, cols: self.rows }
+    /// The transposed shape.
+    pub fn transposed(self) -> Shape {
+        Shape { rows: self.cols, cols: self.rows }
     }
 
     /// The pawn's first cell, bottom-left: `(rows - 1, 0)` with row 0 on top.
@@ -208,19 +231,42 @@ impl Board {
         (self.rows - 1, 0)
     }
 
-    /// Checks that `g` has this board's shape.
-    pub fn check(self, g: &Grid) -> Result<(), WalkError> {
-        if g.rows() == self.rows && g.cols() == self.cols {
+    /// The all-off (all white, nothing activated) board of this shape.
+    pub fn zeros(self) -> Board {
+        // The walk's limit (2^24 cells) is far below the board's (2^34).
+        Board::new(self.cols, self.rows).expect("a checked shape is a valid board size")
+    }
+
+    /// The all-on board of this shape.
+    pub fn ones(self) -> Board {
+        Board::ones(self.cols, self.rows).expect("a checked shape is a valid board size")
+    }
+
+    /// Checks that `g` has this shape.
+    pub fn check(self, g: &Board) -> Result<(), WalkError> {
+        if g.height() == self.rows && g.width() == self.cols {
             Ok(())
         } else {
             Err(WalkError::ShapeMismatch {
                 rows: self.rows,
                 cols: self.cols,
-                got_rows: g.rows(),
-                got_cols: g.cols(),
+                got_rows: g.height(),
+                got_cols: g.width(),
             })
         }
     }
+}
+
+/// The colours produced by landing once on every activated cell of `a`: `M a` (black = on).
+/// This is Lights Out's press rule applied to a dark board ([`lights::apply_presses`]).
+pub fn press_image(a: &Board) -> Board {
+    let dark = Board::new(a.width(), a.height()).expect("same size as an existing board");
+    lights::apply_presses(&dark, a)
+}
+
+/// The seed's picture of a board: one line per row, top row first, `#` on, `_` off.
+pub fn picture(g: &Board) -> Vec<String> {
+    g.to_rows('#', '_')
 }
 
 /// Which solver to run.
@@ -230,93 +276,79 @@ pub enum Method {
     Brute,
     /// [`rows`]: every first row, completed row by row.
     Rows,
-    /// [`fast`]: first-row unknowns, a `w x w` GF(2) system.
+    /// [`fast`], the seed's "le bon": first-row unknowns chased down the board, a
+    /// `min(L, C)`-wide system solved by elimination ([`lights::Method::Chase`]).
     Fast,
+    /// [`fast`] with Lights Out's polynomial engine ([`lights::Method::Poly`]): the same
+    /// chase, the system solved with polynomials over GF(2).
+    Poly,
 }
 
 /// Every solution of a board: `particular + span(kernel)`, `2^nullity` activation sets.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Solutions {
     /// The board.
-    pub board: Board,
-    /// One solution (for [`fast`]: the one whose free first-row unknowns are 0).
-    pub particular: Grid,
+    pub board: Shape,
+    /// One solution.
+    pub particular: Board,
+    nullity: usize,
     kernel: Kernel,
 }
 
-/// A basis of the kernel (activation sets that change no colour, `M k = 0`).
+/// Where the kernel basis (activation sets that change no colour, `M k = 0`) comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Kernel {
-    /// Explicit grids (brute force and first-row enumeration: small boards).
-    Grids(Vec<Grid>),
-    /// First rows of the fast solver's orientation, grown into grids on demand: a board
-    /// near [`MAX_CELLS`] can have a nullity in the thousands, and materialising every
-    /// kernel grid would take gigabytes.
-    FirstRows {
-        /// One first row per basis vector.
-        rows: Vec<BitVec>,
-        /// The fast solver worked on the transposed board.
-        transposed: bool,
-    },
+    /// Explicit boards (brute force and first-row enumeration: small boards).
+    Listed(Vec<Board>),
+    /// Computed on demand by [`lights::kernel`] with this engine: a board near [`MAX_CELLS`]
+    /// can have a nullity in the thousands, and materialising every kernel board would take
+    /// gigabytes, while most callers only need the nullity.
+    Lights(lights::Method),
 }
 
 impl Solutions {
-    pub(crate) fn from_first_rows(
-        board: Board,
-        particular: Grid,
-        rows: Vec<BitVec>,
-        transposed: bool,
+    pub(crate) fn from_lights(
+        board: Shape,
+        particular: Board,
+        nullity: usize,
+        method: lights::Method,
     ) -> Self {
-        Solutions { board, particular, kernel: Kernel::FirstRows { rows, transposed } }
+        Solutions { board, particular, nullity, kernel: Kernel::Lights(method) }
     }
 
     /// `k` such that there are `2^k` solutions.
     pub fn nullity(&self) -> usize {
-        match &self.kernel {
-            Kernel::Grids(g) => g.len(),
-            Kernel::FirstRows { rows, .. } => rows.len(),
-        }
+        self.nullity
     }
 
-    /// Kernel basis vector `i < nullity()` as a grid (grown on demand for the fast solver).
-    pub fn kernel_vector(&self, i: usize) -> Grid {
+    /// The kernel basis as boards: `nullity · L · C` bits of memory.
+    pub fn kernel(&self) -> Result<Vec<Board>, WalkError> {
         match &self.kernel {
-            Kernel::Grids(g) => g[i].clone(),
-            Kernel::FirstRows { rows, transposed } => fast::grow_kernel(self.board, &rows[i], *transposed),
+            Kernel::Listed(k) => Ok(k.clone()),
+            Kernel::Lights(method) => {
+                lights::kernel(self.board.cols(), self.board.rows(), *method).map_err(WalkError::from_lights)
+            }
         }
-    }
-
-    /// The whole kernel basis as grids: `nullity · L · C` bits of memory.
-    pub fn kernel(&self) -> Vec<Grid> {
-        (0..self.nullity()).map(|i| self.kernel_vector(i)).collect()
     }
 
     /// The number of solutions, `2^nullity`, in decimal (it can exceed any machine integer).
     pub fn count_decimal(&self) -> String {
-        pow2_decimal(self.nullity())
+        lights::power_of_two_decimal(self.nullity as u64)
     }
 
-    /// Every solution, in Gray-code order from the particular one; refused above
-    /// [`MAX_LISTED_NULLITY`].
-    pub fn all(&self) -> Result<Vec<Grid>, WalkError> {
-        let k = self.nullity();
+    /// Every solution, in Gray-code order from the particular one ([`lights::all_solutions`]);
+    /// refused above [`MAX_LISTED_NULLITY`].
+    pub fn all(&self) -> Result<Vec<Board>, WalkError> {
+        let k = self.nullity;
         if k > MAX_LISTED_NULLITY {
             return Err(WalkError::TooManySolutions { nullity: k, max: MAX_LISTED_NULLITY });
         }
-        let kernel = self.kernel();
-        let mut out = Vec::with_capacity(1 << k);
-        let mut cur = self.particular.clone();
-        out.push(cur.clone());
-        for g in 1u64..(1u64 << k) {
-            cur.xor_assign(&kernel[g.trailing_zeros() as usize]);
-            out.push(cur.clone());
-        }
-        Ok(out)
+        lights::all_solutions(&self.particular, &self.kernel()?).map_err(WalkError::from_lights)
     }
 
     /// The affine space spanned by an explicit, complete list of solutions (brute force and
     /// first-row enumeration find them all). Panics on an empty list.
-    pub(crate) fn from_list(board: Board, list: &[Grid]) -> Solutions {
+    pub(crate) fn from_list(board: Shape, list: &[Board]) -> Solutions {
         let particular = list[0].clone();
         // An XOR basis of the differences, kept reduced on each vector's lowest set index.
         let mut basis: Vec<(usize, BitVec)> = Vec::new();
@@ -336,44 +368,18 @@ impl Solutions {
                 kernel.push(d);
             }
         }
-        Solutions { board, particular, kernel: Kernel::Grids(kernel) }
+        Solutions { board, particular, nullity: kernel.len(), kernel: Kernel::Listed(kernel) }
     }
 }
 
 /// Solves `board` (target all black from all white) with `method`.
-pub fn solve(board: Board, method: Method, control: &Control) -> Result<Solutions, WalkError> {
+pub fn solve(board: Shape, method: Method, control: &Control) -> Result<Solutions, WalkError> {
     match method {
         Method::Brute => Ok(Solutions::from_list(board, &brute::solutions(board, control)?)),
         Method::Rows => Ok(Solutions::from_list(board, &rows::solutions(board, control)?)),
-        Method::Fast => fast::solve(board, control),
+        Method::Fast => fast::solve_with(board, lights::Method::Chase, control),
+        Method::Poly => fast::solve_with(board, lights::Method::Poly, control),
     }
-}
-
-/// `2^k` in decimal.
-pub fn pow2_decimal(k: usize) -> String {
-    // Little-endian base-10^9 limbs, doubled k times (k <= a few thousand here).
-    const BASE: u64 = 1_000_000_000;
-    let mut limbs: Vec<u64> = vec![1];
-    let mut left = k;
-    while left > 0 {
-        let step = left.min(29); // 2^29 * (10^9 - 1) + carry fits in u64
-        let mut carry = 0u64;
-        for l in limbs.iter_mut() {
-            let v = (*l << step) + carry;
-            *l = v % BASE;
-            carry = v / BASE;
-        }
-        while carry > 0 {
-            limbs.push(carry % BASE);
-            carry /= BASE;
-        }
-        left -= step;
-    }
-    let mut s = limbs.last().expect("one limb").to_string();
-    for l in limbs.iter().rev().skip(1) {
-        s.push_str(&format!("{l:09}"));
-    }
-    s
 }
 
 #[cfg(test)]
@@ -382,22 +388,13 @@ mod tests {
 
     #[test]
     fn board_limits() {
-        assert!(matches!(Board::new(0, 3), Err(WalkError::EmptyBoard { .. })));
-        assert!(matches!(Board::new(3, 0), Err(WalkError::EmptyBoard { .. })));
-        assert!(matches!(Board::new(4097, 4096), Err(WalkError::TooLarge { .. })));
-        assert!(matches!(Board::new(usize::MAX, 2), Err(WalkError::TooLarge { .. })));
-        assert!(Board::new(4096, 4096).is_ok());
-        let msg = Board::new(5000, 5000).unwrap_err().to_string();
+        assert!(matches!(Shape::new(0, 3), Err(WalkError::EmptyBoard { .. })));
+        assert!(matches!(Shape::new(3, 0), Err(WalkError::EmptyBoard { .. })));
+        assert!(matches!(Shape::new(4097, 4096), Err(WalkError::TooLarge { .. })));
+        assert!(matches!(Shape::new(usize::MAX, 2), Err(WalkError::TooLarge { .. })));
+        assert!(Shape::new(4096, 4096).is_ok());
+        let msg = Shape::new(5000, 5000).unwrap_err().to_string();
         assert!(msg.contains("16777216"), "{msg}");
-    }
-
-    #[test]
-    fn powers_of_two_in_decimal() {
-        for k in 0..64 {
-            assert_eq!(pow2_decimal(k), (1u64 << k).to_string());
-        }
-        assert_eq!(pow2_decimal(100), "1267650600228229401496703205376");
-        assert_eq!(pow2_decimal(128), "340282366920938463463374607431768211456");
     }
 }
 
@@ -405,8 +402,8 @@ mod tests {
 mod agreement {
     use super::*;
 
-    fn sorted(mut v: Vec<Grid>) -> Vec<Vec<String>> {
-        let mut p: Vec<Vec<String>> = v.drain(..).map(|g| g.picture()).collect();
+    fn sorted(mut v: Vec<Board>) -> Vec<Vec<String>> {
+        let mut p: Vec<Vec<String>> = v.drain(..).map(|g| picture(&g)).collect();
         p.sort();
         p
     }
@@ -419,7 +416,7 @@ mod agreement {
         let control = Control::new();
         for rows in 1..=6 {
             for cols in (1..=6).filter(|c| rows * c <= brute::MAX_CELLS) {
-                let board = Board::new(rows, cols).unwrap();
+                let board = Shape::new(rows, cols).unwrap();
                 let brute = brute::solutions(board, &control).unwrap();
                 let by_rows = rows::solutions(board, &control).unwrap();
                 let fast = fast::solve(board, &control).unwrap();

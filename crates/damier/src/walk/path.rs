@@ -37,8 +37,9 @@
 //! the target for the cells landed on the way (at most `L + C` extra moves), then proceeds
 //! as above.
 
-use super::{Board, Grid, WalkError};
-use crate::gf2::BitVec;
+use super::{Shape, WalkError};
+use crate::board::Board;
+use crate::lights::press;
 
 /// One move of the pawn. Row 0 is the top row: `N` decreases the row, `E` increases the column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -86,7 +87,7 @@ impl Move {
     }
 
     /// Where the pawn lands from `(row, col)`, or `None` off the board.
-    pub fn step(self, board: Board, (r, c): (usize, usize)) -> Option<(usize, usize)> {
+    pub fn step(self, board: Shape, (r, c): (usize, usize)) -> Option<(usize, usize)> {
         match self {
             Move::N => r.checked_sub(1).map(|r| (r, c)),
             Move::S => (r + 1 < board.rows()).then_some((r + 1, c)),
@@ -137,9 +138,9 @@ pub enum Outcome {
 #[derive(Debug, Clone)]
 pub struct Replay {
     /// Cells landed on an odd number of times (up to where the walk stopped).
-    pub landings: Grid,
+    pub landings: Board,
     /// Black cells at the end.
-    pub black: Grid,
+    pub black: Board,
     /// Where the pawn stands at the end.
     pub pawn: (usize, usize),
     /// How it ended.
@@ -155,22 +156,22 @@ impl Replay {
 
 /// Replays `moves` cell by cell: the pawn lands on the bottom-left cell, then on each cell it
 /// moves to, flipping the cell and its neighbours every time.
-pub fn replay(board: Board, moves: &[Move]) -> Replay {
-    let mut black = Grid::zeros(board.rows(), board.cols());
-    let mut landings = Grid::zeros(board.rows(), board.cols());
+pub fn replay(board: Shape, moves: &[Move]) -> Replay {
+    let mut black = board.zeros();
+    let mut landings = board.zeros();
     let mut pos = board.start();
-    black.flip_plus(pos.0, pos.1);
-    landings.flip(pos.0, pos.1);
+    press(&mut black, pos.1, pos.0);
+    landings.flip(pos.1, pos.0);
     for (i, &mv) in moves.iter().enumerate() {
         let Some(next) = mv.step(board, pos) else {
             let outcome = Outcome::LeftBoard { step: i + 1, mv, row: pos.0, col: pos.1 };
             return Replay { landings, black, pawn: pos, outcome };
         };
         pos = next;
-        black.flip_plus(pos.0, pos.1);
-        landings.flip(pos.0, pos.1);
+        press(&mut black, pos.1, pos.0);
+        landings.flip(pos.1, pos.0);
     }
-    let white = board.cells() - black.count_ones();
+    let white = board.cells() - black.count_ones() as usize;
     let outcome = if white == 0 { Outcome::AllBlack } else { Outcome::White { count: white } };
     Replay { landings, black, pawn: pos, outcome }
 }
@@ -179,7 +180,7 @@ pub fn replay(board: Board, moves: &[Move]) -> Replay {
 /// number of times are exactly `activation`; at most `2·L·C + L + 3·C` moves (module doc).
 ///
 /// Fails only for the empty set on the 1 x 1 board (the first landing cannot be undone).
-pub fn path_for(board: Board, activation: &Grid) -> Result<Vec<Move>, WalkError> {
+pub fn path_for(board: Shape, activation: &Board) -> Result<Vec<Move>, WalkError> {
     board.check(activation)?;
     sweep(board, activation)
 }
@@ -187,7 +188,7 @@ pub fn path_for(board: Board, activation: &Grid) -> Result<Vec<Move>, WalkError>
 /// A walk from `start`, whose landing is already counted (a game in progress), landing an odd
 /// number of times exactly on the cells of `landings` (not counting the pawn's present cell
 /// again). At most `2·L·C + 2·L + 4·C` moves.
-pub fn path_from(board: Board, start: (usize, usize), landings: &Grid) -> Result<Vec<Move>, WalkError> {
+pub fn path_from(board: Shape, start: (usize, usize), landings: &Board) -> Result<Vec<Move>, WalkError> {
     board.check(landings)?;
     if start.0 >= board.rows() || start.1 >= board.cols() {
         return Err(WalkError::PawnOutside { row: start.0, col: start.1 });
@@ -201,10 +202,10 @@ pub fn path_from(board: Board, start: (usize, usize), landings: &Grid) -> Result
     while pos != bottom_left {
         let mv = if pos.1 > 0 { Move::W } else { Move::S };
         pos = mv.step(board, pos).expect("the route stays on the board");
-        target.flip(pos.0, pos.1);
+        target.flip(pos.1, pos.0);
         moves.push(mv);
     }
-    target.flip(bottom_left.0, bottom_left.1);
+    target.flip(bottom_left.1, bottom_left.0);
     moves.extend(sweep(board, &target)?);
     Ok(moves)
 }
@@ -212,7 +213,7 @@ pub fn path_from(board: Board, start: (usize, usize), landings: &Grid) -> Result
 /// The shortest of the module doc's constructions for `target` (first landing on the
 /// bottom-left cell included): serpentine and two-row bands, each along the rows and along
 /// the columns.
-fn sweep(board: Board, target: &Grid) -> Result<Vec<Move>, WalkError> {
+fn sweep(board: Shape, target: &Board) -> Result<Vec<Move>, WalkError> {
     if board.cells() > TRY_ALL_CELLS {
         return bands(board, target);
     }
@@ -231,7 +232,7 @@ fn sweep(board: Board, target: &Grid) -> Result<Vec<Move>, WalkError> {
 pub const TRY_ALL_CELLS: usize = 1 << 18;
 
 /// The four constructions (each one realises `target`).
-fn candidates(board: Board, target: &Grid) -> Result<[Vec<Move>; 4], WalkError> {
+fn candidates(board: Shape, target: &Board) -> Result<[Vec<Move>; 4], WalkError> {
     let (swapped_board, swapped) = swap_axes(board, target);
     let back = |moves: Vec<Move>| moves.into_iter().map(swap_move).collect::<Vec<_>>();
     Ok([
@@ -244,12 +245,12 @@ fn candidates(board: Board, target: &Grid) -> Result<[Vec<Move>; 4], WalkError> 
 
 /// The board mirrored in its diagonal through the bottom-left cell (x and y swapped, x to the
 /// east and y to the north from that cell), which stays the start.
-fn swap_axes(board: Board, g: &Grid) -> (Board, Grid) {
+fn swap_axes(board: Shape, g: &Board) -> (Shape, Board) {
     let (rows, cols) = (board.rows(), board.cols());
-    let mut out = Grid::zeros(cols, rows);
+    let mut out = board.transposed().zeros();
     for r in 0..rows {
-        for c in BitVec::from_words(cols, g.row(r)).ones_indices() {
-            out.set(cols - 1 - c, rows - 1 - r, true);
+        for c in g.row_ones(r) {
+            out.set(rows - 1 - r, cols - 1 - c, true);
         }
     }
     (board.transposed(), out)
@@ -267,7 +268,7 @@ fn swap_move(m: Move) -> Move {
 
 /// The serpentine construction of the module doc, for `target` (first landing on the bottom-left
 /// cell included).
-fn serpentine(board: Board, target: &Grid) -> Result<Vec<Move>, WalkError> {
+fn serpentine(board: Shape, target: &Board) -> Result<Vec<Move>, WalkError> {
     let (rows, cols) = (board.rows(), board.cols());
     // Serpentine band k is row `rows - 1 - k`, walked east when k is even, west when odd.
     let band_dir = |k: usize| if k.is_multiple_of(2) { Move::E } else { Move::W };
@@ -332,7 +333,7 @@ fn serpentine(board: Board, target: &Grid) -> Result<Vec<Move>, WalkError> {
 
 /// The two-row band construction of the module doc, for `target` (first landing on the
 /// bottom-left cell included).
-fn bands(board: Board, target: &Grid) -> Result<Vec<Move>, WalkError> {
+fn bands(board: Shape, target: &Board) -> Result<Vec<Move>, WalkError> {
     let (rows, cols) = (board.rows(), board.cols());
     let Some(top_used) = (0..rows).find(|&r| target.row(r).iter().any(|&w| w != 0)) else {
         // Nothing may stay landed, but the bottom-left cell already is: 0 → 1 → 0 → 1.
@@ -356,7 +357,7 @@ fn bands(board: Board, target: &Grid) -> Result<Vec<Move>, WalkError> {
         }
         let top = bottom - 1;
         let last_col = if band == last_band {
-            (0..cols).rev().find(|&k| t.get(bottom, col_at(k)) || t.get(top, col_at(k))).unwrap_or(0)
+            (0..cols).rev().find(|&k| t.get(col_at(k), bottom) || t.get(col_at(k), top)).unwrap_or(0)
         } else {
             cols - 1
         };
@@ -364,7 +365,7 @@ fn bands(board: Board, target: &Grid) -> Result<Vec<Move>, WalkError> {
         for k in 0..=last_col {
             let c = col_at(k);
             let (here, other) = if on_bottom { (bottom, top) } else { (top, bottom) };
-            let (want_here, want_other) = (t.get(here, c), t.get(other, c));
+            let (want_here, want_other) = (t.get(c, here), t.get(c, other));
             if k < last_col || band == last_band {
                 let stays = column(&mut moves, on_bottom, want_here, want_other);
                 on_bottom = on_bottom == stays;
@@ -391,7 +392,7 @@ fn bands(board: Board, target: &Grid) -> Result<Vec<Move>, WalkError> {
                 let (h, o) = if on_bottom { (want_bottom, !want_top) } else { (!want_top, want_bottom) };
                 column(&mut moves, on_bottom, h, o);
                 moves.extend_from_slice(&[Move::N, Move::S]);
-                t.flip(top - 1, c);
+                t.flip(c, top - 1);
             }
             moves.push(Move::N);
         }
@@ -425,10 +426,10 @@ fn column(moves: &mut Vec<Move>, on_bottom: bool, want_here: bool, want_other: b
 /// The single top row of an odd-height board (or the only row): the pawn stands on its first
 /// cell in direction `dir`, landed once. Walk forward, fixing a wrong parity by forward-back-
 /// forward, up to the row's last wanted cell. `below` says a row exists under this one.
-fn row_sweep(moves: &mut Vec<Move>, t: &Grid, dir: Move, cols: usize, below: bool) {
+fn row_sweep(moves: &mut Vec<Move>, t: &Board, dir: Move, cols: usize, below: bool) {
     let r = 0;
     let col_at = |k: usize| if dir == Move::E { k } else { cols - 1 - k };
-    let Some(last) = (0..cols).rev().find(|&k| t.get(r, col_at(k))) else {
+    let Some(last) = (0..cols).rev().find(|&k| t.get(col_at(k), r)) else {
         // Only the entry cell is landed and it must not be: land on a neighbour, come back,
         // land on it again (the neighbour gets two landings).
         let f = if cols > 1 {
@@ -443,7 +444,7 @@ fn row_sweep(moves: &mut Vec<Move>, t: &Grid, dir: Move, cols: usize, below: boo
     };
     let mut odd = true;
     for k in 0..last {
-        if odd != t.get(r, col_at(k)) {
+        if odd != t.get(col_at(k), r) {
             moves.extend_from_slice(&[dir, dir.opposite(), dir]);
             odd = false;
         } else {
@@ -461,8 +462,8 @@ fn row_sweep(moves: &mut Vec<Move>, t: &Grid, dir: Move, cols: usize, below: boo
 mod tests {
     use super::*;
 
-    fn board(r: usize, c: usize) -> Board {
-        Board::new(r, c).unwrap()
+    fn board(r: usize, c: usize) -> Shape {
+        Shape::new(r, c).unwrap()
     }
 
     #[test]
@@ -491,9 +492,9 @@ mod tests {
             for cols in (1..=7).filter(|c| rows * c <= 15) {
                 let b = board(rows, cols);
                 for bits in 0u32..(1 << b.cells()) {
-                    let mut a = Grid::zeros(rows, cols);
+                    let mut a = b.zeros();
                     for i in (0..b.cells()).filter(|i| (bits >> i) & 1 == 1) {
-                        a.set(i / cols, i % cols, true);
+                        a.set(i % cols, i / cols, true);
                     }
                     match candidates(b, &a) {
                         Ok(all) => {
@@ -525,22 +526,22 @@ mod tests {
         for start_r in 0..3 {
             for start_c in 0..4 {
                 for bits in [0u32, 1, 0b1010_0110_1001, 0xfff, 0b1000_0000_0000] {
-                    let mut a = Grid::zeros(3, 4);
+                    let mut a = b.zeros();
                     for i in (0..12).filter(|i| (bits >> i) & 1 == 1) {
-                        a.set(i / 4, i % 4, true);
+                        a.set(i % 4, i / 4, true);
                     }
                     let moves = path_from(b, (start_r, start_c), &a).unwrap();
                     // Replay from the start cell without counting it.
                     let mut pos = (start_r, start_c);
-                    let mut got = Grid::zeros(3, 4);
+                    let mut got = b.zeros();
                     for mv in moves {
                         pos = mv.step(b, pos).expect("stays on the board");
-                        got.flip(pos.0, pos.1);
+                        got.flip(pos.1, pos.0);
                     }
                     assert_eq!(got, a, "start ({start_r}, {start_c}), set {bits:b}");
                 }
             }
         }
-        assert!(path_from(b, (3, 0), &Grid::zeros(3, 4)).is_err());
+        assert!(path_from(b, (3, 0), &b.zeros()).is_err());
     }
 }

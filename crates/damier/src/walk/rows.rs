@@ -11,7 +11,9 @@
 
 use crate::control::{Control, Interrupted};
 
-use super::{Board, Grid, WalkError};
+use crate::board::Board;
+
+use super::{Shape, WalkError};
 
 /// Widest first row enumerated: 24 cells (`2^24` first rows).
 pub const MAX_WIDTH: usize = 24;
@@ -21,7 +23,7 @@ pub const MAX_WORK: u64 = 1 << 32;
 
 /// Every solution of `board`, in increasing order of the enumerated first row (as a number,
 /// bit `c` = column `c` of the top row, or row `c` of the left column when transposed).
-pub fn solutions(board: Board, control: &Control) -> Result<Vec<Grid>, WalkError> {
+pub fn solutions(board: Shape, control: &Control) -> Result<Vec<Board>, WalkError> {
     let transpose = board.cols() > board.rows();
     let (w, h) = if transpose { (board.rows(), board.cols()) } else { (board.cols(), board.rows()) };
     let too_large =
@@ -53,9 +55,9 @@ pub fn solutions(board: Board, control: &Control) -> Result<Vec<Grid>, WalkError
 }
 
 /// The `h x w` activation grid grown from `first` (a solution's first row).
-fn complete(first: u64, w: usize, h: usize) -> Grid {
+fn complete(first: u64, w: usize, h: usize) -> Board {
     let mask = (1u64 << w) - 1;
-    let mut g = Grid::zeros(h, w);
+    let mut g = Shape::new(h, w).expect("a side of a checked shape").zeros();
     let (mut above, mut cur) = (0u64, first);
     for r in 0..h {
         g.row_mut(r)[0] = cur;
@@ -69,17 +71,18 @@ fn complete(first: u64, w: usize, h: usize) -> Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::walk::press_image;
 
     #[test]
     fn solutions_check_and_transposed_boards_work() {
         let c = Control::new();
         for (l, w) in [(1, 1), (3, 3), (4, 4), (3, 17), (17, 3), (5, 2)] {
-            let b = Board::new(l, w).unwrap();
+            let b = Shape::new(l, w).unwrap();
             let all = solutions(b, &c).unwrap();
             assert!(!all.is_empty());
             for g in &all {
-                assert_eq!((g.rows(), g.cols()), (l, w));
-                assert!(g.press_image().is_full(), "{l} x {w}");
+                assert_eq!((g.height(), g.width()), (l, w));
+                assert_eq!(press_image(g), b.ones(), "{l} x {w}");
             }
         }
     }
@@ -87,8 +90,8 @@ mod tests {
     #[test]
     fn limits_are_stated() {
         let c = Control::new();
-        let err = solutions(Board::new(25, 25).unwrap(), &c).unwrap_err().to_string();
+        let err = solutions(Shape::new(25, 25).unwrap(), &c).unwrap_err().to_string();
         assert!(err.contains("at most 24"), "{err}");
-        assert!(solutions(Board::new(24, 300).unwrap(), &c).is_err());
+        assert!(solutions(Shape::new(24, 300).unwrap(), &c).is_err());
     }
 }
