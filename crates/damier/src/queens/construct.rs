@@ -8,7 +8,7 @@
 //! - n mod 6 = 3: move 2 to the end of the even list and 1, 3 to the end of the odd list
 //!   (`4 6 … n-1 2, 5 7 … n 1 3`).
 //!
-//! [`column`] gives the queen of any row in O(1), so a huge solution can be verified
+//! [`column()`] gives the queen of any row in O(1), so a huge solution can be verified
 //! ([`verify`], O(n) time, 5n bits of occupancy) and then streamed without ever storing its
 //! columns; [`solve`] stores them as `u32` for callers that want a [`Placement`].
 

@@ -6,7 +6,7 @@
 //! - [`search`]: bit-vector backtracking with the seed's `V`, `G`, `D` vectors: every
 //!   solution in backtracking order, or the first, without collecting them;
 //! - [`symmetry`]: the 8 symmetries of the square, canonical forms, one solution per class;
-//! - [`count`]: the fast counter (total and unique in one run);
+//! - [`count`](mod@count): the fast counter (total and unique in one run);
 //! - [`construct`]: one solution for any n >= 4 up to 10^9 by an explicit formula;
 //! - [`max`]: R(n), the most non-attacking queens on n x n, with a witness;
 //! - [`corners`]: the seed's exercises on adding or removing a corner queen.
