@@ -196,6 +196,45 @@ fn extend(g: &Geometry, input: &[Part], out: &mut Vec<Part>, c: u32, top: bool) 
     }
 }
 
+/// [`extend`] for the last column: appends to `keys` the [`Geometry::key`] of every
+/// extension instead of the extension itself.
+///
+/// PERF: the complete list is only ever read for its keys, so the last (and longest)
+/// extension writes 8-byte keys instead of 16-byte parts, and the pass of [`bucket_sort`]
+/// that would read the parts back to compute the keys disappears.
+#[inline(never)]
+fn extend_keys(g: &Geometry, input: &[Part], keys: &mut Vec<u64>, c: u32, top: bool) {
+    keys.clear();
+    let n = g.n;
+    let (base, rows_mask) = if top { (0, (1u64 << g.h) - 1) } else { (g.h, (1u64 << g.hb) - 1) };
+    let (s_shift, d_shift) = (base + c, base + n - 1 - c);
+    let max_new = if top { g.h } else { g.hb } as usize;
+    for p in input {
+        // Same free-row computation as in `extend`.
+        let blocked = (p.sr >> ROWS_AT) | (p.sr >> s_shift) | (p.diff >> d_shift);
+        let mut free = rows_mask & !blocked;
+        if free == 0 {
+            continue;
+        }
+        keys.reserve(max_new);
+        let len = keys.len();
+        let spare = keys.spare_capacity_mut();
+        let mut k = 0;
+        while free != 0 {
+            let j = free.trailing_zeros();
+            free &= free - 1;
+            let r = base + j;
+            // Rows need not be recorded: the part is complete.
+            let q = Part { sr: p.sr | 1 << (r + c), diff: p.diff | 1 << (r + n - 1 - c) };
+            spare[k].write(g.key(&q));
+            k += 1;
+        }
+        // SAFETY: the first `k` spare slots were initialised in the loop above, and
+        // `k <= max_new <= spare.len()` (one free row per row of the half at most).
+        unsafe { keys.set_len(len + k) };
+    }
+}
+
 /// Whether a column set is counted, and for how many column sets of its orbit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Sym {
@@ -298,6 +337,14 @@ fn search(
         if kt2 > g.h || kb2 > g.hb {
             continue;
         }
+        if depth + 1 == g.n {
+            // PERF: the last column completes its half: extend straight to keys.
+            if ctl.cancelled() {
+                return 0;
+            }
+            total += s2.weight * last_pairs(g, w, c, top, kt as usize, kb as usize);
+            continue;
+        }
         let list = if top { &mut w.tops } else { &mut w.bottoms };
         let k = if top { kt } else { kb } as usize;
         let (lo, hi) = list.split_at_mut(k + 1);
@@ -374,6 +421,28 @@ fn pairs(g: &Geometry, w: &mut Work, kt: usize, kb: usize) -> u64 {
     kernel::bucket_pairs(g.buckets(), xs, xstart, xlen, ys, ystart, ylen)
 }
 
+/// [`pairs`] for the leaf reached by putting the last column `c` in the top (`top`) or the
+/// bottom half, `kt` and `kb` columns being placed before it: that column's half is extended
+/// straight to keys ([`extend_keys`]).
+fn last_pairs(g: &Geometry, w: &mut Work, c: u32, top: bool, kt: usize, kb: usize) -> u64 {
+    let Work { tops, bottoms, xs, ys, xstart, ystart, xlen, ylen, scratch } = w;
+    let Scratch { keys, cursor } = scratch;
+    let (input, done, ks, start, len, ks2, start2, len2) = if top {
+        (&tops[kt], &bottoms[kb], &mut *xs, &mut *xstart, &mut *xlen, &mut *ys, &mut *ystart, &mut *ylen)
+    } else {
+        (&bottoms[kb], &tops[kt], &mut *ys, &mut *ystart, &mut *ylen, &mut *xs, &mut *xstart, &mut *xlen)
+    };
+    extend_keys(g, input, keys, c, top);
+    if keys.is_empty() || done.is_empty() {
+        return 0;
+    }
+    sort_keys(g, keys, cursor, ks, start, len);
+    keys.clear();
+    keys.extend(done.iter().map(|p| g.key(p)));
+    sort_keys(g, keys, cursor, ks2, start2, len2);
+    kernel::bucket_pairs(g.buckets(), xs, xstart, xlen, ys, ystart, ylen)
+}
+
 /// Keys per vector: buckets are padded to a multiple of this with [`PAD_KEY`].
 const LANES: usize = 8;
 
@@ -391,12 +460,28 @@ fn bucket_sort(
     len: &mut [u32],
 ) {
     // PERF: one pass computes each key once; the second scatters them by bucket.
-    let tmp = &mut scratch.keys;
+    let Scratch { keys: tmp, cursor } = scratch;
     tmp.clear();
     tmp.extend(parts.iter().map(|p| g.key(p)));
+    sort_keys(g, tmp, cursor, keys, start, len);
+}
+
+/// The counting sort of [`bucket_sort`] on keys already computed.
+fn sort_keys(
+    g: &Geometry,
+    tmp: &mut [u64],
+    cursor: &mut Vec<u32>,
+    keys: &mut Vec<u32>,
+    start: &mut [u32],
+    len: &mut [u32],
+) {
     len.fill(0);
-    for &k in tmp.iter() {
-        len[g.bucket(k)] += 1;
+    // PERF: bucket and residual are computed once per key, packed in place as
+    // `bucket << 32 | residual`, so the scatter pass below only shifts and truncates.
+    for k in tmp.iter_mut() {
+        let b = g.bucket(*k);
+        len[b] += 1;
+        *k = (b as u64) << 32 | u64::from(g.residual(*k));
     }
     let mut at = 0u32;
     for b in 0..len.len() {
@@ -406,12 +491,11 @@ fn bucket_sort(
     start[len.len()] = at;
     keys.clear();
     keys.resize(at as usize, PAD_KEY);
-    let cursor = &mut scratch.cursor;
     cursor.clear();
     cursor.extend_from_slice(&start[..len.len()]);
     for &k in tmp.iter() {
-        let b = g.bucket(k);
-        keys[cursor[b] as usize] = g.residual(k);
+        let b = (k >> 32) as usize;
+        keys[cursor[b] as usize] = k as u32;
         cursor[b] += 1;
     }
 }

@@ -43,7 +43,10 @@ pub enum CountError {
     #[error("n = {0} is too large: at most {MAX_N} is supported")]
     TooLarge(u32),
     /// The computation was cancelled.
-    #[error(transparent)]
+    ///
+    /// Not `transparent`: the [`Interrupted`] must be this error's `source`, so that callers
+    /// walking the error chain (the CLI's exit code 130) find it.
+    #[error("interrupted")]
     Interrupted(#[from] Interrupted),
     /// [`bench_row`] could not start its thread pool.
     #[error("cannot start a pool of {threads} threads: {reason}")]

@@ -108,6 +108,15 @@ fn a_cancelled_count_is_interrupted() {
 }
 
 #[test]
+fn interrupted_is_the_source_of_the_error() {
+    // The CLI finds `Interrupted` by walking the error chain (exit 130): the variant must
+    // expose it as its source, not forward to it transparently.
+    let err = CountError::Interrupted(Interrupted);
+    let source = std::error::Error::source(&err).expect("Interrupted has a source");
+    assert!(source.downcast_ref::<Interrupted>().is_some());
+}
+
+#[test]
 fn too_large_is_refused() {
     assert_eq!(count(33, &Control::new()), Err(CountError::TooLarge(33)));
     assert_eq!(task_count(33), None);
