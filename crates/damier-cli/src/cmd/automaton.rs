@@ -89,6 +89,34 @@ pub struct RunArgs {
     json: bool,
 }
 
+/// Options shared by the experiments (`sweep`, `scale`): reproducibility and resources.
+#[derive(Debug, Args)]
+pub struct ExperimentArgs {
+    /// Seed of the experiment (sample i uses a stream derived from it) [default: from the OS].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Step cap per run (censored beyond).
+    #[arg(long, default_value_t = DEFAULT_MAX_STEPS)]
+    max_steps: u64,
+    /// Worker threads [default: all cores].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+}
+
+/// Output options shared by the experiments: a CSV table, a figure, JSON on stdout.
+#[derive(Debug, Args)]
+pub struct OutputArgs {
+    /// Write the table as CSV.
+    #[arg(long, value_name = "F")]
+    csv: Option<PathBuf>,
+    /// Draw the figure (.svg or .png).
+    #[arg(long, value_name = "F")]
+    plot: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
 /// Arguments of `damier automaton sweep`.
 #[derive(Debug, Args)]
 pub struct SweepArgs {
@@ -107,24 +135,10 @@ pub struct SweepArgs {
     /// Runs per ε.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     samples: u64,
-    /// Seed of the experiment (sample i uses a stream derived from it) [default: from the OS].
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Step cap per run (censored beyond).
-    #[arg(long, default_value_t = DEFAULT_MAX_STEPS)]
-    max_steps: u64,
-    /// Worker threads [default: all cores].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: Option<u32>,
-    /// Write the table as CSV.
-    #[arg(long, value_name = "F")]
-    csv: Option<PathBuf>,
-    /// Draw the figure (.svg or .png).
-    #[arg(long, value_name = "F")]
-    plot: Option<PathBuf>,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    exp: ExperimentArgs,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 /// Arguments of `damier automaton scale`.
@@ -148,28 +162,14 @@ pub struct ScaleArgs {
     /// Wall-clock budget per (model, n) point, seconds; runs still going are censored.
     #[arg(long, value_name = "SECONDS")]
     budget: Option<f64>,
-    /// Seed of the experiment [default: from the OS].
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Step cap per run (censored beyond).
-    #[arg(long, default_value_t = DEFAULT_MAX_STEPS)]
-    max_steps: u64,
-    /// Worker threads [default: all cores].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: Option<u32>,
+    #[command(flatten)]
+    exp: ExperimentArgs,
     /// Skip 1/d (it needs the exact solution count of every n, slow for large n; never
     /// computed beyond n = 17).
     #[arg(long)]
     no_density: bool,
-    /// Write the table as CSV.
-    #[arg(long, value_name = "F")]
-    csv: Option<PathBuf>,
-    /// Draw the figure (.svg or .png).
-    #[arg(long, value_name = "F")]
-    plot: Option<PathBuf>,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 /// Arguments of `damier automaton trap`.
@@ -409,15 +409,15 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     }
     check_probability("eta", a.eta)?;
     check_n(a.n)?;
-    check_output_paths(&a.csv, &a.plot)?;
-    let seed = pick_seed(a.seed);
+    check_output_paths(&a.out.csv, &a.out.plot)?;
+    let seed = pick_seed(a.exp.seed);
     let params = Params { model: a.model.into(), n: a.n, eps: a.eps[0], eta: a.eta }.validated()?;
     let control = interrupt::control();
     let clock = Instant::now();
     let points = {
         let _bar = Progress::start(control, a.samples * a.eps.len() as u64, "sweep");
-        pool(a.threads)?.install(|| {
-            experiment::sweep(&params, &a.eps, a.samples as usize, seed, a.max_steps, &Stop::new(control))
+        pool(a.exp.threads)?.install(|| {
+            experiment::sweep(&params, &a.eps, a.samples as usize, seed, a.exp.max_steps, &Stop::new(control))
         })?
     };
     let report = SweepReport {
@@ -426,18 +426,18 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         eta: a.eta,
         seed,
         samples: a.samples,
-        max_steps: a.max_steps,
+        max_steps: a.exp.max_steps,
         points,
         seconds: clock.elapsed().as_secs_f64(),
     };
-    if let Some(path) = &a.csv {
+    if let Some(path) = &a.out.csv {
         let mut s = format!("eps,{SUMMARY_HEADER}\n");
         for p in &report.points {
             s += &format!("{},{}\n", p.eps, summary_csv(&p.summary));
         }
         output::write_atomic(path, s.as_bytes())?;
     }
-    if let Some(path) = &a.plot {
+    if let Some(path) = &a.out.plot {
         let pick = |f: &dyn Fn(&Summary) -> Option<f64>| -> Vec<(f64, f64)> {
             report.points.iter().filter_map(|p| f(&p.summary).map(|v| (p.eps, v))).collect()
         };
@@ -460,7 +460,7 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         };
         chart.draw(path)?;
     }
-    if a.json {
+    if a.out.json {
         output::print_json(&report)?;
     } else {
         println!(
@@ -539,13 +539,13 @@ fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
     if let Some(b) = a.budget {
         anyhow::ensure!(b.is_finite() && b > 0.0, "--budget {b}: expected a positive number of seconds");
     }
-    check_output_paths(&a.csv, &a.plot)?;
-    let seed = pick_seed(a.seed);
+    check_output_paths(&a.out.csv, &a.out.plot)?;
+    let seed = pick_seed(a.exp.seed);
     let mut models: Vec<Model> = a.model.iter().map(|&m| m.into()).collect();
     models.dedup();
     let control = interrupt::control();
     let clock = Instant::now();
-    let pool = pool(a.threads)?;
+    let pool = pool(a.exp.threads)?;
     let mut inv = Vec::new();
     // PERF: 1/d needs the exact count Q(n); beyond DENSITY_MAX_N it would take hours.
     for &n in ns.iter().filter(|&&n| !a.no_density && n <= DENSITY_MAX_N) {
@@ -563,7 +563,7 @@ fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
                 a.eta,
                 a.samples as usize,
                 seed,
-                a.max_steps,
+                a.exp.max_steps,
                 a.budget.map(Duration::from_secs_f64),
                 control,
             )
@@ -574,14 +574,14 @@ fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
         eta: a.eta,
         seed,
         samples: a.samples,
-        max_steps: a.max_steps,
+        max_steps: a.exp.max_steps,
         budget: a.budget,
         positions: "C(n^2, n): sets of n distinct cells",
         points,
         inverse_density: inv,
         seconds: clock.elapsed().as_secs_f64(),
     };
-    if let Some(path) = &a.csv {
+    if let Some(path) = &a.out.csv {
         let mut s = format!("model,n,{SUMMARY_HEADER},seconds,inverse_density\n");
         for p in &report.points {
             let d = report.inverse_density.iter().find(|x| x.0 == p.n).map(|x| x.1);
@@ -590,7 +590,7 @@ fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
         }
         output::write_atomic(path, s.as_bytes())?;
     }
-    if let Some(path) = &a.plot {
+    if let Some(path) = &a.out.plot {
         let mut series = Vec::new();
         for &m in &models {
             let pts: Vec<&ScalePoint> = report.points.iter().filter(|p| p.model == m).collect();
@@ -627,7 +627,7 @@ fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
         };
         chart.draw(path)?;
     }
-    if a.json {
+    if a.out.json {
         output::print_json(&report)?;
     } else {
         println!(
