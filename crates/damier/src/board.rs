@@ -268,17 +268,7 @@ impl Board {
 
     /// Columns of the lit cells of row `y`, increasing.
     pub fn row_ones(&self, y: usize) -> impl Iterator<Item = usize> + '_ {
-        self.row(y).iter().enumerate().flat_map(|(k, &w)| {
-            let mut w = w;
-            std::iter::from_fn(move || {
-                if w == 0 {
-                    return None;
-                }
-                let t = w.trailing_zeros() as usize;
-                w &= w - 1;
-                Some(k * 64 + t)
-            })
-        })
+        crate::gf2::ones_in(self.row(y))
     }
 
     /// Number of lit cells.

@@ -151,6 +151,13 @@ impl BitMatrix {
     ///
     /// Pivoting takes the first row at or below the current one with a 1 in the column.
     pub fn echelon(&self, rhs: Option<&BitVec>) -> Echelon {
+        self.eliminate(rhs, |_| {})
+    }
+
+    /// The elimination behind [`BitMatrix::echelon`] and [`BitMatrix::echelon_steps`]:
+    /// `observe` sees every row operation and the state after each column (a no-op closure
+    /// compiles away).
+    fn eliminate(&self, rhs: Option<&BitVec>, mut observe: impl FnMut(Event<'_>)) -> Echelon {
         let mut m = self.clone();
         let mut rhs = rhs.cloned();
         if let Some(b) = &rhs {
@@ -162,25 +169,37 @@ impl BitMatrix {
             if r == self.rows {
                 break;
             }
-            let Some(p) = (r..self.rows).find(|&i| m.get(i, c)) else { continue };
-            m.swap_rows(p, r);
-            if let Some(b) = rhs.as_mut() {
-                let (x, y) = (b.get(p), b.get(r));
-                b.set(p, y);
-                b.set(r, x);
-            }
-            for i in 0..self.rows {
-                if i != r && m.get(i, c) {
-                    m.xor_row_into(r, i);
-                    if let Some(b) = rhs.as_mut()
-                        && b.get(r)
-                    {
-                        b.flip(i);
+            let pivot = (r..self.rows).find(|&i| m.get(i, c));
+            if let Some(p) = pivot {
+                if p != r {
+                    m.swap_rows(p, r);
+                    if let Some(b) = rhs.as_mut() {
+                        let (x, y) = (b.get(p), b.get(r));
+                        b.set(p, y);
+                        b.set(r, x);
+                    }
+                    observe(Event::Op(RowOp::Swap(r, p)));
+                }
+                for i in 0..self.rows {
+                    if i != r && m.get(i, c) {
+                        m.xor_row_into(r, i);
+                        if let Some(b) = rhs.as_mut()
+                            && b.get(r)
+                        {
+                            b.flip(i);
+                        }
+                        observe(Event::Op(RowOp::Add { src: r, dst: i }));
                     }
                 }
+                pivots.push(c);
+                r += 1;
             }
-            pivots.push(c);
-            r += 1;
+            observe(Event::Column {
+                column: c,
+                pivot_row: pivot.map(|_| r - 1),
+                matrix: &m,
+                rhs: rhs.as_ref(),
+            });
         }
         Echelon { reduced: m, pivots, rhs }
     }
@@ -251,54 +270,28 @@ impl BitMatrix {
     /// Like [`BitMatrix::echelon`], recording every pivot step with a copy of the augmented
     /// matrix (for showing the method on small systems: `O(cols * rows * cols)` memory).
     pub fn echelon_steps(&self, rhs: Option<&BitVec>) -> (Echelon, Vec<EliminationStep>) {
-        let mut m = self.clone();
-        let mut rhs = rhs.cloned();
-        if let Some(b) = &rhs {
-            assert_eq!(b.len(), self.rows, "right-hand side length mismatch");
-        }
-        let mut pivots = Vec::new();
         let mut steps = Vec::new();
-        let mut r = 0;
-        for c in 0..self.cols {
-            if r == self.rows {
-                break;
-            }
-            let mut ops = Vec::new();
-            let pivot = (r..self.rows).find(|&i| m.get(i, c));
-            if let Some(p) = pivot {
-                if p != r {
-                    m.swap_rows(p, r);
-                    if let Some(b) = rhs.as_mut() {
-                        let (x, y) = (b.get(p), b.get(r));
-                        b.set(p, y);
-                        b.set(r, x);
-                    }
-                    ops.push(RowOp::Swap(r, p));
-                }
-                for i in 0..self.rows {
-                    if i != r && m.get(i, c) {
-                        m.xor_row_into(r, i);
-                        if let Some(b) = rhs.as_mut()
-                            && b.get(r)
-                        {
-                            b.flip(i);
-                        }
-                        ops.push(RowOp::Add { src: r, dst: i });
-                    }
-                }
-                pivots.push(c);
-                r += 1;
-            }
-            steps.push(EliminationStep {
-                column: c,
-                pivot_row: pivot.map(|_| r - 1),
-                ops,
-                matrix: m.clone(),
-                rhs: rhs.clone(),
-            });
-        }
-        (Echelon { reduced: m, pivots, rhs }, steps)
+        let mut ops = Vec::new();
+        let echelon = self.eliminate(rhs, |event| match event {
+            Event::Op(op) => ops.push(op),
+            Event::Column { column, pivot_row, matrix, rhs } => steps.push(EliminationStep {
+                column,
+                pivot_row,
+                ops: std::mem::take(&mut ops),
+                matrix: matrix.clone(),
+                rhs: rhs.cloned(),
+            }),
+        });
+        (echelon, steps)
     }
+}
+
+/// What [`BitMatrix::eliminate`] reports as it goes.
+enum Event<'a> {
+    /// A row operation just applied.
+    Op(RowOp),
+    /// A column is done: its pivot row (if any) and the augmented matrix now.
+    Column { column: usize, pivot_row: Option<usize>, matrix: &'a BitMatrix, rhs: Option<&'a BitVec> },
 }
 
 impl Echelon {

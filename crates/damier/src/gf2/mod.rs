@@ -41,3 +41,20 @@ pub use vector::BitVec;
 pub const fn words_for(bits: usize) -> usize {
     bits.div_ceil(64)
 }
+
+/// Indices of the bits set in packed words (bit `i` at bit `i % 64` of word `i / 64`),
+/// increasing.
+pub fn ones_in(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    words.iter().enumerate().flat_map(|(k, &w)| {
+        let mut w = w;
+        std::iter::from_fn(move || {
+            if w == 0 {
+                return None;
+            }
+            // PERF: lowest set bit, then clear it: one step per set bit, not per bit.
+            let t = w.trailing_zeros() as usize;
+            w &= w - 1;
+            Some(k * 64 + t)
+        })
+    })
+}

@@ -109,17 +109,7 @@ impl BitVec {
 
     /// Indices of the entries equal to 1, increasing.
     pub fn ones_indices(&self) -> impl Iterator<Item = usize> + '_ {
-        self.words.iter().enumerate().flat_map(|(k, &w)| {
-            let mut w = w;
-            std::iter::from_fn(move || {
-                if w == 0 {
-                    return None;
-                }
-                let t = w.trailing_zeros() as usize;
-                w &= w - 1;
-                Some(k * 64 + t)
-            })
-        })
+        super::ones_in(&self.words)
     }
 
     /// The packed words (high bits of the last word are zero).
