@@ -62,11 +62,11 @@ fn pool(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
 /// Boards are drawn up to this size by default; wider ones do not fit a terminal.
 const BOARD_MAX: usize = 32;
 
-/// Runs the counter, keeping Ctrl-C recognisable: `CountError` wraps `Interrupted`
-/// transparently, which hides it from the error chain that picks exit code 130.
+/// Runs the counter on the current pool, with a progress bar (on a terminal) over its tasks;
+/// Ctrl-C surfaces as `Interrupted` in the error chain (exit 130).
 fn count(n: u32) -> anyhow::Result<damier::queens::Counts> {
-    damier::queens::count(n, crate::util::interrupt::control()).map_err(|e| match e {
-        damier::queens::CountError::Interrupted(i) => anyhow::Error::from(i),
-        e => e.into(),
-    })
+    let control = crate::util::interrupt::control();
+    let tasks = damier::queens::count::task_count(n).unwrap_or(0);
+    let _bar = crate::util::progress::Progress::start(control, tasks, "counting");
+    Ok(damier::queens::count(n, control)?)
 }
