@@ -12,6 +12,7 @@
 
 mod backtrack;
 mod halves;
+mod quarters;
 mod symmetric;
 
 use std::time::Instant;
@@ -69,18 +70,24 @@ pub enum Strategy {
     /// the mirror and flip symmetries, in parallel. For n in 4..=24 (other n fall back to
     /// [`Strategy::Backtrack`]).
     Halves,
+    /// Half boards assembled from a table of quarter placements and matched by bit-sliced
+    /// tables, with nearly all 8 symmetries. For n in 4..=23 (other n fall back to
+    /// [`Strategy::Backtrack`]).
+    Quarters,
 }
 
 impl Strategy {
     /// Every strategy, slowest first.
-    pub const ALL: [Strategy; 3] = [Strategy::Plain, Strategy::Backtrack, Strategy::Halves];
+    pub const ALL: [Strategy; 4] =
+        [Strategy::Plain, Strategy::Backtrack, Strategy::Halves, Strategy::Quarters];
 
-    /// Short lowercase name (`plain`, `backtrack`, `halves`).
+    /// Short lowercase name (`plain`, `backtrack`, `halves`, `quarters`).
     pub fn name(self) -> &'static str {
         match self {
             Strategy::Plain => "plain",
             Strategy::Backtrack => "backtrack",
             Strategy::Halves => "halves",
+            Strategy::Quarters => "quarters",
         }
     }
 
@@ -93,6 +100,7 @@ impl Strategy {
     fn effective(self, n: u32) -> Strategy {
         match self {
             Strategy::Halves if !(halves::MIN_N..=halves::MAX_N).contains(&n) => Strategy::Backtrack,
+            Strategy::Quarters if !(quarters::MIN_N..=quarters::MAX_N).contains(&n) => Strategy::Backtrack,
             s => s,
         }
     }
@@ -127,6 +135,7 @@ pub fn count_with(n: u32, strategy: Strategy, control: &Control) -> Result<Count
         }
         Strategy::Backtrack => backtrack::total(n, control)?,
         Strategy::Halves => halves::total(n, control)?,
+        Strategy::Quarters => quarters::total(n, control)?,
     };
     if control.cancelled() {
         return Err(Interrupted.into());
@@ -159,6 +168,7 @@ pub fn task_count_with(n: u32, strategy: Strategy) -> Option<u64> {
         Strategy::Plain => 1,
         Strategy::Backtrack => backtrack::tasks(n).len() as u64,
         Strategy::Halves => halves::task_count(n),
+        Strategy::Quarters => quarters::task_count(n),
     })
 }
 

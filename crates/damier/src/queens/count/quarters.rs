@@ -1,0 +1,734 @@
+//! Quarter boards: half boards assembled from a table of quarter placements, matched by
+//! bit-sliced tables.
+//!
+//! The board is cut into four `h x h` quarters (`h = n / 2`; for odd n the middle row and
+//! column lie between them). Every partial placement of an `h x h` square — any rows, at most
+//! one queen per row and column, no two on a diagonal — is listed once in a [`QuarterTable`],
+//! grouped by its (row set, column set) cell. Then, for every column set `C` of the top half:
+//!
+//! 1. the **bottom halves** on the other columns are assembled from a bottom-left and a
+//!    bottom-right cell list (rows split every possible way), reduced to their *key* (the
+//!    diagonals they share with the top half) and stored in a [`Matcher`];
+//! 2. the **top halves** on `C` are assembled the same way from the two top quarters, and
+//!    each is matched against every stored key at once: the matcher keeps, per block of 512
+//!    stored keys and per 5-bit chunk of the key, the 32 masks "stored keys that avoid these
+//!    bits", so one top half costs a handful of 512-bit ANDs and a popcount per block.
+//!
+//! Symmetry (see [`frames`]): for even n, the mirror halves the column sets, and the two
+//! diagonal reflections each swap the halves of one long diagonal, so only bottom halves
+//! avoiding both long diagonals are stored while top halves count twice per long-diagonal
+//! queen: nearly 8x less work. For odd n, the queens of the middle row and middle column are
+//! placed first, one position per orbit of the 8 symmetries (weight 8), plus the centre.
+
+use rayon::prelude::*;
+
+use crate::control::{Control, Interrupted};
+
+/// Smallest n this engine takes.
+pub(crate) const MIN_N: u32 = 4;
+
+/// Largest n this engine takes: the quarter table of `h = 11` (n = 22, 23) takes about a
+/// gigabyte; the keys (`4h - 2` bits) fit a `u64` well beyond.
+pub(crate) const MAX_N: u32 = 23;
+
+/// Key bits per chunk of the matcher's tables: 32 masks per chunk and block. [default: 5]
+const CHUNK: u32 = 5;
+
+/// Stored keys per block: one 512-bit mask per table row.
+const BLOCK: usize = 512;
+
+/// Below this many keys, a (partial) block costs more than scanning the keys one by one.
+/// [default: 48]
+const SMALL: usize = 48;
+
+/// One placement in a quarter, in the quarter's own coordinates: diagonals `r + c` (low
+/// half) and `c - r + h - 1` (high half), `2h - 1 <= 21` bits each.
+type Entry = u64;
+
+/// Every partial placement of an `h x h` square, grouped by (row set, column set).
+struct QuarterTable {
+    h: u32,
+    /// `start[cell]..start[cell + 1]` are the entries of `cell = rows << h | cols`.
+    start: Vec<u32>,
+    entries: Vec<Entry>,
+}
+
+impl QuarterTable {
+    fn new(h: u32) -> Self {
+        let mut found: Vec<(u32, Entry)> = Vec::new();
+        // Row by row: each row of the square holds no queen or one on a free column.
+        fn place(h: u32, row: u32, rows: u32, cols: u32, s: u64, d: u64, out: &mut Vec<(u32, Entry)>) {
+            if row == h {
+                out.push((rows << h | cols, s | d << 32));
+                return;
+            }
+            place(h, row + 1, rows, cols, s, d, out);
+            let mut free = ((1u32 << h) - 1) & !cols;
+            while free != 0 {
+                let c = free.trailing_zeros();
+                free &= free - 1;
+                let (sb, db) = (1u64 << (row + c), 1u64 << (c + h - 1 - row));
+                if s & sb == 0 && d & db == 0 {
+                    place(h, row + 1, rows | 1 << row, cols | 1 << c, s | sb, d | db, out);
+                }
+            }
+        }
+        place(h, 0, 0, 0, 0, 0, &mut found);
+        // Counting sort by cell.
+        let cells = 1usize << (2 * h);
+        let mut start = vec![0u32; cells + 1];
+        for &(cell, _) in &found {
+            start[cell as usize + 1] += 1;
+        }
+        for i in 0..cells {
+            start[i + 1] += start[i];
+        }
+        let mut cursor = start.clone();
+        let mut entries = vec![0; found.len()];
+        for &(cell, e) in &found {
+            entries[cursor[cell as usize] as usize] = e;
+            cursor[cell as usize] += 1;
+        }
+        QuarterTable { h, start, entries }
+    }
+
+    /// The placements whose rows are exactly `rows` and columns exactly `cols`.
+    #[inline]
+    fn cell(&self, rows: u32, cols: u32) -> &[Entry] {
+        let i = (rows << self.h | cols) as usize;
+        &self.entries[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+}
+
+/// Fixed data of one board size.
+struct Geometry {
+    n: u32,
+    h: u32,
+    /// Offset of the right and bottom quarters (`n - h`).
+    off: u32,
+    /// Width of one key field: the `2h - 1` diagonals of a family that meet both halves.
+    width: u32,
+    /// The long diagonals' bit (index `n - 1` in both families).
+    long: u64,
+}
+
+/// A quarter's position: shifts from its local diagonals to whole-board indices.
+#[derive(Clone, Copy)]
+struct Quarter {
+    sum_shift: u32,
+    diff_shift: u32,
+}
+
+impl Geometry {
+    fn new(n: u32) -> Self {
+        let h = n / 2;
+        Geometry { n, h, off: n - h, width: 2 * h - 1, long: 1 << (n - 1) }
+    }
+
+    /// Quarter at row offset `r` and column offset `c` (each 0 or `off`).
+    fn quarter(&self, r: u32, c: u32) -> Quarter {
+        // Whole-board diagonals: r + c and c - r + n - 1; local ones: r + c and c - r + h - 1.
+        Quarter { sum_shift: r + c, diff_shift: c + self.off - r }
+    }
+
+    /// The key of whole-board diagonal masks: the window of each family that crosses the
+    /// line between the halves (indices `off..off + width`).
+    #[inline(always)]
+    fn key(&self, s: u64, d: u64) -> u64 {
+        let field = (1u64 << self.width) - 1;
+        ((d >> self.off) & field) | ((s >> self.off) & field) << self.width
+    }
+
+    fn key_bits(&self) -> u32 {
+        2 * self.width
+    }
+}
+
+/// One start of the search: queens placed beforehand, the rows and columns left to the
+/// quarters, and how the column sets are counted.
+#[derive(Clone, Debug)]
+struct Frame {
+    /// Whole-board diagonals of the queens placed beforehand.
+    fixed_sum: u64,
+    fixed_diff: u64,
+    /// Local rows open in the top and bottom quarters.
+    rows_top: u32,
+    rows_bottom: u32,
+    /// Local columns open in the left and right quarters.
+    cols_left: u32,
+    cols_right: u32,
+    /// Weight of every solution of this frame.
+    weight: u64,
+    /// Count one of each column set and its mirror image (the frame is mirror-symmetric).
+    mirror: bool,
+    /// Even n: store only bottom halves off both long diagonals, weight top halves by 2 per
+    /// long-diagonal queen.
+    diagonal_trick: bool,
+}
+
+/// The starts whose weighted counts add up to the total.
+///
+/// - Even n: one frame. The mirror maps column set `C` to its image with the same count. The
+///   reflection in the anti-diagonal maps the solutions with a main-diagonal queen in the
+///   bottom right quarter one to one onto those with it in the top left one, and keeps the
+///   anti-diagonal; the transpose does the same for the anti-diagonal's queen (bottom left
+///   to top right) and keeps the main diagonal. So the total is the sum, over the solutions
+///   whose bottom half avoids both long diagonals, of 2 per long-diagonal queen of the top.
+/// - Odd n: the middle row's queen at column `h + a` and the middle column's at row `h + b`.
+///   `a = b = 0` is the centre (its frame keeps the mirror); otherwise `|a| != |b|` (they
+///   would attack) and the 8 symmetries act on `(a, b)` as the signed permutations, so each
+///   orbit has one member with `0 < a < b` and 8 members in all.
+fn frames(g: &Geometry) -> Vec<Frame> {
+    let all = (1u32 << g.h) - 1;
+    let (n, h) = (g.n, g.h);
+    if n % 2 == 0 {
+        return vec![Frame {
+            fixed_sum: 0,
+            fixed_diff: 0,
+            rows_top: all,
+            rows_bottom: all,
+            cols_left: all,
+            cols_right: all,
+            weight: 1,
+            mirror: true,
+            diagonal_trick: true,
+        }];
+    }
+    let queen = |r: u32, c: u32| (1u64 << (r + c), 1u64 << (c + n - 1 - r));
+    let (cs, cd) = queen(h, h);
+    let mut out = vec![Frame {
+        fixed_sum: cs,
+        fixed_diff: cd,
+        rows_top: all,
+        rows_bottom: all,
+        cols_left: all,
+        cols_right: all,
+        weight: 1,
+        mirror: true,
+        diagonal_trick: false,
+    }];
+    for b in 2..=h {
+        for a in 1..b {
+            let (s1, d1) = queen(h, h + a);
+            let (s2, d2) = queen(h + b, h);
+            // Local coordinates: right column h + a is a - 1, bottom row h + b is b - 1.
+            out.push(Frame {
+                fixed_sum: s1 | s2,
+                fixed_diff: d1 | d2,
+                rows_top: all,
+                rows_bottom: all & !(1 << (b - 1)),
+                cols_left: all,
+                cols_right: all & !(1 << (a - 1)),
+                weight: 8,
+                mirror: false,
+                diagonal_trick: false,
+            });
+        }
+    }
+    out
+}
+
+/// One unit of parallel work: a frame and a column set of its top half (left quarter's local
+/// columns in the low `h` bits, right quarter's above), with the column set's weight.
+#[derive(Clone, Copy, Debug)]
+struct Task {
+    frame: u32,
+    cols: u32,
+    weight: u64,
+}
+
+fn tasks(g: &Geometry, frames: &[Frame]) -> Vec<Task> {
+    let h = g.h;
+    let mut out = Vec::new();
+    let reverse = |m: u32| m.reverse_bits() >> (32 - 2 * h);
+    for (i, f) in frames.iter().enumerate() {
+        let open = f.cols_left | f.cols_right << h;
+        let queens = f.rows_top.count_ones();
+        // Every subset of the open columns with as many columns as the top half has queens.
+        for c in subsets(open, queens) {
+            let w = if !f.mirror {
+                Some(1)
+            } else {
+                // PERF: a column set and its mirror image have the same count.
+                match c.cmp(&reverse(c)) {
+                    std::cmp::Ordering::Less => Some(2),
+                    std::cmp::Ordering::Equal => Some(1),
+                    std::cmp::Ordering::Greater => None,
+                }
+            };
+            if let Some(w) = w {
+                out.push(Task { frame: i as u32, cols: c, weight: w * f.weight });
+            }
+        }
+    }
+    out
+}
+
+/// A quarter placement moved to whole-board coordinates, with its key.
+#[derive(Clone, Copy, Default)]
+struct Placed {
+    sum: u64,
+    diff: u64,
+    /// [`Geometry::key`], plus from bit [`WEIGHT_AT`] the number of long-diagonal queens (0
+    /// or 1 per quarter), so that adding two keys adds these counts.
+    key: u64,
+}
+
+/// Bit where a query key holds its weight exponent (long-diagonal queens of the top half).
+const WEIGHT_AT: u32 = 60;
+
+/// Buffers of one worker.
+struct Work {
+    left: Vec<Placed>,
+    right: Vec<Placed>,
+    matcher: Matcher,
+    /// Top-half keys, each with its weight exponent in the bits from [`WEIGHT_AT`].
+    queries: Vec<u64>,
+}
+
+impl Work {
+    fn new(g: &Geometry) -> Self {
+        Work { left: Vec::new(), right: Vec::new(), matcher: Matcher::new(g.key_bits()), queries: Vec::new() }
+    }
+}
+
+/// Moves the entries of one quarter cell to whole-board coordinates into `out`, dropping
+/// those that meet the frame's fixed queens (and, with `avoid_long`, the long diagonals).
+fn place(g: &Geometry, q: Quarter, f: &Frame, entries: &[Entry], avoid_long: bool, out: &mut Vec<Placed>) {
+    out.clear();
+    out.reserve(entries.len());
+    let local = (1u64 << (2 * g.h - 1)) - 1;
+    let forbid_sum = f.fixed_sum | if avoid_long { g.long } else { 0 };
+    let forbid_diff = f.fixed_diff | if avoid_long { g.long } else { 0 };
+    let spare = out.spare_capacity_mut();
+    let mut k = 0;
+    for &e in entries {
+        let sum = (e & local) << q.sum_shift;
+        let diff = (e >> 32) << q.diff_shift;
+        let long = ((sum & g.long) != 0) as u64 + ((diff & g.long) != 0) as u64;
+        // PERF: written unconditionally, kept by advancing the cursor: no branch to
+        // mispredict on the filter.
+        spare[k].write(Placed { sum, diff, key: g.key(sum, diff) | long << WEIGHT_AT });
+        k += ((sum & forbid_sum) | (diff & forbid_diff) == 0) as usize;
+    }
+    // SAFETY: the first `k <= entries.len() <= spare.len()` slots were written above.
+    unsafe { out.set_len(k) };
+}
+
+/// Appends `a.key | b.key` for every pair of `left` x `right` placements that do not attack
+/// each other (share no diagonal), keeping the bits of `keep` of the pair's keys.
+#[inline(always)]
+fn join(left: &[Placed], right: &[Placed], keep: u64, out: &mut Vec<u64>) {
+    out.reserve(left.len() * right.len());
+    let len = out.len();
+    let spare = out.spare_capacity_mut();
+    let mut k = 0;
+    for a in left {
+        for b in right {
+            // PERF: branch-free, as in `place`: about a third of the pairs fit.
+            spare[k].write((a.key + b.key) & keep);
+            k += ((a.sum & b.sum) | (a.diff & b.diff) == 0) as usize;
+        }
+    }
+    // SAFETY: the first `k <= left.len() * right.len() <= spare.len()` slots were written.
+    unsafe { out.set_len(len + k) };
+}
+
+/// The subsets of `mask` with `k` elements, in increasing order.
+fn subsets(mask: u32, k: u32) -> impl Iterator<Item = u32> {
+    let mut next = Some(0u32);
+    std::iter::from_fn(move || {
+        while let Some(x) = next {
+            // The next subset of `mask` in increasing order (0 again after the last).
+            let y = x.wrapping_sub(mask) & mask;
+            next = (y != 0).then_some(y);
+            if x.count_ones() == k {
+                return Some(x);
+            }
+        }
+        None
+    })
+}
+
+/// Weighted count of the solutions of one task.
+fn count_task(g: &Geometry, table: &QuarterTable, f: &Frame, task: Task, w: &mut Work) -> u64 {
+    let h = g.h;
+    let low = (1u32 << h) - 1;
+    let (top_left, top_right) = (task.cols & low, task.cols >> h);
+    let (bottom_left, bottom_right) = (f.cols_left & !top_left, f.cols_right & !top_right);
+    let Work { left, right, matcher, queries } = w;
+
+    // 1. Bottom halves: bottom-left quarter on `bottom_left`, bottom-right on the rest.
+    matcher.clear();
+    let (bl, br) = (g.quarter(g.off, 0), g.quarter(g.off, g.off));
+    for rows in subsets(f.rows_bottom, bottom_left.count_ones()) {
+        place(g, bl, f, table.cell(rows, bottom_left), f.diagonal_trick, left);
+        if left.is_empty() {
+            continue;
+        }
+        place(g, br, f, table.cell(f.rows_bottom & !rows, bottom_right), f.diagonal_trick, right);
+        // Bottom halves are stored without weight.
+        join(left, right, (1 << WEIGHT_AT) - 1, &mut matcher.keys);
+    }
+    if matcher.is_empty() {
+        return 0;
+    }
+    matcher.seal();
+
+    // 2. Top halves, matched against the stored keys.
+    queries.clear();
+    let weights = if f.diagonal_trick { u64::MAX } else { (1 << WEIGHT_AT) - 1 };
+    let (tl, tr) = (g.quarter(0, 0), g.quarter(0, g.off));
+    for rows in subsets(f.rows_top, top_left.count_ones()) {
+        place(g, tl, f, table.cell(rows, top_left), false, left);
+        if left.is_empty() {
+            continue;
+        }
+        place(g, tr, f, table.cell(f.rows_top & !rows, top_right), false, right);
+        join(left, right, weights, queries);
+    }
+    matcher.count(queries) * task.weight
+}
+
+/// All solutions of n queens (`MIN_N..=MAX_N`), in parallel on the current rayon pool.
+pub(crate) fn total(n: u32, control: &Control) -> Result<u64, Interrupted> {
+    debug_assert!((MIN_N..=MAX_N).contains(&n));
+    let g = Geometry::new(n);
+    let frames = frames(&g);
+    let tasks = tasks(&g, &frames);
+    if control.cancelled() {
+        return Err(Interrupted);
+    }
+    let table = QuarterTable::new(g.h);
+    tasks
+        .par_iter()
+        .map_init(
+            || Work::new(&g),
+            |w, t| {
+                if control.cancelled() {
+                    return Err(Interrupted);
+                }
+                let c = count_task(&g, &table, &frames[t.frame as usize], *t, w);
+                control.advance(1);
+                Ok(c)
+            },
+        )
+        .try_reduce(|| 0, |a, b| Ok(a + b))
+}
+
+/// Number of tasks (progress units) for n.
+pub(crate) fn task_count(n: u32) -> u64 {
+    let g = Geometry::new(n);
+    tasks(&g, &frames(&g)).len() as u64
+}
+
+/// One table row: a mask over the 512 keys of a block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+struct Row([u64; 8]);
+
+/// Stored keys, ready to count how many avoid a query key.
+///
+/// PERF: the keys are bit-sliced by blocks of [`BLOCK`]: for each [`CHUNK`]-bit chunk of the
+/// key and each value `v` of that chunk, a row holds the mask of the block's keys that have
+/// none of `v`'s bits. A query ANDs one row per chunk and counts the ones: 512 pairs for
+/// `key_bits / CHUNK` ANDs of 512 bits. Keys past the last full block, when few, are scanned.
+struct Matcher {
+    chunks: usize,
+    keys: Vec<u64>,
+    rows: Vec<Row>,
+    /// Keys in `rows` (a multiple of BLOCK, or all of them).
+    sliced: usize,
+}
+
+impl Matcher {
+    fn new(key_bits: u32) -> Self {
+        Matcher { chunks: key_bits.div_ceil(CHUNK) as usize, keys: Vec::new(), rows: Vec::new(), sliced: 0 }
+    }
+
+    fn clear(&mut self) {
+        self.keys.clear();
+        self.rows.clear();
+        self.sliced = 0;
+    }
+
+    fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// Builds the tables of every full block, and of the last partial block unless it is
+    /// small enough to scan.
+    fn seal(&mut self) {
+        let rows_per_block = self.chunks << CHUNK;
+        let mut at = 0;
+        while at < self.keys.len() {
+            let len = (self.keys.len() - at).min(BLOCK);
+            if len < SMALL {
+                break;
+            }
+            let first = self.rows.len();
+            self.rows.resize(first + rows_per_block, Row([0; 8]));
+            slice_block(&self.keys[at..at + len], self.chunks, &mut self.rows[first..]);
+            at += len;
+        }
+        self.sliced = at;
+    }
+
+    /// Pairs (query, stored key) with disjoint key bits, each counted `2^e` times for the
+    /// exponent `e` in the query's bits from [`WEIGHT_AT`].
+    fn count(&self, queries: &[u64]) -> u64 {
+        let tail = &self.keys[self.sliced..];
+        let mut total = kernel::count(&self.rows, self.chunks, queries);
+        if !tail.is_empty() {
+            for &q in queries {
+                total += tail.iter().map(|&k| (k & q == 0) as u64).sum::<u64>() << (q >> WEIGHT_AT);
+            }
+        }
+        total
+    }
+}
+
+/// Writes the rows of one block of at most [`BLOCK`] keys (`chunks << CHUNK` rows).
+fn slice_block(keys: &[u64], chunks: usize, rows: &mut [Row]) {
+    // Columns: bit i of `cols[j][w]` says key `64 w + i` has bit j clear.
+    let mut cols = [[0u64; 8]; 64];
+    let mut valid = [0u64; 8];
+    for (w, group) in keys.chunks(64).enumerate() {
+        let mut m = [0u64; 64];
+        for (i, &k) in group.iter().enumerate() {
+            m[i] = !k;
+        }
+        transpose64(&mut m);
+        for j in 0..64 {
+            cols[j][w] = m[j];
+        }
+        valid[w] = if group.len() == 64 { u64::MAX } else { (1u64 << group.len()) - 1 };
+    }
+    let width = 1usize << CHUNK;
+    for c in 0..chunks {
+        let r = &mut rows[c * width..(c + 1) * width];
+        r[0] = Row(valid);
+        for v in 1..width {
+            let bit = c * CHUNK as usize + v.trailing_zeros() as usize;
+            let prev = r[v & (v - 1)].0;
+            let col = if bit < 64 { cols[bit] } else { [u64::MAX; 8] };
+            r[v] = Row(std::array::from_fn(|i| prev[i] & col[i]));
+        }
+    }
+}
+
+/// Transposes a 64 x 64 bit matrix in place: bit j of word i goes to bit i of word j.
+///
+/// PERF: six rounds of block swaps (32 x 32 blocks, then 16 x 16, ...), each a few word
+/// operations per row, instead of 4096 single-bit moves.
+fn transpose64(m: &mut [u64; 64]) {
+    let mut j = 32;
+    let mut mask: u64 = 0x0000_0000_FFFF_FFFF;
+    while j != 0 {
+        let mut k = 0;
+        while k < 64 {
+            // Row k's high block (bits j..) trades places with row k + j's low block.
+            let t = ((m[k] >> j) ^ m[k + j]) & mask;
+            m[k] ^= t << j;
+            m[k + j] ^= t;
+            k = (k + j + 1) & !j;
+        }
+        j >>= 1;
+        mask ^= mask << j;
+    }
+}
+
+/// The counting loop over the sliced blocks, compiled for the best vector unit at run time.
+mod kernel {
+    use super::{CHUNK, Row, WEIGHT_AT};
+
+    /// Row offsets (within a block) of a query's `C` chunks.
+    #[inline(always)]
+    fn offsets<const C: usize>(q: u64) -> [usize; C] {
+        std::array::from_fn(|c| (c << CHUNK) + ((q >> (c as u32 * CHUNK)) & ((1 << CHUNK) - 1)) as usize)
+    }
+
+    #[inline(always)]
+    fn count_portable<const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
+        let mut total = 0;
+        for &q in queries {
+            let o = offsets::<C>(q);
+            let mut t = 0;
+            for block in rows.chunks_exact(C << CHUNK) {
+                let mut acc = block[o[0]].0;
+                for &oc in &o[1..] {
+                    let r = &block[oc].0;
+                    for i in 0..8 {
+                        acc[i] &= r[i];
+                    }
+                }
+                t += acc.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+            }
+            total += t << (q >> WEIGHT_AT);
+        }
+        total
+    }
+
+    /// [`count_portable`] with AVX-512: one 512-bit AND per chunk and block, and the
+    /// popcount of eight words in one instruction.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512vpopcntdq")]
+    fn count_avx512<const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
+        use std::arch::x86_64::*;
+        let per_block = C << CHUNK;
+        let blocks = rows.len() / per_block;
+        let mut total = _mm512_setzero_si512();
+        for &q in queries {
+            let o = offsets::<C>(q);
+            let mut acc = _mm512_setzero_si512();
+            let mut base = rows.as_ptr();
+            for _ in 0..blocks {
+                // SAFETY: `base` walks the `blocks` whole blocks of `rows`, every offset is
+                // below `per_block` (chunk below C, value below 2^CHUNK), and rows are 64-byte
+                // aligned.
+                unsafe {
+                    let mut x = _mm512_load_si512(base.add(o[0]).cast());
+                    for &oc in &o[1..] {
+                        x = _mm512_and_si512(x, _mm512_load_si512(base.add(oc).cast()));
+                    }
+                    acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(x));
+                    base = base.add(per_block);
+                }
+            }
+            let e = _mm_cvtsi64_si128((q >> WEIGHT_AT) as i64);
+            total = _mm512_add_epi64(total, _mm512_sll_epi64(acc, e));
+        }
+        _mm512_reduce_add_epi64(total) as u64
+    }
+
+    /// Vector unit found at run time: 0 none, 2 AVX-512 with popcount (checked once).
+    #[cfg(target_arch = "x86_64")]
+    fn level() -> u8 {
+        use std::sync::OnceLock;
+        static LEVEL: OnceLock<u8> = OnceLock::new();
+        *LEVEL.get_or_init(|| {
+            if std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
+            {
+                2
+            } else {
+                0
+            }
+        })
+    }
+
+    /// Weighted pairs (query, key of a sliced block) with disjoint key bits.
+    pub(super) fn count(rows: &[Row], chunks: usize, queries: &[u64]) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        let level = level();
+        #[cfg(not(target_arch = "x86_64"))]
+        let level = 0;
+        count_at(level, rows, chunks, queries)
+    }
+
+    /// [`count`] with a chosen vector unit (the portable loop when the CPU lacks it).
+    pub(super) fn count_at(level: u8, rows: &[Row], chunks: usize, queries: &[u64]) -> u64 {
+        if rows.is_empty() {
+            return 0;
+        }
+        // PERF: one copy of the loop per chunk count, so that the chunk loop is unrolled and
+        // the offsets stay in registers.
+        macro_rules! dispatch {
+            ($($c:literal)*) => {
+                match chunks {
+                    $($c => {
+                        #[cfg(target_arch = "x86_64")]
+                        if level >= 2
+                            && std::arch::is_x86_feature_detected!("avx512f")
+                            && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
+                        {
+                            // SAFETY: the CPU has both features, checked just above.
+                            return unsafe { count_avx512::<$c>(rows, queries) };
+                        }
+                        count_portable::<$c>(rows, queries)
+                    })*
+                    _ => unreachable!("{chunks} chunks: keys have 6 to 42 bits"),
+                }
+            };
+        }
+        let _ = level;
+        dispatch!(2 3 4 5 6 7 8 9)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn transpose_moves_every_bit() {
+        let mut m = [0u64; 64];
+        for (i, w) in m.iter_mut().enumerate() {
+            *w = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (1 << i);
+        }
+        let before = m;
+        transpose64(&mut m);
+        for i in 0..64 {
+            for j in 0..64 {
+                assert_eq!(before[i] >> j & 1, m[j] >> i & 1, "bit ({i}, {j})");
+            }
+        }
+    }
+
+    #[test]
+    fn quarter_table_holds_every_partial_placement() {
+        // 4 x 4: count placements by brute force over all subsets of cells.
+        let h = 4u32;
+        let t = QuarterTable::new(h);
+        let mut want = 0;
+        for cells in 0u32..1 << 16 {
+            let q: Vec<(i32, i32)> =
+                (0..16).filter(|&i| cells >> i & 1 == 1).map(|i| (i / 4, i % 4)).collect();
+            let ok = q.iter().enumerate().all(|(x, &(r1, c1))| {
+                q[x + 1..].iter().all(|&(r2, c2)| r1 != r2 && c1 != c2 && (r1 - r2).abs() != (c1 - c2).abs())
+            });
+            want += ok as usize;
+        }
+        assert_eq!(t.entries.len(), want);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// The matcher counts the same disjoint pairs as the obvious double loop, on every
+        /// vector unit, for any number of keys (full blocks, a sliced tail, a scanned tail).
+        #[test]
+        fn matcher_counts_disjoint_pairs(
+            bits in 6u32..=42,
+            stored in proptest::collection::vec(any::<u64>(), 0..1300),
+            queries in proptest::collection::vec((any::<u64>(), 0u64..3), 0..40),
+            sparse in 0u32..4,
+        ) {
+            let mask = (1u64 << bits) - 1;
+            let thin = |v: &Vec<u64>| -> Vec<u64> {
+                v.iter().map(|&k| {
+                    let mut k = k & mask;
+                    for i in 0..sparse { k &= k.rotate_left(7 + i) }
+                    k
+                }).collect()
+            };
+            let stored = thin(&stored);
+            let keys = thin(&queries.iter().map(|q| q.0).collect());
+            // Each query carries a weight exponent 0..=2 in its top bits.
+            let queries: Vec<u64> = keys.iter().zip(&queries).map(|(&k, q)| k | q.1 << WEIGHT_AT).collect();
+            let weighted = |keys: &[u64]| -> u64 {
+                queries.iter().map(|&q| (keys.iter().filter(|&&k| k & q == 0).count() as u64) << (q >> WEIGHT_AT)).sum()
+            };
+            let want = weighted(&stored);
+            let mut m = Matcher::new(bits);
+            m.keys.extend_from_slice(&stored);
+            m.seal();
+            let tail_count = weighted(&m.keys[m.sliced..]);
+            for level in [0u8, 2] {
+                prop_assert_eq!(kernel::count_at(level, &m.rows, m.chunks, &queries) + tail_count, want, "level {}", level);
+            }
+            prop_assert_eq!(m.count(&queries), want);
+        }
+    }
+}
