@@ -91,13 +91,6 @@ impl QuarterTable {
         }
         QuarterTable { h, start, entries }
     }
-
-    /// The placements whose rows are exactly `rows` and columns exactly `cols`.
-    #[inline]
-    fn cell(&self, rows: u32, cols: u32) -> &[Entry] {
-        let i = (rows << self.h | cols) as usize;
-        &self.entries[self.start[i] as usize..self.start[i + 1] as usize]
-    }
 }
 
 /// Fixed data of one board size.
@@ -279,8 +272,6 @@ const WEIGHT_AT: u32 = 60;
 
 /// Buffers of one worker.
 struct Work {
-    left: Vec<Placed>,
-    right: Vec<Placed>,
     matcher: Matcher,
     /// Top-half keys, each with its weight exponent in the bits from [`WEIGHT_AT`].
     queries: Vec<u64>,
@@ -288,31 +279,78 @@ struct Work {
 
 impl Work {
     fn new(g: &Geometry) -> Self {
-        Work { left: Vec::new(), right: Vec::new(), matcher: Matcher::new(g.key_bits()), queries: Vec::new() }
+        Work { matcher: Matcher::new(g.key_bits()), queries: Vec::new() }
     }
 }
 
-/// Moves the entries of one quarter cell to whole-board coordinates into `out`, dropping
-/// those that meet the frame's fixed queens (and, with `avoid_long`, the long diagonals).
-fn place(g: &Geometry, q: Quarter, f: &Frame, entries: &[Entry], avoid_long: bool, out: &mut Vec<Placed>) {
-    out.clear();
-    out.reserve(entries.len());
-    let local = (1u64 << (2 * g.h - 1)) - 1;
-    let forbid_sum = f.fixed_sum | if avoid_long { g.long } else { 0 };
-    let forbid_diff = f.fixed_diff | if avoid_long { g.long } else { 0 };
-    let spare = out.spare_capacity_mut();
-    let mut k = 0;
-    for &e in entries {
-        let sum = (e & local) << q.sum_shift;
-        let diff = (e >> 32) << q.diff_shift;
-        let long = ((sum & g.long) != 0) as u64 + ((diff & g.long) != 0) as u64;
-        // PERF: written unconditionally, kept by advancing the cursor: no branch to
-        // mispredict on the filter.
-        spare[k].write(Placed { sum, diff, key: g.key(sum, diff) | long << WEIGHT_AT });
-        k += ((sum & forbid_sum) | (diff & forbid_diff) == 0) as usize;
+/// One quarter of one frame: the quarter table moved to whole-board coordinates, without
+/// the placements that meet the frame's fixed queens (or, with `avoid_long`, the long
+/// diagonals), still grouped by cell.
+///
+/// PERF: built once per frame, so that a task only slices it: every task of a frame reads
+/// the same cells.
+struct PlacedCells {
+    h: u32,
+    start: Vec<u32>,
+    items: Vec<Placed>,
+}
+
+impl PlacedCells {
+    fn new(g: &Geometry, table: &QuarterTable, q: Quarter, f: &Frame, avoid_long: bool) -> Self {
+        let local = (1u64 << (2 * g.h - 1)) - 1;
+        let forbid_sum = f.fixed_sum | if avoid_long { g.long } else { 0 };
+        let forbid_diff = f.fixed_diff | if avoid_long { g.long } else { 0 };
+        let mut start = Vec::with_capacity(table.start.len());
+        let mut items = Vec::with_capacity(table.entries.len());
+        start.push(0);
+        for w in table.start.windows(2) {
+            for &e in &table.entries[w[0] as usize..w[1] as usize] {
+                let sum = (e & local) << q.sum_shift;
+                let diff = (e >> 32) << q.diff_shift;
+                if (sum & forbid_sum) | (diff & forbid_diff) != 0 {
+                    continue;
+                }
+                let long = ((sum & g.long) != 0) as u64 + ((diff & g.long) != 0) as u64;
+                items.push(Placed { sum, diff, key: g.key(sum, diff) | long << WEIGHT_AT });
+            }
+            start.push(items.len() as u32);
+        }
+        PlacedCells { h: table.h, start, items }
     }
-    // SAFETY: the first `k <= entries.len() <= spare.len()` slots were written above.
-    unsafe { out.set_len(k) };
+
+    /// The placements whose rows are exactly `rows` and columns exactly `cols`.
+    #[inline]
+    fn cell(&self, rows: u32, cols: u32) -> &[Placed] {
+        let i = (rows << self.h | cols) as usize;
+        &self.items[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+}
+
+/// What the tasks of one frame share: its four quarters and the row subsets by size.
+struct FrameCells {
+    top_left: PlacedCells,
+    top_right: PlacedCells,
+    bottom_left: PlacedCells,
+    bottom_right: PlacedCells,
+    /// `top_rows[k]`: the subsets of the frame's top rows with k rows (same for bottom).
+    top_rows: Vec<Vec<u32>>,
+    bottom_rows: Vec<Vec<u32>>,
+}
+
+impl FrameCells {
+    fn new(g: &Geometry, table: &QuarterTable, f: &Frame) -> Self {
+        let by_size = |mask: u32| (0..=g.h).map(|k| subsets(mask, k).collect()).collect();
+        let cells = |r, c, avoid| PlacedCells::new(g, table, g.quarter(r, c), f, avoid);
+        let avoid = f.diagonal_trick;
+        FrameCells {
+            top_left: cells(0, 0, false),
+            top_right: cells(0, g.off, false),
+            bottom_left: cells(g.off, 0, avoid),
+            bottom_right: cells(g.off, g.off, avoid),
+            top_rows: by_size(f.rows_top),
+            bottom_rows: by_size(f.rows_bottom),
+        }
+    }
 }
 
 /// Appends `a.key | b.key` for every pair of `left` x `right` placements that do not attack
@@ -351,22 +389,20 @@ fn subsets(mask: u32, k: u32) -> impl Iterator<Item = u32> {
 }
 
 /// Weighted count of the solutions of one task.
-fn count_task(g: &Geometry, table: &QuarterTable, f: &Frame, task: Task, w: &mut Work) -> u64 {
-    let h = g.h;
-    let low = (1u32 << h) - 1;
-    let (top_left, top_right) = (task.cols & low, task.cols >> h);
+fn count_task(g: &Geometry, f: &Frame, cells: &FrameCells, task: Task, w: &mut Work) -> u64 {
+    let low = (1u32 << g.h) - 1;
+    let (top_left, top_right) = (task.cols & low, task.cols >> g.h);
     let (bottom_left, bottom_right) = (f.cols_left & !top_left, f.cols_right & !top_right);
-    let Work { left, right, matcher, queries } = w;
+    let Work { matcher, queries } = w;
 
     // 1. Bottom halves: bottom-left quarter on `bottom_left`, bottom-right on the rest.
     matcher.clear();
-    let (bl, br) = (g.quarter(g.off, 0), g.quarter(g.off, g.off));
-    for rows in subsets(f.rows_bottom, bottom_left.count_ones()) {
-        place(g, bl, f, table.cell(rows, bottom_left), f.diagonal_trick, left);
+    for &rows in &cells.bottom_rows[bottom_left.count_ones() as usize] {
+        let left = cells.bottom_left.cell(rows, bottom_left);
         if left.is_empty() {
             continue;
         }
-        place(g, br, f, table.cell(f.rows_bottom & !rows, bottom_right), f.diagonal_trick, right);
+        let right = cells.bottom_right.cell(f.rows_bottom & !rows, bottom_right);
         // Bottom halves are stored without weight.
         join(left, right, (1 << WEIGHT_AT) - 1, &mut matcher.keys);
     }
@@ -378,13 +414,12 @@ fn count_task(g: &Geometry, table: &QuarterTable, f: &Frame, task: Task, w: &mut
     // 2. Top halves, matched against the stored keys.
     queries.clear();
     let weights = if f.diagonal_trick { u64::MAX } else { (1 << WEIGHT_AT) - 1 };
-    let (tl, tr) = (g.quarter(0, 0), g.quarter(0, g.off));
-    for rows in subsets(f.rows_top, top_left.count_ones()) {
-        place(g, tl, f, table.cell(rows, top_left), false, left);
+    for &rows in &cells.top_rows[top_left.count_ones() as usize] {
+        let left = cells.top_left.cell(rows, top_left);
         if left.is_empty() {
             continue;
         }
-        place(g, tr, f, table.cell(f.rows_top & !rows, top_right), false, right);
+        let right = cells.top_right.cell(f.rows_top & !rows, top_right);
         join(left, right, weights, queries);
     }
     matcher.count(queries) * task.weight
@@ -396,24 +431,31 @@ pub(crate) fn total(n: u32, control: &Control) -> Result<u64, Interrupted> {
     let g = Geometry::new(n);
     let frames = frames(&g);
     let tasks = tasks(&g, &frames);
-    if control.cancelled() {
-        return Err(Interrupted);
-    }
     let table = QuarterTable::new(g.h);
-    tasks
-        .par_iter()
-        .map_init(
-            || Work::new(&g),
-            |w, t| {
-                if control.cancelled() {
-                    return Err(Interrupted);
-                }
-                let c = count_task(&g, &table, &frames[t.frame as usize], *t, w);
-                control.advance(1);
-                Ok(c)
-            },
-        )
-        .try_reduce(|| 0, |a, b| Ok(a + b))
+    let mut total = 0;
+    for (i, f) in frames.iter().enumerate() {
+        if control.cancelled() {
+            return Err(Interrupted);
+        }
+        let cells = FrameCells::new(&g, &table, f);
+        // Tasks are listed frame after frame.
+        let mine: Vec<Task> = tasks.iter().copied().filter(|t| t.frame == i as u32).collect();
+        total += mine
+            .par_iter()
+            .map_init(
+                || Work::new(&g),
+                |w, t| {
+                    if control.cancelled() {
+                        return Err(Interrupted);
+                    }
+                    let c = count_task(&g, f, &cells, *t, w);
+                    control.advance(1);
+                    Ok(c)
+                },
+            )
+            .try_reduce(|| 0, |a, b| Ok(a + b))?;
+    }
+    Ok(total)
 }
 
 /// Number of tasks (progress units) for n.
