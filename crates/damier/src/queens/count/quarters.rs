@@ -1,24 +1,28 @@
 //! Quarter boards: half boards assembled from a table of quarter placements, matched by
 //! bit-sliced tables.
 //!
-//! The board is cut into four `h x h` quarters (`h = n / 2`; for odd n the middle row and
-//! column lie between them). Every partial placement of an `h x h` square — any rows, at most
-//! one queen per row and column, no two on a diagonal — is listed once in a [`QuarterTable`],
-//! grouped by its (row set, column set) cell. Then, for every column set `C` of the top half:
+//! The board is cut into a top half (rows `0..q`, `q = ceil(n / 2)`) and a bottom half, and
+//! into a left part (columns `0..q`) and a right part: four quarters, each inside a `q x q`
+//! square. Every partial placement of a `q x q` square — any rows, at most one queen per row
+//! and column, no two on a diagonal — is listed once in a [`QuarterTable`], grouped by its
+//! (column set, row set) cell. Then, for every column set `C` of the top half:
 //!
 //! 1. the **bottom halves** on the other columns are assembled from a bottom-left and a
-//!    bottom-right cell list (rows split every possible way), reduced to their *key* (the
+//!    bottom-right cell list (the rows split every possible way), reduced to their *key* (the
 //!    diagonals they share with the top half) and stored in a [`Matcher`];
 //! 2. the **top halves** on `C` are assembled the same way from the two top quarters, and
 //!    each is matched against every stored key at once: the matcher keeps, per block of 512
 //!    stored keys and per 5-bit chunk of the key, the 32 masks "stored keys that avoid these
 //!    bits", so one top half costs a handful of 512-bit ANDs and a popcount per block.
 //!
-//! Symmetry (see [`frames`]): for even n, the mirror halves the column sets, and the two
-//! diagonal reflections each swap the halves of one long diagonal, so only bottom halves
-//! avoiding both long diagonals are stored while top halves count twice per long-diagonal
-//! queen: nearly 8x less work. For odd n, the queens of the middle row and middle column are
-//! placed first, one position per orbit of the 8 symmetries (weight 8), plus the centre.
+//! Symmetry, nearly 8x in all: the mirror maps column set `C` to its image with the same
+//! count, so one of the two is counted, twice. The reflection in the anti-diagonal maps the
+//! solutions with their main-diagonal queen in the bottom half one to one onto those with it
+//! in the top half (off the centre), and keeps the anti-diagonal as it is; the transpose does
+//! the same for the anti-diagonal's queen and keeps the main diagonal. So the total is the
+//! sum, over the solutions whose bottom half avoids both long diagonals, of 2 per
+//! long-diagonal queen of the top half (the centre of odd boards, on both, counts once): only
+//! such bottom halves are stored, and each top half carries its weight.
 
 use rayon::prelude::*;
 
@@ -27,9 +31,9 @@ use crate::control::{Control, Interrupted};
 /// Smallest n this engine takes.
 pub(crate) const MIN_N: u32 = 4;
 
-/// Largest n this engine takes: the quarter table of `h = 11` (n = 22, 23) takes about a
-/// gigabyte; the keys (`4h - 2` bits) fit a `u64` well beyond.
-pub(crate) const MAX_N: u32 = 23;
+/// Largest n this engine takes: the quarter table of n = 20, 21 and its four placed copies
+/// take about 0.8 GB; n = 22 would take over 6 GB.
+pub(crate) const MAX_N: u32 = 21;
 
 /// Key bits per chunk of the matcher's tables: 32 masks per chunk and block. [default: 5]
 const CHUNK: u32 = 5;
@@ -41,42 +45,42 @@ const BLOCK: usize = 512;
 /// time ([`kernel::scan`]). [default: 12]
 const SMALL: usize = 12;
 
-/// One placement in a quarter, in the quarter's own coordinates: diagonals `r + c` (low
-/// half) and `c - r + h - 1` (high half), `2h - 1 <= 21` bits each.
+/// One placement in a quarter, in the `q x q` square's own coordinates: diagonals `r + c`
+/// (low half) and `c - r + q - 1` (high half), `2q - 1 <= 21` bits each.
 type Entry = u64;
 
-/// Every partial placement of an `h x h` square, grouped by (row set, column set).
+/// Every partial placement of a `q x q` square, grouped by (column set, row set).
 struct QuarterTable {
-    h: u32,
-    /// `start[cell]..start[cell + 1]` are the entries of `cell = cols << h | rows`: a column
+    q: u32,
+    /// `start[cell]..start[cell + 1]` are the entries of `cell = cols << q | rows`: a column
     /// set's cells are contiguous, and a task reads the cells of two column sets per half.
     start: Vec<u32>,
     entries: Vec<Entry>,
 }
 
 impl QuarterTable {
-    fn new(h: u32) -> Self {
+    fn new(q: u32) -> Self {
         let mut found: Vec<(u32, Entry)> = Vec::new();
         // Row by row: each row of the square holds no queen or one on a free column.
-        fn place(h: u32, row: u32, rows: u32, cols: u32, s: u64, d: u64, out: &mut Vec<(u32, Entry)>) {
-            if row == h {
-                out.push((cols << h | rows, s | d << 32));
+        fn place(q: u32, row: u32, rows: u32, cols: u32, s: u64, d: u64, out: &mut Vec<(u32, Entry)>) {
+            if row == q {
+                out.push((cols << q | rows, s | d << 32));
                 return;
             }
-            place(h, row + 1, rows, cols, s, d, out);
-            let mut free = ((1u32 << h) - 1) & !cols;
+            place(q, row + 1, rows, cols, s, d, out);
+            let mut free = ((1u32 << q) - 1) & !cols;
             while free != 0 {
                 let c = free.trailing_zeros();
                 free &= free - 1;
-                let (sb, db) = (1u64 << (row + c), 1u64 << (c + h - 1 - row));
+                let (sb, db) = (1u64 << (row + c), 1u64 << (c + q - 1 - row));
                 if s & sb == 0 && d & db == 0 {
-                    place(h, row + 1, rows | 1 << row, cols | 1 << c, s | sb, d | db, out);
+                    place(q, row + 1, rows | 1 << row, cols | 1 << c, s | sb, d | db, out);
                 }
             }
         }
-        place(h, 0, 0, 0, 0, 0, &mut found);
+        place(q, 0, 0, 0, 0, 0, &mut found);
         // Counting sort by cell.
-        let cells = 1usize << (2 * h);
+        let cells = 1usize << (2 * q);
         let mut start = vec![0u32; cells + 1];
         for &(cell, _) in &found {
             start[cell as usize + 1] += 1;
@@ -90,172 +94,89 @@ impl QuarterTable {
             entries[cursor[cell as usize] as usize] = e;
             cursor[cell as usize] += 1;
         }
-        QuarterTable { h, start, entries }
+        QuarterTable { q, start, entries }
     }
 }
 
 /// Fixed data of one board size.
 struct Geometry {
     n: u32,
-    h: u32,
-    /// Offset of the right and bottom quarters (`n - h`).
-    off: u32,
-    /// Width of one key field: the `2h - 1` diagonals of a family that meet both halves.
+    /// Rows of the top half and columns of the left part: `ceil(n / 2)`.
+    q: u32,
+    /// Width of one key field: the `n - 1` diagonals of a family that meet both halves.
     width: u32,
+    /// First whole-board index of the key window of the `r + c` and `c - r + n - 1` families.
+    sum_at: u32,
+    diff_at: u32,
     /// The long diagonals' bit (index `n - 1` in both families).
     long: u64,
 }
 
-/// A quarter's position: shifts from its local diagonals to whole-board indices.
+/// A quarter's position: how its local diagonals map to whole-board indices.
 #[derive(Clone, Copy)]
 struct Quarter {
     sum_shift: u32,
-    diff_shift: u32,
+    /// Left shift of the local `c - r` diagonals (negative: right shift).
+    diff_shift: i32,
 }
 
 impl Geometry {
     fn new(n: u32) -> Self {
-        let h = n / 2;
-        Geometry { n, h, off: n - h, width: 2 * h - 1, long: 1 << (n - 1) }
+        let q = n - n / 2;
+        // The key window: the diagonals through both row q - 1 and row q.
+        Geometry { n, q, width: n - 1, sum_at: q, diff_at: n - q, long: 1 << (n - 1) }
     }
 
-    /// Quarter at row offset `r` and column offset `c` (each 0 or `off`).
+    /// Quarter at row offset `r` and column offset `c` (each 0 or `q`).
     fn quarter(&self, r: u32, c: u32) -> Quarter {
-        // Whole-board diagonals: r + c and c - r + n - 1; local ones: r + c and c - r + h - 1.
-        Quarter { sum_shift: r + c, diff_shift: c + self.off - r }
+        // Whole-board diagonals: r + c and c - r + n - 1; local ones: r + c and c - r + q - 1.
+        Quarter { sum_shift: r + c, diff_shift: c as i32 - r as i32 + (self.n - self.q) as i32 }
     }
 
     /// The key of whole-board diagonal masks: the window of each family that crosses the
-    /// line between the halves (indices `off..off + width`).
+    /// line between the halves.
     #[inline(always)]
     fn key(&self, s: u64, d: u64) -> u64 {
         let field = (1u64 << self.width) - 1;
-        ((d >> self.off) & field) | ((s >> self.off) & field) << self.width
+        ((d >> self.diff_at) & field) | ((s >> self.sum_at) & field) << self.width
     }
 
     fn key_bits(&self) -> u32 {
         2 * self.width
     }
-}
 
-/// One start of the search: queens placed beforehand, the rows and columns left to the
-/// quarters, and how the column sets are counted.
-#[derive(Clone, Debug)]
-struct Frame {
-    /// Whole-board diagonals of the queens placed beforehand.
-    fixed_sum: u64,
-    fixed_diff: u64,
-    /// Local rows open in the top and bottom quarters.
-    rows_top: u32,
-    rows_bottom: u32,
-    /// Local columns open in the left and right quarters.
-    cols_left: u32,
-    cols_right: u32,
-    /// Weight of every solution of this frame.
-    weight: u64,
-    /// Count one of each column set and its mirror image (the frame is mirror-symmetric).
-    mirror: bool,
-    /// Even n: store only bottom halves off both long diagonals, weight top halves by 2 per
-    /// long-diagonal queen.
-    diagonal_trick: bool,
-}
-
-/// The starts whose weighted counts add up to the total.
-///
-/// - Even n: one frame. The mirror maps column set `C` to its image with the same count. The
-///   reflection in the anti-diagonal maps the solutions with a main-diagonal queen in the
-///   bottom right quarter one to one onto those with it in the top left one, and keeps the
-///   anti-diagonal; the transpose does the same for the anti-diagonal's queen (bottom left
-///   to top right) and keeps the main diagonal. So the total is the sum, over the solutions
-///   whose bottom half avoids both long diagonals, of 2 per long-diagonal queen of the top.
-/// - Odd n: the middle row's queen at column `h + a` and the middle column's at row `h + b`.
-///   `a = b = 0` is the centre (its frame keeps the mirror); otherwise `|a| != |b|` (they
-///   would attack) and the 8 symmetries act on `(a, b)` as the signed permutations, so each
-///   orbit has one member with `0 < a < b` and 8 members in all.
-fn frames(g: &Geometry) -> Vec<Frame> {
-    let all = (1u32 << g.h) - 1;
-    let (n, h) = (g.n, g.h);
-    if n % 2 == 0 {
-        return vec![Frame {
-            fixed_sum: 0,
-            fixed_diff: 0,
-            rows_top: all,
-            rows_bottom: all,
-            cols_left: all,
-            cols_right: all,
-            weight: 1,
-            mirror: true,
-            diagonal_trick: true,
-        }];
+    /// Rows of the top and bottom halves, columns of the left and right parts, as local masks.
+    fn top_rows(&self) -> u32 {
+        (1 << self.q) - 1
     }
-    let queen = |r: u32, c: u32| (1u64 << (r + c), 1u64 << (c + n - 1 - r));
-    let (cs, cd) = queen(h, h);
-    let mut out = vec![Frame {
-        fixed_sum: cs,
-        fixed_diff: cd,
-        rows_top: all,
-        rows_bottom: all,
-        cols_left: all,
-        cols_right: all,
-        weight: 1,
-        mirror: true,
-        diagonal_trick: false,
-    }];
-    for b in 2..=h {
-        for a in 1..b {
-            let (s1, d1) = queen(h, h + a);
-            let (s2, d2) = queen(h + b, h);
-            // Local coordinates: right column h + a is a - 1, bottom row h + b is b - 1.
-            out.push(Frame {
-                fixed_sum: s1 | s2,
-                fixed_diff: d1 | d2,
-                rows_top: all,
-                rows_bottom: all & !(1 << (b - 1)),
-                cols_left: all,
-                cols_right: all & !(1 << (a - 1)),
-                weight: 8,
-                mirror: false,
-                diagonal_trick: false,
-            });
-        }
+
+    fn bottom_rows(&self) -> u32 {
+        (1 << (self.n - self.q)) - 1
     }
-    out
 }
 
-/// One unit of parallel work: a frame and a column set of its top half (left quarter's local
-/// columns in the low `h` bits, right quarter's above), with the column set's weight.
+/// One unit of parallel work: a column set of the top half (whole-board column mask: the
+/// left part's local columns in the low `q` bits, the right part's above), with its weight.
 #[derive(Clone, Copy, Debug)]
 struct Task {
-    frame: u32,
     cols: u32,
     weight: u64,
 }
 
-fn tasks(g: &Geometry, frames: &[Frame]) -> Vec<Task> {
-    let h = g.h;
-    let mut out = Vec::new();
-    let reverse = |m: u32| m.reverse_bits() >> (32 - 2 * h);
-    for (i, f) in frames.iter().enumerate() {
-        let open = f.cols_left | f.cols_right << h;
-        let queens = f.rows_top.count_ones();
-        // Every subset of the open columns with as many columns as the top half has queens.
-        for c in subsets(open, queens) {
-            let w = if !f.mirror {
-                Some(1)
-            } else {
-                // PERF: a column set and its mirror image have the same count.
-                match c.cmp(&reverse(c)) {
-                    std::cmp::Ordering::Less => Some(2),
-                    std::cmp::Ordering::Equal => Some(1),
-                    std::cmp::Ordering::Greater => None,
-                }
+fn tasks(g: &Geometry) -> Vec<Task> {
+    let reverse = |m: u32| m.reverse_bits() >> (32 - g.n);
+    // Every column set with as many columns as the top half has rows.
+    subsets((1 << g.n) - 1, g.q)
+        .filter_map(|cols| {
+            // PERF: a column set and its mirror image have the same count.
+            let weight = match cols.cmp(&reverse(cols)) {
+                std::cmp::Ordering::Less => 2,
+                std::cmp::Ordering::Equal => 1,
+                std::cmp::Ordering::Greater => return None,
             };
-            if let Some(w) = w {
-                out.push(Task { frame: i as u32, cols: c, weight: w * f.weight });
-            }
-        }
-    }
-    out
+            Some(Task { cols, weight })
+        })
+        .collect()
 }
 
 /// The placements of one quarter cell in whole-board coordinates, one slice per field.
@@ -297,14 +218,12 @@ impl Work {
     }
 }
 
-/// One quarter of one frame: the quarter table moved to whole-board coordinates, without
-/// the placements that meet the frame's fixed queens (or, with `avoid_long`, the long
-/// diagonals), still grouped by cell.
+/// One quarter: the quarter table moved to whole-board coordinates with the keys computed,
+/// still grouped by cell.
 ///
-/// PERF: built once per frame, so that a task only slices it: every task of a frame reads
-/// the same cells.
+/// PERF: built once, so that a task only slices it.
 struct PlacedCells {
-    h: u32,
+    q: u32,
     start: Vec<u32>,
     sums: Vec<u64>,
     diffs: Vec<u64>,
@@ -312,10 +231,10 @@ struct PlacedCells {
 }
 
 impl PlacedCells {
-    fn new(g: &Geometry, table: &QuarterTable, q: Quarter, f: &Frame, avoid_long: bool) -> Self {
-        let local = (1u64 << (2 * g.h - 1)) - 1;
-        let forbid_sum = f.fixed_sum | if avoid_long { g.long } else { 0 };
-        let forbid_diff = f.fixed_diff | if avoid_long { g.long } else { 0 };
+    /// With `avoid_long`, without the placements on a long diagonal.
+    fn new(g: &Geometry, table: &QuarterTable, at: Quarter, avoid_long: bool) -> Self {
+        let local = (1u64 << (2 * g.q - 1)) - 1;
+        let forbid = if avoid_long { g.long } else { 0 };
         let mut start = Vec::with_capacity(table.start.len());
         let cap = table.entries.len();
         let (mut sums, mut diffs, mut keys) =
@@ -323,25 +242,31 @@ impl PlacedCells {
         start.push(0);
         for w in table.start.windows(2) {
             for &e in &table.entries[w[0] as usize..w[1] as usize] {
-                let sum = (e & local) << q.sum_shift;
-                let diff = (e >> 32) << q.diff_shift;
-                if (sum & forbid_sum) | (diff & forbid_diff) != 0 {
+                let sum = (e & local) << at.sum_shift;
+                // No bit is lost by a right shift: the quarter that needs one (bottom left of
+                // an odd board) has no placement on its first local diagonal.
+                let diff =
+                    if at.diff_shift >= 0 { (e >> 32) << at.diff_shift } else { (e >> 32) >> -at.diff_shift };
+                if (sum | diff) & forbid != 0 {
                     continue;
                 }
-                let long = ((sum & g.long) != 0) as u64 + ((diff & g.long) != 0) as u64;
+                let (on_anti, on_main) = ((sum & g.long) != 0, (diff & g.long) != 0);
+                // Both long diagonals in one quarter: the centre of an odd board, which the
+                // two reflections keep, so it weighs nothing.
+                let long = if on_anti && on_main { 0 } else { on_anti as u64 + on_main as u64 };
                 sums.push(sum);
                 diffs.push(diff);
                 keys.push(g.key(sum, diff) | long << WEIGHT_AT);
             }
             start.push(keys.len() as u32);
         }
-        PlacedCells { h: table.h, start, sums, diffs, keys }
+        PlacedCells { q: table.q, start, sums, diffs, keys }
     }
 
     /// The placements whose rows are exactly `rows` and columns exactly `cols`.
     #[inline]
     fn cell(&self, rows: u32, cols: u32) -> Cell<'_> {
-        let i = (cols << self.h | rows) as usize;
+        let i = (cols << self.q | rows) as usize;
         let (a, b) = (self.start[i] as usize, self.start[i + 1] as usize);
         assert!(a <= b && b <= self.keys.len() && b <= self.sums.len() && b <= self.diffs.len());
         // SAFETY: `a..b` lies inside all three arrays, checked just above.
@@ -356,35 +281,33 @@ impl PlacedCells {
     }
 }
 
-/// What the tasks of one frame share: its four quarters and the row subsets by size.
-struct FrameCells {
+/// What every task reads: the four quarters placed, and the row subsets by size.
+struct Quarters {
     top_left: PlacedCells,
     top_right: PlacedCells,
     bottom_left: PlacedCells,
     bottom_right: PlacedCells,
-    /// `top_rows[k]`: the subsets of the frame's top rows with k rows (same for bottom).
+    /// `top_rows[k]`: the subsets of the top half's rows with k rows (same for bottom).
     top_rows: Vec<Vec<u32>>,
     bottom_rows: Vec<Vec<u32>>,
 }
 
-impl FrameCells {
-    fn new(g: &Geometry, table: &QuarterTable, f: &Frame) -> Self {
-        let by_size = |mask: u32| (0..=g.h).map(|k| subsets(mask, k).collect()).collect();
-        let cells = |r, c, avoid| PlacedCells::new(g, table, g.quarter(r, c), f, avoid);
-        let avoid = f.diagonal_trick;
-        // PERF: the four quarters in parallel (odd n builds them once per frame, 29 frames at
-        // n = 17).
+impl Quarters {
+    fn new(g: &Geometry, table: &QuarterTable) -> Self {
+        let by_size = |mask: u32| (0..=g.q).map(|k| subsets(mask, k).collect()).collect();
+        let cells = |r, c, avoid| PlacedCells::new(g, table, g.quarter(r, c), avoid);
+        // PERF: the four quarters in parallel.
         let ((top_left, top_right), (bottom_left, bottom_right)) = rayon::join(
-            || rayon::join(|| cells(0, 0, false), || cells(0, g.off, false)),
-            || rayon::join(|| cells(g.off, 0, avoid), || cells(g.off, g.off, avoid)),
+            || rayon::join(|| cells(0, 0, false), || cells(0, g.q, false)),
+            || rayon::join(|| cells(g.q, 0, true), || cells(g.q, g.q, true)),
         );
-        FrameCells {
+        Quarters {
             top_left,
             top_right,
             bottom_left,
             bottom_right,
-            top_rows: by_size(f.rows_top),
-            bottom_rows: by_size(f.rows_bottom),
+            top_rows: by_size(g.top_rows()),
+            bottom_rows: by_size(g.bottom_rows()),
         }
     }
 }
@@ -406,20 +329,21 @@ fn subsets(mask: u32, k: u32) -> impl Iterator<Item = u32> {
 }
 
 /// Weighted count of the solutions of one task.
-fn count_task(g: &Geometry, f: &Frame, cells: &FrameCells, task: Task, w: &mut Work) -> u64 {
-    let low = (1u32 << g.h) - 1;
-    let (top_left, top_right) = (task.cols & low, task.cols >> g.h);
-    let (bottom_left, bottom_right) = (f.cols_left & !top_left, f.cols_right & !top_right);
+fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u64 {
+    let low = (1u32 << g.q) - 1;
+    let (top_left, top_right) = (task.cols & low, task.cols >> g.q);
+    let (bottom_left, bottom_right) = (low & !top_left, (((1u32 << g.n) - 1) & !task.cols) >> g.q);
+    let (top_rows, bottom_rows) = (g.top_rows(), g.bottom_rows());
     let Work { matcher, queries } = w;
 
     // 1. Bottom halves: bottom-left quarter on `bottom_left`, bottom-right on the rest.
     matcher.clear();
-    for &rows in &cells.bottom_rows[bottom_left.count_ones() as usize] {
-        let left = cells.bottom_left.cell(rows, bottom_left);
+    for &rows in &quarters.bottom_rows[bottom_left.count_ones() as usize] {
+        let left = quarters.bottom_left.cell(rows, bottom_left);
         if left.is_empty() {
             continue;
         }
-        let right = cells.bottom_right.cell(f.rows_bottom & !rows, bottom_right);
+        let right = quarters.bottom_right.cell(bottom_rows & !rows, bottom_right);
         // Bottom halves are stored without weight.
         kernel::join(left, right, (1 << WEIGHT_AT) - 1, &mut matcher.keys);
     }
@@ -430,14 +354,13 @@ fn count_task(g: &Geometry, f: &Frame, cells: &FrameCells, task: Task, w: &mut W
 
     // 2. Top halves, matched against the stored keys.
     queries.clear();
-    let weights = if f.diagonal_trick { u64::MAX } else { (1 << WEIGHT_AT) - 1 };
-    for &rows in &cells.top_rows[top_left.count_ones() as usize] {
-        let left = cells.top_left.cell(rows, top_left);
+    for &rows in &quarters.top_rows[top_left.count_ones() as usize] {
+        let left = quarters.top_left.cell(rows, top_left);
         if left.is_empty() {
             continue;
         }
-        let right = cells.top_right.cell(f.rows_top & !rows, top_right);
-        kernel::join(left, right, weights, queries);
+        let right = quarters.top_right.cell(top_rows & !rows, top_right);
+        kernel::join(left, right, u64::MAX, queries);
     }
     matcher.count(queries) * task.weight
 }
@@ -446,39 +369,27 @@ fn count_task(g: &Geometry, f: &Frame, cells: &FrameCells, task: Task, w: &mut W
 pub(crate) fn total(n: u32, control: &Control) -> Result<u64, Interrupted> {
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let g = Geometry::new(n);
-    let frames = frames(&g);
-    let tasks = tasks(&g, &frames);
-    let table = QuarterTable::new(g.h);
-    let mut total = 0;
-    for (i, f) in frames.iter().enumerate() {
-        if control.cancelled() {
-            return Err(Interrupted);
-        }
-        let cells = FrameCells::new(&g, &table, f);
-        // Tasks are listed frame after frame.
-        let mine: Vec<Task> = tasks.iter().copied().filter(|t| t.frame == i as u32).collect();
-        total += mine
-            .par_iter()
-            .map_init(
-                || Work::new(&g),
-                |w, t| {
-                    if control.cancelled() {
-                        return Err(Interrupted);
-                    }
-                    let c = count_task(&g, f, &cells, *t, w);
-                    control.advance(1);
-                    Ok(c)
-                },
-            )
-            .try_reduce(|| 0, |a, b| Ok(a + b))?;
-    }
-    Ok(total)
+    let tasks = tasks(&g);
+    let quarters = Quarters::new(&g, &QuarterTable::new(g.q));
+    tasks
+        .par_iter()
+        .map_init(
+            || Work::new(&g),
+            |w, t| {
+                if control.cancelled() {
+                    return Err(Interrupted);
+                }
+                let c = count_task(&g, &quarters, *t, w);
+                control.advance(1);
+                Ok(c)
+            },
+        )
+        .try_reduce(|| 0, |a, b| Ok(a + b))
 }
 
 /// Number of tasks (progress units) for n.
 pub(crate) fn task_count(n: u32) -> u64 {
-    let g = Geometry::new(n);
-    tasks(&g, &frames(&g)).len() as u64
+    tasks(&Geometry::new(n)).len() as u64
 }
 
 /// One table row: a mask over the 512 keys of a block.
