@@ -56,7 +56,7 @@ fn queens_fixed_by_rotations_fit_burnside() {
 #[test]
 #[ignore = "slow: about 5 minutes in a release build on the loaded 2-core machine (backtracker, n = 17)"]
 fn queens_counts_to_17() {
-    check_queens_counts(13..=17, &[Strategy::Backtrack, Strategy::Halves]);
+    check_queens_counts(13..=17, &[Strategy::Backtrack, Strategy::Quarters]);
 }
 
 #[test]

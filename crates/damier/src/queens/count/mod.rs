@@ -11,7 +11,6 @@
 //! nothing beside the total.
 
 mod backtrack;
-mod halves;
 mod quarters;
 mod symmetric;
 
@@ -66,10 +65,6 @@ pub enum Strategy {
     Plain,
     /// The bitboard backtracker with the mirror symmetry, in parallel.
     Backtrack,
-    /// Meet in the middle: pairs of half boards with disjoint diagonals, per column set, with
-    /// the mirror and flip symmetries, in parallel. For n in 4..=24 (other n fall back to
-    /// [`Strategy::Backtrack`]).
-    Halves,
     /// Half boards assembled from a table of quarter placements and matched by bit-sliced
     /// tables, with nearly all 8 symmetries. For n in 4..=23 (other n fall back to
     /// [`Strategy::Backtrack`]).
@@ -78,28 +73,25 @@ pub enum Strategy {
 
 impl Strategy {
     /// Every strategy, slowest first.
-    pub const ALL: [Strategy; 4] =
-        [Strategy::Plain, Strategy::Backtrack, Strategy::Halves, Strategy::Quarters];
+    pub const ALL: [Strategy; 3] = [Strategy::Plain, Strategy::Backtrack, Strategy::Quarters];
 
-    /// Short lowercase name (`plain`, `backtrack`, `halves`, `quarters`).
+    /// Short lowercase name (`plain`, `backtrack`, `quarters`).
     pub fn name(self) -> &'static str {
         match self {
             Strategy::Plain => "plain",
             Strategy::Backtrack => "backtrack",
-            Strategy::Halves => "halves",
             Strategy::Quarters => "quarters",
         }
     }
 
     /// The strategy [`count`] uses for n.
     pub fn best_for(n: u32) -> Strategy {
-        if (10..=halves::MAX_N).contains(&n) { Strategy::Halves } else { Strategy::Backtrack }
+        if (10..=quarters::MAX_N).contains(&n) { Strategy::Quarters } else { Strategy::Backtrack }
     }
 
-    /// The strategy that actually runs for n (`Halves` outside its range runs `Backtrack`).
+    /// The strategy that actually runs for n (`Quarters` outside its range runs `Backtrack`).
     fn effective(self, n: u32) -> Strategy {
         match self {
-            Strategy::Halves if !(halves::MIN_N..=halves::MAX_N).contains(&n) => Strategy::Backtrack,
             Strategy::Quarters if !(quarters::MIN_N..=quarters::MAX_N).contains(&n) => Strategy::Backtrack,
             s => s,
         }
@@ -134,7 +126,6 @@ pub fn count_with(n: u32, strategy: Strategy, control: &Control) -> Result<Count
             t
         }
         Strategy::Backtrack => backtrack::total(n, control)?,
-        Strategy::Halves => halves::total(n, control)?,
         Strategy::Quarters => quarters::total(n, control)?,
     };
     if control.cancelled() {
@@ -167,7 +158,6 @@ pub fn task_count_with(n: u32, strategy: Strategy) -> Option<u64> {
     Some(match strategy.effective(n) {
         Strategy::Plain => 1,
         Strategy::Backtrack => backtrack::tasks(n).len() as u64,
-        Strategy::Halves => halves::task_count(n),
         Strategy::Quarters => quarters::task_count(n),
     })
 }

@@ -123,12 +123,12 @@ fn too_large_is_refused() {
 }
 
 #[test]
-fn halves_agree_with_the_backtracker_to_14() {
-    // n = 4..=14 covers both parities, both symmetry cases of the column-set search
-    // (column n-1 with or without column 0) and lists large enough to fill every bucket.
+fn quarters_agree_with_the_backtracker_to_14() {
+    // n = 4..=14 covers both parities, mirror-symmetric column sets, stored sets small enough
+    // to be scanned and large enough to fill whole blocks.
     for n in 4..=14 {
         let control = Control::new();
-        let fast = count_with(n, Strategy::Halves, &control).unwrap();
+        let fast = count_with(n, Strategy::Quarters, &control).unwrap();
         let slow = count_with(n, Strategy::Backtrack, &control).unwrap();
         assert_eq!(fast, slow, "n = {n}");
     }
@@ -139,8 +139,8 @@ proptest::proptest! {
 
     /// Any n the engines share, any pool size: the same counts as the plain counter.
     #[test]
-    fn halves_match_the_plain_counter(n in 4u32..=11, threads in 1usize..=4) {
-        let row = bench_row(n, threads, Strategy::Halves, &Control::new()).unwrap();
+    fn quarters_match_the_plain_counter(n in 4u32..=11, threads in 1usize..=4) {
+        let row = bench_row(n, threads, Strategy::Quarters, &Control::new()).unwrap();
         proptest::prop_assert_eq!(row.counts.total, total_plain(n));
     }
 }
