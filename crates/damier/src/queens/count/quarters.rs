@@ -31,9 +31,9 @@ use crate::control::{Control, Interrupted};
 /// Smallest n this engine takes.
 pub(crate) const MIN_N: u32 = 4;
 
-/// Largest n this engine takes: at n = 19 and 20 (`q = 10`) the quarter table and its four
-/// placed copies take about 0.6 GB; `q = 11` (n = 21, 22) would take over 6 GB.
-pub(crate) const MAX_N: u32 = 20;
+/// Largest n this engine takes: the quarter table of n = 21 and 22 (`q = 11`) takes 0.55 GB,
+/// that of n = 23 and 24 would take about 5 GB.
+pub(crate) const MAX_N: u32 = 22;
 
 /// Key bits per chunk of the matcher's tables: 32 masks per chunk and block. [default: 5]
 const CHUNK: u32 = 5;
@@ -60,40 +60,46 @@ struct QuarterTable {
 
 impl QuarterTable {
     fn new(q: u32) -> Self {
-        let mut found: Vec<(u32, Entry)> = Vec::new();
-        // Row by row: each row of the square holds no queen or one on a free column.
-        fn place(q: u32, row: u32, rows: u32, cols: u32, s: u64, d: u64, out: &mut Vec<(u32, Entry)>) {
+        // Row by row: each row of the square holds no queen or one on a free column; `visit`
+        // sees every placement with its cell.
+        fn place(
+            q: u32,
+            row: u32,
+            rows: u32,
+            cols: u32,
+            s: u64,
+            d: u64,
+            visit: &mut impl FnMut(usize, Entry),
+        ) {
             if row == q {
-                out.push((cols << q | rows, s | d << 32));
+                visit((cols << q | rows) as usize, s | d << 32);
                 return;
             }
-            place(q, row + 1, rows, cols, s, d, out);
+            place(q, row + 1, rows, cols, s, d, visit);
             let mut free = ((1u32 << q) - 1) & !cols;
             while free != 0 {
                 let c = free.trailing_zeros();
                 free &= free - 1;
                 let (sb, db) = (1u64 << (row + c), 1u64 << (c + q - 1 - row));
                 if s & sb == 0 && d & db == 0 {
-                    place(q, row + 1, rows | 1 << row, cols | 1 << c, s | sb, d | db, out);
+                    place(q, row + 1, rows | 1 << row, cols | 1 << c, s | sb, d | db, visit);
                 }
             }
         }
-        place(q, 0, 0, 0, 0, 0, &mut found);
-        // Counting sort by cell.
+        // PERF: two passes (count, then fill) instead of collecting and sorting: the search is
+        // cheap, and the table is the only large allocation (0.5 GB at q = 11).
         let cells = 1usize << (2 * q);
         let mut start = vec![0u32; cells + 1];
-        for &(cell, _) in &found {
-            start[cell as usize + 1] += 1;
-        }
+        place(q, 0, 0, 0, 0, 0, &mut |cell, _| start[cell + 1] += 1);
         for i in 0..cells {
             start[i + 1] += start[i];
         }
         let mut cursor = start.clone();
-        let mut entries = vec![0; found.len()];
-        for &(cell, e) in &found {
-            entries[cursor[cell as usize] as usize] = e;
-            cursor[cell as usize] += 1;
-        }
+        let mut entries = vec![0; start[cells] as usize];
+        place(q, 0, 0, 0, 0, 0, &mut |cell, e| {
+            entries[cursor[cell] as usize] = e;
+            cursor[cell] += 1;
+        });
         QuarterTable { q, start, entries }
     }
 }
@@ -207,6 +213,10 @@ const WEIGHT_AT: u32 = 60;
 
 /// Buffers of one worker.
 struct Work {
+    top_left: PlacedCells,
+    top_right: PlacedCells,
+    bottom_left: PlacedCells,
+    bottom_right: PlacedCells,
     matcher: Matcher,
     /// Top-half keys, each with its weight exponent in the bits from [`WEIGHT_AT`].
     queries: Vec<u64>,
@@ -214,16 +224,35 @@ struct Work {
 
 impl Work {
     fn new(g: &Geometry) -> Self {
-        Work { matcher: Matcher::new(g.key_bits()), queries: Vec::new() }
+        let (q, rest) = (g.q, g.n - g.q);
+        Work {
+            top_left: PlacedCells::new(g.quarter(0, 0), q, false),
+            top_right: PlacedCells::new(g.quarter(0, q), q, false),
+            // Only bottom halves off both long diagonals are stored (see the module docs).
+            bottom_left: PlacedCells::new(g.quarter(q, 0), rest, true),
+            bottom_right: PlacedCells::new(g.quarter(q, q), rest, true),
+            matcher: Matcher::new(g.key_bits()),
+            queries: Vec::new(),
+        }
     }
 }
 
-/// One quarter: the quarter table moved to whole-board coordinates with the keys computed,
-/// still grouped by cell.
+/// The cells of one quarter on one column set, moved to whole-board coordinates with their
+/// keys, as a task needs them.
 ///
-/// PERF: built once, so that a task only slices it.
+/// PERF: a task reads one column set per quarter, whose cells are contiguous in the table;
+/// converting them per task keeps the memory to the table itself (8 bytes per placement, 0.5
+/// GB at n = 22), and consecutive tasks often share the right quarters' column sets, which
+/// are then kept.
 struct PlacedCells {
-    q: u32,
+    at: Quarter,
+    /// Rows of the quarter (the cells' row sets are below `1 << rows`).
+    rows: u32,
+    /// Without the placements on a long diagonal.
+    avoid_long: bool,
+    /// The column set loaded, if any.
+    cols: Option<u32>,
+    /// `start[rows]..start[rows + 1]`: the placements on `rows`.
     start: Vec<u32>,
     sums: Vec<u64>,
     diffs: Vec<u64>,
@@ -231,17 +260,40 @@ struct PlacedCells {
 }
 
 impl PlacedCells {
-    /// With `avoid_long`, without the placements on a long diagonal.
-    fn new(g: &Geometry, table: &QuarterTable, at: Quarter, avoid_long: bool) -> Self {
+    fn new(at: Quarter, rows: u32, avoid_long: bool) -> Self {
+        PlacedCells {
+            at,
+            rows,
+            avoid_long,
+            cols: None,
+            start: Vec::new(),
+            sums: Vec::new(),
+            diffs: Vec::new(),
+            keys: Vec::new(),
+        }
+    }
+
+    /// Loads the cells on column set `cols` (unless they are loaded already).
+    fn load(&mut self, g: &Geometry, table: &QuarterTable, cols: u32) {
+        if self.cols == Some(cols) {
+            return;
+        }
+        self.cols = Some(cols);
         let local = (1u64 << (2 * g.q - 1)) - 1;
-        let forbid = if avoid_long { g.long } else { 0 };
-        let mut start = Vec::with_capacity(table.start.len());
-        let cap = table.entries.len();
-        let (mut sums, mut diffs, mut keys) =
-            (Vec::with_capacity(cap), Vec::with_capacity(cap), Vec::with_capacity(cap));
+        let forbid = if self.avoid_long { g.long } else { 0 };
+        let at = self.at;
+        let base = (cols << table.q) as usize;
+        let entries =
+            &table.entries[table.start[base] as usize..table.start[base + (1 << self.rows)] as usize];
+        let Self { start, sums, diffs, keys, .. } = self;
+        start.clear();
         start.push(0);
-        for w in table.start.windows(2) {
-            for &e in &table.entries[w[0] as usize..w[1] as usize] {
+        (sums.clear(), diffs.clear(), keys.clear());
+        let first = table.start[base];
+        for rows in 0..1usize << self.rows {
+            let cell =
+                (table.start[base + rows] - first) as usize..(table.start[base + rows + 1] - first) as usize;
+            for &e in &entries[cell] {
                 let sum = (e & local) << at.sum_shift;
                 // No bit is lost by a right shift: the quarter that needs one (bottom left of
                 // an odd board) has no placement on its first local diagonal.
@@ -260,14 +312,12 @@ impl PlacedCells {
             }
             start.push(keys.len() as u32);
         }
-        PlacedCells { q: table.q, start, sums, diffs, keys }
     }
 
-    /// The placements whose rows are exactly `rows` and columns exactly `cols`.
+    /// The placements of the loaded column set whose rows are exactly `rows`.
     #[inline]
-    fn cell(&self, rows: u32, cols: u32) -> Cell<'_> {
-        let i = (cols << self.q | rows) as usize;
-        let (a, b) = (self.start[i] as usize, self.start[i + 1] as usize);
+    fn cell(&self, rows: u32) -> Cell<'_> {
+        let (a, b) = (self.start[rows as usize] as usize, self.start[rows as usize + 1] as usize);
         assert!(a <= b && b <= self.keys.len() && b <= self.sums.len() && b <= self.diffs.len());
         // SAFETY: `a..b` lies inside all three arrays, checked just above.
         // PERF: one check instead of two per array (this runs for every pair of cells).
@@ -281,31 +331,19 @@ impl PlacedCells {
     }
 }
 
-/// What every task reads: the four quarters placed, and the row subsets by size.
+/// What every task reads: the quarter table and the row subsets by size.
 struct Quarters {
-    top_left: PlacedCells,
-    top_right: PlacedCells,
-    bottom_left: PlacedCells,
-    bottom_right: PlacedCells,
+    table: QuarterTable,
     /// `top_rows[k]`: the subsets of the top half's rows with k rows (same for bottom).
     top_rows: Vec<Vec<u32>>,
     bottom_rows: Vec<Vec<u32>>,
 }
 
 impl Quarters {
-    fn new(g: &Geometry, table: &QuarterTable) -> Self {
+    fn new(g: &Geometry) -> Self {
         let by_size = |mask: u32| (0..=g.q).map(|k| subsets(mask, k).collect()).collect();
-        let cells = |r, c, avoid| PlacedCells::new(g, table, g.quarter(r, c), avoid);
-        // PERF: the four quarters in parallel.
-        let ((top_left, top_right), (bottom_left, bottom_right)) = rayon::join(
-            || rayon::join(|| cells(0, 0, false), || cells(0, g.q, false)),
-            || rayon::join(|| cells(g.q, 0, true), || cells(g.q, g.q, true)),
-        );
         Quarters {
-            top_left,
-            top_right,
-            bottom_left,
-            bottom_right,
+            table: QuarterTable::new(g.q),
             top_rows: by_size(g.top_rows()),
             bottom_rows: by_size(g.bottom_rows()),
         }
@@ -334,16 +372,19 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
     let (top_left, top_right) = (task.cols & low, task.cols >> g.q);
     let (bottom_left, bottom_right) = (low & !top_left, (((1u32 << g.n) - 1) & !task.cols) >> g.q);
     let (top_rows, bottom_rows) = (g.top_rows(), g.bottom_rows());
-    let Work { matcher, queries } = w;
+    let table = &quarters.table;
+    let Work { matcher, queries, .. } = w;
 
     // 1. Bottom halves: bottom-left quarter on `bottom_left`, bottom-right on the rest.
+    w.bottom_left.load(g, table, bottom_left);
+    w.bottom_right.load(g, table, bottom_right);
     matcher.clear();
     for &rows in &quarters.bottom_rows[bottom_left.count_ones() as usize] {
-        let left = quarters.bottom_left.cell(rows, bottom_left);
+        let left = w.bottom_left.cell(rows);
         if left.is_empty() {
             continue;
         }
-        let right = quarters.bottom_right.cell(bottom_rows & !rows, bottom_right);
+        let right = w.bottom_right.cell(bottom_rows & !rows);
         // Bottom halves are stored without weight.
         kernel::join(left, right, (1 << WEIGHT_AT) - 1, &mut matcher.keys);
     }
@@ -353,13 +394,15 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
     matcher.seal();
 
     // 2. Top halves, matched against the stored keys.
+    w.top_left.load(g, table, top_left);
+    w.top_right.load(g, table, top_right);
     queries.clear();
     for &rows in &quarters.top_rows[top_left.count_ones() as usize] {
-        let left = quarters.top_left.cell(rows, top_left);
+        let left = w.top_left.cell(rows);
         if left.is_empty() {
             continue;
         }
-        let right = quarters.top_right.cell(top_rows & !rows, top_right);
+        let right = w.top_right.cell(top_rows & !rows);
         kernel::join(left, right, u64::MAX, queries);
     }
     matcher.count(queries) * task.weight
@@ -370,7 +413,7 @@ pub(crate) fn total(n: u32, control: &Control) -> Result<u64, Interrupted> {
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let g = Geometry::new(n);
     let tasks = tasks(&g);
-    let quarters = Quarters::new(&g, &QuarterTable::new(g.q));
+    let quarters = Quarters::new(&g);
     tasks
         .par_iter()
         .map_init(
@@ -803,7 +846,7 @@ mod tests {
                 let e = (0..q).filter(|&r| on_long(r, s[r] as usize) && !centre(r, s[r] as usize)).count();
                 want[cols] += 1 << e;
             }
-            let quarters = Quarters::new(&g, &QuarterTable::new(g.q));
+            let quarters = Quarters::new(&g);
             let mut w = Work::new(&g);
             for cols in subsets((1 << n) - 1, g.q) {
                 let got = count_task(&g, &quarters, Task { cols, weight: 1 }, &mut w);
