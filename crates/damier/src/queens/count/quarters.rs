@@ -288,7 +288,9 @@ impl PlacedCells {
         let Self { start, sums, diffs, keys, .. } = self;
         start.clear();
         start.push(0);
-        (sums.clear(), diffs.clear(), keys.clear());
+        sums.clear();
+        diffs.clear();
+        keys.clear();
         let first = table.start[base];
         for rows in 0..1usize << self.rows {
             let cell =
