@@ -54,13 +54,13 @@ fn queens_fixed_by_rotations_fit_burnside() {
 }
 
 #[test]
-#[ignore = "slow: about 5 minutes in a release build on the loaded 2-core machine (backtracker, n = 17)"]
+#[ignore = "slow: about 40 s in a release build on 2 cores (the backtracker at n = 17)"]
 fn queens_counts_to_17() {
     check_queens_counts(13..=17, &[Strategy::Backtrack, Strategy::Quarters]);
 }
 
 #[test]
-#[ignore = "slow: several minutes in a release build on the loaded 2-core machine (n = 19)"]
+#[ignore = "slow: about 20 s in a release build on 2 cores (n = 19)"]
 fn queens_counts_18_and_19() {
     check_queens_counts(18..=19, &[]);
 }

@@ -64,7 +64,7 @@ pub struct RunArgs {
     /// Board side (1..=2048); optional with --from (taken from the file).
     #[arg(short = 'n', long = "n")]
     n: Option<usize>,
-    /// Probability of accepting a move to a dangerous cell [default: 0.01] [range: 0..=1].
+    /// Probability of accepting a move to a dangerous cell [range: 0..=1].
     #[arg(long, default_value_t = engine::DEFAULT_EPS)]
     eps: f64,
     /// Model 2: probability of a uniform destination [range: 0..=1].

@@ -62,7 +62,7 @@ pub struct SolveArgs {
     rows: usize,
     /// Columns (C), at least 1.
     cols: usize,
-    /// Solver [default: fast].
+    /// Solver.
     #[arg(long, value_enum, default_value = "fast")]
     method: MethodArg,
     /// List every solution (at most 2^16 of them, Lights Out's limit), each with its path.
@@ -81,7 +81,7 @@ pub struct CountArgs {
     rows: usize,
     /// Columns (C), at least 1.
     cols: usize,
-    /// Solver [default: fast].
+    /// Solver.
     #[arg(long, value_enum, default_value = "fast")]
     method: MethodArg,
     /// Print JSON (keys: rows, cols, solutions, nullity).
@@ -92,7 +92,7 @@ pub struct CountArgs {
 /// Arguments of `damier walk table`.
 #[derive(Debug, clap::Args)]
 pub struct TableArgs {
-    /// Largest square side [default: 20] [range: 1..=300].
+    /// Largest square side [range: 1..=300].
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=300))]
     to: u32,
     /// Print JSON (a list of {rows, cols, solutions, nullity}).
@@ -120,7 +120,7 @@ pub struct ReplayArgs {
 /// Arguments of `damier walk export`.
 #[derive(Debug, clap::Args)]
 pub struct ExportArgs {
-    /// Largest side [default: 19] [range: 1..=64].
+    /// Largest side [range: 1..=64].
     #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u32).range(1..=64))]
     to: u32,
     /// Directory to write into (created if missing).
@@ -133,10 +133,10 @@ pub struct ExportArgs {
 /// Arguments of `damier walk bench`.
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
-    /// Largest square side timed [default: 2000] [range: 1..=4096].
+    /// Largest square side timed [range: 1..=4096].
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u32).range(1..=4096))]
     max: u32,
-    /// Solver timed: fast or poly (brute and rows cannot reach these sizes) [default: fast].
+    /// Solver timed: fast or poly (brute and rows cannot reach these sizes).
     #[arg(long, value_enum, default_value = "fast")]
     method: MethodArg,
     /// Print JSON (a list of {rows, cols, solve_seconds, path_seconds, total_seconds,

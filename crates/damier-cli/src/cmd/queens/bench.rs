@@ -14,10 +14,10 @@ use crate::util::output;
 /// Arguments of `damier queens bench`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Board sizes [default: 14 15 16].
+    /// Board sizes.
     #[arg(value_name = "N", default_values_t = [14u32, 15, 16])]
     n: Vec<u32>,
-    /// Runs per measurement, the best one is kept [default: 1; range 1..=100].
+    /// Runs per measurement, the best one is kept (1 to 100).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
     repeat: u32,
     /// Print JSON (a list of {n, total, unique, threads, seconds_1_thread, seconds_all_threads}).

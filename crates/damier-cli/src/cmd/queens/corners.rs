@@ -19,7 +19,7 @@ empty (S[i] != n+1-i); the new row and column are empty, so only that diagonal c
 pub struct Args {
     /// Board size n (1..=14): solutions of n+1 are reduced to n, solutions of n extended.
     n: u32,
-    /// Examples shown per exercise [default: 3].
+    /// Examples shown per exercise.
     #[arg(long, default_value_t = 3, value_name = "K")]
     examples: usize,
     /// Print JSON (keys: n, reduce, extend, each with solutions, per_corner, any, examples,

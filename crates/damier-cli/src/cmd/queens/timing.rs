@@ -23,13 +23,13 @@ pub struct Args {
     /// Largest n (1..=32).
     #[arg(long, value_name = "N")]
     to: u32,
-    /// Smallest n [default: 1].
+    /// Smallest n.
     #[arg(long, value_name = "N", default_value_t = 1)]
     from: u32,
-    /// Largest n for the naive counter [default: 13; range 0..=16].
+    /// Largest n for the naive counter (0 to 16).
     #[arg(long, value_name = "N", default_value_t = 13, value_parser = clap::value_parser!(u32).range(0..=16))]
     naive_max: u32,
-    /// Repeat each measurement until this many milliseconds are spent [default: 50].
+    /// Repeat each measurement until this many milliseconds are spent.
     #[arg(long, value_name = "MS", default_value_t = 50)]
     min_ms: u64,
     /// Worker threads for the fast counter [default: all cores].
