@@ -368,45 +368,53 @@ fn subsets(mask: u32, k: u32) -> impl Iterator<Item = u32> {
     })
 }
 
+/// Appends the keys of every half board on the column sets `cols` (left part, right part):
+/// for each way to split the half's `rows` between the two quarters (`splits`: the left
+/// quarter's row sets, as many rows as its columns), the pairs of the two cells that share no
+/// diagonal.
+#[allow(clippy::too_many_arguments)]
+fn assemble(
+    g: &Geometry,
+    table: &QuarterTable,
+    (left, right): (&mut PlacedCells, &mut PlacedCells),
+    cols: (u32, u32),
+    rows: u32,
+    splits: &[u32],
+    keep: u64,
+    out: &mut Vec<u64>,
+) {
+    left.load(g, table, cols.0);
+    right.load(g, table, cols.1);
+    for &r in splits {
+        let l = left.cell(r);
+        if !l.is_empty() {
+            kernel::join(l, right.cell(rows & !r), keep, out);
+        }
+    }
+}
+
 /// Weighted count of the solutions of one task.
 fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u64 {
     let low = (1u32 << g.q) - 1;
     let (top_left, top_right) = (task.cols & low, task.cols >> g.q);
     let (bottom_left, bottom_right) = (low & !top_left, (((1u32 << g.n) - 1) & !task.cols) >> g.q);
-    let (top_rows, bottom_rows) = (g.top_rows(), g.bottom_rows());
     let table = &quarters.table;
-    let Work { matcher, queries, .. } = w;
+    let Work { top_left: tl, top_right: tr, bottom_left: bl, bottom_right: br, matcher, queries } = w;
 
-    // 1. Bottom halves: bottom-left quarter on `bottom_left`, bottom-right on the rest.
-    w.bottom_left.load(g, table, bottom_left);
-    w.bottom_right.load(g, table, bottom_right);
+    // 1. Bottom halves, stored without weight.
     matcher.clear();
-    for &rows in &quarters.bottom_rows[bottom_left.count_ones() as usize] {
-        let left = w.bottom_left.cell(rows);
-        if left.is_empty() {
-            continue;
-        }
-        let right = w.bottom_right.cell(bottom_rows & !rows);
-        // Bottom halves are stored without weight.
-        kernel::join(left, right, (1 << WEIGHT_AT) - 1, &mut matcher.keys);
-    }
+    let splits = &quarters.bottom_rows[bottom_left.count_ones() as usize];
+    let cols = (bottom_left, bottom_right);
+    assemble(g, table, (bl, br), cols, g.bottom_rows(), splits, (1 << WEIGHT_AT) - 1, &mut matcher.keys);
     if matcher.is_empty() {
         return 0;
     }
     matcher.seal();
 
-    // 2. Top halves, matched against the stored keys.
-    w.top_left.load(g, table, top_left);
-    w.top_right.load(g, table, top_right);
+    // 2. Top halves, with their weights, matched against the stored keys.
     queries.clear();
-    for &rows in &quarters.top_rows[top_left.count_ones() as usize] {
-        let left = w.top_left.cell(rows);
-        if left.is_empty() {
-            continue;
-        }
-        let right = w.top_right.cell(top_rows & !rows);
-        kernel::join(left, right, u64::MAX, queries);
-    }
+    let splits = &quarters.top_rows[top_left.count_ones() as usize];
+    assemble(g, table, (tl, tr), (top_left, top_right), g.top_rows(), splits, u64::MAX, queries);
     matcher.count(queries) * task.weight
 }
 
