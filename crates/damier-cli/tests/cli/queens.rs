@@ -220,3 +220,35 @@ fn bench_prints_a_row_per_n() {
     assert!(rows[1]["seconds_1_thread"].as_f64().is_some());
     fails_with(&["queens", "bench", "33"], 2);
 }
+
+#[test]
+fn shares_of_a_count_add_up_through_sum() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut files = Vec::new();
+    let mut added = 0;
+    for k in 1..=4 {
+        let v = json(&["queens", "count", "13", "--share", &format!("{k}/4"), "--json"]);
+        assert_eq!(
+            (v["n"].as_u64(), v["share"].as_u64(), v["shares"].as_u64()),
+            (Some(13), Some(k), Some(4))
+        );
+        added += v["share_total"].as_u64().expect("share_total");
+        let path = dir.path().join(format!("share{k}.json"));
+        std::fs::write(&path, v.to_string()).expect("write");
+        files.push(path.to_string_lossy().into_owned());
+    }
+    assert_eq!(added, 73712);
+    let mut args = vec!["queens", "sum", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let v = json(&args);
+    assert_eq!(
+        (v["n"].as_u64(), v["total"].as_u64(), v["unique"].as_u64()),
+        (Some(13), Some(73712), Some(9233))
+    );
+    // A missing share, a share given twice, and bad --share values are usage errors.
+    fails_with(&["queens", "sum", &files[0], &files[1], &files[2]], 2);
+    fails_with(&["queens", "sum", &files[0], &files[0], &files[1], &files[2], &files[3]], 2);
+    for bad in ["0/4", "5/4", "4", "a/b", "1/0"] {
+        fails_with(&["queens", "count", "13", "--share", bad], 2);
+    }
+}

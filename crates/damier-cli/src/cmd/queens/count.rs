@@ -4,6 +4,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use damier::queens;
+use damier::queens::count::Share;
 
 use crate::util::output;
 
@@ -15,9 +16,42 @@ pub struct Args {
     /// Worker threads [default: all cores].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
-    /// Print JSON (keys: n, total, unique, seconds).
+    /// Count only share K of M (1 <= K <= M): run the M shares on as many processes or
+    /// machines, then add them with `damier queens sum`.
+    #[arg(long, value_name = "K/M", value_parser = parse_share)]
+    share: Option<Share>,
+    /// Print JSON (keys: n, total, unique, seconds; with --share: n, share, shares,
+    /// share_total, seconds).
     #[arg(long)]
     json: bool,
+}
+
+/// Most shares a count can be split into.
+pub(super) const MAX_SHARES: u32 = 1_000_000;
+
+/// Parses `K/M` (1-based share K of M).
+fn parse_share(text: &str) -> Result<Share, String> {
+    let (k, m) = text.split_once('/').ok_or("expected K/M, for instance 3/8")?;
+    let k: u32 = k.trim().parse().map_err(|_| format!("share {k:?} is not a positive integer"))?;
+    let m: u32 = m.trim().parse().map_err(|_| format!("share count {m:?} is not a positive integer"))?;
+    if !(1..=MAX_SHARES).contains(&m) {
+        return Err(format!("the share count must be in 1..={MAX_SHARES}"));
+    }
+    if !(1..=m).contains(&k) {
+        return Err(format!("share {k} of {m}: K must be in 1..={m}"));
+    }
+    Share::new(k - 1, m).ok_or_else(|| "invalid share".to_string())
+}
+
+/// What `count --share` prints, and what `damier queens sum` reads back.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub(super) struct ShareReport {
+    pub n: u32,
+    /// 1-based.
+    pub share: u32,
+    pub shares: u32,
+    pub share_total: u64,
+    pub seconds: f64,
 }
 
 #[derive(serde::Serialize)]
@@ -38,6 +72,26 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     );
     let pool = super::pool(a.threads.unwrap_or(0) as usize)?;
     let start = Instant::now();
+    if let Some(share) = a.share {
+        let share_total = pool.install(|| super::count_share(a.n, share))?;
+        let report = ShareReport {
+            n: a.n,
+            share: share.index() + 1,
+            shares: share.of(),
+            share_total,
+            seconds: start.elapsed().as_secs_f64(),
+        };
+        if a.json {
+            output::print_json(&report)?;
+        } else {
+            println!(
+                "n = {}, share {} of {}: {} solutions in this share ({:.3} s); add the shares' --json \
+                 outputs with `damier queens sum`",
+                report.n, report.share, report.shares, report.share_total, report.seconds
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let counts = pool.install(|| super::count(a.n))?;
     let report = CountReport {
         n: counts.n,

@@ -15,6 +15,7 @@ mod first;
 mod list;
 mod max;
 mod solve;
+mod sum;
 mod timing;
 
 /// Subcommands of `damier queens`.
@@ -38,6 +39,8 @@ pub enum Command {
     Timing(timing::Args),
     /// Benchmark table: the counter on 1 thread and on all threads.
     Bench(bench::Args),
+    /// Add the shares of a split count (`count --share K/M --json` outputs) into the counts.
+    Sum(sum::Args),
 }
 
 pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
@@ -51,6 +54,7 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Check(a) => check::run(a),
         Command::Timing(a) => timing::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Sum(a) => sum::run(a),
     }
 }
 
@@ -69,4 +73,12 @@ fn count(n: u32) -> anyhow::Result<damier::queens::Counts> {
     let tasks = damier::queens::count::task_count(n).unwrap_or(0);
     let _bar = crate::util::progress::Progress::start(control, tasks, "counting");
     Ok(damier::queens::count(n, control)?)
+}
+
+/// [`count`] for one share of the tasks: its total only.
+fn count_share(n: u32, share: damier::queens::count::Share) -> anyhow::Result<u64> {
+    let control = crate::util::interrupt::control();
+    let tasks = damier::queens::count::task_count_share(n, share).unwrap_or(0);
+    let _bar = crate::util::progress::Progress::start(control, tasks, "counting");
+    Ok(damier::queens::count::count_share(n, share, control)?)
 }

@@ -8,6 +8,7 @@
 
 use rayon::prelude::*;
 
+use super::Share;
 use crate::control::{Control, Interrupted};
 
 /// A partial placement of the first rows, the unit of parallel work.
@@ -122,14 +123,15 @@ fn complete_polled(full: u64, cols: u64, ld: u64, rd: u64, control: &Control) ->
     Ok(total)
 }
 
-/// All solutions of n queens (n in 1..=32) by the mirror-reduced bitboard search, in parallel
-/// on the current rayon pool; `control` is polled once per task and advanced by one per task.
-pub(crate) fn total(n: u32, control: &Control) -> Result<u64, Interrupted> {
+/// The solutions of n queens (n in 1..=32) in one share of the mirror-reduced search's tasks,
+/// in parallel on the current rayon pool; `control` is polled once per task and advanced by one per task.
+pub(crate) fn total(n: u32, share: Share, control: &Control) -> Result<u64, Interrupted> {
     if n == 1 {
-        return Ok(1);
+        return Ok(u64::from(share.index() == 0));
     }
     let full = full(n);
-    tasks(n)
+    share
+        .take(tasks(n))
         .par_iter()
         .map(|t| {
             if control.cancelled() {

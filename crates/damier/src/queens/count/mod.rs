@@ -48,6 +48,16 @@ pub enum CountError {
     /// walking the error chain (the CLI's exit code 130) find it.
     #[error("interrupted")]
     Interrupted(#[from] Interrupted),
+    /// A total (for instance a sum of shares) that no count of n can have.
+    #[error(
+        "{total} is not a possible total for n = {n} (the Burnside sum is not a multiple of 8): a share is missing or counted twice?"
+    )]
+    ImpossibleTotal {
+        /// Board size.
+        n: u32,
+        /// The total given.
+        total: u64,
+    },
     /// [`bench_row`] could not start its thread pool.
     #[error("cannot start a pool of {threads} threads: {reason}")]
     ThreadPool {
@@ -110,45 +120,118 @@ pub fn count(n: u32, control: &Control) -> Result<Counts, CountError> {
 
 /// [`count`] with a chosen strategy.
 pub fn count_with(n: u32, strategy: Strategy, control: &Control) -> Result<Counts, CountError> {
+    let total = total_with(n, strategy, Share::WHOLE, control)?;
+    counts_from_total(n, total)
+}
+
+/// One share of a count split between processes or machines (see [`count_share`]).
+///
+/// Share `index` of `of` holds the engine's tasks `i` with `i % of == index`: interleaved, so
+/// that the shares cost about the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Share {
+    index: u32,
+    of: u32,
+}
+
+impl Share {
+    /// The whole count as a single share.
+    pub const WHOLE: Share = Share { index: 0, of: 1 };
+
+    /// Share `index` (0-based) of `of`, or `None` unless `index < of`.
+    pub fn new(index: u32, of: u32) -> Option<Share> {
+        (index < of).then_some(Share { index, of })
+    }
+
+    /// This share's 0-based index.
+    pub fn index(self) -> u32 {
+        self.index
+    }
+
+    /// How many shares the count is split into.
+    pub fn of(self) -> u32 {
+        self.of
+    }
+
+    /// This share's part of a task list.
+    pub(crate) fn take<T>(self, tasks: Vec<T>) -> Vec<T> {
+        if self == Share::WHOLE {
+            return tasks;
+        }
+        let (index, of) = (self.index as usize, self.of as usize);
+        tasks.into_iter().enumerate().filter(|(i, _)| i % of == index).map(|(_, t)| t).collect()
+    }
+}
+
+/// The total of one share of the solutions of n queens: the totals of shares `0..of` add up to
+/// [`count`]'s total, which [`counts_from_total`] completes with the unique count.
+///
+/// For counts too long for one machine: each process or machine counts its share (in parallel
+/// on its rayon pool, like [`count`]) and the totals are added.
+pub fn count_share(n: u32, share: Share, control: &Control) -> Result<u64, CountError> {
+    total_with(n, Strategy::best_for(n), share, control)
+}
+
+/// The counts of n queens from the total (the sum of all shares' totals), the unique count by
+/// Burnside's lemma. Fails with [`CountError::ImpossibleTotal`] if the Burnside sum is not a
+/// multiple of 8, which catches most wrong or incomplete sums.
+pub fn counts_from_total(n: u32, total: u64) -> Result<Counts, CountError> {
     if n > MAX_N {
         return Err(CountError::TooLarge(n));
     }
     if n <= 1 {
-        return Ok(Counts { n, total: 1, unique: 1 });
+        return match total {
+            1 => Ok(Counts { n, total, unique: 1 }),
+            _ => Err(CountError::ImpossibleTotal { n, total }),
+        };
+    }
+    let sum = total
+        .checked_add(fixed_by_half_turn(n) + 2 * fixed_by_quarter_turn(n))
+        .filter(|s| s % 8 == 0)
+        .ok_or(CountError::ImpossibleTotal { n, total })?;
+    Ok(Counts { n, total, unique: sum / 8 })
+}
+
+/// The total of one share with a chosen strategy.
+fn total_with(n: u32, strategy: Strategy, share: Share, control: &Control) -> Result<u64, CountError> {
+    if n > MAX_N {
+        return Err(CountError::TooLarge(n));
+    }
+    let first = share.index == 0;
+    if n <= 1 {
+        return Ok(u64::from(first));
     }
     let total = match strategy.effective(n) {
         Strategy::Plain => {
             if control.cancelled() {
                 return Err(Interrupted.into());
             }
-            let t = total_plain(n);
+            let t = if first { total_plain(n) } else { 0 };
             control.advance(1);
             t
         }
-        Strategy::Backtrack => backtrack::total(n, control)?,
-        Strategy::Quarters => quarters::total(n, control)?,
+        Strategy::Backtrack => backtrack::total(n, share, control)?,
+        Strategy::Quarters => quarters::total(n, share, control)?,
     };
     if control.cancelled() {
         return Err(Interrupted.into());
     }
-    Ok(Counts { n, total, unique: unique(n, total) })
-}
-
-/// Classes up to the 8 symmetries from the total, by Burnside's lemma (n >= 2).
-fn unique(n: u32, total: u64) -> u64 {
-    let sum = total + fixed_by_half_turn(n) + 2 * fixed_by_quarter_turn(n);
-    debug_assert_eq!(sum % 8, 0, "Burnside sum not divisible by 8 for n = {n}");
-    sum / 8
+    Ok(total)
 }
 
 /// How many times [`count`] advances its control for n (its progress total), or `None` for
 /// n > [`MAX_N`].
 pub fn task_count(n: u32) -> Option<u64> {
-    task_count_with(n, Strategy::best_for(n))
+    task_count_with(n, Strategy::best_for(n), Share::WHOLE)
 }
 
-/// [`task_count`] for a chosen strategy.
-pub fn task_count_with(n: u32, strategy: Strategy) -> Option<u64> {
+/// How many times [`count_share`] advances its control for n and this share.
+pub fn task_count_share(n: u32, share: Share) -> Option<u64> {
+    task_count_with(n, Strategy::best_for(n), share)
+}
+
+/// [`task_count`] for a chosen strategy and share.
+pub fn task_count_with(n: u32, strategy: Strategy, share: Share) -> Option<u64> {
     if n > MAX_N {
         return None;
     }
@@ -157,8 +240,8 @@ pub fn task_count_with(n: u32, strategy: Strategy) -> Option<u64> {
     }
     Some(match strategy.effective(n) {
         Strategy::Plain => 1,
-        Strategy::Backtrack => backtrack::tasks(n).len() as u64,
-        Strategy::Quarters => quarters::task_count(n),
+        Strategy::Backtrack => share.take(backtrack::tasks(n)).len() as u64,
+        Strategy::Quarters => quarters::task_count(n, share),
     })
 }
 

@@ -26,6 +26,7 @@
 
 use rayon::prelude::*;
 
+use super::Share;
 use crate::control::{Control, Interrupted};
 
 /// Smallest n this engine takes.
@@ -418,11 +419,12 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
     matcher.count(queries) * task.weight
 }
 
-/// All solutions of n queens (`MIN_N..=MAX_N`), in parallel on the current rayon pool.
-pub(crate) fn total(n: u32, control: &Control) -> Result<u64, Interrupted> {
+/// The solutions of n queens (`MIN_N..=MAX_N`) in one share of the tasks, in parallel on the
+/// current rayon pool.
+pub(crate) fn total(n: u32, share: Share, control: &Control) -> Result<u64, Interrupted> {
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let g = Geometry::new(n);
-    let tasks = tasks(&g);
+    let tasks = share.take(tasks(&g));
     let quarters = Quarters::new(&g);
     tasks
         .par_iter()
@@ -441,8 +443,8 @@ pub(crate) fn total(n: u32, control: &Control) -> Result<u64, Interrupted> {
 }
 
 /// Number of tasks (progress units) for n.
-pub(crate) fn task_count(n: u32) -> u64 {
-    tasks(&Geometry::new(n)).len() as u64
+pub(crate) fn task_count(n: u32, share: Share) -> u64 {
+    share.take(tasks(&Geometry::new(n))).len() as u64
 }
 
 /// One table row: a mask over the 512 keys of a block.

@@ -93,7 +93,7 @@ fn progress_reaches_the_announced_task_count() {
         for s in Strategy::ALL {
             let control = Control::new();
             count_with(n, s, &control).unwrap();
-            assert_eq!(Some(control.done()), task_count_with(n, s), "{} n = {n}", s.name());
+            assert_eq!(Some(control.done()), task_count_with(n, s, Share::WHOLE), "{} n = {n}", s.name());
         }
     }
 }
@@ -143,4 +143,34 @@ proptest::proptest! {
         let row = bench_row(n, threads, Strategy::Quarters, &Control::new()).unwrap();
         proptest::prop_assert_eq!(row.counts.total, total_plain(n));
     }
+}
+
+#[test]
+fn shares_add_up_to_the_total() {
+    let control = Control::new();
+    for n in [0, 1, 2, 6, 9, 12] {
+        let want = total_plain(n);
+        for of in [1, 2, 3, 7] {
+            for s in Strategy::ALL {
+                let shares: Vec<Share> = (0..of).map(|i| Share::new(i, of).unwrap()).collect();
+                let sum: u64 = shares.iter().map(|&sh| total_with(n, s, sh, &control).unwrap()).sum();
+                assert_eq!(sum, want, "{} n = {n}, {of} shares", s.name());
+                let tasks: u64 = shares.iter().map(|&sh| task_count_with(n, s, sh).unwrap()).sum();
+                if s != Strategy::Plain {
+                    assert_eq!(Some(tasks), task_count_with(n, s, Share::WHOLE), "{} n = {n}", s.name());
+                }
+            }
+        }
+    }
+    assert_eq!(Share::new(3, 3), None);
+}
+
+#[test]
+fn counts_from_total_checks_the_total() {
+    assert_eq!(counts_from_total(8, 92), Ok(Counts { n: 8, total: 92, unique: 12 }));
+    assert_eq!(counts_from_total(8, 91), Err(CountError::ImpossibleTotal { n: 8, total: 91 }));
+    assert_eq!(counts_from_total(1, 1), Ok(Counts { n: 1, total: 1, unique: 1 }));
+    assert!(counts_from_total(1, 2).is_err());
+    assert!(counts_from_total(8, u64::MAX).is_err());
+    assert_eq!(counts_from_total(33, 1), Err(CountError::TooLarge(33)));
 }
