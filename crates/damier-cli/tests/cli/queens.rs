@@ -252,3 +252,27 @@ fn shares_of_a_count_add_up_through_sum() {
         fails_with(&["queens", "count", "13", "--share", bad], 2);
     }
 }
+
+/// `cargo test -p damier-cli --features mpi` (needs Open MPI): a singleton MPI run counts the
+/// whole board; with `mpirun` available, two processes split it.
+#[cfg(feature = "mpi")]
+#[test]
+fn mpi_count_matches_the_known_answer() {
+    let v = json(&["queens", "count", "12", "--mpi", "--json"]);
+    assert_eq!(
+        (v["total"].as_u64(), v["unique"].as_u64(), v["processes"].as_u64()),
+        (Some(14200), Some(1787), Some(1))
+    );
+    let bin = assert_cmd::cargo::cargo_bin("damier");
+    if let Ok(out) = std::process::Command::new("mpirun")
+        .args(["--allow-run-as-root", "--oversubscribe", "-n", "2"])
+        .arg(&bin)
+        .args(["queens", "count", "13", "--mpi", "--json"])
+        .output()
+    {
+        assert!(out.status.success(), "mpirun failed: {}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value =
+            serde_json::from_slice(&out.stdout).expect("one JSON report, from process 0");
+        assert_eq!((v["total"].as_u64(), v["processes"].as_u64()), (Some(73712), Some(2)));
+    }
+}
