@@ -152,11 +152,12 @@ impl Geometry {
         2 * self.width
     }
 
-    /// Rows of the top and bottom halves, columns of the left and right parts, as local masks.
+    /// The top half's rows as a local mask (also the left part's columns).
     fn top_rows(&self) -> u32 {
         (1 << self.q) - 1
     }
 
+    /// The bottom half's rows as a local mask (also the right part's columns).
     fn bottom_rows(&self) -> u32 {
         (1 << (self.n - self.q)) - 1
     }
