@@ -15,6 +15,7 @@ use damier::automaton::{self as engine, Automaton, Model, Params, StartSignals, 
 use crate::util::plot::{LineChart, Series};
 use crate::util::progress::Progress;
 use crate::util::{exit, interrupt, output};
+use crate::util::output::{out, outln};
 
 /// Subcommands of `damier automaton`.
 #[derive(Debug, Subcommand)]
@@ -291,7 +292,7 @@ fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
         None => Automaton::from_seed(&params, seed)?,
     };
     if !a.json {
-        println!("model {} n = {n} eps = {} eta = {} seed = {seed}", params.model, params.eps, params.eta);
+        outln!("model {} n = {n} eps = {} eta = {} seed = {seed}", params.model, params.eps, params.eta)?;
     }
     let control = interrupt::control();
     let stop = Stop::new(control);
@@ -337,19 +338,19 @@ fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
         output::print_json(&report)?;
     } else if report.solved {
         let cols: Vec<String> = report.placement.iter().flatten().map(|c| c.to_string()).collect();
-        println!(
+        outln!(
             "solved at step {} after {} moves ({}absorbing), {:.3} s",
             report.steps,
             report.moves,
             if report.absorbing { "" } else { "not yet " },
             report.seconds
-        );
-        println!("placement (1-based column per row): {}", cols.join(" "));
+        )?;
+        outln!("placement (1-based column per row): {}", cols.join(" "))?;
     } else {
-        println!(
+        outln!(
             "no solution within {} steps ({} moves), {:.3} s",
             report.steps, report.moves, report.seconds
-        );
+        )?;
     }
     Ok(if report.solved { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
 }
@@ -463,18 +464,18 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     if a.out.json {
         output::print_json(&report)?;
     } else {
-        println!(
+        outln!(
             "model {} n = {} eta = {} seed = {seed}, {} runs per eps",
             params.model, a.n, a.eta, a.samples
-        );
-        println!(
+        )?;
+        outln!(
             "{:>8} {:>7} {:>9} {:>12} {:>25} {:>12} {:>12}",
             "eps", "solved", "censored", "mean steps", "95% interval", "median", "mean moves"
-        );
+        )?;
         for p in &report.points {
             let s = &p.summary;
             let ci = s.ci95.map(|c| format!("[{:.3e}, {:.3e}]", c.0, c.1)).unwrap_or_else(|| "-".into());
-            println!(
+            outln!(
                 "{:>8} {:>7} {:>9} {:>12} {:>25} {:>12} {:>12}",
                 p.eps,
                 s.solved,
@@ -483,9 +484,9 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
                 ci,
                 show(s.median_steps),
                 show(s.mean_moves)
-            );
+            )?;
         }
-        println!("{:.1} s", report.seconds);
+        outln!("{:.1} s", report.seconds)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -630,18 +631,18 @@ fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
     if a.out.json {
         output::print_json(&report)?;
     } else {
-        println!(
+        outln!(
             "eps = {} eta = {} seed = {seed}, {} runs per point; 1/d with C(n^2, n) positions",
             a.eps, a.eta, a.samples
-        );
-        println!(
+        )?;
+        outln!(
             "{:>5} {:>3} {:>7} {:>9} {:>12} {:>12} {:>12} {:>12} {:>9}",
             "model", "n", "solved", "censored", "mean steps", "median", "mean moves", "1/d", "seconds"
-        );
+        )?;
         for p in &report.points {
             let s = &p.summary;
             let d = report.inverse_density.iter().find(|x| x.0 == p.n).map(|x| x.1);
-            println!(
+            outln!(
                 "{:>5} {:>3} {:>7} {:>9} {:>12} {:>12} {:>12} {:>12} {:>9.2}",
                 p.model.name(),
                 p.n,
@@ -652,9 +653,9 @@ fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
                 show(s.mean_moves),
                 show(d),
                 p.seconds
-            );
+            )?;
         }
-        println!("{:.1} s", report.seconds);
+        outln!("{:.1} s", report.seconds)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -728,12 +729,12 @@ fn trap_cmd(a: TrapArgs) -> anyhow::Result<ExitCode> {
         output::print_json(&report)?;
     } else {
         match a.figure {
-            1 => println!(
+            1 => outln!(
                 "fig. 1 ({0} x {0}): not a solution, every queen threatened, and no queen has a \
                  neighbour where SAFEGO holds (so no one-cell move reaches a safe cell)",
                 t.n
-            ),
-            _ => println!(
+            )?,
+            _ => outln!(
                 "fig. 7 (6 x 6): 4 fixed queens in columns c..f, 2 queens in the triangle {:?}; \
                  the fixed queens never share a line with the triangle{}",
                 t.triangle,
@@ -743,19 +744,19 @@ fn trap_cmd(a: TrapArgs) -> anyhow::Result<ExitCode> {
                     ";\nwith true signals the free triangle cell is the unique least-signalled destination \
                      (no layout is a trap whatever the signals: stale signals can let a queen out)"
                 }
-            ),
+            )?,
         }
-        print!("{}", report.position);
+        out!("{}", report.position)?;
         let mut aut = Automaton::from_position(&Params::new(model, t.n)?, &t.counts, StartSignals::True, 0)?;
         aut.set_true_signals();
-        println!("with its true signals:");
-        print!("{}", text::render(&aut));
-        println!(
+        outln!("with its true signals:")?;
+        out!("{}", text::render(&aut))?;
+        outln!(
             "{} runs per setting from this position with true signals, cap {} steps:",
             a.samples, a.max_steps
-        );
+        )?;
         for c in &report.cases {
-            println!(
+            outln!(
                 "  model {} eps = {} eta = {}{}: {} solved, {} censored, mean steps {}",
                 c.model,
                 c.eps,
@@ -764,7 +765,7 @@ fn trap_cmd(a: TrapArgs) -> anyhow::Result<ExitCode> {
                 c.summary.solved,
                 c.summary.censored,
                 show(c.summary.mean_steps)
-            );
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -824,12 +825,12 @@ fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
     if a.json {
         output::print_json(&rows)?;
     } else {
-        println!(
+        outln!(
             "{:>5} {:>4} {:>7} {:>14} {:>9} {:>16}",
             "model", "n", "threads", "updates", "seconds", "M updates/s"
-        );
+        )?;
         for r in &rows {
-            println!(
+            outln!(
                 "{:>5} {:>4} {:>7} {:>14} {:>9.3} {:>16.1}",
                 r.model.name(),
                 r.n,
@@ -837,7 +838,7 @@ fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
                 r.updates,
                 r.seconds,
                 r.updates_per_second / 1e6
-            );
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -15,6 +15,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
 
 use crate::util::{exit, interrupt, output, progress::Progress};
+use crate::util::output::outln;
 
 /// Press patterns are printed up to this many cells; beyond, only the summary.
 const PRINT_MAX_CELLS: usize = 10_000_000;
@@ -203,10 +204,11 @@ fn rows(b: &Board) -> Vec<String> {
     b.to_rows('1', '0')
 }
 
-fn print_board(b: &Board) {
+fn print_board(b: &Board) -> std::io::Result<()> {
     for r in rows(b) {
-        println!("{r}");
+        outln!("{r}")?;
     }
+    Ok(())
 }
 
 #[derive(Serialize)]
@@ -358,34 +360,34 @@ fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         output::print_json(&report)?;
     } else {
         if let Some(seed) = seed_used {
-            println!("random start, seed {seed}");
+            outln!("random start, seed {seed}")?;
         }
         if let Some(steps) = &report.steps {
             for s in steps {
                 match s.pivot_row {
-                    Some(r) => println!("column {}: pivot row L{r}", s.column),
-                    None => println!("column {}: no pivot (free unknown x{})", s.column, s.column),
+                    Some(r) => outln!("column {}: pivot row L{r}", s.column)?,
+                    None => outln!("column {}: no pivot (free unknown x{})", s.column, s.column)?,
                 }
                 for op in &s.ops {
-                    println!("  {op}");
+                    outln!("  {op}")?;
                 }
                 for line in &s.matrix {
-                    println!("  {line}");
+                    outln!("  {line}")?;
                 }
             }
         }
         if report.solvable {
-            println!(
+            outln!(
                 "{w}x{h} board, nullity {}: {} solution{}",
                 report.nullity,
                 report.solutions,
                 if report.solutions == "1" { "" } else { "s" }
-            );
+            )?;
             if let Some(list) = &report.all {
                 for (i, s) in list.iter().enumerate() {
-                    println!("solution {}:", i + 1);
+                    outln!("solution {}:", i + 1)?;
                     for r in s {
-                        println!("{r}");
+                        outln!("{r}")?;
                     }
                 }
             } else {
@@ -394,16 +396,16 @@ fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
                     Some(false) => "few presses (heuristic: nullity above 30, not proven fewest)",
                     None => "presses",
                 };
-                println!("{label}: {}", report.press_count.unwrap_or(0));
+                outln!("{label}: {}", report.press_count.unwrap_or(0))?;
                 if let (Some(p), true) = (&presses, printable) {
-                    print_board(p);
+                    print_board(p)?;
                 }
             }
         } else {
-            println!(
+            outln!(
                 "{w}x{h} board, nullity {}: no solution (the start cannot reach the target)",
                 report.nullity
-            );
+            )?;
         }
     }
     Ok(if sol.solvable() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
@@ -431,12 +433,12 @@ fn count(a: SizeArgs) -> anyhow::Result<ExitCode> {
     if a.json {
         output::print_json(&report)?;
     } else {
-        println!(
+        outln!(
             "{w}x{h}: nullity {k}; {} way{} from all-on to all-off; {} of the starts are winnable",
             report.solutions,
             if k == 0 { "" } else { "s" },
             report.winnable_fraction
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -469,15 +471,15 @@ fn kernel(a: SizeArgs) -> anyhow::Result<ExitCode> {
     if a.json {
         output::print_json(&report)?;
     } else {
-        println!(
+        outln!(
             "{w}x{h}: nullity {} ({} neutral configurations)",
             k,
             lights::power_of_two_decimal(k as u64)
-        );
+        )?;
         for (i, v) in report.basis.iter().enumerate() {
-            println!("basis vector {}:", i + 1);
+            outln!("basis vector {}:", i + 1)?;
             for r in v {
-                println!("{r}");
+                outln!("{r}")?;
             }
         }
     }
@@ -523,13 +525,13 @@ fn winnable(a: WinnableArgs) -> anyhow::Result<ExitCode> {
         output::print_json(&report)?;
     } else {
         let yes = |b: bool| if b { "yes" } else { "no" };
-        println!(
+        outln!(
             "{w}x{h}: winnable: {} (orthogonal to the {} kernel vectors: {}; solving: {})",
             yes(report.winnable),
             sol.nullity,
             yes(by_orth),
             yes(report.by_solving)
-        );
+        )?;
     }
     Ok(if report.winnable { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
 }
@@ -558,7 +560,7 @@ fn table(a: TableArgs) -> anyhow::Result<ExitCode> {
         output::print_json(&table)?;
     } else {
         for r in &table {
-            println!("L = {:>3}  {}", r.size, r.solutions);
+            outln!("L = {:>3}  {}", r.size, r.solutions)?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -639,20 +641,20 @@ fn chase_cmd(a: ChaseArgs) -> anyhow::Result<ExitCode> {
         output::print_json(&report)?;
     } else {
         let show = w <= CHASE_PRINT_MAX_WIDTH;
-        println!("1. chase down (press under every light, row after row); presses:");
+        outln!("1. chase down (press under every light, row after row); presses:")?;
         if show {
-            print_board(&down);
-            println!("   board after chasing:");
-            print_board(&after);
+            print_board(&down)?;
+            outln!("   board after chasing:")?;
+            print_board(&after)?;
         }
-        println!("   lights left on the last row: {}", report.last_row);
+        outln!("   lights left on the last row: {}", report.last_row)?;
         match &report.first_row {
-            None => println!("2. no first row fixes this last row: the board is not winnable"),
+            None => outln!("2. no first row fixes this last row: the board is not winnable")?,
             Some(f) => {
-                println!("2. press the first row {f}, then chase again");
-                println!("3. total presses ({}):", report.press_count.unwrap_or(0));
+                outln!("2. press the first row {f}, then chase again")?;
+                outln!("3. total presses ({}):", report.press_count.unwrap_or(0))?;
                 if show {
-                    print_board(full.as_ref().expect("solvable"));
+                    print_board(full.as_ref().expect("solvable"))?;
                 }
             }
         }
@@ -698,27 +700,24 @@ fn chase_table(a: SizeArgs) -> anyhow::Result<ExitCode> {
     if a.json {
         output::print_json(&report)?;
     } else {
-        println!(
+        outln!(
             "{w}x{h}: after chasing, {} nonzero last rows can be fixed (rank {}); any other last row means no solution",
-            lights::power_of_two_decimal(t.rank as u64)
-                .parse::<u128>()
-                .map(|x| (x - 1).to_string())
-                .unwrap_or_default(),
+            lights::power_of_two_minus_one_decimal(t.rank as u64),
             t.rank
-        );
+        )?;
         match &report.entries {
             Some(e) => {
-                println!("last row -> press on the first row (fewest presses), then chase again");
+                outln!("last row -> press on the first row (fewest presses), then chase again")?;
                 for x in e {
-                    println!("{}  ->  {}", x.last_row, x.first_row);
+                    outln!("{}  ->  {}", x.last_row, x.first_row)?;
                 }
             }
             None => {
-                println!(
+                outln!(
                     "too many to list; generators (first-row press -> last row it changes; combine by XOR):"
-                );
+                )?;
                 for x in &report.generators {
-                    println!("{}  ->  {}", x.first_row, x.last_row);
+                    outln!("{}  ->  {}", x.first_row, x.last_row)?;
                 }
             }
         }
@@ -824,18 +823,18 @@ fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
     if a.json {
         output::print_json(&out)?;
     } else {
-        println!("{:<80} {:>10} {:>10} {:>10} {:>8}", "task", "seconds", "verify s", "target s", "ratio");
+        outln!("{:<80} {:>10} {:>10} {:>10} {:>8}", "task", "seconds", "verify s", "target s", "ratio")?;
         for r in &out {
-            println!(
+            outln!(
                 "{:<80} {:>10.4} {:>10} {:>10} {:>8}",
                 r.task,
                 r.seconds,
                 r.verify_seconds.map(|v| format!("{v:.4}")).unwrap_or_else(|| "-".into()),
                 r.target_seconds.map(|v| format!("{v}")).unwrap_or_else(|| "-".into()),
                 r.target_seconds.map(|t| format!("{:.2}", r.seconds / t)).unwrap_or_else(|| "-".into()),
-            );
+            )?;
         }
-        println!("(ratio = measured / target; below 1 meets the target)");
+        outln!("(ratio = measured / target; below 1 meets the target)")?;
     }
     Ok(ExitCode::SUCCESS)
 }

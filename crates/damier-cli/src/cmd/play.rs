@@ -8,6 +8,7 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::tui;
+use crate::util::output::outln;
 
 /// Subcommands of `damier play`.
 #[derive(Debug, Subcommand)]
@@ -86,7 +87,7 @@ fn lights(a: LightsArgs) -> anyhow::Result<ExitCode> {
     let mut game = tui::lights::LightsGame::new(start, seed)?;
     tui::run(&mut game, "play lights")?;
     let outcome = if game.won() { "won" } else { "not won" };
-    println!("lights {w}x{h} (seed {seed}): {outcome} after {} presses", game.press_count());
+    outln!("lights {w}x{h} (seed {seed}): {outcome} after {} presses", game.press_count())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -107,6 +108,6 @@ fn walk(a: WalkArgs) -> anyhow::Result<ExitCode> {
     tui::run(&mut game, "play walk")?;
     let s = game.state();
     let outcome = if s.is_solved() { "solved" } else { "not solved" };
-    println!("walk {rows} x {cols} (seed {seed}): {outcome} after {} moves", s.moves());
+    outln!("walk {rows} x {cols} (seed {seed}): {outcome} after {} moves", s.moves())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -12,6 +12,7 @@ use damier::board::Board;
 use damier::walk::{self, Method, Shape, Solutions, path, picture};
 
 use crate::util::{exit, interrupt, output};
+use crate::util::output::outln;
 
 /// Subcommands of `damier walk`.
 #[derive(Debug, Subcommand)]
@@ -278,10 +279,10 @@ fn count(a: CountArgs) -> anyhow::Result<ExitCode> {
         output::print_json(&report)?;
     } else {
         let plural = if report.solutions == "1" { "" } else { "s" };
-        println!(
+        outln!(
             "{} x {}: {} solution{plural} (2^{})",
             report.rows, report.cols, report.solutions, report.nullity
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -410,7 +411,7 @@ fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
     if a.json {
         output::print_json(&ExportReport { dir: a.dir.display().to_string(), files })?;
     } else {
-        println!("wrote {files} files to {}", a.dir.display());
+        outln!("wrote {files} files to {}", a.dir.display())?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -463,12 +464,12 @@ fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
         };
         if !a.json {
             if rows.is_empty() {
-                println!(
+                outln!(
                     "{:>11}  {:>8}  {:>8}  {:>8}  {:>9}  {:>10}  {:>10}  {:>6}",
                     "board", "solve s", "path s", "total s", "replay s", "activated", "moves", "ratio"
-                );
+                )?;
             }
-            println!(
+            outln!(
                 "{:>11}  {:>8.3}  {:>8.3}  {:>8.3}  {:>9.3}  {:>10}  {:>10}  {:>6.2}",
                 format!("{r}x{c}"),
                 row.solve_seconds,
@@ -478,14 +479,14 @@ fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
                 row.activated,
                 row.path_length,
                 row.path_length as f64 / row.activated as f64
-            );
+            )?;
         }
         rows.push(row);
     }
     if a.json {
         output::print_json(&rows)?;
     } else {
-        println!("(total = solve + path; the target is 2000x2000 in at most 1 s with a release build)");
+        outln!("(total = solve + path; the target is 2000x2000 in at most 1 s with a release build)")?;
     }
     Ok(ExitCode::SUCCESS)
 }

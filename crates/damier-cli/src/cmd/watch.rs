@@ -6,6 +6,7 @@ use anyhow::Context;
 use damier::automaton::{Automaton, Model, Params};
 
 use crate::tui;
+use crate::util::output::outln;
 
 /// Arguments of `damier watch`.
 #[derive(Debug, clap::Args)]
@@ -42,9 +43,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let au = app.automaton();
     match app.solved_at() {
         Some(s) => {
-            println!("seed {seed}: solved at step {s} ({} steps, {} moves shown)", au.steps(), au.moves())
+            outln!("seed {seed}: solved at step {s} ({} steps, {} moves shown)", au.steps(), au.moves())?
         }
-        None => println!("seed {seed}: not solved after {} steps ({} moves)", au.steps(), au.moves()),
+        None => outln!("seed {seed}: not solved after {} steps ({} moves)", au.steps(), au.moves())?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -32,7 +32,10 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
 }
 
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    let pipe = Some(std::io::ErrorKind::BrokenPipe);
     err.chain().any(|e| {
-        e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        // JSON is written through serde_json, which wraps the io error in its own.
+        e.downcast_ref::<std::io::Error>().map(std::io::Error::kind) == pipe
+            || e.downcast_ref::<serde_json::Error>().and_then(serde_json::Error::io_error_kind) == pipe
     })
 }

@@ -1,9 +1,43 @@
-//! Writing results: JSON on stdout, files written atomically.
+//! Writing results: text and JSON on stdout, files written atomically.
+//!
+//! Output goes through [`outln!`]/[`out!`], which return the write error instead of panicking as
+//! `println!` does: when the reader goes away (`damier ... | head`) the error travels up to
+//! `main`, which exits quietly on a broken pipe.
 
+use std::fmt;
 use std::io::Write;
 use std::path::Path;
 
 use anyhow::Context;
+
+/// Writes formatted text to stdout, returning the error (a closed pipe) instead of panicking.
+pub fn write_stdout(args: fmt::Arguments<'_>, newline: bool) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_fmt(args)?;
+    if newline {
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// `println!` that returns `std::io::Result<()>`: use as `outln!(...)?`.
+macro_rules! outln {
+    () => {
+        $crate::util::output::write_stdout(format_args!(""), true)
+    };
+    ($($arg:tt)*) => {
+        $crate::util::output::write_stdout(format_args!($($arg)*), true)
+    };
+}
+pub(crate) use outln;
+
+/// `print!` that returns `std::io::Result<()>`: use as `out!(...)?`.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::util::output::write_stdout(format_args!($($arg)*), false)
+    };
+}
+pub(crate) use out;
 
 /// Prints `value` as pretty JSON on stdout, followed by a newline.
 pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {

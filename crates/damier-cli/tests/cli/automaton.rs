@@ -1,5 +1,5 @@
 //! CLI tests of `damier automaton`.
-use super::util::{damier, fails_with, json};
+use super::util::{damier, fails_with, json, quiet_on_closed_pipe};
 
 fn check_placement(n: usize, cols: &[usize]) -> bool {
     // Independent checker, 1-based columns per row.
@@ -185,4 +185,10 @@ fn bad_input_exits_2() {
         let err = fails_with(args, 2);
         assert_eq!(err.trim().lines().count().min(1), 1, "{args:?}: {err}");
     }
+}
+
+#[test]
+fn automaton_commands_exit_quietly_on_a_closed_pipe() {
+    quiet_on_closed_pipe(&["automaton", "run", "--model", "pair", "-n", "6", "--seed", "1"]);
+    quiet_on_closed_pipe(&["automaton", "run", "--model", "pair", "-n", "6", "--seed", "1", "--json"]);
 }

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use super::util::{damier, fails_with, json};
+use super::util::{damier, fails_with, json, quiet_on_closed_pipe};
 
 /// A temporary board file.
 fn board_file(text: &str) -> tempfile::NamedTempFile {
@@ -188,4 +188,45 @@ fn bad_inputs_exit_2_with_line_and_column() {
     );
     fails_with(&["lights", "table", "--to", "1"], 2);
     fails_with(&["lights", "chase-table", "5000x3"], 2);
+}
+
+#[test]
+fn lights_commands_exit_quietly_on_a_closed_pipe() {
+    quiet_on_closed_pipe(&["lights", "chase-table", "200x200"]);
+    quiet_on_closed_pipe(&["lights", "kernel", "30x30"]);
+    quiet_on_closed_pipe(&["lights", "solve", "--random", "300x300", "--seed", "1"]);
+    quiet_on_closed_pipe(&["lights", "table", "--to", "10"]);
+    quiet_on_closed_pipe(&["lights", "count", "5x5"]);
+}
+
+/// `2^k - 1` in decimal by repeated doubling of a digit string (independent of the library).
+fn two_pow_minus_one(k: u64) -> String {
+    let mut digits = vec![1u8]; // little-endian decimal digits
+    for _ in 0..k {
+        let mut carry = 0;
+        for d in digits.iter_mut() {
+            let v = *d * 2 + carry;
+            *d = v % 10;
+            carry = v / 10;
+        }
+        if carry > 0 {
+            digits.push(carry);
+        }
+    }
+    digits[0] -= 1; // 2^k never ends in 0
+    while digits.len() > 1 && digits.last() == Some(&0) {
+        digits.pop();
+    }
+    digits.iter().rev().map(|d| char::from(b'0' + d)).collect()
+}
+
+#[test]
+fn chase_table_prints_the_exact_count_beyond_u128() {
+    // Regression: above rank 127 the count was parsed into u128 and silently dropped.
+    let rank = json(&["lights", "chase-table", "200x200", "--json"])["rank"].as_u64().unwrap();
+    assert!(rank >= 128, "the test needs a rank beyond u128, got {rank}");
+    let out = damier().args(["lights", "chase-table", "200x200"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let expected = format!("after chasing, {} nonzero last rows", two_pow_minus_one(rank));
+    assert!(text.contains(&expected), "{}", text.lines().next().unwrap_or(""));
 }

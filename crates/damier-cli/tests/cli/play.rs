@@ -27,7 +27,7 @@ fn bad_sizes_are_refused_before_the_terminal_is_touched() {
 
 #[test]
 fn walk_game_under_tmux_solver_animation_wins_and_quits() {
-    let t = Tmux::start(&["play", "walk", "3", "3", "--seed", "1"], 90, 24);
+    let Some(t) = Tmux::start(&["play", "walk", "3", "3", "--seed", "1"], 90, 24) else { return };
     t.wait_for("revertigo");
     t.send(&["Up"]); // a first move by hand
     t.wait_for("moves      1");
@@ -39,7 +39,7 @@ fn walk_game_under_tmux_solver_animation_wins_and_quits() {
 
 #[test]
 fn watch_under_tmux_runs_to_a_solution_and_quits() {
-    let t = Tmux::start(&["watch", "-n", "5", "--seed", "3", "--speed", "1000000"], 90, 24);
+    let Some(t) = Tmux::start(&["watch", "-n", "5", "--seed", "3", "--speed", "1000000"], 90, 24) else { return };
     t.wait_for("model pair");
     t.wait_for("SOLVED at step");
     t.send(&["q"]);
@@ -48,7 +48,7 @@ fn watch_under_tmux_runs_to_a_solution_and_quits() {
 
 #[test]
 fn small_terminal_shows_a_message_under_tmux() {
-    let t = Tmux::start(&["play", "walk", "8", "8"], 30, 8);
+    let Some(t) = Tmux::start(&["play", "walk", "8", "8"], 30, 8) else { return };
     t.wait_for("too small");
     t.send(&["q"]);
     t.wait_exit();
@@ -56,7 +56,7 @@ fn small_terminal_shows_a_message_under_tmux() {
 
 #[test]
 fn lights_game_under_tmux_hints_lead_to_a_win() {
-    let t = Tmux::start(&["play", "lights", "3x3", "--seed", "4"], 90, 24);
+    let Some(t) = Tmux::start(&["play", "lights", "3x3", "--seed", "4"], 90, 24) else { return };
     t.wait_for("lights out 3 x 3");
     t.send(&["s"]); // show the whole solution
     t.send(&["Space"]); // a press by hand (top-left cell)

@@ -1,4 +1,4 @@
-use super::util::{damier, fails_with, json};
+use super::util::{damier, fails_with, json, quiet_on_closed_pipe};
 
 #[test]
 fn count_json_has_the_contract_keys() {
@@ -275,4 +275,16 @@ fn mpi_count_matches_the_known_answer() {
             serde_json::from_slice(&out.stdout).expect("one JSON report, from process 0");
         assert_eq!((v["total"].as_u64(), v["processes"].as_u64()), (Some(73712), Some(2)));
     }
+}
+
+#[test]
+fn queens_commands_exit_quietly_on_a_closed_pipe() {
+    quiet_on_closed_pipe(&["queens", "count", "8"]);
+    quiet_on_closed_pipe(&["queens", "list", "10"]);
+    quiet_on_closed_pipe(&["queens", "first", "8"]);
+    quiet_on_closed_pipe(&["queens", "solve", "1000"]);
+    quiet_on_closed_pipe(&["queens", "max", "6"]);
+    quiet_on_closed_pipe(&["queens", "corners", "6"]);
+    quiet_on_closed_pipe(&["queens", "check", "2", "4", "1", "3"]);
+    quiet_on_closed_pipe(&["queens", "count", "8", "--json"]);
 }

@@ -29,3 +29,26 @@ pub fn fails_with(args: &[&str], code: i32) -> String {
     assert!(!err.contains("panicked"), "damier {args:?} panicked: {err}");
     err
 }
+
+/// Runs `damier ARGS` with stdout a pipe whose reader is already closed (as in `damier ... |
+/// head` once head has exited) and asserts a quiet exit 0: no panic, no message. (A child
+/// spawned at the same moment by another test may briefly hold the reader too, so a short
+/// output can still get through: the commands tested succeed either way, and the long ones
+/// overflow the pipe's buffer.)
+pub fn quiet_on_closed_pipe(args: &[&str]) {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("damier"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    // Closing the only reader makes every write of the child fail with a broken pipe.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "damier {args:?} panicked: {err}");
+    assert_eq!(out.status.code(), Some(0), "damier {args:?}: stderr {err}");
+    assert!(err.is_empty(), "damier {args:?} printed on stderr: {err}");
+}

@@ -1,5 +1,5 @@
 //! CLI tests of `damier walk`.
-use super::util::{damier, fails_with, json};
+use super::util::{damier, fails_with, json, quiet_on_closed_pipe};
 
 /// `damier walk replay ROWS COLS MOVES`: exit code and stdout.
 fn replay(rows: usize, cols: usize, moves: &str) -> (i32, String) {
@@ -172,4 +172,12 @@ fn poly_method_solves_and_its_path_replays() {
     let bench = json(&["walk", "bench", "--max", "40", "--method", "poly", "--json"]);
     assert!(bench.as_array().is_some_and(|rows| !rows.is_empty()));
     fails_with(&["walk", "bench", "--max", "40", "--method", "brute"], 2);
+}
+
+#[test]
+fn walk_commands_exit_quietly_on_a_closed_pipe() {
+    quiet_on_closed_pipe(&["walk", "solve", "4", "4"]);
+    quiet_on_closed_pipe(&["walk", "count", "3", "3"]);
+    quiet_on_closed_pipe(&["walk", "table", "--to", "5"]);
+    quiet_on_closed_pipe(&["walk", "solve", "300", "300"]);
 }

@@ -407,5 +407,16 @@ pub fn power_of_two_decimal(k: u64) -> String {
     s
 }
 
+/// `2^k - 1` in decimal, exact for any `k` (the number of nonzero vectors of a k-dimensional
+/// space over GF(2)).
+pub fn power_of_two_minus_one_decimal(k: u64) -> String {
+    let mut digits = power_of_two_decimal(k).into_bytes();
+    // 2^k ends in 1, 2, 4, 6 or 8, never 0: subtracting 1 touches the last digit only.
+    let last = digits.last_mut().expect("nonempty");
+    debug_assert!(*last > b'0');
+    *last -= 1;
+    String::from_utf8(digits).expect("ASCII digits")
+}
+
 #[cfg(test)]
 mod tests;

@@ -163,6 +163,10 @@ fn powers_of_two_in_decimal() {
         assert_eq!(power_of_two_decimal(k), (1u128 << k).to_string());
     }
     assert_eq!(power_of_two_decimal(130), "1361129467683753853853498429727072845824");
+    for k in 0..128 {
+        assert_eq!(power_of_two_minus_one_decimal(k), ((1u128 << k) - 1).to_string());
+    }
+    assert_eq!(power_of_two_minus_one_decimal(130), "1361129467683753853853498429727072845823");
     assert_eq!(power_of_two_decimal(200), "1606938044258990275541962092341162602522202993782792835301376");
 }
 

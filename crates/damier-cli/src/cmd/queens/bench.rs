@@ -10,6 +10,7 @@ use std::time::Instant;
 use damier::queens;
 
 use crate::util::output;
+use crate::util::output::outln;
 
 /// Arguments of `damier queens bench`.
 #[derive(Debug, clap::Args)]
@@ -63,7 +64,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let threads = all.current_num_threads();
     let mut rows = Vec::new();
     if !a.json {
-        println!(
+        outln!(
             "{:>3} {:>22} {:>14} {:>12} {:>12} {:>8}",
             "n",
             "total",
@@ -71,7 +72,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             "1 thread",
             format!("{threads} threads"),
             "speedup"
-        );
+        )?;
     }
     for &n in &a.n {
         let (s1, c1) = best(&one, n, a.repeat)?;
@@ -86,7 +87,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             seconds_all_threads: sk,
         };
         if !a.json {
-            println!(
+            outln!(
                 "{:>3} {:>22} {:>14} {:>11.3}s {:>11.3}s {:>7.2}x",
                 n,
                 row.total,
@@ -94,7 +95,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                 s1,
                 sk,
                 s1 / sk
-            );
+            )?;
         }
         rows.push(row);
     }

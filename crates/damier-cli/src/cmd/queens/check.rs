@@ -11,6 +11,7 @@ use damier::queens::Placement;
 use damier::queens::placement::Line;
 
 use crate::util::{exit, output};
+use crate::util::output::outln;
 
 /// Largest placement checked (the checker keeps a hash map entry per queen and line).
 const CHECK_MAX: usize = 10_000_000;
@@ -73,17 +74,17 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.json {
         output::print_json(&report)?;
     } else if report.valid {
-        println!("valid: {} queens on a {0}x{0} board, no two attack each other", p.n());
+        outln!("valid: {} queens on a {0}x{0} board, no two attack each other", p.n())?;
     } else {
-        println!("invalid: {} attacking pair(s) on a {}x{} board", report.attacks.len(), p.n(), p.n());
+        outln!("invalid: {} attacking pair(s) on a {}x{} board", report.attacks.len(), p.n(), p.n())?;
         for x in report.attacks.iter().take(PRINT_MAX) {
-            println!(
+            outln!(
                 "  queen at row {}, column {} and queen at row {}, column {}: {}",
                 x.a[0], x.a[1], x.b[0], x.b[1], x.line
-            );
+            )?;
         }
         if report.attacks.len() > PRINT_MAX {
-            println!("  … and {} more (--json lists them all)", report.attacks.len() - PRINT_MAX);
+            outln!("  … and {} more (--json lists them all)", report.attacks.len() - PRINT_MAX)?;
         }
     }
     Ok(if report.valid { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })

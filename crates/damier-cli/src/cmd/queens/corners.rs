@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use damier::queens::corners::{self, Corner, Side};
 
 use crate::util::{interrupt, output, progress::Progress};
+use crate::util::output::outln;
 
 /// The conditions the exercises ask for, as printed and put in the JSON.
 const REDUCE_CONDITION: &str = "a solution of n+1 gives a solution of n by removing a border row and a border \
@@ -97,28 +98,29 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let (n, m) = (a.n, a.n + 1);
-    let show = |s: &SideOut| {
+    let show = |s: &SideOut| -> std::io::Result<()> {
         let c = &s.per_corner;
-        println!(
+        outln!(
             "  per corner: nw {}, ne {}, sw {}, se {}; at least one corner: {}",
             c.nw, c.ne, c.sw, c.se, s.any
-        );
+        )?;
         for e in &s.examples {
             let f: Vec<String> = e.from.iter().map(u64::to_string).collect();
             let t: Vec<String> = e.to.iter().map(u64::to_string).collect();
-            println!("  e.g. {}: ({}) -> ({})", e.corner.name(), f.join(", "), t.join(", "));
+            outln!("  e.g. {}: ({}) -> ({})", e.corner.name(), f.join(", "), t.join(", "))?;
         }
+        Ok(())
     };
-    println!(
+    outln!(
         "Reduce: solutions of {m} that give a solution of {n} by removing a corner queen's row and column"
-    );
-    println!("  condition: {REDUCE_CONDITION}");
-    println!("  {} solutions of {m}", report.reduce.solutions);
-    show(&report.reduce);
-    println!("Extend: solutions of {n} that extend to {m} with a queen in a new corner");
-    println!("  condition: {EXTEND_CONDITION}");
-    println!("  {} solutions of {n}", report.extend.solutions);
-    show(&report.extend);
-    println!("(per corner the two counts agree: removing and adding a corner queen are inverse maps)");
+    )?;
+    outln!("  condition: {REDUCE_CONDITION}")?;
+    outln!("  {} solutions of {m}", report.reduce.solutions)?;
+    show(&report.reduce)?;
+    outln!("Extend: solutions of {n} that extend to {m} with a queen in a new corner")?;
+    outln!("  condition: {EXTEND_CONDITION}")?;
+    outln!("  {} solutions of {n}", report.extend.solutions)?;
+    show(&report.extend)?;
+    outln!("(per corner the two counts agree: removing and adding a corner queen are inverse maps)")?;
     Ok(ExitCode::SUCCESS)
 }

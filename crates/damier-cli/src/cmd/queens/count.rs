@@ -7,6 +7,7 @@ use damier::queens;
 use damier::queens::count::Share;
 
 use crate::util::output;
+use crate::util::output::outln;
 
 /// Arguments of `damier queens count`.
 #[derive(Debug, clap::Args)]
@@ -93,11 +94,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         if a.json {
             output::print_json(&report)?;
         } else {
-            println!(
+            outln!(
                 "n = {}, share {} of {}: {} solutions in this share ({:.3} s); add the shares' --json \
                  outputs with `damier queens sum`",
                 report.n, report.share, report.shares, report.share_total, report.seconds
-            );
+            )?;
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -111,10 +112,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.json {
         output::print_json(&report)?;
     } else {
-        println!(
+        outln!(
             "n = {}: {} solutions, {} unique up to symmetry ({:.3} s)",
             report.n, report.total, report.unique, report.seconds
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -169,10 +170,10 @@ fn run_mpi(a: &Args) -> anyhow::Result<ExitCode> {
     if a.json {
         output::print_json(&report)?;
     } else {
-        println!(
+        outln!(
             "n = {}: {} solutions, {} unique up to symmetry ({:.3} s on {} MPI processes)",
             report.n, report.total, report.unique, report.seconds, report.processes
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

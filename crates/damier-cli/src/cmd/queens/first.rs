@@ -9,6 +9,7 @@ use damier::queens::search::{self, Solutions};
 
 use super::BOARD_MAX;
 use crate::util::{exit, interrupt, output};
+use crate::util::output::{out, outln};
 
 /// Arguments of `damier queens first`.
 #[derive(Debug, clap::Args)]
@@ -54,15 +55,15 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     } else {
         match &found {
             Some(p) => {
-                println!(
+                outln!(
                     "n = {}: first solution S = {p} ({} queens placed, {:.3} s)",
                     a.n, report.nodes, report.seconds
-                );
+                )?;
                 if p.n() <= BOARD_MAX {
-                    print!("{}", p.board());
+                    out!("{}", p.board())?;
                 }
             }
-            None => println!("n = {}: no solution ({} queens placed)", a.n, report.nodes),
+            None => outln!("n = {}: no solution ({} queens placed)", a.n, report.nodes)?,
         }
     }
     Ok(if found.is_some() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })

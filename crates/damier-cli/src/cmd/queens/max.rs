@@ -7,6 +7,7 @@ use damier::queens::placement::check_queens;
 
 use super::BOARD_MAX;
 use crate::util::{interrupt, output};
+use crate::util::output::outln;
 
 /// Arguments of `damier queens max`.
 #[derive(Debug, clap::Args)]
@@ -45,15 +46,15 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         Method::Search => "by exhaustive branch-and-bound search",
         Method::Construction => "by construction (a full solution; R(n) <= n)",
     };
-    println!("R({}) = {} ({how})", m.n, m.max);
+    outln!("R({}) = {} ({how})", m.n, m.max)?;
     if m.n as usize <= 1000 {
         let cols: Vec<String> = report.columns.iter().map(u64::to_string).collect();
-        println!("witness (column per row, 0 = empty row): {}", cols.join(" "));
+        outln!("witness (column per row, 0 = empty row): {}", cols.join(" "))?;
     }
     if m.n as usize <= BOARD_MAX {
         for c in &m.witness {
             let row: Vec<&str> = (0..m.n as u32).map(|j| if *c == Some(j) { "Q" } else { "." }).collect();
-            println!("{}", row.join(" "));
+            outln!("{}", row.join(" "))?;
         }
     }
     Ok(ExitCode::SUCCESS)

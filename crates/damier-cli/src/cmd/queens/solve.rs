@@ -14,6 +14,7 @@ use damier::queens::construct;
 
 use super::BOARD_MAX;
 use crate::util::{exit, interrupt, output, progress::Progress};
+use crate::util::output::outln;
 
 /// Most columns printed to a terminal; pipes and files get them all.
 const TERMINAL_MAX: u64 = 10_000;
@@ -93,11 +94,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let stdout = std::io::stdout();
     if stdout.is_terminal() && n > TERMINAL_MAX {
         let head: Vec<String> = (0..10).map(|r| (construct::column(n, r) + 1).to_string()).collect();
-        println!(
+        outln!(
             "n = {n}: solution verified in {seconds:.3} s; S begins {} …\n\
              ({n} columns are too many for a terminal: use --out FILE or a pipe)",
             head.join(" ")
-        );
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut w = BufWriter::with_capacity(1 << 20, stdout.lock());

@@ -14,6 +14,7 @@ use damier::queens;
 
 use super::count::ShareReport;
 use crate::util::output;
+use crate::util::output::outln;
 
 /// Arguments of `damier queens sum`.
 #[derive(Debug, clap::Args)]
@@ -110,10 +111,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.json {
         output::print_json(&report)?;
     } else {
-        println!(
+        outln!(
             "n = {}: {} solutions, {} unique up to symmetry (from {} shares, {:.3} s of counting in all)",
             report.n, report.total, report.unique, shares, report.seconds
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

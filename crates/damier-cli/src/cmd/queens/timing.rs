@@ -16,6 +16,7 @@ use damier::queens::{self, naive};
 
 use crate::util::plot::{LineChart, Series};
 use crate::util::{interrupt, output, progress::Progress};
+use crate::util::output::outln;
 
 /// Arguments of `damier queens timing`.
 #[derive(Debug, clap::Args)]
@@ -137,13 +138,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.json {
         output::print_json(&rows)?;
     } else {
-        println!("{:>3} {:>14} {:>14} {:>16}", "n", "naive (s)", "fast (s)", "solutions");
+        outln!("{:>3} {:>14} {:>14} {:>16}", "n", "naive (s)", "fast (s)", "solutions")?;
         for r in &rows {
             let naive = r.naive_seconds.map(|s| format!("{s:.6}")).unwrap_or_else(|| "-".into());
-            println!("{:>3} {naive:>14} {:>14.6} {:>16}", r.n, r.fast_seconds, r.total);
+            outln!("{:>3} {naive:>14} {:>14.6} {:>16}", r.n, r.fast_seconds, r.total)?;
         }
         if a.to > a.naive_max {
-            println!("(the naive counter stops at n = {}: it grows like n!; see --naive-max)", a.naive_max);
+            outln!("(the naive counter stops at n = {}: it grows like n!; see --naive-max)", a.naive_max)?;
         }
     }
     Ok(ExitCode::SUCCESS)
