@@ -1,4 +1,4 @@
-//! `damier automaton`: the queens cellular automaton (SPEC §2): single runs with traces, the
+//! `damier automaton`: the queens cellular automaton: single runs with traces, the
 //! ε sweep (fig. 5), the scale over n (figs. 6 and 8), the trap positions (figs. 1 and 7) and
 //! a throughput benchmark.
 
@@ -12,10 +12,10 @@ use clap::{Args, Subcommand, ValueEnum};
 use damier::automaton::experiment::{self, Censored, ScalePoint, Summary, SweepPoint};
 use damier::automaton::{self as engine, Automaton, Model, Params, StartSignals, Stop, text, trap};
 
+use crate::util::output::{out, outln};
 use crate::util::plot::{LineChart, Series};
 use crate::util::progress::Progress;
 use crate::util::{exit, interrupt, output};
-use crate::util::output::{out, outln};
 
 /// Subcommands of `damier automaton`.
 #[derive(Debug, Subcommand)]
@@ -349,7 +349,9 @@ fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
     } else {
         outln!(
             "no solution within {} steps ({} moves), {:.3} s",
-            report.steps, report.moves, report.seconds
+            report.steps,
+            report.moves,
+            report.seconds
         )?;
     }
     Ok(if report.solved { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
@@ -466,11 +468,20 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     } else {
         outln!(
             "model {} n = {} eta = {} seed = {seed}, {} runs per eps",
-            params.model, a.n, a.eta, a.samples
+            params.model,
+            a.n,
+            a.eta,
+            a.samples
         )?;
         outln!(
             "{:>8} {:>7} {:>9} {:>12} {:>25} {:>12} {:>12}",
-            "eps", "solved", "censored", "mean steps", "95% interval", "median", "mean moves"
+            "eps",
+            "solved",
+            "censored",
+            "mean steps",
+            "95% interval",
+            "median",
+            "mean moves"
         )?;
         for p in &report.points {
             let s = &p.summary;
@@ -633,11 +644,21 @@ fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
     } else {
         outln!(
             "eps = {} eta = {} seed = {seed}, {} runs per point; 1/d with C(n^2, n) positions",
-            a.eps, a.eta, a.samples
+            a.eps,
+            a.eta,
+            a.samples
         )?;
         outln!(
             "{:>5} {:>3} {:>7} {:>9} {:>12} {:>12} {:>12} {:>12} {:>9}",
-            "model", "n", "solved", "censored", "mean steps", "median", "mean moves", "1/d", "seconds"
+            "model",
+            "n",
+            "solved",
+            "censored",
+            "mean steps",
+            "median",
+            "mean moves",
+            "1/d",
+            "seconds"
         )?;
         for p in &report.points {
             let s = &p.summary;
@@ -753,7 +774,8 @@ fn trap_cmd(a: TrapArgs) -> anyhow::Result<ExitCode> {
         out!("{}", text::render(&aut))?;
         outln!(
             "{} runs per setting from this position with true signals, cap {} steps:",
-            a.samples, a.max_steps
+            a.samples,
+            a.max_steps
         )?;
         for c in &report.cases {
             outln!(
@@ -827,7 +849,12 @@ fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
     } else {
         outln!(
             "{:>5} {:>4} {:>7} {:>14} {:>9} {:>16}",
-            "model", "n", "threads", "updates", "seconds", "M updates/s"
+            "model",
+            "n",
+            "threads",
+            "updates",
+            "seconds",
+            "M updates/s"
         )?;
         for r in &rows {
             outln!(

@@ -14,8 +14,8 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
 
-use crate::util::{exit, interrupt, output, progress::Progress};
 use crate::util::output::outln;
+use crate::util::{exit, interrupt, output, progress::Progress};
 
 /// Press patterns are printed up to this many cells; beyond, only the summary.
 const PRINT_MAX_CELLS: usize = 10_000_000;
@@ -471,11 +471,7 @@ fn kernel(a: SizeArgs) -> anyhow::Result<ExitCode> {
     if a.json {
         output::print_json(&report)?;
     } else {
-        outln!(
-            "{w}x{h}: nullity {} ({} neutral configurations)",
-            k,
-            lights::power_of_two_decimal(k as u64)
-        )?;
+        outln!("{w}x{h}: nullity {} ({} neutral configurations)", k, lights::power_of_two_decimal(k as u64))?;
         for (i, v) in report.basis.iter().enumerate() {
             outln!("basis vector {}:", i + 1)?;
             for r in v {

@@ -11,8 +11,8 @@ use clap::{Subcommand, ValueEnum};
 use damier::board::Board;
 use damier::walk::{self, Method, Shape, Solutions, path, picture};
 
-use crate::util::{exit, interrupt, output};
 use crate::util::output::outln;
+use crate::util::{exit, interrupt, output};
 
 /// Subcommands of `damier walk`.
 #[derive(Debug, Subcommand)]
@@ -281,7 +281,10 @@ fn count(a: CountArgs) -> anyhow::Result<ExitCode> {
         let plural = if report.solutions == "1" { "" } else { "s" };
         outln!(
             "{} x {}: {} solution{plural} (2^{})",
-            report.rows, report.cols, report.solutions, report.nullity
+            report.rows,
+            report.cols,
+            report.solutions,
+            report.nullity
         )?;
     }
     Ok(ExitCode::SUCCESS)
@@ -466,7 +469,14 @@ fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
             if rows.is_empty() {
                 outln!(
                     "{:>11}  {:>8}  {:>8}  {:>8}  {:>9}  {:>10}  {:>10}  {:>6}",
-                    "board", "solve s", "path s", "total s", "replay s", "activated", "moves", "ratio"
+                    "board",
+                    "solve s",
+                    "path s",
+                    "total s",
+                    "replay s",
+                    "activated",
+                    "moves",
+                    "ratio"
                 )?;
             }
             outln!(

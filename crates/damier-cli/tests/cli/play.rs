@@ -39,7 +39,9 @@ fn walk_game_under_tmux_solver_animation_wins_and_quits() {
 
 #[test]
 fn watch_under_tmux_runs_to_a_solution_and_quits() {
-    let Some(t) = Tmux::start(&["watch", "-n", "5", "--seed", "3", "--speed", "1000000"], 90, 24) else { return };
+    let Some(t) = Tmux::start(&["watch", "-n", "5", "--seed", "3", "--speed", "1000000"], 90, 24) else {
+        return;
+    };
     t.wait_for("model pair");
     t.wait_for("SOLVED at step");
     t.send(&["q"]);

@@ -3,7 +3,8 @@
 //! Coordinates are `(x, y)` with `x` the column (growing to the right) and `y` the row
 //! (growing downwards), so `N` is `(0, -1)`. Signal bit `d` of a cell is set when a queen lies
 //! further away from the cell along `DIRECTIONS[d]`. The dynamics do not depend on which name
-//! goes with which offset (SPEC §2); only the consistency of this one table matters.
+//! goes with which offset (the names are labels only); only the consistency of this one table
+//! matters.
 
 /// Offsets `(dx, dy)` of the 8 directions, indexed by the signal bit.
 pub const DIRECTIONS: [(i32, i32); 8] =

@@ -1,5 +1,5 @@
 //! n queens solved by a stochastic, asynchronous cellular automaton with local signals
-//! (SPEC §2, seeds 000/001).
+//! (the exercise sheet the project started from, "the seed" in these docs).
 //!
 //! Every cell of the n × n board holds a queen count and 8 signal bits; signal `d` of a cell
 //! means "a queen lies further away in direction `d`". Queens that see a signal (or share their
@@ -60,7 +60,7 @@ pub use state::{Automaton, StartSignals};
 /// limit), far past any size the automaton solves in reasonable time.
 pub const MAX_N: usize = 2048;
 
-/// Default ε (SPEC §2). [range: 0..=1]
+/// Default ε, the probability that a threatened queen steps to a dangerous cell. [range: 0..=1]
 pub const DEFAULT_EPS: f64 = 0.01;
 
 /// Default η for model 2, chosen by the sweep recorded in `docs/automaton.md`. [range: 0..=1]

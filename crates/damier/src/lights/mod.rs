@@ -1,4 +1,4 @@
-//! Lights Out over GF(2) (SPEC §3, seed 002).
+//! Lights Out over GF(2) (the exercise sheet "Le jeu du tout éteint", "the seed" in these docs).
 //!
 //! Pressing a cell flips it and its orthogonal neighbours. With `M` the `N x N` press matrix
 //! (`N = W * H`), presses `X` turn a start `B` into a target `C` iff `M X = B + C` over GF(2):

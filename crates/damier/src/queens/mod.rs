@@ -1,4 +1,4 @@
-//! The n-queens problem, exhaustive and constructive (SPEC §1, seed 004).
+//! The n-queens problem, exhaustive and constructive (an exercise sheet on backtracking, "the seed" in these docs).
 //!
 //! - [`placement`]: the seed's permutation `S` ([`Placement`]) and an independent checker
 //!   that says which queens attack which;

@@ -1,4 +1,4 @@
-//! The pawn walk, "promenade binaire" (SPEC §4, seed 003).
+//! The pawn walk, "promenade binaire" (the exercise sheet "promenade binaire", "the seed" in these docs).
 //!
 //! An `L x C` board starts all white. The pawn lands first on the bottom-left cell, then moves
 //! N, S, E or W one cell at a time; every landing flips the cell and its orthogonal neighbours.

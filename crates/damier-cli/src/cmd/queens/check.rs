@@ -10,8 +10,8 @@ use anyhow::Context;
 use damier::queens::Placement;
 use damier::queens::placement::Line;
 
-use crate::util::{exit, output};
 use crate::util::output::outln;
+use crate::util::{exit, output};
 
 /// Largest placement checked (the checker keeps a hash map entry per queen and line).
 const CHECK_MAX: usize = 10_000_000;
@@ -80,7 +80,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         for x in report.attacks.iter().take(PRINT_MAX) {
             outln!(
                 "  queen at row {}, column {} and queen at row {}, column {}: {}",
-                x.a[0], x.a[1], x.b[0], x.b[1], x.line
+                x.a[0],
+                x.a[1],
+                x.b[0],
+                x.b[1],
+                x.line
             )?;
         }
         if report.attacks.len() > PRINT_MAX {

@@ -4,8 +4,8 @@ use std::process::ExitCode;
 
 use damier::queens::corners::{self, Corner, Side};
 
-use crate::util::{interrupt, output, progress::Progress};
 use crate::util::output::outln;
+use crate::util::{interrupt, output, progress::Progress};
 
 /// The conditions the exercises ask for, as printed and put in the JSON.
 const REDUCE_CONDITION: &str = "a solution of n+1 gives a solution of n by removing a border row and a border \
@@ -102,7 +102,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let c = &s.per_corner;
         outln!(
             "  per corner: nw {}, ne {}, sw {}, se {}; at least one corner: {}",
-            c.nw, c.ne, c.sw, c.se, s.any
+            c.nw,
+            c.ne,
+            c.sw,
+            c.se,
+            s.any
         )?;
         for e in &s.examples {
             let f: Vec<String> = e.from.iter().map(u64::to_string).collect();

@@ -97,7 +97,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             outln!(
                 "n = {}, share {} of {}: {} solutions in this share ({:.3} s); add the shares' --json \
                  outputs with `damier queens sum`",
-                report.n, report.share, report.shares, report.share_total, report.seconds
+                report.n,
+                report.share,
+                report.shares,
+                report.share_total,
+                report.seconds
             )?;
         }
         return Ok(ExitCode::SUCCESS);
@@ -114,7 +118,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     } else {
         outln!(
             "n = {}: {} solutions, {} unique up to symmetry ({:.3} s)",
-            report.n, report.total, report.unique, report.seconds
+            report.n,
+            report.total,
+            report.unique,
+            report.seconds
         )?;
     }
     Ok(ExitCode::SUCCESS)
@@ -172,7 +179,11 @@ fn run_mpi(a: &Args) -> anyhow::Result<ExitCode> {
     } else {
         outln!(
             "n = {}: {} solutions, {} unique up to symmetry ({:.3} s on {} MPI processes)",
-            report.n, report.total, report.unique, report.seconds, report.processes
+            report.n,
+            report.total,
+            report.unique,
+            report.seconds,
+            report.processes
         )?;
     }
     Ok(ExitCode::SUCCESS)

@@ -8,8 +8,8 @@ use damier::queens::Placement;
 use damier::queens::search::{self, Solutions};
 
 use super::BOARD_MAX;
-use crate::util::{exit, interrupt, output};
 use crate::util::output::{out, outln};
+use crate::util::{exit, interrupt, output};
 
 /// Arguments of `damier queens first`.
 #[derive(Debug, clap::Args)]
@@ -57,7 +57,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             Some(p) => {
                 outln!(
                     "n = {}: first solution S = {p} ({} queens placed, {:.3} s)",
-                    a.n, report.nodes, report.seconds
+                    a.n,
+                    report.nodes,
+                    report.seconds
                 )?;
                 if p.n() <= BOARD_MAX {
                     out!("{}", p.board())?;

@@ -6,8 +6,8 @@ use damier::queens::max::{self, Method};
 use damier::queens::placement::check_queens;
 
 use super::BOARD_MAX;
-use crate::util::{interrupt, output};
 use crate::util::output::outln;
+use crate::util::{interrupt, output};
 
 /// Arguments of `damier queens max`.
 #[derive(Debug, clap::Args)]

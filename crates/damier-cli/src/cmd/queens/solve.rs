@@ -13,8 +13,8 @@ use anyhow::Context;
 use damier::queens::construct;
 
 use super::BOARD_MAX;
-use crate::util::{exit, interrupt, output, progress::Progress};
 use crate::util::output::outln;
+use crate::util::{exit, interrupt, output, progress::Progress};
 
 /// Most columns printed to a terminal; pipes and files get them all.
 const TERMINAL_MAX: u64 = 10_000;

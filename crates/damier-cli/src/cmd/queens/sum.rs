@@ -113,7 +113,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     } else {
         outln!(
             "n = {}: {} solutions, {} unique up to symmetry (from {} shares, {:.3} s of counting in all)",
-            report.n, report.total, report.unique, shares, report.seconds
+            report.n,
+            report.total,
+            report.unique,
+            shares,
+            report.seconds
         )?;
     }
     Ok(ExitCode::SUCCESS)

@@ -14,9 +14,9 @@ use std::time::Instant;
 use damier::control::Control;
 use damier::queens::{self, naive};
 
+use crate::util::output::outln;
 use crate::util::plot::{LineChart, Series};
 use crate::util::{interrupt, output, progress::Progress};
-use crate::util::output::outln;
 
 /// Arguments of `damier queens timing`.
 #[derive(Debug, clap::Args)]
