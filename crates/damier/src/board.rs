@@ -7,12 +7,18 @@
 //!
 //! Text format ([`Board::parse`]): one line per row, top row first; a cell is `1` or `#` (on)
 //! and `0`, `.` or `_` (off); spaces and tabs between cells are ignored, blank lines are skipped.
+//! Big boards go in and out as PBM bitmaps ([`pbm`]); [`read_board`] takes either format.
 
 use std::fmt;
+use std::io::{self, BufRead, Read};
 
 use rand::Rng;
 
 use crate::gf2::{BitVec, words_for};
+
+pub mod pbm;
+
+pub use pbm::{PbmError, PbmKind};
 
 /// The largest board: 2^34 cells (2 GiB as bits), so that a start, a target and a press
 /// pattern of the largest board fit in memory together.
@@ -67,6 +73,53 @@ pub enum BoardError {
     /// A size that is not `WxH`.
     #[error("bad board size {0:?}: expected WIDTHxHEIGHT, for example 5x5")]
     BadSize(String),
+}
+
+/// What went wrong reading a board in either format ([`read_board`]).
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// A malformed text board.
+    #[error(transparent)]
+    Text(#[from] BoardError),
+    /// A malformed PBM bitmap.
+    #[error(transparent)]
+    Pbm(#[from] PbmError),
+    /// A text board that is not UTF-8.
+    #[error("byte {offset}: not UTF-8 text (a text board is rows of 0/1, ./# or _/#)")]
+    NotText {
+        /// 0-based offset of the first invalid byte.
+        offset: usize,
+    },
+    /// A text board longer than the largest board's text.
+    #[error("the text is longer than the largest board's ({limit} bytes)")]
+    TooLong {
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// The input could not be read.
+    #[error("cannot read: {0}")]
+    Io(#[from] io::Error),
+}
+
+/// The longest text [`read_board`] accepts: two bytes per cell (a symbol and a separator) of
+/// the largest board, plus slack for line ends.
+pub const MAX_TEXT_BYTES: u64 = 2 * MAX_CELLS + (1 << 20);
+
+/// Reads a board as a PBM bitmap (when the input starts with `P`, see [`pbm`]) or in the text
+/// format. A PBM board streams row by row; a text board is read whole, up to
+/// [`MAX_TEXT_BYTES`].
+pub fn read_board<R: BufRead>(mut reader: R) -> Result<Board, ReadError> {
+    if pbm::looks_like_pbm(reader.fill_buf()?) {
+        return Ok(Board::read_pbm(reader)?);
+    }
+    let mut bytes = Vec::new();
+    reader.take(MAX_TEXT_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_TEXT_BYTES {
+        return Err(ReadError::TooLong { limit: MAX_TEXT_BYTES });
+    }
+    let text =
+        String::from_utf8(bytes).map_err(|e| ReadError::NotText { offset: e.utf8_error().valid_up_to() })?;
+    Ok(Board::parse(&text)?)
 }
 
 /// A `width x height` board of on/off cells.
@@ -389,6 +442,19 @@ mod tests {
         assert!(matches!(parse_size("18446744073709551615x3"), Err(BoardError::TooLarge { .. })));
         assert!(matches!(parse_size("5by4"), Err(BoardError::BadSize(_))));
         assert!(Board::new(1 << 20, 1 << 20).is_err());
+    }
+
+    #[test]
+    fn read_board_takes_text_or_pbm() {
+        let b = Board::parse("10\n01\n11\n").unwrap();
+        assert_eq!(read_board(&b"10\n01\n11\n"[..]).unwrap(), b);
+        assert_eq!(read_board(&b"P1 2 3 1 0 0 1 1 1"[..]).unwrap(), b);
+        let mut raw = Vec::new();
+        b.write_pbm(&mut raw, PbmKind::Raw).unwrap();
+        assert_eq!(read_board(&raw[..]).unwrap(), b);
+        assert!(matches!(read_board(&b"10\n\xff1\n"[..]), Err(ReadError::NotText { offset: 3 })));
+        assert!(matches!(read_board(&b"P1 2 3 1"[..]), Err(ReadError::Pbm(PbmError::Truncated { .. }))));
+        assert!(matches!(read_board(&b""[..]), Err(ReadError::Text(BoardError::Empty))));
     }
 
     #[test]
