@@ -1,10 +1,9 @@
 //! `damier lights`: solve, count, kernel, winnable, table, chase, chase-table, bench.
 
-use std::io::Read;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::Context;
 use clap::{Subcommand, ValueEnum};
 use damier::board::{self, Board};
 use damier::control::Control;
@@ -15,7 +14,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
 
 use crate::util::output::outln;
-use crate::util::{exit, interrupt, output, progress::Progress};
+use crate::util::{board_io, exit, interrupt, output, progress::Progress};
 
 /// Press patterns are printed up to this many cells; beyond, only the summary.
 const PRINT_MAX_CELLS: usize = 10_000_000;
@@ -31,7 +30,7 @@ pub enum Command {
     /// Nullity, number of ways from all-on to all-off, fraction of winnable starts.
     Count(SizeArgs),
     /// A basis of the neutral configurations (presses that change nothing).
-    Kernel(SizeArgs),
+    Kernel(KernelArgs),
     /// Is a board winnable? By the orthogonality criterion and by solving (exit 1 if not).
     Winnable(WinnableArgs),
     /// The seed's table: solutions from all-on to all-off on L x L boards, L = 2..=N.
@@ -68,7 +67,8 @@ impl From<MethodArg> for Method {
 /// Arguments of `damier lights solve`.
 #[derive(Debug, clap::Args)]
 pub struct SolveArgs {
-    /// Board file (rows of 0/1, ./# or _/#); `-` reads stdin.
+    /// Board file: rows of 0/1, ./# or _/#, or a PBM bitmap (P1 or P4, black = on); `-`
+    /// reads stdin.
     #[arg(required_unless_present_any = ["all_on", "random"], conflicts_with_all = ["all_on", "random"])]
     file: Option<String>,
     /// Start from the all-on WxH board.
@@ -80,9 +80,13 @@ pub struct SolveArgs {
     /// Seed of the random board [default: from the OS, printed].
     #[arg(long, requires = "random")]
     seed: Option<u64>,
-    /// Target board file [default: all off].
+    /// Target board file, text or PBM [default: all off].
     #[arg(long)]
     target: Option<String>,
+    /// Write the presses to this file instead of printing them: `.pbm` (raw PBM bitmap, any
+    /// size) or `.txt` (rows of 0/1).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["all", "summary"])]
+    out: Option<PathBuf>,
     /// List every solution (refused above nullity 16).
     #[arg(long, conflicts_with = "min")]
     all: bool,
@@ -98,7 +102,21 @@ pub struct SolveArgs {
     /// Omit the press pattern (only the counts).
     #[arg(long)]
     summary: bool,
-    /// Print JSON (keys: width, height, nullity, solvable, solutions, presses, press_count).
+    /// Print JSON (keys: width, height, nullity, solvable, solutions, presses, press_count;
+    /// `out` with --out).
+    #[arg(long)]
+    json: bool,
+}
+
+/// Arguments of `damier lights kernel`.
+#[derive(Debug, clap::Args)]
+pub struct KernelArgs {
+    /// Board size, WIDTHxHEIGHT (e.g. 5x5).
+    size: String,
+    /// Write each basis vector to DIR/kernel-WxH-K.pbm (K = 1..nullity) instead of printing.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print JSON (keys: width, height, nullity, basis; `files` instead of `basis` with --out).
     #[arg(long)]
     json: bool,
 }
@@ -116,9 +134,9 @@ pub struct SizeArgs {
 /// Arguments of `damier lights winnable`.
 #[derive(Debug, clap::Args)]
 pub struct WinnableArgs {
-    /// Board file; `-` reads stdin.
+    /// Board file, text or PBM; `-` reads stdin.
     file: String,
-    /// Target board file [default: all off].
+    /// Target board file, text or PBM [default: all off].
     #[arg(long)]
     target: Option<String>,
     /// Print JSON (keys: width, height, nullity, winnable, by_orthogonality, by_solving).
@@ -140,7 +158,7 @@ pub struct TableArgs {
 /// Arguments of `damier lights chase`.
 #[derive(Debug, clap::Args)]
 pub struct ChaseArgs {
-    /// Board file; `-` reads stdin.
+    /// Board file, text or PBM; `-` reads stdin.
     file: String,
     /// Print JSON.
     #[arg(long)]
@@ -180,24 +198,9 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Reads a board file (`-`: stdin), refusing files larger than the largest board's text.
+/// Reads a board file, text or PBM (`-`: stdin).
 fn read_board(path: &str) -> anyhow::Result<Board> {
-    // Two bytes per cell (a symbol and a separator) at most, plus slack for newlines.
-    let limit = 2 * board::MAX_CELLS + (1 << 20);
-    let mut text = String::new();
-    if path == "-" {
-        std::io::stdin()
-            .take(limit + 1)
-            .read_to_string(&mut text)
-            .context("cannot read the board from stdin")?;
-    } else {
-        let meta = std::fs::metadata(path).with_context(|| format!("cannot read {path}"))?;
-        anyhow::ensure!(meta.len() <= limit, "{path}: {} bytes is larger than the largest board", meta.len());
-        text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
-    }
-    anyhow::ensure!((text.len() as u64) <= limit, "{path}: input larger than the largest board");
-    let name = if path == "-" { "stdin" } else { path };
-    Board::parse(&text).with_context(|| name.to_string())
+    board_io::read(path)
 }
 
 fn rows(b: &Board) -> Vec<String> {
@@ -220,6 +223,8 @@ struct SolveReport {
     solutions: String,
     presses: Option<Vec<String>>,
     press_count: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    out: Option<PathBuf>,
     #[serde(skip_serializing_if = "Option::is_none")]
     seed: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -247,6 +252,9 @@ fn op_text(op: &RowOp) -> String {
 }
 
 fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &a.out {
+        board_io::format_of(path)?; // refuse a bad extension before the work
+    }
     let control = interrupt::control();
     let mut seed_used = None;
     let start = if let Some(size) = &a.all_on {
@@ -336,10 +344,14 @@ fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let seconds = t0.elapsed().as_secs_f64();
-    let printable = !a.summary && w * h <= PRINT_MAX_CELLS;
-    if !a.summary && !printable {
+    if let (Some(path), Some(p)) = (&a.out, &presses) {
+        board_io::write(path, p)?;
+    }
+    let printable = !a.summary && a.out.is_none() && w * h <= PRINT_MAX_CELLS;
+    if !a.summary && a.out.is_none() && !printable {
         eprintln!(
-            "damier: {w}x{h} is too large to print the presses ({PRINT_MAX_CELLS} cells at most): summary only"
+            "damier: {w}x{h} is too large to print the presses ({PRINT_MAX_CELLS} cells at most): summary only \
+             (--out FILE.pbm writes them)"
         );
     }
     let report = SolveReport {
@@ -350,6 +362,7 @@ fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         solutions: if sol.solvable() { lights::power_of_two_decimal(sol.nullity as u64) } else { "0".into() },
         press_count: presses.as_ref().map(Board::count_ones),
         presses: presses.as_ref().filter(|_| printable).map(rows),
+        out: a.out.clone().filter(|_| presses.is_some()),
         seed: seed_used,
         exact_min,
         all,
@@ -397,6 +410,9 @@ fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
                     None => "presses",
                 };
                 outln!("{label}: {}", report.press_count.unwrap_or(0))?;
+                if let Some(path) = &report.out {
+                    outln!("presses written to {}", path.display())?;
+                }
                 if let (Some(p), true) = (&presses, printable) {
                     print_board(p)?;
                 }
@@ -448,16 +464,24 @@ struct KernelReport {
     width: usize,
     height: usize,
     nullity: usize,
-    basis: Vec<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    basis: Option<Vec<Vec<String>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    files: Option<Vec<PathBuf>>,
 }
 
-fn kernel(a: SizeArgs) -> anyhow::Result<ExitCode> {
+/// The most cells a kernel basis may hold when it goes to files (2^33 bits: 1 GiB in memory).
+const KERNEL_FILE_MAX_CELLS: usize = 1 << 33;
+
+fn kernel(a: KernelArgs) -> anyhow::Result<ExitCode> {
     let (w, h) = board::parse_size(&a.size)?;
     let k = lights::nullity(w, h);
+    let limit = if a.out.is_some() { KERNEL_FILE_MAX_CELLS } else { PRINT_MAX_CELLS };
     anyhow::ensure!(
-        k.saturating_mul(w * h) <= PRINT_MAX_CELLS,
-        "{w}x{h} has nullity {k}: a basis of {k} boards of {} cells is too large to print",
-        w * h
+        k.saturating_mul(w * h) <= limit,
+        "{w}x{h} has nullity {k}: a basis of {k} boards of {} cells is too large {} ({limit} cells at most)",
+        w * h,
+        if a.out.is_some() { "to hold" } else { "to print (--out DIR writes it as bitmaps)" }
     );
     let basis = lights::kernel(w, h, Method::Poly)?;
     for v in &basis {
@@ -466,13 +490,35 @@ fn kernel(a: SizeArgs) -> anyhow::Result<ExitCode> {
             "internal error: a kernel vector is not neutral"
         );
     }
-    let report =
-        KernelReport { width: w, height: h, nullity: basis.len(), basis: basis.iter().map(rows).collect() };
+    let files = match &a.out {
+        Some(dir) => {
+            board_io::ensure_dir(dir)?;
+            let mut files = Vec::with_capacity(basis.len());
+            for (i, v) in basis.iter().enumerate() {
+                interrupt::check()?;
+                let path = dir.join(format!("kernel-{w}x{h}-{}.pbm", i + 1));
+                board_io::write(&path, v)?;
+                files.push(path);
+            }
+            Some(files)
+        }
+        None => None,
+    };
+    let report = KernelReport {
+        width: w,
+        height: h,
+        nullity: basis.len(),
+        basis: files.is_none().then(|| basis.iter().map(rows).collect()),
+        files,
+    };
     if a.json {
         output::print_json(&report)?;
     } else {
         outln!("{w}x{h}: nullity {} ({} neutral configurations)", k, lights::power_of_two_decimal(k as u64))?;
-        for (i, v) in report.basis.iter().enumerate() {
+        if let (Some(dir), Some(files)) = (&a.out, &report.files) {
+            outln!("basis written to {} ({} files kernel-{w}x{h}-K.pbm)", dir.display(), files.len())?;
+        }
+        for (i, v) in report.basis.iter().flatten().enumerate() {
             outln!("basis vector {}:", i + 1)?;
             for r in v {
                 outln!("{r}")?;

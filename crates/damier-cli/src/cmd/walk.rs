@@ -12,7 +12,7 @@ use damier::board::Board;
 use damier::walk::{self, Method, Shape, Solutions, path, picture};
 
 use crate::util::output::outln;
-use crate::util::{exit, interrupt, output};
+use crate::util::{board_io, exit, interrupt, output};
 
 /// Subcommands of `damier walk`.
 #[derive(Debug, Subcommand)]
@@ -59,7 +59,7 @@ impl From<MethodArg> for Method {
 /// Arguments of `damier walk solve`.
 #[derive(Debug, clap::Args)]
 pub struct SolveArgs {
-    /// Rows (L), at least 1; rows * cols at most 2^24.
+    /// Rows (L), at least 1; rows * cols at most 2^24 (2^30 with --out).
     rows: usize,
     /// Columns (C), at least 1.
     cols: usize,
@@ -67,10 +67,18 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value = "fast")]
     method: MethodArg,
     /// List every solution (at most 2^16 of them, Lights Out's limit), each with its path.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "out")]
     all: bool,
+    /// Write the path (one line of moves) to this file instead of printing it and the picture;
+    /// boards up to 2^30 cells (use --method poly beyond 4096 cells across).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Write the activation set (landed on an odd number of times = 1) to this file: `.pbm`
+    /// (raw PBM bitmap) or `.txt` (rows of 0/1).
+    #[arg(long, value_name = "FILE")]
+    pattern: Option<PathBuf>,
     /// Print JSON (keys: rows, cols, solutions, pattern, path, path_length; with --all also
-    /// `all`, a list of {pattern, path, path_length}).
+    /// `all`, a list of {pattern, path, path_length}; with --out no pattern and path).
     #[arg(long)]
     json: bool,
 }
@@ -187,17 +195,37 @@ struct SolveReport {
     rows: usize,
     cols: usize,
     solutions: String,
-    pattern: Vec<String>,
-    path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pattern: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<String>,
     path_length: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    out: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pattern_file: Option<PathBuf>,
     #[serde(skip_serializing_if = "Option::is_none")]
     all: Option<Vec<OneSolution>>,
 }
 
 fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
-    let board = Shape::new(a.rows, a.cols)?;
+    let limit = if a.out.is_some() { walk::MAX_CELLS_PATH_TO_FILE } else { walk::MAX_CELLS };
+    let board = Shape::with_limit(a.rows, a.cols, limit)?;
+    if let Some(p) = &a.pattern {
+        board_io::format_of(p)?; // refuse a bad extension before the work
+    }
     let sols = solutions(board, a.method.into())?;
     let path = checked_path(board, &sols.particular)?;
+    if let Some(p) = &a.pattern {
+        board_io::write(p, &sols.particular)?;
+    }
+    if let Some(f) = &a.out {
+        output::write_atomic_with(f, |w| {
+            w.write_all(path.as_bytes())?;
+            w.write_all(b"\n")
+        })?;
+    }
+    let to_screen = a.out.is_none();
     let all = if a.all {
         let mut list = Vec::new();
         for g in sols.all()? {
@@ -213,9 +241,11 @@ fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         rows: board.rows(),
         cols: board.cols(),
         solutions: sols.count_decimal(),
-        pattern: picture(&sols.particular),
+        pattern: to_screen.then(|| picture(&sols.particular)),
         path_length: path.len(),
-        path,
+        path: to_screen.then_some(path),
+        out: a.out.clone(),
+        pattern_file: a.pattern.clone(),
         all,
     };
     if a.json {
@@ -241,10 +271,25 @@ fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
             writeln!(out, "{path}")?;
             Ok(())
         };
+    if let Some(p) = &report.pattern_file {
+        writeln!(out, "activation set written to {}", p.display())?;
+    }
     match &report.all {
+        None if !to_screen => {
+            let f = a.out.as_ref().expect("--out");
+            let activated = sols.particular.count_ones();
+            writeln!(
+                out,
+                "path: {} moves for {activated} activated cells, written to {}",
+                report.path_length,
+                f.display()
+            )?;
+        }
         None => {
             writeln!(out, "one solution ('#' = landed on an odd number of times, top row first):")?;
-            print_one(&mut out, &report.pattern, &report.path, sols.particular.count_ones() as usize)?;
+            let (pattern, path) =
+                (report.pattern.as_deref().unwrap_or_default(), report.path.as_deref().unwrap_or_default());
+            print_one(&mut out, pattern, path, sols.particular.count_ones() as usize)?;
         }
         Some(list) => {
             for (i, s) in list.iter().enumerate() {

@@ -55,6 +55,26 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
 }
 
+/// Writes `path` atomically through a buffered writer: `fill` writes the content into a
+/// temporary file beside it, which is renamed into place only when everything was written.
+pub fn write_atomic_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
+    let tmp = temp_path(path);
+    let result = (|| -> std::io::Result<()> {
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+        fill(&mut out)?;
+        out.flush()?;
+        Ok(())
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e).with_context(|| format!("cannot write {}", path.display()));
+    }
+    commit(&tmp, path)
+}
+
 /// A temporary sibling of `path` (same directory, so a rename is atomic); callers that
 /// write through a library (a plot backend) write there and then [`commit`] it.
 pub fn temp_path(path: &Path) -> std::path::PathBuf {

@@ -230,3 +230,127 @@ fn chase_table_prints_the_exact_count_beyond_u128() {
     let expected = format!("after chasing, {} nonzero last rows", two_pow_minus_one(rank));
     assert!(text.contains(&expected), "{}", text.lines().next().unwrap_or(""));
 }
+
+/// Decodes a raw PBM (P4) file pixel by pixel (independent of the library's reader).
+fn decode_p4(bytes: &[u8]) -> Vec<Vec<bool>> {
+    let mut pos = 2;
+    assert_eq!(&bytes[..2], b"P4");
+    let mut fields = Vec::new();
+    while fields.len() < 2 {
+        match bytes[pos] {
+            b'#' => {
+                while bytes[pos] != b'\n' {
+                    pos += 1;
+                }
+            }
+            c if c.is_ascii_whitespace() => pos += 1,
+            _ => {
+                let start = pos;
+                while bytes[pos].is_ascii_digit() {
+                    pos += 1;
+                }
+                fields.push(std::str::from_utf8(&bytes[start..pos]).unwrap().parse::<usize>().unwrap());
+            }
+        }
+    }
+    pos += 1; // the one whitespace byte before the raster
+    let (w, h) = (fields[0], fields[1]);
+    let stride = w.div_ceil(8);
+    assert_eq!(bytes.len() - pos, stride * h, "raster size");
+    (0..h)
+        .map(|y| (0..w).map(|x| bytes[pos + y * stride + x / 8] & (0x80 >> (x % 8)) != 0).collect())
+        .collect()
+}
+
+fn as_rows(b: &[Vec<bool>]) -> Vec<String> {
+    b.iter().map(|r| r.iter().map(|&c| if c { '1' } else { '0' }).collect()).collect()
+}
+
+#[test]
+fn pbm_in_presses_out_as_pbm_and_text() {
+    // A 70 x 9 start (wider than a word) as plain PBM, with a comment.
+    let start: Vec<Vec<bool>> = (0..9).map(|y| (0..70).map(|x| (x * 7 + y * 3) % 5 == 0).collect()).collect();
+    let mut text = String::from("P1\n# a test board\n70 9\n");
+    for r in &start {
+        text.push_str(&r.iter().map(|&c| if c { "1 " } else { "0 " }).collect::<String>());
+        text.push('\n');
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("start.pbm");
+    std::fs::write(&input, text).unwrap();
+    let out = dir.path().join("presses.pbm");
+    let v = json(&["lights", "solve", input.to_str().unwrap(), "--out", out.to_str().unwrap(), "--json"]);
+    assert_eq!(v["width"], 70);
+    assert!(v["presses"].is_null(), "presses go to the file, not stdout");
+    let solvable = v["solvable"].as_bool().unwrap();
+    assert_eq!(out.exists(), solvable);
+    if solvable {
+        let p = decode_p4(&std::fs::read(&out).unwrap());
+        assert_eq!(p.iter().flatten().filter(|&&c| c).count() as u64, v["press_count"].as_u64().unwrap());
+        assert!(
+            apply(&start, &as_rows(&p)).iter().flatten().all(|&c| !c),
+            "the presses turn every light off"
+        );
+    }
+    // The same board as a target: from all-off, reach it; presses written as text.
+    let txt = dir.path().join("presses.txt");
+    let all_off = board_file(&format!("{}\n", "0".repeat(70)).repeat(9));
+    let args = ["lights", "solve", all_off.path().to_str().unwrap(), "--target", input.to_str().unwrap()];
+    let v = json(&[&args[..], &["--out", txt.to_str().unwrap(), "--json"]].concat());
+    if v["solvable"] == true {
+        let rows: Vec<String> = std::fs::read_to_string(&txt).unwrap().lines().map(String::from).collect();
+        assert_eq!(apply(&vec![vec![false; 70]; 9], &rows), start);
+    }
+}
+
+#[test]
+fn big_random_board_presses_as_pbm() {
+    // 10^4 x 10^4 has nullity 0: every start is solvable. A 1000 x 1000 board is enough here.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("p.pbm");
+    let v = json(&[
+        "lights",
+        "solve",
+        "--random",
+        "1000x1000",
+        "--seed",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    if v["solvable"] == true {
+        let p = decode_p4(&std::fs::read(&out).unwrap());
+        assert_eq!((p.len(), p[0].len()), (1000, 1000));
+        assert_eq!(p.iter().flatten().filter(|&&c| c).count() as u64, v["press_count"].as_u64().unwrap());
+    }
+}
+
+#[test]
+fn kernel_basis_as_bitmaps() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = json(&["lights", "kernel", "5x5", "--out", dir.path().to_str().unwrap(), "--json"]);
+    assert_eq!(v["nullity"], 2);
+    let files = v["files"].as_array().unwrap();
+    assert_eq!(files.len(), 2);
+    for f in files {
+        let k = decode_p4(&std::fs::read(f.as_str().unwrap()).unwrap());
+        assert!(k.iter().flatten().any(|&c| c), "a basis vector is nonzero");
+        assert!(apply(&vec![vec![false; 5]; 5], &as_rows(&k)).iter().flatten().all(|&c| !c), "neutral");
+    }
+}
+
+#[test]
+fn malformed_bitmaps_and_bad_out_files_are_refused() {
+    let bad = board_file("P1\n3 2\n1 0 1\n0 7 0\n");
+    let err = fails_with(&["lights", "solve", bad.path().to_str().unwrap()], 2);
+    assert!(err.contains("byte") && err.lines().count() == 1, "{err}");
+    let short = board_file("P4\n9 2\n\u{0}\u{0}");
+    let err = fails_with(&["lights", "solve", short.path().to_str().unwrap()], 2);
+    assert!(err.contains("row 1 of 2"), "{err}");
+    let huge = board_file("P4\n4000000000 4000000000\n");
+    let err = fails_with(&["lights", "solve", huge.path().to_str().unwrap()], 2);
+    assert!(err.contains("too large"), "{err}");
+    let err = fails_with(&["lights", "solve", "--all-on", "3x3", "--out", "presses.png"], 2);
+    assert!(err.contains(".pbm"), "{err}");
+}

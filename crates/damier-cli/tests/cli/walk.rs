@@ -181,3 +181,30 @@ fn walk_commands_exit_quietly_on_a_closed_pipe() {
     quiet_on_closed_pipe(&["walk", "table", "--to", "5"]);
     quiet_on_closed_pipe(&["walk", "solve", "300", "300"]);
 }
+
+#[test]
+fn path_and_activation_set_to_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, pattern) = (dir.path().join("path.txt"), dir.path().join("a.pbm"));
+    let v = json(&[
+        "walk",
+        "solve",
+        "5",
+        "7",
+        "--out",
+        out.to_str().unwrap(),
+        "--pattern",
+        pattern.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(v["path"].is_null() && v["pattern"].is_null(), "the path goes to the file");
+    let moves = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(moves.trim_end().len() as u64, v["path_length"].as_u64().unwrap());
+    // The written path replays to all black (an independent check by the replay command).
+    damier().args(["walk", "replay", "5", "7", moves.trim_end()]).assert().success();
+    let bitmap = std::fs::read(&pattern).unwrap();
+    assert!(bitmap.starts_with(b"P4"), "a raw PBM bitmap");
+    // Beyond 2^24 cells only with the path in a file.
+    fails_with(&["walk", "solve", "4097", "4097"], 2);
+    fails_with(&["walk", "solve", "3", "3", "--pattern", "a.png"], 2);
+}

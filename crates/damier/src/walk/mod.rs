@@ -48,6 +48,12 @@ use crate::lights::{self, LightsError};
 /// `O(w²·h/64)` for `w x h`, about a minute at the limit on one core).
 pub const MAX_CELLS: usize = 1 << 24;
 
+/// Largest board accepted when the path goes to a file rather than to a screen: `2^30` cells
+/// (e.g. 32768 x 32768). The solve is Lights Out's (up to 2^34 cells with the polynomial
+/// engine); what bounds this is the path, held in memory at one byte per move (at most
+/// `2·L·C + L + 3·C`, about 2 GiB here) while it is built and checked by replaying it.
+pub const MAX_CELLS_PATH_TO_FILE: usize = 1 << 30;
+
 /// Largest nullity whose solutions [`Solutions::all`] lists: Lights Out's limit
 /// ([`lights::ALL_MAX_NULLITY`], `2^16` solutions).
 pub const MAX_LISTED_NULLITY: usize = lights::ALL_MAX_NULLITY;
@@ -64,13 +70,13 @@ pub enum WalkError {
         cols: usize,
     },
     /// More cells than [`MAX_CELLS`].
-    #[error("board {rows} x {cols} is too large: at most {max} cells (2^24) are supported")]
+    #[error("board {rows} x {cols} is too large: at most {max} cells are supported here")]
     TooLarge {
         /// Rows asked for.
         rows: usize,
         /// Columns asked for.
         cols: usize,
-        /// The limit, [`MAX_CELLS`].
+        /// The limit ([`MAX_CELLS`], or the one given to [`Shape::with_limit`]).
         max: usize,
     },
     /// Brute force beyond [`brute::MAX_CELLS`].
@@ -194,12 +200,19 @@ pub struct Shape {
 impl Shape {
     /// A board of `rows` x `cols` (L x C in the seed), or why not.
     pub fn new(rows: usize, cols: usize) -> Result<Shape, WalkError> {
+        Shape::with_limit(rows, cols, MAX_CELLS)
+    }
+
+    /// A board of at most `max` cells, `max` itself at most [`MAX_CELLS_PATH_TO_FILE`] (for a
+    /// path written to a file).
+    pub fn with_limit(rows: usize, cols: usize, max: usize) -> Result<Shape, WalkError> {
+        let max = max.min(MAX_CELLS_PATH_TO_FILE);
         if rows == 0 || cols == 0 {
             return Err(WalkError::EmptyBoard { rows, cols });
         }
         match rows.checked_mul(cols) {
-            Some(n) if n <= MAX_CELLS => Ok(Shape { rows, cols }),
-            _ => Err(WalkError::TooLarge { rows, cols, max: MAX_CELLS }),
+            Some(n) if n <= max => Ok(Shape { rows, cols }),
+            _ => Err(WalkError::TooLarge { rows, cols, max }),
         }
     }
 
@@ -233,7 +246,8 @@ impl Shape {
 
     /// The all-off (all white, nothing activated) board of this shape.
     pub fn zeros(self) -> Board {
-        // The walk's limit (2^24 cells) is far below the board's (2^34).
+        // The walk's limits (2^24 cells, 2^30 with the path in a file) are below the board's
+        // (2^34).
         Board::new(self.cols, self.rows).expect("a checked shape is a valid board size")
     }
 
@@ -395,6 +409,8 @@ mod tests {
         assert!(Shape::new(4096, 4096).is_ok());
         let msg = Shape::new(5000, 5000).unwrap_err().to_string();
         assert!(msg.contains("16777216"), "{msg}");
+        assert!(Shape::with_limit(5000, 5000, MAX_CELLS_PATH_TO_FILE).is_ok());
+        assert!(Shape::with_limit(32768, 32769, usize::MAX).is_err(), "capped at the file limit");
     }
 }
 
