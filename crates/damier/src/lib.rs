@@ -31,6 +31,7 @@
 pub mod automaton;
 pub mod board;
 pub mod control;
+pub mod cpu;
 pub mod gf2;
 pub mod lights;
 pub mod queens;

@@ -288,3 +288,21 @@ fn queens_commands_exit_quietly_on_a_closed_pipe() {
     quiet_on_closed_pipe(&["queens", "check", "2", "4", "1", "3"]);
     quiet_on_closed_pipe(&["queens", "count", "8", "--json"]);
 }
+
+#[test]
+fn count_on_every_isa_this_cpu_has_and_refuses_the_others() {
+    let mut covered = Vec::new();
+    for isa in damier::cpu::Isa::ALL {
+        let args = ["queens", "count", "12", "--isa", isa.name(), "--json"];
+        if isa.is_available() {
+            let v = json(&args);
+            assert_eq!((v["total"].as_u64(), v["unique"].as_u64()), (Some(14200), Some(1787)), "{isa}");
+            covered.push(isa.name());
+        } else {
+            let err = fails_with(&args, 2);
+            assert!(err.contains(isa.name()), "the refusal names the missing unit: {err}");
+        }
+    }
+    println!("queens count --isa tested on: {}", covered.join(", "));
+    fails_with(&["queens", "count", "12", "--isa", "sse"], 2);
+}

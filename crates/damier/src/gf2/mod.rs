@@ -4,30 +4,6 @@
 //! of word `i / 64`; addition is XOR, a whole row at a time. Polynomials ([`Gf2Poly`]) use the
 //! same packing for their coefficients.
 
-/// Defines `fn $name(args) -> ret` running `$imp` compiled for AVX2 when the CPU has it (checked
-/// once per call, at run time), and the baseline build otherwise. `$imp` must be
-/// `#[inline(always)]` (and so must its hot helpers) for the AVX2 copy to be vectorised.
-macro_rules! avx2_dispatch {
-    ($(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident : $ty:ty),* $(,)?) -> $ret:ty => $imp:path) => {
-        $(#[$m])*
-        $vis fn $name($($arg: $ty),*) -> $ret {
-            #[cfg(target_arch = "x86_64")]
-            {
-                #[target_feature(enable = "avx2")]
-                fn avx2($($arg: $ty),*) -> $ret {
-                    $imp($($arg),*)
-                }
-                if std::arch::is_x86_feature_detected!("avx2") {
-                    // SAFETY: the CPU supports AVX2, checked on the line above.
-                    return unsafe { avx2($($arg),*) };
-                }
-            }
-            $imp($($arg),*)
-        }
-    };
-}
-pub(crate) use avx2_dispatch;
-
 mod matrix;
 mod poly;
 mod vector;

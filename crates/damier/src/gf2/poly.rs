@@ -436,7 +436,7 @@ fn div_rem_words(r: &mut [u64], da: usize, d: &[u64], dd: usize, hw: bool) -> Ve
     q
 }
 
-super::avx2_dispatch! {
+crate::cpu::avx2_dispatch! {
     /// Bit-step Euclid on equal-length buffers; returns the gcd's words.
     fn gcd_words(a: Vec<u64>, b: Vec<u64>) -> Vec<u64> => gcd_words_impl
 }
@@ -459,7 +459,7 @@ fn gcd_words_impl(mut a: Vec<u64>, mut b: Vec<u64>) -> Vec<u64> {
     }
 }
 
-super::avx2_dispatch! {
+crate::cpu::avx2_dispatch! {
     /// `(g, t)` with `t * b = g = gcd(a, b) mod a`, by the bit-step Euclid carrying the cofactor
     /// of `b` only. `a` must be nonzero.
     pub(crate) fn half_ext_gcd(a: &Gf2Poly, b: &Gf2Poly) -> (Gf2Poly, Gf2Poly) => half_ext_gcd_impl
@@ -508,17 +508,10 @@ fn half_ext_gcd_impl(a: &Gf2Poly, b: &Gf2Poly) -> (Gf2Poly, Gf2Poly) {
     (g, t)
 }
 
-/// True when the CPU has a carry-less multiply instruction.
+/// True when the CPU has a carry-less multiply instruction (see [`crate::cpu`]).
 #[inline]
 pub(crate) fn has_clmul() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("pclmulqdq")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    crate::cpu::features().clmul
 }
 
 /// Carry-less 64 x 64 -> 128 product in software (4-bit windows).
@@ -540,7 +533,8 @@ fn clmul_soft(a: u64, b: u64) -> u128 {
 fn mul_word_xor(q: u64, d: &[u64], out: &mut [u64], hw: bool) {
     #[cfg(target_arch = "x86_64")]
     if hw {
-        // SAFETY: `hw` is true only when `has_clmul()` saw pclmulqdq on this CPU.
+        // SAFETY: every caller passes `hw = has_clmul()` (or false), so the CPU has pclmulqdq,
+        // the one feature `x86::mul_word_xor` is compiled with; it asserts its length contract.
         unsafe { x86::mul_word_xor(q, d, out) };
         return;
     }

@@ -35,7 +35,7 @@ fn chase_step(next: &mut [u64], b: &[u64], x: &[u64], prev: &[u64], mask: u64) {
     next[l] = (b[l] ^ x[l] ^ ((x[l] << 1) | (x[l - 1] >> 63)) ^ (x[l] >> 1) ^ prev[l]) & mask;
 }
 
-crate::gf2::avx2_dispatch! {
+crate::cpu::avx2_dispatch! {
     /// The lights left on the last row after chasing `b` with first-row presses `x0` (packed
     /// words, `b.stride()` of them), without storing the presses: three rows of memory.
     pub fn chase_residual(b: &Board, x0: &[u64], control: &Control) -> Result<Vec<u64>, Interrupted> => chase_residual_impl
@@ -88,7 +88,7 @@ pub fn chase_presses(b: &Board, x0: &[u64], control: &Control) -> Result<(Board,
     Ok((p, residual))
 }
 
-crate::gf2::avx2_dispatch! {
+crate::cpu::avx2_dispatch! {
     /// Chases `b` with first-row presses `x0` in place: on return `b` holds the press pattern
     /// (row `y + 1` of presses overwrites row `y + 1` of lights once that row was saved); returns
     /// the lights left on the last row. If interrupted, `b` holds a mixture: discard it.

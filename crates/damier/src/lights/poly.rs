@@ -63,7 +63,7 @@ impl PolySystem {
     }
 }
 
-crate::gf2::avx2_dispatch! {
+crate::cpu::avx2_dispatch! {
     /// `R = sum_k r_k p_k(x)` for a row `r` of `width` cells (`O(W^2 / 128)` word operations).
     pub fn row_to_poly(r: &[u64], width: usize) -> Gf2Poly => row_to_poly_impl
 }
@@ -94,7 +94,7 @@ fn row_to_poly_impl(r: &[u64], width: usize) -> Gf2Poly {
     Gf2Poly::from_words(acc)
 }
 
-crate::gf2::avx2_dispatch! {
+crate::cpu::avx2_dispatch! {
     /// The row `u(A) e_0` for `deg u < width`, by Horner's rule: `v ← A v + u_j e_0`.
     pub fn poly_to_row(u: &Gf2Poly, width: usize) -> Vec<u64> => poly_to_row_impl
 }

@@ -75,7 +75,7 @@ pub fn apply_presses(start: &Board, presses: &Board) -> Board {
     out
 }
 
-crate::gf2::avx2_dispatch! {
+crate::cpu::avx2_dispatch! {
     /// True when pressing `presses` turns `start` into `target` (all off when `None`). Checked a
     /// row at a time without allocating a board.
     pub fn verify(start: &Board, target: Option<&Board>, presses: &Board) -> bool => verify_impl

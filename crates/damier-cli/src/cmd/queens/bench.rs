@@ -21,6 +21,9 @@ pub struct Args {
     /// Runs per measurement, the best one is kept (1 to 100).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
     repeat: u32,
+    /// Vector unit of the counting kernels (auto, portable, avx2, avx512), as for `count`.
+    #[arg(long, value_name = "ISA", default_value = "auto", value_parser = super::count::parse_isa)]
+    isa: super::count::IsaChoice,
     /// Print JSON (a list of {n, total, unique, threads, seconds_1_thread, seconds_all_threads}).
     #[arg(long)]
     json: bool,
@@ -36,11 +39,16 @@ struct Row {
     seconds_all_threads: f64,
 }
 
-fn best(pool: &rayon::ThreadPool, n: u32, repeat: u32) -> anyhow::Result<(f64, queens::Counts)> {
+fn best(
+    pool: &rayon::ThreadPool,
+    n: u32,
+    repeat: u32,
+    options: &queens::count::CountOptions,
+) -> anyhow::Result<(f64, queens::Counts)> {
     let mut out = None;
     for _ in 0..repeat {
         let start = Instant::now();
-        let c = pool.install(|| super::count(n))?;
+        let c = pool.install(|| super::count_with(n, options))?;
         let s = start.elapsed().as_secs_f64();
         out = match out {
             Some((b, _)) if b <= s => out,
@@ -59,6 +67,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             queens::count::MAX_N
         );
     }
+    let options = a.isa.options()?;
     let one = super::pool(1)?;
     let all = super::pool(0)?;
     let threads = all.current_num_threads();
@@ -75,8 +84,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         )?;
     }
     for &n in &a.n {
-        let (s1, c1) = best(&one, n, a.repeat)?;
-        let (sk, ck) = best(&all, n, a.repeat)?;
+        let (s1, c1) = best(&one, n, a.repeat, &options)?;
+        let (sk, ck) = best(&all, n, a.repeat, &options)?;
         anyhow::ensure!(c1 == ck, "n = {n}: the counts differ between 1 and {threads} threads");
         let row = Row {
             n,

@@ -3,8 +3,9 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+use damier::cpu::Isa;
 use damier::queens;
-use damier::queens::count::Share;
+use damier::queens::count::{CountError, CountOptions, Share};
 
 use crate::util::output;
 use crate::util::output::outln;
@@ -26,6 +27,10 @@ pub struct Args {
     #[cfg(feature = "mpi")]
     #[arg(long, conflicts_with = "share")]
     mpi: bool,
+    /// Vector unit of the counting kernels: auto (the widest this CPU has), portable, avx2 or
+    /// avx512. A unit the CPU lacks is refused.
+    #[arg(long, value_name = "ISA", default_value = "auto", value_parser = parse_isa)]
+    isa: IsaChoice,
     /// Print JSON (keys: n, total, unique, seconds; with --share: n, share, shares,
     /// share_total, seconds; with --mpi, also processes).
     #[arg(long)]
@@ -47,6 +52,38 @@ fn parse_share(text: &str) -> Result<Share, String> {
         return Err(format!("share {k} of {m}: K must be in 1..={m}"));
     }
     Share::new(k - 1, m).ok_or_else(|| "invalid share".to_string())
+}
+
+/// `--isa`: a named vector unit, or the widest one found.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum IsaChoice {
+    Auto,
+    Named(Isa),
+}
+
+impl IsaChoice {
+    /// The counting options this choice stands for; fails if the CPU lacks the unit.
+    pub(super) fn options(self) -> anyhow::Result<CountOptions> {
+        let isa = match self {
+            IsaChoice::Auto => Isa::best(),
+            IsaChoice::Named(isa) => isa,
+        };
+        if !isa.is_available() {
+            return Err(CountError::IsaUnavailable(isa).into());
+        }
+        Ok(CountOptions { isa, ..CountOptions::default() })
+    }
+}
+
+/// Parses `--isa`.
+pub(super) fn parse_isa(text: &str) -> Result<IsaChoice, String> {
+    match text {
+        "auto" => Ok(IsaChoice::Auto),
+        _ => text
+            .parse()
+            .map(IsaChoice::Named)
+            .map_err(|_| "expected auto, portable, avx2 or avx512".to_string()),
+    }
 }
 
 /// What `count --share` prints, and what `damier queens sum` reads back.
@@ -80,10 +117,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.mpi {
         return run_mpi(&a);
     }
+    let options = a.isa.options()?;
     let pool = super::pool(a.threads.unwrap_or(0) as usize)?;
     let start = Instant::now();
     if let Some(share) = a.share {
-        let share_total = pool.install(|| super::count_share(a.n, share))?;
+        let share_total = pool.install(|| super::count_share(a.n, share, &options))?;
         let report = ShareReport {
             n: a.n,
             share: share.index() + 1,
@@ -106,7 +144,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let counts = pool.install(|| super::count(a.n))?;
+    let counts = pool.install(|| super::count_with(a.n, &options))?;
     let report = CountReport {
         n: counts.n,
         total: counts.total,
@@ -139,8 +177,10 @@ fn run_mpi(a: &Args) -> anyhow::Result<ExitCode> {
     let (rank, size) = (world.rank() as u32, world.size() as u32);
     let share = Share::new(rank, size).context("MPI gave a rank outside the job")?;
     let start = Instant::now();
-    let mine = super::pool(a.threads.unwrap_or(0) as usize)
-        .and_then(|pool| pool.install(|| super::count_share(a.n, share)));
+    let mine = a.isa.options().and_then(|options| {
+        super::pool(a.threads.unwrap_or(0) as usize)
+            .and_then(|pool| pool.install(|| super::count_share(a.n, share, &options)))
+    });
     let mine = match mine {
         Ok(t) => t,
         Err(err) => {

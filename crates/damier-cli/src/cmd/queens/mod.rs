@@ -75,10 +75,23 @@ fn count(n: u32) -> anyhow::Result<damier::queens::Counts> {
     Ok(damier::queens::count(n, control)?)
 }
 
+/// [`count`] with chosen options (engine, vector unit).
+fn count_with(
+    n: u32,
+    options: &damier::queens::count::CountOptions,
+) -> anyhow::Result<damier::queens::Counts> {
+    let total = count_share(n, damier::queens::count::Share::WHOLE, options)?;
+    Ok(damier::queens::count::counts_from_total(n, total)?)
+}
+
 /// [`count`] for one share of the tasks: its total only.
-fn count_share(n: u32, share: damier::queens::count::Share) -> anyhow::Result<u64> {
+fn count_share(
+    n: u32,
+    share: damier::queens::count::Share,
+    options: &damier::queens::count::CountOptions,
+) -> anyhow::Result<u64> {
     let control = crate::util::interrupt::control();
     let tasks = damier::queens::count::task_count_share(n, share).unwrap_or(0);
     let _bar = crate::util::progress::Progress::start(control, tasks, "counting");
-    Ok(damier::queens::count::count_share(n, share, control)?)
+    Ok(damier::queens::count::count_share_with(n, share, options, control)?)
 }

@@ -20,6 +20,7 @@ pub use backtrack::{solutions, total_plain};
 pub use symmetric::{fixed_by_half_turn, fixed_by_quarter_turn};
 
 use crate::control::{Control, Interrupted};
+use crate::cpu::Isa;
 
 /// Largest n accepted: rows are bits of a `u32`-sized mask and counts fit a `u64` well past
 /// the largest n anyone can count.
@@ -58,6 +59,9 @@ pub enum CountError {
         /// The total given.
         total: u64,
     },
+    /// The vector unit asked for is missing on this CPU.
+    #[error("this CPU lacks the {0} instruction set (it runs: {list})", list = Isa::available().map(Isa::name).collect::<Vec<_>>().join(", "))]
+    IsaUnavailable(Isa),
     /// [`bench_row`] could not start its thread pool.
     #[error("cannot start a pool of {threads} threads: {reason}")]
     ThreadPool {
@@ -76,7 +80,7 @@ pub enum Strategy {
     /// The bitboard backtracker with the mirror symmetry, in parallel.
     Backtrack,
     /// Half boards assembled from a table of quarter placements and matched by bit-sliced
-    /// tables, with nearly all 8 symmetries. For n in 4..=23 (other n fall back to
+    /// tables, with nearly all 8 symmetries. For n in 4..=22 (other n fall back to
     /// [`Strategy::Backtrack`]).
     Quarters,
 }
@@ -120,8 +124,39 @@ pub fn count(n: u32, control: &Control) -> Result<Counts, CountError> {
 
 /// [`count`] with a chosen strategy.
 pub fn count_with(n: u32, strategy: Strategy, control: &Control) -> Result<Counts, CountError> {
-    let total = total_with(n, strategy, Share::WHOLE, control)?;
+    let total = total_with(n, strategy, Share::WHOLE, Isa::best(), control)?;
     counts_from_total(n, total)
+}
+
+/// How a count runs, beyond n and the share: for benchmarks and cross-checks that force an
+/// engine or a vector unit. Every choice gives the same counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CountOptions {
+    /// The engine; `None`: [`Strategy::best_for`] n.
+    pub strategy: Option<Strategy>,
+    /// The vector unit the quarter-board kernels run on (default: [`Isa::best`]); one this
+    /// CPU lacks is refused ([`CountError::IsaUnavailable`]).
+    pub isa: Isa,
+}
+
+impl Default for CountOptions {
+    fn default() -> Self {
+        CountOptions { strategy: None, isa: Isa::best() }
+    }
+}
+
+/// [`count_share`] with chosen [`CountOptions`].
+pub fn count_share_with(
+    n: u32,
+    share: Share,
+    options: &CountOptions,
+    control: &Control,
+) -> Result<u64, CountError> {
+    if !options.isa.is_available() {
+        return Err(CountError::IsaUnavailable(options.isa));
+    }
+    let strategy = options.strategy.unwrap_or_else(|| Strategy::best_for(n));
+    total_with(n, strategy, share, options.isa, control)
 }
 
 /// One share of a count split between processes or machines (see [`count_share`]).
@@ -169,7 +204,7 @@ impl Share {
 /// For counts too long for one machine: each process or machine counts its share (in parallel
 /// on its rayon pool, like [`count`]) and the totals are added.
 pub fn count_share(n: u32, share: Share, control: &Control) -> Result<u64, CountError> {
-    total_with(n, Strategy::best_for(n), share, control)
+    count_share_with(n, share, &CountOptions::default(), control)
 }
 
 /// The counts of n queens from the total (the sum of all shares' totals), the unique count by
@@ -193,7 +228,13 @@ pub fn counts_from_total(n: u32, total: u64) -> Result<Counts, CountError> {
 }
 
 /// The total of one share with a chosen strategy.
-fn total_with(n: u32, strategy: Strategy, share: Share, control: &Control) -> Result<u64, CountError> {
+fn total_with(
+    n: u32,
+    strategy: Strategy,
+    share: Share,
+    isa: Isa,
+    control: &Control,
+) -> Result<u64, CountError> {
     if n > MAX_N {
         return Err(CountError::TooLarge(n));
     }
@@ -211,7 +252,7 @@ fn total_with(n: u32, strategy: Strategy, share: Share, control: &Control) -> Re
             t
         }
         Strategy::Backtrack => backtrack::total(n, share, control)?,
-        Strategy::Quarters => quarters::total(n, share, control)?,
+        Strategy::Quarters => quarters::total(n, share, isa, control)?,
     };
     if control.cancelled() {
         return Err(Interrupted.into());

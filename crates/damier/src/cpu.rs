@@ -1,0 +1,155 @@
+//! The CPU's vector units, detected once for the whole library.
+//!
+//! Fast loops come in up to three builds: portable Rust (compiled with `popcnt` enabled when the
+//! CPU has it), AVX2 and AVX-512. [`Isa::best`] names the widest one this CPU runs; the kernels
+//! that take an [`Isa`] can be forced onto a narrower one (to test every path against the
+//! others, or to measure what a CPU without AVX-512 would see). Detection runs once and is
+//! cached: every later query is one load.
+
+use std::sync::OnceLock;
+
+/// A family of vector instructions a kernel can be built for.
+///
+/// Ordered from narrowest to widest: a CPU that runs one runs every narrower one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Isa {
+    /// Plain Rust, no vector intrinsics (with the `popcnt` instruction where the CPU has it).
+    Portable,
+    /// AVX2 with `popcnt`: 256-bit vectors (nearly every x86-64 CPU since 2013).
+    Avx2,
+    /// AVX-512 F with VPOPCNTDQ, plus AVX2 and `popcnt`: 512-bit vectors and a vector popcount.
+    Avx512,
+}
+
+impl Isa {
+    /// Every ISA, narrowest first.
+    pub const ALL: [Isa; 3] = [Isa::Portable, Isa::Avx2, Isa::Avx512];
+
+    /// Short lowercase name (`portable`, `avx2`, `avx512`), as [`FromStr`](std::str::FromStr)
+    /// reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::Portable => "portable",
+            Isa::Avx2 => "avx2",
+            Isa::Avx512 => "avx512",
+        }
+    }
+
+    /// The widest ISA this CPU runs (detected once).
+    pub fn best() -> Isa {
+        features().best
+    }
+
+    /// True when this CPU runs the ISA's instructions.
+    pub fn is_available(self) -> bool {
+        self <= Isa::best()
+    }
+
+    /// The ISAs this CPU runs, narrowest first.
+    pub fn available() -> impl Iterator<Item = Isa> {
+        Isa::ALL.into_iter().filter(|isa| isa.is_available())
+    }
+}
+
+impl std::fmt::Display for Isa {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not an [`Isa`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown instruction set {0:?}: expected portable, avx2 or avx512")]
+pub struct UnknownIsa(pub String);
+
+impl std::str::FromStr for Isa {
+    type Err = UnknownIsa;
+
+    fn from_str(s: &str) -> Result<Isa, UnknownIsa> {
+        Isa::ALL.into_iter().find(|isa| isa.name() == s).ok_or_else(|| UnknownIsa(s.to_string()))
+    }
+}
+
+/// What the CPU has, as the library's kernels need it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Features {
+    /// The widest [`Isa`] whose every instruction the CPU has.
+    pub best: Isa,
+    /// The `popcnt` instruction.
+    pub popcnt: bool,
+    /// AVX2 (on its own, for loops that need no popcount).
+    pub avx2: bool,
+    /// The carry-less multiply `pclmulqdq`.
+    pub clmul: bool,
+}
+
+/// The CPU's features, detected on the first call.
+#[inline]
+pub(crate) fn features() -> Features {
+    static FEATURES: OnceLock<Features> = OnceLock::new();
+    *FEATURES.get_or_init(detect)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn detect() -> Features {
+    use std::arch::is_x86_feature_detected as has;
+    let popcnt = has!("popcnt");
+    let avx2 = has!("avx2");
+    let avx2_isa = avx2 && popcnt;
+    let avx512_isa = avx2_isa && has!("avx512f") && has!("avx512vpopcntdq");
+    let best = if avx512_isa {
+        Isa::Avx512
+    } else if avx2_isa {
+        Isa::Avx2
+    } else {
+        Isa::Portable
+    };
+    Features { best, popcnt, avx2, clmul: has!("pclmulqdq") }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn detect() -> Features {
+    Features { best: Isa::Portable, popcnt: false, avx2: false, clmul: false }
+}
+
+/// Defines `fn $name(args) -> ret` running `$imp` compiled for AVX2 when the CPU has it (see
+/// [`features`]), and the baseline build otherwise. `$imp` must be `#[inline(always)]` (and so
+/// must its hot helpers) for the AVX2 copy to be vectorised.
+macro_rules! avx2_dispatch {
+    ($(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident : $ty:ty),* $(,)?) -> $ret:ty => $imp:path) => {
+        $(#[$m])*
+        $vis fn $name($($arg: $ty),*) -> $ret {
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx2")]
+                fn avx2($($arg: $ty),*) -> $ret {
+                    $imp($($arg),*)
+                }
+                if $crate::cpu::features().avx2 {
+                    // SAFETY: the CPU supports AVX2 (the only feature `avx2` is compiled
+                    // with), detected by `cpu::features`.
+                    return unsafe { avx2($($arg),*) };
+                }
+            }
+            $imp($($arg),*)
+        }
+    };
+}
+pub(crate) use avx2_dispatch;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_order_is_width() {
+        for isa in Isa::ALL {
+            assert_eq!(isa.name().parse::<Isa>(), Ok(isa));
+        }
+        assert!("sse".parse::<Isa>().is_err());
+        assert!(Isa::Portable < Isa::Avx2 && Isa::Avx2 < Isa::Avx512);
+        assert!(Isa::Portable.is_available());
+        assert_eq!(Isa::available().last(), Some(Isa::best()));
+        println!("this CPU runs: {:?}", Isa::available().collect::<Vec<_>>());
+    }
+}

@@ -1,0 +1,391 @@
+//! The engine's three hot loops, each built for every [`Isa`]: the join (pairs of quarter
+//! placements that share no diagonal), the count over sliced blocks, and the scan of short
+//! key lists.
+//!
+//! Each public function takes the ISA to run on; an ISA this CPU lacks runs the widest one it
+//! has (callers that must refuse it check [`Isa::is_available`] first). The portable loops are
+//! compiled a second time with `popcnt` enabled and take that copy where the CPU has it.
+
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::*;
+
+use super::WEIGHT_AT;
+use super::matcher::{CHUNK, Row};
+use super::table::Cell;
+use crate::cpu::{Isa, features};
+
+/// The ISA to run: the one asked for, or the widest this CPU has if it lacks that one.
+#[inline(always)]
+fn usable(isa: Isa) -> Isa {
+    isa.min(Isa::best())
+}
+
+// ---------------------------------------------------------------------------------------
+// Join
+
+/// Appends the sum of the keys (masked by `keep`) of every pair of `left` x `right`
+/// placements that share no diagonal. Such keys are disjoint, so their sum is their union and
+/// adds the weight exponents. The order of the keys depends on the ISA.
+#[inline(always)]
+pub(super) fn join(isa: Isa, left: Cell, right: Cell, keep: u64, out: &mut Vec<u64>) {
+    match usable(isa) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `usable` returns at most `Isa::best()`: the CPU has AVX-512 F and `popcnt`
+        // (`cpu::features`), all that `join_avx512` is compiled with.
+        Isa::Avx512 => unsafe { join_avx512(left, right, keep, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, the CPU has AVX2 and `popcnt`.
+        Isa::Avx2 => unsafe { join_avx2(left, right, keep, out) },
+        _ => join_portable(left, right, keep, out),
+    }
+}
+
+/// [`join`] in plain Rust.
+#[inline(always)]
+fn join_portable(left: Cell, right: Cell, keep: u64, out: &mut Vec<u64>) {
+    out.reserve(left.len() * right.len());
+    let len = out.len();
+    let spare = out.spare_capacity_mut();
+    let mut k = 0;
+    for i in 0..left.len() {
+        let (s, d, key) = (left.sums[i], left.diffs[i], left.keys[i]);
+        for j in 0..right.len() {
+            // PERF: written unconditionally, kept by advancing the cursor: no branch to
+            // mispredict (about a third of the pairs fit).
+            spare[k].write((key + right.keys[j]) & keep);
+            k += ((s & right.sums[j]) | (d & right.diffs[j]) == 0) as usize;
+        }
+    }
+    // SAFETY: the first `k <= left.len() * right.len() <= spare.len()` slots were written.
+    unsafe { out.set_len(len + k) };
+}
+
+/// [`join`] with AVX-512: 8 right placements per step, the fitting keys packed by a compress.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,popcnt")]
+fn join_avx512(left: Cell, right: Cell, keep: u64, out: &mut Vec<u64>) {
+    // Each step stores 8 lanes, of which it keeps the fitting ones: 8 slots of slack.
+    out.reserve(left.len() * right.len() + 8);
+    let mut len = out.len();
+    let keepv = _mm512_set1_epi64(keep as i64);
+    let m = right.len();
+    // PERF: right lists are short (7 placements on average at n = 18): loading 8 of them once
+    // and running the long loop over the left list keeps the loop branches predictable, and
+    // the only value carried from step to step is the length.
+    for j in (0..m).step_by(8) {
+        let lanes: __mmask8 = if m - j >= 8 { 0xff } else { (1u8 << (m - j)) - 1 };
+        // SAFETY: masked loads read only lanes `j..m` of the three slices (masked-off lanes do
+        // not fault).
+        let (bs, bd, bk) = unsafe {
+            (
+                _mm512_maskz_loadu_epi64(lanes, right.sums.as_ptr().add(j).cast()),
+                _mm512_maskz_loadu_epi64(lanes, right.diffs.as_ptr().add(j).cast()),
+                _mm512_and_si512(_mm512_maskz_loadu_epi64(lanes, right.keys.as_ptr().add(j).cast()), keepv),
+            )
+        };
+        for i in 0..left.len() {
+            let s = _mm512_set1_epi64(left.sums[i] as i64);
+            let d = _mm512_set1_epi64(left.diffs[i] as i64);
+            let key = _mm512_set1_epi64((left.keys[i] & keep) as i64);
+            let fit = _mm512_mask_testn_epi64_mask(_mm512_testn_epi64_mask(s, bs) & lanes, d, bd);
+            let keys = _mm512_add_epi64(key, bk);
+            // SAFETY: the store writes 8 slots at `len`, and `len + 8 <= capacity`: at most
+            // `left.len() * right.len()` keys are kept in all.
+            unsafe {
+                _mm512_storeu_si512(out.as_mut_ptr().add(len).cast(), _mm512_maskz_compress_epi64(fit, keys))
+            };
+            len += fit.count_ones() as usize;
+        }
+    }
+    // SAFETY: every slot below `len` was written by a compress store above (or was already
+    // initialised).
+    unsafe { out.set_len(len) };
+}
+
+/// For each 4-bit mask of fitting lanes, the 32-bit lane indices that move those 64-bit lanes
+/// to the front, in order (AVX2 has no compress instruction).
+#[cfg(target_arch = "x86_64")]
+const PACK4: [[i32; 8]; 16] = {
+    let mut t = [[0i32; 8]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let (mut lane, mut k) = (0i32, 0usize);
+        while lane < 4 {
+            if mask >> lane & 1 == 1 {
+                t[mask][2 * k] = 2 * lane;
+                t[mask][2 * k + 1] = 2 * lane + 1;
+                k += 1;
+            }
+            lane += 1;
+        }
+        mask += 1;
+    }
+    t
+};
+
+/// [`join`] with AVX2: 4 right placements per step, the fitting keys packed by a permutation
+/// looked up from their mask.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+fn join_avx2(left: Cell, right: Cell, keep: u64, out: &mut Vec<u64>) {
+    // Each step stores 4 lanes, of which it keeps the fitting ones: 4 slots of slack.
+    out.reserve(left.len() * right.len() + 4);
+    let mut len = out.len();
+    let keepv = _mm256_set1_epi64x(keep as i64);
+    let zero = _mm256_setzero_si256();
+    let m = right.len();
+    // PERF: as in `join_avx512`, the right list is loaded once per 4 and the left list streams.
+    for j in (0..m).step_by(4) {
+        let count = (m - j).min(4);
+        let lanes = _mm256_cmpgt_epi64(_mm256_set1_epi64x(count as i64), _mm256_setr_epi64x(0, 1, 2, 3));
+        let valid = (1u32 << count) - 1;
+        // SAFETY: masked loads read only lanes `j..m` of the three slices (masked-off lanes do
+        // not fault).
+        let (bs, bd, bk) = unsafe {
+            (
+                _mm256_maskload_epi64(right.sums.as_ptr().add(j).cast(), lanes),
+                _mm256_maskload_epi64(right.diffs.as_ptr().add(j).cast(), lanes),
+                _mm256_and_si256(_mm256_maskload_epi64(right.keys.as_ptr().add(j).cast(), lanes), keepv),
+            )
+        };
+        for i in 0..left.len() {
+            let s = _mm256_set1_epi64x(left.sums[i] as i64);
+            let d = _mm256_set1_epi64x(left.diffs[i] as i64);
+            let key = _mm256_set1_epi64x((left.keys[i] & keep) as i64);
+            let clash = _mm256_or_si256(_mm256_and_si256(s, bs), _mm256_and_si256(d, bd));
+            let free = _mm256_cmpeq_epi64(clash, zero);
+            let fit = _mm256_movemask_pd(_mm256_castsi256_pd(free)) as u32 & valid;
+            let keys = _mm256_add_epi64(key, bk);
+            // SAFETY: `fit < 16` indexes the table; the store writes 4 slots at `len`, and
+            // `len + 4 <= capacity`: at most `left.len() * right.len()` keys are kept in all.
+            unsafe {
+                let order = _mm256_loadu_si256(PACK4.get_unchecked(fit as usize).as_ptr().cast());
+                _mm256_storeu_si256(
+                    out.as_mut_ptr().add(len).cast(),
+                    _mm256_permutevar8x32_epi32(keys, order),
+                );
+            }
+            len += fit.count_ones() as usize;
+        }
+    }
+    // SAFETY: every slot below `len` was written by a store above (or was already initialised).
+    unsafe { out.set_len(len) };
+}
+
+// ---------------------------------------------------------------------------------------
+// Count over sliced blocks
+
+/// Weighted pairs (query, key of a sliced block) with disjoint key bits: each pair counts
+/// `2^e` for the exponent `e` in the query's bits from [`WEIGHT_AT`].
+pub(super) fn count(isa: Isa, rows: &[Row], chunks: usize, queries: &[u64]) -> u64 {
+    if rows.is_empty() {
+        return 0;
+    }
+    let isa = usable(isa);
+    // PERF: one copy of each loop per chunk count, so that the chunk loop is unrolled and the
+    // offsets stay in registers.
+    macro_rules! dispatch {
+        ($($c:literal)*) => {
+            match chunks {
+                $($c => match isa {
+                    #[cfg(target_arch = "x86_64")]
+                    // SAFETY: `usable` returns at most `Isa::best()`: the CPU has AVX-512 F,
+                    // VPOPCNTDQ and `popcnt` (`cpu::features`), all that it is compiled with.
+                    Isa::Avx512 => unsafe { count_avx512::<$c>(rows, queries) },
+                    #[cfg(target_arch = "x86_64")]
+                    // SAFETY: as above, the CPU has AVX2 and `popcnt`.
+                    Isa::Avx2 => unsafe { count_avx2::<$c>(rows, queries) },
+                    #[cfg(target_arch = "x86_64")]
+                    // SAFETY: `popcnt` was detected by `cpu::features`.
+                    _ if features().popcnt => unsafe { count_popcnt::<$c>(rows, queries) },
+                    _ => count_portable::<$c>(rows, queries),
+                },)*
+                _ => unreachable!("{chunks} chunks: keys have 6 to 52 bits"),
+            }
+        };
+    }
+    dispatch!(2 3 4 5 6 7 8 9 10 11)
+}
+
+/// Row offsets (within a block) of a query's `C` chunks.
+#[inline(always)]
+fn offsets<const C: usize>(q: u64) -> [usize; C] {
+    std::array::from_fn(|c| (c << CHUNK) + ((q >> (c as u32 * CHUNK)) & ((1 << CHUNK) - 1)) as usize)
+}
+
+/// [`count`] in plain Rust.
+#[inline(always)]
+fn count_portable<const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
+    let mut total = 0;
+    for &q in queries {
+        let o = offsets::<C>(q);
+        let mut t = 0;
+        for block in rows.chunks_exact(C << CHUNK) {
+            let mut acc = block[o[0]].0;
+            for &oc in &o[1..] {
+                let r = &block[oc].0;
+                for i in 0..8 {
+                    acc[i] &= r[i];
+                }
+            }
+            t += acc.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+        }
+        total += t << (q >> WEIGHT_AT);
+    }
+    total
+}
+
+/// [`count_portable`] compiled with the `popcnt` instruction.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn count_popcnt<const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
+    count_portable::<C>(rows, queries)
+}
+
+/// [`count`] with AVX-512: one 512-bit AND per chunk and block, and the popcount of eight
+/// words in one instruction.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
+fn count_avx512<const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
+    let per_block = C << CHUNK;
+    let blocks = rows.len() / per_block;
+    let mut total = _mm512_setzero_si512();
+    for &q in queries {
+        let o = offsets::<C>(q);
+        let mut acc = _mm512_setzero_si512();
+        let mut base = rows.as_ptr();
+        for _ in 0..blocks {
+            // SAFETY: `base` walks the `blocks` whole blocks of `rows`, every offset is below
+            // `per_block` (chunk below C, value below 2^CHUNK), and rows are 64-byte aligned.
+            unsafe {
+                let mut x = _mm512_load_si512(base.add(o[0]).cast());
+                for &oc in &o[1..] {
+                    x = _mm512_and_si512(x, _mm512_load_si512(base.add(oc).cast()));
+                }
+                acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(x));
+                base = base.add(per_block);
+            }
+        }
+        let e = _mm_cvtsi64_si128((q >> WEIGHT_AT) as i64);
+        total = _mm512_add_epi64(total, _mm512_sll_epi64(acc, e));
+    }
+    _mm512_reduce_add_epi64(total) as u64
+}
+
+/// Bytes of `v` replaced by their popcounts (4 bits of table lookup per half byte).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn popcount_bytes(v: __m256i) -> __m256i {
+    let table = _mm256_setr_epi8(
+        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+    );
+    let low = _mm256_set1_epi8(0x0f);
+    let lo = _mm256_and_si256(v, low);
+    let hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);
+    _mm256_add_epi8(_mm256_shuffle_epi8(table, lo), _mm256_shuffle_epi8(table, hi))
+}
+
+/// [`count`] with AVX2: two 256-bit ANDs per chunk and block, the popcount by half-byte table
+/// lookups.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+fn count_avx2<const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
+    let per_block = C << CHUNK;
+    let blocks = rows.len() / per_block;
+    let zero = _mm256_setzero_si256();
+    let mut total = 0u64;
+    for &q in queries {
+        let o = offsets::<C>(q);
+        let mut acc = zero;
+        let mut base = rows.as_ptr();
+        for _ in 0..blocks {
+            // SAFETY: `base` walks the `blocks` whole blocks of `rows`, every offset is below
+            // `per_block` (chunk below C, value below 2^CHUNK), and rows are 64-byte aligned,
+            // so both 32-byte halves are aligned.
+            unsafe {
+                let first = base.add(o[0]).cast::<__m256i>();
+                let (mut x, mut y) = (_mm256_load_si256(first), _mm256_load_si256(first.add(1)));
+                for &oc in &o[1..] {
+                    let r = base.add(oc).cast::<__m256i>();
+                    x = _mm256_and_si256(x, _mm256_load_si256(r));
+                    y = _mm256_and_si256(y, _mm256_load_si256(r.add(1)));
+                }
+                // PERF: the byte counts of both halves (at most 16 each) are added before one
+                // sum of absolute differences turns them into four 64-bit counts.
+                let bytes = _mm256_add_epi8(popcount_bytes(x), popcount_bytes(y));
+                acc = _mm256_add_epi64(acc, _mm256_sad_epu8(bytes, zero));
+                base = base.add(per_block);
+            }
+        }
+        let mut lanes = [0u64; 4];
+        // SAFETY: `lanes` is 32 bytes; the store is unaligned.
+        unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), acc) };
+        total += lanes.iter().sum::<u64>() << (q >> WEIGHT_AT);
+    }
+    total
+}
+
+// ---------------------------------------------------------------------------------------
+// Scan of short key lists
+
+/// Weighted pairs (query, key) with disjoint key bits, testing every pair.
+pub(super) fn scan(isa: Isa, keys: &[u64], queries: &[u64]) -> u64 {
+    match usable(isa) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `usable` returns at most `Isa::best()`: the CPU has AVX-512 F and `popcnt`
+        // (`cpu::features`), all that `scan_avx512` is compiled with.
+        Isa::Avx512 => unsafe { scan_avx512(keys, queries) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, the CPU has AVX2 and `popcnt`.
+        Isa::Avx2 => unsafe { scan_avx2(keys, queries) },
+        _ => scan_portable(keys, queries),
+    }
+}
+
+/// [`scan`] in plain Rust.
+#[inline(always)]
+fn scan_portable(keys: &[u64], queries: &[u64]) -> u64 {
+    queries.iter().map(|&q| keys.iter().map(|&k| (k & q == 0) as u64).sum::<u64>() << (q >> WEIGHT_AT)).sum()
+}
+
+/// [`scan`] with AVX-512: 8 pairs per test instruction.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,popcnt")]
+fn scan_avx512(keys: &[u64], queries: &[u64]) -> u64 {
+    let mut total = 0u64;
+    for &q in queries {
+        let qv = _mm512_set1_epi64(q as i64);
+        let mut hits = 0u32;
+        for j in (0..keys.len()).step_by(8) {
+            let lanes: __mmask8 = if keys.len() - j >= 8 { 0xff } else { (1u8 << (keys.len() - j)) - 1 };
+            // SAFETY: a masked load reads only lanes `j..keys.len()` (masked-off lanes do not
+            // fault).
+            let k = unsafe { _mm512_maskz_loadu_epi64(lanes, keys.as_ptr().add(j).cast()) };
+            hits += _mm512_mask_testn_epi64_mask(lanes, k, qv).count_ones();
+        }
+        total += u64::from(hits) << (q >> WEIGHT_AT);
+    }
+    total
+}
+
+/// [`scan`] with AVX2: 4 pairs per step, the rest one by one.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+fn scan_avx2(keys: &[u64], queries: &[u64]) -> u64 {
+    let zero = _mm256_setzero_si256();
+    let whole = keys.len() / 4 * 4;
+    let mut total = 0u64;
+    for &q in queries {
+        let qv = _mm256_set1_epi64x(q as i64);
+        let mut hits = 0u32;
+        for j in (0..whole).step_by(4) {
+            // SAFETY: `j + 4 <= whole <= keys.len()`; the load is unaligned.
+            let k = unsafe { _mm256_loadu_si256(keys.as_ptr().add(j).cast()) };
+            let free = _mm256_cmpeq_epi64(_mm256_and_si256(k, qv), zero);
+            hits += (_mm256_movemask_pd(_mm256_castsi256_pd(free)) as u32).count_ones();
+        }
+        hits += keys[whole..].iter().map(|&k| (k & q == 0) as u32).sum::<u32>();
+        total += u64::from(hits) << (q >> WEIGHT_AT);
+    }
+    total
+}

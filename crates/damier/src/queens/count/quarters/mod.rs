@@ -1,0 +1,277 @@
+//! Quarter boards: half boards assembled from a table of quarter placements, matched by
+//! bit-sliced tables.
+//!
+//! The board is cut into a top half (rows `0..q`, `q = ceil(n / 2)`) and a bottom half, and
+//! into a left part (columns `0..q`) and a right part: four quarters, each inside a `q x q`
+//! square. Every partial placement of a `q x q` square — any rows, at most one queen per row
+//! and column, no two on a diagonal — is listed once in a [`QuarterTable`], grouped by its
+//! (column set, row set) cell. Then, for every column set `C` of the top half:
+//!
+//! 1. the **bottom halves** on the other columns are assembled from a bottom-left and a
+//!    bottom-right cell list (the rows split every possible way), reduced to their *key* (the
+//!    diagonals they share with the top half) and stored in a [`Matcher`];
+//! 2. the **top halves** on `C` are assembled the same way from the two top quarters, and
+//!    each is matched against every stored key at once: the matcher keeps, per block of 512
+//!    stored keys and per 5-bit chunk of the key, the 32 masks "stored keys that avoid these
+//!    bits", so one top half costs a handful of 512-bit ANDs and a popcount per block.
+//!
+//! Symmetry, nearly 8x in all: the mirror maps column set `C` to its image with the same
+//! count, so one of the two is counted, twice. The reflection in the anti-diagonal maps the
+//! solutions with their main-diagonal queen in the bottom half one to one onto those with it
+//! in the top half (off the centre), and keeps the anti-diagonal as it is; the transpose does
+//! the same for the anti-diagonal's queen and keeps the main diagonal. So the total is the
+//! sum, over the solutions whose bottom half avoids both long diagonals, of 2 per
+//! long-diagonal queen of the top half (the centre of odd boards, on both, counts once): only
+//! such bottom halves are stored, and each top half carries its weight.
+
+use rayon::prelude::*;
+
+use super::Share;
+use crate::control::{Control, Interrupted};
+use crate::cpu::Isa;
+
+mod kernel;
+mod matcher;
+mod table;
+
+use matcher::Matcher;
+use table::{PlacedCells, QuarterTable};
+
+/// Smallest n this engine takes.
+pub(crate) const MIN_N: u32 = 4;
+
+/// Largest n this engine takes: the quarter table of n = 21 and 22 (`q = 11`) takes 0.55 GB,
+/// that of n = 23 and 24 would take about 5 GB.
+pub(crate) const MAX_N: u32 = 22;
+
+/// Bit where a query key holds its weight exponent (long-diagonal queens of the top half).
+const WEIGHT_AT: u32 = 60;
+
+/// Fixed data of one board size.
+struct Geometry {
+    n: u32,
+    /// Rows of the top half and columns of the left part: `ceil(n / 2)`.
+    q: u32,
+    /// Width of one key field: the `n - 1` diagonals of a family that meet both halves.
+    width: u32,
+    /// First whole-board index of the key window of the `r + c` and `c - r + n - 1` families.
+    sum_at: u32,
+    diff_at: u32,
+    /// The long diagonals' bit (index `n - 1` in both families).
+    long: u64,
+}
+
+/// A quarter's position: how its local diagonals map to whole-board indices.
+#[derive(Clone, Copy)]
+struct Quarter {
+    sum_shift: u32,
+    /// Left shift of the local `c - r` diagonals (negative: right shift).
+    diff_shift: i32,
+}
+
+impl Geometry {
+    fn new(n: u32) -> Self {
+        let q = n - n / 2;
+        // The key window: the diagonals through both row q - 1 and row q.
+        Geometry { n, q, width: n - 1, sum_at: q, diff_at: n - q, long: 1 << (n - 1) }
+    }
+
+    /// Quarter at row offset `r` and column offset `c` (each 0 or `q`).
+    fn quarter(&self, r: u32, c: u32) -> Quarter {
+        // Whole-board diagonals: r + c and c - r + n - 1; local ones: r + c and c - r + q - 1.
+        Quarter { sum_shift: r + c, diff_shift: c as i32 - r as i32 + (self.n - self.q) as i32 }
+    }
+
+    /// The key of whole-board diagonal masks: the window of each family that crosses the
+    /// line between the halves.
+    #[inline(always)]
+    fn key(&self, s: u64, d: u64) -> u64 {
+        let field = (1u64 << self.width) - 1;
+        ((d >> self.diff_at) & field) | ((s >> self.sum_at) & field) << self.width
+    }
+
+    fn key_bits(&self) -> u32 {
+        2 * self.width
+    }
+
+    /// The top half's rows as a local mask (also the left part's columns).
+    fn top_rows(&self) -> u32 {
+        (1 << self.q) - 1
+    }
+
+    /// The bottom half's rows as a local mask (also the right part's columns).
+    fn bottom_rows(&self) -> u32 {
+        (1 << (self.n - self.q)) - 1
+    }
+}
+
+/// One unit of parallel work: a column set of the top half (whole-board column mask: the
+/// left part's local columns in the low `q` bits, the right part's above), with its weight.
+#[derive(Clone, Copy, Debug)]
+struct Task {
+    cols: u32,
+    weight: u64,
+}
+
+fn tasks(g: &Geometry) -> Vec<Task> {
+    let reverse = |m: u32| m.reverse_bits() >> (32 - g.n);
+    // Every column set with as many columns as the top half has rows.
+    subsets((1 << g.n) - 1, g.q)
+        .filter_map(|cols| {
+            // PERF: a column set and its mirror image have the same count.
+            let weight = match cols.cmp(&reverse(cols)) {
+                std::cmp::Ordering::Less => 2,
+                std::cmp::Ordering::Equal => 1,
+                std::cmp::Ordering::Greater => return None,
+            };
+            Some(Task { cols, weight })
+        })
+        .collect()
+}
+
+/// Buffers of one worker.
+struct Work {
+    top_left: PlacedCells,
+    top_right: PlacedCells,
+    bottom_left: PlacedCells,
+    bottom_right: PlacedCells,
+    matcher: Matcher,
+    /// The vector unit the kernels run on.
+    isa: Isa,
+    /// Top-half keys, each with its weight exponent in the bits from [`WEIGHT_AT`].
+    queries: Vec<u64>,
+}
+
+impl Work {
+    fn new(g: &Geometry, isa: Isa) -> Self {
+        let (q, rest) = (g.q, g.n - g.q);
+        Work {
+            top_left: PlacedCells::new(g.quarter(0, 0), q, false),
+            top_right: PlacedCells::new(g.quarter(0, q), q, false),
+            // Only bottom halves off both long diagonals are stored (see the module docs).
+            bottom_left: PlacedCells::new(g.quarter(q, 0), rest, true),
+            bottom_right: PlacedCells::new(g.quarter(q, q), rest, true),
+            matcher: Matcher::new(g.key_bits()),
+            isa,
+            queries: Vec::new(),
+        }
+    }
+}
+
+/// What every task reads: the quarter table and the row subsets by size.
+struct Quarters {
+    table: QuarterTable,
+    /// `top_rows[k]`: the subsets of the top half's rows with k rows (same for bottom).
+    top_rows: Vec<Vec<u32>>,
+    bottom_rows: Vec<Vec<u32>>,
+}
+
+impl Quarters {
+    fn new(g: &Geometry) -> Self {
+        let by_size = |mask: u32| (0..=g.q).map(|k| subsets(mask, k).collect()).collect();
+        Quarters {
+            table: QuarterTable::new(g.q),
+            top_rows: by_size(g.top_rows()),
+            bottom_rows: by_size(g.bottom_rows()),
+        }
+    }
+}
+
+/// The subsets of `mask` with `k` elements, in increasing order.
+fn subsets(mask: u32, k: u32) -> impl Iterator<Item = u32> {
+    let mut next = Some(0u32);
+    std::iter::from_fn(move || {
+        while let Some(x) = next {
+            // The next subset of `mask` in increasing order (0 again after the last).
+            let y = x.wrapping_sub(mask) & mask;
+            next = (y != 0).then_some(y);
+            if x.count_ones() == k {
+                return Some(x);
+            }
+        }
+        None
+    })
+}
+
+/// Appends the keys of every half board on the column sets `cols` (left part, right part):
+/// for each way to split the half's `rows` between the two quarters (`splits`: the left
+/// quarter's row sets, as many rows as its columns), the pairs of the two cells that share no
+/// diagonal.
+#[allow(clippy::too_many_arguments)]
+fn assemble(
+    isa: Isa,
+    g: &Geometry,
+    table: &QuarterTable,
+    (left, right): (&mut PlacedCells, &mut PlacedCells),
+    cols: (u32, u32),
+    rows: u32,
+    splits: &[u32],
+    keep: u64,
+    out: &mut Vec<u64>,
+) {
+    left.load(g, table, cols.0);
+    right.load(g, table, cols.1);
+    for &r in splits {
+        let l = left.cell(r);
+        if !l.is_empty() {
+            kernel::join(isa, l, right.cell(rows & !r), keep, out);
+        }
+    }
+}
+
+/// Weighted count of the solutions of one task.
+fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u64 {
+    let low = (1u32 << g.q) - 1;
+    let (top_left, top_right) = (task.cols & low, task.cols >> g.q);
+    let (bottom_left, bottom_right) = (low & !top_left, (((1u32 << g.n) - 1) & !task.cols) >> g.q);
+    let table = &quarters.table;
+    let Work { top_left: tl, top_right: tr, bottom_left: bl, bottom_right: br, matcher, queries, isa } = w;
+    let isa = *isa;
+
+    // 1. Bottom halves, stored without weight.
+    matcher.clear();
+    let splits = &quarters.bottom_rows[bottom_left.count_ones() as usize];
+    let cols = (bottom_left, bottom_right);
+    assemble(isa, g, table, (bl, br), cols, g.bottom_rows(), splits, (1 << WEIGHT_AT) - 1, &mut matcher.keys);
+    if matcher.is_empty() {
+        return 0;
+    }
+    matcher.seal();
+
+    // 2. Top halves, with their weights, matched against the stored keys.
+    queries.clear();
+    let splits = &quarters.top_rows[top_left.count_ones() as usize];
+    assemble(isa, g, table, (tl, tr), (top_left, top_right), g.top_rows(), splits, u64::MAX, queries);
+    matcher.count(isa, queries) * task.weight
+}
+
+/// The solutions of n queens (`MIN_N..=MAX_N`) in one share of the tasks, in parallel on the
+/// current rayon pool.
+pub(crate) fn total(n: u32, share: Share, isa: Isa, control: &Control) -> Result<u64, Interrupted> {
+    debug_assert!((MIN_N..=MAX_N).contains(&n));
+    let g = Geometry::new(n);
+    let tasks = share.take(tasks(&g));
+    let quarters = Quarters::new(&g);
+    tasks
+        .par_iter()
+        .map_init(
+            || Work::new(&g, isa),
+            |w, t| {
+                if control.cancelled() {
+                    return Err(Interrupted);
+                }
+                let c = count_task(&g, &quarters, *t, w);
+                control.advance(1);
+                Ok(c)
+            },
+        )
+        .try_reduce(|| 0, |a, b| Ok(a + b))
+}
+
+/// Number of tasks (progress units) for n.
+pub(crate) fn task_count(n: u32, share: Share) -> u64 {
+    share.take(tasks(&Geometry::new(n))).len() as u64
+}
+
+#[cfg(test)]
+mod tests;
