@@ -7,6 +7,8 @@
 //! - [`automaton`]: n queens solved by a stochastic, asynchronous cellular automaton whose
 //!   cells exchange local signals (two models);
 //! - [`lights`]: Lights Out over GF(2): solve, count, kernel, winnable boards, light chasing;
+//! - [`factor`]: factoring N by a cellular automaton whose cells exchange local signals
+//!   along the grid of a binary multiplication (seed 000's closing idea);
 //! - [`walk`]: the pawn walk ("promenade binaire"): turn a board all black by walking a pawn.
 //!
 //! The shared pieces are [`gf2`] (bit-packed linear algebra over GF(2)) and [`control`]
@@ -32,6 +34,7 @@ pub mod automaton;
 pub mod board;
 pub mod control;
 pub mod cpu;
+pub mod factor;
 pub mod gf2;
 pub mod lights;
 pub mod queens;
