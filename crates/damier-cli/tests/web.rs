@@ -1,0 +1,4 @@
+//! `damier serve`: the API against the router, and the pages in a real (headless) browser.
+
+#[path = "web/api.rs"]
+mod api;
