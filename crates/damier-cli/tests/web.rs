@@ -2,3 +2,6 @@
 
 #[path = "web/api.rs"]
 mod api;
+
+#[path = "web/browser.rs"]
+mod browser;
