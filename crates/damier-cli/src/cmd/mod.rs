@@ -8,6 +8,7 @@ mod automaton;
 mod lights;
 mod play;
 mod queens;
+mod serve;
 mod walk;
 mod watch;
 
@@ -38,6 +39,11 @@ enum Command {
     Play(play::Command),
     /// Watch the queens automaton live in the terminal.
     Watch(watch::Args),
+    /// The web lab: every problem in the browser, the API answering the commands' JSON.
+    Serve(serve::Args),
+    /// One API call of `damier serve` (the JSON object on stdin).
+    #[command(name = "__api", hide = true)]
+    Api(serve::ApiArgs),
 }
 
 /// Runs the parsed command.
@@ -49,5 +55,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Walk(c) => walk::run(c),
         Command::Play(c) => play::run(c),
         Command::Watch(a) => watch::run(a),
+        Command::Serve(a) => serve::run(a),
+        Command::Api(a) => serve::api(a),
     }
 }

@@ -23,6 +23,9 @@ impl Progress {
     /// Counts from the control's current value, so one control can drive successive bars.
     pub fn start(control: &'static Control, total: u64, label: &str) -> Progress {
         let stop = Arc::new(AtomicBool::new(false));
+        if std::env::var_os("DAMIER_PROGRESS").is_some_and(|v| v == "lines") {
+            return Progress::lines(control, total, label, stop);
+        }
         if !std::io::stderr().is_terminal() {
             return Progress { stop, thread: None };
         }
@@ -40,6 +43,27 @@ impl Progress {
                 std::thread::sleep(Duration::from_millis(100));
             }
             bar.finish_and_clear();
+        });
+        Progress { stop, thread: Some(thread) }
+    }
+
+    /// For `damier serve`'s child processes: the progress as `damier-progress {"label", "done",
+    /// "total"}` lines on stderr, four times a second, which the server streams to the page.
+    fn lines(control: &'static Control, total: u64, label: &str, stop: Arc<AtomicBool>) -> Progress {
+        let base = control.done();
+        let flag = Arc::clone(&stop);
+        let label = serde_json::to_string(label).unwrap_or_else(|_| "\"\"".into());
+        let thread = std::thread::spawn(move || {
+            let mut tick = 0u32;
+            while !flag.load(Ordering::Relaxed) {
+                if tick.is_multiple_of(10) {
+                    let done = control.done().saturating_sub(base);
+                    eprintln!("damier-progress {{\"label\":{label},\"done\":{done},\"total\":{total}}}");
+                }
+                tick = tick.wrapping_add(1);
+                // Short sleeps: the drop that stops this thread waits for at most one.
+                std::thread::sleep(Duration::from_millis(25));
+            }
         });
         Progress { stop, thread: Some(thread) }
     }

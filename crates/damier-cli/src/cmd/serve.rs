@@ -1,0 +1,126 @@
+//! `damier serve`: the web lab ([`damier_web`]); and the hidden `damier __api GROUP COMMAND`,
+//! the child the server runs for one API call (the JSON object on stdin, mapped onto the
+//! command's own arguments, then run with `--json`).
+
+use std::io::{Read, Write};
+use std::net::{IpAddr, SocketAddr};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::{CommandFactory, Parser};
+
+use crate::util::interrupt;
+
+/// Arguments of `damier serve`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Port to listen on (0: any free port, printed).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Address to bind; the default serves this machine only, 0.0.0.0 the whole network.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: IpAddr,
+    /// Open the lab in the default browser.
+    #[arg(long)]
+    open: bool,
+    /// Lift the per-request bounds (counts above n = 18, boards above 2000 x 2000, ...).
+    #[arg(long)]
+    allow_heavy: bool,
+    /// Most commands running at once; more requests wait [default: one per core].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    jobs: Option<u32>,
+    /// Time limit of one request in seconds, waiting included [range: 1..=86400].
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    timeout: u64,
+}
+
+/// Arguments of the hidden `damier __api`.
+#[derive(Debug, clap::Args)]
+pub struct ApiArgs {
+    /// The command group (queens, automaton, lights, walk).
+    group: String,
+    /// The command.
+    command: String,
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let exe = std::env::current_exe().context("cannot find the damier executable")?;
+    let mut settings = damier_web::Settings::new(exe);
+    settings.allow_heavy = a.allow_heavy;
+    settings.timeout = Duration::from_secs(a.timeout);
+    if let Some(j) = a.jobs {
+        settings.max_jobs = j as usize;
+    }
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the server's runtime")?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(SocketAddr::new(a.host, a.port))
+            .await
+            .with_context(|| format!("cannot listen on {}:{}", a.host, a.port))?;
+        let addr = listener.local_addr()?;
+        if !a.host.is_loopback() {
+            eprintln!("damier: warning: listening on {} makes the lab reachable from other machines", a.host);
+        }
+        let shown =
+            if a.host.is_unspecified() { SocketAddr::new([127, 0, 0, 1].into(), addr.port()) } else { addr };
+        let url = format!("http://{shown}/");
+        println!("damier lab at {url} (Ctrl-C stops)");
+        std::io::stdout().flush()?;
+        if a.open {
+            open_browser(&url);
+        }
+        let shutdown = async {
+            while !interrupt::control().cancelled() {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        };
+        damier_web::serve(listener, settings, shutdown).await.context("the server stopped")
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Starts the desktop's browser on `url`; a failure is a warning only.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
+    if let Err(e) = std::process::Command::new(opener)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        eprintln!("damier: warning: cannot open a browser ({opener}: {e}); open {url} yourself");
+    }
+}
+
+pub fn api(a: ApiArgs) -> anyhow::Result<ExitCode> {
+    let mut body = String::new();
+    std::io::stdin()
+        .take(damier_web::MAX_BODY as u64 + 1)
+        .read_to_string(&mut body)
+        .context("cannot read the request")?;
+    anyhow::ensure!(
+        body.len() <= damier_web::MAX_BODY,
+        "the request is larger than {} bytes",
+        damier_web::MAX_BODY
+    );
+    let fields: serde_json::Value = if body.trim().is_empty() {
+        serde_json::json!({})
+    } else {
+        serde_json::from_str(&body).context("malformed JSON")?
+    };
+    let files = tempfile::tempdir().context("cannot create a temporary folder")?;
+    let args = damier_web::fields::to_arguments(
+        &super::Cli::command(),
+        &a.group,
+        &a.command,
+        &fields,
+        files.path(),
+    )?;
+    let cli = match super::Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => anyhow::bail!("{}", damier_web::jobs::one_line(&e.to_string())),
+    };
+    // Messages name the input by its field (`file: line 2 ...`), not by the temporary path.
+    let prefix = format!("{}/", files.path().display());
+    super::run(cli).map_err(|e| anyhow::anyhow!("{}", format!("{e:#}").replace(&prefix, "")))
+}

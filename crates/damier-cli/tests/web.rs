@@ -1,0 +1,7 @@
+//! `damier serve`: the API against the router, and the pages in a real (headless) browser.
+
+#[path = "web/api.rs"]
+mod api;
+
+#[path = "web/browser.rs"]
+mod browser;

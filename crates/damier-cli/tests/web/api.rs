@@ -1,0 +1,309 @@
+//! The web API against the router (no network): every exposed command answers what the
+//! command line prints, bad requests get a 4xx with one line of JSON, limits hold, and 200
+//! concurrent requests are all answered.
+
+use std::process::Command;
+use std::time::Duration;
+
+use damier_web::axum;
+use damier_web::axum::body::Body;
+use damier_web::axum::http::{Request, StatusCode};
+use damier_web::{Settings, router};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+const EXE: &str = env!("CARGO_BIN_EXE_damier");
+
+fn settings() -> Settings {
+    Settings::new(EXE.into())
+}
+
+/// One request through a fresh router: status, the `x-damier-exit` header, body bytes.
+async fn call_with(
+    s: Settings,
+    method: &str,
+    path: &str,
+    body: impl Into<Body>,
+) -> (StatusCode, Option<String>, Vec<u8>) {
+    let req = Request::builder().method(method).uri(path).body(body.into()).unwrap();
+    let resp = router(s).oneshot(req).await.unwrap();
+    let status = resp.status();
+    let exit = resp.headers().get("x-damier-exit").map(|v| v.to_str().unwrap().to_string());
+    let bytes = axum::body::to_bytes(resp.into_body(), 256 << 20).await.unwrap();
+    (status, exit, bytes.to_vec())
+}
+
+async fn post(path: &str, body: Value) -> (StatusCode, Value) {
+    let (s, _, b) = call_with(settings(), "POST", path, body.to_string()).await;
+    (
+        s,
+        serde_json::from_slice(&b)
+            .unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {}", String::from_utf8_lossy(&b))),
+    )
+}
+
+/// A 4xx whose body is `{"error": one line}`; returns the line.
+async fn refused(path: &str, body: &str, status: StatusCode) -> String {
+    let (s, _, b) = call_with(settings(), "POST", path, body.to_string()).await;
+    assert_eq!(s, status, "{path} {body}: {}", String::from_utf8_lossy(&b));
+    let v: Value = serde_json::from_slice(&b).unwrap();
+    let msg = v["error"].as_str().unwrap().to_string();
+    assert!(!msg.is_empty() && !msg.contains('\n'), "{msg:?}");
+    msg
+}
+
+/// Drops the timing fields, which differ between two runs.
+fn without_seconds(mut v: Value) -> Value {
+    match &mut v {
+        Value::Object(m) => {
+            m.remove("seconds");
+            for x in m.values_mut() {
+                *x = without_seconds(x.take());
+            }
+        }
+        Value::Array(a) => {
+            for x in a.iter_mut() {
+                *x = without_seconds(x.take());
+            }
+        }
+        _ => {}
+    }
+    v
+}
+
+/// The command line's JSON for `args` (`--json` added), with the exit code.
+fn cli_json(args: &[&str], stdin_files: &[(&str, &str)]) -> (i32, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| match stdin_files.iter().find(|(k, _)| a == &format!("@{k}")) {
+            Some((k, content)) => {
+                let p = dir.path().join(k);
+                std::fs::write(&p, content).unwrap();
+                p.display().to_string()
+            }
+            None => a.to_string(),
+        })
+        .collect();
+    let out = Command::new(EXE).args(&args).arg("--json").output().unwrap();
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+    (out.status.code().unwrap(), v)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_exposed_command_answers_what_the_cli_prints() {
+    let board = "10101\n01010\n11011\n00100\n10001";
+    let files = [("file", board)];
+    // (path, body, the same command line with @file for the board file)
+    let cases: Vec<(&str, Value, Vec<&str>)> = vec![
+        ("queens/count", json!({"n": 9}), vec!["queens", "count", "9"]),
+        ("queens/list", json!({"n": 6}), vec!["queens", "list", "6"]),
+        (
+            "queens/list",
+            json!({"n": 8, "unique": true, "limit": 5}),
+            vec!["queens", "list", "8", "--unique", "--limit", "5"],
+        ),
+        ("queens/first", json!({"n": 12}), vec!["queens", "first", "12"]),
+        ("queens/solve", json!({"n": 20}), vec!["queens", "solve", "20"]),
+        ("queens/max", json!({"n": 3}), vec!["queens", "max", "3"]),
+        ("queens/corners", json!({"n": 6, "examples": 1}), vec!["queens", "corners", "6", "--examples", "1"]),
+        ("queens/check", json!({"columns": [2, 4, 1, 3]}), vec!["queens", "check", "2", "4", "1", "3"]),
+        ("queens/check", json!({"columns": ["1", 2, 3]}), vec!["queens", "check", "1", "2", "3"]),
+        ("automaton/run", json!({"n": 6, "seed": 3}), vec!["automaton", "run", "-n", "6", "--seed", "3"]),
+        ("automaton/trap", json!({"figure": 1}), vec!["automaton", "trap", "--figure", "1"]),
+        ("lights/solve", json!({"file": board, "min": true}), vec!["lights", "solve", "@file", "--min"]),
+        (
+            "lights/solve",
+            json!({"random": "6x4", "seed": 5, "all": true}),
+            vec!["lights", "solve", "--random", "6x4", "--seed", "5", "--all"],
+        ),
+        (
+            "lights/solve",
+            json!({"file": board, "explain": true}),
+            vec!["lights", "solve", "@file", "--explain"],
+        ),
+        ("lights/count", json!({"size": "5x5"}), vec!["lights", "count", "5x5"]),
+        ("lights/kernel", json!({"size": "5x5"}), vec!["lights", "kernel", "5x5"]),
+        ("lights/winnable", json!({"file": board}), vec!["lights", "winnable", "@file"]),
+        ("lights/table", json!({"to": 9}), vec!["lights", "table", "--to", "9"]),
+        ("lights/chase", json!({"file": board}), vec!["lights", "chase", "@file"]),
+        ("lights/chase-table", json!({"size": "4x3"}), vec!["lights", "chase-table", "4x3"]),
+        ("walk/solve", json!({"rows": 4, "cols": 5}), vec!["walk", "solve", "4", "5"]),
+        ("walk/count", json!({"rows": 5, "cols": 5}), vec!["walk", "count", "5", "5"]),
+        ("walk/table", json!({"to": 6}), vec!["walk", "table", "--to", "6"]),
+        ("walk/replay", json!({"rows": 2, "cols": 2, "moves": "NE"}), vec!["walk", "replay", "2", "2", "NE"]),
+    ];
+    let exposed: std::collections::BTreeSet<String> =
+        damier_web::fields::EXPOSED.iter().map(|(g, c)| format!("{g}/{c}")).collect();
+    let tested: std::collections::BTreeSet<String> = cases.iter().map(|c| c.0.to_string()).collect();
+    assert_eq!(exposed, tested, "every exposed command has a case");
+    for (path, body, args) in cases {
+        let (s, exit, b) = call_with(settings(), "POST", &format!("/api/{path}"), body.to_string()).await;
+        assert_eq!(s, StatusCode::OK, "{path}: {}", String::from_utf8_lossy(&b));
+        let web: Value = serde_json::from_slice(&b).unwrap();
+        let (code, cli) = cli_json(&args, &files);
+        assert_eq!(exit.as_deref(), Some(code.to_string().as_str()), "{path}: exit code");
+        assert_eq!(without_seconds(web), without_seconds(cli), "{path} {body}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_requests_get_one_line_4xx_and_the_server_keeps_serving() {
+    let bad = StatusCode::BAD_REQUEST;
+    assert!(refused("/api/queens/count", "{\"n\": ", bad).await.contains("malformed JSON"));
+    assert!(refused("/api/queens/count", "[8]", bad).await.contains("JSON object"));
+    let m = refused("/api/queens/count", r#"{"n": 8, "colour": "red"}"#, bad).await;
+    assert!(m.contains("unknown field `colour`") && m.contains("n, threads"), "{m}");
+    assert!(refused("/api/queens/count", r#"{"n": "eight"}"#, bad).await.contains("eight"));
+    assert!(refused("/api/queens/count", r#"{"n": {"x": 1}}"#, bad).await.contains("field `n`"));
+    assert!(refused("/api/queens/count", r#"{}"#, bad).await.contains("required"));
+    assert!(
+        refused("/api/queens/solve", r#"{"n": 8, "out": "/tmp/x"}"#, bad).await.contains("writes a file")
+    );
+    assert!(refused("/api/queens/count", r#"{"n": 19}"#, bad).await.contains("--allow-heavy"));
+    assert!(refused("/api/lights/solve", r#"{"random": "3000x3"}"#, bad).await.contains("2000"));
+    let m = refused("/api/lights/solve", r#"{"file": "01\n1x"}"#, bad).await;
+    assert!(m.starts_with("file: line 2"), "the temporary path is not shown: {m}");
+    assert!(refused("/api/lights/solve", r#"{"file": ["01"]}"#, bad).await.contains("content"));
+    refused("/api/queens/bench", "{}", StatusCode::NOT_FOUND).await;
+    refused("/api/play/lights", "{}", StatusCode::NOT_FOUND).await;
+    refused("/api/nothing", "{}", StatusCode::NOT_FOUND).await;
+    refused("/api/live/automaton/99999/step", r#"{"updates": 1}"#, StatusCode::NOT_FOUND).await;
+    refused("/api/live/automaton", r#"{"n": 8, "speed": 2}"#, bad).await;
+    refused("/api/live/automaton", r#"{"n": 0}"#, bad).await;
+    refused("/api/live/automaton", r#"{"n": 8, "eps": 2}"#, bad).await;
+    refused("/api/live/walk/plan", r#"{"rows": 2, "cols": 2, "moves": "SS"}"#, bad).await;
+    let big = format!(r#"{{"file": "{}"}}"#, "0".repeat(damier_web::MAX_BODY));
+    assert!(refused("/api/lights/solve", &big, StatusCode::PAYLOAD_TOO_LARGE).await.contains("larger"));
+    let (s, _, _) = call_with(settings(), "DELETE", "/lights", "").await;
+    assert_eq!(s, StatusCode::METHOD_NOT_ALLOWED);
+    // Still serving.
+    let (s, v) = post("/api/queens/count", json!({"n": 8})).await;
+    assert_eq!((s, &v["total"]), (StatusCode::OK, &json!(92)));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_no_answer_is_200_with_exit_1() {
+    let (s, exit, b) = call_with(settings(), "POST", "/api/queens/check", r#"{"columns": [1, 2]}"#).await;
+    assert_eq!((s, exit.as_deref()), (StatusCode::OK, Some("1")));
+    let v: Value = serde_json::from_slice(&b).unwrap();
+    assert_eq!(v["valid"], json!(false));
+    assert_eq!(v["attacks"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn time_limit_and_heavy_switch() {
+    let mut s = settings();
+    s.timeout = Duration::from_millis(1);
+    let (status, _, b) = call_with(s, "POST", "/api/queens/count", r#"{"n": 12}"#).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(String::from_utf8_lossy(&b).contains("time limit"));
+    let mut s = settings();
+    s.allow_heavy = true;
+    let (status, _, b) = call_with(s, "POST", "/api/lights/count", r#"{"size": "2500x3"}"#).await;
+    assert_eq!(status, StatusCode::OK, "{}", String::from_utf8_lossy(&b));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_hundred_concurrent_requests_are_all_answered() {
+    let app = router(settings());
+    let tasks: Vec<_> = (0..200)
+        .map(|i| {
+            let app = app.clone();
+            tokio::spawn(async move {
+                let body = json!({"size": format!("{}x{}", 1 + i % 30, 1 + i / 30)}).to_string();
+                let req = Request::builder()
+                    .method("POST")
+                    .uri("/api/lights/count")
+                    .body(Body::from(body))
+                    .unwrap();
+                let resp = app.oneshot(req).await.unwrap();
+                let status = resp.status();
+                let b = axum::body::to_bytes(resp.into_body(), 1 << 20).await.unwrap();
+                let v: Value = serde_json::from_slice(&b).unwrap();
+                (i, status, v)
+            })
+        })
+        .collect();
+    for t in tasks {
+        let (i, status, v) = t.await.unwrap();
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(v["width"], json!(1 + i % 30));
+        let want = damier::lights::nullity(1 + i % 30, 1 + i / 30);
+        assert_eq!(v["nullity"], json!(want), "request {i}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streamed_count_reports_progress_then_the_result() {
+    let (s, _, b) = call_with(settings(), "POST", "/api/queens/count?stream", r#"{"n": 16}"#).await;
+    assert_eq!(s, StatusCode::OK);
+    let text = String::from_utf8(b).unwrap();
+    assert!(text.contains("event: progress"), "{text}");
+    let result = text.split("event: result\ndata: ").nth(1).expect("a result event").lines().next().unwrap();
+    let v: Value = serde_json::from_str(result).unwrap();
+    assert_eq!((v["status"].clone(), v["exit"].clone()), (json!(200), json!(0)));
+    assert_eq!((v["body"]["total"].clone(), v["body"]["unique"].clone()), (json!(14772512), json!(1846955)));
+    let (_, _, b) = call_with(settings(), "POST", "/api/queens/count?stream", r#"{"n": "x"}"#).await;
+    let text = String::from_utf8(b).unwrap();
+    assert!(text.contains(r#""status":400"#), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_automaton_follows_the_cli_trajectory() {
+    let app = router(settings());
+    let send = |path: String, body: Value| {
+        let app = app.clone();
+        async move {
+            let req = Request::builder().method("POST").uri(path).body(Body::from(body.to_string())).unwrap();
+            let resp = app.oneshot(req).await.unwrap();
+            assert_eq!(resp.status(), StatusCode::OK);
+            let b = axum::body::to_bytes(resp.into_body(), 1 << 20).await.unwrap();
+            serde_json::from_slice::<Value>(&b).unwrap()
+        }
+    };
+    for (model, n, seed) in [("pair", 6, 3u64), ("cell", 7, 11)] {
+        let mut f = send("/api/live/automaton".into(), json!({"model": model, "n": n, "seed": seed})).await;
+        assert_eq!(f["counts"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).sum::<u64>(), n);
+        let id = f["id"].as_u64().unwrap();
+        while f["solved"] != json!(true) {
+            f = send(format!("/api/live/automaton/{id}/step"), json!({"updates": 5000})).await;
+        }
+        let (_, cli) = cli_json(
+            &["automaton", "run", "--model", model, "-n", &n.to_string(), "--seed", &seed.to_string()],
+            &[],
+        );
+        assert_eq!((&f["steps"], &f["moves"]), (&cli["steps"], &cli["moves"]), "{model} n={n} seed={seed}");
+        // The frame's queens are the CLI's placement (1-based column per row).
+        let counts: Vec<u64> = f["counts"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).collect();
+        for (row, col) in cli["placement"].as_array().unwrap().iter().enumerate() {
+            assert_eq!(counts[row * n as usize + col.as_u64().unwrap() as usize - 1], 1);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_walk_plan_finishes_and_replays_black() {
+    let (s, v) = post("/api/live/walk/plan", json!({"rows": 5, "cols": 4, "moves": "NNE"})).await;
+    assert_eq!(s, StatusCode::OK);
+    let all = format!("NNE{}", v["plan"].as_str().unwrap());
+    let (code, replay) = cli_json(&["walk", "replay", "5", "4", &all], &[]);
+    assert_eq!((code, &replay["all_black"]), (0, &json!(true)));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_are_embedded() {
+    for a in damier_web::assets::ASSETS {
+        let (s, _, b) = call_with(settings(), "GET", a.path, "").await;
+        assert_eq!(s, StatusCode::OK, "{}", a.path);
+        assert_eq!(b, a.body.as_bytes());
+        let outside = a.body.replace("http://www.w3.org/2000/svg", "");
+        assert!(
+            !outside.contains("http://") && !outside.contains("https://"),
+            "{} fetches nothing from outside",
+            a.path
+        );
+    }
+    let (s, _, _) = call_with(settings(), "GET", "/nothing-here", "").await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+}

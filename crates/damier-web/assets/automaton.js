@@ -1,0 +1,121 @@
+// The automaton: a run lives on the server (the library's Automaton); the page asks for
+// updates and draws each frame.
+import { header, api, intInput, say } from '/common.js';
+
+header();
+const $ = (id) => document.getElementById(id);
+const canvas = $('automaton');
+const ctx = canvas.getContext('2d');
+let frame = null;
+let playing = false;
+let inflight = false;
+
+const speed = () => 10 ** Number($('speed').value);
+function showSpeed() { $('speed-label').textContent = `${speed().toLocaleString()} updates per frame`; }
+
+function draw() {
+  if (!frame) return;
+  const n = frame.n;
+  const size = canvas.width;
+  const cell = size / n;
+  ctx.clearRect(0, 0, size, size);
+  for (let y = 0; y < n; y++) {
+    for (let x = 0; x < n; x++) {
+      ctx.fillStyle = (x + y) % 2 ? '#cfc6b3' : '#e9e4d8';
+      ctx.fillRect(x * cell, y * cell, cell, cell);
+    }
+  }
+  // Signals: a short line from the centre towards each signalled direction.
+  ctx.strokeStyle = '#2f6f73';
+  ctx.lineWidth = Math.max(1, cell / 22);
+  for (let y = 0; y < n; y++) {
+    for (let x = 0; x < n; x++) {
+      const s = frame.signals[y * n + x];
+      if (!s) continue;
+      const cx = (x + 0.5) * cell, cy = (y + 0.5) * cell;
+      ctx.beginPath();
+      frame.directions.forEach(([dx, dy], d) => {
+        if (!(s & (1 << d))) return;
+        const len = cell * 0.42;
+        ctx.moveTo(cx, cy);
+        ctx.lineTo(cx + dx * len, cy + dy * len);
+      });
+      ctx.stroke();
+    }
+  }
+  for (let y = 0; y < n; y++) {
+    for (let x = 0; x < n; x++) {
+      const k = frame.counts[y * n + x];
+      if (!k) continue;
+      const cx = (x + 0.5) * cell, cy = (y + 0.5) * cell;
+      ctx.fillStyle = k > 1 ? '#b0413e' : (frame.solved ? '#2e7d4f' : '#23262b');
+      ctx.beginPath();
+      ctx.arc(cx, cy, cell * 0.3, 0, 2 * Math.PI);
+      ctx.fill();
+      if (k > 1) {
+        ctx.fillStyle = '#fff';
+        ctx.font = `${Math.round(cell * 0.35)}px system-ui, sans-serif`;
+        ctx.textAlign = 'center'; ctx.textBaseline = 'middle';
+        ctx.fillText(String(k), cx, cy);
+      }
+    }
+  }
+  $('s-seed').textContent = frame.seed;
+  $('s-steps').textContent = frame.steps.toLocaleString();
+  $('s-moves').textContent = frame.moves.toLocaleString();
+  $('s-solved').textContent = frame.solved ? 'yes' : 'no';
+  $('s-absorbing').textContent = frame.absorbing ? 'yes' : 'no';
+  if (frame.solved) say($('status'), `Solved after ${frame.steps.toLocaleString()} updates and ${frame.moves.toLocaleString()} moves.`, 'ok');
+}
+
+async function newRun() {
+  setPlaying(false);
+  const body = {
+    model: $('model').value,
+    n: intInput($('n'), 1, 64),
+    eps: Number($('eps').value),
+    eta: Number($('eta').value),
+  };
+  if ($('seed').value !== '') body.seed = Number($('seed').value);
+  try {
+    frame = (await api('live/automaton', body)).data;
+    say($('status'), '');
+    draw();
+  } catch (e) { say($('status'), e.message, 'bad'); }
+}
+
+async function advance(updates) {
+  if (!frame || inflight || frame.solved) return;
+  inflight = true;
+  try {
+    frame = (await api(`live/automaton/${frame.id}/step`, { updates })).data;
+    draw();
+    if (frame.solved) setPlaying(false);
+  } catch (e) {
+    setPlaying(false);
+    say($('status'), e.message, 'bad');
+  } finally { inflight = false; }
+}
+
+function setPlaying(on) {
+  playing = on;
+  $('play').textContent = on ? 'Pause' : 'Play';
+  $('play').setAttribute('aria-pressed', on ? 'true' : 'false');
+}
+
+function loop() {
+  if (playing) advance(speed());
+  requestAnimationFrame(loop);
+}
+
+$('new').onclick = newRun;
+$('play').onclick = () => setPlaying(!playing && !!frame && !frame.solved);
+$('step').onclick = () => { setPlaying(false); advance(1); };
+$('speed').oninput = showSpeed;
+document.addEventListener('keydown', (e) => {
+  if (['INPUT', 'SELECT', 'BUTTON'].includes(e.target.tagName)) return;
+  if (e.key === ' ') { e.preventDefault(); $('play').click(); }
+  if (e.key === '.') advance(1);
+});
+showSpeed();
+newRun().then(() => requestAnimationFrame(loop));

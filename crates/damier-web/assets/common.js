@@ -1,0 +1,171 @@
+// Shared by every page: the navigation, the API calls, a seeded generator, keyboard grids.
+
+const PAGES = [
+  ['/', 'Home'],
+  ['/lights', 'Lights Out'],
+  ['/walk', 'The walk'],
+  ['/automaton', 'Queens automaton'],
+  ['/queens', 'n queens'],
+];
+
+/** Fills <header class="top"> with the brand and the navigation. */
+export function header() {
+  const top = document.querySelector('header.top');
+  const links = PAGES.map(([href, name]) =>
+    `<a href="${href}"${location.pathname === href ? ' aria-current="page"' : ''}>${name}</a>`).join('');
+  top.innerHTML = `<a class="brand" href="/">damier lab</a><nav aria-label="Problems">${links}</nav>`;
+}
+
+/** An API error: the server's one-line message and the HTTP status. */
+export class ApiError extends Error {
+  constructor(message, status) { super(message); this.status = status; }
+}
+
+/**
+ * POST /api/<path> with `body` (the command's options, named as on the command line).
+ * Resolves to { data, exit } (exit 1 is a "no" answer); rejects with ApiError.
+ */
+export async function api(path, body = {}, signal) {
+  const r = await fetch(`/api/${path}`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal,
+  });
+  const data = await r.json().catch(() => ({ error: r.statusText }));
+  if (!r.ok) throw new ApiError(data.error || r.statusText, r.status);
+  return { data, exit: Number(r.headers.get('x-damier-exit') || 0) };
+}
+
+/**
+ * The same call as a stream of server-sent events: onProgress({label, done, total}) while it
+ * runs; resolves to { data, exit }. Aborting `signal` cancels the job on the server.
+ */
+export async function stream(path, body, onProgress, signal) {
+  const r = await fetch(`/api/${path}?stream`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal,
+  });
+  if (!r.ok) {
+    const data = await r.json().catch(() => ({ error: r.statusText }));
+    throw new ApiError(data.error || r.statusText, r.status);
+  }
+  const reader = r.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let cut;
+    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      let event = 'message';
+      const data = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      }
+      if (!data.length) continue;
+      const payload = JSON.parse(data.join('\n'));
+      if (event === 'progress') onProgress(payload);
+      if (event === 'result') {
+        if (payload.status !== 200) throw new ApiError(payload.body?.error || 'failed', payload.status);
+        return { data: payload.body, exit: payload.exit };
+      }
+    }
+  }
+  throw new ApiError('the stream ended without a result', 0);
+}
+
+/** A small seeded generator (xorshift64*), so a page's random start can be replayed. */
+export function rng(seed) {
+  let s = BigInt.asUintN(64, BigInt(seed) ^ 0x9E3779B97F4A7C15n) || 1n;
+  return () => {
+    s ^= s >> 12n; s ^= BigInt.asUintN(64, s << 25n); s ^= s >> 27n;
+    return Number(BigInt.asUintN(64, s * 0x2545F4914F6CDD1Dn) >> 11n) / 2 ** 53;
+  };
+}
+
+/** A fresh random seed. */
+export function newSeed() {
+  return Math.floor(Math.random() * 2 ** 32);
+}
+
+/** Clamps the integer in input `el` to [min, max] and returns it. */
+export function intInput(el, min, max) {
+  let v = Math.round(Number(el.value));
+  if (!Number.isFinite(v)) v = min;
+  v = Math.min(max, Math.max(min, v));
+  el.value = v;
+  return v;
+}
+
+/** Shows `text` in the status line `el`, with class ok/bad. */
+export function say(el, text, kind = '') {
+  el.textContent = text;
+  el.className = `status ${kind}`;
+}
+
+/**
+ * A keyboard- and pointer-driven grid of `rows x cols` buttons inside `container`.
+ * Arrow keys move a cursor, Space/Enter activate; onActivate(r, c) is called for clicks too.
+ * Returns { cells, setCursor, cursor }.
+ */
+export function makeGrid(container, rows, cols, onActivate, label) {
+  container.innerHTML = '';
+  container.style.gridTemplateColumns = `repeat(${cols}, 1fr)`;
+  container.tabIndex = 0;
+  container.setAttribute('role', 'grid');
+  container.setAttribute('aria-label', label);
+  const cells = [];
+  const state = { r: 0, c: 0 };
+  for (let r = 0; r < rows; r++) {
+    const line = [];
+    for (let c = 0; c < cols; c++) {
+      const b = document.createElement('button');
+      b.className = 'cell';
+      b.tabIndex = -1;
+      b.dataset.r = r; b.dataset.c = c;
+      b.setAttribute('aria-label', `row ${r + 1}, column ${c + 1}`);
+      b.addEventListener('click', () => { state.r = r; state.c = c; show(); onActivate(r, c); });
+      container.appendChild(b);
+      line.push(b);
+    }
+    cells.push(line);
+  }
+  const show = () => {
+    container.querySelectorAll('.cursor').forEach((e) => e.classList.remove('cursor'));
+    if (document.activeElement === container) cells[state.r][state.c].classList.add('cursor');
+  };
+  container.onkeydown = (e) => {
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (moves[e.key]) {
+      state.r = Math.min(rows - 1, Math.max(0, state.r + moves[e.key][0]));
+      state.c = Math.min(cols - 1, Math.max(0, state.c + moves[e.key][1]));
+      show();
+      e.preventDefault();
+    } else if (e.key === ' ' || e.key === 'Enter') {
+      onActivate(state.r, state.c);
+      e.preventDefault();
+    }
+  };
+  container.onfocus = show;
+  container.onblur = show;
+  return { cells, cursor: state, setCursor(r, c) { state.r = r; state.c = c; show(); } };
+}
+
+/** Draws a 0/1 pattern (rows of '0'/'1' or '_'/'#') on a canvas. */
+export function drawPattern(canvas, rows, on = '#2f6f73', off = '#fbfaf7') {
+  const h = rows.length, w = rows[0]?.length || 0;
+  const size = 280;
+  canvas.width = size; canvas.height = size;
+  const ctx = canvas.getContext('2d');
+  const cell = size / Math.max(w, h);
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, size, size);
+  for (let r = 0; r < h; r++) {
+    for (let c = 0; c < w; c++) {
+      const bit = rows[r][c] === '1' || rows[r][c] === '#';
+      ctx.fillStyle = bit ? on : off;
+      ctx.fillRect(c * cell + 1, r * cell + 1, cell - 2, cell - 2);
+    }
+  }
+}

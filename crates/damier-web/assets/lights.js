@@ -1,0 +1,201 @@
+// Lights Out: the board lives here; hints, solutions, kernel, elimination and chasing come
+// from the API (the same JSON as `damier lights ... --json`).
+import { header, api, rng, newSeed, intInput, say, makeGrid, drawPattern } from '/common.js';
+
+header();
+const $ = (id) => document.getElementById(id);
+let W = 5, H = 5;
+let lights = [];          // lights[r][c] = 0/1, row 0 on top
+let history = [];         // presses made, for undo
+let marks = null;         // a fewest-presses solution shown on the board
+let hintCell = null;
+let grid = null;
+let kernel = [], kernelAt = 0;
+let steps = [], stepAt = 0;
+let animating = false;
+
+const text = () => lights.map((row) => row.join('')).join('\n');
+const litCount = () => lights.reduce((s, row) => s + row.reduce((a, b) => a + b, 0), 0);
+
+function press(r, c) {
+  for (const [dr, dc] of [[0, 0], [1, 0], [-1, 0], [0, 1], [0, -1]]) {
+    const y = r + dr, x = c + dc;
+    if (y >= 0 && y < H && x >= 0 && x < W) lights[y][x] ^= 1;
+  }
+}
+
+function render() {
+  for (let r = 0; r < H; r++) {
+    for (let c = 0; c < W; c++) {
+      const b = grid.cells[r][c];
+      b.classList.toggle('on', lights[r][c] === 1);
+      b.classList.toggle('mark', !!marks && marks[r][c] === '1');
+      b.classList.toggle('hint', !!hintCell && hintCell[0] === r && hintCell[1] === c);
+      b.setAttribute('aria-pressed', lights[r][c] === 1 ? 'true' : 'false');
+    }
+  }
+  $('presses').textContent = history.length;
+  $('on').textContent = litCount();
+}
+
+function afterChange() {
+  marks = null; hintCell = null;
+  $('fewest').textContent = '–';
+  render();
+  if (litCount() === 0 && history.length > 0) {
+    say($('status'), `Solved in ${history.length} presses.`, 'ok');
+  } else {
+    say($('status'), '');
+  }
+}
+
+function onCell(r, c) {
+  if (animating) return;
+  if ($('draw').checked) {
+    lights[r][c] ^= 1;
+    history = [];
+  } else {
+    press(r, c);
+    history.push([r, c]);
+  }
+  afterChange();
+}
+
+function newBoard(random) {
+  W = intInput($('w'), 1, 50);
+  H = intInput($('h'), 1, 50);
+  lights = Array.from({ length: H }, () => new Array(W).fill(0));
+  if (random) {
+    if ($('seed').value === '') $('seed').value = newSeed();
+    const next = rng(Number($('seed').value));
+    // Winnable by construction: the lights left by random presses on a dark board.
+    for (let r = 0; r < H; r++) for (let c = 0; c < W; c++) if (next() < 0.5) press(r, c);
+  }
+  history = [];
+  grid = makeGrid($('board'), H, W, onCell, `Lights Out board, ${W} by ${H}`);
+  $('board').style.width = `min(100%, ${Math.max(200, Math.min(560, W * 56))}px)`;
+  afterChange();
+  loadKernel();
+  steps = []; showStep();
+  $('explain').disabled = W * H > 64;
+}
+
+async function fewest() {
+  const { data, exit } = await api('lights/solve', { file: text(), min: true });
+  if (exit === 1) {
+    say($('status'), 'This board cannot be switched off (it is not winnable).', 'bad');
+    return null;
+  }
+  $('fewest').textContent = data.press_count + (data.exact_min ? '' : ' (heuristic)');
+  return data;
+}
+
+async function run(action) {
+  try { await action(); } catch (e) { say($('status'), e.message, 'bad'); }
+}
+
+$('hint').onclick = () => run(async () => {
+  if (litCount() === 0) return;
+  const data = await fewest();
+  if (!data) return;
+  // A fewest-presses solution minus one of its presses is one of the board after that press:
+  // following hints always wins.
+  for (let r = 0; r < H; r++) {
+    const c = data.presses[r].indexOf('1');
+    if (c >= 0) { hintCell = [r, c]; grid.setCursor(r, c); break; }
+  }
+  render();
+  say($('status'), `Hint: press row ${hintCell[0] + 1}, column ${hintCell[1] + 1}.`);
+});
+
+$('solution').onclick = () => run(async () => {
+  const data = await fewest();
+  if (!data) return;
+  marks = data.presses;
+  render();
+  say($('status'), `${data.press_count} presses switch every light off (marked).`);
+});
+
+$('undo').onclick = () => {
+  const last = history.pop();
+  if (last) press(last[0], last[1]);
+  afterChange();
+};
+
+$('random').onclick = () => { $('seed').value = newSeed(); newBoard(true); };
+$('clear').onclick = () => newBoard(false);
+$('w').onchange = $('h').onchange = () => newBoard(false);
+
+async function loadKernel() {
+  try {
+    const { data } = await api('lights/kernel', { size: `${W}x${H}` });
+    kernel = data.basis; kernelAt = 0;
+    $('nullity').textContent = data.nullity;
+    $('kernel-summary').textContent = `${W} × ${H}: nullity ${data.nullity}, so ${2 ** data.nullity} neutral configurations and 1 start in ${2 ** data.nullity} is winnable.`;
+    showKernel();
+  } catch (e) { say($('status'), e.message, 'bad'); }
+}
+
+function showKernel() {
+  const canvas = $('kernel-canvas');
+  if (!kernel.length) {
+    drawPattern(canvas, Array.from({ length: H }, () => '0'.repeat(W)));
+    $('kernel-index').textContent = 'none: every board has one solution';
+    return;
+  }
+  drawPattern(canvas, kernel[kernelAt]);
+  $('kernel-index').textContent = `vector ${kernelAt + 1} of ${kernel.length}`;
+}
+$('kernel-prev').onclick = () => { if (kernel.length) { kernelAt = (kernelAt + kernel.length - 1) % kernel.length; showKernel(); } };
+$('kernel-next').onclick = () => { if (kernel.length) { kernelAt = (kernelAt + 1) % kernel.length; showKernel(); } };
+
+$('explain').onclick = () => run(async () => {
+  const { data } = await api('lights/solve', { file: text(), explain: true });
+  steps = data.steps || []; stepAt = 0;
+  showStep();
+});
+function showStep() {
+  $('step-prev').disabled = stepAt <= 0;
+  $('step-next').disabled = stepAt >= steps.length - 1;
+  if (!steps.length) { $('matrix').textContent = ''; $('step-label').textContent = ''; return; }
+  const s = steps[stepAt];
+  $('step-label').textContent = `step ${stepAt + 1} of ${steps.length}: column ${s.column}, ${s.pivot_row === null ? 'no pivot (a free unknown)' : `pivot row L${s.pivot_row}`}`;
+  $('matrix').textContent = [...s.ops, '', ...s.matrix].join('\n');
+}
+$('step-prev').onclick = () => { stepAt--; showStep(); };
+$('step-next').onclick = () => { stepAt++; showStep(); };
+
+const sleep = (ms) => new Promise((res) => setTimeout(res, ms));
+$('chase').onclick = () => run(async () => {
+  if (animating || litCount() === 0) return;
+  const { data } = await api('lights/chase', { file: text() });
+  animating = true;
+  const delay = Math.max(30, 1500 / (W * H));
+  const chaseDown = async () => {
+    for (let r = 1; r < H; r++) {
+      for (let c = 0; c < W; c++) {
+        if (lights[r - 1][c]) { press(r, c); history.push([r, c]); hintCell = [r, c]; render(); await sleep(delay); }
+      }
+    }
+  };
+  try {
+    say($('status'), 'Chasing: press under every light, row after row.');
+    await chaseDown();
+    if (!data.solvable) {
+      say($('status'), `Lights left on the last row (${data.last_row}): no first row fixes them, not winnable.`, 'bad');
+      return;
+    }
+    say($('status'), `Last row ${data.last_row}: press ${data.first_row} on the first row, then chase again.`);
+    await sleep(600);
+    for (let c = 0; c < W; c++) {
+      if (data.first_row[c] === '1') { press(0, c); history.push([0, c]); hintCell = [0, c]; render(); await sleep(delay * 2); }
+    }
+    await chaseDown();
+  } finally {
+    animating = false;
+    hintCell = null;
+    afterChange();
+  }
+});
+
+newBoard(true);

@@ -1,0 +1,172 @@
+//! Running one command as a child process of the `damier` executable, with bounds.
+//!
+//! The child is `damier __api GROUP COMMAND`, the JSON object on its stdin; it maps the object
+//! onto its own arguments ([`crate::fields`]) and runs the command with `--json`, so the answer
+//! is byte for byte what the command line prints. The server only bounds the run: a permit from
+//! a semaphore (at most `max_jobs` children at once), a time limit, a cap on the answer's size,
+//! and `kill_on_drop`, so a page that goes away (or cancels) kills its job.
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::process::Command;
+use tokio::sync::mpsc;
+
+use crate::AppState;
+
+/// Largest answer returned (bytes of JSON); `queens list 14` is about 20 MB.
+pub const MAX_OUTPUT: u64 = 64 << 20;
+
+/// Most bytes of the child's messages kept for the error line.
+const MAX_MESSAGES: usize = 64 << 10;
+
+/// The environment variable that makes the child print its progress as JSON lines on stderr.
+pub const PROGRESS_ENV: &str = "DAMIER_PROGRESS";
+
+/// The prefix of a progress line on the child's stderr (the rest is `{"label", "done",
+/// "total"}`).
+pub const PROGRESS_PREFIX: &str = "damier-progress ";
+
+/// How a job ended.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Exit 0 (yes / done) or 1 (a "no" answer): the JSON the command printed.
+    Answer {
+        /// The command's stdout, verbatim.
+        json: Vec<u8>,
+        /// 0 or 1.
+        exit: i32,
+    },
+    /// Exit 2: the command refused its input; its one-line message.
+    Refused(String),
+    /// The time limit passed; the child was killed.
+    TimedOut(Duration),
+    /// The answer exceeded [`MAX_OUTPUT`]; the child was killed.
+    TooLarge,
+    /// The child could not start or ended abnormally (a bug): what happened.
+    Failed(String),
+}
+
+/// Runs `group command` on `body` (a JSON object, already checked) and waits for the end.
+/// `progress` receives the progress lines as they come. Dropping the future kills the child.
+pub async fn run(
+    state: &AppState,
+    group: &str,
+    command: &str,
+    body: &[u8],
+    progress: Option<&mpsc::Sender<String>>,
+) -> Outcome {
+    let limit = state.settings.timeout;
+    let work = async {
+        let Ok(_permit) = state.jobs.acquire().await else {
+            return Outcome::Failed("the job queue is closed".into());
+        };
+        run_child(state, group, command, body, progress).await
+    };
+    tokio::time::timeout(limit, work).await.unwrap_or(Outcome::TimedOut(limit))
+}
+
+async fn run_child(
+    state: &AppState,
+    group: &str,
+    command: &str,
+    body: &[u8],
+    progress: Option<&mpsc::Sender<String>>,
+) -> Outcome {
+    let mut child = match Command::new(&state.settings.executable)
+        .args(["__api", group, command])
+        .env(PROGRESS_ENV, if progress.is_some() { "lines" } else { "none" })
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+    {
+        Ok(c) => c,
+        Err(e) => {
+            return Outcome::Failed(format!("cannot start {}: {e}", state.settings.executable.display()));
+        }
+    };
+    let (Some(mut stdin), Some(stdout), Some(stderr)) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
+        return Outcome::Failed("the child's pipes are missing".into());
+    };
+    let body = body.to_vec();
+    let feed = async move {
+        // A child that exits early closes its stdin: not an error of ours.
+        let _ = stdin.write_all(&body).await;
+        drop(stdin);
+    };
+    let read_out = async move {
+        let mut out = Vec::new();
+        let r = stdout.take(MAX_OUTPUT + 1).read_to_end(&mut out).await;
+        r.map(|_| out)
+    };
+    let read_err = async move {
+        let mut lines = BufReader::new(stderr).lines();
+        let mut messages = String::new();
+        while let Ok(Some(line)) = lines.next_line().await {
+            if let Some(p) = line.strip_prefix(PROGRESS_PREFIX) {
+                if let Some(tx) = progress {
+                    let _ = tx.try_send(p.to_string());
+                }
+            } else if messages.len() < MAX_MESSAGES {
+                messages.push_str(&line);
+                messages.push('\n');
+            }
+        }
+        messages
+    };
+    let ((), out, messages) = tokio::join!(feed, read_out, read_err);
+    let out = match out {
+        Ok(o) if o.len() as u64 > MAX_OUTPUT => return Outcome::TooLarge,
+        Ok(o) => o,
+        Err(e) => return Outcome::Failed(format!("cannot read the answer: {e}")),
+    };
+    let status = match child.wait().await {
+        Ok(s) => s,
+        Err(e) => return Outcome::Failed(format!("cannot wait for the command: {e}")),
+    };
+    match status.code() {
+        Some(code @ (0 | 1)) => Outcome::Answer { json: out, exit: code },
+        Some(2) => Outcome::Refused(one_line(&messages)),
+        other => Outcome::Failed(format!(
+            "the command ended abnormally ({}): {}",
+            other.map_or("killed by a signal".to_string(), |c| format!("exit {c}")),
+            one_line(&messages)
+        )),
+    }
+}
+
+/// The first meaningful line of the child's messages, without the `damier: error: ` prefix.
+pub fn one_line(messages: &str) -> String {
+    let line =
+        messages.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("the command refused its input");
+    let line = line.strip_prefix("damier: ").unwrap_or(line);
+    line.strip_prefix("error: ").unwrap_or(line).to_string()
+}
+
+/// The default number of concurrent jobs: one per core.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
+}
+
+/// The default time limit of one job.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+
+    #[test]
+    fn error_line_is_the_first_meaningful_line() {
+        assert_eq!(one_line("\ndamier: error: bad size `3`\nmore\n"), "bad size `3`");
+        assert_eq!(
+            one_line("error: unexpected argument '--x' found\n\nUsage: ..."),
+            "unexpected argument '--x' found"
+        );
+        assert_eq!(one_line(""), "the command refused its input");
+    }
+}

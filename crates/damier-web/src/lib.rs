@@ -1,0 +1,292 @@
+//! The damier web lab: an HTTP server whose API is the command line's JSON, and the pages
+//! that play and watch every problem (Lights Out, the walk, the queens automaton, n queens).
+//!
+//! - [`router`] builds the whole application: the embedded pages ([`assets`]), the API and
+//!   the live views. [`serve`] runs it on a listener until a shutdown signal.
+//! - `POST /api/<group>/<command>` with a JSON object answers exactly what
+//!   `damier <group> <command> ... --json` prints: the server runs the `damier` executable
+//!   ([`Settings::executable`]) as a child with the object on stdin, and the child maps the
+//!   object onto its own clap arguments ([`fields`]). Exit 0 and 1 answer 200 with the JSON
+//!   (header `x-damier-exit` says which), exit 2 answers 400 with `{"error": "one line"}`.
+//!   Add `?stream` to get server-sent events instead: `progress` events while it runs, then
+//!   one `result` (`{"status", "exit", "body"}`); closing the stream kills the job.
+//! - Bounds ([`limits`], [`jobs`]): bodies up to [`MAX_BODY`], heavy sizes refused unless
+//!   `allow_heavy`, at most `max_jobs` children at once (others wait), each within `timeout`;
+//!   every refusal is a 4xx with a one-line JSON message, and the server keeps serving.
+//! - Live views ([`live`]) use the library directly: automaton runs stepped by the page, and
+//!   the walk's plan from any position.
+
+#![deny(missing_docs)]
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::sse::{Event, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use serde_json::{Value, json};
+use tokio::sync::{Semaphore, mpsc};
+
+/// The HTTP framework, re-exported for tests that drive [`router`] directly.
+pub use axum;
+
+pub mod assets;
+pub mod fields;
+pub mod jobs;
+pub mod limits;
+pub mod live;
+
+/// Largest request body accepted.
+pub const MAX_BODY: usize = 1 << 20;
+
+/// How the server runs its jobs.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The `damier` executable run for each API call (the server's own, normally).
+    pub executable: PathBuf,
+    /// Lift the per-request bounds of [`limits`] (the time limit still holds).
+    pub allow_heavy: bool,
+    /// Most commands running at once; further requests wait for a slot. [default: one per core]
+    pub max_jobs: usize,
+    /// Time limit of one request, waiting included. [default: 60 s]
+    pub timeout: Duration,
+}
+
+impl Settings {
+    /// Default bounds for `executable`.
+    pub fn new(executable: PathBuf) -> Settings {
+        Settings {
+            executable,
+            allow_heavy: false,
+            max_jobs: jobs::default_jobs(),
+            timeout: jobs::DEFAULT_TIMEOUT,
+        }
+    }
+}
+
+/// Shared state of the handlers.
+pub struct AppState {
+    settings: Settings,
+    jobs: Semaphore,
+    runs: Mutex<live::Runs>,
+}
+
+/// The application: pages, API and live views.
+pub fn router(settings: Settings) -> Router {
+    let state = Arc::new(AppState {
+        jobs: Semaphore::new(settings.max_jobs.max(1)),
+        settings,
+        runs: Mutex::new(live::Runs::default()),
+    });
+    Router::new()
+        .route("/api/live/automaton", post(automaton_new))
+        .route("/api/live/automaton/{id}/step", post(automaton_step))
+        .route("/api/live/walk/plan", post(walk_plan))
+        .route("/api/{group}/{command}", post(api))
+        .fallback(fallback)
+        .with_state(state)
+}
+
+/// Serves `router(settings)` on `listener` until `shutdown` completes.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    settings: Settings,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(settings).into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(shutdown)
+        .await
+}
+
+/// A JSON error answer: `{"error": message}`.
+fn error(status: StatusCode, message: impl Into<String>) -> Response {
+    (status, axum::Json(json!({ "error": message.into() }))).into_response()
+}
+
+/// Pages for GET, a JSON 404 under `/api/`, 405 otherwise.
+async fn fallback(method: axum::http::Method, uri: axum::http::Uri) -> Response {
+    if uri.path().starts_with("/api/") || uri.path() == "/api" {
+        return error(
+            StatusCode::NOT_FOUND,
+            "no such API: use POST /api/<group>/<command> (see docs/web.md)",
+        );
+    }
+    if method != axum::http::Method::GET && method != axum::http::Method::HEAD {
+        return error(StatusCode::METHOD_NOT_ALLOWED, "pages are read with GET");
+    }
+    assets::serve(uri).await
+}
+
+/// Reads the body up to [`MAX_BODY`] and parses it as JSON (an empty body is `{}`).
+async fn json_body(body: Body) -> Result<Value, Response> {
+    let bytes: Bytes = axum::body::to_bytes(body, MAX_BODY).await.map_err(|_| {
+        error(StatusCode::PAYLOAD_TOO_LARGE, format!("the request body is larger than {MAX_BODY} bytes"))
+    })?;
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(json!({}));
+    }
+    serde_json::from_slice(&bytes).map_err(|e| error(StatusCode::BAD_REQUEST, format!("malformed JSON: {e}")))
+}
+
+async fn api(
+    State(state): State<Arc<AppState>>,
+    Path((group, command)): Path<(String, String)>,
+    RawQuery(query): RawQuery,
+    body: Body,
+) -> Response {
+    if !fields::is_exposed(&group, &command) {
+        return error(StatusCode::NOT_FOUND, format!("no command `{group} {command}` here"));
+    }
+    let value = match json_body(body).await {
+        Ok(v) => v,
+        Err(r) => return r,
+    };
+    if !value.is_object() {
+        return error(StatusCode::BAD_REQUEST, fields::FieldError::NotAnObject.to_string());
+    }
+    if !state.settings.allow_heavy
+        && let Err(m) = limits::check(&group, &command, &value)
+    {
+        return error(StatusCode::BAD_REQUEST, m);
+    }
+    let body = value.to_string().into_bytes();
+    let stream = query.is_some_and(|q| q.split('&').any(|p| p == "stream" || p.starts_with("stream=")));
+    if stream {
+        return streamed(state, group, command, body);
+    }
+    answer(jobs::run(&state, &group, &command, &body, None).await)
+}
+
+/// The HTTP status and JSON body of a job's outcome.
+fn outcome_parts(o: jobs::Outcome) -> (StatusCode, Option<i32>, Vec<u8>) {
+    use jobs::Outcome;
+    let msg = |m: String| json!({ "error": m }).to_string().into_bytes();
+    match o {
+        Outcome::Answer { json, exit } => (StatusCode::OK, Some(exit), json),
+        Outcome::Refused(m) => (StatusCode::BAD_REQUEST, None, msg(m)),
+        Outcome::TimedOut(d) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            None,
+            msg(format!("no answer within {} s, this server's time limit", d.as_secs())),
+        ),
+        Outcome::TooLarge => (
+            StatusCode::BAD_REQUEST,
+            None,
+            msg(format!(
+                "the answer is larger than {} MiB: ask for less (a limit, a smaller size)",
+                jobs::MAX_OUTPUT >> 20
+            )),
+        ),
+        Outcome::Failed(m) => (StatusCode::INTERNAL_SERVER_ERROR, None, msg(m)),
+    }
+}
+
+fn answer(o: jobs::Outcome) -> Response {
+    let (status, exit, body) = outcome_parts(o);
+    let mut r = (status, body).into_response();
+    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    if let Some(code) = exit {
+        r.headers_mut().insert("x-damier-exit", HeaderValue::from(code));
+    }
+    r
+}
+
+/// Server-sent events: `progress` lines while the job runs, then one `result`. When the page
+/// closes the stream, the job's future is dropped, which kills the child.
+fn streamed(state: Arc<AppState>, group: String, command: String, body: Vec<u8>) -> Response {
+    let (events, rx) = mpsc::channel::<Event>(64);
+    tokio::spawn(async move {
+        let (progress, mut lines) = mpsc::channel::<String>(64);
+        let job = jobs::run(&state, &group, &command, &body, Some(&progress));
+        tokio::pin!(job);
+        let outcome = loop {
+            tokio::select! {
+                o = &mut job => break o,
+                Some(p) = lines.recv() => {
+                    if events.send(Event::default().event("progress").data(p)).await.is_err() {
+                        return;
+                    }
+                }
+                () = events.closed() => return,
+            }
+        };
+        let (status, exit, body) = outcome_parts(outcome);
+        let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        let result = json!({ "status": status.as_u16(), "exit": exit, "body": body }).to_string();
+        let _ = events.send(Event::default().event("result").data(result)).await;
+    });
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|e| (Ok::<_, Infallible>(e), rx))
+    });
+    Sse::new(stream).keep_alive(axum::response::sse::KeepAlive::default()).into_response()
+}
+
+async fn automaton_new(State(state): State<Arc<AppState>>, body: Body) -> Response {
+    let req: live::NewRun = match typed_body(body).await {
+        Ok(r) => r,
+        Err(r) => return r,
+    };
+    let created = match state.runs.lock() {
+        Ok(mut runs) => runs.create(&req, state.settings.allow_heavy),
+        Err(_) => Err("the run table is unavailable".into()),
+    };
+    match created {
+        Ok(f) => axum::Json(f).into_response(),
+        Err(m) => error(StatusCode::BAD_REQUEST, m),
+    }
+}
+
+async fn automaton_step(State(state): State<Arc<AppState>>, Path(id): Path<String>, body: Body) -> Response {
+    let req: live::Step = match typed_body(body).await {
+        Ok(r) => r,
+        Err(r) => return r,
+    };
+    let Ok(id) = id.parse::<u64>() else {
+        return error(StatusCode::NOT_FOUND, format!("no automaton run `{id}`"));
+    };
+    let run = state.runs.lock().ok().and_then(|mut runs| runs.get(id));
+    let Some(run) = run else {
+        return error(
+            StatusCode::NOT_FOUND,
+            format!("no automaton run {id} (runs are dropped after {} newer ones)", live::MAX_RUNS),
+        );
+    };
+    let stepped = tokio::task::spawn_blocking(move || {
+        let Ok(mut a) = run.try_lock() else {
+            return Err("this run is being stepped by another request".to_string());
+        };
+        Ok(live::step(id, &mut a, req.updates))
+    })
+    .await;
+    match stepped {
+        Ok(Ok(f)) => axum::Json(f).into_response(),
+        Ok(Err(m)) => error(StatusCode::CONFLICT, m),
+        Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "the step failed"),
+    }
+}
+
+async fn walk_plan(State(state): State<Arc<AppState>>, body: Body) -> Response {
+    let req: live::WalkPlan = match typed_body(body).await {
+        Ok(r) => r,
+        Err(r) => return r,
+    };
+    let heavy = state.settings.allow_heavy;
+    match tokio::task::spawn_blocking(move || live::walk_plan(&req, heavy)).await {
+        Ok(Ok(a)) => axum::Json(a).into_response(),
+        Ok(Err(m)) => error(StatusCode::BAD_REQUEST, m),
+        Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "the plan failed"),
+    }
+}
+
+/// A body parsed into `T` (unknown fields refused), or the 4xx answer.
+async fn typed_body<T: serde::de::DeserializeOwned>(body: Body) -> Result<T, Response> {
+    let value = json_body(body).await?;
+    serde_json::from_value(value).map_err(|e| error(StatusCode::BAD_REQUEST, format!("bad request: {e}")))
+}

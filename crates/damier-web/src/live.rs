@@ -1,0 +1,271 @@
+//! Live views that need state between requests, served by the library directly.
+//!
+//! - The automaton: a page creates a run (`POST /api/live/automaton` with the keys of
+//!   `damier automaton run`: `model`, `n`, `eps`, `eta`, `seed`) and steps it
+//!   (`POST /api/live/automaton/{id}/step` with `{"updates": K}`); each answer is a frame: the
+//!   queens and the 8 signals of every cell, the step and move counts, solved/absorbing. The
+//!   run is the library's `Automaton::from_seed`, stepped by `run_steps`, so the same seed gives
+//!   the same trajectory as `damier automaton run --seed S`, stopping at the same first solution.
+//! - The walk: `POST /api/live/walk/plan` with `rows`, `cols` and the `moves` made so far (as in
+//!   `damier walk replay`) answers the pawn's cell and a plan of moves from there to all black
+//!   (the library's `WalkState::plan`, which the page follows for hints and the animation).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use damier::automaton::{Automaton, Model, Params};
+use damier::control::Control;
+use damier::walk::game::WalkState;
+use damier::walk::{Shape, path};
+use serde::{Deserialize, Serialize};
+
+use crate::limits;
+
+/// Most runs kept at once; the least recently used is dropped beyond.
+pub const MAX_RUNS: usize = 64;
+/// Most updates asked in one step request.
+pub const MAX_UPDATES: u64 = 10_000_000;
+/// Time spent stepping in one request at most; the frame says how far it got.
+const STEP_BUDGET: Duration = Duration::from_millis(200);
+/// Largest move string replayed by the walk planner.
+pub const MAX_MOVES: usize = 1 << 20;
+
+/// The automaton runs of all pages, by id.
+#[derive(Default)]
+pub struct Runs {
+    next: u64,
+    runs: HashMap<u64, (Instant, Arc<Mutex<Automaton>>)>,
+}
+
+/// A new automaton run (the keys of `damier automaton run`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewRun {
+    /// `pair` or `cell` [default: pair].
+    #[serde(default)]
+    pub model: Option<String>,
+    /// Board side.
+    pub n: usize,
+    /// ε [default: the library's].
+    #[serde(default)]
+    pub eps: Option<f64>,
+    /// η [default: the library's].
+    #[serde(default)]
+    pub eta: Option<f64>,
+    /// Seed [default: random, answered].
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// A step request.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// Updates to perform (stops early at a solution or after the time budget).
+    pub updates: u64,
+}
+
+/// What a page draws: the position and the counters.
+#[derive(Debug, Serialize)]
+pub struct Frame {
+    /// The run's id, for the step requests.
+    pub id: u64,
+    /// `pair` or `cell`.
+    pub model: &'static str,
+    /// Board side.
+    pub n: usize,
+    /// ε.
+    pub eps: f64,
+    /// η.
+    pub eta: f64,
+    /// The seed of the run.
+    pub seed: u64,
+    /// Updates made.
+    pub steps: u64,
+    /// Queen moves made.
+    pub moves: u64,
+    /// The queens form a solution.
+    pub solved: bool,
+    /// Every signal equals the true field (with a solution: nothing moves again).
+    pub absorbing: bool,
+    /// Queens per cell, row-major (`y * n + x`).
+    pub counts: Vec<u32>,
+    /// The 8 signal bits per cell, row-major (bit d for the library's direction d).
+    pub signals: Vec<u8>,
+    /// The directions `(dx, dy)` of the signal bits.
+    pub directions: [(i32, i32); 8],
+}
+
+fn frame(id: u64, a: &Automaton) -> Frame {
+    let n = a.n();
+    let p = a.params();
+    Frame {
+        id,
+        model: p.model.name(),
+        n,
+        eps: p.eps,
+        eta: p.eta,
+        seed: a.seed(),
+        steps: a.steps(),
+        moves: a.moves(),
+        solved: a.is_solution(),
+        absorbing: a.is_absorbing(),
+        counts: a.counts(),
+        signals: (0..n * n).map(|i| a.signals(i % n, i / n)).collect(),
+        directions: damier::automaton::dir::DIRECTIONS,
+    }
+}
+
+impl Runs {
+    /// Starts a run; refuses bad parameters with the library's message.
+    pub fn create(&mut self, req: &NewRun, allow_heavy: bool) -> Result<Frame, String> {
+        let model = match req.model.as_deref().unwrap_or("pair") {
+            "pair" => Model::Pair,
+            "cell" => Model::Cell,
+            m => return Err(format!("model `{m}`: expected pair or cell")),
+        };
+        if !allow_heavy && req.n as u64 > limits::AUTOMATON_MAX_N {
+            return Err(format!(
+                "n = {} is above {}, this server's bound for a live view",
+                req.n,
+                limits::AUTOMATON_MAX_N
+            ));
+        }
+        let mut params = Params::new(model, req.n.max(1)).map_err(|e| e.to_string())?;
+        params.n = req.n;
+        if let Some(e) = req.eps {
+            params.eps = e;
+        }
+        if let Some(e) = req.eta {
+            params.eta = e;
+        }
+        let seed = req.seed.unwrap_or_else(rand::random);
+        let a = Automaton::from_seed(&params, seed).map_err(|e| e.to_string())?;
+        self.next += 1;
+        let id = self.next;
+        let f = frame(id, &a);
+        if self.runs.len() >= MAX_RUNS
+            && let Some(oldest) = self.runs.iter().min_by_key(|(_, (t, _))| *t).map(|(k, _)| *k)
+        {
+            self.runs.remove(&oldest);
+        }
+        self.runs.insert(id, (Instant::now(), Arc::new(Mutex::new(a))));
+        Ok(f)
+    }
+
+    /// The run `id`, marked as used now.
+    pub fn get(&mut self, id: u64) -> Option<Arc<Mutex<Automaton>>> {
+        let (t, a) = self.runs.get_mut(&id)?;
+        *t = Instant::now();
+        Some(Arc::clone(a))
+    }
+}
+
+/// Steps `a` by up to `updates` (within the time budget), stopping at the first solution.
+pub fn step(id: u64, a: &mut Automaton, updates: u64) -> Frame {
+    let start = Instant::now();
+    let mut left = updates.min(MAX_UPDATES);
+    while left > 0 && !a.is_solution() && start.elapsed() < STEP_BUDGET {
+        let chunk = left.min(20_000);
+        a.run_steps(chunk);
+        left -= chunk;
+    }
+    frame(id, a)
+}
+
+/// A walk planning request: the board and the moves made from the bottom-left start.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WalkPlan {
+    /// Rows.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// Moves made so far (`NSEW`, `O` for west).
+    #[serde(default)]
+    pub moves: String,
+}
+
+/// Where the pawn is and how to finish.
+#[derive(Debug, Serialize)]
+pub struct WalkAnswer {
+    /// Rows.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// The pawn's cell `[row, col]`, row 0 on top.
+    pub pawn: [usize; 2],
+    /// The black cells, top row first (`#` black, `_` white).
+    pub board: Vec<String>,
+    /// Every cell is black.
+    pub solved: bool,
+    /// Moves from here to all black (empty when solved).
+    pub plan: String,
+}
+
+/// Replays `req.moves` from the start and plans the rest of the walk.
+pub fn walk_plan(req: &WalkPlan, allow_heavy: bool) -> Result<WalkAnswer, String> {
+    if !allow_heavy && (req.rows as u64 > limits::BOARD_MAX_SIDE || req.cols as u64 > limits::BOARD_MAX_SIDE)
+    {
+        return Err(format!("sides above {} are beyond this server's bound", limits::BOARD_MAX_SIDE));
+    }
+    if req.moves.len() > MAX_MOVES {
+        return Err(format!("more than {MAX_MOVES} moves"));
+    }
+    let shape = Shape::new(req.rows, req.cols).map_err(|e| e.to_string())?;
+    let moves = path::parse_moves(&req.moves).map_err(|e| e.to_string())?;
+    let mut state = WalkState::start(shape);
+    for (i, mv) in moves.into_iter().enumerate() {
+        state.apply(mv).map_err(|e| format!("move {}: {e}", i + 1))?;
+    }
+    let plan = state.plan(&Control::new()).map_err(|e| e.to_string())?;
+    let black = state.black();
+    let board = (0..req.rows)
+        .map(|r| (0..req.cols).map(|c| if black.get(c, r) { '#' } else { '_' }).collect())
+        .collect();
+    let (r, c) = state.pawn();
+    Ok(WalkAnswer {
+        rows: req.rows,
+        cols: req.cols,
+        pawn: [r, c],
+        board,
+        solved: state.is_solved(),
+        plan: plan.iter().map(|m| m.letter()).collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stepping_in_chunks_reaches_the_same_solution_as_one_run() {
+        let params = Params::new(Model::Pair, 6).unwrap();
+        let mut whole = Automaton::from_seed(&params, 7).unwrap();
+        whole.run_steps(u64::MAX);
+        let mut runs = Runs::default();
+        let f =
+            runs.create(&NewRun { model: None, n: 6, eps: None, eta: None, seed: Some(7) }, false).unwrap();
+        let a = runs.get(f.id).unwrap();
+        let mut a = a.lock().unwrap();
+        let mut last = step(f.id, &mut a, 1);
+        while !last.solved {
+            last = step(f.id, &mut a, 777);
+        }
+        assert_eq!((last.steps, last.moves), (whole.steps(), whole.moves()));
+        assert_eq!(last.counts, whole.counts());
+    }
+
+    #[test]
+    fn walk_plan_finishes_the_walk() {
+        let ans = walk_plan(&WalkPlan { rows: 4, cols: 5, moves: "NEN".into() }, false).unwrap();
+        assert!(!ans.solved);
+        let all = format!("NEN{}", ans.plan);
+        let done = walk_plan(&WalkPlan { rows: 4, cols: 5, moves: all }, false).unwrap();
+        assert!(done.solved && done.plan.is_empty());
+        assert!(done.board.iter().all(|r| r.chars().all(|c| c == '#')));
+        assert!(walk_plan(&WalkPlan { rows: 2, cols: 2, moves: "S".into() }, false).is_err());
+        assert!(walk_plan(&WalkPlan { rows: 0, cols: 2, moves: String::new() }, false).is_err());
+    }
+}
