@@ -11,8 +11,10 @@
 //! nothing beside the total.
 
 mod backtrack;
+pub mod journal;
 mod quarters;
 mod symmetric;
+pub mod tasks;
 
 use std::time::Instant;
 
