@@ -156,3 +156,24 @@ fn a_count_killed_mid_run_resumes_to_the_right_total() {
         assert_eq!((state["left"].as_u64(), state["total"].as_u64()), (Some(0), Some(Q13)), "{signal}");
     }
 }
+
+#[test]
+fn estimate_projects_with_an_interval_and_refuses_what_it_cannot_run() {
+    let v = json(&["queens", "estimate", "13", "--samples", "50", "--seed", "4", "--json"]);
+    for key in ["n", "tasks", "core_hours", "low", "high", "samples", "seed"] {
+        assert!(!v[key].is_null(), "key {key} in {v}");
+    }
+    let (low, mid, high) =
+        (v["low"].as_f64().unwrap(), v["core_hours"].as_f64().unwrap(), v["high"].as_f64().unwrap());
+    assert!(0.0 <= low && low <= mid && mid <= high, "{v}");
+    let whole = json(&["queens", "count", "13", "--strategy", "quarters", "--json"]);
+    assert_eq!(
+        (v["n"].as_u64(), v["tasks"].clone(), v["samples"].as_u64()),
+        (Some(13), whole["tasks"].clone(), Some(50))
+    );
+    let err = fails_with(&["queens", "estimate", "23"], 2);
+    assert!(err.contains("cannot run tasks of n = 23"), "{err}");
+    fails_with(&["queens", "estimate", "3"], 2);
+    fails_with(&["queens", "estimate", "28"], 2);
+    fails_with(&["queens", "estimate", "12", "--samples", "0"], 2);
+}

@@ -11,8 +11,6 @@ use anyhow::{Context, bail};
 use damier::queens::count::journal::{Journal, JournalHeader};
 use damier::queens::count::tasks::{self, MIN_TASK_N, TaskDone, TaskEngine, TaskList};
 use damier::queens::count::{Share, counts_from_total};
-use rand::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::util::{exit, interrupt, output, progress::Progress};
 
@@ -103,16 +101,6 @@ pub(super) fn verify(
     Ok(bad)
 }
 
-/// `count_samples` distinct tasks of `indices`, drawn with `seed`, in increasing order.
-pub(super) fn sample(indices: &[u32], count: u32, seed: u64) -> Vec<u32> {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let amount = (count as usize).min(indices.len());
-    let mut picked: Vec<u32> =
-        rand::seq::index::sample(&mut rng, indices.len(), amount).into_iter().map(|i| indices[i]).collect();
-    picked.sort_unstable();
-    picked
-}
-
 pub(super) fn run(c: LongCount) -> anyhow::Result<ExitCode> {
     let list = TaskList::new(c.n).with_context(|| {
         "--share with --strategy, --journal or --verify-sample works on the task list".to_string()
@@ -169,7 +157,7 @@ pub(super) fn run(c: LongCount) -> anyhow::Result<ExitCode> {
     let seed = c.seed.unwrap_or_else(rand::random);
     let mut verified = None;
     if let Some(k) = c.verify_sample {
-        let picked = sample(&indices, k, seed);
+        let picked = tasks::sample_tasks(&indices, k, seed);
         let bad = pool.install(|| verify(&list, &picked, &known))?;
         if !bad.is_empty() {
             for b in &bad {

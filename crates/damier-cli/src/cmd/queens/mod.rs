@@ -11,6 +11,7 @@ mod bench;
 mod check;
 mod corners;
 mod count;
+mod estimate;
 mod first;
 mod journal;
 mod list;
@@ -45,6 +46,8 @@ pub enum Command {
     Sum(sum::Args),
     /// How far a journalled count is (`count --journal FILE`): tasks done and left, rate, ETA.
     Journal(journal::Args),
+    /// Project the cost of counting N from a timed random sample of its tasks.
+    Estimate(estimate::Args),
 }
 
 pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
@@ -60,6 +63,7 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Bench(a) => bench::run(a),
         Command::Sum(a) => sum::run(a),
         Command::Journal(a) => journal::run(a),
+        Command::Estimate(a) => estimate::run(a),
     }
 }
 

@@ -11,6 +11,7 @@
 //! nothing beside the total.
 
 mod backtrack;
+pub mod estimate;
 pub mod journal;
 mod quarters;
 mod symmetric;

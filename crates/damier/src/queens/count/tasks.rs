@@ -209,6 +209,18 @@ impl TaskList {
     }
 }
 
+/// `count` distinct tasks drawn from `indices` with `seed` (all of them if fewer), in
+/// increasing order: the same draw on every machine for the same seed.
+pub fn sample_tasks(indices: &[u32], count: u32, seed: u64) -> Vec<u32> {
+    use rand::SeedableRng;
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let amount = (count as usize).min(indices.len());
+    let mut picked: Vec<u32> =
+        rand::seq::index::sample(&mut rng, indices.len(), amount).into_iter().map(|i| indices[i]).collect();
+    picked.sort_unstable();
+    picked
+}
+
 /// FNV-1a, 64 bits: a small, fixed, dependency-free hash for fingerprints and checksums
 /// (detects accidents, not attacks).
 #[derive(Clone, Copy, Debug)]
