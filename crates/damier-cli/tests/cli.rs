@@ -6,6 +6,7 @@ mod cli {
 
     mod automaton;
     mod lights;
+    mod long_counts;
     mod play;
     mod queens;
     mod walk;

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use damier::cpu::Isa;
 use damier::queens;
+use damier::queens::count::tasks::TaskEngine;
 use damier::queens::count::{CountError, CountOptions, Share};
 
 use crate::util::output;
@@ -32,9 +33,38 @@ pub struct Args {
     #[arg(long, value_name = "ISA", default_value = "auto", value_parser = parse_isa)]
     isa: IsaChoice,
     /// Print JSON (keys: n, total, unique, seconds; with --share: n, share, shares,
-    /// share_total, seconds; with --mpi, also processes).
+    /// share_total, seconds, tasks; with --mpi, also processes; on the task list, also
+    /// strategy, resumed_tasks with --journal, verified_tasks and seed with --verify-sample).
     #[arg(long)]
     json: bool,
+    /// Engine counting each task of the task list (n in 4..=27): the quarter-board matcher, or
+    /// an independent backtracker that recounts any share [default: quarters where it runs].
+    #[arg(long, value_enum)]
+    strategy: Option<TaskStrategy>,
+    /// Record every finished task in FILE (created if missing); a rerun with the same FILE
+    /// skips the tasks it holds. Refused if FILE was written for another count.
+    #[arg(long, value_name = "FILE")]
+    journal: Option<std::path::PathBuf>,
+    /// After the count, recount K random tasks of the share with both engines; exit 1 naming
+    /// the task and the counts if any disagree.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    verify_sample: Option<u32>,
+    /// Seed of --verify-sample's draw [default: random, printed].
+    #[arg(long, requires = "verify_sample")]
+    seed: Option<u64>,
+    /// Sleep this many milliseconds after each task (tests: a slow process).
+    #[arg(long, hide = true, default_value_t = 0)]
+    test_task_delay_ms: u64,
+    /// Add one to this task's count (tests: a mismatch that --verify-sample must catch).
+    #[arg(long, hide = true)]
+    test_miscount_task: Option<u32>,
+}
+
+/// `--strategy` values: the engines that count one task.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum TaskStrategy {
+    Quarters,
+    Backtrack,
 }
 
 /// Most shares a count can be split into.
@@ -95,6 +125,9 @@ pub(super) struct ShareReport {
     pub shares: u32,
     pub share_total: u64,
     pub seconds: f64,
+    /// Tasks in the share (absent from reports of older versions).
+    #[serde(default)]
+    pub tasks: u64,
 }
 
 #[derive(serde::Serialize)]
@@ -118,6 +151,24 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         return run_mpi(&a);
     }
     let options = a.isa.options()?;
+    let long = super::long::LongCount {
+        n: a.n,
+        share: a.share,
+        engine: a.strategy.map(|s| match s {
+            TaskStrategy::Quarters => TaskEngine::Quarters,
+            TaskStrategy::Backtrack => TaskEngine::Backtrack,
+        }),
+        journal: a.journal.clone(),
+        verify_sample: a.verify_sample,
+        seed: a.seed,
+        threads: a.threads.unwrap_or(0) as usize,
+        json: a.json,
+        delay: std::time::Duration::from_millis(a.test_task_delay_ms),
+        miscount: a.test_miscount_task,
+    };
+    if long.applies() {
+        return super::long::run(long);
+    }
     let pool = super::pool(a.threads.unwrap_or(0) as usize)?;
     let start = Instant::now();
     if let Some(share) = a.share {
@@ -128,6 +179,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             shares: share.of(),
             share_total,
             seconds: start.elapsed().as_secs_f64(),
+            tasks: queens::count::task_count_share(a.n, share).unwrap_or(0),
         };
         if a.json {
             output::print_json(&report)?;

@@ -11,8 +11,11 @@ mod bench;
 mod check;
 mod corners;
 mod count;
+mod estimate;
 mod first;
+mod journal;
 mod list;
+mod long;
 mod max;
 mod solve;
 mod sum;
@@ -41,6 +44,10 @@ pub enum Command {
     Bench(bench::Args),
     /// Add the shares of a split count (`count --share K/M --json` outputs) into the counts.
     Sum(sum::Args),
+    /// How far a journalled count is (`count --journal FILE`): tasks done and left, rate, ETA.
+    Journal(journal::Args),
+    /// Project the cost of counting N from a timed random sample of its tasks.
+    Estimate(estimate::Args),
 }
 
 pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
@@ -55,6 +62,8 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Timing(a) => timing::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Sum(a) => sum::run(a),
+        Command::Journal(a) => journal::run(a),
+        Command::Estimate(a) => estimate::run(a),
     }
 }
 

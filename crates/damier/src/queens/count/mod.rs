@@ -11,8 +11,11 @@
 //! nothing beside the total.
 
 mod backtrack;
+pub mod estimate;
+pub mod journal;
 mod quarters;
 mod symmetric;
+pub mod tasks;
 
 use std::time::Instant;
 

@@ -268,6 +268,34 @@ pub(crate) fn total(n: u32, share: Share, isa: Isa, control: &Control) -> Result
         .try_reduce(|| 0, |a, b| Ok(a + b))
 }
 
+/// Weighted counts of the given column sets `(cols, mirror weight)` of n (`MIN_N..=MAX_N`), in
+/// parallel on the current rayon pool with the kernels of `isa`: `on_done(i, count, elapsed)` as
+/// item `i` finishes. Polls `control` between items and advances it by one per item.
+pub(crate) fn count_column_sets(
+    n: u32,
+    column_sets: &[(u32, u64)],
+    isa: Isa,
+    control: &Control,
+    on_done: &(dyn Fn(usize, u64, std::time::Duration) + Sync),
+) -> Result<(), Interrupted> {
+    debug_assert!((MIN_N..=MAX_N).contains(&n));
+    let g = Geometry::new(n);
+    let quarters = Quarters::new(&g);
+    column_sets.par_iter().enumerate().try_for_each_init(
+        || Work::new(&g, isa),
+        |w, (i, &(cols, weight))| {
+            if control.cancelled() {
+                return Err(Interrupted);
+            }
+            let start = std::time::Instant::now();
+            let c = count_task(&g, &quarters, Task { cols, weight }, w);
+            on_done(i, c, start.elapsed());
+            control.advance(1);
+            Ok(())
+        },
+    )
+}
+
 /// Number of tasks (progress units) for n.
 pub(crate) fn task_count(n: u32, share: Share) -> u64 {
     share.take(tasks(&Geometry::new(n))).len() as u64

@@ -1,0 +1,226 @@
+//! `damier queens count` over the task list: shares by task, a choice of engine, a journal
+//! that survives kills, and a sampled recount by both engines.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use damier::queens::count::journal::{Journal, JournalHeader};
+use damier::queens::count::tasks::{self, MIN_TASK_N, TaskDone, TaskEngine, TaskList};
+use damier::queens::count::{Share, counts_from_total};
+
+use crate::util::output::outln;
+use crate::util::{exit, interrupt, output, progress::Progress};
+
+/// A count run task by task.
+pub(super) struct LongCount {
+    pub n: u32,
+    pub share: Option<Share>,
+    pub engine: Option<TaskEngine>,
+    pub journal: Option<PathBuf>,
+    pub verify_sample: Option<u32>,
+    pub seed: Option<u64>,
+    pub threads: usize,
+    pub json: bool,
+    /// Extra wall time per task (tests: a slow process, a run long enough to be killed).
+    pub delay: Duration,
+    /// A task whose count this run gets wrong by one (tests: what --verify-sample catches).
+    pub miscount: Option<u32>,
+}
+
+impl LongCount {
+    /// Whether the count needs the task list (a flag about tasks, or a share of an n whose
+    /// tasks the fast engine runs).
+    pub fn applies(&self) -> bool {
+        self.engine.is_some()
+            || self.journal.is_some()
+            || self.verify_sample.is_some()
+            || (self.share.is_some() && (MIN_TASK_N..=TaskEngine::Quarters.max_n()).contains(&self.n))
+    }
+}
+
+/// The counts of the sampled tasks that disagree, as one message per task.
+pub(super) type Mismatches = Vec<String>;
+
+/// Counts `indices` of `list` on the current pool with a progress bar, calling `on_done` per
+/// task (after the optional delay).
+pub(super) fn count_indices(
+    list: &TaskList,
+    engine: TaskEngine,
+    indices: &[u32],
+    delay: Duration,
+    on_done: &(dyn Fn(TaskDone) + Sync),
+) -> anyhow::Result<()> {
+    let control = interrupt::control();
+    let _bar = Progress::start(control, indices.len() as u64, "counting");
+    tasks::count_tasks(list, engine, indices, control, &|d| {
+        if !delay.is_zero() {
+            std::thread::sleep(delay);
+        }
+        on_done(d)
+    })?;
+    Ok(())
+}
+
+/// Recounts `sample` with both engines and compares with the counts `known` (from the run or
+/// its journal): one message per disagreeing task.
+pub(super) fn verify(
+    list: &TaskList,
+    sample: &[u32],
+    known: &HashMap<u32, u64>,
+) -> anyhow::Result<Mismatches> {
+    if list.n() > TaskEngine::Quarters.max_n() {
+        bail!(
+            "--verify-sample needs both engines, and the quarters engine runs n <= {} on this build",
+            TaskEngine::Quarters.max_n()
+        );
+    }
+    let mut by_engine = Vec::new();
+    for engine in TaskEngine::ALL {
+        let counts = Mutex::new(HashMap::new());
+        count_indices(list, engine, sample, Duration::ZERO, &|d| {
+            counts.lock().unwrap_or_else(|e| e.into_inner()).insert(d.index, d.count);
+        })?;
+        by_engine.push((engine, counts.into_inner().unwrap_or_else(|e| e.into_inner())));
+    }
+    let mut bad = Vec::new();
+    for &i in sample {
+        let task = list.get(i).context("sampled task out of range")?;
+        let mut seen: Vec<(String, u64)> =
+            by_engine.iter().map(|(e, c)| (e.name().to_string(), c[&i])).collect();
+        if let Some(&k) = known.get(&i) {
+            seen.push(("this run".to_string(), k));
+        }
+        if seen.iter().any(|s| s.1 != seen[0].1) {
+            let what: Vec<String> = seen.iter().map(|(who, c)| format!("{who} {c}")).collect();
+            bad.push(format!("task {i} (columns {:#b}): {}", task.cols, what.join(", ")));
+        }
+    }
+    Ok(bad)
+}
+
+pub(super) fn run(c: LongCount) -> anyhow::Result<ExitCode> {
+    let list = TaskList::new(c.n).with_context(|| {
+        "--share with --strategy, --journal or --verify-sample works on the task list".to_string()
+    })?;
+    let engine = c.engine.unwrap_or_else(|| TaskEngine::best_for(c.n));
+    if c.n > engine.max_n() {
+        bail!(
+            "the {} engine cannot run tasks of n = {} yet (it runs n <= {}){}",
+            engine.name(),
+            c.n,
+            engine.max_n(),
+            if engine == TaskEngine::Quarters { "; --strategy backtrack can (slowly)" } else { "" }
+        );
+    }
+    let share = c.share.unwrap_or(Share::WHOLE);
+    let indices = list.share_indices(share);
+    let pool = super::pool(c.threads)?;
+    let start = Instant::now();
+
+    // Tasks already in the journal are skipped; their counts are read back.
+    let mut known: HashMap<u32, u64> = HashMap::new();
+    let journal = match &c.journal {
+        Some(path) => {
+            let header = JournalHeader::new(&list, share, engine);
+            let (journal, held) = Journal::open(path, &header, pool.current_num_threads() as u32)?;
+            known.extend(held.records.iter().map(|r| (r.index, r.count)));
+            Some(journal)
+        }
+        None => None,
+    };
+    let resumed = known.len() as u64;
+    let left: Vec<u32> = indices.iter().copied().filter(|i| !known.contains_key(i)).collect();
+    let fresh = Mutex::new(Vec::with_capacity(left.len()));
+    let counted = pool.install(|| {
+        count_indices(&list, engine, &left, c.delay, &|mut d| {
+            if c.miscount == Some(d.index) {
+                d.count += 1;
+            }
+            if let Some(j) = &journal {
+                j.record(d);
+            }
+            fresh.lock().unwrap_or_else(|e| e.into_inner()).push((d.index, d.count));
+        })
+    });
+    if let Some(j) = &journal {
+        // Also after Ctrl-C: what finished is on the disk.
+        j.finish()?;
+    }
+    counted?;
+    known.extend(fresh.into_inner().unwrap_or_else(|e| e.into_inner()));
+    let total =
+        indices.iter().try_fold(0u64, |t, i| t.checked_add(known[i])).context("the total overflows")?;
+
+    let seed = c.seed.unwrap_or_else(rand::random);
+    let mut verified = None;
+    if let Some(k) = c.verify_sample {
+        let picked = tasks::sample_tasks(&indices, k, seed);
+        let bad = pool.install(|| verify(&list, &picked, &known))?;
+        if !bad.is_empty() {
+            for b in &bad {
+                eprintln!("damier: MISMATCH: n = {}, {b}", c.n);
+            }
+            eprintln!(
+                "damier: {} of {} sampled tasks disagree (seed {seed}): do not trust this count",
+                bad.len(),
+                picked.len()
+            );
+            return Ok(ExitCode::from(exit::NO));
+        }
+        verified = Some(picked.len());
+    }
+
+    let seconds = start.elapsed().as_secs_f64();
+    let mut report = match c.share {
+        Some(share) => serde_json::to_value(super::count::ShareReport {
+            n: c.n,
+            share: share.index() + 1,
+            shares: share.of(),
+            share_total: total,
+            seconds,
+            tasks: indices.len() as u64,
+        })?,
+        None => {
+            let counts = counts_from_total(c.n, total)?;
+            serde_json::json!({
+                "n": c.n, "total": counts.total, "unique": counts.unique, "seconds": seconds,
+                "tasks": indices.len(),
+            })
+        }
+    };
+    let fields = report.as_object_mut().context("a report is an object")?;
+    fields.insert("strategy".into(), engine.name().into());
+    if c.journal.is_some() {
+        fields.insert("resumed_tasks".into(), resumed.into());
+    }
+    if let Some(v) = verified {
+        fields.insert("verified_tasks".into(), v.into());
+        fields.insert("seed".into(), seed.into());
+    }
+    if c.json {
+        output::print_json(&report)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let what = match c.share {
+        Some(share) => {
+            format!("share {} of {}: {total} solutions in this share", share.index() + 1, share.of())
+        }
+        None => {
+            let counts = counts_from_total(c.n, total)?;
+            format!("{} solutions, {} unique up to symmetry", counts.total, counts.unique)
+        }
+    };
+    let mut notes = vec![format!("{} tasks, {} engine", indices.len(), engine.name())];
+    if c.journal.is_some() {
+        notes.push(format!("{resumed} read back from the journal"));
+    }
+    if let Some(v) = verified {
+        notes.push(format!("{v} sampled tasks recounted by both engines, all agree (seed {seed})"));
+    }
+    outln!("n = {}, {what} ({}; {seconds:.3} s)", c.n, notes.join("; "))?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,179 @@
+//! Long counts: shares by task, both engines, journals that survive kills, sampled checks.
+
+use std::time::Duration;
+
+use super::util::{damier, fails_with, json};
+
+const Q13: u64 = 73712;
+
+#[test]
+fn shares_report_their_tasks_and_both_strategies_agree() {
+    let whole = json(&["queens", "count", "13", "--strategy", "quarters", "--json"]);
+    let all_tasks = whole["tasks"].as_u64().expect("tasks");
+    assert_eq!(whole["total"].as_u64(), Some(Q13));
+    let (mut tasks, mut total) = (0, 0);
+    for k in 1..=3 {
+        let share = format!("{k}/3");
+        let fast = json(&["queens", "count", "13", "--share", &share, "--json"]);
+        let slow = json(&["queens", "count", "13", "--share", &share, "--strategy", "backtrack", "--json"]);
+        assert_eq!(fast["share_total"], slow["share_total"], "share {share}");
+        assert_eq!(fast["tasks"], slow["tasks"], "share {share}");
+        assert_eq!(
+            (fast["strategy"].as_str(), slow["strategy"].as_str()),
+            (Some("quarters"), Some("backtrack"))
+        );
+        tasks += fast["tasks"].as_u64().expect("tasks");
+        total += fast["share_total"].as_u64().expect("share_total");
+    }
+    assert_eq!((tasks, total), (all_tasks, Q13));
+    fails_with(&["queens", "count", "3", "--strategy", "backtrack"], 2);
+    let err = fails_with(&["queens", "count", "23", "--strategy", "quarters", "--share", "1/9"], 2);
+    assert!(err.contains("cannot run tasks of n = 23"), "{err}");
+}
+
+#[test]
+fn verify_sample_agrees_and_catches_a_miscount() {
+    let v = json(&["queens", "count", "12", "--verify-sample", "40", "--seed", "7", "--json"]);
+    assert_eq!(
+        (v["total"].as_u64(), v["verified_tasks"].as_u64(), v["seed"].as_u64()),
+        (Some(14200), Some(40), Some(7))
+    );
+    // The seed is printed when not given.
+    let out =
+        damier().args(["queens", "count", "10", "--share", "1/2", "--verify-sample", "3"]).output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("seed "));
+    // Every task sampled, one of them miscounted: exit 1 naming it and both counts.
+    let err = fails_with(
+        &["queens", "count", "9", "--verify-sample", "1000", "--test-miscount-task", "5", "--seed", "1"],
+        1,
+    );
+    assert!(err.contains("task 5 ") && err.contains("quarters") && err.contains("backtrack"), "{err}");
+}
+
+/// `damier queens journal FILE --json`.
+fn journal_state(path: &str) -> serde_json::Value {
+    json(&["queens", "journal", path, "--json"])
+}
+
+#[test]
+fn a_journal_resumes_and_refuses_another_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("q13.journal");
+    let p = path.to_str().unwrap();
+    let first = json(&["queens", "count", "13", "--share", "2/3", "--journal", p, "--json"]);
+    assert_eq!(first["resumed_tasks"].as_u64(), Some(0));
+    let again = json(&["queens", "count", "13", "--share", "2/3", "--journal", p, "--json"]);
+    assert_eq!(again["resumed_tasks"], first["tasks"]);
+    assert_eq!(again["share_total"], first["share_total"]);
+    let state = journal_state(p);
+    assert_eq!(
+        (state["left"].as_u64(), state["done"].clone(), state["sessions"].as_u64()),
+        (Some(0), first["tasks"].clone(), Some(2))
+    );
+    for other in [
+        vec!["queens", "count", "12", "--share", "2/3"],
+        vec!["queens", "count", "13", "--share", "1/3"],
+        vec!["queens", "count", "13", "--share", "2/4"],
+        vec!["queens", "count", "13", "--share", "2/3", "--strategy", "backtrack"],
+    ] {
+        let mut args = other.clone();
+        args.extend(["--journal", p]);
+        let err = fails_with(&args, 2);
+        assert!(err.contains("was written for") && err.lines().count() == 1, "{err}");
+    }
+    std::fs::write(&path, "not a journal\n").unwrap();
+    fails_with(&["queens", "count", "13", "--journal", p], 2);
+    fails_with(&["queens", "journal", p], 2);
+    fails_with(&["queens", "journal", dir.path().join("missing").to_str().unwrap()], 2);
+}
+
+/// Starts a slow journalled count of 13 (about 868 tasks at 4 ms each on 2 threads).
+fn slow_count(p: &str) -> std::process::Child {
+    let bin = assert_cmd::cargo::cargo_bin("damier");
+    std::process::Command::new(bin)
+        .args([
+            "queens",
+            "count",
+            "13",
+            "--threads",
+            "2",
+            "--journal",
+            p,
+            "--json",
+            "--test-task-delay-ms",
+            "4",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("starts")
+}
+
+/// Waits until the journal holds some tasks (so the kill lands mid-run).
+fn wait_for_tasks(p: &str) {
+    for _ in 0..200 {
+        std::thread::sleep(Duration::from_millis(20));
+        let lines = std::fs::read_to_string(p).map(|t| t.lines().filter(|l| l.starts_with("T\t")).count());
+        if lines.unwrap_or(0) >= 20 {
+            return;
+        }
+    }
+    panic!("the count never journalled 20 tasks");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_count_killed_mid_run_resumes_to_the_right_total() {
+    let dir = tempfile::tempdir().unwrap();
+    for signal in ["KILL", "INT"] {
+        let path = dir.path().join(format!("{signal}.journal"));
+        let p = path.to_str().unwrap();
+        let child = slow_count(p);
+        wait_for_tasks(p);
+        let status = std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status();
+        assert!(status.unwrap().success());
+        let out = child.wait_with_output().unwrap();
+        if signal == "INT" {
+            // Ctrl-C: a clean stop (exit 130) with the journal flushed.
+            assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+        } else {
+            assert_eq!(out.status.code(), None, "killed by the signal");
+        }
+        let state = journal_state(p);
+        let (done, left) = (state["done"].as_u64().unwrap(), state["left"].as_u64().unwrap());
+        assert!(done >= 20 && left > 0, "{signal}: {done} done, {left} left");
+        let resumed = json(&["queens", "count", "13", "--journal", p, "--json"]);
+        assert_eq!(
+            (resumed["total"].as_u64(), resumed["unique"].as_u64()),
+            (Some(Q13), Some(9233)),
+            "{signal}"
+        );
+        assert!(resumed["resumed_tasks"].as_u64().unwrap() >= done, "{signal}");
+        let state = journal_state(p);
+        assert_eq!((state["left"].as_u64(), state["total"].as_u64()), (Some(0), Some(Q13)), "{signal}");
+    }
+}
+
+#[test]
+fn estimate_projects_with_an_interval_and_refuses_what_it_cannot_run() {
+    let v = json(&["queens", "estimate", "13", "--samples", "50", "--seed", "4", "--json"]);
+    for key in ["n", "tasks", "core_hours", "low", "high", "samples", "seed"] {
+        assert!(!v[key].is_null(), "key {key} in {v}");
+    }
+    let (low, mid, high) =
+        (v["low"].as_f64().unwrap(), v["core_hours"].as_f64().unwrap(), v["high"].as_f64().unwrap());
+    assert!(0.0 <= low && low <= mid && mid <= high, "{v}");
+    let whole = json(&["queens", "count", "13", "--strategy", "quarters", "--json"]);
+    assert_eq!(
+        (v["n"].as_u64(), v["tasks"].clone(), v["samples"].as_u64()),
+        (Some(13), whole["tasks"].clone(), Some(50))
+    );
+    let err = fails_with(&["queens", "estimate", "23"], 2);
+    assert!(err.contains("cannot run tasks of n = 23"), "{err}");
+    fails_with(&["queens", "estimate", "3"], 2);
+    fails_with(&["queens", "estimate", "28"], 2);
+    fails_with(&["queens", "estimate", "12", "--samples", "0"], 2);
+}

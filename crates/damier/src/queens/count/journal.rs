@@ -1,0 +1,743 @@
+//! A journal of finished tasks, so that a count of days survives a crash, a kill or a reboot.
+//!
+//! The file is text, one record per line, each line closed by a checksum of itself chained to
+//! the header's: a header naming what is counted, then `S` lines (a session started) and `T`
+//! lines (a task finished, with its weighted count):
+//!
+//! ```text
+//! damier-queens-journal<TAB>format=1<TAB>n=20<TAB>share=1/1<TAB>engine=quarters<TAB>version=0.1.0<TAB>tasks=92378<TAB>fingerprint=…<TAB>checksum
+//! S<TAB>unix_ms<TAB>threads<TAB>checksum
+//! T<TAB>index<TAB>count<TAB>micros<TAB>unix_ms<TAB>checksum
+//! ```
+//!
+//! Each record goes to the file in one `write` as soon as its task finishes, so a killed
+//! process (even `kill -9`) loses only the tasks in flight: the kernel keeps what was written.
+//! The file is also flushed to the disk (`fdatasync`) at most every [`SYNC_INTERVAL`] and when
+//! the journal is closed, so that a power cut loses at most that much work: one `fdatasync`
+//! costs milliseconds, more than many tasks.
+//!
+//! Reading back: a last line cut short (no newline, a wrong checksum, garbage), or several,
+//! is a torn write and is dropped (those tasks run again); a bad line followed by good ones is
+//! corruption, and the journal is refused rather than guessed at, as is a task recorded twice
+//! with two counts. A task recorded twice with one count counts once. So no task is ever
+//! counted twice.
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use super::Share;
+use super::tasks::{Fnv, TASK_FORMAT_VERSION, TaskDone, TaskEngine, TaskList};
+
+/// Longest time between two flushes of the journal to the disk while tasks finish.
+pub const SYNC_INTERVAL: Duration = Duration::from_secs(1);
+
+/// First word of every journal.
+const MAGIC: &str = "damier-queens-journal";
+
+/// Largest journal read: 10 million tasks (n = 27) at under 80 bytes a record, with room.
+const MAX_BYTES: u64 = 2 << 30;
+
+/// What a journal is for: a run may only continue a journal with the same header.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct JournalHeader {
+    /// Board size.
+    pub n: u32,
+    /// The share of the task list counted.
+    pub share: Share,
+    /// The engine that counts the tasks.
+    pub engine: TaskEngine,
+    /// The damier version that wrote the journal.
+    pub version: String,
+    /// The task format ([`TASK_FORMAT_VERSION`]).
+    pub format: u32,
+    /// Tasks in the whole list of n.
+    pub tasks: u32,
+    /// [`TaskList::fingerprint`].
+    pub fingerprint: u64,
+}
+
+impl JournalHeader {
+    /// The header of a count of `list` (this share, this engine) by this build of damier.
+    pub fn new(list: &TaskList, share: Share, engine: TaskEngine) -> Self {
+        JournalHeader {
+            n: list.n(),
+            share,
+            engine,
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            format: TASK_FORMAT_VERSION,
+            tasks: list.len(),
+            fingerprint: list.fingerprint(),
+        }
+    }
+
+    /// Tasks in this header's share.
+    pub fn share_tasks(&self) -> u32 {
+        let (index, of) = (self.share.index(), self.share.of());
+        if index >= self.tasks { 0 } else { (self.tasks - index).div_ceil(of) }
+    }
+
+    /// Whether task `index` belongs to this header's share.
+    fn holds(&self, index: u32) -> bool {
+        index < self.tasks && index % self.share.of() == self.share.index()
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "n = {}, share {}/{}, engine {}, damier {}, task format {}",
+            self.n,
+            self.share.index() + 1,
+            self.share.of(),
+            self.engine.name(),
+            self.version,
+            self.format
+        )
+    }
+
+    fn line(&self) -> String {
+        let body = format!(
+            "{MAGIC}\tformat={}\tn={}\tshare={}/{}\tengine={}\tversion={}\ttasks={}\tfingerprint={:016x}",
+            self.format,
+            self.n,
+            self.share.index() + 1,
+            self.share.of(),
+            self.engine.name(),
+            self.version,
+            self.tasks,
+            self.fingerprint
+        );
+        let sum = checksum(0, &body);
+        format!("{body}\t{sum:016x}\n")
+    }
+
+    fn parse(line: &str) -> Option<JournalHeader> {
+        let (body, sum) = line.rsplit_once('\t')?;
+        if u64::from_str_radix(sum, 16).ok()? != checksum(0, body) || sum.len() != 16 {
+            return None;
+        }
+        let mut fields = body.split('\t');
+        if fields.next()? != MAGIC {
+            return None;
+        }
+        let mut map = HashMap::new();
+        for f in fields {
+            let (k, v) = f.split_once('=')?;
+            map.insert(k, v);
+        }
+        let (k, m) = map.get("share")?.split_once('/')?;
+        let (k, m): (u32, u32) = (k.parse().ok()?, m.parse().ok()?);
+        Some(JournalHeader {
+            n: map.get("n")?.parse().ok()?,
+            share: Share::new(k.checked_sub(1)?, m)?,
+            engine: TaskEngine::from_name(map.get("engine")?)?,
+            version: map.get("version")?.to_string(),
+            format: map.get("format")?.parse().ok()?,
+            tasks: map.get("tasks")?.parse().ok()?,
+            fingerprint: u64::from_str_radix(map.get("fingerprint")?, 16).ok()?,
+        })
+    }
+
+    fn hash(&self) -> u64 {
+        checksum(0, self.line().trim_end())
+    }
+}
+
+/// Why a journal cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    /// The file could not be read or written.
+    #[error("journal {path}: {source}")]
+    Io {
+        /// The journal's path.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The file is not a journal, or its header is damaged.
+    #[error("{path} is not a damier queens journal (or its header is damaged)")]
+    NotAJournal {
+        /// The journal's path.
+        path: PathBuf,
+    },
+    /// The journal records another count.
+    #[error("journal {path} was written for {found}, not for {wanted}: use another file")]
+    Foreign {
+        /// The journal's path.
+        path: PathBuf,
+        /// What it records.
+        found: String,
+        /// What this run counts.
+        wanted: String,
+    },
+    /// A damaged record with good records after it, or contradictory records.
+    #[error("journal {path} is corrupted at line {line}: {why}")]
+    Corrupted {
+        /// The journal's path.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        why: String,
+    },
+    /// Another process holds the journal.
+    #[error("journal {path} is in use by another process")]
+    Busy {
+        /// The journal's path.
+        path: PathBuf,
+    },
+    /// The file is too large to be a journal.
+    #[error("journal {path} is larger than {} MiB", MAX_BYTES >> 20)]
+    TooLarge {
+        /// The journal's path.
+        path: PathBuf,
+    },
+}
+
+/// One finished task as recorded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct TaskRecord {
+    /// Index in the task list.
+    pub index: u32,
+    /// Weighted count.
+    pub count: u64,
+    /// Worker time spent on it, in microseconds.
+    pub micros: u64,
+    /// When it finished (milliseconds since 1970).
+    pub unix_ms: u64,
+}
+
+/// A session: one run that appended to the journal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Session {
+    /// When it started (milliseconds since 1970).
+    pub unix_ms: u64,
+    /// Worker threads it ran.
+    pub threads: u32,
+    /// Tasks it recorded.
+    pub tasks: u64,
+    /// When its last task finished (its start if none did).
+    pub last_ms: u64,
+}
+
+/// What a journal holds, read back.
+#[derive(Clone, Debug)]
+pub struct JournalContents {
+    /// What it is for.
+    pub header: JournalHeader,
+    /// Every task recorded once, in the order written.
+    pub records: Vec<TaskRecord>,
+    /// The runs that wrote it, oldest first.
+    pub sessions: Vec<Session>,
+    /// Bytes of the valid part (a torn tail after it is dropped).
+    valid_len: u64,
+    /// Lines dropped as a torn tail.
+    pub torn_lines: usize,
+}
+
+impl JournalContents {
+    /// The sum of the recorded tasks' counts.
+    pub fn total(&self) -> u64 {
+        self.records.iter().map(|r| r.count).sum()
+    }
+
+    /// Tasks of the share not recorded yet.
+    pub fn left(&self) -> u64 {
+        u64::from(self.header.share_tasks()) - self.records.len() as u64
+    }
+
+    /// Tasks finished per second of wall time, over all sessions (`None` before any).
+    pub fn rate(&self) -> Option<f64> {
+        let tasks: u64 = self.sessions.iter().map(|s| s.tasks).sum();
+        let ms: u64 = self.sessions.iter().map(|s| s.last_ms.saturating_sub(s.unix_ms)).sum();
+        (tasks > 0 && ms > 0).then(|| tasks as f64 * 1000.0 / ms as f64)
+    }
+
+    /// Seconds until the share is done at [`JournalContents::rate`].
+    pub fn eta_seconds(&self) -> Option<f64> {
+        self.rate().map(|r| self.left() as f64 / r)
+    }
+
+    /// Worker seconds spent on the recorded tasks.
+    pub fn task_seconds(&self) -> f64 {
+        self.records.iter().map(|r| r.micros).sum::<u64>() as f64 / 1e6
+    }
+}
+
+fn checksum(chain: u64, text: &str) -> u64 {
+    let mut h = Fnv::new();
+    h.write(&chain.to_le_bytes());
+    h.write(text.as_bytes());
+    h.finish()
+}
+
+fn unix_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+/// One record line body (without its checksum).
+enum Line {
+    Session { unix_ms: u64, threads: u32 },
+    Task(TaskRecord),
+}
+
+impl Line {
+    fn body(&self) -> String {
+        match self {
+            Line::Session { unix_ms, threads } => format!("S\t{unix_ms}\t{threads}"),
+            Line::Task(r) => format!("T\t{}\t{}\t{}\t{}", r.index, r.count, r.micros, r.unix_ms),
+        }
+    }
+
+    fn encode(&self, chain: u64) -> String {
+        let body = self.body();
+        let sum = checksum(chain, &body);
+        format!("{body}\t{sum:016x}\n")
+    }
+
+    fn decode(chain: u64, line: &str) -> Option<Line> {
+        let (body, sum) = line.rsplit_once('\t')?;
+        if sum.len() != 16 || u64::from_str_radix(sum, 16).ok()? != checksum(chain, body) {
+            return None;
+        }
+        let f: Vec<&str> = body.split('\t').collect();
+        match f.as_slice() {
+            ["S", ms, threads] => {
+                Some(Line::Session { unix_ms: ms.parse().ok()?, threads: threads.parse().ok()? })
+            }
+            ["T", index, count, micros, ms] => Some(Line::Task(TaskRecord {
+                index: index.parse().ok()?,
+                count: count.parse().ok()?,
+                micros: micros.parse().ok()?,
+                unix_ms: ms.parse().ok()?,
+            })),
+            _ => None,
+        }
+    }
+}
+
+/// Reads a journal (any header), dropping a torn tail.
+pub fn read(path: &Path) -> Result<JournalContents, JournalError> {
+    let io = |source| JournalError::Io { path: path.to_path_buf(), source };
+    let mut bytes = Vec::new();
+    File::open(path).map_err(io)?.take(MAX_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
+    parse(path, &bytes)?.ok_or_else(|| JournalError::NotAJournal { path: path.to_path_buf() })
+}
+
+/// Parses a journal's bytes; `None` when not even the header line is complete.
+fn parse(path: &Path, bytes: &[u8]) -> Result<Option<JournalContents>, JournalError> {
+    if bytes.len() as u64 > MAX_BYTES {
+        return Err(JournalError::TooLarge { path: path.to_path_buf() });
+    }
+    let not_a_journal = || JournalError::NotAJournal { path: path.to_path_buf() };
+    let Some(end) = bytes.iter().position(|&b| b == b'\n') else {
+        // A header cut short is a journal torn while being created, unless it says otherwise.
+        return if MAGIC.as_bytes().starts_with(&bytes[..bytes.len().min(MAGIC.len())]) {
+            Ok(None)
+        } else {
+            Err(not_a_journal())
+        };
+    };
+    let header =
+        std::str::from_utf8(&bytes[..end]).ok().and_then(JournalHeader::parse).ok_or_else(not_a_journal)?;
+    let chain = header.hash();
+    let corrupted =
+        |line: usize, why: String| JournalError::Corrupted { path: path.to_path_buf(), line, why };
+    let mut records: Vec<TaskRecord> = Vec::new();
+    let mut seen: HashMap<u32, u64> = HashMap::new();
+    let mut sessions: Vec<Session> = Vec::new();
+    let (mut at, mut valid_len) = (end + 1, end as u64 + 1);
+    // The first bad line, if no good one follows it (a torn tail).
+    let mut bad: Option<usize> = None;
+    let mut line_no = 1;
+    let mut torn_lines = 0;
+    while at < bytes.len() {
+        line_no += 1;
+        let stop = bytes[at..].iter().position(|&b| b == b'\n').map(|p| at + p);
+        let text = std::str::from_utf8(&bytes[at..stop.unwrap_or(bytes.len())]).ok();
+        let decoded = match (stop, text) {
+            (Some(_), Some(t)) => Line::decode(chain, t),
+            _ => None,
+        };
+        at = stop.map_or(bytes.len(), |s| s + 1);
+        let Some(line) = decoded else {
+            bad.get_or_insert(line_no);
+            torn_lines += 1;
+            continue;
+        };
+        if let Some(b) = bad {
+            return Err(corrupted(b, "a damaged record followed by good ones".into()));
+        }
+        valid_len = at as u64;
+        match line {
+            Line::Session { unix_ms, threads } => {
+                sessions.push(Session { unix_ms, threads, tasks: 0, last_ms: unix_ms });
+            }
+            Line::Task(r) => {
+                if !header.holds(r.index) {
+                    return Err(corrupted(line_no, format!("task {} is not in this share", r.index)));
+                }
+                let Some(session) = sessions.last_mut() else {
+                    return Err(corrupted(line_no, "a task before any session".into()));
+                };
+                match seen.insert(r.index, r.count) {
+                    Some(c) if c != r.count => {
+                        return Err(corrupted(
+                            line_no,
+                            format!("task {} recorded twice, with counts {c} and {}", r.index, r.count),
+                        ));
+                    }
+                    Some(_) => continue,
+                    None => {}
+                }
+                session.tasks += 1;
+                session.last_ms = session.last_ms.max(r.unix_ms);
+                records.push(r);
+            }
+        }
+    }
+    Ok(Some(JournalContents { header, records, sessions, valid_len, torn_lines }))
+}
+
+/// An open journal that a run appends to (see the module docs).
+#[derive(Debug)]
+pub struct Journal {
+    path: PathBuf,
+    chain: u64,
+    state: Mutex<Writer>,
+}
+
+#[derive(Debug)]
+struct Writer {
+    file: File,
+    last_sync: Instant,
+    unsynced: bool,
+    /// The first write error, reported by [`Journal::finish`].
+    failed: Option<std::io::Error>,
+}
+
+impl Journal {
+    /// Opens the journal at `path` for a run with this header, creating it if it does not
+    /// exist (or holds only a header torn while being created); returns it with what it
+    /// already holds. Drops a torn tail, records a new session, and locks the file against
+    /// other processes until the journal is dropped.
+    pub fn open(
+        path: &Path,
+        header: &JournalHeader,
+        threads: u32,
+    ) -> Result<(Journal, JournalContents), JournalError> {
+        let io = |source| JournalError::Io { path: path.to_path_buf(), source };
+        let mut file =
+            OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path).map_err(io)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(JournalError::Busy { path: path.to_path_buf() });
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
+        }
+        let mut bytes = Vec::new();
+        (&file).take(MAX_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
+        let contents = match parse(path, &bytes)? {
+            Some(c) => {
+                if c.header != *header {
+                    return Err(JournalError::Foreign {
+                        path: path.to_path_buf(),
+                        found: c.header.describe(),
+                        wanted: header.describe(),
+                    });
+                }
+                file.set_len(c.valid_len).map_err(io)?;
+                c
+            }
+            None => {
+                file.set_len(0).map_err(io)?;
+                let line = header.line();
+                file.seek(SeekFrom::Start(0)).map_err(io)?;
+                file.write_all(line.as_bytes()).map_err(io)?;
+                JournalContents {
+                    header: header.clone(),
+                    records: Vec::new(),
+                    sessions: Vec::new(),
+                    valid_len: line.len() as u64,
+                    torn_lines: 0,
+                }
+            }
+        };
+        file.seek(SeekFrom::Start(contents.valid_len)).map_err(io)?;
+        let chain = header.hash();
+        let start = unix_ms();
+        file.write_all(Line::Session { unix_ms: start, threads }.encode(chain).as_bytes()).map_err(io)?;
+        file.sync_data().map_err(io)?;
+        let state = Mutex::new(Writer { file, last_sync: Instant::now(), unsynced: false, failed: None });
+        Ok((Journal { path: path.to_path_buf(), chain, state }, contents))
+    }
+
+    /// Appends one finished task (one `write`), and flushes the file to the disk if the last
+    /// flush is older than [`SYNC_INTERVAL`]. Safe to call from many threads. A write error is
+    /// kept and returned by [`Journal::finish`].
+    pub fn record(&self, done: TaskDone) {
+        let record = TaskRecord {
+            index: done.index,
+            count: done.count,
+            micros: done.elapsed.as_micros() as u64,
+            unix_ms: unix_ms(),
+        };
+        let line = Line::Task(record).encode(self.chain);
+        let mut w = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if w.failed.is_some() {
+            return;
+        }
+        // PERF: one write per record (what survives a kill), a flush to the disk per interval
+        // (an fdatasync costs milliseconds).
+        let mut result = w.file.write_all(line.as_bytes());
+        w.unsynced = true;
+        if result.is_ok() && w.last_sync.elapsed() >= SYNC_INTERVAL {
+            result = w.file.sync_data();
+            w.last_sync = Instant::now();
+            w.unsynced = false;
+        }
+        if let Err(e) = result {
+            w.failed = Some(e);
+        }
+    }
+
+    /// Flushes the journal to the disk; fails with the first error any record met.
+    pub fn finish(&self) -> Result<(), JournalError> {
+        let mut w = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let io = |source| JournalError::Io { path: self.path.clone(), source };
+        if let Some(e) = w.failed.take() {
+            return Err(io(e));
+        }
+        if w.unsynced {
+            w.file.sync_data().map_err(io)?;
+            w.unsynced = false;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::control::Control;
+    use crate::queens::count::tasks::count_tasks;
+
+    fn header(n: u32, share: Share) -> (TaskList, JournalHeader) {
+        let list = TaskList::new(n).unwrap();
+        let h = JournalHeader::new(&list, share, TaskEngine::Quarters);
+        (list, h)
+    }
+
+    fn done(index: u32, count: u64) -> TaskDone {
+        TaskDone { index, count, elapsed: Duration::from_micros(10 + u64::from(index)) }
+    }
+
+    /// Runs the share's tasks not in the journal, recording them; the journal's total after.
+    fn run(path: &Path, n: u32, share: Share, limit: Option<usize>) -> u64 {
+        let (list, h) = header(n, share);
+        let (journal, held) = Journal::open(path, &h, 1).unwrap();
+        let have: std::collections::HashSet<u32> = held.records.iter().map(|r| r.index).collect();
+        let mut left: Vec<u32> =
+            list.share_indices(share).into_iter().filter(|i| !have.contains(i)).collect();
+        left.truncate(limit.unwrap_or(usize::MAX));
+        count_tasks(&list, TaskEngine::Quarters, &left, &Control::new(), &|d| journal.record(d)).unwrap();
+        journal.finish().unwrap();
+        read(path).unwrap().total()
+    }
+
+    #[test]
+    fn resume_equals_an_uninterrupted_run() {
+        let dir = tempfile_dir();
+        let whole = dir.join("whole");
+        assert_eq!(run(&whole, 11, Share::WHOLE, None), 2680);
+        let parts = dir.join("parts");
+        run(&parts, 11, Share::WHOLE, Some(7));
+        run(&parts, 11, Share::WHOLE, Some(20));
+        assert_eq!(read(&parts).unwrap().records.len(), 27);
+        assert_eq!(run(&parts, 11, Share::WHOLE, None), 2680);
+        let c = read(&parts).unwrap();
+        assert_eq!((c.left(), c.sessions.len(), c.records.len() as u32), (0, 3, c.header.share_tasks()));
+        // Shares journalled apart add up.
+        let sum: u64 =
+            (0..3).map(|i| run(&dir.join(format!("s{i}")), 11, Share::new(i, 3).unwrap(), None)).sum();
+        assert_eq!(sum, 2680);
+    }
+
+    /// A journal of n = 9 with three records, and the byte offset where the last one starts.
+    fn three_records(path: &Path) -> (Vec<u8>, usize) {
+        three_records_n(path, 9)
+    }
+
+    fn three_records_n(path: &Path, n: u32) -> (Vec<u8>, usize) {
+        let (_, h) = header(n, Share::WHOLE);
+        let (j, _) = Journal::open(path, &h, 2).unwrap();
+        j.record(done(0, 5));
+        j.record(done(1, 7));
+        let before = std::fs::metadata(path).unwrap().len() as usize;
+        j.record(done(2, 11));
+        j.finish().unwrap();
+        drop(j);
+        (std::fs::read(path).unwrap(), before)
+    }
+
+    #[test]
+    fn a_torn_last_record_at_any_byte_loses_only_that_task() {
+        let dir = tempfile_dir();
+        let path = dir.join("j");
+        let (bytes, last) = three_records(&path);
+        for cut in last..bytes.len() {
+            std::fs::write(&path, &bytes[..cut]).unwrap();
+            let c = read(&path).unwrap();
+            assert_eq!(c.records.iter().map(|r| r.index).collect::<Vec<_>>(), [0, 1], "cut at {cut}");
+            assert_eq!(c.total(), 12);
+            // Reopening drops the tail, and a new record follows cleanly.
+            let (_, h) = header(9, Share::WHOLE);
+            let (j, held) = Journal::open(&path, &h, 1).unwrap();
+            assert_eq!(held.records.len(), 2);
+            j.record(done(2, 11));
+            j.finish().unwrap();
+            drop(j);
+            let c = read(&path).unwrap();
+            assert_eq!((c.total(), c.torn_lines, c.sessions.len()), (23, 0, 2), "cut at {cut}");
+        }
+        // The whole file is fine; a header cut short starts afresh.
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(read(&path).unwrap().total(), 23);
+        for cut in 0..bytes.iter().position(|&b| b == b'\n').unwrap() {
+            std::fs::write(&path, &bytes[..cut]).unwrap();
+            let (_, h) = header(9, Share::WHOLE);
+            let (_, held) = Journal::open(&path, &h, 1).unwrap();
+            assert!(held.records.is_empty(), "header cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn corrupted_records_are_refused_or_dropped() {
+        let dir = tempfile_dir();
+        let path = dir.join("j");
+        let (bytes, last) = three_records(&path);
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        // A flipped digit in the middle record's count: its checksum no longer matches, and
+        // good records follow, so the journal is refused.
+        let middle = text.find("\nT\t1\t7\t").unwrap() + 5;
+        let mut bad = bytes.clone();
+        bad[middle] = b'8';
+        std::fs::write(&path, &bad).unwrap();
+        let e = read(&path).unwrap_err();
+        assert!(matches!(e, JournalError::Corrupted { line: 4, .. }), "{e}");
+        // A wrong checksum on the last record: a torn tail, dropped.
+        let mut bad = bytes.clone();
+        let end = bad.len() - 2;
+        bad[end] = if bad[end] == b'0' { b'1' } else { b'0' };
+        std::fs::write(&path, &bad).unwrap();
+        assert_eq!(read(&path).unwrap().total(), 12);
+        // A record copied from another journal does not match this header's chain.
+        let mut mixed = bytes[..last].to_vec();
+        let other = dir.join("other");
+        let (other_bytes, other_last) = three_records_n(&other, 10);
+        mixed.extend_from_slice(&other_bytes[other_last..]);
+        std::fs::write(&path, &mixed).unwrap();
+        assert_eq!(read(&path).unwrap().records.len(), 2);
+        // The same task twice with two counts.
+        let (_, h) = header(9, Share::WHOLE);
+        std::fs::remove_file(&path).unwrap();
+        let (j, _) = Journal::open(&path, &h, 1).unwrap();
+        j.record(done(3, 1));
+        j.record(done(3, 1));
+        j.finish().unwrap();
+        drop(j);
+        assert_eq!(read(&path).unwrap().records.len(), 1, "a repeated record counts once");
+        let (j, _) = Journal::open(&path, &h, 1).unwrap();
+        j.record(done(3, 2));
+        j.record(done(4, 2));
+        j.finish().unwrap();
+        drop(j);
+        assert!(matches!(read(&path).unwrap_err(), JournalError::Corrupted { .. }));
+        // Not a journal at all.
+        std::fs::write(&path, b"hello\nworld\n").unwrap();
+        assert!(matches!(read(&path).unwrap_err(), JournalError::NotAJournal { .. }));
+        assert!(matches!(Journal::open(&path, &h, 1).unwrap_err(), JournalError::NotAJournal { .. }));
+    }
+
+    #[test]
+    fn a_foreign_header_is_refused() {
+        let dir = tempfile_dir();
+        let path = dir.join("j");
+        three_records(&path);
+        let list = TaskList::new(9).unwrap();
+        let others = [
+            JournalHeader::new(&TaskList::new(10).unwrap(), Share::WHOLE, TaskEngine::Quarters),
+            JournalHeader::new(&list, Share::new(0, 2).unwrap(), TaskEngine::Quarters),
+            JournalHeader::new(&list, Share::WHOLE, TaskEngine::Backtrack),
+            JournalHeader {
+                version: "0.0.0-other".into(),
+                ..JournalHeader::new(&list, Share::WHOLE, TaskEngine::Quarters)
+            },
+            JournalHeader { format: 99, ..JournalHeader::new(&list, Share::WHOLE, TaskEngine::Quarters) },
+        ];
+        for h in others {
+            let e = Journal::open(&path, &h, 1).unwrap_err();
+            assert!(matches!(e, JournalError::Foreign { .. }), "{e}");
+        }
+        // Still intact.
+        assert_eq!(read(&path).unwrap().total(), 23);
+    }
+
+    #[test]
+    fn a_held_journal_is_busy() {
+        let dir = tempfile_dir();
+        let path = dir.join("j");
+        let (_, h) = header(8, Share::WHOLE);
+        let (held, _) = Journal::open(&path, &h, 1).unwrap();
+        assert!(matches!(Journal::open(&path, &h, 1).unwrap_err(), JournalError::Busy { .. }));
+        drop(held);
+        assert!(Journal::open(&path, &h, 1).is_ok());
+    }
+
+    #[test]
+    fn rate_and_eta_come_from_the_sessions() {
+        let (_, h) = header(9, Share::WHOLE);
+        let chain = h.hash();
+        let mut text = h.line();
+        text += &Line::Session { unix_ms: 1_000, threads: 2 }.encode(chain);
+        for i in 0..4 {
+            let r =
+                TaskRecord { index: i, count: 1, micros: 500_000, unix_ms: 1_000 + 500 * u64::from(i + 1) };
+            text += &Line::Task(r).encode(chain);
+        }
+        let c = parse(Path::new("x"), text.as_bytes()).unwrap().unwrap();
+        assert_eq!(c.rate(), Some(2.0));
+        assert_eq!(c.eta_seconds(), Some((h.share_tasks() - 4) as f64 / 2.0));
+        assert_eq!(c.task_seconds(), 2.0);
+    }
+
+    /// A fresh directory, removed when dropped.
+    struct TempDir(PathBuf);
+
+    impl TempDir {
+        fn join(&self, name: impl AsRef<Path>) -> PathBuf {
+            self.0.join(name)
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn tempfile_dir() -> TempDir {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "damier-journal-test-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}

@@ -1,0 +1,497 @@
+//! The task list of a long count: the unit of work that shares, journals, MPI work queues,
+//! estimates and cross-checks all speak about.
+//!
+//! A task is a column set `C` of the top half (rows `0..ceil(n / 2)`) that is not larger than
+//! its mirror image. Its *weighted count* is, over the solutions whose top half uses exactly
+//! the columns `C` and whose bottom half avoids both long diagonals, `2^e` per solution, `e`
+//! being the number of top-half queens on a long diagonal other than the centre of an odd
+//! board; the whole is doubled when `C` differs from its mirror image (which stands for it).
+//! The weighted counts of all tasks add up to the number of solutions (see the quarters
+//! engine's module docs for why).
+//!
+//! The list is the column sets in increasing order of their bit masks: the same on every
+//! machine and for every engine, so task `i` means the same thing everywhere, and
+//! [`TaskList::fingerprint`] pins it down in files that outlive a process.
+//!
+//! Two independent engines count a task ([`TaskEngine`]): the quarter-board matcher and a
+//! plain backtracker over the task's rows, so any share can be recounted by the other.
+
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use super::{Share, quarters};
+use crate::control::{Control, Interrupted};
+
+/// Smallest n with a task list (the top half needs two rows).
+pub const MIN_TASK_N: u32 = 4;
+
+/// Largest n with a task list: column sets are `u32` masks, task indices `u32`, and every
+/// total through n = 27 fits a `u64`.
+pub const MAX_TASK_N: u32 = 27;
+
+/// Version of the task definition and its weighting; files that record per-task results
+/// (journals) carry it and refuse another.
+pub const TASK_FORMAT_VERSION: u32 = 1;
+
+/// Which engine counts a task. Both give the same weighted count for every task.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TaskEngine {
+    /// Half boards assembled from quarter placements and matched by bit-sliced tables: the
+    /// fast engine, for n up to [`TaskEngine::max_n`].
+    Quarters,
+    /// Backtracking row by row over the task's column set, then over the other columns: the
+    /// independent check, for every n with a task list (slow: the whole search tree).
+    Backtrack,
+}
+
+impl TaskEngine {
+    /// Both engines, fast first.
+    pub const ALL: [TaskEngine; 2] = [TaskEngine::Quarters, TaskEngine::Backtrack];
+
+    /// Short lowercase name (`quarters`, `backtrack`), as written in journals.
+    pub fn name(self) -> &'static str {
+        match self {
+            TaskEngine::Quarters => "quarters",
+            TaskEngine::Backtrack => "backtrack",
+        }
+    }
+
+    /// The engine with this [`TaskEngine::name`].
+    pub fn from_name(name: &str) -> Option<TaskEngine> {
+        TaskEngine::ALL.into_iter().find(|e| e.name() == name)
+    }
+
+    /// Largest n this engine can count tasks of on this build (the quarters engine keeps the
+    /// whole quarter table in memory).
+    pub fn max_n(self) -> u32 {
+        match self {
+            TaskEngine::Quarters => quarters::MAX_N,
+            TaskEngine::Backtrack => MAX_TASK_N,
+        }
+    }
+
+    /// The engine a count of n uses by default: the fastest one that runs n.
+    pub fn best_for(n: u32) -> TaskEngine {
+        if n <= TaskEngine::Quarters.max_n() { TaskEngine::Quarters } else { TaskEngine::Backtrack }
+    }
+}
+
+/// Why tasks could not be listed or counted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TaskError {
+    /// n has no task list.
+    #[error("n = {0} has no task list: tasks are defined for n in {MIN_TASK_N}..={MAX_TASK_N}")]
+    OutOfRange(u32),
+    /// The engine cannot run tasks of this n on this build.
+    #[error("the {} engine cannot run tasks of n = {n} yet (it runs n <= {max})", engine.name())]
+    EngineCannotRun {
+        /// The engine asked for.
+        engine: TaskEngine,
+        /// Board size.
+        n: u32,
+        /// Largest n it runs.
+        max: u32,
+    },
+    /// A task index past the end of the list.
+    #[error("task {index} does not exist: n = {n} has {len} tasks")]
+    NoSuchTask {
+        /// Board size.
+        n: u32,
+        /// The index given.
+        index: u32,
+        /// Tasks in the list.
+        len: u32,
+    },
+    /// The computation was cancelled (the source, so that callers find it in the chain).
+    #[error("interrupted")]
+    Interrupted(#[from] Interrupted),
+}
+
+/// One task: a column set of the top half and its mirror weight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Task {
+    /// The top half's columns (bit c = column c).
+    pub cols: u32,
+    /// 2 when the column set stands for its mirror image too, else 1.
+    pub weight: u64,
+}
+
+/// The task list of one n (see the module docs).
+#[derive(Clone, Debug)]
+pub struct TaskList {
+    n: u32,
+    tasks: Vec<Task>,
+}
+
+/// A finished task, as reported to the caller of [`count_tasks`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TaskDone {
+    /// Its index in the [`TaskList`].
+    pub index: u32,
+    /// Its weighted count.
+    pub count: u64,
+    /// Time the worker spent on it.
+    pub elapsed: Duration,
+}
+
+impl TaskList {
+    /// The task list of n.
+    pub fn new(n: u32) -> Result<TaskList, TaskError> {
+        if !(MIN_TASK_N..=MAX_TASK_N).contains(&n) {
+            return Err(TaskError::OutOfRange(n));
+        }
+        let q = n - n / 2;
+        let reverse = |m: u32| m.reverse_bits() >> (32 - n);
+        let mut tasks = Vec::new();
+        // Column sets with q columns in increasing order: Gosper's next-combination step.
+        let mut cols: u32 = (1 << q) - 1;
+        while cols < 1 << n {
+            let mirror = reverse(cols);
+            if cols <= mirror {
+                tasks.push(Task { cols, weight: if cols == mirror { 1 } else { 2 } });
+            }
+            let low = cols & cols.wrapping_neg();
+            let ripple = cols + low;
+            cols = ripple | (((cols ^ ripple) >> 2) / low);
+        }
+        Ok(TaskList { n, tasks })
+    }
+
+    /// Board size.
+    pub fn n(&self) -> u32 {
+        self.n
+    }
+
+    /// Number of tasks.
+    pub fn len(&self) -> u32 {
+        self.tasks.len() as u32
+    }
+
+    /// Always false: every n with a task list has tasks.
+    pub fn is_empty(&self) -> bool {
+        self.tasks.is_empty()
+    }
+
+    /// Task `index`, if it exists.
+    pub fn get(&self, index: u32) -> Option<Task> {
+        self.tasks.get(index as usize).copied()
+    }
+
+    /// The indices of one share's tasks (`i % of == index`, interleaved so that shares cost
+    /// about the same), in increasing order.
+    pub fn share_indices(&self, share: Share) -> Vec<u32> {
+        (share.index()..self.len()).step_by(share.of() as usize).collect()
+    }
+
+    /// A 64-bit fingerprint of n, the task format and every task: two lists with the same
+    /// fingerprint are, beyond reasonable doubt, the same list.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = Fnv::new();
+        h.write(&self.n.to_le_bytes());
+        h.write(&TASK_FORMAT_VERSION.to_le_bytes());
+        for t in &self.tasks {
+            h.write(&t.cols.to_le_bytes());
+            h.write(&[t.weight as u8]);
+        }
+        h.finish()
+    }
+
+    fn check(&self, engine: TaskEngine, indices: &[u32]) -> Result<(), TaskError> {
+        if self.n > engine.max_n() {
+            return Err(TaskError::EngineCannotRun { engine, n: self.n, max: engine.max_n() });
+        }
+        match indices.iter().find(|&&i| i >= self.len()) {
+            Some(&index) => Err(TaskError::NoSuchTask { n: self.n, index, len: self.len() }),
+            None => Ok(()),
+        }
+    }
+}
+
+/// `count` distinct tasks drawn from `indices` with `seed` (all of them if fewer), in
+/// increasing order: the same draw on every machine for the same seed.
+pub fn sample_tasks(indices: &[u32], count: u32, seed: u64) -> Vec<u32> {
+    use rand::SeedableRng;
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let amount = (count as usize).min(indices.len());
+    let mut picked: Vec<u32> =
+        rand::seq::index::sample(&mut rng, indices.len(), amount).into_iter().map(|i| indices[i]).collect();
+    picked.sort_unstable();
+    picked
+}
+
+/// FNV-1a, 64 bits: a small, fixed, dependency-free hash for fingerprints and checksums
+/// (detects accidents, not attacks).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fnv(u64);
+
+impl Fnv {
+    pub(crate) fn new() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    pub(crate) fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    pub(crate) fn finish(self) -> u64 {
+        self.0
+    }
+}
+
+/// Counts the tasks `indices` of `list` with `engine`, in parallel on the current rayon pool,
+/// calling `on_done` (from the worker threads) as each task finishes.
+///
+/// Polls `control` between tasks (and inside long backtracking tasks) and advances it by one
+/// per task. On [`TaskError::Interrupted`] the tasks already reported are complete and the
+/// others were not reported: a caller that records the reports loses only the tasks in flight.
+/// Consecutive indices are best run together: the quarters engine reuses work between
+/// neighbouring column sets.
+pub fn count_tasks(
+    list: &TaskList,
+    engine: TaskEngine,
+    indices: &[u32],
+    control: &Control,
+    on_done: &(dyn Fn(TaskDone) + Sync),
+) -> Result<(), TaskError> {
+    list.check(engine, indices)?;
+    if indices.is_empty() {
+        return Ok(());
+    }
+    let tasks: Vec<Task> = indices.iter().map(|&i| list.tasks[i as usize]).collect();
+    match engine {
+        TaskEngine::Quarters => {
+            let column_sets: Vec<(u32, u64)> = tasks.iter().map(|t| (t.cols, t.weight)).collect();
+            quarters::count_column_sets(
+                list.n,
+                &column_sets,
+                crate::cpu::Isa::best(),
+                control,
+                &|i, count, elapsed| on_done(TaskDone { index: indices[i], count, elapsed }),
+            )?;
+        }
+        TaskEngine::Backtrack => {
+            tasks.par_iter().zip(indices).try_for_each(|(&task, &index)| {
+                if control.cancelled() {
+                    return Err(Interrupted);
+                }
+                let start = Instant::now();
+                let count = backtrack_task(list.n, task, control)?;
+                on_done(TaskDone { index, count, elapsed: start.elapsed() });
+                control.advance(1);
+                Ok(())
+            })?;
+        }
+    }
+    if control.cancelled() {
+        return Err(Interrupted.into());
+    }
+    Ok(())
+}
+
+/// The sum of [`count_tasks`]' counts, for callers that need only the total.
+pub fn total_of_tasks(
+    list: &TaskList,
+    engine: TaskEngine,
+    indices: &[u32],
+    control: &Control,
+) -> Result<u64, TaskError> {
+    let total = std::sync::atomic::AtomicU64::new(0);
+    count_tasks(list, engine, indices, control, &|d| {
+        total.fetch_add(d.count, std::sync::atomic::Ordering::Relaxed);
+    })?;
+    Ok(total.into_inner())
+}
+
+/// The weighted count of one task by backtracking: the top half's rows take the task's
+/// columns, each queen on a long diagonal (but the centre) doubling the weight; the bottom
+/// half's rows take the other columns, off both long diagonals.
+///
+/// Independent of the quarters engine on purpose: nothing but the definition is shared.
+pub fn backtrack_task(n: u32, task: Task, control: &Control) -> Result<u64, Interrupted> {
+    let search = Search { n, q: n - n / 2, full: (1u64 << n) - 1, top_cols: u64::from(task.cols) };
+    Ok(search.top(0, 0, 0, 0, control)? * task.weight)
+}
+
+/// The fixed data of one backtracking task.
+struct Search {
+    n: u32,
+    /// Rows of the top half.
+    q: u32,
+    full: u64,
+    top_cols: u64,
+}
+
+impl Search {
+    /// Weighted completions of a top-half placement of rows `0..row` (columns `cols` taken,
+    /// diagonals `ld`, `rd` projected onto row `row`).
+    fn top(&self, row: u32, cols: u64, ld: u64, rd: u64, control: &Control) -> Result<u64, Interrupted> {
+        if row == self.q {
+            if control.cancelled() {
+                return Err(Interrupted);
+            }
+            return Ok(self.bottom(row, cols, ld, rd));
+        }
+        let mut free = self.top_cols & !(cols | ld | rd);
+        let mut total = 0;
+        while free != 0 {
+            let b = free & free.wrapping_neg();
+            free ^= b;
+            let c = b.trailing_zeros();
+            let long = c == row || c == self.n - 1 - row;
+            let centre = 2 * row + 1 == self.n && c == row;
+            let below = self.top(row + 1, cols | b, ((ld | b) << 1) & self.full, (rd | b) >> 1, control)?;
+            total += below << u32::from(long && !centre);
+        }
+        Ok(total)
+    }
+
+    /// Completions of the bottom half from row `row`, off both long diagonals.
+    fn bottom(&self, row: u32, cols: u64, ld: u64, rd: u64) -> u64 {
+        if row == self.n {
+            return 1;
+        }
+        let long = 1u64 << row | 1u64 << (self.n - 1 - row);
+        // PERF: plain bitboard step; the top half's columns are already in `cols`.
+        let mut free = self.full & !(cols | ld | rd | long);
+        let mut total = 0;
+        while free != 0 {
+            let b = free & free.wrapping_neg();
+            free ^= b;
+            total += self.bottom(row + 1, cols | b, ((ld | b) << 1) & self.full, (rd | b) >> 1);
+        }
+        total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::queens::count::{Strategy, task_count_with, total_plain, total_with};
+
+    #[test]
+    fn task_lists_cover_every_column_set_once() {
+        for n in MIN_TASK_N..=MAX_TASK_N {
+            let list = TaskList::new(n).unwrap();
+            let q = u64::from(n - n / 2);
+            let binomial = (0..q).fold(1u64, |acc, i| acc * (u64::from(n) - i) / (i + 1));
+            assert_eq!(list.tasks.iter().map(|t| t.weight).sum::<u64>(), binomial, "n = {n}");
+            assert!(list.tasks.windows(2).all(|w| w[0].cols < w[1].cols), "n = {n}: increasing");
+            if n <= 22 {
+                assert_eq!(
+                    u64::from(list.len()),
+                    task_count_with(n, Strategy::Quarters, Share::WHOLE).unwrap(),
+                    "n = {n}"
+                );
+            }
+        }
+        assert_eq!(TaskList::new(3).unwrap_err(), TaskError::OutOfRange(3));
+        assert_eq!(TaskList::new(28).unwrap_err(), TaskError::OutOfRange(28));
+    }
+
+    #[test]
+    fn fingerprints_tell_lists_apart() {
+        let prints: Vec<u64> = (4..=14).map(|n| TaskList::new(n).unwrap().fingerprint()).collect();
+        let mut unique = prints.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), prints.len());
+        assert_eq!(prints[3], TaskList::new(7).unwrap().fingerprint(), "deterministic");
+    }
+
+    /// Per-task counts of every task of n by both engines, and their sum.
+    fn per_task(list: &TaskList, engine: TaskEngine, indices: &[u32]) -> Vec<u64> {
+        let counts = std::sync::Mutex::new(vec![u64::MAX; list.len() as usize]);
+        count_tasks(list, engine, indices, &Control::new(), &|d| {
+            let mut c = counts.lock().unwrap();
+            assert_eq!(c[d.index as usize], u64::MAX, "task {} reported twice", d.index);
+            c[d.index as usize] = d.count;
+        })
+        .unwrap();
+        counts.into_inner().unwrap()
+    }
+
+    #[test]
+    fn both_engines_agree_on_every_task_to_12() {
+        for n in 4..=12 {
+            let list = TaskList::new(n).unwrap();
+            let all: Vec<u32> = (0..list.len()).collect();
+            let fast = per_task(&list, TaskEngine::Quarters, &all);
+            let slow = per_task(&list, TaskEngine::Backtrack, &all);
+            assert_eq!(fast, slow, "n = {n}");
+            assert_eq!(fast.iter().sum::<u64>(), total_plain(n), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn shares_of_the_task_list_add_up_for_every_engine_and_strategy() {
+        let control = Control::new();
+        for n in [4, 7, 10, 12] {
+            let list = TaskList::new(n).unwrap();
+            for of in [1, 2, 5] {
+                let mut sums = std::collections::HashMap::new();
+                for index in 0..of {
+                    let share = Share::new(index, of).unwrap();
+                    let indices = list.share_indices(share);
+                    assert_eq!(indices.len() as u64, task_count_with(n, Strategy::Quarters, share).unwrap());
+                    for engine in TaskEngine::ALL {
+                        let t = total_of_tasks(&list, engine, &indices, &control).unwrap();
+                        *sums.entry(format!("task engine {}", engine.name())).or_insert(0) += t;
+                        // The quarters engine's own share total is the same split.
+                        if engine == TaskEngine::Quarters {
+                            assert_eq!(
+                                t,
+                                total_with(n, Strategy::Quarters, share, crate::cpu::Isa::best(), &control)
+                                    .unwrap(),
+                                "n = {n} {index}/{of}"
+                            );
+                        }
+                    }
+                    for s in Strategy::ALL {
+                        *sums.entry(format!("strategy {}", s.name())).or_insert(0) +=
+                            total_with(n, s, share, crate::cpu::Isa::best(), &control).unwrap();
+                    }
+                }
+                for (name, sum) in sums {
+                    assert_eq!(sum, total_plain(n), "{name}, n = {n}, {of} shares");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn errors_name_the_problem() {
+        let list = TaskList::new(23).unwrap();
+        let e = count_tasks(&list, TaskEngine::Quarters, &[0], &Control::new(), &|_| ()).unwrap_err();
+        assert!(matches!(e, TaskError::EngineCannotRun { n: 23, .. }), "{e}");
+        let list = TaskList::new(6).unwrap();
+        let e =
+            count_tasks(&list, TaskEngine::Backtrack, &[list.len()], &Control::new(), &|_| ()).unwrap_err();
+        assert_eq!(e, TaskError::NoSuchTask { n: 6, index: list.len(), len: list.len() });
+        let stop = Control::new();
+        stop.cancel();
+        for engine in TaskEngine::ALL {
+            let e = count_tasks(&list, engine, &[0, 1], &stop, &|_| panic!("nothing runs")).unwrap_err();
+            assert_eq!(e, TaskError::Interrupted(Interrupted));
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(6))]
+
+        /// A random sample of the tasks of n = 13 and 14: both engines agree task by task.
+        #[test]
+        fn both_engines_agree_on_sampled_tasks(n in 13u32..=14, picks in proptest::collection::vec(0u32..u32::MAX, 8)) {
+            let list = TaskList::new(n).unwrap();
+            let mut indices: Vec<u32> = picks.iter().map(|p| p % list.len()).collect();
+            indices.sort_unstable();
+            indices.dedup();
+            let fast = per_task(&list, TaskEngine::Quarters, &indices);
+            let slow = per_task(&list, TaskEngine::Backtrack, &indices);
+            proptest::prop_assert_eq!(fast, slow);
+        }
+    }
+}
