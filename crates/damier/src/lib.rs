@@ -34,4 +34,5 @@ pub mod control;
 pub mod gf2;
 pub mod lights;
 pub mod queens;
+mod random;
 pub mod walk;
