@@ -193,6 +193,28 @@ fn solve_binary_files_hold_u32_little_endian_columns() {
 }
 
 #[test]
+fn list_random_draws_checked_solutions_per_seed() {
+    for n in ["8", "20"] {
+        let v = json(&["queens", "list", n, "--random", "5", "--seed", "9", "--json"]);
+        assert_eq!(v["seed"], 9);
+        let drawn = v["solutions"].as_array().unwrap();
+        assert_eq!(drawn.len(), 5);
+        assert!(drawn.iter().all(|s| is_solution(&columns(s))), "n = {n}");
+        let again = json(&["queens", "list", n, "--random", "5", "--seed", "9", "--json"]);
+        assert_eq!(v, again, "n = {n}: same seed, same draws");
+    }
+    let v = json(&["queens", "list", "8", "--random", "3", "--json"]);
+    assert_eq!(v["sampler"], "uniform");
+    assert!(v["seed"].is_u64(), "the seed drawn is printed");
+    let (code, _) = stdout(&["queens", "list", "3", "--random", "2"]);
+    assert_eq!(code, 1);
+    fails_with(&["queens", "list", "1001", "--random", "2"], 2);
+    fails_with(&["queens", "list", "8", "--random", "0"], 2);
+    fails_with(&["queens", "list", "8", "--random", "2", "--unique"], 2);
+    fails_with(&["queens", "list", "8", "--seed", "2"], 2);
+}
+
+#[test]
 fn max_small_and_large() {
     let v = json(&["queens", "max", "3", "--json"]);
     assert_eq!(v["n"], 3);

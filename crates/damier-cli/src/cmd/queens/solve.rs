@@ -155,7 +155,7 @@ fn write_columns(
 }
 
 /// The seed to use: the given one, or one drawn from the clock.
-fn pick_seed(seed: Option<u64>) -> u64 {
+pub(super) fn pick_seed(seed: Option<u64>) -> u64 {
     seed.unwrap_or_else(|| {
         let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
         // Spread the clock's low bits over the whole word (splitmix64 finaliser).
