@@ -38,4 +38,5 @@ pub mod factor;
 pub mod gf2;
 pub mod lights;
 pub mod queens;
+mod random;
 pub mod walk;

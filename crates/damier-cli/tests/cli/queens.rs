@@ -129,6 +129,92 @@ fn solve_writes_a_file_that_check_accepts() {
 }
 
 #[test]
+fn solve_local_gives_random_checked_solutions() {
+    for n in ["1", "4", "8", "30", "1000", "20011"] {
+        let v = json(&["queens", "solve", n, "--method", "local", "--seed", "7", "--json"]);
+        assert_eq!(v["method"], "local");
+        assert_eq!(v["seed"], 7);
+        let c = columns(&v["columns"]);
+        assert_eq!(c.len().to_string(), n);
+        assert!(is_solution(&c), "n = {n}");
+    }
+    let a = json(&["queens", "solve", "500", "--method", "local", "--seed", "1", "--json"]);
+    let b = json(&["queens", "solve", "500", "--method", "local", "--seed", "1", "--json"]);
+    let c = json(&["queens", "solve", "500", "--method", "local", "--seed", "2", "--json"]);
+    assert_eq!(a["columns"], b["columns"], "same seed, same solution");
+    assert_ne!(a["columns"], c["columns"], "seeds differ");
+    // Without --seed, the seed drawn is printed so the run can be repeated.
+    let v = json(&["queens", "solve", "50", "--method", "local", "--json"]);
+    let seed = v["seed"].as_u64().expect("seed printed").to_string();
+    let again = json(&["queens", "solve", "50", "--method", "local", "--seed", &seed, "--json"]);
+    assert_eq!(v["columns"], again["columns"]);
+    for n in ["2", "3"] {
+        let (code, _) = stdout(&["queens", "solve", n, "--method", "local"]);
+        assert_eq!(code, 1, "n = {n}");
+    }
+    let err = fails_with(&["queens", "solve", "100000001", "--method", "local"], 2);
+    assert!(err.contains("at most 100000000"), "{err}");
+    let err = fails_with(&["queens", "solve", "10", "--seed", "1"], 2);
+    assert!(err.contains("--method local"), "{err}");
+    fails_with(&["queens", "solve", "10", "--method", "annealing"], 2);
+    fails_with(&["queens", "solve", "10", "--format", "binary"], 2);
+}
+
+#[test]
+fn solve_binary_files_hold_u32_little_endian_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    for method in ["construct", "local"] {
+        let path = dir.path().join(format!("{method}.bin"));
+        let out = damier()
+            .args(["queens", "solve", "3001", "--method", method, "--format", "binary", "--out"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(bytes.len(), 4 * 3001);
+        let cols: Vec<u64> =
+            bytes.chunks(4).map(|b| u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))).collect();
+        assert!(is_solution(&cols), "{method}");
+        // The text file of the same run holds the same columns.
+        let text = dir.path().join(format!("{method}.txt"));
+        let mut args = vec!["queens", "solve", "3001", "--method", method];
+        if method == "local" {
+            args.extend(["--seed", "0"]);
+        }
+        assert!(damier().args(&args).arg("--out").arg(&text).output().unwrap().status.success());
+        let from_text: Vec<u64> =
+            std::fs::read_to_string(&text).unwrap().lines().map(|l| l.parse().unwrap()).collect();
+        assert!(is_solution(&from_text));
+        if method == "construct" {
+            assert_eq!(from_text, cols);
+        }
+    }
+}
+
+#[test]
+fn list_random_draws_checked_solutions_per_seed() {
+    for n in ["8", "20"] {
+        let v = json(&["queens", "list", n, "--random", "5", "--seed", "9", "--json"]);
+        assert_eq!(v["seed"], 9);
+        let drawn = v["solutions"].as_array().unwrap();
+        assert_eq!(drawn.len(), 5);
+        assert!(drawn.iter().all(|s| is_solution(&columns(s))), "n = {n}");
+        let again = json(&["queens", "list", n, "--random", "5", "--seed", "9", "--json"]);
+        assert_eq!(v, again, "n = {n}: same seed, same draws");
+    }
+    let v = json(&["queens", "list", "8", "--random", "3", "--json"]);
+    assert_eq!(v["sampler"], "uniform");
+    assert!(v["seed"].is_u64(), "the seed drawn is printed");
+    let (code, _) = stdout(&["queens", "list", "3", "--random", "2"]);
+    assert_eq!(code, 1);
+    fails_with(&["queens", "list", "1001", "--random", "2"], 2);
+    fails_with(&["queens", "list", "8", "--random", "0"], 2);
+    fails_with(&["queens", "list", "8", "--random", "2", "--unique"], 2);
+    fails_with(&["queens", "list", "8", "--seed", "2"], 2);
+}
+
+#[test]
 fn max_small_and_large() {
     let v = json(&["queens", "max", "3", "--json"]);
     assert_eq!(v["n"], 3);

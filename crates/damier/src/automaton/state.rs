@@ -11,6 +11,7 @@ use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
 use super::dir::{DIRECTIONS, opposite};
 use super::{AutomatonError, Model, Params, pairs};
+use crate::random::below;
 
 /// The generator of every run (portable, fast).
 type Rand = Xoshiro256PlusPlus;
@@ -512,22 +513,6 @@ fn pick_bit(rng: &mut Rand, mask: u32) -> Option<usize> {
         }
     }
     Some(m.trailing_zeros() as usize)
-}
-
-/// A uniform integer in `0..m` (`m > 0`), by Lemire's multiply-shift with rejection:
-/// exactly uniform, and the rejection loop almost never runs (probability `m / 2^64`).
-#[inline(always)]
-fn below(rng: &mut Rand, m: u64) -> u64 {
-    debug_assert!(m > 0);
-    // PERF: one 64x64→128 multiply instead of a division per draw.
-    let mut p = u128::from(rng.next_u64()) * u128::from(m);
-    if (p as u64) < m {
-        let floor = m.wrapping_neg() % m;
-        while (p as u64) < floor {
-            p = u128::from(rng.next_u64()) * u128::from(m);
-        }
-    }
-    (p >> 64) as u64
 }
 
 /// One Bernoulli draw against a [`threshold`].

@@ -8,6 +8,8 @@
 //! - [`symmetry`]: the 8 symmetries of the square, canonical forms, one solution per class;
 //! - [`count`](mod@count): the fast counter (total and unique in one run);
 //! - [`construct`]: one solution for any n >= 4 up to 10^9 by an explicit formula;
+//! - [`local`]: a random solution for n up to 10^8 by conflict-minimising local search;
+//! - [`sample`]: solutions drawn at random (exactly uniform for n <= 14);
 //! - [`max`]: R(n), the most non-attacking queens on n x n, with a witness;
 //! - [`corners`]: the seed's exercises on adding or removing a corner queen.
 //!
@@ -25,9 +27,11 @@
 pub mod construct;
 pub mod corners;
 pub mod count;
+pub mod local;
 pub mod max;
 pub mod naive;
 pub mod placement;
+pub mod sample;
 pub mod search;
 pub mod symmetry;
 

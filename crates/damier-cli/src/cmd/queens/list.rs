@@ -8,7 +8,7 @@ use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
 use damier::queens::search::{self, Solutions};
-use damier::queens::{Placement, symmetry};
+use damier::queens::{Placement, sample, symmetry};
 
 use super::BOARD_MAX;
 use crate::util::{interrupt, progress::Progress};
@@ -30,6 +30,14 @@ pub struct Args {
     /// List everything even when N > 14 (millions of lines).
     #[arg(long, conflicts_with = "limit")]
     all: bool,
+    /// K solutions drawn at random instead (with replacement): exactly uniform for N <= 14,
+    /// one local search each (random, not uniform) for 15 <= N <= 1000.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1_000_000),
+          conflicts_with_all = ["unique", "limit", "all"])]
+    random: Option<u64>,
+    /// Seed of --random (the same seed gives the same draws); without it one is drawn and printed.
+    #[arg(long, value_name = "S", requires = "random")]
+    seed: Option<u64>,
     /// Do not draw the boards, only S.
     #[arg(long)]
     no_boards: bool,
@@ -47,8 +55,56 @@ struct Item<'a> {
     class_size: Option<usize>,
 }
 
+/// `--random K`: K solutions drawn at random, printed like the listing.
+fn run_random(a: &Args, k: u64) -> anyhow::Result<ExitCode> {
+    let seed = super::solve::pick_seed(a.seed);
+    let control = interrupt::control();
+    let (drawn, how) = {
+        let _bar = Progress::start(control, k, "drawing");
+        sample::draw(a.n, k, seed, control)?
+    };
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    if drawn.is_empty() {
+        if a.json {
+            writeln!(
+                out,
+                "{}",
+                serde_json::json!({ "n": a.n, "seed": seed, "sampler": how, "solutions": [] })
+            )?;
+        } else {
+            writeln!(out, "n = {}: no solution", a.n)?;
+        }
+        out.flush()?;
+        return Ok(ExitCode::from(crate::util::exit::NO));
+    }
+    let boards = !a.no_boards && a.n as usize <= BOARD_MAX;
+    if a.json {
+        let solutions: Vec<Vec<u64>> = drawn.iter().map(Placement::one_based).collect();
+        let v = serde_json::json!({ "n": a.n, "seed": seed, "sampler": how, "solutions": solutions });
+        serde_json::to_writer_pretty(&mut out, &v)?;
+        writeln!(out)?;
+    } else {
+        let how = match how {
+            sample::Sampler::Uniform => "uniformly among all solutions",
+            sample::Sampler::LocalSearch => "by local search (random, not uniform)",
+        };
+        writeln!(out, "n = {}: {k} solutions drawn {how}, seed {seed}", a.n)?;
+        for (i, p) in drawn.iter().enumerate() {
+            writeln!(out, "{}: {p}", i + 1)?;
+            if boards {
+                writeln!(out, "{}", p.board())?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(a.n >= 1, "n must be at least 1");
+    if let Some(k) = a.random {
+        return run_random(&a, k);
+    }
     anyhow::ensure!(
         a.n <= search::MAX_N,
         "n = {} is too large: the search handles at most {}",

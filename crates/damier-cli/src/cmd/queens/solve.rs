@@ -1,8 +1,11 @@
-//! `damier queens solve N`: one solution for any N >= 4 by explicit construction.
+//! `damier queens solve N`: one solution for huge N, by explicit construction (default) or as a
+//! random solution by local search (`--method local --seed S`).
 //!
-//! The construction is verified in O(N) before anything is printed; its columns are then
-//! streamed from the formula, never stored, so N = 10^9 needs only the verifier's 5N bits.
-//! On a terminal, more than [`TERMINAL_MAX`] columns are summarised (use `--out` or a pipe).
+//! Every solution is checked in O(N) before anything is printed. The construction's columns
+//! are then streamed from the formula, never stored, so N = 10^9 needs only the verifier's 5N
+//! bits; local search stores its N columns (4 bytes each, N <= 10^8). On a terminal, more than
+//! [`TERMINAL_MAX`] columns are summarised (use `--out` or a pipe). `--out FILE --format
+//! binary` writes the 1-based columns as `u32` little-endian, 4 bytes per row.
 
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
@@ -10,7 +13,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
-use damier::queens::construct;
+use damier::queens::{Placement, construct, local};
 
 use super::BOARD_MAX;
 use crate::util::output::outln;
@@ -19,38 +22,131 @@ use crate::util::{exit, interrupt, output, progress::Progress};
 /// Most columns printed to a terminal; pipes and files get them all.
 const TERMINAL_MAX: u64 = 10_000;
 
+/// How the solution is found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// The explicit construction (Hoffman, Loessi and Moore): one fixed solution, N <= 10^9.
+    Construct,
+    /// Conflict-minimising local search from a random start: a random solution, N <= 10^8.
+    Local,
+}
+
+/// How `--out` stores the columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// 1-based columns, one per line (what `damier queens check` reads).
+    Text,
+    /// 1-based columns as u32 little-endian, 4 bytes per row, no header.
+    Binary,
+}
+
 /// Arguments of `damier queens solve`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Board size (1..=1000000000; 2 and 3 have no solution).
+    /// Board size (1..=1000000000 by construction, 1..=100000000 by local search; 2 and 3
+    /// have no solution).
     n: u64,
+    /// construct: one fixed solution by formula; local: a random one by local search.
+    #[arg(long, value_enum, default_value_t = Method::Construct)]
+    method: Method,
+    /// Seed of the local search (the same seed gives the same solution on every machine);
+    /// without it a seed is drawn from the clock and printed.
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
     /// Write the solution to FILE (atomically): 1-based columns one per line, or JSON with --json.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// Print JSON (keys: n, columns (1-based), seconds).
+    /// File format of --out: text (one column per line) or binary (u32 little-endian).
+    #[arg(long, value_enum, default_value_t = Format::Text, requires = "out", conflicts_with = "json")]
+    format: Format,
+    /// Print JSON (keys: n, method, seed (local), seconds, columns (1-based), search (local)).
     #[arg(long)]
     json: bool,
 }
 
-/// Writes the columns for `n` as text (one per line) or as a JSON object.
-fn write_columns(w: &mut impl Write, n: u64, json: bool, seconds: f64) -> anyhow::Result<()> {
+/// Where the columns come from: the formula (nothing stored) or a stored placement.
+enum Columns {
+    Construct(u64),
+    Stored(Placement),
+}
+
+impl Columns {
+    fn n(&self) -> u64 {
+        match self {
+            Columns::Construct(n) => *n,
+            Columns::Stored(p) => p.n() as u64,
+        }
+    }
+
+    /// The 1-based column of 0-based `row`.
+    #[inline]
+    fn one_based(&self, row: u64) -> u64 {
+        match self {
+            Columns::Construct(1) => 1,
+            Columns::Construct(n) => construct::column(*n, row) + 1,
+            Columns::Stored(p) => u64::from(p.columns()[row as usize]) + 1,
+        }
+    }
+}
+
+/// What the JSON header says besides the columns.
+struct Header {
+    method: Method,
+    seed: Option<u64>,
+    seconds: f64,
+    stats: Option<local::SearchStats>,
+}
+
+impl Header {
+    fn write_json_head(&self, w: &mut impl Write, n: u64) -> anyhow::Result<()> {
+        write!(w, "{{\n  \"n\": {n},\n  \"method\": \"{}\",\n", self.method_name())?;
+        if let Some(seed) = self.seed {
+            writeln!(w, "  \"seed\": {seed},")?;
+        }
+        if let Some(stats) = &self.stats {
+            writeln!(w, "  \"search\": {},", serde_json::to_string(stats)?)?;
+        }
+        write!(w, "  \"seconds\": {},\n  \"columns\": [", self.seconds)?;
+        Ok(())
+    }
+
+    fn method_name(&self) -> &'static str {
+        match self.method {
+            Method::Construct => "construct",
+            Method::Local => "local",
+        }
+    }
+}
+
+/// Writes the columns as text (one per line), as a JSON object, or as binary u32.
+fn write_columns(
+    w: &mut impl Write,
+    cols: &Columns,
+    format: Format,
+    json: bool,
+    header: &Header,
+) -> anyhow::Result<()> {
     let control = interrupt::control();
+    let n = cols.n();
     if json {
-        write!(w, "{{\n  \"n\": {n},\n  \"seconds\": {seconds},\n  \"columns\": [")?;
+        header.write_json_head(w, n)?;
     }
     for row in 0..n {
         if row.is_multiple_of(1 << 20) {
             interrupt::check()?;
             control.advance((n - row).min(1 << 20));
         }
-        let c = if n == 1 { 1 } else { construct::column(n, row) + 1 };
-        if json {
-            if row > 0 {
-                w.write_all(b", ")?;
+        let c = cols.one_based(row);
+        match (format, json) {
+            (Format::Binary, _) => w.write_all(&(c as u32).to_le_bytes())?,
+            (Format::Text, true) => {
+                if row > 0 {
+                    w.write_all(b", ")?;
+                }
+                write!(w, "{c}")?;
             }
-            write!(w, "{c}")?;
-        } else {
-            writeln!(w, "{c}")?;
+            (Format::Text, false) => writeln!(w, "{c}")?,
         }
     }
     if json {
@@ -59,19 +155,62 @@ fn write_columns(w: &mut impl Write, n: u64, json: bool, seconds: f64) -> anyhow
     Ok(())
 }
 
-pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+/// The seed to use: the given one, or one drawn from the clock.
+pub(super) fn pick_seed(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        // Spread the clock's low bits over the whole word (splitmix64 finaliser).
+        let mut z = t.as_nanos() as u64 ^ u64::from(std::process::id()).rotate_left(32);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    })
+}
+
+/// Finds and checks the solution; `Ok(None)` when there is none (N = 2, 3).
+fn find(a: &Args) -> anyhow::Result<Option<(Columns, Header)>> {
     let n = a.n;
     anyhow::ensure!(n >= 1, "n must be at least 1");
     if n == 2 || n == 3 {
-        eprintln!("n = {n}: no solution (no two queens fit on a {n}x{n} board without attacking)");
-        return Ok(ExitCode::from(exit::NO));
+        return Ok(None);
     }
+    anyhow::ensure!(
+        a.method == Method::Local || a.seed.is_none(),
+        "--seed applies to --method local only (the construction has no randomness)"
+    );
+    let control = interrupt::control();
     let start = Instant::now();
-    if n >= 4 {
-        let _bar = Progress::start(interrupt::control(), n, "verifying");
-        construct::verify_with(n, interrupt::control())?;
-    }
+    let (cols, seed, stats) = match a.method {
+        Method::Construct => {
+            if n >= 4 {
+                let _bar = Progress::start(control, n, "verifying");
+                construct::verify_with(n, control)?;
+            }
+            (Columns::Construct(n), None, None)
+        }
+        Method::Local => {
+            if n > local::MAX_N {
+                // The library's error names the limit and the memory.
+                return Err(local::LocalError::TooLarge { n }.into());
+            }
+            let seed = pick_seed(a.seed);
+            let _bar = Progress::start(control, local::progress_units(n), "searching, then checking");
+            let found = local::solve(n, seed, control)?;
+            (Columns::Stored(found.placement), Some(seed), Some(found.stats))
+        }
+    };
     let seconds = start.elapsed().as_secs_f64();
+    Ok(Some((cols, Header { method: a.method, seed, seconds, stats })))
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let Some((cols, header)) = find(&a)? else {
+        eprintln!("n = {}: no solution (no two queens fit on a {0}x{0} board without attacking)", a.n);
+        return Ok(ExitCode::from(exit::NO));
+    };
+    let n = cols.n();
+    let seconds = header.seconds;
+    let seed_note = header.seed.map(|s| format!(", seed {s}")).unwrap_or_default();
     if let Some(path) = &a.out {
         let tmp = output::temp_path(path);
         let _bar = Progress::start(interrupt::control(), n, "writing");
@@ -79,7 +218,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             let file =
                 std::fs::File::create(&tmp).with_context(|| format!("cannot write {}", path.display()))?;
             let mut w = BufWriter::with_capacity(1 << 20, file);
-            write_columns(&mut w, n, a.json, seconds)?;
+            write_columns(&mut w, &cols, a.format, a.json, &header)?;
             w.flush().with_context(|| format!("cannot write {}", path.display()))?;
             Ok(())
         })();
@@ -88,14 +227,17 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             return Err(e);
         }
         output::commit(&tmp, path)?;
-        eprintln!("n = {n}: verified solution written to {} ({seconds:.3} s to verify)", path.display());
+        eprintln!(
+            "n = {n}{seed_note}: checked solution written to {} ({seconds:.3} s to find and check)",
+            path.display()
+        );
         return Ok(ExitCode::SUCCESS);
     }
     let stdout = std::io::stdout();
     if stdout.is_terminal() && n > TERMINAL_MAX {
-        let head: Vec<String> = (0..10).map(|r| (construct::column(n, r) + 1).to_string()).collect();
+        let head: Vec<String> = (0..10).map(|r| cols.one_based(r).to_string()).collect();
         outln!(
-            "n = {n}: solution verified in {seconds:.3} s; S begins {} …\n\
+            "n = {n}{seed_note}: solution found and checked in {seconds:.3} s; S begins {} …\n\
              ({n} columns are too many for a terminal: use --out FILE or a pipe)",
             head.join(" ")
         )?;
@@ -103,22 +245,15 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     let mut w = BufWriter::with_capacity(1 << 20, stdout.lock());
     if a.json {
-        write_columns(&mut w, n, true, seconds)?;
+        write_columns(&mut w, &cols, Format::Text, true, &header)?;
+    } else if n <= BOARD_MAX as u64 {
+        let p = Placement::new((0..n).map(|r| (cols.one_based(r) - 1) as u32).collect())?;
+        // Small boards also go through the hash-map checker (n = 1 has no formula).
+        anyhow::ensure!(p.is_valid(), "internal error: placement {p} is invalid");
+        writeln!(w, "n = {n}{seed_note}: S = {p} (checked)")?;
+        write!(w, "{}", p.board())?;
     } else {
-        let cols: Vec<u32> = if n <= BOARD_MAX as u64 {
-            (0..n).map(|r| if n == 1 { 0 } else { construct::column(n, r) as u32 }).collect()
-        } else {
-            Vec::new()
-        };
-        if n <= BOARD_MAX as u64 {
-            let p = damier::queens::Placement::new(cols)?;
-            // Small boards also go through the independent checker (n = 1 has no formula).
-            anyhow::ensure!(p.is_valid(), "internal error: constructed placement {p} is invalid");
-            writeln!(w, "n = {n}: S = {p} (verified)")?;
-            write!(w, "{}", p.board())?;
-        } else {
-            write_columns(&mut w, n, false, seconds)?;
-        }
+        write_columns(&mut w, &cols, Format::Text, false, &header)?;
     }
     w.flush()?;
     Ok(ExitCode::SUCCESS)

@@ -1,0 +1,126 @@
+//! Solutions drawn at random, for teaching and for tests.
+//!
+//! Two ways, chosen by n:
+//! - n <= [`EXACT_MAX`] (14: 365 596 solutions): every solution is listed once by the
+//!   bit-vector search, then each draw picks one of them with an exactly uniform index, so
+//!   every solution has the same probability;
+//! - up to [`MAX_N`]: each draw is a [`local`](super::local) search from its own seed. That is
+//!   random but not uniform (the greedy start favours some solutions), hence "uniform-ish".
+//!
+//! Draws are independent (with replacement: a solution may come twice) and reproducible: the
+//! same `(n, k, seed)` gives the same list on every machine.
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::{Rng, SeedableRng};
+
+use crate::control::{Control, Interrupted};
+use crate::queens::Placement;
+use crate::queens::local::{self, LocalError};
+use crate::queens::search::{self, Solutions};
+use crate::random::below;
+
+/// Largest n drawn exactly uniformly (all its solutions are listed first).
+pub const EXACT_MAX: u32 = 14;
+/// Largest n accepted: beyond it, use [`local::solve`] directly (one solution per call).
+pub const MAX_N: u32 = 1000;
+
+/// How the draws were made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Sampler {
+    /// Uniform over the listed solutions.
+    Uniform,
+    /// One local search per draw (random, not uniform).
+    LocalSearch,
+}
+
+/// Why no sample was drawn.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SampleError {
+    /// n above [`MAX_N`].
+    #[error("n = {0} is too large for random draws: at most {MAX_N}")]
+    TooLarge(u32),
+    /// Cancelled through the [`Control`].
+    #[error("interrupted")]
+    Interrupted(#[from] Interrupted),
+    /// Local search failed its check (a bug).
+    #[error(transparent)]
+    Local(#[from] LocalError),
+}
+
+/// `k` solutions of n queens drawn at random from `seed` (empty when n has none: 2 and 3),
+/// and the way they were drawn. Polls `control` between draws.
+pub fn draw(n: u32, k: u64, seed: u64, control: &Control) -> Result<(Vec<Placement>, Sampler), SampleError> {
+    if n > MAX_N {
+        return Err(SampleError::TooLarge(n));
+    }
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    if n <= EXACT_MAX {
+        debug_assert!(n <= search::MAX_N);
+        let mut all = Vec::new();
+        let mut solutions = Solutions::new(n).expect("n <= 14 is within the search's range");
+        while let Some(cols) = solutions.next_with(control)? {
+            all.push(cols.to_vec());
+        }
+        if all.is_empty() {
+            return Ok((Vec::new(), Sampler::Uniform));
+        }
+        let mut out = Vec::new();
+        for _ in 0..k {
+            if control.cancelled() {
+                return Err(Interrupted.into());
+            }
+            let i = below(&mut rng, all.len() as u64) as usize;
+            out.push(Placement::from_trusted(all[i].clone()));
+            control.advance(1);
+        }
+        return Ok((out, Sampler::Uniform));
+    }
+    let mut out = Vec::new();
+    for _ in 0..k {
+        let found = local::solve(u64::from(n), rng.next_u64(), &Control::new())?;
+        if control.cancelled() {
+            return Err(Interrupted.into());
+        }
+        out.push(found.placement);
+        control.advance(1);
+    }
+    Ok((out, Sampler::LocalSearch))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    fn sample(n: u32, k: u64, seed: u64) -> (Vec<Placement>, Sampler) {
+        draw(n, k, seed, &Control::new()).unwrap()
+    }
+
+    #[test]
+    fn every_draw_is_a_solution_and_draws_repeat_per_seed() {
+        for n in [1, 4, 5, 8, 12, 15, 40, 200] {
+            let (a, how) = sample(n, 20, 3);
+            assert_eq!(a.len(), 20);
+            assert!(a.iter().all(|p| p.n() == n as usize && p.is_valid()), "n = {n}");
+            assert_eq!(how, if n <= EXACT_MAX { Sampler::Uniform } else { Sampler::LocalSearch });
+            assert_eq!(sample(n, 20, 3).0, a, "n = {n}: same seed, same draws");
+        }
+        assert_ne!(sample(40, 5, 1).0, sample(40, 5, 2).0);
+        assert!(sample(3, 5, 1).0.is_empty());
+        assert_eq!(draw(MAX_N + 1, 1, 0, &Control::new()), Err(SampleError::TooLarge(MAX_N + 1)));
+    }
+
+    #[test]
+    fn small_boards_are_drawn_uniformly() {
+        // n = 6 has 4 solutions: 8000 draws give each 2000 ± a few standard deviations (sd ≈ 39).
+        let (draws, _) = sample(6, 8000, 11);
+        let mut seen: HashMap<Placement, u32> = HashMap::new();
+        for p in draws {
+            *seen.entry(p).or_default() += 1;
+        }
+        assert_eq!(seen.len(), 4);
+        assert!(seen.values().all(|&c| (1800..2200).contains(&c)), "{seen:?}");
+    }
+}
