@@ -13,7 +13,7 @@ use damier::automaton::experiment::{self, Censored, ScalePoint, Summary, SweepPo
 use damier::automaton::{self as engine, Automaton, Model, Params, StartSignals, Stop, text, trap};
 
 use crate::util::output::{out, outln};
-use crate::util::plot::{LineChart, Series};
+use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::progress::Progress;
 use crate::util::{exit, interrupt, output};
 
@@ -441,25 +441,43 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         output::write_atomic(path, s.as_bytes())?;
     }
     if let Some(path) = &a.out.plot {
-        let pick = |f: &dyn Fn(&Summary) -> Option<f64>| -> Vec<(f64, f64)> {
-            report.points.iter().filter_map(|p| f(&p.summary).map(|v| (p.eps, v))).collect()
+        // Censored runs (stopped at the step cap) make a point a lower bound: marked as such.
+        let pick = |f: &dyn Fn(&Summary) -> Option<f64>, bars: bool| -> Vec<Point> {
+            let point = |p: &SweepPoint, v: f64| Point {
+                x: p.eps,
+                y: v,
+                interval: if bars { p.summary.ci95 } else { None },
+                censored: p.summary.censored > 0,
+            };
+            report.points.iter().filter_map(|p| f(&p.summary).map(|v| point(p, v))).collect()
         };
-        let chart = LineChart {
+        let curve = |name: &str, points: Vec<Point>, interval: Interval| Curve {
+            name: name.into(),
+            points,
+            interval,
+            line: true,
+        };
+        let chart = Chart {
             title: format!(
-                "model {} n = {}: steps and moves to a solution ({} runs per eps)",
-                params.model, a.n, a.samples
+                "model {} (n = {}): steps and moves to a first solution against ε",
+                params.model, a.n
             ),
-            x_label: "eps".into(),
-            y_label: "steps / moves".into(),
-            log_x: true,
-            log_y: true,
-            series: vec![
-                Series { name: "mean steps".into(), points: pick(&|s| s.mean_steps) },
-                Series { name: "mean steps, 95% low".into(), points: pick(&|s| s.ci95.map(|c| c.0)) },
-                Series { name: "mean steps, 95% high".into(), points: pick(&|s| s.ci95.map(|c| c.1)) },
-                Series { name: "median steps".into(), points: pick(&|s| s.median_steps) },
-                Series { name: "mean moves".into(), points: pick(&|s| s.mean_moves) },
+            subtitle: vec![format!(
+                "{} runs per ε, η = {}, seed {seed}, each run capped at {} steps",
+                a.samples, a.eta, a.exp.max_steps
+            )],
+            x: Axis { label: "ε (probability of a move to a dangerous cell)".into(), scale: Scale::Log },
+            y: Axis { label: "steps, moves".into(), scale: Scale::Log },
+            curves: vec![
+                curve(
+                    "mean steps (over the solved runs)",
+                    pick(&|s| s.mean_steps, true),
+                    Interval::Bars("95% confidence interval of the mean steps".into()),
+                ),
+                curve("median steps", pick(&|s| s.median_steps, false), Interval::None),
+                curve("mean moves (over the solved runs)", pick(&|s| s.mean_moves, false), Interval::None),
             ],
+            censored_note: "censored: some runs hit the step cap, so the value is a lower bound".into(),
         };
         chart.draw(path)?;
     }
@@ -603,39 +621,56 @@ fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
         output::write_atomic(path, s.as_bytes())?;
     }
     if let Some(path) = &a.out.plot {
-        let mut series = Vec::new();
+        let mut curves = Vec::new();
         for &m in &models {
-            let pts: Vec<&ScalePoint> = report.points.iter().filter(|p| p.model == m).collect();
-            let censored: Vec<String> =
-                pts.iter().filter(|p| p.summary.censored > 0).map(|p| p.n.to_string()).collect();
             let label = match m {
                 Model::Pair => "model 1 (pair)",
                 Model::Cell => "model 2 (cell)",
             };
-            let name = if censored.is_empty() {
-                format!("{label}: mean steps")
-            } else {
-                format!("{label}: mean steps (censored runs at n = {}: lower bounds)", censored.join(","))
-            };
-            series.push(Series {
-                name,
-                points: pts.iter().filter_map(|p| p.summary.mean_steps.map(|v| (p.n as f64, v))).collect(),
+            let points = report
+                .points
+                .iter()
+                .filter(|p| p.model == m)
+                .filter_map(|p| {
+                    let y = p.summary.mean_steps?;
+                    Some(Point {
+                        x: p.n as f64,
+                        y,
+                        interval: p.summary.ci95,
+                        censored: p.summary.censored > 0,
+                    })
+                })
+                .collect();
+            curves.push(Curve {
+                name: format!("{label}: mean steps (over the solved runs)"),
+                points,
+                interval: Interval::Bars(format!("{label}: 95% confidence interval of the mean")),
+                line: true,
             });
         }
-        series.push(Series {
-            name: "1/d, d = solutions / C(n^2, n)".into(),
-            points: report.inverse_density.iter().map(|&(n, v)| (n as f64, v)).collect(),
+        curves.push(Curve {
+            name: "1/d, d = solutions / C(n², n): the expected steps of a blind search".into(),
+            points: report.inverse_density.iter().map(|&(n, v)| Point::new(n as f64, v)).collect(),
+            interval: Interval::None,
+            line: true,
         });
-        let chart = LineChart {
+        let names: Vec<String> = models.iter().map(|m| m.to_string()).collect();
+        let (n0, n1) = (ns.iter().min().copied().unwrap_or(0), ns.iter().max().copied().unwrap_or(0));
+        let budget = a.budget.map(|b| format!(", at most {b} s of runs per point")).unwrap_or_default();
+        let chart = Chart {
             title: format!(
-                "steps to a solution against n (eps = {}, eta = {}, {} runs)",
-                a.eps, a.eta, a.samples
+                "steps to a first solution against n: model {}, n = {n0}..{n1}",
+                names.join(" and ")
             ),
-            x_label: "n".into(),
-            y_label: "mean steps".into(),
-            log_x: false,
-            log_y: true,
-            series,
+            subtitle: vec![format!(
+                "ε = {}, η = {}, {} runs per point, seed {seed}, each run capped at {} steps{budget}",
+                a.eps, a.eta, a.samples, a.exp.max_steps
+            )],
+            x: Axis { label: "n (board side, queens)".into(), scale: Scale::Integer },
+            y: Axis { label: "steps".into(), scale: Scale::Log },
+            curves,
+            censored_note: "censored: some runs hit the cap or the budget, so the mean is a lower bound"
+                .into(),
         };
         chart.draw(path)?;
     }

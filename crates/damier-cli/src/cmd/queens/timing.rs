@@ -15,7 +15,7 @@ use damier::control::Control;
 use damier::queens::{self, naive};
 
 use crate::util::output::outln;
-use crate::util::plot::{LineChart, Series};
+use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::{interrupt, output, progress::Progress};
 
 /// Arguments of `damier queens timing`.
@@ -118,20 +118,30 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         output::write_atomic(path, csv.as_bytes())?;
     }
     if let Some(path) = &a.plot {
-        let series = |name: &str, f: &dyn Fn(&Row) -> Option<f64>| Series {
-            name: name.to_string(),
-            points: rows.iter().filter_map(|r| f(r).map(|s| (f64::from(r.n), s))).collect(),
+        let curve = |name: String, f: &dyn Fn(&Row) -> Option<f64>| Curve {
+            name,
+            points: rows.iter().filter_map(|r| f(r).map(|s| Point::new(f64::from(r.n), s))).collect(),
+            interval: Interval::None,
+            line: true,
         };
-        let chart = LineChart {
-            title: "n queens: time to count all solutions".to_string(),
-            x_label: "n".to_string(),
-            y_label: "seconds (log scale)".to_string(),
-            log_x: false,
-            log_y: true,
-            series: vec![
-                series(&format!("naive EstLibre/PlacerReine (n <= {})", a.naive_max), &|r| r.naive_seconds),
-                series("fast counter", &|r| Some(r.fast_seconds)),
+        let threads = pool.current_num_threads();
+        let chart = Chart {
+            title: format!("n queens: time to count all solutions, n = {}..{}", a.from, a.to),
+            subtitle: vec![format!(
+                "mean of repeated runs lasting at least {} ms in all; fast counter on {threads} thread{}",
+                a.min_ms,
+                if threads == 1 { "" } else { "s" }
+            )],
+            x: Axis { label: "n (board side, queens)".into(), scale: Scale::Integer },
+            y: Axis { label: "seconds".into(), scale: Scale::Log },
+            curves: vec![
+                curve(
+                    format!("naive backtracking, EstLibre/PlacerReine (n <= {}, one thread)", a.naive_max),
+                    &|r| r.naive_seconds,
+                ),
+                curve("fast counter (bit vectors, symmetry)".into(), &|r| Some(r.fast_seconds)),
             ],
+            censored_note: String::new(),
         };
         chart.draw(path)?;
     }
