@@ -5,6 +5,7 @@ mod cli {
     pub mod util;
 
     mod automaton;
+    mod factor;
     mod lights;
     mod play;
     mod queens;
