@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod automaton;
+mod factor;
 mod lights;
 mod play;
 mod queens;
@@ -37,6 +38,8 @@ enum Command {
     /// Play Lights Out or the walk in the terminal.
     #[command(subcommand)]
     Play(play::Command),
+    /// Factor N with a cellular automaton of local signals on the multiplication grid.
+    Factor(factor::FactorArgs),
     /// Watch the queens automaton live in the terminal.
     Watch(watch::Args),
     /// The web lab: every problem in the browser, the API answering the commands' JSON.
@@ -54,6 +57,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Lights(c) => lights::run(c),
         Command::Walk(c) => walk::run(c),
         Command::Play(c) => play::run(c),
+        Command::Factor(a) => factor::run(a),
         Command::Watch(a) => watch::run(a),
         Command::Serve(a) => serve::run(a),
         Command::Api(a) => serve::api(a),

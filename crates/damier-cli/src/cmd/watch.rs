@@ -10,7 +10,11 @@ use crate::util::output::outln;
 
 /// Arguments of `damier watch`.
 #[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Args {
+    /// Another automaton to watch instead of the queens.
+    #[command(subcommand)]
+    other: Option<Other>,
     /// Board side.
     #[arg(short = 'n', long, default_value_t = 8)]
     n: usize,
@@ -31,7 +35,17 @@ pub struct Args {
     speed: u64,
 }
 
+/// Automata other than the queens one.
+#[derive(Debug, clap::Subcommand)]
+enum Other {
+    /// The factoring automaton on N: the multiplication grid and its signals.
+    Factor(super::factor::WatchArgs),
+}
+
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    if let Some(Other::Factor(f)) = a.other {
+        return super::factor::watch(f);
+    }
     let model = if a.model == "cell" { Model::Cell } else { Model::Pair };
     let params = Params { model, n: a.n, eps: a.eps, eta: a.eta }.validated()?;
     anyhow::ensure!(params.n <= 64, "n = {} is too large to watch: at most 64 fits a terminal", params.n);

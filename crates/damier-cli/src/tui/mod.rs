@@ -14,7 +14,9 @@ use ratatui::crossterm::{execute, terminal};
 use ratatui::layout::{Alignment, Rect};
 use ratatui::widgets::{Paragraph, Wrap};
 
+pub mod factor;
 pub mod lights;
+pub mod pace;
 pub mod walk;
 pub mod watch;
 

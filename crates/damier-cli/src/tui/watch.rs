@@ -13,13 +13,11 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
+use super::pace::Pace;
 use super::{App, Flow};
 
 /// Arrow drawn for each signal direction, in the order of [`dir::DIRECTIONS`].
 const ARROWS: [char; 8] = ['↑', '↗', '→', '↘', '↓', '↙', '←', '↖'];
-
-/// Speeds offered by `+` and `-`, in updates per second.
-const SPEEDS: [u64; 9] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000];
 
 /// Width of the status panel beside the board.
 const PANEL: u16 = 30;
@@ -36,26 +34,19 @@ pub enum CellView {
 /// The live view's state.
 pub struct Watch {
     automaton: Automaton,
-    paused: bool,
-    speed: usize,
+    pace: Pace,
     view: CellView,
     /// First step at which the queens formed a solution.
     solved_at: Option<u64>,
-    /// Updates per second actually achieved, smoothed.
-    rate: f64,
-    last: Option<Instant>,
-    /// Fractional updates owed by the clock between ticks.
-    owed: f64,
 }
 
 impl Watch {
     /// A view of `automaton`, paused or running at `speed` updates per second (rounded to
     /// the nearest offered speed).
     pub fn new(automaton: Automaton, speed: u64, paused: bool) -> Watch {
-        let speed = SPEEDS.iter().position(|&s| s >= speed).unwrap_or(SPEEDS.len() - 1);
         let view = if automaton.n() <= 12 { CellView::Arrows } else { CellView::Counts };
         let solved_at = automaton.is_solution().then(|| automaton.steps());
-        Watch { automaton, paused, speed, view, solved_at, rate: 0.0, last: None, owed: 0.0 }
+        Watch { automaton, pace: Pace::new(speed, paused), view, solved_at }
     }
 
     /// The automaton being shown.
@@ -70,13 +61,8 @@ impl Watch {
 
     /// Performs `k` updates, noting the first solution; pauses there so it can be seen.
     pub fn advance(&mut self, k: u64) {
-        for _ in 0..k {
-            self.automaton.step();
-            if self.solved_at.is_none() && self.automaton.is_solution() {
-                self.solved_at = Some(self.automaton.steps());
-                self.paused = true;
-                return;
-            }
+        if advance_to_solution(&mut self.automaton, &mut self.solved_at, k) {
+            self.pace.paused = true;
         }
     }
 
@@ -149,7 +135,7 @@ impl Watch {
     fn status_lines(&self) -> Vec<Line<'static>> {
         let a = &self.automaton;
         let p = a.params();
-        let state = match (self.solved_at, self.paused) {
+        let state = match (self.solved_at, self.pace.paused) {
             (Some(s), _) if a.is_solution() => format!("SOLVED at step {s}"),
             (Some(s), _) => format!("was solved at step {s}"),
             (None, true) => "paused".to_string(),
@@ -165,8 +151,8 @@ impl Watch {
             Line::from(""),
             Line::from(format!("steps {}", a.steps())),
             Line::from(format!("moves {}", a.moves())),
-            Line::from(format!("speed {}/s", SPEEDS[self.speed])),
-            Line::from(format!("rate  {:.0}/s", self.rate)),
+            Line::from(format!("speed {}/s", self.pace.per_second())),
+            Line::from(format!("rate  {:.0}/s", self.pace.rate)),
             Line::from(""),
             Line::styled(
                 state,
@@ -182,6 +168,18 @@ impl Watch {
         );
         lines
     }
+}
+
+/// Performs up to `k` updates; true (stop there) at the first solution, noted in `solved_at`.
+fn advance_to_solution(automaton: &mut Automaton, solved_at: &mut Option<u64>, k: u64) -> bool {
+    for _ in 0..k {
+        automaton.step();
+        if solved_at.is_none() && automaton.is_solution() {
+            *solved_at = Some(automaton.steps());
+            return true;
+        }
+    }
+    false
 }
 
 /// Colour of a signal, by how many signals the cell holds.
@@ -219,16 +217,13 @@ impl App for Watch {
     }
 
     fn on_key(&mut self, key: KeyEvent) -> Flow {
+        if self.pace.on_key(key.code) {
+            return Flow::Continue;
+        }
         match key.code {
             KeyCode::Char('q') | KeyCode::Esc => return Flow::Quit,
-            KeyCode::Char(' ') => {
-                self.paused = !self.paused;
-                self.last = None;
-            }
-            KeyCode::Char('+') | KeyCode::Char('=') => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
-            KeyCode::Char('-') => self.speed = self.speed.saturating_sub(1),
             KeyCode::Char('.') => {
-                self.paused = true;
+                self.pace.paused = true;
                 self.advance(1);
             }
             KeyCode::Char('v') => {
@@ -243,32 +238,8 @@ impl App for Watch {
     }
 
     fn tick(&mut self, now: Instant) -> Duration {
-        let frame = Duration::from_millis(50);
-        if self.paused {
-            self.last = None;
-            self.rate = 0.0;
-            return Duration::from_millis(250);
-        }
-        let Some(last) = self.last.replace(now) else { return frame };
-        let dt = now.duration_since(last).as_secs_f64();
-        // PERF: at most ~40 ms of stepping per frame, so keys stay responsive at any speed.
-        let budget = Instant::now() + Duration::from_millis(40);
-        self.owed += dt * SPEEDS[self.speed] as f64;
-        let mut done = 0u64;
-        while self.owed >= 1.0 && !self.paused {
-            let k = (self.owed as u64).min(100_000);
-            self.advance(k);
-            done += k;
-            self.owed -= k as f64;
-            if Instant::now() > budget {
-                self.owed = 0.0;
-                break;
-            }
-        }
-        if dt > 0.0 {
-            self.rate = 0.7 * self.rate + 0.3 * (done as f64 / dt);
-        }
-        frame
+        let (automaton, solved_at) = (&mut self.automaton, &mut self.solved_at);
+        self.pace.tick(now, |k| advance_to_solution(automaton, solved_at, k))
     }
 }
 
@@ -305,24 +276,24 @@ mod tests {
         let mut engine = Automaton::from_seed(&params, 3).unwrap();
         assert!((0..100).any(|_| engine.run_steps(1_000_000)), "n = 5 solves quickly");
         let mut w = watch(Model::Pair, 5, 3);
-        w.paused = false;
+        w.pace.paused = false;
         while w.solved_at().is_none() {
             w.advance(10_000);
         }
         assert_eq!(w.solved_at(), Some(engine.steps()));
-        assert!(w.paused);
+        assert!(w.pace.paused);
         assert!(screen(&w, 80, 24).contains("SOLVED at step"));
     }
 
     #[test]
     fn keys_change_speed_view_and_quit() {
         let mut w = watch(Model::Cell, 4, 1);
-        let s0 = w.speed;
+        let s0 = w.pace.speed;
         w.on_key(key(KeyCode::Char('+')));
-        assert_eq!(w.speed, s0 + 1);
+        assert_eq!(w.pace.speed, s0 + 1);
         w.on_key(key(KeyCode::Char('-')));
         w.on_key(key(KeyCode::Char('-')));
-        assert_eq!(w.speed, s0 - 1);
+        assert_eq!(w.pace.speed, s0 - 1);
         assert_eq!(w.view, CellView::Arrows);
         w.on_key(key(KeyCode::Char('v')));
         assert_eq!(w.view, CellView::Counts);
