@@ -5,3 +5,6 @@ mod api;
 
 #[path = "web/browser.rs"]
 mod browser;
+
+#[path = "web/serve.rs"]
+mod serve;

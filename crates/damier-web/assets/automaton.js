@@ -76,7 +76,14 @@ async function newRun() {
     eps: Number($('eps').value),
     eta: Number($('eta').value),
   };
-  if ($('seed').value !== '') body.seed = Number($('seed').value);
+  if ($('seed').value !== '') {
+    const seed = Number($('seed').value);
+    if (!Number.isSafeInteger(seed) || seed < 0) {
+      say($('status'), 'The seed must be a whole number from 0 to 2^53 − 1 here (the command line takes any 64-bit seed).', 'bad');
+      return;
+    }
+    body.seed = seed;
+  }
   try {
     frame = (await api('live/automaton', body)).data;
     say($('status'), '');

@@ -53,7 +53,7 @@ pub struct NewRun {
     /// η [default: the library's].
     #[serde(default)]
     pub eta: Option<f64>,
-    /// Seed [default: random, answered].
+    /// Seed [default: random below 2^53, answered].
     #[serde(default)]
     pub seed: Option<u64>,
 }
@@ -140,7 +140,9 @@ impl Runs {
         if let Some(e) = req.eta {
             params.eta = e;
         }
-        let seed = req.seed.unwrap_or_else(rand::random);
+        // A page keeps numbers as doubles: a seed it did not choose stays below 2^53, so the
+        // seed it shows is exactly the one used (and can be typed into `automaton run`).
+        let seed = req.seed.unwrap_or_else(|| rand::random::<u64>() >> 11);
         let a = Automaton::from_seed(&params, seed).map_err(|e| e.to_string())?;
         self.next += 1;
         let id = self.next;
@@ -255,6 +257,15 @@ mod tests {
         }
         assert_eq!((last.steps, last.moves), (whole.steps(), whole.moves()));
         assert_eq!(last.counts, whole.counts());
+        // A seed picked for a page is exact as a JavaScript number.
+        let f = runs
+            .create(&NewRun { model: Some("cell".into()), n: 5, eps: None, eta: None, seed: None }, false)
+            .unwrap();
+        assert!(f.seed < 1 << 53);
+        assert!(
+            runs.create(&NewRun { model: Some("x".into()), n: 5, eps: None, eta: None, seed: None }, false)
+                .is_err()
+        );
     }
 
     #[test]

@@ -250,6 +250,36 @@ async fn streamed_count_reports_progress_then_the_result() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closing_a_stream_cancels_its_job() {
+    use futures_util::StreamExt;
+    // One job slot: the second request can only run once the first job is gone.
+    let mut s = settings();
+    s.max_jobs = 1;
+    s.allow_heavy = true;
+    s.timeout = Duration::from_secs(120);
+    let app = router(s);
+    let req = Request::builder()
+        .method("POST")
+        .uri("/api/queens/count?stream")
+        .body(Body::from(r#"{"n": 20}"#))
+        .unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let mut frames = resp.into_body().into_data_stream();
+    let first = frames.next().await.unwrap().unwrap();
+    assert!(String::from_utf8_lossy(&first).contains("progress"), "{first:?}");
+    drop(frames);
+    let start = std::time::Instant::now();
+    let req =
+        Request::builder().method("POST").uri("/api/queens/count").body(Body::from(r#"{"n": 8}"#)).unwrap();
+    let resp = tokio::time::timeout(Duration::from_secs(30), app.oneshot(req))
+        .await
+        .expect("the slot was freed")
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert!(start.elapsed() < Duration::from_secs(30));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn live_automaton_follows_the_cli_trajectory() {
     let app = router(settings());
     let send = |path: String, body: Value| {
