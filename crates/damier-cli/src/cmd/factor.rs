@@ -11,6 +11,7 @@ use damier::automaton::{Stop, experiment::Censored};
 use damier::factor::run::{self, SweepSample, SweepSummary};
 use damier::factor::{self as engine, Automaton, FactorError, Params};
 
+use crate::util::output::outln;
 use crate::util::plot::{LineChart, Series};
 use crate::util::progress::Progress;
 use crate::util::{exit, interrupt, output};
@@ -135,7 +136,7 @@ pub fn watch(a: WatchArgs) -> anyhow::Result<ExitCode> {
     let seed = a.seed.unwrap_or_else(rand::random::<u64>);
     let au = match Automaton::new(n, &params, seed) {
         Err(FactorError::Prime(_)) => {
-            println!("{n} is prime (deterministic Miller-Rabin): nothing to watch");
+            outln!("{n} is prime (deterministic Miller-Rabin): nothing to watch")?;
             return Ok(ExitCode::from(exit::NO));
         }
         r => r.context("nothing to factor")?,
@@ -145,8 +146,8 @@ pub fn watch(a: WatchArgs) -> anyhow::Result<ExitCode> {
     crate::tui::run(&mut app, "watch factor")?;
     let au = app.automaton();
     match au.factors() {
-        Some((lo, hi)) => println!("seed {seed}: {n} = {lo} x {hi}, absorbed at step {}", au.steps()),
-        None => println!("seed {seed}: not factored after {} steps ({} flips)", au.steps(), au.flips()),
+        Some((lo, hi)) => outln!("seed {seed}: {n} = {lo} x {hi}, absorbed at step {}", au.steps())?,
+        None => outln!("seed {seed}: not factored after {} steps ({} flips)", au.steps(), au.flips())?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -218,13 +219,13 @@ fn run_one(a: OneArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return Err(e).context("nothing to factor"),
         Ok(mut au) => {
             if !a.json {
-                println!(
+                outln!(
                     "n = {n}: grid of {} x {} cells, q = {} eps = {} seed = {seed}",
                     au.lb(),
                     au.la(),
                     params.q,
                     params.eps
-                );
+                )?;
             }
             let control = interrupt::control();
             let r = {
@@ -241,18 +242,22 @@ fn run_one(a: OneArgs) -> anyhow::Result<ExitCode> {
     if a.json {
         output::print_json(&report)?;
     } else if report.prime {
-        println!("{n} is prime (deterministic Miller-Rabin): no factorization a x b with 1 < a <= b");
+        outln!("{n} is prime (deterministic Miller-Rabin): no factorization a x b with 1 < a <= b")?;
     } else if let Some([lo, hi]) = &report.factors {
-        println!("{n} = {lo} x {hi}");
-        println!(
+        outln!("{n} = {lo} x {hi}")?;
+        outln!(
             "absorbed at step {} after {} flips, {:.3} s (checked by multiplication)",
-            report.steps, report.flips, report.seconds
-        );
+            report.steps,
+            report.flips,
+            report.seconds
+        )?;
     } else {
-        println!(
+        outln!(
             "no factorization within {} steps ({} flips), {:.3} s",
-            report.steps, report.flips, report.seconds
-        );
+            report.steps,
+            report.flips,
+            report.seconds
+        )?;
     }
     Ok(if report.factors.is_some() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
 }
@@ -417,19 +422,16 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     if a.json {
         output::print_json(&report)?;
     } else {
-        println!("seed {seed}, {} semiprimes per size, q = {} eps = {}", a.samples, params.q, params.eps);
-        println!("{}", HEADER);
+        outln!("seed {seed}, {} semiprimes per size, q = {} eps = {}", a.samples, params.q, params.eps)?;
+        outln!("{}", HEADER)?;
         for p in &report.points {
-            println!("{}", row(p));
+            outln!("{}", row(p))?;
         }
         let show =
             |v: Option<f64>| v.map_or("-".to_string(), |s| format!("{s:.2} (x{:.2} per bit)", s.exp2()));
-        println!(
-            "growth, doublings per bit: automaton median steps {}",
-            show(report.steps_doublings_per_bit)
-        );
-        println!("  trial division time {}", show(report.trial_doublings_per_bit));
-        println!("  Pollard's rho time {}", show(report.rho_doublings_per_bit));
+        outln!("growth, doublings per bit: automaton median steps {}", show(report.steps_doublings_per_bit))?;
+        outln!("  trial division time {}", show(report.trial_doublings_per_bit))?;
+        outln!("  Pollard's rho time {}", show(report.rho_doublings_per_bit))?;
     }
     Ok(ExitCode::SUCCESS)
 }

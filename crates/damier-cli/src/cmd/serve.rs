@@ -11,6 +11,7 @@ use anyhow::Context;
 use clap::{CommandFactory, Parser};
 
 use crate::util::interrupt;
+use crate::util::output::outln;
 
 /// Arguments of `damier serve`.
 #[derive(Debug, clap::Args)]
@@ -64,7 +65,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let shown =
             if a.host.is_unspecified() { SocketAddr::new([127, 0, 0, 1].into(), addr.port()) } else { addr };
         let url = format!("http://{shown}/");
-        println!("damier lab at {url} (Ctrl-C stops)");
+        outln!("damier lab at {url} (Ctrl-C stops)")?;
         std::io::stdout().flush()?;
         if a.open {
             open_browser(&url);
