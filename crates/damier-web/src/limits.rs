@@ -40,7 +40,11 @@ pub fn check(group: &str, command: &str, fields: &Value) -> Result<(), String> {
             }
             at_most("limit", LIST_MAX_LIMIT, heavy)?;
             if number("limit").is_none() {
-                at_most("n", LIST_MAX_N, "for a full list (give a limit, or start the server with --allow-heavy)")?;
+                at_most(
+                    "n",
+                    LIST_MAX_N,
+                    "for a full list (give a limit, or start the server with --allow-heavy)",
+                )?;
             }
         }
         ("queens", "solve" | "max") => at_most("n", SOLVE_MAX_N, heavy)?,
