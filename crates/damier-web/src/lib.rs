@@ -86,10 +86,10 @@ pub fn router(settings: Settings) -> Router {
         runs: Mutex::new(live::Runs::default()),
     });
     Router::new()
-        .route("/api/live/automaton", post(automaton_new))
-        .route("/api/live/automaton/{id}/step", post(automaton_step))
-        .route("/api/live/walk/plan", post(walk_plan))
-        .route("/api/{group}/{command}", post(api))
+        .route("/api/live/automaton", post(automaton_new).fallback(post_only))
+        .route("/api/live/automaton/{id}/step", post(automaton_step).fallback(post_only))
+        .route("/api/live/walk/plan", post(walk_plan).fallback(post_only))
+        .route("/api/{group}/{command}", post(api).fallback(post_only))
         .fallback(fallback)
         .with_state(state)
 }
@@ -108,6 +108,10 @@ pub async fn serve(
 /// A JSON error answer: `{"error": message}`.
 fn error(status: StatusCode, message: impl Into<String>) -> Response {
     (status, axum::Json(json!({ "error": message.into() }))).into_response()
+}
+
+async fn post_only() -> Response {
+    error(StatusCode::METHOD_NOT_ALLOWED, "the API is called with POST and a JSON object")
 }
 
 /// Pages for GET, a JSON 404 under `/api/`, 405 otherwise.
