@@ -15,6 +15,15 @@
 //!   every refusal is a 4xx with a one-line JSON message, and the server keeps serving.
 //! - Live views ([`live`]) use the library directly: automaton runs stepped by the page, and
 //!   the walk's plan from any position.
+//!
+//! ```no_run
+//! # async fn demo() -> std::io::Result<()> {
+//! // What `damier serve` does: its own executable answers the API calls.
+//! let settings = damier_web::Settings::new(std::env::current_exe()?);
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! damier_web::serve(listener, settings, std::future::pending()).await
+//! # }
+//! ```
 
 #![deny(missing_docs)]
 
