@@ -156,7 +156,7 @@ async fn bad_requests_get_one_line_4xx_and_the_server_keeps_serving() {
     assert!(m.contains("unknown field `colour`") && m.contains("n, threads"), "{m}");
     assert!(refused("/api/queens/count", r#"{"n": "eight"}"#, bad).await.contains("eight"));
     assert!(refused("/api/queens/count", r#"{"n": {"x": 1}}"#, bad).await.contains("field `n`"));
-    assert!(refused("/api/queens/count", r#"{}"#, bad).await.contains("required"));
+    assert!(refused("/api/queens/count", r#"{}"#, bad).await.contains("not provided: <N>"));
     assert!(
         refused("/api/queens/solve", r#"{"n": 8, "out": "/tmp/x"}"#, bad).await.contains("writes a file")
     );
