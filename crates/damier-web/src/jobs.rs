@@ -141,11 +141,20 @@ async fn run_child(
 }
 
 /// The first meaningful line of the child's messages, without the `damier: error: ` prefix.
+/// A line ending with `:` (clap's "the following required arguments were not provided:") is
+/// joined with the line after it, which names what is missing.
 pub fn one_line(messages: &str) -> String {
-    let line =
-        messages.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("the command refused its input");
-    let line = line.strip_prefix("damier: ").unwrap_or(line);
-    line.strip_prefix("error: ").unwrap_or(line).to_string()
+    let mut lines = messages.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("the command refused its input");
+    let first = first.strip_prefix("damier: ").unwrap_or(first);
+    let mut line = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    if line.ends_with(':')
+        && let Some(next) = lines.next()
+    {
+        line.push(' ');
+        line.push_str(next);
+    }
+    line
 }
 
 /// The default number of concurrent jobs: one per core.
@@ -168,5 +177,9 @@ mod tests {
             "unexpected argument '--x' found"
         );
         assert_eq!(one_line(""), "the command refused its input");
+        assert_eq!(
+            one_line("error: the following required arguments were not provided:\n  <N>\n\nUsage: damier"),
+            "the following required arguments were not provided: <N>"
+        );
     }
 }

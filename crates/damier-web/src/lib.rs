@@ -15,6 +15,15 @@
 //!   every refusal is a 4xx with a one-line JSON message, and the server keeps serving.
 //! - Live views ([`live`]) use the library directly: automaton runs stepped by the page, and
 //!   the walk's plan from any position.
+//!
+//! ```no_run
+//! # async fn demo() -> std::io::Result<()> {
+//! // What `damier serve` does: its own executable answers the API calls.
+//! let settings = damier_web::Settings::new(std::env::current_exe()?);
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! damier_web::serve(listener, settings, std::future::pending()).await
+//! # }
+//! ```
 
 #![deny(missing_docs)]
 
@@ -86,10 +95,10 @@ pub fn router(settings: Settings) -> Router {
         runs: Mutex::new(live::Runs::default()),
     });
     Router::new()
-        .route("/api/live/automaton", post(automaton_new))
-        .route("/api/live/automaton/{id}/step", post(automaton_step))
-        .route("/api/live/walk/plan", post(walk_plan))
-        .route("/api/{group}/{command}", post(api))
+        .route("/api/live/automaton", post(automaton_new).fallback(post_only))
+        .route("/api/live/automaton/{id}/step", post(automaton_step).fallback(post_only))
+        .route("/api/live/walk/plan", post(walk_plan).fallback(post_only))
+        .route("/api/{group}/{command}", post(api).fallback(post_only))
         .fallback(fallback)
         .with_state(state)
 }
@@ -108,6 +117,10 @@ pub async fn serve(
 /// A JSON error answer: `{"error": message}`.
 fn error(status: StatusCode, message: impl Into<String>) -> Response {
     (status, axum::Json(json!({ "error": message.into() }))).into_response()
+}
+
+async fn post_only() -> Response {
+    error(StatusCode::METHOD_NOT_ALLOWED, "the API is called with POST and a JSON object")
 }
 
 /// Pages for GET, a JSON 404 under `/api/`, 405 otherwise.

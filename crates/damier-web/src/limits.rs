@@ -22,6 +22,8 @@ pub const AUTOMATON_MAX_N: u64 = 64;
 pub const AUTOMATON_MAX_STEPS: u64 = 100_000_000;
 /// Largest board side for Lights Out and the walk.
 pub const BOARD_MAX_SIDE: u64 = 2000;
+/// Most worker threads one request may ask for (`threads` of the counters).
+pub const MAX_THREADS: u64 = 64;
 
 /// Refuses `fields` for `group command` when they exceed the bounds above; the message names
 /// the bound.
@@ -32,6 +34,7 @@ pub fn check(group: &str, command: &str, fields: &Value) -> Result<(), String> {
         _ => Ok(()),
     };
     let heavy = "(start the server with --allow-heavy for more)";
+    at_most("threads", MAX_THREADS, heavy)?;
     match (group, command) {
         ("queens", "count") => at_most("n", COUNT_MAX_N, heavy)?,
         ("queens", "list") => {
@@ -40,7 +43,11 @@ pub fn check(group: &str, command: &str, fields: &Value) -> Result<(), String> {
             }
             at_most("limit", LIST_MAX_LIMIT, heavy)?;
             if number("limit").is_none() {
-                at_most("n", LIST_MAX_N, "without limit")?;
+                at_most(
+                    "n",
+                    LIST_MAX_N,
+                    "for a full list (give a limit, or start the server with --allow-heavy)",
+                )?;
             }
         }
         ("queens", "solve" | "max") => at_most("n", SOLVE_MAX_N, heavy)?,
@@ -103,6 +110,8 @@ mod tests {
         let e = check("queens", "count", &json!({"n": 19})).unwrap_err();
         assert!(e.contains("18") && e.contains("--allow-heavy"), "{e}");
         assert!(check("queens", "count", &json!({"n": "25"})).is_err());
+        assert!(check("queens", "count", &json!({"n": 8, "threads": 65})).is_err());
+        assert!(check("queens", "count", &json!({"n": 8, "threads": 2})).is_ok());
         assert!(check("queens", "list", &json!({"n": 15})).is_err());
         assert!(check("queens", "list", &json!({"n": 15, "limit": 10})).is_ok());
         assert!(check("queens", "list", &json!({"n": 8, "all": true})).is_err());

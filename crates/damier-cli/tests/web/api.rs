@@ -156,7 +156,7 @@ async fn bad_requests_get_one_line_4xx_and_the_server_keeps_serving() {
     assert!(m.contains("unknown field `colour`") && m.contains("n, threads"), "{m}");
     assert!(refused("/api/queens/count", r#"{"n": "eight"}"#, bad).await.contains("eight"));
     assert!(refused("/api/queens/count", r#"{"n": {"x": 1}}"#, bad).await.contains("field `n`"));
-    assert!(refused("/api/queens/count", r#"{}"#, bad).await.contains("required"));
+    assert!(refused("/api/queens/count", r#"{}"#, bad).await.contains("not provided: <N>"));
     assert!(
         refused("/api/queens/solve", r#"{"n": 8, "out": "/tmp/x"}"#, bad).await.contains("writes a file")
     );
@@ -177,6 +177,9 @@ async fn bad_requests_get_one_line_4xx_and_the_server_keeps_serving() {
     assert!(refused("/api/lights/solve", &big, StatusCode::PAYLOAD_TOO_LARGE).await.contains("larger"));
     let (s, _, _) = call_with(settings(), "DELETE", "/lights", "").await;
     assert_eq!(s, StatusCode::METHOD_NOT_ALLOWED);
+    let (s, _, b) = call_with(settings(), "GET", "/api/queens/count", "").await;
+    assert_eq!(s, StatusCode::METHOD_NOT_ALLOWED);
+    assert!(String::from_utf8_lossy(&b).contains("POST"));
     // Still serving.
     let (s, v) = post("/api/queens/count", json!({"n": 8})).await;
     assert_eq!((s, &v["total"]), (StatusCode::OK, &json!(92)));

@@ -328,6 +328,11 @@ fn drive(b: &Browser, base: &str, shots: &Path) {
     b.click("#random");
     b.click("#chase");
     b.wait("the chase", "document.getElementById('status').textContent.includes('Solved')");
+    // The keyboard: the board takes the focus, arrows move the cursor, Space presses.
+    b.keys("#board", "\u{E014}\u{E015}\u{E00D}");
+    b.wait("a press by keyboard", "document.getElementById('presses').textContent !== '0'");
+    b.wait("the cursor", "document.querySelector('#board .cell.cursor[data-r=\"1\"][data-c=\"1\"]')");
+    b.click("#undo");
     // The elimination steps of a small board.
     b.click("#explain");
     b.wait("the steps", "document.getElementById('matrix').textContent.includes('|')");
@@ -386,6 +391,16 @@ fn drive(b: &Browser, base: &str, shots: &Path) {
     );
     b.screenshot(shots, "queens");
     no_errors("queens");
+
+    // The largest board: 50 x 50, with its fewest presses.
+    b.goto(&format!("{base}/lights"));
+    b.run("document.getElementById('w').value = '50'; document.getElementById('h').value = '50';");
+    b.click("#random");
+    b.wait("2500 cells", "document.querySelectorAll('#board .cell').length === 2500");
+    b.click("#solution");
+    b.wait("the 50 x 50 solution", "document.querySelectorAll('#board .cell.mark').length > 0");
+    b.screenshot(shots, "lights-50");
+    no_errors("lights 50 x 50");
 
     // A phone width: the layout stacks and the board still fits.
     b.resize(390, 844);
