@@ -347,7 +347,8 @@ impl Automaton {
     #[inline(always)]
     fn pair_at(&mut self, rng: &mut Rand, k: usize) -> bool {
         debug_assert!(k < self.pairs.len());
-        // SAFETY: k < pairs.len() (drawn below it, or checked by the caller's tests).
+        // SAFETY: k < pairs.len(): `pair_update` draws it below that length, and the test-only
+        // `update_pair` asserts it (the only two callers).
         let p = unsafe { *self.pairs.get_unchecked(k) };
         let (a, d) = ((p >> 3) as usize, (p & 7) as usize);
         let b = a.wrapping_add(self.off[d]);
@@ -525,6 +526,7 @@ fn draw(rng: &mut Rand, t: u64) -> bool {
 #[cfg(test)]
 impl Automaton {
     fn update_pair(&mut self, k: usize) -> bool {
+        assert!(k < self.pairs.len(), "pair {k} out of range");
         let mut rng = self.rng.clone();
         let moved = self.pair_at(&mut rng, k);
         self.rng = rng;
