@@ -47,6 +47,12 @@ impl Matcher {
         self.keys.is_empty()
     }
 
+    /// Bytes held by the buffers.
+    #[cfg(test)]
+    pub(super) fn bytes(&self) -> usize {
+        8 * self.keys.capacity() + std::mem::size_of::<Row>() * self.rows.capacity()
+    }
+
     /// Builds the tables of every full block, and of the last partial block unless it is
     /// small enough to scan.
     pub(super) fn seal(&mut self) {
