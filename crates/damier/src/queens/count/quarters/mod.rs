@@ -95,6 +95,27 @@ impl Geometry {
         ((d >> self.diff_at) & field) | ((s >> self.sum_at) & field) << self.width
     }
 
+    /// Key bits to cut the stored keys on, best first: the diagonals next to the long ones in
+    /// both families, alternately, moving out (the long diagonals themselves are never set in
+    /// a stored key).
+    fn cut_candidates(&self) -> Vec<u32> {
+        let w = self.width as i32;
+        // Key bits of the long diagonals: main in the difference field, anti in the sum field.
+        let (main, anti) = ((self.n - self.diff_at - 1) as i32, (self.n - 1 - self.sum_at) as i32);
+        let mut out = Vec::new();
+        for step in 1..w {
+            for off in [step, -step] {
+                for (long, field) in [(main, 0), (anti, w)] {
+                    let bit = long + off;
+                    if (0..w).contains(&bit) {
+                        out.push((field + bit) as u32);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     fn key_bits(&self) -> u32 {
         2 * self.width
     }
@@ -158,7 +179,7 @@ impl Work {
             // Only bottom halves off both long diagonals are stored (see the module docs).
             bottom_left: PlacedCells::new(g.quarter(q, 0), rest, true),
             bottom_right: PlacedCells::new(g.quarter(q, q), rest, true),
-            matcher: Matcher::new(g.key_bits()),
+            matcher: Matcher::new(g.key_bits(), g.cut_candidates()),
             isa,
             batch: STORED_KEYS,
             queries: Vec::new(),

@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 
-use super::matcher::{Matcher, transpose64};
+use super::matcher::{BLOCK, CHUNK, Matcher, Row, slice_block, transpose64};
 use super::table::Cell;
 use super::*;
 
@@ -68,6 +68,10 @@ fn each_column_set_gets_its_weighted_count() {
             for (isa, batch) in covered().flat_map(|isa| [(isa, STORED_KEYS), (isa, 5)]) {
                 let mut w = Work::new(&g, isa);
                 w.batch = batch;
+                // Small batches also cut small groups.
+                if batch < STORED_KEYS {
+                    w.matcher.group_keys = 2;
+                }
                 for cols in subsets((1 << n) - 1, g.q) {
                     let got = count_task(&g, &quarters, Task { cols, weight: 1 }, &mut w);
                     assert_eq!(
@@ -259,6 +263,7 @@ proptest! {
         stored in proptest::collection::vec(any::<u64>(), 0..1300),
         queries in proptest::collection::vec((any::<u64>(), 0u64..3), 0..40),
         sparse in 0u32..4,
+        cut_seed in 0u32..64,
     ) {
         let mask = (1u64 << bits) - 1;
         let thin = |v: &Vec<u64>| -> Vec<u64> {
@@ -276,14 +281,30 @@ proptest! {
             queries.iter().map(|&q| (keys.iter().filter(|&&k| k & q == 0).count() as u64) << (q >> WEIGHT_AT)).sum()
         };
         let want = weighted(&stored);
-        let mut m = Matcher::new(bits);
-        m.keys.extend_from_slice(&stored);
-        m.seal();
-        let tail_count = weighted(&m.keys[m.sliced..]);
+        // Cut candidates: some bits of the key, in a scrambled order.
+        let candidates: Vec<u32> = (0..bits).map(|i| (i * 7 + cut_seed) % bits).collect();
+        for max_cut in [0, 1, 3, 8] {
+            let mut m = Matcher::new(bits, candidates.clone());
+            m.max_cut = max_cut;
+            m.group_keys = 16;
+            m.keys.extend_from_slice(&stored);
+            m.seal();
+            for isa in covered() {
+                prop_assert_eq!(m.count(isa, &queries), want, "matcher, {}, cut {}", isa, max_cut);
+            }
+        }
+        // The kernels alone, on the blocks and tail of one group.
+        let whole = stored.len() / BLOCK * BLOCK;
+        let chunks = bits.div_ceil(CHUNK) as usize;
+        let per = chunks << CHUNK;
+        let mut rows = vec![Row([0; 8]); (whole / BLOCK) * per];
+        for (b, block) in stored[..whole].chunks(BLOCK).enumerate() {
+            slice_block(block, chunks, &mut rows[b * per..]);
+        }
+        let tail_count = weighted(&stored[whole..]);
         for isa in covered() {
-            prop_assert_eq!(kernel::count(isa, &m.rows, m.chunks, &queries) + tail_count, want, "{}", isa);
+            prop_assert_eq!(kernel::count(isa, &rows, chunks, &queries) + tail_count, want, "{}", isa);
             prop_assert_eq!(kernel::scan(isa, &stored, &queries), want, "scan, {}", isa);
-            prop_assert_eq!(m.count(isa, &queries), want, "matcher, {}", isa);
         }
     }
 }
