@@ -392,3 +392,16 @@ fn count_on_every_isa_this_cpu_has_and_refuses_the_others() {
     println!("queens count --isa tested on: {}", covered.join(", "));
     fails_with(&["queens", "count", "12", "--isa", "sse"], 2);
 }
+
+#[test]
+fn count_memory_limit_switches_layout_or_refuses() {
+    // 4 MB cannot hold n = 15's quarter table with the workers: the tasks search their
+    // quarters instead, with the same counts.
+    let v = json(&["queens", "count", "15", "--memory", "4M", "--threads", "1", "--json"]);
+    assert_eq!((v["total"].as_u64(), v["unique"].as_u64()), (Some(2279184), Some(285053)));
+    let err = fails_with(&["queens", "count", "15", "--memory", "1K"], 2);
+    assert!(err.contains("MB"), "the refusal names the sizes: {err}");
+    for bad in ["0", "abc", "12Q", "-5M", "1e30T"] {
+        fails_with(&["queens", "count", "12", "--memory", bad], 2);
+    }
+}

@@ -67,7 +67,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             queens::count::MAX_N
         );
     }
-    let options = a.isa.options()?;
+    let options = a.isa.options(super::count::available_memory())?;
     let one = super::pool(1)?;
     let all = super::pool(0)?;
     let threads = all.current_num_threads();

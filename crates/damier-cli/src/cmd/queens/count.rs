@@ -32,6 +32,11 @@ pub struct Args {
     /// avx512. A unit the CPU lacks is refused.
     #[arg(long, value_name = "ISA", default_value = "auto", value_parser = parse_isa)]
     isa: IsaChoice,
+    /// Most memory the count may take, as bytes or with a K, M, G or T suffix (powers of 1024):
+    /// the whole quarter table is built only if it fits, else each task searches what it needs
+    /// (slower); a count that cannot fit at all is refused [default: the memory available now].
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    memory: Option<u64>,
     /// Print JSON (keys: n, total, unique, seconds; with --share: n, share, shares,
     /// share_total, seconds, tasks; with --mpi, also processes; on the task list, also
     /// strategy, resumed_tasks with --journal, verified_tasks and seed with --verify-sample).
@@ -93,7 +98,7 @@ pub(super) enum IsaChoice {
 
 impl IsaChoice {
     /// The counting options this choice stands for; fails if the CPU lacks the unit.
-    pub(super) fn options(self) -> anyhow::Result<CountOptions> {
+    pub(super) fn options(self, memory: Option<u64>) -> anyhow::Result<CountOptions> {
         let isa = match self {
             IsaChoice::Auto => Isa::best(),
             IsaChoice::Named(isa) => isa,
@@ -101,8 +106,40 @@ impl IsaChoice {
         if !isa.is_available() {
             return Err(CountError::IsaUnavailable(isa).into());
         }
-        Ok(CountOptions { isa, ..CountOptions::default() })
+        Ok(CountOptions { isa, memory, ..CountOptions::default() })
     }
+}
+
+/// Parses a memory size: bytes, or a number with a K, M, G or T suffix (powers of 1024).
+pub(super) fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (digits, unit) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (&t[..i], c.to_ascii_uppercase()),
+        _ => (t, 'B'),
+    };
+    let shift = match unit {
+        'B' => 0,
+        'K' => 10,
+        'M' => 20,
+        'G' => 30,
+        'T' => 40,
+        _ => return Err(format!("unknown unit {unit:?}: use K, M, G or T")),
+    };
+    let value: f64 =
+        digits.trim().parse().map_err(|_| format!("{text:?} is not a size such as 800M or 16G"))?;
+    let bytes = value * (1u64 << shift) as f64;
+    if !(bytes.is_finite() && bytes >= 1.0 && bytes < u64::MAX as f64) {
+        return Err(format!("{text:?} is not a size between 1 byte and 16 EB"));
+    }
+    Ok(bytes as u64)
+}
+
+/// The memory available now (`MemAvailable` of /proc/meminfo), if the system says.
+pub(super) fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
 }
 
 /// Parses `--isa`.
@@ -150,7 +187,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.mpi {
         return run_mpi(&a);
     }
-    let options = a.isa.options()?;
+    let options = a.isa.options(a.memory.or_else(available_memory))?;
     let long = super::long::LongCount {
         n: a.n,
         share: a.share,
@@ -229,7 +266,7 @@ fn run_mpi(a: &Args) -> anyhow::Result<ExitCode> {
     let (rank, size) = (world.rank() as u32, world.size() as u32);
     let share = Share::new(rank, size).context("MPI gave a rank outside the job")?;
     let start = Instant::now();
-    let mine = a.isa.options().and_then(|options| {
+    let mine = a.isa.options(a.memory.or_else(available_memory)).and_then(|options| {
         super::pool(a.threads.unwrap_or(0) as usize)
             .and_then(|pool| pool.install(|| super::count_share(a.n, share, &options)))
     });

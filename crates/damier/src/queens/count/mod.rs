@@ -65,6 +65,19 @@ pub enum CountError {
     /// The vector unit asked for is missing on this CPU.
     #[error("this CPU lacks the {0} instruction set (it runs: {list})", list = Isa::available().map(Isa::name).collect::<Vec<_>>().join(", "))]
     IsaUnavailable(Isa),
+    /// The count needs more memory than it is allowed.
+    #[error(
+        "n = {n} needs about {need_mb} MB besides the quarter table, more than the {limit_mb} MB allowed",
+        need_mb = need.div_ceil(1 << 20), limit_mb = limit >> 20
+    )]
+    MemoryLimit {
+        /// Board size.
+        n: u32,
+        /// Bytes needed (an estimate: the task list and every worker's buffers).
+        need: u64,
+        /// Bytes allowed.
+        limit: u64,
+    },
     /// [`bench_row`] could not start its thread pool.
     #[error("cannot start a pool of {threads} threads: {reason}")]
     ThreadPool {
@@ -83,7 +96,7 @@ pub enum Strategy {
     /// The bitboard backtracker with the mirror symmetry, in parallel.
     Backtrack,
     /// Half boards assembled from a table of quarter placements and matched by bit-sliced
-    /// tables, with nearly all 8 symmetries. For n in 4..=22 (other n fall back to
+    /// tables, with nearly all 8 symmetries. For n in 4..=27 (other n fall back to
     /// [`Strategy::Backtrack`]).
     Quarters,
 }
@@ -127,7 +140,8 @@ pub fn count(n: u32, control: &Control) -> Result<Counts, CountError> {
 
 /// [`count`] with a chosen strategy.
 pub fn count_with(n: u32, strategy: Strategy, control: &Control) -> Result<Counts, CountError> {
-    let total = total_with(n, strategy, Share::WHOLE, Isa::best(), control)?;
+    let options = CountOptions { strategy: Some(strategy), ..CountOptions::default() };
+    let total = total_with(n, strategy, Share::WHOLE, &options, control)?;
     counts_from_total(n, total)
 }
 
@@ -140,11 +154,16 @@ pub struct CountOptions {
     /// The vector unit the quarter-board kernels run on (default: [`Isa::best`]); one this
     /// CPU lacks is refused ([`CountError::IsaUnavailable`]).
     pub isa: Isa,
+    /// Most bytes the quarter-board engine may allocate; `None`: no limit. The whole quarter
+    /// table (0.55 GB at n = 21, 22; 4.9 GB at n = 23, 24) is built only if it fits;
+    /// otherwise each task searches the quarter placements it needs. A count that cannot fit
+    /// even so is refused ([`CountError::MemoryLimit`]).
+    pub memory: Option<u64>,
 }
 
 impl Default for CountOptions {
     fn default() -> Self {
-        CountOptions { strategy: None, isa: Isa::best() }
+        CountOptions { strategy: None, isa: Isa::best(), memory: None }
     }
 }
 
@@ -159,7 +178,7 @@ pub fn count_share_with(
         return Err(CountError::IsaUnavailable(options.isa));
     }
     let strategy = options.strategy.unwrap_or_else(|| Strategy::best_for(n));
-    total_with(n, strategy, share, options.isa, control)
+    total_with(n, strategy, share, options, control)
 }
 
 /// One share of a count split between processes or machines (see [`count_share`]).
@@ -235,7 +254,7 @@ fn total_with(
     n: u32,
     strategy: Strategy,
     share: Share,
-    isa: Isa,
+    options: &CountOptions,
     control: &Control,
 ) -> Result<u64, CountError> {
     if n > MAX_N {
@@ -255,7 +274,7 @@ fn total_with(
             t
         }
         Strategy::Backtrack => backtrack::total(n, share, control)?,
-        Strategy::Quarters => quarters::total(n, share, isa, control)?,
+        Strategy::Quarters => quarters::total(n, share, options.isa, options.memory, control)?,
     };
     if control.cancelled() {
         return Err(Interrupted.into());

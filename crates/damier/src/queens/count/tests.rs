@@ -155,7 +155,7 @@ fn shares_add_up_to_the_total() {
                 let shares: Vec<Share> = (0..of).map(|i| Share::new(i, of).unwrap()).collect();
                 let sum: u64 = shares
                     .iter()
-                    .map(|&sh| total_with(n, s, sh, crate::cpu::Isa::best(), &control).unwrap())
+                    .map(|&sh| total_with(n, s, sh, &CountOptions::default(), &control).unwrap())
                     .sum();
                 assert_eq!(sum, want, "{} n = {n}, {of} shares", s.name());
                 let tasks: u64 = shares.iter().map(|&sh| task_count_with(n, s, sh).unwrap()).sum();

@@ -7,7 +7,7 @@ use crate::cpu::Isa;
 pub(super) const CHUNK: u32 = 5;
 
 /// Stored keys per block: one 512-bit mask per table row.
-const BLOCK: usize = 512;
+pub(super) const BLOCK: usize = 512;
 
 /// Below this many keys, a partial block costs more than testing the keys one query at a
 /// time ([`kernel::scan`]). [default: 12]
@@ -18,67 +18,209 @@ const SMALL: usize = 12;
 #[repr(C, align(64))]
 pub(super) struct Row(pub(super) [u64; 8]);
 
+/// Most cut bits: 2^8 groups of stored keys.
+const MAX_CUT: usize = 8;
+
+/// Stored keys per group aimed at when choosing how many bits to cut on: fewer keys per group
+/// waste more on partial blocks. [default: 2048]
+const GROUP_KEYS: usize = 2048;
+
+/// The sliced blocks and scanned tail of one group of stored keys.
+#[derive(Clone, Copy, Debug, Default)]
+struct Group {
+    /// `rows[rows.0..rows.1]`: the group's blocks.
+    rows: (usize, usize),
+    /// `grouped[tail.0..tail.1]`: its keys left to scan.
+    tail: (usize, usize),
+}
+
 /// Stored keys, ready to count how many avoid a query key.
 ///
 /// PERF: the keys are bit-sliced by blocks of [`BLOCK`]: for each [`CHUNK`]-bit chunk of the
 /// key and each value `v` of that chunk, a row holds the mask of the block's keys that have
 /// none of `v`'s bits. A query ANDs one row per chunk and counts the ones: 512 pairs for
 /// `key_bits / CHUNK` ANDs of 512 bits. Keys past the last full block, when few, are scanned.
+///
+/// PERF: with many keys, they are first split into `2^b` groups by `b` *cut* bits (central
+/// diagonals, the ones most often occupied), and so are the queries: a query group visits
+/// only the key groups that have none of its cut bits, so about `(3/4)^b` of the blocks when
+/// a cut bit is set in half the keys and half the queries.
 pub(super) struct Matcher {
     pub(super) chunks: usize,
+    /// The stored keys as appended; sealing groups them into `grouped`.
     pub(super) keys: Vec<u64>,
     pub(super) rows: Vec<Row>,
-    /// Keys in `rows` (a multiple of BLOCK, or all of them).
-    pub(super) sliced: usize,
+    /// Key bit positions to cut on, best first.
+    candidates: Vec<u32>,
+    /// Most cut bits to use (tests lower it).
+    pub(super) max_cut: usize,
+    /// Keys per group aimed at ([`GROUP_KEYS`]; tests lower it).
+    pub(super) group_keys: usize,
+    /// Cut bits of the sealed keys.
+    cut: usize,
+    grouped: Vec<u64>,
+    groups: Vec<Group>,
+    /// Queries grouped by their cut bits, with the start of each group.
+    queries: Vec<u64>,
+    query_start: Vec<usize>,
 }
 
 impl Matcher {
-    pub(super) fn new(key_bits: u32) -> Self {
-        Matcher { chunks: key_bits.div_ceil(CHUNK) as usize, keys: Vec::new(), rows: Vec::new(), sliced: 0 }
+    /// A matcher for keys of `key_bits` bits, cutting on the `candidates` positions first.
+    pub(super) fn new(key_bits: u32, candidates: Vec<u32>) -> Self {
+        Matcher {
+            chunks: key_bits.div_ceil(CHUNK) as usize,
+            keys: Vec::new(),
+            rows: Vec::new(),
+            max_cut: MAX_CUT.min(candidates.len()),
+            group_keys: GROUP_KEYS,
+            candidates,
+            cut: 0,
+            grouped: Vec::new(),
+            groups: Vec::new(),
+            queries: Vec::new(),
+            query_start: Vec::new(),
+        }
     }
 
     pub(super) fn clear(&mut self) {
         self.keys.clear();
         self.rows.clear();
-        self.sliced = 0;
+        self.grouped.clear();
+        self.groups.clear();
+        self.cut = 0;
     }
 
     pub(super) fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }
 
-    /// Builds the tables of every full block, and of the last partial block unless it is
-    /// small enough to scan.
-    pub(super) fn seal(&mut self) {
-        let rows_per_block = self.chunks << CHUNK;
-        let mut at = 0;
-        while at < self.keys.len() {
-            let len = (self.keys.len() - at).min(BLOCK);
-            if len < SMALL {
-                break;
-            }
-            let first = self.rows.len();
-            self.rows.resize(first + rows_per_block, Row([0; 8]));
-            slice_block(&self.keys[at..at + len], self.chunks, &mut self.rows[first..]);
-            at += len;
+    /// Bytes held by the buffers.
+    #[cfg(test)]
+    pub(super) fn bytes(&self) -> usize {
+        8 * (self.keys.capacity() + self.grouped.capacity() + self.queries.capacity())
+            + std::mem::size_of::<Row>() * self.rows.capacity()
+    }
+
+    /// The group of a key: its cut bits, packed.
+    #[inline(always)]
+    fn group_of(&self, key: u64) -> usize {
+        let mut g = 0;
+        for (i, &bit) in self.candidates[..self.cut].iter().enumerate() {
+            g |= ((key >> bit) & 1) << i;
         }
-        self.sliced = at;
+        g as usize
+    }
+
+    /// Groups the keys by their cut bits and builds the tables of every group's full blocks,
+    /// and of its last partial block unless it is small enough to scan.
+    pub(super) fn seal(&mut self) {
+        // Cut on b bits such that groups hold about GROUP_KEYS keys.
+        let mut cut = 0;
+        while cut < self.max_cut.min(self.candidates.len()) && self.keys.len() >> (cut + 1) >= self.group_keys
+        {
+            cut += 1;
+        }
+        self.cut = cut;
+        let count = 1usize << cut;
+        // Counting sort of the keys by group (reusing `query_start` as the cursors).
+        let mut start = std::mem::take(&mut self.query_start);
+        start.clear();
+        start.resize(count + 1, 0);
+        for &k in &self.keys {
+            start[self.group_of(k) + 1] += 1;
+        }
+        for g in 0..count {
+            start[g + 1] += start[g];
+        }
+        self.grouped.resize(self.keys.len(), 0);
+        let mut cursor = [0usize; 1 << MAX_CUT];
+        cursor[..count].copy_from_slice(&start[..count]);
+        for i in 0..self.keys.len() {
+            let k = self.keys[i];
+            let g = self.group_of(k);
+            self.grouped[cursor[g]] = k;
+            cursor[g] += 1;
+        }
+        let rows_per_block = self.chunks << CHUNK;
+        self.groups.clear();
+        for g in 0..count {
+            let (mut at, end) = (start[g], start[g + 1]);
+            let first_row = self.rows.len();
+            while at < end {
+                let len = (end - at).min(BLOCK);
+                if len < SMALL {
+                    break;
+                }
+                let first = self.rows.len();
+                self.rows.resize(first + rows_per_block, Row([0; 8]));
+                slice_block(&self.grouped[at..at + len], self.chunks, &mut self.rows[first..]);
+                at += len;
+            }
+            self.groups.push(Group { rows: (first_row, self.rows.len()), tail: (at, end) });
+        }
+        self.query_start = start;
     }
 
     /// Pairs (query, stored key) with disjoint key bits, each counted `2^e` times for the
-    /// exponent `e` in the query's bits from [`WEIGHT_AT`].
-    pub(super) fn count(&self, isa: Isa, queries: &[u64]) -> u64 {
-        let tail = &self.keys[self.sliced..];
-        let mut total = kernel::count(isa, &self.rows, self.chunks, queries);
-        if !tail.is_empty() {
-            total += kernel::scan(isa, tail, queries);
+    /// exponent `e` in the query's bits from [`super::WEIGHT_AT`].
+    pub(super) fn count(&mut self, isa: Isa, queries: &[u64]) -> u64 {
+        let count_group = |g: &Group, queries: &[u64]| {
+            let tail = &self.grouped[g.tail.0..g.tail.1];
+            let mut total = kernel::count(isa, &self.rows[g.rows.0..g.rows.1], self.chunks, queries);
+            if !tail.is_empty() {
+                total += kernel::scan(isa, tail, queries);
+            }
+            total
+        };
+        if self.cut == 0 {
+            return count_group(&self.groups[0], queries);
         }
+        // Group the queries the same way (counting sort).
+        let count = 1usize << self.cut;
+        let mut start = std::mem::take(&mut self.query_start);
+        let mut grouped = std::mem::take(&mut self.queries);
+        start.clear();
+        start.resize(count + 1, 0);
+        for &q in queries {
+            start[self.group_of(q) + 1] += 1;
+        }
+        for g in 0..count {
+            start[g + 1] += start[g];
+        }
+        grouped.resize(queries.len(), 0);
+        let mut cursor = [0usize; 1 << MAX_CUT];
+        cursor[..count].copy_from_slice(&start[..count]);
+        for &q in queries {
+            let g = self.group_of(q);
+            grouped[cursor[g]] = q;
+            cursor[g] += 1;
+        }
+        let mut total = 0;
+        for qg in 0..count {
+            let qs = &grouped[start[qg]..start[qg + 1]];
+            if qs.is_empty() {
+                continue;
+            }
+            // Every key group without the query group's cut bits: the submasks of the rest.
+            let free = !qg & (count - 1);
+            let mut kg = free;
+            loop {
+                total += count_group(&self.groups[kg], qs);
+                if kg == 0 {
+                    break;
+                }
+                kg = (kg - 1) & free;
+            }
+        }
+        self.query_start = start;
+        self.queries = grouped;
         total
     }
 }
 
 /// Writes the rows of one block of at most [`BLOCK`] keys (`chunks << CHUNK` rows).
-fn slice_block(keys: &[u64], chunks: usize, rows: &mut [Row]) {
+pub(super) fn slice_block(keys: &[u64], chunks: usize, rows: &mut [Row]) {
     // Columns: bit i of `cols[j][w]` says key `64 w + i` has bit j clear.
     let mut cols = [[0u64; 8]; 64];
     let mut valid = [0u64; 8];

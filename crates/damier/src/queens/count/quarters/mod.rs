@@ -26,7 +26,7 @@
 
 use rayon::prelude::*;
 
-use super::Share;
+use super::{CountError, Share};
 use crate::control::{Control, Interrupted};
 use crate::cpu::Isa;
 
@@ -35,14 +35,19 @@ mod matcher;
 mod table;
 
 use matcher::Matcher;
-use table::{PlacedCells, QuarterTable};
+use table::{PlacedCells, QuarterTable, Source};
 
 /// Smallest n this engine takes.
 pub(crate) const MIN_N: u32 = 4;
 
-/// Largest n this engine takes: the quarter table of n = 21 and 22 (`q = 11`) takes 0.55 GB,
-/// that of n = 23 and 24 would take about 5 GB.
-pub(crate) const MAX_N: u32 = 22;
+/// Largest n this engine takes: keys of `2 (n - 1)` bits stay below [`WEIGHT_AT`], and the
+/// total of n = 27 (2.3e17) fits a `u64`.
+pub(crate) const MAX_N: u32 = 27;
+
+/// Largest `q` whose whole quarter table may be built: 4.9 GB at q = 12 (n = 23, 24); at
+/// q = 13 it would hold more entries than its `u32` offsets count (about 45 GB). Above it, and
+/// whenever the table does not fit the memory limit, tasks search their quarters.
+const TABLE_MAX_Q: u32 = 12;
 
 /// Bit where a query key holds its weight exponent (long-diagonal queens of the top half).
 const WEIGHT_AT: u32 = 60;
@@ -88,6 +93,27 @@ impl Geometry {
     fn key(&self, s: u64, d: u64) -> u64 {
         let field = (1u64 << self.width) - 1;
         ((d >> self.diff_at) & field) | ((s >> self.sum_at) & field) << self.width
+    }
+
+    /// Key bits to cut the stored keys on, best first: the diagonals next to the long ones in
+    /// both families, alternately, moving out (the long diagonals themselves are never set in
+    /// a stored key).
+    fn cut_candidates(&self) -> Vec<u32> {
+        let w = self.width as i32;
+        // Key bits of the long diagonals: main in the difference field, anti in the sum field.
+        let (main, anti) = ((self.n - self.diff_at - 1) as i32, (self.n - 1 - self.sum_at) as i32);
+        let mut out = Vec::new();
+        for step in 1..w {
+            for off in [step, -step] {
+                for (long, field) in [(main, 0), (anti, w)] {
+                    let bit = long + off;
+                    if (0..w).contains(&bit) {
+                        out.push((field + bit) as u32);
+                    }
+                }
+            }
+        }
+        out
     }
 
     fn key_bits(&self) -> u32 {
@@ -138,6 +164,8 @@ struct Work {
     matcher: Matcher,
     /// The vector unit the kernels run on.
     isa: Isa,
+    /// Bottom halves stored per batch ([`STORED_KEYS`]; tests make it small).
+    batch: usize,
     /// Top-half keys, each with its weight exponent in the bits from [`WEIGHT_AT`].
     queries: Vec<u64>,
 }
@@ -151,30 +179,67 @@ impl Work {
             // Only bottom halves off both long diagonals are stored (see the module docs).
             bottom_left: PlacedCells::new(g.quarter(q, 0), rest, true),
             bottom_right: PlacedCells::new(g.quarter(q, q), rest, true),
-            matcher: Matcher::new(g.key_bits()),
+            matcher: Matcher::new(g.key_bits(), g.cut_candidates()),
             isa,
+            batch: STORED_KEYS,
             queries: Vec::new(),
         }
     }
 }
 
-/// What every task reads: the quarter table and the row subsets by size.
+impl Work {
+    /// Bytes held by the buffers.
+    #[cfg(test)]
+    fn bytes(&self) -> usize {
+        [&self.top_left, &self.top_right, &self.bottom_left, &self.bottom_right]
+            .iter()
+            .map(|c| c.bytes())
+            .sum::<usize>()
+            + self.matcher.bytes()
+            + 8 * self.queries.capacity()
+    }
+}
+
+/// What every task reads: where the quarter placements come from and the row subsets by size.
 struct Quarters {
-    table: QuarterTable,
+    source: Source,
     /// `top_rows[k]`: the subsets of the top half's rows with k rows (same for bottom).
     top_rows: Vec<Vec<u32>>,
     bottom_rows: Vec<Vec<u32>>,
 }
 
 impl Quarters {
-    fn new(g: &Geometry) -> Self {
+    /// The shared data, with the whole quarter table when `table` is true and it fits in
+    /// `room` bytes, else with per-task searches.
+    fn new(g: &Geometry, table: bool, room: u64) -> Self {
         let by_size = |mask: u32| (0..=g.q).map(|k| subsets(mask, k).collect()).collect();
-        Quarters {
-            table: QuarterTable::new(g.q),
-            top_rows: by_size(g.top_rows()),
-            bottom_rows: by_size(g.bottom_rows()),
-        }
+        let source = match table.then(|| QuarterTable::size(g.q)) {
+            Some((bytes, start)) if bytes <= room => Source::Table(QuarterTable::fill(g.q, start)),
+            _ => Source::Search { q: g.q },
+        };
+        Quarters { source, top_rows: by_size(g.top_rows()), bottom_rows: by_size(g.bottom_rows()) }
     }
+}
+
+/// Stored keys per batch of a task's bottom halves (see [`count_task`]): 52 MB of keys and
+/// sliced tables at n = 27.
+const STORED_KEYS: usize = 1 << 20;
+
+/// Bytes one worker's buffers may reach for n: an estimate from the largest tasks measured,
+/// with a margin (see docs/performance.md).
+fn worker_bytes(n: u32) -> u64 {
+    // The halves of the largest task: 0.5 M at n = 21 (from 200 random tasks), about 2.7x
+    // more per n; each top half takes 8 bytes, each stored bottom half 8 bytes of key and up
+    // to 44 bytes of sliced rows (11 chunks), at most `STORED_KEYS` of them at a time; the
+    // quarter cells and batch slack are covered by doubling.
+    let halves = 2.0 * 0.5e6 * 2.7f64.powi(n as i32 - 21);
+    let stored = halves.min(STORED_KEYS as f64);
+    (halves * 8.0 + stored * 52.0) as u64
+}
+
+/// Bytes a count of n needs besides the quarter table: the task list and the workers.
+fn base_bytes(n: u32, tasks: usize, threads: usize) -> u64 {
+    (tasks * std::mem::size_of::<Task>()) as u64 + threads as u64 * worker_bytes(n)
 }
 
 /// The subsets of `mask` with `k` elements, in increasing order.
@@ -201,7 +266,7 @@ fn subsets(mask: u32, k: u32) -> impl Iterator<Item = u32> {
 fn assemble(
     isa: Isa,
     g: &Geometry,
-    table: &QuarterTable,
+    source: &Source,
     (left, right): (&mut PlacedCells, &mut PlacedCells),
     cols: (u32, u32),
     rows: u32,
@@ -209,8 +274,8 @@ fn assemble(
     keep: u64,
     out: &mut Vec<u64>,
 ) {
-    left.load(g, table, cols.0);
-    right.load(g, table, cols.1);
+    left.load(g, source, cols.0);
+    right.load(g, source, cols.1);
     for &r in splits {
         let l = left.cell(r);
         if !l.is_empty() {
@@ -224,34 +289,73 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
     let low = (1u32 << g.q) - 1;
     let (top_left, top_right) = (task.cols & low, task.cols >> g.q);
     let (bottom_left, bottom_right) = (low & !top_left, (((1u32 << g.n) - 1) & !task.cols) >> g.q);
-    let table = &quarters.table;
-    let Work { top_left: tl, top_right: tr, bottom_left: bl, bottom_right: br, matcher, queries, isa } = w;
-    let isa = *isa;
+    let source = &quarters.source;
+    let Work { top_left: tl, top_right: tr, bottom_left: bl, bottom_right: br, matcher, queries, isa, batch } =
+        w;
+    let (isa, batch) = (*isa, *batch);
 
-    // 1. Bottom halves, stored without weight.
-    matcher.clear();
-    let splits = &quarters.bottom_rows[bottom_left.count_ones() as usize];
-    let cols = (bottom_left, bottom_right);
-    assemble(isa, g, table, (bl, br), cols, g.bottom_rows(), splits, (1 << WEIGHT_AT) - 1, &mut matcher.keys);
-    if matcher.is_empty() {
-        return 0;
-    }
-    matcher.seal();
-
-    // 2. Top halves, with their weights, matched against the stored keys.
+    // 1. Top halves, with their weights.
     queries.clear();
     let splits = &quarters.top_rows[top_left.count_ones() as usize];
-    assemble(isa, g, table, (tl, tr), (top_left, top_right), g.top_rows(), splits, u64::MAX, queries);
-    matcher.count(isa, queries) * task.weight
+    assemble(isa, g, source, (tl, tr), (top_left, top_right), g.top_rows(), splits, u64::MAX, queries);
+    if queries.is_empty() {
+        return 0;
+    }
+
+    // 2. Bottom halves, stored without weight, at most about STORED_KEYS at a time, each
+    // batch matched against every top half.
+    let splits = &quarters.bottom_rows[bottom_left.count_ones() as usize];
+    let cols = (bottom_left, bottom_right);
+    let mut total = 0;
+    let mut next = 0;
+    while next < splits.len() {
+        matcher.clear();
+        // PERF: one batch holds every bottom half up to n = 22; above, batches bound the
+        // sliced tables (52 bytes per key at n = 27) at the cost of more partial blocks.
+        while next < splits.len() && matcher.keys.len() < batch {
+            let keep = (1 << WEIGHT_AT) - 1;
+            let one = &splits[next..next + 1];
+            assemble(isa, g, source, (bl, br), cols, g.bottom_rows(), one, keep, &mut matcher.keys);
+            next += 1;
+        }
+        if !matcher.is_empty() {
+            matcher.seal();
+            total += matcher.count(isa, queries);
+        }
+    }
+    total * task.weight
 }
 
 /// The solutions of n queens (`MIN_N..=MAX_N`) in one share of the tasks, in parallel on the
-/// current rayon pool.
-pub(crate) fn total(n: u32, share: Share, isa: Isa, control: &Control) -> Result<u64, Interrupted> {
+/// current rayon pool, in at most `memory` bytes (`None`: no limit) besides the program.
+pub(crate) fn total(
+    n: u32,
+    share: Share,
+    isa: Isa,
+    memory: Option<u64>,
+    control: &Control,
+) -> Result<u64, CountError> {
+    total_in(n, share, isa, memory, true, control)
+}
+
+/// [`total`], with the whole quarter table allowed or not (tests force per-task searches).
+fn total_in(
+    n: u32,
+    share: Share,
+    isa: Isa,
+    memory: Option<u64>,
+    table: bool,
+    control: &Control,
+) -> Result<u64, CountError> {
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let g = Geometry::new(n);
     let tasks = share.take(tasks(&g));
-    let quarters = Quarters::new(&g);
+    let limit = memory.unwrap_or(u64::MAX);
+    let need = base_bytes(n, tasks.len(), rayon::current_num_threads());
+    if need > limit {
+        return Err(CountError::MemoryLimit { n, need, limit });
+    }
+    let quarters = Quarters::new(&g, table && g.q <= TABLE_MAX_Q, limit - need);
     tasks
         .par_iter()
         .map_init(
@@ -266,6 +370,7 @@ pub(crate) fn total(n: u32, share: Share, isa: Isa, control: &Control) -> Result
             },
         )
         .try_reduce(|| 0, |a, b| Ok(a + b))
+        .map_err(CountError::from)
 }
 
 /// Weighted counts of the given column sets `(cols, mirror weight)` of n (`MIN_N..=MAX_N`), in
@@ -280,7 +385,9 @@ pub(crate) fn count_column_sets(
 ) -> Result<(), Interrupted> {
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let g = Geometry::new(n);
-    let quarters = Quarters::new(&g);
+    // The whole quarter table where the engine would build it (q <= TABLE_MAX_Q), else
+    // per-task searches; the caller's memory checks come first.
+    let quarters = Quarters::new(&g, g.q <= TABLE_MAX_Q, u64::MAX);
     column_sets.par_iter().enumerate().try_for_each_init(
         || Work::new(&g, isa),
         |w, (i, &(cols, weight))| {

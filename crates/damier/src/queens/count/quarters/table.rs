@@ -3,8 +3,37 @@
 use super::{Geometry, Quarter, WEIGHT_AT};
 
 /// One placement in a quarter, in the `q x q` square's own coordinates: diagonals `r + c`
-/// (low half) and `c - r + q - 1` (high half), `2q - 1 <= 21` bits each.
+/// (low half) and `c - r + q - 1` (high half), `2q - 1 <= 27` bits each.
 pub(super) type Entry = u64;
+
+/// Visits every partial placement of a `q x q` square (any rows, at most one queen per row
+/// and column, none sharing a diagonal) with its row set, column set and [`Entry`].
+fn place(q: u32, visit: &mut impl FnMut(u32, u32, Entry)) {
+    // Row by row: each row holds no queen or one on a free column.
+    fn step(
+        q: u32,
+        row: u32,
+        (rows, cols): (u32, u32),
+        (s, d): (u64, u64),
+        visit: &mut impl FnMut(u32, u32, Entry),
+    ) {
+        if row == q {
+            visit(rows, cols, s | d << 32);
+            return;
+        }
+        step(q, row + 1, (rows, cols), (s, d), visit);
+        let mut free = ((1 << q) - 1) & !cols;
+        while free != 0 {
+            let c = free.trailing_zeros();
+            free &= free - 1;
+            let (sb, db) = (1u64 << (row + c), 1u64 << (c + q - 1 - row));
+            if s & sb == 0 && d & db == 0 {
+                step(q, row + 1, (rows | 1 << row, cols | 1 << c), (s | sb, d | db), visit);
+            }
+        }
+    }
+    step(q, 0, (0, 0), (0, 0), visit);
+}
 
 /// Every partial placement of a `q x q` square, grouped by (column set, row set).
 pub(super) struct QuarterTable {
@@ -16,48 +45,104 @@ pub(super) struct QuarterTable {
 }
 
 impl QuarterTable {
-    pub(super) fn new(q: u32) -> Self {
-        // Row by row: each row of the square holds no queen or one on a free column; `visit`
-        // sees every placement with its cell.
-        fn place(
-            q: u32,
-            row: u32,
-            rows: u32,
-            cols: u32,
-            s: u64,
-            d: u64,
-            visit: &mut impl FnMut(usize, Entry),
-        ) {
-            if row == q {
-                visit((cols << q | rows) as usize, s | d << 32);
-                return;
-            }
-            place(q, row + 1, rows, cols, s, d, visit);
-            let mut free = ((1u32 << q) - 1) & !cols;
-            while free != 0 {
-                let c = free.trailing_zeros();
-                free &= free - 1;
-                let (sb, db) = (1u64 << (row + c), 1u64 << (c + q - 1 - row));
-                if s & sb == 0 && d & db == 0 {
-                    place(q, row + 1, rows | 1 << row, cols | 1 << c, s | sb, d | db, visit);
-                }
-            }
-        }
-        // PERF: two passes (count, then fill) instead of collecting and sorting: the search is
-        // cheap, and the table is the only large allocation (0.5 GB at q = 11).
+    /// The table's size in bytes for `q`, and the cell offsets that [`QuarterTable::fill`]
+    /// completes: counting costs one search, so that a table too large for the memory is
+    /// refused before it is allocated.
+    pub(super) fn size(q: u32) -> (u64, Vec<u32>) {
         let cells = 1usize << (2 * q);
         let mut start = vec![0u32; cells + 1];
-        place(q, 0, 0, 0, 0, 0, &mut |cell, _| start[cell + 1] += 1);
+        place(q, &mut |rows, cols, _| start[((cols << q | rows) + 1) as usize] += 1);
         for i in 0..cells {
             start[i + 1] += start[i];
         }
+        let bytes = u64::from(start[cells]) * 8 + start.len() as u64 * 4;
+        (bytes, start)
+    }
+
+    /// The table, from the offsets of [`QuarterTable::size`].
+    ///
+    /// PERF: two passes (count, then fill) instead of collecting and sorting: the search is
+    /// cheap, and the table is the only large allocation (0.5 GB at q = 11).
+    pub(super) fn fill(q: u32, start: Vec<u32>) -> Self {
         let mut cursor = start.clone();
-        let mut entries = vec![0; start[cells] as usize];
-        place(q, 0, 0, 0, 0, 0, &mut |cell, e| {
+        let mut entries = vec![0; start[start.len() - 1] as usize];
+        place(q, &mut |rows, cols, e| {
+            let cell = (cols << q | rows) as usize;
             entries[cursor[cell] as usize] = e;
             cursor[cell] += 1;
         });
         QuarterTable { q, start, entries }
+    }
+
+    /// The whole table for `q`.
+    #[cfg(test)]
+    pub(super) fn new(q: u32) -> Self {
+        Self::fill(q, Self::size(q).1)
+    }
+}
+
+/// Where the tasks find the placements of a quarter on a column set.
+pub(super) enum Source {
+    /// The whole table, built once and shared: the fastest way while it fits in memory.
+    Table(QuarterTable),
+    /// A search of the `q x q` square restricted to the column set, run by a task when it
+    /// needs the set: memory per worker only (for n >= 23, where the table takes 5 GB and
+    /// more).
+    Search {
+        /// Side of the square.
+        q: u32,
+    },
+}
+
+/// Buffers of [`Source::Search`] for one quarter.
+#[derive(Default)]
+struct Searched {
+    found: Vec<(u32, Entry)>,
+    entries: Vec<Entry>,
+    start: Vec<u32>,
+    cursor: Vec<u32>,
+}
+
+impl Searched {
+    /// The placements on exactly the columns `cols` in the first `rows` rows, grouped by row
+    /// set (`start[r]..start[r + 1]` for row set `r`), as the table holds them.
+    fn search(&mut self, q: u32, rows: u32, cols: u32) {
+        let Searched { found, entries, start, cursor } = self;
+        found.clear();
+        // PERF: column by column, each column of `cols` taking one of the free rows: every
+        // branch places a queen, so the search visits few more nodes than it finds placements
+        // (a row-by-row search would also try every row left empty).
+        fn step(q: u32, rows: u32, left: u32, (used, s, d): (u32, u64, u64), found: &mut Vec<(u32, Entry)>) {
+            if left == 0 {
+                found.push((used, s | d << 32));
+                return;
+            }
+            let c = left.trailing_zeros();
+            let mut free = ((1 << rows) - 1) & !used;
+            while free != 0 {
+                let r = free.trailing_zeros();
+                free &= free - 1;
+                let (sb, db) = (1u64 << (r + c), 1u64 << (c + q - 1 - r));
+                if s & sb == 0 && d & db == 0 {
+                    step(q, rows, left & (left - 1), (used | 1 << r, s | sb, d | db), found);
+                }
+            }
+        }
+        step(q, rows, cols, (0, 0, 0), found);
+        start.clear();
+        start.resize((1 << rows) + 1, 0);
+        for &(r, _) in found.iter() {
+            start[r as usize + 1] += 1;
+        }
+        for i in 0..1usize << rows {
+            start[i + 1] += start[i];
+        }
+        entries.resize(found.len(), 0);
+        cursor.clone_from(start);
+        for &(r, e) in found.iter() {
+            entries[cursor[r as usize] as usize] = e;
+            cursor[r as usize] += 1;
+        }
     }
 }
 
@@ -87,10 +172,10 @@ impl Cell<'_> {
 /// The cells of one quarter on one column set, moved to whole-board coordinates with their
 /// keys, as a task needs them.
 ///
-/// PERF: a task reads one column set per quarter, whose cells are contiguous in the table;
-/// converting them per task keeps the memory to the table itself (8 bytes per placement, 0.5
-/// GB at n = 22), and consecutive tasks often share the right quarters' column sets, which
-/// are then kept.
+/// PERF: a task reads one column set per quarter, whose cells are contiguous in the table (or
+/// found by one search); converting them per task keeps the memory to the table itself (8
+/// bytes per placement, 0.5 GB at n = 22), and consecutive tasks often share the right
+/// quarters' column sets, which are then kept.
 pub(super) struct PlacedCells {
     at: Quarter,
     /// Rows of the quarter (the cells' row sets are below `1 << rows`).
@@ -104,6 +189,8 @@ pub(super) struct PlacedCells {
     sums: Vec<u64>,
     diffs: Vec<u64>,
     keys: Vec<u64>,
+    /// Buffers of [`Source::Search`].
+    searched: Searched,
 }
 
 impl PlacedCells {
@@ -117,32 +204,45 @@ impl PlacedCells {
             sums: Vec::new(),
             diffs: Vec::new(),
             keys: Vec::new(),
+            searched: Searched::default(),
         }
     }
 
     /// Loads the cells on column set `cols` (unless they are loaded already).
-    pub(super) fn load(&mut self, g: &Geometry, table: &QuarterTable, cols: u32) {
+    pub(super) fn load(&mut self, g: &Geometry, source: &Source, cols: u32) {
         if self.cols == Some(cols) {
             return;
         }
         self.cols = Some(cols);
+        let cells = 1usize << self.rows;
+        match source {
+            Source::Table(table) => {
+                let base = (cols << table.q) as usize;
+                self.convert(g, &table.entries, &table.start[base..=base + cells]);
+            }
+            Source::Search { q } => {
+                let mut searched = std::mem::take(&mut self.searched);
+                searched.search(*q, self.rows, cols);
+                self.convert(g, &searched.entries, &searched.start);
+                self.searched = searched;
+            }
+        }
+    }
+
+    /// Moves the placements `entries[start[r]..start[r + 1]]` of each row set `r` to
+    /// whole-board coordinates with their keys.
+    fn convert(&mut self, g: &Geometry, entries: &[Entry], cell_start: &[u32]) {
         let local = (1u64 << (2 * g.q - 1)) - 1;
         let forbid = if self.avoid_long { g.long } else { 0 };
         let at = self.at;
-        let base = (cols << table.q) as usize;
-        let entries =
-            &table.entries[table.start[base] as usize..table.start[base + (1 << self.rows)] as usize];
         let Self { start, sums, diffs, keys, .. } = self;
         start.clear();
         start.push(0);
         sums.clear();
         diffs.clear();
         keys.clear();
-        let first = table.start[base];
-        for rows in 0..1usize << self.rows {
-            let cell =
-                (table.start[base + rows] - first) as usize..(table.start[base + rows + 1] - first) as usize;
-            for &e in &entries[cell] {
+        for cell in cell_start.windows(2) {
+            for &e in &entries[cell[0] as usize..cell[1] as usize] {
                 let sum = (e & local) << at.sum_shift;
                 // No bit is lost by a right shift: the quarter that needs one (bottom left of
                 // an odd board) has no placement on its first local diagonal.
@@ -161,6 +261,15 @@ impl PlacedCells {
             }
             start.push(keys.len() as u32);
         }
+    }
+
+    /// Bytes held by the buffers.
+    #[cfg(test)]
+    pub(super) fn bytes(&self) -> usize {
+        let s = &self.searched;
+        4 * (self.start.capacity() + s.start.capacity())
+            + 8 * (self.sums.capacity() + self.diffs.capacity() + self.keys.capacity() + s.entries.capacity())
+            + 16 * s.found.capacity()
     }
 
     /// The placements of the loaded column set whose rows are exactly `rows`.

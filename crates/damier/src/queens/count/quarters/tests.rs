@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 
-use super::matcher::{Matcher, transpose64};
+use super::matcher::{BLOCK, CHUNK, Matcher, Row, slice_block, transpose64};
 use super::table::Cell;
 use super::*;
 
@@ -20,10 +20,22 @@ fn covered() -> impl Iterator<Item = Isa> {
     Isa::available()
 }
 
-/// Every column set of the top half is counted once, directly or through its mirror.
+/// Every column set of the top half is counted once, directly or through its mirror (up to
+/// n = 22 here; `cargo test -p damier --release -- --ignored tasks_cover` checks up to
+/// [`MAX_N`]).
 #[test]
 fn tasks_cover_every_column_set() {
-    for n in MIN_N..=MAX_N {
+    tasks_cover(MIN_N..=22);
+}
+
+#[test]
+#[ignore = "slow: 2^27 subsets; run with --release -- --ignored"]
+fn tasks_cover_every_column_set_up_to_max_n() {
+    tasks_cover(23..=MAX_N);
+}
+
+fn tasks_cover(ns: std::ops::RangeInclusive<u32>) {
+    for n in ns {
         let g = Geometry::new(n);
         let binomial = (0..g.q as u64).fold(1u64, |acc, i| acc * (n as u64 - i) / (i + 1));
         assert_eq!(tasks(&g).iter().map(|t| t.weight).sum::<u64>(), binomial, "n = {n}");
@@ -50,14 +62,128 @@ fn each_column_set_gets_its_weighted_count() {
             let e = (0..q).filter(|&r| on_long(r, s[r] as usize) && !centre(r, s[r] as usize)).count();
             want[cols] += 1 << e;
         }
-        let quarters = Quarters::new(&g);
-        for isa in covered() {
-            let mut w = Work::new(&g, isa);
-            for cols in subsets((1 << n) - 1, g.q) {
-                let got = count_task(&g, &quarters, Task { cols, weight: 1 }, &mut w);
-                assert_eq!(got, want[cols as usize], "n = {n}, columns {cols:b}, {isa}");
+        for table in [true, false] {
+            let quarters = Quarters::new(&g, table, u64::MAX);
+            assert_eq!(matches!(quarters.source, Source::Table(_)), table);
+            for (isa, batch) in covered().flat_map(|isa| [(isa, STORED_KEYS), (isa, 5)]) {
+                let mut w = Work::new(&g, isa);
+                w.batch = batch;
+                // Small batches also cut small groups.
+                if batch < STORED_KEYS {
+                    w.matcher.group_keys = 2;
+                }
+                for cols in subsets((1 << n) - 1, g.q) {
+                    let got = count_task(&g, &quarters, Task { cols, weight: 1 }, &mut w);
+                    assert_eq!(
+                        got, want[cols as usize],
+                        "n = {n}, columns {cols:b}, {isa}, table {table}, batch {batch}"
+                    );
+                }
             }
         }
+    }
+}
+
+/// The weighted count of one column set by a plain backtracker over the whole board (the
+/// definition of [`count_task`]'s result): the top half's queens on exactly `cols`, the bottom
+/// half's off both long diagonals, each solution weighing 2 per long-diagonal queen of the top
+/// half other than the centre.
+fn weighted_by_backtracking(n: u32, cols: u32) -> u64 {
+    fn go(n: u32, q: u32, row: u32, allowed: u32, (c, d1, d2): (u32, u64, u64), e: u32) -> u64 {
+        if row == n {
+            return 1 << e;
+        }
+        let top = row < q;
+        let mut free = (if top { allowed } else { !allowed & ((1 << n) - 1) }) & !c;
+        let mut sum = 0;
+        while free != 0 {
+            let col = free.trailing_zeros();
+            free &= free - 1;
+            let (a, b) = (1u64 << (row + col), 1u64 << (col + n - 1 - row));
+            if d1 & a != 0 || d2 & b != 0 {
+                continue;
+            }
+            let long = col == row || row + col == n - 1;
+            let centre = 2 * row + 1 == n && row == col;
+            if !top && long {
+                continue;
+            }
+            let e = e + u32::from(top && long && !centre);
+            sum += go(n, q, row + 1, allowed, (c | 1 << col, d1 | a, d2 | b), e);
+        }
+        sum
+    }
+    go(n, n - n / 2, 0, cols, (0, 0, 0), 0)
+}
+
+/// A few column sets per n against the backtracker, in both layouts.
+fn column_sets_agree_with_backtracking(ns: std::ops::RangeInclusive<u32>, per_n: usize, table: bool) {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(2026);
+    for n in ns {
+        let g = Geometry::new(n);
+        let all = tasks(&g);
+        let quarters = Quarters::new(&g, table && g.q <= TABLE_MAX_Q, u64::MAX);
+        let mut w = Work::new(&g, Isa::best());
+        w.batch = if table { STORED_KEYS } else { 1000 };
+        for _ in 0..per_n {
+            let t = all[rng.random_range(0..all.len())];
+            let got = count_task(&g, &quarters, Task { cols: t.cols, weight: 1 }, &mut w);
+            assert_eq!(got, weighted_by_backtracking(n, t.cols), "n = {n}, columns {:b}", t.cols);
+        }
+    }
+}
+
+#[test]
+fn random_column_sets_agree_with_backtracking() {
+    column_sets_agree_with_backtracking(11..=16, 4, true);
+    column_sets_agree_with_backtracking(11..=16, 4, false);
+}
+
+/// The n >= 23 layout (per-task searches) on random column sets, against the backtracker:
+/// `cargo test -p damier --release -- --ignored column_sets_beyond_22`.
+#[test]
+#[ignore = "slow: minutes in release mode"]
+fn column_sets_beyond_22_agree_with_backtracking() {
+    column_sets_agree_with_backtracking(23..=25, 2, false);
+    column_sets_agree_with_backtracking(26..=27, 1, false);
+}
+
+/// Per-task searches of the quarter placements give the same totals as the whole table, on
+/// every share, and the totals are the backtracker's.
+#[test]
+fn per_task_search_agrees_with_the_table_and_the_backtracker() {
+    let control = Control::new();
+    for n in MIN_N..=13 {
+        let want = crate::queens::count::total_plain(n);
+        for of in [1, 3] {
+            let (mut by_table, mut by_search) = (0, 0);
+            for index in 0..of {
+                let share = Share::new(index, of).expect("index < of");
+                by_table += total_in(n, share, Isa::best(), None, true, &control).expect("no limit");
+                by_search += total_in(n, share, Isa::best(), None, false, &control).expect("no limit");
+            }
+            assert_eq!((by_table, by_search), (want, want), "n = {n}, {of} shares");
+        }
+    }
+}
+
+/// A memory limit below the table's size switches to searches; one below the task list and
+/// the workers' buffers is refused, naming both sizes.
+#[test]
+fn memory_limit_picks_the_layout_or_refuses() {
+    let control = Control::new();
+    let n = 12;
+    let want = crate::queens::count::total_plain(n);
+    let base = base_bytes(n, task_count(n, Share::WHOLE) as usize, rayon::current_num_threads());
+    let (table_bytes, _) = QuarterTable::size(Geometry::new(n).q);
+    let g = Geometry::new(n);
+    assert!(matches!(Quarters::new(&g, true, table_bytes).source, Source::Table(_)));
+    assert!(matches!(Quarters::new(&g, true, table_bytes - 1).source, Source::Search { .. }));
+    assert_eq!(total(n, Share::WHOLE, Isa::best(), Some(base), &control), Ok(want));
+    match total(n, Share::WHOLE, Isa::best(), Some(base - 1), &control) {
+        Err(CountError::MemoryLimit { n: 12, need, limit }) => assert_eq!((need, limit), (base, base - 1)),
+        other => panic!("expected a refusal, got {other:?}"),
     }
 }
 
@@ -137,6 +263,7 @@ proptest! {
         stored in proptest::collection::vec(any::<u64>(), 0..1300),
         queries in proptest::collection::vec((any::<u64>(), 0u64..3), 0..40),
         sparse in 0u32..4,
+        cut_seed in 0u32..64,
     ) {
         let mask = (1u64 << bits) - 1;
         let thin = |v: &Vec<u64>| -> Vec<u64> {
@@ -154,14 +281,80 @@ proptest! {
             queries.iter().map(|&q| (keys.iter().filter(|&&k| k & q == 0).count() as u64) << (q >> WEIGHT_AT)).sum()
         };
         let want = weighted(&stored);
-        let mut m = Matcher::new(bits);
-        m.keys.extend_from_slice(&stored);
-        m.seal();
-        let tail_count = weighted(&m.keys[m.sliced..]);
+        // Cut candidates: some bits of the key, in a scrambled order.
+        let candidates: Vec<u32> = (0..bits).map(|i| (i * 7 + cut_seed) % bits).collect();
+        for max_cut in [0, 1, 3, 8] {
+            let mut m = Matcher::new(bits, candidates.clone());
+            m.max_cut = max_cut;
+            m.group_keys = 16;
+            m.keys.extend_from_slice(&stored);
+            m.seal();
+            for isa in covered() {
+                prop_assert_eq!(m.count(isa, &queries), want, "matcher, {}, cut {}", isa, max_cut);
+            }
+        }
+        // The kernels alone, on the blocks and tail of one group.
+        let whole = stored.len() / BLOCK * BLOCK;
+        let chunks = bits.div_ceil(CHUNK) as usize;
+        let per = chunks << CHUNK;
+        let mut rows = vec![Row([0; 8]); (whole / BLOCK) * per];
+        for (b, block) in stored[..whole].chunks(BLOCK).enumerate() {
+            slice_block(block, chunks, &mut rows[b * per..]);
+        }
+        let tail_count = weighted(&stored[whole..]);
         for isa in covered() {
-            prop_assert_eq!(kernel::count(isa, &m.rows, m.chunks, &queries) + tail_count, want, "{}", isa);
+            prop_assert_eq!(kernel::count(isa, &rows, chunks, &queries) + tail_count, want, "{}", isa);
             prop_assert_eq!(kernel::scan(isa, &stored, &queries), want, "scan, {}", isa);
-            prop_assert_eq!(m.count(isa, &queries), want, "matcher, {}", isa);
+        }
+    }
+}
+
+/// The largest worker buffers over a sample of tasks, per n, to size [`worker_bytes`]:
+/// `cargo test -p damier --release -- --ignored --nocapture worker_buffer_peaks`.
+#[test]
+#[ignore = "measurement, minutes in release mode"]
+fn worker_buffer_peaks() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+    for n in 12..=27 {
+        let g = Geometry::new(n);
+        let all = tasks(&g);
+        let quarters = Quarters::new(&g, false, 0);
+        let mut w = Work::new(&g, Isa::best());
+        let sample = if n >= 22 { 40 } else { 200 };
+        let start = std::time::Instant::now();
+        for _ in 0..sample {
+            count_task(&g, &quarters, all[rng.random_range(0..all.len())], &mut w);
+        }
+        let per_task = start.elapsed().as_secs_f64() / sample as f64;
+        println!(
+            "n = {n}: peak worker buffers {} bytes over {sample} tasks ({per_task:.4} s per task)",
+            w.bytes()
+        );
+        if per_task > 5.0 {
+            break;
+        }
+    }
+}
+
+/// Time per task of the two layouts on the same sample of tasks:
+/// `cargo test -p damier --release -- --ignored --nocapture layouts_per_task`.
+#[test]
+#[ignore = "measurement"]
+fn layouts_per_task() {
+    use rand::{RngExt, SeedableRng};
+    for n in 16..=20 {
+        let g = Geometry::new(n);
+        let all = tasks(&g);
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+        let sample: Vec<Task> = (0..300).map(|_| all[rng.random_range(0..all.len())]).collect();
+        for table in [true, false, true, false] {
+            let quarters = Quarters::new(&g, table, u64::MAX);
+            let mut w = Work::new(&g, Isa::best());
+            let start = std::time::Instant::now();
+            let total: u64 = sample.iter().map(|&t| count_task(&g, &quarters, t, &mut w)).sum();
+            let per_task = start.elapsed().as_secs_f64() / sample.len() as f64;
+            println!("n = {n}, table {table}: {per_task:.5} s per task (sum {total})");
         }
     }
 }
