@@ -49,6 +49,9 @@ fn verify_sample_agrees_and_catches_a_miscount() {
         1,
     );
     assert!(err.contains("task 5 ") && err.contains("quarters") && err.contains("backtrack"), "{err}");
+    // Refused before counting where the fast engine cannot run.
+    let err = fails_with(&["queens", "count", "23", "--strategy", "backtrack", "--verify-sample", "2"], 2);
+    assert!(err.contains("needs both engines"), "{err}");
 }
 
 /// `damier queens journal FILE --json`.

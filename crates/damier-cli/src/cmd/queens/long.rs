@@ -64,6 +64,17 @@ pub(super) fn count_indices(
     Ok(())
 }
 
+/// Refuses --verify-sample where one engine cannot run (before a long count, not after).
+fn check_verifiable(n: u32) -> anyhow::Result<()> {
+    if n > TaskEngine::Quarters.max_n() {
+        bail!(
+            "--verify-sample needs both engines, and the quarters engine runs n <= {} on this build",
+            TaskEngine::Quarters.max_n()
+        );
+    }
+    Ok(())
+}
+
 /// Recounts `sample` with both engines and compares with the counts `known` (from the run or
 /// its journal): one message per disagreeing task.
 pub(super) fn verify(
@@ -71,12 +82,7 @@ pub(super) fn verify(
     sample: &[u32],
     known: &HashMap<u32, u64>,
 ) -> anyhow::Result<Mismatches> {
-    if list.n() > TaskEngine::Quarters.max_n() {
-        bail!(
-            "--verify-sample needs both engines, and the quarters engine runs n <= {} on this build",
-            TaskEngine::Quarters.max_n()
-        );
-    }
+    check_verifiable(list.n())?;
     let mut by_engine = Vec::new();
     for engine in TaskEngine::ALL {
         let counts = Mutex::new(HashMap::new());
@@ -146,6 +152,9 @@ pub(super) fn prepare(c: &LongCount) -> anyhow::Result<Prepared> {
             engine.max_n(),
             if engine == TaskEngine::Quarters { "; --strategy backtrack can (slowly)" } else { "" }
         );
+    }
+    if c.verify_sample.is_some() {
+        check_verifiable(c.n)?;
     }
     let share = c.share.unwrap_or(Share::WHOLE);
     let indices = list.share_indices(share);
