@@ -49,6 +49,9 @@ fn verify_sample_agrees_and_catches_a_miscount() {
         1,
     );
     assert!(err.contains("task 5 ") && err.contains("quarters") && err.contains("backtrack"), "{err}");
+    // Refused before counting where the fast engine cannot run.
+    let err = fails_with(&["queens", "count", "23", "--strategy", "backtrack", "--verify-sample", "2"], 2);
+    assert!(err.contains("needs both engines"), "{err}");
 }
 
 /// `damier queens journal FILE --json`.
@@ -92,18 +95,8 @@ fn a_journal_resumes_and_refuses_another_count() {
 fn slow_count(p: &str) -> std::process::Child {
     let bin = assert_cmd::cargo::cargo_bin("damier");
     std::process::Command::new(bin)
-        .args([
-            "queens",
-            "count",
-            "13",
-            "--threads",
-            "2",
-            "--journal",
-            p,
-            "--json",
-            "--test-task-delay-ms",
-            "4",
-        ])
+        .args("queens count 13 --threads 2 --json --test-task-delay-ms 4 --journal".split(' '))
+        .arg(p)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -176,4 +169,78 @@ fn estimate_projects_with_an_interval_and_refuses_what_it_cannot_run() {
     fails_with(&["queens", "estimate", "3"], 2);
     fails_with(&["queens", "estimate", "28"], 2);
     fails_with(&["queens", "estimate", "12", "--samples", "0"], 2);
+}
+
+/// `mpirun -n 3 damier ARGS` (oversubscribed: this machine has 2 cores).
+#[cfg(feature = "mpi")]
+fn mpirun(args: &[&str]) -> std::process::Command {
+    let mut c = std::process::Command::new("mpirun");
+    c.args(["--allow-run-as-root", "--oversubscribe", "-n", "3"])
+        .arg(assert_cmd::cargo::cargo_bin("damier"))
+        .args(args);
+    c
+}
+
+/// `cargo test -p damier-cli --features mpi long_counts` (needs Open MPI's `mpirun`): the work
+/// queue gives a slowed process fewer tasks and still counts right, and a job killed mid-run
+/// resumes from process 0's journal.
+#[cfg(feature = "mpi")]
+#[test]
+fn mpi_work_queue_balances_a_slow_process_and_resumes() {
+    if std::process::Command::new("mpirun").arg("--version").output().is_err() {
+        eprintln!("skipped: mpirun not found (install Open MPI to run this test)");
+        return;
+    }
+    let out = mpirun(&[
+        "queens",
+        "count",
+        "13",
+        "--mpi",
+        "--threads",
+        "1",
+        "--json",
+        "--test-task-delay-ms",
+        "6",
+        "--test-slow-rank",
+        "2",
+    ])
+    .output()
+    .unwrap();
+    assert!(out.status.success(), "mpirun failed: {}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON report, from process 0");
+    assert_eq!((v["total"].as_u64(), v["processes"].as_u64()), (Some(Q13), Some(3)));
+    let by: Vec<u64> =
+        v["tasks_by_process"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect();
+    assert_eq!(by.iter().sum::<u64>(), v["tasks"].as_u64().unwrap());
+    assert!(by[2] < by[1], "the slowed process 2 took fewer tasks: {by:?}");
+
+    // Killed mid-run (SIGTERM to mpirun ends every process), then restarted with the journal.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mpi.journal");
+    let p = path.to_str().unwrap();
+    let slow = "queens count 13 --mpi --threads 1 --json --test-task-delay-ms 4 --journal";
+    let child = mpirun(&slow.split(' ').chain([p]).collect::<Vec<_>>())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_tasks(p);
+    assert!(
+        std::process::Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let _ = child.wait_with_output();
+    let state = journal_state(p);
+    assert!(state["left"].as_u64().unwrap() > 0, "killed before the end: {state}");
+    let out = mpirun(&["queens", "count", "13", "--mpi", "--threads", "1", "--json", "--journal", p])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "restart failed: {}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["total"].as_u64(), Some(Q13));
+    assert!(v["resumed_tasks"].as_u64().unwrap() >= state["done"].as_u64().unwrap());
+    assert_eq!(journal_state(p)["total"].as_u64(), Some(Q13));
 }

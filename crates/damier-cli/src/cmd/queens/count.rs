@@ -24,7 +24,8 @@ pub struct Args {
     #[arg(long, value_name = "K/M", value_parser = parse_share)]
     share: Option<Share>,
     /// Split the count over the processes of an MPI job (`mpirun -n P damier queens count N
-    /// --mpi`): process r counts share r + 1 of P on its own cores, process 0 prints the counts.
+    /// --mpi`): process 0 hands out batches of tasks on demand (and keeps the --journal), every
+    /// process counts them on all its cores, process 0 prints the counts.
     #[cfg(feature = "mpi")]
     #[arg(long, conflicts_with = "share")]
     mpi: bool,
@@ -63,6 +64,11 @@ pub struct Args {
     /// Add one to this task's count (tests: a mismatch that --verify-sample must catch).
     #[arg(long, hide = true)]
     test_miscount_task: Option<u32>,
+    /// With --mpi: only this process sleeps --test-task-delay-ms per task (tests: a slow
+    /// process).
+    #[cfg(feature = "mpi")]
+    #[arg(long, hide = true)]
+    test_slow_rank: Option<u32>,
 }
 
 /// `--strategy` values: the engines that count one task.
@@ -183,10 +189,6 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         a.n,
         queens::count::MAX_N
     );
-    #[cfg(feature = "mpi")]
-    if a.mpi {
-        return run_mpi(&a);
-    }
     let options = a.isa.options(a.memory.or_else(available_memory))?;
     let long = super::long::LongCount {
         n: a.n,
@@ -203,6 +205,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         delay: std::time::Duration::from_millis(a.test_task_delay_ms),
         miscount: a.test_miscount_task,
     };
+    #[cfg(feature = "mpi")]
+    if a.mpi {
+        return super::mpi_queue::run(long, a.test_slow_rank);
+    }
     if long.applies() {
         return super::long::run(long);
     }
@@ -249,70 +255,6 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             report.total,
             report.unique,
             report.seconds
-        )?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `count --mpi`: one share per MPI process, the totals added on process 0.
-#[cfg(feature = "mpi")]
-fn run_mpi(a: &Args) -> anyhow::Result<ExitCode> {
-    use anyhow::Context;
-    use mpi::collective::SystemOperation;
-    use mpi::traits::*;
-
-    let universe = mpi::initialize().context("MPI is already initialised")?;
-    let world = universe.world();
-    let (rank, size) = (world.rank() as u32, world.size() as u32);
-    let share = Share::new(rank, size).context("MPI gave a rank outside the job")?;
-    let start = Instant::now();
-    let mine = a.isa.options(a.memory.or_else(available_memory)).and_then(|options| {
-        super::pool(a.threads.unwrap_or(0) as usize)
-            .and_then(|pool| pool.install(|| super::count_share(a.n, share, &options)))
-    });
-    let mine = match mine {
-        Ok(t) => t,
-        Err(err) => {
-            // The other processes wait in the reduction: stop the whole job.
-            let interrupted = err.chain().any(|e| e.downcast_ref::<damier::control::Interrupted>().is_some());
-            let _ = crate::util::exit::report(&err);
-            let code = if interrupted { crate::util::exit::INTERRUPTED } else { crate::util::exit::USAGE };
-            world.abort(i32::from(code));
-        }
-    };
-    let root = world.process_at_rank(0);
-    if rank != 0 {
-        root.reduce_into(&mine, SystemOperation::sum());
-        return Ok(ExitCode::SUCCESS);
-    }
-    let mut total = 0u64;
-    root.reduce_into_root(&mine, &mut total, SystemOperation::sum());
-    let counts = queens::count::counts_from_total(a.n, total)?;
-    #[derive(serde::Serialize)]
-    struct MpiReport {
-        n: u32,
-        total: u64,
-        unique: u64,
-        seconds: f64,
-        processes: u32,
-    }
-    let report = MpiReport {
-        n: counts.n,
-        total: counts.total,
-        unique: counts.unique,
-        seconds: start.elapsed().as_secs_f64(),
-        processes: size,
-    };
-    if a.json {
-        output::print_json(&report)?;
-    } else {
-        outln!(
-            "n = {}: {} solutions, {} unique up to symmetry ({:.3} s on {} MPI processes)",
-            report.n,
-            report.total,
-            report.unique,
-            report.seconds,
-            report.processes
         )?;
     }
     Ok(ExitCode::SUCCESS)

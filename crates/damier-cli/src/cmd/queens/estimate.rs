@@ -37,7 +37,8 @@ struct Report {
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let seed = a.seed.unwrap_or_else(rand::random);
     let control = interrupt::control();
-    let bar = Progress::start(control, u64::from(a.samples), "timing tasks");
+    // One more than the sample: the first task also runs once as a warm-up.
+    let bar = Progress::start(control, u64::from(a.samples) + 1, "timing tasks");
     let e = estimate::estimate(a.n, a.samples, seed, control)?;
     drop(bar);
     if a.json {

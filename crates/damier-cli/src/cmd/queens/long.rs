@@ -65,6 +65,17 @@ pub(super) fn count_indices(
     Ok(())
 }
 
+/// Refuses --verify-sample where one engine cannot run (before a long count, not after).
+fn check_verifiable(n: u32) -> anyhow::Result<()> {
+    if n > TaskEngine::Quarters.max_n() {
+        bail!(
+            "--verify-sample needs both engines, and the quarters engine runs n <= {} on this build",
+            TaskEngine::Quarters.max_n()
+        );
+    }
+    Ok(())
+}
+
 /// Recounts `sample` with both engines and compares with the counts `known` (from the run or
 /// its journal): one message per disagreeing task.
 pub(super) fn verify(
@@ -72,12 +83,7 @@ pub(super) fn verify(
     sample: &[u32],
     known: &HashMap<u32, u64>,
 ) -> anyhow::Result<Mismatches> {
-    if list.n() > TaskEngine::Quarters.max_n() {
-        bail!(
-            "--verify-sample needs both engines, and the quarters engine runs n <= {} on this build",
-            TaskEngine::Quarters.max_n()
-        );
-    }
+    check_verifiable(list.n())?;
     let mut by_engine = Vec::new();
     for engine in TaskEngine::ALL {
         let counts = Mutex::new(HashMap::new());
@@ -102,9 +108,41 @@ pub(super) fn verify(
     Ok(bad)
 }
 
-pub(super) fn run(c: LongCount) -> anyhow::Result<ExitCode> {
+/// A count ready to run: its tasks, its journal, and what the journal already holds.
+pub(super) struct Prepared {
+    pub list: TaskList,
+    pub engine: TaskEngine,
+    /// The share's task indices.
+    pub indices: Vec<u32>,
+    pub pool: rayon::ThreadPool,
+    pub journal: Option<Journal>,
+    /// Counts of finished tasks (read back from the journal, then added as tasks finish).
+    pub known: Mutex<HashMap<u32, u64>>,
+    /// Tasks read back from the journal.
+    pub resumed: u64,
+    pub start: Instant,
+}
+
+impl Prepared {
+    /// The share's tasks not finished yet.
+    pub fn left(&self) -> Vec<u32> {
+        let known = self.known.lock().unwrap_or_else(|e| e.into_inner());
+        self.indices.iter().copied().filter(|i| !known.contains_key(i)).collect()
+    }
+
+    /// Records a finished task (in the journal too).
+    pub fn record(&self, d: TaskDone) {
+        if let Some(j) = &self.journal {
+            j.record(d);
+        }
+        self.known.lock().unwrap_or_else(|e| e.into_inner()).insert(d.index, d.count);
+    }
+}
+
+/// Lists the tasks, checks the engine, opens the journal.
+pub(super) fn prepare(c: &LongCount) -> anyhow::Result<Prepared> {
     let list = TaskList::new(c.n).with_context(|| {
-        "--share with --strategy, --journal or --verify-sample works on the task list".to_string()
+        "--share with --strategy, --journal, --verify-sample or --mpi works on the task list".to_string()
     })?;
     let engine = c.engine.unwrap_or_else(|| TaskEngine::best_for(c.n));
     if c.n > engine.max_n() {
@@ -116,11 +154,13 @@ pub(super) fn run(c: LongCount) -> anyhow::Result<ExitCode> {
             if engine == TaskEngine::Quarters { "; --strategy backtrack can (slowly)" } else { "" }
         );
     }
+    if c.verify_sample.is_some() {
+        check_verifiable(c.n)?;
+    }
     let share = c.share.unwrap_or(Share::WHOLE);
     let indices = list.share_indices(share);
     let pool = super::pool(c.threads)?;
     let start = Instant::now();
-
     // Tasks already in the journal are skipped; their counts are read back.
     let mut known: HashMap<u32, u64> = HashMap::new();
     let journal = match &c.journal {
@@ -133,27 +173,40 @@ pub(super) fn run(c: LongCount) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let resumed = known.len() as u64;
-    let left: Vec<u32> = indices.iter().copied().filter(|i| !known.contains_key(i)).collect();
-    let fresh = Mutex::new(Vec::with_capacity(left.len()));
-    let counted = pool.install(|| {
-        count_indices(&list, engine, &left, c.delay, &|mut d| {
+    Ok(Prepared { list, engine, indices, pool, journal, known: Mutex::new(known), resumed, start })
+}
+
+pub(super) fn run(c: LongCount) -> anyhow::Result<ExitCode> {
+    let p = prepare(&c)?;
+    let left = p.left();
+    let counted = p.pool.install(|| {
+        count_indices(&p.list, p.engine, &left, c.delay, &|mut d| {
             if c.miscount == Some(d.index) {
                 d.count += 1;
             }
-            if let Some(j) = &journal {
-                j.record(d);
-            }
-            fresh.lock().unwrap_or_else(|e| e.into_inner()).push((d.index, d.count));
+            p.record(d);
         })
     });
-    if let Some(j) = &journal {
+    if let Some(j) = &p.journal {
         // Also after Ctrl-C: what finished is on the disk.
         j.finish()?;
     }
     counted?;
-    known.extend(fresh.into_inner().unwrap_or_else(|e| e.into_inner()));
-    let total =
-        indices.iter().try_fold(0u64, |t, i| t.checked_add(known[i])).context("the total overflows")?;
+    conclude(&c, p, serde_json::Map::new())
+}
+
+/// Adds up the share, runs --verify-sample, prints the report (with `extra` JSON keys).
+pub(super) fn conclude(
+    c: &LongCount,
+    p: Prepared,
+    extra: serde_json::Map<String, serde_json::Value>,
+) -> anyhow::Result<ExitCode> {
+    let Prepared { list, engine, indices, pool, known, resumed, start, .. } = p;
+    let known = known.into_inner().unwrap_or_else(|e| e.into_inner());
+    let total = indices
+        .iter()
+        .try_fold(0u64, |t, i| t.checked_add(*known.get(i)?))
+        .context("a task is missing, or the total overflows")?;
 
     let seed = c.seed.unwrap_or_else(rand::random);
     let mut verified = None;
@@ -194,6 +247,8 @@ pub(super) fn run(c: LongCount) -> anyhow::Result<ExitCode> {
     };
     let fields = report.as_object_mut().context("a report is an object")?;
     fields.insert("strategy".into(), engine.name().into());
+    let notes_extra: Vec<String> = extra.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    fields.extend(extra);
     if c.journal.is_some() {
         fields.insert("resumed_tasks".into(), resumed.into());
     }
@@ -221,6 +276,7 @@ pub(super) fn run(c: LongCount) -> anyhow::Result<ExitCode> {
     if let Some(v) = verified {
         notes.push(format!("{v} sampled tasks recounted by both engines, all agree (seed {seed})"));
     }
+    notes.extend(notes_extra);
     outln!("n = {}, {what} ({}; {seconds:.3} s)", c.n, notes.join("; "))?;
     Ok(ExitCode::SUCCESS)
 }

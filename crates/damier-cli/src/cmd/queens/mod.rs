@@ -17,6 +17,8 @@ mod journal;
 mod list;
 mod long;
 mod max;
+#[cfg(feature = "mpi")]
+mod mpi_queue;
 mod solve;
 mod sum;
 mod timing;

@@ -1,0 +1,126 @@
+//! `count --mpi`: the task list as a work queue over the processes of an MPI job.
+//!
+//! Process 0 holds the queue (and the journal, if any): every other process asks for a batch
+//! of tasks, counts it on all its threads, and sends the counts back with its next request, so
+//! a slow or late process simply takes fewer batches. Batches shrink as the queue empties
+//! (guided scheduling: a quarter of the remaining share per process, at most
+//! [`MAX_BATCH`]), so the job ends nearly together. Process 0 also counts batches, on a thread
+//! of its own, while its main thread answers requests (MPI is called from that thread only).
+
+use std::collections::VecDeque;
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use anyhow::Context;
+use damier::queens::count::tasks::TaskDone;
+use mpi::Tag;
+use mpi::traits::*;
+
+use super::long::{self, LongCount};
+use crate::util::{exit, interrupt};
+
+/// A request for work, carrying the counts of the last batch: `index, count, micros` triples.
+const REQUEST: Tag = 1;
+/// A batch of task indices; an empty batch means "no more work".
+const WORK: Tag = 2;
+
+/// Most tasks in one batch.
+const MAX_BATCH: usize = 1024;
+
+/// Takes the next batch off the queue: a quarter of the remaining tasks per process, between
+/// 1 and [`MAX_BATCH`].
+fn next_batch(queue: &Mutex<VecDeque<u32>>, processes: usize) -> Vec<u32> {
+    let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+    let size = (q.len() / (4 * processes)).clamp(1, MAX_BATCH).min(q.len());
+    q.drain(..size).collect()
+}
+
+/// Stops the whole job after an error on this process (the others wait for messages).
+fn abort(world: &impl Communicator, err: &anyhow::Error) -> ! {
+    let interrupted = err.chain().any(|e| e.downcast_ref::<damier::control::Interrupted>().is_some());
+    let _ = exit::report(err);
+    world.abort(i32::from(if interrupted { exit::INTERRUPTED } else { exit::USAGE }))
+}
+
+/// Runs `count --mpi`; `slow_rank`: the process that sleeps `c.delay` per task (tests), or
+/// every process when `None`.
+pub(super) fn run(c: LongCount, slow_rank: Option<u32>) -> anyhow::Result<ExitCode> {
+    let (universe, _) =
+        mpi::initialize_with_threading(mpi::Threading::Funneled).context("MPI is already initialised")?;
+    let world = universe.world();
+    let (rank, size) = (world.rank() as u32, world.size() as usize);
+    anyhow::ensure!(c.share.is_none(), "--mpi splits the whole count: --share does not apply");
+    let delay = if slow_rank.is_none_or(|r| r == rank) { c.delay } else { Duration::ZERO };
+    if rank != 0 {
+        // Workers keep no journal: process 0 does.
+        let mine = LongCount { journal: None, ..c };
+        let p = long::prepare(&mine).unwrap_or_else(|e| abort(&world, &e));
+        let root = world.process_at_rank(0);
+        let mut results: Vec<u64> = Vec::new();
+        loop {
+            root.send_with_tag(&results[..], REQUEST);
+            let (batch, _) = root.receive_vec_with_tag::<u32>(WORK);
+            if batch.is_empty() {
+                return Ok(ExitCode::SUCCESS);
+            }
+            let found = Mutex::new(Vec::with_capacity(3 * batch.len()));
+            p.pool
+                .install(|| {
+                    long::count_indices(&p.list, p.engine, &batch, delay, &|d| {
+                        let micros = d.elapsed.as_micros() as u64;
+                        found.lock().unwrap_or_else(|e| e.into_inner()).extend([
+                            u64::from(d.index),
+                            d.count,
+                            micros,
+                        ]);
+                    })
+                })
+                .unwrap_or_else(|e| abort(&world, &e));
+            results = found.into_inner().unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    let p = long::prepare(&c).unwrap_or_else(|e| abort(&world, &e));
+    let queue = Mutex::new(p.left().into_iter().collect::<VecDeque<u32>>());
+    let mut by_process = vec![0u64; size];
+    let local_done = std::thread::scope(|s| -> anyhow::Result<u64> {
+        // Process 0's own share of the work, on its pool.
+        let local = s.spawn(|| -> anyhow::Result<u64> {
+            let mut done = 0;
+            loop {
+                let batch = next_batch(&queue, size);
+                if batch.is_empty() {
+                    return Ok(done);
+                }
+                p.pool.install(|| long::count_indices(&p.list, p.engine, &batch, delay, &|d| p.record(d)))?;
+                done += batch.len() as u64;
+            }
+        });
+        let mut active = size - 1;
+        while active > 0 {
+            let (results, status) = world.any_process().receive_vec_with_tag::<u64>(REQUEST);
+            let from = status.source_rank() as usize;
+            for r in results.chunks_exact(3) {
+                let index = u32::try_from(r[0]).context("a worker sent a task index out of range")?;
+                p.record(TaskDone { index, count: r[1], elapsed: Duration::from_micros(r[2]) });
+            }
+            by_process[from] += (results.len() / 3) as u64;
+            let batch = if interrupt::control().cancelled() { Vec::new() } else { next_batch(&queue, size) };
+            if batch.is_empty() {
+                active -= 1;
+            }
+            world.process_at_rank(from as i32).send_with_tag(&batch[..], WORK);
+        }
+        local.join().unwrap_or_else(|_| Err(anyhow::anyhow!("process 0's counting thread panicked")))
+    });
+    if let Some(j) = &p.journal {
+        // Also after an error or Ctrl-C: what finished is on the disk.
+        j.finish().unwrap_or_else(|e| abort(&world, &e.into()));
+    }
+    by_process[0] = local_done.unwrap_or_else(|e| abort(&world, &e));
+    let mut extra = serde_json::Map::new();
+    extra.insert("processes".into(), size.into());
+    extra.insert("tasks_by_process".into(), by_process.into());
+    long::conclude(&c, p, extra)
+}
