@@ -1,4 +1,5 @@
-//! Criterion benchmarks of the n-queens counters. Run: `cargo bench -p damier --bench queens`.
+//! Criterion benchmarks of the n-queens counters and of local search. Run:
+//! `cargo bench -p damier --bench queens` (`-- "queens local"` for local search only).
 //!
 //! Small boards only (criterion repeats each run many times); the q(16..19) table comes from
 //! `cargo run --release -p damier --example queens_bench -- 16 17 18 19` (see
@@ -25,5 +26,24 @@ fn queens_count(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, queens_count);
+/// Local search (find + check) at growing n; the 10^7 and 10^8 figures and the side-by-side
+/// comparison are in docs/performance.md (`damier queens solve N --method local`).
+fn queens_local(c: &mut Criterion) {
+    let control = Control::new();
+    let mut group = c.benchmark_group("queens local");
+    group.sample_size(10);
+    for n in [10_000u64, 100_000, 1_000_000] {
+        group.throughput(criterion::Throughput::Elements(n));
+        group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| {
+            let mut seed = 0;
+            b.iter(|| {
+                seed += 1;
+                damier::queens::local::solve(n, seed, &control).unwrap()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, queens_count, queens_local);
 criterion_main!(benches);

@@ -17,6 +17,8 @@ use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::progress::Progress;
 use crate::util::{exit, interrupt, output};
 
+mod long_run;
+
 /// Subcommands of `damier automaton`.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -84,6 +86,15 @@ pub struct RunArgs {
     /// Print the board with its signals every K updates (on stderr with --json).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     trace: Option<u64>,
+    /// Save the whole state (board, signals, generator) to FILE every --checkpoint-every
+    /// seconds, on Ctrl-C and at the end; if FILE exists, resume from it (model, n, ε, η and
+    /// seed then come from the file; --max-steps counts all steps).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["trace", "from"])]
+    checkpoint: Option<PathBuf>,
+    /// Seconds between two checkpoints.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, requires = "checkpoint",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    checkpoint_every: u64,
     /// Print JSON (keys: model, n, eps, eta, seed, steps, moves, solved, absorbing, placement,
     /// censored, seconds).
     #[arg(long)]
@@ -262,7 +273,20 @@ struct RunReport {
 fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
     check_probability("eps", a.eps)?;
     check_probability("eta", a.eta)?;
-    let seed = pick_seed(a.seed);
+    let resumed = match &a.checkpoint {
+        Some(path) => long_run::load(path)?,
+        None => None,
+    };
+    if let Some(r) = &resumed {
+        anyhow::ensure!(
+            a.n.is_none_or(|n| n == r.n()) && a.seed.is_none_or(|s| s == r.seed()),
+            "{} holds a run with n = {} and seed {}: drop -n/--seed or use another file",
+            a.checkpoint.as_ref().expect("resumed from a file").display(),
+            r.n(),
+            r.seed()
+        );
+    }
+    let seed = resumed.as_ref().map_or_else(|| pick_seed(a.seed), Automaton::seed);
     let start_pos = match &a.from {
         Some(path) => {
             let body =
@@ -280,16 +304,26 @@ fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let n = match (&start_pos, a.n) {
+        _ if resumed.is_some() => resumed.as_ref().map_or(0, Automaton::n),
         (Some((n, _)), _) => *n,
         (None, Some(n)) => n,
         (None, None) => anyhow::bail!("give the board side with -n N (or a position with --from FILE)"),
     };
     check_n(n)?;
-    let params = Params { model: a.model.into(), n, eps: a.eps, eta: a.eta }.validated()?;
-    let mut aut = match &start_pos {
-        Some((_, counts)) => Automaton::from_position(&params, counts, StartSignals::None, seed)
+    let params = match &resumed {
+        Some(r) => *r.params(),
+        None => Params { model: a.model.into(), n, eps: a.eps, eta: a.eta }.validated()?,
+    };
+    let mut aut = match (resumed, &start_pos) {
+        (Some(r), _) => {
+            if !a.json {
+                eprintln!("resuming at step {} ({} moves)", r.steps(), r.moves());
+            }
+            r
+        }
+        (None, Some((_, counts))) => Automaton::from_position(&params, counts, StartSignals::None, seed)
             .with_context(|| format!("{}", a.from.as_ref().expect("from").display()))?,
-        None => Automaton::from_seed(&params, seed)?,
+        (None, None) => Automaton::from_seed(&params, seed)?,
     };
     if !a.json {
         outln!("model {} n = {n} eps = {} eta = {} seed = {seed}", params.model, params.eps, params.eta)?;
@@ -298,7 +332,10 @@ fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
     let stop = Stop::new(control);
     let clock = Instant::now();
     let result = match a.trace {
-        None => aut.run(a.max_steps, &stop)?,
+        None => {
+            let every = Duration::from_secs(a.checkpoint_every);
+            long_run::run(&mut aut, a.max_steps, &stop, a.checkpoint.as_deref(), every)?
+        }
         Some(k) => {
             let mut sink: Box<dyn Write> =
                 if a.json { Box::new(std::io::stderr()) } else { Box::new(std::io::stdout()) };

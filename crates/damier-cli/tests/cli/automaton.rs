@@ -192,3 +192,97 @@ fn automaton_commands_exit_quietly_on_a_closed_pipe() {
     quiet_on_closed_pipe(&["automaton", "run", "--model", "pair", "-n", "6", "--seed", "1"]);
     quiet_on_closed_pipe(&["automaton", "run", "--model", "pair", "-n", "6", "--seed", "1", "--json"]);
 }
+
+#[test]
+fn checkpoint_resume_equals_an_uninterrupted_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.ckpt");
+    let path_arg = path.to_str().unwrap();
+    let straight = json(&["automaton", "run", "--model", "cell", "-n", "10", "--seed", "3", "--json"]);
+    assert_eq!(straight["solved"], true);
+    // Stop after 100 updates (censored, exit 1), then resume from the file to the end.
+    let out = damier()
+        .args(["automaton", "run", "--model", "cell", "-n", "10", "--seed", "3", "--max-steps", "100"])
+        .args(["--checkpoint", path_arg, "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let resumed = json(&["automaton", "run", "--checkpoint", path_arg, "--json"]);
+    for key in ["model", "n", "eps", "eta", "seed", "steps", "moves", "solved", "placement"] {
+        assert_eq!(resumed[key], straight[key], "{key}");
+    }
+    // The file now holds the solved state: running again reports the same solution at once.
+    let again = json(&["automaton", "run", "--checkpoint", path_arg, "--json"]);
+    assert_eq!(again["steps"], straight["steps"]);
+    let err = fails_with(&["automaton", "run", "--checkpoint", path_arg, "-n", "11"], 2);
+    assert!(err.contains("n = 10"), "{err}");
+}
+
+#[test]
+fn corrupt_or_foreign_checkpoints_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.ckpt");
+    let path_arg = path.to_str().unwrap();
+    std::fs::write(&path, "model cell\nn 8\n").unwrap();
+    let err = fails_with(&["automaton", "run", "--checkpoint", path_arg], 2);
+    assert!(err.contains("not a damier automaton checkpoint"), "{err}");
+    let out = damier()
+        .args(["automaton", "run", "-n", "8", "--seed", "1", "--max-steps", "10", "--checkpoint", path_arg])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "the foreign file is not overwritten");
+    std::fs::remove_file(&path).unwrap();
+    let out = damier()
+        .args(["automaton", "run", "-n", "8", "--seed", "1", "--max-steps", "10", "--checkpoint", path_arg])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let mut bytes = std::fs::read(&path).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let err = fails_with(&["automaton", "run", "--checkpoint", path_arg], 2);
+    assert!(err.contains("checksum"), "{err}");
+    std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
+    let err = fails_with(&["automaton", "run", "--checkpoint", path_arg], 2);
+    assert!(err.contains("bytes long"), "{err}");
+    fails_with(&["automaton", "run", "-n", "8", "--checkpoint-every", "5"], 2);
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_saves_a_checkpoint_that_resumes_bit_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cut, whole) = (dir.path().join("cut.ckpt"), dir.path().join("whole.ckpt"));
+    let args = ["automaton", "run", "--model", "pair", "-n", "40", "--seed", "5"];
+    let bin = assert_cmd::cargo::cargo_bin("damier");
+    let child = std::process::Command::new(&bin)
+        .args(args)
+        .args(["--max-steps", "100000000000", "--checkpoint"])
+        .arg(&cut)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let status = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    let bytes = std::fs::read(&cut).expect("checkpoint written on Ctrl-C");
+    // Steps at the interruption (little-endian u64 after magic, version, model, n, ε, η, seed).
+    let steps = u64::from_le_bytes(bytes[41..49].try_into().unwrap());
+    assert!(steps > 0);
+    let target = (steps + 12_345).to_string();
+    // Resume to a later step cap, and run the same cap uninterrupted: identical end states.
+    let resumed = damier()
+        .args(["automaton", "run", "--max-steps", &target, "--checkpoint"])
+        .arg(&cut)
+        .output()
+        .unwrap();
+    assert_eq!(resumed.status.code(), Some(1), "{}", String::from_utf8_lossy(&resumed.stderr));
+    let straight =
+        damier().args(args).args(["--max-steps", &target, "--checkpoint"]).arg(&whole).output().unwrap();
+    assert_eq!(straight.status.code(), Some(1));
+    assert_eq!(std::fs::read(&cut).unwrap(), std::fs::read(&whole).unwrap());
+}

@@ -66,20 +66,39 @@ impl Automaton {
     /// Runs to the first solution, at most `max_steps` updates in all (counting those already
     /// made), polling `stop` every [`CHUNK`] updates.
     pub fn run(&mut self, max_steps: u64, stop: &Stop) -> Result<RunResult, Interrupted> {
+        self.run_observed(max_steps, stop, Duration::MAX, |_| Ok::<(), Interrupted>(()))
+    }
+
+    /// As [`Automaton::run`], calling `observe` whenever `period` has passed since its last
+    /// call, between chunks of [`CHUNK`] updates (so it sees a consistent state, and the
+    /// trajectory is the same as without it); an error from `observe` stops the run. For
+    /// progress reports and periodic checkpoints of long runs.
+    pub fn run_observed<E: From<Interrupted>>(
+        &mut self,
+        max_steps: u64,
+        stop: &Stop,
+        period: Duration,
+        mut observe: impl FnMut(&Automaton) -> Result<(), E>,
+    ) -> Result<RunResult, E> {
         let mut censored = None;
+        let mut last = Instant::now();
         while !self.is_solution() {
             if self.steps() >= max_steps {
                 censored = Some(Censored::StepCap);
                 break;
             }
             if stop.control.cancelled() {
-                return Err(Interrupted);
+                return Err(Interrupted.into());
             }
             if stop.deadline.is_some_and(|d| Instant::now() >= d) {
                 censored = Some(Censored::Budget);
                 break;
             }
             self.run_steps(CHUNK.min(max_steps - self.steps()));
+            if period != Duration::MAX && last.elapsed() >= period {
+                observe(self)?;
+                last = Instant::now();
+            }
         }
         Ok(self.result(censored))
     }

@@ -17,6 +17,8 @@
 //! - [`pairs`]: the seed's bijection from `[0, (4n-2)(n-1))` onto adjacent pairs;
 //! - [`Automaton`] (in `state`): the state and both update rules;
 //! - [`text`]: the `--from` position format and the trace picture;
+//! - [`checkpoint`]: the whole state of a run as versioned, checksummed bytes (stop and
+//!   resume bit-exactly);
 //! - [`experiment`]: parallel reproducible runs, the ε sweep (fig. 5), the scale over n
 //!   (figs. 6 and 8);
 //! - [`trap`]: searches for the special positions of figs. 1 and 7.
@@ -46,6 +48,7 @@
 //! assert_eq!(placement.len(), 6);
 //! ```
 
+pub mod checkpoint;
 pub mod dir;
 pub mod experiment;
 pub mod pairs;

@@ -9,6 +9,7 @@
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
+use super::checkpoint::CheckpointError;
 use super::dir::{DIRECTIONS, opposite};
 use super::{AutomatonError, Model, Params, pairs};
 use crate::random::below;
@@ -117,6 +118,55 @@ impl Automaton {
         Ok(a)
     }
 
+    /// A state saved by [`checkpoint::encode`](super::checkpoint::encode): cell words
+    /// row-major (signals in bits 0..8, queen count above), counters and generator.
+    pub(super) fn restore(
+        params: &Params,
+        seed: u64,
+        cells: &[u32],
+        steps: u64,
+        moves: u64,
+        rng: Xoshiro256PlusPlus,
+    ) -> Result<Automaton, CheckpointError> {
+        let n = params.n;
+        if cells.len() != n * n {
+            return Err(AutomatonError::PositionSize { n, got: (cells.len() as f64).sqrt() as usize }.into());
+        }
+        let total: u64 = cells.iter().map(|&w| u64::from(w >> 8)).sum();
+        if total != n as u64 {
+            return Err(AutomatonError::QueenCount { n, got: total }.into());
+        }
+        let mut a = Automaton::empty(*params, seed);
+        for (i, &word) in cells.iter().enumerate() {
+            let (x, y) = (i % n, i / n);
+            let c = a.idx(x, y);
+            let signals = word & SIGNALS;
+            if signals & !u32::from(a.inboard[c]) != 0 {
+                return Err(CheckpointError::State(format!(
+                    "cell ({x}, {y}) has a signal from off the board"
+                )));
+            }
+            for _ in 0..word >> 8 {
+                a.add_queen(x, y);
+            }
+            a.st[c] |= signals;
+        }
+        a.steps = steps;
+        a.moves = moves;
+        a.rng = rng;
+        Ok(a)
+    }
+
+    /// The cell words row-major, as a checkpoint stores them.
+    pub(super) fn cell_words(&self) -> Vec<u32> {
+        (0..self.n * self.n).map(|i| self.st[self.idx(i % self.n, i / self.n)]).collect()
+    }
+
+    /// The generator in its current state.
+    pub(super) fn generator(&self) -> &Xoshiro256PlusPlus {
+        &self.rng
+    }
+
     fn empty(params: Params, seed: u64) -> Automaton {
         let n = params.n;
         let w = n + 2;
@@ -207,6 +257,12 @@ impl Automaton {
     /// Queen counts, row-major (`y * n + x`).
     pub fn counts(&self) -> Vec<u32> {
         (0..self.n * self.n).map(|i| self.count(i % self.n, i / self.n)).collect()
+    }
+
+    /// Rows, columns and diagonals holding two queens or more: 0 exactly on a solution (a
+    /// progress figure for long runs). O(1).
+    pub fn conflicts(&self) -> u32 {
+        self.crowded
     }
 
     /// True when the queens' positions form a solution: one per row, column and diagonal.

@@ -1,0 +1,86 @@
+//! A single long `automaton run`: progress (steps, moves, conflicts left) on a terminal, and
+//! checkpoints so the run can stop (Ctrl-C, kill) and resume bit-exactly.
+
+use std::io::IsTerminal;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use damier::automaton::experiment::RunResult;
+use damier::automaton::{Automaton, Stop, checkpoint};
+use damier::control::Interrupted;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::util::output;
+
+/// How often the bar is redrawn.
+const DRAW_PERIOD: Duration = Duration::from_millis(200);
+
+/// The automaton saved in `path`, or `None` when there is no such file.
+pub fn load(path: &Path) -> anyhow::Result<Option<Automaton>> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let aut = checkpoint::decode(&bytes).with_context(|| format!("{}", path.display()))?;
+    Ok(Some(aut))
+}
+
+/// Writes the checkpoint of `aut` to `path` atomically (a crash never leaves half a file).
+pub fn save(aut: &Automaton, path: &Path) -> anyhow::Result<()> {
+    output::write_atomic(path, &checkpoint::encode(aut))
+}
+
+/// Runs `aut` like [`Automaton::run`], with a bar on a terminal and, with `checkpoint`, a
+/// checkpoint every `every`, on Ctrl-C and at the end.
+pub fn run(
+    aut: &mut Automaton,
+    max_steps: u64,
+    stop: &Stop,
+    checkpoint: Option<&Path>,
+    every: Duration,
+) -> anyhow::Result<RunResult> {
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::new(max_steps);
+        bar.set_style(
+            ProgressStyle::with_template("[{elapsed_precise}] steps {human_pos}/{human_len} {msg}")
+                .expect("valid template"),
+        );
+        bar
+    });
+    let period = match (&bar, checkpoint) {
+        (Some(_), _) => DRAW_PERIOD,
+        (None, Some(_)) => every,
+        (None, None) => Duration::MAX,
+    };
+    let mut last_save = Instant::now();
+    let result = aut.run_observed(max_steps, stop, period, |a| -> anyhow::Result<()> {
+        if let Some(bar) = &bar {
+            bar.set_position(a.steps());
+            bar.set_message(format!("moves {}, conflicts left {}", a.moves(), a.conflicts()));
+        }
+        if let Some(path) = checkpoint
+            && last_save.elapsed() >= every
+        {
+            save(a, path)?;
+            last_save = Instant::now();
+        }
+        Ok(())
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    // Saved after a solution, the step cap or Ctrl-C alike: the state is consistent in all
+    // three cases (the run stops between chunks of updates).
+    let interrupted = result.as_ref().is_err_and(|e| e.downcast_ref::<Interrupted>().is_some());
+    if let Some(path) = checkpoint
+        && (result.is_ok() || interrupted)
+    {
+        save(aut, path)?;
+        if interrupted {
+            eprintln!("checkpoint saved to {} at step {}", path.display(), aut.steps());
+        }
+    }
+    result
+}

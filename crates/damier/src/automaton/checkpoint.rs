@@ -1,0 +1,236 @@
+//! Checkpoints: the whole state of a run (board, signals, counters and the generator's state)
+//! as bytes, so a run of hours can stop and resume bit-exactly.
+//!
+//! Format (version 1), all integers little-endian:
+//!
+//! | bytes | content |
+//! | --- | --- |
+//! | 8 | magic `DMRAUTO\0` |
+//! | 4 | format version (1) |
+//! | 1 | model: 0 = pair, 1 = cell |
+//! | 4 | n |
+//! | 8 + 8 | ε and η as IEEE-754 bits (exact) |
+//! | 8 + 8 + 8 | seed, steps, moves |
+//! | 32 | the generator's state (4 words of xoshiro256++) |
+//! | 4 n² | each cell row-major: signal bits 0..8, queen count above |
+//! | 8 | FNV-1a 64 of every byte before it |
+//!
+//! [`decode`] checks everything a foreign or damaged file could break (magic, version, length,
+//! checksum, parameters, queen total, signal bits) and answers with a [`CheckpointError`].
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::{Automaton, AutomatonError, MAX_N, Model, Params};
+
+/// First bytes of every checkpoint.
+pub const MAGIC: &[u8; 8] = b"DMRAUTO\0";
+/// The format version written (and the only one read).
+pub const VERSION: u32 = 1;
+/// Bytes before the cells.
+const HEADER: usize = 8 + 4 + 1 + 4 + 8 + 8 + 8 + 8 + 8 + 32;
+
+/// Why bytes are not a usable checkpoint.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CheckpointError {
+    /// Not a checkpoint of this program (wrong magic).
+    #[error("not a damier automaton checkpoint")]
+    Foreign,
+    /// A version this build does not read.
+    #[error("checkpoint format version {0}; this build reads version {VERSION}")]
+    Version(u32),
+    /// Shorter or longer than its header says.
+    #[error("checkpoint is {got} bytes long; {expected} expected (truncated or damaged)")]
+    Length {
+        /// Expected length.
+        expected: u64,
+        /// Actual length.
+        got: u64,
+    },
+    /// The checksum does not match: the bytes were altered.
+    #[error("checkpoint checksum mismatch: the file is damaged")]
+    Checksum,
+    /// A field out of range (model code, signal bits, queen total).
+    #[error("checkpoint holds an impossible state: {0}")]
+    State(String),
+    /// Parameters the automaton refuses.
+    #[error("checkpoint parameters: {0}")]
+    Params(#[from] AutomatonError),
+}
+
+/// FNV-1a, 64 bits: enough to detect damage (not an adversary).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The generator's four state words, read through its serde form.
+fn rng_words(rng: &Xoshiro256PlusPlus) -> [u64; 4] {
+    let v = serde_json::to_value(rng).expect("the generator serialises");
+    let s = v.get("s").and_then(|s| s.as_array()).expect("xoshiro256++ state is `s: [u64; 4]`");
+    std::array::from_fn(|i| s[i].as_u64().expect("state word"))
+}
+
+fn rng_from_words(words: [u64; 4]) -> Result<Xoshiro256PlusPlus, CheckpointError> {
+    serde_json::from_value(serde_json::json!({ "s": words }))
+        .map_err(|e| CheckpointError::State(format!("generator state: {e}")))
+}
+
+/// The checkpoint of `a`.
+pub fn encode(a: &Automaton) -> Vec<u8> {
+    let p = a.params();
+    let n = a.n();
+    let mut out = Vec::with_capacity(HEADER + 4 * n * n + 8);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.push(match p.model {
+        Model::Pair => 0,
+        Model::Cell => 1,
+    });
+    out.extend_from_slice(&(n as u32).to_le_bytes());
+    for v in [p.eps.to_bits(), p.eta.to_bits(), a.seed(), a.steps(), a.moves()] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    for w in rng_words(a.generator()) {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    for word in a.cell_words() {
+        out.extend_from_slice(&word.to_le_bytes());
+    }
+    let sum = fnv1a(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// Reads little-endian fields in order.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take<const K: usize>(&mut self) -> [u8; K] {
+        let v: [u8; K] = self.bytes[self.at..self.at + K].try_into().expect("length checked");
+        self.at += K;
+        v
+    }
+    fn u32(&mut self) -> u32 {
+        u32::from_le_bytes(self.take())
+    }
+    fn u64(&mut self) -> u64 {
+        u64::from_le_bytes(self.take())
+    }
+}
+
+/// The automaton a checkpoint holds, ready to continue its run.
+pub fn decode(bytes: &[u8]) -> Result<Automaton, CheckpointError> {
+    if bytes.len() < 12 || &bytes[..8] != MAGIC {
+        return Err(CheckpointError::Foreign);
+    }
+    let mut r = Reader { bytes, at: 8 };
+    let version = r.u32();
+    if version != VERSION {
+        return Err(CheckpointError::Version(version));
+    }
+    if bytes.len() < HEADER {
+        return Err(CheckpointError::Length { expected: HEADER as u64 + 8, got: bytes.len() as u64 });
+    }
+    let model_code = r.take::<1>()[0];
+    let n = r.u32() as usize;
+    if n == 0 || n > MAX_N {
+        return Err(AutomatonError::Size(n).into());
+    }
+    let expected = (HEADER + 4 * n * n + 8) as u64;
+    if bytes.len() as u64 != expected {
+        return Err(CheckpointError::Length { expected, got: bytes.len() as u64 });
+    }
+    let body = bytes.len() - 8;
+    let stored = u64::from_le_bytes(bytes[body..].try_into().expect("8 bytes"));
+    if fnv1a(&bytes[..body]) != stored {
+        return Err(CheckpointError::Checksum);
+    }
+    let model = match model_code {
+        0 => Model::Pair,
+        1 => Model::Cell,
+        k => return Err(CheckpointError::State(format!("model code {k}"))),
+    };
+    let eps = f64::from_bits(r.u64());
+    let eta = f64::from_bits(r.u64());
+    let (seed, steps, moves) = (r.u64(), r.u64(), r.u64());
+    let rng = rng_from_words([r.u64(), r.u64(), r.u64(), r.u64()])?;
+    let cells: Vec<u32> = (0..n * n).map(|_| r.u32()).collect();
+    let params = Params { model, n, eps, eta }.validated()?;
+    Automaton::restore(&params, seed, &cells, steps, moves, rng)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::automaton::experiment::Stop;
+    use crate::control::Control;
+
+    fn params(model: Model, n: usize) -> Params {
+        Params { model, n, eps: 0.01, eta: 0.03 }.validated().unwrap()
+    }
+
+    #[test]
+    fn round_trip_keeps_every_field() {
+        for model in [Model::Pair, Model::Cell] {
+            let mut a = Automaton::from_seed(&params(model, 9), 5).unwrap();
+            a.run_steps(12_345);
+            let b = decode(&encode(&a)).unwrap();
+            assert_eq!(encode(&b), encode(&a));
+            assert_eq!(
+                (b.steps(), b.moves(), b.seed(), b.counts()),
+                (a.steps(), a.moves(), a.seed(), a.counts())
+            );
+            assert_eq!(b.conflicts(), a.conflicts());
+        }
+    }
+
+    #[test]
+    fn resume_equals_an_uninterrupted_run() {
+        let stop_control = Control::new();
+        let stop = Stop::new(&stop_control);
+        for (model, n, seed) in [(Model::Pair, 7, 1), (Model::Cell, 10, 2), (Model::Cell, 12, 3)] {
+            let mut whole = Automaton::from_seed(&params(model, n), seed).unwrap();
+            let straight = whole.run(u64::MAX, &stop).unwrap();
+            assert!(straight.solved);
+            for cut in [1, 777, straight.steps / 2, straight.steps.saturating_sub(1)] {
+                let mut first = Automaton::from_seed(&params(model, n), seed).unwrap();
+                first.run(cut, &stop).unwrap();
+                let mut resumed = decode(&encode(&first)).unwrap();
+                let r = resumed.run(u64::MAX, &stop).unwrap();
+                assert_eq!(r, straight, "{model:?} n = {n}, cut at {cut}");
+            }
+        }
+    }
+
+    #[test]
+    fn damaged_or_foreign_bytes_are_refused() {
+        let a = Automaton::from_seed(&params(Model::Cell, 6), 1).unwrap();
+        let good = encode(&a);
+        assert_eq!(decode(b"hello, world").err(), Some(CheckpointError::Foreign));
+        assert_eq!(decode(b"").err(), Some(CheckpointError::Foreign));
+        let mut v = good.clone();
+        v[8] = 9;
+        assert_eq!(decode(&v).err(), Some(CheckpointError::Version(9)));
+        assert!(matches!(decode(&good[..good.len() - 1]), Err(CheckpointError::Length { .. })));
+        assert!(matches!(decode(&good[..20]), Err(CheckpointError::Length { .. })));
+        for i in [12, 40, HEADER + 3, good.len() - 2] {
+            let mut v = good.clone();
+            v[i] ^= 0x10;
+            assert!(decode(&v).is_err(), "flipped byte {i} accepted");
+        }
+        // A consistent checksum over an impossible state (a queen too many) is still refused.
+        let mut v = good.clone();
+        v[HEADER + 2] = v[HEADER + 2].wrapping_add(1);
+        let body = v.len() - 8;
+        let sum = fnv1a(&v[..body]).to_le_bytes();
+        v[body..].copy_from_slice(&sum);
+        assert!(matches!(decode(&v), Err(CheckpointError::Params(AutomatonError::QueenCount { .. }))));
+    }
+}
