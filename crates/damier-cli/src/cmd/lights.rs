@@ -725,7 +725,7 @@ fn bits_string(v: &damier::gf2::BitVec) -> String {
 
 fn chase_table(a: SizeArgs) -> anyhow::Result<ExitCode> {
     let (w, h) = board::parse_size(&a.size)?;
-    let t = chase::chase_table(w, h).map_err(anyhow::Error::msg)?;
+    let t = chase::chase_table(w, h)?;
     let generators = (0..w)
         .map(|j| {
             let mut f = damier::gf2::BitVec::zeros(w);
