@@ -13,7 +13,8 @@
 //!   `O(W^2 / 64)` word operations besides two chases; `10^5 x 10^5` in about a second.
 //!
 //! Every engine's press pattern is verified by [`press::verify`] (applying it, a row at a
-//! time) before [`solve`] returns it.
+//! time) before [`solve`] returns it. [`game::LightsState`] is a game in progress (press,
+//! undo, hints) for front ends that only draw.
 //!
 //! ```
 //! use damier::board::Board;
@@ -31,6 +32,7 @@
 
 pub mod chase;
 pub mod dense;
+pub mod game;
 pub mod poly;
 pub mod press;
 
