@@ -389,6 +389,15 @@ impl Board {
     }
 }
 
+impl std::str::FromStr for Board {
+    type Err = BoardError;
+
+    /// Parses the text format, as [`Board::parse`].
+    fn from_str(text: &str) -> Result<Board, BoardError> {
+        Board::parse(text)
+    }
+}
+
 impl fmt::Display for Board {
     /// Rows of `0`/`1`, one per line (the text format).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -419,6 +428,7 @@ mod tests {
         assert_eq!((b.width(), b.height()), (3, 3));
         assert!(b.get(0, 0) && !b.get(1, 0) && b.get(1, 1) && b.get(2, 2));
         assert_eq!(Board::parse(&b.to_string()).unwrap(), b);
+        assert_eq!(b.to_string().parse::<Board>().unwrap(), b);
         assert_eq!(b.transpose().transpose(), b);
         assert_eq!(b.count_ones(), 5);
     }

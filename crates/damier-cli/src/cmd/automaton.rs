@@ -430,6 +430,14 @@ struct SweepReport {
     seconds: f64,
 }
 
+/// The model's name in figures: its number in the seed and its option name.
+fn model_name(m: Model) -> &'static str {
+    match m {
+        Model::Pair => "model 1 (pair)",
+        Model::Cell => "model 2 (cell)",
+    }
+}
+
 fn check_output_paths(csv: &Option<PathBuf>, plot: &Option<PathBuf>) -> anyhow::Result<()> {
     if let Some(p) = plot {
         crate::util::plot::format_of(p)?;
@@ -496,12 +504,15 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         };
         let chart = Chart {
             title: format!(
-                "model {} (n = {}): steps and moves to a first solution against ε",
-                params.model, a.n
+                "{} (n = {}): steps and moves to a first solution against ε",
+                model_name(params.model),
+                a.n
             ),
             subtitle: vec![format!(
                 "{} runs per ε, η = {}, seed {seed}, each run capped at {} steps",
-                a.samples, a.eta, a.exp.max_steps
+                a.samples,
+                a.eta,
+                crate::util::plot::number(a.exp.max_steps as f64)
             )],
             x: Axis { label: "ε (probability of a move to a dangerous cell)".into(), scale: Scale::Log },
             y: Axis { label: "steps, moves".into(), scale: Scale::Log },
@@ -660,10 +671,7 @@ fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &a.out.plot {
         let mut curves = Vec::new();
         for &m in &models {
-            let label = match m {
-                Model::Pair => "model 1 (pair)",
-                Model::Cell => "model 2 (cell)",
-            };
+            let label = model_name(m);
             let points = report
                 .points
                 .iter()
@@ -691,17 +699,17 @@ fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
             interval: Interval::None,
             line: true,
         });
-        let names: Vec<String> = models.iter().map(|m| m.to_string()).collect();
+        let names: Vec<&str> = models.iter().map(|&m| model_name(m)).collect();
         let (n0, n1) = (ns.iter().min().copied().unwrap_or(0), ns.iter().max().copied().unwrap_or(0));
         let budget = a.budget.map(|b| format!(", at most {b} s of runs per point")).unwrap_or_default();
         let chart = Chart {
-            title: format!(
-                "steps to a first solution against n: model {}, n = {n0}..{n1}",
-                names.join(" and ")
-            ),
+            title: format!("steps to a first solution against n: {}, n = {n0}..{n1}", names.join(" and ")),
             subtitle: vec![format!(
                 "ε = {}, η = {}, {} runs per point, seed {seed}, each run capped at {} steps{budget}",
-                a.eps, a.eta, a.samples, a.exp.max_steps
+                a.eps,
+                a.eta,
+                a.samples,
+                crate::util::plot::number(a.exp.max_steps as f64)
             )],
             x: Axis { label: "n (board side, queens)".into(), scale: Scale::Integer },
             y: Axis { label: "steps".into(), scale: Scale::Log },

@@ -8,7 +8,7 @@ use std::cell::Cell;
 
 use damier::board::Board;
 use damier::control::Control;
-use damier::lights::{self, Method};
+use damier::lights::{self, game::LightsState};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use ratatui::Frame;
@@ -23,18 +23,12 @@ use super::{App, Flow};
 /// Width of the side panel.
 const PANEL: u16 = 34;
 
-/// The game's state.
+/// The game: the library's [`LightsState`] (rules, undo, hints) plus what the screen needs.
 pub struct LightsGame {
-    board: Board,
-    /// Cells pressed so far, for undo (pressing again undoes a press).
-    presses: Vec<(usize, usize)>,
+    state: LightsState,
     cursor: (usize, usize),
-    /// Nullity of the press matrix: `2^k` ways to win from any winnable board.
-    nullity: usize,
-    /// Neutral configurations, for the fewest-presses solution.
-    kernel: Vec<Board>,
-    /// A fewest-presses solution from the current board, computed on demand.
-    solution: Option<Board>,
+    /// The fewest-presses solution drawn over the board, when shown.
+    shown: Option<Board>,
     /// Show the whole solution over the board.
     show_solution: bool,
     /// The hinted cell.
@@ -48,58 +42,41 @@ pub struct LightsGame {
 impl LightsGame {
     /// A game on `start`; `seed` drives the boards drawn by `r`.
     pub fn new(start: Board, seed: u64) -> anyhow::Result<LightsGame> {
-        let (w, h) = (start.width(), start.height());
-        let kernel = lights::kernel(w, h, Method::Poly)?;
         let mut game = LightsGame {
-            nullity: kernel.len(),
-            kernel,
-            board: start,
-            presses: Vec::new(),
+            state: LightsState::new(start)?,
             cursor: (0, 0),
-            solution: None,
+            shown: None,
             show_solution: false,
             hint: None,
             message: "Turn every light off.".into(),
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             layout: Cell::new((1, 1, 4, 2)),
         };
-        if !game.winnable() {
+        if !game.state.winnable() {
             game.message = "This board cannot be turned off (it is not winnable).".into();
         }
         Ok(game)
     }
 
-    /// A random winnable board: the lights left by random presses on a dark board, never
-    /// already dark.
+    /// A random winnable board, never already dark.
     pub fn random_board(width: usize, height: usize, rng: &mut Xoshiro256PlusPlus) -> anyhow::Result<Board> {
-        let dark = Board::new(width, height)?;
-        for _ in 0..64 {
-            let presses = Board::random(width, height, rng)?;
-            let board = lights::apply_presses(&dark, &presses);
-            if !board.is_zero() {
-                return Ok(board);
-            }
-        }
-        // Every press pattern drawn was neutral: press one cell (never neutral alone).
-        let mut board = dark;
-        lights::press(&mut board, 0, 0);
-        Ok(board)
+        Ok(LightsState::random_winnable(width, height, rng)?)
     }
 
     /// The current board.
     #[cfg(test)]
     pub fn board(&self) -> &Board {
-        &self.board
+        self.state.board()
     }
 
     /// Presses made so far.
     pub fn press_count(&self) -> usize {
-        self.presses.len()
+        self.state.press_count()
     }
 
     /// True when every light is off.
     pub fn won(&self) -> bool {
-        self.board.is_zero()
+        self.state.won()
     }
 
     /// The hinted cell, if any.
@@ -108,20 +85,14 @@ impl LightsGame {
         self.hint
     }
 
-    fn winnable(&self) -> bool {
-        lights::winnable_by_orthogonality(&self.board, &self.kernel)
-    }
-
     /// Presses `(x, y)`: flips it and its neighbours.
     pub fn press(&mut self, x: usize, y: usize) {
-        if self.won() {
+        if !self.state.press(x, y) {
             return;
         }
-        lights::press(&mut self.board, x, y);
-        self.presses.push((x, y));
         self.after_change();
         self.message = if self.won() {
-            format!("All lights off in {} presses! r = new board, q = quit.", self.presses.len())
+            format!("All lights off in {} presses! r = new board, q = quit.", self.press_count())
         } else {
             String::new()
         };
@@ -129,48 +100,38 @@ impl LightsGame {
 
     /// Takes back the last press.
     pub fn undo(&mut self) {
-        match self.presses.pop() {
-            Some((x, y)) => {
-                lights::press(&mut self.board, x, y);
-                self.after_change();
-                self.message = "Undone.".into();
-            }
-            None => self.message = "Nothing to undo.".into(),
-        }
+        self.message = match self.state.undo() {
+            Some(_) => "Undone.".into(),
+            None => "Nothing to undo.".into(),
+        };
+        self.after_change();
     }
 
     /// A new random winnable board of the same size.
     pub fn new_board(&mut self) -> anyhow::Result<()> {
-        self.board = Self::random_board(self.board.width(), self.board.height(), &mut self.rng)?;
-        self.presses.clear();
+        let (w, h) = (self.state.board().width(), self.state.board().height());
+        let start = LightsState::random_winnable(w, h, &mut self.rng)?;
+        self.state.restart(start)?;
         self.after_change();
         self.message = "New board.".into();
         Ok(())
     }
 
     fn after_change(&mut self) {
-        // The cached solution stays valid only where the press was part of it.
-        self.solution = None;
         self.hint = None;
+        self.refresh_shown();
     }
 
-    /// A fewest-presses solution from the current board (cached), or a message why not.
-    fn solution(&mut self) -> Option<&Board> {
-        if self.solution.is_none() {
-            let control = Control::new();
-            let solved = lights::solve(&self.board, None, Method::Poly, &control);
-            match solved {
-                Ok(s) => match s.presses {
-                    Some(p) => match lights::fewest_presses(&p, &self.kernel, &control) {
-                        Ok(f) => self.solution = Some(f.presses),
-                        Err(e) => self.message = format!("No solution: {e}"),
-                    },
-                    None => self.message = "No solution: this board is not winnable.".into(),
-                },
+    /// Recomputes the drawn solution when it is shown.
+    fn refresh_shown(&mut self) {
+        self.shown = None;
+        if self.show_solution && !self.won() {
+            match self.state.solution(&Control::new()) {
+                Ok(Some(s)) => self.shown = Some(s.clone()),
+                Ok(None) => self.message = "No solution: this board is not winnable.".into(),
                 Err(e) => self.message = format!("No solution: {e}"),
             }
         }
-        self.solution.as_ref()
     }
 
     /// Highlights one press of a fewest-presses solution, the one nearest the cursor, and
@@ -180,36 +141,34 @@ impl LightsGame {
             self.message = "Already won.".into();
             return;
         }
-        let cursor = self.cursor;
-        let Some(sol) = self.solution() else { return };
-        let left = sol.count_ones();
-        let best = (0..sol.height())
-            .flat_map(|y| sol.row_ones(y).map(move |x| (x, y)))
-            .min_by_key(|&(x, y)| x.abs_diff(cursor.0) + y.abs_diff(cursor.1));
-        self.hint = best;
-        if let Some((x, y)) = best {
-            self.cursor = (x, y);
-            self.message = format!("Hint: press ({}, {}); {left} presses to go.", x + 1, y + 1);
+        match self.state.hint(self.cursor, &Control::new()) {
+            Ok(Some((x, y))) => {
+                self.hint = Some((x, y));
+                self.cursor = (x, y);
+                let left = self.state.solution(&Control::new()).ok().flatten().map_or(0, Board::count_ones);
+                self.message = format!("Hint: press ({}, {}); {left} presses to go.", x + 1, y + 1);
+            }
+            Ok(None) => self.message = "No solution: this board is not winnable.".into(),
+            Err(e) => self.message = format!("No solution: {e}"),
         }
     }
 
     /// Shows or hides the whole fewest-presses solution.
     pub fn toggle_solution(&mut self) {
         self.show_solution = !self.show_solution;
-        if self.show_solution {
-            let _ = self.solution();
-        }
+        self.refresh_shown();
     }
 
     fn cell_at(&self, col: u16, row: u16) -> Option<(usize, usize)> {
         let (ox, oy, cw, ch) = self.layout.get();
         let (x, y) = ((col.checked_sub(ox)? / cw) as usize, (row.checked_sub(oy)? / ch) as usize);
-        (x < self.board.width() && y < self.board.height()).then_some((x, y))
+        let b = self.state.board();
+        (x < b.width() && y < b.height()).then_some((x, y))
     }
 
     /// Cell size in characters: big cells when they fit.
     fn cell_size(&self, area: Rect) -> (u16, u16) {
-        let (w, h) = (self.board.width() as u16, self.board.height() as u16);
+        let (w, h) = (self.state.board().width() as u16, self.state.board().height() as u16);
         if w.saturating_mul(6) + 2 + PANEL <= area.width && h.saturating_mul(3) + 2 <= area.height {
             (6, 3)
         } else if w.saturating_mul(4) + 2 + PANEL <= area.width && h.saturating_mul(2) + 2 <= area.height {
@@ -222,25 +181,26 @@ impl LightsGame {
 
 impl App for LightsGame {
     fn min_size(&self) -> (u16, u16) {
-        let (w, h) = (self.board.width() as u16, self.board.height() as u16);
+        let (w, h) = (self.state.board().width() as u16, self.state.board().height() as u16);
         (w.saturating_mul(2).saturating_add(2 + PANEL), h.max(18).saturating_add(2))
     }
 
     fn draw(&self, frame: &mut Frame, area: Rect) {
         let (cw, ch) = self.cell_size(area);
-        let (w, h) = (self.board.width(), self.board.height());
+        let board = self.state.board();
+        let (w, h) = (board.width(), board.height());
         let board_w = w as u16 * cw + 2;
         let [board_area, panel, _] =
             Layout::horizontal([Constraint::Length(board_w), Constraint::Length(PANEL), Constraint::Min(0)])
                 .areas(area);
         self.layout.set((board_area.x + 1, board_area.y + 1, cw, ch));
-        let shown = if self.show_solution { self.solution.as_ref() } else { None };
+        let shown = if self.show_solution { self.shown.as_ref() } else { None };
         let mut lines = Vec::new();
         for y in 0..h {
             for sub in 0..ch {
                 let mut spans = Vec::new();
                 for x in 0..w {
-                    let on = self.board.get(x, y);
+                    let on = board.get(x, y);
                     // Lit cells are solid yellow blocks, dark ones light shading: readable
                     // without colours too.
                     let fill = if on { '█' } else { '░' };
@@ -280,13 +240,13 @@ impl App for LightsGame {
         let title = format!(" lights out {w} x {h} ");
         frame.render_widget(Paragraph::new(lines).block(Block::bordered().title(title)), board_area);
         let mut info = vec![
-            Line::from(format!("presses    {}", self.presses.len())),
-            Line::from(format!("lights on  {}", self.board.count_ones())),
+            Line::from(format!("presses    {}", self.press_count())),
+            Line::from(format!("lights on  {}", board.count_ones())),
             Line::from(format!(
                 "nullity    {} ({} way{} to win)",
-                self.nullity,
-                lights::power_of_two_decimal(self.nullity as u64),
-                if self.nullity == 0 { "" } else { "s" }
+                self.state.nullity(),
+                lights::power_of_two_decimal(self.state.nullity() as u64),
+                if self.state.nullity() == 0 { "" } else { "s" }
             )),
             Line::from(""),
         ];
@@ -315,7 +275,7 @@ impl App for LightsGame {
     }
 
     fn on_key(&mut self, key: KeyEvent) -> Flow {
-        let (w, h) = (self.board.width(), self.board.height());
+        let (w, h) = (self.state.board().width(), self.state.board().height());
         let (x, y) = self.cursor;
         match key.code {
             KeyCode::Char('q') | KeyCode::Esc => return Flow::Quit,
@@ -334,9 +294,6 @@ impl App for LightsGame {
             }
             _ => {}
         }
-        if self.show_solution {
-            let _ = self.solution();
-        }
         Flow::Continue
     }
 
@@ -346,9 +303,6 @@ impl App for LightsGame {
         {
             self.cursor = (x, y);
             self.press(x, y);
-            if self.show_solution {
-                let _ = self.solution();
-            }
         }
         Flow::Continue
     }
@@ -371,7 +325,7 @@ mod tests {
         for (w, h) in [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (4, 7), (9, 3)] {
             for seed in 0..5 {
                 let mut g = game(w, h, seed);
-                assert!(g.winnable());
+                assert!(g.state.winnable());
                 // The fewest-presses count drops by one with every hinted press.
                 let mut guard = 0;
                 while !g.won() {
@@ -419,7 +373,7 @@ mod tests {
     fn shown_solution_wins_when_pressed() {
         let mut g = game(5, 5, 9);
         g.on_key(key(KeyCode::Char('s')));
-        let sol = g.solution.clone().expect("solution shown");
+        let sol = g.shown.clone().expect("solution shown");
         for y in 0..5 {
             for x in sol.row_ones(y).collect::<Vec<_>>() {
                 g.press(x, y);
@@ -432,7 +386,7 @@ mod tests {
     fn new_board_is_winnable_and_unwinnable_start_is_reported() {
         let mut g = game(4, 4, 2);
         g.on_key(key(KeyCode::Char('r')));
-        assert!(g.winnable() && !g.won());
+        assert!(g.state.winnable() && !g.won());
         // 4x4 has nullity 4: a single lit corner is not winnable.
         let mut b = Board::new(4, 4).unwrap();
         b.set(0, 0, true);

@@ -249,6 +249,11 @@ fn linear_label(v: f64, step: f64) -> String {
     format!("{v:.decimals$}")
 }
 
+/// A number for a title or legend in the chart style: `5·10⁷`, `10¹⁰`, or plain below 10^5.
+pub fn number(v: f64) -> String {
+    linear_label(v, 1.0)
+}
+
 /// The smallest step from 1-2-5 times a power of ten giving at most `max` ticks over `span`.
 fn nice_step(span: f64, max: usize, at_least: f64) -> f64 {
     let raw = (span / max as f64).max(at_least);
@@ -637,6 +642,9 @@ mod tests {
         assert_eq!(linear_label(1e8, 1e7), "10⁸");
         assert_eq!(linear_label(12.0, 2.0), "12");
         assert_eq!(linear_label(0.125, 0.005), "0.125");
+        assert_eq!(number(5e7), "5·10⁷");
+        assert_eq!(number(1e10), "10¹⁰");
+        assert_eq!(number(30.0), "30");
     }
 
     #[test]

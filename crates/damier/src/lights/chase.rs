@@ -178,9 +178,14 @@ pub struct ChaseTable {
 }
 
 /// Builds the chase table (see [`ChaseTable`]). Errors with the limit when too wide.
-pub fn chase_table(width: usize, height: usize) -> Result<ChaseTable, String> {
+pub fn chase_table(width: usize, height: usize) -> Result<ChaseTable, super::LightsError> {
     if width > CHASE_TABLE_MAX_WIDTH {
-        return Err(format!("chase tables are built up to width {CHASE_TABLE_MAX_WIDTH}, got {width}"));
+        return Err(super::LightsError::TooLarge {
+            engine: "the chase table",
+            unit: "columns",
+            limit: CHASE_TABLE_MAX_WIDTH,
+            got: width,
+        });
     }
     let m = chase_matrix(width, height);
     let e = m.echelon(None);

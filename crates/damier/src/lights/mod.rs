@@ -13,7 +13,8 @@
 //!   `O(W^2 / 64)` word operations besides two chases; `10^5 x 10^5` in about a second.
 //!
 //! Every engine's press pattern is verified by [`press::verify`] (applying it, a row at a
-//! time) before [`solve`] returns it.
+//! time) before [`solve`] returns it. [`game::LightsState`] is a game in progress (press,
+//! undo, hints) for front ends that only draw.
 //!
 //! ```
 //! use damier::board::Board;
@@ -31,6 +32,7 @@
 
 pub mod chase;
 pub mod dense;
+pub mod game;
 pub mod poly;
 pub mod press;
 
@@ -54,7 +56,7 @@ pub enum Method {
 }
 
 /// What went wrong in a Lights Out computation.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LightsError {
     /// A bad board or size.
     #[error(transparent)]
@@ -71,9 +73,18 @@ pub enum LightsError {
         /// Target height.
         th: usize,
     },
-    /// The board is too large for the chosen engine.
-    #[error("{0}")]
-    TooLarge(String),
+    /// The board is too large for the chosen engine (the poly engine takes any board).
+    #[error("{engine} handles at most {limit} {unit}, this board has {got}: use the poly engine")]
+    TooLarge {
+        /// The engine or table that refused.
+        engine: &'static str,
+        /// What is counted: `cells` or `columns`.
+        unit: &'static str,
+        /// The limit.
+        limit: usize,
+        /// The board's count.
+        got: usize,
+    },
     /// Listing every solution was asked for, but there are too many.
     #[error("{count} solutions (nullity {nullity}): listing all of them is refused above nullity {max}")]
     TooManySolutions {
@@ -200,21 +211,24 @@ pub fn solve_in_place(
 
 fn check_dense(w: usize, h: usize) -> Result<(), LightsError> {
     if w * h > dense::DENSE_MAX_CELLS {
-        return Err(LightsError::TooLarge(format!(
-            "dense elimination is limited to {} cells; {w}x{h} has {}: use the chase or poly method",
-            dense::DENSE_MAX_CELLS,
-            w * h
-        )));
+        return Err(LightsError::TooLarge {
+            engine: "dense elimination",
+            unit: "cells",
+            limit: dense::DENSE_MAX_CELLS,
+            got: w * h,
+        });
     }
     Ok(())
 }
 
 fn check_chase(w: usize) -> Result<(), LightsError> {
     if w > chase::CHASE_TABLE_MAX_WIDTH {
-        return Err(LightsError::TooLarge(format!(
-            "the chase method (dense W x W system) is limited to width {}; use the poly method",
-            chase::CHASE_TABLE_MAX_WIDTH
-        )));
+        return Err(LightsError::TooLarge {
+            engine: "the chase engine (a dense W x W system)",
+            unit: "columns",
+            limit: chase::CHASE_TABLE_MAX_WIDTH,
+            got: w,
+        });
     }
     Ok(())
 }

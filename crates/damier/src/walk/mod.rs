@@ -168,9 +168,9 @@ pub enum WalkError {
     /// Stopped through [`Control::cancel`].
     #[error("interrupted")]
     Interrupted(#[from] Interrupted),
-    /// An error of the Lights Out engine the fast solver runs on (its message).
-    #[error("{0}")]
-    Lights(String),
+    /// An error of the Lights Out engine the fast solver runs on.
+    #[error(transparent)]
+    Lights(#[from] LightsError),
 }
 
 impl WalkError {
@@ -181,7 +181,7 @@ impl WalkError {
             LightsError::TooManySolutions { nullity, max, .. } => {
                 WalkError::TooManySolutions { nullity, max }
             }
-            other => WalkError::Lights(other.to_string()),
+            other => WalkError::Lights(other),
         }
     }
 }

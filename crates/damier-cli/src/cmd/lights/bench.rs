@@ -1,0 +1,117 @@
+//! `damier lights bench`: the performance table.
+
+use super::*;
+
+#[derive(Serialize)]
+struct BenchRow {
+    task: String,
+    seconds: f64,
+    verify_seconds: Option<f64>,
+    target_seconds: Option<f64>,
+    nullity: Option<usize>,
+}
+
+pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
+    let control: &Control = interrupt::control();
+    let mut out = Vec::new();
+    for &n in &a.sizes {
+        board::check_size(n as u64, n as u64)?;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(a.seed);
+        let t = Instant::now();
+        let start = Board::random(n, n, &mut rng)?;
+        let generated = t.elapsed().as_secs_f64();
+        // A random start has no solution with probability 1 - 2^-k (k the nullity): the
+        // work is the same either way, and the row says which.
+        let reps = if n <= 20_000 { 5 } else { 1 };
+        let mut best = f64::INFINITY;
+        let mut copy_time = 0.0;
+        let mut result = None;
+        for _ in 0..reps {
+            // The press pattern is written over a copy of the start (made outside the timing).
+            let t = Instant::now();
+            let mut x = start.clone();
+            copy_time = t.elapsed().as_secs_f64();
+            let t = Instant::now();
+            let (nullity, solvable) = lights::solve_in_place(&mut x, Method::Poly, control)?;
+            best = best.min(t.elapsed().as_secs_f64());
+            result = Some((nullity, solvable, x));
+        }
+        let (nullity, solvable, presses) = result.expect("at least one run");
+        if a.breakdown {
+            // The phases of the polynomial method, timed one by one.
+            let t = Instant::now();
+            let sys = lights::poly::PolySystem::new(n, n);
+            let t_sys = t.elapsed().as_secs_f64();
+            let t = Instant::now();
+            let r = lights::chase::chase_residual(&start, &vec![0; start.stride()], control)?;
+            let t_res = t.elapsed().as_secs_f64();
+            let t = Instant::now();
+            let x0 = sys.solve_first_row(&r);
+            let t_first = t.elapsed().as_secs_f64();
+            let mut x = start.clone();
+            let t = Instant::now();
+            if let Some(x0) = &x0 {
+                lights::chase::chase_in_place(&mut x, x0, control)?;
+            }
+            let t_full = t.elapsed().as_secs_f64();
+            eprintln!(
+                "{n}x{n}: polynomial setup (p_W, p_H(x+1) mod p_W, gcd with cofactor) {t_sys:.4} s; \
+                 chase for the last row {t_res:.4} s; first row (conversions, division, product) {t_first:.4} s; \
+                 chase writing the presses in place {t_full:.4} s"
+            );
+        }
+        let t = Instant::now();
+        let ok = !solvable || lights::verify(&start, None, &presses);
+        let verify = t.elapsed().as_secs_f64();
+        anyhow::ensure!(ok, "the press pattern for {n}x{n} does not verify");
+        let target = match n {
+            10_000 => Some(0.015),
+            100_000 => Some(1.5),
+            _ => None,
+        };
+        out.push(BenchRow {
+            task: format!(
+                "solve random {n}x{n} (seed {}, {}; generate {generated:.2} s, copy {copy_time:.2} s)",
+                a.seed,
+                if solvable { "solved" } else { "no solution" }
+            ),
+            seconds: best,
+            verify_seconds: Some(verify),
+            target_seconds: target,
+            nullity: Some(nullity),
+        });
+    }
+    if a.nullities_to > 0 {
+        let t = Instant::now();
+        let nul = lights::square_nullities(a.nullities_to, control)?;
+        let s = t.elapsed().as_secs_f64();
+        out.push(BenchRow {
+            task: format!(
+                "nullities of all n x n, n <= {} (max {})",
+                a.nullities_to,
+                nul.iter().max().unwrap_or(&0)
+            ),
+            seconds: s,
+            verify_seconds: None,
+            target_seconds: (a.nullities_to == 25_000).then_some(10.0),
+            nullity: None,
+        });
+    }
+    if a.json {
+        output::print_json(&out)?;
+    } else {
+        outln!("{:<80} {:>10} {:>10} {:>10} {:>8}", "task", "seconds", "verify s", "target s", "ratio")?;
+        for r in &out {
+            outln!(
+                "{:<80} {:>10.4} {:>10} {:>10} {:>8}",
+                r.task,
+                r.seconds,
+                r.verify_seconds.map(|v| format!("{v:.4}")).unwrap_or_else(|| "-".into()),
+                r.target_seconds.map(|v| format!("{v}")).unwrap_or_else(|| "-".into()),
+                r.target_seconds.map(|t| format!("{:.2}", r.seconds / t)).unwrap_or_else(|| "-".into()),
+            )?;
+        }
+        outln!("(ratio = measured / target; below 1 meets the target)")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

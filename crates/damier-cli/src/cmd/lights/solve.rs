@@ -1,0 +1,266 @@
+//! `damier lights solve` and `damier lights winnable`.
+
+use super::*;
+
+#[derive(Serialize)]
+struct SolveReport {
+    width: usize,
+    height: usize,
+    nullity: usize,
+    solvable: bool,
+    solutions: String,
+    presses: Option<Vec<String>>,
+    press_count: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    out: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exact_min: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    all: Option<Vec<Vec<String>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    steps: Option<Vec<StepReport>>,
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct StepReport {
+    column: usize,
+    pivot_row: Option<usize>,
+    ops: Vec<String>,
+    matrix: Vec<String>,
+}
+
+fn op_text(op: &RowOp) -> String {
+    match op {
+        RowOp::Swap(a, b) => format!("L{a} <-> L{b}"),
+        RowOp::Add { src, dst } => format!("L{dst} -> L{dst} + L{src}"),
+    }
+}
+
+pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &a.out {
+        board_io::format_of(path)?; // refuse a bad extension before the work
+    }
+    let control = interrupt::control();
+    let mut seed_used = None;
+    let start = if let Some(size) = &a.all_on {
+        let (w, h) = board::parse_size(size)?;
+        Board::ones(w, h)?
+    } else if let Some(size) = &a.random {
+        let (w, h) = board::parse_size(size)?;
+        let seed = a.seed.unwrap_or_else(rand::random);
+        seed_used = Some(seed);
+        Board::random(w, h, &mut Xoshiro256PlusPlus::seed_from_u64(seed))?
+    } else {
+        read_board(a.file.as_deref().expect("clap requires a board"))?
+    };
+    let target = a.target.as_deref().map(read_board).transpose()?;
+    let (w, h) = (start.width(), start.height());
+    let method: Method = a.method.into();
+    let t0 = Instant::now();
+    let sol = lights::solve(&start, target.as_ref(), method, control)?;
+    let mut steps = None;
+    if a.explain {
+        anyhow::ensure!(
+            w * h <= dense::EXPLAIN_MAX_CELLS,
+            "--explain shows the {n} x {n} matrix at each step: boards up to {} cells only",
+            dense::EXPLAIN_MAX_CELLS,
+            n = w * h
+        );
+        let mut b = start.clone();
+        if let Some(t) = &target {
+            b.xor_assign(t);
+        }
+        let (_, st) = dense::explain(&b);
+        steps = Some(
+            st.iter()
+                .map(|s| StepReport {
+                    column: s.column,
+                    pivot_row: s.pivot_row,
+                    ops: s.ops.iter().map(op_text).collect(),
+                    matrix: (0..s.matrix.rows())
+                        .map(|r| {
+                            let mut line: String = (0..s.matrix.cols())
+                                .map(|c| if s.matrix.get(r, c) { '1' } else { '0' })
+                                .collect();
+                            line.push_str(" | ");
+                            line.push(if s.rhs.as_ref().is_some_and(|b| b.get(r)) { '1' } else { '0' });
+                            line
+                        })
+                        .collect(),
+                })
+                .collect::<Vec<_>>(),
+        );
+    }
+    let mut exact_min = None;
+    let mut all = None;
+    let mut presses = sol.presses.clone();
+    if let Some(p) = &sol.presses
+        && (a.min || a.all)
+    {
+        let k = lights::kernel(w, h, if method == Method::Dense { Method::Dense } else { Method::Poly })?;
+        if a.min {
+            let f = lights::fewest_presses(p, &k, control)?;
+            let mut b = start.clone();
+            if let Some(t) = &target {
+                b.xor_assign(t);
+            }
+            anyhow::ensure!(
+                lights::verify(&b, None, &f.presses),
+                "internal error: fewest presses do not verify"
+            );
+            exact_min = Some(f.exact);
+            presses = Some(f.presses);
+        } else {
+            let list = lights::all_solutions(p, &k)?;
+            anyhow::ensure!(
+                list.len().saturating_mul(w * h) <= PRINT_MAX_CELLS,
+                "{} solutions of {} cells are too many to print",
+                list.len(),
+                w * h
+            );
+            let mut b = start.clone();
+            if let Some(t) = &target {
+                b.xor_assign(t);
+            }
+            for s in &list {
+                anyhow::ensure!(lights::verify(&b, None, s), "internal error: a solution does not verify");
+            }
+            all = Some(list.iter().map(rows).collect::<Vec<_>>());
+        }
+    }
+    let seconds = t0.elapsed().as_secs_f64();
+    if let (Some(path), Some(p)) = (&a.out, &presses) {
+        board_io::write(path, p)?;
+    }
+    let printable = !a.summary && a.out.is_none() && w * h <= PRINT_MAX_CELLS;
+    if !a.summary && a.out.is_none() && !printable {
+        eprintln!(
+            "damier: {w}x{h} is too large to print the presses ({PRINT_MAX_CELLS} cells at most): summary only \
+             (--out FILE.pbm writes them)"
+        );
+    }
+    let report = SolveReport {
+        width: w,
+        height: h,
+        nullity: sol.nullity,
+        solvable: sol.solvable(),
+        solutions: if sol.solvable() { lights::power_of_two_decimal(sol.nullity as u64) } else { "0".into() },
+        press_count: presses.as_ref().map(Board::count_ones),
+        presses: presses.as_ref().filter(|_| printable).map(rows),
+        out: a.out.clone().filter(|_| presses.is_some()),
+        seed: seed_used,
+        exact_min,
+        all,
+        steps,
+        seconds,
+    };
+    if a.json {
+        output::print_json(&report)?;
+    } else {
+        if let Some(seed) = seed_used {
+            outln!("random start, seed {seed}")?;
+        }
+        if let Some(steps) = &report.steps {
+            for s in steps {
+                match s.pivot_row {
+                    Some(r) => outln!("column {}: pivot row L{r}", s.column)?,
+                    None => outln!("column {}: no pivot (free unknown x{})", s.column, s.column)?,
+                }
+                for op in &s.ops {
+                    outln!("  {op}")?;
+                }
+                for line in &s.matrix {
+                    outln!("  {line}")?;
+                }
+            }
+        }
+        if report.solvable {
+            outln!(
+                "{w}x{h} board, nullity {}: {} solution{}",
+                report.nullity,
+                report.solutions,
+                if report.solutions == "1" { "" } else { "s" }
+            )?;
+            if let Some(list) = &report.all {
+                for (i, s) in list.iter().enumerate() {
+                    outln!("solution {}:", i + 1)?;
+                    for r in s {
+                        outln!("{r}")?;
+                    }
+                }
+            } else {
+                let label = match exact_min {
+                    Some(true) => "fewest presses",
+                    Some(false) => "few presses (heuristic: nullity above 30, not proven fewest)",
+                    None => "presses",
+                };
+                outln!("{label}: {}", report.press_count.unwrap_or(0))?;
+                if let Some(path) = &report.out {
+                    outln!("presses written to {}", path.display())?;
+                }
+                if let (Some(p), true) = (&presses, printable) {
+                    print_board(p)?;
+                }
+            }
+        } else {
+            outln!(
+                "{w}x{h} board, nullity {}: no solution (the start cannot reach the target)",
+                report.nullity
+            )?;
+        }
+    }
+    Ok(if sol.solvable() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
+}
+
+#[derive(Serialize)]
+struct WinnableReport {
+    width: usize,
+    height: usize,
+    nullity: usize,
+    winnable: bool,
+    by_orthogonality: bool,
+    by_solving: bool,
+}
+
+pub(super) fn winnable(a: WinnableArgs) -> anyhow::Result<ExitCode> {
+    let start = read_board(&a.file)?;
+    let target = a.target.as_deref().map(read_board).transpose()?;
+    let (w, h) = (start.width(), start.height());
+    let sol = lights::solve(&start, target.as_ref(), Method::Poly, interrupt::control())?;
+    let mut b = start.clone();
+    if let Some(t) = &target {
+        b.xor_assign(t);
+    }
+    anyhow::ensure!(
+        sol.nullity.saturating_mul(w * h) <= 4 * PRINT_MAX_CELLS,
+        "{w}x{h} has nullity {}: the orthogonality test needs the whole kernel, too large here",
+        sol.nullity
+    );
+    let k = lights::kernel(w, h, Method::Poly)?;
+    let by_orth = lights::winnable_by_orthogonality(&b, &k);
+    let report = WinnableReport {
+        width: w,
+        height: h,
+        nullity: sol.nullity,
+        winnable: sol.solvable(),
+        by_orthogonality: by_orth,
+        by_solving: sol.solvable(),
+    };
+    anyhow::ensure!(by_orth == sol.solvable(), "internal error: the two winnability tests disagree");
+    if a.json {
+        output::print_json(&report)?;
+    } else {
+        let yes = |b: bool| if b { "yes" } else { "no" };
+        outln!(
+            "{w}x{h}: winnable: {} (orthogonal to the {} kernel vectors: {}; solving: {})",
+            yes(report.winnable),
+            sol.nullity,
+            yes(by_orth),
+            yes(report.by_solving)
+        )?;
+    }
+    Ok(if report.winnable { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
+}

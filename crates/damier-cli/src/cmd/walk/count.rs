@@ -1,0 +1,56 @@
+//! `damier walk count` and `damier walk table`: the number of solutions.
+
+use super::*;
+
+#[derive(serde::Serialize)]
+struct CountReport {
+    rows: usize,
+    cols: usize,
+    solutions: String,
+    nullity: usize,
+}
+
+pub(super) fn count(a: CountArgs) -> anyhow::Result<ExitCode> {
+    let board = Shape::new(a.rows, a.cols)?;
+    let sols = solutions(board, a.method.into())?;
+    let report = CountReport {
+        rows: board.rows(),
+        cols: board.cols(),
+        solutions: sols.count_decimal(),
+        nullity: sols.nullity(),
+    };
+    if a.json {
+        output::print_json(&report)?;
+    } else {
+        let plural = if report.solutions == "1" { "" } else { "s" };
+        outln!(
+            "{} x {}: {} solution{plural} (2^{})",
+            report.rows,
+            report.cols,
+            report.solutions,
+            report.nullity
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn table(a: TableArgs) -> anyhow::Result<ExitCode> {
+    let mut rows = Vec::new();
+    for n in 1..=a.to as usize {
+        let board = Shape::new(n, n)?;
+        // Counts only: the polynomial engine is the fastest, and the nullity is the same.
+        let sols = walk::solve(board, Method::Poly, interrupt::control())?;
+        rows.push(CountReport { rows: n, cols: n, solutions: sols.count_decimal(), nullity: sols.nullity() });
+    }
+    if a.json {
+        output::print_json(&rows)?;
+    } else {
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        writeln!(out, "{:>9}  {:>7}  solutions", "board", "nullity")?;
+        for r in &rows {
+            writeln!(out, "{:>9}  {:>7}  {}", format!("{}x{}", r.rows, r.cols), r.nullity, r.solutions)?;
+        }
+        out.flush()?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

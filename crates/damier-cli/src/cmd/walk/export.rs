@@ -1,0 +1,42 @@
+//! `damier walk export`: one solution file per board size.
+
+use super::*;
+
+#[derive(serde::Serialize)]
+struct ExportReport {
+    dir: String,
+    files: usize,
+}
+
+pub(super) fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
+    std::fs::create_dir_all(&a.dir).with_context(|| format!("cannot create {}", a.dir.display()))?;
+    let mut files = 0;
+    for rows in 1..=a.to as usize {
+        for cols in 1..=a.to as usize {
+            interrupt::check()?;
+            let board = Shape::new(rows, cols)?;
+            let sols = walk::fast::solve(board, interrupt::control())?;
+            let path = checked_path(board, &sols.particular)?;
+            let mut text = format!(
+                "# damier walk: {rows} x {cols} board, {} solution(s); one shown, '#' = cell landed on an odd number of times, top row first\n",
+                sols.count_decimal()
+            );
+            for line in picture(&sols.particular) {
+                text.push_str(&line);
+                text.push('\n');
+            }
+            text.push_str(&format!(
+                "# path from the bottom-left cell, {} moves (N, S, E, W)\n{path}\n",
+                path.len()
+            ));
+            output::write_atomic(&a.dir.join(format!("{rows}x{cols}.txt")), text.as_bytes())?;
+            files += 1;
+        }
+    }
+    if a.json {
+        output::print_json(&ExportReport { dir: a.dir.display().to_string(), files })?;
+    } else {
+        outln!("wrote {files} files to {}", a.dir.display())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,72 @@
+//! `damier walk replay`: a move string played from the bottom-left cell.
+
+use super::*;
+
+#[derive(serde::Serialize)]
+struct LeftBoard {
+    step: usize,
+    #[serde(rename = "move")]
+    mv: char,
+    row: usize,
+    col: usize,
+}
+
+#[derive(serde::Serialize)]
+struct ReplayReport {
+    rows: usize,
+    cols: usize,
+    moves: usize,
+    all_black: bool,
+    white: usize,
+    left_board: Option<LeftBoard>,
+}
+
+pub(super) fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
+    let board = Shape::new(a.rows, a.cols)?;
+    let moves = path::parse_moves(&a.moves)?;
+    let r = path::replay(board, &moves);
+    let white = board.cells() - r.black.count_ones() as usize;
+    let left_board = match r.outcome {
+        path::Outcome::LeftBoard { step, mv, row, col } => {
+            Some(LeftBoard { step, mv: mv.letter(), row, col })
+        }
+        _ => None,
+    };
+    let code = if r.all_black() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) };
+    if a.json {
+        let report = ReplayReport {
+            rows: board.rows(),
+            cols: board.cols(),
+            moves: moves.len(),
+            all_black: r.all_black(),
+            white,
+            left_board,
+        };
+        output::print_json(&report)?;
+        return Ok(code);
+    }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match r.outcome {
+        path::Outcome::AllBlack => writeln!(out, "all black after {} moves", moves.len())?,
+        path::Outcome::White { count } => writeln!(
+            out,
+            "{count} cell{} stay white after {} moves",
+            if count == 1 { "" } else { "s" },
+            moves.len()
+        )?,
+        path::Outcome::LeftBoard { step, mv, row, col } => writeln!(
+            out,
+            "move {step} ({}) leaves the board from row {}, column {} (counted from the top-left, from 1)",
+            mv.letter(),
+            row + 1,
+            col + 1
+        )?,
+    }
+    if a.show {
+        for line in picture(&r.black) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    out.flush()?;
+    Ok(code)
+}

@@ -1,0 +1,123 @@
+//! `damier walk solve`: one solution (or all), its picture and path, or the path to a file.
+
+use super::*;
+
+#[derive(serde::Serialize)]
+struct OneSolution {
+    pattern: Vec<String>,
+    path: String,
+    path_length: usize,
+}
+
+#[derive(serde::Serialize)]
+struct SolveReport {
+    rows: usize,
+    cols: usize,
+    solutions: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pattern: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<String>,
+    path_length: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    out: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pattern_file: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    all: Option<Vec<OneSolution>>,
+}
+
+pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
+    let limit = if a.out.is_some() { walk::MAX_CELLS_PATH_TO_FILE } else { walk::MAX_CELLS };
+    let board = Shape::with_limit(a.rows, a.cols, limit)?;
+    if let Some(p) = &a.pattern {
+        board_io::format_of(p)?; // refuse a bad extension before the work
+    }
+    let sols = solutions(board, a.method.into())?;
+    let path = checked_path(board, &sols.particular)?;
+    if let Some(p) = &a.pattern {
+        board_io::write(p, &sols.particular)?;
+    }
+    if let Some(f) = &a.out {
+        output::write_atomic_with(f, |w| {
+            w.write_all(path.as_bytes())?;
+            w.write_all(b"\n")
+        })?;
+    }
+    let to_screen = a.out.is_none();
+    let all = if a.all {
+        let mut list = Vec::new();
+        for g in sols.all()? {
+            interrupt::check()?;
+            let p = checked_path(board, &g)?;
+            list.push(OneSolution { pattern: picture(&g), path_length: p.len(), path: p });
+        }
+        Some(list)
+    } else {
+        None
+    };
+    let report = SolveReport {
+        rows: board.rows(),
+        cols: board.cols(),
+        solutions: sols.count_decimal(),
+        pattern: to_screen.then(|| picture(&sols.particular)),
+        path_length: path.len(),
+        path: to_screen.then_some(path),
+        out: a.out.clone(),
+        pattern_file: a.pattern.clone(),
+        all,
+    };
+    if a.json {
+        output::print_json(&report)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    writeln!(
+        out,
+        "{} x {}: {} solution{} (2^{})",
+        report.rows,
+        report.cols,
+        report.solutions,
+        if report.solutions == "1" { "" } else { "s" },
+        sols.nullity()
+    )?;
+    let print_one =
+        |out: &mut dyn Write, pattern: &[String], path: &str, activated: usize| -> anyhow::Result<()> {
+            for line in pattern {
+                writeln!(out, "{line}")?;
+            }
+            writeln!(out, "path: {} moves for {} activated cells", path.len(), activated)?;
+            writeln!(out, "{path}")?;
+            Ok(())
+        };
+    if let Some(p) = &report.pattern_file {
+        writeln!(out, "activation set written to {}", p.display())?;
+    }
+    match &report.all {
+        None if !to_screen => {
+            let f = a.out.as_ref().expect("--out");
+            let activated = sols.particular.count_ones();
+            writeln!(
+                out,
+                "path: {} moves for {activated} activated cells, written to {}",
+                report.path_length,
+                f.display()
+            )?;
+        }
+        None => {
+            writeln!(out, "one solution ('#' = landed on an odd number of times, top row first):")?;
+            let (pattern, path) =
+                (report.pattern.as_deref().unwrap_or_default(), report.path.as_deref().unwrap_or_default());
+            print_one(&mut out, pattern, path, sols.particular.count_ones() as usize)?;
+        }
+        Some(list) => {
+            for (i, s) in list.iter().enumerate() {
+                writeln!(out, "solution {}:", i + 1)?;
+                let activated = s.pattern.iter().map(|l| l.matches('#').count()).sum();
+                print_one(&mut out, &s.pattern, &s.path, activated)?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
