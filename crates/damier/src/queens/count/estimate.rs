@@ -176,10 +176,6 @@ mod tests {
         assert!(e.low <= e.core_hours && e.core_hours <= e.high && e.low >= 0.0);
         let big = estimate(12, 1_000_000, 1, &Control::new()).unwrap();
         assert_eq!(big.samples, big.tasks, "at most every task");
-        assert!(matches!(
-            estimate(23, 10, 1, &Control::new()),
-            Err(TaskError::EngineCannotRun { n: 23, .. })
-        ));
         assert_eq!(estimate(28, 10, 1, &Control::new()), Err(TaskError::OutOfRange(28)));
     }
 }

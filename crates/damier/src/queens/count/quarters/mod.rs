@@ -385,9 +385,10 @@ pub(crate) fn count_column_sets(
 ) -> Result<(), Interrupted> {
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let g = Geometry::new(n);
-    // The whole quarter table where the engine would build it (q <= TABLE_MAX_Q), else
-    // per-task searches; the caller's memory checks come first.
-    let quarters = Quarters::new(&g, g.q <= TABLE_MAX_Q, u64::MAX);
+    // The whole quarter table up to q = 11 (0.55 GB); beyond, per-task searches, so that a
+    // sample of a few tasks (estimate, verify) or a journaled count stays in bounded memory
+    // instead of building the 4.9 GB table of q = 12.
+    let quarters = Quarters::new(&g, g.q <= 11, u64::MAX);
     column_sets.par_iter().enumerate().try_for_each_init(
         || Work::new(&g, isa),
         |w, (i, &(cols, weight))| {
