@@ -28,9 +28,12 @@ macro_rules! avx2_dispatch {
 }
 pub(crate) use avx2_dispatch;
 
+mod coset;
 mod matrix;
 mod poly;
 mod vector;
+
+pub use coset::{Coset, MAX_WALK_DIMENSION, XorVector, power_of_two_decimal, power_of_two_minus_one_decimal};
 
 pub use matrix::{BitMatrix, Echelon, EliminationStep, RowOp};
 pub use poly::{Gf2Poly, KARATSUBA_THRESHOLD};
