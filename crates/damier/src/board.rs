@@ -389,6 +389,16 @@ impl Board {
     }
 }
 
+impl crate::gf2::XorVector for Board {
+    fn xor_with(&mut self, other: &Board) {
+        self.xor_assign(other);
+    }
+
+    fn weight(&self) -> u64 {
+        self.count_ones()
+    }
+}
+
 impl std::str::FromStr for Board {
     type Err = BoardError;
 

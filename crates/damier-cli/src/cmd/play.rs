@@ -2,7 +2,6 @@
 
 use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::Subcommand;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -28,7 +27,8 @@ pub struct LightsArgs {
     /// Seed for the random boards (the start and those drawn by `r`).
     #[arg(long)]
     seed: Option<u64>,
-    /// Start from a board file (rows of 0/1 or ./#; `-` reads stdin — not with a game).
+    /// Start from a board file (rows of 0/1 or ./#, or a PBM bitmap; not stdin: the game reads
+    /// the keyboard).
     #[arg(long)]
     from: Option<std::path::PathBuf>,
 }
@@ -58,22 +58,26 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
 
 fn lights(a: LightsArgs) -> anyhow::Result<ExitCode> {
     let seed = a.seed.unwrap_or_else(rand::random);
+    let playable = |w: usize, h: usize| {
+        anyhow::ensure!(
+            (1..=MAX_SIDE).contains(&w) && (1..=MAX_SIDE).contains(&h),
+            "board {w}x{h} cannot be played here: each side must be in 1..={MAX_SIDE}"
+        );
+        Ok(())
+    };
     let start = match &a.from {
         Some(path) => {
             anyhow::ensure!(
                 path.as_os_str() != "-",
                 "a game reads the keyboard: give --from a file, not stdin"
             );
-            let text =
-                std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-            damier::board::Board::parse(&text).with_context(|| format!("{}", path.display()))?
+            let board = crate::util::board_io::read(&path.to_string_lossy())?;
+            playable(board.width(), board.height())?;
+            board
         }
         None => {
             let (w, h) = damier::board::parse_size(&a.size)?;
-            anyhow::ensure!(
-                (1..=MAX_SIDE).contains(&w) && (1..=MAX_SIDE).contains(&h),
-                "board {w}x{h} cannot be played here: each side must be in 1..={MAX_SIDE}"
-            );
+            playable(w, h)?;
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
             tui::lights::LightsGame::random_board(w, h, &mut rng)?
         }

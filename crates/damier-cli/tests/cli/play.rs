@@ -22,6 +22,12 @@ fn bad_sizes_are_refused_before_the_terminal_is_touched() {
     fails_with(&["play", "lights", "500x500"], 2);
     fails_with(&["play", "lights", "5by5"], 2);
     fails_with(&["play", "lights", "--from", "/nonexistent/board"], 2);
+    // A board file is held to the same size limit as a random board (PBM accepted).
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.pbm");
+    std::fs::write(&big, [&b"P4\n300 300\n"[..], &vec![0u8; 38 * 300]].concat()).unwrap();
+    let err = fails_with(&["play", "lights", "--from", big.to_str().unwrap()], 2);
+    assert!(err.contains("1..=60"), "{err}");
     fails_with(&["watch", "-n", "8", "--eps", "1.5"], 2);
 }
 

@@ -4,9 +4,12 @@
 //! of word `i / 64`; addition is XOR, a whole row at a time. Polynomials ([`Gf2Poly`]) use the
 //! same packing for their coefficients.
 
+mod coset;
 mod matrix;
 mod poly;
 mod vector;
+
+pub use coset::{Coset, MAX_WALK_DIMENSION, XorVector, power_of_two_decimal, power_of_two_minus_one_decimal};
 
 pub use matrix::{BitMatrix, Echelon, EliminationStep, RowOp};
 pub use poly::{Gf2Poly, KARATSUBA_THRESHOLD};

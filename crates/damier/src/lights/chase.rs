@@ -233,15 +233,10 @@ pub fn chase_table(width: usize, height: usize) -> Result<ChaseTable, super::Lig
 /// Gray-code walk over the span.
 fn lightest(x: &BitVec, kernel: &[BitVec]) -> BitVec {
     let key = |v: &BitVec| (v.count_ones(), v.to_bools().iter().map(|&b| u8::from(!b)).collect::<Vec<_>>());
-    let mut cur = x.clone();
-    let mut best = cur.clone();
-    for i in 1u64..(1 << kernel.len()) {
-        cur.xor_assign(&kernel[i.trailing_zeros() as usize]);
-        if key(&cur) < key(&best) {
-            best = cur.clone();
-        }
+    let coset = crate::gf2::Coset::new(x.clone(), kernel.to_vec());
+    match coset.smallest_by(key, || Ok::<(), std::convert::Infallible>(())) {
+        Ok((_, best)) => best,
     }
-    best
 }
 
 #[cfg(test)]

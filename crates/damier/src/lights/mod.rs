@@ -38,7 +38,8 @@ pub mod press;
 
 use crate::board::{Board, BoardError};
 use crate::control::{Control, Interrupted};
-use crate::gf2::BitVec;
+use crate::gf2::{BitVec, Coset, XorVector};
+pub use crate::gf2::{power_of_two_decimal, power_of_two_minus_one_decimal};
 
 pub use poly::{nullity, square_nullities};
 pub use press::{apply_presses, press, verify};
@@ -309,26 +310,12 @@ pub fn fewest_presses(presses: &Board, kernel: &[Board], control: &Control) -> R
     let mut chosen = vec![false; kernel.len()];
     let exact = kernel.len() <= EXACT_MAX_NULLITY;
     if exact {
-        let mut best = weight(&cur);
-        let mut best_i = 0u64;
-        for i in 1u64..(1u64 << kernel.len()) {
-            if i & 0xffff == 0 && control.cancelled() {
-                return Err(Interrupted);
-            }
-            // PERF: Gray code: one kernel vector in or out per step.
-            let v = &vecs[i.trailing_zeros() as usize];
-            for (c, x) in cur.iter_mut().zip(v) {
-                *c ^= x;
-            }
-            let w = weight(&cur);
-            if w < best {
-                best = w;
-                best_i = i;
-            }
-        }
-        let gray = best_i ^ (best_i >> 1);
+        // PERF: the walk runs on the words some kernel vector touches, not the whole board.
+        let coset = Coset::new(cur, vecs);
+        let (mask, _) = coset
+            .smallest_by(XorVector::weight, || if control.cancelled() { Err(Interrupted) } else { Ok(()) })?;
         for (j, c) in chosen.iter_mut().enumerate() {
-            *c = (gray >> j) & 1 == 1;
+            *c = (mask >> j) & 1 == 1;
         }
     } else {
         let xor = |a: &[u64], b: &[u64]| a.iter().zip(b).map(|(x, y)| x ^ y).collect::<Vec<u64>>();
@@ -382,54 +369,7 @@ pub fn all_solutions(presses: &Board, kernel: &[Board]) -> Result<Vec<Board>, Li
             max: ALL_MAX_NULLITY,
         });
     }
-    let mut out = Vec::with_capacity(1 << kernel.len());
-    let mut cur = presses.clone();
-    out.push(cur.clone());
-    for i in 1u64..(1 << kernel.len()) {
-        cur.xor_assign(&kernel[i.trailing_zeros() as usize]);
-        out.push(cur.clone());
-    }
-    Ok(out)
-}
-
-/// `2^k` in decimal (it exceeds `u64` for `k >= 64`).
-pub fn power_of_two_decimal(k: u64) -> String {
-    if k < 128 {
-        return (1u128 << k).to_string();
-    }
-    // Little-endian base 10^9 limbs, doubled k times in chunks of 29 bits.
-    let mut limbs: Vec<u64> = vec![1];
-    let mut left = k;
-    while left > 0 {
-        let step = left.min(29);
-        left -= step;
-        let mut carry = 0u64;
-        for l in limbs.iter_mut() {
-            let v = (*l << step) + carry;
-            *l = v % 1_000_000_000;
-            carry = v / 1_000_000_000;
-        }
-        while carry > 0 {
-            limbs.push(carry % 1_000_000_000);
-            carry /= 1_000_000_000;
-        }
-    }
-    let mut s = limbs.last().expect("nonempty").to_string();
-    for l in limbs.iter().rev().skip(1) {
-        s.push_str(&format!("{l:09}"));
-    }
-    s
-}
-
-/// `2^k - 1` in decimal, exact for any `k` (the number of nonzero vectors of a k-dimensional
-/// space over GF(2)).
-pub fn power_of_two_minus_one_decimal(k: u64) -> String {
-    let mut digits = power_of_two_decimal(k).into_bytes();
-    // 2^k ends in 1, 2, 4, 6 or 8, never 0: subtracting 1 touches the last digit only.
-    let last = digits.last_mut().expect("nonempty");
-    debug_assert!(*last > b'0');
-    *last -= 1;
-    String::from_utf8(digits).expect("ASCII digits")
+    Ok(Coset::new(presses.clone(), kernel.to_vec()).elements())
 }
 
 #[cfg(test)]

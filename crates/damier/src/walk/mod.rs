@@ -40,7 +40,7 @@ pub mod rows;
 
 use crate::board::Board;
 use crate::control::{Control, Interrupted};
-use crate::gf2::BitVec;
+use crate::gf2::{BitVec, Coset};
 use crate::lights::{self, LightsError};
 
 /// Largest board accepted, in cells: `2^24` (e.g. 4096 x 4096). Bounds memory (the path of a
@@ -350,14 +350,19 @@ impl Solutions {
         lights::power_of_two_decimal(self.nullity as u64)
     }
 
-    /// Every solution, in Gray-code order from the particular one ([`lights::all_solutions`]);
+    /// Every solution as a coset `particular + span(kernel)` (materialises the kernel).
+    pub fn coset(&self) -> Result<Coset<Board>, WalkError> {
+        Ok(Coset::new(self.particular.clone(), self.kernel()?))
+    }
+
+    /// Every solution, in Gray-code order from the particular one ([`Coset::elements`]);
     /// refused above [`MAX_LISTED_NULLITY`].
     pub fn all(&self) -> Result<Vec<Board>, WalkError> {
         let k = self.nullity;
         if k > MAX_LISTED_NULLITY {
             return Err(WalkError::TooManySolutions { nullity: k, max: MAX_LISTED_NULLITY });
         }
-        lights::all_solutions(&self.particular, &self.kernel()?).map_err(WalkError::from_lights)
+        Ok(self.coset()?.elements())
     }
 
     /// The affine space spanned by an explicit, complete list of solutions (brute force and

@@ -39,17 +39,7 @@ pub(super) fn chase(a: ChaseArgs) -> anyhow::Result<ExitCode> {
         if kernel.len() > 20 {
             return x0;
         }
-        let weight = |v: &[u64]| v.iter().map(|x| x.count_ones()).sum::<u32>();
-        let (mut cur, mut best) = (x0.clone(), x0);
-        for i in 1u64..(1 << kernel.len()) {
-            for (c, k) in cur.iter_mut().zip(&kernel[i.trailing_zeros() as usize]) {
-                *c ^= k;
-            }
-            if weight(&cur) < weight(&best) {
-                best = cur.clone();
-            }
-        }
-        best
+        damier::gf2::Coset::new(x0, kernel).lightest().1
     });
     // 3. Press it and chase again.
     let full = match &first {
