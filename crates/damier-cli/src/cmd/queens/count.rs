@@ -39,8 +39,9 @@ pub struct Args {
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     memory: Option<u64>,
     /// Print JSON (keys: n, total, unique, seconds; with --share: n, share, shares,
-    /// share_total, seconds, tasks; with --mpi, also processes; on the task list, also
-    /// strategy, resumed_tasks with --journal, verified_tasks and seed with --verify-sample).
+    /// share_total, seconds, tasks; with --mpi, also processes, tasks_by_process; on the task
+    /// list, also strategy, resumed_tasks with --journal, verified_tasks and seed with
+    /// --verify-sample).
     #[arg(long)]
     json: bool,
     /// Engine counting each task of the task list (n in 4..=27): the quarter-board matcher, or
