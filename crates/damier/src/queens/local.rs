@@ -153,34 +153,6 @@ fn check(n: u64, cols: &[u32], control: &Control) -> Result<(), CheckFailure> {
     occ.finish().map_err(CheckFailure::Invalid)
 }
 
-/// Asks the kernel to back `v` with huge pages where it can (Linux, transparent huge pages in
-/// `madvise` mode); a hint only, ignored elsewhere or on failure.
-fn advise_huge_pages<T>(v: &[T]) {
-    #[cfg(target_os = "linux")]
-    {
-        const PAGE: usize = 4096;
-        const MADV_HUGEPAGE: i32 = 14;
-        unsafe extern "C" {
-            fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-        }
-        let bytes = std::mem::size_of_val(v);
-        if bytes < 1 << 22 {
-            return;
-        }
-        let start = v.as_ptr() as usize;
-        let aligned = start.next_multiple_of(PAGE);
-        let len = (start + bytes - aligned) / PAGE * PAGE;
-        // PERF: the greedy start reads the bitmaps at random; with 4 KiB pages nearly every
-        // read also misses the TLB at n >= 10^7.
-        // SAFETY: `[aligned, aligned + len)` lies inside the live allocation of `v` and is
-        // page-aligned, as madvise requires; MADV_HUGEPAGE changes no memory contents and
-        // only affects how the kernel backs these pages. The result is deliberately ignored.
-        let _ = unsafe { madvise(aligned as *mut std::ffi::c_void, len, MADV_HUGEPAGE) };
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = v;
-}
-
 /// A bitmap with two spare words, so a 64-bit window may start at any index below its length.
 #[derive(Clone, Debug)]
 struct Bits {
@@ -189,9 +161,7 @@ struct Bits {
 
 impl Bits {
     fn zeros(bits: usize) -> Bits {
-        let words = vec![0; bits.div_ceil(64) + 2];
-        advise_huge_pages(&words);
-        Bits { words }
+        Bits { words: vec![0; bits.div_ceil(64) + 2] }
     }
 
     fn clear_all(&mut self) {
@@ -337,11 +307,7 @@ impl Search {
         Search {
             n,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
-            cols: {
-                let cols = vec![0; n];
-                advise_huge_pages(&cols);
-                cols
-            },
+            cols: vec![0; n],
             up: diag(),
             down: diag(),
             free: Bits::zeros(n),
