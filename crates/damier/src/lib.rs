@@ -32,6 +32,7 @@ pub mod automaton;
 pub mod board;
 pub mod control;
 pub mod gf2;
+mod hint;
 pub mod lights;
 pub mod queens;
 mod random;

@@ -145,9 +145,7 @@ fn check(n: u64, cols: &[u32], control: &Control) -> Result<(), CheckFailure> {
         if control.cancelled() {
             return Err(CheckFailure::Interrupted);
         }
-        for &c in block {
-            occ.push(u64::from(c)).map_err(CheckFailure::Invalid)?;
-        }
+        occ.push_all(block).map_err(CheckFailure::Invalid)?;
         control.advance(block.len() as u64);
     }
     occ.finish().map_err(CheckFailure::Invalid)
@@ -212,18 +210,9 @@ impl Bits {
     /// Prefetches the cache line holding bit `i` (a hint only).
     #[inline(always)]
     fn prefetch(&self, i: usize) {
-        #[cfg(target_arch = "x86_64")]
         if let Some(word) = self.words.get(i >> 6) {
-            // SAFETY: `_mm_prefetch` only hints the cache; the pointer comes from a live
-            // reference into `words`, and prefetching never faults or writes.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    (word as *const u64).cast::<i8>(),
-                )
-            };
+            crate::hint::prefetch(word);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
     }
 }
 
