@@ -28,6 +28,7 @@
 //! (O(n), independent of the search) before it is returned.
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
@@ -216,12 +217,34 @@ impl Bits {
     }
 }
 
+/// Hashes a diagonal index with one multiplication (Fibonacci hashing): the keys are indices
+/// the search picked, not an adversary's, so SipHash's protection is not needed.
+#[derive(Clone, Copy, Debug, Default)]
+struct DiagonalHasher(u64);
+
+impl std::hash::Hasher for DiagonalHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        // PERF: one multiply per lookup in the repair's hot loop.
+        self.0 = (self.0 ^ u64::from(i)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
 /// Queens per diagonal: an occupancy bit, plus an exact count for the few diagonals holding two
 /// queens or more (the bit alone is the count for all others).
 #[derive(Clone, Debug)]
 struct DiagonalCounts {
     occupied: Bits,
-    crowded: HashMap<u32, u32>,
+    crowded: HashMap<u32, u32, BuildHasherDefault<DiagonalHasher>>,
 }
 
 impl DiagonalCounts {
@@ -292,7 +315,7 @@ struct Search {
 
 impl Search {
     fn new(n: usize, seed: u64) -> Search {
-        let diag = || DiagonalCounts { occupied: Bits::zeros(2 * n), crowded: HashMap::new() };
+        let diag = || DiagonalCounts { occupied: Bits::zeros(2 * n), crowded: HashMap::default() };
         Search {
             n,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
@@ -655,7 +678,7 @@ mod tests {
 
     #[test]
     fn diagonal_counts_match_a_plain_count() {
-        let mut counts = DiagonalCounts { occupied: Bits::zeros(64), crowded: HashMap::new() };
+        let mut counts = DiagonalCounts { occupied: Bits::zeros(64), crowded: HashMap::default() };
         let mut plain = [0u32; 64];
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
         let mut collisions = 0i64;
