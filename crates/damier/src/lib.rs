@@ -36,6 +36,7 @@ pub mod control;
 pub mod cpu;
 pub mod factor;
 pub mod gf2;
+mod hint;
 pub mod lights;
 pub mod queens;
 mod random;

@@ -247,6 +247,9 @@ fn corrupt_or_foreign_checkpoints_are_refused() {
     let err = fails_with(&["automaton", "run", "--checkpoint", path_arg], 2);
     assert!(err.contains("bytes long"), "{err}");
     fails_with(&["automaton", "run", "-n", "8", "--checkpoint-every", "5"], 2);
+    let missing = dir.path().join("no-such-dir").join("run.ckpt");
+    let err = fails_with(&["automaton", "run", "-n", "30", "--checkpoint", missing.to_str().unwrap()], 2);
+    assert!(err.contains("cannot write"), "{err}");
 }
 
 #[cfg(unix)]

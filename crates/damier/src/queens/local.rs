@@ -28,6 +28,7 @@
 //! (O(n), independent of the search) before it is returned.
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
@@ -145,40 +146,10 @@ fn check(n: u64, cols: &[u32], control: &Control) -> Result<(), CheckFailure> {
         if control.cancelled() {
             return Err(CheckFailure::Interrupted);
         }
-        for &c in block {
-            occ.push(u64::from(c)).map_err(CheckFailure::Invalid)?;
-        }
+        occ.push_all(block).map_err(CheckFailure::Invalid)?;
         control.advance(block.len() as u64);
     }
     occ.finish().map_err(CheckFailure::Invalid)
-}
-
-/// Asks the kernel to back `v` with huge pages where it can (Linux, transparent huge pages in
-/// `madvise` mode); a hint only, ignored elsewhere or on failure.
-fn advise_huge_pages<T>(v: &[T]) {
-    #[cfg(target_os = "linux")]
-    {
-        const PAGE: usize = 4096;
-        const MADV_HUGEPAGE: i32 = 14;
-        unsafe extern "C" {
-            fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-        }
-        let bytes = std::mem::size_of_val(v);
-        if bytes < 1 << 22 {
-            return;
-        }
-        let start = v.as_ptr() as usize;
-        let aligned = start.next_multiple_of(PAGE);
-        let len = (start + bytes - aligned) / PAGE * PAGE;
-        // PERF: the greedy start reads the bitmaps at random; with 4 KiB pages nearly every
-        // read also misses the TLB at n >= 10^7.
-        // SAFETY: `[aligned, aligned + len)` lies inside the live allocation of `v` and is
-        // page-aligned, as madvise requires; MADV_HUGEPAGE changes no memory contents and
-        // only affects how the kernel backs these pages. The result is deliberately ignored.
-        let _ = unsafe { madvise(aligned as *mut std::ffi::c_void, len, MADV_HUGEPAGE) };
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = v;
 }
 
 /// A bitmap with two spare words, so a 64-bit window may start at any index below its length.
@@ -189,9 +160,7 @@ struct Bits {
 
 impl Bits {
     fn zeros(bits: usize) -> Bits {
-        let words = vec![0; bits.div_ceil(64) + 2];
-        advise_huge_pages(&words);
-        Bits { words }
+        Bits { words: vec![0; bits.div_ceil(64) + 2] }
     }
 
     fn clear_all(&mut self) {
@@ -242,18 +211,31 @@ impl Bits {
     /// Prefetches the cache line holding bit `i` (a hint only).
     #[inline(always)]
     fn prefetch(&self, i: usize) {
-        #[cfg(target_arch = "x86_64")]
         if let Some(word) = self.words.get(i >> 6) {
-            // SAFETY: `_mm_prefetch` only hints the cache; the pointer comes from a live
-            // reference into `words`, and prefetching never faults or writes.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    (word as *const u64).cast::<i8>(),
-                )
-            };
+            crate::hint::prefetch(word);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
+    }
+}
+
+/// Hashes a diagonal index with one multiplication (Fibonacci hashing): the keys are indices
+/// the search picked, not an adversary's, so SipHash's protection is not needed.
+#[derive(Clone, Copy, Debug, Default)]
+struct DiagonalHasher(u64);
+
+impl std::hash::Hasher for DiagonalHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        // PERF: one multiply per lookup in the repair's hot loop.
+        self.0 = (self.0 ^ u64::from(i)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
 }
 
@@ -262,7 +244,7 @@ impl Bits {
 #[derive(Clone, Debug)]
 struct DiagonalCounts {
     occupied: Bits,
-    crowded: HashMap<u32, u32>,
+    crowded: HashMap<u32, u32, BuildHasherDefault<DiagonalHasher>>,
 }
 
 impl DiagonalCounts {
@@ -333,15 +315,11 @@ struct Search {
 
 impl Search {
     fn new(n: usize, seed: u64) -> Search {
-        let diag = || DiagonalCounts { occupied: Bits::zeros(2 * n), crowded: HashMap::new() };
+        let diag = || DiagonalCounts { occupied: Bits::zeros(2 * n), crowded: HashMap::default() };
         Search {
             n,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
-            cols: {
-                let cols = vec![0; n];
-                advise_huge_pages(&cols);
-                cols
-            },
+            cols: vec![0; n],
             up: diag(),
             down: diag(),
             free: Bits::zeros(n),
@@ -700,7 +678,7 @@ mod tests {
 
     #[test]
     fn diagonal_counts_match_a_plain_count() {
-        let mut counts = DiagonalCounts { occupied: Bits::zeros(64), crowded: HashMap::new() };
+        let mut counts = DiagonalCounts { occupied: Bits::zeros(64), crowded: HashMap::default() };
         let mut plain = [0u32; 64];
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
         let mut collisions = 0i64;

@@ -54,6 +54,11 @@ pub fn run(
         (None, Some(_)) => every,
         (None, None) => Duration::MAX,
     };
+    if let Some(path) = checkpoint {
+        // At once: a path that cannot be written fails now, not after the first period, and
+        // a kill before the first period still leaves a file to resume from.
+        save(aut, path)?;
+    }
     let mut last_save = Instant::now();
     let result = aut.run_observed(max_steps, stop, period, |a| -> anyhow::Result<()> {
         if let Some(bar) = &bar {

@@ -32,7 +32,8 @@ pub enum Command {
     List(list::Args),
     /// The first solution in backtracking order.
     First(first::Args),
-    /// One solution for any N >= 4 (up to 10^9) by explicit construction, verified.
+    /// One checked solution: by explicit construction (N <= 10^9) or a random one by local
+    /// search (--method local, N <= 10^8).
     Solve(solve::Args),
     /// R(N), the most non-attacking queens on N x N, with a witness.
     Max(max::Args),
