@@ -16,7 +16,9 @@
 //! - [`run`]: one run with a step cap and a [`Control`](crate::control::Control), many
 //!   independent seeded runs in parallel, the sweep over sizes with its baselines;
 //! - [`arith`]: the deterministic primality test, trial division and Pollard's rho
-//!   baselines, random balanced semiprimes.
+//!   baselines, random balanced semiprimes;
+//! - [`sat`]: the same multiplication grid as clauses for the CDCL solver `varisat` (a third
+//!   baseline).
 //!
 //! ```
 //! use damier::factor::{Automaton, Params};
@@ -29,6 +31,7 @@
 pub mod arith;
 mod grid;
 pub mod run;
+pub mod sat;
 
 pub use grid::{Automaton, ECHO_A, ECHO_B, LOW, STUCK, Signals, Site, verify};
 pub use run::{RunResult, run_samples};
