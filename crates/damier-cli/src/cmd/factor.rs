@@ -449,7 +449,8 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-const HEADER: &str = "bits  runs  censored      mean steps    median steps   mean s (automaton)   trial division s   Pollard rho s";
+const HEADER: &str = "bits  runs  censored      mean steps    median steps   mean s (automaton)   trial division s   \
+                      Pollard rho s       SAT s";
 
 fn row(p: &SweepSummary) -> String {
     let f = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{x:.3e}"));
