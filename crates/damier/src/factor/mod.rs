@@ -42,8 +42,8 @@ use crate::control::Interrupted;
 /// one. [range: (0, 1]]
 pub const DEFAULT_Q: f64 = 0.5;
 
-/// Default noise: probability that a border cell flips its bit when some other column is
-/// wrong. [range: (0, 1]]
+/// Default noise: probability that a border cell flips its bit when the lowest wrong column
+/// cannot be fixed by its own border bits (the verdict "stuck"). [range: (0, 1]]
 pub const DEFAULT_EPS: f64 = 0.02;
 
 /// Default step cap of one run.
@@ -55,7 +55,7 @@ pub struct Params {
     /// Flip probability on the verdict "this column is the lowest wrong one".
     /// [default: 0.5] [range: (0, 1]]
     pub q: f64,
-    /// Flip probability on the verdict "some column is wrong" (not this one).
+    /// Flip probability on the verdict "stuck" (the lowest wrong column has no bit to fix it).
     /// [default: 0.02] [range: (0, 1]]; 0 would let a wrong configuration freeze.
     pub eps: f64,
 }
