@@ -86,7 +86,7 @@ struct SweepArgs {
     #[arg(long, default_value_t = engine::DEFAULT_MAX_STEPS)]
     max_steps: u64,
     /// Wall-clock budget per size, seconds: runs still going then are censored, and the
-    /// sweep stops after the first size where every run is censored.
+    /// sweep stops after the first size where every run is censored by it.
     #[arg(long, value_name = "SECONDS")]
     budget: Option<f64>,
     /// Worker threads [default: all cores].
@@ -94,6 +94,10 @@ struct SweepArgs {
     threads: Option<u32>,
     #[command(flatten)]
     params: ParamArgs,
+    /// Also hand the same multiplication grid to the SAT solver varisat (one solve per
+    /// number; Ctrl-C waits for a running solve).
+    #[arg(long)]
+    sat: bool,
     /// Write one line per semiprime as CSV.
     #[arg(long, value_name = "F")]
     csv: Option<PathBuf>,
@@ -301,9 +305,10 @@ struct SweepReport {
     points: Vec<SweepSummary>,
     /// Least-squares slope of log2(median steps) against bits: doublings per bit.
     steps_doublings_per_bit: Option<f64>,
-    /// The same for the median time of trial division and Pollard's rho.
+    /// The same for the mean time of trial division, Pollard's rho and the SAT solver.
     trial_doublings_per_bit: Option<f64>,
     rho_doublings_per_bit: Option<f64>,
+    sat_doublings_per_bit: Option<f64>,
     runs: Vec<SweepSample>,
     seconds: f64,
 }
@@ -341,10 +346,11 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         for &b in &bits {
             let deadline = a.budget.map(|s| Instant::now() + Duration::from_secs_f64(s));
             let stop = Stop { control, deadline };
-            let samples =
-                pool.install(|| run::sweep_point(b, a.samples as usize, seed, &params, a.max_steps, &stop))?;
+            let samples = pool.install(|| {
+                run::sweep_point(b, a.samples as usize, seed, &params, a.max_steps, a.sat, &stop)
+            })?;
             let summary = run::summarize(b, &samples);
-            let all_censored = summary.censored == summary.runs;
+            let all_censored = samples.iter().all(|s| s.run.censored == Some(Censored::Budget));
             if !a.json {
                 eprintln!("{}", row(&summary));
             }
@@ -370,6 +376,7 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         steps_doublings_per_bit: fit(&|p| p.median_steps),
         trial_doublings_per_bit: fit(&|p| Some(p.trial_seconds)),
         rho_doublings_per_bit: fit(&|p| Some(p.rho_seconds)),
+        sat_doublings_per_bit: fit(&|p| p.sat_seconds),
         points,
         runs,
         seconds: clock.elapsed().as_secs_f64(),
@@ -384,7 +391,7 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
                 None => "",
             };
             s += &format!(
-                "{},{},{},{},{},{},{},{},{},{:.6e},{:.6e},{:.6e}\n",
+                "{},{},{},{},{},{},{},{},{},{:.6e},{:.6e},{:.6e},{}\n",
                 r.bits,
                 r.n,
                 r.p,
@@ -396,7 +403,8 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
                 censored,
                 r.seconds,
                 r.trial_seconds,
-                r.rho_seconds
+                r.rho_seconds,
+                r.sat_seconds.map(|v| format!("{v:.6e}")).unwrap_or_default()
             );
         }
         output::write_atomic(path, s.as_bytes())?;
@@ -415,7 +423,11 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
                 Series { name: "automaton (factored runs)".into(), points: pick(&|p| p.mean_seconds) },
                 Series { name: "trial division".into(), points: pick(&|p| Some(p.trial_seconds)) },
                 Series { name: "Pollard's rho (Brent)".into(), points: pick(&|p| Some(p.rho_seconds)) },
-            ],
+                Series { name: "SAT (varisat)".into(), points: pick(&|p| p.sat_seconds) },
+            ]
+            .into_iter()
+            .filter(|s| !s.points.is_empty())
+            .collect(),
         }
         .draw(path)?;
     }
@@ -432,16 +444,20 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         outln!("growth, doublings per bit: automaton median steps {}", show(report.steps_doublings_per_bit))?;
         outln!("  trial division time {}", show(report.trial_doublings_per_bit))?;
         outln!("  Pollard's rho time {}", show(report.rho_doublings_per_bit))?;
+        if a.sat {
+            outln!("  SAT solver time {}", show(report.sat_doublings_per_bit))?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
 
-const HEADER: &str = "bits  runs  censored      mean steps    median steps   mean s (automaton)   trial division s   Pollard rho s";
+const HEADER: &str = "bits  runs  censored      mean steps    median steps   mean s (automaton)   trial division s   \
+                      Pollard rho s       SAT s";
 
 fn row(p: &SweepSummary) -> String {
     let f = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{x:.3e}"));
     format!(
-        "{:>4}  {:>4}  {:>8}  {:>14}  {:>14}  {:>19}  {:>17.3e}  {:>14.3e}",
+        "{:>4}  {:>4}  {:>8}  {:>14}  {:>14}  {:>19}  {:>17.3e}  {:>14.3e}  {:>10}",
         p.bits,
         p.runs,
         p.censored,
@@ -449,6 +465,7 @@ fn row(p: &SweepSummary) -> String {
         f(p.median_steps),
         f(p.mean_seconds),
         p.trial_seconds,
-        p.rho_seconds
+        p.rho_seconds,
+        f(p.sat_seconds)
     )
 }

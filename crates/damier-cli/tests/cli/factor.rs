@@ -95,6 +95,7 @@ fn sweep_writes_csv_plot_and_json() {
         "3",
         "--seed",
         "4",
+        "--sat",
         "--json",
         "--csv",
         csv.to_str().unwrap(),
@@ -107,6 +108,7 @@ fn sweep_writes_csv_plot_and_json() {
     for p in points {
         assert_eq!((p["runs"].as_u64(), p["censored"].as_u64()), (Some(3), Some(0)));
         assert!(p["rho_seconds"].as_f64().unwrap() > 0.0);
+        assert!(p["sat_seconds"].as_f64().unwrap() > 0.0);
     }
     let runs = v["runs"].as_array().unwrap();
     for r in runs {
@@ -117,6 +119,7 @@ fn sweep_writes_csv_plot_and_json() {
     let table = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(table.lines().count(), 1 + 9);
     assert!(table.starts_with("bits,n,p,q,seed,steps"));
+    assert!(table.lines().nth(1).unwrap().split(',').count() == 13);
     assert!(std::fs::read_to_string(&plot).unwrap().contains("<svg"));
     // Same seed, same numbers and runs (timings aside).
     let again = json(&args);

@@ -16,7 +16,9 @@
 //! - [`run`]: one run with a step cap and a [`Control`](crate::control::Control), many
 //!   independent seeded runs in parallel, the sweep over sizes with its baselines;
 //! - [`arith`]: the deterministic primality test, trial division and Pollard's rho
-//!   baselines, random balanced semiprimes.
+//!   baselines, random balanced semiprimes;
+//! - [`sat`]: the same multiplication grid as clauses for the CDCL solver `varisat` (a third
+//!   baseline).
 //!
 //! ```
 //! use damier::factor::{Automaton, Params};
@@ -29,6 +31,7 @@
 pub mod arith;
 mod grid;
 pub mod run;
+pub mod sat;
 
 pub use grid::{Automaton, ECHO_A, ECHO_B, LOW, STUCK, Signals, Site, verify};
 pub use run::{RunResult, run_samples};
@@ -39,8 +42,8 @@ use crate::control::Interrupted;
 /// one. [range: (0, 1]]
 pub const DEFAULT_Q: f64 = 0.5;
 
-/// Default noise: probability that a border cell flips its bit when some other column is
-/// wrong. [range: (0, 1]]
+/// Default noise: probability that a border cell flips its bit when the lowest wrong column
+/// cannot be fixed by its own border bits (the verdict "stuck"). [range: (0, 1]]
 pub const DEFAULT_EPS: f64 = 0.02;
 
 /// Default step cap of one run.
@@ -52,7 +55,7 @@ pub struct Params {
     /// Flip probability on the verdict "this column is the lowest wrong one".
     /// [default: 0.5] [range: (0, 1]]
     pub q: f64,
-    /// Flip probability on the verdict "some column is wrong" (not this one).
+    /// Flip probability on the verdict "stuck" (the lowest wrong column has no bit to fix it).
     /// [default: 0.02] [range: (0, 1]]; 0 would let a wrong configuration freeze.
     pub eps: f64,
 }

@@ -11,7 +11,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 
-use super::{Automaton, FactorError, Params, arith};
+use super::{Automaton, FactorError, Params, arith, sat};
 use crate::automaton::experiment::{CHUNK, Censored, Stop, stream_seed};
 use crate::control::Interrupted;
 
@@ -125,6 +125,9 @@ pub struct SweepSample {
     pub trial_seconds: f64,
     /// Wall time of Pollard's rho on `n`, seconds (mean over repetitions).
     pub rho_seconds: f64,
+    /// Wall time of the SAT solver on the same multiplication grid, seconds (one solve),
+    /// when asked for.
+    pub sat_seconds: Option<f64>,
 }
 
 /// The semiprime and the automaton seed of sample `i` of size `bits` in a sweep seeded with
@@ -152,15 +155,17 @@ fn time_it(mut f: impl FnMut() -> u64) -> f64 {
     start.elapsed().as_secs_f64() / f64::from(reps)
 }
 
-/// Runs the automaton and both baselines on `samples` random balanced semiprimes of `bits`
-/// bits (in parallel, sample order kept; see [`sweep_input`] for the seeds). Advances
-/// `stop.control` by one per finished sample.
+/// Runs the automaton and the baselines (trial division, Pollard's rho, and with `with_sat`
+/// the SAT solver) on `samples` random balanced semiprimes of `bits` bits (in parallel,
+/// sample order kept; see [`sweep_input`] for the seeds). Advances `stop.control` by one per
+/// finished sample. A SAT solve cannot be interrupted: cancellation waits for it.
 pub fn sweep_point(
     bits: u32,
     samples: usize,
     seed: u64,
     params: &Params,
     max_steps: u64,
+    with_sat: bool,
     stop: &Stop,
 ) -> Result<Vec<SweepSample>, FactorError> {
     params.validated()?;
@@ -175,8 +180,17 @@ pub fn sweep_point(
             let seconds = start.elapsed().as_secs_f64();
             let trial_seconds = time_it(|| arith::trial_division(n));
             let rho_seconds = time_it(|| arith::pollard_rho(n, 1));
+            let sat_seconds = if with_sat {
+                let start = Instant::now();
+                let found = sat::factor(n)?;
+                // Verified by multiplication inside, and a semiprime has one factorization.
+                debug_assert_eq!(found, Some((p, q)), "the SAT model of {n} is its factorization");
+                Some(start.elapsed().as_secs_f64())
+            } else {
+                None
+            };
             stop.control.advance(1);
-            Ok(SweepSample { bits, n, p, q, run, seconds, trial_seconds, rho_seconds })
+            Ok(SweepSample { bits, n, p, q, run, seconds, trial_seconds, rho_seconds, sat_seconds })
         })
         .collect();
     out
@@ -203,6 +217,8 @@ pub struct SweepSummary {
     pub trial_seconds: f64,
     /// Mean seconds of Pollard's rho.
     pub rho_seconds: f64,
+    /// Mean seconds of the SAT solver, when it ran.
+    pub sat_seconds: Option<f64>,
 }
 
 /// Summarizes one point (see [`SweepSummary`]); `samples` must share one size.
@@ -233,6 +249,10 @@ pub fn summarize(bits: u32, samples: &[SweepSample]) -> SweepSummary {
         mean_seconds: mean(&|s| s.seconds),
         trial_seconds: all(&|s| s.trial_seconds),
         rho_seconds: all(&|s| s.rho_seconds),
+        sat_seconds: samples
+            .iter()
+            .all(|s| s.sat_seconds.is_some())
+            .then(|| all(&|s| s.sat_seconds.unwrap_or(0.0))),
     }
 }
 
@@ -302,8 +322,8 @@ mod tests {
         let control = Control::new();
         let stop = Stop::new(&control);
         let p = Params::default();
-        let a = sweep_point(12, 4, 5, &p, 100_000_000, &stop).unwrap();
-        let b = sweep_point(12, 4, 5, &p, 100_000_000, &stop).unwrap();
+        let a = sweep_point(12, 4, 5, &p, 100_000_000, true, &stop).unwrap();
+        let b = sweep_point(12, 4, 5, &p, 100_000_000, false, &stop).unwrap();
         for (x, y) in a.iter().zip(&b) {
             assert_eq!((x.n, &x.run), (y.n, &y.run));
             assert_eq!(x.run.factors, Some((x.p, x.q)));
@@ -314,10 +334,11 @@ mod tests {
         let mut steps: Vec<u64> = a.iter().map(|x| x.run.steps).collect();
         steps.sort();
         assert_eq!(s.median_steps, Some((steps[1] + steps[2]) as f64 / 2.0));
-        assert!(s.rho_seconds > 0.0 && s.trial_seconds > 0.0);
-        assert_eq!(sweep_point(5, 1, 0, &p, 10, &stop), Err(FactorError::Bits(5)));
+        assert!(s.rho_seconds > 0.0 && s.trial_seconds > 0.0 && s.sat_seconds.is_some());
+        assert!(b.iter().all(|x| x.sat_seconds.is_none()));
+        assert_eq!(sweep_point(5, 1, 0, &p, 10, false, &stop), Err(FactorError::Bits(5)));
         // Censored runs sort last in the median.
-        let capped = sweep_point(20, 3, 5, &p, 10, &stop).unwrap();
+        let capped = sweep_point(20, 3, 5, &p, 10, false, &stop).unwrap();
         let s = summarize(20, &capped);
         assert_eq!((s.censored, s.median_steps, s.mean_steps), (3, None, None));
     }
