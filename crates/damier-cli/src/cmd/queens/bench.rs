@@ -72,6 +72,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let threads = all.current_num_threads();
     let mut rows = Vec::new();
     if !a.json {
+        println!("counting kernels: {}", options.isa);
         println!(
             "{:>3} {:>22} {:>14} {:>12} {:>12} {:>8}",
             "n",
