@@ -73,6 +73,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let threads = all.current_num_threads();
     let mut rows = Vec::new();
     if !a.json {
+        outln!("counting kernels: {}", options.isa)?;
         outln!(
             "{:>3} {:>22} {:>14} {:>12} {:>12} {:>8}",
             "n",

@@ -310,8 +310,9 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
     let mut next = 0;
     while next < splits.len() {
         matcher.clear();
-        // PERF: one batch holds every bottom half up to n = 22; above, batches bound the
-        // sliced tables (52 bytes per key at n = 27) at the cost of more partial blocks.
+        // PERF: one batch holds every bottom half of the largest tasks measured at n = 21;
+        // above, batches bound the sliced tables (52 bytes per key at n = 27) at the cost of
+        // more partial blocks.
         while next < splits.len() && matcher.keys.len() < batch {
             let keep = (1 << WEIGHT_AT) - 1;
             let one = &splits[next..next + 1];
