@@ -12,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
     let expected = text.split_once('/').and_then(|(k, m)| {
         let k: u32 = k.trim().parse().ok()?;
         let m: u32 = m.trim().parse().ok()?;
-        (1 <= k && k <= m && m <= MAX_SHARES).then_some((k - 1, m))
+        (1 <= k && k <= m && m <= MAX_SHARES).then(|| (k - 1, m))
     });
     assert_eq!(parsed.as_ref().ok().map(|s| (s.index(), s.of())), expected, "{text:?}");
     let Ok(share) = parsed else { return };
