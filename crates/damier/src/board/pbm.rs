@@ -89,6 +89,10 @@ pub fn looks_like_pbm(bytes: &[u8]) -> bool {
     bytes.first() == Some(&b'P')
 }
 
+/// Largest piece of a raw row read at once (a multiple of 8 bytes): a row of a very wide board
+/// is read piece by piece, so its buffer stays small whatever the header says.
+const RAW_CHUNK_BYTES: usize = 1 << 16;
+
 /// A byte reader that counts its position, for error messages.
 struct Cursor<R> {
     inner: R,
@@ -240,8 +244,11 @@ impl Board {
         let width = cur.number("width")?;
         let height = cur.number("height")?;
         check_size(width, height)?;
-        let mut board = Board::new(width as usize, height as usize)?;
-        let (w, h) = (board.width, board.height);
+        let (w, h) = (width as usize, height as usize);
+        let stride = crate::gf2::words_for(w);
+        // The board grows as its rows arrive, so a short file announcing a huge size fails
+        // with `Truncated` having allocated no more than its own length (times a constant).
+        let mut words: Vec<u64> = Vec::new();
         match kind {
             PbmKind::Raw => {
                 // Exactly one whitespace byte ends the header.
@@ -252,22 +259,30 @@ impl Board {
                     }
                     None => return Err(PbmError::Truncated { offset: cur.offset, row: 0, height: h }),
                 }
-                let mut row = vec![0u8; w.div_ceil(8)];
+                let row_bytes = w.div_ceil(8);
+                // A whole number of words per chunk, so the chunks of a row fill whole words.
+                let mut chunk = vec![0u8; row_bytes.min(RAW_CHUNK_BYTES)];
                 for y in 0..h {
-                    if !cur.read_exact(&mut row)? {
-                        return Err(PbmError::Truncated { offset: cur.offset, row: y, height: h });
+                    let mut done = 0;
+                    while done < row_bytes {
+                        let buf = &mut chunk[..(row_bytes - done).min(RAW_CHUNK_BYTES)];
+                        if !cur.read_exact(buf)? {
+                            return Err(PbmError::Truncated { offset: cur.offset, row: y, height: h });
+                        }
+                        let start = words.len();
+                        words.resize(start + buf.len().div_ceil(8), 0);
+                        bytes_to_words(buf, &mut words[start..]);
+                        done += buf.len();
                     }
-                    bytes_to_words(&row, board.row_mut(y));
                 }
-                board.clear_tails();
             }
             PbmKind::Plain => {
                 for y in 0..h {
-                    let words = board.row_mut(y);
+                    let mut word = 0u64;
                     for x in 0..w {
                         cur.skip_space(false)?;
                         match cur.next()? {
-                            Some(b'1') => words[x / 64] |= 1 << (x % 64),
+                            Some(b'1') => word |= 1 << (x % 64),
                             Some(b'0') => {}
                             Some(b) => {
                                 return Err(PbmError::BadPixel {
@@ -279,10 +294,17 @@ impl Board {
                                 return Err(PbmError::Truncated { offset: cur.offset, row: y, height: h });
                             }
                         }
+                        if x % 64 == 63 || x + 1 == w {
+                            words.push(word);
+                            word = 0;
+                        }
                     }
                 }
             }
         }
+        debug_assert_eq!(words.len(), stride * h);
+        let mut board = Board { width: w, height: h, stride, words };
+        board.clear_tails();
         cur.skip_space(false)?;
         if cur.peek()?.is_some() {
             return Err(PbmError::TrailingData { offset: cur.offset });

@@ -80,20 +80,11 @@ enum TaskStrategy {
 }
 
 /// Most shares a count can be split into.
-pub(super) const MAX_SHARES: u32 = 1_000_000;
+pub(super) const MAX_SHARES: u32 = damier::queens::count::MAX_SHARES;
 
 /// Parses `K/M` (1-based share K of M).
 fn parse_share(text: &str) -> Result<Share, String> {
-    let (k, m) = text.split_once('/').ok_or("expected K/M, for instance 3/8")?;
-    let k: u32 = k.trim().parse().map_err(|_| format!("share {k:?} is not a positive integer"))?;
-    let m: u32 = m.trim().parse().map_err(|_| format!("share count {m:?} is not a positive integer"))?;
-    if !(1..=MAX_SHARES).contains(&m) {
-        return Err(format!("the share count must be in 1..={MAX_SHARES}"));
-    }
-    if !(1..=m).contains(&k) {
-        return Err(format!("share {k} of {m}: K must be in 1..={m}"));
-    }
-    Share::new(k - 1, m).ok_or_else(|| "invalid share".to_string())
+    Share::parse(text).map_err(|e| e.to_string())
 }
 
 /// `--isa`: a named vector unit, or the widest one found.

@@ -238,7 +238,8 @@ pub struct JournalContents {
 }
 
 impl JournalContents {
-    /// The sum of the recorded tasks' counts.
+    /// The sum of the recorded tasks' counts (it fits a `u64`: [`read`] refuses a journal
+    /// whose counts add up beyond).
     pub fn total(&self) -> u64 {
         self.records.iter().map(|r| r.count).sum()
     }
@@ -251,8 +252,9 @@ impl JournalContents {
     /// Tasks finished per second of wall time, over all sessions (`None` before any).
     pub fn rate(&self) -> Option<f64> {
         let tasks: u64 = self.sessions.iter().map(|s| s.tasks).sum();
-        let ms: u64 = self.sessions.iter().map(|s| s.last_ms.saturating_sub(s.unix_ms)).sum();
-        (tasks > 0 && ms > 0).then(|| tasks as f64 * 1000.0 / ms as f64)
+        // Summed as floats: the times come from the file and may add up beyond a u64.
+        let ms: f64 = self.sessions.iter().map(|s| s.last_ms.saturating_sub(s.unix_ms) as f64).sum();
+        (tasks > 0 && ms > 0.0).then(|| tasks as f64 * 1000.0 / ms)
     }
 
     /// Seconds until the share is done at [`JournalContents::rate`].
@@ -262,7 +264,7 @@ impl JournalContents {
 
     /// Worker seconds spent on the recorded tasks.
     pub fn task_seconds(&self) -> f64 {
-        self.records.iter().map(|r| r.micros).sum::<u64>() as f64 / 1e6
+        self.records.iter().map(|r| r.micros as f64).sum::<f64>() / 1e6
     }
 }
 
@@ -353,6 +355,7 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Option<JournalContents>, JournalEr
     let mut bad: Option<usize> = None;
     let mut line_no = 1;
     let mut torn_lines = 0;
+    let mut total: u64 = 0;
     while at < bytes.len() {
         line_no += 1;
         let stop = bytes[at..].iter().position(|&b| b == b'\n').map(|p| at + p);
@@ -392,6 +395,9 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Option<JournalContents>, JournalEr
                     Some(_) => continue,
                     None => {}
                 }
+                total = total.checked_add(r.count).ok_or_else(|| {
+                    corrupted(line_no, format!("task {}: the counts add up beyond 2^64", r.index))
+                })?;
                 session.tasks += 1;
                 session.last_ms = session.last_ms.max(r.unix_ms);
                 records.push(r);
@@ -712,6 +718,27 @@ mod tests {
         assert_eq!(c.rate(), Some(2.0));
         assert_eq!(c.eta_seconds(), Some((h.share_tasks() - 4) as f64 / 2.0));
         assert_eq!(c.task_seconds(), 2.0);
+    }
+
+    #[test]
+    fn counts_adding_up_beyond_a_u64_are_refused() {
+        // Seen while writing the `journal` fuzz target (docs/fuzzing.md): `total` overflowed.
+        let (_, h) = header(9, Share::WHOLE);
+        let chain = h.hash();
+        let mut text = h.line();
+        text += &Line::Session { unix_ms: u64::MAX, threads: 2 }.encode(chain);
+        for index in 0..2 {
+            let r = TaskRecord { index, count: u64::MAX / 2 + 1, micros: u64::MAX, unix_ms: u64::MAX };
+            text += &Line::Task(r).encode(chain);
+        }
+        let e = parse(Path::new("x"), text.as_bytes()).unwrap_err();
+        assert!(matches!(e, JournalError::Corrupted { line: 4, .. }), "{e}");
+        // One such record alone is read, and the summaries stay finite.
+        let one: String = text.lines().take(3).map(|l| format!("{l}\n")).collect();
+        let c = parse(Path::new("x"), one.as_bytes()).unwrap().unwrap();
+        assert_eq!(c.total(), u64::MAX / 2 + 1);
+        assert_eq!(c.task_seconds(), u64::MAX as f64 / 1e6);
+        assert_eq!(c.rate(), None);
     }
 
     /// A fresh directory, removed when dropped.

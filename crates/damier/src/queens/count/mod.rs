@@ -181,6 +181,34 @@ pub fn count_share_with(
     total_with(n, strategy, share, options, control)
 }
 
+/// Most shares a count can be split into (more would leave most shares empty).
+pub const MAX_SHARES: u32 = 1_000_000;
+
+/// Why a share `K/M` was refused ([`Share::parse`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShareError {
+    /// No `/` between the two numbers.
+    #[error("expected K/M, for instance 3/8")]
+    NoSlash,
+    /// `K` is not a number.
+    #[error("share {0:?} is not a positive integer")]
+    BadIndex(String),
+    /// `M` is not a number.
+    #[error("share count {0:?} is not a positive integer")]
+    BadCount(String),
+    /// `M` is 0 or above [`MAX_SHARES`].
+    #[error("the share count must be in 1..={MAX_SHARES}")]
+    CountOutOfRange,
+    /// `K` is 0 or above `M`.
+    #[error("share {k} of {m}: K must be in 1..={m}")]
+    IndexOutOfRange {
+        /// The 1-based share given.
+        k: u32,
+        /// The share count given.
+        m: u32,
+    },
+}
+
 /// One share of a count split between processes or machines (see [`count_share`]).
 ///
 /// Share `index` of `of` holds the engine's tasks `i` with `i % of == index`: interleaved, so
@@ -208,6 +236,21 @@ impl Share {
     /// How many shares the count is split into.
     pub fn of(self) -> u32 {
         self.of
+    }
+
+    /// Parses `K/M`, share `K` (1-based) of `M`, with `M` in `1..=`[`MAX_SHARES`] and `K` in
+    /// `1..=M` (spaces around either number allowed).
+    pub fn parse(text: &str) -> Result<Share, ShareError> {
+        let (k, m) = text.split_once('/').ok_or(ShareError::NoSlash)?;
+        let k: u32 = k.trim().parse().map_err(|_| ShareError::BadIndex(k.to_string()))?;
+        let m: u32 = m.trim().parse().map_err(|_| ShareError::BadCount(m.to_string()))?;
+        if !(1..=MAX_SHARES).contains(&m) {
+            return Err(ShareError::CountOutOfRange);
+        }
+        if !(1..=m).contains(&k) {
+            return Err(ShareError::IndexOutOfRange { k, m });
+        }
+        Ok(Share { index: k - 1, of: m })
     }
 
     /// This share's part of a task list.

@@ -169,6 +169,22 @@ fn shares_add_up_to_the_total() {
 }
 
 #[test]
+fn share_parse_accepts_k_of_m_and_names_each_fault() {
+    assert_eq!(Share::parse("3/8"), Ok(Share::new(2, 8).unwrap()));
+    assert_eq!(Share::parse(" 1 / 1 "), Ok(Share::WHOLE));
+    let max = format!("{MAX_SHARES}/{MAX_SHARES}");
+    assert_eq!(Share::parse(&max), Ok(Share::new(MAX_SHARES - 1, MAX_SHARES).unwrap()));
+    assert_eq!(Share::parse("3"), Err(ShareError::NoSlash));
+    assert_eq!(Share::parse("x/8"), Err(ShareError::BadIndex("x".into())));
+    assert_eq!(Share::parse("-1/8"), Err(ShareError::BadIndex("-1".into())));
+    assert_eq!(Share::parse("1/8/2"), Err(ShareError::BadCount("8/2".into())));
+    assert_eq!(Share::parse("1/0"), Err(ShareError::CountOutOfRange));
+    assert_eq!(Share::parse(&format!("1/{}", MAX_SHARES + 1)), Err(ShareError::CountOutOfRange));
+    assert_eq!(Share::parse("0/8"), Err(ShareError::IndexOutOfRange { k: 0, m: 8 }));
+    assert_eq!(Share::parse("9/8"), Err(ShareError::IndexOutOfRange { k: 9, m: 8 }));
+}
+
+#[test]
 fn counts_from_total_checks_the_total() {
     assert_eq!(counts_from_total(8, 92), Ok(Counts { n: 8, total: 92, unique: 12 }));
     assert_eq!(counts_from_total(8, 91), Err(CountError::ImpossibleTotal { n: 8, total: 91 }));
