@@ -120,13 +120,28 @@ pub struct ExperimentArgs {
 pub struct OutputArgs {
     /// Write the table as CSV.
     #[arg(long, value_name = "F")]
-    csv: Option<PathBuf>,
+    pub(crate) csv: Option<PathBuf>,
     /// Draw the figure (.svg or .png).
     #[arg(long, value_name = "F")]
-    plot: Option<PathBuf>,
+    pub(crate) plot: Option<PathBuf>,
     /// Print JSON.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
+}
+
+impl OutputArgs {
+    /// Refuses, before any run, a figure format we cannot draw and a file in a missing folder.
+    pub(crate) fn check(&self) -> anyhow::Result<()> {
+        if let Some(p) = &self.plot {
+            crate::util::plot::format_of(p)?;
+        }
+        for p in self.csv.iter().chain(&self.plot) {
+            if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+                anyhow::ensure!(dir.is_dir(), "cannot write {}: no directory {}", p.display(), dir.display());
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Arguments of `damier automaton sweep`.
@@ -438,18 +453,6 @@ fn model_name(m: Model) -> &'static str {
     }
 }
 
-fn check_output_paths(csv: &Option<PathBuf>, plot: &Option<PathBuf>) -> anyhow::Result<()> {
-    if let Some(p) = plot {
-        crate::util::plot::format_of(p)?;
-    }
-    for p in csv.iter().chain(plot) {
-        if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
-            anyhow::ensure!(dir.is_dir(), "cannot write {}: no directory {}", p.display(), dir.display());
-        }
-    }
-    Ok(())
-}
-
 fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(!a.eps.is_empty(), "--eps: the list of values is empty");
     for &e in &a.eps {
@@ -457,7 +460,7 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     }
     check_probability("eta", a.eta)?;
     check_n(a.n)?;
-    check_output_paths(&a.out.csv, &a.out.plot)?;
+    a.out.check()?;
     let seed = pick_seed(a.exp.seed);
     let params = Params { model: a.model.into(), n: a.n, eps: a.eps[0], eta: a.eta }.validated()?;
     let control = interrupt::control();
@@ -617,7 +620,7 @@ fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
     if let Some(b) = a.budget {
         anyhow::ensure!(b.is_finite() && b > 0.0, "--budget {b}: expected a positive number of seconds");
     }
-    check_output_paths(&a.out.csv, &a.out.plot)?;
+    a.out.check()?;
     let seed = pick_seed(a.exp.seed);
     let mut models: Vec<Model> = a.model.iter().map(|&m| m.into()).collect();
     models.dedup();

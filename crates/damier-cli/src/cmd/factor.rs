@@ -1,7 +1,6 @@
 //! `damier factor`: factoring N with the local-signal automaton (one run), and the sweep over
 //! sizes of random balanced semiprimes beside trial division and Pollard's rho.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -98,15 +97,8 @@ struct SweepArgs {
     /// number; Ctrl-C waits for a running solve).
     #[arg(long)]
     sat: bool,
-    /// Write one line per semiprime as CSV.
-    #[arg(long, value_name = "F")]
-    csv: Option<PathBuf>,
-    /// Draw time against size for the three methods (.svg or .png).
-    #[arg(long, value_name = "F")]
-    plot: Option<PathBuf>,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    out: super::automaton::OutputArgs,
 }
 
 /// Arguments of `damier watch factor`.
@@ -313,25 +305,13 @@ struct SweepReport {
     seconds: f64,
 }
 
-fn check_output_paths(paths: &[&Option<PathBuf>]) -> anyhow::Result<()> {
-    for p in paths.iter().copied().flatten() {
-        if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
-            anyhow::ensure!(dir.is_dir(), "cannot write {}: no directory {}", p.display(), dir.display());
-        }
-    }
-    Ok(())
-}
-
 fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     let bits = parse_bits(&a.bits)?;
     let params = a.params.params()?;
     if let Some(b) = a.budget {
         anyhow::ensure!(b.is_finite() && b > 0.0, "--budget {b}: give a positive number of seconds");
     }
-    if let Some(p) = &a.plot {
-        crate::util::plot::format_of(p)?;
-    }
-    check_output_paths(&[&a.csv, &a.plot])?;
+    a.out.check()?;
     let seed = a.seed.unwrap_or_else(rand::random::<u64>);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(a.threads.unwrap_or(0) as usize)
@@ -351,7 +331,7 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
             })?;
             let summary = run::summarize(b, &samples);
             let all_censored = samples.iter().all(|s| s.run.censored == Some(Censored::Budget));
-            if !a.json {
+            if !a.out.json {
                 eprintln!("{}", row(&summary));
             }
             points.push(summary);
@@ -381,7 +361,7 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         runs,
         seconds: clock.elapsed().as_secs_f64(),
     };
-    if let Some(path) = &a.csv {
+    if let Some(path) = &a.out.csv {
         let mut s =
             String::from("bits,n,p,q,seed,steps,flips,factored,censored,seconds,trial_seconds,rho_seconds\n");
         for r in &report.runs {
@@ -409,7 +389,7 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         }
         output::write_atomic(path, s.as_bytes())?;
     }
-    if let Some(path) = &a.plot {
+    if let Some(path) = &a.out.plot {
         let pick = |f: &dyn Fn(&SweepSummary) -> Option<f64>| -> Vec<(f64, f64)> {
             report.points.iter().filter_map(|p| f(p).map(|v| (f64::from(p.bits), v))).collect()
         };
@@ -431,7 +411,7 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         }
         .draw(path)?;
     }
-    if a.json {
+    if a.out.json {
         output::print_json(&report)?;
     } else {
         outln!("seed {seed}, {} semiprimes per size, q = {} eps = {}", a.samples, params.q, params.eps)?;

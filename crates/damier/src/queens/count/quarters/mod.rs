@@ -357,21 +357,37 @@ fn total_in(
         return Err(CountError::MemoryLimit { n, need, limit });
     }
     let quarters = Quarters::new(&g, table && g.q <= TABLE_MAX_Q, limit - need);
-    tasks
-        .par_iter()
-        .map_init(
-            || Work::new(&g, isa),
-            |w, t| {
-                if control.cancelled() {
-                    return Err(Interrupted);
-                }
-                let c = count_task(&g, &quarters, *t, w);
-                control.advance(1);
-                Ok(c)
-            },
-        )
-        .try_reduce(|| 0, |a, b| Ok(a + b))
-        .map_err(CountError::from)
+    let total = std::sync::atomic::AtomicU64::new(0);
+    for_each_task(&g, &quarters, isa, &tasks, control, &|_, c, _| {
+        total.fetch_add(c, std::sync::atomic::Ordering::Relaxed);
+    })?;
+    Ok(total.into_inner())
+}
+
+/// Counts `tasks` in parallel on the current rayon pool (one [`Work`] per worker), calling
+/// `on_done(i, count, elapsed)` as task `i` finishes; polls `control` between tasks and advances
+/// it by one per task. The one task loop of [`total`] and [`count_column_sets`].
+fn for_each_task(
+    g: &Geometry,
+    quarters: &Quarters,
+    isa: Isa,
+    tasks: &[Task],
+    control: &Control,
+    on_done: &(dyn Fn(usize, u64, std::time::Duration) + Sync),
+) -> Result<(), Interrupted> {
+    tasks.par_iter().enumerate().try_for_each_init(
+        || Work::new(g, isa),
+        |w, (i, &t)| {
+            if control.cancelled() {
+                return Err(Interrupted);
+            }
+            let start = std::time::Instant::now();
+            let c = count_task(g, quarters, t, w);
+            on_done(i, c, start.elapsed());
+            control.advance(1);
+            Ok(())
+        },
+    )
 }
 
 /// Weighted counts of the given column sets `(cols, mirror weight)` of n (`MIN_N..=MAX_N`), in
@@ -390,19 +406,8 @@ pub(crate) fn count_column_sets(
     // sample of a few tasks (estimate, verify) or a journaled count stays in bounded memory
     // instead of building the 4.9 GB table of q = 12.
     let quarters = Quarters::new(&g, g.q <= 11, u64::MAX);
-    column_sets.par_iter().enumerate().try_for_each_init(
-        || Work::new(&g, isa),
-        |w, (i, &(cols, weight))| {
-            if control.cancelled() {
-                return Err(Interrupted);
-            }
-            let start = std::time::Instant::now();
-            let c = count_task(&g, &quarters, Task { cols, weight }, w);
-            on_done(i, c, start.elapsed());
-            control.advance(1);
-            Ok(())
-        },
-    )
+    let tasks: Vec<Task> = column_sets.iter().map(|&(cols, weight)| Task { cols, weight }).collect();
+    for_each_task(&g, &quarters, isa, &tasks, control, on_done)
 }
 
 /// Number of tasks (progress units) for n.
