@@ -1,0 +1,154 @@
+//! `damier automaton run`: one run to the first solution, with a trace or checkpoints.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use damier::automaton::experiment::Censored;
+use damier::automaton::{Automaton, Model, Params, StartSignals, Stop, text};
+
+use super::{RunArgs, check_n, check_probability, long_run, pick_seed};
+use crate::util::output::outln;
+use crate::util::{exit, interrupt, output};
+
+#[derive(serde::Serialize)]
+struct RunReport {
+    model: Model,
+    n: usize,
+    eps: f64,
+    eta: f64,
+    seed: u64,
+    steps: u64,
+    moves: u64,
+    solved: bool,
+    absorbing: bool,
+    /// 1-based columns per row, when solved.
+    placement: Option<Vec<usize>>,
+    censored: Option<Censored>,
+    seconds: f64,
+}
+
+pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
+    check_probability("eps", a.eps)?;
+    check_probability("eta", a.eta)?;
+    let resumed = match &a.checkpoint {
+        Some(path) => long_run::load(path)?,
+        None => None,
+    };
+    if let Some(r) = &resumed {
+        anyhow::ensure!(
+            a.n.is_none_or(|n| n == r.n()) && a.seed.is_none_or(|s| s == r.seed()),
+            "{} holds a run with n = {} and seed {}: drop -n/--seed or use another file",
+            a.checkpoint.as_ref().expect("resumed from a file").display(),
+            r.n(),
+            r.seed()
+        );
+    }
+    let seed = resumed.as_ref().map_or_else(|| pick_seed(a.seed), Automaton::seed);
+    let start_pos = match &a.from {
+        Some(path) => {
+            let body =
+                std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let (n, counts) = text::parse_position(&body).with_context(|| format!("{}", path.display()))?;
+            if let Some(given) = a.n {
+                anyhow::ensure!(
+                    given == n,
+                    "{}: the position is {n} x {n} but -n {given} was given",
+                    path.display()
+                );
+            }
+            Some((n, counts))
+        }
+        None => None,
+    };
+    let n = match (&start_pos, a.n) {
+        _ if resumed.is_some() => resumed.as_ref().map_or(0, Automaton::n),
+        (Some((n, _)), _) => *n,
+        (None, Some(n)) => n,
+        (None, None) => anyhow::bail!("give the board side with -n N (or a position with --from FILE)"),
+    };
+    check_n(n)?;
+    let params = match &resumed {
+        Some(r) => *r.params(),
+        None => Params { model: a.model.into(), n, eps: a.eps, eta: a.eta }.validated()?,
+    };
+    let mut aut = match (resumed, &start_pos) {
+        (Some(r), _) => {
+            if !a.json {
+                eprintln!("resuming at step {} ({} moves)", r.steps(), r.moves());
+            }
+            r
+        }
+        (None, Some((_, counts))) => Automaton::from_position(&params, counts, StartSignals::None, seed)
+            .with_context(|| format!("{}", a.from.as_ref().expect("from").display()))?,
+        (None, None) => Automaton::from_seed(&params, seed)?,
+    };
+    if !a.json {
+        outln!("model {} n = {n} eps = {} eta = {} seed = {seed}", params.model, params.eps, params.eta)?;
+    }
+    let control = interrupt::control();
+    let stop = Stop::new(control);
+    let clock = Instant::now();
+    let result = match a.trace {
+        None => {
+            let every = Duration::from_secs(a.checkpoint_every);
+            long_run::run(&mut aut, a.max_steps, &stop, a.checkpoint.as_deref(), every)?
+        }
+        Some(k) => {
+            let mut sink: Box<dyn Write> =
+                if a.json { Box::new(std::io::stderr()) } else { Box::new(std::io::stdout()) };
+            loop {
+                writeln!(sink, "step {} moves {}", aut.steps(), aut.moves())?;
+                write!(sink, "{}", text::render(&aut))?;
+                if aut.is_solution() || aut.steps() >= a.max_steps {
+                    break;
+                }
+                let next = aut.steps().saturating_add(k).min(a.max_steps);
+                let r = aut.run(next, &stop)?;
+                if r.solved || aut.steps() >= a.max_steps {
+                    writeln!(sink, "step {} moves {}", aut.steps(), aut.moves())?;
+                    write!(sink, "{}", text::render(&aut))?;
+                    break;
+                }
+            }
+            let censored = (!aut.is_solution()).then_some(Censored::StepCap);
+            aut.result(censored)
+        }
+    };
+    let report = RunReport {
+        model: params.model,
+        n,
+        eps: params.eps,
+        eta: params.eta,
+        seed,
+        steps: result.steps,
+        moves: result.moves,
+        solved: result.solved,
+        absorbing: result.absorbing,
+        placement: result.placement.map(|p| p.into_iter().map(|c| c + 1).collect()),
+        censored: result.censored,
+        seconds: clock.elapsed().as_secs_f64(),
+    };
+    if a.json {
+        output::print_json(&report)?;
+    } else if report.solved {
+        let cols: Vec<String> = report.placement.iter().flatten().map(|c| c.to_string()).collect();
+        outln!(
+            "solved at step {} after {} moves ({}absorbing), {:.3} s",
+            report.steps,
+            report.moves,
+            if report.absorbing { "" } else { "not yet " },
+            report.seconds
+        )?;
+        outln!("placement (1-based column per row): {}", cols.join(" "))?;
+    } else {
+        outln!(
+            "no solution within {} steps ({} moves), {:.3} s",
+            report.steps,
+            report.moves,
+            report.seconds
+        )?;
+    }
+    Ok(if report.solved { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
+}

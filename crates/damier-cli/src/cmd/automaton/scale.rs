@@ -1,0 +1,211 @@
+//! `damier automaton scale`: steps to a solution against n, for each model, beside 1/d
+//! (figs. 6 and 8).
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use damier::automaton::Model;
+use damier::automaton::experiment::{self, ScalePoint};
+
+use super::{
+    DENSITY_MAX_N, SUMMARY_HEADER, ScaleArgs, check_n, check_probability, fmt_opt, model_name, pick_seed,
+    pool, show, summary_csv,
+};
+use crate::util::output::outln;
+use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
+use crate::util::progress::Progress;
+use crate::util::{interrupt, output};
+
+/// Parses `4..16`, `4,6,8` or a mix into a sorted list without repeats.
+fn parse_ns(spec: &str) -> anyhow::Result<Vec<usize>> {
+    let mut out = Vec::new();
+    for part in spec.split(',').map(str::trim) {
+        anyhow::ensure!(!part.is_empty(), "-n {spec:?}: empty item (expected A..B or a list of sizes)");
+        let num = |s: &str| -> anyhow::Result<usize> {
+            s.trim().parse::<usize>().with_context(|| format!("-n {spec:?}: {s:?} is not a board size"))
+        };
+        if let Some((lo, hi)) = part.split_once("..") {
+            let (lo, hi) = (num(lo)?, num(hi.trim_start_matches('='))?);
+            anyhow::ensure!(lo <= hi, "-n {spec:?}: empty range {part}");
+            check_n(hi)?;
+            out.extend(lo..=hi);
+        } else {
+            out.push(num(part)?);
+        }
+    }
+    for &n in &out {
+        check_n(n)?;
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+#[derive(serde::Serialize)]
+struct ScaleReport {
+    eps: f64,
+    eta: f64,
+    seed: u64,
+    samples: u64,
+    max_steps: u64,
+    budget: Option<f64>,
+    /// The placement count behind 1/d.
+    positions: &'static str,
+    points: Vec<ScalePoint>,
+    /// `(n, 1/d)` for the sizes with at least one solution.
+    inverse_density: Vec<(usize, f64)>,
+    seconds: f64,
+}
+
+pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
+    let ns = parse_ns(&a.n)?;
+    anyhow::ensure!(!a.model.is_empty(), "--model: the list is empty");
+    check_probability("eps", a.eps)?;
+    check_probability("eta", a.eta)?;
+    if let Some(b) = a.budget {
+        anyhow::ensure!(b.is_finite() && b > 0.0, "--budget {b}: expected a positive number of seconds");
+    }
+    a.out.check()?;
+    let seed = pick_seed(a.exp.seed);
+    let mut models: Vec<Model> = a.model.iter().map(|&m| m.into()).collect();
+    models.dedup();
+    let control = interrupt::control();
+    let clock = Instant::now();
+    let pool = pool(a.exp.threads)?;
+    let mut inv = Vec::new();
+    // PERF: 1/d needs the exact count Q(n); beyond DENSITY_MAX_N it would take hours.
+    for &n in ns.iter().filter(|&&n| !a.no_density && n <= DENSITY_MAX_N) {
+        if let Some(v) = pool.install(|| experiment::inverse_density(n, control))? {
+            inv.push((n, v));
+        }
+    }
+    let points = {
+        let _bar = Progress::start(control, a.samples * (ns.len() * models.len()) as u64, "scale");
+        pool.install(|| {
+            experiment::scale(
+                &models,
+                &ns,
+                a.eps,
+                a.eta,
+                a.samples as usize,
+                seed,
+                a.exp.max_steps,
+                a.budget.map(Duration::from_secs_f64),
+                control,
+            )
+        })?
+    };
+    let report = ScaleReport {
+        eps: a.eps,
+        eta: a.eta,
+        seed,
+        samples: a.samples,
+        max_steps: a.exp.max_steps,
+        budget: a.budget,
+        positions: "C(n^2, n): sets of n distinct cells",
+        points,
+        inverse_density: inv,
+        seconds: clock.elapsed().as_secs_f64(),
+    };
+    if let Some(path) = &a.out.csv {
+        let mut s = format!("model,n,{SUMMARY_HEADER},seconds,inverse_density\n");
+        for p in &report.points {
+            let d = report.inverse_density.iter().find(|x| x.0 == p.n).map(|x| x.1);
+            s +=
+                &format!("{},{},{},{:.3},{}\n", p.model, p.n, summary_csv(&p.summary), p.seconds, fmt_opt(d));
+        }
+        output::write_atomic(path, s.as_bytes())?;
+    }
+    if let Some(path) = &a.out.plot {
+        let mut curves = Vec::new();
+        for &m in &models {
+            let label = model_name(m);
+            let points = report
+                .points
+                .iter()
+                .filter(|p| p.model == m)
+                .filter_map(|p| {
+                    let y = p.summary.mean_steps?;
+                    Some(Point {
+                        x: p.n as f64,
+                        y,
+                        interval: p.summary.ci95,
+                        censored: p.summary.censored > 0,
+                    })
+                })
+                .collect();
+            curves.push(Curve {
+                name: format!("{label}: mean steps (over the solved runs)"),
+                points,
+                interval: Interval::Bars(format!("{label}: 95% confidence interval of the mean")),
+                line: true,
+            });
+        }
+        curves.push(Curve {
+            name: "1/d, d = solutions / C(n², n): the expected steps of a blind search".into(),
+            points: report.inverse_density.iter().map(|&(n, v)| Point::new(n as f64, v)).collect(),
+            interval: Interval::None,
+            line: true,
+        });
+        let names: Vec<&str> = models.iter().map(|&m| model_name(m)).collect();
+        let (n0, n1) = (ns.iter().min().copied().unwrap_or(0), ns.iter().max().copied().unwrap_or(0));
+        let budget = a.budget.map(|b| format!(", at most {b} s of runs per point")).unwrap_or_default();
+        let chart = Chart {
+            title: format!("steps to a first solution against n: {}, n = {n0}..{n1}", names.join(" and ")),
+            subtitle: vec![format!(
+                "ε = {}, η = {}, {} runs per point, seed {seed}, each run capped at {} steps{budget}",
+                a.eps,
+                a.eta,
+                a.samples,
+                crate::util::plot::number(a.exp.max_steps as f64)
+            )],
+            x: Axis { label: "n (board side, queens)".into(), scale: Scale::Integer },
+            y: Axis { label: "steps".into(), scale: Scale::Log },
+            curves,
+            censored_note: "censored: some runs hit the cap or the budget, so the mean is a lower bound"
+                .into(),
+        };
+        chart.draw(path)?;
+    }
+    if a.out.json {
+        output::print_json(&report)?;
+    } else {
+        outln!(
+            "eps = {} eta = {} seed = {seed}, {} runs per point; 1/d with C(n^2, n) positions",
+            a.eps,
+            a.eta,
+            a.samples
+        )?;
+        outln!(
+            "{:>5} {:>3} {:>7} {:>9} {:>12} {:>12} {:>12} {:>12} {:>9}",
+            "model",
+            "n",
+            "solved",
+            "censored",
+            "mean steps",
+            "median",
+            "mean moves",
+            "1/d",
+            "seconds"
+        )?;
+        for p in &report.points {
+            let s = &p.summary;
+            let d = report.inverse_density.iter().find(|x| x.0 == p.n).map(|x| x.1);
+            outln!(
+                "{:>5} {:>3} {:>7} {:>9} {:>12} {:>12} {:>12} {:>12} {:>9.2}",
+                p.model.name(),
+                p.n,
+                s.solved,
+                s.censored,
+                show(s.mean_steps),
+                show(s.median_steps),
+                show(s.mean_moves),
+                show(d),
+                p.seconds
+            )?;
+        }
+        outln!("{:.1} s", report.seconds)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,145 @@
+//! `damier automaton sweep`: steps and moves to a solution against ε (fig. 5).
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use damier::automaton::experiment::{self, Summary, SweepPoint};
+use damier::automaton::{Model, Params, Stop};
+
+use super::{
+    SUMMARY_HEADER, SweepArgs, check_n, check_probability, model_name, pick_seed, pool, show, summary_csv,
+};
+use crate::util::output::outln;
+use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
+use crate::util::progress::Progress;
+use crate::util::{interrupt, output};
+
+#[derive(serde::Serialize)]
+struct SweepReport {
+    model: Model,
+    n: usize,
+    eta: f64,
+    seed: u64,
+    samples: u64,
+    max_steps: u64,
+    points: Vec<SweepPoint>,
+    seconds: f64,
+}
+
+pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
+    anyhow::ensure!(!a.eps.is_empty(), "--eps: the list of values is empty");
+    for &e in &a.eps {
+        check_probability("eps", e)?;
+    }
+    check_probability("eta", a.eta)?;
+    check_n(a.n)?;
+    a.out.check()?;
+    let seed = pick_seed(a.exp.seed);
+    let params = Params { model: a.model.into(), n: a.n, eps: a.eps[0], eta: a.eta }.validated()?;
+    let control = interrupt::control();
+    let clock = Instant::now();
+    let points = {
+        let _bar = Progress::start(control, a.samples * a.eps.len() as u64, "sweep");
+        pool(a.exp.threads)?.install(|| {
+            experiment::sweep(&params, &a.eps, a.samples as usize, seed, a.exp.max_steps, &Stop::new(control))
+        })?
+    };
+    let report = SweepReport {
+        model: params.model,
+        n: a.n,
+        eta: a.eta,
+        seed,
+        samples: a.samples,
+        max_steps: a.exp.max_steps,
+        points,
+        seconds: clock.elapsed().as_secs_f64(),
+    };
+    if let Some(path) = &a.out.csv {
+        let mut s = format!("eps,{SUMMARY_HEADER}\n");
+        for p in &report.points {
+            s += &format!("{},{}\n", p.eps, summary_csv(&p.summary));
+        }
+        output::write_atomic(path, s.as_bytes())?;
+    }
+    if let Some(path) = &a.out.plot {
+        // Censored runs (stopped at the step cap) make a point a lower bound: marked as such.
+        let pick = |f: &dyn Fn(&Summary) -> Option<f64>, bars: bool| -> Vec<Point> {
+            let point = |p: &SweepPoint, v: f64| Point {
+                x: p.eps,
+                y: v,
+                interval: if bars { p.summary.ci95 } else { None },
+                censored: p.summary.censored > 0,
+            };
+            report.points.iter().filter_map(|p| f(&p.summary).map(|v| point(p, v))).collect()
+        };
+        let curve = |name: &str, points: Vec<Point>, interval: Interval| Curve {
+            name: name.into(),
+            points,
+            interval,
+            line: true,
+        };
+        let chart = Chart {
+            title: format!(
+                "{} (n = {}): steps and moves to a first solution against ε",
+                model_name(params.model),
+                a.n
+            ),
+            subtitle: vec![format!(
+                "{} runs per ε, η = {}, seed {seed}, each run capped at {} steps",
+                a.samples,
+                a.eta,
+                crate::util::plot::number(a.exp.max_steps as f64)
+            )],
+            x: Axis { label: "ε (probability of a move to a dangerous cell)".into(), scale: Scale::Log },
+            y: Axis { label: "steps, moves".into(), scale: Scale::Log },
+            curves: vec![
+                curve(
+                    "mean steps (over the solved runs)",
+                    pick(&|s| s.mean_steps, true),
+                    Interval::Bars("95% confidence interval of the mean steps".into()),
+                ),
+                curve("median steps", pick(&|s| s.median_steps, false), Interval::None),
+                curve("mean moves (over the solved runs)", pick(&|s| s.mean_moves, false), Interval::None),
+            ],
+            censored_note: "censored: some runs hit the step cap, so the value is a lower bound".into(),
+        };
+        chart.draw(path)?;
+    }
+    if a.out.json {
+        output::print_json(&report)?;
+    } else {
+        outln!(
+            "model {} n = {} eta = {} seed = {seed}, {} runs per eps",
+            params.model,
+            a.n,
+            a.eta,
+            a.samples
+        )?;
+        outln!(
+            "{:>8} {:>7} {:>9} {:>12} {:>25} {:>12} {:>12}",
+            "eps",
+            "solved",
+            "censored",
+            "mean steps",
+            "95% interval",
+            "median",
+            "mean moves"
+        )?;
+        for p in &report.points {
+            let s = &p.summary;
+            let ci = s.ci95.map(|c| format!("[{:.3e}, {:.3e}]", c.0, c.1)).unwrap_or_else(|| "-".into());
+            outln!(
+                "{:>8} {:>7} {:>9} {:>12} {:>25} {:>12} {:>12}",
+                p.eps,
+                s.solved,
+                s.censored,
+                show(s.mean_steps),
+                ci,
+                show(s.median_steps),
+                show(s.mean_moves)
+            )?;
+        }
+        outln!("{:.1} s", report.seconds)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
