@@ -4,8 +4,10 @@
 //! Options: `--threads 1,2` (pool sizes), `--strategy NAME` (repeatable; default: the one
 //! `count` uses).
 
+use std::time::Instant;
+
 use damier::control::Control;
-use damier::queens::count::{self, Strategy};
+use damier::queens::count::{self, Counts, Strategy};
 
 fn main() {
     let mut ns = Vec::new();
@@ -49,10 +51,15 @@ fn main() {
         let list = if strategies.is_empty() { vec![Strategy::best_for(n)] } else { strategies.clone() };
         for &s in &list {
             for &t in &threads {
-                match count::bench_row(n, t, s, &control) {
-                    Ok(r) => println!(
+                match time_count(n, t, s, &control) {
+                    Ok((c, seconds)) => println!(
                         "{:>3} {:>10} {:>7} {:>20} {:>18} {:>10.3}",
-                        r.n, r.strategy, r.threads, r.counts.total, r.counts.unique, r.seconds
+                        n,
+                        s.name(),
+                        t,
+                        c.total,
+                        c.unique,
+                        seconds
                     ),
                     Err(e) => {
                         eprintln!("queens_bench: {e}");
@@ -62,4 +69,23 @@ fn main() {
             }
         }
     }
+}
+
+/// Times one [`count::count_with`] call (total, F90 and F180) on a fresh rayon pool of
+/// `threads` threads; the pool's start-up is not timed.
+fn time_count(
+    n: u32,
+    threads: usize,
+    strategy: Strategy,
+    control: &Control,
+) -> Result<(Counts, f64), String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| format!("cannot start a pool of {threads} threads: {e}"))?;
+    pool.install(|| {
+        let start = Instant::now();
+        let counts = count::count_with(n, strategy, control).map_err(|e| e.to_string())?;
+        Ok((counts, start.elapsed().as_secs_f64()))
+    })
 }

@@ -29,8 +29,9 @@ pub struct Args {
     json: bool,
 }
 
+/// One line of the benchmark table: n counted on one thread and on all threads.
 #[derive(serde::Serialize)]
-struct Row {
+struct BenchRow {
     n: u32,
     total: u64,
     unique: u64,
@@ -39,6 +40,8 @@ struct Row {
     seconds_all_threads: f64,
 }
 
+/// The best wall time of `repeat` counts of n on `pool` (the pool's start-up not timed), with
+/// the counts found.
 fn best(
     pool: &rayon::ThreadPool,
     n: u32,
@@ -88,7 +91,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let (s1, c1) = best(&one, n, a.repeat, &options)?;
         let (sk, ck) = best(&all, n, a.repeat, &options)?;
         anyhow::ensure!(c1 == ck, "n = {n}: the counts differ between 1 and {threads} threads");
-        let row = Row {
+        let row = BenchRow {
             n,
             total: c1.total,
             unique: c1.unique,

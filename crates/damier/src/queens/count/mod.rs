@@ -1,8 +1,8 @@
 //! Counting all solutions and the classes up to the 8 symmetries of the square.
 //!
 //! Entry point: [`count`] (total and unique in one run, parallel on the current rayon pool).
-//! [`count_with`] runs one chosen [`Strategy`] so engines can be compared side by side, and
-//! [`bench_row`] times one n on a pool of a given size (the `queens bench` table).
+//! [`count_with`] runs one chosen [`Strategy`] so engines can be compared side by side (the
+//! caller picks the thread count by installing a rayon pool).
 //!
 //! Unique classes come from Burnside's lemma: no solution with n >= 2 is fixed by a
 //! reflection, so `unique = (total + F180 + 2 F90) / 8`, where F90 and F180 count the solutions
@@ -16,8 +16,6 @@ pub mod journal;
 mod quarters;
 mod symmetric;
 pub mod tasks;
-
-use std::time::Instant;
 
 pub use backtrack::{solutions, total_plain};
 pub use symmetric::{fixed_by_half_turn, fixed_by_quarter_turn};
@@ -77,14 +75,6 @@ pub enum CountError {
         need: u64,
         /// Bytes allowed.
         limit: u64,
-    },
-    /// [`bench_row`] could not start its thread pool.
-    #[error("cannot start a pool of {threads} threads: {reason}")]
-    ThreadPool {
-        /// Threads asked for.
-        threads: usize,
-        /// The pool builder's message.
-        reason: String,
     },
 }
 
@@ -349,44 +339,6 @@ pub fn task_count_with(n: u32, strategy: Strategy, share: Share) -> Option<u64> 
         Strategy::Backtrack => share.take(backtrack::tasks(n)).len() as u64,
         Strategy::Quarters => quarters::task_count(n, share),
     })
-}
-
-/// One line of the benchmark table: n counted by one strategy on a pool of `threads` threads.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct BenchRow {
-    /// Board size.
-    pub n: u32,
-    /// Threads of the pool the count ran on.
-    pub threads: usize,
-    /// Strategy name ([`Strategy::name`]).
-    pub strategy: &'static str,
-    /// The counts found.
-    pub counts: Counts,
-    /// Wall-clock seconds, total and unique together.
-    pub seconds: f64,
-}
-
-/// Times one count of n with `strategy` on a fresh rayon pool of `threads` threads (>= 1).
-///
-/// The figure covers the whole [`count_with`] call (total, F90 and F180), not the pool's
-/// start-up.
-pub fn bench_row(
-    n: u32,
-    threads: usize,
-    strategy: Strategy,
-    control: &Control,
-) -> Result<BenchRow, CountError> {
-    let threads = threads.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| CountError::ThreadPool { threads, reason: e.to_string() })?;
-    let (counts, seconds) = pool.install(|| {
-        let start = Instant::now();
-        let counts = count_with(n, strategy, control)?;
-        Ok::<_, CountError>((counts, start.elapsed().as_secs_f64()))
-    })?;
-    Ok(BenchRow { n, threads, strategy: strategy.name(), counts, seconds })
 }
 
 #[cfg(test)]
