@@ -13,6 +13,7 @@ use rayon::prelude::*;
 
 use super::{Automaton, AutomatonError, Model, Params, StartSignals};
 use crate::control::{Control, Interrupted};
+use crate::queens::Placement;
 
 /// Updates between two polls of the cancel flag and the deadline (about a millisecond).
 pub const CHUNK: u64 = 1 << 16;
@@ -56,8 +57,8 @@ pub struct RunResult {
     pub solved: bool,
     /// Solved and every signal true: nothing can ever move again.
     pub absorbing: bool,
-    /// The solution, 0-based columns per row, when solved.
-    pub placement: Option<Vec<usize>>,
+    /// The solution (0-based column of each row's queen) when solved.
+    pub placement: Option<Placement>,
     /// Why the run stopped unsolved.
     pub censored: Option<Censored>,
 }
@@ -138,7 +139,7 @@ impl Automaton {
             moves: self.moves(),
             solved,
             absorbing: solved && self.is_absorbing(),
-            placement: self.placement(),
+            placement: if solved { self.placement() } else { None },
             censored: if solved { None } else { censored },
         }
     }
@@ -403,8 +404,9 @@ pub fn measure(params: &Params, seed: u64, updates: u64) -> Result<(u64, f64), A
 mod tests {
     use super::*;
 
-    fn check_placement(n: usize, cols: &[usize]) -> bool {
+    fn check_placement(n: usize, placement: &Placement) -> bool {
         // Independent checker: n queens, pairwise not on a row, column or diagonal.
+        let cols: Vec<usize> = placement.columns().iter().map(|&c| c as usize).collect();
         cols.len() == n
             && cols.iter().all(|&c| c < n)
             && (0..n).all(|i| (i + 1..n).all(|j| cols[i] != cols[j] && cols[i].abs_diff(cols[j]) != j - i))

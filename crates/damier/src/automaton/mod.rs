@@ -45,7 +45,8 @@
 //!     a.run_steps(10_000);
 //! }
 //! let placement = a.placement().expect("solved");
-//! assert_eq!(placement.len(), 6);
+//! assert_eq!(placement.n(), 6);
+//! assert!(placement.is_valid());
 //! ```
 
 pub mod checkpoint;

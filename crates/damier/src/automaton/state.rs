@@ -12,6 +12,7 @@ use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use super::checkpoint::CheckpointError;
 use super::dir::{DIRECTIONS, opposite};
 use super::{AutomatonError, Model, Params, pairs};
+use crate::queens::Placement;
 use crate::random::below;
 
 /// The generator of every run (portable, fast).
@@ -272,14 +273,20 @@ impl Automaton {
         self.crowded == 0
     }
 
-    /// The solution as 0-based columns per row, or `None` when the position is not one.
-    pub fn placement(&self) -> Option<Vec<usize>> {
-        if !self.is_solution() {
+    /// The queens as a [`Placement`] (the column of each row's queen) when they stand one per
+    /// row and one per column, the seed's permutation `S`; `None` otherwise. Every solution
+    /// has one; a permutation may still put two queens on a diagonal ([`Automaton::is_solution`]
+    /// tells). O(n) to refuse (the line counts are kept by every move), O(n^2) to build.
+    pub fn placement(&self) -> Option<Placement> {
+        // `lines[..n]` counts the queens of each row, `lines[n..2n]` of each column.
+        if self.lines[..2 * self.n].iter().any(|&k| k != 1) {
             return None;
         }
-        let cols: Vec<usize> =
-            (0..self.n).filter_map(|y| (0..self.n).find(|&x| self.count(x, y) == 1)).collect();
-        (cols.len() == self.n).then_some(cols)
+        let cols: Vec<u32> = (0..self.n)
+            .filter_map(|y| (0..self.n).find(|&x| self.count(x, y) == 1))
+            .map(|x| x as u32)
+            .collect();
+        (cols.len() == self.n).then(|| Placement::from_trusted(cols))
     }
 
     /// The true signal field of the current queens: bit `d` of `(x, y)` (row-major) set iff a

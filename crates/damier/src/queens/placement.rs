@@ -10,7 +10,10 @@ use std::collections::HashMap;
 use std::fmt;
 
 /// One queen per row: `columns()[r]` is the 0-based column of the queen on row `r`.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+///
+/// Serialized as the list of 0-based columns.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(transparent)]
 pub struct Placement {
     cols: Vec<u32>,
 }

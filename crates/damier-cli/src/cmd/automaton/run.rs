@@ -24,7 +24,7 @@ struct RunReport {
     solved: bool,
     absorbing: bool,
     /// 1-based columns per row, when solved.
-    placement: Option<Vec<usize>>,
+    placement: Option<Vec<u64>>,
     censored: Option<Censored>,
     seconds: f64,
 }
@@ -126,7 +126,7 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
         moves: result.moves,
         solved: result.solved,
         absorbing: result.absorbing,
-        placement: result.placement.map(|p| p.into_iter().map(|c| c + 1).collect()),
+        placement: result.placement.map(|p| p.one_based()),
         censored: result.censored,
         seconds: clock.elapsed().as_secs_f64(),
     };

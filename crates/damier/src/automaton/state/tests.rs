@@ -451,7 +451,7 @@ fn tiny_boards() {
     // n = 1: one queen, already a solution, absorbing.
     let mut a = Automaton::from_seed(&params(Model::Pair, 1, 0.01, 0.0), 0).unwrap();
     assert!(a.is_solution() && a.is_absorbing());
-    assert_eq!(a.placement(), Some(vec![0]));
+    assert_eq!(a.placement().map(Placement::into_columns), Some(vec![0]));
     assert!(!a.step());
     let mut b = Automaton::from_seed(&params(Model::Cell, 1, 0.01, 0.5), 0).unwrap();
     assert!(!b.step());
@@ -476,6 +476,58 @@ fn absorbing_solutions_never_move() {
             }
             assert_eq!((a.moves(), a.counts()), (moves, counts));
             assert!(a.is_absorbing());
+        }
+    }
+}
+
+#[test]
+fn placement_is_the_permutation_of_the_queens() {
+    let p = params(Model::Pair, 4, 0.01, 0.0);
+    let at = |cols: &[usize]| {
+        let mut counts = vec![0u32; 16];
+        for (y, &x) in cols.iter().enumerate() {
+            counts[y * 4 + x] += 1;
+        }
+        Automaton::from_position(&p, &counts, StartSignals::None, 0).unwrap()
+    };
+    // A solution, and a permutation whose queens share diagonals: both one per row and column.
+    let solved = at(&[1, 3, 0, 2]);
+    assert!(solved.is_solution());
+    let placement = solved.placement().unwrap();
+    assert_eq!(placement.columns(), &[1, 3, 0, 2]);
+    assert!(placement.is_valid());
+    let diagonal = at(&[0, 1, 2, 3]);
+    assert!(!diagonal.is_solution());
+    let placement = diagonal.placement().unwrap();
+    assert_eq!(placement.columns(), &[0, 1, 2, 3]);
+    assert!(!placement.is_valid());
+    // Two queens in one column, two on one cell (then a row without a queen): no permutation.
+    assert_eq!(at(&[0, 0, 2, 3]).placement(), None);
+    assert_eq!(at(&[0, 2, 3, 3]).placement(), None);
+    let mut counts = vec![0u32; 16];
+    counts[0] = 2;
+    counts[6] = 1;
+    counts[11] = 1;
+    assert_eq!(Automaton::from_position(&p, &counts, StartSignals::None, 0).unwrap().placement(), None);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Against the obvious reading of the board: `Some` exactly when every row and every
+    /// column holds one queen, with each row's column.
+    #[test]
+    fn placement_matches_a_scan_of_the_board(n in 1usize..=7, seed in any::<u64>(), steps in 0u64..200) {
+        let mut a = Automaton::from_seed(&params(Model::Cell, n, 0.3, 0.3), seed).unwrap();
+        a.run_steps(steps);
+        let row = |y: usize| (0..n).map(|x| a.count(x, y)).sum::<u32>();
+        let col = |x: usize| (0..n).map(|y| a.count(x, y)).sum::<u32>();
+        let permutation = (0..n).all(|i| row(i) == 1 && col(i) == 1);
+        let want = permutation
+            .then(|| (0..n).map(|y| (0..n).position(|x| a.count(x, y) == 1).unwrap() as u32).collect::<Vec<_>>());
+        prop_assert_eq!(a.placement().map(Placement::into_columns), want);
+        if a.is_solution() {
+            prop_assert!(a.placement().is_some_and(|p| p.is_valid()));
         }
     }
 }
