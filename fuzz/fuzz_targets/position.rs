@@ -9,7 +9,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let Ok((n, counts)) = parse_position(text) else { return };
     assert!(n >= 1 && n <= damier::automaton::MAX_N);
-    assert_eq!(counts.len(), n * n);
+    assert_eq!(counts.len(), n as usize * n as usize);
     assert!(counts.iter().all(|&c| c <= 9));
     let queens: u64 = counts.iter().map(|&c| u64::from(c)).sum();
     // Independent count: the digits on the non-comment lines.

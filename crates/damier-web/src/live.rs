@@ -46,7 +46,7 @@ pub struct NewRun {
     #[serde(default)]
     pub model: Option<String>,
     /// Board side.
-    pub n: usize,
+    pub n: u32,
     /// ε [default: the library's].
     #[serde(default)]
     pub eps: Option<f64>,
@@ -74,7 +74,7 @@ pub struct Frame {
     /// `pair` or `cell`.
     pub model: &'static str,
     /// Board side.
-    pub n: usize,
+    pub n: u32,
     /// ε.
     pub eps: f64,
     /// η.
@@ -98,12 +98,12 @@ pub struct Frame {
 }
 
 fn frame(id: u64, a: &Automaton) -> Frame {
-    let n = a.n();
+    let n = a.n() as usize;
     let p = a.params();
     Frame {
         id,
         model: p.model.name(),
-        n,
+        n: p.n,
         eps: p.eps,
         eta: p.eta,
         seed: a.seed(),
@@ -125,7 +125,7 @@ impl Runs {
             "cell" => Model::Cell,
             m => return Err(format!("model `{m}`: expected pair or cell")),
         };
-        if !allow_heavy && req.n as u64 > limits::AUTOMATON_MAX_N {
+        if !allow_heavy && u64::from(req.n) > limits::AUTOMATON_MAX_N {
             return Err(format!(
                 "n = {} is above {}, this server's bound for a live view",
                 req.n,

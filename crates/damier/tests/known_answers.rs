@@ -72,7 +72,7 @@ fn automaton_pair_counts() {
     use damier::automaton::pairs;
     let d = data();
     for (i, &want) in u64_list(&d, "automaton", "pairs").iter().enumerate() {
-        let n = i + 1;
+        let n = i as u32 + 1;
         assert_eq!(pairs::count(n) as u64, want, "n = {n}");
         // Independent: count ordered neighbour pairs, halve.
         let mut ordered = 0u64;

@@ -17,7 +17,7 @@ pub struct Args {
     other: Option<Other>,
     /// Board side.
     #[arg(short = 'n', long, default_value_t = 8)]
-    n: usize,
+    n: u32,
     /// Update rule: `pair` (model 1) or `cell` (model 2).
     #[arg(long, default_value = "pair", value_parser = ["pair", "cell"])]
     model: String,

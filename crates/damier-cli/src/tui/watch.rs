@@ -75,7 +75,7 @@ impl Watch {
 
     fn board_lines(&self) -> Vec<Line<'static>> {
         let a = &self.automaton;
-        let n = a.n();
+        let n = a.n() as usize;
         let queen = Style::default().fg(Color::Yellow).add_modifier(Modifier::BOLD);
         let crowd = Style::default().fg(Color::Red).add_modifier(Modifier::BOLD);
         let empty = Style::default().fg(Color::DarkGray);
@@ -249,7 +249,7 @@ mod tests {
     use super::*;
     use damier::automaton::{Model, Params};
 
-    fn watch(model: Model, n: usize, seed: u64) -> Watch {
+    fn watch(model: Model, n: u32, seed: u64) -> Watch {
         let params = Params::new(model, n).unwrap();
         Watch::new(Automaton::from_seed(&params, seed).unwrap(), 1000, true)
     }

@@ -82,7 +82,7 @@ fn rng_from_words(words: [u64; 4]) -> Result<Xoshiro256PlusPlus, CheckpointError
 /// The checkpoint of `a`.
 pub fn encode(a: &Automaton) -> Vec<u8> {
     let p = a.params();
-    let n = a.n();
+    let n = a.n() as usize;
     let mut out = Vec::with_capacity(HEADER + 4 * n * n + 8);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
@@ -90,7 +90,7 @@ pub fn encode(a: &Automaton) -> Vec<u8> {
         Model::Pair => 0,
         Model::Cell => 1,
     });
-    out.extend_from_slice(&(n as u32).to_le_bytes());
+    out.extend_from_slice(&a.n().to_le_bytes());
     for v in [p.eps.to_bits(), p.eta.to_bits(), a.seed(), a.steps(), a.moves()] {
         out.extend_from_slice(&v.to_le_bytes());
     }
@@ -139,11 +139,12 @@ pub fn decode(bytes: &[u8]) -> Result<Automaton, CheckpointError> {
         return Err(CheckpointError::Length { expected: HEADER as u64 + 8, got: bytes.len() as u64 });
     }
     let model_code = r.take::<1>()[0];
-    let n = r.u32() as usize;
+    let n = r.u32();
     if n == 0 || n > MAX_N {
         return Err(AutomatonError::Size(n).into());
     }
-    let expected = (HEADER + 4 * n * n + 8) as u64;
+    let cell_count = n as usize * n as usize;
+    let expected = (HEADER + 4 * cell_count + 8) as u64;
     if bytes.len() as u64 != expected {
         return Err(CheckpointError::Length { expected, got: bytes.len() as u64 });
     }
@@ -161,7 +162,7 @@ pub fn decode(bytes: &[u8]) -> Result<Automaton, CheckpointError> {
     let eta = f64::from_bits(r.u64());
     let (seed, steps, moves) = (r.u64(), r.u64(), r.u64());
     let rng = rng_from_words([r.u64(), r.u64(), r.u64(), r.u64()])?;
-    let cells: Vec<u32> = (0..n * n).map(|_| r.u32()).collect();
+    let cells: Vec<u32> = (0..cell_count).map(|_| r.u32()).collect();
     let params = Params { model, n, eps, eta }.validated()?;
     Automaton::restore(&params, seed, &cells, steps, moves, rng)
 }
@@ -172,7 +173,7 @@ mod tests {
     use crate::automaton::experiment::Stop;
     use crate::control::Control;
 
-    fn params(model: Model, n: usize) -> Params {
+    fn params(model: Model, n: u32) -> Params {
         Params { model, n, eps: 0.01, eta: 0.03 }.validated().unwrap()
     }
 

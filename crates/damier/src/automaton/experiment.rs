@@ -322,7 +322,7 @@ pub struct ScalePoint {
     /// The model.
     pub model: Model,
     /// Board side.
-    pub n: usize,
+    pub n: u32,
     /// Statistics of its runs.
     pub summary: Summary,
     /// Wall time of the point, seconds.
@@ -334,7 +334,7 @@ pub struct ScalePoint {
 #[allow(clippy::too_many_arguments)]
 pub fn scale(
     models: &[Model],
-    ns: &[usize],
+    ns: &[u32],
     eps: f64,
     eta: f64,
     samples: usize,
@@ -366,18 +366,18 @@ pub fn scale(
 
 /// The number of positions used for the density `d = solutions / positions`: `C(n^2, n)`,
 /// the sets of `n` distinct cells (every solution is one). As an `f64`.
-pub fn positions(n: usize) -> f64 {
-    let m = (n * n) as f64;
+pub fn positions(n: u32) -> f64 {
+    let m = f64::from(n) * f64::from(n);
     (0..n).map(|k| (m - k as f64) / (k as f64 + 1.0)).product()
 }
 
 /// `1/d = C(n^2, n) / Q(n)` with `Q(n)` from the exact counter; `None` when there is no
 /// solution (n = 2, 3) or n is beyond the counter.
-pub fn inverse_density(n: usize, control: &Control) -> Result<Option<f64>, Interrupted> {
-    if n > crate::queens::count::MAX_N as usize {
+pub fn inverse_density(n: u32, control: &Control) -> Result<Option<f64>, Interrupted> {
+    if n > crate::queens::count::MAX_N {
         return Ok(None);
     }
-    match crate::queens::count(n as u32, control) {
+    match crate::queens::count(n, control) {
         Ok(c) if c.total > 0 => Ok(Some(positions(n) / c.total as f64)),
         Ok(_) => Ok(None),
         Err(crate::queens::CountError::Interrupted(i)) => Err(i),
@@ -454,7 +454,7 @@ mod tests {
                 let runs = run_samples(&params, 11, 8, 20_000_000, &Stop::new(&control)).unwrap();
                 for r in runs {
                     assert!(r.solved, "{model} n = {n} seed {} unsolved", r.seed);
-                    assert!(check_placement(n, r.placement.as_ref().unwrap()), "{r:?}");
+                    assert!(check_placement(n as usize, r.placement.as_ref().unwrap()), "{r:?}");
                 }
             }
         }

@@ -62,7 +62,7 @@ pub use state::{Automaton, StartSignals};
 
 /// Largest board side accepted: the padded board takes `4 (n+2)^2` bytes (16 MiB at the
 /// limit), far past any size the automaton solves in reasonable time.
-pub const MAX_N: usize = 2048;
+pub const MAX_N: u32 = 2048;
 
 /// Default ε, the probability that a threatened queen steps to a dangerous cell. [range: 0..=1]
 pub const DEFAULT_EPS: f64 = 0.01;
@@ -102,7 +102,7 @@ pub struct Params {
     /// The update rule.
     pub model: Model,
     /// Board side. [range: 1..=MAX_N]
-    pub n: usize,
+    pub n: u32,
     /// Probability that a queen accepts a move to a dangerous cell.
     /// [default: 0.01] [range: 0..=1]
     pub eps: f64,
@@ -113,7 +113,7 @@ pub struct Params {
 
 impl Params {
     /// Default ε and η for `model` on an `n × n` board, validated.
-    pub fn new(model: Model, n: usize) -> Result<Params, AutomatonError> {
+    pub fn new(model: Model, n: u32) -> Result<Params, AutomatonError> {
         Params { model, n, eps: DEFAULT_EPS, eta: DEFAULT_ETA }.validated()
     }
 
@@ -136,7 +136,7 @@ impl Params {
 pub enum AutomatonError {
     /// n is 0 or larger than [`MAX_N`].
     #[error("board side n = {0} is out of range: 1..={MAX_N} is supported")]
-    Size(usize),
+    Size(u32),
     /// ε or η outside [0, 1] (or not a number).
     #[error("{name} = {value} is not a probability in [0, 1]")]
     Probability {
@@ -149,15 +149,15 @@ pub enum AutomatonError {
     #[error("the position is {got} x {got} but n = {n}")]
     PositionSize {
         /// Expected side.
-        n: usize,
+        n: u32,
         /// Side of the position.
-        got: usize,
+        got: u32,
     },
     /// A starting position that does not hold exactly n queens.
     #[error("the position holds {got} queens; an n = {n} board needs exactly {n}")]
     QueenCount {
         /// Board side.
-        n: usize,
+        n: u32,
         /// Queens in the position.
         got: u64,
     },

@@ -6,13 +6,15 @@
 //! Cells are `(x, y)`. Model 1 draws `N` uniformly, so every pair is equally likely.
 
 /// Number of unordered pairs of cells at Chebyshev distance 1 on an `n × n` board.
-pub const fn count(n: usize) -> usize {
+pub const fn count(n: u32) -> usize {
+    let n = n as usize;
     if n < 2 { 0 } else { (4 * n - 2) * (n - 1) }
 }
 
 /// The pair numbered `index` (panics if `index >= count(n)`): the first cell and the second.
-pub fn pair(n: usize, index: usize) -> ((usize, usize), (usize, usize)) {
+pub fn pair(n: u32, index: usize) -> ((usize, usize), (usize, usize)) {
     assert!(index < count(n), "pair index {index} out of range for n = {n}");
+    let n = n as usize;
     let (a, b) = (index / (n - 1), index % (n - 1));
     if a < n {
         ((b, a), (b + 1, a))
@@ -38,8 +40,8 @@ mod tests {
     fn the_seed_map_is_a_bijection() {
         for n in 1..=12 {
             let mut seen = HashSet::new();
-            for i in 0..count(n) {
-                let (p, q) = pair(n, i);
+            for i in 0..count(n as u32) {
+                let (p, q) = pair(n as u32, i);
                 assert!(p.0 < n && p.1 < n && q.0 < n && q.1 < n, "n = {n}, index {i}");
                 let dist = p.0.abs_diff(q.0).max(p.1.abs_diff(q.1));
                 assert_eq!(dist, 1, "n = {n}, index {i}: {p:?} {q:?}");

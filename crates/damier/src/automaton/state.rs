@@ -80,7 +80,7 @@ impl Automaton {
     /// `damier automaton run --seed seed`.
     pub fn from_seed(params: &Params, seed: u64) -> Result<Automaton, AutomatonError> {
         let params = params.validated()?;
-        let n = params.n;
+        let n = params.n as usize;
         let mut a = Automaton::empty(params, seed);
         for _ in 0..n {
             let c = below(&mut a.rng, (n * n) as u64) as usize;
@@ -98,14 +98,14 @@ impl Automaton {
         seed: u64,
     ) -> Result<Automaton, AutomatonError> {
         let params = params.validated()?;
-        let n = params.n;
+        let n = params.n as usize;
         if counts.len() != n * n {
-            let got = (counts.len() as f64).sqrt() as usize;
-            return Err(AutomatonError::PositionSize { n, got });
+            let got = (counts.len() as f64).sqrt() as u32;
+            return Err(AutomatonError::PositionSize { n: params.n, got });
         }
         let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
         if total != n as u64 {
-            return Err(AutomatonError::QueenCount { n, got: total });
+            return Err(AutomatonError::QueenCount { n: params.n, got: total });
         }
         let mut a = Automaton::empty(params, seed);
         for (i, &k) in counts.iter().enumerate() {
@@ -129,13 +129,14 @@ impl Automaton {
         moves: u64,
         rng: Xoshiro256PlusPlus,
     ) -> Result<Automaton, CheckpointError> {
-        let n = params.n;
+        let n = params.n as usize;
         if cells.len() != n * n {
-            return Err(AutomatonError::PositionSize { n, got: (cells.len() as f64).sqrt() as usize }.into());
+            let got = (cells.len() as f64).sqrt() as u32;
+            return Err(AutomatonError::PositionSize { n: params.n, got }.into());
         }
         let total: u64 = cells.iter().map(|&w| u64::from(w >> 8)).sum();
         if total != n as u64 {
-            return Err(AutomatonError::QueenCount { n, got: total }.into());
+            return Err(AutomatonError::QueenCount { n: params.n, got: total }.into());
         }
         let mut a = Automaton::empty(*params, seed);
         for (i, &word) in cells.iter().enumerate() {
@@ -169,13 +170,13 @@ impl Automaton {
     }
 
     fn empty(params: Params, seed: u64) -> Automaton {
-        let n = params.n;
+        let n = params.n as usize;
         let w = n + 2;
         let off = DIRECTIONS.map(|(dx, dy)| (dy as isize * w as isize + dx as isize) as usize);
         let idx = |x: usize, y: usize| (y + 1) * w + x + 1;
-        let pairs = (0..pairs::count(n))
+        let pairs = (0..pairs::count(params.n))
             .map(|i| {
-                let (p, q) = pairs::pair(n, i);
+                let (p, q) = pairs::pair(params.n, i);
                 let d = super::dir::delta(q, p).expect("adjacent");
                 ((idx(p.0, p.1) as u32) << 3) | d as u32
             })
@@ -223,8 +224,8 @@ impl Automaton {
     }
 
     /// Board side.
-    pub fn n(&self) -> usize {
-        self.n
+    pub fn n(&self) -> u32 {
+        self.params.n
     }
 
     /// Updates performed so far (pairs for model 1, cells for model 2).

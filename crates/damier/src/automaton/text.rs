@@ -31,7 +31,7 @@ pub struct PositionError {
 }
 
 /// Parses a position: returns `n` and the queen counts row-major (`y * n + x`).
-pub fn parse_position(text: &str) -> Result<(usize, Vec<u32>), PositionError> {
+pub fn parse_position(text: &str) -> Result<(u32, Vec<u32>), PositionError> {
     let mut rows: Vec<(usize, Vec<u32>)> = Vec::new();
     let mut last_line = 0;
     for (i, line) in text.lines().enumerate() {
@@ -54,7 +54,7 @@ pub fn parse_position(text: &str) -> Result<(usize, Vec<u32>), PositionError> {
                     });
                 }
             }
-            if row.len() > MAX_N {
+            if row.len() > MAX_N as usize {
                 return Err(PositionError {
                     line: i + 1,
                     column: j + 1,
@@ -63,7 +63,7 @@ pub fn parse_position(text: &str) -> Result<(usize, Vec<u32>), PositionError> {
             }
         }
         rows.push((i + 1, row));
-        if rows.len() > MAX_N {
+        if rows.len() > MAX_N as usize {
             return Err(PositionError {
                 line: i + 1,
                 column: 1,
@@ -93,11 +93,13 @@ pub fn parse_position(text: &str) -> Result<(usize, Vec<u32>), PositionError> {
         }
         counts.extend(row);
     }
-    Ok((n, counts))
+    // At most MAX_N rows: fits a u32.
+    Ok((n as u32, counts))
 }
 
 /// Writes queen counts (row-major) in the position format.
-pub fn format_position(n: usize, counts: &[u32]) -> String {
+pub fn format_position(n: u32, counts: &[u32]) -> String {
+    let n = n as usize;
     let mut s = String::with_capacity(n * (n + 1));
     for y in 0..n {
         for x in 0..n {
@@ -121,7 +123,7 @@ const GLYPH: [char; 8] = ['|', '/', '-', '\\', '|', '/', '-', '\\'];
 /// drawn where the direction points (`|` north and south, `-` east and west, `/` and `\` on the
 /// diagonals), blank when absent. Blocks are separated by one space.
 pub fn render(a: &Automaton) -> String {
-    let n = a.n();
+    let n = a.n() as usize;
     // Position of each direction's glyph in the 3 x 3 block: (column, row).
     let at = super::dir::DIRECTIONS.map(|(dx, dy)| ((dx + 1) as usize, (dy + 1) as usize));
     let mut s = String::new();

@@ -28,7 +28,7 @@ use super::dir::DIRECTIONS;
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Trap {
     /// Board side.
-    pub n: usize,
+    pub n: u32,
     /// Queens per cell, row-major.
     pub counts: Vec<u32>,
     /// Fig. 7: the three triangle cells `(x, y)`.
@@ -63,7 +63,8 @@ fn rays_with_queens(n: usize, c: (usize, usize), queens: &[(usize, usize)]) -> u
 /// solution, every queen threatened, and for every queen `q` and neighbour `t`: `t` holds a
 /// queen or carries a true signal from a direction other than `q`'s (no SAFEGO), which
 /// implies that `t` is attacked by a queen other than `q`.
-pub fn is_figure1(n: usize, queens: &[(usize, usize)]) -> bool {
+pub fn is_figure1(n: u32, queens: &[(usize, usize)]) -> bool {
+    let n = n as usize;
     let threatened = |i: usize| queens.iter().enumerate().any(|(j, &o)| j != i && attacks(queens[i], o));
     if !(0..queens.len()).all(threatened) {
         return false; // also rules out solutions
@@ -99,12 +100,12 @@ pub fn find_figure1(seed: u64, tries: u64) -> Option<Trap> {
         for _ in 0..tries {
             let queens: Vec<(usize, usize)> =
                 (0..n).map(|y| ((rng.next_u64() % n as u64) as usize, y)).collect();
-            if is_figure1(n, &queens) {
+            if is_figure1(n as u32, &queens) {
                 let mut counts = vec![0; n * n];
                 for &(x, y) in &queens {
                     counts[y * n + x] += 1;
                 }
-                return Some(Trap { n, counts, triangle: Vec::new() });
+                return Some(Trap { n: n as u32, counts, triangle: Vec::new() });
             }
         }
     }
@@ -117,7 +118,8 @@ pub fn find_figure1(seed: u64, tries: u64) -> Option<Trap> {
 /// at least 3 fixed queens), else the seed's reading: with true signals, for each of the 3
 /// ways to put two queens in the triangle, the free triangle cell has strictly fewer signals
 /// than every other empty neighbour of either triangle queen.
-pub fn is_figure7(n: usize, fixed: &[(usize, usize)], tri: &[(usize, usize); 3], robust: bool) -> bool {
+pub fn is_figure7(n: u32, fixed: &[(usize, usize)], tri: &[(usize, usize); 3], robust: bool) -> bool {
+    let n = n as usize;
     let pairwise = |a: (usize, usize), b: (usize, usize)| a.0.abs_diff(b.0).max(a.1.abs_diff(b.1)) == 1;
     if !(pairwise(tri[0], tri[1]) && pairwise(tri[1], tri[2]) && pairwise(tri[0], tri[2])) {
         return false;
@@ -166,12 +168,12 @@ fn find_figure7_with(robust: bool) -> Option<Trap> {
             for code in 0..n.pow(4) {
                 let fixed: Vec<(usize, usize)> =
                     (0..4).map(|i| (2 + i, code / n.pow(i as u32) % n)).collect();
-                if is_figure7(n, &fixed, &tri, robust) {
+                if is_figure7(n as u32, &fixed, &tri, robust) {
                     let mut counts = vec![0; n * n];
                     for &(x, y) in fixed.iter().chain(&tri[..2]) {
                         counts[y * n + x] += 1;
                     }
-                    return Some(Trap { n, counts, triangle: tri.to_vec() });
+                    return Some(Trap { n: n as u32, counts, triangle: tri.to_vec() });
                 }
             }
         }
@@ -187,8 +189,9 @@ mod tests {
     #[test]
     fn figure1_is_found_and_traps_model1_at_eps_0() {
         let t = find_figure1(1, 200_000).expect("a fig. 1 position exists");
+        let n = t.n as usize;
         let queens: Vec<(usize, usize)> =
-            (0..t.n * t.n).filter(|&i| t.counts[i] == 1).map(|i| (i % t.n, i / t.n)).collect();
+            (0..n * n).filter(|&i| t.counts[i] == 1).map(|i| (i % n, i / n)).collect();
         assert!(is_figure1(t.n, &queens));
         let p = Params { eps: 0.0, ..Params::new(Model::Pair, t.n).unwrap() };
         let mut a = Automaton::from_position(&p, &t.counts, StartSignals::True, 3).unwrap();
@@ -197,7 +200,7 @@ mod tests {
         // Geometric check, independent of the signals: every neighbour of every queen is
         // attacked by another queen or occupied.
         for (i, &q) in queens.iter().enumerate() {
-            for t2 in neighbours(t.n, q) {
+            for t2 in neighbours(n, q) {
                 let others = queens.iter().enumerate().filter(|&(j, _)| j != i);
                 assert!(queens.contains(&t2) || others.clone().any(|(_, &o)| attacks(o, t2)));
             }

@@ -13,7 +13,7 @@ use crate::util::{interrupt, output};
 #[derive(serde::Serialize)]
 struct BenchRow {
     model: Model,
-    n: usize,
+    n: u32,
     threads: usize,
     updates: u64,
     seconds: f64,

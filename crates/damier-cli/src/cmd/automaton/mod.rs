@@ -55,7 +55,7 @@ impl From<ModelArg> for Model {
 }
 
 /// Largest n for which `scale` computes 1/d (the exact count Q(n) takes minutes at 17).
-const DENSITY_MAX_N: usize = 17;
+const DENSITY_MAX_N: u32 = 17;
 
 /// Default step cap of a run: 10^10 updates (minutes at the engine's speed).
 const DEFAULT_MAX_STEPS: u64 = 10_000_000_000;
@@ -68,7 +68,7 @@ pub struct RunArgs {
     model: ModelArg,
     /// Board side (1..=2048); optional with --from (taken from the file).
     #[arg(short = 'n', long = "n")]
-    n: Option<usize>,
+    n: Option<u32>,
     /// Probability of accepting a move to a dangerous cell [range: 0..=1].
     #[arg(long, default_value_t = engine::DEFAULT_EPS)]
     eps: f64,
@@ -154,7 +154,7 @@ pub struct SweepArgs {
     model: ModelArg,
     /// Board side.
     #[arg(short = 'n', long = "n", default_value_t = 8)]
-    n: usize,
+    n: u32,
     /// The ε values, comma separated.
     #[arg(long, value_delimiter = ',', default_value = "0.001,0.003,0.01,0.03,0.1,0.3")]
     eps: Vec<f64>,
@@ -226,7 +226,7 @@ pub struct TrapArgs {
 pub struct BenchArgs {
     /// Board sides, comma separated.
     #[arg(short = 'n', long = "n", value_delimiter = ',', default_value = "8,12,16")]
-    n: Vec<usize>,
+    n: Vec<u32>,
     /// Seconds per measurement (about).
     #[arg(long, default_value_t = 1.0)]
     seconds: f64,
@@ -261,7 +261,7 @@ fn check_probability(name: &str, v: f64) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn check_n(n: usize) -> anyhow::Result<()> {
+fn check_n(n: u32) -> anyhow::Result<()> {
     anyhow::ensure!(
         (1..=engine::MAX_N).contains(&n),
         "n = {n} is out of range: 1..={} is supported (the board must fit in memory)",

@@ -15,7 +15,7 @@ use crate::util::{exit, interrupt, output};
 #[derive(serde::Serialize)]
 struct RunReport {
     model: Model,
-    n: usize,
+    n: u32,
     eps: f64,
     eta: f64,
     seed: u64,

@@ -18,12 +18,12 @@ use crate::util::progress::Progress;
 use crate::util::{interrupt, output};
 
 /// Parses `4..16`, `4,6,8` or a mix into a sorted list without repeats.
-fn parse_ns(spec: &str) -> anyhow::Result<Vec<usize>> {
+fn parse_ns(spec: &str) -> anyhow::Result<Vec<u32>> {
     let mut out = Vec::new();
     for part in spec.split(',').map(str::trim) {
         anyhow::ensure!(!part.is_empty(), "-n {spec:?}: empty item (expected A..B or a list of sizes)");
-        let num = |s: &str| -> anyhow::Result<usize> {
-            s.trim().parse::<usize>().with_context(|| format!("-n {spec:?}: {s:?} is not a board size"))
+        let num = |s: &str| -> anyhow::Result<u32> {
+            s.trim().parse::<u32>().with_context(|| format!("-n {spec:?}: {s:?} is not a board size"))
         };
         if let Some((lo, hi)) = part.split_once("..") {
             let (lo, hi) = (num(lo)?, num(hi.trim_start_matches('='))?);
@@ -54,7 +54,7 @@ struct ScaleReport {
     positions: &'static str,
     points: Vec<ScalePoint>,
     /// `(n, 1/d)` for the sizes with at least one solution.
-    inverse_density: Vec<(usize, f64)>,
+    inverse_density: Vec<(u32, f64)>,
     seconds: f64,
 }
 

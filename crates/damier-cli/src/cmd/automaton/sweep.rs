@@ -17,7 +17,7 @@ use crate::util::{interrupt, output};
 #[derive(serde::Serialize)]
 struct SweepReport {
     model: Model,
-    n: usize,
+    n: u32,
     eta: f64,
     seed: u64,
     samples: u64,

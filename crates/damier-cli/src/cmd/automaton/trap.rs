@@ -23,7 +23,7 @@ struct TrapCase {
 #[derive(serde::Serialize)]
 struct TrapReport {
     figure: u8,
-    n: usize,
+    n: u32,
     position: String,
     triangle: Vec<(usize, usize)>,
     /// Fig. 7: the layout satisfies the robust trap condition (not only with true signals).

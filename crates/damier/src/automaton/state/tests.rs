@@ -16,7 +16,7 @@ struct Ref {
 
 impl Ref {
     fn of(a: &Automaton) -> Ref {
-        let n = a.n();
+        let n = a.n() as usize;
         Ref {
             n,
             count: a.counts(),
@@ -119,7 +119,7 @@ impl Ref {
 }
 
 fn params(model: Model, n: usize, eps: f64, eta: f64) -> Params {
-    Params { model, n, eps, eta }
+    Params { model, n: n as u32, eps, eta }
 }
 
 fn with_signals(a: &mut Automaton, x: usize, y: usize, sig: u8) {
@@ -132,9 +132,9 @@ fn bit(name: &str) -> u8 {
 }
 
 fn pair_index(n: usize, p: (usize, usize), q: (usize, usize)) -> usize {
-    (0..pairs::count(n))
+    (0..pairs::count(n as u32))
         .find(|&k| {
-            let (a, b) = pairs::pair(n, k);
+            let (a, b) = pairs::pair(n as u32, k);
             (a, b) == (p, q) || (a, b) == (q, p)
         })
         .unwrap()
@@ -300,8 +300,8 @@ proptest! {
     fn pair_update_matches_the_reference((n, counts, sig, eps, _eta, seed) in arb_state(Model::Pair), k in any::<prop::sample::Index>()) {
         let mut a = build(Model::Pair, n, &counts, &sig, eps, 0.0, seed);
         let r = Ref::of(&a);
-        let k = k.index(pairs::count(n));
-        let (c1, c2) = pairs::pair(n, k);
+        let k = k.index(pairs::count(n as u32));
+        let (c1, c2) = pairs::pair(n as u32, k);
         a.update_pair(k);
         prop_assert_eq!(Ref::of(&a), r.pair_step(c1, c2, eps));
     }
@@ -388,7 +388,7 @@ fn frozen_queens_signals_converge() {
 #[test]
 fn pair_choice_is_uniform() {
     let n = 8;
-    let m = pairs::count(n);
+    let m = pairs::count(n as u32);
     let mut a = Automaton::from_seed(&params(Model::Pair, n, 0.01, 0.0), 12345).unwrap();
     let mut hits = vec![0u64; m];
     let draws = 1000 * m as u64;
@@ -444,7 +444,7 @@ fn bad_parameters_are_refused() {
     ));
 }
 
-const MAX_PLUS: usize = crate::automaton::MAX_N + 1;
+const MAX_PLUS: usize = crate::automaton::MAX_N as usize + 1;
 
 #[test]
 fn tiny_boards() {
