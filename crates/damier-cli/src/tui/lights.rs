@@ -1,7 +1,7 @@
 //! Lights Out as a terminal game: click cells (or move with the arrows and press space) until
 //! every light is off.
 //!
-//! All rules come from the library: [`lights::press`] flips a cell and its neighbours, and
+//! All rules come from the library: [`lights::press_cell`] flips a cell and its neighbours, and
 //! hints are cells of a fewest-presses solution from the current board.
 
 use std::cell::Cell;
@@ -365,7 +365,7 @@ mod tests {
             row: oy + 2 * ch,
             modifiers: KeyModifiers::NONE,
         });
-        lights::press(&mut expected, 1, 2);
+        lights::press_cell(&mut expected, 1, 2);
         assert_eq!(g.board(), &expected);
     }
 

@@ -21,7 +21,7 @@
 use rand::Rng;
 
 use super::{
-    LightsError, Method, apply_presses, fewest_presses, kernel, press, solve, winnable_by_orthogonality,
+    LightsError, Method, apply_presses, fewest_presses, kernel, press_cell, solve, winnable_by_orthogonality,
 };
 use crate::board::Board;
 use crate::control::Control;
@@ -59,7 +59,7 @@ impl LightsState {
         }
         // Every pattern drawn was neutral (a tiny kernel-only chance): one press is never neutral.
         let mut board = dark;
-        press(&mut board, 0, 0);
+        press_cell(&mut board, 0, 0);
         Ok(board)
     }
 
@@ -110,7 +110,7 @@ impl LightsState {
         if self.won() {
             return false;
         }
-        press(&mut self.board, x, y);
+        press_cell(&mut self.board, x, y);
         self.presses.push((x, y));
         self.after_press(x, y);
         true
@@ -119,7 +119,7 @@ impl LightsState {
     /// Takes back the last press; returns its cell, or `None` when there is nothing to undo.
     pub fn undo(&mut self) -> Option<(usize, usize)> {
         let (x, y) = self.presses.pop()?;
-        press(&mut self.board, x, y);
+        press_cell(&mut self.board, x, y);
         self.after_press(x, y);
         Some((x, y))
     }

@@ -42,7 +42,7 @@ use crate::gf2::{BitVec, Coset, XorVector};
 pub use crate::gf2::{power_of_two_decimal, power_of_two_minus_one_decimal};
 
 pub use poly::{nullity, square_nullities};
-pub use press::{apply_presses, press, verify};
+pub use press::{apply_presses, press_cell, verify};
 
 /// Which engine solves the system.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

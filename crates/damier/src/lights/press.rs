@@ -5,7 +5,7 @@ use crate::board::Board;
 use crate::gf2::BitMatrix;
 
 /// Presses cell `(x, y)`: flips it and its orthogonal neighbours inside the board.
-pub fn press(board: &mut Board, x: usize, y: usize) {
+pub fn press_cell(board: &mut Board, x: usize, y: usize) {
     board.flip(x, y);
     if x > 0 {
         board.flip(x - 1, y);
@@ -28,7 +28,7 @@ pub fn apply_presses_naive(start: &Board, presses: &Board) -> Board {
     let mut b = start.clone();
     for y in 0..presses.height() {
         for x in presses.row_ones(y).collect::<Vec<_>>() {
-            press(&mut b, x, y);
+            press_cell(&mut b, x, y);
         }
     }
     b

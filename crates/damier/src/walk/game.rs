@@ -21,7 +21,7 @@ use crate::control::Control;
 use super::path::{Move, path_from};
 use super::{Shape, WalkError, fast};
 use crate::board::Board;
-use crate::lights::{self, press};
+use crate::lights::{self, press_cell};
 
 /// The state of a game: which cells are black, where the pawn stands, moves made, and the
 /// plan behind the last hint.
@@ -53,7 +53,7 @@ impl WalkState {
     pub fn start(board: Shape) -> WalkState {
         let mut black = board.zeros();
         let pawn = board.start();
-        press(&mut black, pawn.1, pawn.0);
+        press_cell(&mut black, pawn.1, pawn.0);
         WalkState { board, black, pawn, moves: 0, plan: None }
     }
 
@@ -99,7 +99,7 @@ impl WalkState {
             return Err(WalkError::OffBoard { mv: mv.letter(), row: self.pawn.0, col: self.pawn.1 });
         };
         self.pawn = next;
-        press(&mut self.black, next.1, next.0);
+        press_cell(&mut self.black, next.1, next.0);
         self.moves += 1;
         // Still on the plan: the rest of it is a plan from here. Otherwise forget it.
         match self.plan.as_mut() {

@@ -39,7 +39,7 @@
 
 use super::{Shape, WalkError};
 use crate::board::Board;
-use crate::lights::press;
+use crate::lights::press_cell;
 
 /// One move of the pawn. Row 0 is the top row: `N` decreases the row, `E` increases the column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -160,7 +160,7 @@ pub fn replay(board: Shape, moves: &[Move]) -> Replay {
     let mut black = board.zeros();
     let mut landings = board.zeros();
     let mut pos = board.start();
-    press(&mut black, pos.1, pos.0);
+    press_cell(&mut black, pos.1, pos.0);
     landings.flip(pos.1, pos.0);
     for (i, &mv) in moves.iter().enumerate() {
         let Some(next) = mv.step(board, pos) else {
@@ -168,7 +168,7 @@ pub fn replay(board: Shape, moves: &[Move]) -> Replay {
             return Replay { landings, black, pawn: pos, outcome };
         };
         pos = next;
-        press(&mut black, pos.1, pos.0);
+        press_cell(&mut black, pos.1, pos.0);
         landings.flip(pos.1, pos.0);
     }
     let white = board.cells() - black.count_ones() as usize;
