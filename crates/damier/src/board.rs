@@ -397,6 +397,10 @@ impl crate::gf2::XorVector for Board {
     fn weight(&self) -> u64 {
         self.count_ones()
     }
+
+    fn as_words(&self) -> &[u64] {
+        self.words()
+    }
 }
 
 impl std::str::FromStr for Board {

@@ -40,7 +40,7 @@ pub mod rows;
 
 use crate::board::Board;
 use crate::control::{Control, Interrupted};
-use crate::gf2::{BitVec, Coset};
+use crate::gf2::Coset;
 use crate::lights::{self, LightsError};
 
 /// Largest board accepted, in cells: `2^24` (e.g. 4096 x 4096). Bounds memory (the path of a
@@ -366,28 +366,10 @@ impl Solutions {
     }
 
     /// The affine space spanned by an explicit, complete list of solutions (brute force and
-    /// first-row enumeration find them all). Panics on an empty list.
+    /// first-row enumeration find them all): [`Coset::affine_hull`]. Panics on an empty list.
     pub(crate) fn from_list(board: Shape, list: &[Board]) -> Solutions {
-        let particular = list[0].clone();
-        // An XOR basis of the differences, kept reduced on each vector's lowest set index.
-        let mut basis: Vec<(usize, BitVec)> = Vec::new();
-        let mut kernel = Vec::new();
-        for s in &list[1..] {
-            let mut d = s.clone();
-            d.xor_assign(&particular);
-            let mut v = d.to_bitvec();
-            for (lead, b) in &basis {
-                if v.get(*lead) {
-                    v.xor_assign(b);
-                }
-            }
-            let lead = v.ones_indices().next();
-            if let Some(lead) = lead {
-                basis.push((lead, v));
-                kernel.push(d);
-            }
-        }
-        Solutions { board, particular, nullity: kernel.len(), kernel: Kernel::Listed(kernel) }
+        let Coset { particular, basis } = Coset::affine_hull(list).expect("a nonempty list of solutions");
+        Solutions { board, particular, nullity: basis.len(), kernel: Kernel::Listed(basis) }
     }
 }
 
@@ -454,6 +436,22 @@ mod agreement {
                 assert_eq!(sorted(fast_all), expected, "fast vs brute, {rows} x {cols}");
                 assert_eq!(Solutions::from_list(board, &brute).nullity(), fast.nullity());
                 assert_eq!(Solutions::from_list(board, &by_rows).nullity(), fast.nullity());
+            }
+        }
+    }
+
+    /// The solutions built from brute force's complete list ([`Coset::affine_hull`]) are that
+    /// list again, with the nullity of its size: compared with the brute-force list itself.
+    #[test]
+    fn from_list_gives_back_every_brute_force_solution() {
+        let control = Control::new();
+        for rows in 1..=5 {
+            for cols in (1..=5).filter(|c| rows * c <= 20) {
+                let board = Shape::new(rows, cols).unwrap();
+                let brute = brute::solutions(board, &control).unwrap();
+                let sols = Solutions::from_list(board, &brute);
+                assert_eq!(brute.len(), 1 << sols.nullity(), "{rows} x {cols}");
+                assert_eq!(sorted(sols.all().unwrap()), sorted(brute), "{rows} x {cols}");
             }
         }
     }
