@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use damier::automaton::{Automaton, Model, Params};
 use damier::control::Control;
 use damier::walk::game::WalkState;
-use damier::walk::{Shape, path};
+use damier::walk::{board_size, path};
 use serde::{Deserialize, Serialize};
 
 use crate::limits;
@@ -215,7 +215,7 @@ pub fn walk_plan(req: &WalkPlan, allow_heavy: bool) -> Result<WalkAnswer, String
     if req.moves.len() > MAX_MOVES {
         return Err(format!("more than {MAX_MOVES} moves"));
     }
-    let shape = Shape::new(req.rows, req.cols).map_err(|e| e.to_string())?;
+    let shape = board_size(req.rows, req.cols).map_err(|e| e.to_string())?;
     let moves = path::parse_moves(&req.moves).map_err(|e| e.to_string())?;
     let mut state = WalkState::start(shape);
     for (i, mv) in moves.into_iter().enumerate() {

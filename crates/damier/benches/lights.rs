@@ -6,7 +6,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use damier::board::Board;
+use damier::board::{Board, Size};
 use damier::control::Control;
 use damier::gf2::Gf2Poly;
 use damier::lights::{self, Method};
@@ -16,7 +16,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 fn solve(c: &mut Criterion) {
     let control = Control::new();
     for n in [1000usize, 10_000] {
-        let start = Board::random(n, n, &mut Xoshiro256PlusPlus::seed_from_u64(1)).unwrap();
+        let start = Board::random(Size::new(n, n).unwrap(), &mut Xoshiro256PlusPlus::seed_from_u64(1));
         c.bench_function(&format!("lights solve poly random {n}x{n} (in place)"), |b| {
             b.iter_batched_ref(
                 || start.clone(),
@@ -29,7 +29,7 @@ fn solve(c: &mut Criterion) {
             b.iter(|| lights::verify(&start, None, black_box(&x)))
         });
     }
-    let small = Board::random(60, 60, &mut Xoshiro256PlusPlus::seed_from_u64(2)).unwrap();
+    let small = Board::random(Size::new(60, 60).unwrap(), &mut Xoshiro256PlusPlus::seed_from_u64(2));
     for m in [Method::Dense, Method::Chase, Method::Poly] {
         c.bench_function(&format!("lights solve {m:?} 60x60"), |b| {
             b.iter(|| lights::solve_unverified(black_box(&small), m, &control).unwrap())

@@ -17,8 +17,11 @@ use rand::Rng;
 use crate::gf2::{BitVec, words_for};
 
 pub mod pbm;
+mod size;
 
 pub use pbm::{PbmError, PbmKind};
+pub use size::Size;
+pub(crate) use size::check_size;
 
 /// The largest board: 2^34 cells (2 GiB as bits), so that a start, a target and a press
 /// pattern of the largest board fit in memory together.
@@ -131,52 +134,30 @@ pub struct Board {
     words: Vec<u64>,
 }
 
-/// Checks a size against the limits, before anything is allocated.
-pub fn check_size(width: u64, height: u64) -> Result<(), BoardError> {
-    if width == 0 || height == 0 {
-        return Err(BoardError::ZeroSize { width, height });
-    }
-    match width.checked_mul(height) {
-        Some(n) if n <= MAX_CELLS => Ok(()),
-        _ => Err(BoardError::TooLarge { width, height, max: MAX_CELLS }),
-    }
-}
-
-/// Parses a size `WxH` (also `W×H` or `W*H`) and checks it against the limits.
-pub fn parse_size(s: &str) -> Result<(usize, usize), BoardError> {
-    let bad = || BoardError::BadSize(s.to_string());
-    let t = s.trim();
-    let (w, h) = t.split_once(['x', 'X', '×', '*']).ok_or_else(bad)?;
-    let w: u64 = w.trim().parse().map_err(|_| bad())?;
-    let h: u64 = h.trim().parse().map_err(|_| bad())?;
-    check_size(w, h)?;
-    Ok((w as usize, h as usize))
-}
-
 impl Board {
-    /// The all-off board. Errors on a zero or too large size.
-    pub fn new(width: usize, height: usize) -> Result<Board, BoardError> {
-        check_size(width as u64, height as u64)?;
+    /// The all-off board of this size (checked when the size was made, so this cannot fail).
+    pub fn new(size: Size) -> Board {
+        let (width, height) = (size.width(), size.height());
         let stride = words_for(width);
-        Ok(Board { width, height, stride, words: vec![0; stride * height] })
+        Board { width, height, stride, words: vec![0; stride * height] }
     }
 
     /// The all-on board.
-    pub fn ones(width: usize, height: usize) -> Result<Board, BoardError> {
-        let mut b = Board::new(width, height)?;
+    pub fn ones(size: Size) -> Board {
+        let mut b = Board::new(size);
         b.words.fill(!0);
         b.clear_tails();
-        Ok(b)
+        b
     }
 
     /// A uniformly random board.
-    pub fn random<R: Rng + ?Sized>(width: usize, height: usize, rng: &mut R) -> Result<Board, BoardError> {
-        let mut b = Board::new(width, height)?;
+    pub fn random<R: Rng + ?Sized>(size: Size, rng: &mut R) -> Board {
+        let mut b = Board::new(size);
         for w in b.words.iter_mut() {
             *w = rng.next_u64();
         }
         b.clear_tails();
-        Ok(b)
+        b
     }
 
     /// Parses the text format (see the module documentation).
@@ -231,13 +212,13 @@ impl Board {
     }
 
     /// A board from a vector of `width * height` cells, row by row (cell `(x, y)` at `y * width + x`).
-    pub fn from_bitvec(width: usize, height: usize, v: &BitVec) -> Result<Board, BoardError> {
-        assert_eq!(v.len(), width * height, "vector length is not width * height");
-        let mut b = Board::new(width, height)?;
+    pub fn from_bitvec(size: Size, v: &BitVec) -> Board {
+        assert_eq!(v.len(), size.cells(), "vector length is not width * height");
+        let mut b = Board::new(size);
         for i in v.ones_indices() {
-            b.set(i % width, i / width, true);
+            b.set(i % size.width(), i / size.width(), true);
         }
-        Ok(b)
+        b
     }
 
     /// The cells as one vector, row by row (cell `(x, y)` at `y * width + x`).
@@ -249,6 +230,13 @@ impl Board {
             }
         }
         v
+    }
+
+    /// Width and height.
+    #[inline]
+    pub fn size(&self) -> Size {
+        // The fields were checked when the board was made.
+        Size { width: self.width, height: self.height }
     }
 
     /// Width (cells per row).
@@ -397,6 +385,10 @@ impl crate::gf2::XorVector for Board {
     fn weight(&self) -> u64 {
         self.count_ones()
     }
+
+    fn as_words(&self) -> &[u64] {
+        self.words()
+    }
 }
 
 impl std::str::FromStr for Board {
@@ -455,16 +447,6 @@ mod tests {
     }
 
     #[test]
-    fn sizes_are_checked_before_allocating() {
-        assert_eq!(parse_size("5x4"), Ok((5, 4)));
-        assert!(matches!(parse_size("0x4"), Err(BoardError::ZeroSize { .. })));
-        assert!(matches!(parse_size("1000000x1000000"), Err(BoardError::TooLarge { .. })));
-        assert!(matches!(parse_size("18446744073709551615x3"), Err(BoardError::TooLarge { .. })));
-        assert!(matches!(parse_size("5by4"), Err(BoardError::BadSize(_))));
-        assert!(Board::new(1 << 20, 1 << 20).is_err());
-    }
-
-    #[test]
     fn read_board_takes_text_or_pbm() {
         let b = Board::parse("10\n01\n11\n").unwrap();
         assert_eq!(read_board(&b"10\n01\n11\n"[..]).unwrap(), b);
@@ -479,10 +461,10 @@ mod tests {
 
     #[test]
     fn wide_rows_keep_tails_clear() {
-        let b = Board::ones(70, 2).unwrap();
+        let b = Board::ones(Size::new(70, 2).unwrap());
         assert_eq!(b.count_ones(), 140);
         assert_eq!(b.row(1)[1], (1 << 6) - 1);
         let v = b.to_bitvec();
-        assert_eq!(Board::from_bitvec(70, 2, &v).unwrap(), b);
+        assert_eq!(Board::from_bitvec(Size::new(70, 2).unwrap(), &v), b);
     }
 }

@@ -109,11 +109,11 @@ fn lights_seed_table_l_2_to_39() {
         let l = from + i;
         assert_eq!(damier::lights::power_of_two_decimal(nul[l - 1] as u64), w.to_string(), "L = {l}");
         // The direct gcd agrees with the square formula.
-        assert_eq!(damier::lights::nullity(l, l), nul[l - 1], "L = {l}");
+        assert_eq!(damier::lights::nullity(damier::board::Size::new(l, l).unwrap()), nul[l - 1], "L = {l}");
     }
     // And the all-on board really has that many solutions: one verified, plus the kernel.
     for l in [4usize, 5, 9, 11] {
-        let on = damier::board::Board::ones(l, l).unwrap();
+        let on = damier::board::Board::ones(damier::board::Size::new(l, l).unwrap());
         let s = damier::lights::solve(&on, None, damier::lights::Method::Poly, &Control::new()).unwrap();
         assert!(damier::lights::press::apply_presses_naive(&on, s.presses.as_ref().unwrap()).is_zero());
         assert_eq!(1u64 << s.nullity, want[l - from]);
@@ -127,7 +127,7 @@ fn lights_rectangles() {
         let (w, h) = (r[0] as usize, r[1] as usize);
         for m in [damier::lights::Method::Dense, damier::lights::Method::Chase, damier::lights::Method::Poly]
         {
-            let on = damier::board::Board::ones(w, h).unwrap();
+            let on = damier::board::Board::ones(damier::board::Size::new(w, h).unwrap());
             let s = damier::lights::solve(&on, None, m, &Control::new()).unwrap();
             assert_eq!(1u64 << s.nullity, r[2], "{w}x{h} {m:?}");
         }
@@ -153,16 +153,16 @@ fn lights_nullities_to_25000() {
         assert!(a % 2 == 0 && a <= i + 1, "n = {}", i + 1);
     }
     for n in [1023usize, 4095, 9999, 12_287, 24_999, 25_000] {
-        assert_eq!(got[n - 1], damier::lights::nullity(n, n), "n = {n}");
+        assert_eq!(got[n - 1], damier::lights::nullity(damier::board::Size::new(n, n).unwrap()), "n = {n}");
     }
 }
 
 // ---- walk ----
 
 mod walk {
-    use damier::board::Board;
+    use damier::board::{Board, Size};
     use damier::control::Control;
-    use damier::walk::{Method, Shape, fast, path, press_image, solve};
+    use damier::walk::{Method, board_size, fast, path, press_image, solve};
 
     fn walk_data() -> toml::Table {
         super::data()["walk"].as_table().expect("[walk] table").clone()
@@ -178,16 +178,16 @@ mod walk {
         assert_eq!(counts.len(), 20);
         for (i, &expected) in counts.iter().enumerate() {
             let n = i + 1;
-            let sols = fast::solve(Shape::new(n, n).unwrap(), &Control::new()).unwrap();
+            let sols = fast::solve(board_size(n, n).unwrap(), &Control::new()).unwrap();
             assert_eq!(sols.count_decimal(), expected.to_string(), "{n} x {n}");
             // The chosen solution and every kernel vector are checked by the press image.
-            assert_eq!(press_image(&sols.particular), Board::ones(n, n).unwrap());
+            assert_eq!(press_image(&sols.particular), Board::ones(Size::new(n, n).unwrap()));
             assert!(sols.kernel().unwrap().iter().all(|k| press_image(k).is_zero()));
         }
         // The first-row enumeration agrees where it is allowed (narrow side <= 24).
         for (i, &expected) in counts.iter().enumerate().take(16) {
             let n = i + 1;
-            let sols = solve(Shape::new(n, n).unwrap(), Method::Rows, &Control::new()).unwrap();
+            let sols = solve(board_size(n, n).unwrap(), Method::Rows, &Control::new()).unwrap();
             assert_eq!(sols.count_decimal(), expected.to_string(), "rows method, {n} x {n}");
         }
     }
@@ -198,9 +198,9 @@ mod walk {
         assert_eq!(nullity.len(), 130);
         for (i, &expected) in nullity.iter().enumerate() {
             let n = i + 1;
-            let sols = fast::solve(Shape::new(n, n).unwrap(), &Control::new()).unwrap();
+            let sols = fast::solve(board_size(n, n).unwrap(), &Control::new()).unwrap();
             assert_eq!(sols.nullity() as u64, expected, "{n} x {n}");
-            assert_eq!(press_image(&sols.particular), Board::ones(n, n).unwrap(), "{n} x {n}");
+            assert_eq!(press_image(&sols.particular), Board::ones(Size::new(n, n).unwrap()), "{n} x {n}");
         }
     }
 
@@ -212,10 +212,10 @@ mod walk {
             let (rows, cols) =
                 (ex["rows"].as_integer().unwrap() as usize, ex["cols"].as_integer().unwrap() as usize);
             let moves = path::parse_moves(ex["moves"].as_str().unwrap()).unwrap();
-            let replay = path::replay(Shape::new(rows, cols).unwrap(), &moves);
+            let replay = path::replay(board_size(rows, cols).unwrap(), &moves);
             assert!(replay.all_black(), "{rows} x {cols}: {:?}", ex["moves"]);
             // What the walk landed on oddly is a solution: the independent check M a = 1.
-            assert_eq!(press_image(&replay.landings), Board::ones(cols, rows).unwrap());
+            assert_eq!(press_image(&replay.landings), Board::ones(Size::new(cols, rows).unwrap()));
         }
     }
 
@@ -225,7 +225,7 @@ mod walk {
         // 4 x 4: the seed's walk lands oddly on exactly the seed's picture, which our fast
         // solver also picks (free unknowns 0), and our own path for it replays too.
         let p4 = Board::parse(&lines(&t, "picture_4x4").join("\n")).unwrap();
-        let b4 = Shape::new(4, 4).unwrap();
+        let b4 = board_size(4, 4).unwrap();
         let seed_moves = path::parse_moves(t["picture_4x4_moves"].as_str().unwrap()).unwrap();
         assert_eq!(path::replay(b4, &seed_moves).landings, p4);
         let ours = path::path_for(b4, &p4).unwrap();
@@ -233,7 +233,7 @@ mod walk {
         assert_eq!(fast::solve(b4, &Control::new()).unwrap().particular, p4);
         // 20 x 20 has one solution: it must be the seed's picture.
         let p20 = Board::parse(&lines(&t, "picture_20x20").join("\n")).unwrap();
-        let sols = fast::solve(Shape::new(20, 20).unwrap(), &Control::new()).unwrap();
+        let sols = fast::solve(board_size(20, 20).unwrap(), &Control::new()).unwrap();
         assert_eq!(sols.nullity(), 0);
         assert_eq!(sols.particular, p20);
     }

@@ -76,10 +76,10 @@ fn lights(a: LightsArgs) -> anyhow::Result<ExitCode> {
             board
         }
         None => {
-            let (w, h) = damier::board::parse_size(&a.size)?;
-            playable(w, h)?;
+            let size: damier::board::Size = a.size.parse()?;
+            playable(size.width(), size.height())?;
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-            tui::lights::LightsGame::random_board(w, h, &mut rng)?
+            tui::lights::LightsGame::random_board(size, &mut rng)
         }
     };
     let (w, h) = (start.width(), start.height());
@@ -106,7 +106,7 @@ fn walk(a: WalkArgs) -> anyhow::Result<ExitCode> {
         (1..=MAX_SIDE).contains(&rows) && (1..=MAX_SIDE).contains(&cols),
         "board {rows} x {cols} cannot be played here: each side must be in 1..={MAX_SIDE}"
     );
-    let board = damier::walk::Shape::new(rows, cols)?;
+    let board = damier::walk::board_size(rows, cols)?;
     tui::require_terminal("play walk")?;
     let mut game = tui::walk::WalkGame::new(board);
     tui::run(&mut game, "play walk")?;

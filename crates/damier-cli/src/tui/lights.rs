@@ -1,12 +1,12 @@
 //! Lights Out as a terminal game: click cells (or move with the arrows and press space) until
 //! every light is off.
 //!
-//! All rules come from the library: [`lights::press`] flips a cell and its neighbours, and
+//! All rules come from the library: [`lights::press_cell`] flips a cell and its neighbours, and
 //! hints are cells of a fewest-presses solution from the current board.
 
 use std::cell::Cell;
 
-use damier::board::Board;
+use damier::board::{Board, Size};
 use damier::control::Control;
 use damier::lights::{self, game::LightsState};
 use rand::SeedableRng;
@@ -59,8 +59,8 @@ impl LightsGame {
     }
 
     /// A random winnable board, never already dark.
-    pub fn random_board(width: usize, height: usize, rng: &mut Xoshiro256PlusPlus) -> anyhow::Result<Board> {
-        Ok(LightsState::random_winnable(width, height, rng)?)
+    pub fn random_board(size: Size, rng: &mut Xoshiro256PlusPlus) -> Board {
+        LightsState::random_winnable(size, rng)
     }
 
     /// The current board.
@@ -109,8 +109,7 @@ impl LightsGame {
 
     /// A new random winnable board of the same size.
     pub fn new_board(&mut self) -> anyhow::Result<()> {
-        let (w, h) = (self.state.board().width(), self.state.board().height());
-        let start = LightsState::random_winnable(w, h, &mut self.rng)?;
+        let start = LightsState::random_winnable(self.state.board().size(), &mut self.rng);
         self.state.restart(start)?;
         self.after_change();
         self.message = "New board.".into();
@@ -316,7 +315,7 @@ mod tests {
 
     fn game(w: usize, h: usize, seed: u64) -> LightsGame {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        let start = LightsGame::random_board(w, h, &mut rng).unwrap();
+        let start = LightsGame::random_board(Size::new(w, h).unwrap(), &mut rng);
         LightsGame::new(start, seed).unwrap()
     }
 
@@ -365,7 +364,7 @@ mod tests {
             row: oy + 2 * ch,
             modifiers: KeyModifiers::NONE,
         });
-        lights::press(&mut expected, 1, 2);
+        lights::press_cell(&mut expected, 1, 2);
         assert_eq!(g.board(), &expected);
     }
 
@@ -388,7 +387,7 @@ mod tests {
         g.on_key(key(KeyCode::Char('r')));
         assert!(g.state.winnable() && !g.won());
         // 4x4 has nullity 4: a single lit corner is not winnable.
-        let mut b = Board::new(4, 4).unwrap();
+        let mut b = Board::new(Size::new(4, 4).unwrap());
         b.set(0, 0, true);
         let g = LightsGame::new(b, 1).unwrap();
         assert!(g.message.contains("not winnable"));

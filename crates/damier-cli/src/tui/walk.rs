@@ -4,8 +4,8 @@
 
 use std::time::{Duration, Instant};
 
+use damier::board::Size;
 use damier::control::Control;
-use damier::walk::Shape;
 use damier::walk::game::WalkState;
 use damier::walk::path::Move;
 use ratatui::Frame;
@@ -40,7 +40,7 @@ pub struct WalkGame {
 
 impl WalkGame {
     /// A new game on `board`: the pawn has just landed on the bottom-left cell.
-    pub fn new(board: Shape) -> WalkGame {
+    pub fn new(board: Size) -> WalkGame {
         WalkGame {
             state: WalkState::start(board),
             history: Vec::new(),
@@ -138,32 +138,32 @@ impl WalkGame {
 
     fn cell_at(&self, col: u16, row: u16) -> Option<(usize, usize)> {
         let (ox, oy) = self.origin.get();
-        let b = self.state.board();
+        let b = self.state.size();
         let (c, r) = (col.checked_sub(ox)? / 3, row.checked_sub(oy)?);
-        ((r as usize) < b.rows() && (c as usize) < b.cols()).then_some((r as usize, c as usize))
+        ((r as usize) < b.height() && (c as usize) < b.width()).then_some((r as usize, c as usize))
     }
 }
 
 impl App for WalkGame {
     fn min_size(&self) -> (u16, u16) {
-        let b = self.state.board();
-        let w = (b.cols() as u16).saturating_mul(3).saturating_add(2 + PANEL);
-        let h = (b.rows() as u16).max(16).saturating_add(2);
+        let b = self.state.size();
+        let w = (b.width() as u16).saturating_mul(3).saturating_add(2 + PANEL);
+        let h = (b.height() as u16).max(16).saturating_add(2);
         (w, h)
     }
 
     fn draw(&self, frame: &mut Frame, area: Rect) {
-        let b = self.state.board();
-        let board_w = (b.cols() as u16) * 3 + 2;
+        let b = self.state.size();
+        let board_w = (b.width() as u16) * 3 + 2;
         let [board_area, panel] =
             Layout::horizontal([Constraint::Length(board_w), Constraint::Length(PANEL)]).areas(area);
         self.origin.set((board_area.x + 1, board_area.y + 1));
         let pawn = self.state.pawn();
         let hinted = self.hint.and_then(|mv| mv.step(b, pawn));
         let mut lines = Vec::new();
-        for r in 0..b.rows() {
+        for r in 0..b.height() {
             let mut spans = Vec::new();
-            for c in 0..b.cols() {
+            for c in 0..b.width() {
                 let black = self.state.black().get(c, r);
                 let bg = if black { Color::Black } else { Color::White };
                 let fg = if black { Color::White } else { Color::Black };
@@ -183,9 +183,9 @@ impl App for WalkGame {
             }
             lines.push(Line::from(spans));
         }
-        let title = format!(" walk {} x {} ", b.rows(), b.cols());
+        let title = format!(" walk {} x {} ", b.height(), b.width());
         frame.render_widget(Paragraph::new(lines).block(Block::bordered().title(title)), board_area);
-        let white = b.rows() * b.cols() - self.state.black().count_ones() as usize;
+        let white = b.height() * b.width() - self.state.black().count_ones() as usize;
         let mut info = vec![
             Line::from(format!("moves      {}", self.state.moves())),
             Line::from(format!("white left {white}")),
@@ -252,7 +252,7 @@ impl App for WalkGame {
         if let MouseEventKind::Down(MouseButton::Left) = mouse.kind
             && let Some(target) = self.cell_at(mouse.column, mouse.row)
         {
-            let b = self.state.board();
+            let b = self.state.size();
             let pawn = self.state.pawn();
             match [Move::N, Move::S, Move::E, Move::W].into_iter().find(|mv| mv.step(b, pawn) == Some(target))
             {
@@ -285,10 +285,11 @@ impl App for WalkGame {
 mod tests {
     use super::super::testing::{key, screen};
     use super::*;
+    use damier::walk::board_size;
     use ratatui::crossterm::event::KeyModifiers;
 
     fn game(rows: usize, cols: usize) -> WalkGame {
-        WalkGame::new(Shape::new(rows, cols).unwrap())
+        WalkGame::new(board_size(rows, cols).unwrap())
     }
 
     #[test]

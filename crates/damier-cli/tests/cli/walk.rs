@@ -25,7 +25,7 @@ fn solve_json_has_the_contract_keys_and_its_path_replays() {
         assert!(out.contains("all black"));
         // The path lands oddly on exactly the printed pattern.
         let moves = damier::walk::path::parse_moves(path).unwrap();
-        let board = damier::walk::Shape::new(rows, cols).unwrap();
+        let board = damier::walk::board_size(rows, cols).unwrap();
         let landed = damier::walk::picture(&damier::walk::path::replay(board, &moves).landings);
         let printed: Vec<String> = pattern.iter().map(|l| l.as_str().unwrap().to_string()).collect();
         assert_eq!(landed, printed);

@@ -232,7 +232,7 @@ async fn two_hundred_concurrent_requests_are_all_answered() {
         let (i, status, v) = t.await.unwrap();
         assert_eq!(status, StatusCode::OK);
         assert_eq!(v["width"], json!(1 + i % 30));
-        let want = damier::lights::nullity(1 + i % 30, 1 + i / 30);
+        let want = damier::lights::nullity(damier::board::Size::new(1 + i % 30, 1 + i / 30).unwrap());
         assert_eq!(v["nullity"], json!(want), "request {i}");
     }
 }

@@ -358,6 +358,7 @@ mod tests {
     use rand_xoshiro::Xoshiro256PlusPlus;
 
     use super::*;
+    use crate::board::Size;
 
     fn read(bytes: &[u8]) -> Result<Board, PbmError> {
         Board::read_pbm(bytes)
@@ -440,7 +441,7 @@ mod tests {
     #[test]
     fn big_random_board_round_trips_through_raw() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
-        let b = Board::random(1000, 300, &mut rng).unwrap();
+        let b = Board::random(Size::new(1000, 300).unwrap(), &mut rng);
         let raw = write(&b, PbmKind::Raw);
         let naive = raw_naive(&b);
         // Same raster as the pixel-by-pixel encoder (the headers differ by the comment).
@@ -452,7 +453,7 @@ mod tests {
     proptest! {
         #[test]
         fn plain_raw_and_text_round_trip(w in 1usize..140, h in 1usize..6, seed: u64) {
-            let b = Board::random(w, h, &mut Xoshiro256PlusPlus::seed_from_u64(seed)).unwrap();
+            let b = Board::random(Size::new(w, h).unwrap(), &mut Xoshiro256PlusPlus::seed_from_u64(seed));
             let plain = write(&b, PbmKind::Plain);
             prop_assert!(plain.split(|&c| c == b'\n').all(|l| l.len() <= 70));
             prop_assert_eq!(&read(&plain).unwrap(), &b);

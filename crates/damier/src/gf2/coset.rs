@@ -6,12 +6,16 @@ use std::ops::ControlFlow;
 
 use super::BitVec;
 
-/// A vector over GF(2) that a [`Coset`] can hold: XOR in place and a weight.
+/// A vector over GF(2) that a [`Coset`] can hold: XOR in place, a weight, and its bits as words
+/// (for the elimination of [`Coset::affine_hull`]).
 pub trait XorVector: Clone {
     /// `self += other` (XOR). Both have the same length.
     fn xor_with(&mut self, other: &Self);
     /// Number of ones.
     fn weight(&self) -> u64;
+    /// The bits packed in words, in a layout fixed for vectors of one length (bit `i` at bit
+    /// `i % 64` of word `i / 64`; padding bits 0).
+    fn as_words(&self) -> &[u64];
 }
 
 impl XorVector for BitVec {
@@ -21,6 +25,10 @@ impl XorVector for BitVec {
 
     fn weight(&self) -> u64 {
         self.count_ones() as u64
+    }
+
+    fn as_words(&self) -> &[u64] {
+        self.words()
     }
 }
 
@@ -34,6 +42,21 @@ impl XorVector for Vec<u64> {
     fn weight(&self) -> u64 {
         self.iter().map(|w| u64::from(w.count_ones())).sum()
     }
+
+    fn as_words(&self) -> &[u64] {
+        self
+    }
+}
+
+/// Bit `i` of packed words.
+fn word_bit(words: &[u64], i: usize) -> bool {
+    (words[i / 64] >> (i % 64)) & 1 == 1
+}
+
+/// The index of the lowest set bit of packed words, `None` when all are 0.
+fn lowest_one(words: &[u64]) -> Option<usize> {
+    let (i, w) = words.iter().enumerate().find(|(_, w)| **w != 0)?;
+    Some(i * 64 + w.trailing_zeros() as usize)
 }
 
 /// The set `particular + span(basis)`: `2^basis.len()` elements when the basis is independent.
@@ -52,6 +75,33 @@ impl<V: XorVector> Coset<V> {
     /// The coset `particular + span(basis)`.
     pub fn new(particular: V, basis: Vec<V>) -> Coset<V> {
         Coset { particular, basis }
+    }
+
+    /// The smallest coset holding every one of `elements` (their affine hull), `None` when
+    /// there is none. The particular element is the first one; the basis is, in the order
+    /// met, each difference `element - first` that is independent of the earlier ones (kept
+    /// as the difference itself, so a complete list of solutions gives back its own members).
+    pub fn affine_hull(elements: &[V]) -> Option<Coset<V>> {
+        let (first, rest) = elements.split_first()?;
+        // The basis in echelon form beside it: each reduced vector with its lowest set bit,
+        // that bit cleared in every later one.
+        let mut echelon: Vec<(usize, V)> = Vec::new();
+        let mut basis = Vec::new();
+        for e in rest {
+            let mut difference = e.clone();
+            difference.xor_with(first);
+            let mut reduced = difference.clone();
+            for (lead, b) in &echelon {
+                if word_bit(reduced.as_words(), *lead) {
+                    reduced.xor_with(b);
+                }
+            }
+            if let Some(lead) = lowest_one(reduced.as_words()) {
+                echelon.push((lead, reduced));
+                basis.push(difference);
+            }
+        }
+        Some(Coset::new(first.clone(), basis))
     }
 
     /// The dimension `k` (the number of basis vectors).
@@ -211,6 +261,64 @@ mod tests {
             prop_assert_eq!(&c.element(mask), &light);
             prop_assert_eq!(light.weight(), by_masks(&c).iter().map(XorVector::weight).min().unwrap());
         }
+    }
+
+    /// Every sum of a subset of `vectors`, by brute force over the subsets.
+    fn all_sums(vectors: &[Vec<u64>], len: usize) -> Vec<Vec<u64>> {
+        let mut sums: Vec<Vec<u64>> = (0..1u64 << vectors.len())
+            .map(|mask| {
+                let mut s = vec![0u64; len];
+                for (_, v) in vectors.iter().enumerate().filter(|(j, _)| (mask >> j) & 1 == 1) {
+                    s.xor_with(v);
+                }
+                s
+            })
+            .collect();
+        sums.sort();
+        sums.dedup();
+        sums
+    }
+
+    proptest! {
+        /// The hull holds exactly the first element plus every sum of differences (the span,
+        /// by brute force over all subsets), its basis is independent (2^k distinct
+        /// elements), and every basis vector is one of the given differences.
+        #[test]
+        fn affine_hull_is_the_span_of_the_differences(
+            elements in proptest::collection::vec(
+                proptest::collection::vec(prop_oneof![Just(0u64), Just(1), Just(6), Just(1 << 63), any::<u64>()], 2),
+                1..9,
+            ),
+        ) {
+            let c = Coset::affine_hull(&elements).unwrap();
+            prop_assert_eq!(&c.particular, &elements[0]);
+            let differences: Vec<Vec<u64>> = elements[1..]
+                .iter()
+                .map(|e| e.iter().zip(&elements[0]).map(|(a, b)| a ^ b).collect())
+                .collect();
+            let expected: Vec<Vec<u64>> = all_sums(&differences, 2)
+                .into_iter()
+                .map(|d| d.iter().zip(&elements[0]).map(|(a, b)| a ^ b).collect())
+                .collect();
+            let mut got = c.elements();
+            got.sort();
+            let before = got.len();
+            got.dedup();
+            prop_assert_eq!(before, got.len(), "the basis is independent");
+            let mut expected = expected;
+            expected.sort();
+            prop_assert_eq!(got, expected);
+            for b in &c.basis {
+                prop_assert!(differences.contains(b));
+            }
+        }
+    }
+
+    #[test]
+    fn affine_hull_of_nothing_is_none() {
+        assert_eq!(Coset::<Vec<u64>>::affine_hull(&[]), None);
+        let one = Coset::affine_hull(&[vec![5u64]]).unwrap();
+        assert_eq!((one.particular, one.basis.len()), (vec![5], 0));
     }
 
     #[test]

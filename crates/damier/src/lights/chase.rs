@@ -8,7 +8,7 @@
 //! and the lights left on the last row are `x_H = P_H(T) x_0 + r(b)` with `P_0 = I`, `P_1 = T`,
 //! `P_{k+1} = T P_k + P_{k-1}`: the whole problem is the `W x W` system `P_H(T) x_0 = r(b)`.
 
-use crate::board::Board;
+use crate::board::{Board, Size};
 use crate::control::{Control, Interrupted};
 use crate::gf2::{BitMatrix, BitVec};
 
@@ -66,7 +66,7 @@ pub fn chase_presses(b: &Board, x0: &[u64], control: &Control) -> Result<(Board,
     let (w, h, s) = (b.width(), b.height(), b.stride());
     assert_eq!(x0.len(), s, "first row length mismatch");
     let mask = tail_mask(w);
-    let mut p = Board::new(w, h).expect("same size as an existing board");
+    let mut p = Board::new(b.size());
     p.row_mut(0).copy_from_slice(x0);
     let zero = vec![0u64; s];
     let mut residual = vec![0u64; s];
@@ -139,9 +139,10 @@ fn p_rows_split(p: &mut Board, y: usize) -> (&[u64], &mut [u64]) {
 /// The `W x W` chasing matrix `P_H(T)`: column `j` is the last row left after chasing the
 /// all-off `width x height` board with only cell `j` of the first row pressed.
 /// Cost `O(W * W * H / 64)`: for the small and medium boards of the table and the cross-checks.
-pub fn chase_matrix(width: usize, height: usize) -> BitMatrix {
+pub fn chase_matrix(size: Size) -> BitMatrix {
+    let width = size.width();
     let mut m = BitMatrix::zeros(width, width);
-    let zero = Board::new(width, height).expect("valid size");
+    let zero = Board::new(size);
     let s = zero.stride();
     for j in 0..width {
         let mut x0 = vec![0u64; s];
@@ -164,10 +165,8 @@ pub const CHASE_TABLE_MAX_RANK: usize = 12;
 /// The last-row → first-row table of light chasing on a `width x height` board.
 #[derive(Clone, Debug)]
 pub struct ChaseTable {
-    /// Board width.
-    pub width: usize,
-    /// Board height.
-    pub height: usize,
+    /// The board's size.
+    pub size: Size,
     /// Rank of the chasing matrix: `2^rank` last rows can be fixed (including all-off).
     pub rank: usize,
     /// For each single first-row press `j`, the last row it changes (the matrix columns).
@@ -178,7 +177,8 @@ pub struct ChaseTable {
 }
 
 /// Builds the chase table (see [`ChaseTable`]). Errors with the limit when too wide.
-pub fn chase_table(width: usize, height: usize) -> Result<ChaseTable, super::LightsError> {
+pub fn chase_table(size: Size) -> Result<ChaseTable, super::LightsError> {
+    let width = size.width();
     if width > CHASE_TABLE_MAX_WIDTH {
         return Err(super::LightsError::TooLarge {
             engine: "the chase table",
@@ -187,7 +187,7 @@ pub fn chase_table(width: usize, height: usize) -> Result<ChaseTable, super::Lig
             got: width,
         });
     }
-    let m = chase_matrix(width, height);
+    let m = chase_matrix(size);
     let e = m.echelon(None);
     let rank = e.rank();
     let generators = (0..width)
@@ -226,7 +226,7 @@ pub fn chase_table(width: usize, height: usize) -> Result<ChaseTable, super::Lig
         out.sort_by_key(|(l, _)| l.to_bools().iter().map(|&b| u8::from(b)).collect::<Vec<_>>());
         out
     });
-    Ok(ChaseTable { width, height, rank, generators, entries })
+    Ok(ChaseTable { size, rank, generators, entries })
 }
 
 /// The lightest vector of `x + span(kernel)` (ties: the smallest as a bit string), by a
@@ -250,7 +250,7 @@ mod tests {
 
     #[test]
     fn five_by_five_has_the_seven_cases() {
-        let t = chase_table(5, 5).unwrap();
+        let t = chase_table(Size::new(5, 5).unwrap()).unwrap();
         assert_eq!(t.rank, 3);
         let entries = t.entries.unwrap();
         assert_eq!(entries.len(), 7);
@@ -265,7 +265,7 @@ mod tests {
         assert_eq!(lasts, expected);
         // Each fix really works: light the last row, press the first row, chase: all off.
         for (last, first) in &entries {
-            let mut b = Board::new(5, 5).unwrap();
+            let mut b = Board::new(Size::new(5, 5).unwrap());
             for i in last.ones_indices() {
                 b.set(i, 4, true);
             }

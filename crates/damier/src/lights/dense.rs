@@ -1,7 +1,7 @@
 //! Dense elimination on the `N x N` press matrix: the seed's method, for small boards and for
 //! checking the fast methods.
 
-use crate::board::Board;
+use crate::board::{Board, Size};
 use crate::gf2::{Echelon, EliminationStep};
 
 use super::press::press_matrix;
@@ -16,23 +16,18 @@ pub const EXPLAIN_MAX_CELLS: usize = 64;
 
 /// Nullity and one solution of `M x = b` by dense elimination (`None`: no solution).
 pub fn solve(b: &Board) -> (usize, Option<Board>) {
-    let (w, h) = (b.width(), b.height());
-    let e = press_matrix(w, h).echelon(Some(&b.to_bitvec()));
-    let nullity = w * h - e.rank();
-    let x = e.particular_solution().map(|x| Board::from_bitvec(w, h, &x).expect("valid size"));
+    let e = press_matrix(b.size()).echelon(Some(&b.to_bitvec()));
+    let nullity = b.size().cells() - e.rank();
+    let x = e.particular_solution().map(|x| Board::from_bitvec(b.size(), &x));
     (nullity, x)
 }
 
 /// A basis of the neutral configurations by dense elimination.
-pub fn kernel(width: usize, height: usize) -> Vec<Board> {
-    press_matrix(width, height)
-        .kernel_basis()
-        .iter()
-        .map(|v| Board::from_bitvec(width, height, v).expect("valid size"))
-        .collect()
+pub fn kernel(size: Size) -> Vec<Board> {
+    press_matrix(size).kernel_basis().iter().map(|v| Board::from_bitvec(size, v)).collect()
 }
 
 /// The elimination of `M x = b` step by step.
 pub fn explain(b: &Board) -> (Echelon, Vec<EliminationStep>) {
-    press_matrix(b.width(), b.height()).echelon_steps(Some(&b.to_bitvec()))
+    press_matrix(b.size()).echelon_steps(Some(&b.to_bitvec()))
 }

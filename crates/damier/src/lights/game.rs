@@ -2,12 +2,13 @@
 //! the board, the presses made (for undo), and hints from a fewest-presses solution.
 //!
 //! ```
+//! use damier::board::Size;
 //! use damier::control::Control;
 //! use damier::lights::game::LightsState;
 //! use rand::SeedableRng;
 //!
 //! let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
-//! let start = LightsState::random_winnable(5, 5, &mut rng)?;
+//! let start = LightsState::random_winnable(Size::new(5, 5)?, &mut rng);
 //! let mut game = LightsState::new(start)?;
 //! game.press(0, 0); // the player tries a cell...
 //! while !game.won() {
@@ -15,15 +16,15 @@
 //!     let (x, y) = game.hint((2, 2), &Control::new())?.expect("a winnable board");
 //!     game.press(x, y);
 //! }
-//! # Ok::<(), damier::lights::LightsError>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use rand::Rng;
 
 use super::{
-    LightsError, Method, apply_presses, fewest_presses, kernel, press, solve, winnable_by_orthogonality,
+    LightsError, Method, apply_presses, fewest_presses, kernel, press_cell, solve, winnable_by_orthogonality,
 };
-use crate::board::Board;
+use crate::board::{Board, Size};
 use crate::control::Control;
 
 /// The state of a game: the lights, the presses made, the neutral configurations of the board
@@ -39,39 +40,30 @@ pub struct LightsState {
 impl LightsState {
     /// A game starting from `start` (its size's kernel is computed once, here).
     pub fn new(start: Board) -> Result<LightsState, LightsError> {
-        let kernel = kernel(start.width(), start.height(), Method::Poly)?;
+        let kernel = kernel(start.size(), Method::Poly)?;
         Ok(LightsState { board: start, presses: Vec::new(), kernel, solution: None })
     }
 
     /// A random winnable board that is not already dark: the lights left by uniformly random
     /// presses on a dark board (every winnable board equally likely).
-    pub fn random_winnable<R: Rng + ?Sized>(
-        width: usize,
-        height: usize,
-        rng: &mut R,
-    ) -> Result<Board, LightsError> {
-        let dark = Board::new(width, height)?;
+    pub fn random_winnable<R: Rng + ?Sized>(size: Size, rng: &mut R) -> Board {
+        let dark = Board::new(size);
         for _ in 0..64 {
-            let board = apply_presses(&dark, &Board::random(width, height, rng)?);
+            let board = apply_presses(&dark, &Board::random(size, rng));
             if !board.is_zero() {
-                return Ok(board);
+                return board;
             }
         }
         // Every pattern drawn was neutral (a tiny kernel-only chance): one press is never neutral.
         let mut board = dark;
-        press(&mut board, 0, 0);
-        Ok(board)
+        press_cell(&mut board, 0, 0);
+        board
     }
 
     /// Starts over from `start`, of the same size (the kernel is kept).
     pub fn restart(&mut self, start: Board) -> Result<(), LightsError> {
-        if (start.width(), start.height()) != (self.board.width(), self.board.height()) {
-            return Err(LightsError::SizeMismatch {
-                sw: self.board.width(),
-                sh: self.board.height(),
-                tw: start.width(),
-                th: start.height(),
-            });
+        if start.size() != self.board.size() {
+            return Err(LightsError::SizeMismatch { start: self.board.size(), target: start.size() });
         }
         self.board = start;
         self.presses.clear();
@@ -110,7 +102,7 @@ impl LightsState {
         if self.won() {
             return false;
         }
-        press(&mut self.board, x, y);
+        press_cell(&mut self.board, x, y);
         self.presses.push((x, y));
         self.after_press(x, y);
         true
@@ -119,7 +111,7 @@ impl LightsState {
     /// Takes back the last press; returns its cell, or `None` when there is nothing to undo.
     pub fn undo(&mut self) -> Option<(usize, usize)> {
         let (x, y) = self.presses.pop()?;
-        press(&mut self.board, x, y);
+        press_cell(&mut self.board, x, y);
         self.after_press(x, y);
         Some((x, y))
     }
@@ -175,7 +167,7 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         for (w, h) in [(1, 1), (2, 3), (4, 4), (5, 5), (7, 3), (9, 9)] {
             for _ in 0..5 {
-                let start = LightsState::random_winnable(w, h, &mut rng).unwrap();
+                let start = LightsState::random_winnable(Size::new(w, h).unwrap(), &mut rng);
                 assert!(!start.is_zero());
                 let mut game = LightsState::new(start.clone()).unwrap();
                 assert!(game.winnable());
@@ -209,13 +201,13 @@ mod tests {
             game.press(x, y);
         }
         assert!(game.won());
-        assert!(game.restart(Board::new(2, 2).unwrap()).is_err());
+        assert!(game.restart(Board::new(Size::new(2, 2).unwrap())).is_err());
     }
 
     #[test]
     fn unwinnable_boards_give_no_hint() {
         // 4x4 has nullity 4; one lit corner is not orthogonal to the kernel.
-        let mut b = Board::new(4, 4).unwrap();
+        let mut b = Board::new(Size::new(4, 4).unwrap());
         b.set(0, 0, true);
         let mut game = LightsState::new(b).unwrap();
         assert_eq!(game.nullity(), 4);

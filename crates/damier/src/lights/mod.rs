@@ -17,16 +17,17 @@
 //! undo, hints) for front ends that only draw.
 //!
 //! ```
-//! use damier::board::Board;
+//! use damier::board::{Board, Size};
 //! use damier::control::Control;
 //! use damier::lights::{self, Method};
 //!
-//! let start = Board::ones(5, 5).unwrap();
+//! let size: Size = "5x5".parse().unwrap();
+//! let start = Board::ones(size);
 //! let s = lights::solve(&start, None, Method::Poly, &Control::new()).unwrap();
 //! assert_eq!(s.nullity, 2); // 4 ways to turn the 5x5 board off
 //! let presses = s.presses.unwrap();
 //! assert!(lights::press::apply_presses(&start, &presses).is_zero());
-//! let fewest = lights::fewest_presses(&presses, &lights::kernel(5, 5, Method::Poly).unwrap(), &Control::new()).unwrap();
+//! let fewest = lights::fewest_presses(&presses, &lights::kernel(size, Method::Poly).unwrap(), &Control::new()).unwrap();
 //! assert_eq!(fewest.presses.count_ones(), 15);
 //! ```
 
@@ -36,13 +37,13 @@ pub mod game;
 pub mod poly;
 pub mod press;
 
-use crate::board::{Board, BoardError};
+use crate::board::{Board, BoardError, Size};
 use crate::control::{Control, Interrupted};
 use crate::gf2::{BitVec, Coset, XorVector};
 pub use crate::gf2::{power_of_two_decimal, power_of_two_minus_one_decimal};
 
 pub use poly::{nullity, square_nullities};
-pub use press::{apply_presses, press, verify};
+pub use press::{apply_presses, press_cell, verify};
 
 /// Which engine solves the system.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -63,16 +64,12 @@ pub enum LightsError {
     #[error(transparent)]
     Board(#[from] BoardError),
     /// Start and target of different sizes.
-    #[error("the target is {tw}x{th} but the start is {sw}x{sh}")]
+    #[error("the target is {target} but the start is {start}")]
     SizeMismatch {
-        /// Start width.
-        sw: usize,
-        /// Start height.
-        sh: usize,
-        /// Target width.
-        tw: usize,
-        /// Target height.
-        th: usize,
+        /// The start's size.
+        start: Size,
+        /// The target's size.
+        target: Size,
     },
     /// The board is too large for the chosen engine (the poly engine takes any board).
     #[error("{engine} handles at most {limit} {unit}, this board has {got}: use the poly engine")]
@@ -124,13 +121,8 @@ impl Solution {
 fn difference(start: &Board, target: Option<&Board>) -> Result<Board, LightsError> {
     let mut b = start.clone();
     if let Some(t) = target {
-        if (t.width(), t.height()) != (start.width(), start.height()) {
-            return Err(LightsError::SizeMismatch {
-                sw: start.width(),
-                sh: start.height(),
-                tw: t.width(),
-                th: t.height(),
-            });
+        if t.size() != start.size() {
+            return Err(LightsError::SizeMismatch { start: start.size(), target: t.size() });
         }
         b.xor_assign(t);
     }
@@ -170,7 +162,7 @@ pub fn solve_in_place(
 ) -> Result<(usize, bool), LightsError> {
     let (nullity, presses) = match method {
         Method::Dense => {
-            check_dense(b.width(), b.height())?;
+            check_dense(b.size())?;
             dense::solve(b)
         }
         Method::Chase | Method::Poly
@@ -185,7 +177,7 @@ pub fn solve_in_place(
         }
         Method::Chase => {
             check_chase(b.width())?;
-            let m = chase::chase_matrix(b.width(), b.height());
+            let m = chase::chase_matrix(b.size());
             let e = m.echelon(None);
             let nullity = b.width() - e.rank();
             let r = chase::chase_residual(b, &vec![0; b.stride()], control)?;
@@ -195,7 +187,7 @@ pub fn solve_in_place(
             }
         }
         Method::Poly => {
-            let sys = poly::PolySystem::new(b.width(), b.height());
+            let sys = poly::PolySystem::new(b.size());
             let nullity = sys.nullity();
             let r = chase::chase_residual(b, &vec![0; b.stride()], control)?;
             let Some(x0) = sys.solve_first_row(&r) else { return Ok((nullity, false)) };
@@ -210,13 +202,13 @@ pub fn solve_in_place(
     Ok((nullity, solvable))
 }
 
-fn check_dense(w: usize, h: usize) -> Result<(), LightsError> {
-    if w * h > dense::DENSE_MAX_CELLS {
+fn check_dense(size: Size) -> Result<(), LightsError> {
+    if size.cells() > dense::DENSE_MAX_CELLS {
         return Err(LightsError::TooLarge {
             engine: "dense elimination",
             unit: "cells",
             limit: dense::DENSE_MAX_CELLS,
-            got: w * h,
+            got: size.cells(),
         });
     }
     Ok(())
@@ -235,22 +227,22 @@ fn check_chase(w: usize) -> Result<(), LightsError> {
 }
 
 /// A basis of the neutral configurations (the kernel of `M`: presses that change nothing).
-pub fn kernel(width: usize, height: usize, method: Method) -> Result<Vec<Board>, LightsError> {
-    crate::board::check_size(width as u64, height as u64)?;
-    if width > height && method != Method::Dense {
-        return Ok(kernel(height, width, method)?.iter().map(Board::transpose).collect());
+pub fn kernel(size: Size, method: Method) -> Result<Vec<Board>, LightsError> {
+    let width = size.width();
+    if width > size.height() && method != Method::Dense {
+        return Ok(kernel(size.transposed(), method)?.iter().map(Board::transpose).collect());
     }
-    let zero = Board::new(width, height)?;
+    let zero = Board::new(size);
     let first_rows: Vec<Vec<u64>> = match method {
         Method::Dense => {
-            check_dense(width, height)?;
-            return Ok(dense::kernel(width, height));
+            check_dense(size)?;
+            return Ok(dense::kernel(size));
         }
         Method::Chase => {
             check_chase(width)?;
-            chase::chase_matrix(width, height).kernel_basis().iter().map(|v| v.words().to_vec()).collect()
+            chase::chase_matrix(size).kernel_basis().iter().map(|v| v.words().to_vec()).collect()
         }
-        Method::Poly => poly::PolySystem::new(width, height).kernel_first_rows(),
+        Method::Poly => poly::PolySystem::new(size).kernel_first_rows(),
     };
     first_rows
         .iter()

@@ -1,11 +1,11 @@
 //! Pressing cells: the rule itself, a cell-by-cell simulator, the bit-parallel one used to
 //! verify every press pattern, and the `N x N` press matrix.
 
-use crate::board::Board;
+use crate::board::{Board, Size};
 use crate::gf2::BitMatrix;
 
 /// Presses cell `(x, y)`: flips it and its orthogonal neighbours inside the board.
-pub fn press(board: &mut Board, x: usize, y: usize) {
+pub fn press_cell(board: &mut Board, x: usize, y: usize) {
     board.flip(x, y);
     if x > 0 {
         board.flip(x - 1, y);
@@ -28,7 +28,7 @@ pub fn apply_presses_naive(start: &Board, presses: &Board) -> Board {
     let mut b = start.clone();
     for y in 0..presses.height() {
         for x in presses.row_ones(y).collect::<Vec<_>>() {
-            press(&mut b, x, y);
+            press_cell(&mut b, x, y);
         }
     }
     b
@@ -111,8 +111,9 @@ fn verify_impl(start: &Board, target: Option<&Board>, presses: &Board) -> bool {
 
 /// The `N x N` press matrix, `N = width * height`: column `i` is what pressing cell `i`
 /// flips (cells numbered row by row, `i = y * width + x`). Symmetric, ones on the diagonal.
-pub fn press_matrix(width: usize, height: usize) -> BitMatrix {
-    let n = width * height;
+pub fn press_matrix(size: Size) -> BitMatrix {
+    let (width, height) = (size.width(), size.height());
+    let n = size.cells();
     let mut m = BitMatrix::zeros(n, n);
     for y in 0..height {
         for x in 0..width {
@@ -154,13 +155,13 @@ mod tests {
     fn bit_parallel_simulator_matches_cell_by_cell() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         for (w, h) in [(1, 1), (1, 5), (5, 1), (63, 3), (64, 4), (65, 5), (130, 7), (7, 7)] {
-            let start = Board::random(w, h, &mut rng).unwrap();
-            let presses = Board::random(w, h, &mut rng).unwrap();
+            let start = Board::random(Size::new(w, h).unwrap(), &mut rng);
+            let presses = Board::random(Size::new(w, h).unwrap(), &mut rng);
             let fast = apply_presses(&start, &presses);
             assert_eq!(fast, apply_presses_naive(&start, &presses), "{w}x{h}");
             assert!(verify(&start, Some(&fast), &presses));
             // And the matrix view agrees: M x = B + result.
-            let m = press_matrix(w, h);
+            let m = press_matrix(Size::new(w, h).unwrap());
             let mut diff = start.clone();
             diff.xor_assign(&fast);
             assert_eq!(m.mul_vec(&presses.to_bitvec()), diff.to_bitvec());

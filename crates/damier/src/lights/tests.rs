@@ -30,7 +30,8 @@ fn check_all(start: &Board, methods: &[Method]) -> Solution {
     let (w, h) = (start.width(), start.height());
     let c = Control::new();
     let sols: Vec<Solution> = methods.iter().map(|&m| solve(start, None, m, &c).unwrap()).collect();
-    let kernels: Vec<Vec<Board>> = methods.iter().map(|&m| kernel(w, h, m).unwrap()).collect();
+    let kernels: Vec<Vec<Board>> =
+        methods.iter().map(|&m| kernel(Size::new(w, h).unwrap(), m).unwrap()).collect();
     let first = &sols[0];
     for (s, k) in sols.iter().zip(&kernels) {
         assert_eq!(s.nullity, first.nullity, "{w}x{h}: nullity");
@@ -38,7 +39,7 @@ fn check_all(start: &Board, methods: &[Method]) -> Solution {
         assert_eq!(s.solvable(), first.solvable(), "{w}x{h}: solvability");
         for v in k {
             assert!(
-                apply_presses_naive(&Board::new(w, h).unwrap(), v).is_zero(),
+                apply_presses_naive(&Board::new(Size::new(w, h).unwrap()), v).is_zero(),
                 "{w}x{h}: kernel vector not neutral"
             );
         }
@@ -56,7 +57,7 @@ fn check_all(start: &Board, methods: &[Method]) -> Solution {
         for s in &sols[1..] {
             let mut d = s.presses.clone().unwrap();
             d.xor_assign(p0);
-            assert!(apply_presses_naive(&Board::new(w, h).unwrap(), &d).is_zero());
+            assert!(apply_presses_naive(&Board::new(Size::new(w, h).unwrap()), &d).is_zero());
         }
     }
     sols.into_iter().next_back().unwrap()
@@ -67,11 +68,11 @@ fn three_engines_agree_on_every_board_up_to_12x12() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
     for w in 1..=12 {
         for h in 1..=12 {
-            check_all(&Board::ones(w, h).unwrap(), &METHODS);
-            check_all(&Board::random(w, h, &mut rng).unwrap(), &METHODS);
+            check_all(&Board::ones(Size::new(w, h).unwrap()), &METHODS);
+            check_all(&Board::random(Size::new(w, h).unwrap(), &mut rng), &METHODS);
             // A winnable random start (the image of random presses) must be solved.
-            let p = Board::random(w, h, &mut rng).unwrap();
-            let b = apply_presses_naive(&Board::new(w, h).unwrap(), &p);
+            let p = Board::random(Size::new(w, h).unwrap(), &mut rng);
+            let b = apply_presses_naive(&Board::new(Size::new(w, h).unwrap()), &p);
             assert!(check_all(&b, &METHODS).solvable());
         }
     }
@@ -82,7 +83,7 @@ fn all_on_is_always_winnable_up_to_30x30() {
     let c = Control::new();
     for w in 1..=30 {
         for h in 1..=30 {
-            let on = Board::ones(w, h).unwrap();
+            let on = Board::ones(Size::new(w, h).unwrap());
             let s = solve(&on, None, Method::Poly, &c).unwrap();
             assert!(apply_presses_naive(&on, s.presses.as_ref().expect("all-on is winnable")).is_zero());
         }
@@ -92,12 +93,12 @@ fn all_on_is_always_winnable_up_to_30x30() {
 #[test]
 fn seed_examples() {
     // 5x5: nullity 2; 4x4: 4; 3x2 (L = 3, H = 2): 4 solutions; 14x3: 4 solutions.
-    assert_eq!(nullity(5, 5), 2);
-    assert_eq!(nullity(4, 4), 4);
-    assert_eq!(nullity(3, 2), 2);
-    assert_eq!(nullity(14, 3), 2);
-    assert_eq!(nullity(3, 14), 2);
-    let k = kernel(5, 5, Method::Poly).unwrap();
+    assert_eq!(nullity(Size::new(5, 5).unwrap()), 2);
+    assert_eq!(nullity(Size::new(4, 4).unwrap()), 4);
+    assert_eq!(nullity(Size::new(3, 2).unwrap()), 2);
+    assert_eq!(nullity(Size::new(14, 3).unwrap()), 2);
+    assert_eq!(nullity(Size::new(3, 14).unwrap()), 2);
+    let k = kernel(Size::new(5, 5).unwrap(), Method::Poly).unwrap();
     assert!(k.iter().all(|v| v.count_ones() % 2 == 0), "neutral configurations have even size");
 }
 
@@ -107,10 +108,10 @@ fn fewest_presses_matches_brute_force() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
     for (w, h) in [(4, 4), (5, 5), (3, 2), (4, 3), (5, 3), (2, 2)] {
         let n = w * h;
-        let k = kernel(w, h, Method::Poly).unwrap();
+        let k = kernel(Size::new(w, h).unwrap(), Method::Poly).unwrap();
         for _ in 0..4 {
-            let p = Board::random(w, h, &mut rng).unwrap();
-            let b = apply_presses_naive(&Board::new(w, h).unwrap(), &p);
+            let p = Board::random(Size::new(w, h).unwrap(), &mut rng);
+            let b = apply_presses_naive(&Board::new(Size::new(w, h).unwrap()), &p);
             let s = solve(&b, None, Method::Poly, &c).unwrap();
             let f = fewest_presses(s.presses.as_ref().unwrap(), &k, &c).unwrap();
             assert!(f.exact);
@@ -119,9 +120,9 @@ fn fewest_presses_matches_brute_force() {
             // each cell's effect from the naive simulator as a bit mask).
             let effect: Vec<u64> = (0..n)
                 .map(|i| {
-                    let mut q = Board::new(w, h).unwrap();
+                    let mut q = Board::new(Size::new(w, h).unwrap());
                     q.set(i % w, i / w, true);
-                    let e = apply_presses_naive(&Board::new(w, h).unwrap(), &q);
+                    let e = apply_presses_naive(&Board::new(Size::new(w, h).unwrap()), &q);
                     (0..n).filter(|&j| e.get(j % w, j / w)).map(|j| 1u64 << j).sum()
                 })
                 .collect();
@@ -136,19 +137,23 @@ fn fewest_presses_matches_brute_force() {
             assert_eq!(f.presses.count_ones(), best, "{w}x{h}");
         }
     }
-    let five = solve(&Board::ones(5, 5).unwrap(), None, Method::Poly, &c).unwrap();
-    let all = all_solutions(five.presses.as_ref().unwrap(), &kernel(5, 5, Method::Poly).unwrap()).unwrap();
+    let five = solve(&Board::ones(Size::new(5, 5).unwrap()), None, Method::Poly, &c).unwrap();
+    let all = all_solutions(
+        five.presses.as_ref().unwrap(),
+        &kernel(Size::new(5, 5).unwrap(), Method::Poly).unwrap(),
+    )
+    .unwrap();
     assert_eq!(all.len(), 4);
-    assert!(all.iter().all(|p| apply_presses_naive(&Board::ones(5, 5).unwrap(), p).is_zero()));
+    assert!(all.iter().all(|p| apply_presses_naive(&Board::ones(Size::new(5, 5).unwrap()), p).is_zero()));
 }
 
 #[test]
 fn heuristic_fewest_is_a_solution_and_labelled() {
     // 39x39 has nullity 32 > EXACT_MAX_NULLITY: the heuristic runs and says so.
     let c = Control::new();
-    let on = Board::ones(39, 39).unwrap();
+    let on = Board::ones(Size::new(39, 39).unwrap());
     let s = solve(&on, None, Method::Poly, &c).unwrap();
-    let k = kernel(39, 39, Method::Poly).unwrap();
+    let k = kernel(Size::new(39, 39).unwrap(), Method::Poly).unwrap();
     assert_eq!(k.len(), 32);
     let f = fewest_presses(s.presses.as_ref().unwrap(), &k, &c).unwrap();
     assert!(!f.exact);
@@ -174,7 +179,7 @@ fn powers_of_two_in_decimal() {
 fn wide_boards_are_transposed_consistently() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
     for (w, h) in [(40, 3), (70, 2), (129, 5), (1000, 3), (300, 1)] {
-        let b = Board::random(w, h, &mut rng).unwrap();
+        let b = Board::random(Size::new(w, h).unwrap(), &mut rng);
         check_all(&b, &[Method::Chase, Method::Poly]);
     }
 }
@@ -184,9 +189,9 @@ proptest! {
     #[test]
     fn chase_and_poly_agree_up_to_60x60(w in 1usize..=60, h in 1usize..=60, seed in any::<u64>(), winnable in any::<bool>()) {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        let mut b = Board::random(w, h, &mut rng).unwrap();
+        let mut b = Board::random(Size::new(w, h).unwrap(), &mut rng);
         if winnable {
-            b = apply_presses_naive(&Board::new(w, h).unwrap(), &b);
+            b = apply_presses_naive(&Board::new(Size::new(w, h).unwrap()), &b);
         }
         let s = check_all(&b, &[Method::Chase, Method::Poly]);
         prop_assert!(!winnable || s.solvable());
@@ -198,7 +203,7 @@ proptest! {
     #[test]
     fn dense_agrees_on_random_boards_up_to_60x60(w in 30usize..=60, h in 30usize..=60, seed in any::<u64>()) {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        let b = Board::random(w, h, &mut rng).unwrap();
+        let b = Board::random(Size::new(w, h).unwrap(), &mut rng);
         let c = Control::new();
         let dense = solve(&b, None, Method::Dense, &c).unwrap();
         let poly = solve(&b, None, Method::Poly, &c).unwrap();

@@ -8,9 +8,9 @@
 
 use crate::control::{Control, Interrupted};
 
-use crate::board::Board;
+use crate::board::{Board, Size};
 
-use super::{Shape, WalkError};
+use super::WalkError;
 
 /// Largest board brute force accepts, in cells: 30 (`2^30` sets, seconds in a release build).
 pub const MAX_CELLS: usize = 30;
@@ -18,14 +18,14 @@ pub const MAX_CELLS: usize = 30;
 /// Cells in the tabulated low part (at most; fewer on small boards).
 const LOW: usize = 12;
 
-/// Every solution of `board`, in increasing order of the set read as a number (bit
+/// Every solution of the board of this size, in increasing order of the set read as a number (bit
 /// `r * cols + c`). Refused above [`MAX_CELLS`] cells.
-pub fn solutions(board: Shape, control: &Control) -> Result<Vec<Board>, WalkError> {
-    let n = board.cells();
+pub fn solutions(size: Size, control: &Control) -> Result<Vec<Board>, WalkError> {
+    let n = size.cells();
     if n > MAX_CELLS {
         return Err(WalkError::BruteTooLarge { cells: n, max: MAX_CELLS });
     }
-    let (rows, cols) = (board.rows(), board.cols());
+    let (rows, cols) = (size.height(), size.width());
     let press: Vec<u64> = (0..n)
         .map(|i| {
             let (r, c) = (i / cols, i % cols);
@@ -76,7 +76,7 @@ pub fn solutions(board: Shape, control: &Control) -> Result<Vec<Board>, WalkErro
     Ok(found
         .into_iter()
         .map(|s| {
-            let mut g = board.zeros();
+            let mut g = Board::new(size);
             for i in (0..n).filter(|i| (s >> i) & 1 == 1) {
                 g.set(i % cols, i / cols, true);
             }
@@ -88,16 +88,17 @@ pub fn solutions(board: Shape, control: &Control) -> Result<Vec<Board>, WalkErro
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::walk::board_size;
     use crate::walk::{picture, press_image};
 
     #[test]
     fn small_boards_by_hand() {
         let c = Control::new();
         // 1 x 1: land once. 1 x 2: either cell alone. 2 x 2: all four.
-        assert_eq!(solutions(Shape::new(1, 1).unwrap(), &c).unwrap().len(), 1);
-        let two = solutions(Shape::new(1, 2).unwrap(), &c).unwrap();
+        assert_eq!(solutions(board_size(1, 1).unwrap(), &c).unwrap().len(), 1);
+        let two = solutions(board_size(1, 2).unwrap(), &c).unwrap();
         assert_eq!(two.iter().map(|g| picture(g)[0].clone()).collect::<Vec<_>>(), vec!["#_", "_#"]);
-        let four = solutions(Shape::new(2, 2).unwrap(), &c).unwrap();
+        let four = solutions(board_size(2, 2).unwrap(), &c).unwrap();
         assert_eq!(four.len(), 1);
         assert_eq!(four[0].count_ones(), 4);
     }
@@ -105,11 +106,11 @@ mod tests {
     #[test]
     fn every_solution_checks_and_limit_is_stated() {
         let c = Control::new();
-        let b = Shape::new(4, 4).unwrap();
+        let b = board_size(4, 4).unwrap();
         let all = solutions(b, &c).unwrap();
         assert_eq!(all.len(), 16);
-        assert!(all.iter().all(|g| press_image(g) == b.ones()));
-        let err = solutions(Shape::new(4, 8).unwrap(), &c).unwrap_err();
+        assert!(all.iter().all(|g| press_image(g) == Board::ones(b)));
+        let err = solutions(board_size(4, 8).unwrap(), &c).unwrap_err();
         assert!(err.to_string().contains("at most 30 cells"), "{err}");
     }
 }

@@ -11,38 +11,38 @@
 //! more columns than rows, so `w = min(L, C)`. The kernel of the system gives the walk's
 //! kernel: `2^nullity` solutions ([`lights::kernel`]).
 
-use crate::board::Board;
+use crate::board::{Board, Size};
 use crate::control::Control;
 use crate::lights;
 
-use super::{Shape, Solutions, WalkError};
+use super::{Solutions, WalkError, check_board};
 
 /// Solves the walk with the seed's algorithm ([`lights::Method::Chase`]): activation sets
 /// `a` with `M a = 1` (all black from all white).
-pub fn solve(board: Shape, control: &Control) -> Result<Solutions, WalkError> {
-    solve_with(board, lights::Method::Chase, control)
+pub fn solve(size: Size, control: &Control) -> Result<Solutions, WalkError> {
+    solve_with(size, lights::Method::Chase, control)
 }
 
 /// Solves the walk with Lights Out's engine `method`.
-pub fn solve_with(board: Shape, method: lights::Method, control: &Control) -> Result<Solutions, WalkError> {
+pub fn solve_with(size: Size, method: lights::Method, control: &Control) -> Result<Solutions, WalkError> {
     // All-ones is always in the image of a symmetric matrix with ones on the diagonal
     // (Sutner's theorem), so `None` would be a bug; report it rather than panic.
-    solve_target(board, &board.ones(), method, control)?.ok_or(WalkError::Unsolvable)
+    solve_target(size, &Board::ones(size), method, control)?.ok_or(WalkError::Unsolvable)
 }
 
 /// Solves `M a = target` for any target (the cells whose colour must change), or `None` when
 /// the target is not reachable. `target` must have the board's shape. Lights Out verifies the
 /// answer before returning it.
 pub fn solve_target(
-    board: Shape,
+    size: Size,
     target: &Board,
     method: lights::Method,
     control: &Control,
 ) -> Result<Option<Solutions>, WalkError> {
-    board.check(target)?;
+    check_board(size, target)?;
     // Presses x with M x = start + 0: start from the target, aim at all off.
     let sol = lights::solve(target, None, method, control).map_err(WalkError::from_lights)?;
-    Ok(sol.presses.map(|p| Solutions::from_lights(board, p, sol.nullity, method)))
+    Ok(sol.presses.map(|p| Solutions::from_lights(size, p, sol.nullity, method)))
 }
 
 #[cfg(test)]
@@ -50,6 +50,7 @@ mod tests {
     use super::*;
     use crate::gf2::BitMatrix;
     use crate::lights::press::press_matrix;
+    use crate::walk::board_size;
     use crate::walk::press_image;
     use proptest::prelude::*;
 
@@ -69,10 +70,10 @@ mod tests {
     /// (built independently of the chase): same solvability, same nullity, solution and
     /// kernel verified by `M`.
     fn agrees_with_dense(rows: usize, cols: usize, target: &Board) {
-        let board = Shape::new(rows, cols).unwrap();
-        let dense = press_matrix(cols, rows);
+        let size = board_size(rows, cols).unwrap();
+        let dense = press_matrix(size);
         let ech = dense.echelon(Some(&target.to_bitvec()));
-        let got = solve_target(board, target, lights::Method::Chase, &Control::new()).unwrap();
+        let got = solve_target(size, target, lights::Method::Chase, &Control::new()).unwrap();
         let dense_nullity = rows * cols - ech.rank();
         match (ech.particular_solution(), got) {
             (None, None) => {}
@@ -100,21 +101,21 @@ mod tests {
     /// solutions — passes the independent check `apply_presses(dark, a)` is all on.
     fn agrees_with_lights(rows: usize, cols: usize) {
         let control = Control::new();
-        let shape = Shape::new(rows, cols).unwrap();
-        let ours = solve(shape, &control).unwrap();
-        let ones = shape.ones();
+        let size = board_size(rows, cols).unwrap();
+        let ours = solve(size, &control).unwrap();
+        let ones = Board::ones(size);
         let lo = lights::solve(&ones, None, lights::Method::Poly, &control).unwrap();
         assert_eq!(ours.nullity(), lo.nullity, "{rows} x {cols}");
-        assert_eq!(ours.nullity(), lights::nullity(cols, rows), "{rows} x {cols}");
+        assert_eq!(ours.nullity(), lights::nullity(size), "{rows} x {cols}");
         let theirs = lo.presses.expect("all-on is always solvable");
-        let dark = shape.zeros();
+        let dark = Board::new(size);
         for a in [&ours.particular, &theirs] {
             assert_eq!(lights::apply_presses(&dark, a), ones, "{rows} x {cols}");
         }
         if ours.nullity() <= 8 {
             let mut mine: Vec<Vec<String>> =
                 ours.all().unwrap().iter().map(|g| g.to_rows('#', '_')).collect();
-            let kernel = lights::kernel(cols, rows, lights::Method::Poly).unwrap();
+            let kernel = lights::kernel(size, lights::Method::Poly).unwrap();
             let mut other: Vec<Vec<String>> = lights::all_solutions(&theirs, &kernel)
                 .unwrap()
                 .iter()
@@ -142,7 +143,7 @@ mod tests {
     fn all_ones_small_boards_agree_with_dense() {
         for rows in 1..=9 {
             for cols in 1..=9 {
-                agrees_with_dense(rows, cols, &Shape::new(rows, cols).unwrap().ones());
+                agrees_with_dense(rows, cols, &Board::ones(board_size(rows, cols).unwrap()));
             }
         }
     }
@@ -151,7 +152,7 @@ mod tests {
     fn wide_rows_cross_word_boundaries() {
         // w + 1 = 65 bits: the constant lands in a second word; 64 columns exactly too.
         for (rows, cols) in [(64, 64), (64, 3), (3, 64), (65, 65), (2, 70)] {
-            agrees_with_dense(rows, cols, &Shape::new(rows, cols).unwrap().ones());
+            agrees_with_dense(rows, cols, &Board::ones(board_size(rows, cols).unwrap()));
         }
     }
 
@@ -161,14 +162,14 @@ mod tests {
     fn wide_boards_and_their_transposes() {
         let control = Control::new();
         for (rows, cols) in [(300, 260), (260, 300)] {
-            let sol = solve(Shape::new(rows, cols).unwrap(), &control).unwrap();
-            assert_eq!(press_image(&sol.particular), Shape::new(rows, cols).unwrap().ones());
+            let sol = solve(board_size(rows, cols).unwrap(), &control).unwrap();
+            assert_eq!(press_image(&sol.particular), Board::ones(board_size(rows, cols).unwrap()));
             let kernel = sol.kernel().unwrap();
             assert!(kernel.iter().all(|k| press_image(k).is_zero()));
             assert_eq!(rank_of(&kernel), sol.nullity());
         }
-        let a = solve(Shape::new(300, 260).unwrap(), &control).unwrap().nullity();
-        let b = solve(Shape::new(260, 300).unwrap(), &control).unwrap().nullity();
+        let a = solve(board_size(300, 260).unwrap(), &control).unwrap().nullity();
+        let b = solve(board_size(260, 300).unwrap(), &control).unwrap().nullity();
         assert_eq!(a, b);
     }
 
@@ -182,13 +183,13 @@ mod tests {
 
         #[test]
         fn fast_agrees_with_dense_up_to_40(rows in 1usize..=40, cols in 1usize..=40) {
-            agrees_with_dense(rows, cols, &Shape::new(rows, cols).unwrap().ones());
+            agrees_with_dense(rows, cols, &Board::ones(board_size(rows, cols).unwrap()));
         }
 
         #[test]
         fn any_target_agrees_with_dense(rows in 1usize..=12, cols in 1usize..=12, seed in any::<u64>()) {
             let mut s = seed | 1;
-            let mut t = Shape::new(rows, cols).unwrap().zeros();
+            let mut t = Board::new(board_size(rows, cols).unwrap());
             for r in 0..rows {
                 for c in 0..cols {
                     s ^= s << 13; s ^= s >> 7; s ^= s << 17;

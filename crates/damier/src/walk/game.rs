@@ -2,9 +2,9 @@
 //!
 //! ```
 //! use damier::control::Control;
-//! use damier::walk::{Shape, game::WalkState, path::Move};
+//! use damier::walk::{board_size, game::WalkState, path::Move};
 //!
-//! let mut state = WalkState::start(Shape::new(3, 3)?);
+//! let mut state = WalkState::start(board_size(3, 3)?);
 //! state.apply(Move::E)?; // the player wanders...
 //! while !state.is_solved() {
 //!     // ...then follows hints: they come from one plan, kept while it is followed.
@@ -19,9 +19,9 @@ use std::collections::VecDeque;
 use crate::control::Control;
 
 use super::path::{Move, path_from};
-use super::{Shape, WalkError, fast};
-use crate::board::Board;
-use crate::lights::{self, press};
+use super::{WalkError, check_board, fast, start_cell};
+use crate::board::{Board, Size};
+use crate::lights::{self, press_cell};
 
 /// The state of a game: which cells are black, where the pawn stands, moves made, and the
 /// plan behind the last hint.
@@ -31,7 +31,7 @@ use crate::lights::{self, press};
 /// player follows it, and [`WalkState::apply`] drops it as soon as the player deviates.
 #[derive(Debug, Clone)]
 pub struct WalkState {
-    board: Shape,
+    size: Size,
     black: Board,
     pawn: (usize, usize),
     moves: usize,
@@ -41,7 +41,7 @@ pub struct WalkState {
 impl PartialEq for WalkState {
     /// Same board, colours and pawn cell (the move count and any cached plan are ignored).
     fn eq(&self, other: &Self) -> bool {
-        self.board == other.board && self.black == other.black && self.pawn == other.pawn
+        self.size == other.size && self.black == other.black && self.pawn == other.pawn
     }
 }
 
@@ -50,26 +50,26 @@ impl Eq for WalkState {}
 impl WalkState {
     /// A new game: the pawn has just landed on the bottom-left cell (which, with its
     /// neighbours, is now black).
-    pub fn start(board: Shape) -> WalkState {
-        let mut black = board.zeros();
-        let pawn = board.start();
-        press(&mut black, pawn.1, pawn.0);
-        WalkState { board, black, pawn, moves: 0, plan: None }
+    pub fn start(size: Size) -> WalkState {
+        let mut black = Board::new(size);
+        let pawn = start_cell(size);
+        press_cell(&mut black, pawn.1, pawn.0);
+        WalkState { size, black, pawn, moves: 0, plan: None }
     }
 
-    /// Any state: `black` (the board's shape) and the pawn's cell (row 0 on top).
+    /// Any state: `black` (a board of this size) and the pawn's cell (row 0 on top).
     /// Not every such state can be finished: [`WalkState::plan`] says so.
-    pub fn from_parts(board: Shape, black: Board, pawn: (usize, usize)) -> Result<WalkState, WalkError> {
-        board.check(&black)?;
-        if pawn.0 >= board.rows() || pawn.1 >= board.cols() {
+    pub fn from_parts(size: Size, black: Board, pawn: (usize, usize)) -> Result<WalkState, WalkError> {
+        check_board(size, &black)?;
+        if pawn.0 >= size.height() || pawn.1 >= size.width() {
             return Err(WalkError::PawnOutside { row: pawn.0, col: pawn.1 });
         }
-        Ok(WalkState { board, black, pawn, moves: 0, plan: None })
+        Ok(WalkState { size, black, pawn, moves: 0, plan: None })
     }
 
-    /// The board.
-    pub fn board(&self) -> Shape {
-        self.board
+    /// The board's size (`rows` x `cols` is its height x width).
+    pub fn size(&self) -> Size {
+        self.size
     }
 
     /// The black cells, on a board indexed `(x, y) = (col, row)`.
@@ -89,17 +89,17 @@ impl WalkState {
 
     /// True when every cell is black.
     pub fn is_solved(&self) -> bool {
-        self.black.count_ones() == self.board.cells() as u64
+        self.black.count_ones() == self.size.cells() as u64
     }
 
     /// Moves the pawn and flips the cell it lands on and its neighbours; a move off the board
     /// is refused and changes nothing.
     pub fn apply(&mut self, mv: Move) -> Result<(), WalkError> {
-        let Some(next) = mv.step(self.board, self.pawn) else {
+        let Some(next) = mv.step(self.size, self.pawn) else {
             return Err(WalkError::OffBoard { mv: mv.letter(), row: self.pawn.0, col: self.pawn.1 });
         };
         self.pawn = next;
-        press(&mut self.black, next.1, next.0);
+        press_cell(&mut self.black, next.1, next.0);
         self.moves += 1;
         // Still on the plan: the rest of it is a plan from here. Otherwise forget it.
         match self.plan.as_mut() {
@@ -118,11 +118,11 @@ impl WalkState {
         if self.is_solved() {
             return Ok(Vec::new());
         }
-        let mut white = self.board.ones();
+        let mut white = Board::ones(self.size);
         white.xor_assign(&self.black);
-        let sols = fast::solve_target(self.board, &white, lights::Method::Chase, control)?
+        let sols = fast::solve_target(self.size, &white, lights::Method::Chase, control)?
             .ok_or(WalkError::Unsolvable)?;
-        path_from(self.board, self.pawn, &sols.particular)
+        path_from(self.size, self.pawn, &sols.particular)
     }
 
     /// The next move of a solution from here (`None` when already solved). Plans once (see
@@ -142,6 +142,7 @@ impl WalkState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::walk::board_size;
     use crate::walk::path::{Move, parse_moves};
 
     #[test]
@@ -149,7 +150,7 @@ mod tests {
         let control = Control::new();
         for rows in 1..=6 {
             for cols in 1..=6 {
-                let mut s = WalkState::start(Shape::new(rows, cols).unwrap());
+                let mut s = WalkState::start(board_size(rows, cols).unwrap());
                 // Wander first, then follow the hints from wherever the pawn is.
                 for mv in parse_moves("ENNESWS").unwrap() {
                     let _ = s.apply(mv);
@@ -168,7 +169,7 @@ mod tests {
     fn hints_come_from_one_plan_and_deviating_replans() {
         let control = Control::new();
         for (rows, cols) in [(3, 3), (4, 4), (5, 7), (9, 9)] {
-            let mut s = WalkState::start(Shape::new(rows, cols).unwrap());
+            let mut s = WalkState::start(board_size(rows, cols).unwrap());
             let _ = s.apply(Move::N);
             let budget = s.plan(&control).unwrap().len();
             let mut steps = 0;
@@ -197,16 +198,16 @@ mod tests {
 
     #[test]
     fn off_board_moves_are_refused_and_bad_states_reported() {
-        let b = Shape::new(2, 2).unwrap();
+        let b = board_size(2, 2).unwrap();
         let mut s = WalkState::start(b);
         assert!(matches!(s.apply(Move::S), Err(WalkError::OffBoard { .. })));
         assert_eq!(s, WalkState::start(b));
         // 4 x 4 has a 4-dimensional kernel, so M is not onto: some states are unreachable.
-        let b4 = Shape::new(4, 4).unwrap();
-        let mut black = b4.ones();
+        let b4 = board_size(4, 4).unwrap();
+        let mut black = Board::ones(b4);
         black.flip(0, 0);
         let odd = WalkState::from_parts(b4, black, (3, 0)).unwrap();
         assert_eq!(odd.plan(&Control::new()), Err(WalkError::Unsolvable));
-        assert!(WalkState::from_parts(b4, b4.ones(), (4, 0)).is_err());
+        assert!(WalkState::from_parts(b4, Board::ones(b4), (4, 0)).is_err());
     }
 }

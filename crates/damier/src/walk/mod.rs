@@ -6,7 +6,8 @@
 //! is an *activation set* `a` (cells landed on an odd number of times) with `M a = 1` over
 //! GF(2), `M` being Lights Out's press matrix: the walk is Lights Out with target all-ones.
 //!
-//! - [`Shape`]: checked dimensions ([`MAX_CELLS`]).
+//! - Sizes are [`crate::board::Size`]; [`board_size`] maps the seed's `L x C` (rows first)
+//!   onto it (`L` the height, `C` the width) and checks the walk's limit ([`MAX_CELLS`]).
 //! - Three solvers, all exact (side edges included), all returning [`Solutions`]:
 //!   [`brute`] (every one of the `2^(LC)` sets, `LC <= 30`), [`rows`] (every first row,
 //!   completed row by row) and [`fast`] (first-row unknowns chased down the board: a
@@ -22,9 +23,9 @@
 //!
 //! ```
 //! use damier::control::Control;
-//! use damier::walk::{Shape, Method, path, solve};
+//! use damier::walk::{Method, board_size, path, solve};
 //!
-//! let board = Shape::new(4, 4)?;
+//! let board = board_size(4, 4)?;
 //! let sols = solve(board, Method::Fast, &Control::new())?;
 //! assert_eq!(sols.count_decimal(), "16");
 //! let moves = path::path_for(board, &sols.particular)?;
@@ -38,9 +39,9 @@ pub mod game;
 pub mod path;
 pub mod rows;
 
-use crate::board::Board;
+use crate::board::{Board, Size};
 use crate::control::{Control, Interrupted};
-use crate::gf2::{BitVec, Coset};
+use crate::gf2::Coset;
 use crate::lights::{self, LightsError};
 
 /// Largest board accepted, in cells: `2^24` (e.g. 4096 x 4096). Bounds memory (the path of a
@@ -76,7 +77,7 @@ pub enum WalkError {
         rows: usize,
         /// Columns asked for.
         cols: usize,
-        /// The limit ([`MAX_CELLS`], or the one given to [`Shape::with_limit`]).
+        /// The limit ([`MAX_CELLS`], or the one given to [`board_size_with_limit`]).
         max: usize,
     },
     /// Brute force beyond [`brute::MAX_CELLS`].
@@ -186,95 +187,50 @@ impl WalkError {
     }
 }
 
-/// The dimensions of a walk board, checked: both sides `>= 1`, at most [`MAX_CELLS`] cells.
-///
-/// The walk counts in rows and columns, `(row, col)` with row 0 on top (the seed's `L x C`);
-/// the cells themselves live in a [`Board`], whose coordinates are `(x, y) = (col, row)`:
-/// `rows` is its height and `cols` its width.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Shape {
-    rows: usize,
-    cols: usize,
+/// The walk's `L x C` board, `rows` by `cols` (row 0 on top, the seed's order), as a [`Size`]:
+/// `rows` is its [`height`](Size::height) and `cols` its [`width`](Size::width), so cell
+/// `(row, col)` of the walk is cell `(x, y) = (col, row)` of a [`Board`]. Checked: both sides
+/// `>= 1`, at most [`MAX_CELLS`] cells; errors speak in rows x cols.
+pub fn board_size(rows: usize, cols: usize) -> Result<Size, WalkError> {
+    board_size_with_limit(rows, cols, MAX_CELLS)
 }
 
-impl Shape {
-    /// A board of `rows` x `cols` (L x C in the seed), or why not.
-    pub fn new(rows: usize, cols: usize) -> Result<Shape, WalkError> {
-        Shape::with_limit(rows, cols, MAX_CELLS)
+/// [`board_size`] with at most `max` cells, `max` itself at most [`MAX_CELLS_PATH_TO_FILE`]
+/// (for a path written to a file).
+pub fn board_size_with_limit(rows: usize, cols: usize, max: usize) -> Result<Size, WalkError> {
+    let max = max.min(MAX_CELLS_PATH_TO_FILE);
+    if rows == 0 || cols == 0 {
+        return Err(WalkError::EmptyBoard { rows, cols });
     }
-
-    /// A board of at most `max` cells, `max` itself at most [`MAX_CELLS_PATH_TO_FILE`] (for a
-    /// path written to a file).
-    pub fn with_limit(rows: usize, cols: usize, max: usize) -> Result<Shape, WalkError> {
-        let max = max.min(MAX_CELLS_PATH_TO_FILE);
-        if rows == 0 || cols == 0 {
-            return Err(WalkError::EmptyBoard { rows, cols });
-        }
-        match rows.checked_mul(cols) {
-            Some(n) if n <= max => Ok(Shape { rows, cols }),
-            _ => Err(WalkError::TooLarge { rows, cols, max }),
-        }
+    match rows.checked_mul(cols) {
+        Some(n) if n <= max => Ok(Size::new(cols, rows).expect("within the board's own limits")),
+        _ => Err(WalkError::TooLarge { rows, cols, max }),
     }
+}
 
-    /// Number of rows (L).
-    #[inline]
-    pub fn rows(self) -> usize {
-        self.rows
-    }
+/// The pawn's first cell, bottom-left: `(row, col) = (rows - 1, 0)` with row 0 on top.
+pub fn start_cell(size: Size) -> (usize, usize) {
+    (size.height() - 1, 0)
+}
 
-    /// Number of columns (C).
-    #[inline]
-    pub fn cols(self) -> usize {
-        self.cols
-    }
-
-    /// Number of cells.
-    #[inline]
-    pub fn cells(self) -> usize {
-        self.rows * self.cols
-    }
-
-    /// The transposed shape.
-    pub fn transposed(self) -> Shape {
-        Shape { rows: self.cols, cols: self.rows }
-    }
-
-    /// The pawn's first cell, bottom-left: `(rows - 1, 0)` with row 0 on top.
-    pub fn start(self) -> (usize, usize) {
-        (self.rows - 1, 0)
-    }
-
-    /// The all-off (all white, nothing activated) board of this shape.
-    pub fn zeros(self) -> Board {
-        // The walk's limits (2^24 cells, 2^30 with the path in a file) are below the board's
-        // (2^34).
-        Board::new(self.cols, self.rows).expect("a checked shape is a valid board size")
-    }
-
-    /// The all-on board of this shape.
-    pub fn ones(self) -> Board {
-        Board::ones(self.cols, self.rows).expect("a checked shape is a valid board size")
-    }
-
-    /// Checks that `g` has this shape.
-    pub fn check(self, g: &Board) -> Result<(), WalkError> {
-        if g.height() == self.rows && g.width() == self.cols {
-            Ok(())
-        } else {
-            Err(WalkError::ShapeMismatch {
-                rows: self.rows,
-                cols: self.cols,
-                got_rows: g.height(),
-                got_cols: g.width(),
-            })
-        }
+/// Checks that `g` has the size `size`.
+pub(crate) fn check_board(size: Size, g: &Board) -> Result<(), WalkError> {
+    if g.size() == size {
+        Ok(())
+    } else {
+        Err(WalkError::ShapeMismatch {
+            rows: size.height(),
+            cols: size.width(),
+            got_rows: g.height(),
+            got_cols: g.width(),
+        })
     }
 }
 
 /// The colours produced by landing once on every activated cell of `a`: `M a` (black = on).
 /// This is Lights Out's press rule applied to a dark board ([`lights::apply_presses`]).
 pub fn press_image(a: &Board) -> Board {
-    let dark = Board::new(a.width(), a.height()).expect("same size as an existing board");
+    let dark = Board::new(a.size());
     lights::apply_presses(&dark, a)
 }
 
@@ -301,8 +257,8 @@ pub enum Method {
 /// Every solution of a board: `particular + span(kernel)`, `2^nullity` activation sets.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Solutions {
-    /// The board.
-    pub board: Shape,
+    /// The board's size.
+    pub size: Size,
     /// One solution.
     pub particular: Board,
     nullity: usize,
@@ -321,13 +277,8 @@ enum Kernel {
 }
 
 impl Solutions {
-    pub(crate) fn from_lights(
-        board: Shape,
-        particular: Board,
-        nullity: usize,
-        method: lights::Method,
-    ) -> Self {
-        Solutions { board, particular, nullity, kernel: Kernel::Lights(method) }
+    pub(crate) fn from_lights(size: Size, particular: Board, nullity: usize, method: lights::Method) -> Self {
+        Solutions { size, particular, nullity, kernel: Kernel::Lights(method) }
     }
 
     /// `k` such that there are `2^k` solutions.
@@ -339,9 +290,7 @@ impl Solutions {
     pub fn kernel(&self) -> Result<Vec<Board>, WalkError> {
         match &self.kernel {
             Kernel::Listed(k) => Ok(k.clone()),
-            Kernel::Lights(method) => {
-                lights::kernel(self.board.cols(), self.board.rows(), *method).map_err(WalkError::from_lights)
-            }
+            Kernel::Lights(method) => lights::kernel(self.size, *method).map_err(WalkError::from_lights),
         }
     }
 
@@ -366,38 +315,20 @@ impl Solutions {
     }
 
     /// The affine space spanned by an explicit, complete list of solutions (brute force and
-    /// first-row enumeration find them all). Panics on an empty list.
-    pub(crate) fn from_list(board: Shape, list: &[Board]) -> Solutions {
-        let particular = list[0].clone();
-        // An XOR basis of the differences, kept reduced on each vector's lowest set index.
-        let mut basis: Vec<(usize, BitVec)> = Vec::new();
-        let mut kernel = Vec::new();
-        for s in &list[1..] {
-            let mut d = s.clone();
-            d.xor_assign(&particular);
-            let mut v = d.to_bitvec();
-            for (lead, b) in &basis {
-                if v.get(*lead) {
-                    v.xor_assign(b);
-                }
-            }
-            let lead = v.ones_indices().next();
-            if let Some(lead) = lead {
-                basis.push((lead, v));
-                kernel.push(d);
-            }
-        }
-        Solutions { board, particular, nullity: kernel.len(), kernel: Kernel::Listed(kernel) }
+    /// first-row enumeration find them all): [`Coset::affine_hull`]. Panics on an empty list.
+    pub(crate) fn from_list(size: Size, list: &[Board]) -> Solutions {
+        let Coset { particular, basis } = Coset::affine_hull(list).expect("a nonempty list of solutions");
+        Solutions { size, particular, nullity: basis.len(), kernel: Kernel::Listed(basis) }
     }
 }
 
-/// Solves `board` (target all black from all white) with `method`.
-pub fn solve(board: Shape, method: Method, control: &Control) -> Result<Solutions, WalkError> {
+/// Solves the board of this size (target all black from all white) with `method`.
+pub fn solve(size: Size, method: Method, control: &Control) -> Result<Solutions, WalkError> {
     match method {
-        Method::Brute => Ok(Solutions::from_list(board, &brute::solutions(board, control)?)),
-        Method::Rows => Ok(Solutions::from_list(board, &rows::solutions(board, control)?)),
-        Method::Fast => fast::solve_with(board, lights::Method::Chase, control),
-        Method::Poly => fast::solve_with(board, lights::Method::Poly, control),
+        Method::Brute => Ok(Solutions::from_list(size, &brute::solutions(size, control)?)),
+        Method::Rows => Ok(Solutions::from_list(size, &rows::solutions(size, control)?)),
+        Method::Fast => fast::solve_with(size, lights::Method::Chase, control),
+        Method::Poly => fast::solve_with(size, lights::Method::Poly, control),
     }
 }
 
@@ -407,15 +338,29 @@ mod tests {
 
     #[test]
     fn board_limits() {
-        assert!(matches!(Shape::new(0, 3), Err(WalkError::EmptyBoard { .. })));
-        assert!(matches!(Shape::new(3, 0), Err(WalkError::EmptyBoard { .. })));
-        assert!(matches!(Shape::new(4097, 4096), Err(WalkError::TooLarge { .. })));
-        assert!(matches!(Shape::new(usize::MAX, 2), Err(WalkError::TooLarge { .. })));
-        assert!(Shape::new(4096, 4096).is_ok());
-        let msg = Shape::new(5000, 5000).unwrap_err().to_string();
+        assert!(matches!(board_size(0, 3), Err(WalkError::EmptyBoard { .. })));
+        assert!(matches!(board_size(3, 0), Err(WalkError::EmptyBoard { .. })));
+        assert!(matches!(board_size(4097, 4096), Err(WalkError::TooLarge { .. })));
+        assert!(matches!(board_size(usize::MAX, 2), Err(WalkError::TooLarge { .. })));
+        assert!(board_size(4096, 4096).is_ok());
+        let msg = board_size(5000, 5000).unwrap_err().to_string();
         assert!(msg.contains("16777216"), "{msg}");
-        assert!(Shape::with_limit(5000, 5000, MAX_CELLS_PATH_TO_FILE).is_ok());
-        assert!(Shape::with_limit(32768, 32769, usize::MAX).is_err(), "capped at the file limit");
+        assert!(board_size_with_limit(5000, 5000, MAX_CELLS_PATH_TO_FILE).is_ok());
+        assert!(board_size_with_limit(32768, 32769, usize::MAX).is_err(), "capped at the file limit");
+    }
+
+    /// The walk's `L x C` is the board's `C x L`: rows are the height, columns the width.
+    #[test]
+    fn rows_are_the_height_and_columns_the_width() {
+        let size = board_size(3, 7).unwrap();
+        assert_eq!((size.width(), size.height()), (7, 3));
+        assert_eq!(size.to_string(), "7x3");
+        assert_eq!(start_cell(size), (2, 0));
+        let g = Board::new(size);
+        assert_eq!((g.width(), g.height()), (7, 3));
+        assert!(check_board(size, &g).is_ok());
+        let err = check_board(size.transposed(), &g).unwrap_err().to_string();
+        assert_eq!(err, "grid is 3 x 7, the board is 7 x 3");
     }
 }
 
@@ -437,7 +382,7 @@ mod agreement {
         let control = Control::new();
         for rows in 1..=6 {
             for cols in (1..=6).filter(|c| rows * c <= brute::MAX_CELLS) {
-                let board = Shape::new(rows, cols).unwrap();
+                let board = board_size(rows, cols).unwrap();
                 let brute = brute::solutions(board, &control).unwrap();
                 let by_rows = rows::solutions(board, &control).unwrap();
                 let fast = fast::solve(board, &control).unwrap();
@@ -454,6 +399,22 @@ mod agreement {
                 assert_eq!(sorted(fast_all), expected, "fast vs brute, {rows} x {cols}");
                 assert_eq!(Solutions::from_list(board, &brute).nullity(), fast.nullity());
                 assert_eq!(Solutions::from_list(board, &by_rows).nullity(), fast.nullity());
+            }
+        }
+    }
+
+    /// The solutions built from brute force's complete list ([`Coset::affine_hull`]) are that
+    /// list again, with the nullity of its size: compared with the brute-force list itself.
+    #[test]
+    fn from_list_gives_back_every_brute_force_solution() {
+        let control = Control::new();
+        for rows in 1..=5 {
+            for cols in (1..=5).filter(|c| rows * c <= 20) {
+                let board = board_size(rows, cols).unwrap();
+                let brute = brute::solutions(board, &control).unwrap();
+                let sols = Solutions::from_list(board, &brute);
+                assert_eq!(brute.len(), 1 << sols.nullity(), "{rows} x {cols}");
+                assert_eq!(sorted(sols.all().unwrap()), sorted(brute), "{rows} x {cols}");
             }
         }
     }

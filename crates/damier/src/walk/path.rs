@@ -37,9 +37,9 @@
 //! the target for the cells landed on the way (at most `L + C` extra moves), then proceeds
 //! as above.
 
-use super::{Shape, WalkError};
-use crate::board::Board;
-use crate::lights::press;
+use super::{MAX_CELLS_PATH_TO_FILE, WalkError, check_board, start_cell};
+use crate::board::{Board, Size};
+use crate::lights::press_cell;
 
 /// One move of the pawn. Row 0 is the top row: `N` decreases the row, `E` increases the column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -87,11 +87,11 @@ impl Move {
     }
 
     /// Where the pawn lands from `(row, col)`, or `None` off the board.
-    pub fn step(self, board: Shape, (r, c): (usize, usize)) -> Option<(usize, usize)> {
+    pub fn step(self, size: Size, (r, c): (usize, usize)) -> Option<(usize, usize)> {
         match self {
             Move::N => r.checked_sub(1).map(|r| (r, c)),
-            Move::S => (r + 1 < board.rows()).then_some((r + 1, c)),
-            Move::E => (c + 1 < board.cols()).then_some((r, c + 1)),
+            Move::S => (r + 1 < size.height()).then_some((r + 1, c)),
+            Move::E => (c + 1 < size.width()).then_some((r, c + 1)),
             Move::W => c.checked_sub(1).map(|c| (r, c)),
         }
     }
@@ -156,22 +156,22 @@ impl Replay {
 
 /// Replays `moves` cell by cell: the pawn lands on the bottom-left cell, then on each cell it
 /// moves to, flipping the cell and its neighbours every time.
-pub fn replay(board: Shape, moves: &[Move]) -> Replay {
-    let mut black = board.zeros();
-    let mut landings = board.zeros();
-    let mut pos = board.start();
-    press(&mut black, pos.1, pos.0);
+pub fn replay(size: Size, moves: &[Move]) -> Replay {
+    let mut black = Board::new(size);
+    let mut landings = Board::new(size);
+    let mut pos = start_cell(size);
+    press_cell(&mut black, pos.1, pos.0);
     landings.flip(pos.1, pos.0);
     for (i, &mv) in moves.iter().enumerate() {
-        let Some(next) = mv.step(board, pos) else {
+        let Some(next) = mv.step(size, pos) else {
             let outcome = Outcome::LeftBoard { step: i + 1, mv, row: pos.0, col: pos.1 };
             return Replay { landings, black, pawn: pos, outcome };
         };
         pos = next;
-        press(&mut black, pos.1, pos.0);
+        press_cell(&mut black, pos.1, pos.0);
         landings.flip(pos.1, pos.0);
     }
-    let white = board.cells() - black.count_ones() as usize;
+    let white = size.cells() - black.count_ones() as usize;
     let outcome = if white == 0 { Outcome::AllBlack } else { Outcome::White { count: white } };
     Replay { landings, black, pawn: pos, outcome }
 }
@@ -179,18 +179,34 @@ pub fn replay(board: Shape, moves: &[Move]) -> Replay {
 /// A walk from the bottom-left cell (its first landing included) whose cells landed on an odd
 /// number of times are exactly `activation`; at most `2·L·C + L + 3·C` moves (module doc).
 ///
-/// Fails only for the empty set on the 1 x 1 board (the first landing cannot be undone).
-pub fn path_for(board: Shape, activation: &Board) -> Result<Vec<Move>, WalkError> {
-    board.check(activation)?;
-    sweep(board, activation)
+/// Fails for the empty set on the 1 x 1 board (the first landing cannot be undone), and
+/// above [`MAX_CELLS_PATH_TO_FILE`] cells (the path is held in memory, a byte per move).
+pub fn path_for(size: Size, activation: &Board) -> Result<Vec<Move>, WalkError> {
+    check_board(size, activation)?;
+    check_path_length(size)?;
+    sweep(size, activation)
+}
+
+/// Refuses boards whose path would not fit in memory: more than [`MAX_CELLS_PATH_TO_FILE`]
+/// cells (any [`Size`] is a valid board, up to Lights Out's limit).
+fn check_path_length(size: Size) -> Result<(), WalkError> {
+    if size.cells() > MAX_CELLS_PATH_TO_FILE {
+        return Err(WalkError::TooLarge {
+            rows: size.height(),
+            cols: size.width(),
+            max: MAX_CELLS_PATH_TO_FILE,
+        });
+    }
+    Ok(())
 }
 
 /// A walk from `start`, whose landing is already counted (a game in progress), landing an odd
 /// number of times exactly on the cells of `landings` (not counting the pawn's present cell
-/// again). At most `2·L·C + 2·L + 4·C` moves.
-pub fn path_from(board: Shape, start: (usize, usize), landings: &Board) -> Result<Vec<Move>, WalkError> {
-    board.check(landings)?;
-    if start.0 >= board.rows() || start.1 >= board.cols() {
+/// again). At most `2·L·C + 2·L + 4·C` moves; refused as [`path_for`] is.
+pub fn path_from(size: Size, start: (usize, usize), landings: &Board) -> Result<Vec<Move>, WalkError> {
+    check_board(size, landings)?;
+    check_path_length(size)?;
+    if start.0 >= size.height() || start.1 >= size.width() {
         return Err(WalkError::PawnOutside { row: start.0, col: start.1 });
     }
     // Straight to the bottom-left cell; the sweep's first landing is that route's last one
@@ -198,27 +214,27 @@ pub fn path_from(board: Shape, start: (usize, usize), landings: &Board) -> Resul
     let mut target = landings.clone();
     let mut moves = Vec::new();
     let mut pos = start;
-    let bottom_left = board.start();
+    let bottom_left = start_cell(size);
     while pos != bottom_left {
         let mv = if pos.1 > 0 { Move::W } else { Move::S };
-        pos = mv.step(board, pos).expect("the route stays on the board");
+        pos = mv.step(size, pos).expect("the route stays on the board");
         target.flip(pos.1, pos.0);
         moves.push(mv);
     }
     target.flip(bottom_left.1, bottom_left.0);
-    moves.extend(sweep(board, &target)?);
+    moves.extend(sweep(size, &target)?);
     Ok(moves)
 }
 
 /// The shortest of the module doc's constructions for `target` (first landing on the
 /// bottom-left cell included): serpentine and two-row bands, each along the rows and along
 /// the columns.
-fn sweep(board: Shape, target: &Board) -> Result<Vec<Move>, WalkError> {
-    if board.cells() > TRY_ALL_CELLS {
-        return bands(board, target);
+fn sweep(size: Size, target: &Board) -> Result<Vec<Move>, WalkError> {
+    if size.cells() > TRY_ALL_CELLS {
+        return bands(size, target);
     }
     let mut best: Option<Vec<Move>> = None;
-    for moves in candidates(board, target)? {
+    for moves in candidates(size, target)? {
         if best.as_ref().is_none_or(|b| moves.len() < b.len()) {
             best = Some(moves);
         }
@@ -232,28 +248,28 @@ fn sweep(board: Shape, target: &Board) -> Result<Vec<Move>, WalkError> {
 pub const TRY_ALL_CELLS: usize = 1 << 18;
 
 /// The four constructions (each one realises `target`).
-fn candidates(board: Shape, target: &Board) -> Result<[Vec<Move>; 4], WalkError> {
-    let (swapped_board, swapped) = swap_axes(board, target);
+fn candidates(size: Size, target: &Board) -> Result<[Vec<Move>; 4], WalkError> {
+    let (swapped_size, swapped) = swap_axes(size, target);
     let back = |moves: Vec<Move>| moves.into_iter().map(swap_move).collect::<Vec<_>>();
     Ok([
-        serpentine(board, target)?,
-        bands(board, target)?,
-        back(serpentine(swapped_board, &swapped)?),
-        back(bands(swapped_board, &swapped)?),
+        serpentine(size, target)?,
+        bands(size, target)?,
+        back(serpentine(swapped_size, &swapped)?),
+        back(bands(swapped_size, &swapped)?),
     ])
 }
 
 /// The board mirrored in its diagonal through the bottom-left cell (x and y swapped, x to the
 /// east and y to the north from that cell), which stays the start.
-fn swap_axes(board: Shape, g: &Board) -> (Shape, Board) {
-    let (rows, cols) = (board.rows(), board.cols());
-    let mut out = board.transposed().zeros();
+fn swap_axes(size: Size, g: &Board) -> (Size, Board) {
+    let (rows, cols) = (size.height(), size.width());
+    let mut out = Board::new(size.transposed());
     for r in 0..rows {
         for c in g.row_ones(r) {
             out.set(rows - 1 - r, cols - 1 - c, true);
         }
     }
-    (board.transposed(), out)
+    (size.transposed(), out)
 }
 
 /// A move of the mirrored board read on the original one: east and north swap, west and south.
@@ -268,8 +284,8 @@ fn swap_move(m: Move) -> Move {
 
 /// The serpentine construction of the module doc, for `target` (first landing on the bottom-left
 /// cell included).
-fn serpentine(board: Shape, target: &Board) -> Result<Vec<Move>, WalkError> {
-    let (rows, cols) = (board.rows(), board.cols());
+fn serpentine(size: Size, target: &Board) -> Result<Vec<Move>, WalkError> {
+    let (rows, cols) = (size.height(), size.width());
     // Serpentine band k is row `rows - 1 - k`, walked east when k is even, west when odd.
     let band_dir = |k: usize| if k.is_multiple_of(2) { Move::E } else { Move::W };
     // The last activated cell along the serpentine: in the highest non-empty band, the
@@ -291,7 +307,7 @@ fn serpentine(board: Shape, target: &Board) -> Result<Vec<Move>, WalkError> {
     });
     let Some(last) = last else {
         // Nothing may stay landed, but the bottom-left cell already is: 0 → 1 → 0 → 1.
-        if board.cells() == 1 {
+        if size.cells() == 1 {
             return Err(WalkError::NoWalk { rows, cols });
         }
         let f = if cols == 1 { Move::N } else { Move::E };
@@ -333,18 +349,18 @@ fn serpentine(board: Shape, target: &Board) -> Result<Vec<Move>, WalkError> {
 
 /// The two-row band construction of the module doc, for `target` (first landing on the
 /// bottom-left cell included).
-fn bands(board: Shape, target: &Board) -> Result<Vec<Move>, WalkError> {
-    let (rows, cols) = (board.rows(), board.cols());
+fn bands(size: Size, target: &Board) -> Result<Vec<Move>, WalkError> {
+    let (rows, cols) = (size.height(), size.width());
     let Some(top_used) = (0..rows).find(|&r| target.row(r).iter().any(|&w| w != 0)) else {
         // Nothing may stay landed, but the bottom-left cell already is: 0 → 1 → 0 → 1.
-        if board.cells() == 1 {
+        if size.cells() == 1 {
             return Err(WalkError::NoWalk { rows, cols });
         }
         let f = if cols == 1 { Move::N } else { Move::E };
         return Ok(vec![f, f.opposite(), f]);
     };
     let mut t = target.clone();
-    let mut moves = Vec::with_capacity(board.cells() + board.cells() / 4 + 8);
+    let mut moves = Vec::with_capacity(size.cells() + size.cells() / 4 + 8);
     let last_band = (rows - 1 - top_used) / 2;
     for band in 0..=last_band {
         let bottom = rows - 1 - 2 * band; // row index (0 = top) of the band's lower row
@@ -461,9 +477,10 @@ fn row_sweep(moves: &mut Vec<Move>, t: &Board, dir: Move, cols: usize, below: bo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::walk::board_size;
 
-    fn board(r: usize, c: usize) -> Shape {
-        Shape::new(r, c).unwrap()
+    fn board(r: usize, c: usize) -> Size {
+        board_size(r, c).unwrap()
     }
 
     #[test]
@@ -492,7 +509,7 @@ mod tests {
             for cols in (1..=7).filter(|c| rows * c <= 15) {
                 let b = board(rows, cols);
                 for bits in 0u32..(1 << b.cells()) {
-                    let mut a = b.zeros();
+                    let mut a = Board::new(b);
                     for i in (0..b.cells()).filter(|i| (bits >> i) & 1 == 1) {
                         a.set(i % cols, i / cols, true);
                     }
@@ -526,14 +543,14 @@ mod tests {
         for start_r in 0..3 {
             for start_c in 0..4 {
                 for bits in [0u32, 1, 0b1010_0110_1001, 0xfff, 0b1000_0000_0000] {
-                    let mut a = b.zeros();
+                    let mut a = Board::new(b);
                     for i in (0..12).filter(|i| (bits >> i) & 1 == 1) {
                         a.set(i % 4, i / 4, true);
                     }
                     let moves = path_from(b, (start_r, start_c), &a).unwrap();
                     // Replay from the start cell without counting it.
                     let mut pos = (start_r, start_c);
-                    let mut got = b.zeros();
+                    let mut got = Board::new(b);
                     for mv in moves {
                         pos = mv.step(b, pos).expect("stays on the board");
                         got.flip(pos.1, pos.0);
@@ -542,6 +559,6 @@ mod tests {
                 }
             }
         }
-        assert!(path_from(b, (3, 0), &b.zeros()).is_err());
+        assert!(path_from(b, (3, 0), &Board::new(b)).is_err());
     }
 }

@@ -11,9 +11,9 @@
 
 use crate::control::{Control, Interrupted};
 
-use crate::board::Board;
+use crate::board::{Board, Size};
 
-use super::{Shape, WalkError};
+use super::WalkError;
 
 /// Widest first row enumerated: 24 cells (`2^24` first rows).
 pub const MAX_WIDTH: usize = 24;
@@ -21,11 +21,11 @@ pub const MAX_WIDTH: usize = 24;
 /// Most row steps (`2^w · h`) accepted: `2^32`, a few seconds in a release build.
 pub const MAX_WORK: u64 = 1 << 32;
 
-/// Every solution of `board`, in increasing order of the enumerated first row (as a number,
+/// Every solution of the board of this size, in increasing order of the enumerated first row (as a number,
 /// bit `c` = column `c` of the top row, or row `c` of the left column when transposed).
-pub fn solutions(board: Shape, control: &Control) -> Result<Vec<Board>, WalkError> {
-    let transpose = board.cols() > board.rows();
-    let (w, h) = if transpose { (board.rows(), board.cols()) } else { (board.cols(), board.rows()) };
+pub fn solutions(size: Size, control: &Control) -> Result<Vec<Board>, WalkError> {
+    let transpose = size.width() > size.height();
+    let (w, h) = if transpose { (size.height(), size.width()) } else { (size.width(), size.height()) };
     let too_large =
         WalkError::RowsTooLarge { width: w, max_width: MAX_WIDTH, max_log_work: MAX_WORK.trailing_zeros() };
     if w > MAX_WIDTH || (1u64 << w).saturating_mul(h as u64) > MAX_WORK {
@@ -57,7 +57,7 @@ pub fn solutions(board: Shape, control: &Control) -> Result<Vec<Board>, WalkErro
 /// The `h x w` activation grid grown from `first` (a solution's first row).
 fn complete(first: u64, w: usize, h: usize) -> Board {
     let mask = (1u64 << w) - 1;
-    let mut g = Shape::new(h, w).expect("a side of a checked shape").zeros();
+    let mut g = Board::new(Size::new(w, h).expect("the sides of a checked size"));
     let (mut above, mut cur) = (0u64, first);
     for r in 0..h {
         g.row_mut(r)[0] = cur;
@@ -71,18 +71,19 @@ fn complete(first: u64, w: usize, h: usize) -> Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::walk::board_size;
     use crate::walk::press_image;
 
     #[test]
     fn solutions_check_and_transposed_boards_work() {
         let c = Control::new();
         for (l, w) in [(1, 1), (3, 3), (4, 4), (3, 17), (17, 3), (5, 2)] {
-            let b = Shape::new(l, w).unwrap();
+            let b = board_size(l, w).unwrap();
             let all = solutions(b, &c).unwrap();
             assert!(!all.is_empty());
             for g in &all {
                 assert_eq!((g.height(), g.width()), (l, w));
-                assert_eq!(press_image(g), b.ones(), "{l} x {w}");
+                assert_eq!(press_image(g), Board::ones(b), "{l} x {w}");
             }
         }
     }
@@ -90,8 +91,8 @@ mod tests {
     #[test]
     fn limits_are_stated() {
         let c = Control::new();
-        let err = solutions(Shape::new(25, 25).unwrap(), &c).unwrap_err().to_string();
+        let err = solutions(board_size(25, 25).unwrap(), &c).unwrap_err().to_string();
         assert!(err.contains("at most 24"), "{err}");
-        assert!(solutions(Shape::new(24, 300).unwrap(), &c).is_err());
+        assert!(solutions(board_size(24, 300).unwrap(), &c).is_err());
     }
 }

@@ -15,10 +15,10 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
     let control: &Control = interrupt::control();
     let mut out = Vec::new();
     for &n in &a.sizes {
-        board::check_size(n as u64, n as u64)?;
+        let size = Size::new(n, n)?;
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(a.seed);
         let t = Instant::now();
-        let start = Board::random(n, n, &mut rng)?;
+        let start = Board::random(size, &mut rng);
         let generated = t.elapsed().as_secs_f64();
         // A random start has no solution with probability 1 - 2^-k (k the nullity): the
         // work is the same either way, and the row says which.
@@ -40,7 +40,7 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
         if a.breakdown {
             // The phases of the polynomial method, timed one by one.
             let t = Instant::now();
-            let sys = lights::poly::PolySystem::new(n, n);
+            let sys = lights::poly::PolySystem::new(size);
             let t_sys = t.elapsed().as_secs_f64();
             let t = Instant::now();
             let r = lights::chase::chase_residual(&start, &vec![0; start.stride()], control)?;

@@ -31,7 +31,7 @@ pub(super) fn chase(a: ChaseArgs) -> anyhow::Result<ExitCode> {
     let (down, last) = lights::chase::chase_presses(&start, &zero, control)?;
     let after = lights::apply_presses(&start, &down);
     // 2. Which first row fixes the last row.
-    let sys = lights::poly::PolySystem::new(w, h);
+    let sys = lights::poly::PolySystem::new(start.size());
     let first = sys.solve_first_row(&last).map(|x0| {
         // The lightest first row that works (as in the seed's table): walk the kernel's first
         // rows when there are few of them.
@@ -108,8 +108,9 @@ fn bits_string(v: &damier::gf2::BitVec) -> String {
 }
 
 pub(super) fn chase_table(a: SizeArgs) -> anyhow::Result<ExitCode> {
-    let (w, h) = board::parse_size(&a.size)?;
-    let t = lights::chase::chase_table(w, h)?;
+    let size: Size = a.size.parse()?;
+    let (w, h) = (size.width(), size.height());
+    let t = lights::chase::chase_table(size)?;
     let generators = (0..w)
         .map(|j| {
             let mut f = damier::gf2::BitVec::zeros(w);

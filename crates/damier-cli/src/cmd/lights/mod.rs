@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Subcommand, ValueEnum};
-use damier::board::{self, Board};
+use damier::board::{Board, Size};
 use damier::control::Control;
 use damier::gf2::RowOp;
 use damier::lights::{self, Method, dense};

@@ -46,13 +46,12 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
     let control = interrupt::control();
     let mut seed_used = None;
     let start = if let Some(size) = &a.all_on {
-        let (w, h) = board::parse_size(size)?;
-        Board::ones(w, h)?
+        Board::ones(size.parse()?)
     } else if let Some(size) = &a.random {
-        let (w, h) = board::parse_size(size)?;
+        let size: Size = size.parse()?;
         let seed = a.seed.unwrap_or_else(rand::random);
         seed_used = Some(seed);
-        Board::random(w, h, &mut Xoshiro256PlusPlus::seed_from_u64(seed))?
+        Board::random(size, &mut Xoshiro256PlusPlus::seed_from_u64(seed))
     } else {
         read_board(a.file.as_deref().expect("clap requires a board"))?
     };
@@ -100,7 +99,8 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
     if let Some(p) = &sol.presses
         && (a.min || a.all)
     {
-        let k = lights::kernel(w, h, if method == Method::Dense { Method::Dense } else { Method::Poly })?;
+        let k =
+            lights::kernel(start.size(), if method == Method::Dense { Method::Dense } else { Method::Poly })?;
         if a.min {
             let f = lights::fewest_presses(p, &k, control)?;
             let mut b = start.clone();
@@ -239,7 +239,7 @@ pub(super) fn winnable(a: WinnableArgs) -> anyhow::Result<ExitCode> {
         "{w}x{h} has nullity {}: the orthogonality test needs the whole kernel, too large here",
         sol.nullity
     );
-    let k = lights::kernel(w, h, Method::Poly)?;
+    let k = lights::kernel(start.size(), Method::Poly)?;
     let by_orth = lights::winnable_by_orthogonality(&b, &k);
     let report = WinnableReport {
         width: w,

@@ -12,8 +12,9 @@ struct CountReport {
 }
 
 pub(super) fn count(a: SizeArgs) -> anyhow::Result<ExitCode> {
-    let (w, h) = board::parse_size(&a.size)?;
-    let k = lights::nullity(w, h);
+    let size: Size = a.size.parse()?;
+    let (w, h) = (size.width(), size.height());
+    let k = lights::nullity(size);
     let report = CountReport {
         width: w,
         height: h,
@@ -49,8 +50,9 @@ struct KernelReport {
 const KERNEL_FILE_MAX_CELLS: usize = 1 << 33;
 
 pub(super) fn kernel(a: KernelArgs) -> anyhow::Result<ExitCode> {
-    let (w, h) = board::parse_size(&a.size)?;
-    let k = lights::nullity(w, h);
+    let size: Size = a.size.parse()?;
+    let (w, h) = (size.width(), size.height());
+    let k = lights::nullity(size);
     let limit = if a.out.is_some() { KERNEL_FILE_MAX_CELLS } else { PRINT_MAX_CELLS };
     anyhow::ensure!(
         k.saturating_mul(w * h) <= limit,
@@ -58,10 +60,10 @@ pub(super) fn kernel(a: KernelArgs) -> anyhow::Result<ExitCode> {
         w * h,
         if a.out.is_some() { "to hold" } else { "to print (--out DIR writes it as bitmaps)" }
     );
-    let basis = lights::kernel(w, h, Method::Poly)?;
+    let basis = lights::kernel(size, Method::Poly)?;
     for v in &basis {
         anyhow::ensure!(
-            lights::apply_presses(&Board::new(w, h)?, v).is_zero(),
+            lights::apply_presses(&Board::new(size), v).is_zero(),
             "internal error: a kernel vector is not neutral"
         );
     }

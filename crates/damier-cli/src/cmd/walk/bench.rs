@@ -29,7 +29,7 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
     );
     let mut rows = Vec::new();
     for (r, c) in sizes {
-        let board = Shape::new(r, c)?;
+        let board = walk::board_size(r, c)?;
         let t0 = Instant::now();
         let sols = walk::solve(board, method, interrupt::control())?;
         let t1 = Instant::now();

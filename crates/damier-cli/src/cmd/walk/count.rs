@@ -11,11 +11,11 @@ struct CountReport {
 }
 
 pub(super) fn count(a: CountArgs) -> anyhow::Result<ExitCode> {
-    let board = Shape::new(a.rows, a.cols)?;
+    let board = walk::board_size(a.rows, a.cols)?;
     let sols = solutions(board, a.method.into())?;
     let report = CountReport {
-        rows: board.rows(),
-        cols: board.cols(),
+        rows: board.height(),
+        cols: board.width(),
         solutions: sols.count_decimal(),
         nullity: sols.nullity(),
     };
@@ -37,7 +37,7 @@ pub(super) fn count(a: CountArgs) -> anyhow::Result<ExitCode> {
 pub(super) fn table(a: TableArgs) -> anyhow::Result<ExitCode> {
     let mut rows = Vec::new();
     for n in 1..=a.to as usize {
-        let board = Shape::new(n, n)?;
+        let board = walk::board_size(n, n)?;
         // Counts only: the polynomial engine is the fastest, and the nullity is the same.
         let sols = walk::solve(board, Method::Poly, interrupt::control())?;
         rows.push(CountReport { rows: n, cols: n, solutions: sols.count_decimal(), nullity: sols.nullity() });

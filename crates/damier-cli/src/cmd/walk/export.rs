@@ -14,7 +14,7 @@ pub(super) fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
     for rows in 1..=a.to as usize {
         for cols in 1..=a.to as usize {
             interrupt::check()?;
-            let board = Shape::new(rows, cols)?;
+            let board = walk::board_size(rows, cols)?;
             let sols = walk::fast::solve(board, interrupt::control())?;
             let path = checked_path(board, &sols.particular)?;
             let mut text = format!(

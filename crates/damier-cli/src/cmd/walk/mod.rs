@@ -18,8 +18,8 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::{Subcommand, ValueEnum};
-use damier::board::Board;
-use damier::walk::{self, Method, Shape, Solutions, path, picture};
+use damier::board::{Board, Size};
+use damier::walk::{self, Method, Solutions, path, picture};
 
 use crate::util::output::outln;
 use crate::util::{board_io, exit, interrupt, output};
@@ -176,19 +176,19 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
 }
 
 /// Solves with the process-wide control (Ctrl-C interrupts).
-fn solutions(board: Shape, method: Method) -> anyhow::Result<Solutions> {
+fn solutions(board: Size, method: Method) -> anyhow::Result<Solutions> {
     Ok(walk::solve(board, method, interrupt::control())?)
 }
 
 /// The path of `activation`, checked by replaying it cell by cell.
-fn checked_path(board: Shape, activation: &Board) -> anyhow::Result<String> {
+fn checked_path(board: Size, activation: &Board) -> anyhow::Result<String> {
     let moves = path::path_for(board, activation)?;
     let replay = path::replay(board, &moves);
     anyhow::ensure!(
         replay.all_black() && replay.landings == *activation,
         "internal error: the path built for this {} x {} solution does not replay to all black",
-        board.rows(),
-        board.cols()
+        board.height(),
+        board.width()
     );
     Ok(path::moves_to_string(&moves))
 }

@@ -22,7 +22,7 @@ struct ReplayReport {
 }
 
 pub(super) fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
-    let board = Shape::new(a.rows, a.cols)?;
+    let board = walk::board_size(a.rows, a.cols)?;
     let moves = path::parse_moves(&a.moves)?;
     let r = path::replay(board, &moves);
     let white = board.cells() - r.black.count_ones() as usize;
@@ -35,8 +35,8 @@ pub(super) fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     let code = if r.all_black() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) };
     if a.json {
         let report = ReplayReport {
-            rows: board.rows(),
-            cols: board.cols(),
+            rows: board.height(),
+            cols: board.width(),
             moves: moves.len(),
             all_black: r.all_black(),
             white,

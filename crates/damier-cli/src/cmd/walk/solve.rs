@@ -29,7 +29,7 @@ struct SolveReport {
 
 pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
     let limit = if a.out.is_some() { walk::MAX_CELLS_PATH_TO_FILE } else { walk::MAX_CELLS };
-    let board = Shape::with_limit(a.rows, a.cols, limit)?;
+    let board = walk::board_size_with_limit(a.rows, a.cols, limit)?;
     if let Some(p) = &a.pattern {
         board_io::format_of(p)?; // refuse a bad extension before the work
     }
@@ -57,8 +57,8 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         None
     };
     let report = SolveReport {
-        rows: board.rows(),
-        cols: board.cols(),
+        rows: board.height(),
+        cols: board.width(),
         solutions: sols.count_decimal(),
         pattern: to_screen.then(|| picture(&sols.particular)),
         path_length: path.len(),
