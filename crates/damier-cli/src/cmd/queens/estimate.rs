@@ -21,8 +21,15 @@ pub struct Args {
     /// Seed of the draw [default: random, printed].
     #[arg(long)]
     seed: Option<u64>,
+    /// Vector unit of the counting kernels: auto (the widest this CPU has), portable, avx2 or
+    /// avx512. A unit the CPU lacks is refused.
+    #[arg(long, value_name = "ISA", default_value = "auto", value_parser = super::count::parse_isa)]
+    isa: super::count::IsaChoice,
+    /// Pretend this CPU lacks this vector unit and every wider one (tests).
+    #[arg(long, hide = true, value_parser = super::count::parse_isa_name)]
+    test_cpu_lacks: Option<damier::cpu::Isa>,
     /// Print JSON (keys: n, tasks, core_hours, low, high (the 95% interval, core hours),
-    /// samples, engine, task_seconds, task_seconds_sd, setup_seconds, clock, seed).
+    /// samples, engine, task_seconds, task_seconds_sd, setup_seconds, clock, isa, seed).
     #[arg(long)]
     json: bool,
 }
@@ -31,22 +38,25 @@ pub struct Args {
 struct Report {
     #[serde(flatten)]
     estimate: estimate::Estimate,
+    /// The vector unit the kernels ran on.
+    isa: &'static str,
     seed: u64,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let isa = a.isa.isa(a.test_cpu_lacks)?;
     let seed = a.seed.unwrap_or_else(rand::random);
     let control = interrupt::control();
     // One more than the sample: the first task also runs once as a warm-up.
     let bar = Progress::start(control, u64::from(a.samples) + 1, "timing tasks");
-    let e = estimate::estimate(a.n, a.samples, seed, control)?;
+    let e = estimate::estimate(a.n, a.samples, seed, isa, control)?;
     drop(bar);
     if a.json {
-        output::print_json(&Report { estimate: e, seed })?;
+        output::print_json(&Report { estimate: e, isa: isa.name(), seed })?;
         return Ok(ExitCode::SUCCESS);
     }
     outln!(
-        "n = {}: {} tasks; {} timed (seed {seed}, {} clock) at {:.6} s each on average (sd {:.6} s), set-up {:.2} s",
+        "n = {}: {} tasks; {} timed (seed {seed}, {} clock, {isa} kernels) at {:.6} s each on average (sd {:.6} s), set-up {:.2} s",
         e.n,
         e.tasks,
         e.samples,

@@ -12,6 +12,7 @@ use std::time::Instant;
 
 use super::tasks::{TaskEngine, TaskError, TaskList, count_tasks, sample_tasks};
 use crate::control::Control;
+use crate::cpu::Isa;
 
 /// The projected cost of a count, in time of one core.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -80,13 +81,14 @@ pub fn project(
 }
 
 /// Times `samples` random tasks of n (drawn with `seed`) with the fastest engine that runs n,
-/// on a pool of one thread (the figures are per core), and projects the whole count. Fails
+/// its kernels on `isa` (one this CPU lacks is refused), on a pool of one thread (the figures
+/// are per core), and projects the whole count. Fails
 /// with [`TaskError::EngineCannotRun`] where the fast engine cannot run n's tasks yet: a
 /// projection from the backtracker would not say what a real count costs.
 ///
 /// Where the system tells a thread's CPU time (Unix), tasks are timed by it, so that other
 /// programs sharing the cores do not inflate the projection; elsewhere by the wall clock.
-pub fn estimate(n: u32, samples: u32, seed: u64, control: &Control) -> Result<Estimate, TaskError> {
+pub fn estimate(n: u32, samples: u32, seed: u64, isa: Isa, control: &Control) -> Result<Estimate, TaskError> {
     let list = TaskList::new(n)?;
     let engine = TaskEngine::Quarters;
     if n > engine.max_n() {
@@ -102,7 +104,7 @@ pub fn estimate(n: u32, samples: u32, seed: u64, control: &Control) -> Result<Es
         let times = Mutex::new((cpu_start, None::<f64>, Vec::with_capacity(picked.len())));
         // PERF: the first task runs twice, the first time as a warm-up whose cost is set-up.
         let warmed: Vec<u32> = picked.first().into_iter().chain(&picked).copied().collect();
-        count_tasks(&list, engine, &warmed, control, &|d| {
+        count_tasks(&list, engine, isa, &warmed, control, &|d| {
             let mut t = times.lock().unwrap_or_else(|e| e.into_inner());
             let wall = d.elapsed.as_secs_f64();
             let (seconds, since_start) = match (t.0, thread_cpu_seconds()) {
@@ -171,11 +173,11 @@ mod tests {
 
     #[test]
     fn estimates_run_where_the_engine_does_and_say_so_elsewhere() {
-        let e = estimate(12, 30, 1, &Control::new()).unwrap();
+        let e = estimate(12, 30, 1, Isa::best(), &Control::new()).unwrap();
         assert_eq!((e.n, e.tasks, e.samples), (12, u64::from(TaskList::new(12).unwrap().len()), 30));
         assert!(e.low <= e.core_hours && e.core_hours <= e.high && e.low >= 0.0);
-        let big = estimate(12, 1_000_000, 1, &Control::new()).unwrap();
+        let big = estimate(12, 1_000_000, 1, Isa::best(), &Control::new()).unwrap();
         assert_eq!(big.samples, big.tasks, "at most every task");
-        assert_eq!(estimate(28, 10, 1, &Control::new()), Err(TaskError::OutOfRange(28)));
+        assert_eq!(estimate(28, 10, 1, Isa::best(), &Control::new()), Err(TaskError::OutOfRange(28)));
     }
 }
