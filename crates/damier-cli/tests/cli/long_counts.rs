@@ -162,6 +162,19 @@ fn estimate_projects_with_an_interval_and_refuses_what_it_cannot_run() {
     fails_with(&["queens", "estimate", "3"], 2);
     fails_with(&["queens", "estimate", "28"], 2);
     fails_with(&["queens", "estimate", "12", "--samples", "0"], 2);
+    // Whole tasks, every one of them: the projected count is the count.
+    let all = json(&["queens", "estimate", "12", "--samples", "1000000", "--queries", "all", "--json"]);
+    assert_eq!((all["solutions"].as_f64(), all["subsampled_tasks"].as_u64()), (Some(14200.0), Some(0)));
+    // Two queries per task: nearly every task sub-sampled, the interval still around the count.
+    let sub =
+        json(&["queens", "estimate", "13", "--samples", "300", "--queries", "2", "--seed", "5", "--json"]);
+    assert!(
+        sub["subsampled_tasks"].as_u64() > Some(0) && sub["matched_fraction"].as_f64() < Some(1.0),
+        "{sub}"
+    );
+    assert!(sub["solutions_low"].as_f64() <= sub["solutions_high"].as_f64(), "{sub}");
+    fails_with(&["queens", "estimate", "12", "--queries", "0"], 2);
+    fails_with(&["queens", "estimate", "12", "--queries", "some"], 2);
 }
 
 /// `mpirun -n 3 damier ARGS` (oversubscribed: this machine has 2 cores).
