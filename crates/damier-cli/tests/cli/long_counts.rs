@@ -162,6 +162,19 @@ fn estimate_projects_with_an_interval_and_refuses_what_it_cannot_run() {
     fails_with(&["queens", "estimate", "3"], 2);
     fails_with(&["queens", "estimate", "28"], 2);
     fails_with(&["queens", "estimate", "12", "--samples", "0"], 2);
+    // Whole tasks, every one of them: the projected count is the count.
+    let all = json(&["queens", "estimate", "12", "--samples", "1000000", "--queries", "all", "--json"]);
+    assert_eq!((all["solutions"].as_f64(), all["subsampled_tasks"].as_u64()), (Some(14200.0), Some(0)));
+    // Two queries per task: nearly every task sub-sampled, the interval still around the count.
+    let sub =
+        json(&["queens", "estimate", "13", "--samples", "300", "--queries", "2", "--seed", "5", "--json"]);
+    assert!(
+        sub["subsampled_tasks"].as_u64() > Some(0) && sub["matched_fraction"].as_f64() < Some(1.0),
+        "{sub}"
+    );
+    assert!(sub["solutions_low"].as_f64() <= sub["solutions_high"].as_f64(), "{sub}");
+    fails_with(&["queens", "estimate", "12", "--queries", "0"], 2);
+    fails_with(&["queens", "estimate", "12", "--queries", "some"], 2);
 }
 
 /// `mpirun -n 3 damier ARGS` (oversubscribed: this machine has 2 cores).
@@ -236,4 +249,71 @@ fn mpi_work_queue_balances_a_slow_process_and_resumes() {
     assert_eq!(v["total"].as_u64(), Some(Q13));
     assert!(v["resumed_tasks"].as_u64().unwrap() >= state["done"].as_u64().unwrap());
     assert_eq!(journal_state(p)["total"].as_u64(), Some(Q13));
+}
+
+#[test]
+fn the_task_list_path_honours_isa_and_refuses_a_missing_unit() {
+    let dir = tempfile::tempdir().unwrap();
+    let share = ["queens", "count", "14", "--share", "2/5"];
+    let backtrack = json(&[&share[..], &["--strategy", "backtrack", "--json"]].concat());
+    let mut covered = Vec::new();
+    for isa in damier::cpu::Isa::available() {
+        let journal = dir.path().join(format!("{isa}.journal"));
+        let journal = journal.to_str().unwrap();
+        for extra in [
+            &["--strategy", "quarters"][..],
+            &["--journal", journal],
+            &["--verify-sample", "5", "--seed", "3"],
+        ] {
+            let v = json(&[&share[..], extra, &["--isa", isa.name(), "--json"]].concat());
+            assert_eq!(v["share_total"], backtrack["share_total"], "{isa} {extra:?}");
+        }
+        let e = json(&[
+            "queens",
+            "estimate",
+            "12",
+            "--samples",
+            "5",
+            "--seed",
+            "1",
+            "--isa",
+            isa.name(),
+            "--json",
+        ]);
+        assert_eq!(e["isa"].as_str(), Some(isa.name()));
+        covered.push(isa.name());
+    }
+    // A unit this CPU lacks (pretended, so that the refusal is tested on every CPU): exit 2
+    // naming it, before anything runs, on every task-list path.
+    let journal = dir.path().join("refused.journal");
+    let journal = journal.to_str().unwrap();
+    for (lacks, asked) in [("avx2", "avx2"), ("avx512", "avx512"), ("avx2", "avx512")] {
+        for args in [
+            &[&share[..], &["--strategy", "quarters"]].concat(),
+            &[&share[..], &["--strategy", "backtrack"]].concat(),
+            &["queens", "count", "14", "--journal", journal][..],
+            &["queens", "count", "14", "--verify-sample", "3"],
+            &["queens", "estimate", "14", "--samples", "3"],
+        ] {
+            let args = [args, &["--isa", asked, "--test-cpu-lacks", lacks]].concat();
+            let err = fails_with(&args, 2);
+            assert!(err.contains(asked) && err.contains("lacks"), "{args:?}: {err}");
+        }
+    }
+    assert!(!std::path::Path::new(journal).exists(), "a refused count writes no journal");
+    // Auto picks the widest unit left.
+    let e = json(&[
+        "queens",
+        "estimate",
+        "12",
+        "--samples",
+        "3",
+        "--seed",
+        "1",
+        "--test-cpu-lacks",
+        "avx2",
+        "--json",
+    ]);
+    assert_eq!(e["isa"].as_str(), Some("portable"));
+    println!("task-list path --isa tested on: {}", covered.join(", "));
 }

@@ -62,6 +62,10 @@ pub struct Args {
     /// Sleep this many milliseconds after each task (tests: a slow process).
     #[arg(long, hide = true, default_value_t = 0)]
     test_task_delay_ms: u64,
+    /// Pretend this CPU lacks this vector unit and every wider one (tests: the refusal of a
+    /// unit, on a CPU that has them all).
+    #[arg(long, hide = true, value_parser = parse_isa_name)]
+    test_cpu_lacks: Option<Isa>,
     /// Add one to this task's count (tests: a mismatch that --verify-sample must catch).
     #[arg(long, hide = true)]
     test_miscount_task: Option<u32>,
@@ -97,15 +101,27 @@ pub(super) enum IsaChoice {
 impl IsaChoice {
     /// The counting options this choice stands for; fails if the CPU lacks the unit.
     pub(super) fn options(self, memory: Option<u64>) -> anyhow::Result<CountOptions> {
+        Ok(CountOptions { isa: self.isa(None)?, memory, ..CountOptions::default() })
+    }
+
+    /// The unit this choice stands for, on a CPU that has what it has except `lacks` and every
+    /// wider unit (tests); fails if the CPU lacks it.
+    pub(super) fn isa(self, lacks: Option<Isa>) -> anyhow::Result<Isa> {
+        let runs = |isa: Isa| isa.is_available() && lacks.is_none_or(|l| isa < l);
         let isa = match self {
-            IsaChoice::Auto => Isa::best(),
+            IsaChoice::Auto => Isa::available().filter(|&i| runs(i)).last().unwrap_or(Isa::Portable),
             IsaChoice::Named(isa) => isa,
         };
-        if !isa.is_available() {
+        if !runs(isa) {
             return Err(CountError::IsaUnavailable(isa).into());
         }
-        Ok(CountOptions { isa, memory, ..CountOptions::default() })
+        Ok(isa)
     }
+}
+
+/// Parses a vector unit's name (`portable`, `avx2`, `avx512`).
+pub(super) fn parse_isa_name(text: &str) -> Result<Isa, String> {
+    text.parse().map_err(|e: damier::cpu::UnknownIsa| e.to_string())
 }
 
 /// Parses a memory size: bytes, or a number with a K, M, G or T suffix (powers of 1024).
@@ -181,7 +197,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         a.n,
         queens::count::MAX_N
     );
-    let options = a.isa.options(a.memory.or_else(available_memory))?;
+    let options = CountOptions {
+        isa: a.isa.isa(a.test_cpu_lacks)?,
+        memory: a.memory.or_else(available_memory),
+        ..CountOptions::default()
+    };
     let long = super::long::LongCount {
         n: a.n,
         share: a.share,
@@ -189,6 +209,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             TaskStrategy::Quarters => TaskEngine::Quarters,
             TaskStrategy::Backtrack => TaskEngine::Backtrack,
         }),
+        isa: options.isa,
         journal: a.journal.clone(),
         verify_sample: a.verify_sample,
         seed: a.seed,

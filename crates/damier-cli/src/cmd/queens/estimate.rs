@@ -21,32 +21,65 @@ pub struct Args {
     /// Seed of the draw [default: random, printed].
     #[arg(long)]
     seed: Option<u64>,
+    /// Vector unit of the counting kernels: auto (the widest this CPU has), portable, avx2 or
+    /// avx512. A unit the CPU lacks is refused.
+    #[arg(long, value_name = "ISA", default_value = "auto", value_parser = super::count::parse_isa)]
+    isa: super::count::IsaChoice,
+    /// Most queries (top halves) matched per task: a task with more matches a random sample
+    /// this large and its matching time is scaled up; `all`: whole tasks (n >= 24: minutes
+    /// each).
+    #[arg(long, value_name = "K|all", default_value = "1000", value_parser = parse_queries)]
+    queries: Queries,
+    /// Pretend this CPU lacks this vector unit and every wider one (tests).
+    #[arg(long, hide = true, value_parser = super::count::parse_isa_name)]
+    test_cpu_lacks: Option<damier::cpu::Isa>,
     /// Print JSON (keys: n, tasks, core_hours, low, high (the 95% interval, core hours),
-    /// samples, engine, task_seconds, task_seconds_sd, setup_seconds, clock, seed).
+    /// samples, engine, task_seconds, task_seconds_sd, setup_seconds, clock, queries_per_task,
+    /// subsampled_tasks, matched_fraction, solutions, solutions_low, solutions_high, isa,
+    /// seed).
     #[arg(long)]
     json: bool,
+}
+
+/// `--queries`: a limit, or `None` for whole tasks.
+#[derive(Clone, Copy, Debug)]
+struct Queries(Option<u32>);
+
+/// Parses `--queries`: a positive number or `all`.
+fn parse_queries(text: &str) -> Result<Queries, String> {
+    match text {
+        "all" => Ok(Queries(None)),
+        _ => match text.parse::<u32>() {
+            Ok(k) if k >= 1 => Ok(Queries(Some(k))),
+            _ => Err("expected a positive number of queries, or all".to_string()),
+        },
+    }
 }
 
 #[derive(serde::Serialize)]
 struct Report {
     #[serde(flatten)]
     estimate: estimate::Estimate,
+    /// The vector unit the kernels ran on.
+    isa: &'static str,
     seed: u64,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let isa = a.isa.isa(a.test_cpu_lacks)?;
     let seed = a.seed.unwrap_or_else(rand::random);
     let control = interrupt::control();
     // One more than the sample: the first task also runs once as a warm-up.
     let bar = Progress::start(control, u64::from(a.samples) + 1, "timing tasks");
-    let e = estimate::estimate(a.n, a.samples, seed, control)?;
+    let options = estimate::EstimateOptions { samples: a.samples, seed, isa, queries: a.queries.0 };
+    let e = estimate::estimate(a.n, &options, control)?;
     drop(bar);
     if a.json {
-        output::print_json(&Report { estimate: e, seed })?;
+        output::print_json(&Report { estimate: e, isa: isa.name(), seed })?;
         return Ok(ExitCode::SUCCESS);
     }
     outln!(
-        "n = {}: {} tasks; {} timed (seed {seed}, {} clock) at {:.6} s each on average (sd {:.6} s), set-up {:.2} s",
+        "n = {}: {} tasks; {} timed (seed {seed}, {} clock, {isa} kernels) at {:.6} s each on average (sd {:.6} s), set-up {:.2} s",
         e.n,
         e.tasks,
         e.samples,
@@ -55,6 +88,15 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         e.task_seconds_sd,
         e.setup_seconds
     )?;
+    if e.subsampled_tasks > 0 {
+        outln!(
+            "{} of the {} tasks matched a random {} of their queries ({:.2}% of the matching ran, the rest scaled up)",
+            e.subsampled_tasks,
+            e.samples,
+            e.queries_per_task.unwrap_or(0),
+            100.0 * e.matched_fraction
+        )?;
+    }
     outln!(
         "projected: {:.1} core seconds = {:.4} core hours (95% interval {:.4} to {:.4} h), {:.4} h on 2 cores",
         e.core_hours * 3600.0,
@@ -62,6 +104,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         e.low,
         e.high,
         e.core_hours / 2.0
+    )?;
+    outln!(
+        "solutions, projected by the same sample (a check of it): {:.4e} (95% interval {:.4e} to {:.4e})",
+        e.solutions,
+        e.solutions_low,
+        e.solutions_high
     )?;
     Ok(ExitCode::SUCCESS)
 }

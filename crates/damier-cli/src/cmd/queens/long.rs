@@ -8,6 +8,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
+use damier::cpu::Isa;
 use damier::queens::count::journal::{Journal, JournalHeader};
 use damier::queens::count::tasks::{self, MIN_TASK_N, TaskDone, TaskEngine, TaskList};
 use damier::queens::count::{Share, counts_from_total};
@@ -20,6 +21,8 @@ pub(super) struct LongCount {
     pub n: u32,
     pub share: Option<Share>,
     pub engine: Option<TaskEngine>,
+    /// The vector unit of the quarters engine's kernels (checked available by the caller).
+    pub isa: Isa,
     pub journal: Option<PathBuf>,
     pub verify_sample: Option<u32>,
     pub seed: Option<u64>,
@@ -50,13 +53,14 @@ pub(super) type Mismatches = Vec<String>;
 pub(super) fn count_indices(
     list: &TaskList,
     engine: TaskEngine,
+    isa: Isa,
     indices: &[u32],
     delay: Duration,
     on_done: &(dyn Fn(TaskDone) + Sync),
 ) -> anyhow::Result<()> {
     let control = interrupt::control();
     let _bar = Progress::start(control, indices.len() as u64, "counting");
-    tasks::count_tasks(list, engine, indices, control, &|d| {
+    tasks::count_tasks(list, engine, isa, indices, control, &|d| {
         if !delay.is_zero() {
             std::thread::sleep(delay);
         }
@@ -80,6 +84,7 @@ fn check_verifiable(n: u32) -> anyhow::Result<()> {
 /// its journal): one message per disagreeing task.
 pub(super) fn verify(
     list: &TaskList,
+    isa: Isa,
     sample: &[u32],
     known: &HashMap<u32, u64>,
 ) -> anyhow::Result<Mismatches> {
@@ -87,7 +92,7 @@ pub(super) fn verify(
     let mut by_engine = Vec::new();
     for engine in TaskEngine::ALL {
         let counts = Mutex::new(HashMap::new());
-        count_indices(list, engine, sample, Duration::ZERO, &|d| {
+        count_indices(list, engine, isa, sample, Duration::ZERO, &|d| {
             counts.lock().unwrap_or_else(|e| e.into_inner()).insert(d.index, d.count);
         })?;
         by_engine.push((engine, counts.into_inner().unwrap_or_else(|e| e.into_inner())));
@@ -112,6 +117,8 @@ pub(super) fn verify(
 pub(super) struct Prepared {
     pub list: TaskList,
     pub engine: TaskEngine,
+    /// The vector unit of the quarters engine's kernels.
+    pub isa: Isa,
     /// The share's task indices.
     pub indices: Vec<u32>,
     pub pool: rayon::ThreadPool,
@@ -173,14 +180,24 @@ pub(super) fn prepare(c: &LongCount) -> anyhow::Result<Prepared> {
         None => None,
     };
     let resumed = known.len() as u64;
-    Ok(Prepared { list, engine, indices, pool, journal, known: Mutex::new(known), resumed, start })
+    Ok(Prepared {
+        list,
+        engine,
+        isa: c.isa,
+        indices,
+        pool,
+        journal,
+        known: Mutex::new(known),
+        resumed,
+        start,
+    })
 }
 
 pub(super) fn run(c: LongCount) -> anyhow::Result<ExitCode> {
     let p = prepare(&c)?;
     let left = p.left();
     let counted = p.pool.install(|| {
-        count_indices(&p.list, p.engine, &left, c.delay, &|mut d| {
+        count_indices(&p.list, p.engine, p.isa, &left, c.delay, &|mut d| {
             if c.miscount == Some(d.index) {
                 d.count += 1;
             }
@@ -201,7 +218,7 @@ pub(super) fn conclude(
     p: Prepared,
     extra: serde_json::Map<String, serde_json::Value>,
 ) -> anyhow::Result<ExitCode> {
-    let Prepared { list, engine, indices, pool, known, resumed, start, .. } = p;
+    let Prepared { list, engine, isa, indices, pool, known, resumed, start, .. } = p;
     let known = known.into_inner().unwrap_or_else(|e| e.into_inner());
     let total = indices
         .iter()
@@ -212,7 +229,7 @@ pub(super) fn conclude(
     let mut verified = None;
     if let Some(k) = c.verify_sample {
         let picked = tasks::sample_tasks(&indices, k, seed);
-        let bad = pool.install(|| verify(&list, &picked, &known))?;
+        let bad = pool.install(|| verify(&list, isa, &picked, &known))?;
         if !bad.is_empty() {
             for b in &bad {
                 eprintln!("damier: MISMATCH: n = {}, {b}", c.n);

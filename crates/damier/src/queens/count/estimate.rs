@@ -3,15 +3,58 @@
 //! The tasks of one n differ a lot in cost, but they are a fixed, finite population, so the
 //! mean time of `K` tasks drawn without replacement estimates the mean of all `N` of them
 //! without bias, and the total cost is `N` times it, plus the one-off building of the quarter
-//! table. The interval is the usual 95% one for a mean (normal approximation, `1.96`
-//! standard errors, with the finite-population correction `sqrt((N - K) / (N - 1))`), scaled
-//! the same way; with heavy-tailed task times it is only as good as the sample is large.
+//! table. The interval is the 95% one for a mean (Student's t with `K - 1` degrees of freedom,
+//! with the finite-population correction `sqrt((N - K) / (N - 1))`), scaled the same way; with
+//! heavy-tailed task times it is only as good as the sample is large.
+//!
+//! **Sub-task sampling.** From n = 24 up a task takes seconds to minutes (about 4x more per
+//! n), so whole tasks would leave a sample too small to mean anything. A sampled task instead
+//! runs in full what every query needs (assembling its top and bottom halves, sealing the
+//! stored keys) and matches only a uniform random sample of at most `queries` of its top
+//! halves (queries) against every stored key; its matching time is scaled by
+//! `queries_of_the_task / matched`. That is unbiased for the task's time as far as a query's
+//! matching cost does not depend on which other queries run with it (the kernels loop query
+//! by query; only per-group call overheads are shared, which a smaller sample pays more of, so
+//! the estimate leans high, never low). The same scaling of the matched queries' solutions
+//! gives an unbiased estimate of the task's count: summed like the times, it projects the
+//! total number of solutions, which can be held against the known totals (OEIS A000170) to
+//! check the sampling. The interval is then two-stage sampling's: the spread of the per-task
+//! estimates already holds the within-task sampling noise, and leaving out the
+//! finite-population correction (the "ultimate cluster" variance estimator) makes it
+//! conservative.
 
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::tasks::{TaskEngine, TaskError, TaskList, count_tasks, sample_tasks};
+use super::quarters::{self, TaskSample};
+use super::tasks::{TaskEngine, TaskError, TaskList, sample_tasks};
 use crate::control::Control;
+use crate::cpu::Isa;
+
+/// Queries matched per task by default ([`EstimateOptions::queries`]): enough that the
+/// within-task noise (a few % a task) is small beside the spread between tasks (about 40%).
+pub const DEFAULT_QUERIES: u32 = 1000;
+
+/// How [`estimate`] samples.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EstimateOptions {
+    /// Tasks timed, drawn at random without replacement. [default: 200] [range: 1..]
+    pub samples: u32,
+    /// Seed of the draws (of the tasks, and of the queries inside each task).
+    pub seed: u64,
+    /// The vector unit of the kernels (one this CPU lacks is refused). [default: `Isa::best()`]
+    pub isa: Isa,
+    /// Most queries (top halves) matched per task: a task with more matches a uniform random
+    /// sample this large and its matching time is scaled up (see the module docs). `None`:
+    /// whole tasks. [default: [`DEFAULT_QUERIES`]] [range: 1..]
+    pub queries: Option<u32>,
+}
+
+impl Default for EstimateOptions {
+    fn default() -> Self {
+        EstimateOptions { samples: 200, seed: 0, isa: Isa::best(), queries: Some(DEFAULT_QUERIES) }
+    }
+}
 
 /// The projected cost of a count, in time of one core.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -30,7 +73,7 @@ pub struct Estimate {
     pub low: f64,
     /// Upper end of the 95% interval, core hours.
     pub high: f64,
-    /// Mean seconds per task in the sample.
+    /// Mean seconds per task in the sample (matching scaled up where it was sampled).
     pub task_seconds: f64,
     /// Standard deviation of the sampled task times, seconds.
     pub task_seconds_sd: f64,
@@ -38,22 +81,42 @@ pub struct Estimate {
     pub setup_seconds: f64,
     /// How tasks were timed: `thread cpu` (immune to other programs) or `wall`.
     pub clock: &'static str,
+    /// Most queries matched per task (`None`: whole tasks).
+    pub queries_per_task: Option<u64>,
+    /// Sampled tasks whose queries were sub-sampled (more than `queries_per_task`).
+    pub subsampled_tasks: u64,
+    /// Share of the sampled tasks' matching that actually ran (1: whole tasks).
+    pub matched_fraction: f64,
+    /// Projected number of solutions of n (point estimate, from the same sample): a check of
+    /// the sampling against the known totals.
+    pub solutions: f64,
+    /// Lower end of the 95% interval of `solutions`.
+    pub solutions_low: f64,
+    /// Upper end of the 95% interval of `solutions`.
+    pub solutions_high: f64,
 }
 
-/// Projects the cost of `tasks` tasks from the times of a sample of them (seconds each, drawn
-/// without replacement) and a one-off set-up time. `None` for an empty sample.
-pub fn project(
-    n: u32,
-    tasks: u64,
-    engine: TaskEngine,
-    sample: &[f64],
-    setup_seconds: f64,
-) -> Option<Estimate> {
-    let k = sample.len() as f64;
-    if sample.is_empty() || tasks == 0 {
-        return None;
+/// Two-sided 95% quantile of Student's t with `df` degrees of freedom (1.96 for large df).
+fn t95(df: usize) -> f64 {
+    const TABLE: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+        2.045, 2.042,
+    ];
+    match df {
+        0 => f64::INFINITY,
+        1..=30 => TABLE[df - 1],
+        // Within 0.01 of the true quantile from 31 on.
+        _ => 1.96 + 2.4 / df as f64,
     }
-    let big_n = tasks as f64;
+}
+
+/// Mean, standard deviation and the half-width of the 95% interval of the mean of a
+/// population of `population` values from a sample drawn without replacement; `exact` says
+/// the sampled values are exact (the finite-population correction then applies), not
+/// estimates themselves (two-stage sampling: no correction, conservatively).
+fn mean_interval(sample: &[f64], population: u64, exact: bool) -> (f64, f64, f64) {
+    let k = sample.len() as f64;
     let mean = sample.iter().sum::<f64>() / k;
     let var = if sample.len() > 1 {
         sample.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (k - 1.0)
@@ -61,8 +124,47 @@ pub fn project(
         0.0
     };
     let sd = var.sqrt();
-    let fpc = if tasks > 1 { ((big_n - k).max(0.0) / (big_n - 1.0)).sqrt() } else { 0.0 };
-    let half = 1.96 * sd / k.sqrt() * fpc;
+    let big_n = population as f64;
+    let fpc = match (exact, population > 1) {
+        (false, _) => 1.0,
+        (true, true) => ((big_n - k).max(0.0) / (big_n - 1.0)).sqrt(),
+        (true, false) => 0.0,
+    };
+    // One value of many: no spread is known, the interval is unbounded.
+    let half = if sample.len() > 1 || fpc == 0.0 {
+        t95(sample.len() - 1) * sd / k.sqrt() * fpc
+    } else {
+        f64::INFINITY
+    };
+    (mean, sd, half)
+}
+
+/// Projects the cost of `tasks` tasks from the times of a sample of them (seconds each, drawn
+/// without replacement, each exact) and a one-off set-up time. `None` for an empty sample.
+pub fn project(
+    n: u32,
+    tasks: u64,
+    engine: TaskEngine,
+    sample: &[f64],
+    setup_seconds: f64,
+) -> Option<Estimate> {
+    project_sampled(n, tasks, engine, sample, true, setup_seconds)
+}
+
+/// [`project`], the sampled times exact or themselves estimates (sub-task sampling).
+fn project_sampled(
+    n: u32,
+    tasks: u64,
+    engine: TaskEngine,
+    sample: &[f64],
+    exact: bool,
+    setup_seconds: f64,
+) -> Option<Estimate> {
+    if sample.is_empty() || tasks == 0 {
+        return None;
+    }
+    let (mean, sd, half) = mean_interval(sample, tasks, exact);
+    let big_n = tasks as f64;
     let hours = |per_task: f64| (big_n * per_task.max(0.0) + setup_seconds) / 3600.0;
     Some(Estimate {
         n,
@@ -76,62 +178,113 @@ pub fn project(
         task_seconds_sd: sd,
         setup_seconds,
         clock: "given",
+        queries_per_task: None,
+        subsampled_tasks: 0,
+        matched_fraction: 1.0,
+        solutions: f64::NAN,
+        solutions_low: f64::NAN,
+        solutions_high: f64::NAN,
     })
 }
 
-/// Times `samples` random tasks of n (drawn with `seed`) with the fastest engine that runs n,
+/// Times `options.samples` random tasks of n (drawn with `options.seed`) with the fastest
+/// engine, its kernels on `options.isa`, matching at most `options.queries` queries per task,
 /// on a pool of one thread (the figures are per core), and projects the whole count. Fails
-/// with [`TaskError::EngineCannotRun`] where the fast engine cannot run n's tasks yet: a
+/// with [`TaskError::EngineCannotRun`] where the fast engine cannot run n's tasks: a
 /// projection from the backtracker would not say what a real count costs.
 ///
 /// Where the system tells a thread's CPU time (Unix), tasks are timed by it, so that other
 /// programs sharing the cores do not inflate the projection; elsewhere by the wall clock.
-pub fn estimate(n: u32, samples: u32, seed: u64, control: &Control) -> Result<Estimate, TaskError> {
+pub fn estimate(n: u32, options: &EstimateOptions, control: &Control) -> Result<Estimate, TaskError> {
     let list = TaskList::new(n)?;
     let engine = TaskEngine::Quarters;
     if n > engine.max_n() {
         return Err(TaskError::EngineCannotRun { engine, n, max: engine.max_n() });
     }
+    if !options.isa.is_available() {
+        return Err(TaskError::IsaUnavailable(options.isa));
+    }
     let all: Vec<u32> = (0..list.len()).collect();
-    let picked = sample_tasks(&all, samples.max(1), seed);
+    let picked = sample_tasks(&all, options.samples.max(1), options.seed);
+    let limit = options.queries.map_or(usize::MAX, |q| q.max(1) as usize);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build();
-    let run = || -> Result<(Vec<f64>, f64, &'static str), TaskError> {
-        let start = Instant::now();
-        let cpu_start = thread_cpu_seconds();
-        // (time of the previous report on the one worker thread, set-up seconds, task seconds)
-        let times = Mutex::new((cpu_start, None::<f64>, Vec::with_capacity(picked.len())));
+    let start = Instant::now();
+    let thread_clock = thread_cpu_seconds().is_some();
+    let clock =
+        || if thread_clock { thread_cpu_seconds().unwrap_or(0.0) } else { start.elapsed().as_secs_f64() };
+    let run = || -> Result<(Vec<TaskSample>, f64), TaskError> {
+        let clock_start = clock();
+        // (set-up seconds, the sampled tasks)
+        let found = Mutex::new((None::<f64>, Vec::with_capacity(picked.len())));
         // PERF: the first task runs twice, the first time as a warm-up whose cost is set-up.
-        let warmed: Vec<u32> = picked.first().into_iter().chain(&picked).copied().collect();
-        count_tasks(&list, engine, &warmed, control, &|d| {
-            let mut t = times.lock().unwrap_or_else(|e| e.into_inner());
-            let wall = d.elapsed.as_secs_f64();
-            let (seconds, since_start) = match (t.0, thread_cpu_seconds()) {
-                (Some(before), Some(now)) => {
-                    t.0 = Some(now);
-                    ((now - before).min(wall), now - cpu_start.unwrap_or(now))
+        let warmed: Vec<(u32, u64)> = picked
+            .first()
+            .into_iter()
+            .chain(&picked)
+            .map(|&i| list.get(i).map(|t| (t.cols, t.weight)).expect("a listed task"))
+            .collect();
+        quarters::sample_column_sets(
+            n,
+            &warmed,
+            options.isa,
+            limit,
+            options.seed,
+            &clock,
+            control,
+            &|_, s| {
+                let mut f = found.lock().unwrap_or_else(|e| e.into_inner());
+                if f.0.is_none() {
+                    // The warm-up run of the first task and everything before it (the quarter
+                    // table, first touches of memory) is set-up.
+                    f.0 = Some((clock() - clock_start).max(0.0));
+                } else {
+                    f.1.push(s);
                 }
-                _ => (wall, start.elapsed().as_secs_f64()),
-            };
-            if t.1.is_none() {
-                // The warm-up run of the first task and everything before it (the quarter
-                // table, first touches of memory) is set-up.
-                t.1 = Some(since_start.max(0.0));
-            } else {
-                t.2.push(seconds);
-            }
-        })?;
-        let (_, setup, times) = times.into_inner().unwrap_or_else(|e| e.into_inner());
-        let clock = if cpu_start.is_some() { "thread cpu" } else { "wall" };
-        Ok((times, setup.unwrap_or(0.0), clock))
+            },
+        )?;
+        let (setup, samples) = found.into_inner().unwrap_or_else(|e| e.into_inner());
+        Ok((samples, setup.unwrap_or(0.0)))
     };
     // Without a pool of its own (the system refused a thread), the current one.
-    let (times, setup, clock) = match &pool {
+    let (samples, setup) = match &pool {
         Ok(p) => p.install(run)?,
         Err(_) => run()?,
     };
-    let mut e = project(n, u64::from(list.len()), engine, &times, setup).expect("at least one task timed");
-    e.clock = clock;
-    Ok(e)
+    if control.cancelled() {
+        return Err(crate::control::Interrupted.into());
+    }
+    Ok(project_samples(n, u64::from(list.len()), &samples, options.queries, setup, thread_clock))
+}
+
+/// The projection from sub-sampled tasks: each task's time and count scaled up by its
+/// queries over those matched.
+fn project_samples(
+    n: u32,
+    tasks: u64,
+    samples: &[TaskSample],
+    queries: Option<u32>,
+    setup: f64,
+    thread_clock: bool,
+) -> Estimate {
+    let scale = |s: &TaskSample| if s.matched == 0 { 1.0 } else { s.queries as f64 / s.matched as f64 };
+    let times: Vec<f64> = samples.iter().map(|s| s.fixed_seconds + s.match_seconds * scale(s)).collect();
+    let counts: Vec<f64> = samples.iter().map(|s| s.matched_count as f64 * scale(s)).collect();
+    let subsampled = samples.iter().filter(|s| s.matched < s.queries).count() as u64;
+    let exact = subsampled == 0;
+    let mut e =
+        project_sampled(n, tasks, TaskEngine::Quarters, &times, exact, setup).expect("at least one task");
+    let (matched, all) =
+        samples.iter().fold((0.0, 0.0), |(m, a), s| (m + s.match_seconds, a + s.match_seconds * scale(s)));
+    let (mean, _, half) = mean_interval(&counts, tasks, exact);
+    let big_n = tasks as f64;
+    e.clock = if thread_clock { "thread cpu" } else { "wall" };
+    e.queries_per_task = queries.map(u64::from);
+    e.subsampled_tasks = subsampled;
+    e.matched_fraction = if all > 0.0 { matched / all } else { 1.0 };
+    e.solutions = big_n * mean;
+    e.solutions_low = big_n * (mean - half).max(0.0);
+    e.solutions_high = big_n * (mean + half);
+    e
 }
 
 /// CPU time of the calling thread, in seconds, where the system tells it.
@@ -159,23 +312,81 @@ mod tests {
         assert!((e.task_seconds - 2.0).abs() < 1e-12);
         assert!((e.core_hours - (2000.0 + 36.0) / 3600.0).abs() < 1e-12);
         assert!(e.low < e.core_hours && e.core_hours < e.high);
-        // Symmetric around the point estimate, of half-width 1.96 sd / sqrt(k) * fpc * N.
-        let half = 1.96 * (2.0f64 / 3.0).sqrt() / 2.0 * (996.0f64 / 999.0).sqrt() * 1000.0 / 3600.0;
+        // Symmetric around the point estimate, of half-width t(3) sd / sqrt(k) * fpc * N.
+        let half = 3.182 * (2.0f64 / 3.0).sqrt() / 2.0 * (996.0f64 / 999.0).sqrt() * 1000.0 / 3600.0;
         assert!((e.high - e.core_hours - half).abs() < 1e-9);
         assert!((e.core_hours - e.low - half).abs() < 1e-9);
         // The whole population timed: no uncertainty left.
         let all = project(20, 4, TaskEngine::Quarters, &[1.0, 2.0, 3.0, 2.0], 0.0).unwrap();
         assert_eq!((all.low, all.high), (all.core_hours, all.core_hours));
         assert_eq!(project(20, 4, TaskEngine::Quarters, &[], 0.0), None);
+        // One task of many: nothing known about the spread.
+        let one = project(20, 4, TaskEngine::Quarters, &[1.0], 0.0).unwrap();
+        assert_eq!(one.high, f64::INFINITY);
+        assert!((t95(1000) - 1.962).abs() < 0.002 && t95(31) < t95(30) && t95(30) < t95(29));
+    }
+
+    #[test]
+    fn sub_sampled_tasks_scale_their_matching_and_keep_an_interval() {
+        let s = |queries, matched, fixed, matching, count| TaskSample {
+            queries,
+            matched,
+            fixed_seconds: fixed,
+            match_seconds: matching,
+            matched_count: count,
+        };
+        let samples = [s(100, 10, 1.0, 0.5, 3), s(10, 10, 1.0, 1.0, 7)];
+        let e = project_samples(20, 2, &samples, Some(10), 0.0, true);
+        // Task times 1 + 0.5 * 10 = 6 and 2; counts 30 and 7.
+        assert!((e.task_seconds - 4.0).abs() < 1e-12 && (e.solutions - 37.0).abs() < 1e-9);
+        assert_eq!((e.subsampled_tasks, e.queries_per_task), (1, Some(10)));
+        assert!((e.matched_fraction - 1.5 / 6.0).abs() < 1e-12);
+        // Every task sampled, but one of them only in part: the interval stays open.
+        assert!(e.low < e.core_hours && e.core_hours < e.high);
+        assert!(e.solutions_low < e.solutions && e.solutions < e.solutions_high);
+    }
+
+    fn options(samples: u32, seed: u64, queries: Option<u32>) -> EstimateOptions {
+        EstimateOptions { samples, seed, queries, ..EstimateOptions::default() }
     }
 
     #[test]
     fn estimates_run_where_the_engine_does_and_say_so_elsewhere() {
-        let e = estimate(12, 30, 1, &Control::new()).unwrap();
+        let e = estimate(12, &options(30, 1, None), &Control::new()).unwrap();
         assert_eq!((e.n, e.tasks, e.samples), (12, u64::from(TaskList::new(12).unwrap().len()), 30));
         assert!(e.low <= e.core_hours && e.core_hours <= e.high && e.low >= 0.0);
-        let big = estimate(12, 1_000_000, 1, &Control::new()).unwrap();
+        assert_eq!((e.subsampled_tasks, e.matched_fraction), (0, 1.0));
+        let big = estimate(12, &options(1_000_000, 1, None), &Control::new()).unwrap();
         assert_eq!(big.samples, big.tasks, "at most every task");
-        assert_eq!(estimate(28, 10, 1, &Control::new()), Err(TaskError::OutOfRange(28)));
+        // Every task, whole: the projected count is the count.
+        assert_eq!((big.solutions, big.solutions_low, big.solutions_high), (14200.0, 14200.0, 14200.0));
+        assert_eq!(estimate(28, &options(10, 1, None), &Control::new()), Err(TaskError::OutOfRange(28)));
+    }
+
+    /// The sub-sampled projection checked where the truth is known: the projected number of
+    /// solutions (the same estimator as the time, on a quantity that does not depend on the
+    /// machine's load) must fall within its 95% interval for nearly every seed, with the
+    /// queries of nearly every task sub-sampled.
+    #[test]
+    fn sub_sampled_projections_bracket_the_known_totals() {
+        let known = [(12, 14_200.0), (13, 73_712.0), (14, 365_596.0), (15, 2_279_184.0), (16, 14_772_512.0)];
+        let (mut inside, mut tried) = (0, 0);
+        for (n, total) in known {
+            for seed in 1..=4 {
+                let e = estimate(n, &options(60, seed, Some(16)), &Control::new()).unwrap();
+                assert!(e.subsampled_tasks * 2 > e.samples, "n = {n}: most tasks sub-sampled");
+                assert!(e.matched_fraction < 0.5, "n = {n}: {}", e.matched_fraction);
+                assert!(e.solutions_low <= e.solutions && e.solutions <= e.solutions_high);
+                tried += 1;
+                if (e.solutions_low..=e.solutions_high).contains(&total) {
+                    inside += 1;
+                }
+                // And never far off: within a factor 2 of the total.
+                assert!((e.solutions / total - 1.0).abs() < 1.0, "n = {n} seed {seed}: {e:?}");
+            }
+        }
+        println!("sub-sampled projections: {inside} of {tried} intervals hold the known total");
+        // 95% intervals: at most 2 misses in 20 (a fixed draw, so the test is repeatable).
+        assert!(inside + 2 >= tried, "{inside} of {tried} intervals hold the total");
     }
 }

@@ -549,7 +549,10 @@ mod tests {
         let mut left: Vec<u32> =
             list.share_indices(share).into_iter().filter(|i| !have.contains(i)).collect();
         left.truncate(limit.unwrap_or(usize::MAX));
-        count_tasks(&list, TaskEngine::Quarters, &left, &Control::new(), &|d| journal.record(d)).unwrap();
+        count_tasks(&list, TaskEngine::Quarters, crate::cpu::Isa::best(), &left, &Control::new(), &|d| {
+            journal.record(d)
+        })
+        .unwrap();
         journal.finish().unwrap();
         read(path).unwrap().total()
     }

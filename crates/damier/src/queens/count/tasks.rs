@@ -22,6 +22,7 @@ use rayon::prelude::*;
 
 use super::{Share, quarters};
 use crate::control::{Control, Interrupted};
+use crate::cpu::Isa;
 
 /// Smallest n with a task list (the top half needs two rows).
 pub const MIN_TASK_N: u32 = 4;
@@ -104,6 +105,9 @@ pub enum TaskError {
         /// Tasks in the list.
         len: u32,
     },
+    /// The vector unit asked for is missing on this CPU.
+    #[error("this CPU lacks the {0} instruction set (it runs: {list})", list = Isa::available().map(Isa::name).collect::<Vec<_>>().join(", "))]
+    IsaUnavailable(Isa),
     /// The computation was cancelled (the source, so that callers find it in the chain).
     #[error("interrupted")]
     Interrupted(#[from] Interrupted),
@@ -207,7 +211,10 @@ impl TaskList {
         h.finish()
     }
 
-    fn check(&self, engine: TaskEngine, indices: &[u32]) -> Result<(), TaskError> {
+    fn check(&self, engine: TaskEngine, isa: Isa, indices: &[u32]) -> Result<(), TaskError> {
+        if !isa.is_available() {
+            return Err(TaskError::IsaUnavailable(isa));
+        }
         if self.n > engine.max_n() {
             return Err(TaskError::EngineCannotRun { engine, n: self.n, max: engine.max_n() });
         }
@@ -254,6 +261,10 @@ impl Fnv {
 /// Counts the tasks `indices` of `list` with `engine`, in parallel on the current rayon pool,
 /// calling `on_done` (from the worker threads) as each task finishes.
 ///
+/// The quarters engine runs its kernels on `isa` (every unit gives the same counts; one this
+/// CPU lacks is refused with [`TaskError::IsaUnavailable`], by both engines, so that a forced
+/// unit never passes silently); the backtracker has no vector kernels.
+///
 /// Polls `control` between tasks (and inside long backtracking tasks) and advances it by one
 /// per task. On [`TaskError::Interrupted`] the tasks already reported are complete and the
 /// others were not reported: a caller that records the reports loses only the tasks in flight.
@@ -262,11 +273,12 @@ impl Fnv {
 pub fn count_tasks(
     list: &TaskList,
     engine: TaskEngine,
+    isa: Isa,
     indices: &[u32],
     control: &Control,
     on_done: &(dyn Fn(TaskDone) + Sync),
 ) -> Result<(), TaskError> {
-    list.check(engine, indices)?;
+    list.check(engine, isa, indices)?;
     if indices.is_empty() {
         return Ok(());
     }
@@ -274,13 +286,9 @@ pub fn count_tasks(
     match engine {
         TaskEngine::Quarters => {
             let column_sets: Vec<(u32, u64)> = tasks.iter().map(|t| (t.cols, t.weight)).collect();
-            quarters::count_column_sets(
-                list.n,
-                &column_sets,
-                crate::cpu::Isa::best(),
-                control,
-                &|i, count, elapsed| on_done(TaskDone { index: indices[i], count, elapsed }),
-            )?;
+            quarters::count_column_sets(list.n, &column_sets, isa, control, &|i, count, elapsed| {
+                on_done(TaskDone { index: indices[i], count, elapsed })
+            })?;
         }
         TaskEngine::Backtrack => {
             tasks.par_iter().zip(indices).try_for_each(|(&task, &index)| {
@@ -305,11 +313,12 @@ pub fn count_tasks(
 pub fn total_of_tasks(
     list: &TaskList,
     engine: TaskEngine,
+    isa: Isa,
     indices: &[u32],
     control: &Control,
 ) -> Result<u64, TaskError> {
     let total = std::sync::atomic::AtomicU64::new(0);
-    count_tasks(list, engine, indices, control, &|d| {
+    count_tasks(list, engine, isa, indices, control, &|d| {
         total.fetch_add(d.count, std::sync::atomic::Ordering::Relaxed);
     })?;
     Ok(total.into_inner())
@@ -415,10 +424,15 @@ mod tests {
         assert_eq!(prints[3], TaskList::new(7).unwrap().fingerprint(), "deterministic");
     }
 
-    /// Per-task counts of every task of n by both engines, and their sum.
+    /// Per-task counts of the tasks `indices` of `list` by one engine (`u64::MAX` elsewhere).
     fn per_task(list: &TaskList, engine: TaskEngine, indices: &[u32]) -> Vec<u64> {
+        per_task_on(list, engine, Isa::best(), indices)
+    }
+
+    /// [`per_task`] with the kernels on a chosen vector unit.
+    fn per_task_on(list: &TaskList, engine: TaskEngine, isa: Isa, indices: &[u32]) -> Vec<u64> {
         let counts = std::sync::Mutex::new(vec![u64::MAX; list.len() as usize]);
-        count_tasks(list, engine, indices, &Control::new(), &|d| {
+        count_tasks(list, engine, isa, indices, &Control::new(), &|d| {
             let mut c = counts.lock().unwrap();
             assert_eq!(c[d.index as usize], u64::MAX, "task {} reported twice", d.index);
             c[d.index as usize] = d.count;
@@ -451,7 +465,7 @@ mod tests {
                     let indices = list.share_indices(share);
                     assert_eq!(indices.len() as u64, task_count_with(n, Strategy::Quarters, share).unwrap());
                     for engine in TaskEngine::ALL {
-                        let t = total_of_tasks(&list, engine, &indices, &control).unwrap();
+                        let t = total_of_tasks(&list, engine, Isa::best(), &indices, &control).unwrap();
                         *sums.entry(format!("task engine {}", engine.name())).or_insert(0) += t;
                         // The quarters engine's own share total is the same split.
                         if engine == TaskEngine::Quarters {
@@ -476,15 +490,57 @@ mod tests {
     }
 
     #[test]
+    fn every_vector_unit_gives_the_same_task_counts_and_a_missing_one_is_refused() {
+        // n = 12: every task; n = 18: random tasks large enough for the matcher's cuts.
+        let cases: Vec<(TaskList, Vec<u32>)> = [(12, None), (18, Some(12))]
+            .into_iter()
+            .map(|(n, sample)| {
+                let list = TaskList::new(n).unwrap();
+                let all: Vec<u32> = (0..list.len()).collect();
+                let indices = match sample {
+                    Some(k) => sample_tasks(&all, k, u64::from(n)),
+                    None => all,
+                };
+                (list, indices)
+            })
+            .collect();
+        let mut covered = Vec::new();
+        for isa in Isa::ALL {
+            for (list, indices) in &cases {
+                if isa.is_available() {
+                    let slow = per_task(list, TaskEngine::Backtrack, indices);
+                    assert_eq!(
+                        per_task_on(list, TaskEngine::Quarters, isa, indices),
+                        slow,
+                        "{isa}, n = {}",
+                        list.n()
+                    );
+                } else {
+                    for engine in TaskEngine::ALL {
+                        let e = count_tasks(list, engine, isa, indices, &Control::new(), &|_| {
+                            panic!("nothing runs")
+                        });
+                        assert_eq!(e, Err(TaskError::IsaUnavailable(isa)));
+                    }
+                }
+            }
+            covered.push(format!("{isa}: {}", if isa.is_available() { "counted" } else { "refused" }));
+        }
+        println!("task-list path on every vector unit: {}", covered.join(", "));
+    }
+
+    #[test]
     fn errors_name_the_problem() {
         let list = TaskList::new(6).unwrap();
         let e =
-            count_tasks(&list, TaskEngine::Backtrack, &[list.len()], &Control::new(), &|_| ()).unwrap_err();
+            count_tasks(&list, TaskEngine::Backtrack, Isa::best(), &[list.len()], &Control::new(), &|_| ())
+                .unwrap_err();
         assert_eq!(e, TaskError::NoSuchTask { n: 6, index: list.len(), len: list.len() });
         let stop = Control::new();
         stop.cancel();
         for engine in TaskEngine::ALL {
-            let e = count_tasks(&list, engine, &[0, 1], &stop, &|_| panic!("nothing runs")).unwrap_err();
+            let e = count_tasks(&list, engine, Isa::best(), &[0, 1], &stop, &|_| panic!("nothing runs"))
+                .unwrap_err();
             assert_eq!(e, TaskError::Interrupted(Interrupted));
         }
     }

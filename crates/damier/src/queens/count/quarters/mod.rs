@@ -286,6 +286,48 @@ fn assemble(
 
 /// Weighted count of the solutions of one task.
 fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u64 {
+    count_task_probed(g, quarters, task, w, None)
+}
+
+/// What one task's sampled run measured ([`sample_column_sets`]): the parts every query
+/// needs run in full, the matching runs for a random sample of the queries.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct TaskSample {
+    /// Top halves (queries) of the task.
+    pub queries: u64,
+    /// Queries matched: all of them when at most the limit, else a random sample that size.
+    pub matched: u64,
+    /// Clock seconds of the parts run in full: assembling both halves, sealing the stored
+    /// keys, drawing the sample.
+    pub fixed_seconds: f64,
+    /// Clock seconds matching the matched queries against every stored key.
+    pub match_seconds: f64,
+    /// Weighted count of the matched queries' solutions (times the task's mirror weight).
+    pub matched_count: u64,
+}
+
+/// How [`count_task_probed`] samples and times a task.
+struct Probe<'a> {
+    /// Most queries matched.
+    limit: usize,
+    /// Seed of the draw (mixed with the task's column set, so a task's draw does not depend on
+    /// which thread runs it or what ran before).
+    seed: u64,
+    /// The clock (seconds, any origin).
+    clock: &'a (dyn Fn() -> f64 + Sync),
+    found: TaskSample,
+}
+
+/// [`count_task`], or with a probe: match only a random sample of the queries, timing the
+/// parts run in full and the matching apart (the count returned is then the sample's).
+fn count_task_probed(
+    g: &Geometry,
+    quarters: &Quarters,
+    task: Task,
+    w: &mut Work,
+    mut probe: Option<&mut Probe>,
+) -> u64 {
+    let started = probe.as_ref().map(|p| (p.clock)());
     let low = (1u32 << g.q) - 1;
     let (top_left, top_right) = (task.cols & low, task.cols >> g.q);
     let (bottom_left, bottom_right) = (low & !top_left, (((1u32 << g.n) - 1) & !task.cols) >> g.q);
@@ -298,7 +340,17 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
     queries.clear();
     let splits = &quarters.top_rows[top_left.count_ones() as usize];
     assemble(isa, g, source, (tl, tr), (top_left, top_right), g.top_rows(), splits, u64::MAX, queries);
+    if let Some(p) = probe.as_deref_mut() {
+        p.found.queries = queries.len() as u64;
+        if queries.len() > p.limit {
+            draw(queries, p.limit, p.seed ^ u64::from(task.cols).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        }
+        p.found.matched = queries.len() as u64;
+    }
     if queries.is_empty() {
+        if let (Some(p), Some(t)) = (probe, started) {
+            p.found.fixed_seconds = (p.clock)() - t;
+        }
         return 0;
     }
 
@@ -308,6 +360,7 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
     let cols = (bottom_left, bottom_right);
     let mut total = 0;
     let mut next = 0;
+    let mut matching = 0.0;
     while next < splits.len() {
         matcher.clear();
         // PERF: one batch holds every bottom half of the largest tasks measured at n = 21;
@@ -321,10 +374,31 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
         }
         if !matcher.is_empty() {
             matcher.seal();
+            let before = probe.as_ref().map(|p| (p.clock)());
             total += matcher.count(isa, queries);
+            if let (Some(p), Some(t)) = (probe.as_ref(), before) {
+                matching += (p.clock)() - t;
+            }
         }
     }
+    if let (Some(p), Some(t)) = (probe, started) {
+        let end = (p.clock)();
+        p.found.match_seconds = matching;
+        p.found.fixed_seconds = end - t - matching;
+        p.found.matched_count = total * task.weight;
+    }
     total * task.weight
+}
+
+/// Keeps a uniform random sample of `keep` of the `items` (partial Fisher-Yates, seeded).
+fn draw(items: &mut Vec<u64>, keep: usize, seed: u64) {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    for i in 0..keep.min(items.len()) {
+        let j = rng.random_range(i..items.len());
+        items.swap(i, j);
+    }
+    items.truncate(keep);
 }
 
 /// The solutions of n queens (`MIN_N..=MAX_N`) in one share of the tasks, in parallel on the
@@ -358,22 +432,24 @@ fn total_in(
     }
     let quarters = Quarters::new(&g, table && g.q <= TABLE_MAX_Q, limit - need);
     let total = std::sync::atomic::AtomicU64::new(0);
-    for_each_task(&g, &quarters, isa, &tasks, control, &|_, c, _| {
+    let run = |t, w: &mut Work| count_task(&g, &quarters, t, w);
+    for_each_task(&g, isa, &tasks, control, &run, &|_, c, _| {
         total.fetch_add(c, std::sync::atomic::Ordering::Relaxed);
     })?;
     Ok(total.into_inner())
 }
 
-/// Counts `tasks` in parallel on the current rayon pool (one [`Work`] per worker), calling
-/// `on_done(i, count, elapsed)` as task `i` finishes; polls `control` between tasks and advances
-/// it by one per task. The one task loop of [`total`] and [`count_column_sets`].
-fn for_each_task(
+/// Runs `run` on each of `tasks` in parallel on the current rayon pool (one [`Work`] per
+/// worker), calling `on_done(i, result, elapsed)` as task `i` finishes; polls `control` between
+/// tasks and advances it by one per task. The one task loop of [`total`],
+/// [`count_column_sets`] and [`sample_column_sets`].
+fn for_each_task<R>(
     g: &Geometry,
-    quarters: &Quarters,
     isa: Isa,
     tasks: &[Task],
     control: &Control,
-    on_done: &(dyn Fn(usize, u64, std::time::Duration) + Sync),
+    run: &(dyn Fn(Task, &mut Work) -> R + Sync),
+    on_done: &(dyn Fn(usize, R, std::time::Duration) + Sync),
 ) -> Result<(), Interrupted> {
     tasks.par_iter().enumerate().try_for_each_init(
         || Work::new(g, isa),
@@ -382,8 +458,8 @@ fn for_each_task(
                 return Err(Interrupted);
             }
             let start = std::time::Instant::now();
-            let c = count_task(g, quarters, t, w);
-            on_done(i, c, start.elapsed());
+            let r = run(t, w);
+            on_done(i, r, start.elapsed());
             control.advance(1);
             Ok(())
         },
@@ -400,14 +476,48 @@ pub(crate) fn count_column_sets(
     control: &Control,
     on_done: &(dyn Fn(usize, u64, std::time::Duration) + Sync),
 ) -> Result<(), Interrupted> {
+    let (g, quarters) = column_set_quarters(n);
+    let tasks: Vec<Task> = column_sets.iter().map(|&(cols, weight)| Task { cols, weight }).collect();
+    let run = |t, w: &mut Work| count_task(&g, &quarters, t, w);
+    for_each_task(&g, isa, &tasks, control, &run, on_done)
+}
+
+/// The geometry of n and the quarter placements of [`count_column_sets`]: the whole quarter
+/// table up to q = 11 (0.55 GB); beyond, per-task searches, so that a sample of a few tasks
+/// (estimate, verify) or a journaled count stays in bounded memory instead of building the
+/// 4.9 GB table of q = 12.
+fn column_set_quarters(n: u32) -> (Geometry, Quarters) {
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let g = Geometry::new(n);
-    // The whole quarter table up to q = 11 (0.55 GB); beyond, per-task searches, so that a
-    // sample of a few tasks (estimate, verify) or a journaled count stays in bounded memory
-    // instead of building the 4.9 GB table of q = 12.
     let quarters = Quarters::new(&g, g.q <= 11, u64::MAX);
+    (g, quarters)
+}
+
+/// Sub-task sampling of the given column sets `(cols, mirror weight)` of n, as
+/// [`count_column_sets`] runs them but matching at most `limit` random queries (top halves)
+/// per task, drawn with `seed`: `on_done(i, sample)` as item `i` finishes, with the seconds of
+/// `clock` spent in each part ([`TaskSample`]). For projecting the cost of tasks too long to
+/// run whole: the matching (nearly all of a large task's time) scales with the number of
+/// queries, each query costing the same whichever others run with it.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn sample_column_sets(
+    n: u32,
+    column_sets: &[(u32, u64)],
+    isa: Isa,
+    limit: usize,
+    seed: u64,
+    clock: &(dyn Fn() -> f64 + Sync),
+    control: &Control,
+    on_done: &(dyn Fn(usize, TaskSample) + Sync),
+) -> Result<(), Interrupted> {
+    let (g, quarters) = column_set_quarters(n);
     let tasks: Vec<Task> = column_sets.iter().map(|&(cols, weight)| Task { cols, weight }).collect();
-    for_each_task(&g, &quarters, isa, &tasks, control, on_done)
+    let run = |t, w: &mut Work| {
+        let mut probe = Probe { limit, seed, clock, found: TaskSample::default() };
+        count_task_probed(&g, &quarters, t, w, Some(&mut probe));
+        probe.found
+    };
+    for_each_task(&g, isa, &tasks, control, &run, &|i, found, _| on_done(i, found))
 }
 
 /// Number of tasks (progress units) for n.
