@@ -76,7 +76,7 @@ fn pool(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
 }
 
 /// Boards are drawn up to this size by default; wider ones do not fit a terminal.
-const BOARD_MAX: usize = 32;
+const BOARD_MAX: u32 = 32;
 
 /// Runs the counter on the current pool, with a progress bar (on a terminal) over its tasks;
 /// Ctrl-C surfaces as `Interrupted` in the error chain (exit 130).
