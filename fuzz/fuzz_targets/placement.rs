@@ -10,7 +10,7 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let Ok(p) = Placement::parse(text) else { return };
-    let n = p.n();
+    let n = p.n() as usize;
     let tokens = text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).count();
     assert_eq!(n, tokens);
     assert!(p.columns().iter().all(|&c| (c as usize) < n));

@@ -26,7 +26,7 @@ fn check_queens_counts(range: std::ops::RangeInclusive<u32>, strategies: &[Strat
     let (total, unique) = (u64_list(&d, "queens", "total"), u64_list(&d, "queens", "unique"));
     for n in range {
         let i = (n - 1) as usize;
-        let got = damier::queens::count(n, &Control::new()).unwrap();
+        let got = damier::queens::count_solutions(n, &Control::new()).unwrap();
         assert_eq!((got.n, got.total, got.unique), (n, total[i], unique[i]), "count, n = {n}");
         for &s in strategies {
             let got = count_with(n, s, &Control::new()).unwrap();

@@ -377,7 +377,7 @@ pub fn inverse_density(n: u32, control: &Control) -> Result<Option<f64>, Interru
     if n > crate::queens::count::MAX_N {
         return Ok(None);
     }
-    match crate::queens::count(n, control) {
+    match crate::queens::count_solutions(n, control) {
         Ok(c) if c.total > 0 => Ok(Some(positions(n) / c.total as f64)),
         Ok(_) => Ok(None),
         Err(crate::queens::CountError::Interrupted(i)) => Err(i),

@@ -66,7 +66,7 @@ impl Corner {
 /// The solution of n obtained from `big` (a placement of n + 1) by removing the row and
 /// column of its queen in `corner`, or `None` if that corner holds no queen.
 pub fn reduce(big: &Placement, corner: Corner) -> Option<Placement> {
-    let m = big.n();
+    let m = big.n() as usize;
     if m < 2 {
         return None;
     }
@@ -84,7 +84,7 @@ pub fn reduce(big: &Placement, corner: Corner) -> Option<Placement> {
 /// The necessary and sufficient condition for [`extend`]: the diagonal through `corner`
 /// (main diagonal for nw/se, anti-diagonal for ne/sw) holds no queen of `p`.
 pub fn can_extend(p: &Placement, corner: Corner) -> bool {
-    let n = p.n() as u32;
+    let n = p.n();
     let main = corner.north() == corner.west();
     p.queens().all(|(r, c)| if main { r != c } else { r + c != n - 1 })
 }
@@ -92,7 +92,7 @@ pub fn can_extend(p: &Placement, corner: Corner) -> bool {
 /// `p` (a placement of n) grown by one row and one column towards `corner`, with a queen in
 /// the new corner; it is a solution of n + 1 iff `p` is one and [`can_extend`] holds.
 pub fn extend(p: &Placement, corner: Corner) -> Placement {
-    let n = p.n() as u32;
+    let n = p.n();
     let shift = u32::from(corner.west());
     let corner_col = if corner.west() { 0 } else { n };
     let moved = p.columns().iter().map(|&c| c + shift);

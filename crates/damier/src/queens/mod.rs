@@ -35,7 +35,7 @@ pub mod sample;
 pub mod search;
 pub mod symmetry;
 
-pub use count::{CountError, Counts, count};
+pub use count::{CountError, Counts, count_solutions};
 pub use placement::Placement;
 
 #[cfg(test)]
@@ -55,7 +55,7 @@ mod tests {
             assert!(fast.iter().all(Placement::is_valid), "n = {n}");
             assert!(fast.windows(2).all(|w| w[0] < w[1]), "n = {n}: not in backtracking order");
             if n >= 1 {
-                assert_eq!(count(n, &c).unwrap().total, fast.len() as u64, "n = {n}");
+                assert_eq!(count_solutions(n, &c).unwrap().total, fast.len() as u64, "n = {n}");
             }
         }
     }
@@ -70,7 +70,7 @@ mod tests {
                 true
             })
             .unwrap();
-            let counts = count(n, &c).unwrap();
+            let counts = count_solutions(n, &c).unwrap();
             assert_eq!(reps.len() as u64, counts.unique, "n = {n}");
             // Orbit sizes add up to the total, and canonicalising every solution gives
             // exactly the listed representatives.

@@ -99,8 +99,9 @@ impl Placement {
     }
 
     /// Board size (= number of rows = number of queens).
-    pub fn n(&self) -> usize {
-        self.cols.len()
+    pub fn n(&self) -> u32 {
+        // At most MAX_N rows: checked when built.
+        self.cols.len() as u32
     }
 
     /// 0-based columns, one per row.
@@ -126,7 +127,7 @@ impl Placement {
     /// Checks the placement with the independent checker.
     pub fn check(&self) -> CheckReport {
         let queens: Vec<(u32, u32)> = self.queens().collect();
-        check_queens(self.n() as u32, &queens)
+        check_queens(self.n(), &queens)
     }
 
     /// True if no two queens attack each other.
@@ -136,7 +137,7 @@ impl Placement {
 
     /// The board drawn with `Q` for a queen and `.` elsewhere, one line per row.
     pub fn board(&self) -> String {
-        let n = self.n();
+        let n = self.cols.len();
         let mut s = String::with_capacity(n * (2 * n + 1));
         for &c in &self.cols {
             for j in 0..n {

@@ -103,7 +103,7 @@ mod tests {
         for n in [1, 4, 5, 8, 12, 15, 40, 200] {
             let (a, how) = sample(n, 20, 3);
             assert_eq!(a.len(), 20);
-            assert!(a.iter().all(|p| p.n() == n as usize && p.is_valid()), "n = {n}");
+            assert!(a.iter().all(|p| p.n() == n && p.is_valid()), "n = {n}");
             assert_eq!(how, if n <= EXACT_MAX { Sampler::Uniform } else { Sampler::LocalSearch });
             assert_eq!(sample(n, 20, 3).0, a, "n = {n}: same seed, same draws");
         }

@@ -101,8 +101,8 @@ impl Transform {
     /// The image of a placement. Rows and columns are both permuted, so the image of a
     /// permutation is a permutation.
     pub fn placement(self, p: &Placement) -> Placement {
-        let n = p.n() as u32;
-        let mut cols = vec![0u32; p.n()];
+        let n = p.n();
+        let mut cols = vec![0u32; n as usize];
         for q in p.queens() {
             let (r, c) = self.apply(n, q);
             cols[r as usize] = c;

@@ -40,7 +40,7 @@ struct AttackOut {
 
 #[derive(serde::Serialize)]
 struct Report {
-    n: usize,
+    n: u32,
     valid: bool,
     attacks: Vec<AttackOut>,
 }

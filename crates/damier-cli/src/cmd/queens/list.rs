@@ -77,7 +77,7 @@ fn run_random(a: &Args, k: u64) -> anyhow::Result<ExitCode> {
         out.flush()?;
         return Ok(ExitCode::from(crate::util::exit::NO));
     }
-    let boards = !a.no_boards && a.n as usize <= BOARD_MAX;
+    let boards = !a.no_boards && a.n <= BOARD_MAX;
     if a.json {
         let solutions: Vec<Vec<u64>> = drawn.iter().map(Placement::one_based).collect();
         let v = serde_json::json!({ "n": a.n, "seed": seed, "sampler": how, "solutions": solutions });
@@ -121,7 +121,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let limit = a.limit.unwrap_or(u64::MAX);
     let control = interrupt::control();
     let mut out = BufWriter::new(std::io::stdout().lock());
-    let boards = !a.no_boards && a.n as usize <= BOARD_MAX;
+    let boards = !a.no_boards && a.n <= BOARD_MAX;
     let mut s = Solutions::new(a.n)?;
     let mut printed = 0u64;
     // The bar counts the first row's columns whose subtrees are finished.

@@ -51,7 +51,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let cols: Vec<String> = report.columns.iter().map(u64::to_string).collect();
         outln!("witness (column per row, 0 = empty row): {}", cols.join(" "))?;
     }
-    if m.n as usize <= BOARD_MAX {
+    if m.n <= u64::from(BOARD_MAX) {
         for c in &m.witness {
             let row: Vec<&str> = (0..m.n as u32).map(|j| if *c == Some(j) { "Q" } else { "." }).collect();
             outln!("{}", row.join(" "))?;

@@ -76,18 +76,18 @@ fn pool(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
 }
 
 /// Boards are drawn up to this size by default; wider ones do not fit a terminal.
-const BOARD_MAX: usize = 32;
+const BOARD_MAX: u32 = 32;
 
 /// Runs the counter on the current pool, with a progress bar (on a terminal) over its tasks;
 /// Ctrl-C surfaces as `Interrupted` in the error chain (exit 130).
-fn count(n: u32) -> anyhow::Result<damier::queens::Counts> {
+fn count_solutions(n: u32) -> anyhow::Result<damier::queens::Counts> {
     let control = crate::util::interrupt::control();
     let tasks = damier::queens::count::task_count(n).unwrap_or(0);
     let _bar = crate::util::progress::Progress::start(control, tasks, "counting");
-    Ok(damier::queens::count(n, control)?)
+    Ok(damier::queens::count_solutions(n, control)?)
 }
 
-/// [`count`] with chosen options (engine, vector unit).
+/// [`count_solutions`] with chosen options (engine, vector unit).
 fn count_with(
     n: u32,
     options: &damier::queens::count::CountOptions,
@@ -96,7 +96,7 @@ fn count_with(
     Ok(damier::queens::count::counts_from_total(n, total)?)
 }
 
-/// [`count`] for one share of the tasks: its total only.
+/// [`count_solutions`] for one share of the tasks: its total only.
 fn count_share(
     n: u32,
     share: damier::queens::count::Share,

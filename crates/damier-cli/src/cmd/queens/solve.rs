@@ -75,7 +75,7 @@ impl Columns {
     fn n(&self) -> u64 {
         match self {
             Columns::Construct(n) => *n,
-            Columns::Stored(p) => p.n() as u64,
+            Columns::Stored(p) => u64::from(p.n()),
         }
     }
 
@@ -246,7 +246,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let mut w = BufWriter::with_capacity(1 << 20, stdout.lock());
     if a.json {
         write_columns(&mut w, &cols, Format::Text, true, &header)?;
-    } else if n <= BOARD_MAX as u64 {
+    } else if n <= u64::from(BOARD_MAX) {
         let p = Placement::new((0..n).map(|r| (cols.one_based(r) - 1) as u32).collect())?;
         // Small boards also go through the hash-map checker (n = 1 has no formula).
         anyhow::ensure!(p.is_valid(), "internal error: placement {p} is invalid");

@@ -1,6 +1,6 @@
 //! Counting all solutions and the classes up to the 8 symmetries of the square.
 //!
-//! Entry point: [`count`] (total and unique in one run, parallel on the current rayon pool).
+//! Entry point: [`count_solutions`] (total and unique in one run, parallel on the current rayon pool).
 //! [`count_with`] runs one chosen [`Strategy`] so engines can be compared side by side (the
 //! caller picks the thread count by installing a rayon pool).
 //!
@@ -104,7 +104,7 @@ impl Strategy {
         }
     }
 
-    /// The strategy [`count`] uses for n.
+    /// The strategy [`count_solutions`] uses for n.
     pub fn best_for(n: u32) -> Strategy {
         if (10..=quarters::MAX_N).contains(&n) { Strategy::Quarters } else { Strategy::Backtrack }
     }
@@ -124,11 +124,11 @@ impl Strategy {
 /// the result does not depend on it. Polls `control` between tasks (returns
 /// [`CountError::Interrupted`] once it is cancelled) and advances it by one per finished task
 /// (see [`task_count`]). n = 0 counts the empty board once.
-pub fn count(n: u32, control: &Control) -> Result<Counts, CountError> {
+pub fn count_solutions(n: u32, control: &Control) -> Result<Counts, CountError> {
     count_with(n, Strategy::best_for(n), control)
 }
 
-/// [`count`] with a chosen strategy.
+/// [`count_solutions`] with a chosen strategy.
 pub fn count_with(n: u32, strategy: Strategy, control: &Control) -> Result<Counts, CountError> {
     let options = CountOptions { strategy: Some(strategy), ..CountOptions::default() };
     let total = total_with(n, strategy, Share::WHOLE, &options, control)?;
@@ -254,10 +254,10 @@ impl Share {
 }
 
 /// The total of one share of the solutions of n queens: the totals of shares `0..of` add up to
-/// [`count`]'s total, which [`counts_from_total`] completes with the unique count.
+/// [`count_solutions`]'s total, which [`counts_from_total`] completes with the unique count.
 ///
 /// For counts too long for one machine: each process or machine counts its share (in parallel
-/// on its rayon pool, like [`count`]) and the totals are added.
+/// on its rayon pool, like [`count_solutions`]) and the totals are added.
 pub fn count_share(n: u32, share: Share, control: &Control) -> Result<u64, CountError> {
     count_share_with(n, share, &CountOptions::default(), control)
 }
@@ -315,7 +315,7 @@ fn total_with(
     Ok(total)
 }
 
-/// How many times [`count`] advances its control for n (its progress total), or `None` for
+/// How many times [`count_solutions`] advances its control for n (its progress total), or `None` for
 /// n > [`MAX_N`].
 pub fn task_count(n: u32) -> Option<u64> {
     task_count_with(n, Strategy::best_for(n), Share::WHOLE)

@@ -127,7 +127,7 @@ fn interrupted_is_the_source_of_the_error() {
 
 #[test]
 fn too_large_is_refused() {
-    assert_eq!(count(33, &Control::new()), Err(CountError::TooLarge(33)));
+    assert_eq!(count_solutions(33, &Control::new()), Err(CountError::TooLarge(33)));
     assert_eq!(task_count(33), None);
 }
 
