@@ -14,7 +14,8 @@ use super::tasks::{TaskEngine, TaskError, TaskList, count_tasks, sample_tasks};
 use crate::control::Control;
 
 /// The projected cost of a count, in time of one core.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Estimate {
     /// Board size.
     pub n: u32,

@@ -30,7 +30,8 @@ use crate::cpu::Isa;
 pub const MAX_N: u32 = 32;
 
 /// Total and unique solution counts for one n.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Counts {
     /// Board size.
     pub n: u32,
@@ -213,7 +214,8 @@ pub enum ShareError {
 ///
 /// Share `index` of `of` holds the engine's tasks `i` with `i % of == index`: interleaved, so
 /// that the shares cost about the same.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Share {
     index: u32,
     of: u32,
@@ -352,7 +354,8 @@ pub fn task_count_with(n: u32, strategy: Strategy, share: Share) -> Option<u64> 
 }
 
 /// One line of the benchmark table: n counted by one strategy on a pool of `threads` threads.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct BenchRow {
     /// Board size.
     pub n: u32,
