@@ -74,18 +74,15 @@ pub fn check(group: &str, command: &str, fields: &Value) -> Result<(), String> {
     Ok(())
 }
 
-/// A `WxH` value within [`BOARD_MAX_SIDE`]; a malformed one is left to the command's parser.
+/// A `WxH` value within [`BOARD_MAX_SIDE`], read by the commands' own parser
+/// ([`damier::board::Size`]); one it refuses is left to the command, which says why.
 fn check_size(key: &str, s: &str) -> Result<(), String> {
-    let Some((w, h)) = s.trim().split_once(['x', 'X']) else { return Ok(()) };
-    for side in [w, h] {
-        if let Ok(v) = side.trim().parse::<u64>()
-            && v > BOARD_MAX_SIDE
-        {
-            return Err(format!(
-                "{key} = {s}: sides above {BOARD_MAX_SIDE} are beyond this server's bound \
-                 (start the server with --allow-heavy for more)"
-            ));
-        }
+    let Ok(size) = s.parse::<damier::board::Size>() else { return Ok(()) };
+    if size.width() as u64 > BOARD_MAX_SIDE || size.height() as u64 > BOARD_MAX_SIDE {
+        return Err(format!(
+            "{key} = {s}: sides above {BOARD_MAX_SIDE} are beyond this server's bound \
+             (start the server with --allow-heavy for more)"
+        ));
     }
     Ok(())
 }
@@ -118,6 +115,9 @@ mod tests {
         assert!(check("lights", "solve", &json!({"random": "2000x2000"})).is_ok());
         assert!(check("lights", "solve", &json!({"random": "2001x5"})).is_err());
         assert!(check("lights", "kernel", &json!({"size": "5X3000"})).is_err());
+        // Every spelling the commands accept is bounded (the same parser).
+        assert!(check("lights", "kernel", &json!({"size": "3000*5"})).is_err());
+        assert!(check("lights", "kernel", &json!({"size": " 5 × 3000 "})).is_err());
         assert!(check("walk", "solve", &json!({"rows": 3, "cols": 2001})).is_err());
         assert!(check("automaton", "run", &json!({"n": 65})).is_err());
         // Malformed values are the command's to refuse, with its own message.

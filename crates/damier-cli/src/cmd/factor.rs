@@ -1,17 +1,20 @@
 //! `damier factor`: factoring N with the local-signal automaton (one run), and the sweep over
 //! sizes of random balanced semiprimes beside trial division and Pollard's rho.
 
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use damier::automaton::{Stop, experiment::Censored};
-use damier::factor::run::{self, SweepSample, SweepSummary};
+use damier::factor::run::{self, RunResult, SweepSample, SweepSummary};
 use damier::factor::{self as engine, Automaton, FactorError, Params};
 
 use crate::util::output::outln;
-use crate::util::plot::{LineChart, Series};
+use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::progress::Progress;
 use crate::util::{exit, interrupt, output};
 
@@ -97,6 +100,9 @@ struct SweepArgs {
     /// number; Ctrl-C waits for a running solve).
     #[arg(long)]
     sat: bool,
+    /// Run nothing: redraw the figure (--plot) from the runs of a CSV written by --csv.
+    #[arg(long, value_name = "CSV", requires = "plot", conflicts_with_all = ["csv", "sat", "budget", "seed"])]
+    replot: Option<std::path::PathBuf>,
     #[command(flatten)]
     out: super::automaton::OutputArgs,
 }
@@ -306,12 +312,15 @@ struct SweepReport {
 }
 
 fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
+    a.out.check()?;
+    if let Some(csv) = &a.replot {
+        return replot(csv, a.out.plot.as_deref().expect("clap requires --plot"), a.out.json);
+    }
     let bits = parse_bits(&a.bits)?;
     let params = a.params.params()?;
     if let Some(b) = a.budget {
         anyhow::ensure!(b.is_finite() && b > 0.0, "--budget {b}: give a positive number of seconds");
     }
-    a.out.check()?;
     let seed = a.seed.unwrap_or_else(rand::random::<u64>);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(a.threads.unwrap_or(0) as usize)
@@ -362,54 +371,17 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         seconds: clock.elapsed().as_secs_f64(),
     };
     if let Some(path) = &a.out.csv {
-        let mut s =
-            String::from("bits,n,p,q,seed,steps,flips,factored,censored,seconds,trial_seconds,rho_seconds\n");
-        for r in &report.runs {
-            let censored = match r.run.censored {
-                Some(Censored::StepCap) => "step-cap",
-                Some(Censored::Budget) => "budget",
-                None => "",
-            };
-            s += &format!(
-                "{},{},{},{},{},{},{},{},{},{:.6e},{:.6e},{:.6e},{}\n",
-                r.bits,
-                r.n,
-                r.p,
-                r.q,
-                r.run.seed,
-                r.run.steps,
-                r.run.flips,
-                r.run.factors.is_some(),
-                censored,
-                r.seconds,
-                r.trial_seconds,
-                r.rho_seconds,
-                r.sat_seconds.map(|v| format!("{v:.6e}")).unwrap_or_default()
-            );
-        }
-        output::write_atomic(path, s.as_bytes())?;
+        output::write_atomic(path, sweep_csv(&report.runs).as_bytes())?;
     }
     if let Some(path) = &a.out.plot {
-        let pick = |f: &dyn Fn(&SweepSummary) -> Option<f64>| -> Vec<(f64, f64)> {
-            report.points.iter().filter_map(|p| f(p).map(|v| (f64::from(p.bits), v))).collect()
-        };
-        LineChart {
-            title: format!("Factoring balanced semiprimes: mean time ({} per size)", a.samples),
-            x_label: "bits of N".into(),
-            y_label: "seconds".into(),
-            log_x: false,
-            log_y: true,
-            series: vec![
-                Series { name: "automaton (factored runs)".into(), points: pick(&|p| p.mean_seconds) },
-                Series { name: "trial division".into(), points: pick(&|p| Some(p.trial_seconds)) },
-                Series { name: "Pollard's rho (Brent)".into(), points: pick(&|p| Some(p.rho_seconds)) },
-                Series { name: "SAT (varisat)".into(), points: pick(&|p| p.sat_seconds) },
-            ]
-            .into_iter()
-            .filter(|s| !s.points.is_empty())
-            .collect(),
-        }
-        .draw(path)?;
+        let detail = format!(
+            "{} semiprimes per size, seed {seed}, q = {}, ε = {}, each run capped at {} steps",
+            a.samples,
+            params.q,
+            params.eps,
+            crate::util::plot::number(a.max_steps as f64)
+        );
+        sweep_chart(&report.runs, detail).draw(path)?;
     }
     if a.out.json {
         output::print_json(&report)?;
@@ -448,4 +420,371 @@ fn row(p: &SweepSummary) -> String {
         p.rho_seconds,
         f(p.sat_seconds)
     )
+}
+
+/// The columns of the sweep's CSV, in order (`sat_seconds` is empty when the SAT solver did
+/// not run; files from before that column existed have only the first twelve).
+const CSV_COLUMNS: [&str; 13] = [
+    "bits",
+    "n",
+    "p",
+    "q",
+    "seed",
+    "steps",
+    "flips",
+    "factored",
+    "censored",
+    "seconds",
+    "trial_seconds",
+    "rho_seconds",
+    "sat_seconds",
+];
+
+/// The largest CSV `--replot` reads (about two million runs).
+const MAX_CSV_BYTES: u64 = 256 << 20;
+
+/// The runs as CSV, one line per semiprime.
+fn sweep_csv(runs: &[SweepSample]) -> String {
+    let mut s = CSV_COLUMNS.join(",") + "\n";
+    for r in runs {
+        s += &format!(
+            "{},{},{},{},{},{},{},{},{},{:.6e},{:.6e},{:.6e},{}\n",
+            r.bits,
+            r.n,
+            r.p,
+            r.q,
+            r.run.seed,
+            r.run.steps,
+            r.run.flips,
+            r.run.factors.is_some(),
+            censored_name(r.run.censored),
+            r.seconds,
+            r.trial_seconds,
+            r.rho_seconds,
+            r.sat_seconds.map(|v| format!("{v:.6e}")).unwrap_or_default()
+        );
+    }
+    s
+}
+
+fn censored_name(c: Option<Censored>) -> &'static str {
+    match c {
+        Some(Censored::StepCap) => "step-cap",
+        Some(Censored::Budget) => "budget",
+        None => "",
+    }
+}
+
+/// Reads back the runs of a CSV written by `--csv` (see [`CSV_COLUMNS`]), checking every
+/// field: errors name the line and the column.
+fn read_sweep_csv(text: &str) -> anyhow::Result<Vec<SweepSample>> {
+    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let (_, header) = lines.next().ok_or_else(|| anyhow::anyhow!("empty file: no header line"))?;
+    let names: Vec<&str> = header.trim().split(',').collect();
+    let width = names.len();
+    anyhow::ensure!(
+        (width == 12 || width == 13) && names[..] == CSV_COLUMNS[..width],
+        "line 1: not a factor sweep CSV header (expected {})",
+        CSV_COLUMNS.join(",")
+    );
+    let mut runs = Vec::new();
+    for (i, line) in lines {
+        let line_no = i + 1;
+        let fields: Vec<&str> = line.trim().split(',').collect();
+        anyhow::ensure!(
+            fields.len() == width,
+            "line {line_no}: {} fields, the header has {width}",
+            fields.len()
+        );
+        let field = |k: usize| (CSV_COLUMNS[k], fields[k]);
+        let whole = |k: usize| -> anyhow::Result<u64> {
+            let (name, v) = field(k);
+            v.parse().map_err(|_| anyhow::anyhow!("line {line_no}, column {name}: not a whole number: {v:?}"))
+        };
+        let secs = |k: usize| -> anyhow::Result<f64> {
+            let (name, v) = field(k);
+            match v.parse::<f64>() {
+                Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+                _ => anyhow::bail!("line {line_no}, column {name}: not a number of seconds: {v:?}"),
+            }
+        };
+        let bits = whole(0)?;
+        anyhow::ensure!(
+            (1..=64).contains(&bits),
+            "line {line_no}, column bits: {bits} is not a size in bits (1..=64)"
+        );
+        let (n, p, q) = (whole(1)?, whole(2)?, whole(3)?);
+        anyhow::ensure!(
+            p.checked_mul(q) == Some(n) && p <= q,
+            "line {line_no}: p = {p} and q = {q} are not the factors of n = {n} (p <= q)"
+        );
+        let factored = match fields[7] {
+            "true" => true,
+            "false" => false,
+            v => anyhow::bail!("line {line_no}, column factored: {v:?} is neither true nor false"),
+        };
+        let censored = match fields[8] {
+            "" => None,
+            "step-cap" => Some(Censored::StepCap),
+            "budget" => Some(Censored::Budget),
+            v => anyhow::bail!("line {line_no}, column censored: {v:?} is not step-cap, budget or empty"),
+        };
+        anyhow::ensure!(
+            factored == censored.is_none(),
+            "line {line_no}: a run is either factored or censored (factored {factored}, censored {:?})",
+            fields[8]
+        );
+        let sat_seconds = match fields.get(12) {
+            None | Some(&"") => None,
+            Some(_) => Some(secs(12)?),
+        };
+        let run = RunResult {
+            n,
+            seed: whole(4)?,
+            steps: whole(5)?,
+            flips: whole(6)?,
+            factors: factored.then_some((p, q)),
+            censored,
+        };
+        runs.push(SweepSample {
+            bits: bits as u32,
+            n,
+            p,
+            q,
+            run,
+            seconds: secs(9)?,
+            trial_seconds: secs(10)?,
+            rho_seconds: secs(11)?,
+            sat_seconds,
+        });
+    }
+    anyhow::ensure!(!runs.is_empty(), "no runs after the header");
+    Ok(runs)
+}
+
+/// `damier factor sweep --replot CSV --plot FIGURE`: the figure from the runs of an earlier
+/// sweep, nothing run.
+fn replot(csv: &Path, figure: &Path, json: bool) -> anyhow::Result<ExitCode> {
+    let mut text = String::new();
+    std::fs::File::open(csv)
+        .and_then(|f| f.take(MAX_CSV_BYTES + 1).read_to_string(&mut text))
+        .with_context(|| format!("cannot read {}", csv.display()))?;
+    anyhow::ensure!(
+        text.len() as u64 <= MAX_CSV_BYTES,
+        "{}: larger than {MAX_CSV_BYTES} bytes, the most --replot reads",
+        csv.display()
+    );
+    let runs = read_sweep_csv(&text).with_context(|| format!("{}", csv.display()))?;
+    let name =
+        csv.file_name().map_or_else(|| csv.display().to_string(), |f| f.to_string_lossy().into_owned());
+    sweep_chart(&runs, format!("{}, redrawn from {name}", per_size(&runs))).draw(figure)?;
+    let points: Vec<SweepSummary> = by_bits(&runs).into_iter().map(|(b, s)| run::summarize(b, &s)).collect();
+    if json {
+        #[derive(serde::Serialize)]
+        struct Replot<'a> {
+            csv: &'a Path,
+            plot: &'a Path,
+            runs: usize,
+            points: Vec<SweepSummary>,
+        }
+        output::print_json(&Replot { csv, plot: figure, runs: runs.len(), points })?;
+    } else {
+        outln!(
+            "{}: {} runs, {} sizes, drawn to {}",
+            csv.display(),
+            runs.len(),
+            points.len(),
+            figure.display()
+        )?;
+        outln!("{}", HEADER)?;
+        for p in &points {
+            outln!("{}", row(p))?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The runs grouped by size, sizes increasing, runs in file order.
+fn by_bits(runs: &[SweepSample]) -> BTreeMap<u32, Vec<SweepSample>> {
+    let mut groups: BTreeMap<u32, Vec<SweepSample>> = BTreeMap::new();
+    for r in runs {
+        groups.entry(r.bits).or_default().push(r.clone());
+    }
+    groups
+}
+
+/// "20 semiprimes per size" (or the range when the sizes differ).
+fn per_size(runs: &[SweepSample]) -> String {
+    let counts: Vec<usize> = by_bits(runs).values().map(Vec::len).collect();
+    let (lo, hi) = (counts.iter().min().copied().unwrap_or(0), counts.iter().max().copied().unwrap_or(0));
+    if lo == hi { format!("{lo} semiprimes per size") } else { format!("{lo} to {hi} semiprimes per size") }
+}
+
+/// The sweep's figure: mean seconds against bits for the automaton (factored runs, with the
+/// 95% interval of the mean; marked censored where some runs were not factored) and for each
+/// baseline, on a log scale.
+fn sweep_chart(runs: &[SweepSample], detail: String) -> Chart {
+    let groups = by_bits(runs);
+    let bits: Vec<u32> = groups.keys().copied().collect();
+    let mut automaton = Vec::new();
+    for (&b, samples) in &groups {
+        let times: Vec<f64> = samples.iter().filter(|s| s.run.factors.is_some()).map(|s| s.seconds).collect();
+        let Some(mean) = mean(&times) else { continue };
+        let k = times.len() as f64;
+        // 95% interval of the mean (normal approximation, mean ± 1.96 s / √k), kept above the
+        // fastest run so that it can be drawn on a log scale.
+        let interval = (times.len() >= 2).then(|| {
+            let var = times.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (k - 1.0);
+            let h = 1.96 * (var / k).sqrt();
+            let fastest = times.iter().copied().fold(f64::INFINITY, f64::min);
+            ((mean - h).max(fastest), mean + h)
+        });
+        let censored = times.len() < samples.len();
+        automaton.push(Point { x: f64::from(b), y: mean, interval, censored });
+    }
+    let baseline = |f: &dyn Fn(&SweepSample) -> Option<f64>| -> Vec<Point> {
+        groups
+            .iter()
+            .filter_map(|(&b, s)| {
+                let v: Option<Vec<f64>> = s.iter().map(f).collect();
+                mean(&v?).map(|m| Point::new(f64::from(b), m))
+            })
+            .collect()
+    };
+    let curve = |name: &str, points: Vec<Point>, interval: Interval| Curve {
+        name: name.into(),
+        points,
+        interval,
+        line: true,
+    };
+    let curves = vec![
+        curve(
+            "automaton: mean over the factored runs",
+            automaton,
+            Interval::Bars("automaton: 95% confidence interval of the mean".into()),
+        ),
+        curve("trial division", baseline(&|s| Some(s.trial_seconds)), Interval::None),
+        curve("Pollard's rho (Brent)", baseline(&|s| Some(s.rho_seconds)), Interval::None),
+        curve("SAT solver (varisat)", baseline(&|s| s.sat_seconds), Interval::None),
+    ];
+    let range = match (bits.first(), bits.last()) {
+        (Some(lo), Some(hi)) if lo != hi => format!("{lo} to {hi} bits"),
+        (Some(b), _) => format!("{b} bits"),
+        _ => String::new(),
+    };
+    let curves: Vec<Curve> = curves.into_iter().filter(|c| !c.points.is_empty()).collect();
+    Chart {
+        // Short enough for the chart's width; the legend names the methods.
+        title: format!("Factoring random balanced semiprimes of {range}: time per number"),
+        subtitle: vec![detail, censoring(runs)],
+        x: Axis { label: "size of N (bits)".into(), scale: Scale::Integer },
+        y: Axis { label: "mean wall time per number (seconds)".into(), scale: Scale::Log },
+        curves,
+        censored_note: "censored: some runs stopped unfactored, so the mean is a lower bound".into(),
+    }
+}
+
+/// What stopped the unfactored runs: "every run factored", or the counts by cause.
+fn censoring(runs: &[SweepSample]) -> String {
+    let count = |c: Censored| runs.iter().filter(|r| r.run.censored == Some(c)).count();
+    let (cap, budget) = (count(Censored::StepCap), count(Censored::Budget));
+    if cap + budget == 0 {
+        return "every run factored".into();
+    }
+    let mut causes = Vec::new();
+    if cap > 0 {
+        let steps =
+            runs.iter().filter(|r| r.run.censored == Some(Censored::StepCap)).map(|r| r.run.steps).max();
+        let steps = crate::util::plot::number(steps.unwrap_or(0) as f64);
+        causes.push(format!("{cap} at the step cap ({steps} steps)"));
+    }
+    if budget > 0 {
+        causes.push(format!("{budget} at the time budget per size"));
+    }
+    format!("{} of {} runs stopped unfactored: {}", cap + budget, runs.len(), causes.join(", "))
+}
+
+fn mean(v: &[f64]) -> Option<f64> {
+    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(bits: u32, n: u64, p: u64, q: u64, factored: bool, sat: Option<f64>) -> SweepSample {
+        SweepSample {
+            bits,
+            n,
+            p,
+            q,
+            run: RunResult {
+                n,
+                seed: 7,
+                steps: 1234,
+                flips: 56,
+                factors: factored.then_some((p, q)),
+                censored: (!factored).then_some(Censored::StepCap),
+            },
+            seconds: 0.25,
+            trial_seconds: 1.5e-6,
+            rho_seconds: 2.5e-7,
+            sat_seconds: sat,
+        }
+    }
+
+    #[test]
+    fn the_csv_reads_back_what_it_wrote() {
+        let runs = vec![
+            sample(8, 143, 11, 13, true, None),
+            sample(8, 169, 13, 13, false, None),
+            sample(9, 323, 17, 19, true, Some(0.125)),
+        ];
+        let back = read_sweep_csv(&sweep_csv(&runs)).unwrap();
+        assert_eq!(back, runs);
+        // A file from before the sat_seconds column.
+        let old = "bits,n,p,q,seed,steps,flips,factored,censored,seconds,trial_seconds,rho_seconds\n\
+                   8,143,11,13,7,1234,56,true,,2.5e-1,1.5e-6,2.5e-7\n";
+        assert_eq!(read_sweep_csv(old).unwrap(), vec![runs[0].clone()]);
+    }
+
+    #[test]
+    fn a_bad_csv_is_refused_with_its_line_and_column() {
+        let header = CSV_COLUMNS.join(",");
+        let good = "8,143,11,13,7,1234,56,true,,2.5e-1,1.5e-6,2.5e-7,";
+        let err = |text: &str| format!("{:#}", read_sweep_csv(text).unwrap_err());
+        assert!(err("").contains("empty file"));
+        assert!(err("a,b,c\n").contains("line 1: not a factor sweep CSV header"));
+        assert!(err(&format!("{header}\n")).contains("no runs"));
+        assert!(err(&format!("{header}\n{good}\n8,143\n")).contains("line 3: 2 fields, the header has 13"));
+        let bad = |from: &str, to: &str| err(&format!("{header}\n{}\n", good.replacen(from, to, 1)));
+        assert!(bad("1234", "12x4").contains("line 2, column steps: not a whole number"));
+        assert!(bad("2.5e-1", "-1").contains("line 2, column seconds: not a number of seconds"));
+        assert!(bad("2.5e-1", "NaN").contains("column seconds"));
+        assert!(bad("8,143,11", "8,144,11").contains("are not the factors of n = 144"));
+        assert!(bad("true", "yes").contains("column factored"));
+        assert!(bad("true,", "true,budget").contains("either factored or censored"));
+        assert!(bad("true,", "false,later").contains("column censored"));
+        assert!(bad("8,", "99,").contains("column bits"));
+    }
+
+    #[test]
+    fn the_chart_marks_censored_sizes_and_skips_empty_curves() {
+        let runs = vec![
+            sample(8, 143, 11, 13, true, None),
+            sample(8, 169, 13, 13, false, None),
+            sample(9, 323, 17, 19, true, None),
+            sample(9, 323, 17, 19, true, None),
+        ];
+        let chart = sweep_chart(&runs, String::new());
+        let names: Vec<&str> = chart.curves.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["automaton: mean over the factored runs", "trial division", "Pollard's rho (Brent)"]
+        );
+        let automaton = &chart.curves[0].points;
+        assert_eq!(automaton.iter().map(|p| p.censored).collect::<Vec<_>>(), [true, false]);
+        assert_eq!(automaton[1].interval, Some((0.25, 0.25)), "two equal times: a zero-width interval");
+        assert!(chart.title.contains("8 to 9 bits"), "{}", chart.title);
+    }
 }

@@ -130,6 +130,81 @@ fn sweep_writes_csv_plot_and_json() {
 }
 
 #[test]
+fn replot_redraws_a_sweep_from_its_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let (csv, first, redrawn) = (path("s.csv"), path("s.svg"), path("r.svg"));
+    let sweep = json(&[
+        "factor",
+        "sweep",
+        "--bits",
+        "8..9",
+        "--samples",
+        "2",
+        "--seed",
+        "3",
+        "--json",
+        "--csv",
+        &csv,
+        "--plot",
+        &first,
+    ]);
+    let replot = json(&["factor", "sweep", "--replot", &csv, "--plot", &redrawn, "--json"]);
+    assert_eq!(replot["runs"], 4);
+    // The same statistics as the sweep itself (the CSV rounds seconds, so steps are compared).
+    let steps = |v: &serde_json::Value| -> Vec<serde_json::Value> {
+        v["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                serde_json::json!([p["bits"], p["runs"], p["censored"], p["mean_steps"], p["median_steps"]])
+            })
+            .collect()
+    };
+    assert_eq!(steps(&replot), steps(&sweep));
+    let svg = std::fs::read_to_string(&redrawn).unwrap();
+    assert!(svg.contains("<svg") && svg.contains("redrawn from s.csv"), "the subtitle names the CSV");
+    // A PNG too.
+    let png = path("r.png");
+    json(&["factor", "sweep", "--replot", &csv, "--plot", &png, "--json"]);
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+}
+
+#[test]
+fn replot_refuses_a_bad_csv_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("bad.csv");
+    let plot = dir.path().join("p.svg");
+    let (c, p) = (csv.to_str().unwrap(), plot.to_str().unwrap());
+    let header = "bits,n,p,q,seed,steps,flips,factored,censored,seconds,trial_seconds,rho_seconds";
+    for (text, says) in [
+        ("", "empty file"),
+        ("x,y\n", "line 1: not a factor sweep CSV header"),
+        ("bits,n,p,q,seed,steps,flips,factored,censored,seconds,trial_seconds,rho_seconds\n", "no runs"),
+        (
+            "bits,n,p,q,seed,steps,flips,factored,censored,seconds,trial_seconds,rho_seconds\n8,143,11,13,1,2,3,true,,1e-3,1e-6\n",
+            "line 2: 11 fields",
+        ),
+        (
+            "bits,n,p,q,seed,steps,flips,factored,censored,seconds,trial_seconds,rho_seconds\n8,143,11,13,1,two,3,true,,1e-3,1e-6,1e-6\n",
+            "line 2, column steps",
+        ),
+    ] {
+        assert!(text.is_empty() || text.starts_with("x,y") || text.starts_with(header));
+        std::fs::write(&csv, text).unwrap();
+        let err = fails_with(&["factor", "sweep", "--replot", c, "--plot", p], 2);
+        assert!(err.contains(says) && err.lines().count() == 1, "{says}: {err}");
+        assert!(!plot.exists(), "no figure from a bad CSV");
+    }
+    fails_with(&["factor", "sweep", "--replot", "/no/such/file.csv", "--plot", p], 2);
+    // --replot needs --plot, and runs nothing: no sweep options beside it.
+    fails_with(&["factor", "sweep", "--replot", c], 2);
+    fails_with(&["factor", "sweep", "--replot", c, "--plot", p, "--sat"], 2);
+    fails_with(&["factor", "sweep", "--replot", c, "--plot", "f.txt"], 2);
+}
+
+#[test]
 fn sweep_budget_censors_and_stops() {
     let v = json(&[
         "factor",

@@ -35,8 +35,8 @@ impl<'a> Stop<'a> {
 }
 
 /// Why a run ended without a solution.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
 pub enum Censored {
     /// The step cap was reached.
     StepCap,
@@ -45,7 +45,8 @@ pub enum Censored {
 }
 
 /// The outcome of one run.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RunResult {
     /// The seed of the run's generator.
     pub seed: u64,
@@ -231,7 +232,8 @@ pub enum ExperimentError {
 /// Statistics over the runs of one point. Means are over the solved runs only (a lower
 /// bound of the true mean when some runs are censored); the median counts censored runs as
 /// longer than any solved one, so it is exact while fewer than half are censored.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Summary {
     /// Runs made.
     pub runs: usize,
@@ -287,7 +289,8 @@ pub fn summarize(runs: &[RunResult]) -> Summary {
 }
 
 /// One ε of a sweep.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SweepPoint {
     /// ε of this point.
     pub eps: f64,
@@ -317,7 +320,8 @@ pub fn sweep(
 }
 
 /// One (model, n) of a scale experiment.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ScalePoint {
     /// The model.
     pub model: Model,

@@ -17,8 +17,9 @@
 //! - [`pairs`]: the seed's bijection from `[0, (4n-2)(n-1))` onto adjacent pairs;
 //! - [`Automaton`] (in `state`): the state and both update rules;
 //! - [`text`]: the `--from` position format and the trace picture;
-//! - [`checkpoint`]: the whole state of a run as versioned, checksummed bytes (stop and
-//!   resume bit-exactly);
+//! - `checkpoint`: the whole state of a run as versioned, checksummed bytes (stop and
+//!   resume bit-exactly); behind the Cargo feature `serde` (the generator's state is read
+//!   through `rand_xoshiro`'s serde form);
 //! - [`experiment`]: parallel reproducible runs, the ε sweep (fig. 5), the scale over n
 //!   (figs. 6 and 8);
 //! - [`trap`]: searches for the special positions of figs. 1 and 7.
@@ -49,6 +50,7 @@
 //! assert!(placement.is_valid());
 //! ```
 
+#[cfg(feature = "serde")]
 pub mod checkpoint;
 pub mod dir;
 pub mod experiment;
@@ -71,8 +73,8 @@ pub const DEFAULT_EPS: f64 = 0.01;
 pub const DEFAULT_ETA: f64 = 0.03;
 
 /// Which update rule drives the automaton.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "lowercase"))]
 pub enum Model {
     /// Model 1: one adjacent pair per step, parameter ε.
     Pair,
@@ -97,7 +99,8 @@ impl std::fmt::Display for Model {
 }
 
 /// What a run needs besides its seed: model, board side and probabilities.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Params {
     /// The update rule.
     pub model: Model,

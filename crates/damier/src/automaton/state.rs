@@ -9,6 +9,7 @@
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
+#[cfg(feature = "serde")]
 use super::checkpoint::CheckpointError;
 use super::dir::{DIRECTIONS, opposite};
 use super::{AutomatonError, Model, Params, pairs};
@@ -119,6 +120,7 @@ impl Automaton {
         Ok(a)
     }
 
+    #[cfg(feature = "serde")]
     /// A state saved by [`checkpoint::encode`](super::checkpoint::encode): cell words
     /// row-major (signals in bits 0..8, queen count above), counters and generator.
     pub(super) fn restore(
@@ -159,11 +161,13 @@ impl Automaton {
         Ok(a)
     }
 
+    #[cfg(feature = "serde")]
     /// The cell words row-major, as a checkpoint stores them.
     pub(super) fn cell_words(&self) -> Vec<u32> {
         (0..self.n * self.n).map(|i| self.st[self.idx(i % self.n, i / self.n)]).collect()
     }
 
+    #[cfg(feature = "serde")]
     /// The generator in its current state.
     pub(super) fn generator(&self) -> &Xoshiro256PlusPlus {
         &self.rng

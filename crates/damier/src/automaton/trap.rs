@@ -25,7 +25,8 @@
 use super::dir::DIRECTIONS;
 
 /// A special position: `counts[y * n + x]` queens per cell.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Trap {
     /// Board side.
     pub n: u32,

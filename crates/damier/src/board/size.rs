@@ -14,6 +14,7 @@ use super::{BoardError, MAX_CELLS};
 /// first: its `L x C` board is `Size::new(C, L)`, so `L` is the [`height`](Size::height) and
 /// `C` the [`width`](Size::width) ([`crate::walk::board_size`] makes that mapping in one place).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Size {
     // Set only by the checks below, or from a board's own (checked) dimensions.
     pub(super) width: usize,

@@ -50,7 +50,8 @@ pub const DEFAULT_EPS: f64 = 0.02;
 pub const DEFAULT_MAX_STEPS: u64 = 2_000_000_000;
 
 /// The automaton's two probabilities.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Params {
     /// Flip probability on the verdict "this column is the lowest wrong one".
     /// [default: 0.5] [range: (0, 1]]

@@ -16,7 +16,8 @@ use crate::automaton::experiment::{CHUNK, Censored, Stop, stream_seed};
 use crate::control::Interrupted;
 
 /// The outcome of one run.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RunResult {
     /// The number factored.
     pub n: u64,
@@ -107,7 +108,8 @@ pub fn run_samples(
 }
 
 /// One semiprime of a sweep: the automaton's run and the two baselines on the same number.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SweepSample {
     /// Size of `n` in bits.
     pub bits: u32,
@@ -199,7 +201,8 @@ pub fn sweep_point(
 /// Statistics of one sweep point. Means are over the factored runs only (a lower bound when
 /// some are censored); the median counts censored runs as longer than every factored one, so
 /// it is exact while fewer than half are censored.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SweepSummary {
     /// Size in bits.
     pub bits: u32,

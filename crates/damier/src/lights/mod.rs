@@ -47,6 +47,7 @@ pub use press::{apply_presses, press_cell, verify};
 
 /// Which engine solves the system.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "lowercase"))]
 pub enum Method {
     /// Elimination on the `N x N` press matrix (small boards).
     Dense,

@@ -27,8 +27,8 @@ use crate::queens::search::{self, SearchError};
 pub const MAX_N: u32 = 14;
 
 /// A corner of the board (north = row 0, west = column 0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
 pub enum Corner {
     /// Top left.
     Nw,

@@ -80,7 +80,8 @@ pub enum LocalError {
 }
 
 /// What one search did: how good the greedy start was and how much repair it needed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SearchStats {
     /// Rows the final greedy start placed without conflict.
     pub greedy_rows: u64,

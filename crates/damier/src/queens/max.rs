@@ -16,8 +16,8 @@ pub const SEARCH_MAX: u32 = 10;
 pub const MAX_N: u64 = 10_000_000;
 
 /// How R(n) was established.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
 pub enum Method {
     /// Branch-and-bound search over all placements (rows may be empty).
     Search,

@@ -167,8 +167,8 @@ impl fmt::Display for Placement {
 }
 
 /// The line two attacking queens share.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
 pub enum Line {
     /// Same row.
     Row,
@@ -192,7 +192,8 @@ impl fmt::Display for Line {
 }
 
 /// Two queens that attack each other along `line`: `a` comes before `b` in reading order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Attack {
     /// First queen, `(row, column)`, 0-based.
     pub a: (u32, u32),

@@ -25,8 +25,8 @@ pub const EXACT_MAX: u32 = 14;
 pub const MAX_N: u32 = 1000;
 
 /// How the draws were made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
 pub enum Sampler {
     /// Uniform over the listed solutions.
     Uniform,

@@ -12,8 +12,8 @@ use crate::queens::search::{SearchError, Solutions};
 
 /// An element of D8, acting on the squares `(row, column)` of an n x n board (0-based, row 0
 /// at the top, rotations clockwise).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
 pub enum Transform {
     /// `(r, c) -> (r, c)`.
     Identity,

@@ -241,6 +241,7 @@ pub fn picture(g: &Board) -> Vec<String> {
 
 /// Which solver to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "lowercase"))]
 pub enum Method {
     /// [`brute`]: every activation set, `rows * cols <= 30`.
     Brute,

@@ -57,7 +57,8 @@ impl Default for EstimateOptions {
 }
 
 /// The projected cost of a count, in time of one core.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Estimate {
     /// Board size.
     pub n: u32,

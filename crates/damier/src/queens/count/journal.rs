@@ -42,7 +42,8 @@ const MAGIC: &str = "damier-queens-journal";
 const MAX_BYTES: u64 = 2 << 30;
 
 /// What a journal is for: a run may only continue a journal with the same header.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct JournalHeader {
     /// Board size.
     pub n: u32,
@@ -197,7 +198,8 @@ pub enum JournalError {
 }
 
 /// One finished task as recorded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TaskRecord {
     /// Index in the task list.
     pub index: u32,
@@ -210,7 +212,8 @@ pub struct TaskRecord {
 }
 
 /// A session: one run that appended to the journal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Session {
     /// When it started (milliseconds since 1970).
     pub unix_ms: u64,

@@ -28,7 +28,8 @@ use crate::cpu::Isa;
 pub const MAX_N: u32 = 32;
 
 /// Total and unique solution counts for one n.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Counts {
     /// Board size.
     pub n: u32,
@@ -203,7 +204,8 @@ pub enum ShareError {
 ///
 /// Share `index` of `of` holds the engine's tasks `i` with `i % of == index`: interleaved, so
 /// that the shares cost about the same.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Share {
     index: u32,
     of: u32,

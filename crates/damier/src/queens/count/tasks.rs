@@ -36,8 +36,8 @@ pub const MAX_TASK_N: u32 = 27;
 pub const TASK_FORMAT_VERSION: u32 = 1;
 
 /// Which engine counts a task. Both give the same weighted count for every task.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "lowercase"))]
 pub enum TaskEngine {
     /// Half boards assembled from quarter placements and matched by bit-sliced tables: the
     /// fast engine, for n up to [`TaskEngine::max_n`].
