@@ -28,7 +28,7 @@ pub struct Args {
     /// Most queries (top halves) matched per task: a task with more matches a random sample
     /// this large and its matching time is scaled up; `all`: whole tasks (n >= 24: minutes
     /// each).
-    #[arg(long, value_name = "K|all", default_value = "1000", value_parser = parse_queries)]
+    #[arg(long, value_name = "K|all", default_value_t = Queries(Some(estimate::DEFAULT_QUERIES)), value_parser = parse_queries)]
     queries: Queries,
     /// Pretend this CPU lacks this vector unit and every wider one (tests).
     #[arg(long, hide = true, value_parser = super::count::parse_isa_name)]
@@ -44,6 +44,15 @@ pub struct Args {
 /// `--queries`: a limit, or `None` for whole tasks.
 #[derive(Clone, Copy, Debug)]
 struct Queries(Option<u32>);
+
+impl std::fmt::Display for Queries {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(k) => write!(f, "{k}"),
+            None => f.write_str("all"),
+        }
+    }
+}
 
 /// Parses `--queries`: a positive number or `all`.
 fn parse_queries(text: &str) -> Result<Queries, String> {
