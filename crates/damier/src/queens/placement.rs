@@ -11,9 +11,10 @@ use std::fmt;
 
 /// One queen per row: `columns()[r]` is the 0-based column of the queen on row `r`.
 ///
-/// Serialized as the list of 0-based columns.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-#[serde(transparent)]
+/// Serialized (feature `serde`) as the list of 0-based columns.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 pub struct Placement {
     cols: Vec<u32>,
 }
