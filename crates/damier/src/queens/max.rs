@@ -96,7 +96,7 @@ impl Bnb<'_> {
 }
 
 /// R(n) with a witness: by search for n <= [`SEARCH_MAX`], by construction above.
-pub fn max(n: u32, control: &Control) -> Result<Max, MaxError> {
+pub fn max_queens(n: u32, control: &Control) -> Result<Max, MaxError> {
     if n <= SEARCH_MAX {
         let mut b = Bnb {
             n,
@@ -153,19 +153,19 @@ mod tests {
         let c = Control::new();
         let expect = [0, 1, 1, 2, 4, 5, 6, 7, 8, 9, 10];
         for n in 0..=SEARCH_MAX {
-            let m = max(n, &c).unwrap();
+            let m = max_queens(n, &c).unwrap();
             assert_eq!(m.max, expect[n as usize], "n = {n}");
             assert_eq!(m.method, Method::Search);
             assert!(witness_ok(&m), "n = {n}");
         }
         for n in 0..=4 {
-            assert_eq!(max(n, &c).unwrap().max, brute(n), "n = {n}");
+            assert_eq!(max_queens(n, &c).unwrap().max, brute(n), "n = {n}");
         }
     }
 
     #[test]
     fn large_n_by_construction() {
-        let m = max(1000, &Control::new()).unwrap();
+        let m = max_queens(1000, &Control::new()).unwrap();
         assert_eq!((m.max, m.method), (1000, Method::Construction));
         assert!(witness_ok(&m));
     }

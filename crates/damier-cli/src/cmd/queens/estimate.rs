@@ -39,7 +39,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let control = interrupt::control();
     // One more than the sample: the first task also runs once as a warm-up.
     let bar = Progress::start(control, u64::from(a.samples) + 1, "timing tasks");
-    let e = estimate::estimate(a.n, a.samples, seed, control)?;
+    let e = estimate::estimate_cost(a.n, a.samples, seed, control)?;
     drop(bar);
     if a.json {
         output::print_json(&Report { estimate: e, seed })?;

@@ -28,7 +28,7 @@ struct Report {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let m = max::max(a.n, interrupt::control())?;
+    let m = max::max_queens(a.n, interrupt::control())?;
     let queens: Vec<(u32, u32)> =
         m.witness.iter().enumerate().filter_map(|(r, c)| c.map(|c| (r as u32, c))).collect();
     anyhow::ensure!(

@@ -86,7 +86,7 @@ pub fn project(
 ///
 /// Where the system tells a thread's CPU time (Unix), tasks are timed by it, so that other
 /// programs sharing the cores do not inflate the projection; elsewhere by the wall clock.
-pub fn estimate(n: u32, samples: u32, seed: u64, control: &Control) -> Result<Estimate, TaskError> {
+pub fn estimate_cost(n: u32, samples: u32, seed: u64, control: &Control) -> Result<Estimate, TaskError> {
     let list = TaskList::new(n)?;
     let engine = TaskEngine::Quarters;
     if n > engine.max_n() {
@@ -171,11 +171,11 @@ mod tests {
 
     #[test]
     fn estimates_run_where_the_engine_does_and_say_so_elsewhere() {
-        let e = estimate(12, 30, 1, &Control::new()).unwrap();
+        let e = estimate_cost(12, 30, 1, &Control::new()).unwrap();
         assert_eq!((e.n, e.tasks, e.samples), (12, u64::from(TaskList::new(12).unwrap().len()), 30));
         assert!(e.low <= e.core_hours && e.core_hours <= e.high && e.low >= 0.0);
-        let big = estimate(12, 1_000_000, 1, &Control::new()).unwrap();
+        let big = estimate_cost(12, 1_000_000, 1, &Control::new()).unwrap();
         assert_eq!(big.samples, big.tasks, "at most every task");
-        assert_eq!(estimate(28, 10, 1, &Control::new()), Err(TaskError::OutOfRange(28)));
+        assert_eq!(estimate_cost(28, 10, 1, &Control::new()), Err(TaskError::OutOfRange(28)));
     }
 }
