@@ -59,7 +59,7 @@ fn validate(n: u32) -> Result<(), ConstructError> {
 /// (requires `4 <= n` and `row < n`).
 pub fn column(n: u32, row: u32) -> u32 {
     debug_assert!(n >= 4 && row < n);
-    // PERF: u64 arithmetic: 2 (row + 1) may pass u32::MAX for n near it.
+    // In u64: 2 (row + 1) may pass u32::MAX for n near it.
     let (n, row) = (u64::from(n), u64::from(row));
     let evens = n / 2;
     let odds = n - evens;
