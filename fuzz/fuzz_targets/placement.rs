@@ -33,7 +33,7 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     assert_eq!(p.is_valid(), valid, "checker disagrees on {p}");
-    let mut occ = Occupancy::new(n as u64);
+    let mut occ = Occupancy::new(p.n());
     let streamed = cols.iter().all(|&c| occ.push(u64::from(c)).is_ok()) && occ.finish().is_ok();
     assert_eq!(streamed, valid, "streaming verifier disagrees on {p}");
     assert_eq!(p.board().lines().count(), n);

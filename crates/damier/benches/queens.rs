@@ -32,8 +32,8 @@ fn queens_local(c: &mut Criterion) {
     let control = Control::new();
     let mut group = c.benchmark_group("queens local");
     group.sample_size(10);
-    for n in [10_000u64, 100_000, 1_000_000] {
-        group.throughput(criterion::Throughput::Elements(n));
+    for n in [10_000u32, 100_000, 1_000_000] {
+        group.throughput(criterion::Throughput::Elements(u64::from(n)));
         group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| {
             let mut seed = 0;
             b.iter(|| {

@@ -18,19 +18,19 @@ use crate::queens::placement::{Occupancy, OccupancyError};
 
 /// Largest n accepted (10^9): verifying it takes 5n bits ≈ 625 MB of occupancy; storing it
 /// with [`solve`] takes 4 more bytes per row.
-pub const MAX_N: u64 = 1_000_000_000;
+pub const MAX_N: u32 = 1_000_000_000;
 
 /// Why no construction was produced.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConstructError {
     /// n = 2 or 3 have no solution; n = 0 and 1 are trivial and not covered by the formula.
     #[error("n = {0}: the construction covers n >= 4 (n = 2 and 3 have no solution)")]
-    TooSmall(u64),
+    TooSmall(u32),
     /// Above [`MAX_N`].
     #[error("n = {n} is too large: at most {MAX_N} (verification needs 5n bits, {mb} MB here)", mb = Occupancy::bytes_for(*n) / 1_000_000)]
     TooLarge {
         /// The n asked for.
-        n: u64,
+        n: u32,
     },
     /// Cancelled through the [`Control`].
     #[error("interrupted")]
@@ -39,13 +39,13 @@ pub enum ConstructError {
     #[error("internal error: the construction for n = {n} failed its check: {source}")]
     Invalid {
         /// The board size.
-        n: u64,
+        n: u32,
         /// What the verifier found.
         source: OccupancyError,
     },
 }
 
-fn validate(n: u64) -> Result<(), ConstructError> {
+fn validate(n: u32) -> Result<(), ConstructError> {
     if n < 4 {
         return Err(ConstructError::TooSmall(n));
     }
@@ -57,8 +57,10 @@ fn validate(n: u64) -> Result<(), ConstructError> {
 
 /// The 0-based column of the queen on 0-based row `row` of the construction for `n`
 /// (requires `4 <= n` and `row < n`).
-pub fn column(n: u64, row: u64) -> u64 {
+pub fn column(n: u32, row: u32) -> u32 {
     debug_assert!(n >= 4 && row < n);
+    // In u64: 2 (row + 1) may pass u32::MAX for n near it.
+    let (n, row) = (u64::from(n), u64::from(row));
     let evens = n / 2;
     let odds = n - evens;
     // 1-based column from the two lists.
@@ -94,17 +96,18 @@ pub fn column(n: u64, row: u64) -> u64 {
             }
         }
     };
-    one_based - 1
+    // Below n: fits a u32.
+    (one_based - 1) as u32
 }
 
 /// Checks the construction for `n` row by row with an [`Occupancy`] (O(n) time).
-pub fn verify(n: u64) -> Result<(), ConstructError> {
+pub fn verify(n: u32) -> Result<(), ConstructError> {
     verify_with(n, &Control::new())
 }
 
 /// [`verify`], polling `control` and advancing it by one unit per row (in blocks of 2^20).
-pub fn verify_with(n: u64, control: &Control) -> Result<(), ConstructError> {
-    const BLOCK: u64 = 1 << 20;
+pub fn verify_with(n: u32, control: &Control) -> Result<(), ConstructError> {
+    const BLOCK: u32 = 1 << 20;
     validate(n)?;
     let mut occ = Occupancy::new(n);
     let mut start = 0;
@@ -112,20 +115,20 @@ pub fn verify_with(n: u64, control: &Control) -> Result<(), ConstructError> {
         if control.cancelled() {
             return Err(Interrupted.into());
         }
-        let end = n.min(start + BLOCK);
+        let end = n.min(start.saturating_add(BLOCK));
         for row in start..end {
-            occ.push(column(n, row)).map_err(|source| ConstructError::Invalid { n, source })?;
+            occ.push(u64::from(column(n, row))).map_err(|source| ConstructError::Invalid { n, source })?;
         }
-        control.advance(end - start);
+        control.advance(u64::from(end - start));
         start = end;
     }
     occ.finish().map_err(|source| ConstructError::Invalid { n, source })
 }
 
 /// The verified construction for `n` as a [`Placement`] (4 bytes per row).
-pub fn solve(n: u64) -> Result<Placement, ConstructError> {
+pub fn solve(n: u32) -> Result<Placement, ConstructError> {
     verify(n)?;
-    let p = Placement::from_trusted((0..n).map(|r| column(n, r) as u32).collect());
+    let p = Placement::from_trusted((0..n).map(|r| column(n, r)).collect());
     Ok(p)
 }
 
@@ -164,7 +167,7 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(32))]
         #[test]
-        fn random_n(n in 4u64..200_000) {
+        fn random_n(n in 4u32..200_000) {
             prop_assert!(verify(n).is_ok());
         }
     }

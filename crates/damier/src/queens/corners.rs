@@ -23,7 +23,7 @@ use crate::control::Control;
 use crate::queens::Placement;
 use crate::queens::search::{self, SearchError};
 
-/// Largest n for [`corners`]: it enumerates every solution of n + 1 (2.3 million for 15).
+/// Largest n for [`exercises`]: it enumerates every solution of n + 1 (2.3 million for 15).
 pub const MAX_N: u32 = 14;
 
 /// A corner of the board (north = row 0, west = column 0).
@@ -155,7 +155,7 @@ fn side(
 }
 
 /// Runs both exercises for `1 <= n <= MAX_N`, keeping `examples` examples of each.
-pub fn corners(n: u32, examples: usize, control: &Control) -> Result<Corners, SearchError> {
+pub fn exercises(n: u32, examples: usize, control: &Control) -> Result<Corners, SearchError> {
     if n > MAX_N {
         return Err(SearchError::TooLarge(n));
     }
@@ -176,7 +176,7 @@ mod tests {
     fn conditions_match_brute_force() {
         let c = Control::new();
         for n in 1..=8u32 {
-            let r = corners(n, 3, &c).unwrap();
+            let r = exercises(n, 3, &c).unwrap();
             // Reduce.
             let big = naive::solutions(n + 1, &c).unwrap();
             let mut per = [0u64; 4];

@@ -40,12 +40,13 @@ use crate::random::below;
 
 /// Largest n accepted (10^8): the search holds 4 bytes per row plus about 5 bits per row of
 /// bitmaps, and the check another 5 bits per row (about 0.5 GB at the limit).
-pub const MAX_N: u64 = 100_000_000;
+pub const MAX_N: u32 = 100_000_000;
 
 /// Bytes the search and its check need for `n` rows (the figure quoted when refusing).
-pub fn bytes_needed(n: u64) -> u64 {
+pub fn bytes_needed(n: u32) -> u64 {
+    let rows = u64::from(n);
     // Columns (u32) + free-column, up- and down-diagonal bitmaps (n + 2n + 2n bits) + check.
-    4 * n + 5 * n.div_ceil(8) + Occupancy::bytes_for(n)
+    4 * rows + 5 * rows.div_ceil(8) + Occupancy::bytes_for(n)
 }
 
 /// Why local search returned no solution.
@@ -53,7 +54,7 @@ pub fn bytes_needed(n: u64) -> u64 {
 pub enum LocalError {
     /// n = 2 and 3 have no solution.
     #[error("n = {0}: no solution (no {0} queens fit on a {0}x{0} board without attacking)")]
-    NoSolution(u64),
+    NoSolution(u32),
     /// Above [`MAX_N`].
     #[error(
         "n = {n} is too large for local search: at most {MAX_N} (it needs about {mb} MB here; \
@@ -62,7 +63,7 @@ pub enum LocalError {
     )]
     TooLarge {
         /// The n asked for.
-        n: u64,
+        n: u32,
     },
     /// Cancelled through the [`Control`].
     #[error("interrupted")]
@@ -71,7 +72,7 @@ pub enum LocalError {
     #[error("internal error: local search for n = {n}, seed {seed} failed its check: {source}")]
     Invalid {
         /// The board size.
-        n: u64,
+        n: u32,
         /// The seed.
         seed: u64,
         /// What the checker found.
@@ -110,15 +111,15 @@ pub struct LocalSolution {
 
 /// Work units [`solve`] reports through its [`Control`]: one per row searched and one per row
 /// checked.
-pub fn progress_units(n: u64) -> u64 {
-    2 * n
+pub fn progress_units(n: u32) -> u64 {
+    2 * u64::from(n)
 }
 
 /// A random solution for `n` queens from `seed`, checked before it is returned.
 ///
 /// n = 0 and 1 are trivial, 2 and 3 have none ([`LocalError::NoSolution`]), above [`MAX_N`]
 /// is refused. Polls `control` every 2^16 rows and advances it by [`progress_units`] in all.
-pub fn solve(n: u64, seed: u64, control: &Control) -> Result<LocalSolution, LocalError> {
+pub fn solve(n: u32, seed: u64, control: &Control) -> Result<LocalSolution, LocalError> {
     if n == 2 || n == 3 {
         return Err(LocalError::NoSolution(n));
     }
@@ -141,7 +142,7 @@ enum CheckFailure {
 }
 
 /// The independent O(n) check: one occupancy bit per column and per diagonal.
-fn check(n: u64, cols: &[u32], control: &Control) -> Result<(), CheckFailure> {
+fn check(n: u32, cols: &[u32], control: &Control) -> Result<(), CheckFailure> {
     let mut occ = Occupancy::new(n);
     for block in cols.chunks(1 << 16) {
         if control.cancelled() {
@@ -607,7 +608,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn run(n: u64, seed: u64) -> LocalSolution {
+    fn run(n: u32, seed: u64) -> LocalSolution {
         solve(n, seed, &Control::new()).unwrap_or_else(|e| panic!("n = {n}, seed {seed}: {e}"))
     }
 
@@ -629,8 +630,8 @@ mod tests {
             }
         }
         for n in [1000, 4099, 65_537, 250_000] {
-            let s = run(n, n);
-            assert_eq!(s.placement.n() as u64, n);
+            let s = run(n, u64::from(n));
+            assert_eq!(s.placement.n(), n);
             if n <= 70_000 {
                 assert!(s.placement.is_valid(), "n = {n}");
             }
@@ -644,7 +645,7 @@ mod tests {
         for n in [6u32, 7] {
             let all: std::collections::HashSet<Placement> = Solutions::new(n).unwrap().collect();
             let found: std::collections::HashSet<Placement> =
-                (0..2000).map(|seed| run(u64::from(n), seed).placement).collect();
+                (0..2000).map(|seed| run(n, seed).placement).collect();
             assert_eq!(found, all, "n = {n}");
         }
     }
@@ -716,10 +717,10 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
         #[test]
-        fn random_sizes_and_seeds(n in 4u64..3000, seed in any::<u64>()) {
+        fn random_sizes_and_seeds(n in 4u32..3000, seed in any::<u64>()) {
             let s = run(n, seed);
             prop_assert!(s.placement.is_valid());
-            prop_assert_eq!(s.placement.n() as u64, n);
+            prop_assert_eq!(s.placement.n(), n);
         }
     }
 }

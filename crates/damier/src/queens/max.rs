@@ -13,7 +13,7 @@ use crate::queens::construct::{self, ConstructError};
 pub const SEARCH_MAX: u32 = 10;
 
 /// Largest n accepted: the witness is stored, 8 bytes per row (80 MB at the limit).
-pub const MAX_N: u64 = 10_000_000;
+pub const MAX_N: u32 = 10_000_000;
 
 /// How R(n) was established.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,7 +29,7 @@ pub enum Method {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Max {
     /// Board size.
-    pub n: u64,
+    pub n: u32,
     /// R(n).
     pub max: u64,
     /// For each row, the 0-based column of its queen, or `None` for an empty row.
@@ -43,7 +43,7 @@ pub struct Max {
 pub enum MaxError {
     /// Above [`MAX_N`].
     #[error("n = {0} is too large: at most {MAX_N} (the witness is stored, 8 bytes per row)")]
-    TooLarge(u64),
+    TooLarge(u32),
     /// The construction refused n (too large).
     #[error(transparent)]
     Construct(#[from] ConstructError),
@@ -96,12 +96,11 @@ impl Bnb<'_> {
 }
 
 /// R(n) with a witness: by search for n <= [`SEARCH_MAX`], by construction above.
-pub fn max(n: u64, control: &Control) -> Result<Max, MaxError> {
-    if n <= u64::from(SEARCH_MAX) {
-        let n32 = n as u32;
+pub fn max_queens(n: u32, control: &Control) -> Result<Max, MaxError> {
+    if n <= SEARCH_MAX {
         let mut b = Bnb {
-            n: n32,
-            full: (1u64 << n32) - 1,
+            n,
+            full: (1u64 << n) - 1,
             cur: vec![None; n as usize],
             best: vec![None; n as usize],
             best_len: 0,
@@ -117,7 +116,7 @@ pub fn max(n: u64, control: &Control) -> Result<Max, MaxError> {
     let p = construct::solve(n)?;
     Ok(Max {
         n,
-        max: n,
+        max: u64::from(n),
         witness: p.columns().iter().map(|&c| Some(c)).collect(),
         method: Method::Construction,
     })
@@ -132,8 +131,8 @@ mod tests {
         let queens: Vec<(u32, u32)> =
             m.witness.iter().enumerate().filter_map(|(r, c)| c.map(|c| (r as u32, c))).collect();
         queens.len() as u64 == m.max
-            && m.witness.len() as u64 == m.n
-            && check_queens(m.n as u32, &queens).is_valid()
+            && m.witness.len() == m.n as usize
+            && check_queens(m.n, &queens).is_valid()
     }
 
     /// Brute force over every subset of squares, for tiny boards.
@@ -153,20 +152,20 @@ mod tests {
     fn small_values_by_search_with_checked_witnesses() {
         let c = Control::new();
         let expect = [0, 1, 1, 2, 4, 5, 6, 7, 8, 9, 10];
-        for n in 0..=SEARCH_MAX as u64 {
-            let m = max(n, &c).unwrap();
+        for n in 0..=SEARCH_MAX {
+            let m = max_queens(n, &c).unwrap();
             assert_eq!(m.max, expect[n as usize], "n = {n}");
             assert_eq!(m.method, Method::Search);
             assert!(witness_ok(&m), "n = {n}");
         }
         for n in 0..=4 {
-            assert_eq!(max(u64::from(n), &c).unwrap().max, brute(n), "n = {n}");
+            assert_eq!(max_queens(n, &c).unwrap().max, brute(n), "n = {n}");
         }
     }
 
     #[test]
     fn large_n_by_construction() {
-        let m = max(1000, &Control::new()).unwrap();
+        let m = max_queens(1000, &Control::new()).unwrap();
         assert_eq!((m.max, m.method), (1000, Method::Construction));
         assert!(witness_ok(&m));
     }

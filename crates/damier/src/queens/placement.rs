@@ -297,12 +297,14 @@ pub enum OccupancyError {
 
 impl Occupancy {
     /// Bytes an occupancy for `n` needs (5n bits, rounded up to words).
-    pub fn bytes_for(n: u64) -> u64 {
+    pub fn bytes_for(n: u32) -> u64 {
+        let n = u64::from(n);
         8 * (n.div_ceil(64) + 2 * (2 * n).div_ceil(64))
     }
 
     /// An empty board of size `n`.
-    pub fn new(n: u64) -> Occupancy {
+    pub fn new(n: u32) -> Occupancy {
+        let n = u64::from(n);
         let words = |bits: u64| vec![0u64; bits.div_ceil(64) as usize];
         Occupancy { n, row: 0, cols: words(n), diag: words(2 * n), anti: words(2 * n) }
     }
@@ -412,8 +414,8 @@ mod tests {
 
     #[test]
     fn batched_pushes_find_the_same_first_conflict() {
-        let n = 100_000u64;
-        let good: Vec<u32> = (0..n).map(|r| crate::queens::construct::column(n, r) as u32).collect();
+        let n = 100_000u32;
+        let good: Vec<u32> = (0..n).map(|r| crate::queens::construct::column(n, r)).collect();
         let mut occ = Occupancy::new(n);
         occ.push_all(&good).unwrap();
         occ.finish().unwrap();
@@ -445,10 +447,10 @@ mod tests {
             perms(n, &mut Vec::new(), &mut all);
             for cols in all {
                 let p = Placement::new(cols.clone()).unwrap();
-                let mut occ = Occupancy::new(u64::from(n));
+                let mut occ = Occupancy::new(n);
                 let ok = cols.iter().all(|&c| occ.push(u64::from(c)).is_ok()) && occ.finish().is_ok();
                 assert_eq!(ok, p.is_valid(), "{p}");
-                let mut batch = Occupancy::new(u64::from(n));
+                let mut batch = Occupancy::new(n);
                 assert_eq!(batch.push_all(&cols).is_ok() && batch.finish().is_ok(), ok, "{p}");
             }
         }

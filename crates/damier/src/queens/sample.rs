@@ -78,7 +78,7 @@ pub fn draw(n: u32, k: u64, seed: u64, control: &Control) -> Result<(Vec<Placeme
     }
     let mut out = Vec::new();
     for _ in 0..k {
-        let found = local::solve(u64::from(n), rng.next_u64(), &Control::new())?;
+        let found = local::solve(n, rng.next_u64(), &Control::new())?;
         if control.cancelled() {
             return Err(Interrupted.into());
         }

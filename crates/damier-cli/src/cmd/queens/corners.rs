@@ -86,7 +86,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let control = interrupt::control();
     let result = {
         let _bar = Progress::start(control, u64::from(2 * a.n + 1), "corners");
-        corners::corners(a.n, a.examples, control)?
+        corners::exercises(a.n, a.examples, control)?
     };
     let report = Report {
         n: a.n,

@@ -81,7 +81,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     // One more than the sample: the first task also runs once as a warm-up.
     let bar = Progress::start(control, u64::from(a.samples) + 1, "timing tasks");
     let options = estimate::EstimateOptions { samples: a.samples, seed, isa, queries: a.queries.0 };
-    let e = estimate::estimate(a.n, &options, control)?;
+    let e = estimate::estimate_cost(a.n, &options, control)?;
     drop(bar);
     if a.json {
         output::print_json(&Report { estimate: e, isa: isa.name(), seed })?;

@@ -13,7 +13,7 @@ use crate::util::{interrupt, output};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Board size (0..=10000000).
-    n: u64,
+    n: u32,
     /// Print JSON (keys: n, max, columns (1-based, 0 for an empty row), method).
     #[arg(long)]
     json: bool,
@@ -21,18 +21,18 @@ pub struct Args {
 
 #[derive(serde::Serialize)]
 struct Report {
-    n: u64,
+    n: u32,
     max: u64,
     columns: Vec<u64>,
     method: Method,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let m = max::max(a.n, interrupt::control())?;
+    let m = max::max_queens(a.n, interrupt::control())?;
     let queens: Vec<(u32, u32)> =
         m.witness.iter().enumerate().filter_map(|(r, c)| c.map(|c| (r as u32, c))).collect();
     anyhow::ensure!(
-        queens.len() as u64 == m.max && check_queens(a.n as u32, &queens).is_valid(),
+        queens.len() as u64 == m.max && check_queens(a.n, &queens).is_valid(),
         "internal error: the witness for n = {} does not check",
         a.n
     );
@@ -47,13 +47,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         Method::Construction => "by construction (a full solution; R(n) <= n)",
     };
     outln!("R({}) = {} ({how})", m.n, m.max)?;
-    if m.n as usize <= 1000 {
+    if m.n <= 1000 {
         let cols: Vec<String> = report.columns.iter().map(u64::to_string).collect();
         outln!("witness (column per row, 0 = empty row): {}", cols.join(" "))?;
     }
-    if m.n <= u64::from(BOARD_MAX) {
+    if m.n <= BOARD_MAX {
         for c in &m.witness {
-            let row: Vec<&str> = (0..m.n as u32).map(|j| if *c == Some(j) { "Q" } else { "." }).collect();
+            let row: Vec<&str> = (0..m.n).map(|j| if *c == Some(j) { "Q" } else { "." }).collect();
             outln!("{}", row.join(" "))?;
         }
     }

@@ -46,7 +46,7 @@ pub enum Format {
 pub struct Args {
     /// Board size (1..=1000000000 by construction, 1..=100000000 by local search; 2 and 3
     /// have no solution).
-    n: u64,
+    n: u32,
     /// construct: one fixed solution by formula; local: a random one by local search.
     #[arg(long, value_enum, default_value_t = Method::Construct)]
     method: Method,
@@ -67,24 +67,24 @@ pub struct Args {
 
 /// Where the columns come from: the formula (nothing stored) or a stored placement.
 enum Columns {
-    Construct(u64),
+    Construct(u32),
     Stored(Placement),
 }
 
 impl Columns {
-    fn n(&self) -> u64 {
+    fn n(&self) -> u32 {
         match self {
             Columns::Construct(n) => *n,
-            Columns::Stored(p) => u64::from(p.n()),
+            Columns::Stored(p) => p.n(),
         }
     }
 
     /// The 1-based column of 0-based `row`.
     #[inline]
-    fn one_based(&self, row: u64) -> u64 {
+    fn one_based(&self, row: u32) -> u64 {
         match self {
             Columns::Construct(1) => 1,
-            Columns::Construct(n) => construct::column(*n, row) + 1,
+            Columns::Construct(n) => u64::from(construct::column(*n, row)) + 1,
             Columns::Stored(p) => u64::from(p.columns()[row as usize]) + 1,
         }
     }
@@ -99,7 +99,7 @@ struct Header {
 }
 
 impl Header {
-    fn write_json_head(&self, w: &mut impl Write, n: u64) -> anyhow::Result<()> {
+    fn write_json_head(&self, w: &mut impl Write, n: u32) -> anyhow::Result<()> {
         write!(w, "{{\n  \"n\": {n},\n  \"method\": \"{}\",\n", self.method_name())?;
         if let Some(seed) = self.seed {
             writeln!(w, "  \"seed\": {seed},")?;
@@ -135,7 +135,7 @@ fn write_columns(
     for row in 0..n {
         if row.is_multiple_of(1 << 20) {
             interrupt::check()?;
-            control.advance((n - row).min(1 << 20));
+            control.advance(u64::from((n - row).min(1 << 20)));
         }
         let c = cols.one_based(row);
         match (format, json) {
@@ -183,7 +183,7 @@ fn find(a: &Args) -> anyhow::Result<Option<(Columns, Header)>> {
     let (cols, seed, stats) = match a.method {
         Method::Construct => {
             if n >= 4 {
-                let _bar = Progress::start(control, n, "verifying");
+                let _bar = Progress::start(control, u64::from(n), "verifying");
                 construct::verify_with(n, control)?;
             }
             (Columns::Construct(n), None, None)
@@ -213,7 +213,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let seed_note = header.seed.map(|s| format!(", seed {s}")).unwrap_or_default();
     if let Some(path) = &a.out {
         let tmp = output::temp_path(path);
-        let _bar = Progress::start(interrupt::control(), n, "writing");
+        let _bar = Progress::start(interrupt::control(), u64::from(n), "writing");
         let result = (|| -> anyhow::Result<()> {
             let file =
                 std::fs::File::create(&tmp).with_context(|| format!("cannot write {}", path.display()))?;
@@ -234,7 +234,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let stdout = std::io::stdout();
-    if stdout.is_terminal() && n > TERMINAL_MAX {
+    if stdout.is_terminal() && u64::from(n) > TERMINAL_MAX {
         let head: Vec<String> = (0..10).map(|r| cols.one_based(r).to_string()).collect();
         outln!(
             "n = {n}{seed_note}: solution found and checked in {seconds:.3} s; S begins {} …\n\
@@ -246,7 +246,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let mut w = BufWriter::with_capacity(1 << 20, stdout.lock());
     if a.json {
         write_columns(&mut w, &cols, Format::Text, true, &header)?;
-    } else if n <= u64::from(BOARD_MAX) {
+    } else if n <= BOARD_MAX {
         let p = Placement::new((0..n).map(|r| (cols.one_based(r) - 1) as u32).collect())?;
         // Small boards also go through the hash-map checker (n = 1 has no formula).
         anyhow::ensure!(p.is_valid(), "internal error: placement {p} is invalid");

@@ -197,7 +197,7 @@ fn project_sampled(
 ///
 /// Where the system tells a thread's CPU time (Unix), tasks are timed by it, so that other
 /// programs sharing the cores do not inflate the projection; elsewhere by the wall clock.
-pub fn estimate(n: u32, options: &EstimateOptions, control: &Control) -> Result<Estimate, TaskError> {
+pub fn estimate_cost(n: u32, options: &EstimateOptions, control: &Control) -> Result<Estimate, TaskError> {
     let list = TaskList::new(n)?;
     let engine = TaskEngine::Quarters;
     if n > engine.max_n() {
@@ -376,15 +376,15 @@ mod tests {
 
     #[test]
     fn estimates_run_where_the_engine_does_and_say_so_elsewhere() {
-        let e = estimate(12, &options(30, 1, None), &Control::new()).unwrap();
+        let e = estimate_cost(12, &options(30, 1, None), &Control::new()).unwrap();
         assert_eq!((e.n, e.tasks, e.samples), (12, u64::from(TaskList::new(12).unwrap().len()), 30));
         assert!(e.low <= e.core_hours && e.core_hours <= e.high && e.low >= 0.0);
         assert_eq!((e.subsampled_tasks, e.matched_fraction), (0, 1.0));
-        let big = estimate(12, &options(1_000_000, 1, None), &Control::new()).unwrap();
+        let big = estimate_cost(12, &options(1_000_000, 1, None), &Control::new()).unwrap();
         assert_eq!(big.samples, big.tasks, "at most every task");
         // Every task, whole: the projected count is the count.
         assert_eq!((big.solutions, big.solutions_low, big.solutions_high), (14200.0, 14200.0, 14200.0));
-        assert_eq!(estimate(28, &options(10, 1, None), &Control::new()), Err(TaskError::OutOfRange(28)));
+        assert_eq!(estimate_cost(28, &options(10, 1, None), &Control::new()), Err(TaskError::OutOfRange(28)));
     }
 
     /// The sub-sampled projection checked where the truth is known: the projected number of
@@ -397,7 +397,7 @@ mod tests {
         let (mut inside, mut tried) = (0, 0);
         for (n, total) in known {
             for seed in 1..=4 {
-                let e = estimate(n, &options(60, seed, Some(16)), &Control::new()).unwrap();
+                let e = estimate_cost(n, &options(60, seed, Some(16)), &Control::new()).unwrap();
                 assert!(e.subsampled_tasks * 2 > e.samples, "n = {n}: most tasks sub-sampled");
                 assert!(e.solutions_low <= e.solutions && e.solutions <= e.solutions_high);
                 tried += 1;
