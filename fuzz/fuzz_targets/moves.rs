@@ -3,13 +3,13 @@
 //! and the walk `path_for` builds for the replayed landings replays to the same landings.
 #![no_main]
 
-use damier::walk::Shape;
+use damier::walk::board_size;
 use damier::walk::path::{Move, Outcome, moves_to_string, parse_moves, path_for, replay};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let [r, c, rest @ ..] = data else { return };
-    let shape = Shape::new(usize::from(r % 12) + 1, usize::from(c % 12) + 1).expect("small board");
+    let shape = board_size(usize::from(r % 12) + 1, usize::from(c % 12) + 1).expect("small board");
     let Ok(text) = std::str::from_utf8(rest) else { return };
     let Ok(moves) = parse_moves(text) else {
         assert!(text.chars().any(|ch| !ch.is_whitespace() && !"NSEWOnsewo".contains(ch)));
@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(parse_moves(&moves_to_string(&moves)).as_deref(), Ok(moves.as_slice()));
     let run = replay(shape, &moves);
     // Plain simulation: landing parities on a grid of bools, from the bottom-left cell.
-    let (rows, cols) = (shape.rows(), shape.cols());
+    let (rows, cols) = (shape.height(), shape.width());
     let mut landed = vec![vec![false; cols]; rows];
     let (mut pr, mut pc) = (rows - 1, 0usize);
     landed[pr][pc] ^= true;
