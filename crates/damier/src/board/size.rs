@@ -92,7 +92,22 @@ impl FromStr for Size {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+
+    proptest! {
+        /// Every valid size prints as `WxH` and parses back to itself; any other text is an
+        /// error, never a panic, and a parsed size is always within the limits.
+        #[test]
+        fn sizes_round_trip_and_any_text_is_safe(w in 1usize..=1 << 17, h in 1usize..=1 << 17, text in ".{0,24}") {
+            let s = Size::new(w, h).unwrap();
+            prop_assert_eq!(s.to_string().parse::<Size>(), Ok(s));
+            if let Ok(t) = text.parse::<Size>() {
+                prop_assert!(t.width() >= 1 && t.height() >= 1 && t.cells() as u64 <= MAX_CELLS);
+            }
+        }
+    }
 
     #[test]
     fn sizes_parse_print_and_are_checked_before_allocating() {

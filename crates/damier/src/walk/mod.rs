@@ -117,16 +117,16 @@ pub enum WalkError {
         /// 1-based position in the string.
         position: usize,
     },
-    /// A grid whose shape does not match the board.
+    /// A grid whose size does not match the board's.
     #[error("grid is {got_rows} x {got_cols}, the board is {rows} x {cols}")]
-    ShapeMismatch {
-        /// Shape rows.
+    SizeMismatch {
+        /// The board's rows.
         rows: usize,
-        /// Shape columns.
+        /// The board's columns.
         cols: usize,
-        /// Board rows.
+        /// The grid's rows.
         got_rows: usize,
-        /// Board columns.
+        /// The grid's columns.
         got_cols: usize,
     },
     /// A picture that does not parse.
@@ -140,9 +140,9 @@ pub enum WalkError {
     /// No walk realises the requested activation set (only the 1 x 1 board with the empty set).
     #[error("no walk lands on exactly these cells an odd number of times on a {rows} x {cols} board")]
     NoWalk {
-        /// Shape rows.
+        /// The board's rows.
         rows: usize,
-        /// Shape columns.
+        /// The board's columns.
         cols: usize,
     },
     /// A board state from which all black cannot be reached.
@@ -218,7 +218,7 @@ pub(crate) fn check_board(size: Size, g: &Board) -> Result<(), WalkError> {
     if g.size() == size {
         Ok(())
     } else {
-        Err(WalkError::ShapeMismatch {
+        Err(WalkError::SizeMismatch {
             rows: size.height(),
             cols: size.width(),
             got_rows: g.height(),
