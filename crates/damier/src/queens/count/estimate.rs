@@ -257,9 +257,11 @@ pub fn estimate(n: u32, options: &EstimateOptions, control: &Control) -> Result<
     Ok(project_samples(n, u64::from(list.len()), &samples, options.queries, setup, thread_clock))
 }
 
-/// A sampled task's matching time, extrapolated to all of its queries along the line through
-/// its two nested samples (see the module docs); scaled in proportion when there is no smaller
-/// sample.
+/// A sampled task's matching time, extrapolated to all of its queries (see the module docs):
+/// the two nested samples' times fit `a * visits + b * loads` (the matcher's work, counted
+/// exactly for every sample and for all queries), which then prices all queries' work. Without
+/// the work counts, the line through the two samples; without a smaller sample, in
+/// proportion.
 fn matching_seconds(s: &TaskSample) -> f64 {
     if s.matched >= s.queries || s.matched == 0 {
         return s.match_seconds;
@@ -268,8 +270,22 @@ fn matching_seconds(s: &TaskSample) -> f64 {
     if s.probe_queries == 0 || s.probe_queries >= s.matched {
         return s.match_seconds * q / m;
     }
-    let slope = (s.match_seconds - s.probe_seconds).max(0.0) / (m - s.probe_queries as f64);
-    s.match_seconds + slope * (q - m)
+    let (t1, t2) = (s.probe_seconds, s.match_seconds);
+    let [(w1, c1), (w2, c2), (wf, cf)] = s.work;
+    let det = w1 * c2 - w2 * c1;
+    if det.abs() > 1e-9 * (w2 * c2).abs() {
+        let a = (t1 * c2 - t2 * c1) / det;
+        let b = (w1 * t2 - w2 * t1) / det;
+        // Timing noise can push one price below 0: the other alone then carries the time.
+        let (a, b) = match (a >= 0.0, b >= 0.0) {
+            (true, true) => (a, b),
+            (false, _) => (0.0, t2 / c2),
+            (true, false) => (t2 / w2, 0.0),
+        };
+        return a * wf + b * cf;
+    }
+    let slope = (t2 - t1).max(0.0) / (m - s.probe_queries as f64);
+    t2 + slope * (q - m)
 }
 
 /// The projection from sub-sampled tasks: each task's time and count scaled up by its
@@ -367,6 +383,15 @@ mod tests {
         assert!((matching_seconds(&two) - 5.2).abs() < 1e-12);
         let flat = TaskSample { probe_seconds: 1.5, ..two };
         assert_eq!(matching_seconds(&flat), 1.0, "never a negative slope");
+        // With the work counted: times 0.6 and 1.8 s for (visits, loads) (10, 5) and (80, 10)
+        // price a visit 0.01 s and a load 0.1 s; all queries' (1000, 12) then cost 11.2 s.
+        let priced = TaskSample {
+            probe_seconds: 0.6,
+            match_seconds: 1.8,
+            work: [(10.0, 5.0), (80.0, 10.0), (1000.0, 12.0)],
+            ..two
+        };
+        assert!((matching_seconds(&priced) - 11.2).abs() < 1e-9);
     }
 
     fn options(samples: u32, seed: u64, queries: Option<u32>) -> EstimateOptions {

@@ -219,6 +219,64 @@ impl Matcher {
     }
 }
 
+/// Groups of queries by the matcher's first [`MAX_CUT`] cut bits: how many queries fall in
+/// each (see [`Matcher::classes`]).
+pub(super) type Classes = [u64; 1 << MAX_CUT];
+
+impl Matcher {
+    /// How many of `queries` fall in each class of the first [`MAX_CUT`] cut bits: a batch cut
+    /// on `b` bits groups the queries by the low `b` bits of their class.
+    pub(super) fn classes(&self, queries: &[u64]) -> Classes {
+        let bits = &self.candidates[..self.max_cut.min(self.candidates.len())];
+        let mut out = [0u64; 1 << MAX_CUT];
+        for &q in queries {
+            let mut c = 0;
+            for (i, &bit) in bits.iter().enumerate() {
+                c |= ((q >> bit) & 1) << i;
+            }
+            out[c as usize] += 1;
+        }
+        out
+    }
+
+    /// The work of [`Matcher::count`] on queries of these `classes` against the sealed keys:
+    /// (query-block visits, block loads of distinct (query group, key group) pairs). A
+    /// query's time is about `a` per visit, and the first query of a group pays `b` per block
+    /// it loads (later ones find it in cache); the tails' keys count as fractions of a block.
+    pub(super) fn work(&self, classes: &Classes) -> (f64, f64) {
+        let count = 1usize << self.cut;
+        let rows_per_block = (self.chunks << CHUNK) as f64;
+        // reach[m]: blocks of the key groups whose cut bits are within m (subset sums).
+        let mut reach: Vec<f64> = self
+            .groups
+            .iter()
+            .map(|g| {
+                (g.rows.1 - g.rows.0) as f64 / rows_per_block + (g.tail.1 - g.tail.0) as f64 / BLOCK as f64
+            })
+            .collect();
+        for bit in 0..self.cut {
+            for m in 0..count {
+                if m >> bit & 1 == 1 {
+                    reach[m] += reach[m ^ (1 << bit)];
+                }
+            }
+        }
+        let mut per_group = vec![0u64; count];
+        for (c, &k) in classes.iter().enumerate() {
+            per_group[c & (count - 1)] += k;
+        }
+        let (mut visits, mut loads) = (0.0, 0.0);
+        for (qg, &k) in per_group.iter().enumerate() {
+            if k > 0 {
+                let r = reach[!qg & (count - 1)];
+                visits += k as f64 * r;
+                loads += r;
+            }
+        }
+        (visits, loads)
+    }
+}
+
 /// Writes the rows of one block of at most [`BLOCK`] keys (`chunks << CHUNK` rows).
 pub(super) fn slice_block(keys: &[u64], chunks: usize, rows: &mut [Row]) {
     // Columns: bit i of `cols[j][w]` says key `64 w + i` has bit j clear.
