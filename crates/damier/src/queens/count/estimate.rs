@@ -258,8 +258,9 @@ pub fn estimate(n: u32, options: &EstimateOptions, control: &Control) -> Result<
 }
 
 /// A sampled task's matching time, extrapolated to all of its queries (see the module docs):
-/// the two nested samples' times fit `a * visits + b * loads` (the matcher's work, counted
-/// exactly for every sample and for all queries), which then prices all queries' work. Without
+/// the two nested samples' times fit `a * reads + b * distinct` (the matcher's rows read, and
+/// rows read for the first time in a call: counted exactly for every sample and for all
+/// queries), which then prices all queries' work. Without
 /// the work counts, the line through the two samples; without a smaller sample, in
 /// proportion.
 fn matching_seconds(s: &TaskSample) -> f64 {
@@ -383,8 +384,8 @@ mod tests {
         assert!((matching_seconds(&two) - 5.2).abs() < 1e-12);
         let flat = TaskSample { probe_seconds: 1.5, ..two };
         assert_eq!(matching_seconds(&flat), 1.0, "never a negative slope");
-        // With the work counted: times 0.6 and 1.8 s for (visits, loads) (10, 5) and (80, 10)
-        // price a visit 0.01 s and a load 0.1 s; all queries' (1000, 12) then cost 11.2 s.
+        // With the work counted: times 0.6 and 1.8 s for (reads, distinct) (10, 5) and (80, 10)
+        // price a read 0.01 s and a first read 0.1 s; all queries' (1000, 12) then cost 11.2 s.
         let priced = TaskSample {
             probe_seconds: 0.6,
             match_seconds: 1.8,

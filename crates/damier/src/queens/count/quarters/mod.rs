@@ -308,7 +308,7 @@ pub(crate) struct TaskSample {
     pub probe_queries: u64,
     /// Clock seconds matching the smaller sample.
     pub probe_seconds: f64,
-    /// The matcher's work (query-block visits, cold block loads; see `Matcher::work`) for the
+    /// The matcher's work (rows read, distinct rows read per call; see `Matcher::work`) for the
     /// smaller sample, the sample and all of the task's queries, summed over its batches
     /// (only when the queries were sampled).
     pub work: [(f64, f64); 3],
