@@ -31,11 +31,6 @@ use super::tasks::{TaskEngine, TaskError, TaskList, sample_tasks};
 use crate::control::Control;
 use crate::cpu::Isa;
 
-/// Queries matched per task by default ([`EstimateOptions::queries`]): 128 per group of the
-/// matcher's 8 cut bits, so that the cold start of each group is measured, not guessed; the
-/// within-task noise is then small beside the spread between tasks (about 40%).
-pub const DEFAULT_QUERIES: u32 = 32_768;
-
 /// How [`estimate`] samples.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EstimateOptions {
@@ -46,14 +41,15 @@ pub struct EstimateOptions {
     /// The vector unit of the kernels (one this CPU lacks is refused). [default: `Isa::best()`]
     pub isa: Isa,
     /// Most queries (top halves) matched per task: a task with more matches a uniform random
-    /// sample this large and its matching time is scaled up (see the module docs). `None`:
-    /// whole tasks. [default: [`DEFAULT_QUERIES`]] [range: 1..]
+    /// sample this large and its matching time is extrapolated (see the module docs; it
+    /// leans high, by a factor measured to grow with n). `None`: whole tasks. [default: `None`]
+    /// [range: 1..]
     pub queries: Option<u32>,
 }
 
 impl Default for EstimateOptions {
     fn default() -> Self {
-        EstimateOptions { samples: 200, seed: 0, isa: Isa::best(), queries: Some(DEFAULT_QUERIES) }
+        EstimateOptions { samples: 200, seed: 0, isa: Isa::best(), queries: None }
     }
 }
 
