@@ -318,12 +318,12 @@ pub(crate) struct TaskSample {
 
 /// How [`count_task_probed`] samples and times a task.
 ///
-/// Matching `m` queries of a batch costs about `a m + b`: `a` per query, and `b` the first,
-/// cold, loads of the stored keys' groups that the queries visit (later queries of the same
-/// group find them in cache). A sample pays `b` in full, so scaling its time by `queries / m`
-/// overstates it (measured at n = 22: 1.7x with 4096 of about 250 000 queries, 1.2x with
-/// 32 768). So a sampled task also matches the first eighth of its sample alone: two points
-/// of the line, extrapolated to all of its queries.
+/// A sample's matching time cannot simply be scaled up: only the first read of a row in a
+/// matcher call misses the cache, so a sparse sample pays more misses per query (measured at
+/// n = 22: 1.7x too much with 4096 of about 250 000 queries, 1.2x with 32 768). So a sampled
+/// task also matches the first eighth of its sample alone, and the matcher's work (rows read,
+/// distinct rows read per call) is counted for both samples and for all queries, for the
+/// estimate to price.
 struct Probe<'a> {
     /// Most queries matched.
     limit: usize,
