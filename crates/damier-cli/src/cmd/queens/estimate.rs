@@ -27,7 +27,7 @@ pub struct Args {
     isa: super::count::IsaChoice,
     /// Most queries (top halves) matched per task: a task with more matches a random sample
     /// this large (32768 is a good size) and its matching time is extrapolated: much faster
-    /// from n = 24 up, but it leans high (1.5x at n = 24, 1.9x at 25, measured); `all`: whole
+    /// from n = 24 up, but it leans high (1.3x at n = 24, 1.6x at 25, 2.1x at 26, measured); `all`: whole
     /// tasks (seconds each at n = 25, minutes at 27).
     #[arg(long, value_name = "K|all", default_value = "all", value_parser = parse_queries)]
     queries: Queries,
