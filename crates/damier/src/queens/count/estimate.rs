@@ -7,21 +7,23 @@
 //! with the finite-population correction `sqrt((N - K) / (N - 1))`), scaled the same way; with
 //! heavy-tailed task times it is only as good as the sample is large.
 //!
-//! **Sub-task sampling.** From n = 24 up a task takes seconds to minutes (about 4x more per
-//! n), so whole tasks would leave a sample too small to mean anything. A sampled task instead
-//! runs in full what every query needs (assembling its top and bottom halves, sealing the
-//! stored keys) and matches only a uniform random sample of at most `queries` of its top
-//! halves (queries) against every stored key; its matching time is scaled by
-//! `queries_of_the_task / matched`. That is unbiased for the task's time as far as a query's
-//! matching cost does not depend on which other queries run with it (the kernels loop query
-//! by query; only per-group call overheads are shared, which a smaller sample pays more of, so
-//! the estimate leans high, never low). The same scaling of the matched queries' solutions
-//! gives an unbiased estimate of the task's count: summed like the times, it projects the
-//! total number of solutions, which can be held against the known totals (OEIS A000170) to
-//! check the sampling. The interval is then two-stage sampling's: the spread of the per-task
-//! estimates already holds the within-task sampling noise, and leaving out the
-//! finite-population correction (the "ultimate cluster" variance estimator) makes it
-//! conservative.
+//! **Sub-task sampling** (optional: [`EstimateOptions::queries`]). From n = 25 up a task takes
+//! seconds to minutes (about 4-7x more per n), so whole tasks leave small samples. A sampled
+//! task instead runs in full what every query needs (assembling its top and bottom halves,
+//! sealing the stored keys) and matches only a uniform random sample of its top halves
+//! (queries), twice (the first eighth alone, then the whole sample). A query's cost depends on
+//! the others (only the first read of a row in a matcher call misses the cache), so the
+//! matching time is not scaled by the number of queries but priced: the matcher counts rows
+//! read and distinct rows read per call for both samples and for all of the task's queries,
+//! the two timings price both, and the prices apply to all queries. Measured against whole
+//! tasks (docs/performance.md) this is within 3% at n = 23 but still 1.3x high at n = 24 and
+//! 1.6x at 25, so it is a fast mode that leans high, not the default. The same scaling of the
+//! sampled queries' solutions estimates each task's count without bias; summed like the
+//! times, it projects the total number of solutions, which can be held against the known
+//! totals (OEIS A000170) to check the sampling. With sub-sampled tasks the interval is two-stage
+//! sampling's: the spread of the per-task estimates already holds the within-task noise, and
+//! leaving out the finite-population correction (the "ultimate cluster" variance estimator)
+//! makes it conservative.
 
 use std::sync::Mutex;
 use std::time::Instant;
@@ -30,11 +32,6 @@ use super::quarters::{self, TaskSample};
 use super::tasks::{TaskEngine, TaskError, TaskList, sample_tasks};
 use crate::control::Control;
 use crate::cpu::Isa;
-
-/// Queries matched per task by default ([`EstimateOptions::queries`]): 128 per group of the
-/// matcher's 8 cut bits, so that the cold start of each group is measured, not guessed; the
-/// within-task noise is then small beside the spread between tasks (about 40%).
-pub const DEFAULT_QUERIES: u32 = 32_768;
 
 /// How [`estimate`] samples.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,14 +43,15 @@ pub struct EstimateOptions {
     /// The vector unit of the kernels (one this CPU lacks is refused). [default: `Isa::best()`]
     pub isa: Isa,
     /// Most queries (top halves) matched per task: a task with more matches a uniform random
-    /// sample this large and its matching time is scaled up (see the module docs). `None`:
-    /// whole tasks. [default: [`DEFAULT_QUERIES`]] [range: 1..]
+    /// sample this large and its matching time is extrapolated (see the module docs; it
+    /// leans high, by a factor measured to grow with n). `None`: whole tasks. [default: `None`]
+    /// [range: 1..]
     pub queries: Option<u32>,
 }
 
 impl Default for EstimateOptions {
     fn default() -> Self {
-        EstimateOptions { samples: 200, seed: 0, isa: Isa::best(), queries: Some(DEFAULT_QUERIES) }
+        EstimateOptions { samples: 200, seed: 0, isa: Isa::best(), queries: None }
     }
 }
 
@@ -258,9 +256,12 @@ pub fn estimate_cost(n: u32, options: &EstimateOptions, control: &Control) -> Re
     Ok(project_samples(n, u64::from(list.len()), &samples, options.queries, setup, thread_clock))
 }
 
-/// A sampled task's matching time, extrapolated to all of its queries along the line through
-/// its two nested samples (see the module docs); scaled in proportion when there is no smaller
-/// sample.
+/// A sampled task's matching time, extrapolated to all of its queries (see the module docs):
+/// the two nested samples' times fit `a * reads + b * distinct` (the matcher's rows read, and
+/// rows read for the first time in a call: counted exactly for every sample and for all
+/// queries), which then prices all queries' work. Without
+/// the work counts, the line through the two samples; without a smaller sample, in
+/// proportion.
 fn matching_seconds(s: &TaskSample) -> f64 {
     if s.matched >= s.queries || s.matched == 0 {
         return s.match_seconds;
@@ -269,8 +270,22 @@ fn matching_seconds(s: &TaskSample) -> f64 {
     if s.probe_queries == 0 || s.probe_queries >= s.matched {
         return s.match_seconds * q / m;
     }
-    let slope = (s.match_seconds - s.probe_seconds).max(0.0) / (m - s.probe_queries as f64);
-    s.match_seconds + slope * (q - m)
+    let (t1, t2) = (s.probe_seconds, s.match_seconds);
+    let [(w1, c1), (w2, c2), (wf, cf)] = s.work;
+    let det = w1 * c2 - w2 * c1;
+    if det.abs() > 1e-9 * (w2 * c2).abs() {
+        let a = (t1 * c2 - t2 * c1) / det;
+        let b = (w1 * t2 - w2 * t1) / det;
+        // Timing noise can push one price below 0: the other alone then carries the time.
+        let (a, b) = match (a >= 0.0, b >= 0.0) {
+            (true, true) => (a, b),
+            (false, _) => (0.0, t2 / c2),
+            (true, false) => (t2 / w2, 0.0),
+        };
+        return a * wf + b * cf;
+    }
+    let slope = (t2 - t1).max(0.0) / (m - s.probe_queries as f64);
+    t2 + slope * (q - m)
 }
 
 /// The projection from sub-sampled tasks: each task's time and count scaled up by its
@@ -368,6 +383,15 @@ mod tests {
         assert!((matching_seconds(&two) - 5.2).abs() < 1e-12);
         let flat = TaskSample { probe_seconds: 1.5, ..two };
         assert_eq!(matching_seconds(&flat), 1.0, "never a negative slope");
+        // With the work counted: times 0.6 and 1.8 s for (reads, distinct) (10, 5) and (80, 10)
+        // price a read 0.01 s and a first read 0.1 s; all queries' (1000, 12) then cost 11.2 s.
+        let priced = TaskSample {
+            probe_seconds: 0.6,
+            match_seconds: 1.8,
+            work: [(10.0, 5.0), (80.0, 10.0), (1000.0, 12.0)],
+            ..two
+        };
+        assert!((matching_seconds(&priced) - 11.2).abs() < 1e-9);
     }
 
     fn options(samples: u32, seed: u64, queries: Option<u32>) -> EstimateOptions {

@@ -219,6 +219,76 @@ impl Matcher {
     }
 }
 
+/// Most chunks of a key (52 bits at n = 27, in chunks of [`CHUNK`]).
+const MAX_CHUNKS: usize = 16;
+
+/// Queries by class of the matcher's first [`MAX_CUT`] cut bits: how many fall in each, and
+/// per chunk the mask of the chunk values they hold (see [`Matcher::classes`]).
+pub(super) type Classes = Vec<(u64, [u32; MAX_CHUNKS])>;
+
+impl Matcher {
+    /// The classes of `queries` (first [`MAX_CUT`] cut bits): a batch cut on `b` bits groups
+    /// the queries by the low `b` bits of their class.
+    pub(super) fn classes(&self, queries: &[u64]) -> Classes {
+        let bits = &self.candidates[..self.max_cut.min(self.candidates.len())];
+        let mut out = vec![(0u64, [0u32; MAX_CHUNKS]); 1 << MAX_CUT];
+        for &q in queries {
+            let mut c = 0;
+            for (i, &bit) in bits.iter().enumerate() {
+                c |= ((q >> bit) & 1) << i;
+            }
+            let class = &mut out[c as usize];
+            class.0 += 1;
+            for (chunk, values) in class.1.iter_mut().enumerate().take(self.chunks) {
+                *values |= 1 << ((q >> (chunk as u32 * CHUNK)) & 31);
+            }
+        }
+        out
+    }
+
+    /// The work of [`Matcher::count`] on queries of these `classes` against the sealed keys:
+    /// (rows read, distinct rows read per call). A query reads one row per chunk of every
+    /// block it visits; within one call (a query group against a key group) the first read of
+    /// a row misses the cache and later ones hit it, so the time is about `a` per row read
+    /// plus `b` per distinct row. The tails' keys count as fractions of a block.
+    pub(super) fn work(&self, classes: &Classes) -> (f64, f64) {
+        let count = 1usize << self.cut;
+        let rows_per_block = (self.chunks << CHUNK) as f64;
+        // reach[m]: blocks of the key groups whose cut bits are within m (subset sums).
+        let mut reach: Vec<f64> = self
+            .groups
+            .iter()
+            .map(|g| {
+                (g.rows.1 - g.rows.0) as f64 / rows_per_block + (g.tail.1 - g.tail.0) as f64 / BLOCK as f64
+            })
+            .collect();
+        for bit in 0..self.cut {
+            for m in 0..count {
+                if m >> bit & 1 == 1 {
+                    reach[m] += reach[m ^ (1 << bit)];
+                }
+            }
+        }
+        let mut per_group = vec![(0u64, [0u32; MAX_CHUNKS]); count];
+        for (c, (k, values)) in classes.iter().enumerate() {
+            let group = &mut per_group[c & (count - 1)];
+            group.0 += k;
+            for (g, v) in group.1.iter_mut().zip(values) {
+                *g |= v;
+            }
+        }
+        let (mut reads, mut distinct) = (0.0, 0.0);
+        for (qg, (k, values)) in per_group.iter().enumerate() {
+            if *k > 0 {
+                let r = reach[!qg & (count - 1)];
+                reads += *k as f64 * r * self.chunks as f64;
+                distinct += r * values.iter().map(|v| v.count_ones()).sum::<u32>() as f64;
+            }
+        }
+        (reads, distinct)
+    }
+}
+
 /// Writes the rows of one block of at most [`BLOCK`] keys (`chunks << CHUNK` rows).
 pub(super) fn slice_block(keys: &[u64], chunks: usize, rows: &mut [Row]) {
     // Columns: bit i of `cols[j][w]` says key `64 w + i` has bit j clear.

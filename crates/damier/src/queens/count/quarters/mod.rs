@@ -308,18 +308,22 @@ pub(crate) struct TaskSample {
     pub probe_queries: u64,
     /// Clock seconds matching the smaller sample.
     pub probe_seconds: f64,
+    /// The matcher's work (rows read, distinct rows read per call; see `Matcher::work`) for the
+    /// smaller sample, the sample and all of the task's queries, summed over its batches
+    /// (only when the queries were sampled).
+    pub work: [(f64, f64); 3],
     /// Weighted count of the matched queries' solutions (times the task's mirror weight).
     pub matched_count: u64,
 }
 
 /// How [`count_task_probed`] samples and times a task.
 ///
-/// Matching `m` queries of a batch costs about `a m + b`: `a` per query, and `b` the first,
-/// cold, loads of the stored keys' groups that the queries visit (later queries of the same
-/// group find them in cache). A sample pays `b` in full, so scaling its time by `queries / m`
-/// overstates it (measured at n = 22: 1.7x with 4096 of about 250 000 queries, 1.2x with
-/// 32 768). So a sampled task also matches the first eighth of its sample alone: two points
-/// of the line, extrapolated to all of its queries.
+/// A sample's matching time cannot simply be scaled up: only the first read of a row in a
+/// matcher call misses the cache, so a sparse sample pays more misses per query (measured at
+/// n = 22: 1.7x too much with 4096 of about 250 000 queries, 1.2x with 32 768). So a sampled
+/// task also matches the first eighth of its sample alone, and the matcher's work (rows read,
+/// distinct rows read per call) is counted for both samples and for all queries, for the
+/// estimate to price.
 struct Probe<'a> {
     /// Most queries matched.
     limit: usize,
@@ -353,12 +357,15 @@ fn count_task_probed(
     queries.clear();
     let splits = &quarters.top_rows[top_left.count_ones() as usize];
     assemble(isa, g, source, (tl, tr), (top_left, top_right), g.top_rows(), splits, u64::MAX, queries);
+    // With a probe, the queries matched: a uniform random sample moved to the front.
+    let mut matched = queries.len();
     if let Some(p) = probe.as_deref_mut() {
         p.found.queries = queries.len() as u64;
         if queries.len() > p.limit {
             draw(queries, p.limit, p.seed ^ u64::from(task.cols).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            matched = p.limit;
         }
-        p.found.matched = queries.len() as u64;
+        p.found.matched = matched as u64;
     }
     if queries.is_empty() {
         if let (Some(p), Some(t)) = (probe, started) {
@@ -375,11 +382,18 @@ fn count_task_probed(
     let mut next = 0;
     let mut matching = 0.0;
     let mut probing = 0.0;
-    // The smaller, nested sample (the first eighth of a sample drawn above).
-    let probe_len = match probe.as_deref() {
-        Some(p) if p.found.matched < p.found.queries => queries.len() / 8,
-        _ => 0,
-    };
+    // Clock seconds of the probe's own book-keeping (left out of every part).
+    let mut bookkeeping = 0.0;
+    // The smaller, nested sample (the first eighth of a sample drawn above), and the classes
+    // of both samples and of all queries.
+    let probe_len = if matched < queries.len() { matched / 8 } else { 0 };
+    let classes = probe.as_ref().filter(|_| probe_len > 0).map(|p| {
+        let t = (p.clock)();
+        let c = [&queries[..probe_len], &queries[..matched], &queries[..]].map(|q| matcher.classes(q));
+        bookkeeping += (p.clock)() - t;
+        c
+    });
+    let mut work = [(0.0, 0.0); 3];
     while next < splits.len() {
         matcher.clear();
         // PERF: one batch holds every bottom half of the largest tasks measured at n = 21;
@@ -393,13 +407,19 @@ fn count_task_probed(
         }
         if !matcher.is_empty() {
             matcher.seal();
-            if let Some(p) = probe.as_ref().filter(|_| probe_len > 0) {
+            if let (Some(p), Some(classes)) = (probe.as_ref(), &classes) {
                 let t = (p.clock)();
+                for (w, c) in work.iter_mut().zip(classes) {
+                    let (visits, loads) = matcher.work(c);
+                    *w = (w.0 + visits, w.1 + loads);
+                }
+                let t2 = (p.clock)();
+                bookkeeping += t2 - t;
                 matcher.count(isa, &queries[..probe_len]);
-                probing += (p.clock)() - t;
+                probing += (p.clock)() - t2;
             }
             let before = probe.as_ref().map(|p| (p.clock)());
-            total += matcher.count(isa, queries);
+            total += matcher.count(isa, &queries[..matched]);
             if let (Some(p), Some(t)) = (probe.as_ref(), before) {
                 matching += (p.clock)() - t;
             }
@@ -410,21 +430,22 @@ fn count_task_probed(
         p.found.match_seconds = matching;
         p.found.probe_queries = probe_len as u64;
         p.found.probe_seconds = probing;
-        p.found.fixed_seconds = end - t - matching - probing;
+        p.found.fixed_seconds = end - t - matching - probing - bookkeeping;
+        p.found.work = work;
         p.found.matched_count = total * task.weight;
     }
     total * task.weight
 }
 
-/// Keeps a uniform random sample of `keep` of the `items` (partial Fisher-Yates, seeded).
-fn draw(items: &mut Vec<u64>, keep: usize, seed: u64) {
+/// Moves a uniform random sample of `keep` of the `items` to the front (partial Fisher-Yates,
+/// seeded); any prefix of it is a uniform sample too.
+fn draw(items: &mut [u64], keep: usize, seed: u64) {
     use rand::{RngExt, SeedableRng};
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
     for i in 0..keep.min(items.len()) {
         let j = rng.random_range(i..items.len());
         items.swap(i, j);
     }
-    items.truncate(keep);
 }
 
 /// The solutions of n queens (`MIN_N..=MAX_N`) in one share of the tasks, in parallel on the

@@ -365,3 +365,43 @@ fn layouts_per_task() {
         }
     }
 }
+
+/// The matcher's work counts (for pricing sampled tasks): rows read add up over queries,
+/// repeated queries read no new rows, and one group's counts follow from its blocks.
+#[test]
+fn matcher_work_counts_rows_read() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+    let bits = 24;
+    let mask = (1u64 << bits) - 1;
+    let stored: Vec<u64> =
+        (0..2 * BLOCK + 5).map(|_| rng.random::<u64>() & rng.random::<u64>() & mask).collect();
+    let queries: Vec<u64> = (0..300).map(|_| rng.random::<u64>() & rng.random::<u64>() & mask).collect();
+    let candidates: Vec<u32> = (0..bits).collect();
+    for max_cut in [0, 2, 8] {
+        let mut m = Matcher::new(bits, candidates.clone());
+        m.max_cut = max_cut;
+        m.group_keys = 64;
+        m.keys.extend_from_slice(&stored);
+        m.seal();
+        let (reads, distinct) = m.work(&m.classes(&queries));
+        let one_by_one: f64 = queries.iter().map(|q| m.work(&m.classes(std::slice::from_ref(q))).0).sum();
+        assert!((reads - one_by_one).abs() < 1e-6 * reads, "cut {max_cut}: reads add up");
+        assert!(0.0 < distinct && distinct <= reads, "cut {max_cut}");
+        let twice: Vec<u64> = queries.iter().chain(&queries).copied().collect();
+        let (reads2, distinct2) = m.work(&m.classes(&twice));
+        assert!(
+            (reads2 - 2.0 * reads).abs() < 1e-6 * reads && (distinct2 - distinct).abs() < 1e-9,
+            "cut {max_cut}"
+        );
+        if max_cut == 0 {
+            // One group: two blocks and a tail of 5 keys scanned, 5 chunks of 5 bits.
+            let reach = 2.0 + 5.0 / BLOCK as f64;
+            assert!((reads - 300.0 * reach * 5.0).abs() < 1e-6);
+            let values: u32 = (0..5)
+                .map(|c| queries.iter().fold(0u32, |v, &q| v | 1 << ((q >> (5 * c)) & 31)).count_ones())
+                .sum();
+            assert!((distinct - reach * f64::from(values)).abs() < 1e-6);
+        }
+    }
+}
