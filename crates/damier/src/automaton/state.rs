@@ -603,3 +603,6 @@ impl Automaton {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod golden;
