@@ -21,6 +21,7 @@
 //!   resume bit-exactly);
 //! - [`experiment`]: parallel reproducible runs, the ε sweep (fig. 5), the scale over n
 //!   (figs. 6 and 8);
+//! - [`growth`]: per-n means with bootstrap intervals and the fitted growth factor per n;
 //! - [`trap`]: searches for the special positions of figs. 1 and 7.
 //!
 //! ## Stepping API (for a live view)
@@ -51,6 +52,7 @@
 pub mod checkpoint;
 pub mod dir;
 pub mod experiment;
+pub mod growth;
 pub mod pairs;
 mod state;
 pub mod text;
