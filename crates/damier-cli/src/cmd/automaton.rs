@@ -17,6 +17,7 @@ use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::progress::Progress;
 use crate::util::{exit, interrupt, output};
 
+mod growth;
 mod long_run;
 
 /// Subcommands of `damier automaton`.
@@ -32,6 +33,8 @@ pub enum Command {
     Trap(TrapArgs),
     /// Updates per second of both models, one thread and all threads.
     Bench(BenchArgs),
+    /// Mean cost against n (both models, min-conflicts) with the fitted growth per n.
+    Growth(growth::GrowthArgs),
 }
 
 /// The update rule, as named on the command line.
@@ -240,6 +243,7 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Scale(a) => scale(a),
         Command::Trap(a) => trap_cmd(a),
         Command::Bench(a) => bench(a),
+        Command::Growth(a) => growth::run(a),
     }
 }
 
