@@ -10,7 +10,8 @@
 //!
 //! Censored runs (stopped at a budget) make a mean a lower bound, so a point with any
 //! censored run is reported but left out of the fit (a fit through lower bounds would
-//! understate the growth); the fit needs at least two complete points.
+//! understate the growth); the fit needs at least two complete points. A point with a single
+//! run adds no spread to the bootstrap, so callers should fit only points with several runs.
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;

@@ -74,6 +74,10 @@ pub struct GrowthArgs {
     /// Seed of the bootstrap.
     #[arg(long, default_value_t = 1)]
     boot_seed: u64,
+    /// Fit only the n with at least this many runs (a single run adds no spread to the
+    /// bootstrap, so it would make the interval look tighter than it is).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    min_runs: u64,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -284,9 +288,11 @@ fn analyse(rows: &[RunRow], a: &GrowthArgs) -> anyhow::Result<Vec<SeriesReport>>
             })
             .collect();
         let points = growth::points(&runs, a.resamples as usize, a.boot_seed)?;
-        let (fit, fit_error) = match growth::fit(&runs, a.resamples as usize, a.boot_seed) {
+        let count = |n: u32| runs.iter().filter(|r| r.n == n).count() as u64;
+        let fitted: Vec<Run> = runs.iter().filter(|r| count(r.n) >= a.min_runs).copied().collect();
+        let (fit, fit_error) = match growth::fit(&fitted, a.resamples as usize, a.boot_seed) {
             Ok(f) => (Some(f), None),
-            Err(e) => (None, Some(e.to_string())),
+            Err(e) => (None, Some(format!("{e} (among the n with at least {} runs)", a.min_runs))),
         };
         let points = points
             .into_iter()
