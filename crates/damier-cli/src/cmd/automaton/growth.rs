@@ -316,7 +316,7 @@ fn short(v: Option<f64>) -> String {
 }
 
 fn fit_text(f: &Fit) -> String {
-    format!("x{:.3} per n [{:.3}, {:.3}]", f.rate, f.rate_interval.0, f.rate_interval.1)
+    format!("×{:.3} per n [{:.3}, {:.3}]", f.rate, f.rate_interval.0, f.rate_interval.1)
 }
 
 fn draw(report: &GrowthReport, path: &std::path::Path, a: &GrowthArgs) -> anyhow::Result<()> {
