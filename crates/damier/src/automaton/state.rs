@@ -58,9 +58,9 @@ pub struct Automaton {
     st: Vec<u32>,
     /// Index offsets of the 8 directions in the padded layout (wrapping `usize`).
     off: [usize; 8],
-    /// Model 1: every adjacent pair as `first padded index << 3 | direction to the second`,
-    /// in the order of the seed's bijection ([`pairs::pair`]).
-    pairs: Vec<u32>,
+    /// Model 1: every adjacent pair ([`pair_entry`]), in the order of the seed's bijection
+    /// ([`pairs::pair`]).
+    pairs: Vec<u64>,
     /// Model 2: padded index of each board cell, row-major.
     cells: Vec<u32>,
     /// Model 2: per padded index, the mask of directions whose neighbour is on the board.
@@ -196,7 +196,7 @@ impl Automaton {
             .map(|i| {
                 let (p, q) = pairs::pair(n, i);
                 let d = super::dir::delta(q, p).expect("adjacent");
-                ((idx(p.0, p.1) as u32) << 3) | d as u32
+                pair_entry(idx(p.0, p.1), idx(q.0, q.1), d)
             })
             .collect();
         let cells = (0..n * n).map(|i| idx(i % n, i / n) as u32).collect();
@@ -450,10 +450,7 @@ impl Automaton {
         debug_assert!(k < self.pairs.len());
         // SAFETY: k < pairs.len(): `pair_update` draws it below that length, and the test-only
         // `update_pair` asserts it (the only two callers).
-        let p = unsafe { *self.pairs.get_unchecked(k) };
-        let (a, d) = ((p >> 3) as usize, (p & 7) as usize);
-        let b = a.wrapping_add(self.off[d]);
-        let od = opposite(d);
+        let (a, b, bit_ab, bit_ba) = pair_cells(unsafe { *self.pairs.get_unchecked(k) });
         debug_assert!(a < self.st.len() && b < self.st.len());
         // SAFETY: the table holds board cells whose neighbour along d is a board cell, both
         // inside the padded array.
@@ -462,15 +459,18 @@ impl Automaton {
         // both cells then emit their own signals, so each facing bit is copied to the
         // signal and the emitted byte at once.
         if (sa | sb) < QUEEN {
-            let from_b = (sb >> d & 1) * (1 | 1 << EMIT_SHIFT);
-            let from_a = (sa >> od & 1) * (1 | 1 << EMIT_SHIFT);
+            // PERF: the table holds the two bits as masks: no variable shift. An empty cell
+            // emits its signals, so b's bit d is a's new signal d and emitted bit d.
+            let both = |bit: u32| bit | bit << EMIT_SHIFT;
             // SAFETY: as above.
             unsafe {
-                *self.st.get_unchecked_mut(a) = (sa & !((1 | 1 << EMIT_SHIFT) << d)) | from_b << d;
-                *self.st.get_unchecked_mut(b) = (sb & !((1 | 1 << EMIT_SHIFT) << od)) | from_a << od;
+                *self.st.get_unchecked_mut(a) = (sa & !both(bit_ab)) | both(sb & bit_ab);
+                *self.st.get_unchecked_mut(b) = (sb & !both(bit_ba)) | both(sa & bit_ba);
             }
             return false;
         }
+        let d = bit_ab.trailing_zeros() as usize;
+        let od = opposite(d);
         let mut moved = false;
         {
             // δ(a, b) = od (a lies opposite to d, seen from b); δ(b, a) = d.
@@ -608,6 +608,20 @@ impl Automaton {
         let n = self.n;
         [y, n + x, 2 * n + x + n - 1 - y, 4 * n - 1 + x + y]
     }
+}
+
+/// A model 1 table entry: padded cells `a` and `b = a + DIRECTIONS[d]` (24 bits each: the
+/// padded board of the largest n has under 2^23 cells), then the signal bit `d` that `a`'s
+/// update touches and the bit `opposite(d)` of `b`'s, as masks.
+fn pair_entry(a: usize, b: usize, d: usize) -> u64 {
+    debug_assert!(a < 1 << 24 && b < 1 << 24);
+    a as u64 | (b as u64) << 24 | 1u64 << (48 + d) | 1u64 << (56 + opposite(d))
+}
+
+/// The fields of a [`pair_entry`]: `(a, b, bit d of a, bit opposite(d) of b)`.
+#[inline(always)]
+fn pair_cells(e: u64) -> (usize, usize, u32, u32) {
+    ((e & 0xFF_FFFF) as usize, (e >> 24 & 0xFF_FFFF) as usize, (e >> 48) as u32 & 0xFF, (e >> 56) as u32)
 }
 
 /// Model 2 on padded board cell `c` when it holds no queen: it takes its new signals and

@@ -396,9 +396,8 @@ fn frozen_queens_signals_converge() {
             match model {
                 Model::Pair => {
                     let k = a.below(a.pairs.len() as u64) as usize;
-                    let p = a.pairs[k];
-                    let (c, d) = ((p >> 3) as usize, (p & 7) as usize);
-                    a.pair_signals(c, c.wrapping_add(a.off[d]), d);
+                    let (c, b, bit, _) = pair_cells(a.pairs[k]);
+                    a.pair_signals(c, b, bit.trailing_zeros() as usize);
                 }
                 Model::Cell => {
                     let k = a.below((n * n) as u64) as usize;
