@@ -5,6 +5,7 @@ mod cli {
     pub mod util;
 
     mod automaton;
+    mod automaton_growth;
     mod factor;
     mod lights;
     mod long_counts;

@@ -22,6 +22,7 @@
 //!   through `rand_xoshiro`'s serde form);
 //! - [`experiment`]: parallel reproducible runs, the ε sweep (fig. 5), the scale over n
 //!   (figs. 6 and 8);
+//! - [`growth`]: per-n means with bootstrap intervals and the fitted growth factor per n;
 //! - [`trap`]: searches for the special positions of figs. 1 and 7.
 //!
 //! ## Stepping API (for a live view)
@@ -54,6 +55,7 @@
 pub mod checkpoint;
 pub mod dir;
 pub mod experiment;
+pub mod growth;
 pub mod pairs;
 mod state;
 pub mod text;

@@ -2,9 +2,12 @@
 //!
 //! Layout: the board is padded with a one-cell frame, cell `(x, y)` at index
 //! `(y + 1) * (n + 2) + x + 1`, one `u32` per cell: bits 0..8 are the signals (bit `d` for
-//! [`DIRECTIONS`]`[d]`), bits 8.. the queen count. The frame cells hold no queen and no signal
-//! and are never updated, so a signal recomputed from a frame neighbour is 0 without any bounds
-//! test, as the spec's "in-board neighbours" requires.
+//! [`DIRECTIONS`]`[d]`), bits 8..16 what the cell *emits* (all 8 bits when it holds a queen,
+//! else its own signals: bit `d` is then exactly what a neighbour on the opposite side reads as
+//! its signal `d`), bits 16.. the queen count. The frame cells hold no queen and no signal and
+//! are never updated, so a signal recomputed from a frame neighbour is 0 without any bounds
+//! test, as the spec's "in-board neighbours" requires. Outside this file (checkpoints, the
+//! stepping API) a cell's word is `signals | count << 8`: the emitted byte is derived state.
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
@@ -20,9 +23,21 @@ use crate::random::below;
 type Rand = Xoshiro256PlusPlus;
 
 /// One queen in the count field of a cell's word.
-const QUEEN: u32 = 1 << 8;
+const QUEEN: u32 = 1 << 16;
 /// The signal bits of a cell's word.
 const SIGNALS: u32 = 0xFF;
+/// Where the emitted byte sits in a cell's word.
+const EMIT_SHIFT: u32 = 8;
+/// The emitted byte of a cell's word: `0xFF` on a queen, else a copy of the signals.
+const EMIT: u32 = 0xFF << EMIT_SHIFT;
+
+/// `word` with its emitted byte recomputed from its count and signals.
+#[inline(always)]
+fn with_emit(word: u32) -> u32 {
+    // PERF: branch-free: an occupied cell emits every direction, an empty one its signals.
+    let occupied = u32::from(word >= QUEEN).wrapping_neg() & EMIT;
+    (word & !EMIT) | ((word & SIGNALS) << EMIT_SHIFT) | occupied
+}
 
 /// A probability as a threshold on 53 random bits: `(r >> 11) < t` holds with probability
 /// `t / 2^53`, which is `p` rounded to 2^-53 (exact for 0 and 1).
@@ -41,13 +56,13 @@ pub struct Automaton {
     n: usize,
     /// Padded row width, `n + 2`.
     w: usize,
-    /// Padded cells: signals in bits 0..8, queen count above.
+    /// Padded cells: signals in bits 0..8, emitted byte in 8..16, queen count above.
     st: Vec<u32>,
     /// Index offsets of the 8 directions in the padded layout (wrapping `usize`).
     off: [usize; 8],
-    /// Model 1: every adjacent pair as `first padded index << 3 | direction to the second`,
-    /// in the order of the seed's bijection ([`pairs::pair`]).
-    pairs: Vec<u32>,
+    /// Model 1: every adjacent pair ([`pair_entry`]), in the order of the seed's bijection
+    /// ([`pairs::pair`]).
+    pairs: Vec<u64>,
     /// Model 2: padded index of each board cell, row-major.
     cells: Vec<u32>,
     /// Model 2: per padded index, the mask of directions whose neighbour is on the board.
@@ -153,7 +168,7 @@ impl Automaton {
             for _ in 0..word >> 8 {
                 a.add_queen(x, y);
             }
-            a.st[c] |= signals;
+            a.set_signals(c, signals);
         }
         a.steps = steps;
         a.moves = moves;
@@ -164,7 +179,12 @@ impl Automaton {
     #[cfg(feature = "serde")]
     /// The cell words row-major, as a checkpoint stores them.
     pub(super) fn cell_words(&self) -> Vec<u32> {
-        (0..self.n * self.n).map(|i| self.st[self.idx(i % self.n, i / self.n)]).collect()
+        (0..self.n * self.n)
+            .map(|i| {
+                let w = self.st[self.idx(i % self.n, i / self.n)];
+                (w & SIGNALS) | (w / QUEEN) << 8
+            })
+            .collect()
     }
 
     #[cfg(feature = "serde")]
@@ -182,7 +202,7 @@ impl Automaton {
             .map(|i| {
                 let (p, q) = pairs::pair(params.n, i);
                 let d = super::dir::delta(q, p).expect("adjacent");
-                ((idx(p.0, p.1) as u32) << 3) | d as u32
+                pair_entry(idx(p.0, p.1), idx(q.0, q.1), d)
             })
             .collect();
         let cells = (0..n * n).map(|i| idx(i % n, i / n) as u32).collect();
@@ -201,7 +221,9 @@ impl Automaton {
             params,
             n,
             w,
-            st: vec![0; w * w],
+            // One spare word after the frame: the 4-word loads of `gather_emit` around the last
+            // board cell reach one word past the bottom-right frame cell.
+            st: vec![0; w * w + 1],
             off,
             pairs,
             cells,
@@ -250,7 +272,7 @@ impl Automaton {
     /// Queens on cell `(x, y)` (panics off the board).
     pub fn count(&self, x: usize, y: usize) -> u32 {
         assert!(x < self.n && y < self.n, "cell ({x}, {y}) is off the {0} x {0} board", self.n);
-        self.st[self.idx(x, y)] >> 8
+        self.st[self.idx(x, y)] / QUEEN
     }
 
     /// Signal bits of cell `(x, y)`: bit `d` set when the cell believes a queen lies further
@@ -322,8 +344,13 @@ impl Automaton {
         let t = self.true_signals();
         for (i, &s) in t.iter().enumerate() {
             let c = self.idx(i % self.n, i / self.n);
-            self.st[c] = (self.st[c] & !SIGNALS) | u32::from(s);
+            self.set_signals(c, u32::from(s));
         }
+    }
+
+    /// Sets the signals of padded cell `c` (keeping its emitted byte in step).
+    fn set_signals(&mut self, c: usize, signals: u32) {
+        self.st[c] = with_emit((self.st[c] & !SIGNALS) | signals);
     }
 
     /// True when every signal equals the true field: if the queens then form a solution, no
@@ -375,10 +402,28 @@ impl Automaton {
                 }
             }
             Model::Cell => {
+                // PERF: `cell_update` written out with the fields of the common (empty cell)
+                // path hoisted into locals: the rare queen update is a call that takes
+                // `&mut self`, after which the compiler would reload them every step.
+                let (w, m, cells) = (self.w, self.cells.len() as u64, self.cells.as_ptr());
+                let mut st = self.st.as_mut_ptr();
                 for i in 0..limit {
-                    if self.cell_update(&mut rng) && self.crowded == 0 {
-                        done = i + 1;
-                        break;
+                    let k = below(&mut rng, m) as usize;
+                    // SAFETY: k < m = cells.len(); `cells` is never resized.
+                    let c = unsafe { *cells.add(k) } as usize;
+                    // SAFETY: `cells` holds board cells; `st` is the padded board, re-derived
+                    // after every call that borrows `self` mutably.
+                    if let Err(e) = unsafe { refresh_empty(st, c, w) } {
+                        // PERF: the call gets a copy of the generator, so the address of
+                        // `rng` never escapes and its state stays in registers.
+                        let mut queen_rng = rng.clone();
+                        let moved = self.queen_update(&mut queen_rng, c, e);
+                        rng = queen_rng;
+                        st = self.st.as_mut_ptr();
+                        if moved && self.crowded == 0 {
+                            done = i + 1;
+                            break;
+                        }
                     }
                 }
             }
@@ -397,7 +442,7 @@ impl Automaton {
             return false;
         }
         // SAFEGO(to, back): no queen and no signal except possibly the one from `back`.
-        to & !(1 << back) == 0 || draw(rng, self.eps_t)
+        to & !EMIT & !(1 << back) == 0 || draw(rng, self.eps_t)
     }
 
     /// Model 1: one uniformly chosen adjacent pair. Returns true if a queen moved.
@@ -417,17 +462,29 @@ impl Automaton {
         debug_assert!(k < self.pairs.len());
         // SAFETY: k < pairs.len(): `pair_update` draws it below that length, and the test-only
         // `update_pair` asserts it (the only two callers).
-        let p = unsafe { *self.pairs.get_unchecked(k) };
-        let (a, d) = ((p >> 3) as usize, (p & 7) as usize);
-        let b = a.wrapping_add(self.off[d]);
-        let od = opposite(d);
+        let (a, b, bit_ab, bit_ba) = pair_cells(unsafe { *self.pairs.get_unchecked(k) });
         debug_assert!(a < self.st.len() && b < self.st.len());
         // SAFETY: the table holds board cells whose neighbour along d is a board cell, both
         // inside the padded array.
         let (sa, sb) = unsafe { (*self.st.get_unchecked(a), *self.st.get_unchecked(b)) };
+        // PERF: most pairs hold no queen at all: one test skips the whole move logic, and
+        // both cells then emit their own signals, so each facing bit is copied to the
+        // signal and the emitted byte at once.
+        if (sa | sb) < QUEEN {
+            // PERF: the table holds the two bits as masks: no variable shift. An empty cell
+            // emits its signals, so b's bit d is a's new signal d and emitted bit d.
+            let both = |bit: u32| bit | bit << EMIT_SHIFT;
+            // SAFETY: as above.
+            unsafe {
+                *self.st.get_unchecked_mut(a) = (sa & !both(bit_ab)) | both(sb & bit_ab);
+                *self.st.get_unchecked_mut(b) = (sb & !both(bit_ba)) | both(sa & bit_ba);
+            }
+            return false;
+        }
+        let d = bit_ab.trailing_zeros() as usize;
+        let od = opposite(d);
         let mut moved = false;
-        // PERF: most pairs hold no queen at all: one test skips the whole move logic.
-        if (sa | sb) >= QUEEN {
+        {
             // δ(a, b) = od (a lies opposite to d, seen from b); δ(b, a) = d.
             let ab = self.wants_move(rng, sa, sb, od);
             let ba = self.wants_move(rng, sb, sa, d);
@@ -452,10 +509,11 @@ impl Automaton {
         // SAFETY: callers pass a pair of board cells, inside the padded array.
         unsafe {
             let (sa, sb) = (*self.st.get_unchecked(a), *self.st.get_unchecked(b));
-            let from_b = u32::from(sb >= QUEEN) | (sb >> d & 1);
-            let from_a = u32::from(sa >= QUEEN) | (sa >> od & 1);
-            *self.st.get_unchecked_mut(a) = (sa & !(1 << d)) | (from_b << d);
-            *self.st.get_unchecked_mut(b) = (sb & !(1 << od)) | (from_a << od);
+            // PERF: "b holds a queen or b's bit d" is bit d of b's emitted byte.
+            let from_b = sb >> (EMIT_SHIFT as usize + d) & 1;
+            let from_a = sa >> (EMIT_SHIFT as usize + od) & 1;
+            *self.st.get_unchecked_mut(a) = with_emit((sa & !(1 << d)) | (from_b << d));
+            *self.st.get_unchecked_mut(b) = with_emit((sb & !(1 << od)) | (from_a << od));
         }
     }
 
@@ -468,31 +526,27 @@ impl Automaton {
         self.cell_at(rng, c)
     }
 
-    /// Model 2's signal rule: every signal of padded cell `c` recomputed from its neighbours
-    /// (frame neighbours contribute 0). Returns the cell's new word.
-    #[inline(always)]
-    fn cell_signals(&mut self, c: usize) -> u32 {
-        debug_assert!(c > self.w && c + self.w + 1 < self.st.len());
-        let mut sig = 0u32;
-        for d in 0..8 {
-            // SAFETY: c is a board cell, so its 8 neighbours are inside the padded array.
-            let t = unsafe { *self.st.get_unchecked(c.wrapping_add(self.off[d])) };
-            sig |= (u32::from(t >= QUEEN) | (t >> d & 1)) << d;
-        }
-        // SAFETY: as above.
-        let cell = unsafe { self.st.get_unchecked_mut(c) };
-        *cell = (*cell & !SIGNALS) | sig;
-        *cell
-    }
-
     /// Model 2 on padded cell `c`: signals, then a possible move.
     #[inline(always)]
     fn cell_at(&mut self, rng: &mut Rand, c: usize) -> bool {
-        // 1. Every signal from the neighbours.
-        let s = self.cell_signals(c);
-        let sig = s & SIGNALS;
+        // SAFETY: c is a board cell of the padded array (callers draw it from `cells`).
+        match unsafe { refresh_empty(self.st.as_mut_ptr(), c, self.w) } {
+            Ok(()) => false,
+            Err(e) => self.queen_update(rng, c, e),
+        }
+    }
+
+    /// Model 2 on padded cell `c` holding a queen, given the bits its neighbours emit
+    /// ([`gather_emit`]): new signals, then, for a threatened queen, a destination and MOVE.
+    #[inline(never)]
+    fn queen_update(&mut self, rng: &mut Rand, c: usize, e: u32) -> bool {
+        // 1. Every signal from the neighbours; a queen's cell emits every direction.
+        let sig = e >> EMIT_SHIFT;
+        let s = (self.st[c] & !(SIGNALS | EMIT)) | EMIT | sig;
+        self.st[c] = s;
         // 2. A threatened queen (not SAFESTAY) picks a destination and tries MOVE.
-        if s < QUEEN || s < 2 * QUEEN && sig == 0 {
+        debug_assert!(s >= QUEEN);
+        if s < 2 * QUEEN && sig == 0 {
             return false;
         }
         let around = u32::from(self.inboard[c]);
@@ -521,7 +575,7 @@ impl Automaton {
         let to = c.wrapping_add(self.off[d]);
         let to_word = self.st[to];
         // MOVE(c, to): c holds a threatened queen; SAFEGO(to, δ(c, to)) or ε.
-        if to_word & !(1 << opposite(d)) == 0 || draw(rng, self.eps_t) {
+        if to_word & !EMIT & !(1 << opposite(d)) == 0 || draw(rng, self.eps_t) {
             self.move_queen(c, to);
             return true;
         }
@@ -531,8 +585,8 @@ impl Automaton {
     /// Moves one queen and keeps the line counters (and so the solution test) up to date.
     fn move_queen(&mut self, from: usize, to: usize) {
         debug_assert!(self.st[from] >= QUEEN);
-        self.st[from] -= QUEEN;
-        self.st[to] += QUEEN;
+        self.st[from] = with_emit(self.st[from] - QUEEN);
+        self.st[to] = with_emit(self.st[to] + QUEEN);
         self.moves += 1;
         let (fx, fy) = (from % self.w - 1, from / self.w - 1);
         let (tx, ty) = (to % self.w - 1, to / self.w - 1);
@@ -552,7 +606,7 @@ impl Automaton {
 
     fn add_queen(&mut self, x: usize, y: usize) {
         let c = self.idx(x, y);
-        self.st[c] += QUEEN;
+        self.st[c] = with_emit(self.st[c] + QUEEN);
         for l in self.lines_of(x, y) {
             self.lines[l] += 1;
             if self.lines[l] == 2 {
@@ -566,6 +620,112 @@ impl Automaton {
         let n = self.n;
         [y, n + x, 2 * n + x + n - 1 - y, 4 * n - 1 + x + y]
     }
+}
+
+/// A model 1 table entry: padded cells `a` and `b = a + DIRECTIONS[d]` (24 bits each: the
+/// padded board of the largest n has under 2^23 cells), then the signal bit `d` that `a`'s
+/// update touches and the bit `opposite(d)` of `b`'s, as masks.
+fn pair_entry(a: usize, b: usize, d: usize) -> u64 {
+    debug_assert!(a < 1 << 24 && b < 1 << 24);
+    a as u64 | (b as u64) << 24 | 1u64 << (48 + d) | 1u64 << (56 + opposite(d))
+}
+
+/// The fields of a [`pair_entry`]: `(a, b, bit d of a, bit opposite(d) of b)`.
+#[inline(always)]
+fn pair_cells(e: u64) -> (usize, usize, u32, u32) {
+    ((e & 0xFF_FFFF) as usize, (e >> 24 & 0xFF_FFFF) as usize, (e >> 48) as u32 & 0xFF, (e >> 56) as u32)
+}
+
+/// Model 2 on padded board cell `c` when it holds no queen: it takes its new signals and
+/// emits them. Otherwise nothing is written and the gathered bits ([`gather_emit`]) are
+/// returned for the queen update.
+///
+/// # Safety
+/// As [`gather_emit`]: `st` is the padded board of row width `w` and `c` a board cell.
+#[inline(always)]
+unsafe fn refresh_empty(st: *mut u32, c: usize, w: usize) -> Result<(), u32> {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let e = gather_emit(st, c, w);
+        let cell = &mut *st.add(c);
+        // PERF: n of the n^2 cells hold a queen: an empty one is this test and one store
+        // (its word is its signals and the same byte emitted), inline in the loop.
+        if *cell < QUEEN {
+            *cell = e | e >> EMIT_SHIFT;
+            Ok(())
+        } else {
+            Err(e)
+        }
+    }
+}
+
+/// The bits the 8 neighbours of padded board cell `c` emit towards it, each in its own
+/// direction's place: bit `8 + d` is bit `8 + d` of the neighbour along [`DIRECTIONS`]`[d]`,
+/// i.e. model 2's new signal `d` of `c` (frame neighbours emit nothing). `w` is the padded
+/// row width.
+///
+/// # Safety
+/// `st` points to the padded board of row width `w` with its spare word (`w * w + 1` words)
+/// and `c` is a board cell (not on the frame).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn gather_emit(st: *const u32, c: usize, w: usize) -> u32 {
+    use std::arch::x86_64::*;
+    // PERF: the 3 x 3 block around c is three unaligned 4-word loads (SSE2, always there on
+    // x86_64), each masked to the bit its neighbours contribute, then OR-ed across lanes:
+    // 13 instructions instead of 8 loads, 8 masks and 7 ORs.
+    // SAFETY: c is a board cell, so c - w - 1 >= 0 and c + w + 2 <= w * w, the spare word;
+    // SSE2 is part of the x86_64 baseline.
+    unsafe {
+        // Lanes of the rows above, at and below c: [x - 1, x, x + 1, x + 2].
+        let up = _mm_loadu_si128(st.add(c - w - 1).cast());
+        let mid = _mm_loadu_si128(st.add(c - 1).cast());
+        let down = _mm_loadu_si128(st.add(c + w - 1).cast());
+        // Directions (bit d at 8 + d): N 0, NE 1, E 2, SE 3, S 4, SW 5, W 6, NW 7.
+        let m_up = _mm_setr_epi32(1 << 15, 1 << 8, 1 << 9, 0);
+        let m_mid = _mm_setr_epi32(1 << 14, 0, 1 << 10, 0);
+        let m_down = _mm_setr_epi32(1 << 13, 1 << 12, 1 << 11, 0);
+        let v = _mm_or_si128(
+            _mm_or_si128(_mm_and_si128(up, m_up), _mm_and_si128(mid, m_mid)),
+            _mm_and_si128(down, m_down),
+        );
+        let v = _mm_or_si128(v, _mm_shuffle_epi32::<0b01_00_11_10>(v));
+        let v = _mm_or_si128(v, _mm_shuffle_epi32::<0b10_11_00_01>(v));
+        _mm_cvtsi128_si32(v) as u32
+    }
+}
+
+/// As the x86_64 version, one neighbour at a time.
+///
+/// # Safety
+/// As the x86_64 version.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+unsafe fn gather_emit(st: *const u32, c: usize, w: usize) -> u32 {
+    // SAFETY: the caller's contract.
+    unsafe { gather_emit_scalar(st, c, w) }
+}
+
+/// [`gather_emit`] one neighbour at a time: the portable version and the tests' reference.
+///
+/// # Safety
+/// As [`gather_emit`].
+#[cfg(any(test, not(target_arch = "x86_64")))]
+#[inline(always)]
+unsafe fn gather_emit_scalar(st: *const u32, c: usize, w: usize) -> u32 {
+    // PERF: signal d of c is bit d of the byte its neighbour along d emits, so each neighbour
+    // is one load masked to its own bit: no compare, no variable shift.
+    // SAFETY: c is a board cell, so c ± 1, c ± w and c ± w ± 1 are inside the padded array.
+    let at = |i: usize| unsafe { *st.add(i) };
+    let (up, down) = (c - w, c + w);
+    (at(up) & 1 << 8)
+        | (at(up + 1) & 1 << 9)
+        | (at(c + 1) & 1 << 10)
+        | (at(down + 1) & 1 << 11)
+        | (at(down) & 1 << 12)
+        | (at(down - 1) & 1 << 13)
+        | (at(c - 1) & 1 << 14)
+        | (at(up - 1) & 1 << 15)
 }
 
 /// A uniformly chosen set bit of `mask` (`None` if empty: a 1 × 1 board).
@@ -593,6 +753,13 @@ fn draw(rng: &mut Rand, t: u64) -> bool {
 
 #[cfg(test)]
 impl Automaton {
+    /// Model 2's signal rule alone on padded cell `c` (no move).
+    fn cell_signals(&mut self, c: usize) {
+        // SAFETY: tests pass board cells.
+        let e = unsafe { gather_emit(self.st.as_ptr(), c, self.w) };
+        self.st[c] = with_emit((self.st[c] & !SIGNALS) | e >> EMIT_SHIFT);
+    }
+
     fn update_pair(&mut self, k: usize) -> bool {
         assert!(k < self.pairs.len(), "pair {k} out of range");
         let mut rng = self.rng.clone();
@@ -615,3 +782,7 @@ impl Automaton {
 
 #[cfg(test)]
 mod tests;
+
+// The golden hashes read the cells and the generator through the checkpoint's accessors.
+#[cfg(all(test, feature = "serde"))]
+mod golden;

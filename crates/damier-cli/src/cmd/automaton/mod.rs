@@ -7,6 +7,7 @@
 //! progress and checkpoints), `sweep.rs`, `scale.rs`, `trap.rs`, `bench.rs`.
 
 mod bench;
+mod growth;
 mod long_run;
 mod run;
 mod scale;
@@ -34,6 +35,8 @@ pub enum Command {
     Trap(TrapArgs),
     /// Updates per second of both models, one thread and all threads.
     Bench(BenchArgs),
+    /// Mean cost against n (both models, min-conflicts) with the fitted growth per n.
+    Growth(growth::GrowthArgs),
 }
 
 /// The update rule, as named on the command line.
@@ -242,6 +245,7 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Scale(a) => scale::scale(a),
         Command::Trap(a) => trap::trap_cmd(a),
         Command::Bench(a) => bench::bench(a),
+        Command::Growth(a) => growth::run(a),
     }
 }
 

@@ -18,7 +18,7 @@ use crate::util::progress::Progress;
 use crate::util::{interrupt, output};
 
 /// Parses `4..16`, `4,6,8` or a mix into a sorted list without repeats.
-fn parse_ns(spec: &str) -> anyhow::Result<Vec<u32>> {
+pub(super) fn parse_ns(spec: &str) -> anyhow::Result<Vec<u32>> {
     let mut out = Vec::new();
     for part in spec.split(',').map(str::trim) {
         anyhow::ensure!(!part.is_empty(), "-n {spec:?}: empty item (expected A..B or a list of sizes)");

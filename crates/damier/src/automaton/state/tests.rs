@@ -124,7 +124,7 @@ fn params(model: Model, n: usize, eps: f64, eta: f64) -> Params {
 
 fn with_signals(a: &mut Automaton, x: usize, y: usize, sig: u8) {
     let c = a.idx(x, y);
-    a.st[c] = (a.st[c] & !SIGNALS) | u32::from(sig);
+    a.set_signals(c, u32::from(sig));
 }
 
 fn bit(name: &str) -> u8 {
@@ -316,6 +316,32 @@ proptest! {
         prop_assert!(r.cell_outcomes((k % n, k / n), eps, eta).contains(&Ref::of(&a)));
     }
 
+    /// The emitted bits gathered around a cell (vector and scalar versions) are model 2's new
+    /// signals by the spec's formula, and every cell's emitted byte stays in step along a run.
+    #[test]
+    fn gathered_emits_are_the_signal_rule((n, counts, sig, eps, eta, seed) in arb_state(Model::Cell), steps in 0usize..300) {
+        let mut a = build(Model::Cell, n, &counts, &sig, eps, eta, seed);
+        for _ in 0..steps {
+            a.step();
+        }
+        let r = Ref::of(&a);
+        for y in 0..n {
+            for x in 0..n {
+                let c = a.idx(x, y);
+                let w = a.st[c];
+                prop_assert_eq!(w, with_emit(w), "emitted byte of ({}, {})", x, y);
+                // SAFETY: c is a board cell of the padded array.
+                let (fast, slow) = unsafe { (gather_emit(a.st.as_ptr(), c, a.w), gather_emit_scalar(a.st.as_ptr(), c, a.w)) };
+                prop_assert_eq!(fast, slow);
+                let want = r.neighbours((x, y)).iter().fold(0u32, |acc, &o| {
+                    let d = delta(o, (x, y)).unwrap();
+                    acc | u32::from(r.signal_from((x, y), o)) << d
+                });
+                prop_assert_eq!(fast >> EMIT_SHIFT, want, "signals of ({}, {})", x, y);
+            }
+        }
+    }
+
     /// Invariants along random runs: queens conserved, the O(1) solution flag equals a
     /// direct check, and a queen on a SAFESTAY cell never leaves it.
     #[test]
@@ -370,9 +396,8 @@ fn frozen_queens_signals_converge() {
             match model {
                 Model::Pair => {
                     let k = a.below(a.pairs.len() as u64) as usize;
-                    let p = a.pairs[k];
-                    let (c, d) = ((p >> 3) as usize, (p & 7) as usize);
-                    a.pair_signals(c, c.wrapping_add(a.off[d]), d);
+                    let (c, b, bit, _) = pair_cells(a.pairs[k]);
+                    a.pair_signals(c, b, bit.trailing_zeros() as usize);
                 }
                 Model::Cell => {
                     let k = a.below((n * n) as u64) as usize;

@@ -1,0 +1,100 @@
+//! CLI tests of `damier automaton growth`: runs, redraw from the per-run CSV, bad files.
+use super::util::{damier, fails_with, json};
+
+const SMALL: [&str; 12] = [
+    "automaton",
+    "growth",
+    "--pair-n",
+    "5,6",
+    "--cell-n",
+    "5,6",
+    "--local-n",
+    "8,10",
+    "--samples",
+    "4",
+    "--resamples",
+    "200",
+];
+
+fn with(extra: &[&str]) -> Vec<String> {
+    SMALL.iter().chain(extra).map(|s| s.to_string()).collect()
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn runs_replay_and_redraw_gives_the_same_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs.csv");
+    let plot = dir.path().join("growth.svg");
+    let table = dir.path().join("table.csv");
+    let args = with(&[
+        "--runs-out",
+        runs.to_str().unwrap(),
+        "--plot",
+        plot.to_str().unwrap(),
+        "--csv",
+        table.to_str().unwrap(),
+        "--json",
+    ]);
+    let v = json(&strs(&args));
+    let text = std::fs::read_to_string(&runs).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "series,n,seed,steps,moves,solved,cpu_s");
+    assert_eq!(lines.len(), 1 + 4 * 6, "{text}");
+    // Every automaton run is the run `automaton run --seed S` makes.
+    for line in lines.iter().skip(1).filter(|l| !l.starts_with("local")) {
+        let f: Vec<&str> = line.split(',').collect();
+        let r = json(&["automaton", "run", "--model", f[0], "-n", f[1], "--seed", f[2], "--json"]);
+        assert_eq!(r["steps"].to_string(), f[3], "{line}");
+        assert_eq!(r["moves"].to_string(), f[4], "{line}");
+    }
+    assert!(std::fs::read_to_string(&plot).unwrap().contains("<svg"));
+    assert!(std::fs::read_to_string(&table).unwrap().starts_with("series,n,runs,censored,mean"));
+    let series = v["series"].as_array().unwrap();
+    assert_eq!(series.len(), 6, "{v}");
+    for s in series {
+        let f = &s["fit"];
+        let (r, lo, hi) = (
+            f["rate"].as_f64().unwrap(),
+            f["rate_interval"][0].as_f64().unwrap(),
+            f["rate_interval"][1].as_f64().unwrap(),
+        );
+        assert!(r > 0.0 && lo <= r && r <= hi, "{s}");
+    }
+    // Redrawing from the runs file gives the same summaries and fits.
+    let w = json(&["automaton", "growth", "--from", runs.to_str().unwrap(), "--resamples", "200", "--json"]);
+    assert_eq!(w["series"], v["series"]);
+}
+
+#[test]
+fn bad_runs_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("runs.csv");
+    let p = path.to_str().unwrap();
+    for (content, needle) in [
+        ("model,n\npair,5\n", "not a growth runs file"),
+        ("series,n,seed,steps,moves,solved,cpu_s\npair,5,1,10,2\n", ":2:"),
+        ("series,n,seed,steps,moves,solved,cpu_s\nqueen,5,1,10,2,true,\n", "series"),
+        ("series,n,seed,steps,moves,solved,cpu_s\npair,5,1,-3,2,true,\n", "steps"),
+        ("series,n,seed,steps,moves,solved,cpu_s\npair,5,1,10,2,yes,\n", "solved"),
+        ("series,n,seed,steps,moves,solved,cpu_s\n", "no runs"),
+    ] {
+        std::fs::write(&path, content).unwrap();
+        let err = fails_with(&["automaton", "growth", "--from", p], 2);
+        assert!(err.contains(needle), "{content:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+    fails_with(&["automaton", "growth", "--from", "/nonexistent/runs.csv"], 2);
+    fails_with(&["automaton", "growth", "--from", p, "--runs-out", p], 2);
+    fails_with(&["automaton", "growth", "--pair-n", "", "--cell-n", "", "--local-n", "3"], 2);
+    fails_with(&["automaton", "growth", "--pair-n", "", "--cell-n", "", "--local-n", ""], 2);
+    fails_with(&["automaton", "growth", "--eps", "2"], 2);
+    // A series with a single n has no fit: reported, not an error.
+    std::fs::write(&path, "series,n,seed,steps,moves,solved,cpu_s\ncell,9,1,100,5,true,0.1\n").unwrap();
+    let out = damier().args(["automaton", "growth", "--from", p]).output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no fit"));
+}

@@ -1,0 +1,332 @@
+//! Growth of a search's cost with n: per-n means with bootstrap intervals, and the fitted
+//! growth factor per n with its interval.
+//!
+//! The model is exponential, `mean(n) = A r^n`: a straight line of `ln mean` against `n`,
+//! fitted by least squares; `r = e^slope` is the factor by which one more queen multiplies
+//! the mean cost. The interval comes from a seeded bootstrap over the runs: every resample
+//! draws, at each n independently, as many runs as were made, with replacement, and refits;
+//! the 2.5% and 97.5% quantiles of the refitted `r` bound it. Same samples and seed, same
+//! numbers on any machine.
+//!
+//! Censored runs (stopped at a budget) make a mean a lower bound, so a point with any
+//! censored run is reported but left out of the fit (a fit through lower bounds would
+//! understate the growth); the fit needs at least two complete points. A point with a single
+//! run adds no spread to the bootstrap, so callers should fit only points with several runs.
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::SeedableRng;
+
+use crate::random::below;
+
+/// One run: its board side and its cost (steps, moves...), or the budget it hit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Run {
+    /// Board side.
+    pub n: u32,
+    /// Cost of the run (for a censored run, what it had spent when stopped).
+    pub cost: f64,
+    /// The run was stopped before a solution.
+    pub censored: bool,
+}
+
+/// The runs of one n, summarised.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Point {
+    /// Board side.
+    pub n: u32,
+    /// Runs made.
+    pub runs: usize,
+    /// Runs stopped before a solution.
+    pub censored: usize,
+    /// Mean cost over the solved runs (a lower bound of the true mean when some are censored).
+    pub mean: Option<f64>,
+    /// 95% bootstrap interval of the mean (solved runs), `None` with fewer than 2 of them.
+    pub interval: Option<(f64, f64)>,
+    /// Median cost, censored runs counted as longer than every solved one (`None` when half or
+    /// more are censored: the median is then unknown).
+    pub median: Option<f64>,
+}
+
+/// The fitted growth `mean(n) = A r^n` of a series.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Fit {
+    /// Factor per n: `e^slope` of `ln mean` against n.
+    pub rate: f64,
+    /// 95% bootstrap interval of `rate`.
+    pub rate_interval: (f64, f64),
+    /// `ln A`: the fitted `ln mean` at n = 0.
+    pub intercept: f64,
+    /// The n used (every point with at least one run and none censored).
+    pub ns: Vec<u32>,
+    /// Bootstrap resamples.
+    pub resamples: usize,
+    /// Seed of the bootstrap generator.
+    pub seed: u64,
+}
+
+impl Fit {
+    /// The fitted mean at `n`.
+    pub fn at(&self, n: f64) -> f64 {
+        (self.intercept + n * self.rate.ln()).exp()
+    }
+}
+
+/// Why a series cannot be fitted.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GrowthError {
+    /// Fewer than two n without censored runs.
+    #[error("a growth fit needs at least two values of n whose runs all solved; got {0}")]
+    TooFewPoints(usize),
+    /// A cost that is not a positive finite number (the log scale needs one).
+    #[error("run at n = {n} has cost {cost}: costs must be positive and finite")]
+    BadCost {
+        /// Board side of the run.
+        n: u32,
+        /// The cost.
+        cost: f64,
+    },
+}
+
+/// The runs grouped by n, in increasing n, each group in input order.
+fn by_n(runs: &[Run]) -> Vec<(u32, Vec<Run>)> {
+    let mut ns: Vec<u32> = runs.iter().map(|r| r.n).collect();
+    ns.sort_unstable();
+    ns.dedup();
+    ns.into_iter().map(|n| (n, runs.iter().filter(|r| r.n == n).copied().collect())).collect()
+}
+
+fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len() as f64
+}
+
+/// The `q` quantile of sorted values (linear interpolation between order statistics).
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    let pos = q * (sorted.len() - 1) as f64;
+    let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
+    sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
+}
+
+/// The central 95% of `values` (sorted in place).
+fn central95(values: &mut [f64]) -> (f64, f64) {
+    values.sort_by(f64::total_cmp);
+    (quantile(values, 0.025), quantile(values, 0.975))
+}
+
+/// The mean of `xs` resampled with replacement.
+fn resampled_mean(rng: &mut Xoshiro256PlusPlus, xs: &[f64]) -> f64 {
+    let k = xs.len() as u64;
+    (0..xs.len()).map(|_| xs[below(rng, k) as usize]).sum::<f64>() / xs.len() as f64
+}
+
+/// Least-squares slope and intercept of `ys` against `xs` (at least two distinct xs).
+pub fn least_squares(xs: &[f64], ys: &[f64]) -> (f64, f64) {
+    let (mx, my) = (mean(xs), mean(ys));
+    let sxy: f64 = xs.iter().zip(ys).map(|(x, y)| (x - mx) * (y - my)).sum();
+    let sxx: f64 = xs.iter().map(|x| (x - mx) * (x - mx)).sum();
+    let slope = sxy / sxx;
+    (slope, my - slope * mx)
+}
+
+fn check_costs(runs: &[Run]) -> Result<(), GrowthError> {
+    match runs.iter().find(|r| !(r.cost.is_finite() && r.cost > 0.0)) {
+        Some(r) => Err(GrowthError::BadCost { n: r.n, cost: r.cost }),
+        None => Ok(()),
+    }
+}
+
+/// Per-n summaries of `runs` (any order), in increasing n; intervals from `resamples`
+/// bootstrap resamples drawn from `seed`.
+pub fn points(runs: &[Run], resamples: usize, seed: u64) -> Result<Vec<Point>, GrowthError> {
+    check_costs(runs)?;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    Ok(by_n(runs)
+        .into_iter()
+        .map(|(n, group)| {
+            let mut solved: Vec<f64> = group.iter().filter(|r| !r.censored).map(|r| r.cost).collect();
+            let censored = group.len() - solved.len();
+            let interval = (solved.len() >= 2 && resamples > 0).then(|| {
+                let mut means: Vec<f64> = (0..resamples).map(|_| resampled_mean(&mut rng, &solved)).collect();
+                central95(&mut means)
+            });
+            solved.sort_by(f64::total_cmp);
+            // Censored runs sort after every solved one: the median is known while they are
+            // fewer than half.
+            let median = (2 * censored < group.len()).then(|| {
+                let k = group.len();
+                if k % 2 == 1 { solved[k / 2] } else { (solved[k / 2 - 1] + solved[k / 2]) / 2.0 }
+            });
+            Point {
+                n,
+                runs: group.len(),
+                censored,
+                mean: (!solved.is_empty()).then(|| mean(&solved)),
+                interval,
+                median,
+            }
+        })
+        .collect())
+}
+
+/// Fits `mean(n) = A r^n` to the points of `runs` without censored runs, with a 95%
+/// bootstrap interval of `r` from `resamples` resamples drawn from `seed`.
+pub fn fit(runs: &[Run], resamples: usize, seed: u64) -> Result<Fit, GrowthError> {
+    check_costs(runs)?;
+    let complete: Vec<(u32, Vec<f64>)> = by_n(runs)
+        .into_iter()
+        .filter(|(_, g)| g.iter().all(|r| !r.censored))
+        .map(|(n, g)| (n, g.iter().map(|r| r.cost).collect()))
+        .collect();
+    if complete.len() < 2 {
+        return Err(GrowthError::TooFewPoints(complete.len()));
+    }
+    let xs: Vec<f64> = complete.iter().map(|(n, _)| f64::from(*n)).collect();
+    let line = |means: &mut dyn FnMut(&[f64]) -> f64| {
+        let ys: Vec<f64> = complete.iter().map(|(_, c)| means(c).ln()).collect();
+        least_squares(&xs, &ys)
+    };
+    let (slope, intercept) = line(&mut |c| mean(c));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut rates: Vec<f64> =
+        (0..resamples).map(|_| line(&mut |c| resampled_mean(&mut rng, c)).0.exp()).collect();
+    let rate = slope.exp();
+    let rate_interval = if rates.is_empty() { (rate, rate) } else { central95(&mut rates) };
+    Ok(Fit {
+        rate,
+        rate_interval,
+        intercept,
+        ns: complete.iter().map(|(n, _)| *n).collect(),
+        resamples,
+        seed,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use rand_xoshiro::rand_core::Rng;
+
+    use super::*;
+
+    fn run(n: u32, cost: f64) -> Run {
+        Run { n, cost, censored: false }
+    }
+
+    /// Exact exponential data: every run at n costs `a r^n`.
+    fn exact(a: f64, r: f64, ns: &[u32], per_n: usize) -> Vec<Run> {
+        ns.iter().flat_map(|&n| (0..per_n).map(move |_| run(n, a * r.powi(n as i32)))).collect()
+    }
+
+    /// Seeded noisy data: exponentially distributed costs (the law of a memoryless search's
+    /// time) with mean `a r^n`, `per_n` runs per n.
+    fn noisy(a: f64, r: f64, ns: &[u32], per_n: usize, seed: u64) -> Vec<Run> {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut out = Vec::new();
+        for &n in ns {
+            for _ in 0..per_n {
+                let u = ((rng.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
+                out.push(run(n, -a * r.powi(n as i32) * u.ln()));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn exact_exponential_data_gives_the_exact_rate() {
+        let runs = exact(3.0, 1.7, &[10, 12, 14, 16, 18], 10);
+        let f = fit(&runs, 200, 1).unwrap();
+        assert!((f.rate - 1.7).abs() < 1e-12, "{f:?}");
+        assert!((f.rate_interval.0 - 1.7).abs() < 1e-12 && (f.rate_interval.1 - 1.7).abs() < 1e-12);
+        assert!((f.intercept - 3f64.ln()).abs() < 1e-9);
+        assert!((f.at(20.0) / (3.0 * 1.7f64.powi(20)) - 1.0).abs() < 1e-9);
+        assert_eq!(f.ns, vec![10, 12, 14, 16, 18]);
+    }
+
+    #[test]
+    fn the_interval_covers_the_truth_on_seeded_noisy_data() {
+        // 10 runs per n, as in the experiments; 40 independent data sets. A 95% interval
+        // should miss a few at most (the percentile bootstrap runs a little narrow with 10
+        // runs, so the bound is loose); every estimate lands near the truth.
+        let ns = [20, 22, 24, 26, 28, 30, 32];
+        let mut covered = 0;
+        for seed in 0..40 {
+            let f = fit(&noisy(50.0, 1.5, &ns, 10, seed), 400, 7).unwrap();
+            assert!(f.rate_interval.0 <= f.rate && f.rate <= f.rate_interval.1, "{f:?}");
+            assert!((f.rate / 1.5 - 1.0).abs() < 0.15, "{f:?}");
+            covered += usize::from(f.rate_interval.0 <= 1.5 && 1.5 <= f.rate_interval.1);
+        }
+        assert!(covered >= 32, "the interval covered the true rate in {covered} of 40 data sets");
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_interval() {
+        let runs = noisy(1.0, 2.0, &[4, 5, 6, 7], 10, 3);
+        assert_eq!(fit(&runs, 300, 9).unwrap(), fit(&runs, 300, 9).unwrap());
+        assert_eq!(points(&runs, 300, 9).unwrap(), points(&runs, 300, 9).unwrap());
+        assert_ne!(fit(&runs, 300, 9).unwrap().rate_interval, fit(&runs, 300, 10).unwrap().rate_interval);
+    }
+
+    #[test]
+    fn censored_points_are_reported_but_not_fitted() {
+        let mut runs = exact(1.0, 2.0, &[4, 6, 8], 4);
+        runs.push(Run { n: 10, cost: 300.0, censored: true });
+        runs.push(run(10, 2000.0));
+        let f = fit(&runs, 100, 1).unwrap();
+        assert_eq!(f.ns, vec![4, 6, 8]);
+        assert!((f.rate - 2.0).abs() < 1e-12);
+        let p = points(&runs, 100, 1).unwrap();
+        let last = p.last().unwrap();
+        assert_eq!((last.n, last.runs, last.censored, last.mean), (10, 2, 1, Some(2000.0)));
+        // One censored run of two: the median is unknown.
+        assert_eq!(last.median, None);
+        assert_eq!(p[0].median, Some(16.0));
+    }
+
+    #[test]
+    fn medians_count_censored_runs_as_the_longest() {
+        let mut runs: Vec<Run> = [5.0, 1.0, 3.0, 2.0].iter().map(|&c| run(7, c)).collect();
+        runs.push(Run { n: 7, cost: 0.5, censored: true });
+        // Order: 1, 2, 3, 5, censored: the median is 3.
+        assert_eq!(points(&runs, 0, 1).unwrap()[0].median, Some(3.0));
+    }
+
+    #[test]
+    fn bad_input_is_refused() {
+        assert_eq!(fit(&exact(1.0, 2.0, &[5], 3), 10, 1), Err(GrowthError::TooFewPoints(1)));
+        let mut runs = exact(1.0, 2.0, &[5, 6], 3);
+        runs[0].cost = 0.0;
+        assert_eq!(fit(&runs, 10, 1), Err(GrowthError::BadCost { n: 5, cost: 0.0 }));
+        runs[0].cost = f64::NAN;
+        assert!(points(&runs, 10, 1).is_err());
+        assert_eq!(fit(&[], 10, 1), Err(GrowthError::TooFewPoints(0)));
+    }
+
+    proptest! {
+        /// With two points the fit is the line through them (the two-point growth ratio),
+        /// whatever the data.
+        #[test]
+        fn two_points_give_the_two_point_ratio(a in proptest::collection::vec(1.0f64..1e9, 1..6), b in proptest::collection::vec(1.0f64..1e9, 1..6), n in 1u32..40, gap in 1u32..5) {
+            let runs: Vec<Run> = a.iter().map(|&c| run(n, c)).chain(b.iter().map(|&c| run(n + gap, c))).collect();
+            let f = fit(&runs, 0, 1).unwrap();
+            let want = (mean(&b) / mean(&a)).powf(1.0 / f64::from(gap));
+            prop_assert!((f.rate / want - 1.0).abs() < 1e-9, "{} vs {}", f.rate, want);
+            prop_assert_eq!(f.rate_interval, (f.rate, f.rate));
+        }
+
+        /// The order of the runs does not matter, and scaling every cost scales A only.
+        #[test]
+        fn order_and_scale_do_not_change_the_rate(seed in any::<u64>(), k in 0.001f64..1000.0) {
+            let runs = noisy(2.0, 1.3, &[8, 9, 10, 11], 5, seed);
+            let f = fit(&runs, 0, 1).unwrap();
+            let mut reversed = runs.clone();
+            reversed.reverse();
+            prop_assert!((fit(&reversed, 0, 1).unwrap().rate / f.rate - 1.0).abs() < 1e-12);
+            let scaled: Vec<Run> = runs.iter().map(|r| Run { cost: r.cost * k, ..*r }).collect();
+            let g = fit(&scaled, 0, 1).unwrap();
+            prop_assert!((g.rate / f.rate - 1.0).abs() < 1e-9);
+            prop_assert!((g.intercept - f.intercept - k.ln()).abs() < 1e-9);
+        }
+    }
+}
