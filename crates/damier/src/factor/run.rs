@@ -262,19 +262,13 @@ pub fn summarize(bits: u32, samples: &[SweepSample]) -> SweepSummary {
 /// Least-squares fit of `log2(y) = slope × x + intercept` over the points with `y > 0`:
 /// `slope` is the growth in doublings per bit. `None` with fewer than two points.
 pub fn fit_log2(points: &[(f64, f64)]) -> Option<(f64, f64)> {
-    let pts: Vec<(f64, f64)> = points.iter().filter(|p| p.1 > 0.0).map(|&(x, y)| (x, y.log2())).collect();
-    let k = pts.len() as f64;
-    if pts.len() < 2 {
+    let (xs, ys): (Vec<f64>, Vec<f64>) =
+        points.iter().filter(|p| p.1 > 0.0).map(|&(x, y)| (x, y.log2())).unzip();
+    // The line needs two distinct x; the fit itself is the automaton growth's least squares.
+    if !xs.iter().any(|&x| x != xs.first().copied().unwrap_or(x)) {
         return None;
     }
-    let (mx, my) = (pts.iter().map(|p| p.0).sum::<f64>() / k, pts.iter().map(|p| p.1).sum::<f64>() / k);
-    let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
-    if sxx == 0.0 {
-        return None;
-    }
-    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
-    let slope = sxy / sxx;
-    Some((slope, my - slope * mx))
+    Some(crate::automaton::growth::least_squares(&xs, &ys))
 }
 
 #[cfg(test)]
