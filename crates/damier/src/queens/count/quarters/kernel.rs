@@ -2,8 +2,8 @@
 //! placements that share no diagonal), the count over sliced blocks, and the scan of short
 //! key lists.
 //!
-//! Each public function takes the ISA to run on; an ISA this CPU lacks runs the widest one it
-//! has (callers that must refuse it check [`Isa::is_available`] first). The portable loops are
+//! Each public function takes the ISA to run on, which its callers have checked with
+//! [`Isa::is_available`] (see `usable`). The portable loops are
 //! compiled a second time with `popcnt` enabled and take that copy where the CPU has it.
 
 #[cfg(target_arch = "x86_64")]
@@ -14,9 +14,13 @@ use super::matcher::{CHUNK, Row};
 use super::table::Cell;
 use crate::cpu::{Isa, features};
 
-/// The ISA to run: the one asked for, or the widest this CPU has if it lacks that one.
+/// The ISA to run: the one asked for. Every caller checks [`Isa::is_available`] first (an ISA
+/// the CPU lacks is a typed error before any count starts); a debug build asserts it, and a
+/// release build falls back to the widest ISA the CPU has rather than run an instruction it
+/// lacks.
 #[inline(always)]
 fn usable(isa: Isa) -> Isa {
+    debug_assert!(isa.is_available(), "{isa} reached a kernel on a CPU without it");
     isa.min(Isa::best())
 }
 

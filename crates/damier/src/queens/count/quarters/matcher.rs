@@ -1,6 +1,6 @@
 //! Stored keys, bit-sliced by blocks so that one query tests 512 of them in a few ANDs.
 
-use super::kernel;
+use super::{WEIGHT_AT, kernel};
 use crate::cpu::Isa;
 
 /// Key bits per chunk of the matcher's tables: 32 masks per chunk and block. [default: 5]
@@ -18,12 +18,21 @@ const SMALL: usize = 12;
 #[repr(C, align(64))]
 pub(super) struct Row(pub(super) [u64; 8]);
 
-/// Most cut bits: 2^8 groups of stored keys.
-const MAX_CUT: usize = 8;
+/// Most cut bits: 2^12 groups of stored keys.
+const MAX_CUT: usize = 12;
 
 /// Stored keys per group aimed at when choosing how many bits to cut on: fewer keys per group
-/// waste more on partial blocks. [default: 2048]
+/// waste more on partial blocks, more visit more blocks per query. [default: 2048]
+///
+/// PERF: 1024 and 4096 were no better at n = 18 to 24 (whole tasks of `queens estimate`,
+/// seed 1; docs/performance.md).
 const GROUP_KEYS: usize = 2048;
+
+/// Bytes of a key that may hold cut bits (keys have at most 52 bits).
+const KEY_BYTES: usize = 7;
+
+/// Weight exponents a stored key may carry (in its bits from [`WEIGHT_AT`]): 0 to 3.
+const MAX_WEIGHTS: usize = 4;
 
 /// The sliced blocks and scanned tail of one group of stored keys.
 #[derive(Clone, Copy, Debug, Default)]
@@ -34,7 +43,9 @@ struct Group {
     tail: (usize, usize),
 }
 
-/// Stored keys, ready to count how many avoid a query key.
+/// Stored keys, ready to count how many avoid a query key. Either side may carry weight
+/// exponents in its bits from [`WEIGHT_AT`]: a query's scales its own count, and stored keys
+/// are grouped by theirs.
 ///
 /// PERF: the keys are bit-sliced by blocks of [`BLOCK`]: for each [`CHUNK`]-bit chunk of the
 /// key and each value `v` of that chunk, a row holds the mask of the block's keys that have
@@ -45,6 +56,10 @@ struct Group {
 /// diagonals, the ones most often occupied), and so are the queries: a query group visits
 /// only the key groups that have none of its cut bits, so about `(3/4)^b` of the blocks when
 /// a cut bit is set in half the keys and half the queries.
+///
+/// PERF: the key groups are the outer loop and the compatible query groups the inner one, so a
+/// key group's rows (about 45 KB) stay in the cache for every query group that visits them
+/// while the batch's tables (hundreds of MB) do not fit in it.
 pub(super) struct Matcher {
     pub(super) chunks: usize,
     /// The stored keys as appended; sealing groups them into `grouped`.
@@ -58,6 +73,15 @@ pub(super) struct Matcher {
     pub(super) group_keys: usize,
     /// Cut bits of the sealed keys.
     cut: usize,
+    /// Weight classes of the sealed keys (largest exponent + 1): group `e << cut | g` holds
+    /// the keys of weight exponent `e` and cut bits `g`.
+    weights: usize,
+    /// Cursors of the counting sorts.
+    cursor: Vec<usize>,
+    /// `lut[i][b]`: the packed cut bits that byte `i` of a key holds when it is `b`.
+    lut: [[u16; 256]; KEY_BYTES],
+    /// The group of each key or query being sorted.
+    group: Vec<u16>,
     grouped: Vec<u64>,
     groups: Vec<Group>,
     /// Queries grouped by their cut bits, with the start of each group.
@@ -76,6 +100,10 @@ impl Matcher {
             group_keys: GROUP_KEYS,
             candidates,
             cut: 0,
+            weights: 1,
+            cursor: Vec::new(),
+            lut: [[0; 256]; KEY_BYTES],
+            group: Vec::new(),
             grouped: Vec::new(),
             groups: Vec::new(),
             queries: Vec::new(),
@@ -89,10 +117,7 @@ impl Matcher {
         self.grouped.clear();
         self.groups.clear();
         self.cut = 0;
-    }
-
-    pub(super) fn is_empty(&self) -> bool {
-        self.keys.is_empty()
+        self.weights = 1;
     }
 
     /// Bytes held by the buffers.
@@ -102,18 +127,43 @@ impl Matcher {
             + std::mem::size_of::<Row>() * self.rows.capacity()
     }
 
-    /// The group of a key: its cut bits, packed.
-    #[inline(always)]
-    fn group_of(&self, key: u64) -> usize {
-        let mut g = 0;
-        for (i, &bit) in self.candidates[..self.cut].iter().enumerate() {
-            g |= ((key >> bit) & 1) << i;
+    /// Sets the number of cut bits and the table that packs them.
+    fn set_cut(&mut self, cut: usize) {
+        self.cut = cut;
+        self.lut = [[0; 256]; KEY_BYTES];
+        for (i, &bit) in self.candidates[..cut].iter().enumerate() {
+            let (byte, at) = ((bit / 8) as usize, bit % 8);
+            for (b, g) in self.lut[byte].iter_mut().enumerate() {
+                *g |= ((b as u16 >> at) & 1) << i;
+            }
         }
-        g as usize
     }
 
-    /// Groups the keys by their cut bits and builds the tables of every group's full blocks,
-    /// and of its last partial block unless it is small enough to scan.
+    /// The cut bits of a key, packed: bit `i` is the key's bit `candidates[i]`.
+    ///
+    /// PERF: above 3 cut bits, one table lookup per byte of the key instead of a shift and a
+    /// mask per cut bit (the grouping was a fifth of a task's time at n = 23 with 10 cut bits).
+    #[inline(always)]
+    fn cut_bits(&self, key: u64) -> usize {
+        if self.cut <= 3 {
+            let mut g = 0;
+            for (i, &bit) in self.candidates[..self.cut].iter().enumerate() {
+                g |= ((key >> bit) & 1) << i;
+            }
+            return g as usize;
+        }
+        let bytes = key.to_le_bytes();
+        self.lut.iter().zip(bytes).fold(0, |g, (lut, b)| g | lut[b as usize]) as usize
+    }
+
+    /// The group of a key: its weight exponent above its cut bits.
+    #[inline(always)]
+    fn group_of(&self, key: u64) -> usize {
+        ((key >> WEIGHT_AT) as usize) << self.cut | self.cut_bits(key)
+    }
+
+    /// Groups the keys by weight exponent and cut bits and builds the tables of every group's
+    /// full blocks, and of its last partial block unless it is small enough to scan.
     pub(super) fn seal(&mut self) {
         // Cut on b bits such that groups hold about GROUP_KEYS keys.
         let mut cut = 0;
@@ -121,27 +171,33 @@ impl Matcher {
         {
             cut += 1;
         }
-        self.cut = cut;
-        let count = 1usize << cut;
-        // Counting sort of the keys by group (reusing `query_start` as the cursors).
+        self.set_cut(cut);
+        self.weights = self.keys.iter().map(|&k| (k >> WEIGHT_AT) as usize + 1).max().unwrap_or(1);
+        debug_assert!(self.weights <= MAX_WEIGHTS);
+        let count = self.weights << cut;
+        let bits = (1u64 << WEIGHT_AT) - 1;
+        // Counting sort of the keys by group (reusing `query_start` as the offsets), weight
+        // bits dropped: the group says the weight.
         let mut start = std::mem::take(&mut self.query_start);
+        let mut group = std::mem::take(&mut self.group);
         start.clear();
         start.resize(count + 1, 0);
-        for &k in &self.keys {
-            start[self.group_of(k) + 1] += 1;
+        group.clear();
+        group.extend(self.keys.iter().map(|&k| self.group_of(k) as u16));
+        for &g in &group {
+            start[g as usize + 1] += 1;
         }
         for g in 0..count {
             start[g + 1] += start[g];
         }
         self.grouped.resize(self.keys.len(), 0);
-        let mut cursor = [0usize; 1 << MAX_CUT];
-        cursor[..count].copy_from_slice(&start[..count]);
-        for i in 0..self.keys.len() {
-            let k = self.keys[i];
-            let g = self.group_of(k);
-            self.grouped[cursor[g]] = k;
-            cursor[g] += 1;
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&start[..count]);
+        for (&k, &g) in self.keys.iter().zip(&group) {
+            self.grouped[self.cursor[g as usize]] = k & bits;
+            self.cursor[g as usize] += 1;
         }
+        self.group = group;
         let rows_per_block = self.chunks << CHUNK;
         self.groups.clear();
         for g in 0..count {
@@ -162,8 +218,8 @@ impl Matcher {
         self.query_start = start;
     }
 
-    /// Pairs (query, stored key) with disjoint key bits, each counted `2^e` times for the
-    /// exponent `e` in the query's bits from [`super::WEIGHT_AT`].
+    /// Pairs (query, stored key) with disjoint key bits, each counted `2^(e + f)` times for
+    /// the exponents `e` in the query's bits from [`WEIGHT_AT`] and `f` in the key's.
     pub(super) fn count(&mut self, isa: Isa, queries: &[u64]) -> u64 {
         let count_group = |g: &Group, queries: &[u64]| {
             let tail = &self.grouped[g.tail.0..g.tail.1];
@@ -173,44 +229,50 @@ impl Matcher {
             }
             total
         };
+        let count = 1usize << self.cut;
         if self.cut == 0 {
-            return count_group(&self.groups[0], queries);
+            return (0..self.weights).map(|f| count_group(&self.groups[f], queries) << f).sum();
         }
         // Group the queries the same way (counting sort).
-        let count = 1usize << self.cut;
         let mut start = std::mem::take(&mut self.query_start);
         let mut grouped = std::mem::take(&mut self.queries);
+        let mut group = std::mem::take(&mut self.group);
         start.clear();
         start.resize(count + 1, 0);
-        for &q in queries {
-            start[self.group_of(q) + 1] += 1;
+        group.clear();
+        group.extend(queries.iter().map(|&q| self.cut_bits(q) as u16));
+        for &g in &group {
+            start[g as usize + 1] += 1;
         }
         for g in 0..count {
             start[g + 1] += start[g];
         }
         grouped.resize(queries.len(), 0);
-        let mut cursor = [0usize; 1 << MAX_CUT];
-        cursor[..count].copy_from_slice(&start[..count]);
-        for &q in queries {
-            let g = self.group_of(q);
-            grouped[cursor[g]] = q;
-            cursor[g] += 1;
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&start[..count]);
+        for (&q, &g) in queries.iter().zip(&group) {
+            grouped[self.cursor[g as usize]] = q;
+            self.cursor[g as usize] += 1;
         }
+        self.group = group;
         let mut total = 0;
-        for qg in 0..count {
-            let qs = &grouped[start[qg]..start[qg + 1]];
-            if qs.is_empty() {
+        for (i, group) in self.groups.iter().enumerate() {
+            if group.rows.0 == group.rows.1 && group.tail.0 == group.tail.1 {
                 continue;
             }
-            // Every key group without the query group's cut bits: the submasks of the rest.
-            let free = !qg & (count - 1);
-            let mut kg = free;
+            let (f, kg) = (i >> self.cut, i & (count - 1));
+            // Every query group without the key group's cut bits: the submasks of the rest.
+            let free = !kg & (count - 1);
+            let mut qg = free;
             loop {
-                total += count_group(&self.groups[kg], qs);
-                if kg == 0 {
+                let qs = &grouped[start[qg]..start[qg + 1]];
+                if !qs.is_empty() {
+                    total += count_group(group, qs) << f;
+                }
+                if qg == 0 {
                     break;
                 }
-                kg = (kg - 1) & free;
+                qg = (qg - 1) & free;
             }
         }
         self.query_start = start;
@@ -255,13 +317,11 @@ impl Matcher {
         let count = 1usize << self.cut;
         let rows_per_block = (self.chunks << CHUNK) as f64;
         // reach[m]: blocks of the key groups whose cut bits are within m (subset sums).
-        let mut reach: Vec<f64> = self
-            .groups
-            .iter()
-            .map(|g| {
-                (g.rows.1 - g.rows.0) as f64 / rows_per_block + (g.tail.1 - g.tail.0) as f64 / BLOCK as f64
-            })
-            .collect();
+        let mut reach = vec![0.0; count];
+        for (i, g) in self.groups.iter().enumerate() {
+            reach[i & (count - 1)] +=
+                (g.rows.1 - g.rows.0) as f64 / rows_per_block + (g.tail.1 - g.tail.0) as f64 / BLOCK as f64;
+        }
         for bit in 0..self.cut {
             for m in 0..count {
                 if m >> bit & 1 == 1 {

@@ -164,10 +164,17 @@ struct Work {
     matcher: Matcher,
     /// The vector unit the kernels run on.
     isa: Isa,
-    /// Bottom halves stored per batch ([`STORED_KEYS`]; tests make it small).
+    /// Keys stored per batch ([`STORED_KEYS`]; tests make it small).
     batch: usize,
-    /// Top-half keys, each with its weight exponent in the bits from [`WEIGHT_AT`].
-    queries: Vec<u64>,
+    /// When the top halves are stored: at least `swap.0` times as many as the bottom halves,
+    /// and at least `swap.1` bottom halves ([`SWAP_RATIO`], [`SWAP_MIN`]; tests force either
+    /// side).
+    swap: (usize, usize),
+    /// Keys of the task's top halves, each with its weight exponent in the bits from
+    /// [`WEIGHT_AT`], and of its bottom halves: the larger side is stored in the matcher batch
+    /// by batch, the smaller one queries it.
+    top: Vec<u64>,
+    bottom: Vec<u64>,
 }
 
 impl Work {
@@ -182,7 +189,9 @@ impl Work {
             matcher: Matcher::new(g.key_bits(), g.cut_candidates()),
             isa,
             batch: STORED_KEYS,
-            queries: Vec::new(),
+            swap: (SWAP_RATIO, SWAP_MIN),
+            top: Vec::new(),
+            bottom: Vec::new(),
         }
     }
 }
@@ -196,7 +205,7 @@ impl Work {
             .map(|c| c.bytes())
             .sum::<usize>()
             + self.matcher.bytes()
-            + 8 * self.queries.capacity()
+            + 8 * (self.top.capacity() + self.bottom.capacity())
     }
 }
 
@@ -221,20 +230,28 @@ impl Quarters {
     }
 }
 
-/// Stored keys per batch of a task's bottom halves (see [`count_task`]): 52 MB of keys and
+/// The top halves are stored instead of the bottom ones when they are at least this many
+/// times more, and the bottom halves at least [`SWAP_MIN`] (see [`count_task_probed`]).
+/// [default: 4; storing the larger side whatever the sizes cost 1.8x at n = 18]
+const SWAP_RATIO: usize = 4;
+
+/// Fewest bottom halves for the top halves to be stored ([`SWAP_RATIO`]). [default: 16384]
+const SWAP_MIN: usize = 16384;
+
+/// Stored keys per batch of the stored side (see [`count_task`]): 250 MB of keys and
 /// sliced tables at n = 27.
-const STORED_KEYS: usize = 1 << 20;
+const STORED_KEYS: usize = 1 << 22;
 
 /// Bytes one worker's buffers may reach for n: an estimate from the largest tasks measured,
 /// with a margin (see docs/performance.md).
 fn worker_bytes(n: u32) -> u64 {
-    // The halves of the largest task: 0.5 M at n = 21 (from 200 random tasks), about 2.7x
-    // more per n; each top half takes 8 bytes, each stored bottom half 8 bytes of key and up
-    // to 44 bytes of sliced rows (11 chunks), at most `STORED_KEYS` of them at a time; the
-    // quarter cells and batch slack are covered by doubling.
-    let halves = 2.0 * 0.5e6 * 2.7f64.powi(n as i32 - 21);
+    // The top halves of the largest task: 0.5 M at n = 21 (from 200 random tasks), about 2.7x
+    // more per n, and at most as many bottom halves; each takes 8 bytes, and each key of the
+    // stored batch (at most `STORED_KEYS`) 16 more bytes of copies and up to 44 bytes of
+    // sliced rows (11 chunks); a third half-list covers the quarter cells and slack.
+    let halves = 0.5e6 * 2.7f64.powi(n as i32 - 21);
     let stored = halves.min(STORED_KEYS as f64);
-    (halves * 8.0 + stored * 52.0) as u64
+    (3.0 * halves * 8.0 + stored * 60.0) as u64
 }
 
 /// Bytes a count of n needs besides the quarter table: the task list and the workers.
@@ -349,14 +366,48 @@ fn count_task_probed(
     let (top_left, top_right) = (task.cols & low, task.cols >> g.q);
     let (bottom_left, bottom_right) = (low & !top_left, (((1u32 << g.n) - 1) & !task.cols) >> g.q);
     let source = &quarters.source;
-    let Work { top_left: tl, top_right: tr, bottom_left: bl, bottom_right: br, matcher, queries, isa, batch } =
-        w;
-    let (isa, batch) = (*isa, *batch);
+    let Work {
+        top_left: tl,
+        top_right: tr,
+        bottom_left: bl,
+        bottom_right: br,
+        matcher,
+        top,
+        bottom,
+        isa,
+        batch,
+        swap,
+    } = w;
+    let (isa, batch, (ratio, min)) = (*isa, *batch, *swap);
+    let empty = |probe: Option<&mut Probe>| {
+        if let (Some(p), Some(t)) = (probe, started) {
+            p.found.fixed_seconds = (p.clock)() - t;
+        }
+        0
+    };
 
-    // 1. Top halves, with their weights.
-    queries.clear();
+    // 1. Top halves, with their weights, and bottom halves: only those off both long
+    // diagonals, without weight.
+    top.clear();
     let splits = &quarters.top_rows[top_left.count_ones() as usize];
-    assemble(isa, g, source, (tl, tr), (top_left, top_right), g.top_rows(), splits, u64::MAX, queries);
+    assemble(isa, g, source, (tl, tr), (top_left, top_right), g.top_rows(), splits, u64::MAX, top);
+    if top.is_empty() {
+        return empty(probe);
+    }
+    bottom.clear();
+    let splits = &quarters.bottom_rows[bottom_left.count_ones() as usize];
+    let keep = (1 << WEIGHT_AT) - 1;
+    assemble(isa, g, source, (bl, br), (bottom_left, bottom_right), g.bottom_rows(), splits, keep, bottom);
+    if bottom.is_empty() {
+        return empty(probe);
+    }
+    // PERF: when the top halves far outnumber the bottom ones (10 to 40 times at odd n, where
+    // the top half has one row more), the top halves are stored and the bottom ones query
+    // them: more stored keys per batch allow more cut bits, so each query visits a smaller
+    // share of the blocks. Otherwise the bottom halves are stored: sealing costs per stored
+    // key, and the top halves' weights split their groups.
+    let swap = top.len() >= ratio.saturating_mul(bottom.len()) && bottom.len() >= min;
+    let (stored, queries) = if swap { (&*top, bottom) } else { (&*bottom, top) };
     // With a probe, the queries matched: a uniform random sample moved to the front.
     let mut matched = queries.len();
     if let Some(p) = probe.as_deref_mut() {
@@ -367,19 +418,9 @@ fn count_task_probed(
         }
         p.found.matched = matched as u64;
     }
-    if queries.is_empty() {
-        if let (Some(p), Some(t)) = (probe, started) {
-            p.found.fixed_seconds = (p.clock)() - t;
-        }
-        return 0;
-    }
 
-    // 2. Bottom halves, stored without weight, at most about STORED_KEYS at a time, each
-    // batch matched against every top half.
-    let splits = &quarters.bottom_rows[bottom_left.count_ones() as usize];
-    let cols = (bottom_left, bottom_right);
+    // 2. The stored side in batches of at most `batch` keys, each matched against every query.
     let mut total = 0;
-    let mut next = 0;
     let mut matching = 0.0;
     let mut probing = 0.0;
     // Clock seconds of the probe's own book-keeping (left out of every part).
@@ -394,35 +435,27 @@ fn count_task_probed(
         c
     });
     let mut work = [(0.0, 0.0); 3];
-    while next < splits.len() {
+    // PERF: one batch holds the stored side of nearly every task up to n = 24; above, batches
+    // bound the sliced tables (52 bytes per key at n = 27) at the cost of fewer cut bits.
+    for keys in stored.chunks(batch) {
         matcher.clear();
-        // PERF: one batch holds every bottom half of the largest tasks measured at n = 21;
-        // above, batches bound the sliced tables (52 bytes per key at n = 27) at the cost of
-        // more partial blocks.
-        while next < splits.len() && matcher.keys.len() < batch {
-            let keep = (1 << WEIGHT_AT) - 1;
-            let one = &splits[next..next + 1];
-            assemble(isa, g, source, (bl, br), cols, g.bottom_rows(), one, keep, &mut matcher.keys);
-            next += 1;
+        matcher.keys.extend_from_slice(keys);
+        matcher.seal();
+        if let (Some(p), Some(classes)) = (probe.as_ref(), &classes) {
+            let t = (p.clock)();
+            for (w, c) in work.iter_mut().zip(classes) {
+                let (visits, loads) = matcher.work(c);
+                *w = (w.0 + visits, w.1 + loads);
+            }
+            let t2 = (p.clock)();
+            bookkeeping += t2 - t;
+            matcher.count(isa, &queries[..probe_len]);
+            probing += (p.clock)() - t2;
         }
-        if !matcher.is_empty() {
-            matcher.seal();
-            if let (Some(p), Some(classes)) = (probe.as_ref(), &classes) {
-                let t = (p.clock)();
-                for (w, c) in work.iter_mut().zip(classes) {
-                    let (visits, loads) = matcher.work(c);
-                    *w = (w.0 + visits, w.1 + loads);
-                }
-                let t2 = (p.clock)();
-                bookkeeping += t2 - t;
-                matcher.count(isa, &queries[..probe_len]);
-                probing += (p.clock)() - t2;
-            }
-            let before = probe.as_ref().map(|p| (p.clock)());
-            total += matcher.count(isa, &queries[..matched]);
-            if let (Some(p), Some(t)) = (probe.as_ref(), before) {
-                matching += (p.clock)() - t;
-            }
+        let before = probe.as_ref().map(|p| (p.clock)());
+        total += matcher.count(isa, &queries[..matched]);
+        if let (Some(p), Some(t)) = (probe.as_ref(), before) {
+            matching += (p.clock)() - t;
         }
     }
     if let (Some(p), Some(t)) = (probe, started) {

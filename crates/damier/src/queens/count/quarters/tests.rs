@@ -65,9 +65,13 @@ fn each_column_set_gets_its_weighted_count() {
         for table in [true, false] {
             let quarters = Quarters::new(&g, table, u64::MAX);
             assert_eq!(matches!(quarters.source, Source::Table(_)), table);
-            for (isa, batch) in covered().flat_map(|isa| [(isa, STORED_KEYS), (isa, 5)]) {
+            // Each side stored: the bottom halves, or the top halves with their weights.
+            let layouts =
+                [(STORED_KEYS, (usize::MAX, usize::MAX)), (5, (usize::MAX, usize::MAX)), (5, (0, 0))];
+            for (isa, (batch, swap)) in covered().flat_map(|isa| layouts.map(|l| (isa, l))) {
                 let mut w = Work::new(&g, isa);
                 w.batch = batch;
+                w.swap = swap;
                 // Small batches also cut small groups.
                 if batch < STORED_KEYS {
                     w.matcher.group_keys = 2;
@@ -76,7 +80,7 @@ fn each_column_set_gets_its_weighted_count() {
                     let got = count_task(&g, &quarters, Task { cols, weight: 1 }, &mut w);
                     assert_eq!(
                         got, want[cols as usize],
-                        "n = {n}, columns {cols:b}, {isa}, table {table}, batch {batch}"
+                        "n = {n}, columns {cols:b}, {isa}, table {table}, batch {batch}, swap {swap:?}"
                     );
                 }
             }
@@ -128,8 +132,13 @@ fn column_sets_agree_with_backtracking(ns: std::ops::RangeInclusive<u32>, per_n:
         w.batch = if table { STORED_KEYS } else { 1000 };
         for _ in 0..per_n {
             let t = all[rng.random_range(0..all.len())];
-            let got = count_task(&g, &quarters, Task { cols: t.cols, weight: 1 }, &mut w);
-            assert_eq!(got, weighted_by_backtracking(n, t.cols), "n = {n}, columns {:b}", t.cols);
+            let want = weighted_by_backtracking(n, t.cols);
+            // Either side stored (the top halves whenever they are not fewer).
+            for swap in [(SWAP_RATIO, SWAP_MIN), (1, 0)] {
+                w.swap = swap;
+                let got = count_task(&g, &quarters, Task { cols: t.cols, weight: 1 }, &mut w);
+                assert_eq!(got, want, "n = {n}, columns {:b}, swap {swap:?}", t.cols);
+            }
         }
     }
 }
@@ -267,7 +276,7 @@ proptest! {
     #[test]
     fn matcher_counts_disjoint_pairs(
         bits in 6u32..=52,
-        stored in proptest::collection::vec(any::<u64>(), 0..1300),
+        stored in proptest::collection::vec((any::<u64>(), 0u64..4), 0..1300),
         queries in proptest::collection::vec((any::<u64>(), 0u64..3), 0..40),
         sparse in 0u32..4,
         cut_seed in 0u32..64,
@@ -280,7 +289,8 @@ proptest! {
                 k
             }).collect()
         };
-        let stored = thin(&stored);
+        let weights: Vec<u64> = stored.iter().map(|s| s.1).collect();
+        let stored = thin(&stored.iter().map(|s| s.0).collect());
         let keys = thin(&queries.iter().map(|q| q.0).collect());
         // Each query carries a weight exponent 0..=2 in its top bits.
         let queries: Vec<u64> = keys.iter().zip(&queries).map(|(&k, q)| k | q.1 << WEIGHT_AT).collect();
@@ -288,9 +298,19 @@ proptest! {
             queries.iter().map(|&q| (keys.iter().filter(|&&k| k & q == 0).count() as u64) << (q >> WEIGHT_AT)).sum()
         };
         let want = weighted(&stored);
+        // Stored keys with weight exponents 0..=3 in their top bits: each pair counts
+        // 2^(query's + key's).
+        let heavy: Vec<u64> = stored.iter().zip(&weights).map(|(&k, &f)| k | f << WEIGHT_AT).collect();
+        let want_heavy: u64 = queries
+            .iter()
+            .map(|&q| {
+                let m = q & ((1 << WEIGHT_AT) - 1);
+                heavy.iter().filter(|&&k| k & m == 0).map(|&k| 1u64 << ((q >> WEIGHT_AT) + (k >> WEIGHT_AT))).sum::<u64>()
+            })
+            .sum();
         // Cut candidates: some bits of the key, in a scrambled order.
         let candidates: Vec<u32> = (0..bits).map(|i| (i * 7 + cut_seed) % bits).collect();
-        for max_cut in [0, 1, 3, 8] {
+        for max_cut in [0, 1, 3, 8, 12] {
             let mut m = Matcher::new(bits, candidates.clone());
             m.max_cut = max_cut;
             m.group_keys = 16;
@@ -298,6 +318,12 @@ proptest! {
             m.seal();
             for isa in covered() {
                 prop_assert_eq!(m.count(isa, &queries), want, "matcher, {}, cut {}", isa, max_cut);
+            }
+            m.clear();
+            m.keys.extend_from_slice(&heavy);
+            m.seal();
+            for isa in covered() {
+                prop_assert_eq!(m.count(isa, &queries), want_heavy, "weighted keys, {}, cut {}", isa, max_cut);
             }
         }
         // The kernels alone, on the blocks and tail of one group.
