@@ -7,13 +7,14 @@
 //! and column, no two on a diagonal — is listed once in a [`QuarterTable`], grouped by its
 //! (column set, row set) cell. Then, for every column set `C` of the top half:
 //!
-//! 1. the **bottom halves** on the other columns are assembled from a bottom-left and a
-//!    bottom-right cell list (the rows split every possible way), reduced to their *key* (the
-//!    diagonals they share with the top half) and stored in a [`Matcher`];
-//! 2. the **top halves** on `C` are assembled the same way from the two top quarters, and
-//!    each is matched against every stored key at once: the matcher keeps, per block of 512
-//!    stored keys and per 5-bit chunk of the key, the 32 masks "stored keys that avoid these
-//!    bits", so one top half costs a handful of 512-bit ANDs and a popcount per block.
+//! 1. the **top halves** on `C` are assembled from a top-left and a top-right cell list (the
+//!    rows split every possible way) and reduced to their *key* (the diagonals they share with
+//!    the other half), and so are the **bottom halves** on the other columns;
+//! 2. one side is stored in a [`Matcher`] (the bottom halves, or the top halves when they far
+//!    outnumber them) and each key of the other side is matched against every stored key at
+//!    once: the matcher keeps, per block of 512 stored keys and per 5-bit chunk of the key,
+//!    the 32 masks "stored keys that avoid these bits", so one query costs a handful of
+//!    512-bit ANDs and a popcount per block.
 //!
 //! Symmetry, nearly 8x in all: the mirror maps column set `C` to its image with the same
 //! count, so one of the two is counted, twice. The reflection in the anti-diagonal maps the
