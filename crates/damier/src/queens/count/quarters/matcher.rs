@@ -62,8 +62,6 @@ struct Group {
 /// while the batch's tables (hundreds of MB) do not fit in it.
 pub(super) struct Matcher {
     pub(super) chunks: usize,
-    /// The stored keys as appended; sealing groups them into `grouped`.
-    pub(super) keys: Vec<u64>,
     pub(super) rows: Vec<Row>,
     /// Key bit positions to cut on, best first.
     candidates: Vec<u32>,
@@ -94,7 +92,6 @@ impl Matcher {
     pub(super) fn new(key_bits: u32, candidates: Vec<u32>) -> Self {
         Matcher {
             chunks: key_bits.div_ceil(CHUNK) as usize,
-            keys: Vec::new(),
             rows: Vec::new(),
             max_cut: MAX_CUT.min(candidates.len()),
             group_keys: GROUP_KEYS,
@@ -111,19 +108,10 @@ impl Matcher {
         }
     }
 
-    pub(super) fn clear(&mut self) {
-        self.keys.clear();
-        self.rows.clear();
-        self.grouped.clear();
-        self.groups.clear();
-        self.cut = 0;
-        self.weights = 1;
-    }
-
     /// Bytes held by the buffers.
     #[cfg(test)]
     pub(super) fn bytes(&self) -> usize {
-        8 * (self.keys.capacity() + self.grouped.capacity() + self.queries.capacity())
+        8 * (self.grouped.capacity() + self.queries.capacity())
             + std::mem::size_of::<Row>() * self.rows.capacity()
     }
 
@@ -162,43 +150,29 @@ impl Matcher {
         ((key >> WEIGHT_AT) as usize) << self.cut | self.cut_bits(key)
     }
 
-    /// Groups the keys by weight exponent and cut bits and builds the tables of every group's
-    /// full blocks, and of its last partial block unless it is small enough to scan.
-    pub(super) fn seal(&mut self) {
+    /// Stores `keys` (replacing any stored before): groups them by weight exponent and cut
+    /// bits and builds the tables of every group's full blocks, and of its last partial block
+    /// unless it is small enough to scan.
+    pub(super) fn seal(&mut self, keys: &[u64]) {
         // Cut on b bits such that groups hold about GROUP_KEYS keys.
         let mut cut = 0;
-        while cut < self.max_cut.min(self.candidates.len()) && self.keys.len() >> (cut + 1) >= self.group_keys
-        {
+        while cut < self.max_cut.min(self.candidates.len()) && keys.len() >> (cut + 1) >= self.group_keys {
             cut += 1;
         }
         self.set_cut(cut);
-        self.weights = self.keys.iter().map(|&k| (k >> WEIGHT_AT) as usize + 1).max().unwrap_or(1);
+        self.weights = keys.iter().map(|&k| (k >> WEIGHT_AT) as usize + 1).max().unwrap_or(1);
         debug_assert!(self.weights <= MAX_WEIGHTS);
         let count = self.weights << cut;
-        let bits = (1u64 << WEIGHT_AT) - 1;
-        // Counting sort of the keys by group (reusing `query_start` as the offsets), weight
-        // bits dropped: the group says the weight.
+        // Weight bits dropped: the group says the weight (`query_start` reused as the offsets).
         let mut start = std::mem::take(&mut self.query_start);
         let mut group = std::mem::take(&mut self.group);
-        start.clear();
-        start.resize(count + 1, 0);
         group.clear();
-        group.extend(self.keys.iter().map(|&k| self.group_of(k) as u16));
-        for &g in &group {
-            start[g as usize + 1] += 1;
-        }
-        for g in 0..count {
-            start[g + 1] += start[g];
-        }
-        self.grouped.resize(self.keys.len(), 0);
-        self.cursor.clear();
-        self.cursor.extend_from_slice(&start[..count]);
-        for (&k, &g) in self.keys.iter().zip(&group) {
-            self.grouped[self.cursor[g as usize]] = k & bits;
-            self.cursor[g as usize] += 1;
-        }
+        group.extend(keys.iter().map(|&k| self.group_of(k) as u16));
+        let bits = (1u64 << WEIGHT_AT) - 1;
+        sort_by_group(keys, &group, count, bits, &mut start, &mut self.cursor, &mut self.grouped);
         self.group = group;
         let rows_per_block = self.chunks << CHUNK;
+        self.rows.clear();
         self.groups.clear();
         for g in 0..count {
             let (mut at, end) = (start[g], start[g + 1]);
@@ -233,27 +207,13 @@ impl Matcher {
         if self.cut == 0 {
             return (0..self.weights).map(|f| count_group(&self.groups[f], queries) << f).sum();
         }
-        // Group the queries the same way (counting sort).
+        // Group the queries the same way (by cut bits only: a query keeps its weight).
         let mut start = std::mem::take(&mut self.query_start);
         let mut grouped = std::mem::take(&mut self.queries);
         let mut group = std::mem::take(&mut self.group);
-        start.clear();
-        start.resize(count + 1, 0);
         group.clear();
         group.extend(queries.iter().map(|&q| self.cut_bits(q) as u16));
-        for &g in &group {
-            start[g as usize + 1] += 1;
-        }
-        for g in 0..count {
-            start[g + 1] += start[g];
-        }
-        grouped.resize(queries.len(), 0);
-        self.cursor.clear();
-        self.cursor.extend_from_slice(&start[..count]);
-        for (&q, &g) in queries.iter().zip(&group) {
-            grouped[self.cursor[g as usize]] = q;
-            self.cursor[g as usize] += 1;
-        }
+        sort_by_group(queries, &group, count, u64::MAX, &mut start, &mut self.cursor, &mut grouped);
         self.group = group;
         let mut total = 0;
         for (i, group) in self.groups.iter().enumerate() {
@@ -278,6 +238,34 @@ impl Matcher {
         self.query_start = start;
         self.queries = grouped;
         total
+    }
+}
+
+/// Counting sort: `out` gets `items` (each ANDed with `mask`) grouped by `group` (each below
+/// `count`), and `start[g]..start[g + 1]` is group g's range in it; `cursor` is scratch.
+fn sort_by_group(
+    items: &[u64],
+    group: &[u16],
+    count: usize,
+    mask: u64,
+    start: &mut Vec<usize>,
+    cursor: &mut Vec<usize>,
+    out: &mut Vec<u64>,
+) {
+    start.clear();
+    start.resize(count + 1, 0);
+    for &g in group {
+        start[g as usize + 1] += 1;
+    }
+    for g in 0..count {
+        start[g + 1] += start[g];
+    }
+    out.resize(items.len(), 0);
+    cursor.clear();
+    cursor.extend_from_slice(&start[..count]);
+    for (&x, &g) in items.iter().zip(group) {
+        out[cursor[g as usize]] = x & mask;
+        cursor[g as usize] += 1;
     }
 }
 

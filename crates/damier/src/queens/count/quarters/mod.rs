@@ -248,8 +248,9 @@ const STORED_KEYS: usize = 1 << 22;
 fn worker_bytes(n: u32) -> u64 {
     // The top halves of the largest task: 0.5 M at n = 21 (from 200 random tasks), about 2.7x
     // more per n, and at most as many bottom halves; each takes 8 bytes, and each key of the
-    // stored batch (at most `STORED_KEYS`) 16 more bytes of copies and up to 44 bytes of
-    // sliced rows (11 chunks); a third half-list covers the quarter cells and slack.
+    // stored batch (at most `STORED_KEYS`) 10 more bytes for its grouped copy and group and
+    // up to 44 bytes of sliced rows (11 chunks), rounded up to 60; a third half-list covers
+    // the quarter cells and slack.
     let halves = 0.5e6 * 2.7f64.powi(n as i32 - 21);
     let stored = halves.min(STORED_KEYS as f64);
     (3.0 * halves * 8.0 + stored * 60.0) as u64
@@ -439,9 +440,7 @@ fn count_task_probed(
     // PERF: one batch holds the stored side of nearly every task up to n = 24; above, batches
     // bound the sliced tables (52 bytes per key at n = 27) at the cost of fewer cut bits.
     for keys in stored.chunks(batch) {
-        matcher.clear();
-        matcher.keys.extend_from_slice(keys);
-        matcher.seal();
+        matcher.seal(keys);
         if let (Some(p), Some(classes)) = (probe.as_ref(), &classes) {
             let t = (p.clock)();
             for (w, c) in work.iter_mut().zip(classes) {

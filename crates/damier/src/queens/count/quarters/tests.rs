@@ -314,14 +314,11 @@ proptest! {
             let mut m = Matcher::new(bits, candidates.clone());
             m.max_cut = max_cut;
             m.group_keys = 16;
-            m.keys.extend_from_slice(&stored);
-            m.seal();
+            m.seal(&stored);
             for isa in covered() {
                 prop_assert_eq!(m.count(isa, &queries), want, "matcher, {}, cut {}", isa, max_cut);
             }
-            m.clear();
-            m.keys.extend_from_slice(&heavy);
-            m.seal();
+            m.seal(&heavy);
             for isa in covered() {
                 prop_assert_eq!(m.count(isa, &queries), want_heavy, "weighted keys, {}, cut {}", isa, max_cut);
             }
@@ -408,8 +405,7 @@ fn matcher_work_counts_rows_read() {
         let mut m = Matcher::new(bits, candidates.clone());
         m.max_cut = max_cut;
         m.group_keys = 64;
-        m.keys.extend_from_slice(&stored);
-        m.seal();
+        m.seal(&stored);
         let (reads, distinct) = m.work(&m.classes(&queries));
         let one_by_one: f64 = queries.iter().map(|q| m.work(&m.classes(std::slice::from_ref(q))).0).sum();
         assert!((reads - one_by_one).abs() < 1e-6 * reads, "cut {max_cut}: reads add up");
