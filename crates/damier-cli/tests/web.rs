@@ -8,3 +8,6 @@ mod browser;
 
 #[path = "web/serve.rs"]
 mod serve;
+
+#[path = "web/trust.rs"]
+mod trust;

@@ -4,26 +4,23 @@
 //! --json`: every key is the id of one of the command's arguments as clap knows it (the field
 //! name of its `Args` struct, so `max_steps` for `--max-steps`), read from the CLI's own
 //! `clap::Command` at run time. Nothing here lists a command's options, so a new option is on
-//! the web the moment it is on the command line.
+//! the web the moment it is on the command line, under the rules of [`crate::trust`].
 //!
-//! Values: `true` sets a flag (`false` or `null` leaves it out), numbers and strings are passed
-//! as they are, an array gives one value per element (a positional list such as `queens check`'s
-//! columns, or a repeated option). Arguments that name an input file (`file`, `target`, `from`)
-//! take the file's *content*; the content goes to a file in a private temporary folder and the
-//! command gets that path. Arguments that write files (`out`, `csv`, `plot`, `dir`) are
-//! refused: a page never writes on the server's disk.
+//! Each argument takes exactly one JSON shape ([`ArgRule`]): a flag `true`, `false` or `null`;
+//! a one-value argument a number or a string; a many-value argument (a positional list such as
+//! `queens check`'s columns, or a repeated option) an array of them or one of them; an input
+//! file ([`crate::trust::InputFile`]) its content as a string, which goes to a file in a
+//! private temporary folder whose path the command gets. Any other shape is refused, and so is
+//! every argument that writes or names a file on the server (its type says so). Values reach
+//! clap as `--name=value` and positionals after `--`, so a value starting with `-` stays a
+//! value.
 
 use std::ffi::OsString;
 use std::path::Path;
 
-use clap::ArgAction;
 use serde_json::Value;
 
-/// Argument ids whose value is an input file: the JSON gives the file's content.
-pub const INPUT_FILE_ARGS: &[&str] = &["file", "target", "from"];
-
-/// Argument ids that write files: refused over HTTP.
-pub const OUTPUT_FILE_ARGS: &[&str] = &["out", "csv", "plot", "dir"];
+use crate::trust::ArgRule;
 
 /// The commands a page may run, as `(group, command)`. Benchmarks, timings, exports and the
 /// multi-machine `sum` stay on the command line: they measure the machine or write files.
@@ -74,9 +71,14 @@ pub enum FieldError {
         /// The accepted keys, comma-separated.
         known: String,
     },
-    /// A key names an argument that writes files.
-    #[error("field `{0}` writes a file on the server: not available over HTTP")]
-    WritesFiles(String),
+    /// A key names an argument that writes or names a file on the server.
+    #[error("field `{field}` {why}: not available over HTTP")]
+    Refused {
+        /// The key.
+        field: String,
+        /// What the argument does ([`ArgRule::Refused`]).
+        why: &'static str,
+    },
     /// A value of the wrong JSON type for its argument.
     #[error("field `{field}`: {expected}")]
     BadValue {
@@ -110,18 +112,15 @@ pub fn to_arguments(
     let mut options: Vec<OsString> = Vec::new();
     let mut positionals: Vec<(usize, Vec<OsString>)> = Vec::new();
     for (key, value) in map {
-        let arg = sub
-            .get_arguments()
-            .find(|a| a.get_id().as_str() == key && !a.is_hide_set() && key != "json")
-            .ok_or_else(|| FieldError::UnknownField {
+        let arg = served_arguments(sub).find(|a| a.get_id().as_str() == key).ok_or_else(|| {
+            FieldError::UnknownField {
                 field: key.clone(),
                 command: format!("{group} {command}"),
                 known: known_fields(sub),
-            })?;
-        if OUTPUT_FILE_ARGS.contains(&key.as_str()) {
-            return Err(FieldError::WritesFiles(key.clone()));
-        }
-        let values = scalar_values(key, value, files)?;
+            }
+        })?;
+        let rule = ArgRule::of(arg);
+        let values = values_of(key, rule, value, files)?;
         if arg.is_positional() {
             // Positionals are in definition order (clap fills `get_index` only once built).
             let index = sub.get_positionals().position(|p| p.get_id() == arg.get_id()).unwrap_or(usize::MAX);
@@ -129,20 +128,17 @@ pub fn to_arguments(
             continue;
         }
         let long = arg.get_long().unwrap_or(key.as_str());
-        match arg.get_action() {
-            ArgAction::SetTrue | ArgAction::SetFalse | ArgAction::Count => match value {
-                Value::Bool(true) => options.push(format!("--{long}").into()),
-                Value::Bool(false) | Value::Null => {}
-                _ => return Err(FieldError::BadValue { field: key.clone(), expected: "true or false" }),
-            },
-            _ => {
-                for v in values {
-                    // `--name=value` keeps a value that starts with `-` a value.
-                    let mut one = OsString::from(format!("--{long}="));
-                    one.push(v);
-                    options.push(one);
-                }
+        if rule == ArgRule::Flag {
+            if value == &Value::Bool(true) {
+                options.push(format!("--{long}").into());
             }
+            continue;
+        }
+        for v in values {
+            // `--name=value` keeps a value that starts with `-` a value.
+            let mut one = OsString::from(format!("--{long}="));
+            one.push(v);
+            options.push(one);
         }
     }
     positionals.sort_by_key(|(i, _)| *i);
@@ -159,56 +155,61 @@ pub fn to_arguments(
     Ok(args)
 }
 
-/// The keys a command accepts, for error messages.
+/// The arguments of `sub` a request may name: not hidden, not `--json` (always added), not
+/// help or version, and not refused by their [`ArgRule`].
+fn served_arguments(sub: &clap::Command) -> impl Iterator<Item = &clap::Arg> {
+    sub.get_arguments()
+        .filter(|a| !a.is_hide_set() && !["json", "help", "version"].contains(&a.get_id().as_str()))
+}
+
+/// The keys a command accepts, for error messages (refused arguments are not listed).
 fn known_fields(sub: &clap::Command) -> String {
-    let ids: Vec<&str> = sub
-        .get_arguments()
+    let ids: Vec<&str> = served_arguments(sub)
+        .filter(|a| !matches!(ArgRule::of(a), ArgRule::Refused(_)))
         .map(|a| a.get_id().as_str())
-        .filter(|id| !["json", "help", "version"].contains(id) && !OUTPUT_FILE_ARGS.contains(id))
         .collect();
     ids.join(", ")
 }
 
-/// The command-line values of one JSON value (several for an array, none for `null`).
-fn scalar_values(key: &str, value: &Value, files: &Path) -> Result<Vec<OsString>, FieldError> {
-    let one = |v: &Value| -> Result<Option<OsString>, FieldError> {
-        let text = match v {
-            Value::Null => return Ok(None),
-            Value::Bool(b) => b.to_string(),
-            Value::Number(n) => n.to_string(),
-            Value::String(s) => s.clone(),
-            _ => {
-                return Err(FieldError::BadValue {
-                    field: key.to_string(),
-                    expected: "a number, a string, true/false or a list of them",
-                });
+/// The command-line values of the JSON `value` of the argument `key` under `rule` (none for
+/// `null`), or the refusal of a shape the rule does not take.
+fn values_of(key: &str, rule: ArgRule, value: &Value, files: &Path) -> Result<Vec<OsString>, FieldError> {
+    let bad = |expected: &'static str| FieldError::BadValue { field: key.to_string(), expected };
+    let scalar = |v: &Value| match v {
+        Value::Number(n) => Ok(OsString::from(n.to_string())),
+        Value::String(s) => Ok(OsString::from(s)),
+        _ => Err(bad("a number or a string")),
+    };
+    if value.is_null() {
+        return Ok(Vec::new());
+    }
+    match rule {
+        ArgRule::Refused(why) => Err(FieldError::Refused { field: key.to_string(), why }),
+        ArgRule::Flag => match value {
+            Value::Bool(_) => Ok(Vec::new()),
+            _ => Err(bad("true or false")),
+        },
+        ArgRule::One => Ok(vec![scalar(value)?]),
+        ArgRule::Many => match value {
+            Value::Array(items) => {
+                items.iter().map(|v| scalar(v).map_err(|_| bad("a list of numbers or strings"))).collect()
             }
-        };
-        if INPUT_FILE_ARGS.contains(&key) {
+            v => Ok(vec![scalar(v)?]),
+        },
+        ArgRule::Content => {
+            let Value::String(text) = value else { return Err(bad("the file's content as a string")) };
             let path = files.join(key);
             std::fs::write(&path, text).map_err(|e| FieldError::Storage(key.to_string(), e.to_string()))?;
-            return Ok(Some(path.into_os_string()));
+            Ok(vec![path.into_os_string()])
         }
-        Ok(Some(text.into()))
-    };
-    match value {
-        Value::Array(items) => {
-            if INPUT_FILE_ARGS.contains(&key) {
-                return Err(FieldError::BadValue {
-                    field: key.to_string(),
-                    expected: "the file's content as a string",
-                });
-            }
-            items.iter().filter_map(|v| one(v).transpose()).collect()
-        }
-        v => Ok(one(v)?.into_iter().collect()),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::{Arg, Command};
+    use crate::trust::{InputFile, OutputPath};
+    use clap::{Arg, ArgAction, Command, value_parser};
 
     fn tree() -> Command {
         Command::new("damier")
@@ -226,6 +227,8 @@ mod tests {
                         Command::new("count")
                             .arg(Arg::new("n").required(true))
                             .arg(Arg::new("threads").long("threads"))
+                            .arg(Arg::new("journal").long("journal").value_parser(value_parser!(OutputPath)))
+                            .arg(Arg::new("secret").long("secret").hide(true))
                             .arg(Arg::new("json").long("json").action(ArgAction::SetTrue)),
                     )
                     .subcommand(
@@ -236,7 +239,8 @@ mod tests {
                     .subcommand(
                         Command::new("solve")
                             .arg(Arg::new("n").required(true))
-                            .arg(Arg::new("out").long("out"))
+                            .arg(Arg::new("out").long("out").value_parser(value_parser!(OutputPath)))
+                            .arg(Arg::new("from").long("from").value_parser(value_parser!(InputFile)))
                             .arg(Arg::new("json").long("json").action(ArgAction::SetTrue)),
                     )
                     .subcommand(
@@ -272,14 +276,55 @@ mod tests {
             Err(FieldError::UnknownCommand(..))
         ));
         assert!(matches!(args("queens", "nope", serde_json::json!({})), Err(FieldError::UnknownCommand(..))));
-        assert_eq!(
-            args("queens", "solve", serde_json::json!({"n": 8, "out": "/etc/x"})),
-            Err(FieldError::WritesFiles("out".into()))
-        );
+        for (command, field) in [("solve", "out"), ("count", "journal")] {
+            let e = args("queens", command, serde_json::json!({"n": 8, field: "/etc/x"})).unwrap_err();
+            assert!(matches!(e, FieldError::Refused { field: ref f, .. } if f == field), "{e}");
+            assert!(e.to_string().contains("writes a file"), "{e}");
+        }
+        // Hidden arguments are no fields, and are not listed.
+        let e = args("queens", "count", serde_json::json!({"secret": 1})).unwrap_err();
+        let FieldError::UnknownField { ref known, .. } = e else { panic!("{e}") };
+        assert_eq!(known, "n, threads", "hidden and refused fields are not offered");
         assert_eq!(args("queens", "count", serde_json::json!([1])), Err(FieldError::NotAnObject));
-        assert!(matches!(
-            args("queens", "count", serde_json::json!({"n": {"a": 1}})),
-            Err(FieldError::BadValue { .. })
-        ));
+    }
+
+    #[test]
+    fn each_argument_takes_one_shape() {
+        let bad = |v: Value| {
+            let e = args("queens", "count", v.clone()).unwrap_err();
+            assert!(matches!(e, FieldError::BadValue { .. }), "{v}: {e}");
+        };
+        bad(serde_json::json!({"n": {"a": 1}}));
+        bad(serde_json::json!({"n": [8, 9]}));
+        bad(serde_json::json!({"n": true}));
+        bad(serde_json::json!({"n": 8, "threads": [2]}));
+        let e = args("queens", "check", serde_json::json!({"columns": [1, [2]]})).unwrap_err();
+        assert!(matches!(e, FieldError::BadValue { .. }), "{e}");
+        let e = args("queens", "solve", serde_json::json!({"n": 8, "from": ["a"]})).unwrap_err();
+        assert!(matches!(e, FieldError::BadValue { .. }), "{e}");
+        // A list of one value may be one value; null is "not given".
+        let a = args("queens", "check", serde_json::json!({"columns": 3})).unwrap();
+        assert_eq!(a, ["damier", "queens", "check", "--json", "--", "3"]);
+        let a = args("queens", "count", serde_json::json!({"n": 8, "threads": null})).unwrap();
+        assert_eq!(a, ["damier", "queens", "count", "--json", "--", "8"]);
+        // Values that look like options stay values.
+        let a = args("queens", "count", serde_json::json!({"n": "-5", "threads": "--help"})).unwrap();
+        assert_eq!(a, ["damier", "queens", "count", "--threads=--help", "--json", "--", "-5"]);
+    }
+
+    #[test]
+    fn input_files_take_their_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = to_arguments(
+            &tree(),
+            "queens",
+            "solve",
+            &serde_json::json!({"n": 8, "from": "1 2\n"}),
+            dir.path(),
+        )
+        .unwrap();
+        let path = dir.path().join("from");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "1 2\n");
+        assert!(a.contains(&OsString::from(format!("--from={}", path.display()))), "{a:?}");
     }
 }

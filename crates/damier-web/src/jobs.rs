@@ -40,13 +40,21 @@ pub enum Outcome {
     },
     /// Exit 2: the command refused its input; its one-line message.
     Refused(String),
+    /// Exit [`EXIT_BEYOND_BOUND`]: the arguments exceed the server's bounds; the message names
+    /// the bound.
+    BeyondBound(String),
     /// The time limit passed; the child was killed.
     TimedOut(Duration),
     /// The answer exceeded [`MAX_OUTPUT`]; the child was killed.
     TooLarge,
-    /// The child could not start or ended abnormally (a bug): what happened.
+    /// The child could not start, failed on the server's side (a write error, exit 74) or
+    /// ended abnormally (a crash): what happened, for the server's log.
     Failed(String),
 }
+
+/// The exit code of `damier __api` when the request's arguments exceed the server's bounds
+/// ([`crate::limits`]): `EX_NOPERM` of `sysexits.h`, a code no command uses.
+pub const EXIT_BEYOND_BOUND: i32 = 77;
 
 /// Runs `group command` on `body` (a JSON object, already checked) and waits for the end.
 /// `progress` receives the progress lines as they come. Dropping the future kills the child.
@@ -74,8 +82,13 @@ async fn run_child(
     body: &[u8],
     progress: Option<&mpsc::Sender<String>>,
 ) -> Outcome {
-    let mut child = match Command::new(&state.settings.executable)
-        .args(["__api", group, command])
+    let mut child = Command::new(&state.settings.executable);
+    child.arg("__api");
+    if state.settings.allow_heavy {
+        child.arg("--allow-heavy");
+    }
+    let mut child = match child
+        .args([group, command])
         .env(PROGRESS_ENV, if progress.is_some() { "lines" } else { "none" })
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -132,6 +145,7 @@ async fn run_child(
     match status.code() {
         Some(code @ (0 | 1)) => Outcome::Answer { json: out, exit: code },
         Some(2) => Outcome::Refused(one_line(&messages)),
+        Some(EXIT_BEYOND_BOUND) => Outcome::BeyondBound(one_line(&messages)),
         other => Outcome::Failed(format!(
             "the command ended abnormally ({}): {}",
             other.map_or("killed by a signal".to_string(), |c| format!("exit {c}")),
@@ -154,8 +168,16 @@ pub fn one_line(messages: &str) -> String {
         line.push(' ');
         line.push_str(next);
     }
+    // A message that echoes a huge value (clap's "invalid value '999...'") stays one short line.
+    if let Some((cut, _)) = line.char_indices().nth(MAX_LINE) {
+        line.truncate(cut);
+        line.push_str("… (cut)");
+    }
     line
 }
+
+/// Most characters of an error line answered to a page.
+const MAX_LINE: usize = 300;
 
 /// The default number of concurrent jobs: one per core.
 pub fn default_jobs() -> usize {
@@ -177,6 +199,8 @@ mod tests {
             "unexpected argument '--x' found"
         );
         assert_eq!(one_line(""), "the command refused its input");
+        let long = one_line(&format!("error: invalid value '{}'", "9".repeat(10_000)));
+        assert!(long.chars().count() < 320 && long.ends_with("(cut)"), "{long}");
         assert_eq!(
             one_line("error: the following required arguments were not provided:\n  <N>\n\nUsage: damier"),
             "the following required arguments were not provided: <N>"

@@ -7,20 +7,27 @@
 //!   `damier <group> <command> ... --json` prints: the server runs the `damier` executable
 //!   ([`Settings::executable`]) as a child with the object on stdin, and the child maps the
 //!   object onto its own clap arguments ([`fields`]). Exit 0 and 1 answer 200 with the JSON
-//!   (header `x-damier-exit` says which), exit 2 answers 400 with `{"error": "one line"}`.
+//!   (header `x-damier-exit` says which), exit 2 (the input was wrong) answers 400 with
+//!   `{"error": "one line"}`, a size beyond the server's bounds 422 with the bound, and a
+//!   failure on the server's side (a write error, a crash) 500 with a short message, the
+//!   detail going to the server's stderr.
 //!   Add `?stream` to get server-sent events instead: `progress` events while it runs, then
 //!   one `result` (`{"status", "exit", "body"}`); closing the stream kills the job.
+//! - Trust ([`trust`]): only requests naming the server's own address in `Host`, and API calls
+//!   with a JSON body from no other origin than the server's, are served; no argument that
+//!   writes or names a file on the server can be given.
 //! - Bounds ([`limits`], [`jobs`]): bodies up to [`MAX_BODY`], heavy sizes refused unless
-//!   `allow_heavy`, at most `max_jobs` children at once (others wait), each within `timeout`;
-//!   every refusal is a 4xx with a one-line JSON message, and the server keeps serving.
+//!   `allow_heavy` (checked by the child on the arguments it parsed), at most `max_jobs`
+//!   children at once (others wait), each within `timeout`; every refusal is a 4xx with a
+//!   one-line JSON message, and the server keeps serving.
 //! - Live views ([`live`]) use the library directly: automaton runs stepped by the page, and
 //!   the walk's plan from any position.
 //!
 //! ```no_run
 //! # async fn demo() -> std::io::Result<()> {
 //! // What `damier serve` does: its own executable answers the API calls.
-//! let settings = damier_web::Settings::new(std::env::current_exe()?);
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! let settings = damier_web::Settings::new(std::env::current_exe()?);
 //! damier_web::serve(listener, settings, std::future::pending()).await
 //! # }
 //! ```
@@ -35,8 +42,10 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::{Body, Bytes};
+use axum::extract::Request;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
@@ -51,6 +60,7 @@ pub mod fields;
 pub mod jobs;
 pub mod limits;
 pub mod live;
+pub mod trust;
 
 /// Largest request body accepted.
 pub const MAX_BODY: usize = 1 << 20;
@@ -66,6 +76,9 @@ pub struct Settings {
     pub max_jobs: usize,
     /// Time limit of one request, waiting included. [default: 60 s]
     pub timeout: Duration,
+    /// The address the server listens on: requests must name it in `Host` ([`trust::guard`]).
+    /// [`serve`] sets it from its listener. [default: 127.0.0.1:8080]
+    pub listen: SocketAddr,
 }
 
 impl Settings {
@@ -76,6 +89,7 @@ impl Settings {
             allow_heavy: false,
             max_jobs: jobs::default_jobs(),
             timeout: jobs::DEFAULT_TIMEOUT,
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
         }
     }
 }
@@ -100,15 +114,26 @@ pub fn router(settings: Settings) -> Router {
         .route("/api/live/walk/plan", post(walk_plan).fallback(post_only))
         .route("/api/{group}/{command}", post(api).fallback(post_only))
         .fallback(fallback)
+        .layer(axum::middleware::from_fn_with_state(state.clone(), guard))
         .with_state(state)
+}
+
+/// [`trust::guard`] in front of every route: a refused request never reaches a handler.
+async fn guard(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
+    let (method, path) = (request.method(), request.uri().path());
+    match trust::guard(state.settings.listen, method, path, request.headers()) {
+        Ok(()) => next.run(request).await,
+        Err(refusal) => error(refusal.status(), refusal.to_string()),
+    }
 }
 
 /// Serves `router(settings)` on `listener` until `shutdown` completes.
 pub async fn serve(
     listener: tokio::net::TcpListener,
-    settings: Settings,
+    mut settings: Settings,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    settings.listen = listener.local_addr()?;
     axum::serve(listener, router(settings).into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(shutdown)
         .await
@@ -164,45 +189,50 @@ async fn api(
     if !value.is_object() {
         return error(StatusCode::BAD_REQUEST, fields::FieldError::NotAnObject.to_string());
     }
-    if !state.settings.allow_heavy
-        && let Err(m) = limits::check(&group, &command, &value)
-    {
-        return error(StatusCode::BAD_REQUEST, m);
-    }
+    // The bounds ([`limits`]) are checked by the child, on the arguments it parsed.
     let body = value.to_string().into_bytes();
     let stream = query.is_some_and(|q| q.split('&').any(|p| p == "stream" || p.starts_with("stream=")));
     if stream {
         return streamed(state, group, command, body);
     }
-    answer(jobs::run(&state, &group, &command, &body, None).await)
+    answer(&group, &command, jobs::run(&state, &group, &command, &body, None).await)
 }
 
-/// The HTTP status and JSON body of a job's outcome.
-fn outcome_parts(o: jobs::Outcome) -> (StatusCode, Option<i32>, Vec<u8>) {
+/// The HTTP status and JSON body of a job's outcome. A failure on the server's side answers a
+/// short message; its detail goes to the server's stderr.
+fn outcome_parts(group: &str, command: &str, o: jobs::Outcome) -> (StatusCode, Option<i32>, Vec<u8>) {
     use jobs::Outcome;
     let msg = |m: String| json!({ "error": m }).to_string().into_bytes();
     match o {
         Outcome::Answer { json, exit } => (StatusCode::OK, Some(exit), json),
         Outcome::Refused(m) => (StatusCode::BAD_REQUEST, None, msg(m)),
+        Outcome::BeyondBound(m) => (StatusCode::UNPROCESSABLE_ENTITY, None, msg(m)),
         Outcome::TimedOut(d) => (
             StatusCode::SERVICE_UNAVAILABLE,
             None,
             msg(format!("no answer within {} s, this server's time limit", d.as_secs())),
         ),
         Outcome::TooLarge => (
-            StatusCode::BAD_REQUEST,
+            StatusCode::UNPROCESSABLE_ENTITY,
             None,
             msg(format!(
-                "the answer is larger than {} MiB: ask for less (a limit, a smaller size)",
+                "the answer is larger than {} MiB, this server's bound: ask for less (a limit, a smaller size)",
                 jobs::MAX_OUTPUT >> 20
             )),
         ),
-        Outcome::Failed(m) => (StatusCode::INTERNAL_SERVER_ERROR, None, msg(m)),
+        Outcome::Failed(detail) => {
+            eprintln!("damier serve: {group} {command} failed: {detail}");
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                None,
+                msg("the command failed on the server (the server's log says why)".into()),
+            )
+        }
     }
 }
 
-fn answer(o: jobs::Outcome) -> Response {
-    let (status, exit, body) = outcome_parts(o);
+fn answer(group: &str, command: &str, o: jobs::Outcome) -> Response {
+    let (status, exit, body) = outcome_parts(group, command, o);
     let mut r = (status, body).into_response();
     r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     if let Some(code) = exit {
@@ -230,7 +260,7 @@ fn streamed(state: Arc<AppState>, group: String, command: String, body: Vec<u8>)
                 () = events.closed() => return,
             }
         };
-        let (status, exit, body) = outcome_parts(outcome);
+        let (status, exit, body) = outcome_parts(&group, &command, outcome);
         let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
         let result = json!({ "status": status.as_u16(), "exit": exit, "body": body }).to_string();
         let _ = events.send(Event::default().event("result").data(result)).await;

@@ -1,10 +1,17 @@
-//! Per-request bounds on heavy jobs, checked before anything runs.
+//! Per-request bounds on heavy jobs, applied to the arguments that will run.
 //!
 //! The library's own checks (board sizes, `n` ranges) still apply in the command; these are the
 //! server's tighter bounds so that one page cannot keep the machine busy for hours. They are
 //! lifted by `damier serve --allow-heavy` (the time limit and the job count still hold).
+//!
+//! [`check`] reads the values clap parsed from the very argument vector the command then runs
+//! on (`clap::ArgMatches`), by their types, and the input files by the library's own readers:
+//! whatever JSON shape a field had, the bound sees what runs. It fails closed: a served
+//! command without a rule here, or an argument whose id or type changed, is refused.
 
-use serde_json::Value;
+use std::path::Path;
+
+use clap::ArgMatches;
 
 /// Largest `n` counted (`queens count`): n = 18 takes seconds on two cores.
 pub const COUNT_MAX_N: u64 = 18;
@@ -12,7 +19,7 @@ pub const COUNT_MAX_N: u64 = 18;
 pub const LIST_MAX_N: u64 = 14;
 /// Most solutions listed with `limit`.
 pub const LIST_MAX_LIMIT: u64 = 1_000_000;
-/// Largest `n` for the construction and R(n) (the answer is `n` numbers).
+/// Largest `n` for the construction, R(n) and random draws (the answer is `n` numbers).
 pub const SOLVE_MAX_N: u64 = 1_000_000;
 /// Largest `n` for the corner exercises (they list the solutions of n + 1).
 pub const CORNERS_MAX_N: u64 = 12;
@@ -20,107 +27,288 @@ pub const CORNERS_MAX_N: u64 = 12;
 pub const AUTOMATON_MAX_N: u64 = 64;
 /// Most automaton updates of one run.
 pub const AUTOMATON_MAX_STEPS: u64 = 100_000_000;
+/// Most boards one traced automaton run prints.
+pub const AUTOMATON_MAX_TRACES: u64 = 10_000;
+/// Most automaton updates of a trap search, all samples together.
+pub const TRAP_MAX_UPDATES: u64 = 1_000_000_000;
 /// Largest board side for Lights Out and the walk.
 pub const BOARD_MAX_SIDE: u64 = 2000;
 /// Most worker threads one request may ask for (`threads` of the counters).
 pub const MAX_THREADS: u64 = 64;
 
-/// Refuses `fields` for `group command` when they exceed the bounds above; the message names
-/// the bound.
-pub fn check(group: &str, command: &str, fields: &Value) -> Result<(), String> {
-    let number = |key: &str| fields.get(key).and_then(number_of);
-    let at_most = |key: &str, max: u64, why: &str| match number(key) {
-        Some(v) if v > max => Err(format!("{key} = {v} is above {max}, this server's bound {why}")),
+/// The advice at the end of every refusal.
+const HEAVY: &str = "(start the server with --allow-heavy for more)";
+
+/// Refuses the parsed arguments `m` of `group command` when they exceed the bounds above; the
+/// message names the bound. Input files are read where their size matters.
+pub fn check(group: &str, command: &str, m: &ArgMatches) -> Result<(), String> {
+    let at_most = |id: &str, max: u64| match number(m, id)? {
+        Some(v) if v > max => {
+            let default = if m.value_source(id) == Some(clap::parser::ValueSource::DefaultValue) {
+                format!(" (the command's default: give {id} at most {max})")
+            } else {
+                String::new()
+            };
+            Err(format!("{id} = {v} is above {max}, this server's bound{default} {HEAVY}"))
+        }
         _ => Ok(()),
     };
-    let heavy = "(start the server with --allow-heavy for more)";
-    at_most("threads", MAX_THREADS, heavy)?;
+    if has(m, "threads") {
+        at_most("threads", MAX_THREADS)?;
+    }
     match (group, command) {
-        ("queens", "count") => at_most("n", COUNT_MAX_N, heavy)?,
+        ("queens", "count") => at_most("n", COUNT_MAX_N),
         ("queens", "list") => {
-            if fields.get("all").is_some_and(|v| v == &Value::Bool(true)) {
-                return Err(format!("all = true lists millions of solutions {heavy}"));
+            if flag(m, "all")? {
+                return Err(format!("all = true lists millions of solutions {HEAVY}"));
             }
-            at_most("limit", LIST_MAX_LIMIT, heavy)?;
-            if number("limit").is_none() {
-                at_most(
-                    "n",
-                    LIST_MAX_N,
-                    "for a full list (give a limit, or start the server with --allow-heavy)",
-                )?;
+            at_most("limit", LIST_MAX_LIMIT)?;
+            if number(m, "random")?.is_some() {
+                at_most("n", SOLVE_MAX_N)
+            } else if number(m, "limit")?.is_none() {
+                match number(m, "n")? {
+                    Some(n) if n > LIST_MAX_N => Err(format!(
+                        "n = {n} is above {LIST_MAX_N}, this server's bound for a full list \
+                         (give a limit, or start the server with --allow-heavy)"
+                    )),
+                    _ => Ok(()),
+                }
+            } else {
+                Ok(())
             }
         }
-        ("queens", "solve" | "max") => at_most("n", SOLVE_MAX_N, heavy)?,
-        ("queens", "corners") => at_most("n", CORNERS_MAX_N, heavy)?,
+        ("queens", "solve" | "max") => at_most("n", SOLVE_MAX_N),
+        ("queens", "corners") => at_most("n", CORNERS_MAX_N),
+        // Bounded by the library (n <= 64) and the time limit; the columns by the body size.
+        ("queens", "first" | "check") => Ok(()),
         ("automaton", "run") => {
-            at_most("n", AUTOMATON_MAX_N, heavy)?;
-            at_most("max_steps", AUTOMATON_MAX_STEPS, heavy)?;
-        }
-        ("lights", _) => {
-            at_most("to", BOARD_MAX_SIDE, heavy)?;
-            for key in ["size", "all_on", "random"] {
-                if let Some(Value::String(s)) = fields.get(key) {
-                    check_size(key, s)?;
+            at_most("n", AUTOMATON_MAX_N)?;
+            if let Some(path) = input(m, "from")? {
+                let text = std::fs::read_to_string(path).map_err(|e| format!("from: {e}"))?;
+                // A position the parser refuses is the command's to refuse, with its message.
+                if let Ok((n, _)) = damier::automaton::text::parse_position(&text)
+                    && u64::from(n) > AUTOMATON_MAX_N
+                {
+                    return Err(format!(
+                        "from: a {n} x {n} position is above {AUTOMATON_MAX_N}, this server's bound {HEAVY}"
+                    ));
                 }
             }
+            at_most("max_steps", AUTOMATON_MAX_STEPS)?;
+            if let (Some(k), Some(steps)) = (number(m, "trace")?, number(m, "max_steps")?)
+                && steps / k > AUTOMATON_MAX_TRACES
+            {
+                return Err(format!(
+                    "trace = {k} prints {} boards in {steps} updates: more than {AUTOMATON_MAX_TRACES}, \
+                     this server's bound {HEAVY}",
+                    steps / k
+                ));
+            }
+            Ok(())
         }
-        ("walk", _) => {
-            for key in ["rows", "cols"] {
-                at_most(key, BOARD_MAX_SIDE, heavy)?;
+        ("automaton", "trap") => {
+            let samples = number(m, "samples")?.unwrap_or(1);
+            let steps = number(m, "max_steps")?.unwrap_or(0);
+            if samples.saturating_mul(steps) > TRAP_MAX_UPDATES {
+                return Err(format!(
+                    "samples x max_steps = {samples} x {steps} is above {TRAP_MAX_UPDATES} updates, \
+                     this server's bound {HEAVY}"
+                ));
+            }
+            Ok(())
+        }
+        ("lights", "table") => at_most("to", BOARD_MAX_SIDE),
+        ("lights", "solve") => lights_boards(m, &["all_on", "random"], &["file", "target"]),
+        ("lights", "winnable") => lights_boards(m, &[], &["file", "target"]),
+        ("lights", "chase") => lights_boards(m, &[], &["file"]),
+        ("lights", "count" | "kernel" | "chase-table") => lights_boards(m, &["size"], &[]),
+        ("walk", "solve" | "count" | "replay") => {
+            at_most("rows", BOARD_MAX_SIDE)?;
+            at_most("cols", BOARD_MAX_SIDE)
+        }
+        // `walk table` is bounded by its own range (to <= 300).
+        ("walk", "table") => Ok(()),
+        _ => Err(format!("`{group} {command}` has no bounds here, so it is not served")),
+    }
+}
+
+/// Refuses the boards of a Lights Out command above [`BOARD_MAX_SIDE`]: the `WxH` sizes in
+/// `sizes` (read by the commands' own parser) and the board files in `files` (read by the
+/// library's reader). A value either refuses is the command's to refuse, with its message.
+fn lights_boards(m: &ArgMatches, sizes: &[&str], files: &[&str]) -> Result<(), String> {
+    for &id in sizes {
+        if let Some(Ok(size)) = text(m, id)?.map(str::parse::<damier::board::Size>) {
+            board_side(id, size.width(), size.height())?;
+        }
+    }
+    for &id in files {
+        if let Some(path) = input(m, id)? {
+            let file = std::fs::File::open(path).map_err(|e| format!("{id}: {e}"))?;
+            if let Ok(board) = damier::board::read_board(std::io::BufReader::new(file)) {
+                board_side(id, board.width(), board.height())?;
             }
         }
-        _ => {}
     }
     Ok(())
 }
 
-/// A `WxH` value within [`BOARD_MAX_SIDE`], read by the commands' own parser
-/// ([`damier::board::Size`]); one it refuses is left to the command, which says why.
-fn check_size(key: &str, s: &str) -> Result<(), String> {
-    let Ok(size) = s.parse::<damier::board::Size>() else { return Ok(()) };
-    if size.width() as u64 > BOARD_MAX_SIDE || size.height() as u64 > BOARD_MAX_SIDE {
+/// Refuses a board wider or taller than [`BOARD_MAX_SIDE`].
+fn board_side(id: &str, width: usize, height: usize) -> Result<(), String> {
+    if width as u64 > BOARD_MAX_SIDE || height as u64 > BOARD_MAX_SIDE {
         return Err(format!(
-            "{key} = {s}: sides above {BOARD_MAX_SIDE} are beyond this server's bound \
-             (start the server with --allow-heavy for more)"
+            "{id}: a {width}x{height} board has sides above {BOARD_MAX_SIDE}, this server's bound {HEAVY}"
         ));
     }
     Ok(())
 }
 
-/// A JSON number or a numeric string, as an unsigned integer (others are left to the command).
-fn number_of(v: &Value) -> Option<u64> {
-    match v {
-        Value::Number(n) => n.as_u64().or_else(|| n.as_f64().filter(|f| *f >= 0.0).map(|f| f as u64)),
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
+/// Whether the command has an argument `id`.
+fn has(m: &ArgMatches, id: &str) -> bool {
+    m.try_contains_id(id).is_ok()
+}
+
+/// The unsigned value of the integer argument `id`, whatever its integer type; an argument
+/// that does not exist or is not an integer is an error (the bound would read nothing).
+fn number(m: &ArgMatches, id: &str) -> Result<Option<u64>, String> {
+    macro_rules! try_types {
+        ($($t:ty),*) => {$(
+            if let Ok(v) = m.try_get_one::<$t>(id) {
+                return Ok(v.map(|&v| u64::try_from(v).unwrap_or(u64::MAX)));
+            }
+        )*};
     }
+    try_types!(u8, u16, u32, u64, usize, i32, i64);
+    Err(unreadable(id))
+}
+
+/// The value of the flag `id`.
+fn flag(m: &ArgMatches, id: &str) -> Result<bool, String> {
+    m.try_get_one::<bool>(id).map(|v| v.copied().unwrap_or(false)).map_err(|_| unreadable(id))
+}
+
+/// The value of the text argument `id`.
+fn text<'a>(m: &'a ArgMatches, id: &str) -> Result<Option<&'a str>, String> {
+    m.try_get_one::<String>(id).map(|v| v.map(String::as_str)).map_err(|_| unreadable(id))
+}
+
+/// The path of the input-file argument `id`.
+fn input<'a>(m: &'a ArgMatches, id: &str) -> Result<Option<&'a Path>, String> {
+    m.try_get_one::<crate::trust::InputFile>(id).map(|v| v.map(|f| f.as_ref())).map_err(|_| unreadable(id))
+}
+
+/// The refusal when a bound cannot read its argument (a renamed or retyped option).
+fn unreadable(id: &str) -> String {
+    format!("this server cannot read `{id}` to bound it, so the request is not served")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::trust::InputFile;
+    use clap::{Arg, ArgAction, Command, value_parser};
+
+    fn count() -> Command {
+        Command::new("count")
+            .arg(Arg::new("n").value_parser(value_parser!(u32)))
+            .arg(Arg::new("threads").long("threads").value_parser(value_parser!(u32)))
+    }
+
+    fn matches(c: Command, args: &[&str]) -> ArgMatches {
+        c.no_binary_name(true).try_get_matches_from(args).unwrap()
+    }
 
     #[test]
-    fn bounds_hold_and_name_the_limit() {
-        assert!(check("queens", "count", &json!({"n": 18})).is_ok());
-        let e = check("queens", "count", &json!({"n": 19})).unwrap_err();
+    fn bounds_read_the_parsed_values() {
+        assert!(check("queens", "count", &matches(count(), &["18"])).is_ok());
+        let e = check("queens", "count", &matches(count(), &["19"])).unwrap_err();
         assert!(e.contains("18") && e.contains("--allow-heavy"), "{e}");
-        assert!(check("queens", "count", &json!({"n": "25"})).is_err());
-        assert!(check("queens", "count", &json!({"n": 8, "threads": 65})).is_err());
-        assert!(check("queens", "count", &json!({"n": 8, "threads": 2})).is_ok());
-        assert!(check("queens", "list", &json!({"n": 15})).is_err());
-        assert!(check("queens", "list", &json!({"n": 15, "limit": 10})).is_ok());
-        assert!(check("queens", "list", &json!({"n": 8, "all": true})).is_err());
-        assert!(check("lights", "solve", &json!({"random": "2000x2000"})).is_ok());
-        assert!(check("lights", "solve", &json!({"random": "2001x5"})).is_err());
-        assert!(check("lights", "kernel", &json!({"size": "5X3000"})).is_err());
+        assert!(check("queens", "count", &matches(count(), &["8", "--threads", "65"])).is_err());
+        assert!(check("queens", "count", &matches(count(), &["8", "--threads", "2"])).is_ok());
+        let list = || {
+            Command::new("list")
+                .arg(Arg::new("n").value_parser(value_parser!(u32)))
+                .arg(Arg::new("limit").long("limit").value_parser(value_parser!(u64)))
+                .arg(Arg::new("random").long("random").value_parser(value_parser!(u64)))
+                .arg(Arg::new("all").long("all").action(ArgAction::SetTrue))
+        };
+        assert!(check("queens", "list", &matches(list(), &["15"])).is_err());
+        assert!(check("queens", "list", &matches(list(), &["15", "--limit", "10"])).is_ok());
+        assert!(check("queens", "list", &matches(list(), &["8", "--all"])).is_err());
+        let solve = || {
+            Command::new("solve")
+                .arg(Arg::new("random").long("random"))
+                .arg(Arg::new("all_on").long("all-on"))
+                .arg(Arg::new("file").value_parser(value_parser!(InputFile)))
+                .arg(Arg::new("target").long("target").value_parser(value_parser!(InputFile)))
+        };
+        assert!(check("lights", "solve", &matches(solve(), &["--random", "2000x2000"])).is_ok());
+        assert!(check("lights", "solve", &matches(solve(), &["--random", "2001x5"])).is_err());
+        assert!(check("lights", "solve", &matches(solve(), &["--all-on", "5x2001"])).is_err());
         // Every spelling the commands accept is bounded (the same parser).
-        assert!(check("lights", "kernel", &json!({"size": "3000*5"})).is_err());
-        assert!(check("lights", "kernel", &json!({"size": " 5 × 3000 "})).is_err());
-        assert!(check("walk", "solve", &json!({"rows": 3, "cols": 2001})).is_err());
-        assert!(check("automaton", "run", &json!({"n": 65})).is_err());
+        let kernel = || Command::new("kernel").arg(Arg::new("size"));
+        assert!(check("lights", "kernel", &matches(kernel(), &["3000*5"])).is_err());
+        assert!(check("lights", "kernel", &matches(kernel(), &[" 5 × 3000 "])).is_err());
         // Malformed values are the command's to refuse, with its own message.
-        assert!(check("lights", "solve", &json!({"random": "axb"})).is_ok());
+        assert!(check("lights", "solve", &matches(solve(), &["--random", "axb"])).is_ok());
+    }
+
+    #[test]
+    fn input_files_are_bounded_by_what_they_hold() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big");
+        std::fs::write(&big, "P4\n2001 1\n").unwrap();
+        let mut bytes = std::fs::read(&big).unwrap();
+        bytes.extend(std::iter::repeat_n(0u8, 251));
+        std::fs::write(&big, bytes).unwrap();
+        let c = || {
+            Command::new("solve")
+                .arg(Arg::new("file").value_parser(value_parser!(InputFile)))
+                .arg(Arg::new("target").long("target").value_parser(value_parser!(InputFile)))
+                .arg(Arg::new("random").long("random"))
+                .arg(Arg::new("all_on").long("all-on"))
+        };
+        let e = check("lights", "solve", &matches(c(), &[big.to_str().unwrap()])).unwrap_err();
+        assert!(e.contains("2001x1"), "{e}");
+        let small = dir.path().join("small");
+        std::fs::write(&small, "101\n010\n").unwrap();
+        assert!(check("lights", "solve", &matches(c(), &[small.to_str().unwrap()])).is_ok());
+        let pos = dir.path().join("pos");
+        std::fs::write(&pos, ".".repeat(65).repeat_line(65)).unwrap();
+        let run = || {
+            Command::new("run")
+                .arg(Arg::new("n").long("n").value_parser(value_parser!(u32)))
+                .arg(Arg::new("from").long("from").value_parser(value_parser!(InputFile)))
+                .arg(Arg::new("max_steps").long("max-steps").value_parser(value_parser!(u64)))
+                .arg(Arg::new("trace").long("trace").value_parser(value_parser!(u64)))
+        };
+        let e = check("automaton", "run", &matches(run(), &["--from", pos.to_str().unwrap()])).unwrap_err();
+        assert!(e.contains("65 x 65"), "{e}");
+        let e = check(
+            "automaton",
+            "run",
+            &matches(run(), &["--n", "8", "--max-steps", "1000000", "--trace", "1"]),
+        )
+        .unwrap_err();
+        assert!(e.contains("boards"), "{e}");
+    }
+
+    #[test]
+    fn fails_closed() {
+        // A command without rules, and a bound whose argument is missing or of another type.
+        let e = check("queens", "bench", &matches(Command::new("bench"), &[])).unwrap_err();
+        assert!(e.contains("not served"), "{e}");
+        let e = check("queens", "count", &matches(Command::new("count"), &[])).unwrap_err();
+        assert!(e.contains("cannot read `n`"), "{e}");
+        let text_n = Command::new("count").arg(Arg::new("n"));
+        assert!(check("queens", "count", &matches(text_n, &["19"])).is_err());
+    }
+
+    trait RepeatLine {
+        fn repeat_line(&self, k: usize) -> String;
+    }
+    impl RepeatLine for String {
+        fn repeat_line(&self, k: usize) -> String {
+            format!("{self}\n").repeat(k)
+        }
     }
 }

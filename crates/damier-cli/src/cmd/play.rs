@@ -71,7 +71,7 @@ fn lights(a: LightsArgs) -> anyhow::Result<ExitCode> {
                 path.as_os_str() != "-",
                 "a game reads the keyboard: give --from a file, not stdin"
             );
-            let board = crate::util::board_io::read(&path.to_string_lossy())?;
+            let board = crate::util::board_io::read(path)?;
             playable(board.width(), board.height())?;
             board
         }

@@ -8,12 +8,12 @@ use anyhow::Context;
 use damier::board::{self, Board, PbmKind};
 
 /// Reads a board file in the text format or as a PBM bitmap; `-` reads stdin.
-pub fn read(path: &str) -> anyhow::Result<Board> {
-    if path == "-" {
+pub fn read(path: &Path) -> anyhow::Result<Board> {
+    if path == Path::new("-") {
         return board::read_board(std::io::stdin().lock()).context("stdin");
     }
-    let file = std::fs::File::open(path).with_context(|| format!("cannot read {path}"))?;
-    board::read_board(BufReader::with_capacity(1 << 20, file)).with_context(|| path.to_string())
+    let file = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    board::read_board(BufReader::with_capacity(1 << 20, file)).with_context(|| path.display().to_string())
 }
 
 /// How a board file is written, from its extension.

@@ -3,6 +3,10 @@
 //! - 0: success (for `check`-style commands: the answer is "yes");
 //! - 1: the computation succeeded and its answer is "no" (no solution, invalid placement);
 //! - 2: usage or input error (bad arguments, malformed files, sizes beyond the limits);
+//! - 74: a fault of the system, not of the input: a write that failed (a full disk, a file
+//!   too large, a read-only file system), or a resource the run needs that it could not get
+//!   (`EX_IOERR` of `sysexits.h`);
+//! - 77: (`damier __api` only, the web lab's child) the request is beyond the server's bounds;
 //! - 130: interrupted by Ctrl-C.
 
 use std::io::Write;
@@ -14,8 +18,50 @@ use damier::control::Interrupted;
 pub const NO: u8 = 1;
 /// Exit code for usage and input errors.
 pub const USAGE: u8 = 2;
+/// Exit code for a fault of the system (a failed write, a missing resource).
+pub const FAULT: u8 = 74;
 /// Exit code after Ctrl-C (128 + SIGINT).
 pub const INTERRUPTED: u8 = 130;
+
+/// A fault of the system rather than of the input: reported with exit code [`FAULT`].
+#[derive(Debug)]
+pub struct Fault(String);
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Fault {}
+
+/// The error for a fault of the system, with its message.
+pub fn fault(message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(Fault(message.into()))
+}
+
+/// Whether `err` is a fault of the system: a [`Fault`], or an I/O error that says the disk or
+/// the file system failed (full, quota, file too large, read-only, a write of zero bytes).
+pub fn is_fault(err: &anyhow::Error) -> bool {
+    use std::io::ErrorKind as K;
+    err.chain().any(|e| {
+        let kind = e
+            .downcast_ref::<std::io::Error>()
+            .map(std::io::Error::kind)
+            .or_else(|| e.downcast_ref::<serde_json::Error>().and_then(serde_json::Error::io_error_kind));
+        e.is::<Fault>()
+            || matches!(
+                kind,
+                Some(
+                    K::StorageFull
+                        | K::QuotaExceeded
+                        | K::FileTooLarge
+                        | K::ReadOnlyFilesystem
+                        | K::WriteZero
+                )
+            )
+    })
+}
 
 /// Prints `err` as one line on stderr and picks the exit code.
 pub fn report(err: &anyhow::Error) -> ExitCode {
@@ -28,7 +74,7 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
         return ExitCode::from(INTERRUPTED);
     }
     let _ = writeln!(std::io::stderr(), "damier: error: {err:#}");
-    ExitCode::from(USAGE)
+    ExitCode::from(if is_fault(err) { FAULT } else { USAGE })
 }
 
 fn is_broken_pipe(err: &anyhow::Error) -> bool {

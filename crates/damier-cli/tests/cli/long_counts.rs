@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use super::util::{damier, fails_with, json};
+use super::util::{damier, fails_with, fails_with_hooks, hooked, json};
 
 const Q13: u64 = 73712;
 
@@ -42,8 +42,13 @@ fn verify_sample_agrees_and_catches_a_miscount() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("seed "));
     // Every task sampled, one of them miscounted: exit 1 naming it and both counts.
-    let err = fails_with(
-        &["queens", "count", "9", "--verify-sample", "1000", "--test-miscount-task", "5", "--seed", "1"],
+    // (The miscount is a test hook: debug builds only.)
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let err = fails_with_hooks(
+        &["queens", "count", "9", "--verify-sample", "1000", "--seed", "1"],
+        &[("DAMIER_TEST_MISCOUNT_TASK", "5")],
         1,
     );
     assert!(err.contains("task 5 ") && err.contains("quarters") && err.contains("backtrack"), "{err}");
@@ -87,10 +92,12 @@ fn a_journal_resumes_and_refuses_another_count() {
 }
 
 /// Starts a slow journalled count of 13 (about 868 tasks at 4 ms each on 2 threads).
+#[cfg_attr(not(debug_assertions), allow(dead_code))]
 fn slow_count(p: &str) -> std::process::Child {
     let bin = assert_cmd::cargo::cargo_bin("damier");
     std::process::Command::new(bin)
-        .args("queens count 13 --threads 2 --json --test-task-delay-ms 4 --journal".split(' '))
+        .env("DAMIER_TEST_TASK_DELAY_MS", "4")
+        .args("queens count 13 --threads 2 --json --journal".split(' '))
         .arg(p)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
@@ -99,6 +106,7 @@ fn slow_count(p: &str) -> std::process::Child {
 }
 
 /// Waits until the journal holds some tasks (so the kill lands mid-run).
+#[cfg_attr(not(debug_assertions), allow(dead_code))]
 fn wait_for_tasks(p: &str) {
     for _ in 0..200 {
         std::thread::sleep(Duration::from_millis(20));
@@ -110,7 +118,8 @@ fn wait_for_tasks(p: &str) {
     panic!("the count never journalled 20 tasks");
 }
 
-#[cfg(unix)]
+// The slow count is a test hook (debug builds only).
+#[cfg(all(unix, debug_assertions))]
 #[test]
 fn a_count_killed_mid_run_resumes_to_the_right_total() {
     let dir = tempfile::tempdir().unwrap();
@@ -190,28 +199,18 @@ fn mpirun(args: &[&str]) -> std::process::Command {
 /// `cargo test -p damier-cli --features mpi long_counts` (needs Open MPI's `mpirun`): the work
 /// queue gives a slowed process fewer tasks and still counts right, and a job killed mid-run
 /// resumes from process 0's journal.
-#[cfg(feature = "mpi")]
+#[cfg(all(feature = "mpi", debug_assertions))]
 #[test]
 fn mpi_work_queue_balances_a_slow_process_and_resumes() {
     if std::process::Command::new("mpirun").arg("--version").output().is_err() {
         eprintln!("skipped: mpirun not found (install Open MPI to run this test)");
         return;
     }
-    let out = mpirun(&[
-        "queens",
-        "count",
-        "13",
-        "--mpi",
-        "--threads",
-        "1",
-        "--json",
-        "--test-task-delay-ms",
-        "6",
-        "--test-slow-rank",
-        "2",
-    ])
-    .output()
-    .unwrap();
+    let out = mpirun(&["queens", "count", "13", "--mpi", "--threads", "1", "--json"])
+        .env("DAMIER_TEST_TASK_DELAY_MS", "6")
+        .env("DAMIER_TEST_SLOW_RANK", "2")
+        .output()
+        .unwrap();
     assert!(out.status.success(), "mpirun failed: {}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON report, from process 0");
     assert_eq!((v["total"].as_u64(), v["processes"].as_u64()), (Some(Q13), Some(3)));
@@ -224,8 +223,9 @@ fn mpi_work_queue_balances_a_slow_process_and_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("mpi.journal");
     let p = path.to_str().unwrap();
-    let slow = "queens count 13 --mpi --threads 1 --json --test-task-delay-ms 4 --journal";
+    let slow = "queens count 13 --mpi --threads 1 --json --journal";
     let child = mpirun(&slow.split(' ').chain([p]).collect::<Vec<_>>())
+        .env("DAMIER_TEST_TASK_DELAY_MS", "4")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -283,6 +283,9 @@ fn the_task_list_path_honours_isa_and_refuses_a_missing_unit() {
         assert_eq!(e["isa"].as_str(), Some(isa.name()));
         covered.push(isa.name());
     }
+    if !cfg!(debug_assertions) {
+        return; // the pretended CPU below is a test hook: debug builds only
+    }
     // A unit this CPU lacks (pretended, so that the refusal is tested on every CPU): exit 2
     // naming it, before anything runs, on every task-list path.
     let journal = dir.path().join("refused.journal");
@@ -295,25 +298,19 @@ fn the_task_list_path_honours_isa_and_refuses_a_missing_unit() {
             &["queens", "count", "14", "--verify-sample", "3"],
             &["queens", "estimate", "14", "--samples", "3"],
         ] {
-            let args = [args, &["--isa", asked, "--test-cpu-lacks", lacks]].concat();
-            let err = fails_with(&args, 2);
+            let args = [args, &["--isa", asked]].concat();
+            let err = fails_with_hooks(&args, &[("DAMIER_TEST_CPU_LACKS", lacks)], 2);
             assert!(err.contains(asked) && err.contains("lacks"), "{args:?}: {err}");
         }
     }
     assert!(!std::path::Path::new(journal).exists(), "a refused count writes no journal");
     // Auto picks the widest unit left.
-    let e = json(&[
-        "queens",
-        "estimate",
-        "12",
-        "--samples",
-        "3",
-        "--seed",
-        "1",
-        "--test-cpu-lacks",
-        "avx2",
-        "--json",
-    ]);
+    let out = hooked(&[("DAMIER_TEST_CPU_LACKS", "avx2")])
+        .args(["queens", "estimate", "12", "--samples", "3", "--seed", "1", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let e: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(e["isa"].as_str(), Some("portable"));
     println!("task-list path --isa tested on: {}", covered.join(", "));
 }

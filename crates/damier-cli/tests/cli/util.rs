@@ -18,7 +18,20 @@ pub fn json(args: &[&str]) -> serde_json::Value {
 
 /// Asserts that `damier ARGS` exits with `code` and prints a one-line error on stderr.
 pub fn fails_with(args: &[&str], code: i32) -> String {
-    let out = damier().args(args).output().expect("runs");
+    fails_with_hooks(args, &[], code)
+}
+
+/// `damier` with the test hooks `hooks` set (`DAMIER_TEST_*` variables, read by debug builds
+/// only: see the CLI's `util::test_hooks`).
+pub fn hooked(hooks: &[(&str, &str)]) -> Command {
+    let mut c = damier();
+    c.envs(hooks.iter().copied());
+    c
+}
+
+/// [`fails_with`] with the test hooks `hooks` set.
+pub fn fails_with_hooks(args: &[&str], hooks: &[(&str, &str)], code: i32) -> String {
+    let out = hooked(hooks).args(args).output().expect("runs");
     assert_eq!(
         out.status.code(),
         Some(code),

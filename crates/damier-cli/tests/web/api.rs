@@ -18,14 +18,29 @@ fn settings() -> Settings {
     Settings::new(EXE.into())
 }
 
+/// A request as the lab's pages send it: to the server's own address, with a JSON body.
+pub fn request(method: &str, path: &str, body: impl Into<Body>) -> Request<Body> {
+    Request::builder()
+        .method(method)
+        .uri(path)
+        .header("host", "127.0.0.1:8080")
+        .header("content-type", "application/json")
+        .body(body.into())
+        .unwrap()
+}
+
 /// One request through a fresh router: status, the `x-damier-exit` header, body bytes.
-async fn call_with(
+pub async fn call_with(
     s: Settings,
     method: &str,
     path: &str,
     body: impl Into<Body>,
 ) -> (StatusCode, Option<String>, Vec<u8>) {
-    let req = Request::builder().method(method).uri(path).body(body.into()).unwrap();
+    send(s, request(method, path, body)).await
+}
+
+/// `req` through a fresh router: status, the `x-damier-exit` header, body bytes.
+pub async fn send(s: Settings, req: Request<Body>) -> (StatusCode, Option<String>, Vec<u8>) {
     let resp = router(s).oneshot(req).await.unwrap();
     let status = resp.status();
     let exit = resp.headers().get("x-damier-exit").map(|v| v.to_str().unwrap().to_string());
@@ -109,7 +124,11 @@ async fn every_exposed_command_answers_what_the_cli_prints() {
         ("queens/corners", json!({"n": 6, "examples": 1}), vec!["queens", "corners", "6", "--examples", "1"]),
         ("queens/check", json!({"columns": [2, 4, 1, 3]}), vec!["queens", "check", "2", "4", "1", "3"]),
         ("queens/check", json!({"columns": ["1", 2, 3]}), vec!["queens", "check", "1", "2", "3"]),
-        ("automaton/run", json!({"n": 6, "seed": 3}), vec!["automaton", "run", "-n", "6", "--seed", "3"]),
+        (
+            "automaton/run",
+            json!({"n": 6, "seed": 3, "max_steps": 1_000_000}),
+            vec!["automaton", "run", "-n", "6", "--seed", "3", "--max-steps", "1000000"],
+        ),
         ("automaton/trap", json!({"figure": 1}), vec!["automaton", "trap", "--figure", "1"]),
         ("lights/solve", json!({"file": board, "min": true}), vec!["lights", "solve", "@file", "--min"]),
         (
@@ -160,8 +179,12 @@ async fn bad_requests_get_one_line_4xx_and_the_server_keeps_serving() {
     assert!(
         refused("/api/queens/solve", r#"{"n": 8, "out": "/tmp/x"}"#, bad).await.contains("writes a file")
     );
-    assert!(refused("/api/queens/count", r#"{"n": 19}"#, bad).await.contains("--allow-heavy"));
-    assert!(refused("/api/lights/solve", r#"{"random": "3000x3"}"#, bad).await.contains("2000"));
+    let beyond = StatusCode::UNPROCESSABLE_ENTITY;
+    // A bound holds on what runs, a command's default included.
+    let m = refused("/api/automaton/run", r#"{"n": 6}"#, beyond).await;
+    assert!(m.contains("default") && m.contains("max_steps"), "{m}");
+    assert!(refused("/api/queens/count", r#"{"n": 19}"#, beyond).await.contains("--allow-heavy"));
+    assert!(refused("/api/lights/solve", r#"{"random": "3000x3"}"#, beyond).await.contains("2000"));
     let m = refused("/api/lights/solve", r#"{"file": "01\n1x"}"#, bad).await;
     assert!(m.starts_with("file: line 2"), "the temporary path is not shown: {m}");
     assert!(refused("/api/lights/solve", r#"{"file": ["01"]}"#, bad).await.contains("content"));
@@ -215,11 +238,7 @@ async fn two_hundred_concurrent_requests_are_all_answered() {
             let app = app.clone();
             tokio::spawn(async move {
                 let body = json!({"size": format!("{}x{}", 1 + i % 30, 1 + i / 30)}).to_string();
-                let req = Request::builder()
-                    .method("POST")
-                    .uri("/api/lights/count")
-                    .body(Body::from(body))
-                    .unwrap();
+                let req = request("POST", "/api/lights/count", body);
                 let resp = app.oneshot(req).await.unwrap();
                 let status = resp.status();
                 let b = axum::body::to_bytes(resp.into_body(), 1 << 20).await.unwrap();
@@ -261,19 +280,14 @@ async fn closing_a_stream_cancels_its_job() {
     s.allow_heavy = true;
     s.timeout = Duration::from_secs(120);
     let app = router(s);
-    let req = Request::builder()
-        .method("POST")
-        .uri("/api/queens/count?stream")
-        .body(Body::from(r#"{"n": 20}"#))
-        .unwrap();
+    let req = request("POST", "/api/queens/count?stream", r#"{"n": 20}"#);
     let resp = app.clone().oneshot(req).await.unwrap();
     let mut frames = resp.into_body().into_data_stream();
     let first = frames.next().await.unwrap().unwrap();
     assert!(String::from_utf8_lossy(&first).contains("progress"), "{first:?}");
     drop(frames);
     let start = std::time::Instant::now();
-    let req =
-        Request::builder().method("POST").uri("/api/queens/count").body(Body::from(r#"{"n": 8}"#)).unwrap();
+    let req = request("POST", "/api/queens/count", r#"{"n": 8}"#);
     let resp = tokio::time::timeout(Duration::from_secs(30), app.oneshot(req))
         .await
         .expect("the slot was freed")
@@ -288,7 +302,7 @@ async fn live_automaton_follows_the_cli_trajectory() {
     let send = |path: String, body: Value| {
         let app = app.clone();
         async move {
-            let req = Request::builder().method("POST").uri(path).body(Body::from(body.to_string())).unwrap();
+            let req = request("POST", &path, body.to_string());
             let resp = app.oneshot(req).await.unwrap();
             assert_eq!(resp.status(), StatusCode::OK);
             let b = axum::body::to_bytes(resp.into_body(), 1 << 20).await.unwrap();

@@ -10,9 +10,14 @@ const EXE: &str = env!("CARGO_BIN_EXE_damier");
 
 /// `GET path` on `addr` with a plain HTTP/1.0 request; the whole answer.
 fn get(addr: &str, path: &str) -> String {
+    get_as(addr, addr, path)
+}
+
+/// `GET path` on `addr`, naming `host` in the `Host` header.
+fn get_as(addr: &str, host: &str, path: &str) -> String {
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    write!(s, "GET {path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").unwrap();
+    write!(s, "GET {path} HTTP/1.0\r\nHost: {host}\r\n\r\n").unwrap();
     let mut out = String::new();
     s.read_to_string(&mut out).unwrap();
     out
@@ -32,6 +37,11 @@ fn serves_prints_the_url_and_stops_on_ctrl_c() {
     let addr = url.trim_start_matches("http://").trim_end_matches('/').to_string();
     let page = get(&addr, "/");
     assert!(page.starts_with("HTTP/1.0 200") && page.contains("damier lab"), "{page}");
+    // The listening address is the only Host served (a DNS-rebinding page names its own).
+    let port = addr.rsplit(':').next().unwrap();
+    let rebound = get_as(&addr, &format!("rebind.example:{port}"), "/");
+    assert!(rebound.starts_with("HTTP/1.0 421"), "{rebound}");
+    assert!(get_as(&addr, &format!("localhost:{port}"), "/").starts_with("HTTP/1.0 200"));
     // Ctrl-C (SIGINT) stops the server: exit 0, promptly.
     // The shell's own `kill`: no procps needed.
     let status = Command::new("sh").args(["-c", &format!("kill -INT {}", child.id())]).status().unwrap();
@@ -47,7 +57,7 @@ fn serves_prints_the_url_and_stops_on_ctrl_c() {
     assert!(code.success(), "{code:?}");
     let mut err = String::new();
     child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
-    assert!(err.contains("warning") && err.contains("0.0.0.0"), "{err}");
+    assert!(err.contains("warning") && err.contains("0.0.0.0") && err.contains("anyone"), "{err}");
 }
 
 #[test]

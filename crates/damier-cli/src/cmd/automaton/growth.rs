@@ -21,6 +21,7 @@ use rayon::prelude::*;
 
 use super::scale::parse_ns;
 use super::{ModelArg, OutputArgs, check_probability, pool};
+use crate::util::OutputPath;
 use crate::util::output::{self, outln};
 use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::{interrupt, progress::Progress};
@@ -68,7 +69,7 @@ pub struct GrowthArgs {
     threads: Option<u32>,
     /// Write the per-run CSV (after running).
     #[arg(long, value_name = "F")]
-    runs_out: Option<PathBuf>,
+    runs_out: Option<OutputPath>,
     /// Bootstrap resamples of the intervals.
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     resamples: u64,

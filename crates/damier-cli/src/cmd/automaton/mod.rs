@@ -14,9 +14,9 @@ mod scale;
 mod sweep;
 mod trap;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::util::{InputFile, OutputPath};
 use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
 use damier::automaton::experiment::Summary;
@@ -87,7 +87,7 @@ pub struct RunArgs {
     /// Start from this position: n lines of n cells, a digit = queens on the cell, `.` = none;
     /// blank lines and lines starting with `#` are skipped. Signals start empty.
     #[arg(long, value_name = "FILE")]
-    from: Option<PathBuf>,
+    from: Option<InputFile>,
     /// Print the board with its signals every K updates (on stderr with --json).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     trace: Option<u64>,
@@ -95,7 +95,7 @@ pub struct RunArgs {
     /// seconds, on Ctrl-C and at the end; if FILE exists, resume from it (model, n, ε, η and
     /// seed then come from the file; --max-steps counts all steps).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["trace", "from"])]
-    checkpoint: Option<PathBuf>,
+    checkpoint: Option<OutputPath>,
     /// Seconds between two checkpoints.
     #[arg(long, value_name = "SECONDS", default_value_t = 60, requires = "checkpoint",
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -125,10 +125,10 @@ pub struct ExperimentArgs {
 pub struct OutputArgs {
     /// Write the table as CSV.
     #[arg(long, value_name = "F")]
-    pub(crate) csv: Option<PathBuf>,
+    pub(crate) csv: Option<OutputPath>,
     /// Draw the figure (.svg or .png).
     #[arg(long, value_name = "F")]
-    pub(crate) plot: Option<PathBuf>,
+    pub(crate) plot: Option<OutputPath>,
     /// Print JSON.
     #[arg(long)]
     pub(crate) json: bool,

@@ -23,6 +23,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
 
 use crate::util::output::outln;
+use crate::util::{InputFile, OutputPath};
 use crate::util::{board_io, exit, interrupt, output, progress::Progress};
 
 /// Press patterns are printed up to this many cells; beyond, only the summary.
@@ -79,7 +80,7 @@ pub struct SolveArgs {
     /// Board file: rows of 0/1, ./# or _/#, or a PBM bitmap (P1 or P4, black = on); `-`
     /// reads stdin.
     #[arg(required_unless_present_any = ["all_on", "random"], conflicts_with_all = ["all_on", "random"])]
-    file: Option<String>,
+    file: Option<InputFile>,
     /// Start from the all-on WxH board.
     #[arg(long, value_name = "WxH", conflicts_with = "random")]
     all_on: Option<String>,
@@ -91,11 +92,11 @@ pub struct SolveArgs {
     seed: Option<u64>,
     /// Target board file, text or PBM [default: all off].
     #[arg(long)]
-    target: Option<String>,
+    target: Option<InputFile>,
     /// Write the presses to this file instead of printing them: `.pbm` (raw PBM bitmap, any
     /// size) or `.txt` (rows of 0/1).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["all", "summary"])]
-    out: Option<PathBuf>,
+    out: Option<OutputPath>,
     /// List every solution (refused above nullity 16).
     #[arg(long, conflicts_with = "min")]
     all: bool,
@@ -124,7 +125,7 @@ pub struct KernelArgs {
     size: String,
     /// Write each basis vector to DIR/kernel-WxH-K.pbm (K = 1..nullity) instead of printing.
     #[arg(long, value_name = "DIR")]
-    out: Option<PathBuf>,
+    out: Option<OutputPath>,
     /// Print JSON (keys: width, height, nullity, basis; `files` instead of `basis` with --out).
     #[arg(long)]
     json: bool,
@@ -144,10 +145,10 @@ pub struct SizeArgs {
 #[derive(Debug, clap::Args)]
 pub struct WinnableArgs {
     /// Board file, text or PBM; `-` reads stdin.
-    file: String,
+    file: InputFile,
     /// Target board file, text or PBM [default: all off].
     #[arg(long)]
-    target: Option<String>,
+    target: Option<InputFile>,
     /// Print JSON (keys: width, height, nullity, winnable, by_orthogonality, by_solving).
     #[arg(long)]
     json: bool,
@@ -168,7 +169,7 @@ pub struct TableArgs {
 #[derive(Debug, clap::Args)]
 pub struct ChaseArgs {
     /// Board file, text or PBM; `-` reads stdin.
-    file: String,
+    file: InputFile,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -208,7 +209,7 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
 }
 
 /// Reads a board file, text or PBM (`-`: stdin).
-fn read_board(path: &str) -> anyhow::Result<Board> {
+fn read_board(path: &std::path::Path) -> anyhow::Result<Board> {
     board_io::read(path)
 }
 

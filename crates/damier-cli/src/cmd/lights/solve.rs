@@ -150,7 +150,7 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         solutions: if sol.solvable() { lights::power_of_two_decimal(sol.nullity as u64) } else { "0".into() },
         press_count: presses.as_ref().map(Board::count_ones),
         presses: presses.as_ref().filter(|_| printable).map(rows),
-        out: a.out.clone().filter(|_| presses.is_some()),
+        out: a.out.as_deref().map(std::path::Path::to_path_buf).filter(|_| presses.is_some()),
         seed: seed_used,
         exact_min,
         all,

@@ -8,8 +8,9 @@ use damier::queens;
 use damier::queens::count::tasks::TaskEngine;
 use damier::queens::count::{CountError, CountOptions, Share};
 
-use crate::util::output;
+use crate::util::OutputPath;
 use crate::util::output::outln;
+use crate::util::{output, test_hooks};
 
 /// Arguments of `damier queens count`.
 #[derive(Debug, clap::Args)]
@@ -51,7 +52,7 @@ pub struct Args {
     /// Record every finished task in FILE (created if missing); a rerun with the same FILE
     /// skips the tasks it holds. Refused if FILE was written for another count.
     #[arg(long, value_name = "FILE")]
-    journal: Option<std::path::PathBuf>,
+    journal: Option<OutputPath>,
     /// After the count, recount K random tasks of the share with both engines; exit 1 naming
     /// the task and the counts if any disagree.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -59,21 +60,6 @@ pub struct Args {
     /// Seed of --verify-sample's draw [default: random, printed].
     #[arg(long, requires = "verify_sample")]
     seed: Option<u64>,
-    /// Sleep this many milliseconds after each task (tests: a slow process).
-    #[arg(long, hide = true, default_value_t = 0)]
-    test_task_delay_ms: u64,
-    /// Pretend this CPU lacks this vector unit and every wider one (tests: the refusal of a
-    /// unit, on a CPU that has them all).
-    #[arg(long, hide = true, value_parser = parse_isa_name)]
-    test_cpu_lacks: Option<Isa>,
-    /// Add one to this task's count (tests: a mismatch that --verify-sample must catch).
-    #[arg(long, hide = true)]
-    test_miscount_task: Option<u32>,
-    /// With --mpi: only this process sleeps --test-task-delay-ms per task (tests: a slow
-    /// process).
-    #[cfg(feature = "mpi")]
-    #[arg(long, hide = true)]
-    test_slow_rank: Option<u32>,
 }
 
 /// `--strategy` values: the engines that count one task.
@@ -117,11 +103,6 @@ impl IsaChoice {
         }
         Ok(isa)
     }
-}
-
-/// Parses a vector unit's name (`portable`, `avx2`, `avx512`).
-pub(super) fn parse_isa_name(text: &str) -> Result<Isa, String> {
-    text.parse().map_err(|e: damier::cpu::UnknownIsa| e.to_string())
 }
 
 /// Parses a memory size: bytes, or a number with a K, M, G or T suffix (powers of 1024).
@@ -197,8 +178,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         a.n,
         queens::count::MAX_N
     );
+    let hooks = test_hooks::read()?;
     let options = CountOptions {
-        isa: a.isa.isa(a.test_cpu_lacks)?,
+        isa: a.isa.isa(hooks.cpu_lacks)?,
         memory: a.memory.or_else(available_memory),
         ..CountOptions::default()
     };
@@ -210,17 +192,17 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             TaskStrategy::Backtrack => TaskEngine::Backtrack,
         }),
         isa: options.isa,
-        journal: a.journal.clone(),
+        journal: a.journal.as_deref().map(std::path::Path::to_path_buf),
         verify_sample: a.verify_sample,
         seed: a.seed,
         threads: a.threads.unwrap_or(0) as usize,
         json: a.json,
-        delay: std::time::Duration::from_millis(a.test_task_delay_ms),
-        miscount: a.test_miscount_task,
+        delay: std::time::Duration::from_millis(hooks.task_delay_ms),
+        miscount: hooks.miscount_task,
     };
     #[cfg(feature = "mpi")]
     if a.mpi {
-        return super::mpi_queue::run(long, a.test_slow_rank);
+        return super::mpi_queue::run(long, hooks.slow_rank);
     }
     if long.applies() {
         return super::long::run(long);

@@ -31,9 +31,6 @@ pub struct Args {
     /// tasks (seconds each at n = 25, minutes at 27).
     #[arg(long, value_name = "K|all", default_value = "all", value_parser = parse_queries)]
     queries: Queries,
-    /// Pretend this CPU lacks this vector unit and every wider one (tests).
-    #[arg(long, hide = true, value_parser = super::count::parse_isa_name)]
-    test_cpu_lacks: Option<damier::cpu::Isa>,
     /// Print JSON (keys: n, tasks, core_hours, low, high (the 95% interval, core hours),
     /// samples, engine, task_seconds, task_seconds_sd, setup_seconds, clock, queries_per_task,
     /// subsampled_tasks, matched_fraction, solutions, solutions_low, solutions_high, isa,
@@ -67,7 +64,7 @@ struct Report {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let isa = a.isa.isa(a.test_cpu_lacks)?;
+    let isa = a.isa.isa(crate::util::test_hooks::read()?.cpu_lacks)?;
     let seed = a.seed.unwrap_or_else(rand::random);
     let control = interrupt::control();
     // One more than the sample: the first task also runs once as a warm-up.

@@ -8,7 +8,7 @@
 //! binary` writes the 1-based columns as `u32` little-endian, 4 bytes per row.
 
 use std::io::{BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
+
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -16,6 +16,7 @@ use anyhow::Context;
 use damier::queens::{Placement, construct, local};
 
 use super::BOARD_MAX;
+use crate::util::OutputPath;
 use crate::util::output::outln;
 use crate::util::{exit, interrupt, output, progress::Progress};
 
@@ -56,7 +57,7 @@ pub struct Args {
     seed: Option<u64>,
     /// Write the solution to FILE (atomically): 1-based columns one per line, or JSON with --json.
     #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
+    out: Option<OutputPath>,
     /// File format of --out: text (one column per line) or binary (u32 little-endian).
     #[arg(long, value_enum, default_value_t = Format::Text, requires = "out", conflicts_with = "json")]
     format: Format,

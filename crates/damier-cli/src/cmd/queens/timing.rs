@@ -7,13 +7,13 @@
 //! Each point is the mean over repeated runs totalling at least `--min-ms` milliseconds,
 //! so tiny n are not pure timer noise.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use damier::control::Control;
 use damier::queens::{self, naive};
 
+use crate::util::OutputPath;
 use crate::util::output::outln;
 use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::{interrupt, output, progress::Progress};
@@ -38,10 +38,10 @@ pub struct Args {
     threads: Option<u32>,
     /// Write the table as CSV (n,naive_seconds,fast_seconds,total), atomically.
     #[arg(long, value_name = "FILE")]
-    csv: Option<PathBuf>,
+    csv: Option<OutputPath>,
     /// Draw time against n on a log scale (.svg or .png).
     #[arg(long, value_name = "FILE")]
-    plot: Option<PathBuf>,
+    plot: Option<OutputPath>,
     /// Print JSON (a list of {n, naive_seconds, fast_seconds, total}).
     #[arg(long)]
     json: bool,

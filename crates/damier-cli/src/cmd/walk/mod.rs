@@ -21,6 +21,7 @@ use clap::{Subcommand, ValueEnum};
 use damier::board::{Board, Size};
 use damier::walk::{self, Method, Solutions, path, picture};
 
+use crate::util::OutputPath;
 use crate::util::output::outln;
 use crate::util::{board_io, exit, interrupt, output};
 
@@ -82,11 +83,11 @@ pub struct SolveArgs {
     /// Write the path (one line of moves) to this file instead of printing it and the picture;
     /// boards up to 2^30 cells (use --method poly beyond 4096 cells across).
     #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
+    out: Option<OutputPath>,
     /// Write the activation set (landed on an odd number of times = 1) to this file: `.pbm`
     /// (raw PBM bitmap) or `.txt` (rows of 0/1).
     #[arg(long, value_name = "FILE")]
-    pattern: Option<PathBuf>,
+    pattern: Option<OutputPath>,
     /// Print JSON (keys: rows, cols, solutions, pattern, path, path_length; with --all also
     /// `all`, a list of {pattern, path, path_length}; with --out no pattern and path).
     #[arg(long)]
@@ -143,7 +144,7 @@ pub struct ExportArgs {
     #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u32).range(1..=64))]
     to: u32,
     /// Directory to write into (created if missing).
-    dir: PathBuf,
+    dir: OutputPath,
     /// Print JSON (keys: dir, files).
     #[arg(long)]
     json: bool,

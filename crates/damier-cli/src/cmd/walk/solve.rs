@@ -63,8 +63,8 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         pattern: to_screen.then(|| picture(&sols.particular)),
         path_length: path.len(),
         path: to_screen.then_some(path),
-        out: a.out.clone(),
-        pattern_file: a.pattern.clone(),
+        out: a.out.as_deref().map(std::path::Path::to_path_buf),
+        pattern_file: a.pattern.as_deref().map(std::path::Path::to_path_buf),
         all,
     };
     if a.json {

@@ -8,10 +8,10 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
-use clap::{CommandFactory, Parser};
+use clap::{CommandFactory, FromArgMatches};
 
-use crate::util::interrupt;
 use crate::util::output::outln;
+use crate::util::{exit, interrupt};
 
 /// Arguments of `damier serve`.
 #[derive(Debug, clap::Args)]
@@ -36,9 +36,13 @@ pub struct Args {
     timeout: u64,
 }
 
-/// Arguments of the hidden `damier __api`.
+/// Arguments of the hidden `damier __api` (run by the server, never by a request: its flags
+/// are the server's settings).
 #[derive(Debug, clap::Args)]
 pub struct ApiArgs {
+    /// The server was started with --allow-heavy: skip the per-request bounds.
+    #[arg(long)]
+    allow_heavy: bool,
     /// The command group (queens, automaton, lights, walk).
     group: String,
     /// The command.
@@ -60,7 +64,20 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot listen on {}:{}", a.host, a.port))?;
         let addr = listener.local_addr()?;
         if !a.host.is_loopback() {
-            eprintln!("damier: warning: listening on {} makes the lab reachable from other machines", a.host);
+            eprintln!(
+                "damier: warning: listening on {}: anyone who can reach this machine on port {} can \
+                 use the lab and run its commands on your cores ({} at once, {} s each{}); it never \
+                 writes files for them",
+                a.host,
+                addr.port(),
+                settings.max_jobs,
+                a.timeout,
+                if a.allow_heavy {
+                    ", with no size bounds: --allow-heavy"
+                } else {
+                    ", within the size bounds"
+                }
+            );
         }
         let shown =
             if a.host.is_unspecified() { SocketAddr::new([127, 0, 0, 1].into(), addr.port()) } else { addr };
@@ -109,19 +126,44 @@ pub fn api(a: ApiArgs) -> anyhow::Result<ExitCode> {
     } else {
         serde_json::from_str(&body).context("malformed JSON")?
     };
-    let files = tempfile::tempdir().context("cannot create a temporary folder")?;
-    let args = damier_web::fields::to_arguments(
+    let files =
+        tempfile::tempdir().map_err(|e| exit::fault(format!("cannot create a temporary folder: {e}")))?;
+    let args = match damier_web::fields::to_arguments(
         &super::Cli::command(),
         &a.group,
         &a.command,
         &fields,
         files.path(),
-    )?;
-    let cli = match super::Cli::try_parse_from(args) {
-        Ok(cli) => cli,
+    ) {
+        Ok(args) => args,
+        Err(e @ damier_web::fields::FieldError::Storage(..)) => return Err(exit::fault(e.to_string())),
+        Err(e) => return Err(e.into()),
+    };
+    // Parse once: the bounds read the very values the command then runs on.
+    let matches = match super::Cli::command().try_get_matches_from(args) {
+        Ok(m) => m,
         Err(e) => anyhow::bail!("{}", damier_web::jobs::one_line(&e.to_string())),
     };
     // Messages name the input by its field (`file: line 2 ...`), not by the temporary path.
     let prefix = format!("{}/", files.path().display());
-    super::run(cli).map_err(|e| anyhow::anyhow!("{}", format!("{e:#}").replace(&prefix, "")))
+    let leaf = matches.subcommand_matches(&a.group).and_then(|g| g.subcommand_matches(&a.command));
+    if !a.allow_heavy {
+        let bounded = match leaf {
+            Some(m) => damier_web::limits::check(&a.group, &a.command, m),
+            None => Err(format!("no command `{} {}` here", a.group, a.command)),
+        };
+        if let Err(m) = bounded {
+            let _ = writeln!(std::io::stderr(), "damier: error: {}", m.replace(&prefix, ""));
+            return Ok(ExitCode::from(damier_web::jobs::EXIT_BEYOND_BOUND as u8));
+        }
+    }
+    let cli = super::Cli::from_arg_matches(&matches)
+        .map_err(|e| anyhow::anyhow!("{}", damier_web::jobs::one_line(&e.to_string())))?;
+    super::run(cli).map_err(|e| {
+        let message = format!("{e:#}").replace(&prefix, "");
+        if exit::is_fault(&e) { exit::fault(message) } else { anyhow::anyhow!("{message}") }
+    })
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,55 @@
+//! Faults and slowness injected by the CLI's own tests, read from environment variables.
+//!
+//! Only debug builds (the ones `cargo test` runs) read them: a release `damier` has no such
+//! knob at all, so neither a user nor a web request can reach one (no hidden flag to list or
+//! send). Each variable is named after what it fakes:
+//!
+//! - `DAMIER_TEST_TASK_DELAY_MS=K`: sleep K ms after each counted task (a slow process);
+//! - `DAMIER_TEST_CPU_LACKS=ISA`: pretend the CPU lacks this vector unit and every wider one;
+//! - `DAMIER_TEST_MISCOUNT_TASK=T`: add one to task T's count (what `--verify-sample` catches);
+//! - `DAMIER_TEST_SLOW_RANK=R`: with `--mpi`, only process R sleeps the task delay.
+
+use damier::cpu::Isa;
+
+/// The injected behaviour; all off in release builds.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct TestHooks {
+    /// Milliseconds slept after each counted task.
+    pub task_delay_ms: u64,
+    /// The vector unit (and every wider one) the CPU pretends to lack.
+    pub cpu_lacks: Option<Isa>,
+    /// The task whose count is off by one.
+    pub miscount_task: Option<u32>,
+    /// With `--mpi`, the one process that sleeps the delay (all of them when unset).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub slow_rank: Option<u32>,
+}
+
+/// The hooks set in the environment (debug builds), or none (release builds).
+pub fn read() -> anyhow::Result<TestHooks> {
+    #[cfg(debug_assertions)]
+    {
+        Ok(TestHooks {
+            task_delay_ms: var("DAMIER_TEST_TASK_DELAY_MS")?.unwrap_or(0),
+            cpu_lacks: var("DAMIER_TEST_CPU_LACKS")?,
+            miscount_task: var("DAMIER_TEST_MISCOUNT_TASK")?,
+            slow_rank: var("DAMIER_TEST_SLOW_RANK")?,
+        })
+    }
+    #[cfg(not(debug_assertions))]
+    {
+        Ok(TestHooks::default())
+    }
+}
+
+/// One variable, parsed; a value that does not parse is an error, not a silent default.
+#[cfg(debug_assertions)]
+fn var<T: std::str::FromStr>(name: &str) -> anyhow::Result<Option<T>>
+where
+    T::Err: std::fmt::Display,
+{
+    match std::env::var(name) {
+        Ok(text) => text.parse().map(Some).map_err(|e| anyhow::anyhow!("{name} = {text:?}: {e}")),
+        Err(_) => Ok(None),
+    }
+}

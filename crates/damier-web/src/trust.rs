@@ -1,0 +1,288 @@
+//! The lab's trust rules, in one place: who may drive the server, and what a request can make
+//! it do. The threat model they implement is in docs/web.md.
+//!
+//! 1. **Only the lab's own pages drive it** ([`guard`]): every request must name the server's
+//!    own address in `Host` (421 otherwise: a DNS-rebinding page names its own domain); an API
+//!    call must carry a JSON body (`content-type: application/json`, 415 otherwise: the one
+//!    type a page on another site cannot send without a preflight the server never grants),
+//!    and an `Origin`, when there is one, must be the server's own (403 otherwise).
+//! 2. **No request names a file the server writes** ([`ArgRule`]): what an argument may carry
+//!    is read from its type in the CLI's own clap definition, not from its name. An argument
+//!    typed [`OutputPath`] writes, creates or appends to a file, and an argument typed with a
+//!    bare path (`PathBuf`, `OsString`) might: both are refused. An [`InputFile`] takes the
+//!    file's content, which goes to a private temporary folder. So a new option that writes a
+//!    file is refused over HTTP the day it is added, if it is declared as what it is.
+//! 3. **Bounds apply to what will run**: [`crate::limits`] reads the values clap parsed from
+//!    the argument vector the request was mapped to, the same values the command then runs on.
+
+use std::ffi::OsString;
+use std::net::{IpAddr, SocketAddr};
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
+
+use axum::http::{HeaderMap, Method, StatusCode, header};
+
+/// A path the command writes, creates or appends to (`--out`, `--csv`, `--journal`, ...).
+///
+/// Declaring an argument with this type is what keeps it off the web: [`ArgRule::of`]
+/// refuses it over HTTP.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutputPath(PathBuf);
+
+impl From<OsString> for OutputPath {
+    fn from(path: OsString) -> OutputPath {
+        OutputPath(path.into())
+    }
+}
+
+impl Deref for OutputPath {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for OutputPath {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+/// A file the command only reads (`-` for stdin where the command says so). Over HTTP the
+/// request gives the file's content, written to a private temporary folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputFile(PathBuf);
+
+impl From<OsString> for InputFile {
+    fn from(path: OsString) -> InputFile {
+        InputFile(path.into())
+    }
+}
+
+impl Deref for InputFile {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for InputFile {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+/// What a request may give for one argument of a served command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArgRule {
+    /// A flag: JSON `true` sets it, `false` or `null` leaves it out.
+    Flag,
+    /// One value: a JSON number or string.
+    One,
+    /// Several values: a JSON array of numbers or strings (or one of them).
+    Many,
+    /// An input file: its content, as one JSON string.
+    Content,
+    /// Not available over HTTP, and why.
+    Refused(&'static str),
+}
+
+impl ArgRule {
+    /// The rule of `arg`, from its action, arity and value type.
+    pub fn of(arg: &clap::Arg) -> ArgRule {
+        use std::any::TypeId;
+        let parser = arg.get_value_parser();
+        let is = |t: TypeId| parser.type_id() == t;
+        if is(TypeId::of::<OutputPath>()) {
+            return ArgRule::Refused("writes a file on the server");
+        }
+        if is(TypeId::of::<PathBuf>()) || is(TypeId::of::<OsString>()) {
+            return ArgRule::Refused("names a file on the server");
+        }
+        let many = matches!(arg.get_action(), clap::ArgAction::Append)
+            || arg.get_num_args().is_some_and(|r| r.max_values() > 1);
+        if is(TypeId::of::<InputFile>()) {
+            return if many {
+                ArgRule::Refused("names several files on the server")
+            } else {
+                ArgRule::Content
+            };
+        }
+        match arg.get_action() {
+            clap::ArgAction::SetTrue | clap::ArgAction::SetFalse | clap::ArgAction::Count => ArgRule::Flag,
+            clap::ArgAction::Set | clap::ArgAction::Append if many => ArgRule::Many,
+            clap::ArgAction::Set => ArgRule::One,
+            _ => ArgRule::Refused("is not an option of the command"),
+        }
+    }
+}
+
+/// Why a request is refused before it reaches a handler.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// No `Host` header, or one that does not parse.
+    #[error("the request has no valid Host header")]
+    NoHost,
+    /// `Host` names another address than the server's.
+    #[error("Host `{0}` is not this server's address")]
+    WrongHost(String),
+    /// `Origin` names another origin than the server's.
+    #[error("requests from {0} are not accepted: only the lab's own pages call the API")]
+    ForeignOrigin(String),
+    /// An API call without a JSON body.
+    #[error("the API takes a JSON body: send content-type: application/json")]
+    NotJson,
+}
+
+impl Refusal {
+    /// The HTTP status of the refusal.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Refusal::NoHost => StatusCode::BAD_REQUEST,
+            Refusal::WrongHost(_) => StatusCode::MISDIRECTED_REQUEST,
+            Refusal::ForeignOrigin(_) => StatusCode::FORBIDDEN,
+            Refusal::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        }
+    }
+}
+
+/// Checks a request's headers against the address the server listens on (`listen`): the
+/// `Host` for every request, and for API calls (`POST /api/...`) the `Origin` and the
+/// content type.
+pub fn guard(listen: SocketAddr, method: &Method, path: &str, headers: &HeaderMap) -> Result<(), Refusal> {
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).ok_or(Refusal::NoHost)?;
+    if !host_is_ours(listen, host) {
+        return Err(Refusal::WrongHost(host.chars().take(100).collect()));
+    }
+    if !(path.starts_with("/api/") && method == Method::POST) {
+        return Ok(());
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        // Same origin: the page was served by this server under the name the request uses.
+        let origin = origin.to_str().unwrap_or("");
+        if origin != format!("http://{host}") {
+            return Err(Refusal::ForeignOrigin(origin.chars().take(100).collect()));
+        }
+    }
+    if headers.get("sec-fetch-site").is_some_and(|s| s == "cross-site") {
+        return Err(Refusal::ForeignOrigin("another site".into()));
+    }
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|c| c.to_str().ok())
+        .and_then(|c| c.split(';').next())
+        .is_some_and(|mime| mime.trim().eq_ignore_ascii_case("application/json"));
+    if !json {
+        return Err(Refusal::NotJson);
+    }
+    Ok(())
+}
+
+/// Whether `host` (a `Host` header: `name[:port]`) is an address the server listens on:
+/// `localhost` or an IP literal the socket answers on, with the socket's port. A domain name
+/// is never ours: that is what stops DNS rebinding.
+fn host_is_ours(listen: SocketAddr, host: &str) -> bool {
+    let (name, port) = match host.rsplit_once(':') {
+        // `[v6]:port` or `name:port`; a bare v6 literal has colons but no brackets.
+        Some((name, port)) if !name.contains(':') || name.ends_with(']') => (name, port.parse::<u16>().ok()),
+        _ => (host, Some(80)),
+    };
+    if port != Some(listen.port()) {
+        return false;
+    }
+    let name = name.trim_start_matches('[').trim_end_matches(']');
+    if name.eq_ignore_ascii_case("localhost") {
+        return listen.ip().is_loopback() || listen.ip().is_unspecified();
+    }
+    match name.parse::<IpAddr>() {
+        Ok(ip) if listen.ip().is_unspecified() => !ip.is_unspecified(),
+        Ok(ip) => ip == listen.ip(),
+        Err(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.insert(*k, HeaderValue::from_str(v).unwrap());
+        }
+        h
+    }
+
+    const LOCAL: &str = "127.0.0.1:8080";
+
+    fn api(pairs: &[(&'static str, &str)]) -> Result<(), Refusal> {
+        guard(LOCAL.parse().unwrap(), &Method::POST, "/api/queens/count", &headers(pairs))
+    }
+
+    #[test]
+    fn hosts_are_the_listening_address_only() {
+        let l: SocketAddr = LOCAL.parse().unwrap();
+        for ok in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST:8080"] {
+            assert!(host_is_ours(l, ok), "{ok}");
+        }
+        for bad in ["127.0.0.1:8081", "127.0.0.2:8080", "evil.example:8080", "127.0.0.1", "localhost", ""] {
+            assert!(!host_is_ours(l, bad), "{bad}");
+        }
+        let any: SocketAddr = "0.0.0.0:80".parse().unwrap();
+        for ok in ["192.168.1.5", "10.0.0.1:80", "[::1]:80", "localhost"] {
+            assert!(host_is_ours(any, ok), "{ok}");
+        }
+        assert!(!host_is_ours(any, "rebind.example"));
+        let v6: SocketAddr = "[::1]:9000".parse().unwrap();
+        assert!(host_is_ours(v6, "[::1]:9000") && host_is_ours(v6, "localhost:9000"));
+        assert!(!host_is_ours(v6, "[::2]:9000") && !host_is_ours(v6, "::1"));
+    }
+
+    #[test]
+    fn api_calls_need_json_and_their_own_origin() {
+        let json = ("content-type", "application/json");
+        assert_eq!(api(&[("host", LOCAL), json]), Ok(()));
+        assert_eq!(api(&[("host", LOCAL), ("content-type", "application/json; charset=utf-8")]), Ok(()));
+        assert_eq!(api(&[("host", LOCAL), json, ("origin", "http://127.0.0.1:8080")]), Ok(()));
+        assert_eq!(api(&[("host", LOCAL), ("content-type", "text/plain")]), Err(Refusal::NotJson));
+        assert_eq!(api(&[("host", LOCAL)]), Err(Refusal::NotJson));
+        for origin in ["http://evil.example", "null", "http://127.0.0.1:8081", "https://127.0.0.1:8080"] {
+            let e = api(&[("host", LOCAL), json, ("origin", origin)]).unwrap_err();
+            assert_eq!(e.status(), StatusCode::FORBIDDEN, "{origin}");
+        }
+        let e = api(&[("host", LOCAL), json, ("sec-fetch-site", "cross-site")]).unwrap_err();
+        assert_eq!(e.status(), StatusCode::FORBIDDEN);
+        assert_eq!(api(&[json]), Err(Refusal::NoHost));
+        assert_eq!(
+            api(&[("host", "evil.example:8080"), json]).unwrap_err().status(),
+            StatusCode::MISDIRECTED_REQUEST
+        );
+        // Pages need only the right Host.
+        let page = guard(LOCAL.parse().unwrap(), &Method::GET, "/", &headers(&[("host", LOCAL)]));
+        assert_eq!(page, Ok(()));
+    }
+
+    #[test]
+    fn argument_rules_follow_the_type() {
+        use clap::{Arg, ArgAction, value_parser};
+        let rule = |a: Arg| ArgRule::of(&a);
+        assert_eq!(
+            rule(Arg::new("out").long("out").value_parser(value_parser!(OutputPath))),
+            ArgRule::Refused("writes a file on the server")
+        );
+        assert!(matches!(
+            rule(Arg::new("x").long("x").value_parser(value_parser!(PathBuf))),
+            ArgRule::Refused(_)
+        ));
+        assert!(matches!(
+            rule(Arg::new("x").long("x").value_parser(value_parser!(OsString))),
+            ArgRule::Refused(_)
+        ));
+        assert_eq!(rule(Arg::new("f").value_parser(value_parser!(InputFile))), ArgRule::Content);
+        assert_eq!(rule(Arg::new("j").long("j").action(ArgAction::SetTrue)), ArgRule::Flag);
+        assert_eq!(rule(Arg::new("n").value_parser(value_parser!(u32))), ArgRule::One);
+        assert_eq!(rule(Arg::new("c").num_args(0..).value_parser(value_parser!(u32))), ArgRule::Many);
+        assert_eq!(rule(Arg::new("s").long("s").action(ArgAction::Append)), ArgRule::Many);
+    }
+}
