@@ -70,7 +70,7 @@ pub(super) struct Matcher {
     /// Keys per group aimed at ([`GROUP_KEYS`]; tests lower it).
     pub(super) group_keys: usize,
     /// Cut bits of the sealed keys.
-    cut: usize,
+    pub(super) cut: usize,
     /// Weight classes of the sealed keys (largest exponent + 1): group `e << cut | g` holds
     /// the keys of weight exponent `e` and cut bits `g`.
     weights: usize,

@@ -165,8 +165,12 @@ struct Work {
     matcher: Matcher,
     /// The vector unit the kernels run on.
     isa: Isa,
-    /// Keys stored per batch ([`STORED_KEYS`]; tests make it small).
+    /// Keys stored per batch ([`STORED_KEYS`] or fewer for the memory limit; tests make it
+    /// small).
     batch: usize,
+    /// Query keys matched at once when the query side is made in pieces ([`QUERY_CHUNK`];
+    /// tests make it small).
+    query_chunk: usize,
     /// When the top halves are stored: at least `swap.0` times as many as the bottom halves,
     /// and at least `swap.1` bottom halves ([`SWAP_RATIO`], [`SWAP_MIN`]; tests force either
     /// side).
@@ -190,6 +194,7 @@ impl Work {
             matcher: Matcher::new(g.key_bits(), g.cut_candidates()),
             isa,
             batch: STORED_KEYS,
+            query_chunk: QUERY_CHUNK,
             swap: (SWAP_RATIO, SWAP_MIN),
             top: Vec::new(),
             bottom: Vec::new(),
@@ -239,26 +244,45 @@ const SWAP_RATIO: usize = 4;
 /// Fewest bottom halves for the top halves to be stored ([`SWAP_RATIO`]). [default: 16384]
 const SWAP_MIN: usize = 16384;
 
-/// Stored keys per batch of the stored side (see [`count_task`]): 250 MB of keys and
-/// sliced tables at n = 27.
-const STORED_KEYS: usize = 1 << 22;
+/// Stored keys per batch of the stored side at most (see [`count_task`]): about 1.3 GB of
+/// buffers ([`BATCH_KEY_BYTES`] a key) at n >= 25, where tasks have more keys than that.
+///
+/// PERF: 4 M keys per batch were 1.3 to 1.6 times slower at n = 25 (fewer cut bits: 10
+/// instead of 12; `profile_tasks` in the tests).
+const STORED_KEYS: usize = 1 << 24;
 
-/// Bytes one worker's buffers may reach for n: an estimate from the largest tasks measured,
-/// with a margin (see docs/performance.md).
-fn worker_bytes(n: u32) -> u64 {
+/// Fewest stored keys per batch a memory limit may bring a count down to.
+const MIN_STORED_KEYS: usize = 1 << 18;
+
+/// Bytes a worker holds per key of a batch, at most: both sides' keys (8 + 8), the stored
+/// keys' grouped copy, group and sliced rows (8 + 2 + 44 at 11 chunks), the queries' grouped
+/// copy (8), rounded up.
+const BATCH_KEY_BYTES: u64 = 80;
+
+/// Bytes one worker's buffers may reach for n with batches of `batch` keys: an estimate from
+/// the largest tasks measured, with a margin (see docs/performance.md).
+fn worker_bytes(n: u32, batch: usize) -> u64 {
     // The top halves of the largest task: 0.5 M at n = 21 (from 200 random tasks), about 2.7x
-    // more per n, and at most as many bottom halves; each takes 8 bytes, and each key of the
-    // stored batch (at most `STORED_KEYS`) 10 more bytes for its grouped copy and group and
-    // up to 44 bytes of sliced rows (11 chunks), rounded up to 60; a third half-list covers
-    // the quarter cells and slack.
+    // more per n (12.6 M measured at n = 25); a side larger than a batch is made in pieces
+    // ([`count_task`]), so a worker holds at most a batch's worth; 64 MB more cover the
+    // quarter cells of a task and slack.
     let halves = 0.5e6 * 2.7f64.powi(n as i32 - 21);
-    let stored = halves.min(STORED_KEYS as f64);
-    (3.0 * halves * 8.0 + stored * 60.0) as u64
+    (halves.min(batch as f64) * BATCH_KEY_BYTES as f64) as u64 + (64 << 20)
 }
 
 /// Bytes a count of n needs besides the quarter table: the task list and the workers.
-fn base_bytes(n: u32, tasks: usize, threads: usize) -> u64 {
-    (tasks * std::mem::size_of::<Task>()) as u64 + threads as u64 * worker_bytes(n)
+fn base_bytes(n: u32, tasks: usize, threads: usize, batch: usize) -> u64 {
+    (tasks * std::mem::size_of::<Task>()) as u64 + threads as u64 * worker_bytes(n, batch)
+}
+
+/// The largest batch (a power of two from [`STORED_KEYS`] down to [`MIN_STORED_KEYS`]) whose
+/// count fits `limit` bytes, with the bytes it needs; the smallest one's when none fits.
+fn batch_for(n: u32, tasks: usize, threads: usize, limit: u64) -> (usize, u64) {
+    let mut batch = STORED_KEYS;
+    while batch > MIN_STORED_KEYS && base_bytes(n, tasks, threads, batch) > limit {
+        batch /= 2;
+    }
+    (batch, base_bytes(n, tasks, threads, batch))
 }
 
 /// The subsets of `mask` with `k` elements, in increasing order.
@@ -295,17 +319,156 @@ fn assemble(
 ) {
     left.load(g, source, cols.0);
     right.load(g, source, cols.1);
-    for &r in splits {
-        let l = left.cell(r);
-        if !l.is_empty() {
-            kernel::join(isa, l, right.cell(rows & !r), keep, out);
+    Side { left, right, rows, splits, keep }.fill(isa, 0, usize::MAX, out);
+}
+
+/// One half board of a task, its two quarters' cells loaded: its keys are produced split by
+/// split, so that a side too large to hold is made in pieces ([`count_task`]).
+struct Side<'a> {
+    left: &'a PlacedCells,
+    right: &'a PlacedCells,
+    /// The half's rows (local mask).
+    rows: u32,
+    /// The left quarter's row sets.
+    splits: &'a [u32],
+    /// The key bits kept (the top halves keep their weight exponent, the bottom ones drop it).
+    keep: u64,
+}
+
+impl Side<'_> {
+    /// Appends the keys of the splits from `from` on, stopping after the split that brings
+    /// `out` to `cap` keys or more; returns the next split (`splits.len()` when all are in).
+    fn fill(&self, isa: Isa, from: usize, cap: usize, out: &mut Vec<u64>) -> usize {
+        for (i, &r) in self.splits.iter().enumerate().skip(from) {
+            if out.len() >= cap {
+                return i;
+            }
+            let l = self.left.cell(r);
+            if !l.is_empty() {
+                kernel::join(isa, l, self.right.cell(self.rows & !r), self.keep, out);
+            }
         }
+        self.splits.len()
+    }
+
+    /// Number of keys of the whole side, made split by split in `scratch`.
+    fn len(&self, isa: Isa, scratch: &mut Vec<u64>) -> usize {
+        let mut total = 0;
+        for i in 0..self.splits.len() {
+            scratch.clear();
+            self.fill(isa, i, 1, scratch);
+            total += scratch.len();
+        }
+        total
     }
 }
 
-/// Weighted count of the solutions of one task.
+/// Most query keys matched at once when the query side of a task does not fit a batch (32 MB
+/// of keys; the matcher groups a copy of them).
+const QUERY_CHUNK: usize = 1 << 22;
+
+/// Weighted count of the solutions of one task, in bounded memory: both halves are made whole
+/// when each fits a batch ([`Work::batch`] keys: nearly every task up to n = 24), else the
+/// stored side is made, sealed and matched batch by batch, and the query side made again for
+/// each batch, in chunks of [`QUERY_CHUNK`] keys when it is larger than that.
+///
+/// PERF: making a half (joining the quarters' cells) is about 2% of a task at n = 25, so
+/// making the queries again for every batch costs little, and holding neither side whole
+/// frees the memory for larger batches: more keys per batch allow more cut bits (25-37% less
+/// matching at n = 25 with 16 M keys per batch instead of 4 M).
 fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u64 {
-    count_task_probed(g, quarters, task, w, None)
+    let low = (1u32 << g.q) - 1;
+    let (top_left, top_right) = (task.cols & low, task.cols >> g.q);
+    let (bottom_left, bottom_right) = (low & !top_left, (((1u32 << g.n) - 1) & !task.cols) >> g.q);
+    let source = &quarters.source;
+    let Work {
+        top_left: tl,
+        top_right: tr,
+        bottom_left: bl,
+        bottom_right: br,
+        matcher,
+        top,
+        bottom,
+        isa,
+        batch,
+        query_chunk,
+        swap,
+    } = w;
+    let (isa, batch, query_chunk, (ratio, min)) = (*isa, *batch, *query_chunk, *swap);
+    tl.load(g, source, top_left);
+    tr.load(g, source, top_right);
+    let top_side = Side {
+        left: tl,
+        right: tr,
+        rows: g.top_rows(),
+        splits: &quarters.top_rows[top_left.count_ones() as usize],
+        keep: u64::MAX,
+    };
+    top.clear();
+    let top_whole = top_side.fill(isa, 0, batch, top) == top_side.splits.len();
+    if top.is_empty() && top_whole {
+        return 0;
+    }
+    // Only bottom halves off both long diagonals, without weight (see the module docs).
+    bl.load(g, source, bottom_left);
+    br.load(g, source, bottom_right);
+    let bottom_side = Side {
+        left: bl,
+        right: br,
+        rows: g.bottom_rows(),
+        splits: &quarters.bottom_rows[bottom_left.count_ones() as usize],
+        keep: (1 << WEIGHT_AT) - 1,
+    };
+    bottom.clear();
+    let bottom_whole = bottom_side.fill(isa, 0, batch, bottom) == bottom_side.splits.len();
+    if bottom.is_empty() && bottom_whole {
+        return 0;
+    }
+    // PERF: when the top halves far outnumber the bottom ones (10 to 40 times at odd n, where
+    // the top half has one row more), the top halves are stored and the bottom ones query
+    // them: more stored keys per batch allow more cut bits, so each query visits a smaller
+    // share of the blocks. Otherwise the bottom halves are stored: sealing costs per stored
+    // key, and the top halves' weights split their groups.
+    let stores_top = |top: usize, bottom: usize| top >= ratio.saturating_mul(bottom) && bottom >= min;
+    if top_whole && bottom_whole {
+        let (stored, queries) =
+            if stores_top(top.len(), bottom.len()) { (&*top, &*bottom) } else { (&*bottom, &*top) };
+        matcher.seal(stored);
+        return matcher.count(isa, queries) * task.weight;
+    }
+    // A side does not fit a batch: sizes first, then the stored side batch by batch (`top`
+    // holds the batch, `bottom` the queries).
+    let (top_len, bottom_len) = (top_side.len(isa, bottom), bottom_side.len(isa, bottom));
+    let (stored_side, query_side, queries_len) = if stores_top(top_len, bottom_len) {
+        (&top_side, &bottom_side, bottom_len)
+    } else {
+        (&bottom_side, &top_side, top_len)
+    };
+    let queries_whole = queries_len <= query_chunk;
+    if queries_whole {
+        bottom.clear();
+        query_side.fill(isa, 0, usize::MAX, bottom);
+    }
+    let (mut total, mut next) = (0, 0);
+    while next < stored_side.splits.len() {
+        top.clear();
+        next = stored_side.fill(isa, next, batch, top);
+        if top.is_empty() {
+            continue;
+        }
+        matcher.seal(top);
+        if queries_whole {
+            total += matcher.count(isa, bottom);
+            continue;
+        }
+        let mut next_query = 0;
+        while next_query < query_side.splits.len() {
+            bottom.clear();
+            next_query = query_side.fill(isa, next_query, query_chunk, bottom);
+            total += matcher.count(isa, bottom);
+        }
+    }
+    total * task.weight
 }
 
 /// What one task's sampled run measured ([`sample_column_sets`]): the parts every query
@@ -379,6 +542,7 @@ fn count_task_probed(
         isa,
         batch,
         swap,
+        ..
     } = w;
     let (isa, batch, (ratio, min)) = (*isa, *batch, *swap);
     let empty = |probe: Option<&mut Probe>| {
@@ -506,14 +670,14 @@ fn total_in(
     let g = Geometry::new(n);
     let tasks = share.take(tasks(&g));
     let limit = memory.unwrap_or(u64::MAX);
-    let need = base_bytes(n, tasks.len(), rayon::current_num_threads());
+    let (batch, need) = batch_for(n, tasks.len(), rayon::current_num_threads(), limit);
     if need > limit {
         return Err(CountError::MemoryLimit { n, need, limit });
     }
     let quarters = Quarters::new(&g, table && g.q <= TABLE_MAX_Q, limit - need);
     let total = std::sync::atomic::AtomicU64::new(0);
     let run = |t, w: &mut Work| count_task(&g, &quarters, t, w);
-    for_each_task(&g, isa, &tasks, control, &run, &|_, c, _| {
+    for_each_task(&g, isa, batch, &tasks, control, &run, &|_, c, _| {
         total.fetch_add(c, std::sync::atomic::Ordering::Relaxed);
     })?;
     Ok(total.into_inner())
@@ -523,16 +687,22 @@ fn total_in(
 /// worker), calling `on_done(i, result, elapsed)` as task `i` finishes; polls `control` between
 /// tasks and advances it by one per task. The one task loop of [`total`],
 /// [`count_column_sets`] and [`sample_column_sets`].
+#[allow(clippy::too_many_arguments)]
 fn for_each_task<R>(
     g: &Geometry,
     isa: Isa,
+    batch: usize,
     tasks: &[Task],
     control: &Control,
     run: &(dyn Fn(Task, &mut Work) -> R + Sync),
     on_done: &(dyn Fn(usize, R, std::time::Duration) + Sync),
 ) -> Result<(), Interrupted> {
     tasks.par_iter().enumerate().try_for_each_init(
-        || Work::new(g, isa),
+        || {
+            let mut w = Work::new(g, isa);
+            w.batch = batch;
+            w
+        },
         |w, (i, &t)| {
             if control.cancelled() {
                 return Err(Interrupted);
@@ -559,7 +729,7 @@ pub(crate) fn count_column_sets(
     let (g, quarters) = column_set_quarters(n);
     let tasks: Vec<Task> = column_sets.iter().map(|&(cols, weight)| Task { cols, weight }).collect();
     let run = |t, w: &mut Work| count_task(&g, &quarters, t, w);
-    for_each_task(&g, isa, &tasks, control, &run, on_done)
+    for_each_task(&g, isa, STORED_KEYS, &tasks, control, &run, on_done)
 }
 
 /// The geometry of n and the quarter placements of [`count_column_sets`]: the whole quarter
@@ -597,7 +767,7 @@ pub(crate) fn sample_column_sets(
         count_task_probed(&g, &quarters, t, w, Some(&mut probe));
         probe.found
     };
-    for_each_task(&g, isa, &tasks, control, &run, &|i, found, _| on_done(i, found))
+    for_each_task(&g, isa, STORED_KEYS, &tasks, control, &run, &|i, found, _| on_done(i, found))
 }
 
 /// Number of tasks (progress units) for n.

@@ -66,11 +66,18 @@ fn each_column_set_gets_its_weighted_count() {
             let quarters = Quarters::new(&g, table, u64::MAX);
             assert_eq!(matches!(quarters.source, Source::Table(_)), table);
             // Each side stored: the bottom halves, or the top halves with their weights.
-            let layouts =
-                [(STORED_KEYS, (usize::MAX, usize::MAX)), (5, (usize::MAX, usize::MAX)), (5, (0, 0))];
-            for (isa, (batch, swap)) in covered().flat_map(|isa| layouts.map(|l| (isa, l))) {
+            // Small batches make the stored side in pieces, small query chunks the queries too.
+            let layouts = [
+                (STORED_KEYS, QUERY_CHUNK, (usize::MAX, usize::MAX)),
+                (5, QUERY_CHUNK, (usize::MAX, usize::MAX)),
+                (5, QUERY_CHUNK, (0, 0)),
+                (5, 3, (usize::MAX, usize::MAX)),
+                (5, 3, (0, 0)),
+            ];
+            for (isa, (batch, query_chunk, swap)) in covered().flat_map(|isa| layouts.map(|l| (isa, l))) {
                 let mut w = Work::new(&g, isa);
                 w.batch = batch;
+                w.query_chunk = query_chunk;
                 w.swap = swap;
                 // Small batches also cut small groups.
                 if batch < STORED_KEYS {
@@ -80,7 +87,8 @@ fn each_column_set_gets_its_weighted_count() {
                     let got = count_task(&g, &quarters, Task { cols, weight: 1 }, &mut w);
                     assert_eq!(
                         got, want[cols as usize],
-                        "n = {n}, columns {cols:b}, {isa}, table {table}, batch {batch}, swap {swap:?}"
+                        "n = {n}, columns {cols:b}, {isa}, table {table}, batch {batch}, queries {query_chunk}, \
+                         swap {swap:?}"
                     );
                 }
             }
@@ -130,6 +138,7 @@ fn column_sets_agree_with_backtracking(ns: std::ops::RangeInclusive<u32>, per_n:
         let quarters = Quarters::new(&g, table && g.q <= TABLE_MAX_Q, u64::MAX);
         let mut w = Work::new(&g, Isa::best());
         w.batch = if table { STORED_KEYS } else { 1000 };
+        w.query_chunk = if table { QUERY_CHUNK } else { 700 };
         for _ in 0..per_n {
             let t = all[rng.random_range(0..all.len())];
             let want = weighted_by_backtracking(n, t.cols);
@@ -191,7 +200,7 @@ fn memory_limit_picks_the_layout_or_refuses() {
     let control = Control::new();
     let n = 12;
     let want = crate::queens::count::total_plain(n);
-    let base = base_bytes(n, task_count(n, Share::WHOLE) as usize, rayon::current_num_threads());
+    let base = base_bytes(n, task_count(n, Share::WHOLE) as usize, rayon::current_num_threads(), STORED_KEYS);
     let (table_bytes, _) = QuarterTable::size(Geometry::new(n).q);
     let g = Geometry::new(n);
     assert!(matches!(Quarters::new(&g, true, table_bytes).source, Source::Table(_)));
@@ -200,6 +209,22 @@ fn memory_limit_picks_the_layout_or_refuses() {
     match total(n, Share::WHOLE, Isa::best(), Some(base - 1), &control) {
         Err(CountError::MemoryLimit { n: 12, need, limit }) => assert_eq!((need, limit), (base, base - 1)),
         other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+/// Large n: the batch shrinks to fit the limit, and a worker's bytes stay within 2 GB at
+/// n = 27 and 28 with the default batch.
+#[test]
+fn batches_shrink_to_the_memory_limit() {
+    for n in [27, 28] {
+        assert!(worker_bytes(n, STORED_KEYS) <= 2 << 30, "n = {n}");
+        let tasks = task_count(n, Share::new(0, 1000).unwrap()) as usize;
+        let (batch, need) = batch_for(n, tasks, 1, 4 << 30);
+        assert_eq!(batch, STORED_KEYS);
+        let (small, less) = batch_for(n, tasks, 1, need - 1);
+        assert!(small < batch && less < need, "n = {n}: {small} keys, {less} bytes");
+        let (least, _) = batch_for(n, tasks, 1, 0);
+        assert_eq!(least, MIN_STORED_KEYS);
     }
 }
 
@@ -425,5 +450,89 @@ fn matcher_work_counts_rows_read() {
                 .sum();
             assert!((distinct - reach * f64::from(values)).abs() < 1e-6);
         }
+    }
+}
+
+/// Where one task's time goes at large n: `DAMIER_PROFILE_N=25 DAMIER_PROFILE_TASKS=4 cargo
+/// test -p damier --release --lib profile_tasks -- --ignored --nocapture` prints, for random
+/// tasks, the sizes of both halves, the stored side, its batches and cut bits, and the seconds
+/// of assembling, sealing and matching.
+#[test]
+#[ignore = "profiling aid: run by hand in release"]
+fn profile_tasks() {
+    use rand::{RngExt, SeedableRng};
+    let var = |k: &str, d: u64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+    let n = var("DAMIER_PROFILE_N", 23) as u32;
+    let count = var("DAMIER_PROFILE_TASKS", 4) as usize;
+    let g = Geometry::new(n);
+    let all = tasks(&g);
+    let quarters = Quarters::new(&g, false, 0);
+    let isa = Isa::available().last().unwrap();
+    let mut w = Work::new(&g, isa);
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(var("DAMIER_PROFILE_SEED", 1));
+    println!("n = {n}, {} tasks, isa {}", all.len(), isa.name());
+    for _ in 0..count {
+        let task = all[rng.random_range(0..all.len())];
+        let t0 = std::time::Instant::now();
+        let c = count_task(&g, &quarters, task, &mut w);
+        let whole = t0.elapsed().as_secs_f64();
+        // The parts again, timed apart.
+        let low = (1u32 << g.q) - 1;
+        let (top_left, top_right) = (task.cols & low, task.cols >> g.q);
+        let (bottom_left, bottom_right) = (low & !top_left, (((1u32 << g.n) - 1) & !task.cols) >> g.q);
+        let t0 = std::time::Instant::now();
+        let mut top = Vec::new();
+        let splits = &quarters.top_rows[top_left.count_ones() as usize];
+        assemble(
+            isa,
+            &g,
+            &quarters.source,
+            (&mut w.top_left, &mut w.top_right),
+            (top_left, top_right),
+            g.top_rows(),
+            splits,
+            u64::MAX,
+            &mut top,
+        );
+        let mut bottom = Vec::new();
+        let splits = &quarters.bottom_rows[bottom_left.count_ones() as usize];
+        assemble(
+            isa,
+            &g,
+            &quarters.source,
+            (&mut w.bottom_left, &mut w.bottom_right),
+            (bottom_left, bottom_right),
+            g.bottom_rows(),
+            splits,
+            (1 << WEIGHT_AT) - 1,
+            &mut bottom,
+        );
+        let assembling = t0.elapsed().as_secs_f64();
+        let swap = top.len() >= SWAP_RATIO * bottom.len() && bottom.len() >= SWAP_MIN;
+        let (stored, queries) = if swap { (&top, &bottom) } else { (&bottom, &top) };
+        let (mut sealing, mut matching, mut batches) = (0.0, 0.0, 0);
+        let batch = var("DAMIER_PROFILE_BATCH", STORED_KEYS as u64) as usize;
+        w.matcher.max_cut = var("DAMIER_PROFILE_MAX_CUT", w.matcher.max_cut as u64) as usize;
+        w.matcher.group_keys = var("DAMIER_PROFILE_GROUP_KEYS", w.matcher.group_keys as u64) as usize;
+        for keys in stored.chunks(batch) {
+            let t = std::time::Instant::now();
+            w.matcher.seal(keys);
+            sealing += t.elapsed().as_secs_f64();
+            let t = std::time::Instant::now();
+            std::hint::black_box(w.matcher.count(isa, queries));
+            matching += t.elapsed().as_secs_f64();
+            batches += 1;
+        }
+        println!(
+            "cols {:#x}: count {c}, top {} bottom {} ({}), {batches} batches, cut {}: \
+             whole {whole:.3} s = assemble {assembling:.3} + seal {sealing:.3} + match {matching:.3}; \
+             {:.2} ns per pair-block",
+            task.cols,
+            top.len(),
+            bottom.len(),
+            if swap { "top stored" } else { "bottom stored" },
+            w.matcher.cut,
+            matching * 1e9 / (top.len() as f64 * bottom.len() as f64 / 512.0),
+        );
     }
 }
