@@ -28,7 +28,10 @@ const MAX_CUT: usize = 12;
 /// seed 1; docs/performance.md).
 const GROUP_KEYS: usize = 2048;
 
-/// Bytes of a key that may hold cut bits (keys have at most 52 bits).
+/// Keys of each side sampled by [`Matcher::order_cuts`].
+const ORDER_SAMPLE: usize = 1 << 14;
+
+/// Bytes of a key that may hold cut bits (keys have at most 54 bits).
 const KEY_BYTES: usize = 7;
 
 /// Weight exponents a stored key may carry (in its bits from [`WEIGHT_AT`]): 0 to 3.
@@ -63,8 +66,10 @@ struct Group {
 pub(super) struct Matcher {
     pub(super) chunks: usize,
     pub(super) rows: Vec<Row>,
-    /// Key bit positions to cut on, best first.
-    candidates: Vec<u32>,
+    /// Key bit positions to cut on, best first ([`Matcher::order_cuts`] reorders them).
+    pub(super) candidates: Vec<u32>,
+    /// The candidates in their fixed order (central diagonals first).
+    fixed: Vec<u32>,
     /// Most cut bits to use (tests lower it).
     pub(super) max_cut: usize,
     /// Keys per group aimed at ([`GROUP_KEYS`]; tests lower it).
@@ -95,6 +100,7 @@ impl Matcher {
             rows: Vec::new(),
             max_cut: MAX_CUT.min(candidates.len()),
             group_keys: GROUP_KEYS,
+            fixed: candidates.clone(),
             candidates,
             cut: 0,
             weights: 1,
@@ -148,6 +154,38 @@ impl Matcher {
     #[inline(always)]
     fn group_of(&self, key: u64) -> usize {
         ((key >> WEIGHT_AT) as usize) << self.cut | self.cut_bits(key)
+    }
+
+    /// Orders the cut candidates for the next [`Matcher::seal`] of `stored` against `queries`:
+    /// by the share of (stored key, query) pairs a bit rules out (both hold it), largest first,
+    /// estimated on at most [`ORDER_SAMPLE`] keys of each side; ties keep the fixed order.
+    ///
+    /// PERF: the fixed order alternates the two diagonal families, but at n = 25 the central
+    /// diagonals of one family are held by both sides two to three times as often as those of
+    /// the other (pair shares 0.3 against 0.12): on measured shares, 12 cut bits leave about
+    /// half as many pairs to visit.
+    pub(super) fn order_cuts(&mut self, stored: &[u64], queries: &[u64]) {
+        self.candidates.clone_from(&self.fixed);
+        if stored.len() >> 1 < self.group_keys || queries.is_empty() {
+            return; // no cut bit will be used
+        }
+        let shares = |keys: &[u64]| {
+            let step = keys.len().div_ceil(ORDER_SAMPLE);
+            let mut held = [0u32; 64];
+            let mut seen = 0;
+            for &k in keys.iter().step_by(step) {
+                let mut bits = k & ((1 << WEIGHT_AT) - 1);
+                while bits != 0 {
+                    held[bits.trailing_zeros() as usize] += 1;
+                    bits &= bits - 1;
+                }
+                seen += 1;
+            }
+            held.map(|h| f64::from(h) / f64::from(seen))
+        };
+        let (s, q) = (shares(stored), shares(queries));
+        let ruled_out = |b: u32| s[b as usize] * q[b as usize];
+        self.candidates.sort_by(|&a, &b| ruled_out(b).total_cmp(&ruled_out(a)));
     }
 
     /// Stores `keys` (replacing any stored before): groups them by weight exponent and cut

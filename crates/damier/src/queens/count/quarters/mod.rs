@@ -433,6 +433,7 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
     if top_whole && bottom_whole {
         let (stored, queries) =
             if stores_top(top.len(), bottom.len()) { (&*top, &*bottom) } else { (&*bottom, &*top) };
+        matcher.order_cuts(stored, queries);
         matcher.seal(stored);
         return matcher.count(isa, queries) * task.weight;
     }
@@ -445,10 +446,9 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
         (&bottom_side, &top_side, top_len)
     };
     let queries_whole = queries_len <= query_chunk;
-    if queries_whole {
-        bottom.clear();
-        query_side.fill(isa, 0, usize::MAX, bottom);
-    }
+    // The queries whole, or their first chunk (a sample for ordering the cut bits).
+    bottom.clear();
+    query_side.fill(isa, 0, if queries_whole { usize::MAX } else { query_chunk }, bottom);
     let (mut total, mut next) = (0, 0);
     while next < stored_side.splits.len() {
         top.clear();
@@ -456,6 +456,7 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
         if top.is_empty() {
             continue;
         }
+        matcher.order_cuts(top, bottom);
         matcher.seal(top);
         if queries_whole {
             total += matcher.count(isa, bottom);
@@ -594,6 +595,8 @@ fn count_task_probed(
     // The smaller, nested sample (the first eighth of a sample drawn above), and the classes
     // of both samples and of all queries.
     let probe_len = if matched < queries.len() { matched / 8 } else { 0 };
+    // One order of the cut bits for every batch, so that the classes below hold for each.
+    matcher.order_cuts(stored, queries);
     let classes = probe.as_ref().filter(|_| probe_len > 0).map(|p| {
         let t = (p.clock)();
         let c = [&queries[..probe_len], &queries[..matched], &queries[..]].map(|q| matcher.classes(q));
