@@ -308,7 +308,7 @@ fn sort_by_group(
 }
 
 /// Most chunks of a key (52 bits at n = 27, in chunks of [`CHUNK`]).
-const MAX_CHUNKS: usize = 16;
+pub(super) const MAX_CHUNKS: usize = 16;
 
 /// Queries by class of the matcher's first [`MAX_CUT`] cut bits: how many fall in each, and
 /// per chunk the mask of the chunk values they hold (see [`Matcher::classes`]).

@@ -41,8 +41,9 @@ use table::{PlacedCells, QuarterTable, Source};
 /// Smallest n this engine takes.
 pub(crate) const MIN_N: u32 = 4;
 
-/// Largest n this engine takes: keys of `2 (n - 1)` bits stay below [`WEIGHT_AT`], and the
-/// total of n = 27 (2.3e17) fits a `u64`.
+/// Largest n this engine takes: keys of `2 (n - 1)` bits stay below [`WEIGHT_AT`], quarter
+/// entries of `2q - 1 <= 27` bits fit their 32-bit halves, and the total of n = 28 (expected
+/// near 2.5e18) fits a `u64`.
 pub(crate) const MAX_N: u32 = 27;
 
 /// Largest `q` whose whole quarter table may be built: 4.9 GB at q = 12 (n = 23, 24); at
@@ -605,7 +606,7 @@ fn count_task_probed(
     });
     let mut work = [(0.0, 0.0); 3];
     // PERF: one batch holds the stored side of nearly every task up to n = 24; above, batches
-    // bound the sliced tables (52 bytes per key at n = 27) at the cost of fewer cut bits.
+    // bound the sliced tables (44 bytes per key at n >= 25) at the cost of fewer cut bits.
     for keys in stored.chunks(batch) {
         matcher.seal(keys);
         if let (Some(p), Some(classes)) = (probe.as_ref(), &classes) {

@@ -594,3 +594,93 @@ fn profile_tasks() {
         }
     }
 }
+
+/// Every n the engine takes fits its bit fields: keys below the weight bits and within the
+/// bytes the cut tables read, quarter entries within their 32-bit halves, key chunks within
+/// the classes' arrays.
+#[test]
+fn bit_fields_hold_up_to_max_n() {
+    for n in MIN_N..=MAX_N {
+        let g = Geometry::new(n);
+        assert!(g.key_bits() <= WEIGHT_AT, "n = {n}");
+        assert!(g.key_bits() <= 8 * 7, "n = {n}: cut tables read 7 bytes of a key");
+        assert!(2 * g.q - 1 <= 32, "n = {n}: a quarter's diagonals in 32 bits");
+        assert!(g.key_bits().div_ceil(CHUNK) as usize <= super::matcher::MAX_CHUNKS, "n = {n}");
+        assert!(2 * n - 1 <= 64, "n = {n}: whole-board diagonals in a u64");
+    }
+}
+
+/// The matcher against plain pair checks on the real halves of random tasks at the largest n
+/// (a sample of the queries against every stored key, with their weights):
+/// `cargo test -p damier --release --lib matcher_agrees_on_real_halves -- --ignored`.
+#[test]
+#[ignore = "slow: builds the halves of tasks at MAX_N; run with --release"]
+fn matcher_agrees_on_real_halves_at_max_n() {
+    use rand::{RngExt, SeedableRng};
+    let n = MAX_N;
+    let g = Geometry::new(n);
+    let all = tasks(&g);
+    let quarters = Quarters::new(&g, false, 0);
+    let isa = Isa::best();
+    let mut w = Work::new(&g, isa);
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(28);
+    let bits = (1u64 << WEIGHT_AT) - 1;
+    for _ in 0..2 {
+        let task = all[rng.random_range(0..all.len())];
+        let low = (1u32 << g.q) - 1;
+        let (top_left, top_right) = (task.cols & low, task.cols >> g.q);
+        let (bottom_left, bottom_right) = (low & !top_left, (((1u32 << g.n) - 1) & !task.cols) >> g.q);
+        let (mut top, mut bottom) = (Vec::new(), Vec::new());
+        let splits = &quarters.top_rows[top_left.count_ones() as usize];
+        let cells = (&mut w.top_left, &mut w.top_right);
+        assemble(
+            isa,
+            &g,
+            &quarters.source,
+            cells,
+            (top_left, top_right),
+            g.top_rows(),
+            splits,
+            u64::MAX,
+            &mut top,
+        );
+        let splits = &quarters.bottom_rows[bottom_left.count_ones() as usize];
+        let cells = (&mut w.bottom_left, &mut w.bottom_right);
+        assemble(
+            isa,
+            &g,
+            &quarters.source,
+            cells,
+            (bottom_left, bottom_right),
+            g.bottom_rows(),
+            splits,
+            bits,
+            &mut bottom,
+        );
+        let (stored, queries) = if top.len() >= 4 * bottom.len() { (&top, &bottom) } else { (&bottom, &top) };
+        let sample: Vec<u64> = (0..48).map(|_| queries[rng.random_range(0..queries.len())]).collect();
+        let mut got = 0;
+        for keys in stored.chunks(STORED_KEYS) {
+            w.matcher.order_cuts(keys, &sample);
+            w.matcher.seal(keys);
+            got += w.matcher.count(isa, &sample);
+        }
+        let want: u64 = sample
+            .iter()
+            .map(|&q| {
+                stored
+                    .iter()
+                    .filter(|&&s| q & s & bits == 0)
+                    .map(|&s| 1u64 << ((q >> WEIGHT_AT) + (s >> WEIGHT_AT)))
+                    .sum::<u64>()
+            })
+            .sum();
+        println!(
+            "n = {n}, columns {:#x}: top {}, bottom {}, {want} pairs for 48 queries",
+            task.cols,
+            top.len(),
+            bottom.len()
+        );
+        assert_eq!(got, want, "n = {n}, columns {:#x}", task.cols);
+    }
+}
