@@ -51,7 +51,9 @@ fuzz_target!(|data: &[u8]| {
     let in_sessions: u64 = contents.sessions.iter().map(|s| s.tasks).sum();
     assert_eq!(in_sessions, contents.records.len() as u64);
     assert!(contents.records.len() as u64 <= u64::from(h.share_tasks()));
-    let total = contents.records.iter().try_fold(0u64, |s, r| s.checked_add(r.count));
-    assert_eq!(Some(contents.total()), total);
+    // The total is exact (a u128), whatever the counts; a u64 total is refused, not wrapped.
+    let total: u128 = contents.records.iter().map(|r| u128::from(r.count)).sum();
+    assert_eq!(contents.total(), total);
+    assert_eq!(damier::queens::count::total_from_sum(total).ok().map(u128::from), (total <= u128::from(u64::MAX)).then_some(total));
     let _ = (contents.left(), contents.rate(), contents.eta_seconds(), contents.task_seconds());
 });

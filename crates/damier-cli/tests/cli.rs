@@ -9,6 +9,7 @@ mod cli {
     mod factor;
     mod lights;
     mod long_counts;
+    mod open_term;
     mod play;
     mod queens;
     mod walk;

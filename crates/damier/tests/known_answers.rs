@@ -40,6 +40,14 @@ fn queens_counts_small() {
     check_queens_counts(1..=12, &Strategy::ALL);
 }
 
+/// The library's own table of A000170 (what estimates check themselves against) is the data
+/// file's, term for term.
+#[test]
+fn the_library_table_of_totals_is_the_data_file() {
+    let total = u64_list(&data(), "queens", "total");
+    assert_eq!(&damier::queens::count::known::A000170[1..], &total[..]);
+}
+
 #[test]
 fn queens_fixed_by_rotations_fit_burnside() {
     // The rotation-fixed counts the unique numbers are made of: (total + F180 + 2 F90) / 8

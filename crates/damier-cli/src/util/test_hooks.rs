@@ -7,7 +7,10 @@
 //! - `DAMIER_TEST_TASK_DELAY_MS=K`: sleep K ms after each counted task (a slow process);
 //! - `DAMIER_TEST_CPU_LACKS=ISA`: pretend the CPU lacks this vector unit and every wider one;
 //! - `DAMIER_TEST_MISCOUNT_TASK=T`: add one to task T's count (what `--verify-sample` catches);
-//! - `DAMIER_TEST_SLOW_RANK=R`: with `--mpi`, only process R sleeps the task delay.
+//! - `DAMIER_TEST_SLOW_RANK=R`: with `--mpi`, only process R sleeps the task delay;
+//! - `DAMIER_TEST_COST_WARNING_HOURS=H`: warn before counts projected past H core hours
+//!   instead of one (0: before every count on the task list, so a test sees the warning on a
+//!   count of seconds).
 
 use damier::cpu::Isa;
 
@@ -23,6 +26,8 @@ pub struct TestHooks {
     /// With `--mpi`, the one process that sleeps the delay (all of them when unset).
     #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     pub slow_rank: Option<u32>,
+    /// The core hours past which a count is announced (one when unset).
+    pub cost_warning_hours: Option<f64>,
 }
 
 /// The hooks set in the environment (debug builds), or none (release builds).
@@ -34,6 +39,7 @@ pub fn read() -> anyhow::Result<TestHooks> {
             cpu_lacks: var("DAMIER_TEST_CPU_LACKS")?,
             miscount_task: var("DAMIER_TEST_MISCOUNT_TASK")?,
             slow_rank: var("DAMIER_TEST_SLOW_RANK")?,
+            cost_warning_hours: var("DAMIER_TEST_COST_WARNING_HOURS")?,
         })
     }
     #[cfg(not(debug_assertions))]

@@ -178,6 +178,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         a.n,
         queens::count::MAX_N
     );
+    if a.strategy.is_none() {
+        // Past the fast engine only the backtracker is left: years of counting.
+        super::cost::refuse_beyond_the_engine(a.n)?;
+    }
     let hooks = test_hooks::read()?;
     let options = CountOptions {
         isa: a.isa.isa(hooks.cpu_lacks)?,
@@ -233,6 +237,17 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             )?;
         }
         return Ok(ExitCode::SUCCESS);
+    }
+    if let Ok(list) = damier::queens::count::tasks::TaskList::new(a.n) {
+        let tasks = u64::from(list.len());
+        let engine = TaskEngine::best_for(a.n);
+        super::cost::warn_if_costly(&super::cost::Run {
+            n: a.n,
+            engine,
+            tasks,
+            all_tasks: tasks,
+            isa: options.isa,
+        })?;
     }
     let counts = pool.install(|| super::count_with(a.n, &options))?;
     let report = CountReport {

@@ -34,7 +34,9 @@ pub struct Args {
     /// Print JSON (keys: n, tasks, core_hours, low, high (the 95% interval, core hours),
     /// samples, engine, task_seconds, task_seconds_sd, setup_seconds, clock, queries_per_task,
     /// subsampled_tasks, matched_fraction, solutions, solutions_low, solutions_high, isa,
-    /// seed).
+    /// seed; for n <= 27 also known_solutions (OEIS A000170) and known_inside, false when the
+    /// known term falls outside the projected solutions' interval: then do not quote the
+    /// projection).
     #[arg(long)]
     json: bool,
 }
@@ -61,6 +63,12 @@ struct Report {
     /// The vector unit the kernels ran on.
     isa: &'static str,
     seed: u64,
+    /// q(n) where it is known (n <= 27), the check of the sample.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    known_solutions: Option<u64>,
+    /// Whether `known_solutions` lies in the projected solutions' 95% interval.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    known_inside: Option<bool>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -72,8 +80,18 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let options = estimate::EstimateOptions { samples: a.samples, seed, isa, queries: a.queries.0 };
     let e = estimate::estimate_cost(a.n, &options, control)?;
     drop(bar);
+    let check = e.known_check();
+    if let Some(c) = check.filter(|c| !c.inside) {
+        eprintln!(
+            "damier: warning: the sample projects {:.4e} solutions (95% interval {:.4e} to {:.4e}), \
+             but q({}) = {} ({:.2}x): the sample is not representative, do not quote this \
+             projection (take more --samples, or another --seed)",
+            e.solutions, e.solutions_low, e.solutions_high, e.n, c.known, c.ratio
+        );
+    }
     if a.json {
-        output::print_json(&Report { estimate: e, isa: isa.name(), seed })?;
+        let (known_solutions, known_inside) = (check.map(|c| c.known), check.map(|c| c.inside));
+        output::print_json(&Report { estimate: e, isa: isa.name(), seed, known_solutions, known_inside })?;
         return Ok(ExitCode::SUCCESS);
     }
     outln!(
@@ -103,8 +121,19 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         e.high,
         e.core_hours / 2.0
     )?;
+    let known = match check {
+        Some(c) => format!(
+            "; known q({}) = {} ({:.4e}, {}, projected/known {:.3})",
+            e.n,
+            c.known,
+            c.known as f64,
+            if c.inside { "inside the interval" } else { "OUTSIDE the interval" },
+            c.ratio
+        ),
+        None => String::new(),
+    };
     outln!(
-        "solutions, projected by the same sample (a check of it): {:.4e} (95% interval {:.4e} to {:.4e})",
+        "solutions, projected by the same sample (a check of it): {:.4e} (95% interval {:.4e} to {:.4e}){known}",
         e.solutions,
         e.solutions_low,
         e.solutions_high

@@ -1,25 +1,78 @@
 //! `damier queens journal FILE`: how far a journalled count is (tasks done and left, the
-//! counts so far, rate and ETA).
+//! counts so far, rate and ETA), and with `--recheck K` an audit of it: K random recorded
+//! tasks recounted by the other engine, so that a published journal is a checkable
+//! certificate of its total.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use damier::queens::count::counts_from_total;
-use damier::queens::count::journal;
+use damier::cpu::Isa;
+use damier::queens::count::journal::{self, JournalContents};
+use damier::queens::count::tasks::{self, TaskEngine, TaskList};
+use damier::queens::count::{counts_from_total, total_from_sum};
 
-use crate::util::output;
+use super::long::{self, Mismatch};
 use crate::util::output::outln;
+use crate::util::{exit, output};
 
 /// Arguments of `damier queens journal`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// A journal written by `damier queens count N --journal FILE`.
     file: PathBuf,
+    /// Recount K random recorded tasks with the other engine than the one that recorded them
+    /// (the backtracker for a journal of the quarters engine, and the other way round); exit 1
+    /// naming every task whose counts differ.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    recheck: Option<u32>,
+    /// Seed of --recheck's draw [default: random, printed].
+    #[arg(long, requires = "recheck")]
+    seed: Option<u64>,
     /// Print JSON (keys: n, share, shares, strategy, version, tasks, done, left, share_total,
     /// total and unique once a whole count is done, sessions, task_seconds, rate, eta_seconds,
-    /// torn_lines).
+    /// torn_lines; with --recheck, recheck: engine, seed, tasks, agree, mismatches (task,
+    /// columns, counts by engine and by the journal)).
     #[arg(long)]
     json: bool,
+}
+
+/// The audit of a journal: recorded tasks recounted by the other engine.
+#[derive(serde::Serialize)]
+struct Recheck {
+    /// The engine that recounted.
+    engine: &'static str,
+    seed: u64,
+    /// The tasks recounted, in increasing order.
+    tasks: Vec<u32>,
+    agree: bool,
+    mismatches: Vec<Mismatch>,
+}
+
+/// Recounts `k` random tasks of the journal `c` (drawn with `seed` from those it records) with
+/// the engine that did not record them, by the same code as `count --verify-sample`.
+fn recheck(c: &JournalContents, k: u32, seed: u64) -> anyhow::Result<Recheck> {
+    let h = &c.header;
+    let list = TaskList::new(h.n)?;
+    anyhow::ensure!(
+        list.fingerprint() == h.fingerprint,
+        "this journal's task list (fingerprint {:016x}) is not this damier's for n = {} ({:016x}): \
+         it cannot be recounted here",
+        h.fingerprint,
+        h.n,
+        list.fingerprint()
+    );
+    let engine = match h.engine {
+        TaskEngine::Quarters => TaskEngine::Backtrack,
+        TaskEngine::Backtrack => TaskEngine::Quarters,
+    };
+    let mut recorded: Vec<u32> = c.records.iter().map(|r| r.index).collect();
+    recorded.sort_unstable();
+    let picked = tasks::sample_tasks(&recorded, k, seed);
+    let known: HashMap<u32, u64> = c.records.iter().map(|r| (r.index, r.count)).collect();
+    let by = format!("journal ({})", h.engine.name());
+    let mismatches = long::verify(&list, Isa::best(), &picked, &[engine], &known, &by)?;
+    Ok(Recheck { engine: engine.name(), seed, agree: mismatches.is_empty(), tasks: picked, mismatches })
 }
 
 #[derive(serde::Serialize)]
@@ -47,6 +100,8 @@ struct JournalReport {
     eta_seconds: Option<f64>,
     /// Lines of a torn tail, dropped (they run again).
     torn_lines: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    recheck: Option<Recheck>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -54,7 +109,22 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let h = &c.header;
     let (done, left) = (c.records.len() as u64, c.left());
     let finished_whole = left == 0 && h.share.of() == 1;
-    let counts = if finished_whole { Some(counts_from_total(h.n, c.total())?) } else { None };
+    // Exact in a u128; a sum past a u64 (tampered counts) is refused, not wrapped.
+    let share_total = total_from_sum(c.total())?;
+    let counts = finished_whole.then(|| counts_from_total(h.n, share_total));
+    let recheck = match a.recheck {
+        Some(k) => Some(recheck(&c, k, a.seed.unwrap_or_else(rand::random))?),
+        None => None,
+    };
+    // An impossible total is an error, unless the audit found the tasks behind it (exit 1).
+    let counts = match counts.transpose() {
+        Ok(counts) => counts,
+        Err(e) if recheck.as_ref().is_some_and(|r| !r.agree) => {
+            eprintln!("damier: {e}");
+            None
+        }
+        Err(e) => return Err(e.into()),
+    };
     let report = JournalReport {
         n: h.n,
         share: h.share.index() + 1,
@@ -64,7 +134,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         tasks: u64::from(h.share_tasks()),
         done,
         left,
-        share_total: c.total(),
+        share_total,
         total: counts.map(|c| c.total),
         unique: counts.map(|c| c.unique),
         sessions: c.sessions.len(),
@@ -72,10 +142,26 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         rate: c.rate(),
         eta_seconds: if left == 0 { Some(0.0) } else { c.eta_seconds() },
         torn_lines: c.torn_lines,
+        recheck,
     };
+    let code = match &report.recheck {
+        Some(r) if !r.agree => ExitCode::from(exit::NO),
+        _ => ExitCode::SUCCESS,
+    };
+    if let Some(r) = report.recheck.as_ref().filter(|r| !r.agree) {
+        for m in &r.mismatches {
+            eprintln!("damier: MISMATCH: n = {}, {m}", report.n);
+        }
+        eprintln!(
+            "damier: {} of {} recounted tasks disagree with the journal (seed {}): do not trust its total",
+            r.mismatches.len(),
+            r.tasks.len(),
+            r.seed
+        );
+    }
     if a.json {
         output::print_json(&report)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(code);
     }
     let r = &report;
     outln!(
@@ -103,5 +189,15 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if r.torn_lines > 0 {
         outln!("{} torn line(s) at the end are dropped: those tasks run again", r.torn_lines)?;
     }
-    Ok(ExitCode::SUCCESS)
+    if let Some(c) = &r.recheck {
+        outln!(
+            "recheck: {} of the {} recorded tasks recounted by the {} engine (seed {}): {}",
+            c.tasks.len(),
+            r.done,
+            c.engine,
+            c.seed,
+            if c.agree { "all agree".to_string() } else { format!("{} disagree", c.mismatches.len()) }
+        )?;
+    }
+    Ok(code)
 }

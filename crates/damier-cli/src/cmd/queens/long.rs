@@ -11,7 +11,7 @@ use anyhow::{Context, bail};
 use damier::cpu::Isa;
 use damier::queens::count::journal::{Journal, JournalHeader};
 use damier::queens::count::tasks::{self, MIN_TASK_N, TaskDone, TaskEngine, TaskList};
-use damier::queens::count::{Share, counts_from_total};
+use damier::queens::count::{Share, counts_from_total, total_from_sum};
 
 use crate::util::output::outln;
 use crate::util::{exit, interrupt, output, progress::Progress};
@@ -45,8 +45,32 @@ impl LongCount {
     }
 }
 
-/// The counts of the sampled tasks that disagree, as one message per task.
-pub(super) type Mismatches = Vec<String>;
+/// A sampled task whose counts disagree: by every engine that recounted it and by what
+/// recorded it (the run, or a journal).
+#[derive(Debug, serde::Serialize)]
+pub(super) struct Mismatch {
+    pub task: u32,
+    /// The task's column set (bit c = column c).
+    pub columns: u32,
+    /// Who counted what, in the order counted.
+    #[serde(serialize_with = "as_map")]
+    pub counts: Vec<(String, u64)>,
+}
+
+/// Writes `(who, count)` pairs as one JSON object.
+fn as_map<S: serde::Serializer>(pairs: &[(String, u64)], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(pairs.iter().map(|(k, v)| (k, v)))
+}
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let what: Vec<String> = self.counts.iter().map(|(who, c)| format!("{who} {c}")).collect();
+        write!(f, "task {} (columns {:#b}): {}", self.task, self.columns, what.join(", "))
+    }
+}
+
+/// The sampled tasks that disagree.
+pub(super) type Mismatches = Vec<Mismatch>;
 
 /// Counts `indices` of `list` on the current pool with a progress bar, calling `on_done` per
 /// task (after the optional delay).
@@ -69,28 +93,29 @@ pub(super) fn count_indices(
     Ok(())
 }
 
-/// Refuses --verify-sample where one engine cannot run (before a long count, not after).
-fn check_verifiable(n: u32) -> anyhow::Result<()> {
-    if n > TaskEngine::Quarters.max_n() {
-        bail!(
-            "--verify-sample needs both engines, and the quarters engine runs n <= {} on this build",
-            TaskEngine::Quarters.max_n()
-        );
+/// Refuses a recount by `engines` where one of them cannot run n (before a long count, not
+/// after).
+fn check_verifiable(n: u32, engines: &[TaskEngine]) -> anyhow::Result<()> {
+    if let Some(e) = engines.iter().find(|e| n > e.max_n()) {
+        bail!("the recount needs the {} engine, and it runs n <= {} on this build", e.name(), e.max_n());
     }
     Ok(())
 }
 
-/// Recounts `sample` with both engines and compares with the counts `known` (from the run or
-/// its journal): one message per disagreeing task.
+/// Recounts `sample` with each of `engines` and compares with the counts `known` (from the run
+/// or a journal, named `recorded_by`): one [`Mismatch`] per disagreeing task. `--verify-sample`
+/// recounts with both engines, `journal --recheck` with the one that did not record the tasks.
 pub(super) fn verify(
     list: &TaskList,
     isa: Isa,
     sample: &[u32],
+    engines: &[TaskEngine],
     known: &HashMap<u32, u64>,
+    recorded_by: &str,
 ) -> anyhow::Result<Mismatches> {
-    check_verifiable(list.n())?;
+    check_verifiable(list.n(), engines)?;
     let mut by_engine = Vec::new();
-    for engine in TaskEngine::ALL {
+    for &engine in engines {
         let counts = Mutex::new(HashMap::new());
         count_indices(list, engine, isa, sample, Duration::ZERO, &|d| {
             counts.lock().unwrap_or_else(|e| e.into_inner()).insert(d.index, d.count);
@@ -100,14 +125,15 @@ pub(super) fn verify(
     let mut bad = Vec::new();
     for &i in sample {
         let task = list.get(i).context("sampled task out of range")?;
-        let mut seen: Vec<(String, u64)> =
-            by_engine.iter().map(|(e, c)| (e.name().to_string(), c[&i])).collect();
+        let mut seen = Vec::new();
+        for (e, c) in &by_engine {
+            seen.push((e.name().to_string(), *c.get(&i).context("a recounted task was not reported")?));
+        }
         if let Some(&k) = known.get(&i) {
-            seen.push(("this run".to_string(), k));
+            seen.push((recorded_by.to_string(), k));
         }
         if seen.iter().any(|s| s.1 != seen[0].1) {
-            let what: Vec<String> = seen.iter().map(|(who, c)| format!("{who} {c}")).collect();
-            bad.push(format!("task {i} (columns {:#b}): {}", task.cols, what.join(", ")));
+            bad.push(Mismatch { task: i, columns: task.cols, counts: seen });
         }
     }
     Ok(bad)
@@ -137,6 +163,17 @@ impl Prepared {
         self.indices.iter().copied().filter(|i| !known.contains_key(i)).collect()
     }
 
+    /// Announces the count of `left` tasks if it is projected to be long ([`super::cost`]).
+    pub fn warn_if_costly(&self, left: usize) -> anyhow::Result<()> {
+        super::cost::warn_if_costly(&super::cost::Run {
+            n: self.list.n(),
+            engine: self.engine,
+            tasks: left as u64,
+            all_tasks: u64::from(self.list.len()),
+            isa: self.isa,
+        })
+    }
+
     /// Records a finished task (in the journal too).
     pub fn record(&self, d: TaskDone) {
         if let Some(j) = &self.journal {
@@ -162,7 +199,7 @@ pub(super) fn prepare(c: &LongCount) -> anyhow::Result<Prepared> {
         );
     }
     if c.verify_sample.is_some() {
-        check_verifiable(c.n)?;
+        check_verifiable(c.n, &TaskEngine::ALL)?;
     }
     let share = c.share.unwrap_or(Share::WHOLE);
     let indices = list.share_indices(share);
@@ -196,10 +233,11 @@ pub(super) fn prepare(c: &LongCount) -> anyhow::Result<Prepared> {
 pub(super) fn run(c: LongCount) -> anyhow::Result<ExitCode> {
     let p = prepare(&c)?;
     let left = p.left();
+    p.warn_if_costly(left.len())?;
     let counted = p.pool.install(|| {
         count_indices(&p.list, p.engine, p.isa, &left, c.delay, &|mut d| {
             if c.miscount == Some(d.index) {
-                d.count += 1;
+                d.count = d.count.wrapping_add(1);
             }
             p.record(d);
         })
@@ -220,16 +258,19 @@ pub(super) fn conclude(
 ) -> anyhow::Result<ExitCode> {
     let Prepared { list, engine, isa, indices, pool, known, resumed, start, .. } = p;
     let known = known.into_inner().unwrap_or_else(|e| e.into_inner());
-    let total = indices
+    // Summed in a u128, so that no set of task counts (from the engines, or read back from a
+    // journal) can wrap; a sum past a u64 is refused as a total.
+    let sum = indices
         .iter()
-        .try_fold(0u64, |t, i| t.checked_add(*known.get(i)?))
-        .context("a task is missing, or the total overflows")?;
+        .try_fold(0u128, |t, i| Some(t + u128::from(*known.get(i)?)))
+        .context("a task of the share was not counted")?;
+    let total = total_from_sum(sum)?;
 
     let seed = c.seed.unwrap_or_else(rand::random);
     let mut verified = None;
     if let Some(k) = c.verify_sample {
         let picked = tasks::sample_tasks(&indices, k, seed);
-        let bad = pool.install(|| verify(&list, isa, &picked, &known))?;
+        let bad = pool.install(|| verify(&list, isa, &picked, &TaskEngine::ALL, &known, "this run"))?;
         if !bad.is_empty() {
             for b in &bad {
                 eprintln!("damier: MISMATCH: n = {}, {b}", c.n);

@@ -10,6 +10,7 @@ use clap::Subcommand;
 mod bench;
 mod check;
 mod corners;
+mod cost;
 mod count;
 mod estimate;
 mod first;

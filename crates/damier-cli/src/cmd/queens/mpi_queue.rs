@@ -82,7 +82,10 @@ pub(super) fn run(c: LongCount, slow_rank: Option<u32>) -> anyhow::Result<ExitCo
     }
 
     let p = long::prepare(&c).unwrap_or_else(|e| abort(&world, &e));
-    let queue = Mutex::new(p.left().into_iter().collect::<VecDeque<u32>>());
+    let left = p.left();
+    // Process 0 alone announces a long count (the workers wait for their first batch).
+    p.warn_if_costly(left.len()).unwrap_or_else(|e| abort(&world, &e));
+    let queue = Mutex::new(left.into_iter().collect::<VecDeque<u32>>());
     let mut by_process = vec![0u64; size];
     let local_done = std::thread::scope(|s| -> anyhow::Result<u64> {
         // Process 0's own share of the work, on its pool.

@@ -77,7 +77,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         bail!("{shares} shares: the share count must be in 1..={}", super::count::MAX_SHARES);
     }
     let mut seen = vec![false; shares as usize];
-    let (mut total, mut seconds) = (0u64, 0f64);
+    // A u128: no set of reports can wrap it (at most 10^6 shares of a u64 each).
+    let (mut total, mut seconds) = (0u128, 0f64);
     for r in &reports {
         if r.n != n || r.shares != shares {
             bail!(
@@ -94,7 +95,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         if std::mem::replace(&mut seen[r.share as usize - 1], true) {
             bail!("share {} of {} is given twice", r.share, shares);
         }
-        total = total.checked_add(r.share_total).context("the shares' totals overflow")?;
+        total += u128::from(r.share_total);
         seconds += r.seconds;
     }
     let missing: Vec<String> =
@@ -106,7 +107,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             if missing.len() == 20 { ", ..." } else { "" }
         );
     }
-    let counts = queens::count::counts_from_total(n, total)?;
+    let counts = queens::count::counts_from_total(n, queens::count::total_from_sum(total)?)?;
     let report = SumReport { n, total: counts.total, unique: counts.unique, seconds };
     if a.json {
         output::print_json(&report)?;

@@ -96,6 +96,38 @@ pub struct Estimate {
     pub solutions_high: f64,
 }
 
+/// An estimate held against the known number of solutions (OEIS A000170, n <= 27): the
+/// projected solutions come from the same sample as the projected time, so a known term
+/// outside their interval says the sample is unrepresentative (a small sample at n = 27 once
+/// projected a tenth of the true count), and the time projected from it should not be quoted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct KnownCheck {
+    /// q(n), from [`super::known::A000170`].
+    pub known: u64,
+    /// Whether `known` lies in the 95% interval of the projected solutions.
+    pub inside: bool,
+    /// The projected solutions over the known term.
+    pub ratio: f64,
+}
+
+impl Estimate {
+    /// This estimate's projected solutions against the known term of n: `None` past the
+    /// known terms, or when the estimate projects no solutions ([`project`] from bare times).
+    pub fn known_check(&self) -> Option<KnownCheck> {
+        let known = super::known::known_total(self.n)?;
+        if self.solutions.is_nan() {
+            return None;
+        }
+        let k = known as f64;
+        Some(KnownCheck {
+            known,
+            inside: self.solutions_low <= k && k <= self.solutions_high,
+            ratio: self.solutions / k,
+        })
+    }
+}
+
 /// Two-sided 95% quantile of Student's t with `df` degrees of freedom (1.96 for large df).
 fn t95(df: usize) -> f64 {
     const TABLE: [f64; 30] = [
@@ -256,6 +288,70 @@ pub fn estimate_cost(n: u32, options: &EstimateOptions, control: &Control) -> Re
     Ok(project_samples(n, u64::from(list.len()), &samples, options.queries, setup, thread_clock))
 }
 
+/// Times up to `samples` random tasks of n (drawn with `seed`) with the backtracker, one
+/// after the other on one thread, for at most `budget` of wall time, and projects `tasks` tasks
+/// (the run's, not necessarily all of n's). For the warning before a `--strategy backtrack`
+/// count, where a task can take minutes: whatever finished in the budget is timed, and the
+/// task still running when the budget ends counts with the time it has had, which can only
+/// lean low; the `bool` says so (the projection is then a lower bound). Errors as
+/// [`super::tasks::count_tasks`]; [`TaskError::Interrupted`] only when `control` is cancelled.
+pub fn estimate_backtrack_cost(
+    n: u32,
+    tasks: u64,
+    samples: u32,
+    seed: u64,
+    budget: std::time::Duration,
+    control: &Control,
+) -> Result<(Estimate, bool), TaskError> {
+    let list = TaskList::new(n)?;
+    let all: Vec<u32> = (0..list.len()).collect();
+    let picked = sample_tasks(&all, samples.max(1), seed);
+    let times = Mutex::new(Vec::with_capacity(picked.len()));
+    // A control of its own, cancelled at the end of the budget or with the caller's.
+    let inner = Control::new();
+    let start = Instant::now();
+    let finished = std::sync::atomic::AtomicBool::new(false);
+    let counted = std::thread::scope(|s| {
+        s.spawn(|| {
+            while !finished.load(std::sync::atomic::Ordering::Relaxed) {
+                if control.cancelled() || start.elapsed() >= budget {
+                    inner.cancel();
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        });
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build();
+        let run = || {
+            super::tasks::count_tasks(&list, TaskEngine::Backtrack, Isa::Portable, &picked, &inner, &|d| {
+                times.lock().unwrap_or_else(|e| e.into_inner()).push(d.elapsed.as_secs_f64());
+            })
+        };
+        let counted = match &one {
+            Ok(p) => p.install(run),
+            Err(_) => run(),
+        };
+        finished.store(true, std::sync::atomic::Ordering::Relaxed);
+        counted
+    });
+    if control.cancelled() {
+        return Err(crate::control::Interrupted.into());
+    }
+    let mut times = times.into_inner().unwrap_or_else(|e| e.into_inner());
+    let cut_short = match counted {
+        Ok(()) => false,
+        Err(TaskError::Interrupted(_)) => {
+            // The task in flight, censored at the time it has had.
+            times.push((start.elapsed().as_secs_f64() - times.iter().sum::<f64>()).max(0.0));
+            true
+        }
+        Err(e) => return Err(e),
+    };
+    let mut e = project(n, tasks, TaskEngine::Backtrack, &times, 0.0).ok_or(TaskError::OutOfRange(n))?;
+    e.clock = "wall";
+    Ok((e, cut_short))
+}
+
 /// A sampled task's matching time, extrapolated to all of its queries (see the module docs):
 /// the two nested samples' times fit `a * reads + b * distinct` (the matcher's rows read, and
 /// rows read for the first time in a call: counted exactly for every sample and for all
@@ -409,6 +505,44 @@ mod tests {
         // Every task, whole: the projected count is the count.
         assert_eq!((big.solutions, big.solutions_low, big.solutions_high), (14200.0, 14200.0, 14200.0));
         assert_eq!(estimate_cost(28, &options(10, 1, None), &Control::new()), Err(TaskError::OutOfRange(28)));
+    }
+
+    #[test]
+    fn the_known_term_is_checked_against_the_projected_solutions() {
+        // Every task of 12: the projection is exact, so the known term is inside.
+        let all = estimate_cost(12, &options(1_000_000, 1, None), &Control::new()).unwrap();
+        let c = all.known_check().unwrap();
+        assert_eq!((c.known, c.inside, c.ratio), (14200, true, 1.0));
+        // Two tasks of 14: some seed's interval misses the known term, and says so.
+        let missed = (1..200)
+            .map(|seed| estimate_cost(14, &options(2, seed, None), &Control::new()).unwrap())
+            .find(|e| !e.known_check().unwrap().inside)
+            .expect("a tiny sample that misses");
+        assert!(!(missed.solutions_low..=missed.solutions_high).contains(&365_596.0), "{missed:?}");
+        // Bare times project no solutions, and past the known terms there is nothing to check.
+        assert_eq!(project(12, 10, TaskEngine::Quarters, &[1.0], 0.0).unwrap().known_check(), None);
+        let past = Estimate { n: 28, ..all };
+        assert_eq!(past.known_check(), None);
+    }
+
+    #[test]
+    fn a_backtrack_estimate_keeps_to_its_budget() {
+        let tasks = u64::from(TaskList::new(12).unwrap().len());
+        let (e, short) =
+            estimate_backtrack_cost(12, tasks, 5, 1, std::time::Duration::from_secs(60), &Control::new())
+                .unwrap();
+        assert_eq!((e.samples, e.engine, short), (5, TaskEngine::Backtrack, false));
+        // A budget too short for one task of 20: the task in flight is its only sample.
+        let start = Instant::now();
+        let (e, short) =
+            estimate_backtrack_cost(20, 1000, 3, 1, std::time::Duration::from_millis(50), &Control::new())
+                .unwrap();
+        assert!(short && e.samples >= 1 && e.core_hours > 0.0, "{e:?}");
+        assert!(start.elapsed().as_secs_f64() < 10.0);
+        let stop = Control::new();
+        stop.cancel();
+        let e = estimate_backtrack_cost(12, tasks, 5, 1, std::time::Duration::from_secs(60), &stop);
+        assert_eq!(e.unwrap_err(), TaskError::Interrupted(crate::control::Interrupted));
     }
 
     /// The sub-sampled projection checked where the truth is known: the projected number of

@@ -241,10 +241,12 @@ pub struct JournalContents {
 }
 
 impl JournalContents {
-    /// The sum of the recorded tasks' counts (it fits a `u64`: [`read`] refuses a journal
-    /// whose counts add up beyond).
-    pub fn total(&self) -> u64 {
-        self.records.iter().map(|r| r.count).sum()
+    /// The sum of the recorded tasks' counts, exact: a `u128` holds the sum of every task of
+    /// any list (at most 2^32 records of a `u64` each), so a journal whose counts add up past a
+    /// `u64` is read as it is and refused where a `u64` total is needed
+    /// ([`super::total_from_sum`]), never wrapped.
+    pub fn total(&self) -> u128 {
+        self.records.iter().map(|r| u128::from(r.count)).sum()
     }
 
     /// Tasks of the share not recorded yet.
@@ -358,7 +360,6 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Option<JournalContents>, JournalEr
     let mut bad: Option<usize> = None;
     let mut line_no = 1;
     let mut torn_lines = 0;
-    let mut total: u64 = 0;
     while at < bytes.len() {
         line_no += 1;
         let stop = bytes[at..].iter().position(|&b| b == b'\n').map(|p| at + p);
@@ -398,9 +399,6 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Option<JournalContents>, JournalEr
                     Some(_) => continue,
                     None => {}
                 }
-                total = total.checked_add(r.count).ok_or_else(|| {
-                    corrupted(line_no, format!("task {}: the counts add up beyond 2^64", r.index))
-                })?;
                 session.tasks += 1;
                 session.last_ms = session.last_ms.max(r.unix_ms);
                 records.push(r);
@@ -545,7 +543,7 @@ mod tests {
     }
 
     /// Runs the share's tasks not in the journal, recording them; the journal's total after.
-    fn run(path: &Path, n: u32, share: Share, limit: Option<usize>) -> u64 {
+    fn run(path: &Path, n: u32, share: Share, limit: Option<usize>) -> u128 {
         let (list, h) = header(n, share);
         let (journal, held) = Journal::open(path, &h, 1).unwrap();
         let have: std::collections::HashSet<u32> = held.records.iter().map(|r| r.index).collect();
@@ -573,7 +571,7 @@ mod tests {
         let c = read(&parts).unwrap();
         assert_eq!((c.left(), c.sessions.len(), c.records.len() as u32), (0, 3, c.header.share_tasks()));
         // Shares journalled apart add up.
-        let sum: u64 =
+        let sum: u128 =
             (0..3).map(|i| run(&dir.join(format!("s{i}")), 11, Share::new(i, 3).unwrap(), None)).sum();
         assert_eq!(sum, 2680);
     }
@@ -726,24 +724,35 @@ mod tests {
         assert_eq!(c.task_seconds(), 2.0);
     }
 
-    #[test]
-    fn counts_adding_up_beyond_a_u64_are_refused() {
-        // Seen while writing the `journal` fuzz target (docs/fuzzing.md): `total` overflowed.
+    /// A journal whose records are these counts (tasks 0, 1, ... of n = 9), parsed.
+    fn with_counts(counts: &[u64]) -> JournalContents {
         let (_, h) = header(9, Share::WHOLE);
         let chain = h.hash();
         let mut text = h.line();
         text += &Line::Session { unix_ms: u64::MAX, threads: 2 }.encode(chain);
-        for index in 0..2 {
-            let r = TaskRecord { index, count: u64::MAX / 2 + 1, micros: u64::MAX, unix_ms: u64::MAX };
+        for (index, &count) in (0..).zip(counts) {
+            let r = TaskRecord { index, count, micros: u64::MAX, unix_ms: u64::MAX };
             text += &Line::Task(r).encode(chain);
         }
-        let e = parse(Path::new("x"), text.as_bytes()).unwrap_err();
-        assert!(matches!(e, JournalError::Corrupted { line: 4, .. }), "{e}");
-        // One such record alone is read, and the summaries stay finite.
-        let one: String = text.lines().take(3).map(|l| format!("{l}\n")).collect();
-        let c = parse(Path::new("x"), one.as_bytes()).unwrap().unwrap();
-        assert_eq!(c.total(), u64::MAX / 2 + 1);
-        assert_eq!(c.task_seconds(), u64::MAX as f64 / 1e6);
+        parse(Path::new("x"), text.as_bytes()).unwrap().unwrap()
+    }
+
+    #[test]
+    fn counts_adding_up_beyond_a_u64_are_summed_exactly_and_refused_as_a_total() {
+        // Seen while writing the `journal` fuzz target (docs/fuzzing.md): `total` overflowed.
+        // The sum is exact in a u128; only its use as a count's total is refused.
+        let c = with_counts(&[u64::MAX / 2 + 1, u64::MAX / 2 + 1]);
+        assert_eq!(c.total(), 1u128 << 64);
+        let e = crate::queens::count::total_from_sum(c.total()).unwrap_err();
+        assert_eq!(e, crate::queens::count::CountError::TotalTooLarge { total: 1 << 64 });
+        assert!(e.to_string().contains("18446744073709551616"), "{e}");
+        // Up to the top of a u64 the total is fine.
+        let c = with_counts(&[u64::MAX - 5, 2, 3]);
+        assert_eq!(crate::queens::count::total_from_sum(c.total()), Ok(u64::MAX));
+        // Every count at the top: no overflow, no panic, and the summaries stay finite.
+        let c = with_counts(&[u64::MAX; 40]);
+        assert_eq!(c.total(), 40 * u128::from(u64::MAX));
+        assert_eq!(c.task_seconds(), 40.0 * u64::MAX as f64 / 1e6);
         assert_eq!(c.rate(), None);
     }
 

@@ -13,6 +13,7 @@
 mod backtrack;
 pub mod estimate;
 pub mod journal;
+pub mod known;
 mod quarters;
 mod symmetric;
 pub mod tasks;
@@ -60,6 +61,15 @@ pub enum CountError {
         n: u32,
         /// The total given.
         total: u64,
+    },
+    /// A sum of counts (shares, tasks) larger than a count holds: refused, never wrapped.
+    #[error(
+        "the counts add up to {total}, more than the largest total a count holds ({max}): a share or task is counted wrong, or n is past q(28)",
+        max = u64::MAX
+    )]
+    TotalTooLarge {
+        /// The sum, exact.
+        total: u128,
     },
     /// The vector unit asked for is missing on this CPU.
     #[error("this CPU lacks the {0} instruction set (it runs: {list})", list = Isa::available().map(Isa::name).collect::<Vec<_>>().join(", "))]
@@ -277,11 +287,23 @@ pub fn counts_from_total(n: u32, total: u64) -> Result<Counts, CountError> {
             _ => Err(CountError::ImpossibleTotal { n, total }),
         };
     }
-    let sum = total
-        .checked_add(fixed_by_half_turn(n) + 2 * fixed_by_quarter_turn(n))
-        .filter(|s| s % 8 == 0)
-        .ok_or(CountError::ImpossibleTotal { n, total })?;
-    Ok(Counts { n, total, unique: sum / 8 })
+    // In a u128: a total near the top of a u64 is still checked, not refused for overflowing.
+    let sum =
+        u128::from(total) + u128::from(fixed_by_half_turn(n)) + 2 * u128::from(fixed_by_quarter_turn(n));
+    if sum % 8 != 0 {
+        return Err(CountError::ImpossibleTotal { n, total });
+    }
+    // At most (2^64 + 3 * 2^64) / 8 = 2^63.
+    let unique = u64::try_from(sum / 8).map_err(|_| CountError::ImpossibleTotal { n, total })?;
+    Ok(Counts { n, total, unique })
+}
+
+/// A sum of shares' or tasks' counts, kept in a `u128` while it is added up (so that nothing
+/// wraps, whatever the inputs), as the `u64` total of a count: [`CountError::TotalTooLarge`]
+/// when it does not fit (every known total does, and q(28) should by a factor of 7; from
+/// q(29) on none does, see [`known::total_fits_u64`]).
+pub fn total_from_sum(total: u128) -> Result<u64, CountError> {
+    u64::try_from(total).map_err(|_| CountError::TotalTooLarge { total })
 }
 
 /// The total of one share with a chosen strategy.

@@ -309,19 +309,21 @@ pub fn count_tasks(
     Ok(())
 }
 
-/// The sum of [`count_tasks`]' counts, for callers that need only the total.
+/// The sum of [`count_tasks`]' counts, for callers that need only the total: a `u128`, so
+/// that no sum of tasks can wrap (see [`super::total_from_sum`] for the `u64` of a count).
 pub fn total_of_tasks(
     list: &TaskList,
     engine: TaskEngine,
     isa: Isa,
     indices: &[u32],
     control: &Control,
-) -> Result<u64, TaskError> {
-    let total = std::sync::atomic::AtomicU64::new(0);
+) -> Result<u128, TaskError> {
+    // PERF: one lock per finished task, which takes microseconds at the least.
+    let total = std::sync::Mutex::new(0u128);
     count_tasks(list, engine, isa, indices, control, &|d| {
-        total.fetch_add(d.count, std::sync::atomic::Ordering::Relaxed);
+        *total.lock().unwrap_or_else(|e| e.into_inner()) += u128::from(d.count);
     })?;
-    Ok(total.into_inner())
+    Ok(total.into_inner().unwrap_or_else(|e| e.into_inner()))
 }
 
 /// The weighted count of one task by backtracking: the top half's rows take the task's
@@ -466,6 +468,7 @@ mod tests {
                     assert_eq!(indices.len() as u64, task_count_with(n, Strategy::Quarters, share).unwrap());
                     for engine in TaskEngine::ALL {
                         let t = total_of_tasks(&list, engine, Isa::best(), &indices, &control).unwrap();
+                        let t = u64::try_from(t).unwrap();
                         *sums.entry(format!("task engine {}", engine.name())).or_insert(0) += t;
                         // The quarters engine's own share total is the same split.
                         if engine == TaskEngine::Quarters {

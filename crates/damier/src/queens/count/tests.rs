@@ -201,4 +201,16 @@ fn counts_from_total_checks_the_total() {
     assert!(counts_from_total(1, 2).is_err());
     assert!(counts_from_total(8, u64::MAX).is_err());
     assert_eq!(counts_from_total(33, 1), Err(CountError::TooLarge(33)));
+    // Near the top of a u64 the Burnside sum no longer fits one, and is still checked: at
+    // n = 12, F180 + 2 F90 = 8 * 1787 - 14200 = 96, so a multiple of 8 passes.
+    let top = u64::MAX - 7;
+    assert_eq!(counts_from_total(12, top).map(|c| c.unique), Ok((u64::MAX >> 3) + 12));
+    assert!(counts_from_total(12, top + 1).is_err());
+}
+
+#[test]
+fn sums_past_a_u64_are_refused_as_totals() {
+    assert_eq!(total_from_sum(u128::from(u64::MAX)), Ok(u64::MAX));
+    let past = u128::from(u64::MAX) + 1;
+    assert_eq!(total_from_sum(past), Err(CountError::TotalTooLarge { total: past }));
 }

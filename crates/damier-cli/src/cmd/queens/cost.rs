@@ -1,0 +1,181 @@
+//! What a count will cost, said before it runs: a count projected past one core hour is
+//! announced on stderr with the ways to split it, and a count that only the backtracker could
+//! make past the fast engine's range (n = 28 today, the open term, and 29..=32) is refused
+//! with the projection, rather than left to run for years.
+
+use std::time::{Duration, Instant};
+
+use anyhow::bail;
+use damier::cpu::Isa;
+use damier::queens::count::estimate::{self, EstimateOptions};
+use damier::queens::count::known;
+use damier::queens::count::tasks::{MAX_TASK_N, MIN_TASK_N, TaskEngine};
+
+use crate::util::{interrupt, test_hooks};
+
+/// Counts projected to cost more than this many core hours are announced first.
+const WARN_CORE_HOURS: f64 = 1.0;
+
+/// Most CPU time per solution of a whole count by each engine, in nanoseconds: above every
+/// figure measured, with a margin (the quarters engine: 2.1 to 5.8 ns at n = 18..27 in
+/// docs/performance.md, 0.9 to 2.2 ns on whole tasks of n = 25..27 in November 2026; the
+/// backtracker: 175 to 240 ns at n = 15..17 (one thread, `count N --strategy backtrack`) and
+/// 213 ns on a share of n = 23). Below `q(n)` times this, a count is known to be cheaper than
+/// the warning's threshold and no estimate runs (it would cost more than the count: seconds
+/// at n = 21).
+fn ceiling_ns_per_solution(engine: TaskEngine) -> f64 {
+    match engine {
+        TaskEngine::Quarters => 10.0,
+        TaskEngine::Backtrack => 1000.0,
+    }
+}
+
+/// Least CPU time per solution the quarters engine was measured to take on whole tasks at
+/// n = 25..27 (0.9 to 2.2 ns, November 2026), with a margin: the floor of a quick estimate
+/// that matched only part of its tasks' queries, which leans low there (measured against
+/// whole tasks with 32 768 queries: 0.6x at n = 25, 0.2x at 26, 0.09x at 27).
+const SUBSAMPLED_FLOOR_NS: f64 = 0.8;
+
+/// The backtracker's measured CPU time per solution, in nanoseconds (175 to 240 at n = 15..17,
+/// 213 on a share of n = 23): what the refusal of a count it alone could make projects with.
+const BACKTRACK_NS_PER_SOLUTION: f64 = 200.0;
+
+/// Tasks timed by the warning's quick estimate.
+const QUICK_SAMPLES: u32 = 6;
+
+/// Queries matched per task by the quick estimate of the quarters engine from n =
+/// [`QUICK_SUBSAMPLE_FROM`] on, where whole tasks would be too slow (a whole task of n = 27
+/// took 52 s; with this many queries 6 tasks take about 20 s and 4 GB).
+const QUICK_QUERIES: u32 = 32_768;
+
+/// Smallest n whose quick estimate sub-samples its tasks' queries; below, whole tasks (1.0 s
+/// each on average at n = 25, 3.7 s at 26: 6 of them in 10 to 25 s).
+const QUICK_SUBSAMPLE_FROM: u32 = 27;
+
+/// Wall time the quick estimate of the backtracker may take (a task of it can take hours).
+const QUICK_BACKTRACK_BUDGET: Duration = Duration::from_secs(3);
+
+/// Refuses a count that only the backtracker could make, with the reason, where the fast
+/// engine stops (`TaskEngine::Quarters.max_n()`, so that raising it lets the count run):
+/// the backtracker would take years there.
+pub(super) fn refuse_beyond_the_engine(n: u32) -> anyhow::Result<()> {
+    let max = TaskEngine::Quarters.max_n();
+    if n <= max {
+        return Ok(());
+    }
+    let solutions = known::projected_total(n);
+    let years = solutions * BACKTRACK_NS_PER_SOLUTION * 1e-9 / (3600.0 * 24.0 * 365.25);
+    let open = if n == known::LAST_KNOWN_N + 1 {
+        format!("; q({n}) is the open term of A000170, computed by no one yet")
+    } else {
+        String::new()
+    };
+    let fits = if known::total_fits_u64(n) {
+        String::new()
+    } else {
+        format!(", and its total would not fit the 64-bit count ({} at most)", u64::MAX)
+    };
+    bail!(
+        "n = {n} is refused: the fast engine counts n <= {max} on this build, and the backtracker \
+         would take about {years:.1e} core years (about {solutions:.1e} solutions at {BACKTRACK_NS_PER_SOLUTION} ns \
+         each, its speed measured at n = 15..17){fits}{open} (see docs/queens.md, \"Counting q(28)\")"
+    )
+}
+
+/// The run to announce: `tasks` of the task list of n by `engine`.
+pub(super) struct Run {
+    pub n: u32,
+    pub engine: TaskEngine,
+    /// Tasks this run counts (the share's, less those a journal holds).
+    pub tasks: u64,
+    /// Tasks of the whole count of n.
+    pub all_tasks: u64,
+    pub isa: Isa,
+}
+
+/// Prints to stderr, once, the projected cost of `run` and the ways to split it when it is
+/// projected past one core hour (or `DAMIER_TEST_COST_WARNING_HOURS`, debug builds): from a
+/// quick estimate ([`estimate::estimate_cost`] on a few tasks for the quarters engine, a few
+/// seconds of [`estimate::estimate_backtrack_cost`] for the backtracker), and where the
+/// estimate matched part of each task's queries, never below [`SUBSAMPLED_FLOOR_NS`] a
+/// solution. Runs no estimate when the count is known to be cheaper (`q(n)` times
+/// [`ceiling_ns_per_solution`]), so small counts pay nothing. Stdout (and so `--json`) is left
+/// alone.
+pub(super) fn warn_if_costly(run: &Run) -> anyhow::Result<()> {
+    let threshold = test_hooks::read()?.cost_warning_hours.unwrap_or(WARN_CORE_HOURS);
+    if !(MIN_TASK_N..=MAX_TASK_N).contains(&run.n) || run.tasks == 0 || run.all_tasks == 0 {
+        return Ok(());
+    }
+    let fraction = run.tasks as f64 / run.all_tasks as f64;
+    let solutions = known::projected_total(run.n);
+    let hours_at = |ns: f64| solutions * fraction * ns * 1e-9 / 3600.0;
+    if hours_at(ceiling_ns_per_solution(run.engine)) < threshold {
+        return Ok(());
+    }
+    let start = Instant::now();
+    let seed: u64 = rand::random();
+    let control = interrupt::control();
+    let (e, cut_short) = match run.engine {
+        TaskEngine::Quarters => {
+            let queries = (run.n >= QUICK_SUBSAMPLE_FROM).then_some(QUICK_QUERIES);
+            let options = EstimateOptions { samples: QUICK_SAMPLES, seed, isa: run.isa, queries };
+            let e = estimate::estimate_cost(run.n, &options, control)?;
+            // This run's part of the tasks; the set-up is paid once per process.
+            let setup = e.setup_seconds / 3600.0;
+            let part = |h: f64| (h - setup).max(0.0) * fraction + setup;
+            let (core_hours, low, high) = (part(e.core_hours), part(e.low), part(e.high));
+            (estimate::Estimate { core_hours, low, high, ..e }, false)
+        }
+        TaskEngine::Backtrack => estimate::estimate_backtrack_cost(
+            run.n,
+            run.tasks,
+            QUICK_SAMPLES,
+            seed,
+            QUICK_BACKTRACK_BUDGET,
+            control,
+        )?,
+    };
+    let floor = if e.subsampled_tasks > 0 { hours_at(SUBSAMPLED_FLOOR_NS) } else { 0.0 };
+    let projected = e.core_hours.max(floor);
+    if projected < threshold {
+        return Ok(());
+    }
+    let quick = format!(
+        "a quick estimate from {} random tasks (seed {seed}, {:.1} s): {:.3} core hours, {}",
+        e.samples,
+        start.elapsed().as_secs_f64(),
+        e.core_hours,
+        if cut_short {
+            "at least (the timed tasks did not all finish in the time allowed)".to_string()
+        } else {
+            format!("95% interval {:.3} to {:.3}", e.low, e.high)
+        }
+    );
+    let why = if floor > e.core_hours {
+        format!(
+            "at least: about {:.2e} solutions in this run at {SUBSAMPLED_FLOOR_NS} ns each, below \
+             every cost measured on whole tasks; {quick}, which matched part of each task's queries \
+             and leans low",
+            solutions * fraction,
+        )
+    } else {
+        quick
+    };
+    let closer = match run.engine {
+        TaskEngine::Quarters => format!("; `damier queens estimate {}` projects it more closely", run.n),
+        TaskEngine::Backtrack => String::new(),
+    };
+    let mpi = if cfg!(feature = "mpi") { "" } else { " (in a build with the Cargo feature mpi)" };
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    eprintln!(
+        "damier: n = {}, {} tasks by the {} engine: projected {projected:.3} core hours ({why}), about \
+         {:.3} h on the {cores} cores here. To split it: --share K/M runs share K of M on as many \
+         processes or machines (add them with `damier queens sum`), --mpi runs it under mpirun{mpi}, \
+         --journal FILE keeps every finished task so that a rerun resumes{closer}.",
+        run.n,
+        run.tasks,
+        run.engine.name(),
+        projected / cores as f64,
+    );
+    Ok(())
+}
