@@ -169,7 +169,7 @@ fn estimate_projects_with_an_interval_and_refuses_what_it_cannot_run() {
         (Some(13), whole["tasks"].clone(), Some(50))
     );
     fails_with(&["queens", "estimate", "3"], 2);
-    fails_with(&["queens", "estimate", "28"], 2);
+    fails_with(&["queens", "estimate", "29"], 2);
     fails_with(&["queens", "estimate", "12", "--samples", "0"], 2);
     // Whole tasks, every one of them: the projected count is the count.
     let all = json(&["queens", "estimate", "12", "--samples", "1000000", "--queries", "all", "--json"]);

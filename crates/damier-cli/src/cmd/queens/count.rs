@@ -45,7 +45,7 @@ pub struct Args {
     /// --verify-sample).
     #[arg(long)]
     json: bool,
-    /// Engine counting each task of the task list (n in 4..=27): the quarter-board matcher, or
+    /// Engine counting each task of the task list (n in 4..=28): the quarter-board matcher, or
     /// an independent backtracker that recounts any share [default: quarters where it runs].
     #[arg(long, value_enum)]
     strategy: Option<TaskStrategy>,

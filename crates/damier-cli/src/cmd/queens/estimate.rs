@@ -12,7 +12,7 @@ use crate::util::{interrupt, output, progress::Progress};
 /// Arguments of `damier queens estimate`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Board size (4..=27).
+    /// Board size (4..=28).
     #[arg(value_parser = clap::value_parser!(u32).range(i64::from(MIN_TASK_N)..=i64::from(MAX_TASK_N)))]
     n: u32,
     /// Tasks to time (drawn at random, without replacement).

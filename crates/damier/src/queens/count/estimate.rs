@@ -504,7 +504,11 @@ mod tests {
         assert_eq!(big.samples, big.tasks, "at most every task");
         // Every task, whole: the projected count is the count.
         assert_eq!((big.solutions, big.solutions_low, big.solutions_high), (14200.0, 14200.0, 14200.0));
-        assert_eq!(estimate_cost(28, &options(10, 1, None), &Control::new()), Err(TaskError::OutOfRange(28)));
+        let past = super::super::tasks::MAX_TASK_N + 1;
+        assert_eq!(
+            estimate_cost(past, &options(10, 1, None), &Control::new()),
+            Err(TaskError::OutOfRange(past))
+        );
     }
 
     #[test]

@@ -18,8 +18,9 @@ const SMALL: usize = 12;
 #[repr(C, align(64))]
 pub(super) struct Row(pub(super) [u64; 8]);
 
-/// Most cut bits: 2^12 groups of stored keys.
-const MAX_CUT: usize = 12;
+/// Most cut bits: 2^14 groups of stored keys (a group's number, with 2 bits of weight, is a
+/// `u16`).
+const MAX_CUT: usize = 14;
 
 /// Stored keys per group aimed at when choosing how many bits to cut on: fewer keys per group
 /// waste more on partial blocks, more visit more blocks per query. [default: 2048]
@@ -27,6 +28,9 @@ const MAX_CUT: usize = 12;
 /// PERF: 1024 and 4096 were no better at n = 18 to 24 (whole tasks of `queens estimate`,
 /// seed 1; docs/performance.md).
 const GROUP_KEYS: usize = 2048;
+
+/// Stored keys from which a batch's groups shrink with many queries ([`Matcher::order_cuts`]).
+const LARGE_BATCH: usize = 1 << 20;
 
 /// Keys of each side sampled by [`Matcher::order_cuts`].
 const ORDER_SAMPLE: usize = 1 << 14;
@@ -74,6 +78,9 @@ pub(super) struct Matcher {
     pub(super) max_cut: usize,
     /// Keys per group aimed at ([`GROUP_KEYS`]; tests lower it).
     pub(super) group_keys: usize,
+    /// Keys per group aimed at by the next [`Matcher::seal`] ([`Matcher::order_cuts`] lowers it
+    /// for large batches with many queries).
+    target_keys: usize,
     /// Cut bits of the sealed keys.
     pub(super) cut: usize,
     /// Weight classes of the sealed keys (largest exponent + 1): group `e << cut | g` holds
@@ -100,6 +107,7 @@ impl Matcher {
             rows: Vec::new(),
             max_cut: MAX_CUT.min(candidates.len()),
             group_keys: GROUP_KEYS,
+            target_keys: GROUP_KEYS,
             fixed: candidates.clone(),
             candidates,
             cut: 0,
@@ -164,9 +172,26 @@ impl Matcher {
     /// diagonals of one family are held by both sides two to three times as often as those of
     /// the other (pair shares 0.3 against 0.12): on measured shares, 12 cut bits leave about
     /// half as many pairs to visit.
-    pub(super) fn order_cuts(&mut self, stored: &[u64], queries: &[u64]) {
+    ///
+    /// It also sets the group size of that seal: for a batch of at least [`LARGE_BATCH`] keys,
+    /// half of [`Matcher::group_keys`] when the queries are at least half as many as the
+    /// stored keys, a quarter when they are at least twice as many (pass the whole query
+    /// side, or a chunk of it with `queries_len` its full length).
+    ///
+    /// PERF: a key group's rows are read from memory once per query group that visits it,
+    /// so the more queries, the smaller the groups that pay (more cut bits, fewer pairs). At
+    /// n = 26, with 6.9 M stored keys and 11.9 M queries, groups of 1024 keys matched in 0.70x
+    /// the time of 2048 (512: 0.67x); with 14.1 M stored and 3.0 M queries, 2048 stayed best
+    /// (1024: 1.09x, 512: 1.72x).
+    pub(super) fn order_cuts(&mut self, stored: &[u64], queries: &[u64], queries_len: usize) {
+        self.target_keys = match stored.len() {
+            s if s < LARGE_BATCH || queries_len < s / 2 => self.group_keys,
+            s if queries_len < 2 * s => self.group_keys / 2,
+            _ => self.group_keys / 4,
+        }
+        .max(1);
         self.candidates.clone_from(&self.fixed);
-        if stored.len() >> 1 < self.group_keys || queries.is_empty() {
+        if stored.len() >> 1 < self.target_keys || queries.is_empty() {
             return; // no cut bit will be used
         }
         let shares = |keys: &[u64]| {
@@ -194,7 +219,7 @@ impl Matcher {
     pub(super) fn seal(&mut self, keys: &[u64]) {
         // Cut on b bits such that groups hold about GROUP_KEYS keys.
         let mut cut = 0;
-        while cut < self.max_cut.min(self.candidates.len()) && keys.len() >> (cut + 1) >= self.group_keys {
+        while cut < self.max_cut.min(self.candidates.len()) && keys.len() >> (cut + 1) >= self.target_keys {
             cut += 1;
         }
         self.set_cut(cut);

@@ -44,7 +44,7 @@ pub(crate) const MIN_N: u32 = 4;
 /// Largest n this engine takes: keys of `2 (n - 1)` bits stay below [`WEIGHT_AT`], quarter
 /// entries of `2q - 1 <= 27` bits fit their 32-bit halves, and the total of n = 28 (expected
 /// near 2.5e18) fits a `u64`.
-pub(crate) const MAX_N: u32 = 27;
+pub(crate) const MAX_N: u32 = 28;
 
 /// Largest `q` whose whole quarter table may be built: 4.9 GB at q = 12 (n = 23, 24); at
 /// q = 13 it would hold more entries than its `u32` offsets count (about 45 GB). Above it, and
@@ -264,11 +264,11 @@ const BATCH_KEY_BYTES: u64 = 80;
 /// the largest tasks measured, with a margin (see docs/performance.md).
 fn worker_bytes(n: u32, batch: usize) -> u64 {
     // The top halves of the largest task: 0.5 M at n = 21 (from 200 random tasks), about 2.7x
-    // more per n (12.6 M measured at n = 25); a side larger than a batch is made in pieces
-    // ([`count_task`]), so a worker holds at most a batch's worth; 64 MB more cover the
-    // quarter cells of a task and slack.
+    // more per n (12.6 M measured at n = 25, 193 M at 27); a side larger than a batch is made
+    // in pieces ([`count_task`]), so a worker holds at most a batch's worth, and 8 bytes more
+    // a key cover the quarter cells of a task and slack.
     let halves = 0.5e6 * 2.7f64.powi(n as i32 - 21);
-    (halves.min(batch as f64) * BATCH_KEY_BYTES as f64) as u64 + (64 << 20)
+    (halves.min(batch as f64) * (BATCH_KEY_BYTES + 8) as f64) as u64
 }
 
 /// Bytes a count of n needs besides the quarter table: the task list and the workers.
@@ -434,7 +434,7 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
     if top_whole && bottom_whole {
         let (stored, queries) =
             if stores_top(top.len(), bottom.len()) { (&*top, &*bottom) } else { (&*bottom, &*top) };
-        matcher.order_cuts(stored, queries);
+        matcher.order_cuts(stored, queries, queries.len());
         matcher.seal(stored);
         return matcher.count(isa, queries) * task.weight;
     }
@@ -457,7 +457,7 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
         if top.is_empty() {
             continue;
         }
-        matcher.order_cuts(top, bottom);
+        matcher.order_cuts(top, bottom, queries_len);
         matcher.seal(top);
         if queries_whole {
             total += matcher.count(isa, bottom);
@@ -597,7 +597,7 @@ fn count_task_probed(
     // of both samples and of all queries.
     let probe_len = if matched < queries.len() { matched / 8 } else { 0 };
     // One order of the cut bits for every batch, so that the classes below hold for each.
-    matcher.order_cuts(stored, queries);
+    matcher.order_cuts(stored, queries, queries.len());
     let classes = probe.as_ref().filter(|_| probe_len > 0).map(|p| {
         let t = (p.clock)();
         let c = [&queries[..probe_len], &queries[..matched], &queries[..]].map(|q| matcher.classes(q));

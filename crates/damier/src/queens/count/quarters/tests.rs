@@ -240,18 +240,53 @@ fn cut_bits_follow_the_pairs_they_rule_out() {
     let (both, one) = (fixed[7], fixed[0]);
     let stored: Vec<u64> = (0..64u64).map(|i| 1 << both | 1 << one | (i & 1) << fixed[3]).collect();
     let queries: Vec<u64> = (0..64u64).map(|i| 1 << both | (i & 1) << fixed[3]).collect();
-    m.order_cuts(&stored, &queries);
+    m.order_cuts(&stored, &queries, queries.len());
     let order = m.candidates.clone();
     assert_eq!((order[0], order[1]), (both, fixed[3]), "{order:?}");
     assert!(order.iter().position(|&b| b == one).unwrap() > 1);
     m.seal(&stored);
     let adaptive = m.count(Isa::Portable, &queries);
-    m.order_cuts(&stored[..4], &queries);
+    m.order_cuts(&stored[..4], &queries, queries.len());
     assert_eq!(m.candidates, fixed, "too few keys to cut: the fixed order");
     m.seal(&stored);
     assert_eq!(m.count(Isa::Portable, &queries), adaptive);
     let plain = stored.iter().map(|s| queries.iter().filter(|&&q| q & s == 0).count() as u64).sum::<u64>();
     assert_eq!(adaptive, plain);
+}
+
+/// 14 cut bits with weight exponents up to 3: group numbers fill their 16 bits.
+#[test]
+fn fourteen_cut_bits_with_weights() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(14);
+    let bits = 54;
+    let sparse = |rng: &mut rand_xoshiro::Xoshiro256PlusPlus| {
+        let k: u64 = rng.random::<u64>() & rng.random::<u64>() & rng.random::<u64>();
+        k & ((1 << bits) - 1)
+    };
+    let stored: Vec<u64> =
+        (0..70_000).map(|_| sparse(&mut rng) | rng.random_range(0..4u64) << WEIGHT_AT).collect();
+    let queries: Vec<u64> =
+        (0..30).map(|_| sparse(&mut rng) | rng.random_range(0..3u64) << WEIGHT_AT).collect();
+    let mask = (1u64 << WEIGHT_AT) - 1;
+    let want: u64 = queries
+        .iter()
+        .map(|&q| {
+            stored
+                .iter()
+                .filter(|&&k| k & q & mask == 0)
+                .map(|&k| 1u64 << ((q >> WEIGHT_AT) + (k >> WEIGHT_AT)))
+                .sum::<u64>()
+        })
+        .sum();
+    let mut m = Matcher::new(bits, (0..bits).collect());
+    m.group_keys = 2;
+    m.order_cuts(&stored, &queries, queries.len());
+    m.seal(&stored);
+    assert_eq!(m.cut, 14);
+    for isa in covered() {
+        assert_eq!(m.count(isa, &queries), want, "{isa}");
+    }
 }
 
 #[test]
@@ -326,7 +361,7 @@ proptest! {
     /// vector unit, for any number of keys (full blocks, a sliced tail, a scanned tail).
     #[test]
     fn matcher_counts_disjoint_pairs(
-        bits in 6u32..=52,
+        bits in 6u32..=54,
         stored in proptest::collection::vec((any::<u64>(), 0u64..4), 0..1300),
         queries in proptest::collection::vec((any::<u64>(), 0u64..3), 0..40),
         sparse in 0u32..4,
@@ -361,10 +396,12 @@ proptest! {
             .sum();
         // Cut candidates: some bits of the key, in a scrambled order.
         let candidates: Vec<u32> = (0..bits).map(|i| (i * 7 + cut_seed) % bits).collect();
-        for max_cut in [0, 1, 3, 8, 12] {
+        for max_cut in [0, 1, 3, 8, 12, 14] {
             let mut m = Matcher::new(bits, candidates.clone());
             m.max_cut = max_cut;
-            m.group_keys = 16;
+            m.group_keys = if max_cut == 14 { 2 } else { 16 };
+            // The cut bits ordered by these keys and queries (cut 14 up to 2^14 groups).
+            m.order_cuts(&stored, &queries, queries.len());
             m.seal(&stored);
             for isa in covered() {
                 prop_assert_eq!(m.count(isa, &queries), want, "matcher, {}, cut {}", isa, max_cut);
@@ -570,7 +607,7 @@ fn profile_tasks() {
             let (mut sealing, mut matching, mut batches, mut found) = (0.0, 0.0, 0, 0);
             for keys in stored.chunks(batch) {
                 let t = cpu();
-                w.matcher.order_cuts(keys, if adaptive { queries } else { &[] });
+                w.matcher.order_cuts(keys, if adaptive { queries } else { &[] }, queries.len());
                 w.matcher.seal(keys);
                 sealing += cpu() - t;
                 let t = cpu();
@@ -661,7 +698,7 @@ fn matcher_agrees_on_real_halves_at_max_n() {
         let sample: Vec<u64> = (0..48).map(|_| queries[rng.random_range(0..queries.len())]).collect();
         let mut got = 0;
         for keys in stored.chunks(STORED_KEYS) {
-            w.matcher.order_cuts(keys, &sample);
+            w.matcher.order_cuts(keys, &sample, sample.len());
             w.matcher.seal(keys);
             got += w.matcher.count(isa, &sample);
         }
