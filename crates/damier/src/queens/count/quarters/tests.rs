@@ -721,3 +721,26 @@ fn matcher_agrees_on_real_halves_at_max_n() {
         assert_eq!(got, want, "n = {n}, columns {:#x}", task.cols);
     }
 }
+
+/// n = 28 against the backtracker, on the column sets whose halves are fewest (the top half on
+/// the 14 leftmost or the alternate columns): `cargo test -p damier --release --lib
+/// column_sets_at_28 -- --ignored --nocapture`.
+#[test]
+#[ignore = "slow: minutes of backtracking in release mode"]
+fn column_sets_at_28_agree_with_backtracking() {
+    let n = 28;
+    let g = Geometry::new(n);
+    let quarters = Quarters::new(&g, false, 0);
+    let mut w = Work::new(&g, Isa::best());
+    for cols in [(1u32 << 14) - 1, 0x5555_555 & ((1 << 28) - 1)] {
+        if cols.count_ones() != g.q {
+            continue;
+        }
+        let t = std::time::Instant::now();
+        let got = count_task(&g, &quarters, Task { cols, weight: 1 }, &mut w);
+        let fast = t.elapsed();
+        let want = weighted_by_backtracking(n, cols);
+        println!("n = 28, columns {cols:#x}: {got} ({fast:.2?}), backtracking {want} ({:.2?})", t.elapsed());
+        assert_eq!(got, want, "columns {cols:#x}");
+    }
+}
