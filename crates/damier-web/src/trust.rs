@@ -22,55 +22,48 @@ use std::path::{Path, PathBuf};
 
 use axum::http::{HeaderMap, Method, StatusCode, header};
 
-/// A path the command writes, creates or appends to (`--out`, `--csv`, `--journal`, ...).
-///
-/// Declaring an argument with this type is what keeps it off the web: [`ArgRule::of`]
-/// refuses it over HTTP.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OutputPath(PathBuf);
+/// A path type for clap arguments: parsed from the command line as it is, read as a `Path`.
+/// The two types differ only by what they tell [`ArgRule::of`].
+macro_rules! path_argument {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct $name(PathBuf);
 
-impl From<OsString> for OutputPath {
-    fn from(path: OsString) -> OutputPath {
-        OutputPath(path.into())
-    }
+        impl From<OsString> for $name {
+            fn from(path: OsString) -> $name {
+                $name(path.into())
+            }
+        }
+
+        impl Deref for $name {
+            type Target = Path;
+            fn deref(&self) -> &Path {
+                &self.0
+            }
+        }
+
+        impl AsRef<Path> for $name {
+            fn as_ref(&self) -> &Path {
+                &self.0
+            }
+        }
+    };
 }
 
-impl Deref for OutputPath {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
+path_argument!(
+    /// A path the command writes, creates or appends to (`--out`, `--csv`, `--journal`, ...).
+    ///
+    /// Declaring an argument with this type is what keeps it off the web: [`ArgRule::of`]
+    /// refuses it over HTTP.
+    OutputPath
+);
 
-impl AsRef<Path> for OutputPath {
-    fn as_ref(&self) -> &Path {
-        &self.0
-    }
-}
-
-/// A file the command only reads (`-` for stdin where the command says so). Over HTTP the
-/// request gives the file's content, written to a private temporary folder.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InputFile(PathBuf);
-
-impl From<OsString> for InputFile {
-    fn from(path: OsString) -> InputFile {
-        InputFile(path.into())
-    }
-}
-
-impl Deref for InputFile {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl AsRef<Path> for InputFile {
-    fn as_ref(&self) -> &Path {
-        &self.0
-    }
-}
+path_argument!(
+    /// A file the command only reads (`-` for stdin where the command says so). Over HTTP the
+    /// request gives the file's content, written to a private temporary folder.
+    InputFile
+);
 
 /// What a request may give for one argument of a served command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

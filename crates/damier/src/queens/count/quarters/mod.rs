@@ -118,6 +118,14 @@ impl Geometry {
         out
     }
 
+    /// The local column sets of a task's four quarters: `(top left, top right)` from the task's
+    /// columns `cols`, `(bottom left, bottom right)` from the others.
+    fn quarter_columns(&self, cols: u32) -> ((u32, u32), (u32, u32)) {
+        let low = (1u32 << self.q) - 1;
+        let (top_left, top_right) = (cols & low, cols >> self.q);
+        ((top_left, top_right), (low & !top_left, (((1u32 << self.n) - 1) & !cols) >> self.q))
+    }
+
     fn key_bits(&self) -> u32 {
         2 * self.width
     }
@@ -131,6 +139,12 @@ impl Geometry {
     fn bottom_rows(&self) -> u32 {
         (1 << (self.n - self.q)) - 1
     }
+}
+
+/// Whether a task with `top` top halves and `bottom` bottom halves stores its top halves, under
+/// the thresholds `(ratio, min)` of [`Work::swap`] (see [`count_task`]).
+fn stores_top((ratio, min): (usize, usize), top: usize, bottom: usize) -> bool {
+    top >= ratio.saturating_mul(bottom) && bottom >= min
 }
 
 /// One unit of parallel work: a column set of the top half (whole-board column mask: the
@@ -378,9 +392,7 @@ const QUERY_CHUNK: usize = 1 << 22;
 /// frees the memory for larger batches: more keys per batch allow more cut bits (25-37% less
 /// matching at n = 25 with 16 M keys per batch instead of 4 M).
 fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u64 {
-    let low = (1u32 << g.q) - 1;
-    let (top_left, top_right) = (task.cols & low, task.cols >> g.q);
-    let (bottom_left, bottom_right) = (low & !top_left, (((1u32 << g.n) - 1) & !task.cols) >> g.q);
+    let ((top_left, top_right), (bottom_left, bottom_right)) = g.quarter_columns(task.cols);
     let source = &quarters.source;
     let Work {
         top_left: tl,
@@ -395,7 +407,7 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
         query_chunk,
         swap,
     } = w;
-    let (isa, batch, query_chunk, (ratio, min)) = (*isa, *batch, *query_chunk, *swap);
+    let (isa, batch, query_chunk, swap) = (*isa, *batch, *query_chunk, *swap);
     tl.load(g, source, top_left);
     tr.load(g, source, top_right);
     let top_side = Side {
@@ -430,10 +442,9 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
     // them: more stored keys per batch allow more cut bits, so each query visits a smaller
     // share of the blocks. Otherwise the bottom halves are stored: sealing costs per stored
     // key, and the top halves' weights split their groups.
-    let stores_top = |top: usize, bottom: usize| top >= ratio.saturating_mul(bottom) && bottom >= min;
     if top_whole && bottom_whole {
         let (stored, queries) =
-            if stores_top(top.len(), bottom.len()) { (&*top, &*bottom) } else { (&*bottom, &*top) };
+            if stores_top(swap, top.len(), bottom.len()) { (&*top, &*bottom) } else { (&*bottom, &*top) };
         matcher.order_cuts(stored, queries, queries.len());
         matcher.seal(stored);
         return matcher.count(isa, queries) * task.weight;
@@ -441,7 +452,7 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
     // A side does not fit a batch: sizes first, then the stored side batch by batch (`top`
     // holds the batch, `bottom` the queries).
     let (top_len, bottom_len) = (top_side.len(isa, bottom), bottom_side.len(isa, bottom));
-    let (stored_side, query_side, queries_len) = if stores_top(top_len, bottom_len) {
+    let (stored_side, query_side, queries_len) = if stores_top(swap, top_len, bottom_len) {
         (&top_side, &bottom_side, bottom_len)
     } else {
         (&bottom_side, &top_side, top_len)
@@ -529,9 +540,7 @@ fn count_task_probed(
     mut probe: Option<&mut Probe>,
 ) -> u64 {
     let started = probe.as_ref().map(|p| (p.clock)());
-    let low = (1u32 << g.q) - 1;
-    let (top_left, top_right) = (task.cols & low, task.cols >> g.q);
-    let (bottom_left, bottom_right) = (low & !top_left, (((1u32 << g.n) - 1) & !task.cols) >> g.q);
+    let ((top_left, top_right), (bottom_left, bottom_right)) = g.quarter_columns(task.cols);
     let source = &quarters.source;
     let Work {
         top_left: tl,
@@ -546,7 +555,7 @@ fn count_task_probed(
         swap,
         ..
     } = w;
-    let (isa, batch, (ratio, min)) = (*isa, *batch, *swap);
+    let (isa, batch, swap) = (*isa, *batch, *swap);
     let empty = |probe: Option<&mut Probe>| {
         if let (Some(p), Some(t)) = (probe, started) {
             p.found.fixed_seconds = (p.clock)() - t;
@@ -574,8 +583,8 @@ fn count_task_probed(
     // them: more stored keys per batch allow more cut bits, so each query visits a smaller
     // share of the blocks. Otherwise the bottom halves are stored: sealing costs per stored
     // key, and the top halves' weights split their groups.
-    let swap = top.len() >= ratio.saturating_mul(bottom.len()) && bottom.len() >= min;
-    let (stored, queries) = if swap { (&*top, bottom) } else { (&*bottom, top) };
+    let (stored, queries) =
+        if stores_top(swap, top.len(), bottom.len()) { (&*top, bottom) } else { (&*bottom, top) };
     // With a probe, the queries matched: a uniform random sample moved to the front.
     let mut matched = queries.len();
     if let Some(p) = probe.as_deref_mut() {

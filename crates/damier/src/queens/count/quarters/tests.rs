@@ -540,9 +540,7 @@ fn profile_tasks() {
         let c = count_task(&g, &quarters, task, &mut w);
         let whole = t0.elapsed().as_secs_f64();
         // The parts again, timed apart.
-        let low = (1u32 << g.q) - 1;
-        let (top_left, top_right) = (task.cols & low, task.cols >> g.q);
-        let (bottom_left, bottom_right) = (low & !top_left, (((1u32 << g.n) - 1) & !task.cols) >> g.q);
+        let ((top_left, top_right), (bottom_left, bottom_right)) = g.quarter_columns(task.cols);
         let t0 = std::time::Instant::now();
         let mut top = Vec::new();
         let splits = &quarters.top_rows[top_left.count_ones() as usize];
@@ -571,7 +569,7 @@ fn profile_tasks() {
             &mut bottom,
         );
         let assembling = t0.elapsed().as_secs_f64();
-        let swap = top.len() >= SWAP_RATIO * bottom.len() && bottom.len() >= SWAP_MIN;
+        let swap = stores_top((SWAP_RATIO, SWAP_MIN), top.len(), bottom.len());
         let (stored, queries) = if swap { (&top, &bottom) } else { (&bottom, &top) };
         // Key bits either side never sets ("holes"), and how often each side sets the others.
         let bits = (1u64 << WEIGHT_AT) - 1;
@@ -664,9 +662,7 @@ fn matcher_agrees_on_real_halves_at_max_n() {
     let bits = (1u64 << WEIGHT_AT) - 1;
     for _ in 0..2 {
         let task = all[rng.random_range(0..all.len())];
-        let low = (1u32 << g.q) - 1;
-        let (top_left, top_right) = (task.cols & low, task.cols >> g.q);
-        let (bottom_left, bottom_right) = (low & !top_left, (((1u32 << g.n) - 1) & !task.cols) >> g.q);
+        let ((top_left, top_right), (bottom_left, bottom_right)) = g.quarter_columns(task.cols);
         let (mut top, mut bottom) = (Vec::new(), Vec::new());
         let splits = &quarters.top_rows[top_left.count_ones() as usize];
         let cells = (&mut w.top_left, &mut w.top_right);
@@ -694,7 +690,8 @@ fn matcher_agrees_on_real_halves_at_max_n() {
             bits,
             &mut bottom,
         );
-        let (stored, queries) = if top.len() >= 4 * bottom.len() { (&top, &bottom) } else { (&bottom, &top) };
+        let swap = stores_top((SWAP_RATIO, SWAP_MIN), top.len(), bottom.len());
+        let (stored, queries) = if swap { (&top, &bottom) } else { (&bottom, &top) };
         let sample: Vec<u64> = (0..48).map(|_| queries[rng.random_range(0..queries.len())]).collect();
         let mut got = 0;
         for keys in stored.chunks(STORED_KEYS) {
