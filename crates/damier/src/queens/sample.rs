@@ -4,7 +4,7 @@
 //! - n <= [`EXACT_MAX`] (14: 365 596 solutions): every solution is listed once by the
 //!   bit-vector search, then each draw picks one of them with an exactly uniform index, so
 //!   every solution has the same probability;
-//! - up to [`MAX_N`]: each draw is a [`local`](super::local) search from its own seed. That is
+//! - up to [`MAX_N`]: each draw is a [`local`] search from its own seed. That is
 //!   random but not uniform (the greedy start favours some solutions), hence "uniform-ish".
 //!
 //! Draws are independent (with replacement: a solution may come twice) and reproducible: the

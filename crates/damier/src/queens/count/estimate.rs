@@ -33,7 +33,7 @@ use super::tasks::{TaskEngine, TaskError, TaskList, sample_tasks};
 use crate::control::Control;
 use crate::cpu::Isa;
 
-/// How [`estimate`] samples.
+/// How [`estimate_cost`] samples.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EstimateOptions {
     /// Tasks timed, drawn at random without replacement. [default: 200] [range: 1..]

@@ -9,8 +9,8 @@
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
-use super::WEIGHT_AT;
-use super::matcher::{CHUNK, Row};
+use super::geometry::WEIGHT_AT;
+use super::sliced::{CHUNK, Row};
 use super::table::Cell;
 use crate::cpu::{Isa, features};
 

@@ -1,6 +1,6 @@
 //! The quarter table and the cells a task reads from it.
 
-use super::{Geometry, Quarter, WEIGHT_AT};
+use super::geometry::{Geometry, Quarter, WEIGHT_AT};
 
 /// One placement in a quarter, in the `q x q` square's own coordinates: diagonals `r + c`
 /// (low half) and `c - r + q - 1` (high half), `2q - 1 <= 27` bits each.

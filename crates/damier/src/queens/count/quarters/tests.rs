@@ -3,7 +3,8 @@
 
 use proptest::prelude::*;
 
-use super::matcher::{BLOCK, CHUNK, Matcher, Row, slice_block, transpose64};
+use super::matcher::Matcher;
+use super::sliced::{BLOCK, CHUNK, Row, slice_block, transpose64};
 use super::table::Cell;
 use super::*;
 
@@ -640,7 +641,7 @@ fn bit_fields_hold_up_to_max_n() {
         assert!(g.key_bits() <= WEIGHT_AT, "n = {n}");
         assert!(g.key_bits() <= 8 * 7, "n = {n}: cut tables read 7 bytes of a key");
         assert!(2 * g.q - 1 <= 32, "n = {n}: a quarter's diagonals in 32 bits");
-        assert!(g.key_bits().div_ceil(CHUNK) as usize <= super::matcher::MAX_CHUNKS, "n = {n}");
+        assert!(g.key_bits().div_ceil(CHUNK) as usize <= super::sliced::MAX_CHUNKS, "n = {n}");
         assert!(2 * n - 1 <= 64, "n = {n}: whole-board diagonals in a u64");
     }
 }
