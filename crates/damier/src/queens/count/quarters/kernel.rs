@@ -204,11 +204,11 @@ pub(super) fn count(isa: Isa, rows: &[Row], chunks: usize, queries: &[u64]) -> u
                     _ if features().popcnt => unsafe { count_popcnt::<$c>(rows, queries) },
                     _ => count_portable::<$c>(rows, queries),
                 },)*
-                _ => unreachable!("{chunks} chunks: keys have 6 to 52 bits"),
+                _ => unreachable!("{chunks} chunks: packed keys have at most 54 bits"),
             }
         };
     }
-    dispatch!(2 3 4 5 6 7 8 9 10 11)
+    dispatch!(1 2 3 4 5 6 7 8 9 10 11)
 }
 
 /// Row offsets (within a block) of a query's `C` chunks.

@@ -29,6 +29,14 @@ const ORDER_SAMPLE: usize = 1 << 14;
 /// Bytes of a key that may hold cut bits (keys have at most 54 bits).
 const KEY_BYTES: usize = 7;
 
+/// A key's bits below the weight exponent.
+const KEY_MASK: u64 = (1 << WEIGHT_AT) - 1;
+
+/// Fewest stored keys for the tables to be packed ([`Matcher::seal`]): below, setting the
+/// packing table and packing both sides cost more than the chunks they save.
+/// [default: 4096]
+const PACK_MIN_KEYS: usize = 1 << 12;
+
 /// Weight exponents a stored key may carry (in its bits from [`WEIGHT_AT`]): 0 to 3.
 const MAX_WEIGHTS: usize = 4;
 
@@ -55,11 +63,28 @@ struct Group {
 /// only the key groups that have none of its cut bits, so about `(3/4)^b` of the blocks when
 /// a cut bit is set in half the keys and half the queries.
 ///
+/// PERF: the tables hold only the key bits that can still rule a pair out (see
+/// [`Matcher::seal`]): bits some stored key and some query both hold, minus the cut bits
+/// (within a visited pair of groups, no query shares a cut bit with a key). Both sides are
+/// packed onto those bits, so a block has fewer chunks: 7 or 8 instead of 11 at n = 27.
+///
 /// PERF: the key groups are the outer loop and the compatible query groups the inner one, so a
 /// key group's rows (about 45 KB) stay in the cache for every query group that visits them
 /// while the batch's tables (hundreds of MB) do not fit in it.
 pub(super) struct Matcher {
+    /// Chunks of a key in the sealed tables (see [`Matcher::seal`]).
     pub(super) chunks: usize,
+    /// Chunks of a whole key.
+    key_chunks: usize,
+    /// Whether the sealed tables hold packed keys ([`Matcher::set_kept`]).
+    packing: bool,
+    /// Fewest stored keys for packing ([`PACK_MIN_KEYS`]; tests change it).
+    pub(super) pack_min_keys: usize,
+    /// Key bits any query of the next seal may hold ([`Matcher::order_cuts`]).
+    query_bits: u64,
+    /// `pack[i][b]`: the packed bits that byte `i` of a key holds when it is `b`: the sealed
+    /// tables' bits, moved down next to each other.
+    pack: [[u64; 256]; KEY_BYTES],
     pub(super) rows: Vec<Row>,
     /// Key bit positions to cut on, best first ([`Matcher::order_cuts`] reorders them).
     pub(super) candidates: Vec<u32>,
@@ -95,6 +120,11 @@ impl Matcher {
     pub(super) fn new(key_bits: u32, candidates: Vec<u32>) -> Self {
         Matcher {
             chunks: key_bits.div_ceil(CHUNK) as usize,
+            key_chunks: key_bits.div_ceil(CHUNK) as usize,
+            packing: false,
+            pack_min_keys: PACK_MIN_KEYS,
+            query_bits: KEY_MASK,
+            pack: [[0; 256]; KEY_BYTES],
             rows: Vec::new(),
             max_cut: MAX_CUT.min(candidates.len()),
             group_keys: GROUP_KEYS,
@@ -149,13 +179,32 @@ impl Matcher {
         self.lut.iter().zip(bytes).fold(0, |g, (lut, b)| g | lut[b as usize]) as usize
     }
 
+    /// Sets the key bits the tables hold, `kept`, the table that packs them ([`packed`]) and
+    /// the chunks they take.
+    fn set_kept(&mut self, kept: u64) {
+        self.pack = [[0; 256]; KEY_BYTES];
+        let mut to = 0u32;
+        for bit in 0..(8 * KEY_BYTES) as u32 {
+            if kept >> bit & 1 == 1 {
+                let (byte, at) = ((bit / 8) as usize, bit % 8);
+                for (b, p) in self.pack[byte].iter_mut().enumerate() {
+                    *p |= ((b as u64 >> at) & 1) << to;
+                }
+                to += 1;
+            }
+        }
+        self.chunks = to.div_ceil(CHUNK).max(1) as usize;
+    }
+
     /// The group of a key: its weight exponent above its cut bits.
     #[inline(always)]
     fn group_of(&self, key: u64) -> usize {
         ((key >> WEIGHT_AT) as usize) << self.cut | self.cut_bits(key)
     }
 
-    /// Orders the cut candidates for the next [`Matcher::seal`] of `stored` against `queries`:
+    /// Orders the cut candidates for the next [`Matcher::seal`] of `stored` against `queries`
+    /// (the whole query side, or a sample of it: `queries_len` queries in all, holding no key
+    /// bit outside `query_bits`):
     /// by the share of (stored key, query) pairs a bit rules out (both hold it), largest first,
     /// estimated on at most [`ORDER_SAMPLE`] keys of each side; ties keep the fixed order.
     ///
@@ -174,7 +223,14 @@ impl Matcher {
     /// n = 26, with 6.9 M stored keys and 11.9 M queries, groups of 1024 keys matched in 0.70x
     /// the time of 2048 (512: 0.67x); with 14.1 M stored and 3.0 M queries, 2048 stayed best
     /// (1024: 1.09x, 512: 1.72x).
-    pub(super) fn order_cuts(&mut self, stored: &[u64], queries: &[u64], queries_len: usize) {
+    pub(super) fn order_cuts(
+        &mut self,
+        stored: &[u64],
+        queries: &[u64],
+        queries_len: usize,
+        query_bits: u64,
+    ) {
+        self.query_bits = query_bits & KEY_MASK;
         self.target_keys = match stored.len() {
             s if s < LARGE_BATCH || queries_len < s / 2 => self.group_keys,
             s if queries_len < 2 * s => self.group_keys / 2,
@@ -190,7 +246,7 @@ impl Matcher {
             let mut held = [0u32; 64];
             let mut seen = 0;
             for &k in keys.iter().step_by(step) {
-                let mut bits = k & ((1 << WEIGHT_AT) - 1);
+                let mut bits = k & KEY_MASK;
                 while bits != 0 {
                     held[bits.trailing_zeros() as usize] += 1;
                     bits &= bits - 1;
@@ -206,7 +262,12 @@ impl Matcher {
 
     /// Stores `keys` (replacing any stored before): groups them by weight exponent and cut
     /// bits and builds the tables of every group's full blocks, and of its last partial block
-    /// unless it is small enough to scan.
+    /// unless it is small enough to scan. The queries later counted against them must hold no
+    /// key bit outside the `query_bits` of the last [`Matcher::order_cuts`].
+    ///
+    /// The tables hold only the bits some key and some query may both hold, less the cut bits
+    /// (a query never meets a key group with one of its own cut bits), packed next to each
+    /// other: the same pairs are disjoint, on fewer chunks.
     pub(super) fn seal(&mut self, keys: &[u64]) {
         // Cut on b bits such that groups hold about GROUP_KEYS keys.
         let mut cut = 0;
@@ -214,6 +275,16 @@ impl Matcher {
             cut += 1;
         }
         self.set_cut(cut);
+        self.packing = false;
+        self.chunks = self.key_chunks;
+        if keys.len() >= self.pack_min_keys {
+            let cut_mask = self.candidates[..cut].iter().fold(0u64, |m, &b| m | 1 << b);
+            let kept = keys.iter().fold(0, |m, &k| m | k) & self.query_bits & !cut_mask;
+            if (kept.count_ones().div_ceil(CHUNK) as usize) < self.key_chunks {
+                self.set_kept(kept);
+                self.packing = true;
+            }
+        }
         self.weights = keys.iter().map(|&k| (k >> WEIGHT_AT) as usize + 1).max().unwrap_or(1);
         debug_assert!(self.weights <= MAX_WEIGHTS);
         let count = self.weights << cut;
@@ -222,8 +293,9 @@ impl Matcher {
         let mut group = std::mem::take(&mut self.group);
         group.clear();
         group.extend(keys.iter().map(|&k| self.group_of(k) as u16));
-        let bits = (1u64 << WEIGHT_AT) - 1;
-        sort_by_group(keys, &group, count, bits, &mut start, &mut self.cursor, &mut self.grouped);
+        let pack = self.packing.then_some(&self.pack);
+        let pack = |k: u64| pack.map_or(k, |p| packed(p, k)) & KEY_MASK;
+        sort_by_group(keys, &group, count, pack, &mut start, &mut self.cursor, &mut self.grouped);
         self.group = group;
         let rows_per_block = self.chunks << CHUNK;
         self.rows.clear();
@@ -258,16 +330,19 @@ impl Matcher {
             total
         };
         let count = 1usize << self.cut;
-        if self.cut == 0 {
+        debug_assert!(queries.iter().all(|&q| q & KEY_MASK & !self.query_bits == 0));
+        if self.cut == 0 && !self.packing {
             return (0..self.weights).map(|f| count_group(&self.groups[f], queries) << f).sum();
         }
-        // Group the queries the same way (by cut bits only: a query keeps its weight).
+        // Group the queries the same way (by cut bits only: a query keeps its weight), packed.
         let mut start = std::mem::take(&mut self.query_start);
         let mut grouped = std::mem::take(&mut self.queries);
         let mut group = std::mem::take(&mut self.group);
         group.clear();
         group.extend(queries.iter().map(|&q| self.cut_bits(q) as u16));
-        sort_by_group(queries, &group, count, u64::MAX, &mut start, &mut self.cursor, &mut grouped);
+        let pack = self.packing.then_some(&self.pack);
+        let pack = |q: u64| pack.map_or(q, |p| packed(p, q));
+        sort_by_group(queries, &group, count, pack, &mut start, &mut self.cursor, &mut grouped);
         self.group = group;
         let mut total = 0;
         for (i, group) in self.groups.iter().enumerate() {
@@ -295,13 +370,24 @@ impl Matcher {
     }
 }
 
-/// Counting sort: `out` gets `items` (each ANDed with `mask`) grouped by `group` (each below
+/// The kept bits of a key, packed by the table `pack` (see [`Matcher::set_kept`]), and its
+/// weight exponent where it was.
+///
+/// PERF: one table lookup per byte, as for the cut bits, on any CPU; done once per key and
+/// seal, against `chunks` row reads per block a query visits.
+#[inline(always)]
+fn packed(pack: &[[u64; 256]; KEY_BYTES], key: u64) -> u64 {
+    let bytes = key.to_le_bytes();
+    pack.iter().zip(bytes).fold(key & !KEY_MASK, |p, (pack, b)| p | pack[b as usize])
+}
+
+/// Counting sort: `out` gets `items` (each mapped by `map`) grouped by `group` (each below
 /// `count`), and `start[g]..start[g + 1]` is group g's range in it; `cursor` is scratch.
 fn sort_by_group(
     items: &[u64],
     group: &[u16],
     count: usize,
-    mask: u64,
+    map: impl Fn(u64) -> u64,
     start: &mut Vec<usize>,
     cursor: &mut Vec<usize>,
     out: &mut Vec<u64>,
@@ -318,7 +404,7 @@ fn sort_by_group(
     cursor.clear();
     cursor.extend_from_slice(&start[..count]);
     for (&x, &g) in items.iter().zip(group) {
-        out[cursor[g as usize]] = x & mask;
+        out[cursor[g as usize]] = map(x);
         cursor[g as usize] += 1;
     }
 }
@@ -328,8 +414,9 @@ fn sort_by_group(
 pub(super) type Classes = Vec<(u64, [u32; MAX_CHUNKS])>;
 
 impl Matcher {
-    /// The classes of `queries` (first [`MAX_CUT`] cut bits): a batch cut on `b` bits groups
-    /// the queries by the low `b` bits of their class.
+    /// The classes of `queries` (first [`MAX_CUT`] cut bits) against the sealed keys: a batch
+    /// cut on `b` bits groups the queries by the low `b` bits of their class (chunk values of
+    /// the packed queries: call it after [`Matcher::seal`]).
     pub(super) fn classes(&self, queries: &[u64]) -> Classes {
         let bits = &self.candidates[..self.max_cut.min(self.candidates.len())];
         let mut out = vec![(0u64, [0u32; MAX_CHUNKS]); 1 << MAX_CUT];
@@ -340,8 +427,9 @@ impl Matcher {
             }
             let class = &mut out[c as usize];
             class.0 += 1;
+            let p = if self.packing { packed(&self.pack, q) } else { q };
             for (chunk, values) in class.1.iter_mut().enumerate().take(self.chunks) {
-                *values |= 1 << ((q >> (chunk as u32 * CHUNK)) & 31);
+                *values |= 1 << ((p >> (chunk as u32 * CHUNK)) & 31);
             }
         }
         out

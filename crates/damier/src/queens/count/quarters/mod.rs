@@ -279,16 +279,23 @@ impl Side<'_> {
         self.splits.len()
     }
 
-    /// Number of keys of the whole side, made split by split in `scratch`.
-    fn len(&self, isa: Isa, scratch: &mut Vec<u64>) -> usize {
-        let mut total = 0;
+    /// Number of keys of the whole side and the key bits any of them holds, made split by
+    /// split in `scratch`.
+    fn measure(&self, isa: Isa, scratch: &mut Vec<u64>) -> (usize, u64) {
+        let (mut total, mut bits) = (0, 0);
         for i in 0..self.splits.len() {
             scratch.clear();
             self.fill(isa, i, 1, scratch);
             total += scratch.len();
+            bits |= key_bits_of(scratch);
         }
-        total
+        (total, bits)
     }
+}
+
+/// The key bits any of `keys` holds (weight exponents left out).
+fn key_bits_of(keys: &[u64]) -> u64 {
+    keys.iter().fold(0, |m, &k| m | k) & ((1 << WEIGHT_AT) - 1)
 }
 
 /// Most query keys matched at once when the query side of a task does not fit a batch (32 MB
@@ -358,17 +365,18 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
     if top_whole && bottom_whole {
         let (stored, queries) =
             if stores_top(swap, top.len(), bottom.len()) { (&*top, &*bottom) } else { (&*bottom, &*top) };
-        matcher.order_cuts(stored, queries, queries.len());
+        matcher.order_cuts(stored, queries, queries.len(), key_bits_of(queries));
         matcher.seal(stored);
         return matcher.count(isa, queries) * task.weight;
     }
     // A side does not fit a batch: sizes first, then the stored side batch by batch (`top`
     // holds the batch, `bottom` the queries).
-    let (top_len, bottom_len) = (top_side.len(isa, bottom), bottom_side.len(isa, bottom));
-    let (stored_side, query_side, queries_len) = if stores_top(swap, top_len, bottom_len) {
-        (&top_side, &bottom_side, bottom_len)
+    let (top_len, top_bits) = top_side.measure(isa, bottom);
+    let (bottom_len, bottom_bits) = bottom_side.measure(isa, bottom);
+    let (stored_side, query_side, queries_len, query_bits) = if stores_top(swap, top_len, bottom_len) {
+        (&top_side, &bottom_side, bottom_len, bottom_bits)
     } else {
-        (&bottom_side, &top_side, top_len)
+        (&bottom_side, &top_side, top_len, top_bits)
     };
     let queries_whole = queries_len <= query_chunk;
     // The queries whole, or their first chunk (a sample for ordering the cut bits).
@@ -381,7 +389,7 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
         if top.is_empty() {
             continue;
         }
-        matcher.order_cuts(top, bottom, queries_len);
+        matcher.order_cuts(top, bottom, queries_len, query_bits);
         matcher.seal(top);
         if queries_whole {
             total += matcher.count(isa, bottom);
@@ -518,22 +526,19 @@ fn count_task_probed(
     // The smaller, nested sample (the first eighth of a sample drawn above), and the classes
     // of both samples and of all queries.
     let probe_len = if matched < queries.len() { matched / 8 } else { 0 };
-    // One order of the cut bits for every batch, so that the classes below hold for each.
-    matcher.order_cuts(stored, queries, queries.len());
-    let classes = probe.as_ref().filter(|_| probe_len > 0).map(|p| {
-        let t = (p.clock)();
-        let c = [&queries[..probe_len], &queries[..matched], &queries[..]].map(|q| matcher.classes(q));
-        bookkeeping += (p.clock)() - t;
-        c
-    });
+    // One order of the cut bits for every batch.
+    matcher.order_cuts(stored, queries, queries.len(), key_bits_of(queries));
     let mut work = [(0.0, 0.0); 3];
     // PERF: one batch holds the stored side of nearly every task up to n = 24; above, batches
     // bound the sliced tables (44 bytes per key at n >= 25) at the cost of fewer cut bits.
     for keys in stored.chunks(batch) {
         matcher.seal(keys);
-        if let (Some(p), Some(classes)) = (probe.as_ref(), &classes) {
+        if let Some(p) = probe.as_ref().filter(|_| probe_len > 0) {
+            // The classes of both samples and of all queries, as this batch's tables pack them.
             let t = (p.clock)();
-            for (w, c) in work.iter_mut().zip(classes) {
+            let classes =
+                [&queries[..probe_len], &queries[..matched], &queries[..]].map(|q| matcher.classes(q));
+            for (w, c) in work.iter_mut().zip(&classes) {
                 let (visits, loads) = matcher.work(c);
                 *w = (w.0 + visits, w.1 + loads);
             }

@@ -241,18 +241,61 @@ fn cut_bits_follow_the_pairs_they_rule_out() {
     let (both, one) = (fixed[7], fixed[0]);
     let stored: Vec<u64> = (0..64u64).map(|i| 1 << both | 1 << one | (i & 1) << fixed[3]).collect();
     let queries: Vec<u64> = (0..64u64).map(|i| 1 << both | (i & 1) << fixed[3]).collect();
-    m.order_cuts(&stored, &queries, queries.len());
+    m.order_cuts(&stored, &queries, queries.len(), key_bits_of(&queries));
     let order = m.candidates.clone();
     assert_eq!((order[0], order[1]), (both, fixed[3]), "{order:?}");
     assert!(order.iter().position(|&b| b == one).unwrap() > 1);
     m.seal(&stored);
     let adaptive = m.count(Isa::Portable, &queries);
-    m.order_cuts(&stored[..4], &queries, queries.len());
+    m.order_cuts(&stored[..4], &queries, queries.len(), key_bits_of(&queries));
     assert_eq!(m.candidates, fixed, "too few keys to cut: the fixed order");
     m.seal(&stored);
     assert_eq!(m.count(Isa::Portable, &queries), adaptive);
     let plain = stored.iter().map(|s| queries.iter().filter(|&&q| q & s == 0).count() as u64).sum::<u64>();
     assert_eq!(adaptive, plain);
+}
+
+/// The tables hold only the key bits both sides use, less the cut bits: keys spread over 54
+/// bits but using 9 of them (3 only stored keys use, 2 only queries) pack onto 4 bits (one
+/// chunk) once 0 or 2 of the shared bits are cut on, and the counts stay those of plain pair
+/// checks on every ISA, whatever bits the caller says the queries may hold.
+#[test]
+fn tables_hold_only_bits_both_sides_use() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(9);
+    let (shared, stored_only, query_only) = ([2u32, 9, 17, 30, 41, 53], [5u32, 22, 47], [0u32, 38]);
+    let draw = |rng: &mut rand_xoshiro::Xoshiro256PlusPlus, bits: &[u32]| {
+        bits.iter().fold(0u64, |k, &b| k | u64::from(rng.random::<bool>() & rng.random::<bool>()) << b)
+    };
+    let both: Vec<u32> = shared.iter().chain(&stored_only).copied().collect();
+    let ask: Vec<u32> = shared.iter().chain(&query_only).copied().collect();
+    let stored: Vec<u64> = (0..3000).map(|_| draw(&mut rng, &both)).collect();
+    let queries: Vec<u64> =
+        (0..200).map(|_| draw(&mut rng, &ask) | rng.random_range(0..3u64) << WEIGHT_AT).collect();
+    let want: u64 = queries
+        .iter()
+        .map(|&q| {
+            stored.iter().filter(|&&k| k & q & ((1 << WEIGHT_AT) - 1) == 0).count() as u64
+                * (1 << (q >> WEIGHT_AT))
+        })
+        .sum();
+    for (max_cut, chunks) in [(0, 2), (2, 1)] {
+        for query_bits in [key_bits_of(&queries), u64::MAX] {
+            let mut m = Matcher::new(54, shared.to_vec());
+            m.pack_min_keys = 0;
+            m.max_cut = max_cut;
+            m.group_keys = 64;
+            m.order_cuts(&stored, &queries, queries.len(), query_bits);
+            m.seal(&stored);
+            assert_eq!(m.cut, max_cut);
+            if query_bits != u64::MAX {
+                assert_eq!(m.chunks, chunks, "cut {max_cut}: the 6 shared bits less the cut ones");
+            }
+            for isa in covered() {
+                assert_eq!(m.count(isa, &queries), want, "{isa}, cut {max_cut}");
+            }
+        }
+    }
 }
 
 /// 14 cut bits with weight exponents up to 3: group numbers fill their 16 bits.
@@ -282,7 +325,7 @@ fn fourteen_cut_bits_with_weights() {
         .sum();
     let mut m = Matcher::new(bits, (0..bits).collect());
     m.group_keys = 2;
-    m.order_cuts(&stored, &queries, queries.len());
+    m.order_cuts(&stored, &queries, queries.len(), key_bits_of(&queries));
     m.seal(&stored);
     assert_eq!(m.cut, 14);
     for isa in covered() {
@@ -401,8 +444,10 @@ proptest! {
             let mut m = Matcher::new(bits, candidates.clone());
             m.max_cut = max_cut;
             m.group_keys = if max_cut == 14 { 2 } else { 16 };
+            // Packed tables (the bits both sides use, less the cut ones) or whole keys.
+            m.pack_min_keys = if max_cut % 2 == 0 { 0 } else { usize::MAX };
             // The cut bits ordered by these keys and queries (cut 14 up to 2^14 groups).
-            m.order_cuts(&stored, &queries, queries.len());
+            m.order_cuts(&stored, &queries, queries.len(), key_bits_of(&queries));
             m.seal(&stored);
             for isa in covered() {
                 prop_assert_eq!(m.count(isa, &queries), want, "matcher, {}, cut {}", isa, max_cut);
@@ -606,7 +651,12 @@ fn profile_tasks() {
             let (mut sealing, mut matching, mut batches, mut found) = (0.0, 0.0, 0, 0);
             for keys in stored.chunks(batch) {
                 let t = cpu();
-                w.matcher.order_cuts(keys, if adaptive { queries } else { &[] }, queries.len());
+                w.matcher.order_cuts(
+                    keys,
+                    if adaptive { queries } else { &[] },
+                    queries.len(),
+                    key_bits_of(queries),
+                );
                 w.matcher.seal(keys);
                 sealing += cpu() - t;
                 let t = cpu();
@@ -696,7 +746,7 @@ fn matcher_agrees_on_real_halves_at_max_n() {
         let sample: Vec<u64> = (0..48).map(|_| queries[rng.random_range(0..queries.len())]).collect();
         let mut got = 0;
         for keys in stored.chunks(STORED_KEYS) {
-            w.matcher.order_cuts(keys, &sample, sample.len());
+            w.matcher.order_cuts(keys, &sample, sample.len(), key_bits_of(&sample));
             w.matcher.seal(keys);
             got += w.matcher.count(isa, &sample);
         }
