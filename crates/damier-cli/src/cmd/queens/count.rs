@@ -196,6 +196,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             TaskStrategy::Backtrack => TaskEngine::Backtrack,
         }),
         isa: options.isa,
+        memory: options.memory,
         journal: a.journal.as_deref().map(std::path::Path::to_path_buf),
         verify_sample: a.verify_sample,
         seed: a.seed,

@@ -71,7 +71,7 @@ fn recheck(c: &JournalContents, k: u32, seed: u64) -> anyhow::Result<Recheck> {
     let picked = tasks::sample_tasks(&recorded, k, seed);
     let known: HashMap<u32, u64> = c.records.iter().map(|r| (r.index, r.count)).collect();
     let by = format!("journal ({})", h.engine.name());
-    let mismatches = long::verify(&list, Isa::best(), &picked, &[engine], &known, &by)?;
+    let mismatches = long::verify(&list, Isa::best(), None, &picked, &[engine], &known, &by)?;
     Ok(Recheck { engine: engine.name(), seed, agree: mismatches.is_empty(), tasks: picked, mismatches })
 }
 

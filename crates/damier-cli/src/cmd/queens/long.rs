@@ -23,6 +23,8 @@ pub(super) struct LongCount {
     pub engine: Option<TaskEngine>,
     /// The vector unit of the quarters engine's kernels (checked available by the caller).
     pub isa: Isa,
+    /// Most bytes the quarters engine may take (`None`: no limit).
+    pub memory: Option<u64>,
     pub journal: Option<PathBuf>,
     pub verify_sample: Option<u32>,
     pub seed: Option<u64>,
@@ -78,13 +80,14 @@ pub(super) fn count_indices(
     list: &TaskList,
     engine: TaskEngine,
     isa: Isa,
+    memory: Option<u64>,
     indices: &[u32],
     delay: Duration,
     on_done: &(dyn Fn(TaskDone) + Sync),
 ) -> anyhow::Result<()> {
     let control = interrupt::control();
     let _bar = Progress::start(control, indices.len() as u64, "counting");
-    tasks::count_tasks(list, engine, isa, indices, control, &|d| {
+    tasks::count_tasks(list, engine, isa, memory, indices, control, &|d| {
         if !delay.is_zero() {
             std::thread::sleep(delay);
         }
@@ -108,6 +111,7 @@ fn check_verifiable(n: u32, engines: &[TaskEngine]) -> anyhow::Result<()> {
 pub(super) fn verify(
     list: &TaskList,
     isa: Isa,
+    memory: Option<u64>,
     sample: &[u32],
     engines: &[TaskEngine],
     known: &HashMap<u32, u64>,
@@ -117,7 +121,7 @@ pub(super) fn verify(
     let mut by_engine = Vec::new();
     for &engine in engines {
         let counts = Mutex::new(HashMap::new());
-        count_indices(list, engine, isa, sample, Duration::ZERO, &|d| {
+        count_indices(list, engine, isa, memory, sample, Duration::ZERO, &|d| {
             counts.lock().unwrap_or_else(|e| e.into_inner()).insert(d.index, d.count);
         })?;
         by_engine.push((engine, counts.into_inner().unwrap_or_else(|e| e.into_inner())));
@@ -145,6 +149,8 @@ pub(super) struct Prepared {
     pub engine: TaskEngine,
     /// The vector unit of the quarters engine's kernels.
     pub isa: Isa,
+    /// Most bytes the quarters engine may take (`None`: no limit).
+    pub memory: Option<u64>,
     /// The share's task indices.
     pub indices: Vec<u32>,
     pub pool: rayon::ThreadPool,
@@ -221,6 +227,7 @@ pub(super) fn prepare(c: &LongCount) -> anyhow::Result<Prepared> {
         list,
         engine,
         isa: c.isa,
+        memory: c.memory,
         indices,
         pool,
         journal,
@@ -235,7 +242,7 @@ pub(super) fn run(c: LongCount) -> anyhow::Result<ExitCode> {
     let left = p.left();
     p.warn_if_costly(left.len())?;
     let counted = p.pool.install(|| {
-        count_indices(&p.list, p.engine, p.isa, &left, c.delay, &|mut d| {
+        count_indices(&p.list, p.engine, p.isa, p.memory, &left, c.delay, &|mut d| {
             if c.miscount == Some(d.index) {
                 d.count = d.count.wrapping_add(1);
             }
@@ -256,7 +263,7 @@ pub(super) fn conclude(
     p: Prepared,
     extra: serde_json::Map<String, serde_json::Value>,
 ) -> anyhow::Result<ExitCode> {
-    let Prepared { list, engine, isa, indices, pool, known, resumed, start, .. } = p;
+    let Prepared { list, engine, isa, memory, indices, pool, known, resumed, start, .. } = p;
     let known = known.into_inner().unwrap_or_else(|e| e.into_inner());
     // Summed in a u128, so that no set of task counts (from the engines, or read back from a
     // journal) can wrap; a sum past a u64 is refused as a total.
@@ -270,7 +277,8 @@ pub(super) fn conclude(
     let mut verified = None;
     if let Some(k) = c.verify_sample {
         let picked = tasks::sample_tasks(&indices, k, seed);
-        let bad = pool.install(|| verify(&list, isa, &picked, &TaskEngine::ALL, &known, "this run"))?;
+        let bad =
+            pool.install(|| verify(&list, isa, memory, &picked, &TaskEngine::ALL, &known, "this run"))?;
         if !bad.is_empty() {
             for b in &bad {
                 eprintln!("damier: MISMATCH: n = {}, {b}", c.n);

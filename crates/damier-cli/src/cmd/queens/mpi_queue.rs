@@ -67,7 +67,7 @@ pub(super) fn run(c: LongCount, slow_rank: Option<u32>) -> anyhow::Result<ExitCo
             let found = Mutex::new(Vec::with_capacity(3 * batch.len()));
             p.pool
                 .install(|| {
-                    long::count_indices(&p.list, p.engine, p.isa, &batch, delay, &|d| {
+                    long::count_indices(&p.list, p.engine, p.isa, p.memory, &batch, delay, &|d| {
                         let micros = d.elapsed.as_micros() as u64;
                         found.lock().unwrap_or_else(|e| e.into_inner()).extend([
                             u64::from(d.index),
@@ -97,7 +97,7 @@ pub(super) fn run(c: LongCount, slow_rank: Option<u32>) -> anyhow::Result<ExitCo
                     return Ok(done);
                 }
                 p.pool.install(|| {
-                    long::count_indices(&p.list, p.engine, p.isa, &batch, delay, &|d| p.record(d))
+                    long::count_indices(&p.list, p.engine, p.isa, p.memory, &batch, delay, &|d| p.record(d))
                 })?;
                 done += batch.len() as u64;
             }

@@ -323,9 +323,17 @@ pub fn estimate_backtrack_cost(
         });
         let one = rayon::ThreadPoolBuilder::new().num_threads(1).build();
         let run = || {
-            super::tasks::count_tasks(&list, TaskEngine::Backtrack, Isa::Portable, &picked, &inner, &|d| {
-                times.lock().unwrap_or_else(|e| e.into_inner()).push(d.elapsed.as_secs_f64());
-            })
+            super::tasks::count_tasks(
+                &list,
+                TaskEngine::Backtrack,
+                Isa::Portable,
+                None,
+                &picked,
+                &inner,
+                &|d| {
+                    times.lock().unwrap_or_else(|e| e.into_inner()).push(d.elapsed.as_secs_f64());
+                },
+            )
         };
         let counted = match &one {
             Ok(p) => p.install(run),

@@ -550,9 +550,15 @@ mod tests {
         let mut left: Vec<u32> =
             list.share_indices(share).into_iter().filter(|i| !have.contains(i)).collect();
         left.truncate(limit.unwrap_or(usize::MAX));
-        count_tasks(&list, TaskEngine::Quarters, crate::cpu::Isa::best(), &left, &Control::new(), &|d| {
-            journal.record(d)
-        })
+        count_tasks(
+            &list,
+            TaskEngine::Quarters,
+            crate::cpu::Isa::best(),
+            None,
+            &left,
+            &Control::new(),
+            &|d| journal.record(d),
+        )
         .unwrap();
         journal.finish().unwrap();
         read(path).unwrap().total()

@@ -75,18 +75,23 @@ pub enum CountError {
     #[error("this CPU lacks the {0} instruction set (it runs: {list})", list = Isa::available().map(Isa::name).collect::<Vec<_>>().join(", "))]
     IsaUnavailable(Isa),
     /// The count needs more memory than it is allowed.
-    #[error(
-        "n = {n} needs about {need_mb} MB besides the quarter table, more than the {limit_mb} MB allowed",
-        need_mb = need.div_ceil(1 << 20), limit_mb = limit >> 20
-    )]
-    MemoryLimit {
-        /// Board size.
-        n: u32,
-        /// Bytes needed (an estimate: the task list and every worker's buffers).
-        need: u64,
-        /// Bytes allowed.
-        limit: u64,
-    },
+    #[error(transparent)]
+    MemoryLimit(#[from] MemoryLimit),
+}
+
+/// A count refused for memory: what it needs besides the quarter table, and what it may take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "n = {n} needs about {need_mb} MB besides the quarter table, more than the {limit_mb} MB allowed",
+    need_mb = need.div_ceil(1 << 20), limit_mb = limit >> 20
+)]
+pub struct MemoryLimit {
+    /// Board size.
+    pub n: u32,
+    /// Bytes needed (an estimate: the task list and every worker's buffers).
+    pub need: u64,
+    /// Bytes allowed.
+    pub limit: u64,
 }
 
 /// How the total is computed; every strategy gives the same [`Counts`].

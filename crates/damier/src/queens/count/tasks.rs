@@ -112,6 +112,20 @@ pub enum TaskError {
     /// The computation was cancelled (the source, so that callers find it in the chain).
     #[error("interrupted")]
     Interrupted(#[from] Interrupted),
+    /// The count needs more memory than it is allowed.
+    #[error(transparent)]
+    MemoryLimit(#[from] super::MemoryLimit),
+}
+
+impl TaskError {
+    /// The error of a run of the quarters engine: it is refused for memory or interrupted.
+    fn from_count(e: super::CountError) -> TaskError {
+        match e {
+            super::CountError::MemoryLimit(m) => TaskError::MemoryLimit(m),
+            // Not reached (the engine fails in no other way), but an error, not a panic.
+            _ => TaskError::Interrupted(Interrupted),
+        }
+    }
 }
 
 /// One task: a column set of the top half and its mirror weight.
@@ -260,7 +274,10 @@ impl Fnv {
 }
 
 /// Counts the tasks `indices` of `list` with `engine`, in parallel on the current rayon pool,
-/// calling `on_done` (from the worker threads) as each task finishes.
+/// calling `on_done` (from the worker threads) as each task finishes. The quarters engine
+/// stays within `memory` bytes (`None`: no limit) and is refused with
+/// [`TaskError::MemoryLimit`] when it cannot; it builds the whole quarter table only for runs
+/// of many tasks that it fits (see [`super::CountOptions::memory`]).
 ///
 /// The quarters engine runs its kernels on `isa` (every unit gives the same counts; one this
 /// CPU lacks is refused with [`TaskError::IsaUnavailable`], by both engines, so that a forced
@@ -275,6 +292,7 @@ pub fn count_tasks(
     list: &TaskList,
     engine: TaskEngine,
     isa: Isa,
+    memory: Option<u64>,
     indices: &[u32],
     control: &Control,
     on_done: &(dyn Fn(TaskDone) + Sync),
@@ -287,9 +305,10 @@ pub fn count_tasks(
     match engine {
         TaskEngine::Quarters => {
             let column_sets: Vec<(u32, u64)> = tasks.iter().map(|t| (t.cols, t.weight)).collect();
-            quarters::count_column_sets(list.n, &column_sets, isa, control, &|i, count, elapsed| {
+            quarters::count_column_sets(list.n, &column_sets, isa, memory, control, &|i, count, elapsed| {
                 on_done(TaskDone { index: indices[i], count, elapsed })
-            })?;
+            })
+            .map_err(TaskError::from_count)?;
         }
         TaskEngine::Backtrack => {
             tasks.par_iter().zip(indices).try_for_each(|(&task, &index)| {
@@ -316,12 +335,13 @@ pub fn total_of_tasks(
     list: &TaskList,
     engine: TaskEngine,
     isa: Isa,
+    memory: Option<u64>,
     indices: &[u32],
     control: &Control,
 ) -> Result<u128, TaskError> {
     // PERF: one lock per finished task, which takes microseconds at the least.
     let total = std::sync::Mutex::new(0u128);
-    count_tasks(list, engine, isa, indices, control, &|d| {
+    count_tasks(list, engine, isa, memory, indices, control, &|d| {
         *total.lock().unwrap_or_else(|e| e.into_inner()) += u128::from(d.count);
     })?;
     Ok(total.into_inner().unwrap_or_else(|e| e.into_inner()))
@@ -445,7 +465,7 @@ mod tests {
     /// [`per_task`] with the kernels on a chosen vector unit.
     fn per_task_on(list: &TaskList, engine: TaskEngine, isa: Isa, indices: &[u32]) -> Vec<u64> {
         let counts = std::sync::Mutex::new(vec![u64::MAX; list.len() as usize]);
-        count_tasks(list, engine, isa, indices, &Control::new(), &|d| {
+        count_tasks(list, engine, isa, None, indices, &Control::new(), &|d| {
             let mut c = counts.lock().unwrap();
             assert_eq!(c[d.index as usize], u64::MAX, "task {} reported twice", d.index);
             c[d.index as usize] = d.count;
@@ -478,7 +498,7 @@ mod tests {
                     let indices = list.share_indices(share);
                     assert_eq!(indices.len() as u64, task_count_with(n, Strategy::Quarters, share).unwrap());
                     for engine in TaskEngine::ALL {
-                        let t = total_of_tasks(&list, engine, Isa::best(), &indices, &control).unwrap();
+                        let t = total_of_tasks(&list, engine, Isa::best(), None, &indices, &control).unwrap();
                         let t = u64::try_from(t).unwrap();
                         *sums.entry(format!("task engine {}", engine.name())).or_insert(0) += t;
                         // The quarters engine's own share total is the same split.
@@ -531,7 +551,7 @@ mod tests {
                     );
                 } else {
                     for engine in TaskEngine::ALL {
-                        let e = count_tasks(list, engine, isa, indices, &Control::new(), &|_| {
+                        let e = count_tasks(list, engine, isa, None, indices, &Control::new(), &|_| {
                             panic!("nothing runs")
                         });
                         assert_eq!(e, Err(TaskError::IsaUnavailable(isa)));
@@ -546,15 +566,23 @@ mod tests {
     #[test]
     fn errors_name_the_problem() {
         let list = TaskList::new(6).unwrap();
-        let e =
-            count_tasks(&list, TaskEngine::Backtrack, Isa::best(), &[list.len()], &Control::new(), &|_| ())
-                .unwrap_err();
+        let e = count_tasks(
+            &list,
+            TaskEngine::Backtrack,
+            Isa::best(),
+            None,
+            &[list.len()],
+            &Control::new(),
+            &|_| (),
+        )
+        .unwrap_err();
         assert_eq!(e, TaskError::NoSuchTask { n: 6, index: list.len(), len: list.len() });
         let stop = Control::new();
         stop.cancel();
         for engine in TaskEngine::ALL {
-            let e = count_tasks(&list, engine, Isa::best(), &[0, 1], &stop, &|_| panic!("nothing runs"))
-                .unwrap_err();
+            let e =
+                count_tasks(&list, engine, Isa::best(), None, &[0, 1], &stop, &|_| panic!("nothing runs"))
+                    .unwrap_err();
             assert_eq!(e, TaskError::Interrupted(Interrupted));
         }
     }

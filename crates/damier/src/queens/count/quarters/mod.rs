@@ -27,7 +27,7 @@
 
 use rayon::prelude::*;
 
-use super::{CountError, Share};
+use super::{CountError, MemoryLimit, Share};
 use crate::control::{Control, Interrupted};
 use crate::cpu::Isa;
 
@@ -600,18 +600,39 @@ fn total_in(
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let g = Geometry::new(n);
     let tasks = share.take(tasks(&g));
-    let limit = memory.unwrap_or(u64::MAX);
-    let (batch, need) = batch_for(n, tasks.len(), rayon::current_num_threads(), limit);
-    if need > limit {
-        return Err(CountError::MemoryLimit { n, need, limit });
-    }
-    let quarters = Quarters::new(&g, table && g.q <= TABLE_MAX_Q, limit - need);
+    let (batch, quarters) = plan(&g, tasks.len(), memory, table)?;
     let total = std::sync::atomic::AtomicU64::new(0);
     let run = |t, w: &mut Work| count_task(&g, &quarters, t, w);
     for_each_task(&g, isa, batch, &tasks, control, &run, &|_, c, _| {
         total.fetch_add(c, std::sync::atomic::Ordering::Relaxed);
     })?;
     Ok(total.into_inner())
+}
+
+/// The batch size and the quarter placements of a run of `tasks` tasks of n on the current
+/// rayon pool in `memory` bytes (`None`: no limit) besides the program: the largest batch the
+/// workers fit in ([`batch_for`]), and the whole quarter table when `table` allows it, it fits
+/// beside them, and the run has at least `2^q` tasks ([`TABLE_MAX_Q`]); else per-task
+/// searches. Refused when even the smallest batches do not fit.
+///
+/// PERF: building the table enumerates every placement of the `q x q` square twice (2.2 s at
+/// q = 11), while a task's searches enumerate those of its four column sets only, about
+/// `4 / 2^q` of them: a run of fewer than `2^q` tasks (a small share, an MPI batch, a sample)
+/// is faster without the table.
+fn plan(
+    g: &Geometry,
+    tasks: usize,
+    memory: Option<u64>,
+    table: bool,
+) -> Result<(usize, Quarters), CountError> {
+    let n = g.n;
+    let limit = memory.unwrap_or(u64::MAX);
+    let (batch, need) = batch_for(n, tasks, rayon::current_num_threads(), limit);
+    if need > limit {
+        return Err(MemoryLimit { n, need, limit }.into());
+    }
+    let table = table && g.q <= TABLE_MAX_Q && tasks >= 1 << g.q;
+    Ok((batch, Quarters::new(g, table, limit - need)))
 }
 
 /// Runs `run` on each of `tasks` in parallel on the current rayon pool (one [`Work`] per
@@ -648,30 +669,23 @@ fn for_each_task<R>(
 }
 
 /// Weighted counts of the given column sets `(cols, mirror weight)` of n (`MIN_N..=MAX_N`), in
-/// parallel on the current rayon pool with the kernels of `isa`: `on_done(i, count, elapsed)` as
-/// item `i` finishes. Polls `control` between items and advances it by one per item.
+/// parallel on the current rayon pool with the kernels of `isa`, in `memory` bytes (`None`: no
+/// limit; see [`plan`]): `on_done(i, count, elapsed)` as item `i` finishes. Polls `control`
+/// between items and advances it by one per item.
 pub(crate) fn count_column_sets(
     n: u32,
     column_sets: &[(u32, u64)],
     isa: Isa,
+    memory: Option<u64>,
     control: &Control,
     on_done: &(dyn Fn(usize, u64, std::time::Duration) + Sync),
-) -> Result<(), Interrupted> {
-    let (g, quarters) = column_set_quarters(n);
-    let tasks: Vec<Task> = column_sets.iter().map(|&(cols, weight)| Task { cols, weight }).collect();
-    let run = |t, w: &mut Work| count_task(&g, &quarters, t, w);
-    for_each_task(&g, isa, STORED_KEYS, &tasks, control, &run, on_done)
-}
-
-/// The geometry of n and the quarter placements of [`count_column_sets`]: the whole quarter
-/// table up to q = 11 (0.55 GB); beyond, per-task searches, so that a sample of a few tasks
-/// (estimate, verify) or a journaled count stays in bounded memory instead of building the
-/// 4.9 GB table of q = 12.
-fn column_set_quarters(n: u32) -> (Geometry, Quarters) {
+) -> Result<(), CountError> {
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let g = Geometry::new(n);
-    let quarters = Quarters::new(&g, g.q <= 11, u64::MAX);
-    (g, quarters)
+    let (batch, quarters) = plan(&g, column_sets.len(), memory, true)?;
+    let tasks: Vec<Task> = column_sets.iter().map(|&(cols, weight)| Task { cols, weight }).collect();
+    let run = |t, w: &mut Work| count_task(&g, &quarters, t, w);
+    Ok(for_each_task(&g, isa, batch, &tasks, control, &run, on_done)?)
 }
 
 /// Sub-task sampling of the given column sets `(cols, mirror weight)` of n, as
@@ -691,7 +705,12 @@ pub(crate) fn sample_column_sets(
     control: &Control,
     on_done: &(dyn Fn(usize, TaskSample) + Sync),
 ) -> Result<(), Interrupted> {
-    let (g, quarters) = column_set_quarters(n);
+    debug_assert!((MIN_N..=MAX_N).contains(&n));
+    let g = Geometry::new(n);
+    // The whole table up to q = 11 (0.55 GB), as a whole count uses it, so that the sample
+    // is timed as the count would run; beyond, per-task searches (the 4.9 GB table of q = 12
+    // would dwarf a sample of a few tasks).
+    let quarters = Quarters::new(&g, g.q <= 11, u64::MAX);
     let tasks: Vec<Task> = column_sets.iter().map(|&(cols, weight)| Task { cols, weight }).collect();
     let run = |t, w: &mut Work| {
         let mut probe = Probe { limit, seed, clock, found: TaskSample::default() };

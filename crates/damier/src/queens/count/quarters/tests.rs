@@ -208,7 +208,9 @@ fn memory_limit_picks_the_layout_or_refuses() {
     assert!(matches!(Quarters::new(&g, true, table_bytes - 1).source, Source::Search { .. }));
     assert_eq!(total(n, Share::WHOLE, Isa::best(), Some(base), &control), Ok(want));
     match total(n, Share::WHOLE, Isa::best(), Some(base - 1), &control) {
-        Err(CountError::MemoryLimit { n: 12, need, limit }) => assert_eq!((need, limit), (base, base - 1)),
+        Err(CountError::MemoryLimit(MemoryLimit { n: 12, need, limit })) => {
+            assert_eq!((need, limit), (base, base - 1))
+        }
         other => panic!("expected a refusal, got {other:?}"),
     }
 }
@@ -227,6 +229,21 @@ fn batches_shrink_to_the_memory_limit() {
         let (least, _) = batch_for(n, tasks, 1, 0);
         assert_eq!(least, MIN_STORED_KEYS);
     }
+}
+
+/// A run builds the whole quarter table only when it has at least `2^q` tasks and the table
+/// fits beside the workers; it is refused when the workers alone do not fit.
+#[test]
+fn the_table_is_built_for_many_tasks_that_fit() {
+    let g = Geometry::new(16);
+    let is_table = |p: Result<(usize, Quarters), CountError>| matches!(p.unwrap().1.source, Source::Table(_));
+    let many = 1 << g.q;
+    assert!(is_table(plan(&g, many, None, true)));
+    assert!(!is_table(plan(&g, many - 1, None, true)), "too few tasks to pay for the table");
+    assert!(!is_table(plan(&g, many, None, false)), "tables not allowed");
+    let (_, need) = batch_for(g.n, many, rayon::current_num_threads(), u64::MAX);
+    assert!(!is_table(plan(&g, many, Some(need), true)), "no room left for the table");
+    assert!(matches!(plan(&g, many, Some(1024), true), Err(CountError::MemoryLimit(_))));
 }
 
 /// The cut bits are ordered by the pairs they rule out: a bit both sides always hold comes
