@@ -787,9 +787,11 @@ fn matcher_agrees_on_real_halves_at_max_n() {
     }
 }
 
-/// n = 28 against the backtracker, on the column sets whose halves are fewest (the top half on
-/// the 14 leftmost or the alternate columns): `cargo test -p damier --release --lib
-/// column_sets_at_28 -- --ignored --nocapture`.
+/// n = 28 against the backtracker, on the column sets whose halves are fewest: the top half
+/// on the 14 leftmost columns, or on 13 of them and one more (each column from 14 to 27): the
+/// quarters engine against the test's own backtracker and the independent per-task one
+/// (`--strategy backtrack`), on every such set with solutions (and the first without):
+/// `cargo test -p damier --release --lib column_sets_at_28 -- --ignored --nocapture`.
 #[test]
 #[ignore = "slow: minutes of backtracking in release mode"]
 fn column_sets_at_28_agree_with_backtracking() {
@@ -797,15 +799,28 @@ fn column_sets_at_28_agree_with_backtracking() {
     let g = Geometry::new(n);
     let quarters = Quarters::new(&g, false, 0);
     let mut w = Work::new(&g, Isa::best());
-    for cols in [(1u32 << 14) - 1, 0x0555_5555] {
-        if cols.count_ones() != g.q {
-            continue;
-        }
+    let left = (1u32 << 13) - 1;
+    let sets = std::iter::once(left | 1 << 13).chain((14..n).map(|c| left | 1 << c));
+    let (mut with_solutions, mut without) = (0, 0);
+    for cols in sets {
         let t = std::time::Instant::now();
         let got = count_task(&g, &quarters, Task { cols, weight: 1 }, &mut w);
         let fast = t.elapsed();
+        if got == 0 && without > 0 {
+            continue;
+        }
+        let t = std::time::Instant::now();
         let want = weighted_by_backtracking(n, cols);
-        println!("n = 28, columns {cols:#x}: {got} ({fast:.2?}), backtracking {want} ({:.2?})", t.elapsed());
-        assert_eq!(got, want, "columns {cols:#x}");
+        let slow = t.elapsed();
+        let task = crate::queens::count::tasks::Task { cols, weight: 1 };
+        let other = crate::queens::count::tasks::backtrack_task(n, task, &Control::new()).unwrap();
+        println!(
+            "n = 28, columns {cols:#x}: {got} ({fast:.2?}), backtracking {want} ({slow:.2?}), per-task backtracker {other} ({:.2?})",
+            t.elapsed() - slow
+        );
+        assert_eq!((got, other), (want, want), "columns {cols:#x}");
+        if got == 0 { without += 1 } else { with_solutions += 1 }
     }
+    println!("{with_solutions} column sets with solutions agree, {without} without");
+    assert!(with_solutions > 0, "no column set with solutions was checked");
 }
