@@ -40,4 +40,5 @@ mod hint;
 pub mod lights;
 pub mod queens;
 mod random;
+pub mod stats;
 pub mod walk;

@@ -1,8 +1,6 @@
 //! `damier factor`: factoring N with the local-signal automaton (one run), and the sweep over
 //! sizes of random balanced semiprimes beside trial division and Pollard's rho.
 
-use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -10,9 +8,10 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use damier::automaton::{Stop, experiment::Censored};
-use damier::factor::run::{self, RunResult, SweepSample, SweepSummary};
-use damier::factor::{self as engine, Automaton, FactorError, Params};
+use damier::factor::sweep::{self, SweepPlan, SweepSample, SweepSummary};
+use damier::factor::{self as engine, Automaton, FactorError, Params, RunResult};
 
+use crate::util::csv_file::{self, Invalid, format};
 use crate::util::output::outln;
 use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::progress::Progress;
@@ -292,25 +291,6 @@ fn parse_bits(spec: &str) -> anyhow::Result<Vec<u32>> {
     Ok(out)
 }
 
-#[derive(serde::Serialize)]
-struct SweepReport {
-    seed: u64,
-    samples: u64,
-    max_steps: u64,
-    budget: Option<f64>,
-    q: f64,
-    eps: f64,
-    points: Vec<SweepSummary>,
-    /// Least-squares slope of log2(median steps) against bits: doublings per bit.
-    steps_doublings_per_bit: Option<f64>,
-    /// The same for the mean time of trial division, Pollard's rho and the SAT solver.
-    trial_doublings_per_bit: Option<f64>,
-    rho_doublings_per_bit: Option<f64>,
-    sat_doublings_per_bit: Option<f64>,
-    runs: Vec<SweepSample>,
-    seconds: f64,
-}
-
 fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     a.out.check()?;
     if let Some(csv) = &a.replot {
@@ -322,56 +302,29 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         anyhow::ensure!(b.is_finite() && b > 0.0, "--budget {b}: give a positive number of seconds");
     }
     let seed = a.seed.unwrap_or_else(rand::random::<u64>);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(a.threads.unwrap_or(0) as usize)
-        .build()
-        .context("cannot start the thread pool")?;
+    let pool = crate::util::pool(a.threads)?;
     let control = interrupt::control();
-    let clock = Instant::now();
-    let mut runs: Vec<SweepSample> = Vec::new();
-    let mut points = Vec::new();
-    {
-        let _bar = Progress::start(control, a.samples * bits.len() as u64, "sweep");
-        for &b in &bits {
-            let deadline = a.budget.map(|s| Instant::now() + Duration::from_secs_f64(s));
-            let stop = Stop { control, deadline };
-            let samples = pool.install(|| {
-                run::sweep_point(b, a.samples as usize, seed, &params, a.max_steps, a.sat, &stop)
-            })?;
-            let summary = run::summarize(b, &samples);
-            let all_censored = samples.iter().all(|s| s.run.censored == Some(Censored::Budget));
-            if !a.out.json {
-                eprintln!("{}", row(&summary));
-            }
-            points.push(summary);
-            runs.extend(samples);
-            if all_censored {
-                break;
-            }
-        }
-    }
-    let fit = |f: &dyn Fn(&SweepSummary) -> Option<f64>| {
-        let pts: Vec<(f64, f64)> =
-            points.iter().filter_map(|p| f(p).map(|v| (f64::from(p.bits), v))).collect();
-        run::fit_log2(&pts).map(|(slope, _)| slope)
-    };
-    let report = SweepReport {
-        seed,
+    let plan = SweepPlan {
         samples: a.samples,
+        seed,
+        params,
         max_steps: a.max_steps,
-        budget: a.budget,
-        q: params.q,
-        eps: params.eps,
-        steps_doublings_per_bit: fit(&|p| p.median_steps),
-        trial_doublings_per_bit: fit(&|p| Some(p.trial_seconds)),
-        rho_doublings_per_bit: fit(&|p| Some(p.rho_seconds)),
-        sat_doublings_per_bit: fit(&|p| p.sat_seconds),
-        points,
-        runs,
-        seconds: clock.elapsed().as_secs_f64(),
+        with_sat: a.sat,
+        budget: a.budget.map(Duration::from_secs_f64),
+        bits,
+    };
+    let report = {
+        let _bar = Progress::start(control, a.samples * plan.bits.len() as u64, "sweep");
+        pool.install(|| {
+            sweep::sweep(&plan, control, |summary| {
+                if !a.out.json {
+                    eprintln!("{}", row(summary));
+                }
+            })
+        })?
     };
     if let Some(path) = &a.out.csv {
-        output::write_atomic(path, sweep_csv(&report.runs).as_bytes())?;
+        output::write_atomic(path, &sweep_csv(&report.runs)?)?;
     }
     if let Some(path) = &a.out.plot {
         let detail = format!(
@@ -440,31 +393,95 @@ const CSV_COLUMNS: [&str; 13] = [
     "sat_seconds",
 ];
 
-/// The largest CSV `--replot` reads (about two million runs).
-const MAX_CSV_BYTES: u64 = 256 << 20;
+/// One line of the sweep's CSV: one semiprime (see [`CSV_COLUMNS`]).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SweepRow {
+    bits: u32,
+    n: u64,
+    p: u64,
+    q: u64,
+    seed: u64,
+    steps: u64,
+    flips: u64,
+    factored: bool,
+    /// `step-cap`, `budget` or empty.
+    censored: String,
+    #[serde(serialize_with = "format::sci6")]
+    seconds: f64,
+    #[serde(serialize_with = "format::sci6")]
+    trial_seconds: f64,
+    #[serde(serialize_with = "format::sci6")]
+    rho_seconds: f64,
+    #[serde(default, serialize_with = "format::sci6_opt")]
+    sat_seconds: Option<f64>,
+}
 
-/// The runs as CSV, one line per semiprime.
-fn sweep_csv(runs: &[SweepSample]) -> String {
-    let mut s = CSV_COLUMNS.join(",") + "\n";
-    for r in runs {
-        s += &format!(
-            "{},{},{},{},{},{},{},{},{},{:.6e},{:.6e},{:.6e},{}\n",
-            r.bits,
-            r.n,
-            r.p,
-            r.q,
-            r.run.seed,
-            r.run.steps,
-            r.run.flips,
-            r.run.factors.is_some(),
-            censored_name(r.run.censored),
-            r.seconds,
-            r.trial_seconds,
-            r.rho_seconds,
-            r.sat_seconds.map(|v| format!("{v:.6e}")).unwrap_or_default()
-        );
+impl From<&SweepSample> for SweepRow {
+    fn from(r: &SweepSample) -> SweepRow {
+        SweepRow {
+            bits: r.bits,
+            n: r.n,
+            p: r.p,
+            q: r.q,
+            seed: r.run.seed,
+            steps: r.run.steps,
+            flips: r.run.flips,
+            factored: r.run.factors.is_some(),
+            censored: censored_name(r.run.censored).into(),
+            seconds: r.seconds,
+            trial_seconds: r.trial_seconds,
+            rho_seconds: r.rho_seconds,
+            sat_seconds: r.sat_seconds,
+        }
     }
-    s
+}
+
+impl TryFrom<SweepRow> for SweepSample {
+    type Error = Invalid;
+
+    /// Checks what a line claims: a size in bits, `p q = n`, factored or censored.
+    fn try_from(r: SweepRow) -> Result<SweepSample, Invalid> {
+        if !(1..=64).contains(&r.bits) {
+            return Err(Invalid::column("bits", format!("{} is not a size in bits (1..=64)", r.bits)));
+        }
+        let (n, p, q) = (r.n, r.p, r.q);
+        if p.checked_mul(q) != Some(n) || p > q {
+            return Err(Invalid::line(format!(
+                "p = {p} and q = {q} are not the factors of n = {n} (p <= q)"
+            )));
+        }
+        let censored = match r.censored.as_str() {
+            "" => None,
+            "step-cap" => Some(Censored::StepCap),
+            "budget" => Some(Censored::Budget),
+            v => return Err(Invalid::column("censored", format!("{v:?} is not step-cap, budget or empty"))),
+        };
+        if r.factored != censored.is_none() {
+            return Err(Invalid::line(format!(
+                "a run is either factored or censored (factored {}, censored {:?})",
+                r.factored, r.censored
+            )));
+        }
+        let run = RunResult {
+            n,
+            seed: r.seed,
+            steps: r.steps,
+            flips: r.flips,
+            factors: r.factored.then_some((p, q)),
+            censored,
+        };
+        Ok(SweepSample {
+            bits: r.bits,
+            n,
+            p,
+            q,
+            run,
+            seconds: csv_file::seconds("seconds", r.seconds)?,
+            trial_seconds: csv_file::seconds("trial_seconds", r.trial_seconds)?,
+            rho_seconds: csv_file::seconds("rho_seconds", r.rho_seconds)?,
+            sat_seconds: r.sat_seconds.map(|v| csv_file::seconds("sat_seconds", v)).transpose()?,
+        })
+    }
 }
 
 fn censored_name(c: Option<Censored>) -> &'static str {
@@ -475,89 +492,20 @@ fn censored_name(c: Option<Censored>) -> &'static str {
     }
 }
 
-/// Reads back the runs of a CSV written by `--csv` (see [`CSV_COLUMNS`]), checking every
-/// field: errors name the line and the column.
-fn read_sweep_csv(text: &str) -> anyhow::Result<Vec<SweepSample>> {
-    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
-    let (_, header) = lines.next().ok_or_else(|| anyhow::anyhow!("empty file: no header line"))?;
-    let names: Vec<&str> = header.trim().split(',').collect();
-    let width = names.len();
-    anyhow::ensure!(
-        (width == 12 || width == 13) && names[..] == CSV_COLUMNS[..width],
-        "line 1: not a factor sweep CSV header (expected {})",
-        CSV_COLUMNS.join(",")
-    );
-    let mut runs = Vec::new();
-    for (i, line) in lines {
-        let line_no = i + 1;
-        let fields: Vec<&str> = line.trim().split(',').collect();
-        anyhow::ensure!(
-            fields.len() == width,
-            "line {line_no}: {} fields, the header has {width}",
-            fields.len()
-        );
-        let field = |k: usize| (CSV_COLUMNS[k], fields[k]);
-        let whole = |k: usize| -> anyhow::Result<u64> {
-            let (name, v) = field(k);
-            v.parse().map_err(|_| anyhow::anyhow!("line {line_no}, column {name}: not a whole number: {v:?}"))
-        };
-        let secs = |k: usize| -> anyhow::Result<f64> {
-            let (name, v) = field(k);
-            match v.parse::<f64>() {
-                Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
-                _ => anyhow::bail!("line {line_no}, column {name}: not a number of seconds: {v:?}"),
-            }
-        };
-        let bits = whole(0)?;
-        anyhow::ensure!(
-            (1..=64).contains(&bits),
-            "line {line_no}, column bits: {bits} is not a size in bits (1..=64)"
-        );
-        let (n, p, q) = (whole(1)?, whole(2)?, whole(3)?);
-        anyhow::ensure!(
-            p.checked_mul(q) == Some(n) && p <= q,
-            "line {line_no}: p = {p} and q = {q} are not the factors of n = {n} (p <= q)"
-        );
-        let factored = match fields[7] {
-            "true" => true,
-            "false" => false,
-            v => anyhow::bail!("line {line_no}, column factored: {v:?} is neither true nor false"),
-        };
-        let censored = match fields[8] {
-            "" => None,
-            "step-cap" => Some(Censored::StepCap),
-            "budget" => Some(Censored::Budget),
-            v => anyhow::bail!("line {line_no}, column censored: {v:?} is not step-cap, budget or empty"),
-        };
-        anyhow::ensure!(
-            factored == censored.is_none(),
-            "line {line_no}: a run is either factored or censored (factored {factored}, censored {:?})",
-            fields[8]
-        );
-        let sat_seconds = match fields.get(12) {
-            None | Some(&"") => None,
-            Some(_) => Some(secs(12)?),
-        };
-        let run = RunResult {
-            n,
-            seed: whole(4)?,
-            steps: whole(5)?,
-            flips: whole(6)?,
-            factors: factored.then_some((p, q)),
-            censored,
-        };
-        runs.push(SweepSample {
-            bits: bits as u32,
-            n,
-            p,
-            q,
-            run,
-            seconds: secs(9)?,
-            trial_seconds: secs(10)?,
-            rho_seconds: secs(11)?,
-            sat_seconds,
-        });
-    }
+/// The runs as CSV, one line per semiprime.
+fn sweep_csv(runs: &[SweepSample]) -> anyhow::Result<Vec<u8>> {
+    csv_file::to_bytes(&runs.iter().map(SweepRow::from).collect::<Vec<_>>())
+}
+
+/// Reads back the runs of a CSV written by `--csv`, checking every field: errors name the
+/// line and the column.
+fn read_sweep_csv(bytes: &[u8]) -> anyhow::Result<Vec<SweepSample>> {
+    let runs = csv_file::parse(
+        bytes,
+        "a factor sweep CSV header",
+        &[&CSV_COLUMNS[..12], &CSV_COLUMNS],
+        |r: SweepRow| SweepSample::try_from(r),
+    )?;
     anyhow::ensure!(!runs.is_empty(), "no runs after the header");
     Ok(runs)
 }
@@ -565,20 +513,12 @@ fn read_sweep_csv(text: &str) -> anyhow::Result<Vec<SweepSample>> {
 /// `damier factor sweep --replot CSV --plot FIGURE`: the figure from the runs of an earlier
 /// sweep, nothing run.
 fn replot(csv: &Path, figure: &Path, json: bool) -> anyhow::Result<ExitCode> {
-    let mut text = String::new();
-    std::fs::File::open(csv)
-        .and_then(|f| f.take(MAX_CSV_BYTES + 1).read_to_string(&mut text))
-        .with_context(|| format!("cannot read {}", csv.display()))?;
-    anyhow::ensure!(
-        text.len() as u64 <= MAX_CSV_BYTES,
-        "{}: larger than {MAX_CSV_BYTES} bytes, the most --replot reads",
-        csv.display()
-    );
-    let runs = read_sweep_csv(&text).with_context(|| format!("{}", csv.display()))?;
+    let bytes = csv_file::read_bytes(csv)?;
+    let runs = read_sweep_csv(&bytes).with_context(|| format!("{}", csv.display()))?;
     let name =
         csv.file_name().map_or_else(|| csv.display().to_string(), |f| f.to_string_lossy().into_owned());
     sweep_chart(&runs, format!("{}, redrawn from {name}", per_size(&runs))).draw(figure)?;
-    let points: Vec<SweepSummary> = by_bits(&runs).into_iter().map(|(b, s)| run::summarize(b, &s)).collect();
+    let points = sweep::summaries(&runs);
     if json {
         #[derive(serde::Serialize)]
         struct Replot<'a> {
@@ -604,19 +544,9 @@ fn replot(csv: &Path, figure: &Path, json: bool) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The runs grouped by size, sizes increasing, runs in file order.
-fn by_bits(runs: &[SweepSample]) -> BTreeMap<u32, Vec<SweepSample>> {
-    let mut groups: BTreeMap<u32, Vec<SweepSample>> = BTreeMap::new();
-    for r in runs {
-        groups.entry(r.bits).or_default().push(r.clone());
-    }
-    groups
-}
-
 /// "20 semiprimes per size" (or the range when the sizes differ).
 fn per_size(runs: &[SweepSample]) -> String {
-    let counts: Vec<usize> = by_bits(runs).values().map(Vec::len).collect();
-    let (lo, hi) = (counts.iter().min().copied().unwrap_or(0), counts.iter().max().copied().unwrap_or(0));
+    let (lo, hi) = sweep::runs_per_size(runs);
     if lo == hi { format!("{lo} semiprimes per size") } else { format!("{lo} to {hi} semiprimes per size") }
 }
 
@@ -624,32 +554,18 @@ fn per_size(runs: &[SweepSample]) -> String {
 /// 95% interval of the mean; marked censored where some runs were not factored) and for each
 /// baseline, on a log scale.
 fn sweep_chart(runs: &[SweepSample], detail: String) -> Chart {
-    let groups = by_bits(runs);
-    let bits: Vec<u32> = groups.keys().copied().collect();
-    let mut automaton = Vec::new();
-    for (&b, samples) in &groups {
-        let times: Vec<f64> = samples.iter().filter(|s| s.run.factors.is_some()).map(|s| s.seconds).collect();
-        let Some(mean) = mean(&times) else { continue };
-        let k = times.len() as f64;
-        // 95% interval of the mean (normal approximation, mean ± 1.96 s / √k), kept above the
-        // fastest run so that it can be drawn on a log scale.
-        let interval = (times.len() >= 2).then(|| {
-            let var = times.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (k - 1.0);
-            let h = 1.96 * (var / k).sqrt();
-            let fastest = times.iter().copied().fold(f64::INFINITY, f64::min);
-            ((mean - h).max(fastest), mean + h)
-        });
-        let censored = times.len() < samples.len();
-        automaton.push(Point { x: f64::from(b), y: mean, interval, censored });
-    }
+    let automaton = sweep::automaton_times(runs)
+        .into_iter()
+        .map(|t| Point {
+            x: f64::from(t.bits),
+            y: t.mean,
+            // Kept above the fastest run so that it can be drawn on a log scale.
+            interval: t.ci95.map(|(lo, hi)| (lo.max(t.fastest), hi)),
+            censored: t.censored,
+        })
+        .collect();
     let baseline = |f: &dyn Fn(&SweepSample) -> Option<f64>| -> Vec<Point> {
-        groups
-            .iter()
-            .filter_map(|(&b, s)| {
-                let v: Option<Vec<f64>> = s.iter().map(f).collect();
-                mean(&v?).map(|m| Point::new(f64::from(b), m))
-            })
-            .collect()
+        sweep::baseline_times(runs, f).into_iter().map(|(b, m)| Point::new(f64::from(b), m)).collect()
     };
     let curve = |name: &str, points: Vec<Point>, interval: Interval| Curve {
         name: name.into(),
@@ -667,6 +583,7 @@ fn sweep_chart(runs: &[SweepSample], detail: String) -> Chart {
         curve("Pollard's rho (Brent)", baseline(&|s| Some(s.rho_seconds)), Interval::None),
         curve("SAT solver (varisat)", baseline(&|s| s.sat_seconds), Interval::None),
     ];
+    let bits: Vec<u32> = sweep::by_bits(runs).into_keys().collect();
     let range = match (bits.first(), bits.last()) {
         (Some(lo), Some(hi)) if lo != hi => format!("{lo} to {hi} bits"),
         (Some(b), _) => format!("{b} bits"),
@@ -686,26 +603,19 @@ fn sweep_chart(runs: &[SweepSample], detail: String) -> Chart {
 
 /// What stopped the unfactored runs: "every run factored", or the counts by cause.
 fn censoring(runs: &[SweepSample]) -> String {
-    let count = |c: Censored| runs.iter().filter(|r| r.run.censored == Some(c)).count();
-    let (cap, budget) = (count(Censored::StepCap), count(Censored::Budget));
-    if cap + budget == 0 {
+    let c = sweep::censoring(runs);
+    if c.step_cap + c.budget == 0 {
         return "every run factored".into();
     }
     let mut causes = Vec::new();
-    if cap > 0 {
-        let steps =
-            runs.iter().filter(|r| r.run.censored == Some(Censored::StepCap)).map(|r| r.run.steps).max();
-        let steps = crate::util::plot::number(steps.unwrap_or(0) as f64);
-        causes.push(format!("{cap} at the step cap ({steps} steps)"));
+    if c.step_cap > 0 {
+        let steps = crate::util::plot::number(c.step_cap_steps as f64);
+        causes.push(format!("{} at the step cap ({steps} steps)", c.step_cap));
     }
-    if budget > 0 {
-        causes.push(format!("{budget} at the time budget per size"));
+    if c.budget > 0 {
+        causes.push(format!("{} at the time budget per size", c.budget));
     }
-    format!("{} of {} runs stopped unfactored: {}", cap + budget, runs.len(), causes.join(", "))
-}
-
-fn mean(v: &[f64]) -> Option<f64> {
-    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+    format!("{} of {} runs stopped unfactored: {}", c.step_cap + c.budget, c.runs, causes.join(", "))
 }
 
 #[cfg(test)]
@@ -740,19 +650,19 @@ mod tests {
             sample(8, 169, 13, 13, false, None),
             sample(9, 323, 17, 19, true, Some(0.125)),
         ];
-        let back = read_sweep_csv(&sweep_csv(&runs)).unwrap();
+        let back = read_sweep_csv(&sweep_csv(&runs).unwrap()).unwrap();
         assert_eq!(back, runs);
         // A file from before the sat_seconds column.
         let old = "bits,n,p,q,seed,steps,flips,factored,censored,seconds,trial_seconds,rho_seconds\n\
                    8,143,11,13,7,1234,56,true,,2.5e-1,1.5e-6,2.5e-7\n";
-        assert_eq!(read_sweep_csv(old).unwrap(), vec![runs[0].clone()]);
+        assert_eq!(read_sweep_csv(old.as_bytes()).unwrap(), vec![runs[0].clone()]);
     }
 
     #[test]
     fn a_bad_csv_is_refused_with_its_line_and_column() {
         let header = CSV_COLUMNS.join(",");
         let good = "8,143,11,13,7,1234,56,true,,2.5e-1,1.5e-6,2.5e-7,";
-        let err = |text: &str| format!("{:#}", read_sweep_csv(text).unwrap_err());
+        let err = |text: &str| format!("{:#}", read_sweep_csv(text.as_bytes()).unwrap_err());
         assert!(err("").contains("empty file"));
         assert!(err("a,b,c\n").contains("line 1: not a factor sweep CSV header"));
         assert!(err(&format!("{header}\n")).contains("no runs"));

@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use super::{Automaton, AutomatonError, Model, Params, StartSignals};
 use crate::control::{Control, Interrupted};
 use crate::queens::Placement;
+use crate::stats;
 
 /// Updates between two polls of the cancel flag and the deadline (about a millisecond).
 pub const CHUNK: u64 = 1 << 16;
@@ -257,14 +258,12 @@ pub struct Summary {
 pub fn summarize(runs: &[RunResult]) -> Summary {
     let solved: Vec<&RunResult> = runs.iter().filter(|r| r.solved).collect();
     let k = solved.len();
-    let mean =
-        |f: &dyn Fn(&RunResult) -> f64| (k > 0).then(|| solved.iter().map(|r| f(r)).sum::<f64>() / k as f64);
-    let mean_steps = mean(&|r| r.steps as f64);
-    let ci95 = mean_steps.filter(|_| k >= 2).map(|m| {
-        let var = solved.iter().map(|r| (r.steps as f64 - m).powi(2)).sum::<f64>() / (k - 1) as f64;
-        let h = 1.96 * (var / k as f64).sqrt();
-        (m - h, m + h)
-    });
+    let steps: Vec<f64> = solved.iter().map(|r| r.steps as f64).collect();
+    let moves: Vec<f64> = solved.iter().map(|r| r.moves as f64).collect();
+    let (mean_steps, ci95) = match stats::mean_ci95(&steps) {
+        Some((m, ci)) => (Some(m), ci),
+        None => (None, None),
+    };
     // Censored runs sort after every solved run.
     let mut keys: Vec<Option<u64>> = runs.iter().map(|r| r.solved.then_some(r.steps)).collect();
     keys.sort_by_key(|k| (k.is_none(), *k));
@@ -284,7 +283,7 @@ pub fn summarize(runs: &[RunResult]) -> Summary {
         mean_steps,
         ci95,
         median_steps,
-        mean_moves: mean(&|r| r.moves as f64),
+        mean_moves: stats::mean(&moves),
     }
 }
 

@@ -14,7 +14,8 @@
 //! - [`Automaton`]: the state and its update rule ([`Automaton::step`]), absorption, the
 //!   signals of each cell for a live view;
 //! - [`run`]: one run with a step cap and a [`Control`](crate::control::Control), many
-//!   independent seeded runs in parallel, the sweep over sizes with its baselines;
+//!   independent seeded runs in parallel;
+//! - [`sweep`]: the sweep over sizes with its baselines, its statistics and figure points;
 //! - [`arith`]: the deterministic primality test, trial division and Pollard's rho
 //!   baselines, random balanced semiprimes;
 //! - [`sat`]: the same multiplication grid as clauses for the CDCL solver `varisat` (a third
@@ -32,6 +33,7 @@ pub mod arith;
 mod grid;
 pub mod run;
 pub mod sat;
+pub mod sweep;
 
 pub use grid::{Automaton, ECHO_A, ECHO_B, LOW, STUCK, Signals, Site, verify};
 pub use run::{RunResult, run_samples};

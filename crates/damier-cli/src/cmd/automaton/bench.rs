@@ -6,7 +6,7 @@ use std::time::Instant;
 use damier::automaton::experiment;
 use damier::automaton::{Model, Params};
 
-use super::{BenchArgs, check_n, pool};
+use super::{BenchArgs, check_n};
 use crate::util::output::outln;
 use crate::util::{interrupt, output};
 
@@ -39,7 +39,7 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
             let target = ((u as f64 / s.max(1e-9)) * a.seconds) as u64;
             for threads in [1, all] {
                 if threads == 1 || all > 1 {
-                    let pool = pool(Some(threads as u32))?;
+                    let pool = crate::util::pool(Some(threads as u32))?;
                     let clock = Instant::now();
                     let total: u64 = pool.install(|| {
                         use rayon::prelude::*;

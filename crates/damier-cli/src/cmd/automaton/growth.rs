@@ -20,7 +20,7 @@ use damier::queens::local;
 use rayon::prelude::*;
 
 use super::scale::parse_ns;
-use super::{ModelArg, OutputArgs, check_probability, pool};
+use super::{ModelArg, OutputArgs, check_probability};
 use crate::util::OutputPath;
 use crate::util::output::{self, outln};
 use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
@@ -246,7 +246,7 @@ fn measure(a: &GrowthArgs) -> anyhow::Result<Vec<RunRow>> {
     anyhow::ensure!(!jobs.is_empty(), "nothing to run: every list of sizes is empty");
     let control = interrupt::control();
     let _bar = Progress::start(control, jobs.len() as u64, "growth");
-    let pool = pool(a.threads)?;
+    let pool = crate::util::pool(a.threads)?;
     let rows: anyhow::Result<Vec<RunRow>> = pool.install(|| {
         jobs.par_iter()
             .map(|&(series, n, seed)| -> anyhow::Result<RunRow> {

@@ -17,7 +17,6 @@ mod trap;
 use std::process::ExitCode;
 
 use crate::util::{InputFile, OutputPath};
-use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
 use damier::automaton::experiment::Summary;
 use damier::automaton::{self as engine, Model};
@@ -251,13 +250,6 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
 
 fn pick_seed(seed: Option<u64>) -> u64 {
     seed.unwrap_or_else(rand::random::<u64>)
-}
-
-fn pool(threads: Option<u32>) -> anyhow::Result<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0) as usize)
-        .build()
-        .context("cannot start the thread pool")
 }
 
 fn check_probability(name: &str, v: f64) -> anyhow::Result<()> {

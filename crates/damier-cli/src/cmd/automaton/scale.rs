@@ -10,7 +10,7 @@ use damier::automaton::experiment::{self, ScalePoint};
 
 use super::{
     DENSITY_MAX_N, SUMMARY_HEADER, ScaleArgs, check_n, check_probability, fmt_opt, model_name, pick_seed,
-    pool, show, summary_csv,
+    show, summary_csv,
 };
 use crate::util::output::outln;
 use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
@@ -72,7 +72,7 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
     models.dedup();
     let control = interrupt::control();
     let clock = Instant::now();
-    let pool = pool(a.exp.threads)?;
+    let pool = crate::util::pool(a.exp.threads)?;
     let mut inv = Vec::new();
     // PERF: 1/d needs the exact count Q(n); beyond DENSITY_MAX_N it would take hours.
     for &n in ns.iter().filter(|&&n| !a.no_density && n <= DENSITY_MAX_N) {

@@ -7,7 +7,7 @@ use damier::automaton::experiment::{self, Summary, SweepPoint};
 use damier::automaton::{Model, Params, Stop};
 
 use super::{
-    SUMMARY_HEADER, SweepArgs, check_n, check_probability, model_name, pick_seed, pool, show, summary_csv,
+    SUMMARY_HEADER, SweepArgs, check_n, check_probability, model_name, pick_seed, show, summary_csv,
 };
 use crate::util::output::outln;
 use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
@@ -40,7 +40,7 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     let clock = Instant::now();
     let points = {
         let _bar = Progress::start(control, a.samples * a.eps.len() as u64, "sweep");
-        pool(a.exp.threads)?.install(|| {
+        crate::util::pool(a.exp.threads)?.install(|| {
             experiment::sweep(&params, &a.eps, a.samples as usize, seed, a.exp.max_steps, &Stop::new(control))
         })?
     };

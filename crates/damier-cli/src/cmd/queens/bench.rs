@@ -71,8 +71,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let options = a.isa.options(super::count::available_memory())?;
-    let one = super::pool(1)?;
-    let all = super::pool(0)?;
+    let one = crate::util::pool(Some(1))?;
+    let all = crate::util::pool(None)?;
     let threads = all.current_num_threads();
     let mut rows = Vec::new();
     if !a.json {

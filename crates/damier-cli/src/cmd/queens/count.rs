@@ -212,7 +212,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if long.applies() {
         return super::long::run(long);
     }
-    let pool = super::pool(a.threads.unwrap_or(0) as usize)?;
+    let pool = crate::util::pool(a.threads)?;
     let start = Instant::now();
     if let Some(share) = a.share {
         let share_total = pool.install(|| super::count_share(a.n, share, &options))?;

@@ -209,7 +209,7 @@ pub(super) fn prepare(c: &LongCount) -> anyhow::Result<Prepared> {
     }
     let share = c.share.unwrap_or(Share::WHOLE);
     let indices = list.share_indices(share);
-    let pool = super::pool(c.threads)?;
+    let pool = crate::util::pool(Some(c.threads as u32))?;
     let start = Instant::now();
     // Tasks already in the journal are skipped; their counts are read back.
     let mut known: HashMap<u32, u64> = HashMap::new();

@@ -4,7 +4,6 @@
 
 use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::Subcommand;
 
 mod bench;
@@ -69,11 +68,6 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Journal(a) => journal::run(a),
         Command::Estimate(a) => estimate::run(a),
     }
-}
-
-/// A rayon pool of `threads` workers (0 = all cores).
-fn pool(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("cannot start the thread pool")
 }
 
 /// Boards are drawn up to this size by default; wider ones do not fit a terminal.

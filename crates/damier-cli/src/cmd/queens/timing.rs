@@ -89,7 +89,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(p) = &a.plot {
         crate::util::plot::format_of(p)?;
     }
-    let pool = super::pool(a.threads.unwrap_or(0) as usize)?;
+    let pool = crate::util::pool(a.threads)?;
     let control = interrupt::control();
     // A private counter for the bar: the engines report progress in their own units.
     let steps: &'static Control = Box::leak(Box::new(Control::new()));

@@ -1,0 +1,176 @@
+//! CSV files of runs and results, through the `csv` crate and one serde record type per file
+//! kind: written atomically, read back with every field checked, errors naming the file, the
+//! line and the column.
+
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::Context;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// The largest CSV read (about two million runs of a sweep).
+pub const MAX_BYTES: u64 = 256 << 20;
+
+/// Why a record read from a file is refused after it parsed: the column at fault, if one.
+pub struct Invalid {
+    /// The column at fault.
+    pub column: Option<&'static str>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl Invalid {
+    /// A fault of the whole line.
+    pub fn line(message: impl Into<String>) -> Invalid {
+        Invalid { column: None, message: message.into() }
+    }
+
+    /// A fault of one column.
+    pub fn column(column: &'static str, message: impl Into<String>) -> Invalid {
+        Invalid { column: Some(column), message: message.into() }
+    }
+}
+
+/// The bytes of the file at `path`, refused beyond [`MAX_BYTES`].
+pub fn read_bytes(path: &Path) -> anyhow::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_BYTES + 1).read_to_end(&mut bytes))
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    anyhow::ensure!(
+        bytes.len() as u64 <= MAX_BYTES,
+        "{}: larger than {MAX_BYTES} bytes, the most a CSV read takes",
+        path.display()
+    );
+    Ok(bytes)
+}
+
+/// The records of the CSV file at `path` (see [`parse`]); errors start with the file name.
+pub fn read<T: DeserializeOwned, U>(
+    path: &Path,
+    kind: &str,
+    headers: &[&[&str]],
+    check: impl FnMut(T) -> Result<U, Invalid>,
+) -> anyhow::Result<Vec<U>> {
+    parse(&read_bytes(path)?, kind, headers, check).with_context(|| path.display().to_string())
+}
+
+/// The records of a CSV file's bytes as `T`, each checked into `U` by `check`. The first line
+/// must be one of `headers` (a file kind can have grown columns); `kind` names the file kind
+/// in the error. Blank lines and spaces around fields are skipped. Errors read
+/// `line L, column C: what`.
+pub fn parse<T: DeserializeOwned, U>(
+    bytes: &[u8],
+    kind: &str,
+    headers: &[&[&str]],
+    mut check: impl FnMut(T) -> Result<U, Invalid>,
+) -> anyhow::Result<Vec<U>> {
+    let mut reader = csv::ReaderBuilder::new().trim(csv::Trim::All).from_reader(bytes);
+    let header = match reader.headers() {
+        Ok(h) if h.is_empty() => anyhow::bail!("empty file: no header line"),
+        Ok(h) => h.clone(),
+        Err(e) => anyhow::bail!("line 1: {}", describe(&e)),
+    };
+    let names: Vec<&str> = header.iter().collect();
+    anyhow::ensure!(
+        headers.iter().any(|h| names[..] == h[..]),
+        "line 1: not {kind} (expected {})",
+        headers.last().map(|h| h.join(",")).unwrap_or_default()
+    );
+    let mut out = Vec::new();
+    let mut record = csv::StringRecord::new();
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) => {
+                let line = e.position().map_or(0, csv::Position::line);
+                anyhow::bail!("line {line}: {}", describe(&e));
+            }
+        }
+        let line = record.position().map_or(0, csv::Position::line);
+        let row: T = record.deserialize(Some(&header)).map_err(|e| {
+            let field = match e.kind() {
+                csv::ErrorKind::Deserialize { err, .. } => err.field(),
+                _ => None,
+            };
+            let value = field.and_then(|i| record.get(i as usize)).unwrap_or("");
+            match field.and_then(|i| names.get(i as usize)) {
+                Some(name) => {
+                    anyhow::anyhow!("line {line}, column {name}: {}", deserialize_message(&e, value))
+                }
+                None => anyhow::anyhow!("line {line}: {}", deserialize_message(&e, value)),
+            }
+        })?;
+        out.push(check(row).map_err(|i| match i.column {
+            Some(c) => anyhow::anyhow!("line {line}, column {c}: {}", i.message),
+            None => anyhow::anyhow!("line {line}: {}", i.message),
+        })?);
+    }
+    Ok(out)
+}
+
+/// What a reader error says, without the position (the caller puts the line first).
+fn describe(e: &csv::Error) -> String {
+    match e.kind() {
+        csv::ErrorKind::UnequalLengths { expected_len, len, .. } => {
+            format!("{len} fields, the header has {expected_len}")
+        }
+        csv::ErrorKind::Utf8 { .. } => "not UTF-8 text".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// What a field that did not parse is, in words.
+fn deserialize_message(e: &csv::Error, value: &str) -> String {
+    let csv::ErrorKind::Deserialize { err, .. } = e.kind() else { return e.to_string() };
+    match err.kind() {
+        csv::DeserializeErrorKind::ParseInt(p) if matches!(p.kind(), std::num::IntErrorKind::PosOverflow) => {
+            format!("too large: {value:?}")
+        }
+        csv::DeserializeErrorKind::ParseInt(_) => format!("not a whole number: {value:?}"),
+        csv::DeserializeErrorKind::ParseFloat(_) => format!("not a number: {value:?}"),
+        csv::DeserializeErrorKind::ParseBool(_) => format!("{value:?} is neither true nor false"),
+        csv::DeserializeErrorKind::Message(m) => m.clone(),
+        _ => err.to_string(),
+    }
+}
+
+/// `rows` as CSV bytes, header first (the field names of `T`).
+pub fn to_bytes<T: Serialize>(rows: &[T]) -> anyhow::Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in rows {
+        w.serialize(r)?;
+    }
+    w.into_inner().map_err(|e| anyhow::anyhow!("cannot make the CSV: {e}"))
+}
+
+/// Serde helpers for the number formats of the CSV files.
+pub mod format {
+    use serde::Serializer;
+
+    /// `1.234560e-3`: seconds as the files have always held them.
+    pub fn sci6<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("{v:.6e}"))
+    }
+
+    /// [`sci6`], empty when absent.
+    pub fn sci6_opt<S: Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&v.map(|v| format!("{v:.6e}")).unwrap_or_default())
+    }
+
+    /// Milliseconds: `0.125`, empty when absent.
+    pub fn milli_opt<S: Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&v.map(|v| format!("{v:.3}")).unwrap_or_default())
+    }
+}
+
+/// A duration read from `column`: a finite number of seconds, not negative.
+pub fn seconds(column: &'static str, v: f64) -> Result<f64, Invalid> {
+    if v.is_finite() && v >= 0.0 {
+        Ok(v)
+    } else {
+        Err(Invalid::column(column, format!("not a number of seconds: {v}")))
+    }
+}
