@@ -41,4 +41,5 @@ pub mod lights;
 pub mod queens;
 mod random;
 pub mod stats;
+pub mod system;
 pub mod walk;

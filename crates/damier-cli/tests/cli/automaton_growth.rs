@@ -76,7 +76,7 @@ fn bad_runs_files_are_refused() {
     let p = path.to_str().unwrap();
     for (content, needle) in [
         ("model,n\npair,5\n", "not a growth runs file"),
-        ("series,n,seed,steps,moves,solved,cpu_s\npair,5,1,10,2\n", ":2:"),
+        ("series,n,seed,steps,moves,solved,cpu_s\npair,5,1,10,2\n", "line 2: 5 fields"),
         ("series,n,seed,steps,moves,solved,cpu_s\nqueen,5,1,10,2,true,\n", "series"),
         ("series,n,seed,steps,moves,solved,cpu_s\npair,5,1,-3,2,true,\n", "steps"),
         ("series,n,seed,steps,moves,solved,cpu_s\npair,5,1,10,2,yes,\n", "solved"),

@@ -12,11 +12,20 @@
 //! censored run is reported but left out of the fit (a fit through lower bounds would
 //! understate the growth); the fit needs at least two complete points. A point with a single
 //! run adds no spread to the bootstrap, so callers should fit only points with several runs.
+//!
+//! The experiment behind `damier automaton growth` is here too: [`measure`] runs both models
+//! and min-conflicts local search over their sizes, [`analyse`] fits every [`Quantity`].
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
+use rayon::prelude::*;
 
+use super::{Automaton, Model, Params, Stop};
+use crate::control::Control;
+use crate::queens::local;
 use crate::random::below;
+use crate::stats;
+use crate::system::thread_cpu_seconds;
 
 /// One run: its board side and its cost (steps, moves...), or the budget it hit.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -203,6 +212,266 @@ pub fn fit(runs: &[Run], resamples: usize, seed: u64) -> Result<Fit, GrowthError
     })
 }
 
+/// The searches the growth experiment compares (the `series` of its per-run CSV).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "lowercase"))]
+pub enum Series {
+    /// The automaton, model 1 (adjacent pairs).
+    Pair,
+    /// The automaton, model 2 (cells).
+    Cell,
+    /// Min-conflicts local search ([`crate::queens::local`]).
+    Local,
+}
+
+impl Series {
+    /// The name in files: `pair`, `cell` or `local`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Series::Pair => "pair",
+            Series::Cell => "cell",
+            Series::Local => "local",
+        }
+    }
+
+    /// The series called `name` ([`Series::name`]).
+    pub fn from_name(name: &str) -> Option<Series> {
+        [Series::Pair, Series::Cell, Series::Local].into_iter().find(|s| s.name() == name)
+    }
+}
+
+/// One measured run of the growth experiment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measured {
+    /// The search.
+    pub series: Series,
+    /// Board side.
+    pub n: u32,
+    /// Seed of the run (1, 2, ...: the automaton's `run --seed`).
+    pub seed: u64,
+    /// Updates made (automaton), or swaps evaluated (local search).
+    pub steps: u64,
+    /// Effective queen moves (automaton); for local search every queen its greedy starts
+    /// place counts as one move and every swap made as two.
+    pub moves: u64,
+    /// The run reached a solution.
+    pub solved: bool,
+    /// CPU time of the run, seconds, rounded to milliseconds (`None` where unknown).
+    pub cpu_s: Option<f64>,
+}
+
+/// What the growth experiment runs: [`measure`]'s settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GrowthPlan {
+    /// The board sides of each search to run.
+    pub sizes: Vec<(Series, Vec<u32>)>,
+    /// Runs per (series, n); run `i` has seed `i` (1-based).
+    pub samples: u64,
+    /// ε of both models.
+    pub eps: f64,
+    /// η of model 2.
+    pub eta: f64,
+    /// Step cap of a model 1 run.
+    pub pair_max_steps: u64,
+    /// Step cap of a model 2 run.
+    pub cell_max_steps: u64,
+}
+
+impl GrowthPlan {
+    /// The step cap of an automaton series (local search has none: `u64::MAX`).
+    pub fn cap(&self, series: Series) -> u64 {
+        match series {
+            Series::Pair => self.pair_max_steps,
+            Series::Cell => self.cell_max_steps,
+            Series::Local => u64::MAX,
+        }
+    }
+}
+
+/// Why the growth experiment could not run.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum MeasureError {
+    /// Every list of sizes is empty.
+    #[error("nothing to run: every list of sizes is empty")]
+    Empty,
+    /// Bad parameters of an automaton run.
+    #[error(transparent)]
+    Params(#[from] super::AutomatonError),
+    /// A local search that cannot run (no solution, too large) or was cancelled.
+    #[error(transparent)]
+    Local(#[from] crate::queens::local::LocalError),
+    /// Cancelled.
+    #[error(transparent)]
+    Interrupted(#[from] crate::control::Interrupted),
+}
+
+/// Runs the experiment of `plan` on the current rayon pool: every (series, n, seed) job in
+/// parallel, results in job order (series, then n, then seed). Advances `control` by one per
+/// finished run.
+pub fn measure(plan: &GrowthPlan, control: &Control) -> Result<Vec<Measured>, MeasureError> {
+    let jobs: Vec<(Series, u32, u64)> = plan
+        .sizes
+        .iter()
+        .flat_map(|(series, ns)| {
+            ns.iter().flat_map(move |&n| (1..=plan.samples).map(move |s| (*series, n, s)))
+        })
+        .collect();
+    if jobs.is_empty() {
+        return Err(MeasureError::Empty);
+    }
+    jobs.par_iter()
+        .map(|&(series, n, seed)| -> Result<Measured, MeasureError> {
+            let start = thread_cpu_seconds();
+            let (steps, moves, solved) = match series {
+                Series::Local => {
+                    let s = local::solve(n, seed, control)?.stats;
+                    (s.swaps_tried, (u64::from(s.restarts) + 1) * u64::from(n) + 2 * s.swaps_made, true)
+                }
+                Series::Pair | Series::Cell => {
+                    let model = if series == Series::Pair { Model::Pair } else { Model::Cell };
+                    let params = Params { eps: plan.eps, eta: plan.eta, ..Params::new(model, n)? };
+                    let mut aut = Automaton::from_seed(&params, seed)?;
+                    let r = aut.run(plan.cap(series), &Stop::new(control))?;
+                    (r.steps, r.moves, r.solved)
+                }
+            };
+            control.advance(1);
+            // Milliseconds, as the runs file stores them, so a redraw gives the same table.
+            let cpu_s = start.zip(thread_cpu_seconds()).map(|(t0, t1)| ((t1 - t0) * 1e3).round() / 1e3);
+            Ok(Measured { series, n, seed, steps, moves, solved, cpu_s })
+        })
+        .collect()
+}
+
+/// A cost to fit: which runs, which counter.
+#[derive(Clone, Copy, Debug)]
+pub struct Quantity {
+    /// The runs.
+    pub series: Series,
+    /// Its name in tables and figures.
+    pub label: &'static str,
+    /// Moves rather than steps.
+    pub moves: bool,
+}
+
+/// The quantities of the growth experiment, in the order they are reported.
+pub const QUANTITIES: [Quantity; 6] = [
+    Quantity { series: Series::Pair, label: "model 1 (pair): steps", moves: false },
+    Quantity { series: Series::Cell, label: "model 2 (cell): steps", moves: false },
+    Quantity { series: Series::Pair, label: "model 1 (pair): moves", moves: true },
+    Quantity { series: Series::Cell, label: "model 2 (cell): moves", moves: true },
+    Quantity { series: Series::Local, label: "min-conflicts: swaps evaluated", moves: false },
+    Quantity { series: Series::Local, label: "min-conflicts: moves", moves: true },
+];
+
+/// One n of a quantity: its [`Point`] and the mean CPU time of its runs.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct CostPoint {
+    /// The cost's statistics.
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub point: Point,
+    /// Mean CPU seconds per run (all runs with a known time).
+    pub mean_cpu_s: Option<f64>,
+}
+
+/// One quantity analysed: its points and its growth fit.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct QuantityGrowth {
+    /// The quantity's label ([`Quantity::label`]).
+    pub name: &'static str,
+    /// Per n, increasing.
+    pub points: Vec<CostPoint>,
+    /// The fit over the n with enough runs.
+    pub fit: Option<Fit>,
+    /// Why there is no fit.
+    pub fit_error: Option<String>,
+}
+
+/// How [`analyse`] judges and fits the runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Analysis {
+    /// Step cap of model 1: a run that needed more counts as censored.
+    pub pair_max_steps: u64,
+    /// Step cap of model 2.
+    pub cell_max_steps: u64,
+    /// Bootstrap resamples of the intervals.
+    pub resamples: usize,
+    /// Seed of the bootstrap.
+    pub boot_seed: u64,
+    /// Fit only the n with at least this many runs.
+    pub min_runs: u64,
+}
+
+/// The statistics and growth fits of every quantity present in `rows`. A run is censored
+/// when unsolved or, for the automaton, when it needed more steps than its series' cap (so
+/// runs measured with a higher cap are judged by the same one); a run with no move still
+/// cost one unit of work.
+pub fn analyse(rows: &[Measured], a: &Analysis) -> Result<Vec<QuantityGrowth>, GrowthError> {
+    let cap = |s: Series| match s {
+        Series::Pair => a.pair_max_steps,
+        Series::Cell => a.cell_max_steps,
+        Series::Local => u64::MAX,
+    };
+    let mut out = Vec::new();
+    for q in &QUANTITIES {
+        let mine: Vec<&Measured> = rows.iter().filter(|r| r.series == q.series).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let runs: Vec<Run> = mine
+            .iter()
+            .map(|r| Run {
+                n: r.n,
+                cost: (if q.moves { r.moves } else { r.steps }).max(1) as f64,
+                censored: !r.solved || r.steps > cap(q.series),
+            })
+            .collect();
+        let points = points(&runs, a.resamples, a.boot_seed)?;
+        let count = |n: u32| runs.iter().filter(|r| r.n == n).count() as u64;
+        let fitted: Vec<Run> = runs.iter().filter(|r| count(r.n) >= a.min_runs).copied().collect();
+        let (fit, fit_error) = match fit(&fitted, a.resamples, a.boot_seed) {
+            Ok(f) => (Some(f), None),
+            Err(e) => (None, Some(format!("{e} (among the n with at least {} runs)", a.min_runs))),
+        };
+        let points = points
+            .into_iter()
+            .map(|p| {
+                let times: Vec<f64> = mine.iter().filter(|r| r.n == p.n).filter_map(|r| r.cpu_s).collect();
+                CostPoint { mean_cpu_s: stats::mean(&times), point: p }
+            })
+            .collect();
+        out.push(QuantityGrowth { name: q.label, points, fit, fit_error });
+    }
+    Ok(out)
+}
+
+/// The whole growth experiment: settings, runs counted, each quantity analysed (the JSON of
+/// `damier automaton growth`).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct GrowthResult {
+    /// ε of both models.
+    pub eps: f64,
+    /// η of model 2.
+    pub eta: f64,
+    /// Step cap of model 1.
+    pub pair_max_steps: u64,
+    /// Step cap of model 2.
+    pub cell_max_steps: u64,
+    /// Runs analysed.
+    pub runs: usize,
+    /// Bootstrap resamples.
+    pub resamples: u64,
+    /// Seed of the bootstrap.
+    pub boot_seed: u64,
+    /// Each quantity present, in the order of [`QUANTITIES`].
+    pub series: Vec<QuantityGrowth>,
+    /// Wall time, seconds.
+    pub seconds: f64,
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -328,5 +597,84 @@ mod tests {
             prop_assert!((g.rate / f.rate - 1.0).abs() < 1e-9);
             prop_assert!((g.intercept - f.intercept - k.ln()).abs() < 1e-9);
         }
+    }
+
+    fn measured(series: Series, n: u32, seed: u64, steps: u64, moves: u64, solved: bool) -> Measured {
+        Measured { series, n, seed, steps, moves, solved, cpu_s: Some(0.5) }
+    }
+
+    #[test]
+    fn measure_runs_every_job_in_order_and_replays_each_run() {
+        let plan = GrowthPlan {
+            sizes: vec![(Series::Pair, vec![6]), (Series::Local, vec![8, 10])],
+            samples: 2,
+            eps: super::super::DEFAULT_EPS,
+            eta: super::super::DEFAULT_ETA,
+            pair_max_steps: 100_000_000,
+            cell_max_steps: 1,
+        };
+        let control = Control::new();
+        let rows = measure(&plan, &control).unwrap();
+        let jobs: Vec<(Series, u32, u64)> = rows.iter().map(|r| (r.series, r.n, r.seed)).collect();
+        assert_eq!(
+            jobs,
+            [
+                (Series::Pair, 6, 1),
+                (Series::Pair, 6, 2),
+                (Series::Local, 8, 1),
+                (Series::Local, 8, 2),
+                (Series::Local, 10, 1),
+                (Series::Local, 10, 2)
+            ]
+        );
+        assert!(rows.iter().all(|r| r.solved));
+        // The automaton run is `automaton run --seed` replayed; the local search counts a
+        // greedy start's queens and two moves per swap made.
+        let params = Params { eps: plan.eps, eta: plan.eta, ..Params::new(Model::Pair, 6).unwrap() };
+        let r = Automaton::from_seed(&params, 2).unwrap().run(u64::MAX, &Stop::new(&control)).unwrap();
+        assert_eq!((rows[1].steps, rows[1].moves), (r.steps, r.moves));
+        let s = local::solve(10, 1, &control).unwrap().stats;
+        assert_eq!(rows[4].steps, s.swaps_tried);
+        assert_eq!(rows[4].moves, (u64::from(s.restarts) + 1) * 10 + 2 * s.swaps_made);
+        let none = GrowthPlan { sizes: vec![(Series::Cell, vec![])], ..plan.clone() };
+        assert_eq!(measure(&none, &control), Err(MeasureError::Empty));
+        let three = GrowthPlan { sizes: vec![(Series::Local, vec![3])], ..plan };
+        assert!(matches!(measure(&three, &control), Err(MeasureError::Local(_))));
+    }
+
+    #[test]
+    fn analyse_judges_runs_by_the_cap_and_fits_each_quantity() {
+        let mut rows = Vec::new();
+        for (n, steps) in [(6, 100), (7, 300), (8, 900)] {
+            for seed in 1..=3 {
+                rows.push(measured(Series::Pair, n, seed, steps, steps / 10, true));
+                rows.push(measured(Series::Local, n, seed, steps, 0, true));
+            }
+        }
+        let a = Analysis { pair_max_steps: 500, cell_max_steps: 1, resamples: 0, boot_seed: 1, min_runs: 3 };
+        let out = analyse(&rows, &a).unwrap();
+        let names: Vec<&str> = out.iter().map(|q| q.name).collect();
+        assert_eq!(
+            names,
+            [
+                "model 1 (pair): steps",
+                "model 1 (pair): moves",
+                "min-conflicts: swaps evaluated",
+                "min-conflicts: moves"
+            ]
+        );
+        // n = 8 needed 900 steps, beyond the cap of 500: censored, out of the fit.
+        let censored: Vec<usize> = out[0].points.iter().map(|p| p.point.censored).collect();
+        assert_eq!(censored, [0, 0, 3]);
+        let fit = out[0].fit.as_ref().unwrap();
+        assert_eq!(fit.ns, [6, 7]);
+        assert!((fit.rate - 3.0).abs() < 1e-9);
+        // Local search has no cap; a run without a move still cost one unit.
+        assert_eq!(out[2].fit.as_ref().unwrap().ns, [6, 7, 8]);
+        assert_eq!(out[3].points[0].point.mean, Some(1.0));
+        assert_eq!(out[3].points[0].mean_cpu_s, Some(0.5));
+        let strict = Analysis { min_runs: 4, ..a };
+        let e = analyse(&rows, &strict).unwrap()[0].fit_error.clone().unwrap();
+        assert!(e.contains("at least 4 runs"), "{e}");
     }
 }

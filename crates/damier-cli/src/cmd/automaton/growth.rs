@@ -12,16 +12,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::Context;
 use clap::Args;
-use damier::automaton::growth::{self, Fit, Run};
-use damier::automaton::{Automaton, Params, Stop};
-use damier::queens::local;
-use rayon::prelude::*;
+use damier::automaton::growth::{self, Analysis, Fit, GrowthPlan, GrowthResult, Measured, Series};
 
 use super::scale::parse_ns;
 use super::{ModelArg, OutputArgs, check_probability};
 use crate::util::OutputPath;
+use crate::util::csv_file::{self, Invalid, format};
 use crate::util::output::{self, outln};
 use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::{interrupt, progress::Progress};
@@ -86,230 +83,123 @@ pub struct GrowthArgs {
 
 impl GrowthArgs {
     /// The step cap of an automaton series.
-    fn cap(&self, series: &str) -> u64 {
+    fn cap(&self, series: Series) -> u64 {
         match series {
-            "pair" => self.pair_max_steps.unwrap_or(self.max_steps),
+            Series::Pair => self.pair_max_steps.unwrap_or(self.max_steps),
             _ => self.cell_max_steps.unwrap_or(self.max_steps),
         }
     }
 }
 
 /// One run as the per-run CSV holds it.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(serde::Serialize, serde::Deserialize)]
 struct RunRow {
     series: String,
     n: u32,
     seed: u64,
     steps: u64,
     moves: u64,
-    solved: bool,
+    /// `true` or `false` (`1` and `0` are read too).
+    solved: String,
+    #[serde(serialize_with = "format::milli_opt")]
     cpu_s: Option<f64>,
 }
 
-const RUNS_HEADER: &str = "series,n,seed,steps,moves,solved,cpu_s";
+const RUNS_HEADER: [&str; 7] = ["series", "n", "seed", "steps", "moves", "solved", "cpu_s"];
 
-/// A cost to fit: which runs, which counter.
-struct Quantity {
-    series: &'static str,
-    label: &'static str,
-    moves: bool,
+impl From<&Measured> for RunRow {
+    fn from(r: &Measured) -> RunRow {
+        RunRow {
+            series: r.series.name().into(),
+            n: r.n,
+            seed: r.seed,
+            steps: r.steps,
+            moves: r.moves,
+            solved: r.solved.to_string(),
+            cpu_s: r.cpu_s,
+        }
+    }
 }
 
-const QUANTITIES: [Quantity; 6] = [
-    Quantity { series: "pair", label: "model 1 (pair): steps", moves: false },
-    Quantity { series: "cell", label: "model 2 (cell): steps", moves: false },
-    Quantity { series: "pair", label: "model 1 (pair): moves", moves: true },
-    Quantity { series: "cell", label: "model 2 (cell): moves", moves: true },
-    Quantity { series: "local", label: "min-conflicts: swaps evaluated", moves: false },
-    Quantity { series: "local", label: "min-conflicts: moves", moves: true },
-];
+impl TryFrom<RunRow> for Measured {
+    type Error = Invalid;
 
+    fn try_from(r: RunRow) -> Result<Measured, Invalid> {
+        let series = Series::from_name(&r.series)
+            .ok_or_else(|| Invalid::column("series", format!("{:?} is not pair, cell or local", r.series)))?;
+        let solved = match r.solved.as_str() {
+            "true" | "1" => true,
+            "false" | "0" => false,
+            v => return Err(Invalid::column("solved", format!("{v:?} is neither true nor false"))),
+        };
+        let cpu_s = r.cpu_s.map(|v| csv_file::seconds("cpu_s", v)).transpose()?;
+        Ok(Measured { series, n: r.n, seed: r.seed, steps: r.steps, moves: r.moves, solved, cpu_s })
+    }
+}
+
+/// One line of the summary CSV (`--csv`): one n of one quantity.
 #[derive(serde::Serialize)]
-struct PointReport {
-    #[serde(flatten)]
-    point: growth::Point,
-    /// Mean CPU seconds per run (all runs with a known time).
+struct SummaryRow<'a> {
+    series: &'a str,
+    n: u32,
+    runs: usize,
+    censored: usize,
+    #[serde(serialize_with = "format::sci6_opt")]
+    mean: Option<f64>,
+    #[serde(serialize_with = "format::sci6_opt")]
+    ci_low: Option<f64>,
+    #[serde(serialize_with = "format::sci6_opt")]
+    ci_high: Option<f64>,
+    #[serde(serialize_with = "format::sci6_opt")]
+    median: Option<f64>,
+    #[serde(serialize_with = "format::milli_opt")]
     mean_cpu_s: Option<f64>,
 }
 
-#[derive(serde::Serialize)]
-struct SeriesReport {
-    name: &'static str,
-    points: Vec<PointReport>,
-    fit: Option<Fit>,
-    /// Why there is no fit.
-    fit_error: Option<String>,
+/// Reads one per-run CSV; every field checked, errors name the file, line and column.
+fn read_runs(path: &PathBuf) -> anyhow::Result<Vec<Measured>> {
+    csv_file::read(path, "a growth runs file", &[&RUNS_HEADER], |r: RunRow| Measured::try_from(r))
 }
 
-#[derive(serde::Serialize)]
-struct GrowthReport {
-    eps: f64,
-    eta: f64,
-    pair_max_steps: u64,
-    cell_max_steps: u64,
-    runs: usize,
-    resamples: u64,
-    boot_seed: u64,
-    series: Vec<SeriesReport>,
-    seconds: f64,
-}
-
-/// CPU time of the calling thread, seconds (Linux; `None` elsewhere).
-fn thread_cpu_seconds() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: f64 = s.split_whitespace().next()?.parse().ok()?;
-    Some(ns / 1e9)
-}
-
-fn parse_bool(s: &str) -> Option<bool> {
-    match s {
-        "true" | "1" => Some(true),
-        "false" | "0" => Some(false),
-        _ => None,
-    }
-}
-
-/// Reads one per-run CSV; every line checked, errors name the file and line.
-fn read_runs(path: &PathBuf) -> anyhow::Result<Vec<RunRow>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut lines = text.lines().enumerate();
-    let header = lines.next().map(|(_, l)| l.trim());
-    anyhow::ensure!(
-        header == Some(RUNS_HEADER),
-        "{}: not a growth runs file (the first line must be {RUNS_HEADER})",
-        path.display()
-    );
-    let mut rows = Vec::new();
-    for (i, line) in lines {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        let bad = |what: &str| anyhow::anyhow!("{}:{}: {what}: {line:?}", path.display(), i + 1);
-        let f: Vec<&str> = line.split(',').collect();
-        if f.len() != 7 {
-            return Err(bad("expected 7 fields"));
-        }
-        let series = f[0].to_string();
-        if !matches!(series.as_str(), "pair" | "cell" | "local") {
-            return Err(bad("series must be pair, cell or local"));
-        }
-        let num = |s: &str, what: &str| s.parse::<u64>().map_err(|_| bad(what));
-        let n = u32::try_from(num(f[1], "bad n")?).map_err(|_| bad("n too large"))?;
-        let cpu_s = match f[6] {
-            "" => None,
-            s => Some(
-                s.parse::<f64>()
-                    .ok()
-                    .filter(|v| v.is_finite() && *v >= 0.0)
-                    .ok_or_else(|| bad("bad cpu_s"))?,
-            ),
-        };
-        rows.push(RunRow {
-            series,
-            n,
-            seed: num(f[2], "bad seed")?,
-            steps: num(f[3], "bad steps")?,
-            moves: num(f[4], "bad moves")?,
-            solved: parse_bool(f[5]).ok_or_else(|| bad("solved must be true or false"))?,
-            cpu_s,
-        });
-    }
-    Ok(rows)
-}
-
-/// Runs the experiments: every (series, n, seed) job in parallel, results in job order.
-fn measure(a: &GrowthArgs) -> anyhow::Result<Vec<RunRow>> {
-    let mut jobs: Vec<(&'static str, u32, u64)> = Vec::new();
+/// What to run, from the arguments.
+fn plan(a: &GrowthArgs) -> anyhow::Result<GrowthPlan> {
     let sides = |spec: &str| -> anyhow::Result<Vec<u32>> {
         if spec.trim().is_empty() {
             return Ok(Vec::new());
         }
         parse_ns(spec)
     };
-    let mut add = |series: &'static str, ns: Vec<u32>| {
-        for n in ns {
-            jobs.extend((1..=a.samples).map(|s| (series, n, s)));
-        }
-    };
+    let mut sizes = Vec::new();
     if a.model.contains(&ModelArg::Pair) {
-        add("pair", sides(&a.pair_n)?);
+        sizes.push((Series::Pair, sides(&a.pair_n)?));
     }
     if a.model.contains(&ModelArg::Cell) {
-        add("cell", sides(&a.cell_n)?);
+        sizes.push((Series::Cell, sides(&a.cell_n)?));
     }
     let local_ns = sides(&a.local_n)?;
     if let Some(&n) = local_ns.iter().find(|&&n| n == 2 || n == 3) {
         anyhow::bail!("--local-n: n = {n} has no solution");
     }
-    add("local", local_ns);
-    anyhow::ensure!(!jobs.is_empty(), "nothing to run: every list of sizes is empty");
+    sizes.push((Series::Local, local_ns));
+    Ok(GrowthPlan {
+        sizes,
+        samples: a.samples,
+        eps: a.eps,
+        eta: a.eta,
+        pair_max_steps: a.cap(Series::Pair),
+        cell_max_steps: a.cap(Series::Cell),
+    })
+}
+
+/// Runs the experiments on `--threads` workers, with a progress bar.
+fn measure(a: &GrowthArgs) -> anyhow::Result<Vec<Measured>> {
+    let plan = plan(a)?;
+    let jobs: usize = plan.sizes.iter().map(|(_, ns)| ns.len()).sum::<usize>() * a.samples as usize;
+    anyhow::ensure!(jobs > 0, "nothing to run: every list of sizes is empty");
     let control = interrupt::control();
-    let _bar = Progress::start(control, jobs.len() as u64, "growth");
+    let _bar = Progress::start(control, jobs as u64, "growth");
     let pool = crate::util::pool(a.threads)?;
-    let rows: anyhow::Result<Vec<RunRow>> = pool.install(|| {
-        jobs.par_iter()
-            .map(|&(series, n, seed)| -> anyhow::Result<RunRow> {
-                let start = thread_cpu_seconds();
-                let (steps, moves, solved) = if series == "local" {
-                    let s = local::solve(n, seed, control)?.stats;
-                    (s.swaps_tried, (u64::from(s.restarts) + 1) * u64::from(n) + 2 * s.swaps_made, true)
-                } else {
-                    let model = if series == "pair" { ModelArg::Pair } else { ModelArg::Cell };
-                    let params = Params { eps: a.eps, eta: a.eta, ..Params::new(model.into(), n)? };
-                    let mut aut = Automaton::from_seed(&params, seed)?;
-                    let r = aut.run(a.cap(series), &Stop::new(control))?;
-                    (r.steps, r.moves, r.solved)
-                };
-                control.advance(1);
-                // Milliseconds, as the runs file stores them, so a redraw gives the same table.
-                let cpu_s = start.zip(thread_cpu_seconds()).map(|(t0, t1)| ((t1 - t0) * 1e3).round() / 1e3);
-                Ok(RunRow { series: series.to_string(), n, seed, steps, moves, solved, cpu_s })
-            })
-            .collect()
-    });
-    rows
-}
-
-/// The summaries and fits of every quantity present in `rows`.
-fn analyse(rows: &[RunRow], a: &GrowthArgs) -> anyhow::Result<Vec<SeriesReport>> {
-    let mut out = Vec::new();
-    for q in &QUANTITIES {
-        let mine: Vec<&RunRow> = rows.iter().filter(|r| r.series == q.series).collect();
-        if mine.is_empty() {
-            continue;
-        }
-        let runs: Vec<Run> = mine
-            .iter()
-            .map(|r| Run {
-                n: r.n,
-                // A run with no move (already a solution) still cost one unit of work.
-                cost: (if q.moves { r.moves } else { r.steps }).max(1) as f64,
-                censored: !r.solved || (q.series != "local" && r.steps > a.cap(q.series)),
-            })
-            .collect();
-        let points = growth::points(&runs, a.resamples as usize, a.boot_seed)?;
-        let count = |n: u32| runs.iter().filter(|r| r.n == n).count() as u64;
-        let fitted: Vec<Run> = runs.iter().filter(|r| count(r.n) >= a.min_runs).copied().collect();
-        let (fit, fit_error) = match growth::fit(&fitted, a.resamples as usize, a.boot_seed) {
-            Ok(f) => (Some(f), None),
-            Err(e) => (None, Some(format!("{e} (among the n with at least {} runs)", a.min_runs))),
-        };
-        let points = points
-            .into_iter()
-            .map(|p| {
-                let times: Vec<f64> = mine.iter().filter(|r| r.n == p.n).filter_map(|r| r.cpu_s).collect();
-                let mean_cpu_s = (!times.is_empty()).then(|| times.iter().sum::<f64>() / times.len() as f64);
-                PointReport { point: p, mean_cpu_s }
-            })
-            .collect();
-        out.push(SeriesReport { name: q.label, points, fit, fit_error });
-    }
-    Ok(out)
-}
-
-fn opt(v: Option<f64>) -> String {
-    v.map(|x| format!("{x:.6e}")).unwrap_or_default()
+    Ok(pool.install(|| growth::measure(&plan, control))?)
 }
 
 fn short(v: Option<f64>) -> String {
@@ -320,7 +210,7 @@ fn fit_text(f: &Fit) -> String {
     format!("×{:.3} per n [{:.3}, {:.3}]", f.rate, f.rate_interval.0, f.rate_interval.1)
 }
 
-fn draw(report: &GrowthReport, path: &std::path::Path, a: &GrowthArgs) -> anyhow::Result<()> {
+fn draw(report: &GrowthResult, path: &std::path::Path, a: &GrowthArgs) -> anyhow::Result<()> {
     let curves = report
         .series
         .iter()
@@ -352,8 +242,8 @@ fn draw(report: &GrowthReport, path: &std::path::Path, a: &GrowthArgs) -> anyhow
                 "mean over the runs (seeds 1, 2, ...); ε = {}, η = {}; runs capped at {} steps (model 1), {} (model 2)",
                 a.eps,
                 a.eta,
-                crate::util::plot::number(a.cap("pair") as f64),
-                crate::util::plot::number(a.cap("cell") as f64)
+                crate::util::plot::number(a.cap(Series::Pair) as f64),
+                crate::util::plot::number(a.cap(Series::Cell) as f64)
             ),
             format!(
                 "fit: ln mean = a + n ln r over the uncensored n; r with its 95% bootstrap interval ({} resamples, seed {})",
@@ -376,12 +266,8 @@ pub fn run(a: GrowthArgs) -> anyhow::Result<ExitCode> {
     let rows = if a.from.is_empty() {
         let rows = measure(&a)?;
         if let Some(path) = &a.runs_out {
-            let mut s = format!("{RUNS_HEADER}\n");
-            for r in &rows {
-                let cpu = r.cpu_s.map(|t| format!("{t:.3}")).unwrap_or_default();
-                s += &format!("{},{},{},{},{},{},{cpu}\n", r.series, r.n, r.seed, r.steps, r.moves, r.solved);
-            }
-            output::write_atomic(path, s.as_bytes())?;
+            let lines: Vec<RunRow> = rows.iter().map(RunRow::from).collect();
+            output::write_atomic(path, &csv_file::to_bytes(&lines)?)?;
         }
         rows
     } else {
@@ -393,37 +279,42 @@ pub fn run(a: GrowthArgs) -> anyhow::Result<ExitCode> {
         anyhow::ensure!(!rows.is_empty(), "the --from files hold no runs");
         rows
     };
-    let report = GrowthReport {
+    let analysis = Analysis {
+        pair_max_steps: a.cap(Series::Pair),
+        cell_max_steps: a.cap(Series::Cell),
+        resamples: a.resamples as usize,
+        boot_seed: a.boot_seed,
+        min_runs: a.min_runs,
+    };
+    let report = GrowthResult {
         eps: a.eps,
         eta: a.eta,
-        pair_max_steps: a.cap("pair"),
-        cell_max_steps: a.cap("cell"),
+        pair_max_steps: a.cap(Series::Pair),
+        cell_max_steps: a.cap(Series::Cell),
         runs: rows.len(),
         resamples: a.resamples,
         boot_seed: a.boot_seed,
-        series: analyse(&rows, &a)?,
+        series: growth::analyse(&rows, &analysis)?,
         seconds: clock.elapsed().as_secs_f64(),
     };
     if let Some(path) = &a.out.csv {
-        let mut s = String::from("series,n,runs,censored,mean,ci_low,ci_high,median,mean_cpu_s\n");
+        let mut lines = Vec::new();
         for sr in &report.series {
             for p in &sr.points {
-                let (lo, hi) = (p.point.interval.map(|i| i.0), p.point.interval.map(|i| i.1));
-                s += &format!(
-                    "{},{},{},{},{},{},{},{},{}\n",
-                    sr.name,
-                    p.point.n,
-                    p.point.runs,
-                    p.point.censored,
-                    opt(p.point.mean),
-                    opt(lo),
-                    opt(hi),
-                    opt(p.point.median),
-                    p.mean_cpu_s.map(|t| format!("{t:.3}")).unwrap_or_default()
-                );
+                lines.push(SummaryRow {
+                    series: sr.name,
+                    n: p.point.n,
+                    runs: p.point.runs,
+                    censored: p.point.censored,
+                    mean: p.point.mean,
+                    ci_low: p.point.interval.map(|i| i.0),
+                    ci_high: p.point.interval.map(|i| i.1),
+                    median: p.point.median,
+                    mean_cpu_s: p.mean_cpu_s,
+                });
             }
         }
-        output::write_atomic(path, s.as_bytes())?;
+        output::write_atomic(path, &csv_file::to_bytes(&lines)?)?;
     }
     if let Some(path) = &a.out.plot {
         draw(&report, path, &a)?;

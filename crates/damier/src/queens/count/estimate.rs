@@ -32,6 +32,7 @@ use super::quarters::{self, TaskSample};
 use super::tasks::{TaskEngine, TaskError, TaskList, sample_tasks};
 use crate::control::Control;
 use crate::cpu::Isa;
+use crate::system::thread_cpu_seconds;
 
 /// How [`estimate_cost`] samples.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -421,21 +422,6 @@ fn project_samples(
     e.solutions_low = big_n * (mean - half).max(0.0);
     e.solutions_high = big_n * (mean + half);
     e
-}
-
-/// CPU time of the calling thread, in seconds, where the system tells it.
-#[cfg(unix)]
-fn thread_cpu_seconds() -> Option<f64> {
-    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `t` is a valid, writable timespec for the duration of the call.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
-    ok.then(|| t.tv_sec as f64 + t.tv_nsec as f64 / 1e9)
-}
-
-/// CPU time of the calling thread: not available here.
-#[cfg(not(unix))]
-fn thread_cpu_seconds() -> Option<f64> {
-    None
 }
 
 #[cfg(test)]
