@@ -30,9 +30,9 @@ mod tests {
     fn known_values() {
         assert_eq!(mean(&[]), None);
         assert_eq!(mean_ci95(&[4.0]), Some((4.0, None)));
-        // s² = 100/3 for 10, 20, 30: half-width 1.96 √(100/9).
+        // s² = 100 for 10, 20, 30: half-width 1.96 √(100/3).
         let (m, ci) = mean_ci95(&[10.0, 20.0, 30.0]).unwrap();
-        let h = 1.96 * (100.0f64 / 9.0).sqrt();
+        let h = 1.96 * (100.0f64 / 3.0).sqrt();
         assert_eq!(m, 20.0);
         let (lo, hi) = ci.unwrap();
         assert!((lo - (20.0 - h)).abs() < 1e-12 && (hi - (20.0 + h)).abs() < 1e-12);
