@@ -157,7 +157,7 @@ struct SummaryRow<'a> {
 }
 
 /// Reads one per-run CSV; every field checked, errors name the file, line and column.
-fn read_runs(path: &PathBuf) -> anyhow::Result<Vec<Measured>> {
+fn read_runs(path: &std::path::Path) -> anyhow::Result<Vec<Measured>> {
     csv_file::read(path, "a growth runs file", &[&RUNS_HEADER], |r: RunRow| Measured::try_from(r))
 }
 
