@@ -6,6 +6,7 @@ mod cli {
 
     mod automaton;
     mod automaton_growth;
+    mod bench;
     mod factor;
     mod lights;
     mod long_counts;

@@ -12,7 +12,8 @@
 //! - [`walk`]: the pawn walk ("promenade binaire"): turn a board all black by walking a pawn.
 //!
 //! The shared pieces are [`gf2`] (bit-packed linear algebra over GF(2)) and [`control`]
-//! (cancellation and progress for long computations, without any terminal dependency).
+//! (cancellation and progress for long computations, without any terminal dependency);
+//! [`bench`] times every engine for the performance report.
 //!
 //! ## Example
 //!
@@ -31,6 +32,7 @@
 #![deny(missing_docs)]
 
 pub mod automaton;
+pub mod bench;
 pub mod board;
 pub mod control;
 pub mod cpu;

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod automaton;
+mod bench;
 mod factor;
 mod lights;
 mod play;
@@ -44,6 +45,9 @@ enum Command {
     Watch(watch::Args),
     /// The web lab: every problem in the browser, the API answering the commands' JSON.
     Serve(serve::Args),
+    /// Every figure of docs/performance.md's summary in one run: the table with the machine,
+    /// the date and the commit.
+    Bench(bench::Args),
     /// One API call of `damier serve` (the JSON object on stdin).
     #[command(name = "__api", hide = true)]
     Api(serve::ApiArgs),
@@ -60,6 +64,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Factor(a) => factor::run(a),
         Command::Watch(a) => watch::run(a),
         Command::Serve(a) => serve::run(a),
+        Command::Bench(a) => bench::run(a),
         Command::Api(a) => serve::api(a),
     }
 }

@@ -10,7 +10,9 @@
 //! - `DAMIER_TEST_SLOW_RANK=R`: with `--mpi`, only process R sleeps the task delay;
 //! - `DAMIER_TEST_COST_WARNING_HOURS=H`: warn before counts projected past H core hours
 //!   instead of one (0: before every count on the task list, so a test sees the warning on a
-//!   count of seconds).
+//!   count of seconds);
+//! - `DAMIER_TEST_BENCH_TINY=1`: `damier bench` measures its toy-sized suite (every kind of
+//!   row in seconds of a debug build; the figures mean nothing).
 
 use damier::cpu::Isa;
 
@@ -28,6 +30,8 @@ pub struct TestHooks {
     pub slow_rank: Option<u32>,
     /// The core hours past which a count is announced (one when unset).
     pub cost_warning_hours: Option<f64>,
+    /// `damier bench` runs `damier::bench::Suite::Tiny`.
+    pub bench_tiny: bool,
 }
 
 /// The hooks set in the environment (debug builds), or none (release builds).
@@ -40,6 +44,7 @@ pub fn read() -> anyhow::Result<TestHooks> {
             miscount_task: var("DAMIER_TEST_MISCOUNT_TASK")?,
             slow_rank: var("DAMIER_TEST_SLOW_RANK")?,
             cost_warning_hours: var("DAMIER_TEST_COST_WARNING_HOURS")?,
+            bench_tiny: var::<u8>("DAMIER_TEST_BENCH_TINY")?.is_some_and(|v| v != 0),
         })
     }
     #[cfg(not(debug_assertions))]

@@ -1,10 +1,10 @@
 //! `damier automaton bench`: updates per second of both models, one thread and all threads.
+//! The timed call is the library's (`damier::bench::timers`), shared with `damier bench`.
 
 use std::process::ExitCode;
-use std::time::Instant;
 
-use damier::automaton::experiment;
 use damier::automaton::{Model, Params};
+use damier::bench;
 
 use super::{BenchArgs, check_n};
 use crate::util::output::outln;
@@ -34,28 +34,21 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
         for &n in &a.n {
             interrupt::check()?;
             let params = Params::new(model, n)?;
-            // Calibrate: the updates one thread makes in about `seconds`.
-            let (u, s) = experiment::measure(&params, 1, 2_000_000)?;
-            let target = ((u as f64 / s.max(1e-9)) * a.seconds) as u64;
             for threads in [1, all] {
                 if threads == 1 || all > 1 {
-                    let pool = crate::util::pool(Some(threads as u32))?;
-                    let clock = Instant::now();
-                    let total: u64 = pool.install(|| {
-                        use rayon::prelude::*;
-                        (0..threads as u64)
-                            .into_par_iter()
-                            .map(|t| experiment::measure(&params, 100 + t, target).map(|r| r.0).unwrap_or(0))
-                            .sum()
-                    });
-                    let seconds = clock.elapsed().as_secs_f64();
+                    let (updates, seconds) = bench::timers::automaton_throughput(
+                        &params,
+                        threads,
+                        a.seconds,
+                        interrupt::control(),
+                    )?;
                     rows.push(BenchRow {
                         model,
                         n,
                         threads,
-                        updates: total,
+                        updates,
                         seconds,
-                        updates_per_second: total as f64 / seconds,
+                        updates_per_second: updates as f64 / seconds,
                     });
                 }
             }

@@ -1,4 +1,7 @@
-//! `damier lights bench`: the performance table.
+//! `damier lights bench`: the performance table. The timed calls are the library's
+//! (`damier::bench::timers`), shared with `damier bench`.
+
+use damier::bench;
 
 use super::*;
 
@@ -15,28 +18,12 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
     let control: &Control = interrupt::control();
     let mut out = Vec::new();
     for &n in &a.sizes {
-        let size = Size::new(n, n)?;
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(a.seed);
-        let t = Instant::now();
-        let start = Board::random(size, &mut rng);
-        let generated = t.elapsed().as_secs_f64();
+        let (start, generated) = bench::timers::random_square(n, a.seed)?;
+        let size = start.size();
         // A random start has no solution with probability 1 - 2^-k (k the nullity): the
         // work is the same either way, and the row says which.
         let reps = if n <= 20_000 { 5 } else { 1 };
-        let mut best = f64::INFINITY;
-        let mut copy_time = 0.0;
-        let mut result = None;
-        for _ in 0..reps {
-            // The press pattern is written over a copy of the start (made outside the timing).
-            let t = Instant::now();
-            let mut x = start.clone();
-            copy_time = t.elapsed().as_secs_f64();
-            let t = Instant::now();
-            let (nullity, solvable) = lights::solve_in_place(&mut x, Method::Poly, control)?;
-            best = best.min(t.elapsed().as_secs_f64());
-            result = Some((nullity, solvable, x));
-        }
-        let (nullity, solvable, presses) = result.expect("at least one run");
+        let timing = bench::timers::lights_solve(&start, reps, control)?;
         if a.breakdown {
             // The phases of the polynomial method, timed one by one.
             let t = Instant::now();
@@ -60,10 +47,6 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
                  chase writing the presses in place {t_full:.4} s"
             );
         }
-        let t = Instant::now();
-        let ok = !solvable || lights::verify(&start, None, &presses);
-        let verify = t.elapsed().as_secs_f64();
-        anyhow::ensure!(ok, "the press pattern for {n}x{n} does not verify");
         let target = match n {
             10_000 => Some(0.015),
             100_000 => Some(1.5),
@@ -73,24 +56,19 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
             task: format!(
                 "solve random {n}x{n} (seed {}, {}; generate {generated:.2} s, copy {copy_time:.2} s)",
                 a.seed,
-                if solvable { "solved" } else { "no solution" }
+                if timing.solvable { "solved" } else { "no solution" },
+                copy_time = timing.copy_seconds,
             ),
-            seconds: best,
-            verify_seconds: Some(verify),
+            seconds: timing.solve_seconds,
+            verify_seconds: Some(timing.verify_seconds),
             target_seconds: target,
-            nullity: Some(nullity),
+            nullity: Some(timing.nullity),
         });
     }
     if a.nullities_to > 0 {
-        let t = Instant::now();
-        let nul = lights::square_nullities(a.nullities_to, control)?;
-        let s = t.elapsed().as_secs_f64();
+        let (s, max) = bench::timers::square_nullities(a.nullities_to, control)?;
         out.push(BenchRow {
-            task: format!(
-                "nullities of all n x n, n <= {} (max {})",
-                a.nullities_to,
-                nul.iter().max().unwrap_or(&0)
-            ),
+            task: format!("nullities of all n x n, n <= {} (max {max})", a.nullities_to),
             seconds: s,
             verify_seconds: None,
             target_seconds: (a.nullities_to == 25_000).then_some(10.0),

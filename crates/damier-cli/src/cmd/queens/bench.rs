@@ -2,15 +2,16 @@
 //!
 //! Each n is counted in a 1-thread rayon pool and in an all-cores pool, best of `--repeat`
 //! runs; totals are compared between the two. The figures for docs/performance.md come from
-//! `cargo run --release -- queens bench 16 17 18`.
+//! `cargo run --release -- queens bench 16 17 18`. The timed call is the library's
+//! (`damier::bench::timers::best_count`), shared with `damier bench`.
 
 use std::process::ExitCode;
-use std::time::Instant;
 
-use damier::queens;
+use damier::{bench, queens};
 
-use crate::util::output;
 use crate::util::output::outln;
+use crate::util::progress::Progress;
+use crate::util::{interrupt, output};
 
 /// Arguments of `damier queens bench`.
 #[derive(Debug, clap::Args)]
@@ -40,25 +41,18 @@ struct BenchRow {
     seconds_all_threads: f64,
 }
 
-/// The best wall time of `repeat` counts of n on `pool` (the pool's start-up not timed), with
-/// the counts found.
+/// The best wall time of `repeat` counts of n on `pool`, with a progress bar (on a
+/// terminal) over its tasks.
 fn best(
     pool: &rayon::ThreadPool,
     n: u32,
     repeat: u32,
     options: &queens::count::CountOptions,
 ) -> anyhow::Result<(f64, queens::Counts)> {
-    let mut out = None;
-    for _ in 0..repeat {
-        let start = Instant::now();
-        let c = pool.install(|| super::count_with(n, options))?;
-        let s = start.elapsed().as_secs_f64();
-        out = match out {
-            Some((b, _)) if b <= s => out,
-            _ => Some((s, c)),
-        };
-    }
-    out.ok_or_else(|| anyhow::anyhow!("no run"))
+    let control = interrupt::control();
+    let tasks = queens::count::task_count(n).unwrap_or(0) * u64::from(repeat);
+    let _bar = Progress::start(control, tasks, "counting");
+    Ok(bench::timers::best_count(pool, n, repeat, options, control)?)
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {

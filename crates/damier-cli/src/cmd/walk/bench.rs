@@ -1,4 +1,7 @@
-//! `damier walk bench`: solve and path timed on large boards.
+//! `damier walk bench`: solve and path timed on large boards. The timed call is the
+//! library's (`damier::bench::timers::walk`), shared with `damier bench`.
+
+use damier::bench;
 
 use super::*;
 
@@ -29,24 +32,16 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
     );
     let mut rows = Vec::new();
     for (r, c) in sizes {
-        let board = walk::board_size(r, c)?;
-        let t0 = Instant::now();
-        let sols = walk::solve(board, method, interrupt::control())?;
-        let t1 = Instant::now();
-        let moves = path::path_for(board, &sols.particular)?;
-        let t2 = Instant::now();
-        let rep = path::replay(board, &moves);
-        let t3 = Instant::now();
-        anyhow::ensure!(rep.all_black(), "internal error: {r} x {c} path does not replay to all black");
+        let t = bench::timers::walk(r, c, method, interrupt::control())?;
         let row = BenchRow {
             rows: r,
             cols: c,
-            solve_seconds: (t1 - t0).as_secs_f64(),
-            path_seconds: (t2 - t1).as_secs_f64(),
-            total_seconds: (t2 - t0).as_secs_f64(),
-            replay_seconds: (t3 - t2).as_secs_f64(),
-            activated: sols.particular.count_ones() as usize,
-            path_length: moves.len(),
+            solve_seconds: t.solve_seconds,
+            path_seconds: t.path_seconds,
+            total_seconds: t.solve_seconds + t.path_seconds,
+            replay_seconds: t.replay_seconds,
+            activated: t.activated,
+            path_length: t.path_length,
         };
         if !a.json {
             if rows.is_empty() {

@@ -14,7 +14,6 @@ mod solve;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::Context;
 use clap::{Subcommand, ValueEnum};

@@ -1,0 +1,158 @@
+//! `damier bench [--quick] [--json]`: every row of docs/performance.md's summary, measured in
+//! one run and printed as one table with the machine, the date and the commit.
+//!
+//! The rows and their timed calls are the library's (`damier::bench`), shared with the
+//! per-problem `bench` commands; this file only shows progress and prints.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use damier::bench::{self, BenchRow, Item, Machine, Report, Suite};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::util::output::{self, outln};
+use crate::util::{interrupt, test_hooks};
+
+/// The commit this binary was built from (`git describe --always --dirty`, by build.rs).
+const COMMIT: &str = env!("DAMIER_COMMIT");
+
+/// Arguments of `damier bench`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// One row per engine at smaller sizes: under about a minute (the default is the full
+    /// report, a few minutes on 2 cores).
+    #[arg(long)]
+    quick: bool,
+    /// Print JSON: {suite, commit, date, machine {cpu, cores, memory_bytes, vector_units,
+    /// load_average}, load_average_end, seconds, rows [{group, task, command, value, unit,
+    /// target, higher_is_better, ratio, detail}]}.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let suite = if test_hooks::read()?.bench_tiny {
+        Suite::Tiny
+    } else if a.quick {
+        Suite::Quick
+    } else {
+        Suite::Full
+    };
+    let date = time::OffsetDateTime::now_utc()
+        .replace_nanosecond(0)
+        .context("the clock")?
+        .format(&time::format_description::well_known::Rfc3339)
+        .context("the date")?;
+    let machine = Machine::detect();
+    let items = bench::items(suite);
+    let control = interrupt::control();
+    let bar = progress_bar(items.len());
+    let clock = Instant::now();
+    let mut rows = Vec::with_capacity(items.len());
+    for item in &items {
+        bar.set_message(item.task());
+        let row = item.run(control).with_context(|| item.task())?;
+        bar.inc(1);
+        rows.push(row);
+    }
+    bar.finish_and_clear();
+    let report = Report {
+        suite,
+        commit: COMMIT.to_string(),
+        date,
+        machine,
+        load_average_end: bench::load_average(),
+        seconds: clock.elapsed().as_secs_f64(),
+        rows,
+    };
+    if a.json {
+        output::print_json(&report)?;
+    } else {
+        print_text(&report, &items)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A bar over the rows, naming the one running, on a terminal only.
+fn progress_bar(len: usize) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len as u64);
+    if let Ok(style) = ProgressStyle::with_template("bench [{elapsed_precise}] {pos}/{len} {spinner} {msg}") {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// The figure with its unit, at a precision that fits it.
+fn figure(value: f64, unit: &str) -> String {
+    let digits = if value >= 100.0 {
+        0
+    } else if value >= 10.0 {
+        1
+    } else if value >= 0.1 {
+        2
+    } else {
+        4
+    };
+    format!("{value:.digits$} {unit}")
+}
+
+fn print_text(r: &Report, items: &[Item]) -> anyhow::Result<()> {
+    let m = &r.machine;
+    let suite = match r.suite {
+        Suite::Full => "full",
+        Suite::Quick => "quick",
+        Suite::Tiny => "tiny (test sizes: the figures mean nothing)",
+    };
+    outln!("damier bench, {suite} report: commit {}, {} (UTC)", r.commit, r.date)?;
+    let memory = m
+        .memory_bytes
+        .map_or("memory unknown".into(), |b| format!("{:.1} GiB", b as f64 / f64::from(1u32 << 30)));
+    outln!("machine: {}, {} cores, {memory}, vector units {}", m.cpu, m.cores, m.vector_units.join(" "))?;
+    let load = |l: Option<[f64; 3]>| l.map_or("unknown".into(), |[a, b, c]| format!("{a:.2} {b:.2} {c:.2}"));
+    outln!(
+        "load average (1, 5, 15 min): {} at the start, {} at the end",
+        load(m.load_average),
+        load(r.load_average_end)
+    )?;
+    outln!()?;
+    let width = r.rows.iter().map(|row| row.task.chars().count()).max().unwrap_or(4).max(4);
+    outln!("{:<width$}  {:>18}  {:>12}  {:>6}  detail", "task", "measured", "target", "ratio")?;
+    for row in &r.rows {
+        let target = row.target.map_or("-".into(), |t| {
+            format!("{} {}", if row.higher_is_better { ">=" } else { "<=" }, figure(t, row.unit))
+        });
+        let ratio =
+            row.ratio.map_or("-".into(), |x| if x >= 0.1 { format!("{x:.2}") } else { format!("{x:.1e}") });
+        outln!(
+            "{:<width$}  {:>18}  {:>12}  {:>6}  {}",
+            row.task,
+            figure(row.value, row.unit),
+            target,
+            ratio,
+            row.detail
+        )?;
+    }
+    outln!()?;
+    outln!("ratio: time / target, or target / rate: below 1 meets the target. {:.0} s in all.", r.seconds)?;
+    outln!("each row alone:")?;
+    let mut seen = Vec::new();
+    for (item, row) in items.iter().zip(&r.rows) {
+        let command = item.command();
+        if !seen.contains(&command) {
+            outln!("  {command}    # {}", short(row))?;
+            seen.push(command);
+        }
+    }
+    Ok(())
+}
+
+/// The row's task without its thread count, for the list of commands.
+fn short(row: &BenchRow) -> &str {
+    row.task.split(", ").next().unwrap_or(&row.task)
+}
