@@ -13,7 +13,7 @@
 //!
 //! The shared pieces are [`gf2`] (bit-packed linear algebra over GF(2)) and [`control`]
 //! (cancellation and progress for long computations, without any terminal dependency);
-//! [`bench`] times every engine for the performance report.
+//! [`bench`](mod@bench) times every engine for the performance report.
 //!
 //! ## Example
 //!
