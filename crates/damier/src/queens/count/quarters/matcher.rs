@@ -147,6 +147,7 @@ impl Matcher {
     #[cfg(test)]
     pub(super) fn bytes(&self) -> usize {
         8 * (self.grouped.capacity() + self.queries.capacity())
+            + 2 * self.group.capacity()
             + std::mem::size_of::<Row>() * self.rows.capacity()
     }
 
@@ -292,6 +293,7 @@ impl Matcher {
         let mut start = std::mem::take(&mut self.query_start);
         let mut group = std::mem::take(&mut self.group);
         group.clear();
+        group.reserve_exact(keys.len());
         group.extend(keys.iter().map(|&k| self.group_of(k) as u16));
         let pack = self.packing.then_some(&self.pack);
         let pack = |k: u64| pack.map_or(k, |p| packed(p, k)) & KEY_MASK;
@@ -299,6 +301,15 @@ impl Matcher {
         self.group = group;
         let rows_per_block = self.chunks << CHUNK;
         self.rows.clear();
+        // PERF: the rows of exactly the blocks built below (not the doubling of a growing
+        // vector): the tables are the largest buffer of a batch.
+        let blocks: usize = (0..count)
+            .map(|g| {
+                let len = start[g + 1] - start[g];
+                len / BLOCK + usize::from(len % BLOCK >= SMALL)
+            })
+            .sum();
+        self.rows.reserve_exact(blocks * rows_per_block);
         self.groups.clear();
         for g in 0..count {
             let (mut at, end) = (start[g], start[g + 1]);
@@ -339,6 +350,7 @@ impl Matcher {
         let mut grouped = std::mem::take(&mut self.queries);
         let mut group = std::mem::take(&mut self.group);
         group.clear();
+        group.reserve_exact(queries.len());
         group.extend(queries.iter().map(|&q| self.cut_bits(q) as u16));
         let pack = self.packing.then_some(&self.pack);
         let pack = |q: u64| pack.map_or(q, |p| packed(p, q));
@@ -400,6 +412,8 @@ fn sort_by_group(
     for g in 0..count {
         start[g + 1] += start[g];
     }
+    out.clear();
+    out.reserve_exact(items.len());
     out.resize(items.len(), 0);
     cursor.clear();
     cursor.extend_from_slice(&start[..count]);

@@ -491,26 +491,31 @@ proptest! {
 }
 
 /// The largest worker buffers over a sample of tasks, per n, to size [`worker_bytes`]:
-/// `cargo test -p damier --release -- --ignored --nocapture worker_buffer_peaks`.
+/// `cargo test -p damier --release -- --ignored --nocapture worker_buffer_peaks`
+/// (`DAMIER_PEAK_N=27` for one n only, `DAMIER_PEAK_TASKS` tasks).
 #[test]
 #[ignore = "measurement, minutes in release mode"]
 fn worker_buffer_peaks() {
     use rand::{RngExt, SeedableRng};
+    let var = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u32>().ok());
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
-    for n in 12..=27 {
+    let ns = var("DAMIER_PEAK_N").map_or(12..=27, |n| n..=n);
+    for n in ns {
         let g = Geometry::new(n);
         let all = tasks(&g);
         let quarters = Quarters::new(&g, false, 0);
         let mut w = Work::new(&g, Isa::best());
-        let sample = if n >= 22 { 40 } else { 200 };
+        let sample = var("DAMIER_PEAK_TASKS").map_or(if n >= 22 { 40 } else { 200 }, |k| k as usize);
         let start = std::time::Instant::now();
         for _ in 0..sample {
             count_task(&g, &quarters, all[rng.random_range(0..all.len())], &mut w);
         }
         let per_task = start.elapsed().as_secs_f64() / sample as f64;
+        let [cells, matcher, sides] = w.bytes();
         println!(
-            "n = {n}: peak worker buffers {} bytes over {sample} tasks ({per_task:.4} s per task)",
-            w.bytes()
+            "n = {n}: peak worker buffers {} bytes over {sample} tasks ({per_task:.4} s per task): \
+             quarter cells {cells}, matcher {matcher}, both sides' keys {sides}",
+            cells + matcher + sides
         );
         if per_task > 5.0 {
             break;
