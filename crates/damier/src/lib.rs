@@ -38,6 +38,7 @@ pub mod control;
 pub mod cpu;
 pub mod factor;
 pub mod gf2;
+pub mod hash;
 mod hint;
 pub mod lights;
 pub mod queens;

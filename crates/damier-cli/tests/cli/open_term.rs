@@ -8,11 +8,10 @@ use super::util::{damier, fails_with, hooked, json};
 
 /// The checksum of journal lines (FNV-1a over the chain and the text), as the format defines.
 fn fnv(chain: u64, text: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in chain.to_le_bytes().iter().chain(text.as_bytes()) {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
+    let mut h = damier::hash::Fnv1a::new();
+    h.write(&chain.to_le_bytes());
+    h.write(text.as_bytes());
+    h.finish()
 }
 
 /// A journal of `damier queens count N --journal` whose task records are forged with these

@@ -21,6 +21,7 @@
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::{Automaton, AutomatonError, MAX_N, Model, Params};
+use crate::hash::fnv1a;
 
 /// First bytes of every checkpoint.
 pub const MAGIC: &[u8; 8] = b"DMRAUTO\0";
@@ -55,16 +56,6 @@ pub enum CheckpointError {
     /// Parameters the automaton refuses.
     #[error("checkpoint parameters: {0}")]
     Params(#[from] AutomatonError),
-}
-
-/// FNV-1a, 64 bits: enough to detect damage (not an adversary).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
 }
 
 /// The generator's four state words, read through its serde form.

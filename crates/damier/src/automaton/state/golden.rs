@@ -13,13 +13,8 @@ use super::*;
 /// FNV-1a 64 over the cell words (row-major), steps, moves and four outputs of a copy of the
 /// generator: any difference in the state or the generator changes it.
 fn state_hash(a: &Automaton) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |v: u64, bytes: usize| {
-        for i in 0..bytes {
-            h ^= (v >> (8 * i)) & 0xFF;
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
+    let mut h = crate::hash::Fnv1a::new();
+    let mut eat = |v: u64, bytes: usize| h.write(&v.to_le_bytes()[..bytes]);
     for w in a.cell_words() {
         eat(u64::from(w), 4);
     }
@@ -29,7 +24,7 @@ fn state_hash(a: &Automaton) -> u64 {
     for _ in 0..4 {
         eat(g.next_u64(), 8);
     }
-    h
+    h.finish()
 }
 
 /// One golden run: parameters, then `chunks` calls of `run_steps(chunk)`, or of `step()`

@@ -30,7 +30,8 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::Share;
-use super::tasks::{Fnv, TASK_FORMAT_VERSION, TaskDone, TaskEngine, TaskList};
+use super::tasks::{TASK_FORMAT_VERSION, TaskDone, TaskEngine, TaskList};
+use crate::hash::Fnv1a;
 
 /// Longest time between two flushes of the journal to the disk while tasks finish.
 pub const SYNC_INTERVAL: Duration = Duration::from_secs(1);
@@ -274,7 +275,7 @@ impl JournalContents {
 }
 
 fn checksum(chain: u64, text: &str) -> u64 {
-    let mut h = Fnv::new();
+    let mut h = Fnv1a::new();
     h.write(&chain.to_le_bytes());
     h.write(text.as_bytes());
     h.finish()

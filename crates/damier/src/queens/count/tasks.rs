@@ -23,6 +23,7 @@ use rayon::prelude::*;
 use super::{Share, quarters};
 use crate::control::{Control, Interrupted};
 use crate::cpu::Isa;
+use crate::hash::Fnv1a;
 
 /// Smallest n with a task list (the top half needs two rows).
 pub const MIN_TASK_N: u32 = 4;
@@ -216,7 +217,7 @@ impl TaskList {
     /// A 64-bit fingerprint of n, the task format and every task: two lists with the same
     /// fingerprint are, beyond reasonable doubt, the same list.
     pub fn fingerprint(&self) -> u64 {
-        let mut h = Fnv::new();
+        let mut h = Fnv1a::new();
         h.write(&self.n.to_le_bytes());
         h.write(&TASK_FORMAT_VERSION.to_le_bytes());
         for t in self.cols.iter().map(|&c| self.task(c)) {
@@ -250,27 +251,6 @@ pub fn sample_tasks(indices: &[u32], count: u32, seed: u64) -> Vec<u32> {
         rand::seq::index::sample(&mut rng, indices.len(), amount).into_iter().map(|i| indices[i]).collect();
     picked.sort_unstable();
     picked
-}
-
-/// FNV-1a, 64 bits: a small, fixed, dependency-free hash for fingerprints and checksums
-/// (detects accidents, not attacks).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Fnv(u64);
-
-impl Fnv {
-    pub(crate) fn new() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-
-    pub(crate) fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-
-    pub(crate) fn finish(self) -> u64 {
-        self.0
-    }
 }
 
 /// Counts the tasks `indices` of `list` with `engine`, in parallel on the current rayon pool,
