@@ -239,6 +239,50 @@ fn lightest(x: &BitVec, kernel: &[BitVec]) -> BitVec {
     }
 }
 
+/// Light chasing explained in its three steps (`damier lights chase`): chase down, find the
+/// first row that fixes the last row, press it and chase again.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExplainedChase {
+    /// 1. The presses of chasing down (under every light, row after row).
+    pub down: Board,
+    /// The board after chasing down: lights left on the last row only.
+    pub after: Board,
+    /// Those lights, as row words.
+    pub last_row: Vec<u64>,
+    /// 2. The lightest first row that fixes the last row (the lightest of all when the
+    /// kernel has at most 20 first rows, as in the seed's table), `None` when no first row
+    /// does: the board is not winnable.
+    pub first_row: Option<Vec<u64>>,
+    /// 3. The whole solution: the first row pressed, then chased down (checked).
+    pub presses: Option<Board>,
+}
+
+/// Most kernel first rows walked to find the lightest first row.
+const LIGHTEST_KERNEL_MAX: usize = 20;
+
+/// Chases `start` in the three steps of [`ExplainedChase`].
+pub fn explain(start: &Board, control: &Control) -> Result<ExplainedChase, Interrupted> {
+    let zero = vec![0u64; start.stride()];
+    let (down, last_row) = chase_presses(start, &zero, control)?;
+    let after = super::apply_presses(start, &down);
+    let sys = super::poly::PolySystem::new(start.size());
+    let first_row = sys.solve_first_row(&last_row).map(|x0| {
+        let kernel = sys.kernel_first_rows();
+        if kernel.len() > LIGHTEST_KERNEL_MAX {
+            return x0;
+        }
+        crate::gf2::Coset::new(x0, kernel).lightest().1
+    });
+    let presses = match &first_row {
+        Some(x0) => {
+            let (p, _) = chase_presses(start, x0, control)?;
+            Some(p)
+        }
+        None => None,
+    };
+    Ok(ExplainedChase { down, after, last_row, first_row, presses })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,5 +321,28 @@ mod tests {
             assert_eq!((q, r2), (p, residual));
         }
         assert_eq!(entries.iter().find(|(l, _)| *l == bits("10001")).unwrap().1.count_ones(), 2);
+    }
+
+    #[test]
+    fn the_explained_chase_solves_winnable_boards_and_spots_the_others() {
+        let control = Control::new();
+        let mut lit = Board::new(Size::new(5, 5).unwrap());
+        for y in 0..5 {
+            for x in 0..5 {
+                lit.set(x, y, true);
+            }
+        }
+        let e = explain(&lit, &control).unwrap();
+        assert_eq!(e.after, super::super::apply_presses(&lit, &e.down));
+        assert_eq!(e.after.count_ones(), e.last_row.iter().map(|w| u64::from(w.count_ones())).sum::<u64>());
+        let p = e.presses.expect("the lit 5x5 board is winnable");
+        assert!(super::super::verify(&lit, None, &p));
+        // The lightest of the four solutions: 15 presses.
+        assert_eq!(p.count_ones(), 15);
+        // One corner light on 5x5 is not winnable (it is not orthogonal to the kernel).
+        let mut corner = Board::new(Size::new(5, 5).unwrap());
+        corner.set(0, 0, true);
+        let e = explain(&corner, &control).unwrap();
+        assert_eq!((e.first_row, e.presses), (None, None));
     }
 }

@@ -24,35 +24,11 @@ pub(super) fn chase(a: ChaseArgs) -> anyhow::Result<ExitCode> {
         start.width() * start.height() <= PRINT_MAX_CELLS && start.width() <= 100_000,
         "chase prints boards: up to {PRINT_MAX_CELLS} cells and 100000 columns"
     );
-    let control = interrupt::control();
     let (w, h) = (start.width(), start.height());
-    let zero = vec![0u64; start.stride()];
-    // 1. Chase down: press under every light, row after row.
-    let (down, last) = lights::chase::chase_presses(&start, &zero, control)?;
-    let after = lights::apply_presses(&start, &down);
-    // 2. Which first row fixes the last row.
-    let sys = lights::poly::PolySystem::new(start.size());
-    let first = sys.solve_first_row(&last).map(|x0| {
-        // The lightest first row that works (as in the seed's table): walk the kernel's first
-        // rows when there are few of them.
-        let kernel = sys.kernel_first_rows();
-        if kernel.len() > 20 {
-            return x0;
-        }
-        damier::gf2::Coset::new(x0, kernel).lightest().1
-    });
-    // 3. Press it and chase again.
-    let full = match &first {
-        Some(x0) => {
-            let (p, residual) = lights::chase::chase_presses(&start, x0, control)?;
-            anyhow::ensure!(
-                residual.iter().all(|&x| x == 0) && lights::verify(&start, None, &p),
-                "internal error"
-            );
-            Some(p)
-        }
-        None => None,
-    };
+    let lights::chase::ExplainedChase { down, after, last_row: last, first_row: first, presses: full } =
+        lights::chase::explain(&start, interrupt::control())?;
+    // Checked independently of the chase: the presses turn every light off.
+    anyhow::ensure!(full.as_ref().is_none_or(|p| lights::verify(&start, None, p)), "internal error");
     let report = ChaseReport {
         width: w,
         height: h,
