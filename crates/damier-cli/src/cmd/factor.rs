@@ -12,7 +12,7 @@ use damier::factor::sweep::{self, SweepPlan, SweepSample, SweepSummary};
 use damier::factor::{self as engine, Automaton, FactorError, Params, RunResult};
 
 use crate::util::csv_file::{self, Invalid, format};
-use crate::util::output::outln;
+use crate::util::output::{Report, outln};
 use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::progress::Progress;
 use crate::util::{exit, interrupt, output};
@@ -134,7 +134,7 @@ pub fn watch(a: WatchArgs) -> anyhow::Result<ExitCode> {
         n < 1 << WATCH_MAX_BITS,
         "N = {n} is too large to watch: at most {WATCH_MAX_BITS} bits fit a terminal"
     );
-    let seed = a.seed.unwrap_or_else(rand::random::<u64>);
+    let seed = crate::util::pick_seed(a.seed);
     let au = match Automaton::new(n, &params, seed) {
         Err(FactorError::Prime(_)) => {
             outln!("{n} is prime (deterministic Miller-Rabin): nothing to watch")?;
@@ -201,7 +201,7 @@ fn run_one(a: OneArgs) -> anyhow::Result<ExitCode> {
     };
     let n = parse_n(text)?;
     let params = a.params.params()?;
-    let seed = a.seed.unwrap_or_else(rand::random::<u64>);
+    let seed = crate::util::pick_seed(a.seed);
     let clock = Instant::now();
     let mut report = OneReport {
         n,
@@ -263,45 +263,18 @@ fn run_one(a: OneArgs) -> anyhow::Result<ExitCode> {
     Ok(if report.factors.is_some() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
 }
 
-/// Parses `A..B` or `A..=B` (inclusive) or a list `A,B,C` of sizes in bits.
-fn parse_bits(spec: &str) -> anyhow::Result<Vec<u32>> {
-    let range = damier::factor::arith::SEMIPRIME_BITS;
-    let mut out = Vec::new();
-    for part in spec.split(',').map(str::trim) {
-        let num = |s: &str| -> anyhow::Result<u32> {
-            let v =
-                s.trim().parse::<u32>().with_context(|| format!("--bits {spec:?}: {s:?} is not a size"))?;
-            anyhow::ensure!(
-                range.contains(&v),
-                "--bits {spec:?}: {v} is out of range: {range:?} is supported"
-            );
-            Ok(v)
-        };
-        match part.split_once("..") {
-            Some((lo, hi)) => {
-                let (lo, hi) = (num(lo)?, num(hi.trim_start_matches('='))?);
-                anyhow::ensure!(lo <= hi, "--bits {spec:?}: empty range {part}");
-                out.extend(lo..=hi);
-            }
-            None => out.push(num(part)?),
-        }
-    }
-    out.sort_unstable();
-    out.dedup();
-    Ok(out)
-}
-
 fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     a.out.check()?;
     if let Some(csv) = &a.replot {
         return replot(csv, a.out.plot.as_deref().expect("clap requires --plot"), a.out.json);
     }
-    let bits = parse_bits(&a.bits)?;
+    let bits =
+        crate::util::parse_sizes(&a.bits, "--bits", "size in bits", damier::factor::arith::SEMIPRIME_BITS)?;
     let params = a.params.params()?;
     if let Some(b) = a.budget {
         anyhow::ensure!(b.is_finite() && b > 0.0, "--budget {b}: give a positive number of seconds");
     }
-    let seed = a.seed.unwrap_or_else(rand::random::<u64>);
+    let seed = crate::util::pick_seed(a.seed);
     let pool = crate::util::pool(a.threads)?;
     let control = interrupt::control();
     let plan = SweepPlan {
@@ -336,24 +309,34 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         );
         sweep_chart(&report.runs, detail).draw(path)?;
     }
-    if a.out.json {
-        output::print_json(&report)?;
-    } else {
-        outln!("seed {seed}, {} semiprimes per size, q = {} eps = {}", a.samples, params.q, params.eps)?;
+    report.print(a.out.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Report for damier::factor::sweep::Sweep {
+    fn print_text(&self) -> anyhow::Result<()> {
+        outln!(
+            "seed {}, {} semiprimes per size, q = {} eps = {}",
+            self.seed,
+            self.samples,
+            self.q,
+            self.eps
+        )?;
         outln!("{}", HEADER)?;
-        for p in &report.points {
+        for p in &self.points {
             outln!("{}", row(p))?;
         }
         let show =
             |v: Option<f64>| v.map_or("-".to_string(), |s| format!("{s:.2} (x{:.2} per bit)", s.exp2()));
-        outln!("growth, doublings per bit: automaton median steps {}", show(report.steps_doublings_per_bit))?;
-        outln!("  trial division time {}", show(report.trial_doublings_per_bit))?;
-        outln!("  Pollard's rho time {}", show(report.rho_doublings_per_bit))?;
-        if a.sat {
-            outln!("  SAT solver time {}", show(report.sat_doublings_per_bit))?;
+        outln!("growth, doublings per bit: automaton median steps {}", show(self.steps_doublings_per_bit))?;
+        outln!("  trial division time {}", show(self.trial_doublings_per_bit))?;
+        outln!("  Pollard's rho time {}", show(self.rho_doublings_per_bit))?;
+        // The SAT solver ran on every number or on none.
+        if self.runs.iter().any(|r| r.sat_seconds.is_some()) {
+            outln!("  SAT solver time {}", show(self.sat_doublings_per_bit))?;
         }
+        Ok(())
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 const HEADER: &str = "bits  runs  censored      mean steps    median steps   mean s (automaton)   trial division s   \

@@ -57,7 +57,7 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
 }
 
 fn lights(a: LightsArgs) -> anyhow::Result<ExitCode> {
-    let seed = a.seed.unwrap_or_else(rand::random);
+    let seed = crate::util::pick_seed(a.seed);
     let playable = |w: usize, h: usize| {
         anyhow::ensure!(
             (1..=MAX_SIDE).contains(&w) && (1..=MAX_SIDE).contains(&h),
@@ -96,7 +96,7 @@ fn lights(a: LightsArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn walk(a: WalkArgs) -> anyhow::Result<ExitCode> {
-    let seed = a.seed.unwrap_or_else(rand::random);
+    let seed = crate::util::pick_seed(a.seed);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let (rows, cols) = match (a.rows, a.cols) {
         (Some(r), Some(c)) => (r, c),

@@ -50,7 +50,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let params = Params { model, n: a.n, eps: a.eps, eta: a.eta }.validated()?;
     anyhow::ensure!(params.n <= 64, "n = {} is too large to watch: at most 64 fits a terminal", params.n);
     tui::require_terminal("watch")?;
-    let seed = a.seed.unwrap_or_else(rand::random);
+    let seed = crate::util::pick_seed(a.seed);
     let automaton = Automaton::from_seed(&params, seed).context("cannot start the automaton")?;
     let mut app = tui::watch::Watch::new(automaton, a.speed, false);
     tui::run(&mut app, "watch")?;

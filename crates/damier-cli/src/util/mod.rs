@@ -22,3 +22,66 @@ pub fn pool(threads: Option<u32>) -> anyhow::Result<rayon::ThreadPool> {
         .build()
         .context("cannot start the thread pool")
 }
+
+/// The seed of a random run: the one given with `--seed`, or one drawn from the operating
+/// system (the commands print it, so the run can be replayed).
+pub fn pick_seed(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(rand::random::<u64>)
+}
+
+/// Parses a list of sizes given to `flag`: `A..B` or `A..=B` (both inclusive), a
+/// comma-separated list, or a mix, each in `range`; sorted, without repeats. `noun` names one
+/// size in the errors ("board size", "size in bits").
+pub fn parse_sizes(
+    spec: &str,
+    flag: &str,
+    noun: &str,
+    range: std::ops::RangeInclusive<u32>,
+) -> anyhow::Result<Vec<u32>> {
+    use anyhow::Context;
+    let mut out = Vec::new();
+    for part in spec.split(',').map(str::trim) {
+        anyhow::ensure!(!part.is_empty(), "{flag} {spec:?}: empty item (expected A..B or a list of sizes)");
+        let num = |s: &str| -> anyhow::Result<u32> {
+            let v =
+                s.trim().parse::<u32>().with_context(|| format!("{flag} {spec:?}: {s:?} is not a {noun}"))?;
+            anyhow::ensure!(
+                range.contains(&v),
+                "{flag} {spec:?}: {v} is out of range: {}..={} is supported",
+                range.start(),
+                range.end()
+            );
+            Ok(v)
+        };
+        match part.split_once("..") {
+            Some((lo, hi)) => {
+                let (lo, hi) = (num(lo)?, num(hi.trim_start_matches('='))?);
+                anyhow::ensure!(lo <= hi, "{flag} {spec:?}: empty range {part}");
+                out.extend(lo..=hi);
+            }
+            None => out.push(num(part)?),
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_as_ranges_and_lists() {
+        assert_eq!(
+            parse_sizes("8..10, 4,9, 12..=12", "-n", "board size", 1..=64).unwrap(),
+            [4, 8, 9, 10, 12]
+        );
+        let err = |s: &str| parse_sizes(s, "--bits", "size in bits", 6..=64).unwrap_err().to_string();
+        assert_eq!(err("8,,9"), "--bits \"8,,9\": empty item (expected A..B or a list of sizes)");
+        assert_eq!(err("8..x"), "--bits \"8..x\": \"x\" is not a size in bits");
+        assert_eq!(err("9..8"), "--bits \"9..8\": empty range 9..8");
+        assert_eq!(err("5..8"), "--bits \"5..8\": 5 is out of range: 6..=64 is supported");
+        assert_eq!(err("65"), "--bits \"65\": 65 is out of range: 6..=64 is supported");
+    }
+}

@@ -40,11 +40,23 @@ macro_rules! out {
 pub(crate) use out;
 
 /// Prints `value` as pretty JSON on stdout, followed by a newline.
-pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
+pub fn print_json<T: serde::Serialize + ?Sized>(value: &T) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     serde_json::to_writer_pretty(&mut out, value)?;
     writeln!(out)?;
     Ok(())
+}
+
+/// A command's result: printed as text, or as JSON with `--json`, by one call at the end of
+/// the command instead of an `if json { .. } else { .. }` tail in each.
+pub trait Report: serde::Serialize {
+    /// Prints the human-readable form on stdout.
+    fn print_text(&self) -> anyhow::Result<()>;
+
+    /// Prints as JSON when `json`, else as text.
+    fn print(&self, json: bool) -> anyhow::Result<()> {
+        if json { print_json(self) } else { self.print_text() }
+    }
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file beside it, then a rename, so an

@@ -19,7 +19,7 @@ use super::scale::parse_ns;
 use super::{ModelArg, OutputArgs, check_probability};
 use crate::util::OutputPath;
 use crate::util::csv_file::{self, Invalid, format};
-use crate::util::output::{self, outln};
+use crate::util::output::{self, Report, outln};
 use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::{interrupt, progress::Progress};
 
@@ -163,20 +163,20 @@ fn read_runs(path: &std::path::Path) -> anyhow::Result<Vec<Measured>> {
 
 /// What to run, from the arguments.
 fn plan(a: &GrowthArgs) -> anyhow::Result<GrowthPlan> {
-    let sides = |spec: &str| -> anyhow::Result<Vec<u32>> {
+    let sides = |spec: &str, flag: &str| -> anyhow::Result<Vec<u32>> {
         if spec.trim().is_empty() {
             return Ok(Vec::new());
         }
-        parse_ns(spec)
+        parse_ns(spec, flag)
     };
     let mut sizes = Vec::new();
     if a.model.contains(&ModelArg::Pair) {
-        sizes.push((Series::Pair, sides(&a.pair_n)?));
+        sizes.push((Series::Pair, sides(&a.pair_n, "--pair-n")?));
     }
     if a.model.contains(&ModelArg::Cell) {
-        sizes.push((Series::Cell, sides(&a.cell_n)?));
+        sizes.push((Series::Cell, sides(&a.cell_n, "--cell-n")?));
     }
-    let local_ns = sides(&a.local_n)?;
+    let local_ns = sides(&a.local_n, "--local-n")?;
     if let Some(&n) = local_ns.iter().find(|&&n| n == 2 || n == 3) {
         anyhow::bail!("--local-n: n = {n} has no solution");
     }
@@ -319,50 +319,53 @@ pub fn run(a: GrowthArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &a.out.plot {
         draw(&report, path, &a)?;
     }
-    if a.out.json {
-        output::print_json(&report)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    outln!(
-        "{} runs; eps = {} eta = {}; censored beyond {} steps (model 1), {} (model 2); intervals: 95% bootstrap, {} resamples, seed {}",
-        report.runs,
-        a.eps,
-        a.eta,
-        report.pair_max_steps,
-        report.cell_max_steps,
-        a.resamples,
-        a.boot_seed
-    )?;
-    for s in &report.series {
-        outln!("\n{}", s.name)?;
+    report.print(a.out.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Report for GrowthResult {
+    fn print_text(&self) -> anyhow::Result<()> {
         outln!(
-            "{:>5} {:>5} {:>8} {:>10} {:>24} {:>10} {:>10}",
-            "n",
-            "runs",
-            "censored",
-            "mean",
-            "95% interval",
-            "median",
-            "cpu s/run"
+            "{} runs; eps = {} eta = {}; censored beyond {} steps (model 1), {} (model 2); intervals: 95% bootstrap, {} resamples, seed {}",
+            self.runs,
+            self.eps,
+            self.eta,
+            self.pair_max_steps,
+            self.cell_max_steps,
+            self.resamples,
+            self.boot_seed
         )?;
-        for p in &s.points {
-            let ci = p.point.interval.map(|(l, h)| format!("[{}, {}]", short(Some(l)), short(Some(h))));
+        for s in &self.series {
+            outln!("\n{}", s.name)?;
             outln!(
                 "{:>5} {:>5} {:>8} {:>10} {:>24} {:>10} {:>10}",
-                p.point.n,
-                p.point.runs,
-                p.point.censored,
-                short(p.point.mean),
-                ci.unwrap_or_else(|| "-".into()),
-                short(p.point.median),
-                p.mean_cpu_s.map(|t| format!("{t:.2}")).unwrap_or_else(|| "-".into())
+                "n",
+                "runs",
+                "censored",
+                "mean",
+                "95% interval",
+                "median",
+                "cpu s/run"
             )?;
+            for p in &s.points {
+                let ci = p.point.interval.map(|(l, h)| format!("[{}, {}]", short(Some(l)), short(Some(h))));
+                outln!(
+                    "{:>5} {:>5} {:>8} {:>10} {:>24} {:>10} {:>10}",
+                    p.point.n,
+                    p.point.runs,
+                    p.point.censored,
+                    short(p.point.mean),
+                    ci.unwrap_or_else(|| "-".into()),
+                    short(p.point.median),
+                    p.mean_cpu_s.map(|t| format!("{t:.2}")).unwrap_or_else(|| "-".into())
+                )?;
+            }
+            match (&s.fit, &s.fit_error) {
+                (Some(f), _) => outln!("growth: {} (fitted on n = {:?})", fit_text(f), f.ns)?,
+                (None, Some(e)) => outln!("growth: no fit: {e}")?,
+                (None, None) => {}
+            }
         }
-        match (&s.fit, &s.fit_error) {
-            (Some(f), _) => outln!("growth: {} (fitted on n = {:?})", fit_text(f), f.ns)?,
-            (None, Some(e)) => outln!("growth: no fit: {e}")?,
-            (None, None) => {}
-        }
+        Ok(())
     }
-    Ok(ExitCode::SUCCESS)
 }

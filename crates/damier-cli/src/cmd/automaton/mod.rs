@@ -248,10 +248,6 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn pick_seed(seed: Option<u64>) -> u64 {
-    seed.unwrap_or_else(rand::random::<u64>)
-}
-
 fn check_probability(name: &str, v: f64) -> anyhow::Result<()> {
     anyhow::ensure!((0.0..=1.0).contains(&v), "--{name} {v} is not a probability in [0, 1]");
     Ok(())

@@ -8,7 +8,7 @@ use anyhow::Context;
 use damier::automaton::experiment::Censored;
 use damier::automaton::{Automaton, Model, Params, StartSignals, Stop, text};
 
-use super::{RunArgs, check_n, check_probability, long_run, pick_seed};
+use super::{RunArgs, check_n, check_probability, long_run};
 use crate::util::output::outln;
 use crate::util::{exit, interrupt, output};
 
@@ -45,7 +45,7 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
             r.seed()
         );
     }
-    let seed = resumed.as_ref().map_or_else(|| pick_seed(a.seed), Automaton::seed);
+    let seed = resumed.as_ref().map_or_else(|| crate::util::pick_seed(a.seed), Automaton::seed);
     let start_pos = match &a.from {
         Some(path) => {
             let body =

@@ -4,42 +4,20 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
 use damier::automaton::Model;
 use damier::automaton::experiment::{self, ScalePoint};
 
 use super::{
-    DENSITY_MAX_N, SUMMARY_HEADER, ScaleArgs, check_n, check_probability, fmt_opt, model_name, pick_seed,
-    show, summary_csv,
+    DENSITY_MAX_N, SUMMARY_HEADER, ScaleArgs, check_probability, fmt_opt, model_name, show, summary_csv,
 };
 use crate::util::output::outln;
 use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::progress::Progress;
 use crate::util::{interrupt, output};
 
-/// Parses `4..16`, `4,6,8` or a mix into a sorted list without repeats.
-pub(super) fn parse_ns(spec: &str) -> anyhow::Result<Vec<u32>> {
-    let mut out = Vec::new();
-    for part in spec.split(',').map(str::trim) {
-        anyhow::ensure!(!part.is_empty(), "-n {spec:?}: empty item (expected A..B or a list of sizes)");
-        let num = |s: &str| -> anyhow::Result<u32> {
-            s.trim().parse::<u32>().with_context(|| format!("-n {spec:?}: {s:?} is not a board size"))
-        };
-        if let Some((lo, hi)) = part.split_once("..") {
-            let (lo, hi) = (num(lo)?, num(hi.trim_start_matches('='))?);
-            anyhow::ensure!(lo <= hi, "-n {spec:?}: empty range {part}");
-            check_n(hi)?;
-            out.extend(lo..=hi);
-        } else {
-            out.push(num(part)?);
-        }
-    }
-    for &n in &out {
-        check_n(n)?;
-    }
-    out.sort_unstable();
-    out.dedup();
-    Ok(out)
+/// Parses the board sides given to `flag`: `4..16`, `4,6,8` or a mix.
+pub(super) fn parse_ns(spec: &str, flag: &str) -> anyhow::Result<Vec<u32>> {
+    crate::util::parse_sizes(spec, flag, "board size", 1..=damier::automaton::MAX_N)
 }
 
 #[derive(serde::Serialize)]
@@ -59,7 +37,7 @@ struct ScaleReport {
 }
 
 pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
-    let ns = parse_ns(&a.n)?;
+    let ns = parse_ns(&a.n, "-n")?;
     anyhow::ensure!(!a.model.is_empty(), "--model: the list is empty");
     check_probability("eps", a.eps)?;
     check_probability("eta", a.eta)?;
@@ -67,7 +45,7 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
         anyhow::ensure!(b.is_finite() && b > 0.0, "--budget {b}: expected a positive number of seconds");
     }
     a.out.check()?;
-    let seed = pick_seed(a.exp.seed);
+    let seed = crate::util::pick_seed(a.exp.seed);
     let mut models: Vec<Model> = a.model.iter().map(|&m| m.into()).collect();
     models.dedup();
     let control = interrupt::control();

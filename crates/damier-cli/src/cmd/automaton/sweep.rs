@@ -6,9 +6,7 @@ use std::time::Instant;
 use damier::automaton::experiment::{self, Summary, SweepPoint};
 use damier::automaton::{Model, Params, Stop};
 
-use super::{
-    SUMMARY_HEADER, SweepArgs, check_n, check_probability, model_name, pick_seed, show, summary_csv,
-};
+use super::{SUMMARY_HEADER, SweepArgs, check_n, check_probability, model_name, show, summary_csv};
 use crate::util::output::outln;
 use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::progress::Progress;
@@ -34,7 +32,7 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     check_probability("eta", a.eta)?;
     check_n(a.n)?;
     a.out.check()?;
-    let seed = pick_seed(a.exp.seed);
+    let seed = crate::util::pick_seed(a.exp.seed);
     let params = Params { model: a.model.into(), n: a.n, eps: a.eps[0], eta: a.eta }.validated()?;
     let control = interrupt::control();
     let clock = Instant::now();

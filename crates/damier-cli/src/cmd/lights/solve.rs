@@ -49,7 +49,7 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         Board::ones(size.parse()?)
     } else if let Some(size) = &a.random {
         let size: Size = size.parse()?;
-        let seed = a.seed.unwrap_or_else(rand::random);
+        let seed = crate::util::pick_seed(a.seed);
         seed_used = Some(seed);
         Board::random(size, &mut Xoshiro256PlusPlus::seed_from_u64(seed))
     } else {

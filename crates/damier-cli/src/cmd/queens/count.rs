@@ -69,9 +69,6 @@ enum TaskStrategy {
     Backtrack,
 }
 
-/// Most shares a count can be split into.
-pub(super) const MAX_SHARES: u32 = damier::queens::count::MAX_SHARES;
-
 /// Parses `K/M` (1-based share K of M).
 fn parse_share(text: &str) -> Result<Share, String> {
     Share::parse(text).map_err(|e| e.to_string())
@@ -148,20 +145,6 @@ pub(super) fn parse_isa(text: &str) -> Result<IsaChoice, String> {
     }
 }
 
-/// What `count --share` prints, and what `damier queens sum` reads back.
-#[derive(Debug, serde::Serialize, serde::Deserialize)]
-pub(super) struct ShareReport {
-    pub n: u32,
-    /// 1-based.
-    pub share: u32,
-    pub shares: u32,
-    pub share_total: u64,
-    pub seconds: f64,
-    /// Tasks in the share (absent from reports of older versions).
-    #[serde(default)]
-    pub tasks: u64,
-}
-
 #[derive(serde::Serialize)]
 struct CountReport {
     n: u32,
@@ -216,7 +199,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     if let Some(share) = a.share {
         let share_total = pool.install(|| super::count_share(a.n, share, &options))?;
-        let report = ShareReport {
+        let report = queens::count::ShareCount {
             n: a.n,
             share: share.index() + 1,
             shares: share.of(),

@@ -74,7 +74,7 @@ struct Report {
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let isa = a.isa.isa(crate::util::test_hooks::read()?.cpu_lacks)?;
-    let seed = a.seed.unwrap_or_else(rand::random);
+    let seed = crate::util::pick_seed(a.seed);
     let control = interrupt::control();
     // One more than the sample: the first task also runs once as a warm-up.
     let bar = Progress::start(control, u64::from(a.samples) + 1, "timing tasks");

@@ -113,7 +113,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let share_total = total_from_sum(c.total())?;
     let counts = finished_whole.then(|| counts_from_total(h.n, share_total));
     let recheck = match a.recheck {
-        Some(k) => Some(recheck(&c, k, a.seed.unwrap_or_else(rand::random))?),
+        Some(k) => Some(recheck(&c, k, crate::util::pick_seed(a.seed))?),
         None => None,
     };
     // An impossible total is an error, unless the audit found the tasks behind it (exit 1).

@@ -57,7 +57,7 @@ struct Item<'a> {
 
 /// `--random K`: K solutions drawn at random, printed like the listing.
 fn run_random(a: &Args, k: u64) -> anyhow::Result<ExitCode> {
-    let seed = super::solve::pick_seed(a.seed);
+    let seed = crate::util::pick_seed(a.seed);
     let control = interrupt::control();
     let (drawn, how) = {
         let _bar = Progress::start(control, k, "drawing");

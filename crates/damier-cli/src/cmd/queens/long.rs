@@ -273,7 +273,7 @@ pub(super) fn conclude(
         .context("a task of the share was not counted")?;
     let total = total_from_sum(sum)?;
 
-    let seed = c.seed.unwrap_or_else(rand::random);
+    let seed = crate::util::pick_seed(c.seed);
     let mut verified = None;
     if let Some(k) = c.verify_sample {
         let picked = tasks::sample_tasks(&indices, k, seed);
@@ -295,7 +295,7 @@ pub(super) fn conclude(
 
     let seconds = start.elapsed().as_secs_f64();
     let mut report = match c.share {
-        Some(share) => serde_json::to_value(super::count::ShareReport {
+        Some(share) => serde_json::to_value(damier::queens::count::ShareCount {
             n: c.n,
             share: share.index() + 1,
             shares: share.of(),

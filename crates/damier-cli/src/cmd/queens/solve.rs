@@ -156,18 +156,6 @@ fn write_columns(
     Ok(())
 }
 
-/// The seed to use: the given one, or one drawn from the clock.
-pub(super) fn pick_seed(seed: Option<u64>) -> u64 {
-    seed.unwrap_or_else(|| {
-        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-        // Spread the clock's low bits over the whole word (splitmix64 finaliser).
-        let mut z = t.as_nanos() as u64 ^ u64::from(std::process::id()).rotate_left(32);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    })
-}
-
 /// Finds and checks the solution; `Ok(None)` when there is none (N = 2, 3).
 fn find(a: &Args) -> anyhow::Result<Option<(Columns, Header)>> {
     let n = a.n;
@@ -194,7 +182,7 @@ fn find(a: &Args) -> anyhow::Result<Option<(Columns, Header)>> {
                 // The library's error names the limit and the memory.
                 return Err(local::LocalError::TooLarge { n }.into());
             }
-            let seed = pick_seed(a.seed);
+            let seed = crate::util::pick_seed(a.seed);
             let _bar = Progress::start(control, local::progress_units(n), "searching, then checking");
             let found = local::solve(n, seed, control)?;
             (Columns::Stored(found.placement), Some(seed), Some(found.stats))

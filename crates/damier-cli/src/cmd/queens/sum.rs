@@ -12,7 +12,6 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use damier::queens;
 
-use super::count::ShareReport;
 use crate::util::output;
 use crate::util::output::outln;
 
@@ -28,14 +27,6 @@ pub struct Args {
 
 /// Largest input read (a share's report is about 100 bytes).
 const MAX_INPUT: u64 = 256 << 20;
-
-#[derive(serde::Serialize)]
-struct SumReport {
-    n: u32,
-    total: u64,
-    unique: u64,
-    seconds: f64,
-}
 
 fn read(path: Option<&PathBuf>) -> anyhow::Result<String> {
     let mut text = String::new();
@@ -65,50 +56,14 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     for source in sources {
         let text = read(source)?;
         let what = source.map_or("stdin".to_string(), |p| p.display().to_string());
-        for r in serde_json::Deserializer::from_str(&text).into_iter::<ShareReport>() {
+        for r in serde_json::Deserializer::from_str(&text).into_iter::<queens::count::ShareCount>() {
             reports.push(r.with_context(|| {
                 format!("{what}: not a share report of `damier queens count --share K/M --json`")
             })?);
         }
     }
-    let Some(first) = reports.first() else { bail!("no share report given") };
-    let (n, shares) = (first.n, first.shares);
-    if !(1..=super::count::MAX_SHARES).contains(&shares) {
-        bail!("{shares} shares: the share count must be in 1..={}", super::count::MAX_SHARES);
-    }
-    let mut seen = vec![false; shares as usize];
-    // A u128: no set of reports can wrap it (at most 10^6 shares of a u64 each).
-    let (mut total, mut seconds) = (0u128, 0f64);
-    for r in &reports {
-        if r.n != n || r.shares != shares {
-            bail!(
-                "shares of different counts: n = {}, {} shares and n = {}, {} shares",
-                n,
-                shares,
-                r.n,
-                r.shares
-            );
-        }
-        if !(1..=shares).contains(&r.share) {
-            bail!("share {} of {} is out of range", r.share, shares);
-        }
-        if std::mem::replace(&mut seen[r.share as usize - 1], true) {
-            bail!("share {} of {} is given twice", r.share, shares);
-        }
-        total += u128::from(r.share_total);
-        seconds += r.seconds;
-    }
-    let missing: Vec<String> =
-        seen.iter().enumerate().filter(|(_, s)| !**s).map(|(i, _)| (i + 1).to_string()).take(20).collect();
-    if !missing.is_empty() {
-        bail!(
-            "missing shares of {shares}: {}{}",
-            missing.join(", "),
-            if missing.len() == 20 { ", ..." } else { "" }
-        );
-    }
-    let counts = queens::count::counts_from_total(n, queens::count::total_from_sum(total)?)?;
-    let report = SumReport { n, total: counts.total, unique: counts.unique, seconds };
+    let report = queens::count::sum_shares(&reports)?;
+    let shares = reports[0].shares;
     if a.json {
         output::print_json(&report)?;
     } else {

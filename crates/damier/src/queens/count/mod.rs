@@ -15,10 +15,12 @@ pub mod estimate;
 pub mod journal;
 pub mod known;
 mod quarters;
+mod sum;
 mod symmetric;
 pub mod tasks;
 
 pub use backtrack::{solutions, total_plain};
+pub use sum::{ShareCount, ShareSum, SumError, sum_shares};
 pub use symmetric::{fixed_by_half_turn, fixed_by_quarter_turn};
 
 use crate::control::{Control, Interrupted};

@@ -1,0 +1,160 @@
+//! Adding up a count split into shares (`damier queens count --share K/M` on several
+//! processes or machines, then `damier queens sum`): every share of one n exactly once, the
+//! total without overflow, the unique count added back.
+
+use super::{CountError, Counts, MAX_SHARES, counts_from_total, total_from_sum};
+
+/// One share's result: what `damier queens count N --share K/M --json` prints and
+/// `damier queens sum` reads back.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ShareCount {
+    /// Board size.
+    pub n: u32,
+    /// The share, 1-based.
+    pub share: u32,
+    /// The number of shares.
+    pub shares: u32,
+    /// Solutions found in this share.
+    pub share_total: u64,
+    /// Wall time of the share, seconds.
+    pub seconds: f64,
+    /// Tasks in the share (absent from reports of older versions).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub tasks: u64,
+}
+
+/// The counts of n from all its shares (the JSON of `damier queens sum`).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ShareSum {
+    /// Board size.
+    pub n: u32,
+    /// Solutions.
+    pub total: u64,
+    /// Solutions up to symmetry.
+    pub unique: u64,
+    /// The shares' seconds added up.
+    pub seconds: f64,
+}
+
+/// Why shares do not add up to a count.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SumError {
+    /// No share at all.
+    #[error("no share report given")]
+    Empty,
+    /// A share count outside `1..=MAX_SHARES`.
+    #[error("{0} shares: the share count must be in 1..={MAX_SHARES}")]
+    ShareCount(u32),
+    /// Shares of two different splits.
+    #[error("shares of different counts: n = {n}, {shares} shares and n = {other_n}, {other_shares} shares")]
+    Mixed {
+        /// n of the first share.
+        n: u32,
+        /// Share count of the first share.
+        shares: u32,
+        /// n of the other one.
+        other_n: u32,
+        /// Its share count.
+        other_shares: u32,
+    },
+    /// A share number outside `1..=shares`.
+    #[error("share {share} of {shares} is out of range")]
+    OutOfRange {
+        /// The share, 1-based.
+        share: u32,
+        /// The number of shares.
+        shares: u32,
+    },
+    /// A share given twice.
+    #[error("share {share} of {shares} is given twice")]
+    Twice {
+        /// The share, 1-based.
+        share: u32,
+        /// The number of shares.
+        shares: u32,
+    },
+    /// Shares missing (the first 20 of them listed).
+    #[error(
+        "missing shares of {shares}: {}{}",
+        missing.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
+        if missing.len() == 20 { ", ..." } else { "" }
+    )]
+    Missing {
+        /// The number of shares.
+        shares: u32,
+        /// The first missing shares, 1-based, at most 20.
+        missing: Vec<u32>,
+    },
+    /// The sum is no count of n.
+    #[error(transparent)]
+    Count(#[from] CountError),
+}
+
+/// Adds up `shares`: they must be the shares of one split of one n, each exactly once.
+pub fn sum_shares(shares: &[ShareCount]) -> Result<ShareSum, SumError> {
+    let first = shares.first().ok_or(SumError::Empty)?;
+    let (n, of) = (first.n, first.shares);
+    if !(1..=MAX_SHARES).contains(&of) {
+        return Err(SumError::ShareCount(of));
+    }
+    let mut seen = vec![false; of as usize];
+    // A u128: no set of shares can wrap it (at most 10^6 shares of a u64 each).
+    let (mut total, mut seconds) = (0u128, 0f64);
+    for r in shares {
+        if r.n != n || r.shares != of {
+            return Err(SumError::Mixed { n, shares: of, other_n: r.n, other_shares: r.shares });
+        }
+        if !(1..=of).contains(&r.share) {
+            return Err(SumError::OutOfRange { share: r.share, shares: of });
+        }
+        if std::mem::replace(&mut seen[r.share as usize - 1], true) {
+            return Err(SumError::Twice { share: r.share, shares: of });
+        }
+        total += u128::from(r.share_total);
+        seconds += r.seconds;
+    }
+    let missing: Vec<u32> =
+        seen.iter().enumerate().filter(|(_, s)| !**s).map(|(i, _)| i as u32 + 1).take(20).collect();
+    if !missing.is_empty() {
+        return Err(SumError::Missing { shares: of, missing });
+    }
+    let Counts { total, unique, .. } = counts_from_total(n, total_from_sum(total)?)?;
+    Ok(ShareSum { n, total, unique, seconds })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn share(n: u32, share: u32, shares: u32, share_total: u64) -> ShareCount {
+        ShareCount { n, share, shares, share_total, seconds: 0.5, tasks: 1 }
+    }
+
+    #[test]
+    fn the_shares_of_one_count_add_up_to_it() {
+        // q(8) = 92 = 40 + 52, 12 unique.
+        let s = sum_shares(&[share(8, 2, 2, 52), share(8, 1, 2, 40)]).unwrap();
+        assert_eq!(s, ShareSum { n: 8, total: 92, unique: 12, seconds: 1.0 });
+    }
+
+    #[test]
+    fn bad_sets_of_shares_are_refused() {
+        let e = |s: &[ShareCount]| sum_shares(s).unwrap_err().to_string();
+        assert_eq!(e(&[]), "no share report given");
+        assert!(e(&[share(8, 1, 0, 1)]).contains("the share count must be in"));
+        assert!(e(&[share(8, 1, 2, 40), share(9, 2, 2, 52)]).starts_with("shares of different counts"));
+        assert_eq!(e(&[share(8, 3, 2, 40)]), "share 3 of 2 is out of range");
+        assert_eq!(e(&[share(8, 1, 2, 40), share(8, 1, 2, 40)]), "share 1 of 2 is given twice");
+        assert_eq!(e(&[share(8, 2, 3, 40)]), "missing shares of 3: 1, 3");
+        let many: Vec<u32> = (1..=20).collect();
+        assert_eq!(sum_shares(&[share(8, 30, 30, 1)]), Err(SumError::Missing { shares: 30, missing: many }));
+        assert!(e(&[share(8, 1, 30, 1)]).ends_with(", ..."));
+        assert!(matches!(
+            sum_shares(&[share(8, 1, 2, u64::MAX), share(8, 2, 2, 1)]),
+            Err(SumError::Count(CountError::TotalTooLarge { .. }))
+        ));
+        assert!(matches!(sum_shares(&[share(8, 1, 1, 91)]), Err(SumError::Count(_))));
+    }
+}
