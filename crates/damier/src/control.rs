@@ -3,8 +3,13 @@
 //! The library never draws progress bars itself: an engine that may run for long takes a
 //! [`Control`], polls [`Control::cancelled`] at a coarse grain and reports work done through
 //! [`Control::advance`]. The CLI wires these to Ctrl-C and to an indicatif bar.
+//!
+//! The experiments of both automata share the rest: a [`Stop`] (cancellation or a wall-clock
+//! budget), why a run was [`Censored`], the polling grain [`CHUNK`], and [`stream_seed`], the
+//! seed of each sample of a seeded experiment.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
 
 /// Shared cancellation flag and progress counter; cheap to poll from many threads.
 #[derive(Debug, Default)]
@@ -46,6 +51,47 @@ impl Control {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("interrupted")]
 pub struct Interrupted;
+
+/// Updates between two polls of the cancel flag and the deadline in the automata's runs
+/// (about a millisecond).
+pub const CHUNK: u64 = 1 << 16;
+
+/// When to give up a run early: Ctrl-C (an error) or a wall-clock deadline (a censored run).
+#[derive(Clone, Copy, Debug)]
+pub struct Stop<'a> {
+    /// Cancellation (the run returns `Interrupted`).
+    pub control: &'a Control,
+    /// Stop and report the run as censored by the budget once this instant has passed.
+    pub deadline: Option<Instant>,
+}
+
+impl<'a> Stop<'a> {
+    /// Stops only on cancellation.
+    pub fn new(control: &'a Control) -> Stop<'a> {
+        Stop { control, deadline: None }
+    }
+}
+
+/// Why a run ended without a solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
+pub enum Censored {
+    /// The step cap was reached.
+    StepCap,
+    /// The wall-clock budget ran out.
+    Budget,
+}
+
+/// The seed of stream `i` of an experiment seeded with `seed` (SplitMix64 finalizer of both:
+/// distinct streams get unrelated generator states).
+pub fn stream_seed(seed: u64, i: u64) -> u64 {
+    fn mix(mut z: u64) -> u64 {
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    mix(seed ^ mix(i.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+}
 
 #[cfg(test)]
 mod tests {

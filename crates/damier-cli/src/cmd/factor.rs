@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use damier::automaton::{Stop, experiment::Censored};
+use damier::control::{Censored, Stop};
 use damier::factor::sweep::{self, SweepPlan, SweepSample, SweepSummary};
 use damier::factor::{self as engine, Automaton, FactorError, Params, RunResult};
 

@@ -16,34 +16,7 @@ use crate::control::{Control, Interrupted};
 use crate::queens::Placement;
 use crate::stats;
 
-/// Updates between two polls of the cancel flag and the deadline (about a millisecond).
-pub const CHUNK: u64 = 1 << 16;
-
-/// When to give up a run early: Ctrl-C (an error) or a wall-clock deadline (a censored run).
-#[derive(Clone, Copy, Debug)]
-pub struct Stop<'a> {
-    /// Cancellation (the run returns `Interrupted`).
-    pub control: &'a Control,
-    /// Stop and report the run as censored by the budget once this instant has passed.
-    pub deadline: Option<Instant>,
-}
-
-impl<'a> Stop<'a> {
-    /// Stops only on cancellation.
-    pub fn new(control: &'a Control) -> Stop<'a> {
-        Stop { control, deadline: None }
-    }
-}
-
-/// Why a run ended without a solution.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
-pub enum Censored {
-    /// The step cap was reached.
-    StepCap,
-    /// The wall-clock budget ran out.
-    Budget,
-}
+pub use crate::control::{CHUNK, Censored, Stop, stream_seed};
 
 /// The outcome of one run.
 #[derive(Clone, Debug, PartialEq)]
@@ -145,17 +118,6 @@ impl Automaton {
             censored: if solved { None } else { censored },
         }
     }
-}
-
-/// The seed of stream `i` of an experiment seeded with `seed` (SplitMix64 finalizer of both:
-/// distinct streams get unrelated generator states).
-pub fn stream_seed(seed: u64, i: u64) -> u64 {
-    fn mix(mut z: u64) -> u64 {
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    mix(seed ^ mix(i.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15)))
 }
 
 /// `samples` independent runs from the spec's random start, in parallel on the current rayon

@@ -10,8 +10,8 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::{Automaton, FactorError, Params};
-use crate::automaton::experiment::{CHUNK, Censored, Stop, stream_seed};
 use crate::control::Interrupted;
+use crate::control::{CHUNK, Censored, Stop, stream_seed};
 
 /// The outcome of one run.
 #[derive(Clone, Debug, PartialEq)]

@@ -14,8 +14,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 
 use super::{Automaton, FactorError, Params, RunResult, arith, sat};
-use crate::automaton::experiment::{Censored, Stop, stream_seed};
-use crate::control::Control;
+use crate::control::{Censored, Control, Stop, stream_seed};
 use crate::stats;
 
 /// One semiprime of a sweep: the automaton's run and the two baselines on the same number.
