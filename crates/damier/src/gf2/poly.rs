@@ -132,8 +132,8 @@ impl Gf2Poly {
         }
     }
 
-    /// `self += other`.
-    pub fn add_assign(&mut self, other: &Gf2Poly) {
+    /// `self += other` (also `+=`).
+    fn add_in_place(&mut self, other: &Gf2Poly) {
         if self.words.len() < other.words.len() {
             self.words.resize(other.words.len(), 0);
         }
@@ -141,13 +141,6 @@ impl Gf2Poly {
             *a ^= b;
         }
         self.normalize();
-    }
-
-    /// `self + other`.
-    pub fn add(&self, other: &Gf2Poly) -> Gf2Poly {
-        let mut s = self.clone();
-        s.add_assign(other);
-        s
     }
 
     /// `self += other * x^shift`.
@@ -168,8 +161,8 @@ impl Gf2Poly {
         p
     }
 
-    /// The product.
-    pub fn mul(&self, other: &Gf2Poly) -> Gf2Poly {
+    /// The product (also `*`).
+    fn product(&self, other: &Gf2Poly) -> Gf2Poly {
         if self.is_zero() || other.is_zero() {
             return Gf2Poly::zero();
         }
@@ -201,14 +194,9 @@ impl Gf2Poly {
         (Gf2Poly::from_words(q), Gf2Poly::from_words(r))
     }
 
-    /// The remainder of the division by `d`. Panics if `d` is zero.
-    pub fn rem(&self, d: &Gf2Poly) -> Gf2Poly {
-        self.div_rem(d).1
-    }
-
     /// `self * other mod m`. Panics if `m` is zero.
     pub fn mul_mod(&self, other: &Gf2Poly, m: &Gf2Poly) -> Gf2Poly {
-        self.mul(other).rem(m)
+        &(self * other) % m
     }
 
     /// The greatest common divisor (monic, so unique; zero only if both are zero).
@@ -229,7 +217,7 @@ impl Gf2Poly {
         }
         let (g, t) = half_ext_gcd(self, other);
         // s = (g - t * other) / self, exact by construction.
-        let (s, rest) = g.add(&t.mul(other)).div_rem(self);
+        let (s, rest) = (&g + &(&t * other)).div_rem(self);
         debug_assert!(rest.is_zero());
         (g, s, t)
     }
@@ -242,8 +230,8 @@ impl Gf2Poly {
 
     /// The inverse of `self` modulo `m`, if `gcd(self, m) = 1`.
     pub fn inverse_mod(&self, m: &Gf2Poly) -> Option<Gf2Poly> {
-        let (g, t) = half_ext_gcd(m, &self.rem(m));
-        g.is_one().then(|| t.rem(m))
+        let (g, t) = half_ext_gcd(m, &(self % m));
+        g.is_one().then(|| &t % m)
     }
 
     /// `self(x + 1)`: the Taylor shift, in `O(n log n)` word XORs since `(x+1)^(2^k) = x^(2^k) + 1`.
@@ -293,7 +281,7 @@ impl Gf2Poly {
     /// after each step; for `n` much larger than `deg m`. Panics if `m` is zero.
     pub fn chebyshev_mod(n: usize, shift_one: bool, m: &Gf2Poly) -> Gf2Poly {
         let y = if shift_one { Gf2Poly::from_words(vec![3]) } else { Gf2Poly::x() };
-        chebyshev_pair(n + 1, |p| p.rem(m), y.rem(m)).0
+        chebyshev_pair(n + 1, |p| &p % m, &y % m).0
     }
 
     /// `self(M)` for a square matrix `M`, by Horner's rule (small matrices: `O(deg * n^3 / 64)`).
@@ -323,15 +311,15 @@ fn chebyshev_pair(n: usize, reduce: impl Fn(Gf2Poly) -> Gf2Poly, y: Gf2Poly) -> 
     let mut b = y.clone();
     let top = usize::BITS - 1 - n.leading_zeros();
     for i in (0..top).rev() {
-        let mid = a.add(&b).square();
+        let mid = (&a + &b).square();
         if (n >> i) & 1 == 0 {
             // (F_{2j}, F_{2j+1}) = (y F_j^2, (F_j + F_{j+1})^2)
-            a = reduce(y.mul(&a.square()));
+            a = reduce(&y * &a.square());
             b = reduce(mid);
         } else {
             // (F_{2j+1}, F_{2j+2}) = ((F_j + F_{j+1})^2, y F_{j+1}^2)
             a = reduce(mid);
-            b = reduce(y.mul(&b.square()));
+            b = reduce(&y * &b.square());
         }
     }
     (a, b)
@@ -664,6 +652,41 @@ impl fmt::Display for Gf2Poly {
     }
 }
 
+impl std::ops::AddAssign<&Gf2Poly> for Gf2Poly {
+    fn add_assign(&mut self, other: &Gf2Poly) {
+        self.add_in_place(other);
+    }
+}
+
+impl std::ops::Add for &Gf2Poly {
+    type Output = Gf2Poly;
+
+    /// The sum (XOR of the coefficients).
+    fn add(self, other: &Gf2Poly) -> Gf2Poly {
+        let mut s = self.clone();
+        s.add_in_place(other);
+        s
+    }
+}
+
+impl std::ops::Mul for &Gf2Poly {
+    type Output = Gf2Poly;
+
+    /// The product: carry-less (`pclmulqdq` when present), Karatsuba on large operands.
+    fn mul(self, other: &Gf2Poly) -> Gf2Poly {
+        self.product(other)
+    }
+}
+
+impl std::ops::Rem for &Gf2Poly {
+    type Output = Gf2Poly;
+
+    /// The remainder of the division by `d`. Panics if `d` is zero.
+    fn rem(self, d: &Gf2Poly) -> Gf2Poly {
+        self.div_rem(d).1
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -684,7 +707,7 @@ mod tests {
     fn chebyshev_slow(n: usize) -> Gf2Poly {
         let (mut prev, mut cur) = (Gf2Poly::zero(), Gf2Poly::one());
         for _ in 0..n {
-            let next = cur.shl(1).add(&prev);
+            let next = &cur.shl(1) + &prev;
             prev = cur;
             cur = next;
         }
@@ -712,8 +735,8 @@ mod tests {
         let m = chebyshev_slow(37);
         for n in [0, 1, 5, 64, 200, 777] {
             let direct = chebyshev_slow(n);
-            assert_eq!(Gf2Poly::chebyshev_mod(n, false, &m), direct.rem(&m));
-            assert_eq!(Gf2Poly::chebyshev_mod(n, true, &m), direct.compose_x_plus_one().rem(&m));
+            assert_eq!(Gf2Poly::chebyshev_mod(n, false, &m), &direct % &m);
+            assert_eq!(Gf2Poly::chebyshev_mod(n, true, &m), &direct.compose_x_plus_one() % &m);
         }
     }
 
@@ -747,7 +770,7 @@ mod tests {
             let b = poly((0..lb).map(|_| next()).collect());
             let mut school = vec![0u64; la + lb];
             mul_basecase(a.words(), b.words(), &mut school, false);
-            assert_eq!(a.mul(&b), poly(school));
+            assert_eq!(&a * &b, poly(school));
         }
     }
 
@@ -757,24 +780,24 @@ mod tests {
                                   b in prop::collection::vec(any::<u64>(), 0..4),
                                   c in prop::collection::vec(any::<u64>(), 1..3)) {
             let (a, b, c) = (poly(a), poly(b), poly(c));
-            prop_assert_eq!(a.mul(&b), mul_slow(&a, &b));
+            prop_assert_eq!(&a * &b, mul_slow(&a, &b));
             prop_assert_eq!(a.square(), mul_slow(&a, &a));
             if !c.is_zero() {
                 let (q, r) = a.div_rem(&c);
                 prop_assert!(r.degree().is_none_or(|d| d < c.degree().unwrap()));
-                prop_assert_eq!(q.mul(&c).add(&r), a.clone());
+                prop_assert_eq!(&(&q * &c) + &r, a.clone());
             }
             let (g, s, t) = a.ext_gcd(&b);
-            prop_assert_eq!(s.mul(&a).add(&t.mul(&b)), g.clone());
+            prop_assert_eq!(&(&s * &a) + &(&t * &b), g.clone());
             if !g.is_zero() {
-                prop_assert!(a.rem(&g).is_zero() && b.rem(&g).is_zero());
+                prop_assert!((&a % &g).is_zero() && (&b % &g).is_zero());
             }
             prop_assert_eq!(a.gcd(&b), g);
             // f(x+1) by the slow route: sum over terms of (x+1)^k.
             let mut slow = Gf2Poly::zero();
             let mut pw = Gf2Poly::one();
             for k in 0..=a.degree().unwrap_or(0) {
-                if a.coeff(k) { slow.add_assign(&pw); }
+                if a.coeff(k) { slow += &pw; }
                 pw = mul_slow(&pw, &Gf2Poly::from_words(vec![3]));
             }
             prop_assert_eq!(a.compose_x_plus_one(), slow);

@@ -34,7 +34,7 @@ impl PolySystem {
         let (width, height) = (size.width(), size.height());
         let pw = Gf2Poly::chebyshev(width);
         let g = if height <= 4 * width {
-            Gf2Poly::chebyshev(height).compose_x_plus_one().rem(&pw)
+            &Gf2Poly::chebyshev(height).compose_x_plus_one() % &pw
         } else {
             Gf2Poly::chebyshev_mod(height, true, &pw)
         };
@@ -54,7 +54,7 @@ impl PolySystem {
         if !rem.is_zero() {
             return None;
         }
-        let u = q.mul(&self.s).rem(&self.pw);
+        let u = &(&q * &self.s) % &self.pw;
         Some(poly_to_row(&u, self.width))
     }
 
@@ -175,7 +175,7 @@ fn half_gcd_degree(m: usize) -> usize {
         return 0;
     }
     let j = (m - 1) / 2;
-    let g = Gf2Poly::chebyshev(j).add(&Gf2Poly::chebyshev(j - 1));
+    let g = &Gf2Poly::chebyshev(j) + &Gf2Poly::chebyshev(j - 1);
     let gs = g.compose_x_plus_one();
     g.gcd(&gs).degree().unwrap_or(0)
 }
@@ -193,7 +193,7 @@ mod tests {
                 r[k / 64] |= 1 << (k % 64);
                 let u = row_to_poly(&r, w);
                 assert_eq!(u, Gf2Poly::chebyshev(k));
-                assert_eq!(poly_to_row(&u.rem(&pw), w), r, "w = {w}, k = {k}");
+                assert_eq!(poly_to_row(&(&u % &pw), w), r, "w = {w}, k = {k}");
             }
         }
     }
