@@ -64,7 +64,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             queens::count::MAX_N
         );
     }
-    let options = a.isa.options(super::count::available_memory())?;
+    let options = a.isa.options(damier::system::available_memory())?;
     let one = crate::util::pool(Some(1))?;
     let all = crate::util::pool(None)?;
     let threads = all.current_num_threads();

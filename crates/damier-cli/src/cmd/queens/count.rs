@@ -126,14 +126,6 @@ pub(super) fn parse_size(text: &str) -> Result<u64, String> {
     Ok(bytes as u64)
 }
 
-/// The memory available now (`MemAvailable` of /proc/meminfo), if the system says.
-pub(super) fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    kb.checked_mul(1024)
-}
-
 /// Parses `--isa`.
 pub(super) fn parse_isa(text: &str) -> Result<IsaChoice, String> {
     match text {
@@ -168,7 +160,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let hooks = test_hooks::read()?;
     let options = CountOptions {
         isa: a.isa.isa(hooks.cpu_lacks)?,
-        memory: a.memory.or_else(available_memory),
+        memory: a.memory.or_else(damier::system::available_memory),
         ..CountOptions::default()
     };
     let long = super::long::LongCount {
