@@ -146,6 +146,17 @@ pub fn to_bytes<T: Serialize>(rows: &[T]) -> anyhow::Result<Vec<u8>> {
     w.into_inner().map_err(|e| anyhow::anyhow!("cannot make the CSV: {e}"))
 }
 
+/// `rows` as CSV bytes under the given header line (rows that are tuples, whose structs'
+/// fields are written in order, have no field names to head them).
+pub fn to_bytes_headed<T: Serialize>(header: &[&str], rows: &[T]) -> anyhow::Result<Vec<u8>> {
+    let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+    w.write_record(header)?;
+    for r in rows {
+        w.serialize(r)?;
+    }
+    w.into_inner().map_err(|e| anyhow::anyhow!("cannot make the CSV: {e}"))
+}
+
 /// Serde helpers for the number formats of the CSV files.
 pub mod format {
     use serde::Serializer;
@@ -158,6 +169,26 @@ pub mod format {
     /// [`sci6`], empty when absent.
     pub fn sci6_opt<S: Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&v.map(|v| format!("{v:.6e}")).unwrap_or_default())
+    }
+
+    /// Rust's shortest form (`0.001`), as the files have always held it.
+    pub fn plain<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&v.to_string())
+    }
+
+    /// Milliseconds: `0.125`.
+    pub fn milli<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("{v:.3}"))
+    }
+
+    /// Nanoseconds: `0.000041869`.
+    pub fn nano<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("{v:.9}"))
+    }
+
+    /// [`nano`], empty when absent.
+    pub fn nano_opt<S: Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&v.map(|v| format!("{v:.9}")).unwrap_or_default())
     }
 
     /// Milliseconds: `0.125`, empty when absent.

@@ -16,6 +16,7 @@ mod trap;
 
 use std::process::ExitCode;
 
+use crate::util::csv_file::format;
 use crate::util::{InputFile, OutputPath};
 use clap::{Args, Subcommand, ValueEnum};
 use damier::automaton::experiment::Summary;
@@ -262,25 +263,41 @@ fn check_n(n: u32) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn fmt_opt(v: Option<f64>) -> String {
-    v.map(|x| format!("{x:.6e}")).unwrap_or_default()
+/// The statistics columns of the sweep and scale CSVs ([`SUMMARY_HEADER`]).
+#[derive(serde::Serialize)]
+struct SummaryCells {
+    runs: usize,
+    solved: usize,
+    censored: usize,
+    #[serde(serialize_with = "format::sci6_opt")]
+    mean_steps: Option<f64>,
+    #[serde(serialize_with = "format::sci6_opt")]
+    ci95_low: Option<f64>,
+    #[serde(serialize_with = "format::sci6_opt")]
+    ci95_high: Option<f64>,
+    #[serde(serialize_with = "format::sci6_opt")]
+    median_steps: Option<f64>,
+    #[serde(serialize_with = "format::sci6_opt")]
+    mean_moves: Option<f64>,
 }
 
-fn summary_csv(s: &Summary) -> String {
-    format!(
-        "{},{},{},{},{},{},{},{}",
-        s.runs,
-        s.solved,
-        s.censored,
-        fmt_opt(s.mean_steps),
-        fmt_opt(s.ci95.map(|c| c.0)),
-        fmt_opt(s.ci95.map(|c| c.1)),
-        fmt_opt(s.median_steps),
-        fmt_opt(s.mean_moves)
-    )
+impl From<&Summary> for SummaryCells {
+    fn from(s: &Summary) -> SummaryCells {
+        SummaryCells {
+            runs: s.runs,
+            solved: s.solved,
+            censored: s.censored,
+            mean_steps: s.mean_steps,
+            ci95_low: s.ci95.map(|c| c.0),
+            ci95_high: s.ci95.map(|c| c.1),
+            median_steps: s.median_steps,
+            mean_moves: s.mean_moves,
+        }
+    }
 }
 
-const SUMMARY_HEADER: &str = "runs,solved,censored,mean_steps,ci95_low,ci95_high,median_steps,mean_moves";
+const SUMMARY_HEADER: [&str; 8] =
+    ["runs", "solved", "censored", "mean_steps", "ci95_low", "ci95_high", "median_steps", "mean_moves"];
 
 fn show(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.4e}")).unwrap_or_else(|| "-".into())

@@ -7,9 +7,8 @@ use std::time::{Duration, Instant};
 use damier::automaton::Model;
 use damier::automaton::experiment::{self, ScalePoint};
 
-use super::{
-    DENSITY_MAX_N, SUMMARY_HEADER, ScaleArgs, check_probability, fmt_opt, model_name, show, summary_csv,
-};
+use super::{DENSITY_MAX_N, SUMMARY_HEADER, ScaleArgs, SummaryCells, check_probability, model_name, show};
+use crate::util::csv_file::{self, format};
 use crate::util::output::outln;
 use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::progress::Progress;
@@ -87,13 +86,25 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
         seconds: clock.elapsed().as_secs_f64(),
     };
     if let Some(path) = &a.out.csv {
-        let mut s = format!("model,n,{SUMMARY_HEADER},seconds,inverse_density\n");
-        for p in &report.points {
-            let d = report.inverse_density.iter().find(|x| x.0 == p.n).map(|x| x.1);
-            s +=
-                &format!("{},{},{},{:.3},{}\n", p.model, p.n, summary_csv(&p.summary), p.seconds, fmt_opt(d));
-        }
-        output::write_atomic(path, s.as_bytes())?;
+        #[derive(serde::Serialize)]
+        struct Line(
+            String,
+            u32,
+            SummaryCells,
+            #[serde(serialize_with = "format::milli")] f64,
+            #[serde(serialize_with = "format::sci6_opt")] Option<f64>,
+        );
+        let header: Vec<&str> =
+            ["model", "n"].into_iter().chain(SUMMARY_HEADER).chain(["seconds", "inverse_density"]).collect();
+        let lines: Vec<Line> = report
+            .points
+            .iter()
+            .map(|p| {
+                let d = report.inverse_density.iter().find(|x| x.0 == p.n).map(|x| x.1);
+                Line(p.model.to_string(), p.n, (&p.summary).into(), p.seconds, d)
+            })
+            .collect();
+        output::write_atomic(path, &csv_file::to_bytes_headed(&header, &lines)?)?;
     }
     if let Some(path) = &a.out.plot {
         let mut curves = Vec::new();

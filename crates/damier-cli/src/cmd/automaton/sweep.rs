@@ -6,7 +6,8 @@ use std::time::Instant;
 use damier::automaton::experiment::{self, Summary, SweepPoint};
 use damier::automaton::{Model, Params, Stop};
 
-use super::{SUMMARY_HEADER, SweepArgs, check_n, check_probability, model_name, show, summary_csv};
+use super::{SUMMARY_HEADER, SummaryCells, SweepArgs, check_n, check_probability, model_name, show};
+use crate::util::csv_file::{self, format};
 use crate::util::output::outln;
 use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::progress::Progress;
@@ -53,11 +54,11 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         seconds: clock.elapsed().as_secs_f64(),
     };
     if let Some(path) = &a.out.csv {
-        let mut s = format!("eps,{SUMMARY_HEADER}\n");
-        for p in &report.points {
-            s += &format!("{},{}\n", p.eps, summary_csv(&p.summary));
-        }
-        output::write_atomic(path, s.as_bytes())?;
+        #[derive(serde::Serialize)]
+        struct Line(#[serde(serialize_with = "format::plain")] f64, SummaryCells);
+        let header: Vec<&str> = ["eps"].into_iter().chain(SUMMARY_HEADER).collect();
+        let lines: Vec<Line> = report.points.iter().map(|p| Line(p.eps, (&p.summary).into())).collect();
+        output::write_atomic(path, &csv_file::to_bytes_headed(&header, &lines)?)?;
     }
     if let Some(path) = &a.out.plot {
         // Censored runs (stopped at the step cap) make a point a lower bound: marked as such.

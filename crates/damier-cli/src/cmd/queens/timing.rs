@@ -14,6 +14,7 @@ use damier::control::Control;
 use damier::queens::{self, naive};
 
 use crate::util::OutputPath;
+use crate::util::csv_file::{self, format};
 use crate::util::output::outln;
 use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::{interrupt, output, progress::Progress};
@@ -110,12 +111,26 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }
     }
     if let Some(path) = &a.csv {
-        let mut csv = String::from("n,naive_seconds,fast_seconds,total\n");
-        for r in &rows {
-            let naive = r.naive_seconds.map(|s| format!("{s:.9}")).unwrap_or_default();
-            csv.push_str(&format!("{},{naive},{:.9},{}\n", r.n, r.fast_seconds, r.total));
+        /// One line of the timing CSV: one n.
+        #[derive(serde::Serialize)]
+        struct Line {
+            n: u32,
+            #[serde(serialize_with = "format::nano_opt")]
+            naive_seconds: Option<f64>,
+            #[serde(serialize_with = "format::nano")]
+            fast_seconds: f64,
+            total: u64,
         }
-        output::write_atomic(path, csv.as_bytes())?;
+        let lines: Vec<Line> = rows
+            .iter()
+            .map(|r| Line {
+                n: r.n,
+                naive_seconds: r.naive_seconds,
+                fast_seconds: r.fast_seconds,
+                total: r.total,
+            })
+            .collect();
+        output::write_atomic(path, &csv_file::to_bytes(&lines)?)?;
     }
     if let Some(path) = &a.plot {
         let curve = |name: String, f: &dyn Fn(&Row) -> Option<f64>| Curve {
