@@ -243,17 +243,17 @@ fn lightest(x: &BitVec, kernel: &[BitVec]) -> BitVec {
 /// first row that fixes the last row, press it and chase again.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExplainedChase {
-    /// 1. The presses of chasing down (under every light, row after row).
+    /// Step 1: the presses of chasing down (under every light, row after row).
     pub down: Board,
     /// The board after chasing down: lights left on the last row only.
     pub after: Board,
     /// Those lights, as row words.
     pub last_row: Vec<u64>,
-    /// 2. The lightest first row that fixes the last row (the lightest of all when the
+    /// Step 2: the lightest first row that fixes the last row (the lightest of all when the
     /// kernel has at most 20 first rows, as in the seed's table), `None` when no first row
     /// does: the board is not winnable.
     pub first_row: Option<Vec<u64>>,
-    /// 3. The whole solution: the first row pressed, then chased down (checked).
+    /// Step 3: the whole solution, the first row pressed, then chased down (checked).
     pub presses: Option<Board>,
 }
 
