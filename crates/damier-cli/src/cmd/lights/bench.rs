@@ -47,11 +47,7 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
                  chase writing the presses in place {t_full:.4} s"
             );
         }
-        let target = match n {
-            10_000 => Some(0.015),
-            100_000 => Some(1.5),
-            _ => None,
-        };
+        let target = bench::lights_solve_target(n);
         out.push(BenchRow {
             task: format!(
                 "solve random {n}x{n} (seed {}, {}; generate {generated:.2} s, copy {copy_time:.2} s)",
@@ -71,7 +67,7 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
             task: format!("nullities of all n x n, n <= {} (max {max})", a.nullities_to),
             seconds: s,
             verify_seconds: None,
-            target_seconds: (a.nullities_to == 25_000).then_some(10.0),
+            target_seconds: bench::lights_nullities_target(a.nullities_to),
             nullity: None,
         });
     }
