@@ -12,7 +12,9 @@ use damier::queens::count::journal::{self, JournalContents};
 use damier::queens::count::tasks::{self, TaskEngine, TaskList};
 use damier::queens::count::{counts_from_total, total_from_sum};
 
-use super::long::{self, Mismatch};
+use damier::queens::count::recount::Mismatch;
+
+use super::long;
 use crate::util::output::outln;
 use crate::util::{exit, output};
 

@@ -11,7 +11,7 @@ use anyhow::{Context, bail};
 use damier::cpu::Isa;
 use damier::queens::count::journal::{Journal, JournalHeader};
 use damier::queens::count::tasks::{self, MIN_TASK_N, TaskDone, TaskEngine, TaskList};
-use damier::queens::count::{Share, counts_from_total, total_from_sum};
+use damier::queens::count::{Share, counts_from_total, recount};
 
 use crate::util::output::outln;
 use crate::util::{exit, interrupt, output, progress::Progress};
@@ -47,32 +47,8 @@ impl LongCount {
     }
 }
 
-/// A sampled task whose counts disagree: by every engine that recounted it and by what
-/// recorded it (the run, or a journal).
-#[derive(Debug, serde::Serialize)]
-pub(super) struct Mismatch {
-    pub task: u32,
-    /// The task's column set (bit c = column c).
-    pub columns: u32,
-    /// Who counted what, in the order counted.
-    #[serde(serialize_with = "as_map")]
-    pub counts: Vec<(String, u64)>,
-}
-
-/// Writes `(who, count)` pairs as one JSON object.
-fn as_map<S: serde::Serializer>(pairs: &[(String, u64)], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_map(pairs.iter().map(|(k, v)| (k, v)))
-}
-
-impl std::fmt::Display for Mismatch {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let what: Vec<String> = self.counts.iter().map(|(who, c)| format!("{who} {c}")).collect();
-        write!(f, "task {} (columns {:#b}): {}", self.task, self.columns, what.join(", "))
-    }
-}
-
 /// The sampled tasks that disagree.
-pub(super) type Mismatches = Vec<Mismatch>;
+pub(super) type Mismatches = Vec<damier::queens::count::recount::Mismatch>;
 
 /// Counts `indices` of `list` on the current pool with a progress bar, calling `on_done` per
 /// task (after the optional delay).
@@ -106,7 +82,7 @@ fn check_verifiable(n: u32, engines: &[TaskEngine]) -> anyhow::Result<()> {
 }
 
 /// Recounts `sample` with each of `engines` and compares with the counts `known` (from the run
-/// or a journal, named `recorded_by`): one [`Mismatch`] per disagreeing task. `--verify-sample`
+/// or a journal, named `recorded_by`): one mismatch per disagreeing task. `--verify-sample`
 /// recounts with both engines, `journal --recheck` with the one that did not record the tasks.
 pub(super) fn verify(
     list: &TaskList,
@@ -118,29 +94,9 @@ pub(super) fn verify(
     recorded_by: &str,
 ) -> anyhow::Result<Mismatches> {
     check_verifiable(list.n(), engines)?;
-    let mut by_engine = Vec::new();
-    for &engine in engines {
-        let counts = Mutex::new(HashMap::new());
-        count_indices(list, engine, isa, memory, sample, Duration::ZERO, &|d| {
-            counts.lock().unwrap_or_else(|e| e.into_inner()).insert(d.index, d.count);
-        })?;
-        by_engine.push((engine, counts.into_inner().unwrap_or_else(|e| e.into_inner())));
-    }
-    let mut bad = Vec::new();
-    for &i in sample {
-        let task = list.get(i).context("sampled task out of range")?;
-        let mut seen = Vec::new();
-        for (e, c) in &by_engine {
-            seen.push((e.name().to_string(), *c.get(&i).context("a recounted task was not reported")?));
-        }
-        if let Some(&k) = known.get(&i) {
-            seen.push((recorded_by.to_string(), k));
-        }
-        if seen.iter().any(|s| s.1 != seen[0].1) {
-            bad.push(Mismatch { task: i, columns: task.cols, counts: seen });
-        }
-    }
-    Ok(bad)
+    let control = interrupt::control();
+    let _bar = Progress::start(control, (sample.len() * engines.len()) as u64, "recounting");
+    Ok(recount::recount(list, engines, isa, memory, sample, known, recorded_by, control)?)
 }
 
 /// A count ready to run: its tasks, its journal, and what the journal already holds.
@@ -265,13 +221,7 @@ pub(super) fn conclude(
 ) -> anyhow::Result<ExitCode> {
     let Prepared { list, engine, isa, memory, indices, pool, known, resumed, start, .. } = p;
     let known = known.into_inner().unwrap_or_else(|e| e.into_inner());
-    // Summed in a u128, so that no set of task counts (from the engines, or read back from a
-    // journal) can wrap; a sum past a u64 is refused as a total.
-    let sum = indices
-        .iter()
-        .try_fold(0u128, |t, i| Some(t + u128::from(*known.get(i)?)))
-        .context("a task of the share was not counted")?;
-    let total = total_from_sum(sum)?;
+    let total = recount::share_total(&indices, &known)?;
 
     let seed = crate::util::pick_seed(c.seed);
     let mut verified = None;

@@ -15,6 +15,7 @@ pub mod estimate;
 pub mod journal;
 pub mod known;
 mod quarters;
+pub mod recount;
 mod sum;
 mod symmetric;
 pub mod tasks;
