@@ -1,5 +1,9 @@
 //! The `damier` command-line tool: a thin layer over the `damier` library.
 
+// Output goes through `util::output` (`outln!`, `errln!`, ...): `println!` and `eprintln!`
+// panic when a write fails, and a failed write of a result must be reported (exit 74).
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -9,6 +13,7 @@ mod tui;
 mod util;
 
 fn main() -> ExitCode {
+    util::output::report_file_size_limit();
     match run() {
         Ok(code) => code,
         Err(err) => util::exit::report(&err),
@@ -25,5 +30,8 @@ fn run() -> anyhow::Result<ExitCode> {
         }
     };
     util::interrupt::install();
-    cmd::run(cli)
+    let code = cmd::run(cli)?;
+    // What stdout still buffers is written now, so that a failure is reported, not lost at exit.
+    util::output::flush_stdout()?;
+    Ok(code)
 }

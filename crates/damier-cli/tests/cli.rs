@@ -8,6 +8,7 @@ mod cli {
     mod automaton_growth;
     mod bench;
     mod factor;
+    mod faults;
     mod lights;
     mod long_counts;
     mod open_term;

@@ -35,6 +35,7 @@
 #![deny(missing_docs)]
 
 use std::convert::Infallible;
+use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -221,7 +222,8 @@ fn outcome_parts(group: &str, command: &str, o: jobs::Outcome) -> (StatusCode, O
             )),
         ),
         Outcome::Failed(detail) => {
-            eprintln!("damier serve: {group} {command} failed: {detail}");
+            // The server's log; a closed or full stderr must not take a request down with it.
+            let _ = writeln!(std::io::stderr(), "damier serve: {group} {command} failed: {detail}");
             (
                 StatusCode::INTERNAL_SERVER_ERROR,
                 None,

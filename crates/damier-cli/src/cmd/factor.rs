@@ -12,7 +12,7 @@ use damier::factor::sweep::{self, SweepPlan, SweepSample, SweepSummary};
 use damier::factor::{self as engine, Automaton, FactorError, Params, RunResult};
 
 use crate::util::csv_file::{self, Invalid, format};
-use crate::util::output::{Report, outln};
+use crate::util::output::{Report, errln, outln};
 use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::progress::Progress;
 use crate::util::{exit, interrupt, output};
@@ -291,13 +291,13 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         pool.install(|| {
             sweep::sweep(&plan, control, |summary| {
                 if !a.out.json {
-                    eprintln!("{}", row(summary));
+                    errln!("{}", row(summary));
                 }
             })
         })?
     };
     if let Some(path) = &a.out.csv {
-        output::write_atomic(path, &sweep_csv(&report.runs)?)?;
+        output::write_bytes(path, output::Durability::Synced, &sweep_csv(&report.runs)?)?;
     }
     if let Some(path) = &a.out.plot {
         let detail = format!(

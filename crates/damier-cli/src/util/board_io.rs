@@ -37,14 +37,17 @@ pub fn format_of(path: &Path) -> anyhow::Result<BoardFormat> {
 /// Writes `b` to `path` (format from the extension), atomically.
 pub fn write(path: &Path, b: &Board) -> anyhow::Result<()> {
     let format = format_of(path)?;
-    super::output::write_atomic_with(path, |out| match format {
-        BoardFormat::Pbm => b.write_pbm(out, PbmKind::Raw),
-        BoardFormat::Text => write_text(out, b),
+    super::output::write_file(path, super::output::Durability::Renamed, |out| {
+        match format {
+            BoardFormat::Pbm => b.write_pbm(out, PbmKind::Raw)?,
+            BoardFormat::Text => write_text(out, b)?,
+        }
+        Ok(())
     })
 }
 
 /// The text format, streamed (a big board's text never sits in memory whole).
-fn write_text(out: &mut dyn Write, b: &Board) -> std::io::Result<()> {
+fn write_text(out: &mut impl Write, b: &Board) -> std::io::Result<()> {
     let mut line = Vec::with_capacity(b.width() + 1);
     for y in 0..b.height() {
         line.clear();

@@ -40,7 +40,8 @@ pub fn fault(message: impl Into<String>) -> anyhow::Error {
     anyhow::Error::new(Fault(message.into()))
 }
 
-/// Whether `err` is a fault of the system: a [`Fault`], or an I/O error that says the disk or
+/// Whether `err` is a fault of the system: a [`Fault`], a failed write
+/// ([`super::output::WriteError`], whatever its cause), or an I/O error that says the disk or
 /// the file system failed (full, quota, file too large, read-only, a write of zero bytes).
 pub fn is_fault(err: &anyhow::Error) -> bool {
     use std::io::ErrorKind as K;
@@ -50,6 +51,7 @@ pub fn is_fault(err: &anyhow::Error) -> bool {
             .map(std::io::Error::kind)
             .or_else(|| e.downcast_ref::<serde_json::Error>().and_then(serde_json::Error::io_error_kind));
         e.is::<Fault>()
+            || super::output::is_write_error(e)
             || matches!(
                 kind,
                 Some(

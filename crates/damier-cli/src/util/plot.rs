@@ -16,6 +16,8 @@
 use std::path::Path;
 use std::sync::Once;
 
+use image::codecs::png::PngEncoder;
+use image::{ColorType, ImageEncoder};
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::prelude::*;
@@ -175,7 +177,7 @@ pub struct LineChart {
 
 #[allow(dead_code)]
 impl LineChart {
-    /// Draws the chart to `path` (format from the extension), via a temporary file.
+    /// Draws the chart to `path` (format from the extension), atomically.
     pub fn draw(&self, path: &Path) -> anyhow::Result<()> {
         self.to_chart().draw(path)
     }
@@ -406,21 +408,30 @@ const SIZE: (u32, u32) = (960, 600);
 const LEGEND_ROW: u32 = 24;
 
 impl Chart {
-    /// Draws the chart to `path` (format from the extension), via a temporary file.
+    /// Draws the chart to `path` (format from the extension), atomically. The picture is made
+    /// in memory and written by the CLI's one file writer: the backends' own file writers lose
+    /// the error of a write that fails (plotters' SVG writer drops its buffer unflushed).
     pub fn draw(&self, path: &Path) -> anyhow::Result<()> {
         let format = format_of(path)?;
         ensure_font();
-        let tmp = super::output::temp_path(path);
         let size = (SIZE.0, SIZE.1 + LEGEND_ROW * self.legend().len() as u32 + 10);
-        let result = match format {
-            Format::Svg => self.draw_on(SVGBackend::new(&tmp, size).into_drawing_area()),
-            Format::Png => self.draw_on(BitMapBackend::new(&tmp, size).into_drawing_area()),
+        let bytes = match format {
+            Format::Svg => {
+                let mut svg = String::new();
+                self.draw_on(SVGBackend::with_string(&mut svg, size).into_drawing_area())?;
+                svg.into_bytes()
+            }
+            Format::Png => {
+                let mut rgb = vec![0u8; size.0 as usize * size.1 as usize * 3];
+                self.draw_on(BitMapBackend::with_buffer(&mut rgb, size).into_drawing_area())?;
+                let mut png = Vec::new();
+                PngEncoder::new(&mut png)
+                    .write_image(&rgb, size.0, size.1, ColorType::Rgb8)
+                    .map_err(plot_err)?;
+                png
+            }
         };
-        if let Err(e) = result {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(e);
-        }
-        super::output::commit(&tmp, path)
+        super::output::write_bytes(path, super::output::Durability::Renamed, &bytes)
     }
 
     /// The legend entries, in order.

@@ -12,6 +12,8 @@ use std::time::Duration;
 use damier::control::Control;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::output::errln;
+
 /// A bar following a [`Control`]'s counter; finishes and clears when dropped.
 pub struct Progress {
     stop: Arc<AtomicBool>,
@@ -58,7 +60,7 @@ impl Progress {
             while !flag.load(Ordering::Relaxed) {
                 if tick.is_multiple_of(10) {
                     let done = control.done().saturating_sub(base);
-                    eprintln!("damier-progress {{\"label\":{label},\"done\":{done},\"total\":{total}}}");
+                    errln!("damier-progress {{\"label\":{label},\"done\":{done},\"total\":{total}}}");
                 }
                 tick = tick.wrapping_add(1);
                 // Short sleeps: the drop that stops this thread waits for at most one.

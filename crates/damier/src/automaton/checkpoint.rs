@@ -29,6 +29,9 @@ pub const MAGIC: &[u8; 8] = b"DMRAUTO\0";
 pub const VERSION: u32 = 1;
 /// Bytes before the cells.
 const HEADER: usize = 8 + 4 + 1 + 4 + 8 + 8 + 8 + 8 + 8 + 32;
+/// The length of the largest checkpoint (n = `MAX_N`): a reader never needs more bytes to
+/// decode or refuse a file (a device such as `/dev/zero` never ends).
+pub const MAX_LEN: u64 = (HEADER + 4 * MAX_N as usize * MAX_N as usize + 8) as u64;
 
 /// Why bytes are not a usable checkpoint.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -267,7 +267,7 @@ pub fn run(a: GrowthArgs) -> anyhow::Result<ExitCode> {
         let rows = measure(&a)?;
         if let Some(path) = &a.runs_out {
             let lines: Vec<RunRow> = rows.iter().map(RunRow::from).collect();
-            output::write_atomic(path, &csv_file::to_bytes(&lines)?)?;
+            output::write_bytes(path, output::Durability::Synced, &csv_file::to_bytes(&lines)?)?;
         }
         rows
     } else {
@@ -314,7 +314,7 @@ pub fn run(a: GrowthArgs) -> anyhow::Result<ExitCode> {
                 });
             }
         }
-        output::write_atomic(path, &csv_file::to_bytes(&lines)?)?;
+        output::write_bytes(path, output::Durability::Synced, &csv_file::to_bytes(&lines)?)?;
     }
     if let Some(path) = &a.out.plot {
         draw(&report, path, &a)?;

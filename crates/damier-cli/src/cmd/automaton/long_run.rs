@@ -1,7 +1,7 @@
 //! A single long `automaton run`: progress (steps, moves, conflicts left) on a terminal, and
 //! checkpoints so the run can stop (Ctrl-C, kill) and resume bit-exactly.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Read};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -18,18 +18,23 @@ const DRAW_PERIOD: Duration = Duration::from_millis(200);
 
 /// The automaton saved in `path`, or `None` when there is no such file.
 pub fn load(path: &Path) -> anyhow::Result<Option<Automaton>> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
     };
+    // One byte past the largest checkpoint is enough to refuse what is longer.
+    let mut bytes = Vec::new();
+    file.take(checkpoint::MAX_LEN + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     let aut = checkpoint::decode(&bytes).with_context(|| format!("{}", path.display()))?;
     Ok(Some(aut))
 }
 
 /// Writes the checkpoint of `aut` to `path` atomically (a crash never leaves half a file).
 pub fn save(aut: &Automaton, path: &Path) -> anyhow::Result<()> {
-    output::write_atomic(path, &checkpoint::encode(aut))
+    output::write_bytes(path, output::Durability::Synced, &checkpoint::encode(aut))
 }
 
 /// Runs `aut` like [`Automaton::run`], with a bar on a terminal and, with `checkpoint`, a
@@ -84,7 +89,7 @@ pub fn run(
     {
         save(aut, path)?;
         if interrupted {
-            eprintln!("checkpoint saved to {} at step {}", path.display(), aut.steps());
+            output::errln!("checkpoint saved to {} at step {}", path.display(), aut.steps());
         }
     }
     result

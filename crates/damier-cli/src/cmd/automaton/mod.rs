@@ -141,9 +141,7 @@ impl OutputArgs {
             crate::util::plot::format_of(p)?;
         }
         for p in self.csv.iter().chain(&self.plot) {
-            if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
-                anyhow::ensure!(dir.is_dir(), "cannot write {}: no directory {}", p.display(), dir.display());
-            }
+            crate::util::output::check_folder(p)?;
         }
         Ok(())
     }

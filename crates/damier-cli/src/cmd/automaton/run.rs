@@ -9,7 +9,7 @@ use damier::automaton::experiment::Censored;
 use damier::automaton::{Automaton, Model, Params, StartSignals, Stop, text};
 
 use super::{RunArgs, check_n, check_probability, long_run};
-use crate::util::output::outln;
+use crate::util::output::{errln, outln};
 use crate::util::{exit, interrupt, output};
 
 #[derive(serde::Serialize)]
@@ -33,7 +33,10 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
     check_probability("eps", a.eps)?;
     check_probability("eta", a.eta)?;
     let resumed = match &a.checkpoint {
-        Some(path) => long_run::load(path)?,
+        Some(path) => {
+            output::check_folder(path)?;
+            long_run::load(path)?
+        }
         None => None,
     };
     if let Some(r) = &resumed {
@@ -76,7 +79,7 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
     let mut aut = match (resumed, &start_pos) {
         (Some(r), _) => {
             if !a.json {
-                eprintln!("resuming at step {} ({} moves)", r.steps(), r.moves());
+                errln!("resuming at step {} ({} moves)", r.steps(), r.moves());
             }
             r
         }
@@ -97,7 +100,7 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
         }
         Some(k) => {
             let mut sink: Box<dyn Write> =
-                if a.json { Box::new(std::io::stderr()) } else { Box::new(std::io::stdout()) };
+                if a.json { Box::new(output::Stderr) } else { Box::new(output::stdout()) };
             loop {
                 writeln!(sink, "step {} moves {}", aut.steps(), aut.moves())?;
                 write!(sink, "{}", text::render(&aut))?;
@@ -112,6 +115,7 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
                     break;
                 }
             }
+            sink.flush()?;
             let censored = (!aut.is_solution()).then_some(Censored::StepCap);
             aut.result(censored)
         }

@@ -104,7 +104,7 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
                 Line(p.model.to_string(), p.n, (&p.summary).into(), p.seconds, d)
             })
             .collect();
-        output::write_atomic(path, &csv_file::to_bytes_headed(&header, &lines)?)?;
+        output::write_bytes(path, output::Durability::Synced, &csv_file::to_bytes_headed(&header, &lines)?)?;
     }
     if let Some(path) = &a.out.plot {
         let mut curves = Vec::new();

@@ -58,7 +58,7 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         struct Line(#[serde(serialize_with = "format::plain")] f64, SummaryCells);
         let header: Vec<&str> = ["eps"].into_iter().chain(SUMMARY_HEADER).collect();
         let lines: Vec<Line> = report.points.iter().map(|p| Line(p.eps, (&p.summary).into())).collect();
-        output::write_atomic(path, &csv_file::to_bytes_headed(&header, &lines)?)?;
+        output::write_bytes(path, output::Durability::Synced, &csv_file::to_bytes_headed(&header, &lines)?)?;
     }
     if let Some(path) = &a.out.plot {
         // Censored runs (stopped at the step cap) make a point a lower bound: marked as such.

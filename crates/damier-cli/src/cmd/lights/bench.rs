@@ -41,7 +41,7 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
                 lights::chase::chase_in_place(&mut x, x0, control)?;
             }
             let t_full = t.elapsed().as_secs_f64();
-            eprintln!(
+            errln!(
                 "{n}x{n}: polynomial setup (p_W, p_H(x+1) mod p_W, gcd with cofactor) {t_sys:.4} s; \
                  chase for the last row {t_res:.4} s; first row (conversions, division, product) {t_first:.4} s; \
                  chase writing the presses in place {t_full:.4} s"

@@ -22,7 +22,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
 
-use crate::util::output::outln;
+use crate::util::output::{errln, outln};
 use crate::util::{InputFile, OutputPath};
 use crate::util::{board_io, exit, interrupt, output, progress::Progress};
 

@@ -137,7 +137,7 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
     }
     let printable = !a.summary && a.out.is_none() && w * h <= PRINT_MAX_CELLS;
     if !a.summary && a.out.is_none() && !printable {
-        eprintln!(
+        errln!(
             "damier: {w}x{h} is too large to print the presses ({PRINT_MAX_CELLS} cells at most): summary only \
              (--out FILE.pbm writes them)"
         );

@@ -11,6 +11,7 @@ use damier::queens::count::estimate::{self, EstimateOptions};
 use damier::queens::count::known;
 use damier::queens::count::tasks::{MAX_TASK_N, MIN_TASK_N, TaskEngine};
 
+use crate::util::output::errln;
 use crate::util::{interrupt, test_hooks};
 
 /// Counts projected to cost more than this many core hours are announced first.
@@ -167,7 +168,7 @@ pub(super) fn warn_if_costly(run: &Run) -> anyhow::Result<()> {
     };
     let mpi = if cfg!(feature = "mpi") { "" } else { " (in a build with the Cargo feature mpi)" };
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-    eprintln!(
+    errln!(
         "damier: n = {}, {} tasks by the {} engine: projected {projected:.3} core hours ({why}), about \
          {:.3} h on the {cores} cores here. To split it: --share K/M runs share K of M on as many \
          processes or machines (add them with `damier queens sum`), --mpi runs it under mpirun{mpi}, \

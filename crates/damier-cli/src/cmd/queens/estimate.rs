@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use damier::queens::count::estimate;
 use damier::queens::count::tasks::{MAX_TASK_N, MIN_TASK_N};
 
-use crate::util::output::outln;
+use crate::util::output::{errln, outln};
 use crate::util::{interrupt, output, progress::Progress};
 
 /// Arguments of `damier queens estimate`.
@@ -83,11 +83,16 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     drop(bar);
     let check = e.known_check();
     if let Some(c) = check.filter(|c| !c.inside) {
-        eprintln!(
+        errln!(
             "damier: warning: the sample projects {:.4e} solutions (95% interval {:.4e} to {:.4e}), \
              but q({}) = {} ({:.2}x): the sample is not representative, do not quote this \
              projection (take more --samples, or another --seed)",
-            e.solutions, e.solutions_low, e.solutions_high, e.n, c.known, c.ratio
+            e.solutions,
+            e.solutions_low,
+            e.solutions_high,
+            e.n,
+            c.known,
+            c.ratio
         );
     }
     if a.json {

@@ -15,7 +15,7 @@ use damier::queens::count::{counts_from_total, total_from_sum};
 use damier::queens::count::recount::Mismatch;
 
 use super::long;
-use crate::util::output::outln;
+use crate::util::output::{errln, outln};
 use crate::util::{exit, output};
 
 /// Arguments of `damier queens journal`.
@@ -122,7 +122,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let counts = match counts.transpose() {
         Ok(counts) => counts,
         Err(e) if recheck.as_ref().is_some_and(|r| !r.agree) => {
-            eprintln!("damier: {e}");
+            errln!("damier: {e}");
             None
         }
         Err(e) => return Err(e.into()),
@@ -152,9 +152,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     };
     if let Some(r) = report.recheck.as_ref().filter(|r| !r.agree) {
         for m in &r.mismatches {
-            eprintln!("damier: MISMATCH: n = {}, {m}", report.n);
+            errln!("damier: MISMATCH: n = {}, {m}", report.n);
         }
-        eprintln!(
+        errln!(
             "damier: {} of {} recounted tasks disagree with the journal (seed {}): do not trust its total",
             r.mismatches.len(),
             r.tasks.len(),

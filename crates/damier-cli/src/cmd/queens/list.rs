@@ -4,14 +4,14 @@
 //! the listing is refused above N = 14 (365 596 solutions; 15 has 2.3 million), since
 //! nobody reads millions of boards; `--limit K` or `--all` lift the refusal.
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use damier::queens::search::{self, Solutions};
 use damier::queens::{Placement, sample, symmetry};
 
 use super::BOARD_MAX;
-use crate::util::{interrupt, progress::Progress};
+use crate::util::{interrupt, output, progress::Progress};
 
 /// Largest N listed in full without `--limit` or `--all`.
 const LIST_ALL_MAX: u32 = 14;
@@ -63,7 +63,7 @@ fn run_random(a: &Args, k: u64) -> anyhow::Result<ExitCode> {
         let _bar = Progress::start(control, k, "drawing");
         sample::draw(a.n, k, seed, control)?
     };
-    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut out = output::stdout();
     if drawn.is_empty() {
         if a.json {
             writeln!(
@@ -120,7 +120,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     );
     let limit = a.limit.unwrap_or(u64::MAX);
     let control = interrupt::control();
-    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut out = output::stdout();
     let boards = !a.no_boards && a.n <= BOARD_MAX;
     let mut s = Solutions::new(a.n)?;
     let mut printed = 0u64;

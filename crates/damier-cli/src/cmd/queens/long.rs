@@ -13,7 +13,7 @@ use damier::queens::count::journal::{Journal, JournalHeader};
 use damier::queens::count::tasks::{self, MIN_TASK_N, TaskDone, TaskEngine, TaskList};
 use damier::queens::count::{Share, counts_from_total, recount};
 
-use crate::util::output::outln;
+use crate::util::output::{errln, outln};
 use crate::util::{exit, interrupt, output, progress::Progress};
 
 /// A count run task by task.
@@ -231,9 +231,9 @@ pub(super) fn conclude(
             pool.install(|| verify(&list, isa, memory, &picked, &TaskEngine::ALL, &known, "this run"))?;
         if !bad.is_empty() {
             for b in &bad {
-                eprintln!("damier: MISMATCH: n = {}, {b}", c.n);
+                errln!("damier: MISMATCH: n = {}, {b}", c.n);
             }
-            eprintln!(
+            errln!(
                 "damier: {} of {} sampled tasks disagree (seed {seed}): do not trust this count",
                 bad.len(),
                 picked.len()

@@ -7,17 +7,16 @@
 //! [`TERMINAL_MAX`] columns are summarised (use `--out` or a pipe). `--out FILE --format
 //! binary` writes the 1-based columns as `u32` little-endian, 4 bytes per row.
 
-use std::io::{BufWriter, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::Context;
 use damier::queens::{Placement, construct, local};
 
 use super::BOARD_MAX;
 use crate::util::OutputPath;
-use crate::util::output::outln;
+use crate::util::output::{Durability, errln, outln};
 use crate::util::{exit, interrupt, output, progress::Progress};
 
 /// Most columns printed to a terminal; pipes and files get them all.
@@ -193,37 +192,27 @@ fn find(a: &Args) -> anyhow::Result<Option<(Columns, Header)>> {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &a.out {
+        output::check_folder(path)?;
+    }
     let Some((cols, header)) = find(&a)? else {
-        eprintln!("n = {}: no solution (no two queens fit on a {0}x{0} board without attacking)", a.n);
+        errln!("n = {}: no solution (no two queens fit on a {0}x{0} board without attacking)", a.n);
         return Ok(ExitCode::from(exit::NO));
     };
     let n = cols.n();
     let seconds = header.seconds;
     let seed_note = header.seed.map(|s| format!(", seed {s}")).unwrap_or_default();
     if let Some(path) = &a.out {
-        let tmp = output::temp_path(path);
         let _bar = Progress::start(interrupt::control(), u64::from(n), "writing");
-        let result = (|| -> anyhow::Result<()> {
-            let file =
-                std::fs::File::create(&tmp).with_context(|| format!("cannot write {}", path.display()))?;
-            let mut w = BufWriter::with_capacity(1 << 20, file);
-            write_columns(&mut w, &cols, a.format, a.json, &header)?;
-            w.flush().with_context(|| format!("cannot write {}", path.display()))?;
-            Ok(())
-        })();
-        if let Err(e) = result {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(e);
-        }
-        output::commit(&tmp, path)?;
-        eprintln!(
+        // A solution of 10^9 queens takes a while to find: pushed to the disk before it is named.
+        output::write_file(path, Durability::Synced, |w| write_columns(w, &cols, a.format, a.json, &header))?;
+        errln!(
             "n = {n}{seed_note}: checked solution written to {} ({seconds:.3} s to find and check)",
             path.display()
         );
         return Ok(ExitCode::SUCCESS);
     }
-    let stdout = std::io::stdout();
-    if stdout.is_terminal() && u64::from(n) > TERMINAL_MAX {
+    if std::io::stdout().is_terminal() && u64::from(n) > TERMINAL_MAX {
         let head: Vec<String> = (0..10).map(|r| cols.one_based(r).to_string()).collect();
         outln!(
             "n = {n}{seed_note}: solution found and checked in {seconds:.3} s; S begins {} …\n\
@@ -232,7 +221,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         )?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut w = BufWriter::with_capacity(1 << 20, stdout.lock());
+    let mut w = output::stdout();
     if a.json {
         write_columns(&mut w, &cols, Format::Text, true, &header)?;
     } else if n <= BOARD_MAX {

@@ -90,6 +90,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(p) = &a.plot {
         crate::util::plot::format_of(p)?;
     }
+    for p in a.csv.iter().chain(&a.plot) {
+        output::check_folder(p)?;
+    }
     let pool = crate::util::pool(a.threads)?;
     let control = interrupt::control();
     // A private counter for the bar: the engines report progress in their own units.
@@ -130,7 +133,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                 total: r.total,
             })
             .collect();
-        output::write_atomic(path, &csv_file::to_bytes(&lines)?)?;
+        output::write_bytes(path, output::Durability::Synced, &csv_file::to_bytes(&lines)?)?;
     }
     if let Some(path) = &a.plot {
         let curve = |name: String, f: &dyn Fn(&Row) -> Option<f64>| Curve {

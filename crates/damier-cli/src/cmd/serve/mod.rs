@@ -10,8 +10,8 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::{CommandFactory, FromArgMatches};
 
-use crate::util::output::outln;
-use crate::util::{exit, interrupt};
+use crate::util::output::{errln, outln};
+use crate::util::{exit, interrupt, output};
 
 /// Arguments of `damier serve`.
 #[derive(Debug, clap::Args)]
@@ -64,7 +64,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot listen on {}:{}", a.host, a.port))?;
         let addr = listener.local_addr()?;
         if !a.host.is_loopback() {
-            eprintln!(
+            errln!(
                 "damier: warning: listening on {}: anyone who can reach this machine on port {} can \
                  use the lab and run its commands on your cores ({} at once, {} s each{}); it never \
                  writes files for them",
@@ -83,7 +83,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             if a.host.is_unspecified() { SocketAddr::new([127, 0, 0, 1].into(), addr.port()) } else { addr };
         let url = format!("http://{shown}/");
         outln!("damier lab at {url} (Ctrl-C stops)")?;
-        std::io::stdout().flush()?;
+        output::flush_stdout()?;
         if a.open {
             open_browser(&url);
         }
@@ -106,7 +106,7 @@ fn open_browser(url: &str) {
         .stderr(std::process::Stdio::null())
         .spawn()
     {
-        eprintln!("damier: warning: cannot open a browser ({opener}: {e}); open {url} yourself");
+        errln!("damier: warning: cannot open a browser ({opener}: {e}); open {url} yourself");
     }
 }
 

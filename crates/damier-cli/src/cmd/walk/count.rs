@@ -45,7 +45,7 @@ pub(super) fn table(a: TableArgs) -> anyhow::Result<ExitCode> {
     if a.json {
         output::print_json(&rows)?;
     } else {
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let mut out = output::stdout();
         writeln!(out, "{:>9}  {:>7}  solutions", "board", "nullity")?;
         for r in &rows {
             writeln!(out, "{:>9}  {:>7}  {}", format!("{}x{}", r.rows, r.cols), r.nullity, r.solutions)?;

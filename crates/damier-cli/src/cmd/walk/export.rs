@@ -29,7 +29,8 @@ pub(super) fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
                 "# path from the bottom-left cell, {} moves (N, S, E, W)\n{path}\n",
                 path.len()
             ));
-            output::write_atomic(&a.dir.join(format!("{rows}x{cols}.txt")), text.as_bytes())?;
+            let file = a.dir.join(format!("{rows}x{cols}.txt"));
+            output::write_bytes(&file, output::Durability::Renamed, text.as_bytes())?;
             files += 1;
         }
     }

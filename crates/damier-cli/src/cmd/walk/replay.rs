@@ -45,7 +45,7 @@ pub(super) fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
         output::print_json(&report)?;
         return Ok(code);
     }
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = output::stdout();
     match r.outcome {
         path::Outcome::AllBlack => writeln!(out, "all black after {} moves", moves.len())?,
         path::Outcome::White { count } => writeln!(

@@ -39,9 +39,9 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         board_io::write(p, &sols.particular)?;
     }
     if let Some(f) = &a.out {
-        output::write_atomic_with(f, |w| {
+        output::write_file(f, output::Durability::Renamed, |w| {
             w.write_all(path.as_bytes())?;
-            w.write_all(b"\n")
+            Ok(w.write_all(b"\n")?)
         })?;
     }
     let to_screen = a.out.is_none();
@@ -71,7 +71,7 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         output::print_json(&report)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = output::stdout();
     writeln!(
         out,
         "{} x {}: {} solution{} (2^{})",
