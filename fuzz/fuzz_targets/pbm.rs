@@ -1,18 +1,4 @@
-//! PBM (P1/P4): any input is refused or read; a board read writes back, in both encodings,
-//! to a file that reads back to the same board.
+//! libFuzzer entry of the `pbm` target; the check is `damier_fuzz::pbm` (`src/pbm.rs`).
 #![no_main]
 
-use damier::board::Board;
-use damier::board::pbm::PbmKind;
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    let Ok(board) = Board::read_pbm(data) else { return };
-    assert!(board.width() > 0 && board.height() > 0);
-    for kind in [PbmKind::Plain, PbmKind::Raw] {
-        let mut out = Vec::new();
-        board.write_pbm(&mut out, kind).expect("writing to memory");
-        let back = Board::read_pbm(out.as_slice()).expect("a written PBM reads back");
-        assert_eq!(back, board, "{kind:?} round trip");
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| damier_fuzz::pbm::check(data));

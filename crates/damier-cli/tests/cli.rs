@@ -9,6 +9,7 @@ mod cli {
     mod bench;
     mod factor;
     mod faults;
+    mod kills;
     mod lights;
     mod long_counts;
     mod open_term;
