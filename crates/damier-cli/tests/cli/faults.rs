@@ -254,3 +254,16 @@ fn a_missing_folder_is_refused_before_the_run() {
         assert!(err.contains("no directory /no/such/dir"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn endless_input_files_are_refused_at_once() {
+    // /dev/zero never ends: read up to the largest valid file, then refused (exit 2).
+    for args in
+        [&["automaton", "run", "--from", "/dev/zero"][..], &["automaton", "run", "--checkpoint", "/dev/zero"]]
+    {
+        let out = damier().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

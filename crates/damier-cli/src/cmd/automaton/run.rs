@@ -1,6 +1,6 @@
 //! `damier automaton run`: one run to the first solution, with a trace or checkpoints.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -11,6 +11,10 @@ use damier::automaton::{Automaton, Model, Params, StartSignals, Stop, text};
 use super::{RunArgs, check_n, check_probability, long_run};
 use crate::util::output::{errln, outln};
 use crate::util::{exit, interrupt, output};
+
+/// Largest `--from` file read: a 2048 x 2048 position (the largest board) with room for
+/// comments and spaces.
+const MAX_POSITION_BYTES: u64 = 64 << 20;
 
 #[derive(serde::Serialize)]
 struct RunReport {
@@ -51,8 +55,17 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
     let seed = resumed.as_ref().map_or_else(|| crate::util::pick_seed(a.seed), Automaton::seed);
     let start_pos = match &a.from {
         Some(path) => {
-            let body =
-                std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            // Bounded: a device such as /dev/zero never ends.
+            let mut body = String::new();
+            std::fs::File::open(path)
+                .and_then(|f| f.take(MAX_POSITION_BYTES + 1).read_to_string(&mut body))
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            anyhow::ensure!(
+                body.len() as u64 <= MAX_POSITION_BYTES,
+                "{}: a position file is at most {} MiB",
+                path.display(),
+                MAX_POSITION_BYTES >> 20
+            );
             let (n, counts) = text::parse_position(&body).with_context(|| format!("{}", path.display()))?;
             if let Some(given) = a.n {
                 anyhow::ensure!(
