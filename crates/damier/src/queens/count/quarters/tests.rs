@@ -101,6 +101,22 @@ fn each_column_set_gets_its_weighted_count() {
 /// definition of [`count_task`]'s result): the top half's queens on exactly `cols`, the bottom
 /// half's off both long diagonals, each solution weighing 2 per long-diagonal queen of the top
 /// half other than the centre.
+/// The weighted pairs of plain pair checks: every (query, stored key) with no key bit in
+/// common counts `2^(e + f)` for the weight exponents `e` of the query and `f` of the key.
+fn weighted_pairs(stored: &[u64], queries: &[u64]) -> u64 {
+    let bits = (1u64 << WEIGHT_AT) - 1;
+    queries
+        .iter()
+        .map(|&q| {
+            stored
+                .iter()
+                .filter(|&&k| k & q & bits == 0)
+                .map(|&k| 1u64 << ((q >> WEIGHT_AT) + (k >> WEIGHT_AT)))
+                .sum::<u64>()
+        })
+        .sum()
+}
+
 fn weighted_by_backtracking(n: u32, cols: u32) -> u64 {
     fn go(n: u32, q: u32, row: u32, allowed: u32, (c, d1, d2): (u32, u64, u64), e: u32) -> u64 {
         if row == n {
@@ -289,13 +305,7 @@ fn tables_hold_only_bits_both_sides_use() {
     let stored: Vec<u64> = (0..3000).map(|_| draw(&mut rng, &both)).collect();
     let queries: Vec<u64> =
         (0..200).map(|_| draw(&mut rng, &ask) | rng.random_range(0..3u64) << WEIGHT_AT).collect();
-    let want: u64 = queries
-        .iter()
-        .map(|&q| {
-            stored.iter().filter(|&&k| k & q & ((1 << WEIGHT_AT) - 1) == 0).count() as u64
-                * (1 << (q >> WEIGHT_AT))
-        })
-        .sum();
+    let want = weighted_pairs(&stored, &queries);
     for (max_cut, chunks) in [(0, 2), (2, 1)] {
         for query_bits in [key_bits_of(&queries), u64::MAX] {
             let mut m = Matcher::new(54, shared.to_vec());
@@ -329,17 +339,7 @@ fn fourteen_cut_bits_with_weights() {
         (0..70_000).map(|_| sparse(&mut rng) | rng.random_range(0..4u64) << WEIGHT_AT).collect();
     let queries: Vec<u64> =
         (0..30).map(|_| sparse(&mut rng) | rng.random_range(0..3u64) << WEIGHT_AT).collect();
-    let mask = (1u64 << WEIGHT_AT) - 1;
-    let want: u64 = queries
-        .iter()
-        .map(|&q| {
-            stored
-                .iter()
-                .filter(|&&k| k & q & mask == 0)
-                .map(|&k| 1u64 << ((q >> WEIGHT_AT) + (k >> WEIGHT_AT)))
-                .sum::<u64>()
-        })
-        .sum();
+    let want = weighted_pairs(&stored, &queries);
     let mut m = Matcher::new(bits, (0..bits).collect());
     m.group_keys = 2;
     m.order_cuts(&stored, &queries, queries.len(), key_bits_of(&queries));
@@ -448,13 +448,7 @@ proptest! {
         // Stored keys with weight exponents 0..=3 in their top bits: each pair counts
         // 2^(query's + key's).
         let heavy: Vec<u64> = stored.iter().zip(&weights).map(|(&k, &f)| k | f << WEIGHT_AT).collect();
-        let want_heavy: u64 = queries
-            .iter()
-            .map(|&q| {
-                let m = q & ((1 << WEIGHT_AT) - 1);
-                heavy.iter().filter(|&&k| k & m == 0).map(|&k| 1u64 << ((q >> WEIGHT_AT) + (k >> WEIGHT_AT))).sum::<u64>()
-            })
-            .sum();
+        let want_heavy = weighted_pairs(&heavy, &queries);
         // Cut candidates: some bits of the key, in a scrambled order.
         let candidates: Vec<u32> = (0..bits).map(|i| (i * 7 + cut_seed) % bits).collect();
         for max_cut in [0, 1, 3, 8, 12, 14] {
@@ -772,16 +766,7 @@ fn matcher_agrees_on_real_halves_at_max_n() {
             w.matcher.seal(keys);
             got += w.matcher.count(isa, &sample);
         }
-        let want: u64 = sample
-            .iter()
-            .map(|&q| {
-                stored
-                    .iter()
-                    .filter(|&&s| q & s & bits == 0)
-                    .map(|&s| 1u64 << ((q >> WEIGHT_AT) + (s >> WEIGHT_AT)))
-                    .sum::<u64>()
-            })
-            .sum();
+        let want = weighted_pairs(stored, &sample);
         println!(
             "n = {n}, columns {:#x}: top {}, bottom {}, {want} pairs for 48 queries",
             task.cols,
