@@ -246,6 +246,23 @@ fn a_long_count_is_announced_on_stderr_and_a_small_one_is_not() {
     assert!(out.status.success() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// From n = 27 on, a quick estimate would cost minutes and gigabytes: the warning projects
+/// from the cost per solution measured on whole tasks, at once, and says so.
+#[test]
+fn the_open_term_is_announced_from_measured_costs_at_once() {
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("damier"))
+        .args(["queens", "count", "28", "--share", "1/1000000", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let line = wait_for_stderr(child, "core hours", Duration::from_secs(120));
+    for part in ["n = 28", "quarters engine", "ns each", "measured on whole tasks", "--share", "--journal"] {
+        assert!(line.contains(part), "{part}: {line}");
+    }
+    assert!(!line.contains("quick estimate"), "{line}");
+}
+
 #[test]
 fn the_estimate_checks_itself_against_the_known_term() {
     // Every task of 12: the projection is the count, inside its (empty) interval.

@@ -31,27 +31,30 @@ fn ceiling_ns_per_solution(engine: TaskEngine) -> f64 {
     }
 }
 
-/// Least CPU time per solution the quarters engine was measured to take on whole tasks at
-/// n = 25..27 (0.9 to 2.2 ns, November 2026), with a margin: the floor of a quick estimate
-/// that matched only part of its tasks' queries, which leans low there (measured against
-/// whole tasks with 32 768 queries: 0.6x at n = 25, 0.2x at 26, 0.09x at 27).
-const SUBSAMPLED_FLOOR_NS: f64 = 0.8;
+/// Tasks timed by the warning's quick estimate.
+const QUICK_SAMPLES: u32 = 6;
+
+/// From this n on the quarters engine's quick estimate is not quick (a whole task takes about
+/// a minute of CPU at n = 27 and several at 28, and matching part of each task's queries leans
+/// low: 0.09x at n = 27, and holds both halves whole, about 3 GB), so the warning projects from
+/// the cost per solution measured on whole tasks instead ([`measured_ns_per_solution`]).
+const MEASURED_FROM: u32 = 27;
+
+/// The range of CPU time per solution, in nanoseconds, that `damier queens estimate` measured
+/// on whole tasks with each vector unit (November 2026, docs/performance.md), widened: AVX-512
+/// 0.98 to 2.38 ns at n = 20..27 (quiet and under load), AVX2 1.5 to 3.5 ns and portable 2.3 to
+/// 5.7 ns at n = 20..25. What a count of n >= [`MEASURED_FROM`] is projected with.
+fn measured_ns_per_solution(isa: Isa) -> (f64, f64) {
+    match isa {
+        Isa::Avx512 => (1.0, 2.5),
+        Isa::Avx2 => (1.5, 3.5),
+        Isa::Portable => (2.3, 6.0),
+    }
+}
 
 /// The backtracker's measured CPU time per solution, in nanoseconds (175 to 240 at n = 15..17,
 /// 213 on a share of n = 23): what the refusal of a count it alone could make projects with.
 const BACKTRACK_NS_PER_SOLUTION: f64 = 200.0;
-
-/// Tasks timed by the warning's quick estimate.
-const QUICK_SAMPLES: u32 = 6;
-
-/// Queries matched per task by the quick estimate of the quarters engine from n =
-/// [`QUICK_SUBSAMPLE_FROM`] on, where whole tasks would be too slow (a whole task of n = 27
-/// took 52 s; with this many queries 6 tasks take about 20 s and 4 GB).
-const QUICK_QUERIES: u32 = 32_768;
-
-/// Smallest n whose quick estimate sub-samples its tasks' queries; below, whole tasks (1.0 s
-/// each on average at n = 25, 3.7 s at 26: 6 of them in 10 to 25 s).
-const QUICK_SUBSAMPLE_FROM: u32 = 27;
 
 /// Wall time the quick estimate of the backtracker may take (a task of it can take hours).
 const QUICK_BACKTRACK_BUDGET: Duration = Duration::from_secs(3);
@@ -96,12 +99,11 @@ pub(super) struct Run {
 
 /// Prints to stderr, once, the projected cost of `run` and the ways to split it when it is
 /// projected past one core hour (or `DAMIER_TEST_COST_WARNING_HOURS`, debug builds): from a
-/// quick estimate ([`estimate::estimate_cost`] on a few tasks for the quarters engine, a few
-/// seconds of [`estimate::estimate_backtrack_cost`] for the backtracker), and where the
-/// estimate matched part of each task's queries, never below [`SUBSAMPLED_FLOOR_NS`] a
-/// solution. Runs no estimate when the count is known to be cheaper (`q(n)` times
-/// [`ceiling_ns_per_solution`]), so small counts pay nothing. Stdout (and so `--json`) is left
-/// alone.
+/// quick estimate ([`estimate::estimate_cost`] on a few whole tasks for the quarters engine up
+/// to n = 26, a few seconds of [`estimate::estimate_backtrack_cost`] for the backtracker), and
+/// from the cost per solution measured on whole tasks from n = [`MEASURED_FROM`] on. Runs no
+/// estimate when the count is known to be cheaper (`q(n)` times [`ceiling_ns_per_solution`]),
+/// so small counts pay nothing. Stdout (and so `--json`) is left alone.
 pub(super) fn warn_if_costly(run: &Run) -> anyhow::Result<()> {
     let threshold = test_hooks::read()?.cost_warning_hours.unwrap_or(WARN_CORE_HOURS);
     if !(MIN_TASK_N..=MAX_TASK_N).contains(&run.n) || run.tasks == 0 || run.all_tasks == 0 {
@@ -113,55 +115,56 @@ pub(super) fn warn_if_costly(run: &Run) -> anyhow::Result<()> {
     if hours_at(ceiling_ns_per_solution(run.engine)) < threshold {
         return Ok(());
     }
-    let start = Instant::now();
-    let seed: u64 = rand::random();
-    let control = interrupt::control();
-    let (e, cut_short) = match run.engine {
-        TaskEngine::Quarters => {
-            let queries = (run.n >= QUICK_SUBSAMPLE_FROM).then_some(QUICK_QUERIES);
-            let options = EstimateOptions { samples: QUICK_SAMPLES, seed, isa: run.isa, queries };
-            let e = estimate::estimate_cost(run.n, &options, control)?;
-            // This run's part of the tasks; the set-up is paid once per process.
-            let setup = e.setup_seconds / 3600.0;
-            let part = |h: f64| (h - setup).max(0.0) * fraction + setup;
-            let (core_hours, low, high) = (part(e.core_hours), part(e.low), part(e.high));
-            (estimate::Estimate { core_hours, low, high, ..e }, false)
-        }
-        TaskEngine::Backtrack => estimate::estimate_backtrack_cost(
-            run.n,
-            run.tasks,
-            QUICK_SAMPLES,
-            seed,
-            QUICK_BACKTRACK_BUDGET,
-            control,
-        )?,
+    let (projected, why) = if run.engine == TaskEngine::Quarters && run.n >= MEASURED_FROM {
+        let (low, high) = measured_ns_per_solution(run.isa);
+        let why = format!(
+            "{:.3} to {:.3}: about {:.2e} solutions in this run at {low} to {high} ns each, the cost \
+             per solution `damier queens estimate` measured on whole tasks with {}",
+            hours_at(low),
+            hours_at(high),
+            solutions * fraction,
+            run.isa.name(),
+        );
+        (hours_at(high), why)
+    } else {
+        let start = Instant::now();
+        let seed: u64 = rand::random();
+        let control = interrupt::control();
+        let (e, cut_short) = match run.engine {
+            TaskEngine::Quarters => {
+                let options = EstimateOptions { samples: QUICK_SAMPLES, seed, isa: run.isa, queries: None };
+                let e = estimate::estimate_cost(run.n, &options, control)?;
+                // This run's part of the tasks; the set-up is paid once per process.
+                let setup = e.setup_seconds / 3600.0;
+                let part = |h: f64| (h - setup).max(0.0) * fraction + setup;
+                let (core_hours, low, high) = (part(e.core_hours), part(e.low), part(e.high));
+                (estimate::Estimate { core_hours, low, high, ..e }, false)
+            }
+            TaskEngine::Backtrack => estimate::estimate_backtrack_cost(
+                run.n,
+                run.tasks,
+                QUICK_SAMPLES,
+                seed,
+                QUICK_BACKTRACK_BUDGET,
+                control,
+            )?,
+        };
+        let why = format!(
+            "a quick estimate from {} random tasks (seed {seed}, {:.1} s): {:.3} core hours, {}",
+            e.samples,
+            start.elapsed().as_secs_f64(),
+            e.core_hours,
+            if cut_short {
+                "at least (the timed tasks did not all finish in the time allowed)".to_string()
+            } else {
+                format!("95% interval {:.3} to {:.3}", e.low, e.high)
+            }
+        );
+        (e.core_hours, why)
     };
-    let floor = if e.subsampled_tasks > 0 { hours_at(SUBSAMPLED_FLOOR_NS) } else { 0.0 };
-    let projected = e.core_hours.max(floor);
     if projected < threshold {
         return Ok(());
     }
-    let quick = format!(
-        "a quick estimate from {} random tasks (seed {seed}, {:.1} s): {:.3} core hours, {}",
-        e.samples,
-        start.elapsed().as_secs_f64(),
-        e.core_hours,
-        if cut_short {
-            "at least (the timed tasks did not all finish in the time allowed)".to_string()
-        } else {
-            format!("95% interval {:.3} to {:.3}", e.low, e.high)
-        }
-    );
-    let why = if floor > e.core_hours {
-        format!(
-            "at least: about {:.2e} solutions in this run at {SUBSAMPLED_FLOOR_NS} ns each, below \
-             every cost measured on whole tasks; {quick}, which matched part of each task's queries \
-             and leans low",
-            solutions * fraction,
-        )
-    } else {
-        quick
-    };
     let closer = match run.engine {
         TaskEngine::Quarters => format!("; `damier queens estimate {}` projects it more closely", run.n),
         TaskEngine::Backtrack => String::new(),

@@ -824,3 +824,30 @@ fn column_sets_at_28_agree_with_backtracking() {
     println!("{with_solutions} column sets with solutions agree, {without} without");
     assert_eq!(with_solutions, wanted, "fewer column sets with solutions than asked for");
 }
+
+/// The estimate's two ways to run a task count alike: whole (as a count runs it, in bounded
+/// memory) and probed with a query limit above every task's queries, against the count of
+/// each column set; with a tiny batch, so that whole tasks are made batch by batch.
+#[test]
+fn sampled_tasks_count_as_a_count_does() {
+    let n = 14;
+    let g = Geometry::new(n);
+    let sets: Vec<(u32, u64)> = tasks(&g).iter().step_by(7).map(|t| (t.cols, t.weight)).collect();
+    let counts = |limit: usize| {
+        let found = std::sync::Mutex::new(vec![0; sets.len()]);
+        let clock = || 0.0;
+        sample_column_sets(n, &sets, Isa::best(), limit, 1, &clock, &Control::new(), &|i, s| {
+            found.lock().unwrap()[i] = s.matched_count;
+        })
+        .unwrap();
+        found.into_inner().unwrap()
+    };
+    let quarters = Quarters::new(&g, false, 0);
+    let mut w = Work::new(&g, Isa::best());
+    w.batch = 64;
+    let want: Vec<u64> =
+        sets.iter().map(|&(cols, weight)| count_task(&g, &quarters, Task { cols, weight }, &mut w)).collect();
+    assert!(want.iter().sum::<u64>() > 0);
+    assert_eq!(counts(usize::MAX), want);
+    assert_eq!(counts(1 << 30), want);
+}
