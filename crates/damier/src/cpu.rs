@@ -70,6 +70,51 @@ impl std::str::FromStr for Isa {
     }
 }
 
+/// A vector unit asked for: the widest this CPU runs, or a named one (which this CPU may
+/// lack). Read from `auto` or a unit's [name](Isa::name).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum IsaChoice {
+    /// The widest unit this CPU runs ([`Isa::best`]).
+    #[default]
+    Widest,
+    /// This unit.
+    Named(Isa),
+}
+
+impl IsaChoice {
+    /// The unit this choice stands for; [`IsaUnavailable`] if this CPU lacks it.
+    pub fn resolve(self) -> Result<Isa, IsaUnavailable> {
+        self.resolve_below(None)
+    }
+
+    /// [`IsaChoice::resolve`] on a CPU that runs only the units narrower than `ceiling` (when
+    /// given) of those this one runs: how a test sees what an older CPU would.
+    pub fn resolve_below(self, ceiling: Option<Isa>) -> Result<Isa, IsaUnavailable> {
+        let runs = |isa: Isa| isa.is_available() && ceiling.is_none_or(|c| isa < c);
+        let isa = match self {
+            IsaChoice::Widest => Isa::available().filter(|&i| runs(i)).last().unwrap_or(Isa::Portable),
+            IsaChoice::Named(isa) => isa,
+        };
+        if runs(isa) { Ok(isa) } else { Err(IsaUnavailable(isa)) }
+    }
+}
+
+impl std::str::FromStr for IsaChoice {
+    type Err = UnknownIsa;
+
+    fn from_str(s: &str) -> Result<IsaChoice, UnknownIsa> {
+        match s {
+            "auto" => Ok(IsaChoice::Widest),
+            _ => s.parse().map(IsaChoice::Named),
+        }
+    }
+}
+
+/// A vector unit this CPU lacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("this CPU lacks the {0} instruction set (it runs: {list})", list = Isa::available().map(Isa::name).collect::<Vec<_>>().join(", "))]
+pub struct IsaUnavailable(pub Isa);
+
 /// What the CPU has, as the library's kernels need it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Features {
@@ -150,6 +195,15 @@ mod tests {
         assert!(Isa::Portable < Isa::Avx2 && Isa::Avx2 < Isa::Avx512);
         assert!(Isa::Portable.is_available());
         assert_eq!(Isa::available().last(), Some(Isa::best()));
+        assert_eq!("auto".parse(), Ok(IsaChoice::Widest));
+        assert_eq!("avx2".parse(), Ok(IsaChoice::Named(Isa::Avx2)));
+        assert_eq!(IsaChoice::Widest.resolve(), Ok(Isa::best()));
+        assert_eq!(IsaChoice::Widest.resolve_below(Some(Isa::Avx2)), Ok(Isa::Portable));
+        assert_eq!(
+            IsaChoice::Named(Isa::Avx2).resolve_below(Some(Isa::Avx2)),
+            Err(IsaUnavailable(Isa::Avx2))
+        );
+        assert_eq!(IsaChoice::Named(Isa::Portable).resolve(), Ok(Isa::Portable));
         println!("this CPU runs: {:?}", Isa::available().collect::<Vec<_>>());
     }
 }

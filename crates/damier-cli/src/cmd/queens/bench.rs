@@ -24,7 +24,7 @@ pub struct Args {
     repeat: u32,
     /// Vector unit of the counting kernels (auto, portable, avx2, avx512), as for `count`.
     #[arg(long, value_name = "ISA", default_value = "auto", value_parser = super::count::parse_isa)]
-    isa: super::count::IsaChoice,
+    isa: damier::cpu::IsaChoice,
     /// Print JSON (a list of {n, total, unique, threads, seconds_1_thread, seconds_all_threads}).
     #[arg(long)]
     json: bool,
@@ -64,7 +64,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             queens::count::MAX_N
         );
     }
-    let options = a.isa.options(damier::system::available_memory())?;
+    let options = queens::count::CountOptions::on_this_machine(a.isa.resolve()?, None);
     let one = crate::util::pool(Some(1))?;
     let all = crate::util::pool(None)?;
     let threads = all.current_num_threads();

@@ -3,10 +3,11 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use damier::cpu::Isa;
+use damier::cpu::IsaChoice;
 use damier::queens;
+use damier::queens::count::long::LongCount;
 use damier::queens::count::tasks::TaskEngine;
-use damier::queens::count::{CountError, CountOptions, Share};
+use damier::queens::count::{CountOptions, Share};
 
 use crate::util::OutputPath;
 use crate::util::output::outln;
@@ -74,34 +75,6 @@ fn parse_share(text: &str) -> Result<Share, String> {
     Share::parse(text).map_err(|e| e.to_string())
 }
 
-/// `--isa`: a named vector unit, or the widest one found.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum IsaChoice {
-    Auto,
-    Named(Isa),
-}
-
-impl IsaChoice {
-    /// The counting options this choice stands for; fails if the CPU lacks the unit.
-    pub(super) fn options(self, memory: Option<u64>) -> anyhow::Result<CountOptions> {
-        Ok(CountOptions { isa: self.isa(None)?, memory, ..CountOptions::default() })
-    }
-
-    /// The unit this choice stands for, on a CPU that has what it has except `lacks` and every
-    /// wider unit (tests); fails if the CPU lacks it.
-    pub(super) fn isa(self, lacks: Option<Isa>) -> anyhow::Result<Isa> {
-        let runs = |isa: Isa| isa.is_available() && lacks.is_none_or(|l| isa < l);
-        let isa = match self {
-            IsaChoice::Auto => Isa::available().filter(|&i| runs(i)).last().unwrap_or(Isa::Portable),
-            IsaChoice::Named(isa) => isa,
-        };
-        if !runs(isa) {
-            return Err(CountError::IsaUnavailable(isa).into());
-        }
-        Ok(isa)
-    }
-}
-
 /// Parses a memory size: bytes, or a number with a K, M, G or T suffix (powers of 1024).
 pub(super) fn parse_size(text: &str) -> Result<u64, String> {
     let t = text.trim();
@@ -126,15 +99,9 @@ pub(super) fn parse_size(text: &str) -> Result<u64, String> {
     Ok(bytes as u64)
 }
 
-/// Parses `--isa`.
+/// Parses `--isa`: `auto` (the widest unit this CPU runs) or a unit's name.
 pub(super) fn parse_isa(text: &str) -> Result<IsaChoice, String> {
-    match text {
-        "auto" => Ok(IsaChoice::Auto),
-        _ => text
-            .parse()
-            .map(IsaChoice::Named)
-            .map_err(|_| "expected auto, portable, avx2 or avx512".to_string()),
-    }
+    text.parse().map_err(|_| "expected auto, portable, avx2 or avx512".to_string())
 }
 
 #[derive(serde::Serialize)]
@@ -158,24 +125,22 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         super::cost::refuse_beyond_the_engine(a.n)?;
     }
     let hooks = test_hooks::read()?;
-    let options = CountOptions {
-        isa: a.isa.isa(hooks.cpu_lacks)?,
-        memory: a.memory.or_else(damier::system::available_memory),
-        ..CountOptions::default()
-    };
-    let long = super::long::LongCount {
-        n: a.n,
-        share: a.share,
-        engine: a.strategy.map(|s| match s {
-            TaskStrategy::Quarters => TaskEngine::Quarters,
-            TaskStrategy::Backtrack => TaskEngine::Backtrack,
-        }),
-        isa: options.isa,
-        memory: options.memory,
-        journal: a.journal.as_deref().map(std::path::Path::to_path_buf),
-        verify_sample: a.verify_sample,
+    let options = CountOptions::on_this_machine(a.isa.resolve_below(hooks.cpu_lacks)?, a.memory);
+    let long = super::long::Run {
+        plan: LongCount {
+            n: a.n,
+            share: a.share,
+            engine: a.strategy.map(|s| match s {
+                TaskStrategy::Quarters => TaskEngine::Quarters,
+                TaskStrategy::Backtrack => TaskEngine::Backtrack,
+            }),
+            isa: options.isa,
+            memory: options.memory,
+            journal: a.journal.as_deref().map(std::path::Path::to_path_buf),
+            recount_sample: a.verify_sample,
+        },
         seed: a.seed,
-        threads: a.threads.unwrap_or(0) as usize,
+        threads: a.threads,
         json: a.json,
         delay: std::time::Duration::from_millis(hooks.task_delay_ms),
         miscount: hooks.miscount_task,
@@ -184,7 +149,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.mpi {
         return super::mpi_queue::run(long, hooks.slow_rank);
     }
-    if long.applies() {
+    if long.plan.needs_task_list() {
         return super::long::run(long);
     }
     let pool = crate::util::pool(a.threads)?;

@@ -24,7 +24,7 @@ pub struct Args {
     /// Vector unit of the counting kernels: auto (the widest this CPU has), portable, avx2 or
     /// avx512. A unit the CPU lacks is refused.
     #[arg(long, value_name = "ISA", default_value = "auto", value_parser = super::count::parse_isa)]
-    isa: super::count::IsaChoice,
+    isa: damier::cpu::IsaChoice,
     /// Most queries (top halves) matched per task: a task with more matches a random sample
     /// this large (32768 is a good size) and its matching time is extrapolated: much faster
     /// from n = 24 up, but since the cut bits are chosen per batch it leans low (0.6x at
@@ -74,7 +74,7 @@ struct Report {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let isa = a.isa.isa(crate::util::test_hooks::read()?.cpu_lacks)?;
+    let isa = a.isa.resolve_below(crate::util::test_hooks::read()?.cpu_lacks)?;
     let seed = crate::util::pick_seed(a.seed);
     let control = interrupt::control();
     // One more than the sample: the first task also runs once as a warm-up.

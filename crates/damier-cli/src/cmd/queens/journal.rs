@@ -3,20 +3,15 @@
 //! tasks recounted by the other engine, so that a published journal is a checkable
 //! certificate of its total.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use damier::cpu::Isa;
 use damier::queens::count::journal::{self, JournalContents};
-use damier::queens::count::tasks::{self, TaskEngine, TaskList};
+use damier::queens::count::long::{self, Recheck};
 use damier::queens::count::{counts_from_total, total_from_sum};
 
-use damier::queens::count::recount::Mismatch;
-
-use super::long;
 use crate::util::output::{errln, outln};
-use crate::util::{exit, output};
+use crate::util::{exit, interrupt, output, progress::Progress};
 
 /// Arguments of `damier queens journal`.
 #[derive(Debug, clap::Args)]
@@ -39,42 +34,11 @@ pub struct Args {
     json: bool,
 }
 
-/// The audit of a journal: recorded tasks recounted by the other engine.
-#[derive(serde::Serialize)]
-struct Recheck {
-    /// The engine that recounted.
-    engine: &'static str,
-    seed: u64,
-    /// The tasks recounted, in increasing order.
-    tasks: Vec<u32>,
-    agree: bool,
-    mismatches: Vec<Mismatch>,
-}
-
-/// Recounts `k` random tasks of the journal `c` (drawn with `seed` from those it records) with
-/// the engine that did not record them, by the same code as `count --verify-sample`.
+/// Recounts `k` random recorded tasks of `c` with the other engine, with a progress bar.
 fn recheck(c: &JournalContents, k: u32, seed: u64) -> anyhow::Result<Recheck> {
-    let h = &c.header;
-    let list = TaskList::new(h.n)?;
-    anyhow::ensure!(
-        list.fingerprint() == h.fingerprint,
-        "this journal's task list (fingerprint {:016x}) is not this damier's for n = {} ({:016x}): \
-         it cannot be recounted here",
-        h.fingerprint,
-        h.n,
-        list.fingerprint()
-    );
-    let engine = match h.engine {
-        TaskEngine::Quarters => TaskEngine::Backtrack,
-        TaskEngine::Backtrack => TaskEngine::Quarters,
-    };
-    let mut recorded: Vec<u32> = c.records.iter().map(|r| r.index).collect();
-    recorded.sort_unstable();
-    let picked = tasks::sample_tasks(&recorded, k, seed);
-    let known: HashMap<u32, u64> = c.records.iter().map(|r| (r.index, r.count)).collect();
-    let by = format!("journal ({})", h.engine.name());
-    let mismatches = long::verify(&list, Isa::best(), None, &picked, &[engine], &known, &by)?;
-    Ok(Recheck { engine: engine.name(), seed, agree: mismatches.is_empty(), tasks: picked, mismatches })
+    let control = interrupt::control();
+    let _bar = Progress::start(control, u64::from(k).min(c.records.len() as u64), "recounting");
+    Ok(long::recheck_journal(c, k, seed, control)?)
 }
 
 #[derive(serde::Serialize)]
@@ -196,7 +160,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             "recheck: {} of the {} recorded tasks recounted by the {} engine (seed {}): {}",
             c.tasks.len(),
             r.done,
-            c.engine,
+            c.engine.name(),
             c.seed,
             if c.agree { "all agree".to_string() } else { format!("{} disagree", c.mismatches.len()) }
         )?;

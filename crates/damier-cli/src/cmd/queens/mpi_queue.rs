@@ -17,7 +17,7 @@ use damier::queens::count::tasks::TaskDone;
 use mpi::Tag;
 use mpi::traits::*;
 
-use super::long::{self, LongCount};
+use super::long::{self, Run};
 use crate::util::{exit, interrupt};
 
 /// A request for work, carrying the counts of the last batch: `index, count, micros` triples.
@@ -45,17 +45,18 @@ fn abort(world: &impl Communicator, err: &anyhow::Error) -> ! {
 
 /// Runs `count --mpi`; `slow_rank`: the process that sleeps `c.delay` per task (tests), or
 /// every process when `None`.
-pub(super) fn run(c: LongCount, slow_rank: Option<u32>) -> anyhow::Result<ExitCode> {
+pub(super) fn run(c: Run, slow_rank: Option<u32>) -> anyhow::Result<ExitCode> {
     let (universe, _) =
         mpi::initialize_with_threading(mpi::Threading::Funneled).context("MPI is already initialised")?;
     let world = universe.world();
     let (rank, size) = (world.rank() as u32, world.size() as usize);
-    anyhow::ensure!(c.share.is_none(), "--mpi splits the whole count: --share does not apply");
+    anyhow::ensure!(c.plan.share.is_none(), "--mpi splits the whole count: --share does not apply");
+    let pool = crate::util::pool(c.threads).unwrap_or_else(|e| abort(&world, &e));
     let delay = if slow_rank.is_none_or(|r| r == rank) { c.delay } else { Duration::ZERO };
     if rank != 0 {
         // Workers keep no journal: process 0 does.
-        let mine = LongCount { journal: None, ..c };
-        let p = long::prepare(&mine).unwrap_or_else(|e| abort(&world, &e));
+        let mine = Run { plan: damier::queens::count::long::LongCount { journal: None, ..c.plan }, ..c };
+        let p = long::prepare(&mine, &pool).unwrap_or_else(|e| abort(&world, &e));
         let root = world.process_at_rank(0);
         let mut results: Vec<u64> = Vec::new();
         loop {
@@ -65,26 +66,19 @@ pub(super) fn run(c: LongCount, slow_rank: Option<u32>) -> anyhow::Result<ExitCo
                 return Ok(ExitCode::SUCCESS);
             }
             let found = Mutex::new(Vec::with_capacity(3 * batch.len()));
-            p.pool
-                .install(|| {
-                    long::count_indices(&p.list, p.engine, p.isa, p.memory, &batch, delay, &|d| {
-                        let micros = d.elapsed.as_micros() as u64;
-                        found.lock().unwrap_or_else(|e| e.into_inner()).extend([
-                            u64::from(d.index),
-                            d.count,
-                            micros,
-                        ]);
-                    })
-                })
-                .unwrap_or_else(|e| abort(&world, &e));
+            long::count_with_bar(&p, &pool, &batch, delay, &|d| {
+                let micros = d.elapsed.as_micros() as u64;
+                found.lock().unwrap_or_else(|e| e.into_inner()).extend([u64::from(d.index), d.count, micros]);
+            })
+            .unwrap_or_else(|e| abort(&world, &e));
             results = found.into_inner().unwrap_or_else(|e| e.into_inner());
         }
     }
 
-    let p = long::prepare(&c).unwrap_or_else(|e| abort(&world, &e));
+    let p = long::prepare(&c, &pool).unwrap_or_else(|e| abort(&world, &e));
     let left = p.left();
     // Process 0 alone announces a long count (the workers wait for their first batch).
-    p.warn_if_costly(left.len()).unwrap_or_else(|e| abort(&world, &e));
+    long::warn_if_costly(&p, left.len()).unwrap_or_else(|e| abort(&world, &e));
     let queue = Mutex::new(left.into_iter().collect::<VecDeque<u32>>());
     let mut by_process = vec![0u64; size];
     let local_done = std::thread::scope(|s| -> anyhow::Result<u64> {
@@ -96,9 +90,7 @@ pub(super) fn run(c: LongCount, slow_rank: Option<u32>) -> anyhow::Result<ExitCo
                 if batch.is_empty() {
                     return Ok(done);
                 }
-                p.pool.install(|| {
-                    long::count_indices(&p.list, p.engine, p.isa, p.memory, &batch, delay, &|d| p.record(d))
-                })?;
+                long::count_with_bar(&p, &pool, &batch, delay, &|d| p.record(d))?;
                 done += batch.len() as u64;
             }
         });
@@ -119,13 +111,11 @@ pub(super) fn run(c: LongCount, slow_rank: Option<u32>) -> anyhow::Result<ExitCo
         }
         local.join().unwrap_or_else(|_| Err(anyhow::anyhow!("process 0's counting thread panicked")))
     });
-    if let Some(j) = &p.journal {
-        // Also after an error or Ctrl-C: what finished is on the disk.
-        j.finish().unwrap_or_else(|e| abort(&world, &e.into()));
-    }
+    // Also after an error or Ctrl-C: what finished is on the disk.
+    p.finish_journal().unwrap_or_else(|e| abort(&world, &e.into()));
     by_process[0] = local_done.unwrap_or_else(|e| abort(&world, &e));
-    let mut extra = serde_json::Map::new();
-    extra.insert("processes".into(), size.into());
-    extra.insert("tasks_by_process".into(), by_process.into());
-    long::conclude(&c, p, extra)
+    long::conclude(&c, p, &pool, |result| {
+        result.processes = Some(size);
+        result.tasks_by_process = Some(by_process);
+    })
 }

@@ -14,6 +14,7 @@ mod backtrack;
 pub mod estimate;
 pub mod journal;
 pub mod known;
+pub mod long;
 mod quarters;
 pub mod recount;
 mod sum;
@@ -75,7 +76,7 @@ pub enum CountError {
         total: u128,
     },
     /// The vector unit asked for is missing on this CPU.
-    #[error("this CPU lacks the {0} instruction set (it runs: {list})", list = Isa::available().map(Isa::name).collect::<Vec<_>>().join(", "))]
+    #[error("{}", crate::cpu::IsaUnavailable(*.0))]
     IsaUnavailable(Isa),
     /// The count needs more memory than it is allowed.
     #[error(transparent)]
@@ -168,6 +169,16 @@ pub struct CountOptions {
     /// otherwise each task searches the quarter placements it needs. A count that cannot fit
     /// even so is refused ([`CountError::MemoryLimit`]).
     pub memory: Option<u64>,
+}
+
+impl CountOptions {
+    /// The options of a count on this machine: the kernels on `isa`, within `memory` bytes or,
+    /// when `None`, the memory available now ([`crate::system::available_memory`]; no cap
+    /// where it cannot be read), so that a count builds the whole quarter table only if it
+    /// fits beside what else runs.
+    pub fn on_this_machine(isa: Isa, memory: Option<u64>) -> CountOptions {
+        CountOptions { isa, memory: memory.or_else(crate::system::available_memory), strategy: None }
+    }
 }
 
 impl Default for CountOptions {

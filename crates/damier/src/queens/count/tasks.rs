@@ -108,7 +108,7 @@ pub enum TaskError {
         len: u32,
     },
     /// The vector unit asked for is missing on this CPU.
-    #[error("this CPU lacks the {0} instruction set (it runs: {list})", list = Isa::available().map(Isa::name).collect::<Vec<_>>().join(", "))]
+    #[error("{}", crate::cpu::IsaUnavailable(*.0))]
     IsaUnavailable(Isa),
     /// The computation was cancelled (the source, so that callers find it in the chain).
     #[error("interrupted")]

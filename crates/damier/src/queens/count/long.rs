@@ -1,0 +1,499 @@
+//! A long count, run task by task over the [task list](super::tasks): one share of it, by a
+//! chosen engine, with a journal that survives kills (a rerun resumes where it stopped), a
+//! sampled recount by both engines, and the totals at the end.
+//!
+//! The steps, for a front end (the CLI's `queens count`, its MPI work queue) that draws the
+//! progress and prints the result: [`LongCount::prepare`] lists the tasks, checks the engines
+//! and opens the journal (reading back what it holds); [`LongRun::count_left`] counts the tasks
+//! left and records them (or, for a work queue, [`LongRun::count`] and [`LongRun::record`]
+//! batch by batch); [`LongRun::recount_sample`] recounts random tasks with both engines;
+//! [`LongRun::conclude`] adds the share up into a [`LongCountResult`]. Every step runs on the
+//! current rayon pool and polls the `Control` it is given. [`recheck_journal`] audits a journal
+//! after the fact with the engine that did not write it.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use super::journal::{Journal, JournalContents, JournalError, JournalHeader};
+use super::recount::{self, Mismatch, ShareTotalError};
+use super::tasks::{self, MIN_TASK_N, TaskDone, TaskEngine, TaskError, TaskList};
+use super::{CountError, Share, counts_from_total};
+use crate::control::Control;
+use crate::cpu::Isa;
+
+/// What a long count is asked to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LongCount {
+    /// Board size (the task list has n in [`MIN_TASK_N`]`..=`[`tasks::MAX_TASK_N`]).
+    pub n: u32,
+    /// The share counted; `None`: the whole count (the result then has the unique count too).
+    pub share: Option<Share>,
+    /// The engine counting each task; `None`: [`TaskEngine::best_for`] n.
+    pub engine: Option<TaskEngine>,
+    /// The vector unit of the quarters engine's kernels (one this CPU lacks is refused).
+    pub isa: Isa,
+    /// Most bytes the quarters engine may take (`None`: no limit).
+    pub memory: Option<u64>,
+    /// The journal recording every finished task; a rerun with the same file skips them.
+    pub journal: Option<PathBuf>,
+    /// Tasks recounted by both engines at the end ([`LongRun::recount_sample`]), if any:
+    /// checked runnable before the count, not after it.
+    pub recount_sample: Option<u32>,
+}
+
+impl LongCount {
+    /// Whether this count needs the task list: an engine, a journal or a recount asked for,
+    /// or a share of an n whose tasks the fast engine runs (other counts run
+    /// [`super::count_share_with`] directly).
+    pub fn needs_task_list(&self) -> bool {
+        self.engine.is_some()
+            || self.journal.is_some()
+            || self.recount_sample.is_some()
+            || (self.share.is_some() && (MIN_TASK_N..=TaskEngine::Quarters.max_n()).contains(&self.n))
+    }
+
+    /// Lists the tasks, checks the engines (the count's, and both when a recount is asked for),
+    /// opens the journal (recording a session of [`rayon::current_num_threads`] workers) and
+    /// reads back the counts it holds. The clock of [`LongCountResult::seconds`] starts here.
+    pub fn prepare(&self) -> Result<LongRun, LongCountError> {
+        let list = TaskList::new(self.n)?;
+        let engine = self.engine.unwrap_or_else(|| TaskEngine::best_for(self.n));
+        if self.n > engine.max_n() {
+            return Err(TaskError::EngineCannotRun { engine, n: self.n, max: engine.max_n() }.into());
+        }
+        if self.recount_sample.is_some() {
+            check_recount(self.n, &TaskEngine::ALL)?;
+        }
+        let share = self.share.unwrap_or(Share::WHOLE);
+        let indices = list.share_indices(share);
+        let start = Instant::now();
+        // Tasks already in the journal are skipped; their counts are read back.
+        let mut known: HashMap<u32, u64> = HashMap::new();
+        let journal = match &self.journal {
+            Some(path) => {
+                let header = JournalHeader::new(&list, share, engine);
+                let (journal, held) = Journal::open(path, &header, rayon::current_num_threads() as u32)?;
+                known.extend(held.records.iter().map(|r| (r.index, r.count)));
+                Some(journal)
+            }
+            None => None,
+        };
+        let resumed = journal.as_ref().map(|_| known.len() as u64);
+        Ok(LongRun {
+            n: self.n,
+            share: self.share,
+            list,
+            engine,
+            isa: self.isa,
+            memory: self.memory,
+            indices,
+            journal,
+            known: Mutex::new(known),
+            resumed,
+            start,
+        })
+    }
+}
+
+/// Why a long count, its recount or a journal's audit could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum LongCountError {
+    /// n has no task list, the engine cannot run it, a task does not exist, the vector unit
+    /// is missing, the memory cap is too small, or the count was interrupted.
+    #[error(transparent)]
+    Tasks(#[from] TaskError),
+    /// The journal could not be opened, read or written, or records another count.
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    /// A recount needs an engine that cannot run n on this build.
+    #[error("the recount needs the {} engine, and it runs n <= {max} on this build", engine.name())]
+    RecountCannotRun {
+        /// The engine.
+        engine: TaskEngine,
+        /// Largest n it runs.
+        max: u32,
+    },
+    /// A journal's task list is not the one this build lists for its n.
+    #[error(
+        "this journal's task list (fingerprint {found:016x}) is not this damier's for n = {n} ({expected:016x}): it cannot be recounted here"
+    )]
+    ForeignTaskList {
+        /// Board size.
+        n: u32,
+        /// The journal's fingerprint.
+        found: u64,
+        /// This build's.
+        expected: u64,
+    },
+    /// The share's counts do not add up to a total (a task missing, or past a `u64`).
+    #[error(transparent)]
+    ShareTotal(#[from] ShareTotalError),
+    /// The total is not one a count of n can have.
+    #[error(transparent)]
+    Count(#[from] CountError),
+}
+
+/// Refuses a recount by `engines` where one of them cannot run n (before a long count, not
+/// after).
+fn check_recount(n: u32, engines: &[TaskEngine]) -> Result<(), LongCountError> {
+    match engines.iter().find(|e| n > e.max_n()) {
+        Some(&engine) => Err(LongCountError::RecountCannotRun { engine, max: engine.max_n() }),
+        None => Ok(()),
+    }
+}
+
+/// A long count ready to run ([`LongCount::prepare`]): its tasks, its journal, and the counts
+/// known so far (read back, then added as tasks finish, from any thread).
+#[derive(Debug)]
+pub struct LongRun {
+    n: u32,
+    share: Option<Share>,
+    list: TaskList,
+    engine: TaskEngine,
+    isa: Isa,
+    memory: Option<u64>,
+    /// The share's task indices, increasing.
+    indices: Vec<u32>,
+    journal: Option<Journal>,
+    known: Mutex<HashMap<u32, u64>>,
+    /// Tasks read back from the journal (`None` without one).
+    resumed: Option<u64>,
+    start: Instant,
+}
+
+impl LongRun {
+    /// The task list.
+    pub fn list(&self) -> &TaskList {
+        &self.list
+    }
+
+    /// The engine counting the tasks.
+    pub fn engine(&self) -> TaskEngine {
+        self.engine
+    }
+
+    /// The vector unit of the quarters engine's kernels.
+    pub fn isa(&self) -> Isa {
+        self.isa
+    }
+
+    /// The share's tasks not finished yet, increasing.
+    pub fn left(&self) -> Vec<u32> {
+        let known = self.known.lock().unwrap_or_else(|e| e.into_inner());
+        self.indices.iter().copied().filter(|i| !known.contains_key(i)).collect()
+    }
+
+    /// Counts the tasks `indices` (on the current pool, `control` advanced by one per task),
+    /// calling `on_done` from the worker threads as each finishes; records nothing (a work
+    /// queue's process sends the counts to the one that records them).
+    pub fn count(
+        &self,
+        indices: &[u32],
+        control: &Control,
+        on_done: &(dyn Fn(TaskDone) + Sync),
+    ) -> Result<(), TaskError> {
+        tasks::count_tasks(&self.list, self.engine, self.isa, self.memory, indices, control, on_done)
+    }
+
+    /// Records a finished task: its count, and a line in the journal (whose write errors
+    /// [`LongRun::finish_journal`] reports).
+    pub fn record(&self, done: TaskDone) {
+        if let Some(j) = &self.journal {
+            j.record(done);
+        }
+        self.known.lock().unwrap_or_else(|e| e.into_inner()).insert(done.index, done.count);
+    }
+
+    /// Counts the tasks [left](LongRun::left) and records each; `on_done` sees each task
+    /// first (a front end's hooks; it may change what is recorded). The journal is flushed
+    /// also when the count fails or is interrupted: what finished is on the disk.
+    pub fn count_left(
+        &self,
+        control: &Control,
+        on_done: &(dyn Fn(&mut TaskDone) + Sync),
+    ) -> Result<(), LongCountError> {
+        let counted = self.count(&self.left(), control, &|mut d| {
+            on_done(&mut d);
+            self.record(d);
+        });
+        self.finish_journal()?;
+        Ok(counted?)
+    }
+
+    /// Flushes the journal to the disk (nothing without one); fails with the first write
+    /// error any record met.
+    pub fn finish_journal(&self) -> Result<(), JournalError> {
+        self.journal.as_ref().map_or(Ok(()), Journal::finish)
+    }
+
+    /// Recounts `k` random tasks of the share (drawn with `seed`; all of them if fewer) with
+    /// both engines, on the current pool, and compares with the counts recorded.
+    pub fn recount_sample(
+        &self,
+        k: u32,
+        seed: u64,
+        control: &Control,
+    ) -> Result<SampleRecount, LongCountError> {
+        let tasks = tasks::sample_tasks(&self.indices, k, seed);
+        let known = self.known.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let mismatches = recount::recount(
+            &self.list,
+            &TaskEngine::ALL,
+            self.isa,
+            self.memory,
+            &tasks,
+            &known,
+            "this run",
+            control,
+        )?;
+        Ok(SampleRecount { seed, tasks, mismatches })
+    }
+
+    /// The share's tasks, increasing.
+    pub fn tasks(&self) -> &[u32] {
+        &self.indices
+    }
+
+    /// The result: the share's total from its tasks' counts (all must be known), the unique
+    /// count too for a whole count, and what `recount` checked. A whole count whose total no
+    /// count of n can have fails with [`CountError::ImpossibleTotal`]: look at the recount's
+    /// mismatches first, they name the tasks behind it.
+    pub fn conclude(self, recount: Option<&SampleRecount>) -> Result<LongCountResult, LongCountError> {
+        let known = self.known.into_inner().unwrap_or_else(|e| e.into_inner());
+        let share_total = recount::share_total(&self.indices, &known)?;
+        let total = match self.share {
+            Some(share) => LongTotal::Share { share: share.index() + 1, shares: share.of(), share_total },
+            None => {
+                let counts = counts_from_total(self.n, share_total)?;
+                LongTotal::Whole { total: counts.total, unique: counts.unique }
+            }
+        };
+        Ok(LongCountResult {
+            n: self.n,
+            total,
+            seconds: self.start.elapsed().as_secs_f64(),
+            tasks: self.indices.len() as u64,
+            strategy: self.engine,
+            processes: None,
+            tasks_by_process: None,
+            resumed_tasks: self.resumed,
+            verified_tasks: recount.map(|r| r.tasks.len() as u64),
+            seed: recount.map(|r| r.seed),
+        })
+    }
+}
+
+/// Random tasks recounted by other engines ([`LongRun::recount_sample`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SampleRecount {
+    /// The seed of the draw.
+    pub seed: u64,
+    /// The tasks recounted, increasing.
+    pub tasks: Vec<u32>,
+    /// The tasks whose counts disagree.
+    pub mismatches: Vec<Mismatch>,
+}
+
+/// What a long count found: the total of a whole count or of a share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(untagged))]
+pub enum LongTotal {
+    /// The whole count.
+    Whole {
+        /// Solutions (OEIS A000170).
+        total: u64,
+        /// Solutions up to symmetry (OEIS A002562).
+        unique: u64,
+    },
+    /// One share (its JSON is read back by [`super::sum_shares`]'s callers as a
+    /// [`super::ShareCount`]).
+    Share {
+        /// The share, 1-based.
+        share: u32,
+        /// The number of shares.
+        shares: u32,
+        /// Solutions in this share.
+        share_total: u64,
+    },
+}
+
+/// The result of a long count: what `damier queens count` prints (as JSON with `--json`)
+/// for a count over the task list.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct LongCountResult {
+    /// Board size.
+    pub n: u32,
+    /// The counts (JSON: `total` and `unique`, or `share`, `shares` and `share_total`).
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub total: LongTotal,
+    /// Wall time since [`LongCount::prepare`], seconds.
+    pub seconds: f64,
+    /// Tasks of the share.
+    pub tasks: u64,
+    /// The engine that counted the tasks.
+    pub strategy: TaskEngine,
+    /// Processes of a work queue (MPI), if one ran.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub processes: Option<usize>,
+    /// Tasks counted by each process of a work queue, by rank.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub tasks_by_process: Option<Vec<u64>>,
+    /// Tasks read back from the journal, if the count has one.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub resumed_tasks: Option<u64>,
+    /// Tasks recounted by both engines, if a recount ran.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub verified_tasks: Option<u64>,
+    /// The seed of the recount's draw.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub seed: Option<u64>,
+}
+
+/// The audit of a journal: recorded tasks recounted by the other engine ([`recheck_journal`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Recheck {
+    /// The engine that recounted.
+    pub engine: TaskEngine,
+    /// The seed of the draw.
+    pub seed: u64,
+    /// The tasks recounted, increasing.
+    pub tasks: Vec<u32>,
+    /// Whether every recounted task agrees with the journal.
+    pub agree: bool,
+    /// The tasks that disagree.
+    pub mismatches: Vec<Mismatch>,
+}
+
+/// Recounts `k` random tasks of the journal `c` (drawn with `seed` from those it records), on
+/// the current pool, with the engine that did not record them, by the same code as
+/// [`LongRun::recount_sample`]: a published journal is then a checkable certificate of its
+/// total. Refused when this build lists other tasks for the journal's n.
+pub fn recheck_journal(
+    c: &JournalContents,
+    k: u32,
+    seed: u64,
+    control: &Control,
+) -> Result<Recheck, LongCountError> {
+    let h = &c.header;
+    let list = TaskList::new(h.n)?;
+    if list.fingerprint() != h.fingerprint {
+        return Err(LongCountError::ForeignTaskList {
+            n: h.n,
+            found: h.fingerprint,
+            expected: list.fingerprint(),
+        });
+    }
+    let engine = match h.engine {
+        TaskEngine::Quarters => TaskEngine::Backtrack,
+        TaskEngine::Backtrack => TaskEngine::Quarters,
+    };
+    check_recount(h.n, &[engine])?;
+    let mut recorded: Vec<u32> = c.records.iter().map(|r| r.index).collect();
+    recorded.sort_unstable();
+    let tasks = tasks::sample_tasks(&recorded, k, seed);
+    let known: HashMap<u32, u64> = c.records.iter().map(|r| (r.index, r.count)).collect();
+    let by = format!("journal ({})", h.engine.name());
+    let mismatches = recount::recount(&list, &[engine], Isa::best(), None, &tasks, &known, &by, control)?;
+    Ok(Recheck { engine, seed, agree: mismatches.is_empty(), tasks, mismatches })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::queens::count::known;
+
+    fn plan(n: u32) -> LongCount {
+        LongCount {
+            n,
+            share: None,
+            engine: None,
+            isa: Isa::best(),
+            memory: None,
+            journal: None,
+            recount_sample: None,
+        }
+    }
+
+    #[test]
+    fn whole_counts_and_shares_add_up_to_the_known_totals() {
+        let control = Control::new();
+        for n in [MIN_TASK_N, 8, 11, 12] {
+            let run = plan(n).prepare().unwrap();
+            run.count_left(&control, &|_| {}).unwrap();
+            let r = run.conclude(None).unwrap();
+            let counts = counts_from_total(n, known::known_total(n).unwrap()).unwrap();
+            assert_eq!(r.total, LongTotal::Whole { total: counts.total, unique: counts.unique });
+            assert_eq!(r.resumed_tasks, None);
+            let mut sum = 0;
+            for k in 0..3 {
+                let share = Share::new(k, 3).unwrap();
+                let c = LongCount { share: Some(share), engine: Some(TaskEngine::Backtrack), ..plan(n) };
+                let run = c.prepare().unwrap();
+                run.count_left(&control, &|_| {}).unwrap();
+                match run.conclude(None).unwrap().total {
+                    LongTotal::Share { share_total, share: s, shares: 3 } if s == k + 1 => sum += share_total,
+                    other => panic!("not share {k} of 3: {other:?}"),
+                }
+            }
+            assert_eq!(Some(sum), known::known_total(n), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn a_journal_resumes_and_the_recounts_catch_a_wrong_record() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("12.journal");
+        let control = Control::new();
+        // Share 1 of 1: the whole task list, its total not checked by Burnside's lemma.
+        let c = LongCount {
+            share: Some(Share::WHOLE),
+            journal: Some(path.clone()),
+            recount_sample: Some(5),
+            ..plan(12)
+        };
+        // A first run stopped after 10 tasks, one of them recorded wrong.
+        let first = c.prepare().unwrap();
+        let left = first.left();
+        assert_eq!(left.len() as u32, first.list().len());
+        first
+            .count(&left[..10], &control, &|mut d| {
+                if d.index == left[3] {
+                    d.count += 1;
+                }
+                first.record(d)
+            })
+            .unwrap();
+        first.finish_journal().unwrap();
+        drop(first);
+        // The rerun counts only the rest, and its total is off by the wrong record.
+        let second = c.prepare().unwrap();
+        assert_eq!(second.left(), left[10..]);
+        second.count_left(&control, &|_| {}).unwrap();
+        let all = second.recount_sample(u32::MAX, 7, &control).unwrap();
+        assert_eq!(all.tasks, left);
+        assert_eq!(all.mismatches.iter().map(|m| m.task).collect::<Vec<_>>(), [left[3]]);
+        let r = second.conclude(Some(&all)).unwrap();
+        assert_eq!(r.resumed_tasks, Some(10));
+        assert_eq!(r.verified_tasks, Some(left.len() as u64));
+        assert_eq!(r.total, LongTotal::Share { share: 1, shares: 1, share_total: 14_201 });
+        let contents = crate::queens::count::journal::read(&path).unwrap();
+        let audit = recheck_journal(&contents, u32::MAX, 1, &control).unwrap();
+        assert_eq!(audit.engine, TaskEngine::Backtrack);
+        assert!(!audit.agree);
+        assert_eq!(audit.mismatches.len(), 1);
+    }
+
+    #[test]
+    fn a_wrong_total_is_refused_not_printed() {
+        let control = Control::new();
+        let run = plan(10).prepare().unwrap();
+        let left = run.left();
+        run.count_left(&control, &|d| d.count += u64::from(d.index == left[0])).unwrap();
+        assert!(matches!(run.conclude(None), Err(LongCountError::Count(CountError::ImpossibleTotal { .. }))));
+        assert!(matches!(plan(3).prepare(), Err(LongCountError::Tasks(TaskError::OutOfRange(3)))));
+    }
+}
