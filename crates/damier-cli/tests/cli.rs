@@ -15,5 +15,6 @@ mod cli {
     mod open_term;
     mod play;
     mod queens;
+    mod speed;
     mod walk;
 }

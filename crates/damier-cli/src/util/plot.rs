@@ -402,36 +402,60 @@ fn plot_err<E: std::fmt::Display>(e: E) -> anyhow::Error {
     anyhow::anyhow!("plot: {e}")
 }
 
+/// Draws `charts` one above the other, as the panels of one figure, to `path` (format from the
+/// extension), atomically. The picture is made in memory and written by the CLI's one file
+/// writer: the backends' own file writers lose the error of a write that fails (plotters' SVG
+/// writer drops its buffer unflushed).
+pub fn draw_panels(charts: &[&Chart], path: &Path) -> anyhow::Result<()> {
+    let format = format_of(path)?;
+    ensure_font();
+    let size = (SIZE.0, charts.iter().map(|c| c.height()).sum());
+    fn panels<'a, DB: DrawingBackend + 'a>(
+        charts: &[&Chart],
+        root: DrawingArea<DB, Shift>,
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let mut rest = root;
+        for c in charts {
+            let (this, below) = rest.split_vertically(c.height());
+            c.draw_on(this)?;
+            rest = below;
+        }
+        Ok(())
+    }
+    let bytes = match format {
+        Format::Svg => {
+            let mut svg = String::new();
+            panels(charts, SVGBackend::with_string(&mut svg, size).into_drawing_area())?;
+            svg.into_bytes()
+        }
+        Format::Png => {
+            let mut rgb = vec![0u8; size.0 as usize * size.1 as usize * 3];
+            panels(charts, BitMapBackend::with_buffer(&mut rgb, size).into_drawing_area())?;
+            let mut png = Vec::new();
+            PngEncoder::new(&mut png).write_image(&rgb, size.0, size.1, ColorType::Rgb8).map_err(plot_err)?;
+            png
+        }
+    };
+    super::output::write_bytes(path, super::output::Durability::Renamed, &bytes)
+}
+
 /// Width and base height of every chart, in pixels; the legend adds rows below.
 const SIZE: (u32, u32) = (960, 600);
 /// Height of one legend row.
 const LEGEND_ROW: u32 = 24;
 
 impl Chart {
-    /// Draws the chart to `path` (format from the extension), atomically. The picture is made
-    /// in memory and written by the CLI's one file writer: the backends' own file writers lose
-    /// the error of a write that fails (plotters' SVG writer drops its buffer unflushed).
+    /// Draws the chart to `path` (format from the extension), atomically (see [`draw_panels`]).
     pub fn draw(&self, path: &Path) -> anyhow::Result<()> {
-        let format = format_of(path)?;
-        ensure_font();
-        let size = (SIZE.0, SIZE.1 + LEGEND_ROW * self.legend().len() as u32 + 10);
-        let bytes = match format {
-            Format::Svg => {
-                let mut svg = String::new();
-                self.draw_on(SVGBackend::with_string(&mut svg, size).into_drawing_area())?;
-                svg.into_bytes()
-            }
-            Format::Png => {
-                let mut rgb = vec![0u8; size.0 as usize * size.1 as usize * 3];
-                self.draw_on(BitMapBackend::with_buffer(&mut rgb, size).into_drawing_area())?;
-                let mut png = Vec::new();
-                PngEncoder::new(&mut png)
-                    .write_image(&rgb, size.0, size.1, ColorType::Rgb8)
-                    .map_err(plot_err)?;
-                png
-            }
-        };
-        super::output::write_bytes(path, super::output::Durability::Renamed, &bytes)
+        draw_panels(&[self], path)
+    }
+
+    /// Height of the chart in pixels: the plot and its legend.
+    fn height(&self) -> u32 {
+        SIZE.1 + LEGEND_ROW * self.legend().len() as u32 + 10
     }
 
     /// The legend entries, in order.

@@ -20,6 +20,7 @@ mod max;
 #[cfg(feature = "mpi")]
 mod mpi_queue;
 mod solve;
+mod speed;
 mod sum;
 mod timing;
 
@@ -51,6 +52,9 @@ pub enum Command {
     Journal(journal::Args),
     /// Project the cost of counting N from a timed random sample of its tasks.
     Estimate(estimate::Args),
+    /// The speed figure: CPU time to count q(n) beside another counter, and CPU time per
+    /// solution, from a CSV of hand measurements (docs/figures/counting_speed.csv).
+    Speed(speed::Args),
 }
 
 pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
@@ -67,6 +71,7 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Sum(a) => sum::run(a),
         Command::Journal(a) => journal::run(a),
         Command::Estimate(a) => estimate::run(a),
+        Command::Speed(a) => speed::run(a),
     }
 }
 

@@ -1,0 +1,269 @@
+//! `damier queens speed FILE.csv`: the speed figure, drawn from hand measurements. Its upper
+//! panel is the CPU time to count q(n) against n, damier on each vector unit beside the
+//! fastest public counter measured on the same machine; its lower panel is the CPU time per
+//! solution against n, up to the open term, estimates marked as such. The measurements (other
+//! programs, hours-long counts) cannot be redone by one command, so they live in a CSV with
+//! their date, build and command (docs/figures/counting_speed.csv), which this command checks,
+//! tabulates and draws.
+
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+
+use crate::util::csv_file::{self, Invalid};
+use crate::util::output::{self, outln};
+use crate::util::plot::{self, Axis, Chart, Curve, Interval, Point, Scale};
+use crate::util::{InputFile, OutputPath};
+
+/// Arguments of `damier queens speed`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The measurements: a CSV with the header
+    /// program,isa,n,metric,value,source,date,build,command (metric: cpu_seconds, the CPU time
+    /// of the whole count of q(n) on one core, or ns_per_solution; source: measured or
+    /// estimate), as docs/figures/counting_speed.csv.
+    #[arg(value_name = "FILE.csv")]
+    csv: InputFile,
+    /// Draw both panels (.svg or .png).
+    #[arg(long, value_name = "FILE")]
+    plot: Option<OutputPath>,
+    /// Print JSON: the checked rows, then per n and vector unit the ratio of damier's time to
+    /// the other program's (keys: rows, ratios {n, isa, other, ratio}).
+    #[arg(long)]
+    json: bool,
+}
+
+/// What a row measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+enum Metric {
+    /// CPU seconds of the whole count of q(n), on one core.
+    CpuSeconds,
+    /// CPU nanoseconds per solution of q(n).
+    NsPerSolution,
+}
+
+/// How a row's value was obtained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+enum Source {
+    /// Timed on a whole count.
+    Measured,
+    /// Projected by `damier queens estimate` from timed tasks.
+    Estimate,
+}
+
+/// One line of the CSV as read, its names checked by [`check`] (so that an unknown one is
+/// reported with its column).
+#[derive(Debug, serde::Deserialize)]
+struct Line {
+    program: String,
+    isa: String,
+    n: u32,
+    metric: String,
+    value: f64,
+    source: String,
+    date: String,
+    build: String,
+    command: String,
+}
+
+/// One measurement, checked.
+#[derive(Debug, Clone, serde::Serialize)]
+struct Row {
+    /// `damier`, or the other program's name.
+    program: String,
+    /// The vector unit (`avx512`, `avx2`, `portable`), or the other program's build.
+    isa: String,
+    n: u32,
+    metric: Metric,
+    value: f64,
+    source: Source,
+    /// Day of the measurement, `YYYY-MM-DD`.
+    date: String,
+    /// The build measured (a commit, or the other program's compiler flags).
+    build: String,
+    /// The command that measured it.
+    command: String,
+}
+
+/// damier's time over the other program's, for one n and vector unit (both measured).
+#[derive(Debug, serde::Serialize)]
+struct Ratio {
+    n: u32,
+    isa: String,
+    other: String,
+    ratio: f64,
+}
+
+/// Smallest and largest n a row may have (the counter's range).
+const N_RANGE: std::ops::RangeInclusive<u32> = 1..=32;
+
+fn check(line: Line) -> Result<Row, Invalid> {
+    if line.program.is_empty() {
+        return Err(Invalid::column("program", "empty"));
+    }
+    if line.isa.is_empty() {
+        return Err(Invalid::column("isa", "empty"));
+    }
+    if !N_RANGE.contains(&line.n) {
+        let (low, high) = (N_RANGE.start(), N_RANGE.end());
+        return Err(Invalid::column("n", format!("{} is outside {low}..={high}", line.n)));
+    }
+    let metric = match line.metric.as_str() {
+        "cpu_seconds" => Metric::CpuSeconds,
+        "ns_per_solution" => Metric::NsPerSolution,
+        other => {
+            return Err(Invalid::column(
+                "metric",
+                format!("{other:?} is neither cpu_seconds nor ns_per_solution"),
+            ));
+        }
+    };
+    if !(line.value.is_finite() && line.value > 0.0) {
+        return Err(Invalid::column("value", format!("{} is not a positive number", line.value)));
+    }
+    let source = match line.source.as_str() {
+        "measured" => Source::Measured,
+        "estimate" => Source::Estimate,
+        other => {
+            return Err(Invalid::column("source", format!("{other:?} is neither measured nor estimate")));
+        }
+    };
+    let date = line.date.as_bytes();
+    let digits = |r: std::ops::Range<usize>| date[r].iter().all(u8::is_ascii_digit);
+    if !(date.len() == 10
+        && date[4] == b'-'
+        && date[7] == b'-'
+        && digits(0..4)
+        && digits(5..7)
+        && digits(8..10))
+    {
+        return Err(Invalid::column("date", format!("{:?} is not YYYY-MM-DD", line.date)));
+    }
+    let Line { program, isa, n, value, date, build, command, .. } = line;
+    Ok(Row { program, isa, n, metric, value, source, date, build, command })
+}
+
+/// The ratios damier / other program, per n and damier vector unit, where both measured the
+/// whole count's CPU time (the other program's fastest build at that n).
+fn ratios(rows: &[Row]) -> Vec<Ratio> {
+    let measured = |r: &&Row| r.metric == Metric::CpuSeconds && r.source == Source::Measured;
+    let mut best_other: BTreeMap<u32, (f64, String)> = BTreeMap::new();
+    for r in rows.iter().filter(measured).filter(|r| r.program != "damier") {
+        let e = best_other.entry(r.n).or_insert((f64::INFINITY, String::new()));
+        if r.value < e.0 {
+            *e = (r.value, format!("{} {}", r.program, r.isa));
+        }
+    }
+    rows.iter()
+        .filter(measured)
+        .filter(|r| r.program == "damier")
+        .filter_map(|r| {
+            let (other, name) = best_other.get(&r.n)?;
+            Some(Ratio { n: r.n, isa: r.isa.clone(), other: name.clone(), ratio: r.value / other })
+        })
+        .collect()
+}
+
+/// One curve per (program, vector unit, source) of `metric`, points in n order.
+fn curves(rows: &[Row], metric: Metric) -> Vec<Curve> {
+    let mut by: BTreeMap<(bool, String, String, Source), Vec<Point>> = BTreeMap::new();
+    for r in rows.iter().filter(|r| r.metric == metric) {
+        let key = (r.program != "damier", r.program.clone(), r.isa.clone(), r.source);
+        by.entry(key).or_default().push(Point::new(f64::from(r.n), r.value));
+    }
+    by.into_iter()
+        .map(|((_, program, isa, source), mut points)| {
+            points.sort_by(|a, b| a.x.total_cmp(&b.x));
+            let name = match source {
+                Source::Measured => format!("{program} {isa}, whole counts"),
+                Source::Estimate => format!("{program} {isa}, estimated from timed tasks"),
+            };
+            Curve { name, points, interval: Interval::None, line: source == Source::Measured }
+        })
+        .collect()
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    if let Some(p) = &a.plot {
+        plot::format_of(p)?;
+        output::check_folder(p)?;
+    }
+    let header: &[&str] = &["program", "isa", "n", "metric", "value", "source", "date", "build", "command"];
+    let mut rows: Vec<Row> = csv_file::read(&a.csv, "a counting speed table", &[header], check)?;
+    anyhow::ensure!(!rows.is_empty(), "{}: no measurement", a.csv.display());
+    rows.sort_by(|x, y| (x.metric, x.n, &x.program, &x.isa).cmp(&(y.metric, y.n, &y.program, &y.isa)));
+    let ratios = ratios(&rows);
+    if let Some(path) = &a.plot {
+        let dates = {
+            let mut d: Vec<&str> = rows.iter().map(|r| r.date.as_str()).collect();
+            d.sort_unstable();
+            d.dedup();
+            format!("measured {} to {}", d.first().copied().unwrap_or(""), d.last().copied().unwrap_or(""))
+        };
+        let times = Chart {
+            title: "n queens: CPU time to count q(n), one core".into(),
+            subtitle: vec![format!("{dates}, same machine for every program (see {})", a.csv.display())],
+            x: Axis { label: "n (board side, queens)".into(), scale: Scale::Integer },
+            y: Axis { label: "CPU seconds".into(), scale: Scale::Log },
+            curves: curves(&rows, Metric::CpuSeconds),
+            censored_note: String::new(),
+        };
+        let cost = Chart {
+            title: "n queens: CPU time per solution".into(),
+            subtitle: vec![
+                "core time of the count over q(n); points without a line: estimates from timed random tasks"
+                    .into(),
+            ],
+            x: Axis { label: "n (board side, queens)".into(), scale: Scale::Integer },
+            y: Axis { label: "CPU nanoseconds per solution".into(), scale: Scale::Linear },
+            curves: curves(&rows, Metric::NsPerSolution),
+            censored_note: String::new(),
+        };
+        plot::draw_panels(&[&times, &cost], path)?;
+    }
+    if a.json {
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            rows: &'a [Row],
+            ratios: &'a [Ratio],
+        }
+        output::print_json(&Out { rows: &rows, ratios: &ratios })?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    outln!(
+        "{:>3}  {:<16} {:<10} {:<16} {:>12}  {:<9} {}",
+        "n",
+        "metric",
+        "program",
+        "build",
+        "value",
+        "source",
+        "date"
+    )?;
+    for r in &rows {
+        let metric = match r.metric {
+            Metric::CpuSeconds => "CPU seconds",
+            Metric::NsPerSolution => "ns / solution",
+        };
+        let source = match r.source {
+            Source::Measured => "measured",
+            Source::Estimate => "estimate",
+        };
+        outln!(
+            "{:>3}  {metric:<16} {:<10} {:<16} {:>12}  {source:<9} {}",
+            r.n,
+            r.program,
+            r.isa,
+            plot::number(r.value),
+            r.date
+        )?;
+    }
+    if !ratios.is_empty() {
+        outln!("damier's CPU time over the other program's fastest, whole counts:")?;
+        for r in &ratios {
+            outln!("{:>3}  {:<10} {:.2}x  ({})", r.n, r.isa, r.ratio, r.other)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
