@@ -6,12 +6,14 @@
 //! Without chromium this test prints why and passes, except under CI (`CI` set), where
 //! `.ci/run` installs it and its absence is a failure.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use fantoccini::elements::Element;
+use fantoccini::wd::WebDriverCompatibleCommand;
+use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -27,148 +29,98 @@ impl Drop for Guard {
     }
 }
 
-/// One HTTP/1.1 request to `127.0.0.1:port` (the driver speaks plain JSON over HTTP).
-fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> std::io::Result<(u16, Value)> {
-    let mut s = TcpStream::connect(("127.0.0.1", port))?;
-    s.set_read_timeout(Some(Duration::from_secs(60)))?;
-    let body = body.map(Value::to_string).unwrap_or_default();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )?;
-    // The driver keeps the connection open: read the head, then exactly the body.
-    let mut r = BufReader::new(s);
-    let mut status = 0;
-    let mut length = None;
-    let mut chunked = false;
-    let mut line = String::new();
-    loop {
-        line.clear();
-        if r.read_line(&mut line)? == 0 || line.trim().is_empty() {
-            break;
-        }
-        let lower = line.to_ascii_lowercase();
-        if lower.starts_with("http/") {
-            status = lower.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-        } else if let Some(v) = lower.strip_prefix("content-length:") {
-            length = v.trim().parse::<usize>().ok();
-        } else if lower.starts_with("transfer-encoding:") && lower.contains("chunked") {
-            chunked = true;
-        }
+/// The browser's console log since the last read (a Chromium extension of WebDriver that
+/// fantoccini has no method for).
+#[derive(Debug)]
+struct BrowserLog;
+
+impl WebDriverCompatibleCommand for BrowserLog {
+    fn endpoint(&self, base: &url::Url, session: Option<&str>) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
     }
-    let mut raw = Vec::new();
-    match length {
-        Some(n) => {
-            raw.resize(n, 0);
-            r.read_exact(&mut raw)?;
-        }
-        None => {
-            r.read_to_end(&mut raw)?;
-        }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (http::Method::POST, Some(json!({ "type": "browser" }).to_string()))
     }
-    let text = String::from_utf8_lossy(&raw).into_owned();
-    let text = if chunked { unchunk(&text) } else { text };
-    Ok((status, serde_json::from_str(&text).unwrap_or(Value::Null)))
 }
 
-fn unchunk(mut s: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = s.split_once("\r\n") {
-        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if n == 0 || rest.len() < n {
-            break;
-        }
-        out.push_str(&rest[..n]);
-        s = rest[n..].trim_start_matches("\r\n");
-    }
-    out
-}
-
-/// A WebDriver session.
+/// A WebDriver session (fantoccini, async) driven from this synchronous test: each call
+/// blocks on a small runtime of its own.
 struct Browser {
-    port: u16,
-    session: String,
+    rt: tokio::runtime::Runtime,
+    client: Client,
 }
 
 impl Browser {
-    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
-        let url = format!("/session/{}{path}", self.session);
-        let (status, v) = http(self.port, method, &url, body.as_ref()).expect("the driver answers");
-        assert_eq!(status, 200, "{method} {path}: {v}");
-        v["value"].clone()
+    fn block<T>(&self, f: impl std::future::Future<Output = T>) -> T {
+        self.rt.block_on(f)
     }
 
     fn goto(&self, url: &str) {
-        self.call("POST", "/url", Some(json!({ "url": url })));
+        self.block(self.client.goto(url)).unwrap_or_else(|e| panic!("goto {url}: {e}"));
     }
 
+    /// Runs `script` (a function body: `return` gives the value).
     fn run(&self, script: &str) -> Value {
-        self.call("POST", "/execute/sync", Some(json!({ "script": script, "args": [] })))
+        self.block(self.client.execute(script, Vec::new())).unwrap_or_else(|e| panic!("{script}: {e}"))
     }
 
-    fn find(&self, css: &str) -> String {
-        let v = self.call("POST", "/element", Some(json!({ "using": "css selector", "value": css })));
-        v.as_object().and_then(|o| o.values().next()).and_then(Value::as_str).expect("an element").to_string()
+    fn find(&self, css: &str) -> Element {
+        self.block(self.client.find(Locator::Css(css))).unwrap_or_else(|e| panic!("find {css}: {e}"))
     }
 
-    fn find_all(&self, css: &str) -> Vec<String> {
-        let v = self.call("POST", "/elements", Some(json!({ "using": "css selector", "value": css })));
-        v.as_array()
-            .unwrap()
-            .iter()
-            .filter_map(|e| {
-                e.as_object().and_then(|o| o.values().next()).and_then(Value::as_str).map(String::from)
-            })
-            .collect()
+    fn find_all(&self, css: &str) -> Vec<Element> {
+        self.block(self.client.find_all(Locator::Css(css))).unwrap_or_else(|e| panic!("find {css}: {e}"))
     }
 
     /// A real click on the element (the driver moves the pointer there).
     fn click(&self, css: &str) {
-        let id = self.find(css);
-        self.click_id(&id);
+        let e = self.find(css);
+        self.click_on(&e);
     }
 
-    fn click_id(&self, id: &str) {
-        self.call("POST", &format!("/element/{id}/click"), Some(json!({})));
+    fn click_on(&self, e: &Element) {
+        self.block(e.click()).unwrap_or_else(|err| panic!("click: {err}"));
     }
 
+    /// Types `text` into the element (WebDriver key codes for arrows and the like).
     fn keys(&self, css: &str, text: &str) {
-        let id = self.find(css);
-        self.call("POST", &format!("/element/{id}/value"), Some(json!({ "text": text })));
+        let e = self.find(css);
+        self.block(e.send_keys(text)).unwrap_or_else(|err| panic!("keys into {css}: {err}"));
     }
 
     fn text(&self, css: &str) -> String {
-        let id = self.find(css);
-        self.call("GET", &format!("/element/{id}/text"), None).as_str().unwrap_or("").to_string()
+        let e = self.find(css);
+        self.block(e.text()).unwrap_or_else(|err| panic!("text of {css}: {err}"))
     }
 
-    /// Waits until `script` (an expression) is truthy.
+    /// Waits (up to 30 s) until `script` (an expression) is truthy.
     fn wait(&self, what: &str, script: &str) {
+        self.wait_for(what, script, Duration::from_secs(30));
+    }
+
+    /// Waits up to `limit` until `script` (an expression) is truthy.
+    fn wait_for(&self, what: &str, script: &str, limit: Duration) {
         let start = Instant::now();
         loop {
             if self.run(&format!("return !!({script});")) == json!(true) {
                 return;
             }
-            assert!(start.elapsed() < Duration::from_secs(30), "timed out waiting for {what}");
+            assert!(start.elapsed() < limit, "timed out waiting for {what}");
             std::thread::sleep(Duration::from_millis(50));
         }
     }
 
     fn screenshot(&self, dir: &Path, name: &str) {
-        let b64 = self.call("GET", "/screenshot", None);
-        let png = base64_decode(b64.as_str().unwrap());
+        let png = self.block(self.client.screenshot()).expect("a screenshot");
         assert!(png.starts_with(b"\x89PNG"), "a PNG");
         std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
     }
 
     /// Console messages at level SEVERE since the last call.
     fn console_errors(&self) -> Vec<String> {
-        let url = format!("/session/{}/se/log", self.session);
-        let (_, v) = http(self.port, "POST", &url, Some(&json!({ "type": "browser" }))).unwrap();
-        v["value"]
-            .as_array()
+        let v = self.block(self.client.issue_cmd(BrowserLog)).expect("the browser log");
+        v.as_array()
             .map(|a| {
                 a.iter()
                     .filter(|e| e["level"] == "SEVERE")
@@ -179,38 +131,19 @@ impl Browser {
     }
 
     fn resize(&self, w: u32, h: u32) {
-        self.call("POST", "/window/rect", Some(json!({ "width": w, "height": h })));
+        self.block(self.client.set_window_size(w, h)).expect("a window size");
     }
-}
-
-fn base64_decode(s: &str) -> Vec<u8> {
-    let val = |c: u8| match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        _ => 63,
-    };
-    let bytes: Vec<u8> = s.bytes().filter(|c| !c.is_ascii_whitespace() && *c != b'=').collect();
-    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
-    for chunk in bytes.chunks(4) {
-        let mut acc = 0u32;
-        for (i, &c) in chunk.iter().enumerate() {
-            acc |= u32::from(val(c)) << (18 - 6 * i);
-        }
-        out.extend_from_slice(&acc.to_be_bytes()[1..chunk.len()]);
-    }
-    out
 }
 
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
-/// Starts `damier serve --port 0` and returns it with the URL it prints.
-fn start_server() -> (Guard, String) {
+/// Starts `damier serve --port 0 ARGS` and returns it with the URL it prints.
+fn start_server(args: &[&str]) -> (Guard, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_damier"))
         .args(["serve", "--port", "0"])
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -232,20 +165,19 @@ fn screenshot_dir() -> PathBuf {
     dir
 }
 
-#[test]
-fn pages_work_in_headless_chromium() {
+/// chromedriver and a headless Chromium session, or `None` (with the reason printed) where
+/// they are not installed; under CI their absence is a failure.
+fn open_browser() -> Option<(Guard, Browser, tempfile::TempDir)> {
     if !Path::new(CHROMIUM).exists() || !Path::new(DRIVER).exists() {
         assert!(
             std::env::var_os("CI").is_none(),
             "CI must have {CHROMIUM} and {DRIVER} (.ci/run installs them)"
         );
         println!("skipped: {CHROMIUM} or {DRIVER} is missing (apt-get install chromium chromium-driver)");
-        return;
+        return None;
     }
-    let started = Instant::now();
-    let (_server, base) = start_server();
     let port = free_port();
-    let _driver = Guard(
+    let driver = Guard(
         Command::new(DRIVER)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
@@ -253,14 +185,19 @@ fn pages_work_in_headless_chromium() {
             .spawn()
             .unwrap(),
     );
+    let base = format!("http://127.0.0.1:{port}");
     let ready = Instant::now();
-    while http(port, "GET", "/status", None).map(|(_, v)| v["value"]["ready"] != json!(true)).unwrap_or(true)
-    {
+    let is_ready = || {
+        let mut r = ureq::get(format!("{base}/status")).call().ok()?;
+        let v: Value = serde_json::from_str(&r.body_mut().read_to_string().ok()?).ok()?;
+        Some(v["value"]["ready"] == json!(true))
+    };
+    while is_ready() != Some(true) {
         assert!(ready.elapsed() < Duration::from_secs(20), "chromedriver did not start");
         std::thread::sleep(Duration::from_millis(100));
     }
     let profile = tempfile::tempdir().unwrap();
-    let caps = json!({ "capabilities": { "alwaysMatch": {
+    let caps = json!({
         "browserName": "chrome",
         "goog:chromeOptions": {
             "binary": CHROMIUM,
@@ -270,30 +207,50 @@ fn pages_work_in_headless_chromium() {
                 format!("--user-data-dir={}", profile.path().display())],
         },
         "goog:loggingPrefs": { "browser": "ALL" },
-    }}});
-    let (status, v) = http(port, "POST", "/session", Some(&caps)).unwrap();
-    assert_eq!(status, 200, "new session: {v}");
-    let b = Browser { port, session: v["value"]["sessionId"].as_str().unwrap().to_string() };
+    });
+    let Value::Object(caps) = caps else { unreachable!("an object") };
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    let client = rt
+        .block_on(ClientBuilder::new(connector).capabilities(caps).connect(&base))
+        .unwrap_or_else(|e| panic!("a new WebDriver session: {e}"));
+    Some((driver, Browser { rt, client }, profile))
+}
+
+/// Runs `drive` in a fresh browser session against `base`, closing the session even when
+/// `drive` fails.
+fn with_browser(name: &str, drive: impl FnOnce(&Browser, &Path)) {
+    let Some((_driver, b, _profile)) = open_browser() else { return };
+    let started = Instant::now();
     let shots = screenshot_dir();
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drive(&b, &base, &shots)));
-    let _ = http(port, "DELETE", &format!("/session/{}", b.session), None);
+    // The console check sees errors (a probe), so an empty list later means none.
+    b.goto("about:blank");
+    b.run("console.error('probe');");
+    assert!(b.console_errors().iter().any(|e| e.contains("probe")), "the browser log is readable");
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drive(&b, &shots)));
+    let Browser { rt, client } = b;
+    let _ = rt.block_on(client.close());
     if let Err(e) = result {
         std::panic::resume_unwind(e);
     }
-    println!("browser test: {:.1} s, screenshots in {}", started.elapsed().as_secs_f64(), shots.display());
+    println!("{name}: {:.1} s, screenshots in {}", started.elapsed().as_secs_f64(), shots.display());
+}
+
+/// Asserts the browser logged no error since the last check.
+fn no_errors(b: &Browser, page: &str) {
+    let errors = b.console_errors();
+    assert!(errors.is_empty(), "{page}: console errors: {errors:?}");
+}
+
+#[test]
+fn pages_work_in_headless_chromium() {
+    let (_server, base) = start_server(&[]);
+    with_browser("browser test", |b, shots| drive(b, &base, shots));
 }
 
 fn drive(b: &Browser, base: &str, shots: &Path) {
-    let no_errors = |page: &str| {
-        let errors = b.console_errors();
-        assert!(errors.is_empty(), "{page}: console errors: {errors:?}");
-    };
-
     // Home: four cards, each linking to its page.
     b.goto(&format!("{base}/"));
-    // The console check sees errors (a probe), so an empty list below means none.
-    b.run("console.error('probe');");
-    assert!(b.console_errors().iter().any(|e| e.contains("probe")), "the browser log is readable");
     assert_eq!(b.find_all(".card").len(), 4);
     b.screenshot(shots, "home");
     b.click("a.card[href='/lights']");
@@ -307,7 +264,7 @@ fn drive(b: &Browser, base: &str, shots: &Path) {
     let marked = b.find_all("#board .cell.mark");
     b.screenshot(shots, "lights");
     for id in &marked {
-        b.click_id(id);
+        b.click_on(id);
     }
     b.wait("the win", "document.getElementById('status').textContent.includes('Solved')");
     assert_eq!(b.run("return document.querySelectorAll('#board .cell.on').length"), json!(0));
@@ -337,7 +294,7 @@ fn drive(b: &Browser, base: &str, shots: &Path) {
     b.click("#explain");
     b.wait("the steps", "document.getElementById('matrix').textContent.includes('|')");
     b.click("#step-next");
-    no_errors("lights");
+    no_errors(b, "lights");
 
     // The walk: keys and buttons move the pawn, the animated plan finishes it.
     b.goto(&format!("{base}/walk"));
@@ -352,7 +309,7 @@ fn drive(b: &Browser, base: &str, shots: &Path) {
     b.click("#solve");
     b.wait("all black", "document.getElementById('status').textContent.includes('All black')");
     assert_eq!(b.text("#white"), "0");
-    no_errors("walk");
+    no_errors(b, "walk");
 
     // The automaton: a seeded run, played for a few hundred steps, then stepped.
     b.goto(&format!("{base}/automaton"));
@@ -368,7 +325,7 @@ fn drive(b: &Browser, base: &str, shots: &Path) {
     b.click("#play");
     b.click("#step");
     b.screenshot(shots, "automaton");
-    no_errors("automaton");
+    no_errors(b, "automaton");
 
     // n queens: a placement by clicks, checked; the listing; a streamed count.
     b.goto(&format!("{base}/queens"));
@@ -390,7 +347,7 @@ fn drive(b: &Browser, base: &str, shots: &Path) {
         "document.getElementById('count-status').textContent.replace(/\\D/g, '').includes('365596')",
     );
     b.screenshot(shots, "queens");
-    no_errors("queens");
+    no_errors(b, "queens");
 
     // The largest board: 50 x 50, with its fewest presses.
     b.goto(&format!("{base}/lights"));
@@ -400,7 +357,7 @@ fn drive(b: &Browser, base: &str, shots: &Path) {
     b.click("#solution");
     b.wait("the 50 x 50 solution", "document.querySelectorAll('#board .cell.mark').length > 0");
     b.screenshot(shots, "lights-50");
-    no_errors("lights 50 x 50");
+    no_errors(b, "lights 50 x 50");
 
     // A phone width: the layout stacks and the board still fits.
     b.resize(390, 844);
@@ -410,5 +367,5 @@ fn drive(b: &Browser, base: &str, shots: &Path) {
         b.run("return document.getElementById('board').getBoundingClientRect().right <= window.innerWidth");
     assert_eq!(fits, json!(true));
     b.screenshot(shots, "lights-phone");
-    no_errors("lights on a phone");
+    no_errors(b, "lights on a phone");
 }
