@@ -32,6 +32,7 @@ pub const EXPOSED: &[(&str, &str)] = &[
     ("queens", "max"),
     ("queens", "corners"),
     ("queens", "check"),
+    ("queens", "estimate"),
     ("automaton", "run"),
     ("automaton", "trap"),
     ("lights", "solve"),

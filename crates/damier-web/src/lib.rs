@@ -1,5 +1,6 @@
 //! The damier web lab: an HTTP server whose API is the command line's JSON, and the pages
-//! that play and watch every problem (Lights Out, the walk, the queens automaton, n queens).
+//! that play and watch every problem (Lights Out, the walk, the queens automaton, n queens,
+//! factoring, huge boards, counting).
 //!
 //! - [`router`] builds the whole application: the embedded pages ([`assets`]), the API and
 //!   the live views. [`serve`] runs it on a listener until a shutdown signal.
@@ -20,8 +21,9 @@
 //!   `allow_heavy` (checked by the child on the arguments it parsed), at most `max_jobs`
 //!   children at once (others wait), each within `timeout`; every refusal is a 4xx with a
 //!   one-line JSON message, and the server keeps serving.
-//! - Live views ([`live`]) use the library directly: automaton runs stepped by the page, and
-//!   the walk's plan from any position.
+//! - Live views ([`live`]) use the library directly: automaton and factoring runs stepped by
+//!   the page, the walk's plan from any position, huge Lights Out boards in and out as PBM,
+//!   and the read-only view of the journal named by [`Settings::journal`].
 //!
 //! ```no_run
 //! # async fn demo() -> std::io::Result<()> {
@@ -80,6 +82,9 @@ pub struct Settings {
     /// The address the server listens on: requests must name it in `Host` ([`trust::guard`]).
     /// [`serve`] sets it from its listener. [default: 127.0.0.1:8080]
     pub listen: SocketAddr,
+    /// The long count's journal the counting page shows, read-only (`damier serve
+    /// --journal FILE`); never a path from a request. [default: none]
+    pub journal: Option<PathBuf>,
 }
 
 impl Settings {
@@ -91,6 +96,7 @@ impl Settings {
             max_jobs: jobs::default_jobs(),
             timeout: jobs::DEFAULT_TIMEOUT,
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            journal: None,
         }
     }
 }
@@ -99,19 +105,28 @@ impl Settings {
 pub struct AppState {
     settings: Settings,
     jobs: Semaphore,
-    runs: Mutex<live::Runs>,
+    runs: Mutex<live::Runs<damier::automaton::Automaton>>,
+    factor_runs: Mutex<live::Runs<damier::factor::Automaton>>,
+    journal: Option<Mutex<live::journal::JournalSource>>,
 }
 
 /// The application: pages, API and live views.
 pub fn router(settings: Settings) -> Router {
     let state = Arc::new(AppState {
         jobs: Semaphore::new(settings.max_jobs.max(1)),
-        settings,
         runs: Mutex::new(live::Runs::default()),
+        factor_runs: Mutex::new(live::Runs::default()),
+        journal: settings.journal.clone().map(|p| Mutex::new(live::journal::JournalSource::new(p))),
+        settings,
     });
     Router::new()
         .route("/api/live/automaton", post(automaton_new).fallback(post_only))
+        .route("/api/live/automaton/models", post(automaton_models).fallback(post_only))
         .route("/api/live/automaton/{id}/step", post(automaton_step).fallback(post_only))
+        .route("/api/live/factor", post(factor_new).fallback(post_only))
+        .route("/api/live/factor/{id}/step", post(factor_step).fallback(post_only))
+        .route("/api/live/lights/solve", post(lights_solve).fallback(post_only))
+        .route("/api/live/journal", post(journal_view).fallback(post_only))
         .route("/api/live/walk/plan", post(walk_plan).fallback(post_only))
         .route("/api/{group}/{command}", post(api).fallback(post_only))
         .fallback(fallback)
@@ -289,31 +304,145 @@ async fn automaton_new(State(state): State<Arc<AppState>>, body: Body) -> Respon
 }
 
 async fn automaton_step(State(state): State<Arc<AppState>>, Path(id): Path<String>, body: Body) -> Response {
+    step_run(&state.runs, "automaton", id, body, live::step).await
+}
+
+async fn automaton_models() -> Response {
+    axum::Json(live::models()).into_response()
+}
+
+async fn factor_new(State(state): State<Arc<AppState>>, body: Body) -> Response {
+    let req: live::factor::NewFactor = match typed_body(body).await {
+        Ok(r) => r,
+        Err(r) => return r,
+    };
+    let created = match state.factor_runs.lock() {
+        Ok(mut runs) => runs.create(&req),
+        Err(_) => Err("the run table is unavailable".into()),
+    };
+    match created {
+        Ok(f) => axum::Json(f).into_response(),
+        Err(m) => error(StatusCode::BAD_REQUEST, m),
+    }
+}
+
+async fn factor_step(State(state): State<Arc<AppState>>, Path(id): Path<String>, body: Body) -> Response {
+    step_run(&state.factor_runs, "factoring", id, body, live::factor::step).await
+}
+
+/// Steps the run `id` of `runs` by the body's `updates` with `step` (on a blocking thread; a
+/// run stepped by another request at the same time answers 409).
+async fn step_run<T: Send + 'static, F: serde::Serialize + Send + 'static>(
+    runs: &Mutex<live::Runs<T>>,
+    kind: &str,
+    id: String,
+    body: Body,
+    step: fn(u64, &mut T, u64) -> F,
+) -> Response {
     let req: live::Step = match typed_body(body).await {
         Ok(r) => r,
         Err(r) => return r,
     };
     let Ok(id) = id.parse::<u64>() else {
-        return error(StatusCode::NOT_FOUND, format!("no automaton run `{id}`"));
+        return error(StatusCode::NOT_FOUND, format!("no {kind} run `{id}`"));
     };
-    let run = state.runs.lock().ok().and_then(|mut runs| runs.get(id));
+    let run = runs.lock().ok().and_then(|mut runs| runs.get(id));
     let Some(run) = run else {
         return error(
             StatusCode::NOT_FOUND,
-            format!("no automaton run {id} (runs are dropped after {} newer ones)", live::MAX_RUNS),
+            format!("no {kind} run {id} (runs are dropped after {} newer ones)", live::MAX_RUNS),
         );
     };
     let stepped = tokio::task::spawn_blocking(move || {
         let Ok(mut a) = run.try_lock() else {
             return Err("this run is being stepped by another request".to_string());
         };
-        Ok(live::step(id, &mut a, req.updates))
+        Ok(step(id, &mut a, req.updates))
     })
     .await;
     match stepped {
         Ok(Ok(f)) => axum::Json(f).into_response(),
         Ok(Err(m)) => error(StatusCode::CONFLICT, m),
         Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "the step failed"),
+    }
+}
+
+/// A huge Lights Out board solved in a job slot, within the time limit (the solve is
+/// cancelled through its `Control` when the limit passes).
+async fn lights_solve(State(state): State<Arc<AppState>>, body: Body) -> Response {
+    let req: live::lights::SolveBig = match typed_body(body).await {
+        Ok(r) => r,
+        Err(r) => return r,
+    };
+    let timeout = state.settings.timeout;
+    let solved = tokio::time::timeout(timeout, async {
+        let Ok(_slot) = state.jobs.acquire().await else {
+            return Err((StatusCode::SERVICE_UNAVAILABLE, "the server is stopping".to_string()));
+        };
+        let heavy = state.settings.allow_heavy;
+        let (board, seed) = live::lights::start_board(&req, heavy).map_err(|r| match r {
+            live::lights::Refused::Input(m) => (StatusCode::BAD_REQUEST, m),
+            live::lights::Refused::Bound(m) => (StatusCode::UNPROCESSABLE_ENTITY, m),
+        })?;
+        let control = Arc::new(damier::control::Control::new());
+        let cancel = CancelOnDrop(control.clone());
+        let answer = tokio::task::spawn_blocking(move || live::lights::solve(&board, seed, &control)).await;
+        drop(cancel);
+        match answer {
+            Ok(Ok(a)) => Ok(a),
+            Ok(Err(m)) => Err((StatusCode::BAD_REQUEST, m)),
+            Err(_) => Err((StatusCode::INTERNAL_SERVER_ERROR, "the solve failed".to_string())),
+        }
+    })
+    .await;
+    match solved {
+        Ok(Ok(a)) => axum::Json(a).into_response(),
+        Ok(Err((status, m))) => error(status, m),
+        Err(_) => error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("no answer within {} s, this server's time limit", timeout.as_secs()),
+        ),
+    }
+}
+
+/// Cancels a library computation when the request that started it is dropped (its time
+/// limit passed, or the page went away).
+struct CancelOnDrop(Arc<damier::control::Control>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
+/// The journal named on the server's command line, read-only; 404 without one.
+async fn journal_view(State(state): State<Arc<AppState>>, body: Body) -> Response {
+    if let Err(r) = typed_body::<live::journal::JournalRequest>(body).await {
+        return r;
+    }
+    if state.journal.is_none() {
+        return error(
+            StatusCode::NOT_FOUND,
+            "this server shows no journal: start it with `damier serve --journal FILE`",
+        );
+    }
+    let read = tokio::task::spawn_blocking(move || {
+        let source = state.journal.as_ref().expect("checked above");
+        source.lock().map_err(|_| "the journal reader is unavailable".to_string())?.view()
+    })
+    .await;
+    match read {
+        Ok(Ok(v)) => axum::Json(v).into_response(),
+        // The operator's file is missing (a count not started yet), unreadable or not a
+        // journal: the server's side; the detail (the path) only in the server's log.
+        Ok(Err(m)) => {
+            let _ = writeln!(std::io::stderr(), "damier serve: --journal: {m}");
+            error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the journal cannot be read now (the server's log says why)",
+            )
+        }
+        Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "the journal read failed"),
     }
 }
 

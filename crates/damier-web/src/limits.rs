@@ -31,6 +31,15 @@ pub const AUTOMATON_MAX_STEPS: u64 = 100_000_000;
 pub const AUTOMATON_MAX_TRACES: u64 = 10_000;
 /// Most automaton updates of a trap search, all samples together.
 pub const TRAP_MAX_UPDATES: u64 = 1_000_000_000;
+/// Most tasks timed by one `queens estimate`.
+pub const ESTIMATE_MAX_SAMPLES: u64 = 1000;
+/// Largest `n` whose tasks `queens estimate` times whole (`queries = all`): beyond, a task
+/// takes a second (n = 25) to a minute (n = 27).
+pub const ESTIMATE_WHOLE_MAX_N: u64 = 22;
+/// Beyond [`ESTIMATE_WHOLE_MAX_N`]: most queries matched per task, and most tasks timed.
+pub const ESTIMATE_MAX_QUERIES: u64 = 32_768;
+/// Beyond [`ESTIMATE_WHOLE_MAX_N`]: most tasks timed.
+pub const ESTIMATE_BIG_MAX_SAMPLES: u64 = 100;
 /// Largest board side for Lights Out and the walk.
 pub const BOARD_MAX_SIDE: u64 = 2000;
 /// Most worker threads one request may ask for (`threads` of the counters).
@@ -79,6 +88,23 @@ pub fn check(group: &str, command: &str, m: &ArgMatches) -> Result<(), String> {
         }
         ("queens", "solve" | "max") => at_most("n", SOLVE_MAX_N),
         ("queens", "corners") => at_most("n", CORNERS_MAX_N),
+        ("queens", "estimate") => {
+            at_most("samples", ESTIMATE_MAX_SAMPLES)?;
+            if number(m, "n")?.unwrap_or(0) <= ESTIMATE_WHOLE_MAX_N {
+                return Ok(());
+            }
+            at_most("samples", ESTIMATE_BIG_MAX_SAMPLES)?;
+            // `queries` is `all` or a count, in the command's own type: read as given.
+            let queries = raw_text(m, "queries")?;
+            match queries.as_deref().map(str::parse::<u64>) {
+                Some(Ok(k)) if k <= ESTIMATE_MAX_QUERIES => Ok(()),
+                _ => Err(format!(
+                    "queries = {} times whole tasks, minutes each above n = {ESTIMATE_WHOLE_MAX_N}: give \
+                     queries at most {ESTIMATE_MAX_QUERIES} {HEAVY}",
+                    queries.as_deref().unwrap_or("(none)")
+                )),
+            }
+        }
         // Bounded by the library (n <= 64) and the time limit; the columns by the body size.
         ("queens", "first" | "check") => Ok(()),
         ("automaton", "run") => {
@@ -189,6 +215,12 @@ fn flag(m: &ArgMatches, id: &str) -> Result<bool, String> {
 /// The value of the text argument `id`.
 fn text<'a>(m: &'a ArgMatches, id: &str) -> Result<Option<&'a str>, String> {
     m.try_get_one::<String>(id).map(|v| v.map(String::as_str)).map_err(|_| unreadable(id))
+}
+
+/// The text the argument `id` was given as (its last value), whatever type it parses to.
+fn raw_text(m: &ArgMatches, id: &str) -> Result<Option<String>, String> {
+    let values = m.try_get_raw(id).map_err(|_| unreadable(id))?;
+    Ok(values.and_then(|mut v| v.next_back()).map(|v| v.to_string_lossy().into_owned()))
 }
 
 /// The path of the input-file argument `id`.

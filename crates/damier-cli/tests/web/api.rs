@@ -57,6 +57,15 @@ async fn post(path: &str, body: Value) -> (StatusCode, Value) {
     )
 }
 
+/// `POST path` with `body` through `app` (a router kept across calls, for the live views'
+/// runs): the status and the JSON answer.
+async fn post_to(app: &damier_web::axum::Router, path: &str, body: Value) -> (StatusCode, Value) {
+    let resp = app.clone().oneshot(request("POST", path, body.to_string())).await.unwrap();
+    let status = resp.status();
+    let b = axum::body::to_bytes(resp.into_body(), 1 << 20).await.unwrap();
+    (status, serde_json::from_slice(&b).unwrap_or_else(|e| panic!("{path}: not JSON ({e})")))
+}
+
 /// A 4xx whose body is `{"error": one line}`; returns the line.
 async fn refused(path: &str, body: &str, status: StatusCode) -> String {
     let (s, _, b) = call_with(settings(), "POST", path, body.to_string()).await;
@@ -154,7 +163,10 @@ async fn every_exposed_command_answers_what_the_cli_prints() {
     ];
     let exposed: std::collections::BTreeSet<String> =
         damier_web::fields::EXPOSED.iter().map(|(g, c)| format!("{g}/{c}")).collect();
-    let tested: std::collections::BTreeSet<String> = cases.iter().map(|c| c.0.to_string()).collect();
+    let mut tested: std::collections::BTreeSet<String> = cases.iter().map(|c| c.0.to_string()).collect();
+    // Its answer holds timings throughout: compared field by field in
+    // `estimate_is_served_within_bounds`.
+    tested.insert("queens/estimate".into());
     assert_eq!(exposed, tested, "every exposed command has a case");
     for (path, body, args) in cases {
         let (s, exit, b) = call_with(settings(), "POST", &format!("/api/{path}"), body.to_string()).await;
@@ -302,11 +314,9 @@ async fn live_automaton_follows_the_cli_trajectory() {
     let send = |path: String, body: Value| {
         let app = app.clone();
         async move {
-            let req = request("POST", &path, body.to_string());
-            let resp = app.oneshot(req).await.unwrap();
-            assert_eq!(resp.status(), StatusCode::OK);
-            let b = axum::body::to_bytes(resp.into_body(), 1 << 20).await.unwrap();
-            serde_json::from_slice::<Value>(&b).unwrap()
+            let (status, v) = post_to(&app, &path, body).await;
+            assert_eq!(status, StatusCode::OK, "{path}: {v}");
+            v
         }
     };
     for (model, n, seed) in [("pair", 6, 3u64), ("cell", 7, 11)] {
@@ -353,4 +363,182 @@ async fn pages_are_embedded() {
     }
     let (s, _, _) = call_with(settings(), "GET", "/nothing-here", "").await;
     assert_eq!(s, StatusCode::NOT_FOUND);
+}
+
+/// `post` with other settings.
+async fn post_with(s: Settings, path: &str, body: Value) -> (StatusCode, Value) {
+    let (status, _, b) = call_with(s, "POST", path, body.to_string()).await;
+    (status, serde_json::from_slice(&b).unwrap_or_else(|e| panic!("{path}: not JSON ({e})")))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_factor_is_the_cli_run_and_refuses_bad_numbers() {
+    // One router for the whole run: its runs live in its state.
+    let app = router(settings());
+    let send = |path: String, body: Value| {
+        let app = app.clone();
+        async move { post_to(&app, &path, body).await }
+    };
+    let (s, mut f) = send("/api/live/factor".into(), json!({"n": "143", "seed": 9})).await;
+    assert_eq!(s, StatusCode::OK, "{f}");
+    let id = f["id"].as_u64().unwrap();
+    while f["absorbing"] != json!(true) {
+        let (s, next) = send(format!("/api/live/factor/{id}/step"), json!({"updates": 10_000_000})).await;
+        assert_eq!(s, StatusCode::OK);
+        f = next;
+    }
+    let (code, cli) = cli_json(&["factor", "143", "--seed", "9"], &[]);
+    assert_eq!(code, 0);
+    assert_eq!((&f["steps"], &f["flips"]), (&cli["steps"], &cli["flips"]));
+    assert_eq!(f["factors"], json!(["11", "13"]));
+    // Hostile or wrong values: one line, 4xx, nothing run.
+    let bad = StatusCode::BAD_REQUEST;
+    assert!(refused("/api/live/factor", r#"{"n": 13}"#, bad).await.contains("prime"));
+    refused("/api/live/factor", r#"{"n": "99999999999999999999999"}"#, bad).await;
+    refused("/api/live/factor", r#"{"n": "-5"}"#, bad).await;
+    refused("/api/live/factor", r#"{"n": [143]}"#, bad).await;
+    refused("/api/live/factor", r#"{"bits": 65}"#, bad).await;
+    refused("/api/live/factor", r#"{"n": 143, "bits": 8}"#, bad).await;
+    refused("/api/live/factor", r#"{"n": 143, "q": 2}"#, bad).await;
+    refused("/api/live/factor", r#"{"n": 143, "eps": 0}"#, bad).await;
+    refused("/api/live/factor", r#"{"n": 143, "max_steps": 5}"#, bad).await;
+    refused("/api/live/factor/1/step", r#"{"updates": -1}"#, bad).await;
+    refused("/api/live/factor/77777/step", r#"{"updates": 1}"#, StatusCode::NOT_FOUND).await;
+    refused("/api/live/factor/x/step", r#"{"updates": 1}"#, StatusCode::NOT_FOUND).await;
+    // A step asks for at most MAX_UPDATES, whatever the body says.
+    let (_, f) = send("/api/live/factor".into(), json!({"bits": 40, "seed": 2})).await;
+    let (s, f) = send(format!("/api/live/factor/{}/step", f["id"]), json!({"updates": u64::MAX})).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(f["steps"].as_u64().unwrap() <= damier_web::live::MAX_UPDATES);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn huge_lights_out_boards_are_solved_within_bounds() {
+    use base64::Engine;
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let (s, v) = post("/api/live/lights/solve", json!({"start": "all_on", "size": "2000x2000"})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let read =
+        |key: &str| damier::board::Board::read_pbm(b64.decode(v[key].as_str().unwrap()).unwrap().as_slice());
+    let (board, presses) = (read("board_pbm").unwrap(), read("presses_pbm").unwrap());
+    assert_eq!((board.width(), board.height(), board.count_ones()), (2000, 2000, 4_000_000));
+    assert!(damier::lights::apply_presses(&board, &presses).is_zero());
+    // The nullity is the CLI's.
+    let (_, cli) = cli_json(&["lights", "count", "2000x2000"], &[]);
+    assert_eq!(v["nullity"], cli["nullity"]);
+    // Beyond the bound: 422, also for an uploaded file; lifted by --allow-heavy.
+    let beyond = StatusCode::UNPROCESSABLE_ENTITY;
+    assert!(
+        refused("/api/live/lights/solve", r#"{"start": "random", "size": "2001x5"}"#, beyond)
+            .await
+            .contains("2000")
+    );
+    let mut wide = Vec::from(&b"P4 2001 1\n"[..]);
+    wide.extend(std::iter::repeat_n(0u8, 251));
+    let body = json!({"start": "pbm", "pbm": b64.encode(&wide)}).to_string();
+    assert!(refused("/api/live/lights/solve", &body, beyond).await.contains("2001x1"));
+    let mut heavy = settings();
+    heavy.allow_heavy = true;
+    let (s, _) =
+        post_with(heavy, "/api/live/lights/solve", json!({"start": "pbm", "pbm": b64.encode(&wide)})).await;
+    assert_eq!(s, StatusCode::OK);
+    // Malformed requests: 400 with one line.
+    let bad = StatusCode::BAD_REQUEST;
+    for body in [
+        r#"{"start": "all_on"}"#,
+        r#"{"start": "all_on", "size": "0x5"}"#,
+        r#"{"start": "all_on", "size": "5x5", "path": "/etc/passwd"}"#,
+        r#"{"start": "file", "size": "5x5"}"#,
+        r#"{"start": "pbm"}"#,
+        r#"{"start": "pbm", "pbm": "***"}"#,
+        r#"{"start": "pbm", "pbm": "UDEKMyAy"}"#,
+        r#"{"start": "random", "size": "5x5", "seed": -1}"#,
+    ] {
+        refused("/api/live/lights/solve", body, bad).await;
+    }
+    let big = json!({"start": "pbm", "pbm": "A".repeat(damier_web::MAX_BODY)}).to_string();
+    refused("/api/live/lights/solve", &big, StatusCode::PAYLOAD_TOO_LARGE).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_journal_view_reads_only_the_file_named_at_start() {
+    // Without --journal: 404, whatever the request names.
+    let m = refused("/api/live/journal", "{}", StatusCode::NOT_FOUND).await;
+    assert!(m.contains("--journal"), "{m}");
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("count.journal");
+    let elsewhere = dir.path().join("elsewhere.journal");
+    let mut s = settings();
+    s.journal = Some(journal.clone());
+    // A request cannot name a file: any field is refused.
+    for body in [
+        json!({"journal": elsewhere.display().to_string()}),
+        json!({"path": "/etc/passwd"}),
+        json!({"file": journal.display().to_string()}),
+    ] {
+        let (status, v) = post_with(s.clone(), "/api/live/journal", body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    }
+    // Before the count starts, the file does not exist: 503, and reading creates nothing.
+    let (status, v) = post_with(s.clone(), "/api/live/journal", json!({})).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
+    assert!(!v["error"].as_str().unwrap().contains(dir.path().to_str().unwrap()), "no path in the answer");
+    assert!(!journal.exists() && std::fs::read_dir(dir.path()).unwrap().count() == 0);
+    // A finished count: the view agrees with `queens journal --json`.
+    let out = Command::new(EXE).args(["queens", "count", "13", "--journal"]).arg(&journal).output().unwrap();
+    assert!(out.status.success());
+    let before = std::fs::read(&journal).unwrap();
+    let (status, v) = post_with(s.clone(), "/api/live/journal", json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let (_, cli) = cli_json(&["queens", "journal", journal.to_str().unwrap()], &[]);
+    assert_eq!(
+        (&v["n"], &v["tasks"], &v["done"], &v["left"]),
+        (&cli["n"], &cli["tasks"], &cli["done"], &cli["left"])
+    );
+    assert_eq!(v["partial_total"], json!(cli["share_total"].to_string()));
+    assert_eq!(v["file"], json!("count.journal"));
+    assert_eq!(std::fs::read(&journal).unwrap(), before, "read-only");
+    // A file that is not a journal: 503, detail only in the log.
+    std::fs::write(&journal, "not a journal\n").unwrap();
+    let (status, _) = post_with(s, "/api/live/journal", json!({})).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn estimate_is_served_within_bounds() {
+    let (s, v) = post("/api/queens/estimate", json!({"n": 12, "samples": 5, "seed": 3})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (_, cli) = cli_json(&["queens", "estimate", "12", "--samples", "5", "--seed", "3"], &[]);
+    assert_eq!((&v["tasks"], &v["samples"], &v["seed"]), (&cli["tasks"], &cli["samples"], &cli["seed"]));
+    let beyond = StatusCode::UNPROCESSABLE_ENTITY;
+    assert!(refused("/api/queens/estimate", r#"{"n": 12, "samples": 1001}"#, beyond).await.contains("1000"));
+    // Above n = 22 whole tasks take too long: queries must be given, and bounded.
+    assert!(refused("/api/queens/estimate", r#"{"n": 25}"#, beyond).await.contains("samples"));
+    assert!(refused("/api/queens/estimate", r#"{"n": 25, "samples": 50}"#, beyond).await.contains("queries"));
+    refused("/api/queens/estimate", r#"{"n": 25, "queries": "all"}"#, beyond).await;
+    refused("/api/queens/estimate", r#"{"n": 25, "queries": 40000}"#, beyond).await;
+    refused("/api/queens/estimate", r#"{"n": 25, "queries": 1000, "samples": 101}"#, beyond).await;
+    let bad = StatusCode::BAD_REQUEST;
+    refused("/api/queens/estimate", r#"{"n": 29}"#, bad).await;
+    refused("/api/queens/estimate", r#"{"n": 12, "queries": "some"}"#, bad).await;
+    refused("/api/queens/estimate", r#"{"n": 12, "samples": 0}"#, bad).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_automaton_models_are_the_librarys() {
+    let (s, v) = post("/api/live/automaton/models", json!({})).await;
+    assert_eq!(s, StatusCode::OK);
+    let names: Vec<&str> = v.as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
+    let expected: Vec<&str> = damier_web::live::MODELS.iter().map(|m| m.name()).collect();
+    assert_eq!(names, expected);
+    // Each one runs.
+    for name in names {
+        let (s, f) = post("/api/live/automaton", json!({"model": name, "n": 6, "seed": 1})).await;
+        assert_eq!((s, &f["model"]), (StatusCode::OK, &json!(name)));
+    }
+    assert!(
+        refused("/api/live/automaton", r#"{"model": "x", "n": 6}"#, StatusCode::BAD_REQUEST)
+            .await
+            .contains("pair")
+    );
 }

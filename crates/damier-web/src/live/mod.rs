@@ -9,6 +9,13 @@
 //! - The walk: `POST /api/live/walk/plan` with `rows`, `cols` and the `moves` made so far (as in
 //!   `damier walk replay`) answers the pawn's cell and a plan of moves from there to all black
 //!   (the library's `WalkState::plan`, which the page follows for hints and the animation).
+//! - [`factor`]: the factoring automaton, created and stepped like the queens automaton.
+//! - [`lights`]: Lights Out boards up to 2000 x 2000 solved, in and out as PBM.
+//! - [`journal`]: the long count's journal named on the server's command line, read-only.
+
+pub mod factor;
+pub mod journal;
+pub mod lights;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -31,11 +38,74 @@ const STEP_BUDGET: Duration = Duration::from_millis(200);
 /// Largest move string replayed by the walk planner.
 pub const MAX_MOVES: usize = 1 << 20;
 
-/// The automaton runs of all pages, by id.
-#[derive(Default)]
-pub struct Runs {
+/// The runs of one kind (automata stepped by the pages), by id; the least recently used is
+/// dropped beyond [`MAX_RUNS`].
+pub struct Runs<T> {
     next: u64,
-    runs: HashMap<u64, (Instant, Arc<Mutex<Automaton>>)>,
+    runs: HashMap<u64, (Instant, Arc<Mutex<T>>)>,
+}
+
+impl<T> Default for Runs<T> {
+    fn default() -> Self {
+        Runs { next: 0, runs: HashMap::new() }
+    }
+}
+
+impl<T> Runs<T> {
+    /// Keeps `run` under a new id (dropping the least recently used beyond [`MAX_RUNS`]).
+    pub fn insert(&mut self, run: T) -> u64 {
+        self.next += 1;
+        let id = self.next;
+        if self.runs.len() >= MAX_RUNS
+            && let Some(oldest) = self.runs.iter().min_by_key(|(_, (t, _))| *t).map(|(k, _)| *k)
+        {
+            self.runs.remove(&oldest);
+        }
+        self.runs.insert(id, (Instant::now(), Arc::new(Mutex::new(run))));
+        id
+    }
+
+    /// The run `id`, marked as used now.
+    pub fn get(&mut self, id: u64) -> Option<Arc<Mutex<T>>> {
+        let (t, a) = self.runs.get_mut(&id)?;
+        *t = Instant::now();
+        Some(Arc::clone(a))
+    }
+}
+
+/// Every model of the queens automaton, in the order the pages offer them. (A new model of
+/// the library fails to compile [`model_listed`] until it is added here.)
+pub const MODELS: &[Model] = &[Model::Pair, Model::Cell];
+
+/// Compile-time guard: every variant of [`Model`] is in [`MODELS`].
+const fn model_listed(m: Model) -> usize {
+    match m {
+        Model::Pair => 0,
+        Model::Cell => 1,
+    }
+}
+
+/// A model the pages offer: its name (the `model` key) and what it updates.
+#[derive(Debug, Serialize)]
+pub struct ModelInfo {
+    /// The name of `--model`.
+    pub name: &'static str,
+    /// A label for the selector.
+    pub label: String,
+    /// Whether η matters.
+    pub uses_eta: bool,
+}
+
+/// The models, for the page's selector.
+pub fn models() -> Vec<ModelInfo> {
+    MODELS
+        .iter()
+        .map(|&m| ModelInfo {
+            name: m.name(),
+            label: format!("model {} ({})", model_listed(m) + 1, m.name()),
+            uses_eta: m == Model::Cell,
+        })
+        .collect()
 }
 
 /// A new automaton run (the keys of `damier automaton run`).
@@ -117,13 +187,13 @@ fn frame(id: u64, a: &Automaton) -> Frame {
     }
 }
 
-impl Runs {
+impl Runs<Automaton> {
     /// Starts a run; refuses bad parameters with the library's message.
     pub fn create(&mut self, req: &NewRun, allow_heavy: bool) -> Result<Frame, String> {
-        let model = match req.model.as_deref().unwrap_or("pair") {
-            "pair" => Model::Pair,
-            "cell" => Model::Cell,
-            m => return Err(format!("model `{m}`: expected pair or cell")),
+        let name = req.model.as_deref().unwrap_or("pair");
+        let Some(&model) = MODELS.iter().find(|m| m.name() == name) else {
+            let names: Vec<&str> = MODELS.iter().map(|m| m.name()).collect();
+            return Err(format!("model `{name}`: expected one of {}", names.join(", ")));
         };
         if !allow_heavy && u64::from(req.n) > limits::AUTOMATON_MAX_N {
             return Err(format!(
@@ -140,40 +210,37 @@ impl Runs {
         if let Some(e) = req.eta {
             params.eta = e;
         }
-        // A page keeps numbers as doubles: a seed it did not choose stays below 2^53, so the
-        // seed it shows is exactly the one used (and can be typed into `automaton run`).
-        let seed = req.seed.unwrap_or_else(|| rand::random::<u64>() >> 11);
+        let seed = page_seed(req.seed);
         let a = Automaton::from_seed(&params, seed).map_err(|e| e.to_string())?;
-        self.next += 1;
-        let id = self.next;
-        let f = frame(id, &a);
-        if self.runs.len() >= MAX_RUNS
-            && let Some(oldest) = self.runs.iter().min_by_key(|(_, (t, _))| *t).map(|(k, _)| *k)
-        {
-            self.runs.remove(&oldest);
-        }
-        self.runs.insert(id, (Instant::now(), Arc::new(Mutex::new(a))));
+        let mut f = frame(0, &a);
+        f.id = self.insert(a);
         Ok(f)
     }
+}
 
-    /// The run `id`, marked as used now.
-    pub fn get(&mut self, id: u64) -> Option<Arc<Mutex<Automaton>>> {
-        let (t, a) = self.runs.get_mut(&id)?;
-        *t = Instant::now();
-        Some(Arc::clone(a))
-    }
+/// A page keeps numbers as doubles: a seed it did not choose stays below 2^53, so the seed it
+/// shows is exactly the one used (and can be typed into the command line).
+pub fn page_seed(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| rand::random::<u64>() >> 11)
 }
 
 /// Steps `a` by up to `updates` (within the time budget), stopping at the first solution.
 pub fn step(id: u64, a: &mut Automaton, updates: u64) -> Frame {
+    step_within(updates, a.is_solution(), |k| a.run_steps(k));
+    frame(id, a)
+}
+
+/// Runs `run(k)` (which answers whether the run is finished) in chunks until `updates` are
+/// done, the run is finished or [`STEP_BUDGET`] is spent; at most [`MAX_UPDATES`] in all.
+fn step_within(updates: u64, finished: bool, mut run: impl FnMut(u64) -> bool) {
     let start = Instant::now();
     let mut left = updates.min(MAX_UPDATES);
-    while left > 0 && !a.is_solution() && start.elapsed() < STEP_BUDGET {
+    let mut finished = finished;
+    while left > 0 && !finished && start.elapsed() < STEP_BUDGET {
         let chunk = left.min(20_000);
-        a.run_steps(chunk);
+        finished = run(chunk);
         left -= chunk;
     }
-    frame(id, a)
 }
 
 /// A walk planning request: the board and the moves made from the bottom-left start.
@@ -246,7 +313,7 @@ mod tests {
         let params = Params::new(Model::Pair, 6).unwrap();
         let mut whole = Automaton::from_seed(&params, 7).unwrap();
         whole.run_steps(u64::MAX);
-        let mut runs = Runs::default();
+        let mut runs: Runs<Automaton> = Runs::default();
         let f =
             runs.create(&NewRun { model: None, n: 6, eps: None, eta: None, seed: Some(7) }, false).unwrap();
         let a = runs.get(f.id).unwrap();

@@ -34,6 +34,10 @@ pub struct Args {
     /// Time limit of one request in seconds, waiting included [range: 1..=86400].
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     timeout: u64,
+    /// A long count's journal (`queens count --journal FILE`) for the counting page to show,
+    /// read-only; the only file the lab reads besides its own executable.
+    #[arg(long, value_name = "FILE")]
+    journal: Option<crate::util::InputFile>,
 }
 
 /// Arguments of the hidden `damier __api` (run by the server, never by a request: its flags
@@ -57,6 +61,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(j) = a.jobs {
         settings.max_jobs = j as usize;
     }
+    settings.journal = a.journal.map(|f| f.as_ref().to_path_buf());
     let runtime = tokio::runtime::Runtime::new().context("cannot start the server's runtime")?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(SocketAddr::new(a.host, a.port))

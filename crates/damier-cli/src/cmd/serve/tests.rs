@@ -234,6 +234,18 @@ fn within_bounds(group: &str, command: &str, m: &clap::ArgMatches) -> Result<(),
         }
         ("queens", "solve" | "max") if over("n", limits::SOLVE_MAX_N) => Some("n"),
         ("queens", "corners") if over("n", limits::CORNERS_MAX_N) => Some("n"),
+        ("queens", "estimate") if over("samples", limits::ESTIMATE_MAX_SAMPLES) => Some("samples"),
+        ("queens", "estimate")
+            if over("n", limits::ESTIMATE_WHOLE_MAX_N)
+                && (over("samples", limits::ESTIMATE_BIG_MAX_SAMPLES)
+                    || !m.get_raw("queries").and_then(|mut v| v.next_back()).is_some_and(|q| {
+                        q.to_str()
+                            .and_then(|q| q.parse::<u64>().ok())
+                            .is_some_and(|k| k <= limits::ESTIMATE_MAX_QUERIES)
+                    })) =>
+        {
+            Some("queries")
+        }
         ("automaton", "run") if over("n", limits::AUTOMATON_MAX_N) => Some("n"),
         ("automaton", "run") if over("max_steps", limits::AUTOMATON_MAX_STEPS) => Some("max_steps"),
         ("lights", _) if ["size", "all_on", "random"].iter().any(|id| side(id)) => Some("size"),
