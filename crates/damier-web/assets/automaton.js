@@ -1,6 +1,6 @@
 // The automaton: a run lives on the server (the library's Automaton); the page asks for
 // updates and draws each frame.
-import { header, api, intInput, say } from '/common.js';
+import { header, api, intInput, say, seedInput } from '/common.js';
 
 header();
 const $ = (id) => document.getElementById(id);
@@ -76,14 +76,9 @@ async function newRun() {
     eps: Number($('eps').value),
     eta: Number($('eta').value),
   };
-  if ($('seed').value !== '') {
-    const seed = Number($('seed').value);
-    if (!Number.isSafeInteger(seed) || seed < 0) {
-      say($('status'), 'The seed must be a whole number from 0 to 2^53 − 1 here (the command line takes any 64-bit seed).', 'bad');
-      return;
-    }
-    body.seed = seed;
-  }
+  const seed = seedInput($('seed'), $('status'));
+  if (seed === null) return;
+  if (seed !== undefined) body.seed = seed;
   try {
     frame = (await api('live/automaton', body)).data;
     say($('status'), '');
@@ -124,5 +119,16 @@ document.addEventListener('keydown', (e) => {
   if (e.key === ' ') { e.preventDefault(); $('play').click(); }
   if (e.key === '.') advance(1);
 });
+/** The selector offers every model of the library, as the server lists them. */
+async function loadModels() {
+  try {
+    const { data } = await api('live/automaton/models', {});
+    $('model').innerHTML = data.map((m) => `<option value="${m.name}">${m.label}</option>`).join('');
+    const etaUsed = () => { $('eta').disabled = !data.find((m) => m.name === $('model').value)?.uses_eta; };
+    $('model').onchange = etaUsed;
+    etaUsed();
+  } catch (e) { say($('status'), e.message, 'bad'); }
+}
+
 showSpeed();
-newRun().then(() => requestAnimationFrame(loop));
+loadModels().then(newRun).then(() => requestAnimationFrame(loop));

@@ -6,6 +6,9 @@ const PAGES = [
   ['/walk', 'The walk'],
   ['/automaton', 'Queens automaton'],
   ['/queens', 'n queens'],
+  ['/factor', 'Factoring'],
+  ['/big', 'Huge boards'],
+  ['/count', 'Counting'],
 ];
 
 /** Fills <header class="top"> with the brand and the navigation. */
@@ -89,6 +92,20 @@ export function newSeed() {
   return Math.floor(Math.random() * 2 ** 32);
 }
 
+/**
+ * The seed typed in input `el`: undefined when empty (the server draws one), null (with the
+ * reason said in `status`) when it is not exact as a page's number.
+ */
+export function seedInput(el, status) {
+  if (el.value === '') return undefined;
+  const seed = Number(el.value);
+  if (!Number.isSafeInteger(seed) || seed < 0) {
+    say(status, 'The seed must be a whole number from 0 to 2^53 − 1 here (the command line takes any 64-bit seed).', 'bad');
+    return null;
+  }
+  return seed;
+}
+
 /** Clamps the integer in input `el` to [min, max] and returns it. */
 export function intInput(el, min, max) {
   let v = Math.round(Number(el.value));
@@ -168,4 +185,76 @@ export function drawPattern(canvas, rows, on = '#2f6f73', off = '#fbfaf7') {
       ctx.fillRect(c * cell + 1, r * cell + 1, cell - 2, cell - 2);
     }
   }
+}
+
+/**
+ * Plays a live view at a chosen pace: `speed` is a range input of powers of ten (updates per
+ * second), `play` the Play/Pause button. run(ready, advance) calls advance(k) on each
+ * animation frame with the updates owed since the last call (k >= 1) while playing.
+ */
+export class Pacer {
+  constructor(play, speed, label, unit) {
+    this.playing = false;
+    this.playButton = play;
+    this.speed = speed;
+    this.owed = 0;
+    const show = () => { label.textContent = `${this.rate().toLocaleString()} ${unit}`; };
+    speed.addEventListener('input', show);
+    show();
+  }
+
+  rate() { return 10 ** Number(this.speed.value); }
+
+  set(on) {
+    this.playing = on;
+    this.owed = 0;
+    this.playButton.textContent = on ? 'Pause' : 'Play';
+    this.playButton.setAttribute('aria-pressed', on ? 'true' : 'false');
+  }
+
+  run(ready, advance) {
+    let last = performance.now();
+    const tick = (now) => {
+      const dt = Math.min(0.25, (now - last) / 1000);
+      last = now;
+      if (this.playing) {
+        this.owed += this.rate() * dt;
+        if (this.owed >= 1 && ready()) {
+          const k = Math.floor(this.owed);
+          this.owed -= k;
+          advance(k);
+        }
+      }
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }
+}
+
+/**
+ * A bounded count with live progress (the stream of `queens count`): `n` the input (1..=18,
+ * this server's bound), `go`/`cancel` the buttons, `bar` a <progress>, `status` the line.
+ */
+export function countWithProgress(n, go, cancel, bar, status) {
+  let counting = null;
+  go.onclick = async () => {
+    const k = intInput(n, 1, 18);
+    counting = new AbortController();
+    go.disabled = true; cancel.disabled = false;
+    bar.value = 0;
+    say(status, `Counting n = ${k}…`);
+    try {
+      const { data } = await stream('queens/count', { n: k }, (p) => {
+        bar.max = Math.max(1, p.total);
+        bar.value = p.done;
+      }, counting.signal);
+      bar.value = bar.max;
+      say(status, `n = ${data.n}: ${data.total.toLocaleString()} solutions, ${data.unique.toLocaleString()} classes (${data.seconds.toFixed(2)} s).`, 'ok');
+    } catch (e) {
+      say(status, e.name === 'AbortError' ? 'Cancelled.' : e.message, 'bad');
+    } finally {
+      go.disabled = false; cancel.disabled = true; counting = null;
+    }
+  };
+  cancel.onclick = () => counting?.abort();
 }

@@ -1,6 +1,6 @@
 // n queens: listing (paged), classes with their symmetries, a placement checked by the API,
 // and a count streaming its progress.
-import { header, api, stream, intInput, say, makeGrid } from '/common.js';
+import { header, api, intInput, say, makeGrid, countWithProgress } from '/common.js';
 
 header();
 const $ = (id) => document.getElementById(id);
@@ -9,7 +9,6 @@ let n = 8;
 let columns = [];         // 1-based column per row, 0 = no queen
 let grid = null;
 let listed = [], page = 0, unique = false;
-let counting = null;
 
 // The 8 symmetries of the square, on (row, col) in 0..n-1.
 const SYMMETRIES = [
@@ -133,26 +132,7 @@ async function check() {
   } catch (e) { say($('place-status'), e.message, 'bad'); }
 }
 
-$('count').onclick = async () => {
-  const k = intInput($('count-n'), 1, 18);
-  counting = new AbortController();
-  $('count').disabled = true; $('cancel').disabled = false;
-  $('progress').value = 0;
-  say($('count-status'), `Counting n = ${k}…`);
-  try {
-    const { data } = await stream('queens/count', { n: k }, (p) => {
-      $('progress').max = Math.max(1, p.total);
-      $('progress').value = p.done;
-    }, counting.signal);
-    $('progress').value = $('progress').max;
-    say($('count-status'), `n = ${data.n}: ${data.total.toLocaleString()} solutions, ${data.unique.toLocaleString()} classes (${data.seconds.toFixed(2)} s).`, 'ok');
-  } catch (e) {
-    say($('count-status'), e.name === 'AbortError' ? 'Cancelled.' : e.message, 'bad');
-  } finally {
-    $('count').disabled = false; $('cancel').disabled = true; counting = null;
-  }
-};
-$('cancel').onclick = () => counting?.abort();
+countWithProgress($('count-n'), $('count'), $('cancel'), $('progress'), $('count-status'));
 $('prev').onclick = () => { page--; showPage(); };
 $('next').onclick = () => { page++; showPage(); };
 $('list').onclick = list;

@@ -30,12 +30,18 @@ pub const ASSETS: &[Asset] = &[
     asset!("/walk", "walk.html", HTML),
     asset!("/automaton", "automaton.html", HTML),
     asset!("/queens", "queens.html", HTML),
+    asset!("/factor", "factor.html", HTML),
+    asset!("/big", "big.html", HTML),
+    asset!("/count", "count.html", HTML),
     asset!("/style.css", "style.css", "text/css; charset=utf-8"),
     asset!("/common.js", "common.js", JS),
     asset!("/lights.js", "lights.js", JS),
     asset!("/walk.js", "walk.js", JS),
     asset!("/automaton.js", "automaton.js", JS),
     asset!("/queens.js", "queens.js", JS),
+    asset!("/factor.js", "factor.js", JS),
+    asset!("/big.js", "big.js", JS),
+    asset!("/count.js", "count.js", JS),
     asset!("/favicon.svg", "favicon.svg", "image/svg+xml"),
 ];
 

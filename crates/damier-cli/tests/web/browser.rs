@@ -251,7 +251,7 @@ fn pages_work_in_headless_chromium() {
 fn drive(b: &Browser, base: &str, shots: &Path) {
     // Home: four cards, each linking to its page.
     b.goto(&format!("{base}/"));
-    assert_eq!(b.find_all(".card").len(), 4);
+    assert_eq!(b.find_all(".card").len(), 7, "one card per page");
     b.screenshot(shots, "home");
     b.click("a.card[href='/lights']");
     b.wait("the Lights Out page", "location.pathname === '/lights'");
@@ -368,4 +368,173 @@ fn drive(b: &Browser, base: &str, shots: &Path) {
     assert_eq!(fits, json!(true));
     b.screenshot(shots, "lights-phone");
     no_errors(b, "lights on a phone");
+}
+
+/// Sets the input `id` to `value` as a person would leave it (the page reads it on use).
+fn set_value(b: &Browser, id: &str, value: &str) {
+    b.run(&format!(
+        "const e = document.getElementById('{id}'); e.value = '{value}'; e.dispatchEvent(new Event('input'));"
+    ));
+}
+
+/// The number in the text of element `id` (digits only).
+fn number_in(b: &Browser, id: &str) -> u64 {
+    let v = b.run(&format!("return document.getElementById('{id}').textContent.replace(/\\D/g, '');"));
+    v.as_str().and_then(|s| s.parse().ok()).unwrap_or(0)
+}
+
+/// The bytes behind a download link of the page (a blob URL), read in the page.
+fn download(b: &Browser, id: &str) -> Vec<u8> {
+    use base64::Engine;
+    let v = b.run(&format!(
+        "const a = document.getElementById('{id}');
+         return fetch(a.href).then((r) => r.arrayBuffer()).then((buf) => {{
+           const bytes = new Uint8Array(buf); let text = '';
+           for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+           return btoa(text);
+         }});"
+    ));
+    base64::engine::general_purpose::STANDARD.decode(v.as_str().expect("base64")).expect("base64")
+}
+
+/// The page fits a phone's width (nothing to scroll sideways); a screenshot.
+fn fits_a_phone(b: &Browser, base: &str, page: &str, ready: &str, shots: &Path) {
+    b.goto(&format!("{base}{page}"));
+    b.wait(&format!("{page} on a phone"), ready);
+    let overflow = b.run("return document.documentElement.scrollWidth - window.innerWidth");
+    let wide = b.run(
+        "return [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5)
+           .slice(0, 5).map((e) => e.tagName + '#' + e.id + '.' + e.className)",
+    );
+    assert!(
+        overflow.as_i64().is_some_and(|o| o <= 0),
+        "{page} scrolls sideways on a phone by {overflow} px: {wide}"
+    );
+    b.screenshot(shots, &format!("{}-phone", page.trim_start_matches('/')));
+    no_errors(b, &format!("{page} on a phone"));
+}
+
+#[test]
+fn new_pages_work_in_headless_chromium() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("q19.journal");
+    let (_server, base) = start_server(&["--journal", journal.to_str().unwrap()]);
+    with_browser("new pages", |b, shots| {
+        // The automaton page offers every model of the library.
+        b.goto(&format!("{base}/automaton"));
+        b.wait("the models", "document.querySelectorAll('#model option').length >= 2");
+        let models = b.run("return [...document.querySelectorAll('#model option')].map((o) => o.value)");
+        let expected: Vec<&str> = damier_web::live::MODELS.iter().map(|m| m.name()).collect();
+        assert_eq!(models, json!(expected));
+        b.run("const m = document.getElementById('model'); m.value = 'cell'; m.dispatchEvent(new Event('change'));");
+        b.click("#new");
+        b.wait("a model 2 run", "document.getElementById('s-seed').textContent !== '–'");
+        no_errors(b, "automaton models");
+
+        // Factoring: 143 watched to its end, the factors checked.
+        b.goto(&format!("{base}/factor"));
+        b.wait("the grid", "document.getElementById('s-n').textContent === '143'");
+        set_value(b, "seed", "1");
+        b.click("#new");
+        b.wait("the seeded run", "document.getElementById('s-seed').textContent === '1'");
+        b.click("#step");
+        b.wait("one step", "document.getElementById('s-steps').textContent === '1'");
+        set_value(b, "speed", "4");
+        b.click("#play");
+        b.wait_for(
+            "the factors",
+            "document.getElementById('s-factors').textContent === '11 × 13'",
+            Duration::from_secs(90),
+        );
+        assert!(b.text("#status").contains("checked"));
+        b.click("input[value='verdict']");
+        b.screenshot(shots, "factor");
+        no_errors(b, "factor");
+
+        // Huge boards: a random 1000 x 1000 board solved, both PBM downloads read back by the
+        // library and checked: the presses switch the board off.
+        b.goto(&format!("{base}/big"));
+        set_value(b, "seed", "7");
+        b.click("#solve");
+        b.wait_for(
+            "the solve",
+            "document.getElementById('status').textContent.startsWith('Solved')",
+            Duration::from_secs(60),
+        );
+        let board =
+            damier::board::Board::read_pbm(download(b, "dl-board").as_slice()).expect("the board's PBM");
+        let presses =
+            damier::board::Board::read_pbm(download(b, "dl-presses").as_slice()).expect("the presses' PBM");
+        assert_eq!((board.width(), board.height()), (1000, 1000));
+        assert!(!board.is_zero());
+        assert!(
+            damier::lights::apply_presses(&board, &presses).is_zero(),
+            "the downloaded presses solve the downloaded board"
+        );
+        assert_eq!(number_in(b, "s-presses"), presses.count_ones());
+        // Zoom by keyboard on the focused canvas, then the press pattern.
+        let before = b.text("#zoom-label");
+        b.keys("#view", "++");
+        b.wait("a zoom", &format!("document.getElementById('zoom-label').textContent !== {before:?}"));
+        b.click("input[value='presses']");
+        // An uploaded PBM file (written by the library) is solved too.
+        let upload = dir.path().join("upload.pbm");
+        let mut small = damier::board::Board::new("300x200".parse().unwrap());
+        small.set(5, 7, true);
+        small.set(299, 199, true);
+        small.write_pbm(std::fs::File::create(&upload).unwrap(), damier::board::pbm::PbmKind::Plain).unwrap();
+        b.keys("#upload", upload.to_str().unwrap());
+        b.wait("the uploaded board", "document.getElementById('s-size').textContent === '300 × 200'");
+        b.wait("its answer", "document.getElementById('s-lights').textContent === '2'");
+        // One solution of 100 000 queens by local search, drawn.
+        b.click("#queens");
+        b.wait_for(
+            "100 000 queens",
+            "document.getElementById('queens-status').textContent.includes('a solution')",
+            Duration::from_secs(60),
+        );
+        b.screenshot(shots, "big");
+        no_errors(b, "big");
+
+        // Counting: an estimate, a count with progress, and the journal of a count running now.
+        let mut count = Guard(
+            Command::new(env!("CARGO_BIN_EXE_damier"))
+                .args(["queens", "count", "19", "--threads", "1", "--journal"])
+                .arg(&journal)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
+        b.goto(&format!("{base}/count"));
+        b.wait("the journal", "/^[1-9]/.test(document.getElementById('j-done').textContent)");
+        let first = b.text("#j-done");
+        b.wait_for(
+            "the journal refreshing",
+            &format!("document.getElementById('j-done').textContent !== {first:?}"),
+            Duration::from_secs(30),
+        );
+        assert!(b.text("#j-n") == "19" && b.text("#j-rate").contains("tasks/s"), "{}", b.text("#j-rate"));
+        let _ = count.0.kill();
+        set_value(b, "e-n", "14");
+        set_value(b, "e-samples", "20");
+        b.click("#estimate");
+        b.wait_for(
+            "the estimate",
+            "document.getElementById('e-tasks').textContent !== '–'",
+            Duration::from_secs(60),
+        );
+        assert!(b.text("#e-known").contains("365,596"), "{}", b.text("#e-known"));
+        set_value(b, "count-n", "12");
+        b.click("#count");
+        b.wait("the count", "document.getElementById('count-status').textContent.includes('14,200')");
+        b.screenshot(shots, "count");
+        no_errors(b, "count");
+
+        // Every new page at a phone's width.
+        b.resize(390, 844);
+        fits_a_phone(b, &base, "/factor", "document.getElementById('s-n').textContent === '143'", shots);
+        fits_a_phone(b, &base, "/big", "document.getElementById('view')", shots);
+        fits_a_phone(b, &base, "/count", "document.getElementById('j-n').textContent === '19'", shots);
+    });
 }

@@ -1,0 +1,80 @@
+// Counting: an estimate (queens estimate), a bounded count with live progress (the stream of
+// queens count), and the read-only view of the journal the server was started with.
+import { header, api, intInput, say, countWithProgress, newSeed, seedInput } from '/common.js';
+
+header();
+const $ = (id) => document.getElementById(id);
+
+const duration = (s) => {
+  if (s === null || s === undefined || !Number.isFinite(s)) return '–';
+  if (s < 1) return `${s.toPrecision(2)} s`;
+  if (s < 120) return `${s.toFixed(1)} s`;
+  if (s < 7200) return `${(s / 60).toFixed(1)} min`;
+  if (s < 172800) return `${(s / 3600).toFixed(1)} h`;
+  return `${(s / 86400).toFixed(1)} days`;
+};
+const sci = (x) => (x >= 1e6 ? x.toExponential(3) : Math.round(x).toLocaleString());
+
+$('estimate').onclick = async () => {
+  const body = { n: intInput($('e-n'), 4, 28), samples: intInput($('e-samples'), 1, 1000), queries: $('e-queries').value.trim() || 'all' };
+  // A seed the page shows must be exact as a double: without one, the page draws it.
+  const seed = seedInput($('e-seed'), $('estimate-status'));
+  if (seed === null) return;
+  body.seed = seed ?? newSeed();
+  $('estimate').disabled = true;
+  say($('estimate-status'), `Timing ${body.samples} random tasks of n = ${body.n}…`);
+  try {
+    const { data } = await api('queens/estimate', body);
+    $('e-tasks').textContent = data.tasks.toLocaleString();
+    $('e-hours').textContent = `${data.core_hours.toPrecision(3)} (95%: ${data.low.toPrecision(3)} to ${data.high.toPrecision(3)})`;
+    $('e-solutions').textContent = `${sci(data.solutions)} (${sci(data.solutions_low)} to ${sci(data.solutions_high)})`;
+    $('e-known').textContent = data.known_solutions === undefined ? 'not known'
+      : `${data.known_solutions.toLocaleString()} (${data.known_inside ? 'inside' : 'outside'} the interval)`;
+    say($('estimate-status'), `n = ${data.n}: about ${duration(data.core_hours * 3600)} of one core (seed ${data.seed}).`,
+      data.known_inside === false ? 'bad' : 'ok');
+  } catch (e) { say($('estimate-status'), e.message, 'bad'); }
+  $('estimate').disabled = false;
+};
+
+countWithProgress($('count-n'), $('count'), $('cancel'), $('progress'), $('count-status'));
+
+function chart(recent) {
+  const canvas = $('j-chart');
+  const g = canvas.getContext('2d');
+  g.clearRect(0, 0, canvas.width, canvas.height);
+  if (!recent.length) return;
+  const max = Math.max(...recent.map(([, s]) => s)) || 1;
+  const w = canvas.width / recent.length;
+  g.fillStyle = '#2f6f73';
+  recent.forEach(([, s], i) => {
+    const h = (s / max) * (canvas.height - 16);
+    g.fillRect(i * w, canvas.height - h, Math.max(1, w - 1), h);
+  });
+  g.fillStyle = '#666b73';
+  g.font = '12px system-ui, sans-serif';
+  g.fillText(`max ${max.toFixed(4)} s per task`, 4, 12);
+}
+
+async function refreshJournal() {
+  try {
+    const { data } = await api('live/journal', {});
+    $('j-file').textContent = data.file;
+    $('j-n').textContent = data.n;
+    $('j-done').textContent = `${data.done.toLocaleString()} of ${data.tasks.toLocaleString()} (${data.left.toLocaleString()} left)`;
+    $('j-rate').textContent = data.rate ? `${data.rate.toFixed(1)} tasks/s` : '–';
+    $('j-eta').textContent = data.left === 0 ? 'done' : duration(data.eta_seconds);
+    $('j-total').textContent = BigInt(data.partial_total).toLocaleString();
+    $('j-seconds').textContent = duration(data.task_seconds);
+    $('j-progress').max = data.tasks; $('j-progress').value = data.done;
+    chart(data.recent);
+    say($('journal-status'), data.left === 0 ? 'The count is complete.' : '', 'ok');
+    return true;
+  } catch (e) {
+    say($('journal-status'), e.message, e.status === 404 ? '' : 'bad');
+    return e.status !== 404;
+  }
+}
+
+(async function poll() {
+  if (await refreshJournal()) setTimeout(poll, 2000);
+})();
