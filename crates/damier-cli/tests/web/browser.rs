@@ -410,7 +410,11 @@ fn fits_a_phone(b: &Browser, base: &str, page: &str, ready: &str, shots: &Path) 
         overflow.as_i64().is_some_and(|o| o <= 0),
         "{page} scrolls sideways on a phone by {overflow} px: {wide}"
     );
-    b.screenshot(shots, &format!("{}-phone", page.trim_start_matches('/')));
+    let name = match page.trim_start_matches('/') {
+        "" => "home",
+        p => p,
+    };
+    b.screenshot(shots, &format!("{name}-phone"));
     no_errors(b, &format!("{page} on a phone"));
 }
 
@@ -531,10 +535,19 @@ fn new_pages_work_in_headless_chromium() {
         b.screenshot(shots, "count");
         no_errors(b, "count");
 
-        // Every new page at a phone's width.
+        // Every page at a phone's width.
         b.resize(390, 844);
-        fits_a_phone(b, &base, "/factor", "document.getElementById('s-n').textContent === '143'", shots);
-        fits_a_phone(b, &base, "/big", "document.getElementById('view')", shots);
-        fits_a_phone(b, &base, "/count", "document.getElementById('j-n').textContent === '19'", shots);
+        for (page, ready) in [
+            ("/", "document.querySelectorAll('.card').length === 7"),
+            ("/lights", "document.querySelectorAll('#board .cell').length === 25"),
+            ("/walk", "document.querySelector('#board .cell.pawn')"),
+            ("/automaton", "document.getElementById('s-seed').textContent !== '–'"),
+            ("/queens", "document.querySelectorAll('#solutions figure').length === 12"),
+            ("/factor", "document.getElementById('s-n').textContent === '143'"),
+            ("/big", "document.getElementById('view')"),
+            ("/count", "document.getElementById('j-n').textContent === '19'"),
+        ] {
+            fits_a_phone(b, &base, page, ready, shots);
+        }
     });
 }
