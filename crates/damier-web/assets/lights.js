@@ -40,6 +40,7 @@ function render() {
 
 function afterChange() {
   marks = null; hintCell = null;
+  chaseSteps = []; chaseAt = 0;
   $('fewest').textContent = '–';
   render();
   if (litCount() === 0 && history.length > 0) {
@@ -166,36 +167,61 @@ $('step-prev').onclick = () => { stepAt--; showStep(); };
 $('step-next').onclick = () => { stepAt++; showStep(); };
 
 const sleep = (ms) => new Promise((res) => setTimeout(res, ms));
+// Light chasing, step by step: the steps come from the library's explained chase
+// (`lights chase`): the presses of the first chase, the first row read from the chase table,
+// and the second chase (the total presses less the first two). One step = one row's presses.
+let chaseSteps = [];
+let chaseAt = 0;
+
+function chaseStepsOf(data) {
+  const bit = (rows, r, c) => rows[r][c] === '1';
+  const steps = [];
+  const rowPresses = (pattern, r) => [...Array(W).keys()].filter((c) => pattern(r, c)).map((c) => [r, c]);
+  const first = (r, c) => bit(data.chase_presses, r, c);
+  for (let r = 1; r < H; r++) {
+    steps.push({ presses: rowPresses(first, r), text: `Chase down, row ${r + 1}: press under every light of row ${r}.` });
+  }
+  if (!data.solvable) {
+    steps.push({ presses: [], text: `Lights left on the last row (${data.last_row}): no first row fixes them, not winnable.`, end: 'bad' });
+    return steps;
+  }
+  steps.push({ presses: rowPresses((r, c) => data.first_row[c] === '1', 0),
+    text: `Last row ${data.last_row}: the chase table says press ${data.first_row} on the first row.` });
+  // The second chase: total presses = first chase + first row + second chase (over GF(2)).
+  const second = (r, c) => bit(data.presses, r, c) !== first(r, c);
+  for (let r = 1; r < H; r++) {
+    steps.push({ presses: rowPresses(second, r), text: `Chase again, row ${r + 1}: press under every light of row ${r}.` });
+  }
+  steps[steps.length - 1].end = 'ok';
+  return steps;
+}
+
+/** Performs the next chase step (fetching the chase first); false once there is none. */
+async function chaseStep() {
+  if (chaseAt >= chaseSteps.length) {
+    if (litCount() === 0) return false;
+    const { data } = await api('lights/chase', { file: text() });
+    chaseSteps = chaseStepsOf(data);
+    chaseAt = 0;
+  }
+  const s = chaseSteps[chaseAt++];
+  for (const [r, c] of s.presses) { press(r, c); history.push([r, c]); }
+  hintCell = null;
+  render();
+  if (s.end === 'ok') say($('status'), `${s.text} Solved by chasing in ${history.length} presses.`, 'ok');
+  else say($('status'), s.text, s.end === 'bad' ? 'bad' : '');
+  if (s.end) chaseSteps = [];
+  return !s.end;
+}
+
+$('chase-step').onclick = () => run(async () => { if (!animating) await chaseStep(); });
 $('chase').onclick = () => run(async () => {
   if (animating || litCount() === 0) return;
-  const { data } = await api('lights/chase', { file: text() });
   animating = true;
-  const delay = Math.max(30, 1500 / (W * H));
-  const chaseDown = async () => {
-    for (let r = 1; r < H; r++) {
-      for (let c = 0; c < W; c++) {
-        if (lights[r - 1][c]) { press(r, c); history.push([r, c]); hintCell = [r, c]; render(); await sleep(delay); }
-      }
-    }
-  };
+  chaseSteps = []; chaseAt = 0;
   try {
-    say($('status'), 'Chasing: press under every light, row after row.');
-    await chaseDown();
-    if (!data.solvable) {
-      say($('status'), `Lights left on the last row (${data.last_row}): no first row fixes them, not winnable.`, 'bad');
-      return;
-    }
-    say($('status'), `Last row ${data.last_row}: press ${data.first_row} on the first row, then chase again.`);
-    await sleep(600);
-    for (let c = 0; c < W; c++) {
-      if (data.first_row[c] === '1') { press(0, c); history.push([0, c]); hintCell = [0, c]; render(); await sleep(delay * 2); }
-    }
-    await chaseDown();
-  } finally {
-    animating = false;
-    hintCell = null;
-    afterChange();
-  }
+    while (await chaseStep()) await sleep(Math.max(60, 1500 / H));
+  } finally { animating = false; }
 });
 
 newBoard(true);

@@ -285,6 +285,19 @@ fn drive(b: &Browser, base: &str, shots: &Path) {
     b.click("#random");
     b.click("#chase");
     b.wait("the chase", "document.getElementById('status').textContent.includes('Solved')");
+    // The chase step by step, one row per click, from the library's explained chase: 4 rows
+    // chased down, the first row fixed, 4 rows chased again.
+    b.click("#random");
+    b.click("#chase-step");
+    b.wait("the first step", "document.getElementById('status').textContent.startsWith('Chase down, row 2')");
+    let mut clicks = 1;
+    while b.run("return document.getElementById('status').textContent.includes('Solved')") != json!(true) {
+        assert!(clicks < 9, "a 5 x 5 chase takes 9 steps");
+        b.click("#chase-step");
+        clicks += 1;
+    }
+    assert_eq!(clicks, 9);
+    assert_eq!(b.run("return document.querySelectorAll('#board .cell.on').length"), json!(0));
     // The keyboard: the board takes the focus, arrows move the cursor, Space presses.
     b.keys("#board", "\u{E014}\u{E015}\u{E00D}");
     b.wait("a press by keyboard", "document.getElementById('presses').textContent !== '0'");
