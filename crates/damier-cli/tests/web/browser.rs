@@ -454,10 +454,12 @@ fn new_pages_work_in_headless_chromium() {
         set_value(b, "seed", "1");
         b.click("#new");
         b.wait("the seeded run", "document.getElementById('s-seed').textContent === '1'");
-        b.click("#step");
+        // The keyboard alone: `.` steps, Space plays.
+        b.keys("body", ".");
         b.wait("one step", "document.getElementById('s-steps').textContent === '1'");
         set_value(b, "speed", "4");
-        b.click("#play");
+        b.keys("body", " ");
+        b.wait("playing", "document.getElementById('play').textContent === 'Pause'");
         b.wait_for(
             "the factors",
             "document.getElementById('s-factors').textContent === '11 × 13'",
