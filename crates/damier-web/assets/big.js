@@ -197,4 +197,5 @@ $('queens').onclick = async () => {
   } catch (e) { say($('queens-status'), e.message, 'bad'); }
   $('queens').disabled = false;
 };
-draw();
+// Something to look at from the start: a random 500 x 500 board, solved.
+solve({ start: 'random', size: '500x500' });

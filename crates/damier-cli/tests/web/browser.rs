@@ -473,11 +473,13 @@ fn new_pages_work_in_headless_chromium() {
         // Huge boards: a random 1000 x 1000 board solved, both PBM downloads read back by the
         // library and checked: the presses switch the board off.
         b.goto(&format!("{base}/big"));
+        b.wait("the board of the start", "document.getElementById('s-size').textContent === '500 × 500'");
         set_value(b, "seed", "7");
         b.click("#solve");
         b.wait_for(
             "the solve",
-            "document.getElementById('status').textContent.startsWith('Solved')",
+            "document.getElementById('s-size').textContent === '1000 × 1000' \
+             && document.getElementById('status').textContent.startsWith('Solved')",
             Duration::from_secs(60),
         );
         let board =
@@ -559,7 +561,7 @@ fn new_pages_work_in_headless_chromium() {
             ("/automaton", "document.getElementById('s-seed').textContent !== '–'"),
             ("/queens", "document.querySelectorAll('#solutions figure').length === 12"),
             ("/factor", "document.getElementById('s-n').textContent === '143'"),
-            ("/big", "document.getElementById('view')"),
+            ("/big", "document.getElementById('s-size').textContent === '500 × 500'"),
             ("/count", "document.getElementById('j-n').textContent === '19'"),
         ] {
             fits_a_phone(b, &base, page, ready, shots);
