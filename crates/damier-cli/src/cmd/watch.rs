@@ -18,8 +18,8 @@ pub struct Args {
     /// Board side.
     #[arg(short = 'n', long, default_value_t = 8)]
     n: u32,
-    /// Update rule: `pair` (model 1) or `cell` (model 2).
-    #[arg(long, default_value = "pair", value_parser = ["pair", "cell"])]
+    /// Update rule: `pair` (model 1), `cell` (model 2) or `row` (model 3).
+    #[arg(long, default_value = "pair", value_parser = ["pair", "cell", "row"])]
     model: String,
     /// Probability of accepting a dangerous move. [range: 0..=1]
     #[arg(long, default_value_t = damier::automaton::DEFAULT_EPS)]
@@ -46,7 +46,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(Other::Factor(f)) = a.other {
         return super::factor::watch(f);
     }
-    let model = if a.model == "cell" { Model::Cell } else { Model::Pair };
+    let model = match a.model.as_str() {
+        "cell" => Model::Cell,
+        "row" => Model::Row,
+        _ => Model::Pair,
+    };
     let params = Params { model, n: a.n, eps: a.eps, eta: a.eta }.validated()?;
     anyhow::ensure!(params.n <= 64, "n = {} is too large to watch: at most 64 fits a terminal", params.n);
     tui::require_terminal("watch")?;

@@ -1,10 +1,14 @@
-//! The automaton's live view: queens, the signals of every cell, steps per second.
+//! The automaton's live view: queens, the signals of every cell, steps per second. Model 3
+//! shows its extra state: conflict counts (an arrow, bold red for 2 or more), the two waves
+//! (the digits left and right of the cell: the least danger seen on that side of the row),
+//! each cell's danger in the counts view, and walking queens in magenta.
 //!
 //! Runs the library's [`Automaton`] itself, so a seed gives the trajectory of
 //! `damier automaton run` with the same seed, step for step.
 
 use std::time::{Duration, Instant};
 
+use damier::automaton::row::{FAR, LINE_DIRS};
 use damier::automaton::{Automaton, dir};
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
@@ -79,11 +83,29 @@ impl Watch {
         let queen = Style::default().fg(Color::Yellow).add_modifier(Modifier::BOLD);
         let crowd = Style::default().fg(Color::Red).add_modifier(Modifier::BOLD);
         let empty = Style::default().fg(Color::DarkGray);
-        let queen_span = |k: u32| match k {
+        let walker = Style::default().fg(Color::Magenta).add_modifier(Modifier::BOLD);
+        let row = a.model3();
+        let queen_span = |k: u32, x: usize, y: usize| match k {
             0 => Span::styled("·", empty),
+            1 if row.is_some_and(|b| b.walking(x, y)) => Span::styled("♛", walker),
             1 => Span::styled("♛", queen),
             2..=9 => Span::styled(k.to_string(), crowd),
             _ => Span::styled("+", crowd),
+        };
+        // Model 3: the glyph of direction `d` around (x, y): a wave digit on the row's sides,
+        // else an arrow whose style says the count.
+        let model3_glyph = |x: usize, y: usize, d: usize| -> Span<'static> {
+            let b = row.expect("model 3");
+            if let Some(k) = LINE_DIRS.iter().position(|&l| l == d) {
+                return match b.count(k, x, y) {
+                    0 => Span::raw(" "),
+                    1 => Span::styled(ARROWS[d].to_string(), signal_style(1)),
+                    _ => Span::styled(ARROWS[d].to_string(), crowd),
+                };
+            }
+            let (west, east) = b.waves(x, y);
+            let v = if dir::DIRECTIONS[d].0 < 0 { west } else { east };
+            if v >= FAR { Span::raw(" ") } else { Span::styled(v.to_string(), signal_style(u32::from(v))) }
         };
         let mut lines = Vec::new();
         match self.view {
@@ -96,10 +118,12 @@ impl Watch {
                             let sig = a.signals(x, y);
                             for c in 0..3 {
                                 if (c, r) == (1, 1) {
-                                    spans.push(queen_span(a.count(x, y)));
+                                    spans.push(queen_span(a.count(x, y), x, y));
                                 } else {
                                     let d = at.iter().position(|&p| p == (c, r)).expect("8 border cells");
-                                    if sig >> d & 1 == 1 {
+                                    if row.is_some() {
+                                        spans.push(model3_glyph(x, y, d));
+                                    } else if sig >> d & 1 == 1 {
                                         spans.push(Span::styled(ARROWS[d].to_string(), signal_style(1)));
                                     } else {
                                         spans.push(Span::raw(" "));
@@ -118,9 +142,13 @@ impl Watch {
                     for x in 0..n {
                         let k = a.count(x, y);
                         if k > 0 {
-                            spans.push(queen_span(k));
+                            spans.push(queen_span(k, x, y));
                         } else {
-                            let s = a.signals(x, y).count_ones();
+                            // Model 3: the cell's danger (sum of its counts), else its signals.
+                            let s = match row {
+                                Some(b) => (0..LINE_DIRS.len()).map(|k| u32::from(b.count(k, x, y))).sum(),
+                                None => a.signals(x, y).count_ones(),
+                            };
                             spans.push(Span::styled(s.to_string(), signal_style(s)));
                         }
                         spans.push(Span::raw(" "));
@@ -161,6 +189,12 @@ impl Watch {
         ];
         if a.is_solution() && a.is_absorbing() {
             lines.push(Line::from("absorbing: nothing can move"));
+        }
+        if a.model3().is_some() {
+            lines.extend(
+                ["", "arrows: counts (red: 2+)", "side digits: waves", "numbers: danger", "magenta: walking"]
+                    .map(|s| Line::styled(s, Style::default().fg(Color::Gray))),
+            );
         }
         lines.extend(
             ["", "space pause/run", "+ / -  speed", ".  one step", "v  arrows/counts", "q  quit"]

@@ -10,7 +10,7 @@ fn check_placement(n: usize, cols: &[usize]) -> bool {
 
 #[test]
 fn run_json_has_the_contract_keys_and_a_valid_placement() {
-    for model in ["pair", "cell"] {
+    for model in ["pair", "cell", "row"] {
         let v = json(&["automaton", "run", "--model", model, "-n", "6", "--seed", "7", "--json"]);
         for key in ["model", "n", "eps", "eta", "seed", "steps", "moves", "solved", "absorbing", "placement"]
         {
@@ -163,10 +163,15 @@ fn bad_input_exits_2() {
     std::fs::write(&bad, "1..\n...\n...\n").unwrap();
     let err = fails_with(&["automaton", "run", "--from", bad.to_str().unwrap()], 2);
     assert!(err.contains("exactly 3"), "{err}");
+    // Model 3 keeps one queen per row.
+    std::fs::write(&bad, "11.\n...\n..1\n").unwrap();
+    let err = fails_with(&["automaton", "run", "--model", "row", "--from", bad.to_str().unwrap()], 2);
+    assert!(err.contains("row 0 holds 2"), "{err}");
     for args in [
         &["automaton", "run", "-n", "8", "--eps", "1.5"][..],
         &["automaton", "run", "-n", "8", "--eta", "-0.1"],
         &["automaton", "run", "-n", "8", "--eps", "nan"],
+        &["automaton", "run", "-n", "8", "--model", "row", "--eps", "0"],
         &["automaton", "run", "-n", "0"],
         &["automaton", "run", "-n", "100000"],
         &["automaton", "run"],
@@ -195,14 +200,20 @@ fn automaton_commands_exit_quietly_on_a_closed_pipe() {
 
 #[test]
 fn checkpoint_resume_equals_an_uninterrupted_run() {
+    checkpoint_resume("cell", "10", "100");
+    checkpoint_resume("row", "24", "50");
+}
+
+/// A run stopped at `cut` steps into a checkpoint and resumed equals the run never stopped.
+fn checkpoint_resume(model: &str, n: &str, cut: &str) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("run.ckpt");
     let path_arg = path.to_str().unwrap();
-    let straight = json(&["automaton", "run", "--model", "cell", "-n", "10", "--seed", "3", "--json"]);
+    let straight = json(&["automaton", "run", "--model", model, "-n", n, "--seed", "3", "--json"]);
     assert_eq!(straight["solved"], true);
-    // Stop after 100 updates (censored, exit 1), then resume from the file to the end.
+    // Stop after `cut` updates (censored, exit 1), then resume from the file to the end.
     let out = damier()
-        .args(["automaton", "run", "--model", "cell", "-n", "10", "--seed", "3", "--max-steps", "100"])
+        .args(["automaton", "run", "--model", model, "-n", n, "--seed", "3", "--max-steps", cut])
         .args(["--checkpoint", path_arg, "--json"])
         .output()
         .unwrap();
@@ -215,7 +226,7 @@ fn checkpoint_resume_equals_an_uninterrupted_run() {
     let again = json(&["automaton", "run", "--checkpoint", path_arg, "--json"]);
     assert_eq!(again["steps"], straight["steps"]);
     let err = fails_with(&["automaton", "run", "--checkpoint", path_arg, "-n", "11"], 2);
-    assert!(err.contains("n = 10"), "{err}");
+    assert!(err.contains(&format!("n = {n}")), "{err}");
 }
 
 #[test]

@@ -7,12 +7,12 @@
 //! | --- | --- |
 //! | 8 | magic `DMRAUTO\0` |
 //! | 4 | format version (1) |
-//! | 1 | model: 0 = pair, 1 = cell |
+//! | 1 | model: 0 = pair, 1 = cell, 2 = row |
 //! | 4 | n |
 //! | 8 + 8 | ε and η as IEEE-754 bits (exact) |
 //! | 8 + 8 + 8 | seed, steps, moves |
 //! | 32 | the generator's state (4 words of xoshiro256++) |
-//! | 4 n² | each cell row-major: signal bits 0..8, queen count above |
+//! | 4 n² | each cell row-major: signal bits 0..8, queen count above (models 1 and 2); model 3: [`RowBoard::word`](super::row::RowBoard::word) |
 //! | 8 | FNV-1a 64 of every byte before it |
 //!
 //! [`decode`] checks everything a foreign or damaged file could break (magic, version, length,
@@ -83,6 +83,7 @@ pub fn encode(a: &Automaton) -> Vec<u8> {
     out.push(match p.model {
         Model::Pair => 0,
         Model::Cell => 1,
+        Model::Row => 2,
     });
     out.extend_from_slice(&a.n().to_le_bytes());
     for v in [p.eps.to_bits(), p.eta.to_bits(), a.seed(), a.steps(), a.moves()] {
@@ -150,6 +151,7 @@ pub fn decode(bytes: &[u8]) -> Result<Automaton, CheckpointError> {
     let model = match model_code {
         0 => Model::Pair,
         1 => Model::Cell,
+        2 => Model::Row,
         k => return Err(CheckpointError::State(format!("model code {k}"))),
     };
     let eps = f64::from_bits(r.u64());
@@ -173,7 +175,7 @@ mod tests {
 
     #[test]
     fn round_trip_keeps_every_field() {
-        for model in [Model::Pair, Model::Cell] {
+        for model in [Model::Pair, Model::Cell, Model::Row] {
             let mut a = Automaton::from_seed(&params(model, 9), 5).unwrap();
             a.run_steps(12_345);
             let b = decode(&encode(&a)).unwrap();
@@ -190,7 +192,9 @@ mod tests {
     fn resume_equals_an_uninterrupted_run() {
         let stop_control = Control::new();
         let stop = Stop::new(&stop_control);
-        for (model, n, seed) in [(Model::Pair, 7, 1), (Model::Cell, 10, 2), (Model::Cell, 12, 3)] {
+        for (model, n, seed) in
+            [(Model::Pair, 7, 1), (Model::Cell, 10, 2), (Model::Cell, 12, 3), (Model::Row, 20, 4)]
+        {
             let mut whole = Automaton::from_seed(&params(model, n), seed).unwrap();
             let straight = whole.run(u64::MAX, &stop).unwrap();
             assert!(straight.solved);

@@ -40,13 +40,13 @@ pub struct RunResult {
 
 impl Automaton {
     /// Runs to the first solution, at most `max_steps` updates in all (counting those already
-    /// made), polling `stop` every [`CHUNK`] updates.
+    /// made), polling `stop` every [`Automaton::poll_steps`] updates.
     pub fn run(&mut self, max_steps: u64, stop: &Stop) -> Result<RunResult, Interrupted> {
         self.run_observed(max_steps, stop, Duration::MAX, |_| Ok::<(), Interrupted>(()))
     }
 
     /// As [`Automaton::run`], calling `observe` whenever `period` has passed since its last
-    /// call, between chunks of [`CHUNK`] updates (so it sees a consistent state, and the
+    /// call, between chunks of [`Automaton::poll_steps`] updates (so it sees a consistent state, and the
     /// trajectory is the same as without it); an error from `observe` stops the run. For
     /// progress reports and periodic checkpoints of long runs.
     pub fn run_observed<E: From<Interrupted>>(
@@ -70,7 +70,7 @@ impl Automaton {
                 censored = Some(Censored::Budget);
                 break;
             }
-            self.run_steps(CHUNK.min(max_steps - self.steps()));
+            self.run_steps(self.poll_steps().min(max_steps - self.steps()));
             if period != Duration::MAX && last.elapsed() >= period {
                 observe(self)?;
                 last = Instant::now();
@@ -89,7 +89,7 @@ impl Automaton {
                 censored = Some(Censored::StepCap);
                 break;
             }
-            if self.steps().is_multiple_of(CHUNK) {
+            if self.steps().is_multiple_of(self.poll_steps()) {
                 if stop.control.cancelled() {
                     return Err(Interrupted);
                 }
@@ -413,7 +413,7 @@ mod tests {
     #[test]
     fn solved_runs_pass_an_independent_checker() {
         let control = Control::new();
-        for model in [Model::Pair, Model::Cell] {
+        for model in [Model::Pair, Model::Cell, Model::Row] {
             for n in [1, 4, 5, 6] {
                 let params = Params::new(model, n).unwrap();
                 let runs = run_samples(&params, 11, 8, 20_000_000, &Stop::new(&control)).unwrap();

@@ -9,13 +9,17 @@
 //! - [`Model::Pair`] (model 1): each step updates one uniformly chosen adjacent pair;
 //! - [`Model::Cell`] (model 2): each step updates one uniformly chosen cell from all its
 //!   neighbours and sends a threatened queen towards the least signalled neighbour (with
-//!   probability η towards a uniform neighbour).
+//!   probability η towards a uniform neighbour);
+//! - [`Model::Row`] (model 3, not the seed's): one queen per row, every cell updated at once
+//!   per step (a generation); conflict counts saturating at 2 and min-propagation waves along
+//!   the rows guide each queen's walk ([`row`]).
 //!
 //! ## Contents
 //!
 //! - [`dir`]: the one table of the 8 direction offsets used everywhere;
 //! - [`pairs`]: the seed's bijection from `[0, (4n-2)(n-1))` onto adjacent pairs;
-//! - [`Automaton`] (in `state`): the state and both update rules;
+//! - [`Automaton`] (in `state`): the state and the update rules of models 1 and 2; model 3's
+//!   state and rule in [`row`], which `Automaton` drives for [`Model::Row`];
 //! - [`text`]: the `--from` position format and the trace picture;
 //! - `checkpoint`: the whole state of a run as versioned, checksummed bytes (stop and
 //!   resume bit-exactly); behind the Cargo feature `serde` (the generator's state is read
@@ -31,7 +35,7 @@
 //! starts from (same parameters, same seed → same trajectory, step for step), and
 //! [`Automaton::from_position`] the one of `--from FILE`. Then:
 //!
-//! - [`Automaton::step`] performs one update (one pair or one cell) and says whether a queen
+//! - [`Automaton::step`] performs one update (one pair, one cell, or a generation of model 3) and says whether a queen
 //!   moved; [`Automaton::run_steps`] performs up to `k` updates, stopping at a solution;
 //! - [`Automaton::count`]`(x, y)` and [`Automaton::signals`]`(x, y)` read a cell (signal bit `d`
 //!   is direction [`dir::DIRECTIONS`]`[d]`), [`Automaton::n`], [`Automaton::steps`],
@@ -57,6 +61,7 @@ pub mod dir;
 pub mod experiment;
 pub mod growth;
 pub mod pairs;
+pub mod row;
 mod state;
 pub mod text;
 pub mod trap;
@@ -82,6 +87,9 @@ pub enum Model {
     Pair,
     /// Model 2: one cell per step, parameters ε and η.
     Cell,
+    /// Model 3 ([`row`]): one queen per row walking along it, guided by saturating conflict
+    /// counts and min-propagation waves; synchronous generations; ε (uphill steps).
+    Row,
 }
 
 impl Model {
@@ -90,6 +98,7 @@ impl Model {
         match self {
             Model::Pair => "pair",
             Model::Cell => "cell",
+            Model::Row => "row",
         }
     }
 }
@@ -108,11 +117,12 @@ pub struct Params {
     pub model: Model,
     /// Board side. [range: 1..=MAX_N]
     pub n: u32,
-    /// Probability that a queen accepts a move to a dangerous cell.
-    /// [default: 0.01] [range: 0..=1]
+    /// Probability that a queen accepts a move to a dangerous cell (model 3: an uphill step;
+    /// there it must be positive, or a queen in a row's best cell could stay in conflict
+    /// forever). [default: 0.01] [range: 0..=1, model 3: (0, 1]]
     pub eps: f64,
     /// Model 2: probability of a uniform destination instead of a least-signalled one.
-    /// Ignored by model 1. [default: [`DEFAULT_ETA`]] [range: 0..=1]
+    /// Ignored by models 1 and 3. [default: [`DEFAULT_ETA`]] [range: 0..=1]
     pub eta: f64,
 }
 
@@ -120,6 +130,15 @@ impl Params {
     /// Default ε and η for `model` on an `n × n` board, validated.
     pub fn new(model: Model, n: u32) -> Result<Params, AutomatonError> {
         Params { model, n, eps: DEFAULT_EPS, eta: DEFAULT_ETA }.validated()
+    }
+
+    /// Cells one step updates: 1 for models 1 and 2 (a pair counts as one update), `n^2` for
+    /// model 3 (a generation), so rates of different models compare.
+    pub fn cells_per_step(&self) -> u64 {
+        match self.model {
+            Model::Pair | Model::Cell => 1,
+            Model::Row => u64::from(self.n) * u64::from(self.n),
+        }
     }
 
     /// Checks the ranges of every field.
@@ -131,6 +150,9 @@ impl Params {
             if !(0.0..=1.0).contains(&v) {
                 return Err(AutomatonError::Probability { name, value: v });
             }
+        }
+        if self.model == Model::Row && self.eps == 0.0 {
+            return Err(AutomatonError::RowNeedsEps);
         }
         Ok(self)
     }
@@ -157,6 +179,19 @@ pub enum AutomatonError {
         n: u32,
         /// Side of the position.
         got: u32,
+    },
+    /// Model 3 with ε = 0: its absorbing states would not all be solutions.
+    #[error(
+        "model row needs eps > 0: without uphill steps a queen in its row's best cell could stay in conflict forever"
+    )]
+    RowNeedsEps,
+    /// A model 3 start without exactly one queen per row.
+    #[error("model row keeps one queen per row: row {row} holds {queens}")]
+    RowStart {
+        /// 0-based row.
+        row: u32,
+        /// Its queens.
+        queens: u32,
     },
     /// A starting position that does not hold exactly n queens.
     #[error("the position holds {got} queens; an n = {n} board needs exactly {n}")]

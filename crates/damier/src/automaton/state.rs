@@ -15,6 +15,7 @@ use rand_xoshiro::rand_core::{Rng, SeedableRng};
 #[cfg(feature = "serde")]
 use super::checkpoint::CheckpointError;
 use super::dir::{DIRECTIONS, opposite};
+use super::row::{LINE_DIRS, RowBoard, Rule};
 use super::{AutomatonError, Model, Params, pairs};
 use crate::queens::Placement;
 use crate::random::below;
@@ -78,6 +79,9 @@ pub struct Automaton {
     seed: u64,
     steps: u64,
     moves: u64,
+    /// Model 3's whole state (its own layers, generator and counters); the fields above then
+    /// only hold the parameters, the seed and empty tables.
+    row: Option<Box<RowBoard>>,
 }
 
 /// How the signals start in [`Automaton::from_position`].
@@ -98,6 +102,10 @@ impl Automaton {
         let params = params.validated()?;
         let n = params.n as usize;
         let mut a = Automaton::empty(params, seed);
+        if params.model == Model::Row {
+            a.row = Some(Box::new(RowBoard::from_seed(row_rule(&params), n, seed)));
+            return Ok(a);
+        }
         for _ in 0..n {
             let c = below(&mut a.rng, (n * n) as u64) as usize;
             a.add_queen(c % n, c / n);
@@ -124,6 +132,21 @@ impl Automaton {
             return Err(AutomatonError::QueenCount { n: params.n, got: total });
         }
         let mut a = Automaton::empty(params, seed);
+        if params.model == Model::Row {
+            let mut cols = Vec::with_capacity(n);
+            for (y, row) in counts.chunks(n).enumerate() {
+                let queens: u32 = row.iter().sum();
+                let x = row.iter().position(|&k| k == 1).filter(|_| queens == 1);
+                let Some(x) = x else { return Err(AutomatonError::RowStart { row: y as u32, queens }) };
+                cols.push(x as u32);
+            }
+            let mut b = RowBoard::from_columns(row_rule(&params), &cols, seed);
+            if signals == StartSignals::True {
+                b.set_true_fields();
+            }
+            a.row = Some(Box::new(b));
+            return Ok(a);
+        }
         for (i, &k) in counts.iter().enumerate() {
             for _ in 0..k {
                 a.add_queen(i % n, i / n);
@@ -150,6 +173,13 @@ impl Automaton {
         if cells.len() != n * n {
             let got = (cells.len() as f64).sqrt() as u32;
             return Err(AutomatonError::PositionSize { n: params.n, got }.into());
+        }
+        if params.model == Model::Row {
+            let b = RowBoard::from_words(row_rule(params), n, cells, steps, moves, rng)
+                .map_err(|e| CheckpointError::State(e.to_string()))?;
+            let mut a = Automaton::empty(*params, seed);
+            a.row = Some(Box::new(b));
+            return Ok(a);
         }
         let total: u64 = cells.iter().map(|&w| u64::from(w >> 8)).sum();
         if total != n as u64 {
@@ -179,6 +209,9 @@ impl Automaton {
     #[cfg(feature = "serde")]
     /// The cell words row-major, as a checkpoint stores them.
     pub(super) fn cell_words(&self) -> Vec<u32> {
+        if let Some(b) = &self.row {
+            return (0..self.n * self.n).map(|i| b.word(i % self.n, i / self.n)).collect();
+        }
         (0..self.n * self.n)
             .map(|i| {
                 let w = self.st[self.idx(i % self.n, i / self.n)];
@@ -190,7 +223,7 @@ impl Automaton {
     #[cfg(feature = "serde")]
     /// The generator in its current state.
     pub(super) fn generator(&self) -> &Xoshiro256PlusPlus {
-        &self.rng
+        self.row.as_ref().map_or(&self.rng, |b| b.generator())
     }
 
     fn empty(params: Params, seed: u64) -> Automaton {
@@ -198,6 +231,28 @@ impl Automaton {
         let w = n + 2;
         let off = DIRECTIONS.map(|(dx, dy)| (dy as isize * w as isize + dx as isize) as usize);
         let idx = |x: usize, y: usize| (y + 1) * w + x + 1;
+        if params.model == Model::Row {
+            // Model 3 keeps its own state in `row`.
+            return Automaton {
+                params,
+                n,
+                w,
+                st: Vec::new(),
+                off,
+                pairs: Vec::new(),
+                cells: Vec::new(),
+                inboard: Vec::new(),
+                lines: Vec::new(),
+                crowded: 0,
+                eps_t: 0,
+                eta_t: 0,
+                rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+                seed,
+                steps: 0,
+                moves: 0,
+                row: None,
+            };
+        }
         let pairs = (0..pairs::count(params.n))
             .map(|i| {
                 let (p, q) = pairs::pair(params.n, i);
@@ -236,6 +291,7 @@ impl Automaton {
             seed,
             steps: 0,
             moves: 0,
+            row: None,
         }
     }
 
@@ -254,14 +310,33 @@ impl Automaton {
         self.params.n
     }
 
-    /// Updates performed so far (pairs for model 1, cells for model 2).
+    /// Updates performed so far (pairs for model 1, cells for model 2, generations of all
+    /// `n^2` cells for model 3).
     pub fn steps(&self) -> u64 {
-        self.steps
+        self.row.as_ref().map_or(self.steps, |b| b.steps())
     }
 
     /// Effective queen moves so far.
     pub fn moves(&self) -> u64 {
-        self.moves
+        self.row.as_ref().map_or(self.moves, |b| b.moves())
+    }
+
+    /// Model 3's state (conflict counts, waves, walking queens), for views that draw it;
+    /// `None` for models 1 and 2.
+    pub fn model3(&self) -> Option<&RowBoard> {
+        self.row.as_deref()
+    }
+
+    /// Steps between two polls of a long run's stop flag and observers: [`CHUNK`] updates
+    /// for models 1 and 2; for model 3, whose step (a generation) updates n^2 cells, as many
+    /// generations as make 2^10 chunks of cell updates (at least one).
+    ///
+    /// [`CHUNK`]: crate::control::CHUNK
+    pub fn poll_steps(&self) -> u64 {
+        match self.row {
+            None => crate::control::CHUNK,
+            Some(_) => ((crate::control::CHUNK << 10) / (self.n * self.n) as u64).max(1),
+        }
     }
 
     #[inline(always)]
@@ -272,13 +347,25 @@ impl Automaton {
     /// Queens on cell `(x, y)` (panics off the board).
     pub fn count(&self, x: usize, y: usize) -> u32 {
         assert!(x < self.n && y < self.n, "cell ({x}, {y}) is off the {0} x {0} board", self.n);
+        if let Some(b) = &self.row {
+            return u32::from(b.queens(x, y));
+        }
         self.st[self.idx(x, y)] / QUEEN
     }
 
     /// Signal bits of cell `(x, y)`: bit `d` set when the cell believes a queen lies further
     /// along [`DIRECTIONS`]`[d]` (panics off the board).
+    ///
+    /// Model 3: bit `d` is set when the cell's conflict count along `d` is positive (its
+    /// counts say how many; the row directions E and W carry none).
     pub fn signals(&self, x: usize, y: usize) -> u8 {
         assert!(x < self.n && y < self.n, "cell ({x}, {y}) is off the {0} x {0} board", self.n);
+        if let Some(b) = &self.row {
+            return LINE_DIRS
+                .iter()
+                .enumerate()
+                .fold(0, |bits, (k, &d)| bits | u8::from(b.count(k, x, y) > 0) << d);
+        }
         (self.st[self.idx(x, y)] & SIGNALS) as u8
     }
 
@@ -290,14 +377,17 @@ impl Automaton {
     /// Rows, columns and diagonals holding two queens or more: 0 exactly on a solution (a
     /// progress figure for long runs). O(1).
     pub fn conflicts(&self) -> u32 {
-        self.crowded
+        self.row.as_ref().map_or(self.crowded, |b| b.conflicts())
     }
 
     /// True when the queens' positions form a solution: one per row, column and diagonal.
     /// O(1): kept up to date by every move.
     #[inline]
     pub fn is_solution(&self) -> bool {
-        self.crowded == 0
+        match &self.row {
+            None => self.crowded == 0,
+            Some(b) => b.is_solution(),
+        }
     }
 
     /// The queens as a [`Placement`] (the column of each row's queen) when they stand one per
@@ -305,6 +395,15 @@ impl Automaton {
     /// has one; a permutation may still put two queens on a diagonal ([`Automaton::is_solution`]
     /// tells). O(n) to refuse (the line counts are kept by every move), O(n^2) to build.
     pub fn placement(&self) -> Option<Placement> {
+        if let Some(b) = &self.row {
+            let mut seen = vec![false; self.n];
+            for &x in b.columns() {
+                if std::mem::replace(&mut seen[x as usize], true) {
+                    return None;
+                }
+            }
+            return Some(Placement::from_trusted(b.columns().to_vec()));
+        }
         // `lines[..n]` counts the queens of each row, `lines[n..2n]` of each column.
         if self.lines[..2 * self.n].iter().any(|&k| k != 1) {
             return None;
@@ -318,7 +417,21 @@ impl Automaton {
 
     /// The true signal field of the current queens: bit `d` of `(x, y)` (row-major) set iff a
     /// queen lies further along direction `d`. O(n^2).
+    ///
+    /// Model 3: bit `d` set iff the true count along `d` is positive (walking queens unseen).
     pub fn true_signals(&self) -> Vec<u8> {
+        if let Some(b) = &self.row {
+            let (counts, _, _) = b.true_fields();
+            let nn = self.n * self.n;
+            return (0..nn)
+                .map(|i| {
+                    LINE_DIRS
+                        .iter()
+                        .enumerate()
+                        .fold(0, |bits, (k, &d)| bits | u8::from(counts[k * nn + i] > 0) << d)
+                })
+                .collect();
+        }
         let n = self.n as i32;
         let mut t = vec![0u8; self.n * self.n];
         for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
@@ -339,8 +452,12 @@ impl Automaton {
         t
     }
 
-    /// Sets every signal to the true field.
+    /// Sets every signal to the true field (model 3: every count and wave).
     pub fn set_true_signals(&mut self) {
+        if let Some(b) = &mut self.row {
+            b.set_true_fields();
+            return;
+        }
         let t = self.true_signals();
         for (i, &s) in t.iter().enumerate() {
             let c = self.idx(i % self.n, i / self.n);
@@ -356,7 +473,12 @@ impl Automaton {
     /// True when every signal equals the true field: if the queens then form a solution, no
     /// queen sees a signal or a neighbour queen, every update recomputes the same signals, and
     /// nothing can ever move again.
+    ///
+    /// Model 3: every count and wave equals its true value ([`RowBoard::is_absorbing`]).
     pub fn is_absorbing(&self) -> bool {
+        if let Some(b) = &self.row {
+            return b.is_absorbing();
+        }
         let t = self.true_signals();
         t.iter().enumerate().all(|(i, &s)| self.signals(i % self.n, i / self.n) == s)
     }
@@ -364,6 +486,11 @@ impl Automaton {
     /// Performs one update (one pair for model 1, one cell for model 2), even on a solution;
     /// returns true if a queen moved.
     pub fn step(&mut self) -> bool {
+        if let Some(b) = &mut self.row {
+            let before = b.moves();
+            b.step();
+            return b.moves() != before;
+        }
         let before = self.moves;
         let mut rng = self.rng.clone();
         match self.params.model {
@@ -373,6 +500,7 @@ impl Automaton {
             Model::Cell => {
                 self.cell_update(&mut rng);
             }
+            Model::Row => unreachable!("model 3 steps in `row`"),
         }
         self.rng = rng;
         self.steps += 1;
@@ -384,6 +512,9 @@ impl Automaton {
     /// `run_steps(k)` repeated reaches exactly the first solution of the trajectory.
     #[inline(never)]
     pub fn run_steps(&mut self, limit: u64) -> bool {
+        if let Some(b) = &mut self.row {
+            return b.run_steps(limit);
+        }
         if self.is_solution() {
             return true;
         }
@@ -427,6 +558,7 @@ impl Automaton {
                     }
                 }
             }
+            Model::Row => unreachable!("model 3 runs in `row`"),
         }
         self.rng = rng;
         self.steps += done;
@@ -620,6 +752,11 @@ impl Automaton {
         let n = self.n;
         [y, n + x, 2 * n + x + n - 1 - y, 4 * n - 1 + x + y]
     }
+}
+
+/// Model 3's rule for these parameters: ε is the probability of an uphill step (η unused).
+fn row_rule(params: &Params) -> Rule {
+    Rule::model3(params.eps)
 }
 
 /// A model 1 table entry: padded cells `a` and `b = a + DIRECTIONS[d]` (24 bits each: the

@@ -121,7 +121,9 @@ const GLYPH: [char; 8] = ['|', '/', '-', '\\', '|', '/', '-', '\\'];
 /// The board as text: each cell is a 3 × 3 block whose centre is the queen count (`.` none,
 /// `Q` one, a digit for 2..9, `+` for more) and whose 8 border characters are the signals,
 /// drawn where the direction points (`|` north and south, `-` east and west, `/` and `\` on the
-/// diagonals), blank when absent. Blocks are separated by one space.
+/// diagonals), blank when absent. Blocks are separated by one space. Model 3 has no signal
+/// along the row: its west and east wave values (0..=9, blank for "no cell on that side")
+/// stand left and right of the centre instead.
 pub fn render(a: &Automaton) -> String {
     let n = a.n() as usize;
     // Position of each direction's glyph in the 3 x 3 block: (column, row).
@@ -144,7 +146,16 @@ pub fn render(a: &Automaton) -> String {
                         });
                     } else {
                         let d = at.iter().position(|&p| p == (c, r)).expect("8 border cells");
-                        s.push(if sig >> d & 1 == 1 { GLYPH[d] } else { ' ' });
+                        let (dx, dy) = super::dir::DIRECTIONS[d];
+                        match a.model3() {
+                            // Model 3 carries no signal along the row: its two waves instead.
+                            Some(b) if dy == 0 => {
+                                let (west, east) = b.waves(x, y);
+                                let v = if dx < 0 { west } else { east };
+                                s.push(if v >= super::row::FAR { ' ' } else { char::from(b'0' + v.min(9)) });
+                            }
+                            _ => s.push(if sig >> d & 1 == 1 { GLYPH[d] } else { ' ' }),
+                        }
                     }
                 }
             }

@@ -153,7 +153,8 @@ pub fn walk(
 
 /// Updates the automaton makes on `threads` threads in about `seconds` of wall time (each
 /// thread runs `seconds` worth of one thread's calibrated rate, from its own seeds):
-/// (updates, wall seconds).
+/// (updates, wall seconds). Updates are cell updates ([`automaton::Params::cells_per_step`]
+/// per step: model 3 updates every cell each step).
 pub fn automaton_throughput(
     params: &automaton::Params,
     threads: usize,
@@ -164,7 +165,8 @@ pub fn automaton_throughput(
         return Err(BenchError::Wrong(format!("{seconds} seconds per measurement")));
     }
     // Calibrate: the updates one thread makes in about `seconds`.
-    let (u, s) = experiment::measure(params, 1, 2_000_000)?;
+    let per_step = params.cells_per_step();
+    let (u, s) = experiment::measure(params, 1, (2_000_000 / per_step).max(1))?;
     let target = ((u as f64 / s.max(1e-9)) * seconds).max(1.0) as u64;
     let threads = threads.max(1);
     let pool = pool(threads)?;
@@ -184,7 +186,7 @@ pub fn automaton_throughput(
     for t in totals {
         total += t?;
     }
-    Ok((total, seconds))
+    Ok((total * per_step, seconds))
 }
 
 /// Mean wall seconds and mean updates of `samples` runs of the automaton to a solution, one

@@ -1,4 +1,5 @@
-//! `damier automaton bench`: updates per second of both models, one thread and all threads.
+//! `damier automaton bench`: cell updates per second of the three models (a model 3 step
+//! updates all n^2 cells), one thread and all threads.
 //! The timed call is the library's (`damier::bench::timers`), shared with `damier bench`.
 
 use std::process::ExitCode;
@@ -30,7 +31,7 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
     }
     let all = std::thread::available_parallelism().map(|p| p.get()).unwrap_or(1);
     let mut rows = Vec::new();
-    for model in [Model::Pair, Model::Cell] {
+    for model in [Model::Pair, Model::Cell, Model::Row] {
         for &n in &a.n {
             interrupt::check()?;
             let params = Params::new(model, n)?;

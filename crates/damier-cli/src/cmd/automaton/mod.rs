@@ -33,7 +33,7 @@ pub enum Command {
     Scale(ScaleArgs),
     /// Figs. 1 and 7: find a trap position by search and show its behaviour.
     Trap(TrapArgs),
-    /// Updates per second of both models, one thread and all threads.
+    /// Cell updates per second of the three models, one thread and all threads.
     Bench(BenchArgs),
     /// Mean cost against n (both models, min-conflicts) with the fitted growth per n.
     Growth(growth::GrowthArgs),
@@ -46,6 +46,8 @@ pub enum ModelArg {
     Pair,
     /// Model 2: cell updates (ε, η).
     Cell,
+    /// Model 3: one queen per row walking along it; every cell per step (ε: uphill steps).
+    Row,
 }
 
 impl From<ModelArg> for Model {
@@ -53,6 +55,7 @@ impl From<ModelArg> for Model {
         match m {
             ModelArg::Pair => Model::Pair,
             ModelArg::Cell => Model::Cell,
+            ModelArg::Row => Model::Row,
         }
     }
 }
@@ -81,7 +84,7 @@ pub struct RunArgs {
     /// Generator seed [default: picked from the OS and printed].
     #[arg(long)]
     seed: Option<u64>,
-    /// Give up after this many updates.
+    /// Give up after this many updates (model 3: generations, each updating every cell).
     #[arg(long, default_value_t = DEFAULT_MAX_STEPS)]
     max_steps: u64,
     /// Start from this position: n lines of n cells, a digit = queens on the cell, `.` = none;
@@ -306,5 +309,6 @@ fn model_name(m: Model) -> &'static str {
     match m {
         Model::Pair => "model 1 (pair)",
         Model::Cell => "model 2 (cell)",
+        Model::Row => "model 3 (row)",
     }
 }

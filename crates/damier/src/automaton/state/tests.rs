@@ -403,6 +403,7 @@ fn frozen_queens_signals_converge() {
                     let k = a.below((n * n) as u64) as usize;
                     a.cell_signals(a.cells[k] as usize);
                 }
+                Model::Row => unreachable!("models 1 and 2 only"),
             }
         }
         assert!(a.is_absorbing(), "{model} seed {seed}");

@@ -1,0 +1,206 @@
+use super::*;
+use crate::automaton::{Automaton, Model, Params, StartSignals};
+
+/// Every placement with one queen per row on an n x n board, as columns.
+fn every_placement(n: usize) -> impl Iterator<Item = Vec<u32>> {
+    (0..(n as u64).pow(n as u32)).map(move |mut k| {
+        (0..n)
+            .map(|_| {
+                let x = (k % n as u64) as u32;
+                k /= n as u64;
+                x
+            })
+            .collect()
+    })
+}
+
+/// Independent solution test: no two queens share a column or a diagonal.
+fn is_solution(cols: &[u32]) -> bool {
+    let n = cols.len();
+    (0..n).all(|i| (i + 1..n).all(|j| cols[i] != cols[j] && cols[i].abs_diff(cols[j]) as usize != j - i))
+}
+
+fn words(b: &RowBoard) -> Vec<u32> {
+    (0..b.n() * b.n()).map(|i| b.word(i % b.n(), i / b.n())).collect()
+}
+
+/// The danger of each row's queen in the true field.
+fn queen_dangers(b: &RowBoard) -> Vec<u8> {
+    let (s, _, _) = b.true_fields();
+    let (n, nn) = (b.n(), b.n() * b.n());
+    b.columns()
+        .iter()
+        .enumerate()
+        .map(|(y, &x)| (0..6).map(|k| s[k * nn + y * n + x as usize]).sum())
+        .collect()
+}
+
+#[test]
+fn absorbing_exactly_on_solutions_exhaustive_for_small_n() {
+    let rule = Rule::model3(0.01);
+    for n in 1..=6 {
+        let (mut solutions, mut total) = (0, 0);
+        for cols in every_placement(n) {
+            total += 1;
+            let mut b = RowBoard::from_columns(rule, &cols, 7);
+            b.set_true_fields();
+            assert!(b.is_absorbing());
+            let solved = is_solution(&cols);
+            assert_eq!(b.is_solution(), solved, "{cols:?}");
+            // A solution is exactly a placement where no queen has a positive true danger
+            // (the condition under which no queen of the rule ever acts).
+            assert_eq!(queen_dangers(&b).iter().all(|&d| d == 0), solved, "{cols:?}");
+            if solved {
+                solutions += 1;
+                let before = words(&b);
+                for _ in 0..3 * n {
+                    b.step();
+                }
+                assert_eq!(words(&b), before, "a solution with true fields changed: {cols:?}");
+                assert_eq!(b.moves(), 0);
+            }
+        }
+        // OEIS A000170.
+        assert_eq!(solutions, [1, 0, 0, 2, 10, 4][n - 1], "n = {n} of {total}");
+    }
+}
+
+#[test]
+fn every_non_solution_with_true_fields_moves_eventually() {
+    // The other half of "absorbing exactly on solutions": from true fields, some queen of a
+    // non-solution has a positive danger and moves with positive probability (towards a
+    // lower side, on a plateau, or uphill with ε).
+    let rule = Rule::model3(0.01);
+    for n in 2..=5 {
+        for (i, cols) in every_placement(n).enumerate() {
+            if is_solution(&cols) {
+                continue;
+            }
+            let mut b = RowBoard::from_columns(rule, &cols, i as u64);
+            b.set_true_fields();
+            let mut k = 0;
+            while b.moves() == 0 {
+                b.step();
+                k += 1;
+                assert!(k < 2_000_000, "no move from {cols:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn fields_become_true_when_the_queens_stand_still() {
+    // Activity 0: nobody moves, so counts settle in n generations and waves n later.
+    for schedule in [Schedule::Synchronous, Schedule::RandomCell] {
+        for (n, seed) in [(1, 1), (5, 2), (8, 3), (13, 4)] {
+            let rule = Rule { activity: 0.0, south_activity: 0.0, schedule, ..Rule::model3(0.01) };
+            let mut b = RowBoard::from_seed(rule, n, seed);
+            let steps = match schedule {
+                Schedule::Synchronous => 2 * n + 1,
+                // Enough random cell updates that every cell is visited in order many times.
+                Schedule::RandomCell => 200 * n * n * n,
+            };
+            for _ in 0..steps {
+                b.step();
+            }
+            assert!(b.is_absorbing(), "n = {n}, {schedule:?}");
+            assert_eq!(b.moves(), 0);
+        }
+    }
+}
+
+#[test]
+fn one_queen_per_row_always() {
+    let mut b = RowBoard::from_seed(Rule::model3(0.05), 12, 9);
+    for _ in 0..2000 {
+        b.step();
+        for y in 0..12 {
+            let queens: u32 = (0..12).map(|x| u32::from(b.queens(x, y))).sum();
+            assert_eq!(queens, 1);
+            assert_eq!(b.queens(b.columns()[y] as usize, y), 1);
+        }
+    }
+}
+
+#[test]
+fn solves_and_the_solution_checks() {
+    for (n, seed) in [(4, 1), (8, 2), (16, 3), (32, 4), (64, 5)] {
+        let params = Params::new(Model::Row, n).unwrap();
+        let mut a = Automaton::from_seed(&params, seed).unwrap();
+        assert!(a.run_steps(10_000_000), "n = {n} seed {seed}");
+        let p = a.placement().expect("a solution is a permutation");
+        let cols: Vec<u32> = p.columns().to_vec();
+        assert!(is_solution(&cols), "{cols:?}");
+        assert!(p.is_valid());
+    }
+}
+
+#[test]
+fn a_seed_gives_one_trajectory() {
+    let params = Params::new(Model::Row, 24).unwrap();
+    let run = |seed| {
+        let mut a = Automaton::from_seed(&params, seed).unwrap();
+        a.run_steps(1_000_000);
+        (a.steps(), a.moves(), a.placement().map(|p| p.columns().to_vec()))
+    };
+    assert_eq!(run(11), run(11));
+    assert_ne!(run(11), run(12));
+    // Stepping one generation at a time follows the same trajectory.
+    let mut a = Automaton::from_seed(&params, 11).unwrap();
+    while !a.is_solution() {
+        a.step();
+    }
+    assert_eq!((a.steps(), a.moves(), a.placement().map(|p| p.columns().to_vec())), run(11));
+}
+
+#[test]
+fn from_position_keeps_one_queen_per_row() {
+    let params = Params::new(Model::Row, 3).unwrap();
+    let two_in_row = [1, 1, 0, 0, 0, 0, 0, 0, 1];
+    let err = Automaton::from_position(&params, &two_in_row, StartSignals::None, 1).unwrap_err();
+    assert!(err.to_string().contains("row 0 holds 2"), "{err}");
+    let stacked = [2, 0, 0, 0, 0, 0, 0, 0, 1];
+    assert!(Automaton::from_position(&params, &stacked, StartSignals::None, 1).is_err());
+    let ok = [0, 1, 0, 0, 0, 1, 1, 0, 0];
+    let a = Automaton::from_position(&params, &ok, StartSignals::True, 1).unwrap();
+    assert!(a.is_absorbing());
+    assert_eq!(a.count(1, 0), 1);
+    // The queen at (1, 0) is seen from (1, 2) to the north, and from (0, 1) to the north-east.
+    assert_eq!(a.signals(1, 2) & 1, 1);
+    assert_eq!(a.signals(0, 1) >> 1 & 1, 1);
+}
+
+#[test]
+fn eps_zero_is_refused() {
+    let params = Params { eps: 0.0, ..Params::new(Model::Row, 8).unwrap() };
+    assert!(params.validated().is_err());
+}
+
+#[test]
+fn words_round_trip_and_refuse_impossible_states() {
+    let mut b = RowBoard::from_seed(Rule::model3(0.01), 9, 4);
+    for _ in 0..37 {
+        b.step();
+    }
+    let w = words(&b);
+    let back = RowBoard::from_words(*b.rule(), 9, &w, b.steps(), b.moves(), b.generator().clone()).unwrap();
+    assert_eq!(words(&back), w);
+    let (mut x, mut y) = (b.clone(), back);
+    for _ in 0..500 {
+        x.step();
+        y.step();
+    }
+    assert_eq!(words(&x), words(&y));
+    assert_eq!((x.steps(), x.moves()), (y.steps(), y.moves()));
+    // A second queen in row 0, a count above the cap, a count from off the board.
+    let mut bad = w.clone();
+    let x0 = b.columns()[0] as usize;
+    bad[(x0 + 1) % 9] |= WORD_QUEEN;
+    assert!(RowBoard::from_words(*b.rule(), 9, &bad, 0, 0, b.generator().clone()).is_err());
+    let mut bad = w.clone();
+    bad[40] = (bad[40] & !3) | 3;
+    assert!(RowBoard::from_words(*b.rule(), 9, &bad, 0, 0, b.generator().clone()).is_err());
+    let mut bad = w;
+    bad[4] |= 1; // cell (4, 0): a queen to its north would be off the board
+    assert!(RowBoard::from_words(*b.rule(), 9, &bad, 0, 0, b.generator().clone()).is_err());
+}
