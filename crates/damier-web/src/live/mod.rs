@@ -75,13 +75,14 @@ impl<T> Runs<T> {
 
 /// Every model of the queens automaton, in the order the pages offer them. (A new model of
 /// the library fails to compile [`model_listed`] until it is added here.)
-pub const MODELS: &[Model] = &[Model::Pair, Model::Cell];
+pub const MODELS: &[Model] = &[Model::Pair, Model::Cell, Model::Row];
 
 /// Compile-time guard: every variant of [`Model`] is in [`MODELS`].
 const fn model_listed(m: Model) -> usize {
     match m {
         Model::Pair => 0,
         Model::Cell => 1,
+        Model::Row => 2,
     }
 }
 
