@@ -70,6 +70,56 @@ fn runs_replay_and_redraw_gives_the_same_table() {
 }
 
 #[test]
+fn model3_runs_replay_and_get_both_fits() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs.csv");
+    let v = json(&[
+        "automaton",
+        "growth",
+        "--model",
+        "row",
+        "--row-n",
+        "8,12,16",
+        "--local-n",
+        "",
+        "--samples",
+        "3",
+        "--resamples",
+        "100",
+        "--runs-out",
+        runs.to_str().unwrap(),
+        "--json",
+    ]);
+    let text = std::fs::read_to_string(&runs).unwrap();
+    let lines: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(lines.len(), 9, "{text}");
+    for line in &lines {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(f[0], "row");
+        let r = json(&["automaton", "run", "--model", "row", "-n", f[1], "--seed", f[2], "--json"]);
+        assert_eq!(r["steps"].to_string(), f[3], "{line}");
+        assert_eq!(r["moves"].to_string(), f[4], "{line}");
+    }
+    let series = v["series"].as_array().unwrap();
+    let names: Vec<&str> = series.iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["model 3 (row): cell updates", "model 3 (row): moves", "model 3 (row): generations"]);
+    for s in series {
+        let (e, p) = (&s["fit"], &s["power_fit"]);
+        let k = p["exponent"].as_f64().unwrap();
+        assert!(
+            p["exponent_interval"][0].as_f64().unwrap() <= k
+                && k <= p["exponent_interval"][1].as_f64().unwrap()
+        );
+        assert!(e["rss"].as_f64().unwrap() >= 0.0 && p["rss"].as_f64().unwrap() >= 0.0, "{s}");
+        assert!(["power", "exponential"].contains(&s["better_fit"].as_str().unwrap()), "{s}");
+    }
+    // A cell update count is the generations times n^2.
+    let gens = series[2]["points"][0]["mean"].as_f64().unwrap();
+    let cells = series[0]["points"][0]["mean"].as_f64().unwrap();
+    assert!((cells / (gens * 64.0) - 1.0).abs() < 1e-9);
+}
+
+#[test]
 fn bad_runs_files_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("runs.csv");

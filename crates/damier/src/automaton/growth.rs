@@ -1,20 +1,24 @@
-//! Growth of a search's cost with n: per-n means with bootstrap intervals, and the fitted
-//! growth factor per n with its interval.
+//! Growth of a search's cost with n: per-n means with bootstrap intervals, and two fitted
+//! growth laws with their intervals.
 //!
-//! The model is exponential, `mean(n) = A r^n`: a straight line of `ln mean` against `n`,
-//! fitted by least squares; `r = e^slope` is the factor by which one more queen multiplies
-//! the mean cost. The interval comes from a seeded bootstrap over the runs: every resample
+//! The exponential law `mean(n) = A r^n` is a straight line of `ln mean` against `n`, fitted
+//! by least squares; `r = e^slope` is the factor by which one more queen multiplies the mean
+//! cost ([`fit`]). The power law `mean(n) = A n^k` is a straight line of `ln mean` against
+//! `ln n`; `k` is the exponent ([`fit_power`]). Both have two parameters and are fitted to the
+//! same values, so their residual sums of squares (of `ln mean`) say which law the data
+//! follow better. The intervals come from a seeded bootstrap over the runs: every resample
 //! draws, at each n independently, as many runs as were made, with replacement, and refits;
-//! the 2.5% and 97.5% quantiles of the refitted `r` bound it. Same samples and seed, same
-//! numbers on any machine.
+//! the 2.5% and 97.5% quantiles of the refitted `r` (or `k`) bound it. Same samples and seed,
+//! same numbers on any machine.
 //!
 //! Censored runs (stopped at a budget) make a mean a lower bound, so a point with any
 //! censored run is reported but left out of the fit (a fit through lower bounds would
 //! understate the growth); the fit needs at least two complete points. A point with a single
 //! run adds no spread to the bootstrap, so callers should fit only points with several runs.
 //!
-//! The experiment behind `damier automaton growth` is here too: [`measure`] runs both models
-//! and min-conflicts local search over their sizes, [`analyse`] fits every [`Quantity`].
+//! The experiment behind `damier automaton growth` is here too: [`measure`] runs the three
+//! models and min-conflicts local search over their sizes, [`analyse`] fits every
+//! [`Quantity`].
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
@@ -74,6 +78,31 @@ pub struct Fit {
     pub resamples: usize,
     /// Seed of the bootstrap generator.
     pub seed: u64,
+    /// Residual sum of squares of `ln mean` (compare with [`PowerFit::rss`]).
+    pub rss: f64,
+}
+
+/// The fitted power law `mean(n) = A n^k` of a series.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct PowerFit {
+    /// The exponent `k`: slope of `ln mean` against `ln n`.
+    pub exponent: f64,
+    /// 95% bootstrap interval of `k`.
+    pub exponent_interval: (f64, f64),
+    /// `ln A`: the fitted `ln mean` at n = 1.
+    pub intercept: f64,
+    /// The n used (as [`Fit::ns`]).
+    pub ns: Vec<u32>,
+    /// Residual sum of squares of `ln mean` (compare with [`Fit::rss`]).
+    pub rss: f64,
+}
+
+impl PowerFit {
+    /// The fitted mean at `n`.
+    pub fn at(&self, n: f64) -> f64 {
+        (self.intercept + n.ln() * self.exponent).exp()
+    }
 }
 
 impl Fit {
@@ -182,6 +211,42 @@ pub fn points(runs: &[Run], resamples: usize, seed: u64) -> Result<Vec<Point>, G
 /// Fits `mean(n) = A r^n` to the points of `runs` without censored runs, with a 95%
 /// bootstrap interval of `r` from `resamples` resamples drawn from `seed`.
 pub fn fit(runs: &[Run], resamples: usize, seed: u64) -> Result<Fit, GrowthError> {
+    let line = fit_line(runs, resamples, seed, f64::from)?;
+    let rate = line.slope.exp();
+    Ok(Fit {
+        rate,
+        rate_interval: (line.interval.0.exp(), line.interval.1.exp()),
+        intercept: line.intercept,
+        ns: line.ns,
+        resamples,
+        seed,
+        rss: line.rss,
+    })
+}
+
+/// Fits `mean(n) = A n^k` to the points of `runs` without censored runs, with a 95%
+/// bootstrap interval of `k` from `resamples` resamples drawn from `seed`.
+pub fn fit_power(runs: &[Run], resamples: usize, seed: u64) -> Result<PowerFit, GrowthError> {
+    let line = fit_line(runs, resamples, seed, |n| f64::from(n).ln())?;
+    Ok(PowerFit {
+        exponent: line.slope,
+        exponent_interval: line.interval,
+        intercept: line.intercept,
+        ns: line.ns,
+        rss: line.rss,
+    })
+}
+
+/// A least-squares line of `ln mean` against `x(n)` with the bootstrap interval of its slope.
+struct Line {
+    slope: f64,
+    interval: (f64, f64),
+    intercept: f64,
+    ns: Vec<u32>,
+    rss: f64,
+}
+
+fn fit_line(runs: &[Run], resamples: usize, seed: u64, x: fn(u32) -> f64) -> Result<Line, GrowthError> {
     check_costs(runs)?;
     let complete: Vec<(u32, Vec<f64>)> = by_n(runs)
         .into_iter()
@@ -191,25 +256,18 @@ pub fn fit(runs: &[Run], resamples: usize, seed: u64) -> Result<Fit, GrowthError
     if complete.len() < 2 {
         return Err(GrowthError::TooFewPoints(complete.len()));
     }
-    let xs: Vec<f64> = complete.iter().map(|(n, _)| f64::from(*n)).collect();
+    let xs: Vec<f64> = complete.iter().map(|(n, _)| x(*n)).collect();
     let line = |means: &mut dyn FnMut(&[f64]) -> f64| {
         let ys: Vec<f64> = complete.iter().map(|(_, c)| means(c).ln()).collect();
         least_squares(&xs, &ys)
     };
     let (slope, intercept) = line(&mut |c| mean(c));
+    let rss =
+        complete.iter().zip(&xs).map(|((_, c), x)| (mean(c).ln() - intercept - slope * x).powi(2)).sum();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut rates: Vec<f64> =
-        (0..resamples).map(|_| line(&mut |c| resampled_mean(&mut rng, c)).0.exp()).collect();
-    let rate = slope.exp();
-    let rate_interval = if rates.is_empty() { (rate, rate) } else { central95(&mut rates) };
-    Ok(Fit {
-        rate,
-        rate_interval,
-        intercept,
-        ns: complete.iter().map(|(n, _)| *n).collect(),
-        resamples,
-        seed,
-    })
+    let mut slopes: Vec<f64> = (0..resamples).map(|_| line(&mut |c| resampled_mean(&mut rng, c)).0).collect();
+    let interval = if slopes.is_empty() { (slope, slope) } else { central95(&mut slopes) };
+    Ok(Line { slope, interval, intercept, ns: complete.iter().map(|(n, _)| *n).collect(), rss })
 }
 
 /// The searches the growth experiment compares (the `series` of its per-run CSV).
@@ -220,23 +278,36 @@ pub enum Series {
     Pair,
     /// The automaton, model 2 (cells).
     Cell,
+    /// The automaton, model 3 (queens walking along their rows).
+    Row,
     /// Min-conflicts local search ([`crate::queens::local`]).
     Local,
 }
 
 impl Series {
-    /// The name in files: `pair`, `cell` or `local`.
+    /// The name in files: `pair`, `cell`, `row` or `local`.
     pub fn name(self) -> &'static str {
         match self {
             Series::Pair => "pair",
             Series::Cell => "cell",
+            Series::Row => "row",
             Series::Local => "local",
         }
     }
 
     /// The series called `name` ([`Series::name`]).
     pub fn from_name(name: &str) -> Option<Series> {
-        [Series::Pair, Series::Cell, Series::Local].into_iter().find(|s| s.name() == name)
+        [Series::Pair, Series::Cell, Series::Row, Series::Local].into_iter().find(|s| s.name() == name)
+    }
+
+    /// The automaton model of an automaton series.
+    pub fn model(self) -> Option<Model> {
+        match self {
+            Series::Pair => Some(Model::Pair),
+            Series::Cell => Some(Model::Cell),
+            Series::Row => Some(Model::Row),
+            Series::Local => None,
+        }
     }
 }
 
@@ -249,7 +320,7 @@ pub struct Measured {
     pub n: u32,
     /// Seed of the run (1, 2, ...: the automaton's `run --seed`).
     pub seed: u64,
-    /// Updates made (automaton), or swaps evaluated (local search).
+    /// Updates made (automaton: generations for model 3), or swaps evaluated (local search).
     pub steps: u64,
     /// Effective queen moves (automaton); for local search every queen its greedy starts
     /// place counts as one move and every swap made as two.
@@ -267,7 +338,7 @@ pub struct GrowthPlan {
     pub sizes: Vec<(Series, Vec<u32>)>,
     /// Runs per (series, n); run `i` has seed `i` (1-based).
     pub samples: u64,
-    /// ε of both models.
+    /// ε of the models.
     pub eps: f64,
     /// η of model 2.
     pub eta: f64,
@@ -275,6 +346,8 @@ pub struct GrowthPlan {
     pub pair_max_steps: u64,
     /// Step cap of a model 2 run.
     pub cell_max_steps: u64,
+    /// Step cap (generations) of a model 3 run.
+    pub row_max_steps: u64,
 }
 
 impl GrowthPlan {
@@ -283,6 +356,7 @@ impl GrowthPlan {
         match series {
             Series::Pair => self.pair_max_steps,
             Series::Cell => self.cell_max_steps,
+            Series::Row => self.row_max_steps,
             Series::Local => u64::MAX,
         }
     }
@@ -327,8 +401,8 @@ pub fn measure(plan: &GrowthPlan, control: &Control) -> Result<Vec<Measured>, Me
                     let s = local::solve(n, seed, control)?.stats;
                     (s.swaps_tried, (u64::from(s.restarts) + 1) * u64::from(n) + 2 * s.swaps_made, true)
                 }
-                Series::Pair | Series::Cell => {
-                    let model = if series == Series::Pair { Model::Pair } else { Model::Cell };
+                Series::Pair | Series::Cell | Series::Row => {
+                    let model = series.model().expect("an automaton series");
                     let params = Params { eps: plan.eps, eta: plan.eta, ..Params::new(model, n)? };
                     let mut aut = Automaton::from_seed(&params, seed)?;
                     let r = aut.run(plan.cap(series), &Stop::new(control))?;
@@ -343,6 +417,18 @@ pub fn measure(plan: &GrowthPlan, control: &Control) -> Result<Vec<Measured>, Me
         .collect()
 }
 
+/// Which counter of a run a [`Quantity`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counter {
+    /// Steps (updates; generations for model 3; swaps evaluated for local search).
+    Steps,
+    /// Effective moves.
+    Moves,
+    /// Cell updates: steps times the cells one step updates (`n^2` for model 3, 1 otherwise),
+    /// the unit models 1 and 2 count their steps in.
+    CellUpdates,
+}
+
 /// A cost to fit: which runs, which counter.
 #[derive(Clone, Copy, Debug)]
 pub struct Quantity {
@@ -350,18 +436,21 @@ pub struct Quantity {
     pub series: Series,
     /// Its name in tables and figures.
     pub label: &'static str,
-    /// Moves rather than steps.
-    pub moves: bool,
+    /// The counter.
+    pub counter: Counter,
 }
 
 /// The quantities of the growth experiment, in the order they are reported.
-pub const QUANTITIES: [Quantity; 6] = [
-    Quantity { series: Series::Pair, label: "model 1 (pair): steps", moves: false },
-    Quantity { series: Series::Cell, label: "model 2 (cell): steps", moves: false },
-    Quantity { series: Series::Pair, label: "model 1 (pair): moves", moves: true },
-    Quantity { series: Series::Cell, label: "model 2 (cell): moves", moves: true },
-    Quantity { series: Series::Local, label: "min-conflicts: swaps evaluated", moves: false },
-    Quantity { series: Series::Local, label: "min-conflicts: moves", moves: true },
+pub const QUANTITIES: [Quantity; 9] = [
+    Quantity { series: Series::Pair, label: "model 1 (pair): steps", counter: Counter::Steps },
+    Quantity { series: Series::Cell, label: "model 2 (cell): steps", counter: Counter::Steps },
+    Quantity { series: Series::Row, label: "model 3 (row): cell updates", counter: Counter::CellUpdates },
+    Quantity { series: Series::Pair, label: "model 1 (pair): moves", counter: Counter::Moves },
+    Quantity { series: Series::Cell, label: "model 2 (cell): moves", counter: Counter::Moves },
+    Quantity { series: Series::Row, label: "model 3 (row): moves", counter: Counter::Moves },
+    Quantity { series: Series::Row, label: "model 3 (row): generations", counter: Counter::Steps },
+    Quantity { series: Series::Local, label: "min-conflicts: swaps evaluated", counter: Counter::Steps },
+    Quantity { series: Series::Local, label: "min-conflicts: moves", counter: Counter::Moves },
 ];
 
 /// One n of a quantity: its [`Point`] and the mean CPU time of its runs.
@@ -383,10 +472,21 @@ pub struct QuantityGrowth {
     pub name: &'static str,
     /// Per n, increasing.
     pub points: Vec<CostPoint>,
-    /// The fit over the n with enough runs.
+    /// The exponential fit over the n with enough runs.
     pub fit: Option<Fit>,
+    /// The power-law fit over the same n.
+    pub power_fit: Option<PowerFit>,
+    /// The law with the smaller residuals ([`better_fit`]).
+    pub better_fit: Option<&'static str>,
     /// Why there is no fit.
     pub fit_error: Option<String>,
+}
+
+/// The law with the smaller residual sum of squares: `"power"` or `"exponential"` (`None`
+/// without both fits, or with fewer than three points, where both lines are exact).
+pub fn better_fit(fit: Option<&Fit>, power: Option<&PowerFit>) -> Option<&'static str> {
+    let (e, p) = (fit?, power?);
+    (e.ns.len() >= 3).then_some(if p.rss < e.rss { "power" } else { "exponential" })
 }
 
 /// How [`analyse`] judges and fits the runs.
@@ -396,6 +496,8 @@ pub struct Analysis {
     pub pair_max_steps: u64,
     /// Step cap of model 2.
     pub cell_max_steps: u64,
+    /// Step cap (generations) of model 3.
+    pub row_max_steps: u64,
     /// Bootstrap resamples of the intervals.
     pub resamples: usize,
     /// Seed of the bootstrap.
@@ -412,6 +514,7 @@ pub fn analyse(rows: &[Measured], a: &Analysis) -> Result<Vec<QuantityGrowth>, G
     let cap = |s: Series| match s {
         Series::Pair => a.pair_max_steps,
         Series::Cell => a.cell_max_steps,
+        Series::Row => a.row_max_steps,
         Series::Local => u64::MAX,
     };
     let mut out = Vec::new();
@@ -422,10 +525,14 @@ pub fn analyse(rows: &[Measured], a: &Analysis) -> Result<Vec<QuantityGrowth>, G
         }
         let runs: Vec<Run> = mine
             .iter()
-            .map(|r| Run {
-                n: r.n,
-                cost: (if q.moves { r.moves } else { r.steps }).max(1) as f64,
-                censored: !r.solved || r.steps > cap(q.series),
+            .map(|r| {
+                let cells = if q.series == Series::Row { f64::from(r.n) * f64::from(r.n) } else { 1.0 };
+                let cost = match q.counter {
+                    Counter::Steps => r.steps.max(1) as f64,
+                    Counter::Moves => r.moves.max(1) as f64,
+                    Counter::CellUpdates => r.steps.max(1) as f64 * cells,
+                };
+                Run { n: r.n, cost, censored: !r.solved || r.steps > cap(q.series) }
             })
             .collect();
         let points = points(&runs, a.resamples, a.boot_seed)?;
@@ -435,6 +542,7 @@ pub fn analyse(rows: &[Measured], a: &Analysis) -> Result<Vec<QuantityGrowth>, G
             Ok(f) => (Some(f), None),
             Err(e) => (None, Some(format!("{e} (among the n with at least {} runs)", a.min_runs))),
         };
+        let power_fit = fit_power(&fitted, a.resamples, a.boot_seed).ok();
         let points = points
             .into_iter()
             .map(|p| {
@@ -442,7 +550,8 @@ pub fn analyse(rows: &[Measured], a: &Analysis) -> Result<Vec<QuantityGrowth>, G
                 CostPoint { mean_cpu_s: stats::mean(&times), point: p }
             })
             .collect();
-        out.push(QuantityGrowth { name: q.label, points, fit, fit_error });
+        let better_fit = better_fit(fit.as_ref(), power_fit.as_ref());
+        out.push(QuantityGrowth { name: q.label, points, fit, power_fit, better_fit, fit_error });
     }
     Ok(out)
 }
@@ -452,7 +561,7 @@ pub fn analyse(rows: &[Measured], a: &Analysis) -> Result<Vec<QuantityGrowth>, G
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct GrowthResult {
-    /// ε of both models.
+    /// ε of the models.
     pub eps: f64,
     /// η of model 2.
     pub eta: f64,
@@ -460,6 +569,8 @@ pub struct GrowthResult {
     pub pair_max_steps: u64,
     /// Step cap of model 2.
     pub cell_max_steps: u64,
+    /// Step cap (generations) of model 3.
+    pub row_max_steps: u64,
     /// Runs analysed.
     pub runs: usize,
     /// Bootstrap resamples.
@@ -612,6 +723,7 @@ mod tests {
             eta: super::super::DEFAULT_ETA,
             pair_max_steps: 100_000_000,
             cell_max_steps: 1,
+            row_max_steps: 1_000_000,
         };
         let control = Control::new();
         let rows = measure(&plan, &control).unwrap();
@@ -651,7 +763,14 @@ mod tests {
                 rows.push(measured(Series::Local, n, seed, steps, 0, true));
             }
         }
-        let a = Analysis { pair_max_steps: 500, cell_max_steps: 1, resamples: 0, boot_seed: 1, min_runs: 3 };
+        let a = Analysis {
+            pair_max_steps: 500,
+            cell_max_steps: 1,
+            row_max_steps: 1,
+            resamples: 0,
+            boot_seed: 1,
+            min_runs: 3,
+        };
         let out = analyse(&rows, &a).unwrap();
         let names: Vec<&str> = out.iter().map(|q| q.name).collect();
         assert_eq!(
@@ -676,5 +795,65 @@ mod tests {
         let strict = Analysis { min_runs: 4, ..a };
         let e = analyse(&rows, &strict).unwrap()[0].fit_error.clone().unwrap();
         assert!(e.contains("at least 4 runs"), "{e}");
+    }
+
+    #[test]
+    fn exact_power_data_gives_the_exact_exponent_and_the_better_fit() {
+        let runs: Vec<Run> = [16u32, 32, 64, 128, 256]
+            .iter()
+            .flat_map(|&n| (0..5).map(move |_| run(n, 7.0 * f64::from(n).powf(2.5))))
+            .collect();
+        let p = fit_power(&runs, 100, 1).unwrap();
+        assert!((p.exponent - 2.5).abs() < 1e-9, "{p:?}");
+        assert_eq!(p.exponent_interval, (p.exponent, p.exponent));
+        assert!(p.rss < 1e-18);
+        assert!((p.at(100.0) / (7.0 * 100f64.powf(2.5)) - 1.0).abs() < 1e-9);
+        let e = fit(&runs, 100, 1).unwrap();
+        assert!(e.rss > 0.1, "an exponential bends away from a power law: {e:?}");
+        assert_eq!(better_fit(Some(&e), Some(&p)), Some("power"));
+        // And the other way round on exponential data.
+        let runs = exact(3.0, 1.7, &[10, 12, 14, 16, 18], 4);
+        let (e, p) = (fit(&runs, 0, 1).unwrap(), fit_power(&runs, 0, 1).unwrap());
+        assert_eq!(better_fit(Some(&e), Some(&p)), Some("exponential"));
+        // Two points: both lines pass through them.
+        let two = exact(3.0, 1.7, &[10, 12], 4);
+        assert_eq!(better_fit(Some(&fit(&two, 0, 1).unwrap()), Some(&fit_power(&two, 0, 1).unwrap())), None);
+    }
+
+    #[test]
+    fn model3_runs_cost_cell_updates_and_replay() {
+        let plan = GrowthPlan {
+            sizes: vec![(Series::Row, vec![8, 12])],
+            samples: 3,
+            eps: super::super::DEFAULT_EPS,
+            eta: super::super::DEFAULT_ETA,
+            pair_max_steps: 1,
+            cell_max_steps: 1,
+            row_max_steps: 10_000_000,
+        };
+        let control = Control::new();
+        let rows = measure(&plan, &control).unwrap();
+        assert_eq!(rows.len(), 6);
+        assert!(rows.iter().all(|r| r.solved && r.series == Series::Row));
+        let params = Params::new(Model::Row, 12).unwrap();
+        let r = Automaton::from_seed(&params, 2).unwrap().run(u64::MAX, &Stop::new(&control)).unwrap();
+        assert_eq!((rows[4].steps, rows[4].moves), (r.steps, r.moves));
+        let a = Analysis {
+            pair_max_steps: 1,
+            cell_max_steps: 1,
+            row_max_steps: 10_000_000,
+            resamples: 50,
+            boot_seed: 1,
+            min_runs: 3,
+        };
+        let out = analyse(&rows, &a).unwrap();
+        let names: Vec<&str> = out.iter().map(|q| q.name).collect();
+        assert_eq!(
+            names,
+            ["model 3 (row): cell updates", "model 3 (row): moves", "model 3 (row): generations"]
+        );
+        let gens = out[2].points[1].point.mean.unwrap();
+        assert_eq!(out[0].points[1].point.mean.unwrap(), gens * 144.0);
+        assert!(out[0].power_fit.is_some() && out[0].fit.is_some());
     }
 }

@@ -1,10 +1,12 @@
-//! `damier automaton growth`: mean cost against n for both models and for min-conflicts local
-//! search, with the fitted growth factor per n and its bootstrap interval; runs the
-//! experiments, or redraws the table and figure from per-run CSVs already measured.
+//! `damier automaton growth`: mean cost against n for the three models and for min-conflicts
+//! local search, with two fitted growth laws (exponential: the factor per n; power law: the
+//! exponent of n) and their bootstrap intervals; runs the experiments, or redraws the table
+//! and figure from per-run CSVs already measured.
 //!
 //! Per-run CSV (written by `--runs-out`, read by `--from`): the header
 //! `series,n,seed,steps,moves,solved,cpu_s`, one line per run. `series` is `pair` (model 1),
-//! `cell` (model 2) or `local` (min-conflicts); for `local`, `steps` is the swaps evaluated
+//! `cell` (model 2), `row` (model 3: `steps` are generations) or `local` (min-conflicts); for
+//! `local`, `steps` is the swaps evaluated
 //! and `moves` counts every queen a greedy start places as one move and every swap made as
 //! two. `cpu_s` is the run's CPU time in seconds (empty when unknown).
 
@@ -13,7 +15,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use damier::automaton::growth::{self, Analysis, Fit, GrowthPlan, GrowthResult, Measured, Series};
+use damier::automaton::growth::{
+    self, Analysis, Fit, GrowthPlan, GrowthResult, Measured, PowerFit, QuantityGrowth, Series,
+};
 
 use super::scale::parse_ns;
 use super::{ModelArg, OutputArgs, check_probability};
@@ -38,6 +42,9 @@ pub struct GrowthArgs {
     /// Board sides for model 2.
     #[arg(long, default_value = "12,16,20,24")]
     cell_n: String,
+    /// Board sides for model 3 (run with `--model row`).
+    #[arg(long, default_value = "16,32,64,128,256")]
+    row_n: String,
     /// Board sides for min-conflicts local search (none: empty string).
     #[arg(long, default_value = "12,16,20,24")]
     local_n: String,
@@ -61,6 +68,9 @@ pub struct GrowthArgs {
     /// Step cap of model 2 runs [default: --max-steps].
     #[arg(long)]
     cell_max_steps: Option<u64>,
+    /// Step cap of model 3 runs, in generations [default: --max-steps].
+    #[arg(long)]
+    row_max_steps: Option<u64>,
     /// Worker threads [default: all cores].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
@@ -86,6 +96,7 @@ impl GrowthArgs {
     fn cap(&self, series: Series) -> u64 {
         match series {
             Series::Pair => self.pair_max_steps.unwrap_or(self.max_steps),
+            Series::Row => self.row_max_steps.unwrap_or(self.max_steps),
             _ => self.cell_max_steps.unwrap_or(self.max_steps),
         }
     }
@@ -125,8 +136,9 @@ impl TryFrom<RunRow> for Measured {
     type Error = Invalid;
 
     fn try_from(r: RunRow) -> Result<Measured, Invalid> {
-        let series = Series::from_name(&r.series)
-            .ok_or_else(|| Invalid::column("series", format!("{:?} is not pair, cell or local", r.series)))?;
+        let series = Series::from_name(&r.series).ok_or_else(|| {
+            Invalid::column("series", format!("{:?} is not pair, cell, row or local", r.series))
+        })?;
         let solved = match r.solved.as_str() {
             "true" | "1" => true,
             "false" | "0" => false,
@@ -176,6 +188,9 @@ fn plan(a: &GrowthArgs) -> anyhow::Result<GrowthPlan> {
     if a.model.contains(&ModelArg::Cell) {
         sizes.push((Series::Cell, sides(&a.cell_n, "--cell-n")?));
     }
+    if a.model.contains(&ModelArg::Row) {
+        sizes.push((Series::Row, sides(&a.row_n, "--row-n")?));
+    }
     let local_ns = sides(&a.local_n, "--local-n")?;
     if let Some(&n) = local_ns.iter().find(|&&n| n == 2 || n == 3) {
         anyhow::bail!("--local-n: n = {n} has no solution");
@@ -188,6 +203,7 @@ fn plan(a: &GrowthArgs) -> anyhow::Result<GrowthPlan> {
         eta: a.eta,
         pair_max_steps: a.cap(Series::Pair),
         cell_max_steps: a.cap(Series::Cell),
+        row_max_steps: a.cap(Series::Row),
     })
 }
 
@@ -210,12 +226,26 @@ fn fit_text(f: &Fit) -> String {
     format!("×{:.3} per n [{:.3}, {:.3}]", f.rate, f.rate_interval.0, f.rate_interval.1)
 }
 
+fn power_text(p: &PowerFit) -> String {
+    format!("n^{:.2} [{:.2}, {:.2}]", p.exponent, p.exponent_interval.0, p.exponent_interval.1)
+}
+
+/// The fit a figure's legend names: the better of the two laws (the exponential one when
+/// they cannot be told apart).
+fn legend_fit(s: &QuantityGrowth) -> String {
+    match (s.better_fit, &s.fit, &s.power_fit) {
+        (Some("power"), _, Some(p)) => format!(", fit {}", power_text(p)),
+        (_, Some(f), _) => format!(", fit {}", fit_text(f)),
+        _ => String::new(),
+    }
+}
+
 fn draw(report: &GrowthResult, path: &std::path::Path, a: &GrowthArgs) -> anyhow::Result<()> {
     let curves = report
         .series
         .iter()
         .map(|s| {
-            let fit = s.fit.as_ref().map(|f| format!(", fit {}", fit_text(f))).unwrap_or_default();
+            let fit = legend_fit(s);
             Curve {
                 name: format!("{}{fit}", s.name),
                 points: s
@@ -236,22 +266,23 @@ fn draw(report: &GrowthResult, path: &std::path::Path, a: &GrowthArgs) -> anyhow
         })
         .collect();
     Chart {
-        title: "cost of a first solution against n: the automaton (both models) and min-conflicts".into(),
+        title: "cost of a first solution against n: the automaton (three models) and min-conflicts".into(),
         subtitle: vec![
             format!(
-                "mean over the runs (seeds 1, 2, ...); ε = {}, η = {}; runs capped at {} steps (model 1), {} (model 2)",
+                "mean over the runs (seeds 1, 2, ...); ε = {}, η = {}; runs capped at {} steps (model 1), {} (model 2), {} generations (model 3)",
                 a.eps,
                 a.eta,
                 crate::util::plot::number(a.cap(Series::Pair) as f64),
-                crate::util::plot::number(a.cap(Series::Cell) as f64)
+                crate::util::plot::number(a.cap(Series::Cell) as f64),
+                crate::util::plot::number(a.cap(Series::Row) as f64)
             ),
             format!(
-                "fit: ln mean = a + n ln r over the uncensored n; r with its 95% bootstrap interval ({} resamples, seed {})",
+                "fit over the uncensored n, the better of ln mean = a + n ln r and a + k ln n; 95% bootstrap intervals ({} resamples, seed {})",
                 a.resamples, a.boot_seed
             ),
         ],
         x: Axis { label: "n (board side, queens)".into(), scale: Scale::Integer },
-        y: Axis { label: "steps (updates), moves, swaps evaluated".into(), scale: Scale::Log },
+        y: Axis { label: "cell updates (steps), moves, swaps evaluated".into(), scale: Scale::Log },
         curves,
         censored_note: "censored: some runs hit the cap, so the mean is a lower bound (not fitted)".into(),
     }
@@ -282,6 +313,7 @@ pub fn run(a: GrowthArgs) -> anyhow::Result<ExitCode> {
     let analysis = Analysis {
         pair_max_steps: a.cap(Series::Pair),
         cell_max_steps: a.cap(Series::Cell),
+        row_max_steps: a.cap(Series::Row),
         resamples: a.resamples as usize,
         boot_seed: a.boot_seed,
         min_runs: a.min_runs,
@@ -291,6 +323,7 @@ pub fn run(a: GrowthArgs) -> anyhow::Result<ExitCode> {
         eta: a.eta,
         pair_max_steps: a.cap(Series::Pair),
         cell_max_steps: a.cap(Series::Cell),
+        row_max_steps: a.cap(Series::Row),
         runs: rows.len(),
         resamples: a.resamples,
         boot_seed: a.boot_seed,
@@ -326,12 +359,13 @@ pub fn run(a: GrowthArgs) -> anyhow::Result<ExitCode> {
 impl Report for GrowthResult {
     fn print_text(&self) -> anyhow::Result<()> {
         outln!(
-            "{} runs; eps = {} eta = {}; censored beyond {} steps (model 1), {} (model 2); intervals: 95% bootstrap, {} resamples, seed {}",
+            "{} runs; eps = {} eta = {}; censored beyond {} steps (model 1), {} (model 2), {} generations (model 3); intervals: 95% bootstrap, {} resamples, seed {}",
             self.runs,
             self.eps,
             self.eta,
             self.pair_max_steps,
             self.cell_max_steps,
+            self.row_max_steps,
             self.resamples,
             self.boot_seed
         )?;
@@ -361,9 +395,17 @@ impl Report for GrowthResult {
                 )?;
             }
             match (&s.fit, &s.fit_error) {
-                (Some(f), _) => outln!("growth: {} (fitted on n = {:?})", fit_text(f), f.ns)?,
+                (Some(f), _) => {
+                    outln!("growth: {} (fitted on n = {:?}), residuals {:.3}", fit_text(f), f.ns, f.rss)?
+                }
                 (None, Some(e)) => outln!("growth: no fit: {e}")?,
                 (None, None) => {}
+            }
+            if let Some(p) = &s.power_fit {
+                outln!("power law: {}, residuals {:.3}", power_text(p), p.rss)?;
+            }
+            if let Some(b) = s.better_fit {
+                outln!("better fit: {b}")?;
             }
         }
         Ok(())
