@@ -40,6 +40,9 @@ pub const ESTIMATE_WHOLE_MAX_N: u64 = 22;
 pub const ESTIMATE_MAX_QUERIES: u64 = 32_768;
 /// Beyond [`ESTIMATE_WHOLE_MAX_N`]: most tasks timed.
 pub const ESTIMATE_BIG_MAX_SAMPLES: u64 = 100;
+/// Largest `n` estimated: a sampled task holds both its halves whole, about 1 GB for the
+/// largest tasks of n = 26, 3 GB at 27 and more at 28 (and a whole task runs minutes there).
+pub const ESTIMATE_MAX_N: u64 = 26;
 /// Largest board side for Lights Out and the walk.
 pub const BOARD_MAX_SIDE: u64 = 2000;
 /// Most worker threads one request may ask for (`threads` of the counters).
@@ -90,6 +93,7 @@ pub fn check(group: &str, command: &str, m: &ArgMatches) -> Result<(), String> {
         ("queens", "corners") => at_most("n", CORNERS_MAX_N),
         ("queens", "estimate") => {
             at_most("samples", ESTIMATE_MAX_SAMPLES)?;
+            at_most("n", ESTIMATE_MAX_N)?;
             if number(m, "n")?.unwrap_or(0) <= ESTIMATE_WHOLE_MAX_N {
                 return Ok(());
             }
@@ -282,6 +286,22 @@ mod tests {
         assert!(check("lights", "kernel", &matches(kernel(), &[" 5 × 3000 "])).is_err());
         // Malformed values are the command's to refuse, with its own message.
         assert!(check("lights", "solve", &matches(solve(), &["--random", "axb"])).is_ok());
+        // An estimate past n = 26 would hold gigabytes per sampled task.
+        let estimate = || {
+            Command::new("estimate")
+                .arg(Arg::new("n").value_parser(value_parser!(u32)))
+                .arg(Arg::new("samples").long("samples").value_parser(value_parser!(u32)))
+                .arg(Arg::new("queries").long("queries"))
+        };
+        let args = ["26", "--samples", "10", "--queries", "32768"];
+        assert!(check("queens", "estimate", &matches(estimate(), &args)).is_ok());
+        let e = check(
+            "queens",
+            "estimate",
+            &matches(estimate(), &["27", "--samples", "10", "--queries", "32768"]),
+        )
+        .unwrap_err();
+        assert!(e.contains("26") && e.contains("--allow-heavy"), "{e}");
     }
 
     #[test]

@@ -518,6 +518,9 @@ async fn estimate_is_served_within_bounds() {
     refused("/api/queens/estimate", r#"{"n": 25, "queries": "all"}"#, beyond).await;
     refused("/api/queens/estimate", r#"{"n": 25, "queries": 40000}"#, beyond).await;
     refused("/api/queens/estimate", r#"{"n": 25, "queries": 1000, "samples": 101}"#, beyond).await;
+    // Above n = 26 a sampled task holds gigabytes.
+    let big = r#"{"n": 27, "queries": 1000, "samples": 10}"#;
+    assert!(refused("/api/queens/estimate", big, beyond).await.contains("26"));
     let bad = StatusCode::BAD_REQUEST;
     refused("/api/queens/estimate", r#"{"n": 29}"#, bad).await;
     refused("/api/queens/estimate", r#"{"n": 12, "queries": "some"}"#, bad).await;
