@@ -417,13 +417,14 @@ pub fn draw_panels(charts: &[&Chart], path: &Path) -> anyhow::Result<()> {
     where
         DB::ErrorType: 'static,
     {
-        let mut rest = root;
+        let mut rest = root.clone();
         for c in charts {
             let (this, below) = rest.split_vertically(c.height());
             c.draw_on(this)?;
             rest = below;
         }
-        Ok(())
+        // Once, for the whole picture: the SVG backend closes its document here.
+        root.present().map_err(plot_err)
     }
     let bytes = match format {
         Format::Svg => {
@@ -632,7 +633,6 @@ impl Chart {
                 ));
             bottom.draw_text(text, &style, (x0 + 48, y)).map_err(plot_err)?;
         }
-        root.present().map_err(plot_err)?;
         Ok(())
     }
 }

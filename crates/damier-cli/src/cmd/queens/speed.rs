@@ -9,6 +9,8 @@
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 
+use damier::queens::count::known::known_total;
+
 use crate::util::csv_file::{self, Invalid};
 use crate::util::output::{self, outln};
 use crate::util::plot::{self, Axis, Chart, Curve, Interval, Point, Scale};
@@ -165,23 +167,46 @@ fn ratios(rows: &[Row]) -> Vec<Ratio> {
         .collect()
 }
 
-/// One curve per (program, vector unit, source) of `metric`, points in n order.
-fn curves(rows: &[Row], metric: Metric) -> Vec<Curve> {
-    let mut by: BTreeMap<(bool, String, String, Source), Vec<Point>> = BTreeMap::new();
-    for r in rows.iter().filter(|r| r.metric == metric) {
+/// Smallest n of the per-solution panel: below, a count's fixed costs (starting the program,
+/// building tables) outweigh its few solutions.
+const PER_SOLUTION_FROM: u32 = 18;
+
+/// The same series in both panels (so each keeps its colour and marker): one per (program,
+/// vector unit, source), damier's first, points in n order. The upper panel plots the CPU
+/// seconds; the lower one the nanoseconds per solution from n = [`PER_SOLUTION_FROM`] on, given
+/// or, for a count's seconds, divided by the known q(n) (OEIS A000170).
+fn panels(rows: &[Row]) -> (Vec<Curve>, Vec<Curve>) {
+    type Key = (bool, String, String, Source);
+    let mut series: BTreeMap<Key, (Vec<Point>, Vec<Point>)> = BTreeMap::new();
+    for r in rows {
         let key = (r.program != "damier", r.program.clone(), r.isa.clone(), r.source);
-        by.entry(key).or_default().push(Point::new(f64::from(r.n), r.value));
+        let (times, costs) = series.entry(key).or_default();
+        let x = f64::from(r.n);
+        let per_solution = match r.metric {
+            Metric::CpuSeconds => {
+                times.push(Point::new(x, r.value));
+                known_total(r.n).map(|q| r.value * 1e9 / q as f64)
+            }
+            Metric::NsPerSolution => Some(r.value),
+        };
+        if let Some(ns) = per_solution.filter(|_| r.n >= PER_SOLUTION_FROM) {
+            costs.push(Point::new(x, ns));
+        }
     }
-    by.into_iter()
-        .map(|((_, program, isa, source), mut points)| {
-            points.sort_by(|a, b| a.x.total_cmp(&b.x));
-            let name = match source {
-                Source::Measured => format!("{program} {isa}, whole counts"),
-                Source::Estimate => format!("{program} {isa}, estimated from timed tasks"),
-            };
-            Curve { name, points, interval: Interval::None, line: source == Source::Measured }
+    let curve = |program: &str, isa: &str, source: Source, mut points: Vec<Point>| {
+        points.sort_by(|a, b| a.x.total_cmp(&b.x));
+        let name = match source {
+            Source::Measured => format!("{program} {isa}, whole counts"),
+            Source::Estimate => format!("{program} {isa}, estimated from timed tasks"),
+        };
+        Curve { name, points, interval: Interval::None, line: source == Source::Measured }
+    };
+    series
+        .into_iter()
+        .map(|((_, program, isa, source), (times, costs))| {
+            (curve(&program, &isa, source, times), curve(&program, &isa, source, costs))
         })
-        .collect()
+        .unzip()
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -201,23 +226,24 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             d.dedup();
             format!("measured {} to {}", d.first().copied().unwrap_or(""), d.last().copied().unwrap_or(""))
         };
+        let (times_curves, cost_curves) = panels(&rows);
         let times = Chart {
             title: "n queens: CPU time to count q(n), one core".into(),
             subtitle: vec![format!("{dates}, same machine for every program (see {})", a.csv.display())],
             x: Axis { label: "n (board side, queens)".into(), scale: Scale::Integer },
             y: Axis { label: "CPU seconds".into(), scale: Scale::Log },
-            curves: curves(&rows, Metric::CpuSeconds),
+            curves: times_curves,
             censored_note: String::new(),
         };
         let cost = Chart {
             title: "n queens: CPU time per solution".into(),
-            subtitle: vec![
-                "core time of the count over q(n); points without a line: estimates from timed random tasks"
-                    .into(),
-            ],
+            subtitle: vec![format!(
+                "the count's CPU time over q(n) (A000170), from n = {PER_SOLUTION_FROM}; points without a line: \
+                 estimates from timed random tasks"
+            )],
             x: Axis { label: "n (board side, queens)".into(), scale: Scale::Integer },
             y: Axis { label: "CPU nanoseconds per solution".into(), scale: Scale::Linear },
-            curves: curves(&rows, Metric::NsPerSolution),
+            curves: cost_curves,
             censored_note: String::new(),
         };
         plot::draw_panels(&[&times, &cost], path)?;
