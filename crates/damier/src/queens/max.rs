@@ -25,17 +25,26 @@ pub enum Method {
     Construction,
 }
 
-/// R(n) and a placement reaching it.
+/// R(n) and a placement reaching it (the JSON of `damier queens max`: the witness is
+/// `columns`, 1-based, 0 for an empty row).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Max {
     /// Board size.
     pub n: u32,
     /// R(n).
     pub max: u64,
     /// For each row, the 0-based column of its queen, or `None` for an empty row.
+    #[cfg_attr(feature = "serde", serde(rename = "columns", serialize_with = "one_based_or_zero"))]
     pub witness: Vec<Option<u32>>,
     /// How it was found.
     pub method: Method,
+}
+
+/// Writes a witness as 1-based columns, 0 for an empty row.
+#[cfg(feature = "serde")]
+fn one_based_or_zero<S: serde::Serializer>(witness: &[Option<u32>], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(witness.iter().map(|c| c.map_or(0, |c| u64::from(c) + 1)))
 }
 
 /// Why R(n) could not be given.

@@ -7,11 +7,11 @@ use damier::cpu::IsaChoice;
 use damier::queens;
 use damier::queens::count::long::LongCount;
 use damier::queens::count::tasks::TaskEngine;
-use damier::queens::count::{CountOptions, Share};
+use damier::queens::count::{CountOptions, Share, ShareCount, TimedCounts};
 
 use crate::util::OutputPath;
-use crate::util::output::outln;
-use crate::util::{output, test_hooks};
+use crate::util::output::{Report, outln};
+use crate::util::test_hooks;
 
 /// Arguments of `damier queens count`.
 #[derive(Debug, clap::Args)]
@@ -104,14 +104,6 @@ pub(super) fn parse_isa(text: &str) -> Result<IsaChoice, String> {
     text.parse().map_err(|_| "expected auto, portable, avx2 or avx512".to_string())
 }
 
-#[derive(serde::Serialize)]
-struct CountReport {
-    n: u32,
-    total: u64,
-    unique: u64,
-    seconds: f64,
-}
-
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(a.n >= 1, "n must be at least 1");
     anyhow::ensure!(
@@ -164,19 +156,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             seconds: start.elapsed().as_secs_f64(),
             tasks: queens::count::task_count_share(a.n, share).unwrap_or(0),
         };
-        if a.json {
-            output::print_json(&report)?;
-        } else {
-            outln!(
-                "n = {}, share {} of {}: {} solutions in this share ({:.3} s); add the shares' --json \
-                 outputs with `damier queens sum`",
-                report.n,
-                report.share,
-                report.shares,
-                report.share_total,
-                report.seconds
-            )?;
-        }
+        report.print(a.json)?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Ok(list) = damier::queens::count::tasks::TaskList::new(a.n) {
@@ -191,22 +171,40 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         })?;
     }
     let counts = pool.install(|| super::count_with(a.n, &options))?;
-    let report = CountReport {
+    let report = TimedCounts {
         n: counts.n,
         total: counts.total,
         unique: counts.unique,
         seconds: start.elapsed().as_secs_f64(),
     };
-    if a.json {
-        output::print_json(&report)?;
-    } else {
+    report.print(a.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Report for TimedCounts {
+    fn print_text(&self) -> anyhow::Result<()> {
         outln!(
             "n = {}: {} solutions, {} unique up to symmetry ({:.3} s)",
-            report.n,
-            report.total,
-            report.unique,
-            report.seconds
+            self.n,
+            self.total,
+            self.unique,
+            self.seconds
         )?;
+        Ok(())
     }
-    Ok(ExitCode::SUCCESS)
+}
+
+impl Report for ShareCount {
+    fn print_text(&self) -> anyhow::Result<()> {
+        outln!(
+            "n = {}, share {} of {}: {} solutions in this share ({:.3} s); add the shares' --json \
+             outputs with `damier queens sum`",
+            self.n,
+            self.share,
+            self.shares,
+            self.share_total,
+            self.seconds
+        )?;
+        Ok(())
+    }
 }

@@ -7,11 +7,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use damier::queens::count::journal::{self, JournalContents};
-use damier::queens::count::long::{self, Recheck};
-use damier::queens::count::{counts_from_total, total_from_sum};
+use damier::queens::count::long::{self, JournalStatus, Recheck};
 
-use crate::util::output::{errln, outln};
-use crate::util::{exit, interrupt, output, progress::Progress};
+use crate::util::output::{Report, errln, outln};
+use crate::util::{exit, interrupt, progress::Progress};
 
 /// Arguments of `damier queens journal`.
 #[derive(Debug, clap::Args)]
@@ -41,75 +40,17 @@ fn recheck(c: &JournalContents, k: u32, seed: u64) -> anyhow::Result<Recheck> {
     Ok(long::recheck_journal(c, k, seed, control)?)
 }
 
-#[derive(serde::Serialize)]
-struct JournalReport {
-    n: u32,
-    /// 1-based.
-    share: u32,
-    shares: u32,
-    strategy: &'static str,
-    version: String,
-    /// Tasks of the share.
-    tasks: u64,
-    done: u64,
-    left: u64,
-    /// Sum of the finished tasks' counts.
-    share_total: u64,
-    /// The counts of n, when the journal holds a whole count, finished.
-    total: Option<u64>,
-    unique: Option<u64>,
-    sessions: usize,
-    /// Worker seconds spent on the finished tasks.
-    task_seconds: f64,
-    /// Tasks per wall-clock second over the sessions.
-    rate: Option<f64>,
-    eta_seconds: Option<f64>,
-    /// Lines of a torn tail, dropped (they run again).
-    torn_lines: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    recheck: Option<Recheck>,
-}
-
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let c = journal::read(&a.file)?;
-    let h = &c.header;
-    let (done, left) = (c.records.len() as u64, c.left());
-    let finished_whole = left == 0 && h.share.of() == 1;
-    // Exact in a u128; a sum past a u64 (tampered counts) is refused, not wrapped.
-    let share_total = total_from_sum(c.total())?;
-    let counts = finished_whole.then(|| counts_from_total(h.n, share_total));
     let recheck = match a.recheck {
         Some(k) => Some(recheck(&c, k, crate::util::pick_seed(a.seed))?),
         None => None,
     };
-    // An impossible total is an error, unless the audit found the tasks behind it (exit 1).
-    let counts = match counts.transpose() {
-        Ok(counts) => counts,
-        Err(e) if recheck.as_ref().is_some_and(|r| !r.agree) => {
-            errln!("damier: {e}");
-            None
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let report = JournalReport {
-        n: h.n,
-        share: h.share.index() + 1,
-        shares: h.share.of(),
-        strategy: h.engine.name(),
-        version: h.version.clone(),
-        tasks: u64::from(h.share_tasks()),
-        done,
-        left,
-        share_total,
-        total: counts.map(|c| c.total),
-        unique: counts.map(|c| c.unique),
-        sessions: c.sessions.len(),
-        task_seconds: c.task_seconds(),
-        rate: c.rate(),
-        eta_seconds: if left == 0 { Some(0.0) } else { c.eta_seconds() },
-        torn_lines: c.torn_lines,
-        recheck,
-    };
+    let report = JournalStatus::of(&c, recheck)?;
+    if let Some(e) = &report.total_error {
+        // An impossible total the audit explains (exit 1 below).
+        errln!("damier: {e}");
+    }
     let code = match &report.recheck {
         Some(r) if !r.agree => ExitCode::from(exit::NO),
         _ => ExitCode::SUCCESS,
@@ -125,45 +66,48 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             r.seed
         );
     }
-    if a.json {
-        output::print_json(&report)?;
-        return Ok(code);
-    }
-    let r = &report;
-    outln!(
-        "n = {}, share {} of {}, {} engine (damier {}): {} of {} tasks done, {} left",
-        r.n,
-        r.share,
-        r.shares,
-        r.strategy,
-        r.version,
-        r.done,
-        r.tasks,
-        r.left
-    )?;
-    match (r.total, r.unique) {
-        (Some(t), Some(u)) => outln!("finished: {t} solutions, {u} unique up to symmetry")?,
-        _ => outln!("solutions so far in this share: {}", r.share_total)?,
-    }
-    let rate = r.rate.map_or("unknown".to_string(), |x| format!("{x:.2} tasks/s"));
-    let eta = r.eta_seconds.map_or("unknown".to_string(), |s| format!("{s:.0} s ({:.2} h)", s / 3600.0));
-    outln!(
-        "{} sessions, {:.1} worker seconds on finished tasks, rate {rate}, ETA {eta}",
-        r.sessions,
-        r.task_seconds
-    )?;
-    if r.torn_lines > 0 {
-        outln!("{} torn line(s) at the end are dropped: those tasks run again", r.torn_lines)?;
-    }
-    if let Some(c) = &r.recheck {
-        outln!(
-            "recheck: {} of the {} recorded tasks recounted by the {} engine (seed {}): {}",
-            c.tasks.len(),
-            r.done,
-            c.engine.name(),
-            c.seed,
-            if c.agree { "all agree".to_string() } else { format!("{} disagree", c.mismatches.len()) }
-        )?;
-    }
+    report.print(a.json)?;
     Ok(code)
+}
+
+impl Report for JournalStatus {
+    fn print_text(&self) -> anyhow::Result<()> {
+        let r = self;
+        outln!(
+            "n = {}, share {} of {}, {} engine (damier {}): {} of {} tasks done, {} left",
+            r.n,
+            r.share,
+            r.shares,
+            r.strategy.name(),
+            r.version,
+            r.done,
+            r.tasks,
+            r.left
+        )?;
+        match (r.total, r.unique) {
+            (Some(t), Some(u)) => outln!("finished: {t} solutions, {u} unique up to symmetry")?,
+            _ => outln!("solutions so far in this share: {}", r.share_total)?,
+        }
+        let rate = r.rate.map_or("unknown".to_string(), |x| format!("{x:.2} tasks/s"));
+        let eta = r.eta_seconds.map_or("unknown".to_string(), |s| format!("{s:.0} s ({:.2} h)", s / 3600.0));
+        outln!(
+            "{} sessions, {:.1} worker seconds on finished tasks, rate {rate}, ETA {eta}",
+            r.sessions,
+            r.task_seconds
+        )?;
+        if r.torn_lines > 0 {
+            outln!("{} torn line(s) at the end are dropped: those tasks run again", r.torn_lines)?;
+        }
+        if let Some(c) = &r.recheck {
+            outln!(
+                "recheck: {} of the {} recorded tasks recounted by the {} engine (seed {}): {}",
+                c.tasks.len(),
+                r.done,
+                c.engine.name(),
+                c.seed,
+                if c.agree { "all agree".to_string() } else { format!("{} disagree", c.mismatches.len()) }
+            )?;
+        }
+        Ok(())
+    }
 }

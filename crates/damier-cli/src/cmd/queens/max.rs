@@ -2,12 +2,12 @@
 
 use std::process::ExitCode;
 
-use damier::queens::max::{self, Method};
+use damier::queens::max::{self, Max, Method};
 use damier::queens::placement::check_queens;
 
 use super::BOARD_MAX;
-use crate::util::output::outln;
-use crate::util::{interrupt, output};
+use crate::util::interrupt;
+use crate::util::output::{Report, outln};
 
 /// Arguments of `damier queens max`.
 #[derive(Debug, clap::Args)]
@@ -19,14 +19,6 @@ pub struct Args {
     json: bool,
 }
 
-#[derive(serde::Serialize)]
-struct Report {
-    n: u32,
-    max: u64,
-    columns: Vec<u64>,
-    method: Method,
-}
-
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let m = max::max_queens(a.n, interrupt::control())?;
     let queens: Vec<(u32, u32)> =
@@ -36,26 +28,29 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         "internal error: the witness for n = {} does not check",
         a.n
     );
-    let columns: Vec<u64> = m.witness.iter().map(|c| c.map_or(0, |c| u64::from(c) + 1)).collect();
-    let report = Report { n: m.n, max: m.max, columns, method: m.method };
-    if a.json {
-        output::print_json(&report)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    let how = match m.method {
-        Method::Search => "by exhaustive branch-and-bound search",
-        Method::Construction => "by construction (a full solution; R(n) <= n)",
-    };
-    outln!("R({}) = {} ({how})", m.n, m.max)?;
-    if m.n <= 1000 {
-        let cols: Vec<String> = report.columns.iter().map(u64::to_string).collect();
-        outln!("witness (column per row, 0 = empty row): {}", cols.join(" "))?;
-    }
-    if m.n <= BOARD_MAX {
-        for c in &m.witness {
-            let row: Vec<&str> = (0..m.n).map(|j| if *c == Some(j) { "Q" } else { "." }).collect();
-            outln!("{}", row.join(" "))?;
-        }
-    }
+    m.print(a.json)?;
     Ok(ExitCode::SUCCESS)
+}
+
+impl Report for Max {
+    fn print_text(&self) -> anyhow::Result<()> {
+        let m = self;
+        let how = match m.method {
+            Method::Search => "by exhaustive branch-and-bound search",
+            Method::Construction => "by construction (a full solution; R(n) <= n)",
+        };
+        outln!("R({}) = {} ({how})", m.n, m.max)?;
+        if m.n <= 1000 {
+            let cols: Vec<String> =
+                m.witness.iter().map(|c| c.map_or(0, |c| u64::from(c) + 1).to_string()).collect();
+            outln!("witness (column per row, 0 = empty row): {}", cols.join(" "))?;
+        }
+        if m.n <= BOARD_MAX {
+            for c in &m.witness {
+                let row: Vec<&str> = (0..m.n).map(|j| if *c == Some(j) { "Q" } else { "." }).collect();
+                outln!("{}", row.join(" "))?;
+            }
+        }
+        Ok(())
+    }
 }

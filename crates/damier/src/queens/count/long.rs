@@ -401,6 +401,91 @@ pub fn recheck_journal(
     Ok(Recheck { engine, seed, agree: mismatches.is_empty(), tasks, mismatches })
 }
 
+/// How far a journalled count is, and its audit if one ran: the JSON of `damier queens
+/// journal`.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct JournalStatus {
+    /// Board size.
+    pub n: u32,
+    /// The share, 1-based.
+    pub share: u32,
+    /// The number of shares.
+    pub shares: u32,
+    /// The engine counting the tasks.
+    pub strategy: TaskEngine,
+    /// The damier version that wrote the journal.
+    pub version: String,
+    /// Tasks of the share.
+    pub tasks: u64,
+    /// Tasks finished.
+    pub done: u64,
+    /// Tasks left.
+    pub left: u64,
+    /// Sum of the finished tasks' counts.
+    pub share_total: u64,
+    /// The counts of n, when the journal holds a whole count, finished.
+    pub total: Option<u64>,
+    /// Solutions up to symmetry, likewise.
+    pub unique: Option<u64>,
+    /// Runs that wrote to the journal.
+    pub sessions: usize,
+    /// Worker seconds spent on the finished tasks.
+    pub task_seconds: f64,
+    /// Tasks per wall-clock second over the sessions.
+    pub rate: Option<f64>,
+    /// Seconds left at that rate (0 when done).
+    pub eta_seconds: Option<f64>,
+    /// Lines of a torn tail, dropped (they run again).
+    pub torn_lines: usize,
+    /// The audit, if one ran ([`recheck_journal`]).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub recheck: Option<Recheck>,
+    /// Why a finished whole count has no `total`: its sum is no possible total. Kept (rather
+    /// than failing) only when the audit found tasks that disagree, which explain it.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub total_error: Option<CountError>,
+}
+
+impl JournalStatus {
+    /// The status of the journal `c`, with its audit. Fails when the finished tasks add up to
+    /// more than a count holds, or a finished whole count to no possible total (unless the
+    /// audit disagrees: see [`JournalStatus::total_error`]).
+    pub fn of(c: &JournalContents, recheck: Option<Recheck>) -> Result<JournalStatus, CountError> {
+        let h = &c.header;
+        let (done, left) = (c.records.len() as u64, c.left());
+        // Exact in a u128; a sum past a u64 (tampered counts) is refused, not wrapped.
+        let share_total = super::total_from_sum(c.total())?;
+        let finished_whole = left == 0 && h.share.of() == 1;
+        let (counts, total_error) = match finished_whole.then(|| counts_from_total(h.n, share_total)) {
+            Some(Err(e)) if recheck.as_ref().is_some_and(|r| !r.agree) => (None, Some(e)),
+            Some(Err(e)) => return Err(e),
+            Some(Ok(counts)) => (Some(counts), None),
+            None => (None, None),
+        };
+        Ok(JournalStatus {
+            n: h.n,
+            share: h.share.index() + 1,
+            shares: h.share.of(),
+            strategy: h.engine,
+            version: h.version.clone(),
+            tasks: u64::from(h.share_tasks()),
+            done,
+            left,
+            share_total,
+            total: counts.map(|c| c.total),
+            unique: counts.map(|c| c.unique),
+            sessions: c.sessions.len(),
+            task_seconds: c.task_seconds(),
+            rate: c.rate(),
+            eta_seconds: if left == 0 { Some(0.0) } else { c.eta_seconds() },
+            torn_lines: c.torn_lines,
+            recheck,
+            total_error,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -485,6 +570,14 @@ mod tests {
         assert_eq!(audit.engine, TaskEngine::Backtrack);
         assert!(!audit.agree);
         assert_eq!(audit.mismatches.len(), 1);
+        assert!(matches!(JournalStatus::of(&contents, None), Err(CountError::ImpossibleTotal { .. })));
+        let status = JournalStatus::of(&contents, Some(audit)).unwrap();
+        assert!(status.total_error.is_some());
+        assert_eq!(
+            (status.done, status.left, status.share_total),
+            (u64::from(contents.header.share_tasks()), 0, 14_201)
+        );
+        assert_eq!((status.sessions, status.total, status.eta_seconds), (2, None, Some(0.0)));
     }
 
     #[test]

@@ -22,7 +22,7 @@ mod symmetric;
 pub mod tasks;
 
 pub use backtrack::{solutions, total_plain};
-pub use sum::{ShareCount, ShareSum, SumError, sum_shares};
+pub use sum::{ShareCount, SumError, sum_shares};
 pub use symmetric::{fixed_by_half_turn, fixed_by_quarter_turn};
 
 use crate::control::{Control, Interrupted};
@@ -42,6 +42,21 @@ pub struct Counts {
     pub total: u64,
     /// Solutions distinct up to rotation and reflection (OEIS A002562).
     pub unique: u64,
+}
+
+/// The counts of n and the seconds they took: the JSON of `damier queens count` (a whole
+/// count off the task list) and of `damier queens sum` (where `seconds` adds up the shares').
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct TimedCounts {
+    /// Board size.
+    pub n: u32,
+    /// Solutions (OEIS A000170).
+    pub total: u64,
+    /// Solutions up to symmetry (OEIS A002562).
+    pub unique: u64,
+    /// Seconds of counting.
+    pub seconds: f64,
 }
 
 /// Why a count could not be made.

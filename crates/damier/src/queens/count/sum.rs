@@ -2,7 +2,7 @@
 //! processes or machines, then `damier queens sum`): every share of one n exactly once, the
 //! total without overflow, the unique count added back.
 
-use super::{CountError, Counts, MAX_SHARES, counts_from_total, total_from_sum};
+use super::{CountError, Counts, MAX_SHARES, TimedCounts, counts_from_total, total_from_sum};
 
 /// One share's result: what `damier queens count N --share K/M --json` prints and
 /// `damier queens sum` reads back.
@@ -22,20 +22,6 @@ pub struct ShareCount {
     /// Tasks in the share (absent from reports of older versions).
     #[cfg_attr(feature = "serde", serde(default))]
     pub tasks: u64,
-}
-
-/// The counts of n from all its shares (the JSON of `damier queens sum`).
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct ShareSum {
-    /// Board size.
-    pub n: u32,
-    /// Solutions.
-    pub total: u64,
-    /// Solutions up to symmetry.
-    pub unique: u64,
-    /// The shares' seconds added up.
-    pub seconds: f64,
 }
 
 /// Why shares do not add up to a count.
@@ -93,7 +79,7 @@ pub enum SumError {
 }
 
 /// Adds up `shares`: they must be the shares of one split of one n, each exactly once.
-pub fn sum_shares(shares: &[ShareCount]) -> Result<ShareSum, SumError> {
+pub fn sum_shares(shares: &[ShareCount]) -> Result<TimedCounts, SumError> {
     let first = shares.first().ok_or(SumError::Empty)?;
     let (n, of) = (first.n, first.shares);
     if !(1..=MAX_SHARES).contains(&of) {
@@ -121,7 +107,7 @@ pub fn sum_shares(shares: &[ShareCount]) -> Result<ShareSum, SumError> {
         return Err(SumError::Missing { shares: of, missing });
     }
     let Counts { total, unique, .. } = counts_from_total(n, total_from_sum(total)?)?;
-    Ok(ShareSum { n, total, unique, seconds })
+    Ok(TimedCounts { n, total, unique, seconds })
 }
 
 #[cfg(test)]
@@ -136,7 +122,7 @@ mod tests {
     fn the_shares_of_one_count_add_up_to_it() {
         // q(8) = 92 = 40 + 52, 12 unique.
         let s = sum_shares(&[share(8, 2, 2, 52), share(8, 1, 2, 40)]).unwrap();
-        assert_eq!(s, ShareSum { n: 8, total: 92, unique: 12, seconds: 1.0 });
+        assert_eq!(s, TimedCounts { n: 8, total: 92, unique: 12, seconds: 1.0 });
     }
 
     #[test]
