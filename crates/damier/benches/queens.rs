@@ -2,8 +2,7 @@
 //! `cargo bench -p damier --bench queens` (`-- "queens local"` for local search only).
 //!
 //! Small boards only (criterion repeats each run many times); the q(16..19) table comes from
-//! `cargo run --release -p damier --example queens_bench -- 16 17 18 19` (see
-//! docs/performance.md).
+//! `damier queens bench 16 17 18 19` (see docs/performance.md).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use damier::control::Control;

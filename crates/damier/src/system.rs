@@ -1,6 +1,7 @@
 //! What the operating system tells about the running program: the calling thread's CPU time
 //! (timings on a shared machine, where wall time also counts the other programs) and the
-//! memory available (the default cap of a count).
+//! memory (the default cap of a count, the machine of a benchmark report); the one builder of
+//! thread pools.
 
 /// CPU time of the calling thread, in seconds, where the system tells it.
 #[cfg(unix)]
@@ -19,10 +20,25 @@ pub fn thread_cpu_seconds() -> Option<f64> {
 
 /// The memory available now, in bytes (`MemAvailable` of /proc/meminfo), if the system says.
 pub fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    kb.checked_mul(1024)
+    meminfo_bytes(&std::fs::read_to_string("/proc/meminfo").ok()?, "MemAvailable")
+}
+
+/// The machine's memory, in bytes (`MemTotal` of /proc/meminfo), if the system says.
+pub fn total_memory() -> Option<u64> {
+    meminfo_bytes(&std::fs::read_to_string("/proc/meminfo").ok()?, "MemTotal")
+}
+
+/// The field `key` of /proc/meminfo's text `info` (in KiB there), in bytes.
+fn meminfo_bytes(info: &str, key: &str) -> Option<u64> {
+    let line = info.lines().find(|l| l.split_once(':').is_some_and(|(k, _)| k == key))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// A rayon pool of `threads` workers (`None` or 0: one per core); the library's timings and
+/// the CLI's `--threads` build theirs here.
+pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+    rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()
 }
 
 #[cfg(test)]
@@ -42,5 +58,15 @@ mod tests {
     #[cfg(target_os = "linux")]
     fn linux_tells_the_available_memory() {
         assert!(super::available_memory().is_some_and(|b| b > 0));
+        assert!(super::total_memory() >= super::available_memory());
+    }
+
+    #[test]
+    fn meminfo_fields_are_read_in_bytes() {
+        let info = "MemTotal:       24684092 kB\nMemFree: 1 kB\nMemAvailable:  7 kB\n";
+        assert_eq!(super::meminfo_bytes(info, "MemTotal"), Some(24_684_092 * 1024));
+        assert_eq!(super::meminfo_bytes(info, "MemAvailable"), Some(7 * 1024));
+        assert_eq!(super::meminfo_bytes(info, "Mem"), None);
+        assert_eq!(super::thread_pool(Some(3)).unwrap().current_num_threads(), 3);
     }
 }

@@ -17,10 +17,7 @@ pub use damier_web::trust::{InputFile, OutputPath};
 /// A rayon pool of `threads` workers (`None` or 0: one per core), for `--threads`.
 pub fn pool(threads: Option<u32>) -> anyhow::Result<rayon::ThreadPool> {
     use anyhow::Context;
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0) as usize)
-        .build()
-        .context("cannot start the thread pool")
+    damier::system::thread_pool(threads.map(|t| t as usize)).context("cannot start the thread pool")
 }
 
 /// The seed of a random run: the one given with `--seed`, or one drawn from the operating

@@ -24,11 +24,10 @@ impl Machine {
     /// Reads the machine's description now.
     pub fn detect() -> Machine {
         let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-        let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
         Machine {
             cpu: cpu_model(&cpuinfo).unwrap_or_else(|| "unknown".into()),
             cores: std::thread::available_parallelism().map_or(1, |p| p.get()),
-            memory_bytes: mem_total(&meminfo),
+            memory_bytes: crate::system::total_memory(),
             vector_units: Isa::available().map(Isa::name).collect(),
             load_average: load_average(),
         }
@@ -44,13 +43,6 @@ fn cpu_model(cpuinfo: &str) -> Option<String> {
         (matches!(key, "model name" | "Processor" | "cpu model") && !value.is_empty())
             .then(|| value.to_string())
     })
-}
-
-/// `MemTotal` of `/proc/meminfo`, in bytes.
-fn mem_total(meminfo: &str) -> Option<u64> {
-    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    kib.checked_mul(1024)
 }
 
 /// The 1-, 5- and 15-minute load averages now (`/proc/loadavg`), when the system tells them.
@@ -74,8 +66,6 @@ mod tests {
             "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 9R14\nflags\t: fpu\n";
         assert_eq!(cpu_model(cpuinfo).as_deref(), Some("AMD EPYC 9R14"));
         assert_eq!(cpu_model("processor\t: 0\n"), None);
-        assert_eq!(mem_total("MemTotal:       24684092 kB\nMemFree: 1 kB\n"), Some(24_684_092 * 1024));
-        assert_eq!(mem_total("MemFree: 1 kB\n"), None);
         assert_eq!(parse_load_average("5.33 4.12 3.25 3/612 12345\n"), Some([5.33, 4.12, 3.25]));
         assert_eq!(parse_load_average("5.33\n"), None);
     }

@@ -62,6 +62,12 @@ pub enum BenchError {
     Wrong(String),
 }
 
+impl From<rayon::ThreadPoolBuildError> for BenchError {
+    fn from(e: rayon::ThreadPoolBuildError) -> Self {
+        BenchError::Pool(e.to_string())
+    }
+}
+
 /// How much a report measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "lowercase"))]
@@ -366,7 +372,7 @@ impl Item {
         let out = match *self {
             Item::QueensCount { n, threads, repeat } => {
                 let options = CountOptions::default();
-                let pool = timers::pool(threads)?;
+                let pool = crate::system::thread_pool(Some(threads))?;
                 let (seconds, counts) = timers::best_count(&pool, n, repeat, &options, control)?;
                 check_total(n, counts.total)?;
                 // The summary's targets: q(18) in 6 s on one thread, 3 s on two.

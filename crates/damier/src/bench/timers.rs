@@ -18,11 +18,6 @@ use crate::queens::Counts;
 use crate::queens::count::{self, CountOptions, Share};
 use crate::{factor, lights, walk};
 
-/// A rayon pool of `threads` workers (0: one per core).
-pub fn pool(threads: usize) -> Result<rayon::ThreadPool, BenchError> {
-    rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| BenchError::Pool(e.to_string()))
-}
-
 /// The best wall time of `repeat` counts of n (total + unique) on `pool` (its start-up not
 /// timed), with the counts found; every run must find the same counts.
 pub fn best_count(
@@ -169,7 +164,7 @@ pub fn automaton_throughput(
     let (u, s) = experiment::measure(params, 1, (2_000_000 / per_step).max(1))?;
     let target = ((u as f64 / s.max(1e-9)) * seconds).max(1.0) as u64;
     let threads = threads.max(1);
-    let pool = pool(threads)?;
+    let pool = crate::system::thread_pool(Some(threads))?;
     let clock = Instant::now();
     let totals: Vec<Result<u64, automaton::AutomatonError>> = pool.install(|| {
         use rayon::prelude::*;
@@ -200,7 +195,7 @@ pub fn automaton_solve(
     control: &Control,
 ) -> Result<(f64, f64), BenchError> {
     let samples = samples.max(1);
-    let one = pool(1)?;
+    let one = crate::system::thread_pool(Some(1))?;
     let t = Instant::now();
     let runs = one.install(|| {
         experiment::run_samples(params, seed, samples, max_steps, &experiment::Stop::new(control))

@@ -35,7 +35,8 @@ pub struct Args {
     /// avx512. A unit the CPU lacks is refused.
     #[arg(long, value_name = "ISA", default_value = "auto", value_parser = parse_isa)]
     isa: IsaChoice,
-    /// Most memory the count may take, as bytes or with a K, M, G or T suffix (powers of 1024):
+    /// Most memory the count may take, as bytes or with a K, M, G or T suffix (powers of 1024;
+    /// KB, MB, GB, TB: powers of 1000):
     /// the whole quarter table is built only if it fits, else each task searches what it needs
     /// (slower); a count that cannot fit at all is refused [default: the memory available now].
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
@@ -75,28 +76,41 @@ fn parse_share(text: &str) -> Result<Share, String> {
     Share::parse(text).map_err(|e| e.to_string())
 }
 
-/// Parses a memory size: bytes, or a number with a K, M, G or T suffix (powers of 1024).
+/// Parses a memory size with `bytesize`: bytes, or a number and a unit. A one-letter unit
+/// (`800M`, `1.5G`) counts in powers of 1024, as `MiB`, `GiB`, ... do; `KB`, `MB`, ... count
+/// in powers of 1000.
 pub(super) fn parse_size(text: &str) -> Result<u64, String> {
     let t = text.trim();
-    let (digits, unit) = match t.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => (&t[..i], c.to_ascii_uppercase()),
-        _ => (t, 'B'),
-    };
-    let shift = match unit {
-        'B' => 0,
-        'K' => 10,
-        'M' => 20,
-        'G' => 30,
-        'T' => 40,
-        _ => return Err(format!("unknown unit {unit:?}: use K, M, G or T")),
-    };
-    let value: f64 =
-        digits.trim().parse().map_err(|_| format!("{text:?} is not a size such as 800M or 16G"))?;
-    let bytes = value * (1u64 << shift) as f64;
-    if !(bytes.is_finite() && bytes >= 1.0 && bytes < u64::MAX as f64) {
-        return Err(format!("{text:?} is not a size between 1 byte and 16 EB"));
+    let unit = t.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.').trim_start();
+    let binary = unit.len() == 1 && !unit.eq_ignore_ascii_case("b");
+    let spelled = if binary { format!("{t}i") } else { t.to_string() };
+    let size: bytesize::ByteSize = spelled.parse().map_err(|_| {
+        format!(
+            "{text:?} is not a size such as 800M or 16G (K, M, G, T: powers of 1024; KB, MB, ...: of 1000)"
+        )
+    })?;
+    match size.as_u64() {
+        // A product past a u64 saturates.
+        0 | u64::MAX => Err(format!("{text:?} is not a size between 1 byte and 16 EiB")),
+        bytes => Ok(bytes),
     }
-    Ok(bytes as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn memory_sizes_count_one_letter_units_in_powers_of_1024() {
+        use super::parse_size;
+        assert_eq!(parse_size("4M"), Ok(4 << 20));
+        assert_eq!(parse_size(" 1.5g "), Ok(3 << 29));
+        assert_eq!(parse_size("800"), Ok(800));
+        assert_eq!(parse_size("2 GiB"), Ok(2 << 30));
+        assert_eq!(parse_size("2GB"), Ok(2_000_000_000));
+        for bad in ["0", "abc", "12Q", "-5M", "1e30T", "99999999999999E", ""] {
+            let err = parse_size(bad).unwrap_err();
+            assert!(err.starts_with(&format!("{bad:?} is not a size")), "{bad}: {err}");
+        }
+    }
 }
 
 /// Parses `--isa`: `auto` (the widest unit this CPU runs) or a unit's name.
