@@ -96,23 +96,6 @@ pub(super) fn parse_size(text: &str) -> Result<u64, String> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn memory_sizes_count_one_letter_units_in_powers_of_1024() {
-        use super::parse_size;
-        assert_eq!(parse_size("4M"), Ok(4 << 20));
-        assert_eq!(parse_size(" 1.5g "), Ok(3 << 29));
-        assert_eq!(parse_size("800"), Ok(800));
-        assert_eq!(parse_size("2 GiB"), Ok(2 << 30));
-        assert_eq!(parse_size("2GB"), Ok(2_000_000_000));
-        for bad in ["0", "abc", "12Q", "-5M", "1e30T", "99999999999999E", ""] {
-            let err = parse_size(bad).unwrap_err();
-            assert!(err.starts_with(&format!("{bad:?} is not a size")), "{bad}: {err}");
-        }
-    }
-}
-
 /// Parses `--isa`: `auto` (the widest unit this CPU runs) or a unit's name.
 pub(super) fn parse_isa(text: &str) -> Result<IsaChoice, String> {
     text.parse().map_err(|_| "expected auto, portable, avx2 or avx512".to_string())
@@ -220,5 +203,22 @@ impl Report for ShareCount {
             self.seconds
         )?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn memory_sizes_count_one_letter_units_in_powers_of_1024() {
+        use super::parse_size;
+        assert_eq!(parse_size("4M"), Ok(4 << 20));
+        assert_eq!(parse_size(" 1.5g "), Ok(3 << 29));
+        assert_eq!(parse_size("800"), Ok(800));
+        assert_eq!(parse_size("2 GiB"), Ok(2 << 30));
+        assert_eq!(parse_size("2GB"), Ok(2_000_000_000));
+        for bad in ["0", "abc", "12Q", "-5M", "1e30T", "99999999999999E", ""] {
+            let err = parse_size(bad).unwrap_err();
+            assert!(err.starts_with(&format!("{bad:?} is not a size")), "{bad}: {err}");
+        }
     }
 }
