@@ -106,7 +106,7 @@ pub struct AppState {
     settings: Settings,
     jobs: Semaphore,
     runs: Mutex<live::Runs<damier::automaton::Automaton>>,
-    factor_runs: Mutex<live::Runs<damier::factor::Automaton>>,
+    factor_runs: Mutex<live::Runs<damier::factor::FactorAutomaton>>,
     journal: Option<Mutex<live::journal::JournalSource>>,
 }
 

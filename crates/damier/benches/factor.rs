@@ -4,7 +4,7 @@
 //! never absorbed that early); criterion reports updates per second.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use damier::factor::{Automaton, Params, arith};
+use damier::factor::{FactorAutomaton, FactorParams, arith};
 
 const UPDATES: u64 = 100_000;
 
@@ -17,7 +17,7 @@ fn updates(c: &mut Criterion) {
         g.bench_function(format!("{} bits", 64 - n.leading_zeros()), |b| {
             b.iter(|| {
                 seed += 1;
-                let mut au = Automaton::new(n, &Params::default(), seed).expect("composite");
+                let mut au = FactorAutomaton::new(n, &FactorParams::default(), seed).expect("composite");
                 std::hint::black_box(au.run_steps(UPDATES))
             })
         });

@@ -9,7 +9,7 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 use damier::control::{Censored, Stop};
 use damier::factor::sweep::{self, SweepPlan, SweepSample, SweepSummary};
-use damier::factor::{self as engine, Automaton, FactorError, Params, RunResult};
+use damier::factor::{self as engine, FactorAutomaton, FactorError, FactorParams, FactorRun};
 
 use crate::util::csv_file::{self, Invalid, format};
 use crate::util::output::{Report, errln, outln};
@@ -47,8 +47,8 @@ struct ParamArgs {
 }
 
 impl ParamArgs {
-    fn params(&self) -> anyhow::Result<Params> {
-        Params { q: self.q, eps: self.eps }.validated().map_err(|e| anyhow::anyhow!("--{e}"))
+    fn params(&self) -> anyhow::Result<FactorParams> {
+        FactorParams { q: self.q, eps: self.eps }.validated().map_err(|e| anyhow::anyhow!("--{e}"))
     }
 }
 
@@ -135,7 +135,7 @@ pub fn watch(a: WatchArgs) -> anyhow::Result<ExitCode> {
         "N = {n} is too large to watch: at most {WATCH_MAX_BITS} bits fit a terminal"
     );
     let seed = crate::util::pick_seed(a.seed);
-    let au = match Automaton::new(n, &params, seed) {
+    let au = match FactorAutomaton::new(n, &params, seed) {
         Err(FactorError::Prime(_)) => {
             outln!("{n} is prime (deterministic Miller-Rabin): nothing to watch")?;
             return Ok(ExitCode::from(exit::NO));
@@ -215,7 +215,7 @@ fn run_one(a: OneArgs) -> anyhow::Result<ExitCode> {
         q: params.q,
         eps: params.eps,
     };
-    match Automaton::new(n, &params, seed) {
+    match FactorAutomaton::new(n, &params, seed) {
         Err(FactorError::Prime(_)) => report.prime = true,
         Err(e) => return Err(e).context("nothing to factor"),
         Ok(mut au) => {
@@ -231,7 +231,7 @@ fn run_one(a: OneArgs) -> anyhow::Result<ExitCode> {
             let control = interrupt::control();
             let r = {
                 let _bar = Progress::start(control, a.max_steps, "factor");
-                au.run(a.max_steps, &Stop::new(control))?
+                au.run_until(a.max_steps, &Stop::new(control))?
             };
             report.steps = r.steps;
             report.flips = r.flips;
@@ -445,7 +445,7 @@ impl TryFrom<SweepRow> for SweepSample {
                 r.factored, r.censored
             )));
         }
-        let run = RunResult {
+        let run = FactorRun {
             n,
             seed: r.seed,
             steps: r.steps,
@@ -611,7 +611,7 @@ mod tests {
             n,
             p,
             q,
-            run: RunResult {
+            run: FactorRun {
                 n,
                 seed: 7,
                 steps: 1234,

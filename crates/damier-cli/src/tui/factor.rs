@@ -1,12 +1,12 @@
 //! The factoring automaton's live view: the multiplication grid of fig. 9 with its border
 //! bits, the column feet against the bits of N, and which signals are still stale.
 //!
-//! Runs the library's [`Automaton`] itself, so a seed gives the trajectory of
+//! Runs the library's [`FactorAutomaton`] itself, so a seed gives the trajectory of
 //! `damier factor N --seed S`, step for step.
 
 use std::time::{Duration, Instant};
 
-use damier::factor::{Automaton, LOW, STUCK, Site};
+use damier::factor::{FactorAutomaton, LOW, STUCK, Site};
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -33,10 +33,10 @@ pub enum CellView {
 
 /// The live view's state.
 pub struct FactorWatch {
-    au: Automaton,
+    au: FactorAutomaton,
     /// The same automaton with every signal settled, refreshed each frame, to show which
     /// signals are stale.
-    settled: Automaton,
+    settled: FactorAutomaton,
     pace: Pace,
     view: CellView,
 }
@@ -44,13 +44,13 @@ pub struct FactorWatch {
 impl FactorWatch {
     /// A view of `au`, paused or running at `speed` updates per second (rounded up to an
     /// offered speed).
-    pub fn new(au: Automaton, speed: u64, paused: bool) -> FactorWatch {
+    pub fn new(au: FactorAutomaton, speed: u64, paused: bool) -> FactorWatch {
         let settled = settled(&au);
         FactorWatch { au, settled, pace: Pace::new(speed, paused), view: CellView::Products }
     }
 
     /// The automaton being shown.
-    pub fn automaton(&self) -> &Automaton {
+    pub fn automaton(&self) -> &FactorAutomaton {
         &self.au
     }
 
@@ -207,7 +207,7 @@ impl FactorWatch {
     }
 }
 
-fn settled(au: &Automaton) -> Automaton {
+fn settled(au: &FactorAutomaton) -> FactorAutomaton {
     let mut s = au.clone();
     s.settle();
     s
@@ -272,15 +272,15 @@ impl App for FactorWatch {
 mod tests {
     use super::super::testing::{key, screen};
     use super::*;
-    use damier::factor::Params;
+    use damier::factor::FactorParams;
 
     fn view(n: u64, seed: u64) -> FactorWatch {
-        FactorWatch::new(Automaton::new(n, &Params::default(), seed).unwrap(), 1000, true)
+        FactorWatch::new(FactorAutomaton::new(n, &FactorParams::default(), seed).unwrap(), 1000, true)
     }
 
     #[test]
     fn single_steps_follow_the_engine() {
-        let mut engine = Automaton::new(143, &Params::default(), 5).unwrap();
+        let mut engine = FactorAutomaton::new(143, &FactorParams::default(), 5).unwrap();
         let mut w = view(143, 5);
         for _ in 0..300 {
             w.on_key(key(KeyCode::Char('.')));

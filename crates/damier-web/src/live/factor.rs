@@ -3,12 +3,12 @@
 //! (`POST /api/live/factor/{id}/step` with `{"updates": K}`). Each frame is the grid of
 //! `damier watch factor`: border bits, partial products, column sums and verdicts, which
 //! signals are stale, the column feet against the bits of N, and at the end the factors,
-//! checked by the library's independent [`factor::verify`].
+//! checked by the library's independent [`factor::is_factorization`].
 //!
 //! Numbers up to 2^64 do not fit a page's doubles: N, a, b and the factors travel as decimal
 //! strings.
 
-use damier::factor::{self, Automaton, LOW, STUCK, Site};
+use damier::factor::{self, FactorAutomaton, LOW, STUCK, Site};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
@@ -128,7 +128,7 @@ fn bits(v: u64, len: usize) -> Vec<u8> {
     (0..len).map(|k| if k < 64 { (v >> k) as u8 & 1 } else { 0 }).collect()
 }
 
-fn frame(id: u64, au: &Automaton) -> FactorFrame {
+fn frame(id: u64, au: &FactorAutomaton) -> FactorFrame {
     let (la, lb) = (au.la(), au.lb());
     let mut settled = au.clone();
     settled.settle();
@@ -159,7 +159,7 @@ fn frame(id: u64, au: &Automaton) -> FactorFrame {
         Some(Site::B(i)) => Some(format!("b{i}")),
         Some(Site::Interior(..)) | None => None,
     };
-    let factors = au.factors().filter(|&(lo, hi)| factor::verify(au.n(), lo, hi));
+    let factors = au.factors().filter(|&(lo, hi)| factor::is_factorization(au.n(), lo, hi));
     FactorFrame {
         id,
         n: au.n().to_string(),
@@ -183,7 +183,7 @@ fn frame(id: u64, au: &Automaton) -> FactorFrame {
     }
 }
 
-impl Runs<Automaton> {
+impl Runs<FactorAutomaton> {
     /// Starts a factoring run; refuses bad parameters with the library's message.
     pub fn create(&mut self, req: &NewFactor) -> Result<FactorFrame, String> {
         let seed = page_seed(req.seed);
@@ -201,11 +201,11 @@ impl Runs<Automaton> {
             }
             _ => return Err("give either n (the number to factor) or bits (a random semiprime)".into()),
         };
-        let params = factor::Params {
+        let params = factor::FactorParams {
             q: req.q.unwrap_or(factor::DEFAULT_Q),
             eps: req.eps.unwrap_or(factor::DEFAULT_EPS),
         };
-        let au = Automaton::new(n, &params, seed).map_err(|e| e.to_string())?;
+        let au = FactorAutomaton::new(n, &params, seed).map_err(|e| e.to_string())?;
         let mut f = frame(0, &au);
         f.id = self.insert(au);
         Ok(f)
@@ -213,7 +213,7 @@ impl Runs<Automaton> {
 }
 
 /// Steps `au` by up to `updates` (within the time budget), stopping once absorbing.
-pub fn step(id: u64, au: &mut Automaton, updates: u64) -> FactorFrame {
+pub fn step(id: u64, au: &mut FactorAutomaton, updates: u64) -> FactorFrame {
     step_within(updates, au.is_absorbing(), |k| au.run_steps(k));
     frame(id, au)
 }
@@ -224,10 +224,10 @@ mod tests {
 
     #[test]
     fn stepping_in_chunks_is_the_command_lines_run_and_checks_the_factors() {
-        let params = factor::Params::default();
-        let mut whole = Automaton::new(143, &params, 5).unwrap();
+        let params = factor::FactorParams::default();
+        let mut whole = FactorAutomaton::new(143, &params, 5).unwrap();
         assert!(whole.run_steps(u64::MAX));
-        let mut runs: Runs<Automaton> = Runs::default();
+        let mut runs: Runs<FactorAutomaton> = Runs::default();
         let req = NewFactor {
             n: Some(NumberText::Text("143".into())),
             bits: None,

@@ -196,13 +196,13 @@ mod tests {
             [(Model::Pair, 7, 1), (Model::Cell, 10, 2), (Model::Cell, 12, 3), (Model::Row, 20, 4)]
         {
             let mut whole = Automaton::from_seed(&params(model, n), seed).unwrap();
-            let straight = whole.run(u64::MAX, &stop).unwrap();
+            let straight = whole.run_until(u64::MAX, &stop).unwrap();
             assert!(straight.solved);
             for cut in [1, 777, straight.steps / 2, straight.steps.saturating_sub(1)] {
                 let mut first = Automaton::from_seed(&params(model, n), seed).unwrap();
-                first.run(cut, &stop).unwrap();
+                first.run_until(cut, &stop).unwrap();
                 let mut resumed = decode(&encode(&first)).unwrap();
-                let r = resumed.run(u64::MAX, &stop).unwrap();
+                let r = resumed.run_until(u64::MAX, &stop).unwrap();
                 assert_eq!(r, straight, "{model:?} n = {n}, cut at {cut}");
             }
         }

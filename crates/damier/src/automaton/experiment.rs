@@ -39,17 +39,18 @@ pub struct RunResult {
 }
 
 impl Automaton {
-    /// Runs to the first solution, at most `max_steps` updates in all (counting those already
-    /// made), polling `stop` every [`Automaton::poll_steps`] updates.
-    pub fn run(&mut self, max_steps: u64, stop: &Stop) -> Result<RunResult, Interrupted> {
-        self.run_observed(max_steps, stop, Duration::MAX, |_| Ok::<(), Interrupted>(()))
+    /// Runs to the first solution or until the step counter reaches `max_steps` (a total,
+    /// counting the updates already made; [`Automaton::run_steps`] counts from now), polling
+    /// `stop` every [`Automaton::poll_steps`] updates.
+    pub fn run_until(&mut self, max_steps: u64, stop: &Stop) -> Result<RunResult, Interrupted> {
+        self.run_until_observed(max_steps, stop, Duration::MAX, |_| Ok::<(), Interrupted>(()))
     }
 
-    /// As [`Automaton::run`], calling `observe` whenever `period` has passed since its last
+    /// As [`Automaton::run_until`], calling `observe` whenever `period` has passed since its last
     /// call, between chunks of [`Automaton::poll_steps`] updates (so it sees a consistent state, and the
     /// trajectory is the same as without it); an error from `observe` stops the run. For
     /// progress reports and periodic checkpoints of long runs.
-    pub fn run_observed<E: From<Interrupted>>(
+    pub fn run_until_observed<E: From<Interrupted>>(
         &mut self,
         max_steps: u64,
         stop: &Stop,
@@ -79,7 +80,7 @@ impl Automaton {
         Ok(self.result(censored))
     }
 
-    /// As [`Automaton::run`], but after every queen move all signals are reset to the true
+    /// As [`Automaton::run_until`], but after every queen move all signals are reset to the true
     /// field: instantaneous propagation, the seed's "signals properly propagated" reading of
     /// fig. 7. One update at a time and O(n^2) per move: for small demonstrations only.
     pub fn run_ideal(&mut self, max_steps: u64, stop: &Stop) -> Result<RunResult, Interrupted> {
@@ -169,7 +170,7 @@ pub fn run_samples_from(
             let r = if start.is_some_and(|st| st.ideal) {
                 a.run_ideal(max_steps, stop)?
             } else {
-                a.run(max_steps, stop)?
+                a.run_until(max_steps, stop)?
             };
             stop.control.advance(1);
             Ok(r)
@@ -402,7 +403,7 @@ mod tests {
         let runs = run_samples(&params, 3, 3, 5_000_000, &Stop::new(&control)).unwrap();
         for r in &runs {
             let mut a = Automaton::from_seed(&params, r.seed).unwrap();
-            assert_eq!(&a.run(5_000_000, &Stop::new(&control)).unwrap(), r);
+            assert_eq!(&a.run_until(5_000_000, &Stop::new(&control)).unwrap(), r);
             // Chunked stepping reaches the same first solution.
             let mut b = Automaton::from_seed(&params, r.seed).unwrap();
             while !b.run_steps(997) && b.steps() < 5_000_000 {}
@@ -445,10 +446,10 @@ mod tests {
         control.cancel();
         let params = Params::new(Model::Pair, 3).unwrap();
         let mut a = Automaton::from_seed(&params, 1).unwrap();
-        assert_eq!(a.run(u64::MAX, &Stop::new(&control)), Err(Interrupted));
+        assert_eq!(a.run_until(u64::MAX, &Stop::new(&control)), Err(Interrupted));
         let fresh = Control::new();
         let stop = Stop { control: &fresh, deadline: Some(Instant::now()) };
-        let r = a.run(u64::MAX, &stop).unwrap();
+        let r = a.run_until(u64::MAX, &stop).unwrap();
         assert_eq!(r.censored, Some(Censored::Budget));
     }
 

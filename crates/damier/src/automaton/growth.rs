@@ -405,7 +405,7 @@ pub fn measure(plan: &GrowthPlan, control: &Control) -> Result<Vec<Measured>, Me
                     let model = series.model().expect("an automaton series");
                     let params = Params { eps: plan.eps, eta: plan.eta, ..Params::new(model, n)? };
                     let mut aut = Automaton::from_seed(&params, seed)?;
-                    let r = aut.run(plan.cap(series), &Stop::new(control))?;
+                    let r = aut.run_until(plan.cap(series), &Stop::new(control))?;
                     (r.steps, r.moves, r.solved)
                 }
             };
@@ -743,7 +743,7 @@ mod tests {
         // The automaton run is `automaton run --seed` replayed; the local search counts a
         // greedy start's queens and two moves per swap made.
         let params = Params { eps: plan.eps, eta: plan.eta, ..Params::new(Model::Pair, 6).unwrap() };
-        let r = Automaton::from_seed(&params, 2).unwrap().run(u64::MAX, &Stop::new(&control)).unwrap();
+        let r = Automaton::from_seed(&params, 2).unwrap().run_until(u64::MAX, &Stop::new(&control)).unwrap();
         assert_eq!((rows[1].steps, rows[1].moves), (r.steps, r.moves));
         let s = local::solve(10, 1, &control).unwrap().stats;
         assert_eq!(rows[4].steps, s.swaps_tried);
@@ -836,7 +836,7 @@ mod tests {
         assert_eq!(rows.len(), 6);
         assert!(rows.iter().all(|r| r.solved && r.series == Series::Row));
         let params = Params::new(Model::Row, 12).unwrap();
-        let r = Automaton::from_seed(&params, 2).unwrap().run(u64::MAX, &Stop::new(&control)).unwrap();
+        let r = Automaton::from_seed(&params, 2).unwrap().run_until(u64::MAX, &Stop::new(&control)).unwrap();
         assert_eq!((rows[4].steps, rows[4].moves), (r.steps, r.moves));
         let a = Analysis {
             pair_max_steps: 1,

@@ -507,7 +507,8 @@ impl Automaton {
         self.moves != before
     }
 
-    /// Performs updates until the queens form a solution or `limit` updates were made;
+    /// Performs updates until the queens form a solution or `limit` more updates were made
+    /// (counted from now; [`Automaton::run_until`] takes a total);
     /// returns [`Automaton::is_solution`]. Does nothing on a solution, so
     /// `run_steps(k)` repeated reaches exactly the first solution of the trajectory.
     #[inline(never)]

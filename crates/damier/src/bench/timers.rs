@@ -232,12 +232,12 @@ pub fn local_search(n: u32, seed: u64, control: &Control) -> Result<f64, BenchEr
 /// thread, polling `control`: (updates made, seconds). A run that absorbs early restarts from
 /// the next seed, so the figure is the cost of an update, not of a factorization.
 pub fn factor_updates(n: u64, updates: u64, seed: u64, control: &Control) -> Result<(u64, f64), BenchError> {
-    let params = factor::Params::default();
+    let params = factor::FactorParams::default();
     let t = Instant::now();
     let mut done = 0u64;
     let mut i = 0u64;
     while done < updates {
-        let mut au = factor::Automaton::new(n, &params, experiment::stream_seed(seed, i))?;
+        let mut au = factor::FactorAutomaton::new(n, &params, experiment::stream_seed(seed, i))?;
         while done < updates && !au.is_absorbing() {
             if control.cancelled() {
                 return Err(Interrupted.into());

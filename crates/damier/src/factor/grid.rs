@@ -4,7 +4,7 @@
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::{FactorError, Params, arith};
+use super::{FactorError, FactorParams, arith};
 
 /// Verdict bit: this column is the lowest wrong one.
 pub const LOW: u8 = 1;
@@ -202,9 +202,9 @@ pub enum Site {
 
 /// The factoring automaton for one N: border bits, interior signals, generator and counters.
 #[derive(Clone, Debug)]
-pub struct Automaton {
+pub struct FactorAutomaton {
     geo: Geometry,
-    params: Params,
+    params: FactorParams,
     seed: u64,
     rng: Xoshiro256PlusPlus,
     a: u64,
@@ -218,40 +218,46 @@ pub struct Automaton {
     last_site: Option<Site>,
 }
 
-impl Automaton {
+impl FactorAutomaton {
     /// The automaton for `n` from its random start: every border bit uniform (drawn from
     /// `seed`), every signal 0. Refuses `n < 4` and primes.
-    pub fn new(n: u64, params: &Params, seed: u64) -> Result<Automaton, FactorError> {
+    pub fn new(n: u64, params: &FactorParams, seed: u64) -> Result<FactorAutomaton, FactorError> {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let (la, lb) = check_n(n)?;
         let a = rng.random::<u64>() & mask(la);
         let b = rng.random::<u64>() & mask(lb);
-        Automaton::build(n, params, seed, rng, a, b)
+        FactorAutomaton::build(n, params, seed, rng, a, b)
     }
 
     /// The automaton for `n` with the given border bits (`a < 2^la`, `b < 2^lb`) and every
     /// signal 0; the generator is seeded with `seed`.
-    pub fn from_border(n: u64, params: &Params, seed: u64, a: u64, b: u64) -> Result<Automaton, FactorError> {
+    pub fn from_border(
+        n: u64,
+        params: &FactorParams,
+        seed: u64,
+        a: u64,
+        b: u64,
+    ) -> Result<FactorAutomaton, FactorError> {
         let (la, lb) = check_n(n)?;
         if a > mask(la) || b > mask(lb) {
             return Err(FactorError::Border { a, b, la, lb });
         }
-        Automaton::build(n, params, seed, Xoshiro256PlusPlus::seed_from_u64(seed), a, b)
+        FactorAutomaton::build(n, params, seed, Xoshiro256PlusPlus::seed_from_u64(seed), a, b)
     }
 
     fn build(
         n: u64,
-        params: &Params,
+        params: &FactorParams,
         seed: u64,
         rng: Xoshiro256PlusPlus,
         a: u64,
         b: u64,
-    ) -> Result<Automaton, FactorError> {
+    ) -> Result<FactorAutomaton, FactorError> {
         let params = params.validated()?;
         let geo = Geometry::new(n);
         let cells = vec![Signals::default(); geo.la * geo.lb];
         let scratch = cells.clone();
-        let mut au = Automaton {
+        let mut au = FactorAutomaton {
             geo,
             params,
             seed,
@@ -324,7 +330,8 @@ impl Automaton {
         flip
     }
 
-    /// Performs up to `k` updates, stopping early once absorbing; returns whether absorbing.
+    /// Performs up to `k` more updates (counted from now; [`FactorAutomaton::run_until`] takes
+    /// a total), stopping early once absorbing; returns whether absorbing.
     pub fn run_steps(&mut self, k: u64) -> bool {
         for _ in 0..k {
             if self.step() {
@@ -363,7 +370,7 @@ impl Automaton {
             return None;
         }
         let (lo, hi) = (self.a.min(self.b), self.a.max(self.b));
-        verify(self.geo.n, lo, hi).then_some((lo, hi))
+        is_factorization(self.geo.n, lo, hi).then_some((lo, hi))
     }
 
     /// The number being factored.
@@ -403,7 +410,7 @@ impl Automaton {
         self.geo.last
     }
     /// The parameters.
-    pub fn params(&self) -> &Params {
+    pub fn params(&self) -> &FactorParams {
         &self.params
     }
     /// The seed of the generator.
@@ -442,7 +449,7 @@ pub(super) fn check_n(n: u64) -> Result<(usize, usize), FactorError> {
 }
 
 /// The independent check of an answer: `1 < lo ≤ hi < n` and `lo × hi = n` in `u128`.
-pub fn verify(n: u64, lo: u64, hi: u64) -> bool {
+pub fn is_factorization(n: u64, lo: u64, hi: u64) -> bool {
     1 < lo && lo <= hi && hi < n && lo as u128 * hi as u128 == n as u128
 }
 

@@ -29,7 +29,7 @@ fn composite(n: u64) -> bool {
 }
 
 fn factors_within_the_default_cap(n: u64, seed: u64) {
-    let mut au = Automaton::new(n, &Params::default(), seed).unwrap();
+    let mut au = FactorAutomaton::new(n, &FactorParams::default(), seed).unwrap();
     assert!(
         au.run_steps(DEFAULT_MAX_STEPS),
         "n = {n}, seed {seed}: not factored in {DEFAULT_MAX_STEPS} steps"
@@ -60,26 +60,26 @@ fn semiprimes_to_24_bits_factor_within_the_default_cap() {
 
 #[test]
 fn refuses_what_has_no_factorization() {
-    let p = Params::default();
-    assert_eq!(Automaton::new(0, &p, 1).unwrap_err(), FactorError::TooSmall(0));
-    assert_eq!(Automaton::new(1, &p, 1).unwrap_err(), FactorError::TooSmall(1));
+    let p = FactorParams::default();
+    assert_eq!(FactorAutomaton::new(0, &p, 1).unwrap_err(), FactorError::TooSmall(0));
+    assert_eq!(FactorAutomaton::new(1, &p, 1).unwrap_err(), FactorError::TooSmall(1));
     for n in [2u64, 3, 5, 7919, u64::MAX - 58] {
-        assert_eq!(Automaton::new(n, &p, 1).unwrap_err(), FactorError::Prime(n));
+        assert_eq!(FactorAutomaton::new(n, &p, 1).unwrap_err(), FactorError::Prime(n));
     }
     assert!(matches!(
-        Automaton::new(15, &Params { q: 0.0, eps: 0.1 }, 1),
+        FactorAutomaton::new(15, &FactorParams { q: 0.0, eps: 0.1 }, 1),
         Err(FactorError::Probability { name: "q", .. })
     ));
     assert!(matches!(
-        Automaton::new(15, &Params { q: 0.5, eps: f64::NAN }, 1),
+        FactorAutomaton::new(15, &FactorParams { q: 0.5, eps: f64::NAN }, 1),
         Err(FactorError::Probability { name: "eps", .. })
     ));
-    assert!(matches!(Automaton::from_border(15, &p, 1, 8, 0), Err(FactorError::Border { .. })));
+    assert!(matches!(FactorAutomaton::from_border(15, &p, 1, 8, 0), Err(FactorError::Border { .. })));
 }
 
 #[test]
 fn largest_inputs_build_a_grid() {
-    let mut au = Automaton::new(u64::MAX, &Params::default(), 3).unwrap();
+    let mut au = FactorAutomaton::new(u64::MAX, &FactorParams::default(), 3).unwrap();
     assert_eq!((au.la(), au.lb(), au.last_column()), (32, 63, 93));
     au.run_steps(100_000);
     au.settle();
@@ -93,14 +93,14 @@ fn largest_inputs_build_a_grid() {
     assert!(!settled(u64::MAX, 4_294_967_295, 4_294_967_299).is_absorbing());
 }
 
-fn settled(n: u64, a: u64, b: u64) -> Automaton {
-    let mut au = Automaton::from_border(n, &Params::default(), 0, a, b).unwrap();
+fn settled(n: u64, a: u64, b: u64) -> FactorAutomaton {
+    let mut au = FactorAutomaton::from_border(n, &FactorParams::default(), 0, a, b).unwrap();
     au.settle();
     au
 }
 
 /// The product the feet of a settled grid spell: column bits below the last, then its total.
-fn product_from_feet(au: &Automaton) -> u128 {
+fn product_from_feet(au: &FactorAutomaton) -> u128 {
     let mut v = 0u128;
     for x in 0..=au.last_column() {
         let i = x.min(au.lb() - 1);
@@ -113,7 +113,7 @@ fn product_from_feet(au: &Automaton) -> u128 {
 #[test]
 fn same_seed_same_run() {
     let run = |seed| {
-        let mut au = Automaton::new(3599, &Params::default(), seed).unwrap();
+        let mut au = FactorAutomaton::new(3599, &FactorParams::default(), seed).unwrap();
         au.run_steps(50_000);
         (au.steps(), au.flips(), au.a(), au.b(), au.is_absorbing())
     };
@@ -174,7 +174,7 @@ proptest! {
     /// a settled grid changes no signal.
     #[test]
     fn updates_are_local(seed: u64, warm in 0u64..5000) {
-        let mut au = Automaton::new(57_599, &Params::default(), seed).unwrap();
+        let mut au = FactorAutomaton::new(57_599, &FactorParams::default(), seed).unwrap();
         au.run_steps(warm);
         if au.is_absorbing() { return Ok(()); }
         let before = au.clone();
@@ -201,7 +201,7 @@ proptest! {
         let mut au = settled(n, a, b);
         prop_assert!(au.is_absorbing());
         prop_assert_eq!(au.factors(), Some((a, b)));
-        let mut au2 = Automaton::from_border(n, &Params::default(), seed, a, b).unwrap();
+        let mut au2 = FactorAutomaton::from_border(n, &FactorParams::default(), seed, a, b).unwrap();
         au2.settle();
         let cells = au2.cells.clone();
         for _ in 0..2000 { au2.step(); }

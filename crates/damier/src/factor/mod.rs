@@ -11,7 +11,7 @@
 //!
 //! ## Contents
 //!
-//! - [`Automaton`]: the state and its update rule ([`Automaton::step`]), absorption, the
+//! - [`FactorAutomaton`]: the state and its update rule ([`FactorAutomaton::step`]), absorption, the
 //!   signals of each cell for a live view;
 //! - [`run`]: one run with a step cap and a [`Control`](crate::control::Control), many
 //!   independent seeded runs in parallel;
@@ -22,9 +22,9 @@
 //!   baseline).
 //!
 //! ```
-//! use damier::factor::{Automaton, Params};
+//! use damier::factor::{FactorAutomaton, FactorParams};
 //!
-//! let mut au = Automaton::new(143, &Params::default(), 7).unwrap();
+//! let mut au = FactorAutomaton::new(143, &FactorParams::default(), 7).unwrap();
 //! while !au.run_steps(1_000_000) {}
 //! assert_eq!(au.factors(), Some((11, 13)));
 //! ```
@@ -35,8 +35,8 @@ pub mod run;
 pub mod sat;
 pub mod sweep;
 
-pub use grid::{Automaton, ECHO_A, ECHO_B, LOW, STUCK, Signals, Site, verify};
-pub use run::{RunResult, run_samples};
+pub use grid::{ECHO_A, ECHO_B, FactorAutomaton, LOW, STUCK, Signals, Site, is_factorization};
+pub use run::{FactorRun, run_samples};
 
 use crate::control::Interrupted;
 
@@ -54,7 +54,7 @@ pub const DEFAULT_MAX_STEPS: u64 = 2_000_000_000;
 /// The automaton's two probabilities.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Params {
+pub struct FactorParams {
     /// Flip probability on the verdict "this column is the lowest wrong one".
     /// [default: 0.5] [range: (0, 1]]
     pub q: f64,
@@ -63,15 +63,15 @@ pub struct Params {
     pub eps: f64,
 }
 
-impl Default for Params {
-    fn default() -> Params {
-        Params { q: DEFAULT_Q, eps: DEFAULT_EPS }
+impl Default for FactorParams {
+    fn default() -> FactorParams {
+        FactorParams { q: DEFAULT_Q, eps: DEFAULT_EPS }
     }
 }
 
-impl Params {
+impl FactorParams {
     /// Checks both probabilities are in `(0, 1]`.
-    pub fn validated(self) -> Result<Params, FactorError> {
+    pub fn validated(self) -> Result<FactorParams, FactorError> {
         for (name, value) in [("q", self.q), ("eps", self.eps)] {
             if !(value > 0.0 && value <= 1.0) {
                 return Err(FactorError::Probability { name, value });

@@ -9,14 +9,14 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::{Automaton, FactorError, Params};
+use super::{FactorAutomaton, FactorError, FactorParams};
 use crate::control::Interrupted;
 use crate::control::{CHUNK, Censored, Stop, stream_seed};
 
 /// The outcome of one run.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct RunResult {
+pub struct FactorRun {
     /// The number factored.
     pub n: u64,
     /// The seed of the run's generator.
@@ -31,11 +31,12 @@ pub struct RunResult {
     pub censored: Option<Censored>,
 }
 
-impl Automaton {
-    /// Runs to the first absorbing configuration, at most `max_steps` updates in all
-    /// (counting those already made), polling `stop` every [`CHUNK`] updates and reporting
+impl FactorAutomaton {
+    /// Runs to the first absorbing configuration or until the step counter reaches
+    /// `max_steps` (a total, counting the updates already made; [`FactorAutomaton::run_steps`]
+    /// counts from now), polling `stop` every [`CHUNK`] updates and reporting
     /// the updates made to `stop.control`.
-    pub fn run(&mut self, max_steps: u64, stop: &Stop) -> Result<RunResult, Interrupted> {
+    pub fn run_until(&mut self, max_steps: u64, stop: &Stop) -> Result<FactorRun, Interrupted> {
         self.run_inner(max_steps, stop, true)
     }
 
@@ -44,7 +45,7 @@ impl Automaton {
         max_steps: u64,
         stop: &Stop,
         report_steps: bool,
-    ) -> Result<RunResult, Interrupted> {
+    ) -> Result<FactorRun, Interrupted> {
         let mut censored = None;
         while !self.is_absorbing() {
             if self.steps() >= max_steps {
@@ -67,10 +68,10 @@ impl Automaton {
         Ok(self.result(censored))
     }
 
-    /// The current state as a [`RunResult`].
-    pub fn result(&self, censored: Option<Censored>) -> RunResult {
+    /// The current state as a [`FactorRun`].
+    pub fn result(&self, censored: Option<Censored>) -> FactorRun {
         let factors = self.factors();
-        RunResult {
+        FactorRun {
             n: self.n(),
             seed: self.seed(),
             steps: self.steps(),
@@ -86,17 +87,17 @@ impl Automaton {
 /// `stop.control` by one per finished run.
 pub fn run_samples(
     n: u64,
-    params: &Params,
+    params: &FactorParams,
     seed: u64,
     samples: usize,
     max_steps: u64,
     stop: &Stop,
-) -> Result<Vec<RunResult>, FactorError> {
-    Automaton::new(n, params, 0)?;
-    let out: Result<Vec<RunResult>, Interrupted> = (0..samples)
+) -> Result<Vec<FactorRun>, FactorError> {
+    FactorAutomaton::new(n, params, 0)?;
+    let out: Result<Vec<FactorRun>, Interrupted> = (0..samples)
         .into_par_iter()
         .map(|i| {
-            let mut au = Automaton::new(n, params, stream_seed(seed, i as u64)).expect("checked");
+            let mut au = FactorAutomaton::new(n, params, stream_seed(seed, i as u64)).expect("checked");
             let r = au.run_inner(max_steps, stop, false)?;
             stop.control.advance(1);
             Ok(r)
@@ -114,7 +115,7 @@ mod tests {
     fn samples_do_not_depend_on_the_thread_count() {
         let control = Control::new();
         let stop = Stop::new(&control);
-        let p = Params::default();
+        let p = FactorParams::default();
         let run = |threads| {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             pool.install(|| run_samples(3599, &p, 11, 6, 10_000_000, &stop)).unwrap()
@@ -126,8 +127,8 @@ mod tests {
             assert_eq!(r.seed, stream_seed(11, i as u64));
             assert_eq!(r.factors, Some((59, 61)));
             // The sample replays alone from its seed.
-            let mut au = Automaton::new(3599, &p, r.seed).unwrap();
-            assert_eq!(&au.run(u64::MAX, &stop).unwrap(), r);
+            let mut au = FactorAutomaton::new(3599, &p, r.seed).unwrap();
+            assert_eq!(&au.run_until(u64::MAX, &stop).unwrap(), r);
         }
     }
 
@@ -135,16 +136,16 @@ mod tests {
     fn the_cap_censors_and_cancel_interrupts() {
         let control = Control::new();
         let stop = Stop::new(&control);
-        let mut au = Automaton::new(14_363_581, &Params::default(), 1).unwrap();
-        let r = au.run(1000, &stop).unwrap();
+        let mut au = FactorAutomaton::new(14_363_581, &FactorParams::default(), 1).unwrap();
+        let r = au.run_until(1000, &stop).unwrap();
         assert_eq!((r.steps, r.factors, r.censored), (1000, None, Some(Censored::StepCap)));
         assert_eq!(control.done(), 1000);
         control.cancel();
-        assert_eq!(au.run(u64::MAX, &stop), Err(Interrupted));
+        assert_eq!(au.run_until(u64::MAX, &stop), Err(Interrupted));
         assert!(matches!(
-            run_samples(15, &Params::default(), 1, 3, 100, &stop),
+            run_samples(15, &FactorParams::default(), 1, 3, 100, &stop),
             Err(FactorError::Interrupted(_))
         ));
-        assert_eq!(run_samples(13, &Params::default(), 1, 3, 100, &stop), Err(FactorError::Prime(13)));
+        assert_eq!(run_samples(13, &FactorParams::default(), 1, 3, 100, &stop), Err(FactorError::Prime(13)));
     }
 }

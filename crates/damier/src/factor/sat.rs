@@ -125,7 +125,7 @@ pub fn factor(n: u64) -> Result<Option<(u64, u64)>, FactorError> {
     };
     let (x, y) = (value(&a), value(&b));
     let (lo, hi) = (x.min(y), x.max(y));
-    Ok(grid::verify(n, lo, hi).then_some((lo, hi)))
+    Ok(grid::is_factorization(n, lo, hi).then_some((lo, hi)))
 }
 
 /// Whether the formula for `n ≥ 4` (prime or not) is satisfiable, for the cross-check

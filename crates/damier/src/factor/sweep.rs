@@ -13,7 +13,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 
-use super::{Automaton, FactorError, Params, RunResult, arith, sat};
+use super::{FactorAutomaton, FactorError, FactorParams, FactorRun, arith, sat};
 use crate::control::{Censored, Control, Stop, stream_seed};
 use crate::stats;
 
@@ -30,7 +30,7 @@ pub struct SweepSample {
     /// Its larger prime factor.
     pub q: u64,
     /// The automaton's run.
-    pub run: RunResult,
+    pub run: FactorRun,
     /// Wall time of the automaton's run, seconds.
     pub seconds: f64,
     /// Wall time of trial division on `n`, seconds (mean over repetitions).
@@ -75,7 +75,7 @@ pub fn sweep_point(
     bits: u32,
     samples: usize,
     seed: u64,
-    params: &Params,
+    params: &FactorParams,
     max_steps: u64,
     with_sat: bool,
     stop: &Stop,
@@ -86,7 +86,7 @@ pub fn sweep_point(
         .into_par_iter()
         .map(|i| {
             let (n, p, q, s) = sweep_input(bits, seed, i)?;
-            let mut au = Automaton::new(n, params, s)?;
+            let mut au = FactorAutomaton::new(n, params, s)?;
             let start = Instant::now();
             let run = au.run_inner(max_steps, stop, false)?;
             let seconds = start.elapsed().as_secs_f64();
@@ -191,7 +191,7 @@ pub struct SweepPlan {
     /// Seed of the sweep: numbers and runs derive from it.
     pub seed: u64,
     /// The automaton's probabilities.
-    pub params: Params,
+    pub params: FactorParams,
     /// Step cap of each run (censored beyond).
     pub max_steps: u64,
     /// Also time the SAT solver on each number.
@@ -379,7 +379,7 @@ mod tests {
     fn sweep_points_are_reproducible_and_checked() {
         let control = Control::new();
         let stop = Stop::new(&control);
-        let p = Params::default();
+        let p = FactorParams::default();
         let a = sweep_point(12, 4, 5, &p, 100_000_000, true, &stop).unwrap();
         let b = sweep_point(12, 4, 5, &p, 100_000_000, false, &stop).unwrap();
         for (x, y) in a.iter().zip(&b) {
@@ -415,7 +415,7 @@ mod tests {
             n,
             p,
             q,
-            run: RunResult {
+            run: FactorRun {
                 n,
                 seed: 7,
                 steps: 1234,
@@ -464,7 +464,7 @@ mod tests {
             bits: vec![10, 40, 41],
             samples: 2,
             seed: 3,
-            params: Params::default(),
+            params: FactorParams::default(),
             max_steps: u64::MAX,
             with_sat: false,
             budget: Some(Duration::from_millis(20)),

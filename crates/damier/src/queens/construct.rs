@@ -9,7 +9,7 @@
 //!   (`4 6 … n-1 2, 5 7 … n 1 3`).
 //!
 //! [`column()`] gives the queen of any row in O(1), so a huge solution can be verified
-//! ([`verify`], O(n) time, 5n bits of occupancy) and then streamed without ever storing its
+//! ([`check`], O(n) time, 5n bits of occupancy) and then streamed without ever storing its
 //! columns; [`solve`] stores them as `u32` for callers that want a [`Placement`].
 
 use crate::control::{Control, Interrupted};
@@ -101,12 +101,12 @@ pub fn column(n: u32, row: u32) -> u32 {
 }
 
 /// Checks the construction for `n` row by row with an [`Occupancy`] (O(n) time).
-pub fn verify(n: u32) -> Result<(), ConstructError> {
-    verify_with(n, &Control::new())
+pub fn check(n: u32) -> Result<(), ConstructError> {
+    check_with(n, &Control::new())
 }
 
-/// [`verify`], polling `control` and advancing it by one unit per row (in blocks of 2^20).
-pub fn verify_with(n: u32, control: &Control) -> Result<(), ConstructError> {
+/// [`check`], polling `control` and advancing it by one unit per row (in blocks of 2^20).
+pub fn check_with(n: u32, control: &Control) -> Result<(), ConstructError> {
     const BLOCK: u32 = 1 << 20;
     validate(n)?;
     let mut occ = Occupancy::new(n);
@@ -127,7 +127,7 @@ pub fn verify_with(n: u32, control: &Control) -> Result<(), ConstructError> {
 
 /// The verified construction for `n` as a [`Placement`] (4 bytes per row).
 pub fn solve(n: u32) -> Result<Placement, ConstructError> {
-    verify(n)?;
+    check(n)?;
     let p = Placement::from_trusted((0..n).map(|r| column(n, r)).collect());
     Ok(p)
 }
@@ -143,15 +143,15 @@ mod tests {
         assert_eq!(solve(8).unwrap().to_string(), "(2, 4, 6, 8, 3, 1, 7, 5)");
         assert_eq!(solve(9).unwrap().to_string(), "(4, 6, 8, 2, 5, 7, 9, 1, 3)");
         for n in [0, 1, 2, 3] {
-            assert_eq!(verify(n), Err(ConstructError::TooSmall(n)));
+            assert_eq!(check(n), Err(ConstructError::TooSmall(n)));
         }
-        assert!(matches!(verify(MAX_N + 1), Err(ConstructError::TooLarge { .. })));
+        assert!(matches!(check(MAX_N + 1), Err(ConstructError::TooLarge { .. })));
     }
 
     #[test]
     fn every_n_up_to_2000_passes_both_checkers() {
         for n in 4..=2000 {
-            verify(n).unwrap_or_else(|e| panic!("{e}"));
+            check(n).unwrap_or_else(|e| panic!("{e}"));
             if n <= 300 {
                 assert!(solve(n).unwrap().is_valid(), "n = {n}");
             }
@@ -160,15 +160,15 @@ mod tests {
 
     #[test]
     fn a_million() {
-        verify(1_000_000).unwrap();
-        verify(1_000_003).unwrap();
+        check(1_000_000).unwrap();
+        check(1_000_003).unwrap();
     }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(32))]
         #[test]
         fn random_n(n in 4u32..200_000) {
-            prop_assert!(verify(n).is_ok());
+            prop_assert!(check(n).is_ok());
         }
     }
 }

@@ -37,7 +37,7 @@ pub fn save(aut: &Automaton, path: &Path) -> anyhow::Result<()> {
     output::write_bytes(path, output::Durability::Synced, &checkpoint::encode(aut))
 }
 
-/// Runs `aut` like [`Automaton::run`], with a bar on a terminal and, with `checkpoint`, a
+/// Runs `aut` like [`Automaton::run_until`], with a bar on a terminal and, with `checkpoint`, a
 /// checkpoint every `every`, on Ctrl-C and at the end.
 pub fn run(
     aut: &mut Automaton,
@@ -65,7 +65,7 @@ pub fn run(
         save(aut, path)?;
     }
     let mut last_save = Instant::now();
-    let result = aut.run_observed(max_steps, stop, period, |a| -> anyhow::Result<()> {
+    let result = aut.run_until_observed(max_steps, stop, period, |a| -> anyhow::Result<()> {
         if let Some(bar) = &bar {
             bar.set_position(a.steps());
             bar.set_message(format!("moves {}, conflicts left {}", a.moves(), a.conflicts()));

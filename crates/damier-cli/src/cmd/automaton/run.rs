@@ -121,7 +121,7 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
                     break;
                 }
                 let next = aut.steps().saturating_add(k).min(a.max_steps);
-                let r = aut.run(next, &stop)?;
+                let r = aut.run_until(next, &stop)?;
                 if r.solved || aut.steps() >= a.max_steps {
                     writeln!(sink, "step {} moves {}", aut.steps(), aut.moves())?;
                     write!(sink, "{}", text::render(&aut))?;

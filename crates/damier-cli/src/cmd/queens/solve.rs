@@ -172,7 +172,7 @@ fn find(a: &Args) -> anyhow::Result<Option<(Columns, Header)>> {
         Method::Construct => {
             if n >= 4 {
                 let _bar = Progress::start(control, u64::from(n), "verifying");
-                construct::verify_with(n, control)?;
+                construct::check_with(n, control)?;
             }
             (Columns::Construct(n), None, None)
         }
