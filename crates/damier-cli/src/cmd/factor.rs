@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use damier::control::{Censored, Stop};
+use damier::factor::run::Factoring;
 use damier::factor::sweep::{self, SweepPlan, SweepSample, SweepSummary};
 use damier::factor::{self as engine, FactorAutomaton, FactorError, FactorParams, FactorRun};
 
@@ -179,22 +180,6 @@ fn parse_n(text: &str) -> anyhow::Result<u64> {
     anyhow::bail!("N = {text:?} is not a whole number (decimal digits expected)")
 }
 
-#[derive(serde::Serialize)]
-struct OneReport {
-    n: u64,
-    /// The two factors as decimal strings, smaller first (JSON numbers beyond 2^53 lose
-    /// precision in many readers).
-    factors: Option<[String; 2]>,
-    steps: u64,
-    seconds: f64,
-    seed: u64,
-    flips: u64,
-    prime: bool,
-    censored: Option<Censored>,
-    q: f64,
-    eps: f64,
-}
-
 fn run_one(a: OneArgs) -> anyhow::Result<ExitCode> {
     let Some(text) = &a.n else {
         anyhow::bail!("give the number to factor: damier factor N (or damier factor sweep)");
@@ -203,20 +188,8 @@ fn run_one(a: OneArgs) -> anyhow::Result<ExitCode> {
     let params = a.params.params()?;
     let seed = crate::util::pick_seed(a.seed);
     let clock = Instant::now();
-    let mut report = OneReport {
-        n,
-        factors: None,
-        steps: 0,
-        seconds: 0.0,
-        seed,
-        flips: 0,
-        prime: false,
-        censored: None,
-        q: params.q,
-        eps: params.eps,
-    };
-    match FactorAutomaton::new(n, &params, seed) {
-        Err(FactorError::Prime(_)) => report.prime = true,
+    let report = match FactorAutomaton::new(n, &params, seed) {
+        Err(FactorError::Prime(_)) => Factoring::prime(n, &params, seed, clock.elapsed().as_secs_f64()),
         Err(e) => return Err(e).context("nothing to factor"),
         Ok(mut au) => {
             if !a.json {
@@ -233,34 +206,36 @@ fn run_one(a: OneArgs) -> anyhow::Result<ExitCode> {
                 let _bar = Progress::start(control, a.max_steps, "factor");
                 au.run_until(a.max_steps, &Stop::new(control))?
             };
-            report.steps = r.steps;
-            report.flips = r.flips;
-            report.censored = r.censored;
-            report.factors = r.factors.map(|(lo, hi)| [lo.to_string(), hi.to_string()]);
+            Factoring::of_run(&r, &params, clock.elapsed().as_secs_f64())
         }
-    }
-    report.seconds = clock.elapsed().as_secs_f64();
-    if a.json {
-        output::print_json(&report)?;
-    } else if report.prime {
-        outln!("{n} is prime (deterministic Miller-Rabin): no factorization a x b with 1 < a <= b")?;
-    } else if let Some([lo, hi]) = &report.factors {
-        outln!("{n} = {lo} x {hi}")?;
-        outln!(
-            "absorbed at step {} after {} flips, {:.3} s (checked by multiplication)",
-            report.steps,
-            report.flips,
-            report.seconds
-        )?;
-    } else {
-        outln!(
-            "no factorization within {} steps ({} flips), {:.3} s",
-            report.steps,
-            report.flips,
-            report.seconds
-        )?;
-    }
+    };
+    report.print(a.json)?;
     Ok(if report.factors.is_some() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
+}
+
+impl Report for Factoring {
+    fn print_text(&self) -> anyhow::Result<()> {
+        let n = self.n;
+        if self.prime {
+            outln!("{n} is prime (deterministic Miller-Rabin): no factorization a x b with 1 < a <= b")?;
+        } else if let Some((lo, hi)) = self.factors {
+            outln!("{n} = {lo} x {hi}")?;
+            outln!(
+                "absorbed at step {} after {} flips, {:.3} s (checked by multiplication)",
+                self.steps,
+                self.flips,
+                self.seconds
+            )?;
+        } else {
+            outln!(
+                "no factorization within {} steps ({} flips), {:.3} s",
+                self.steps,
+                self.flips,
+                self.seconds
+            )?;
+        }
+        Ok(())
+    }
 }
 
 fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {

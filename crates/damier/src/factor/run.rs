@@ -82,6 +82,68 @@ impl FactorAutomaton {
     }
 }
 
+/// One number put to the automaton: its run, or that it is prime (the JSON of `damier factor
+/// N`, the factors as decimal strings, since JSON numbers beyond 2^53 lose precision in many
+/// readers).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Factoring {
+    /// The number.
+    pub n: u64,
+    /// The factorization `(min, max)`, checked by multiplication, when found.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "pair_as_strings"))]
+    pub factors: Option<(u64, u64)>,
+    /// Updates made.
+    pub steps: u64,
+    /// Wall time, seconds.
+    pub seconds: f64,
+    /// The seed of the run's generator.
+    pub seed: u64,
+    /// Border bits flipped.
+    pub flips: u64,
+    /// n is prime: there was nothing to run.
+    pub prime: bool,
+    /// Why the run stopped without a factorization.
+    pub censored: Option<Censored>,
+    /// The run's parameter q.
+    pub q: f64,
+    /// The run's parameter eps.
+    pub eps: f64,
+}
+
+impl Factoring {
+    /// The record of `run`, made with `params` in `seconds`.
+    pub fn of_run(run: &FactorRun, params: &FactorParams, seconds: f64) -> Factoring {
+        Factoring {
+            n: run.n,
+            factors: run.factors,
+            steps: run.steps,
+            seconds,
+            seed: run.seed,
+            flips: run.flips,
+            prime: false,
+            censored: run.censored,
+            q: params.q,
+            eps: params.eps,
+        }
+    }
+
+    /// The record of a prime n: no run.
+    pub fn prime(n: u64, params: &FactorParams, seed: u64, seconds: f64) -> Factoring {
+        let none = FactorRun { n, seed, steps: 0, flips: 0, factors: None, censored: None };
+        Factoring { prime: true, ..Factoring::of_run(&none, params, seconds) }
+    }
+}
+
+/// Writes a pair of numbers as two decimal strings.
+#[cfg(feature = "serde")]
+fn pair_as_strings<S: serde::Serializer>(pair: &Option<(u64, u64)>, s: S) -> Result<S::Ok, S::Error> {
+    match pair {
+        Some((lo, hi)) => s.collect_seq([lo.to_string(), hi.to_string()]),
+        None => s.serialize_none(),
+    }
+}
+
 /// `samples` independent runs on `n` from the random start, in parallel on the current rayon
 /// pool, run `i` seeded with [`stream_seed`]`(seed, i)`; results in sample order. Advances
 /// `stop.control` by one per finished run.
