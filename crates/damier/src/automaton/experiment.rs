@@ -38,6 +38,47 @@ pub struct RunResult {
     pub censored: Option<Censored>,
 }
 
+/// One run with its parameters and wall time: the JSON of `damier automaton run` (the
+/// placement as 1-based columns).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct RunRecord {
+    /// Model, board side and probabilities.
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub params: Params,
+    /// The seed of the run's generator.
+    pub seed: u64,
+    /// Updates made: the step of the first solution when solved.
+    pub steps: u64,
+    /// Effective queen moves.
+    pub moves: u64,
+    /// The queens form a solution.
+    pub solved: bool,
+    /// Solved and every signal true: nothing can ever move again.
+    pub absorbing: bool,
+    /// The solution when solved.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "one_based"))]
+    pub placement: Option<Placement>,
+    /// Why the run stopped unsolved.
+    pub censored: Option<Censored>,
+    /// Wall time, seconds.
+    pub seconds: f64,
+}
+
+impl RunRecord {
+    /// The record of `result`, a run with `params` that took `seconds`.
+    pub fn new(params: Params, result: RunResult, seconds: f64) -> RunRecord {
+        let RunResult { seed, steps, moves, solved, absorbing, placement, censored } = result;
+        RunRecord { params, seed, steps, moves, solved, absorbing, placement, censored, seconds }
+    }
+}
+
+/// Writes a placement as its 1-based columns.
+#[cfg(feature = "serde")]
+fn one_based<S: serde::Serializer>(placement: &Option<Placement>, s: S) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&placement.as_ref().map(Placement::one_based), s)
+}
+
 impl Automaton {
     /// Runs to the first solution or until the step counter reaches `max_steps` (a total,
     /// counting the updates already made; [`Automaton::run_steps`] counts from now), polling

@@ -5,33 +5,16 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use damier::automaton::experiment::Censored;
-use damier::automaton::{Automaton, Model, Params, StartSignals, Stop, text};
+use damier::automaton::experiment::{Censored, RunRecord};
+use damier::automaton::{Automaton, Params, StartSignals, Stop, text};
 
 use super::{RunArgs, check_n, check_probability, long_run};
-use crate::util::output::{errln, outln};
+use crate::util::output::{Report, errln, outln};
 use crate::util::{exit, interrupt, output};
 
 /// Largest `--from` file read: a 2048 x 2048 position (the largest board) with room for
 /// comments and spaces.
 const MAX_POSITION_BYTES: u64 = 64 << 20;
-
-#[derive(serde::Serialize)]
-struct RunReport {
-    model: Model,
-    n: u32,
-    eps: f64,
-    eta: f64,
-    seed: u64,
-    steps: u64,
-    moves: u64,
-    solved: bool,
-    absorbing: bool,
-    /// 1-based columns per row, when solved.
-    placement: Option<Vec<u64>>,
-    censored: Option<Censored>,
-    seconds: f64,
-}
 
 pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
     check_probability("eps", a.eps)?;
@@ -133,39 +116,26 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
             aut.result(censored)
         }
     };
-    let report = RunReport {
-        model: params.model,
-        n,
-        eps: params.eps,
-        eta: params.eta,
-        seed,
-        steps: result.steps,
-        moves: result.moves,
-        solved: result.solved,
-        absorbing: result.absorbing,
-        placement: result.placement.map(|p| p.one_based()),
-        censored: result.censored,
-        seconds: clock.elapsed().as_secs_f64(),
-    };
-    if a.json {
-        output::print_json(&report)?;
-    } else if report.solved {
-        let cols: Vec<String> = report.placement.iter().flatten().map(|c| c.to_string()).collect();
-        outln!(
-            "solved at step {} after {} moves ({}absorbing), {:.3} s",
-            report.steps,
-            report.moves,
-            if report.absorbing { "" } else { "not yet " },
-            report.seconds
-        )?;
-        outln!("placement (1-based column per row): {}", cols.join(" "))?;
-    } else {
-        outln!(
-            "no solution within {} steps ({} moves), {:.3} s",
-            report.steps,
-            report.moves,
-            report.seconds
-        )?;
-    }
+    let report = RunRecord::new(params, result, clock.elapsed().as_secs_f64());
+    report.print(a.json)?;
     Ok(if report.solved { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
+}
+
+impl Report for RunRecord {
+    fn print_text(&self) -> anyhow::Result<()> {
+        if let Some(p) = self.placement.as_ref().filter(|_| self.solved) {
+            let cols: Vec<String> = p.one_based().iter().map(u64::to_string).collect();
+            outln!(
+                "solved at step {} after {} moves ({}absorbing), {:.3} s",
+                self.steps,
+                self.moves,
+                if self.absorbing { "" } else { "not yet " },
+                self.seconds
+            )?;
+            outln!("placement (1-based column per row): {}", cols.join(" "))?;
+        } else {
+            outln!("no solution within {} steps ({} moves), {:.3} s", self.steps, self.moves, self.seconds)?;
+        }
+        Ok(())
+    }
 }
