@@ -10,63 +10,17 @@
 //! Every timer checks the answer it timed (counts against OEIS A000170, presses replayed,
 //! paths walked, solutions checked), so a row never reports the speed of a wrong result.
 
+mod error;
 mod machine;
 pub mod timers;
 
+pub use error::BenchError;
 pub use machine::{Machine, load_average};
 
 use crate::automaton::{self, Model};
 use crate::control::{Control, Interrupted};
 use crate::cpu::Isa;
-use crate::queens::count::tasks::TaskError;
 use crate::queens::count::{self, CountOptions, estimate};
-
-/// Why a benchmark could not run, or found a wrong answer.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum BenchError {
-    /// Counting failed.
-    #[error(transparent)]
-    Count(#[from] crate::queens::CountError),
-    /// The task list or the estimate failed.
-    #[error(transparent)]
-    Task(#[from] TaskError),
-    /// Local search failed.
-    #[error(transparent)]
-    Local(#[from] crate::queens::local::LocalError),
-    /// The queens automaton could not be built.
-    #[error(transparent)]
-    Automaton(#[from] automaton::AutomatonError),
-    /// A run of the queens automaton failed.
-    #[error(transparent)]
-    Experiment(#[from] automaton::experiment::ExperimentError),
-    /// Lights Out failed.
-    #[error(transparent)]
-    Lights(#[from] crate::lights::LightsError),
-    /// A board could not be made.
-    #[error(transparent)]
-    Board(#[from] crate::board::BoardError),
-    /// The pawn walk failed.
-    #[error(transparent)]
-    Walk(#[from] crate::walk::WalkError),
-    /// The factoring automaton could not be built.
-    #[error(transparent)]
-    Factor(#[from] crate::factor::FactorError),
-    /// Stopped through the [`Control`].
-    #[error("interrupted")]
-    Interrupted(#[from] Interrupted),
-    /// The system refused the threads of a pool.
-    #[error("cannot start the thread pool: {0}")]
-    Pool(String),
-    /// An engine's answer did not check: the figure would time a wrong result.
-    #[error("wrong result: {0}")]
-    Wrong(String),
-}
-
-impl From<rayon::ThreadPoolBuildError> for BenchError {
-    fn from(e: rayon::ThreadPoolBuildError) -> Self {
-        BenchError::Pool(e.to_string())
-    }
-}
 
 /// How much a report measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

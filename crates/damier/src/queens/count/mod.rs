@@ -11,26 +11,26 @@
 //! nothing beside the total.
 
 mod backtrack;
+mod error;
 pub mod estimate;
 pub mod journal;
 pub mod known;
 pub mod long;
 mod quarters;
 pub mod recount;
+mod share;
 mod sum;
 mod symmetric;
 pub mod tasks;
 
 pub use backtrack::{solutions, total_plain};
+pub use error::{CountError, MAX_N, MemoryLimit};
+pub use share::{MAX_SHARES, Share, ShareError};
 pub use sum::{ShareCount, SumError, sum_shares};
 pub use symmetric::{fixed_by_half_turn, fixed_by_quarter_turn};
 
 use crate::control::{Control, Interrupted};
 use crate::cpu::Isa;
-
-/// Largest n accepted: rows are bits of a `u32`-sized mask and counts fit a `u64` well past
-/// the largest n anyone can count.
-pub const MAX_N: u32 = 32;
 
 /// Total and unique solution counts for one n.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,60 +57,6 @@ pub struct TimedCounts {
     pub unique: u64,
     /// Seconds of counting.
     pub seconds: f64,
-}
-
-/// Why a count could not be made.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CountError {
-    /// n is larger than [`MAX_N`].
-    #[error("n = {0} is too large: at most {MAX_N} is supported")]
-    TooLarge(u32),
-    /// The computation was cancelled.
-    ///
-    /// Not `transparent`: the [`Interrupted`] must be this error's `source`, so that callers
-    /// walking the error chain (the CLI's exit code 130) find it.
-    #[error("interrupted")]
-    Interrupted(#[from] Interrupted),
-    /// A total (for instance a sum of shares) that no count of n can have.
-    #[error(
-        "{total} is not a possible total for n = {n} (the Burnside sum is not a multiple of 8): a share is missing or counted twice?"
-    )]
-    ImpossibleTotal {
-        /// Board size.
-        n: u32,
-        /// The total given.
-        total: u64,
-    },
-    /// A sum of counts (shares, tasks) larger than a count holds: refused, never wrapped.
-    #[error(
-        "the counts add up to {total}, more than the largest total a count holds ({max}): a share or task is counted wrong, or n is past q(28)",
-        max = u64::MAX
-    )]
-    TotalTooLarge {
-        /// The sum, exact.
-        total: u128,
-    },
-    /// The vector unit asked for is missing on this CPU.
-    #[error("{}", crate::cpu::IsaUnavailable(*.0))]
-    IsaUnavailable(Isa),
-    /// The count needs more memory than it is allowed.
-    #[error(transparent)]
-    MemoryLimit(#[from] MemoryLimit),
-}
-
-/// A count refused for memory: what it needs besides the quarter table, and what it may take.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "n = {n} needs about {need_mb} MB besides the quarter table, more than the {limit_mb} MB allowed",
-    need_mb = need.div_ceil(1 << 20), limit_mb = limit >> 20
-)]
-pub struct MemoryLimit {
-    /// Board size.
-    pub n: u32,
-    /// Bytes needed (an estimate: the task list and every worker's buffers).
-    pub need: u64,
-    /// Bytes allowed.
-    pub limit: u64,
 }
 
 /// How the total is computed; every strategy gives the same [`Counts`].
@@ -216,89 +162,6 @@ pub fn count_share_with(
     total_with(n, strategy, share, options, control)
 }
 
-/// Most shares a count can be split into (more would leave most shares empty).
-pub const MAX_SHARES: u32 = 1_000_000;
-
-/// Why a share `K/M` was refused ([`Share::parse`]).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ShareError {
-    /// No `/` between the two numbers.
-    #[error("expected K/M, for instance 3/8")]
-    NoSlash,
-    /// `K` is not a number.
-    #[error("share {0:?} is not a positive integer")]
-    BadIndex(String),
-    /// `M` is not a number.
-    #[error("share count {0:?} is not a positive integer")]
-    BadCount(String),
-    /// `M` is 0 or above [`MAX_SHARES`].
-    #[error("the share count must be in 1..={MAX_SHARES}")]
-    CountOutOfRange,
-    /// `K` is 0 or above `M`.
-    #[error("share {k} of {m}: K must be in 1..={m}")]
-    IndexOutOfRange {
-        /// The 1-based share given.
-        k: u32,
-        /// The share count given.
-        m: u32,
-    },
-}
-
-/// One share of a count split between processes or machines (see [`count_share`]).
-///
-/// Share `index` of `of` holds the engine's tasks `i` with `i % of == index`: interleaved, so
-/// that the shares cost about the same.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Share {
-    index: u32,
-    of: u32,
-}
-
-impl Share {
-    /// The whole count as a single share.
-    pub const WHOLE: Share = Share { index: 0, of: 1 };
-
-    /// Share `index` (0-based) of `of`, or `None` unless `index < of`.
-    pub fn new(index: u32, of: u32) -> Option<Share> {
-        (index < of).then_some(Share { index, of })
-    }
-
-    /// This share's 0-based index.
-    pub fn index(self) -> u32 {
-        self.index
-    }
-
-    /// How many shares the count is split into.
-    pub fn of(self) -> u32 {
-        self.of
-    }
-
-    /// Parses `K/M`, share `K` (1-based) of `M`, with `M` in `1..=`[`MAX_SHARES`] and `K` in
-    /// `1..=M` (spaces around either number allowed).
-    pub fn parse(text: &str) -> Result<Share, ShareError> {
-        let (k, m) = text.split_once('/').ok_or(ShareError::NoSlash)?;
-        let k: u32 = k.trim().parse().map_err(|_| ShareError::BadIndex(k.to_string()))?;
-        let m: u32 = m.trim().parse().map_err(|_| ShareError::BadCount(m.to_string()))?;
-        if !(1..=MAX_SHARES).contains(&m) {
-            return Err(ShareError::CountOutOfRange);
-        }
-        if !(1..=m).contains(&k) {
-            return Err(ShareError::IndexOutOfRange { k, m });
-        }
-        Ok(Share { index: k - 1, of: m })
-    }
-
-    /// This share's part of a task list.
-    pub(crate) fn take<T>(self, tasks: Vec<T>) -> Vec<T> {
-        if self == Share::WHOLE {
-            return tasks;
-        }
-        let (index, of) = (self.index as usize, self.of as usize);
-        tasks.into_iter().enumerate().filter(|(i, _)| i % of == index).map(|(_, t)| t).collect()
-    }
-}
-
 /// The total of one share of the solutions of n queens: the totals of shares `0..of` add up to
 /// [`count_solutions`]'s total, which [`counts_from_total`] completes with the unique count.
 ///
@@ -351,7 +214,7 @@ fn total_with(
     if n > MAX_N {
         return Err(CountError::TooLarge(n));
     }
-    let first = share.index == 0;
+    let first = share.index() == 0;
     if n <= 1 {
         return Ok(u64::from(first));
     }

@@ -1,0 +1,84 @@
+//! A count split into shares between processes or machines (`--share K/M`).
+
+/// Most shares a count can be split into (more would leave most shares empty).
+pub const MAX_SHARES: u32 = 1_000_000;
+
+/// Why a share `K/M` was refused ([`Share::parse`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShareError {
+    /// No `/` between the two numbers.
+    #[error("expected K/M, for instance 3/8")]
+    NoSlash,
+    /// `K` is not a number.
+    #[error("share {0:?} is not a positive integer")]
+    BadIndex(String),
+    /// `M` is not a number.
+    #[error("share count {0:?} is not a positive integer")]
+    BadCount(String),
+    /// `M` is 0 or above [`MAX_SHARES`].
+    #[error("the share count must be in 1..={MAX_SHARES}")]
+    CountOutOfRange,
+    /// `K` is 0 or above `M`.
+    #[error("share {k} of {m}: K must be in 1..={m}")]
+    IndexOutOfRange {
+        /// The 1-based share given.
+        k: u32,
+        /// The share count given.
+        m: u32,
+    },
+}
+
+/// One share of a count split between processes or machines (see [`count_share`]).
+///
+/// Share `index` of `of` holds the engine's tasks `i` with `i % of == index`: interleaved, so
+/// that the shares cost about the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Share {
+    index: u32,
+    of: u32,
+}
+
+impl Share {
+    /// The whole count as a single share.
+    pub const WHOLE: Share = Share { index: 0, of: 1 };
+
+    /// Share `index` (0-based) of `of`, or `None` unless `index < of`.
+    pub fn new(index: u32, of: u32) -> Option<Share> {
+        (index < of).then_some(Share { index, of })
+    }
+
+    /// This share's 0-based index.
+    pub fn index(self) -> u32 {
+        self.index
+    }
+
+    /// How many shares the count is split into.
+    pub fn of(self) -> u32 {
+        self.of
+    }
+
+    /// Parses `K/M`, share `K` (1-based) of `M`, with `M` in `1..=`[`MAX_SHARES`] and `K` in
+    /// `1..=M` (spaces around either number allowed).
+    pub fn parse(text: &str) -> Result<Share, ShareError> {
+        let (k, m) = text.split_once('/').ok_or(ShareError::NoSlash)?;
+        let k: u32 = k.trim().parse().map_err(|_| ShareError::BadIndex(k.to_string()))?;
+        let m: u32 = m.trim().parse().map_err(|_| ShareError::BadCount(m.to_string()))?;
+        if !(1..=MAX_SHARES).contains(&m) {
+            return Err(ShareError::CountOutOfRange);
+        }
+        if !(1..=m).contains(&k) {
+            return Err(ShareError::IndexOutOfRange { k, m });
+        }
+        Ok(Share { index: k - 1, of: m })
+    }
+
+    /// This share's part of a task list.
+    pub(crate) fn take<T>(self, tasks: Vec<T>) -> Vec<T> {
+        if self == Share::WHOLE {
+            return tasks;
+        }
+        let (index, of) = (self.index as usize, self.of as usize);
+        tasks.into_iter().enumerate().filter(|(i, _)| i % of == index).map(|(_, t)| t).collect()
+    }
+}
