@@ -10,120 +10,21 @@
 //! Big boards go in and out as PBM bitmaps ([`pbm`]); [`read_board`] takes either format.
 
 use std::fmt;
-use std::io::{self, BufRead, Read};
 
 use rand::Rng;
 
 use crate::gf2::{BitVec, words_for};
 
+mod error;
 pub mod pbm;
+mod read;
 mod size;
 
+pub use error::{BoardError, MAX_CELLS};
 pub use pbm::{PbmError, PbmKind};
+pub use read::{MAX_TEXT_BYTES, ReadError, read_board};
 pub use size::Size;
 pub(crate) use size::check_size;
-
-/// The largest board: 2^34 cells (2 GiB as bits), so that a start, a target and a press
-/// pattern of the largest board fit in memory together.
-pub const MAX_CELLS: u64 = 1 << 34;
-
-/// What was wrong with a board description or size.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum BoardError {
-    /// No row at all.
-    #[error("empty board: no rows")]
-    Empty,
-    /// A character that is not a cell symbol.
-    #[error("line {line}, column {column}: unexpected character {found:?} (cells are 0/1, ./# or _/#)")]
-    BadChar {
-        /// 1-based line number.
-        line: usize,
-        /// 1-based column (in characters).
-        column: usize,
-        /// The character found.
-        found: char,
-    },
-    /// A row whose length differs from the first row's.
-    #[error("line {line}: {found} cells, but the first row (line {first_line}) has {expected}")]
-    Ragged {
-        /// 1-based line number of the short or long row.
-        line: usize,
-        /// Its number of cells.
-        found: usize,
-        /// Line of the first row.
-        first_line: usize,
-        /// Cells in the first row.
-        expected: usize,
-    },
-    /// A zero dimension.
-    #[error("a board needs at least one row and one column, got {width}x{height}")]
-    ZeroSize {
-        /// Width asked for.
-        width: u64,
-        /// Height asked for.
-        height: u64,
-    },
-    /// More cells than [`MAX_CELLS`].
-    #[error("a {width}x{height} board is too large: at most {max} cells (2 GiB as bits) are supported")]
-    TooLarge {
-        /// Width asked for.
-        width: u64,
-        /// Height asked for.
-        height: u64,
-        /// The limit.
-        max: u64,
-    },
-    /// A size that is not `WxH`.
-    #[error("bad board size {0:?}: expected WIDTHxHEIGHT, for example 5x5")]
-    BadSize(String),
-}
-
-/// What went wrong reading a board in either format ([`read_board`]).
-#[derive(Debug, thiserror::Error)]
-pub enum ReadError {
-    /// A malformed text board.
-    #[error(transparent)]
-    Text(#[from] BoardError),
-    /// A malformed PBM bitmap.
-    #[error(transparent)]
-    Pbm(#[from] PbmError),
-    /// A text board that is not UTF-8.
-    #[error("byte {offset}: not UTF-8 text (a text board is rows of 0/1, ./# or _/#)")]
-    NotText {
-        /// 0-based offset of the first invalid byte.
-        offset: usize,
-    },
-    /// A text board longer than the largest board's text.
-    #[error("the text is longer than the largest board's ({limit} bytes)")]
-    TooLong {
-        /// The limit in bytes.
-        limit: u64,
-    },
-    /// The input could not be read.
-    #[error("cannot read: {0}")]
-    Io(#[from] io::Error),
-}
-
-/// The longest text [`read_board`] accepts: two bytes per cell (a symbol and a separator) of
-/// the largest board, plus slack for line ends.
-pub const MAX_TEXT_BYTES: u64 = 2 * MAX_CELLS + (1 << 20);
-
-/// Reads a board as a PBM bitmap (when the input starts with `P`, see [`pbm`]) or in the text
-/// format. A PBM board streams row by row; a text board is read whole, up to
-/// [`MAX_TEXT_BYTES`].
-pub fn read_board<R: BufRead>(mut reader: R) -> Result<Board, ReadError> {
-    if pbm::looks_like_pbm(reader.fill_buf()?) {
-        return Ok(Board::read_pbm(reader)?);
-    }
-    let mut bytes = Vec::new();
-    reader.take(MAX_TEXT_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_TEXT_BYTES {
-        return Err(ReadError::TooLong { limit: MAX_TEXT_BYTES });
-    }
-    let text =
-        String::from_utf8(bytes).map_err(|e| ReadError::NotText { offset: e.utf8_error().valid_up_to() })?;
-    Ok(Board::parse(&text)?)
-}
 
 /// A `width x height` board of on/off cells.
 #[derive(Clone, PartialEq, Eq, Hash)]

@@ -33,74 +33,21 @@
 
 pub mod chase;
 pub mod dense;
+mod error;
 pub mod game;
+mod method;
 pub mod poly;
 pub mod press;
 
-use crate::board::{Board, BoardError, Size};
+use crate::board::{Board, Size};
 use crate::control::{Control, Interrupted};
 use crate::gf2::{BitVec, Coset, XorVector};
 pub use crate::gf2::{power_of_two_decimal, power_of_two_minus_one_decimal};
 
+pub use error::LightsError;
+pub use method::Method;
 pub use poly::{nullity, square_nullities};
 pub use press::{apply_presses, press_cell, verify};
-
-/// Which engine solves the system.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "lowercase"))]
-pub enum Method {
-    /// Elimination on the `N x N` press matrix (small boards).
-    Dense,
-    /// Light chasing to a `W x W` system, solved by elimination.
-    Chase,
-    /// Light chasing to a `W x W` system, solved with polynomials over GF(2).
-    #[default]
-    Poly,
-}
-
-/// What went wrong in a Lights Out computation.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum LightsError {
-    /// A bad board or size.
-    #[error(transparent)]
-    Board(#[from] BoardError),
-    /// Start and target of different sizes.
-    #[error("the target is {target} but the start is {start}")]
-    SizeMismatch {
-        /// The start's size.
-        start: Size,
-        /// The target's size.
-        target: Size,
-    },
-    /// The board is too large for the chosen engine (the poly engine takes any board).
-    #[error("{engine} handles at most {limit} {unit}, this board has {got}: use the poly engine")]
-    TooLarge {
-        /// The engine or table that refused.
-        engine: &'static str,
-        /// What is counted: `cells` or `columns`.
-        unit: &'static str,
-        /// The limit.
-        limit: usize,
-        /// The board's count.
-        got: usize,
-    },
-    /// Listing every solution was asked for, but there are too many.
-    #[error("{count} solutions (nullity {nullity}): listing all of them is refused above nullity {max}")]
-    TooManySolutions {
-        /// The nullity.
-        nullity: usize,
-        /// `2^nullity` in decimal.
-        count: String,
-        /// The limit on the nullity.
-        max: usize,
-    },
-    /// Stopped through the control.
-    #[error(transparent)]
-    Interrupted(#[from] Interrupted),
-    /// An engine returned a press pattern that does not check (a bug; never expected).
-    #[error("internal error: the {0:?} engine returned a press pattern that does not verify")]
-    Unverified(Method),
-}
 
 /// The answer for one start and target.
 #[derive(Clone, Debug)]

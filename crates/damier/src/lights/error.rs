@@ -1,0 +1,51 @@
+//! What went wrong in a Lights Out computation (kept apart so that the engines and the
+//! module that calls them import it one way).
+
+use crate::board::{BoardError, Size};
+use crate::control::Interrupted;
+
+use super::method::Method;
+
+/// What went wrong in a Lights Out computation.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LightsError {
+    /// A bad board or size.
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    /// Start and target of different sizes.
+    #[error("the target is {target} but the start is {start}")]
+    SizeMismatch {
+        /// The start's size.
+        start: Size,
+        /// The target's size.
+        target: Size,
+    },
+    /// The board is too large for the chosen engine (the poly engine takes any board).
+    #[error("{engine} handles at most {limit} {unit}, this board has {got}: use the poly engine")]
+    TooLarge {
+        /// The engine or table that refused.
+        engine: &'static str,
+        /// What is counted: `cells` or `columns`.
+        unit: &'static str,
+        /// The limit.
+        limit: usize,
+        /// The board's count.
+        got: usize,
+    },
+    /// Listing every solution was asked for, but there are too many.
+    #[error("{count} solutions (nullity {nullity}): listing all of them is refused above nullity {max}")]
+    TooManySolutions {
+        /// The nullity.
+        nullity: usize,
+        /// `2^nullity` in decimal.
+        count: String,
+        /// The limit on the nullity.
+        max: usize,
+    },
+    /// Stopped through the control.
+    #[error(transparent)]
+    Interrupted(#[from] Interrupted),
+    /// An engine returned a press pattern that does not check (a bug; never expected).
+    #[error("internal error: the {0:?} engine returned a press pattern that does not verify")]
+    Unverified(Method),
+}
