@@ -1,4 +1,4 @@
-// The factoring automaton: a run lives on the server (the library's factor::Automaton); the
+// The factoring automaton: a run lives on the server (the library's factor::FactorAutomaton); the
 // page asks for updates at the chosen pace and draws the grid of each frame.
 import { header, api, intInput, say, seedInput, Pacer } from '/common.js';
 
