@@ -36,10 +36,11 @@ pub const ESTIMATE_MAX_SAMPLES: u64 = 1000;
 /// Largest `n` whose tasks `queens estimate` times whole (`queries = all`): beyond, a task
 /// takes a second (n = 25) to a minute (n = 27).
 pub const ESTIMATE_WHOLE_MAX_N: u64 = 22;
-/// Beyond [`ESTIMATE_WHOLE_MAX_N`]: most queries matched per task, and most tasks timed.
+/// Beyond [`ESTIMATE_WHOLE_MAX_N`]: most queries matched per task.
 pub const ESTIMATE_MAX_QUERIES: u64 = 32_768;
-/// Beyond [`ESTIMATE_WHOLE_MAX_N`]: most tasks timed.
-pub const ESTIMATE_BIG_MAX_SAMPLES: u64 = 100;
+/// Beyond [`ESTIMATE_WHOLE_MAX_N`]: most tasks timed (at n = 26 the set-up takes 15 s and
+/// each sampled task about 1.3 s, measured on the project machine under load).
+pub const ESTIMATE_BIG_MAX_SAMPLES: u64 = 20;
 /// Largest `n` estimated: a sampled task holds both its halves whole, about 1 GB for the
 /// largest tasks of n = 26, 3 GB at 27 and more at 28 (and a whole task runs minutes there).
 pub const ESTIMATE_MAX_N: u64 = 26;

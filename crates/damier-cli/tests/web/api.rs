@@ -514,10 +514,10 @@ async fn estimate_is_served_within_bounds() {
     assert!(refused("/api/queens/estimate", r#"{"n": 12, "samples": 1001}"#, beyond).await.contains("1000"));
     // Above n = 22 whole tasks take too long: queries must be given, and bounded.
     assert!(refused("/api/queens/estimate", r#"{"n": 25}"#, beyond).await.contains("samples"));
-    assert!(refused("/api/queens/estimate", r#"{"n": 25, "samples": 50}"#, beyond).await.contains("queries"));
+    assert!(refused("/api/queens/estimate", r#"{"n": 25, "samples": 10}"#, beyond).await.contains("queries"));
     refused("/api/queens/estimate", r#"{"n": 25, "queries": "all"}"#, beyond).await;
     refused("/api/queens/estimate", r#"{"n": 25, "queries": 40000}"#, beyond).await;
-    refused("/api/queens/estimate", r#"{"n": 25, "queries": 1000, "samples": 101}"#, beyond).await;
+    refused("/api/queens/estimate", r#"{"n": 25, "queries": 1000, "samples": 21}"#, beyond).await;
     // Above n = 26 a sampled task holds gigabytes.
     let big = r#"{"n": 27, "queries": 1000, "samples": 10}"#;
     assert!(refused("/api/queens/estimate", big, beyond).await.contains("26"));

@@ -235,6 +235,7 @@ fn within_bounds(group: &str, command: &str, m: &clap::ArgMatches) -> Result<(),
         ("queens", "solve" | "max") if over("n", limits::SOLVE_MAX_N) => Some("n"),
         ("queens", "corners") if over("n", limits::CORNERS_MAX_N) => Some("n"),
         ("queens", "estimate") if over("samples", limits::ESTIMATE_MAX_SAMPLES) => Some("samples"),
+        ("queens", "estimate") if over("n", limits::ESTIMATE_MAX_N) => Some("n"),
         ("queens", "estimate")
             if over("n", limits::ESTIMATE_WHOLE_MAX_N)
                 && (over("samples", limits::ESTIMATE_BIG_MAX_SAMPLES)
