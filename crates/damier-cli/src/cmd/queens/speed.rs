@@ -98,7 +98,7 @@ struct Ratio {
 }
 
 /// Smallest and largest n a row may have (the counter's range).
-const N_RANGE: std::ops::RangeInclusive<u32> = 1..=32;
+const N_RANGE: std::ops::RangeInclusive<u32> = 1..=damier::queens::count::MAX_N;
 
 fn check(line: Line) -> Result<Row, Invalid> {
     if line.program.is_empty() {
@@ -131,16 +131,9 @@ fn check(line: Line) -> Result<Row, Invalid> {
             return Err(Invalid::column("source", format!("{other:?} is neither measured nor estimate")));
         }
     };
-    let date = line.date.as_bytes();
-    let digits = |r: std::ops::Range<usize>| date[r].iter().all(u8::is_ascii_digit);
-    if !(date.len() == 10
-        && date[4] == b'-'
-        && date[7] == b'-'
-        && digits(0..4)
-        && digits(5..7)
-        && digits(8..10))
-    {
-        return Err(Invalid::column("date", format!("{:?} is not YYYY-MM-DD", line.date)));
+    let day = time::format_description::parse("[year]-[month]-[day]").expect("a valid format");
+    if time::Date::parse(&line.date, &day).is_err() {
+        return Err(Invalid::column("date", format!("{:?} is not a date YYYY-MM-DD", line.date)));
     }
     let Line { program, isa, n, value, date, build, command, .. } = line;
     Ok(Row { program, isa, n, metric, value, source, date, build, command })
