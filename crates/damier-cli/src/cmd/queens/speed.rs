@@ -131,7 +131,7 @@ fn check(line: Line) -> Result<Row, Invalid> {
             return Err(Invalid::column("source", format!("{other:?} is neither measured nor estimate")));
         }
     };
-    let day = time::format_description::parse("[year]-[month]-[day]").expect("a valid format");
+    let day = time::format_description::parse_borrowed::<2>("[year]-[month]-[day]").expect("a valid format");
     if time::Date::parse(&line.date, &day).is_err() {
         return Err(Invalid::column("date", format!("{:?} is not a date YYYY-MM-DD", line.date)));
     }
