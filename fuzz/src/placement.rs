@@ -1,5 +1,5 @@
 //! Placements (`queens check` input): any text is refused or parses to one in-range column
-//! per token; the columns print and parse back; the hash-map checker and the streaming
+//! per token; printed listings (`Placement::parse_all`) read back; the columns print and parse back; the hash-map checker and the streaming
 //! bit-set verifier agree with a plain pairwise check.
 
 use damier::queens::Placement;
@@ -8,6 +8,13 @@ use damier::queens::placement::Occupancy;
 /// The check on one input: panics on a fault.
 pub fn check(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
+    // The reader of printed output: any text is refused or gives placements that print and
+    // read back, alone and as a listing.
+    if let Ok(all) = Placement::parse_all(text) {
+        for p in &all {
+            assert_eq!(Placement::parse_all(&format!("S = {p}\n{}", p.board())).as_ref(), Ok(&vec![p.clone()]));
+        }
+    }
     let Ok(p) = Placement::parse(text) else { return };
     let n = p.n() as usize;
     let tokens = text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).count();

@@ -13,6 +13,7 @@ mod cli {
     mod lights;
     mod long_counts;
     mod open_term;
+    mod outputs;
     mod play;
     mod queens;
     mod speed;

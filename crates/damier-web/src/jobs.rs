@@ -31,7 +31,8 @@ pub const PROGRESS_PREFIX: &str = "damier-progress ";
 /// How a job ended.
 #[derive(Debug)]
 pub enum Outcome {
-    /// Exit 0 (yes / done) or 1 (a "no" answer): the JSON the command printed.
+    /// Exit 0 (yes / done) or 1 (a "no" answer): the JSON the command printed (or, when it
+    /// printed nothing, `{"exit", "message"}` with its messages).
     Answer {
         /// The command's stdout, verbatim.
         json: Vec<u8>,
@@ -143,6 +144,12 @@ async fn run_child(
         Err(e) => return Outcome::Failed(format!("cannot wait for the command: {e}")),
     };
     match status.code() {
+        // Every answer is a JSON body: a command that printed nothing (a "no" said only on
+        // stderr) answers its exit code and its message.
+        Some(code @ (0 | 1)) if out.iter().all(u8::is_ascii_whitespace) => Outcome::Answer {
+            json: serde_json::json!({ "exit": code, "message": messages.trim() }).to_string().into_bytes(),
+            exit: code,
+        },
         Some(code @ (0 | 1)) => Outcome::Answer { json: out, exit: code },
         Some(2) => Outcome::Refused(one_line(&messages)),
         Some(EXIT_BEYOND_BOUND) => Outcome::BeyondBound(one_line(&messages)),

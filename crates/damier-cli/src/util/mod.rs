@@ -20,6 +20,12 @@ pub fn pool(threads: Option<u32>) -> anyhow::Result<rayon::ThreadPool> {
     damier::system::thread_pool(threads.map(|t| t as usize)).context("cannot start the thread pool")
 }
 
+/// `k noun`, the noun in the plural unless k is 1: "1 solution", "0 solutions", "2 sessions".
+pub fn plural(k: impl Into<u128>, noun: &str) -> String {
+    let k = k.into();
+    if k == 1 { format!("1 {noun}") } else { format!("{k} {noun}s") }
+}
+
 /// The seed of a random run: the one given with `--seed`, or one drawn from the operating
 /// system (the commands print it, so the run can be replayed).
 pub fn pick_seed(seed: Option<u64>) -> u64 {

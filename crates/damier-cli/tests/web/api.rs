@@ -229,6 +229,32 @@ async fn a_no_answer_is_200_with_exit_1() {
     assert_eq!(v["attacks"].as_array().unwrap().len(), 1);
 }
 
+/// Issue 21: "no solution" is a JSON body too (it was an empty 200 for `queens solve 3`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_solution_answers_a_json_body() {
+    for (path, body) in [
+        ("/api/queens/solve", json!({"n": 3})),
+        ("/api/queens/first", json!({"n": 3})),
+        ("/api/queens/list", json!({"n": 3})),
+        ("/api/queens/count", json!({"n": 3})),
+    ] {
+        let (s, exit, b) = call_with(settings(), "POST", path, body.to_string()).await;
+        assert_eq!((s, exit.as_deref()), (StatusCode::OK, Some("1")), "{path}");
+        let v: Value = serde_json::from_slice(&b)
+            .unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {:?}", String::from_utf8_lossy(&b)));
+        assert!(v.is_object() || v.is_array(), "{path}: {v}");
+    }
+    // A command that says "no" on stderr only still answers a JSON body: its exit and message.
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("damier");
+    std::fs::write(&exe, "#!/bin/sh\ncat >/dev/null\necho 'n = 3: no solution' >&2\nexit 1\n").unwrap();
+    std::fs::set_permissions(&exe, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let (s, exit, b) = call_with(Settings::new(exe), "POST", "/api/queens/solve", r#"{"n": 3}"#).await;
+    assert_eq!((s, exit.as_deref()), (StatusCode::OK, Some("1")));
+    let v: Value = serde_json::from_slice(&b).unwrap();
+    assert_eq!(v, json!({"exit": 1, "message": "n = 3: no solution"}));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn time_limit_and_heavy_switch() {
     let mut s = settings();

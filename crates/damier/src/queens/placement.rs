@@ -9,6 +9,8 @@
 use std::collections::HashMap;
 use std::fmt;
 
+mod listing;
+
 /// One queen per row: `columns()[r]` is the 0-based column of the queen on row `r`.
 ///
 /// Serialized (feature `serde`) as the list of 0-based columns.
@@ -43,6 +45,24 @@ pub enum PlacementError {
     /// No column at all.
     #[error("empty placement: give one column per row")]
     Empty,
+    /// A drawn board row without exactly one queen.
+    #[error("line {line}: a board row needs exactly one queen (Q), found {queens}")]
+    BoardRow {
+        /// 1-based line of the text.
+        line: usize,
+        /// Queens found on it.
+        queens: usize,
+    },
+    /// A drawn board that is not square.
+    #[error("line {line}: a board of {rows} rows needs {rows} cells per row, found {width}")]
+    BoardShape {
+        /// 1-based line of the text.
+        line: usize,
+        /// Rows of the board.
+        rows: usize,
+        /// Cells on that line.
+        width: usize,
+    },
     /// More rows than [`Placement::MAX_N`].
     #[error("placement of {0} rows is too large: at most {max} rows", max = Placement::MAX_N)]
     TooLarge(usize),

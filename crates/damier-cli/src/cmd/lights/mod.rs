@@ -84,9 +84,18 @@ pub struct SolveArgs {
     /// Start from the all-on WxH board.
     #[arg(long, value_name = "WxH", conflicts_with = "random")]
     all_on: Option<String>,
-    /// Start from a random WxH board.
+    /// Start from a random WxH board (each light on with probability 1/2; on most sizes most
+    /// such boards cannot be solved: add --winnable). The start is printed (and in the JSON).
     #[arg(long, value_name = "WxH")]
     random: Option<String>,
+    /// With --random: draw a random winnable board (the lights left by random presses on a
+    /// dark board, every winnable board equally likely), as the games do.
+    #[arg(long, requires = "random")]
+    winnable: bool,
+    /// With --random: also write the start to FILE (`.pbm` or `.txt`), to solve it again or
+    /// play it (`damier play lights --from FILE`).
+    #[arg(long, value_name = "FILE", requires = "random")]
+    save_start: Option<OutputPath>,
     /// Seed of the random board [default: from the OS, printed].
     #[arg(long, requires = "random")]
     seed: Option<u64>,
@@ -113,7 +122,7 @@ pub struct SolveArgs {
     #[arg(long)]
     summary: bool,
     /// Print JSON (keys: width, height, nullity, solvable, solutions, presses, press_count;
-    /// `out` with --out).
+    /// `out` with --out; `seed` and `start` with --random).
     #[arg(long)]
     json: bool,
 }

@@ -15,6 +15,9 @@ struct SolveReport {
     out: Option<PathBuf>,
     #[serde(skip_serializing_if = "Option::is_none")]
     seed: Option<u64>,
+    /// The random start (with --random), rows of 0/1, when small enough to print.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     exact_min: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -40,8 +43,10 @@ fn op_text(op: &RowOp) -> String {
 }
 
 pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
-    if let Some(path) = &a.out {
-        board_io::format_of(path)?; // refuse a bad extension before the work
+    for path in [&a.out, &a.save_start].into_iter().flatten() {
+        // A bad extension or folder is refused before the work.
+        board_io::format_of(path)?;
+        output::check_folder(path)?;
     }
     let control = interrupt::control();
     let mut seed_used = None;
@@ -51,7 +56,16 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         let size: Size = size.parse()?;
         let seed = crate::util::pick_seed(a.seed);
         seed_used = Some(seed);
-        Board::random(size, &mut Xoshiro256PlusPlus::seed_from_u64(seed))
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let start = if a.winnable {
+            lights::game::LightsState::random_winnable(size, &mut rng)
+        } else {
+            Board::random(size, &mut rng)
+        };
+        if let Some(path) = &a.save_start {
+            board_io::write(path, &start)?;
+        }
+        start
     } else {
         read_board(a.file.as_deref().expect("clap requires a board"))?
     };
@@ -152,6 +166,7 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         presses: presses.as_ref().filter(|_| printable).map(rows),
         out: a.out.as_deref().map(std::path::Path::to_path_buf).filter(|_| presses.is_some()),
         seed: seed_used,
+        start: seed_used.filter(|_| !a.summary && w * h <= PRINT_MAX_CELLS).map(|_| rows(&start)),
         exact_min,
         all,
         steps,
@@ -161,7 +176,19 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         output::print_json(&report)?;
     } else {
         if let Some(seed) = seed_used {
-            outln!("random start, seed {seed}")?;
+            let kind = if a.winnable { "random winnable start" } else { "random start" };
+            match &report.start {
+                Some(start) => {
+                    outln!("{kind}, seed {seed}:")?;
+                    for r in start {
+                        outln!("{r}")?;
+                    }
+                }
+                None => outln!("{kind}, seed {seed}")?,
+            }
+            if let Some(path) = &a.save_start {
+                outln!("start written to {}", path.display())?;
+            }
         }
         if let Some(steps) = &report.steps {
             for s in steps {

@@ -1,7 +1,10 @@
 //! `damier queens check`: is a placement valid, and if not which queens attack which.
 //!
 //! Columns are 1-based, one per row, as arguments (`damier queens check 2 4 1 3`) or on
-//! stdin, separated by whitespace and/or commas. Exit 0 valid, 1 invalid, 2 malformed.
+//! stdin, separated by whitespace and/or commas. Whatever `queens first|list|solve` prints,
+//! as text, `--columns` or `--json`, reads back (`damier queens first 8 | damier queens
+//! check`): see `Placement::parse_all`. Several placements (a listing) are checked one by
+//! one. Exit 0 all valid, 1 one invalid, 2 malformed.
 
 use std::io::Read;
 use std::process::ExitCode;
@@ -23,10 +26,13 @@ const PRINT_MAX: usize = 50;
 /// Arguments of `damier queens check`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// 1-based columns, one per row (read from stdin when absent).
+    /// 1-based columns, one per row (read from stdin when absent). Also read: what `queens
+    /// first`, `list` and `solve` print (with or without the header and brackets, boards,
+    /// `--columns` lines, `--json`); a listing is checked placement by placement.
     #[arg(allow_negative_numbers = true, value_name = "COLUMN")]
     columns: Vec<String>,
-    /// Print JSON (keys: n, valid, attacks: [{a, b, line}] with 1-based [row, column]).
+    /// Print JSON (keys: n, valid, attacks: [{a, b, line}] with 1-based [row, column]; for
+    /// several placements: count, valid, placements: [those objects]).
     #[arg(long)]
     json: bool,
 }
@@ -43,6 +49,86 @@ struct Report {
     n: u32,
     valid: bool,
     attacks: Vec<AttackOut>,
+}
+
+/// Several placements checked at once (a listing piped in).
+#[derive(serde::Serialize)]
+struct Reports {
+    count: usize,
+    valid: bool,
+    placements: Vec<Report>,
+}
+
+/// The placements of a JSON answer of `queens first|list|solve --json`: every `columns`
+/// list and every list of `solutions`; `None` when the text is not JSON.
+fn json_placements(text: &str) -> Option<anyhow::Result<Vec<Placement>>> {
+    let t = text.trim_start();
+    if !(t.starts_with('{') || t.starts_with('[')) {
+        return None;
+    }
+    let v: serde_json::Value = serde_json::from_str(t).ok()?;
+    fn columns(v: &serde_json::Value) -> Option<Vec<String>> {
+        let items = v.as_array()?;
+        items.iter().map(|c| c.as_u64().map(|c| c.to_string())).collect()
+    }
+    fn walk(v: &serde_json::Value, found: &mut Vec<Vec<String>>) {
+        match v {
+            serde_json::Value::Array(items) => items.iter().for_each(|i| walk(i, found)),
+            serde_json::Value::Object(map) => {
+                found.extend(map.get("columns").and_then(columns));
+                if let Some(list) = map.get("solutions").and_then(serde_json::Value::as_array) {
+                    found.extend(list.iter().filter_map(columns));
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    walk(&v, &mut found);
+    if found.is_empty() {
+        return Some(Err(anyhow::anyhow!(
+            "no placement in the JSON (no \"columns\" list: did the command find no solution?)"
+        )));
+    }
+    Some(found.iter().map(|cols| Placement::from_tokens(cols).map_err(Into::into)).collect())
+}
+
+fn report_of(p: &Placement) -> Report {
+    let r = p.check();
+    let one = |(r, c): (u32, u32)| [u64::from(r) + 1, u64::from(c) + 1];
+    Report {
+        n: p.n(),
+        valid: r.is_valid(),
+        attacks: r.attacks.iter().map(|x| AttackOut { a: one(x.a), b: one(x.b), line: x.line }).collect(),
+    }
+}
+
+/// The text lines of one report; `prefix` names the placement when there are several.
+fn print_report(report: &Report, prefix: &str) -> anyhow::Result<()> {
+    let n = report.n;
+    if report.valid {
+        outln!("{prefix}valid: {n} queens on a {n}x{n} board, no two attack each other")?;
+        return Ok(());
+    }
+    let pairs = report.attacks.len();
+    outln!(
+        "{prefix}invalid: {pairs} attacking {} on a {n}x{n} board",
+        if pairs == 1 { "pair" } else { "pairs" }
+    )?;
+    for x in report.attacks.iter().take(PRINT_MAX) {
+        outln!(
+            "  queen at row {}, column {} and queen at row {}, column {}: {}",
+            x.a[0],
+            x.a[1],
+            x.b[0],
+            x.b[1],
+            x.line
+        )?;
+    }
+    if pairs > PRINT_MAX {
+        outln!("  … and {} more (--json lists them all)", pairs - PRINT_MAX)?;
+    }
+    Ok(())
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -63,33 +149,26 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     };
     let tokens = text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).count();
     anyhow::ensure!(tokens <= CHECK_MAX, "placement of {tokens} rows is too large: at most {CHECK_MAX}");
-    let p = Placement::parse(&text)?;
-    let r = p.check();
-    let one = |(r, c): (u32, u32)| [u64::from(r) + 1, u64::from(c) + 1];
-    let report = Report {
-        n: p.n(),
-        valid: r.is_valid(),
-        attacks: r.attacks.iter().map(|x| AttackOut { a: one(x.a), b: one(x.b), line: x.line }).collect(),
+    let placements = match json_placements(&text) {
+        Some(found) => found?,
+        None => Placement::parse_all(&text)?,
     };
-    if a.json {
-        output::print_json(&report)?;
-    } else if report.valid {
-        outln!("valid: {} queens on a {0}x{0} board, no two attack each other", p.n())?;
-    } else {
-        outln!("invalid: {} attacking pair(s) on a {}x{} board", report.attacks.len(), p.n(), p.n())?;
-        for x in report.attacks.iter().take(PRINT_MAX) {
-            outln!(
-                "  queen at row {}, column {} and queen at row {}, column {}: {}",
-                x.a[0],
-                x.a[1],
-                x.b[0],
-                x.b[1],
-                x.line
-            )?;
-        }
-        if report.attacks.len() > PRINT_MAX {
-            outln!("  … and {} more (--json lists them all)", report.attacks.len() - PRINT_MAX)?;
+    let reports: Vec<Report> = placements.iter().map(report_of).collect();
+    let valid = reports.iter().all(|r| r.valid);
+    match (a.json, &reports[..]) {
+        (true, [one]) => output::print_json(one)?,
+        (true, _) => output::print_json(&Reports { count: reports.len(), valid, placements: reports })?,
+        (false, [one]) => print_report(one, "")?,
+        (false, _) => {
+            for (i, r) in reports.iter().enumerate() {
+                print_report(r, &format!("{}: ", i + 1))?;
+            }
+            let bad = reports.iter().filter(|r| !r.valid).count();
+            match bad {
+                0 => outln!("{} placements, all valid", reports.len())?,
+                _ => outln!("{} placements, {bad} invalid", reports.len())?,
+            }
         }
     }
-    Ok(if report.valid { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
+    Ok(if valid { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
 }

@@ -175,15 +175,16 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         seconds: start.elapsed().as_secs_f64(),
     };
     report.print(a.json)?;
-    Ok(ExitCode::SUCCESS)
+    // No solution is a "no" answer, as for `queens list`, `first` and `solve` (exit 1).
+    Ok(if report.total == 0 { ExitCode::from(crate::util::exit::NO) } else { ExitCode::SUCCESS })
 }
 
 impl Report for TimedCounts {
     fn print_text(&self) -> anyhow::Result<()> {
         outln!(
-            "n = {}: {} solutions, {} unique up to symmetry ({:.3} s)",
+            "n = {}: {}, {} unique up to symmetry ({:.3} s)",
             self.n,
-            self.total,
+            crate::util::plural(self.total, "solution"),
             self.unique,
             self.seconds
         )?;

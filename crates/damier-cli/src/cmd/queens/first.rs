@@ -8,7 +8,7 @@ use damier::queens::Placement;
 use damier::queens::search::{self, Solutions};
 
 use super::BOARD_MAX;
-use crate::util::output::{out, outln};
+use crate::util::output::{errln, out, outln};
 use crate::util::{exit, interrupt, output};
 
 /// Arguments of `damier queens first`.
@@ -19,6 +19,9 @@ pub struct Args {
     /// Print JSON (keys: n, columns (1-based, null if none), nodes, seconds).
     #[arg(long)]
     json: bool,
+    /// Print only the 1-based columns on one line (for pipes: `| damier queens check`).
+    #[arg(long, conflicts_with = "json")]
+    columns: bool,
 }
 
 #[derive(serde::Serialize)]
@@ -52,6 +55,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     };
     if a.json {
         output::print_json(&report)?;
+    } else if a.columns {
+        match &report.columns {
+            Some(cols) => outln!("{}", super::columns_line(cols))?,
+            None => errln!("n = {}: no solution", a.n),
+        }
     } else {
         match &found {
             Some(p) => {

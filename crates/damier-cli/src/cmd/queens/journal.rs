@@ -91,12 +91,15 @@ impl Report for JournalStatus {
         let rate = r.rate.map_or("unknown".to_string(), |x| format!("{x:.2} tasks/s"));
         let eta = r.eta_seconds.map_or("unknown".to_string(), |s| format!("{s:.0} s ({:.2} h)", s / 3600.0));
         outln!(
-            "{} sessions, {:.1} worker seconds on finished tasks, rate {rate}, ETA {eta}",
-            r.sessions,
+            "{}, {:.1} worker seconds on finished tasks, rate {rate}, ETA {eta}",
+            crate::util::plural(r.sessions as u64, "session"),
             r.task_seconds
         )?;
         if r.torn_lines > 0 {
-            outln!("{} torn line(s) at the end are dropped: those tasks run again", r.torn_lines)?;
+            outln!(
+                "{} at the end dropped: those tasks run again",
+                crate::util::plural(r.torn_lines as u64, "torn line")
+            )?;
         }
         if let Some(c) = &r.recheck {
             outln!(

@@ -11,6 +11,7 @@ use damier::queens::search::{self, Solutions};
 use damier::queens::{Placement, sample, symmetry};
 
 use super::BOARD_MAX;
+use crate::util::output::errln;
 use crate::util::{interrupt, output, progress::Progress};
 
 /// Largest N listed in full without `--limit` or `--all`.
@@ -44,6 +45,10 @@ pub struct Args {
     /// Print a JSON list of objects with key `columns` (1-based).
     #[arg(long)]
     json: bool,
+    /// Print only the 1-based columns, one solution per line (for pipes: `| damier queens
+    /// check`); the header and the notes go to stderr.
+    #[arg(long, conflicts_with = "json")]
+    columns: bool,
 }
 
 #[derive(serde::Serialize)]
@@ -71,6 +76,8 @@ fn run_random(a: &Args, k: u64) -> anyhow::Result<ExitCode> {
                 "{}",
                 serde_json::json!({ "n": a.n, "seed": seed, "sampler": how, "solutions": [] })
             )?;
+        } else if a.columns {
+            errln!("n = {}: no solution", a.n);
         } else {
             writeln!(out, "n = {}: no solution", a.n)?;
         }
@@ -88,7 +95,16 @@ fn run_random(a: &Args, k: u64) -> anyhow::Result<ExitCode> {
             sample::Sampler::Uniform => "uniformly among all solutions",
             sample::Sampler::LocalSearch => "by local search (random, not uniform)",
         };
-        writeln!(out, "n = {}: {k} solutions drawn {how}, seed {seed}", a.n)?;
+        let header = format!("n = {}: {k} solutions drawn {how}, seed {seed}", a.n);
+        if a.columns {
+            errln!("{header}");
+            for p in &drawn {
+                writeln!(out, "{}", super::columns_line(&p.one_based()))?;
+            }
+            out.flush()?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        writeln!(out, "{header}")?;
         for (i, p) in drawn.iter().enumerate() {
             writeln!(out, "{}: {p}", i + 1)?;
             if boards {
@@ -150,6 +166,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             let item = Item { index: printed, columns: &one, class_size };
             out.write_all(if printed == 1 { b"\n  " } else { b",\n  " })?;
             serde_json::to_writer(&mut out, &item)?;
+        } else if a.columns {
+            writeln!(out, "{}", super::columns_line(&p.one_based()))?;
         } else {
             match class_size {
                 Some(k) => writeln!(out, "{printed}: {p}  (class of {k})")?,
@@ -162,10 +180,17 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     if a.json {
         out.write_all(if printed == 0 { b"]\n" } else { b"\n]\n" })?;
+    } else if printed == 0 && a.columns {
+        errln!("n = {}: no solution", a.n);
     } else if printed == 0 {
         writeln!(out, "n = {}: no solution", a.n)?;
     } else if printed == limit {
-        writeln!(out, "(stopped at --limit {limit}; `damier queens count {}` counts them all)", a.n)?;
+        let note = format!("(stopped at --limit {limit}; `damier queens count {}` counts them all)", a.n);
+        if a.columns {
+            errln!("{note}");
+        } else {
+            writeln!(out, "{note}")?;
+        }
     }
     out.flush()?;
     Ok(if printed == 0 { ExitCode::from(crate::util::exit::NO) } else { ExitCode::SUCCESS })

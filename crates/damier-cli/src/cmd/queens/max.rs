@@ -41,9 +41,15 @@ impl Report for Max {
         };
         outln!("R({}) = {} ({how})", m.n, m.max)?;
         if m.n <= 1000 {
-            let cols: Vec<String> =
-                m.witness.iter().map(|c| c.map_or(0, |c| u64::from(c) + 1).to_string()).collect();
-            outln!("witness (column per row, 0 = empty row): {}", cols.join(" "))?;
+            if m.max == u64::from(m.n) {
+                // A full placement, printed as `queens check` reads it back.
+                let p = damier::queens::Placement::new(m.witness.iter().map(|c| c.unwrap_or(0)).collect())?;
+                outln!("witness S = {p}")?;
+            } else {
+                let cols: Vec<String> =
+                    m.witness.iter().map(|c| c.map_or(0, |c| u64::from(c) + 1).to_string()).collect();
+                outln!("witness (column per row, 0 = empty row): {}", cols.join(" "))?;
+            }
         }
         if m.n <= BOARD_MAX {
             for c in &m.witness {

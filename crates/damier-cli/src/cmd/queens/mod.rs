@@ -78,6 +78,11 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
 /// Boards are drawn up to this size by default; wider ones do not fit a terminal.
 const BOARD_MAX: u32 = 32;
 
+/// 1-based columns separated by spaces: the `--columns` line, which `queens check` reads.
+fn columns_line(cols: &[u64]) -> String {
+    cols.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
+}
+
 /// Runs the counter on the current pool, with a progress bar (on a terminal) over its tasks;
 /// Ctrl-C surfaces as `Interrupted` in the error chain (exit 130).
 fn count_solutions(n: u32) -> anyhow::Result<damier::queens::Counts> {

@@ -60,9 +60,13 @@ pub struct Args {
     /// File format of --out: text (one column per line) or binary (u32 little-endian).
     #[arg(long, value_enum, default_value_t = Format::Text, requires = "out", conflicts_with = "json")]
     format: Format,
-    /// Print JSON (keys: n, method, seed (local), seconds, columns (1-based), search (local)).
+    /// Print JSON (keys: n, method, seed (local), seconds, columns (1-based; null when N has
+    /// no solution), search (local)).
     #[arg(long)]
     json: bool,
+    /// Print only the 1-based columns on one line (for pipes: `| damier queens check`).
+    #[arg(long, conflicts_with_all = ["json", "out"])]
+    columns: bool,
 }
 
 /// Where the columns come from: the formula (nothing stored) or a stored placement.
@@ -196,6 +200,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         output::check_folder(path)?;
     }
     let Some((cols, header)) = find(&a)? else {
+        if a.json && a.out.is_none() {
+            // Every outcome is JSON on stdout with --json, "no solution" included.
+            output::print_json(&serde_json::json!({ "n": a.n, "method": a.method, "columns": null }))?;
+        }
         errln!("n = {}: no solution (no two queens fit on a {0}x{0} board without attacking)", a.n);
         return Ok(ExitCode::from(exit::NO));
     };
@@ -222,7 +230,15 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let mut w = output::stdout();
-    if a.json {
+    if a.columns {
+        for row in 0..n {
+            if row.is_multiple_of(1 << 20) {
+                interrupt::check()?;
+            }
+            write!(w, "{}{}", if row == 0 { "" } else { " " }, cols.one_based(row))?;
+        }
+        writeln!(w)?;
+    } else if a.json {
         write_columns(&mut w, &cols, Format::Text, true, &header)?;
     } else if n <= BOARD_MAX {
         let p = Placement::new((0..n).map(|r| (cols.one_based(r) - 1) as u32).collect())?;
