@@ -7,6 +7,7 @@ mod cli {
     mod automaton;
     mod automaton_growth;
     mod bench;
+    mod conventions;
     mod factor;
     mod faults;
     mod kills;

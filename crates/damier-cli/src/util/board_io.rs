@@ -58,8 +58,3 @@ fn write_text(out: &mut impl Write, b: &Board) -> std::io::Result<()> {
     }
     Ok(())
 }
-
-/// Creates `dir` (and its parents) if missing.
-pub fn ensure_dir(dir: &Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))
-}

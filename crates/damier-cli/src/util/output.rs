@@ -265,10 +265,41 @@ fn plain_os_error(err: io::Error) -> io::Error {
 /// (exit 2), told at once rather than after hours of work. A write that fails later is a
 /// fault (exit 74).
 pub fn check_folder(path: &Path) -> anyhow::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        anyhow::ensure!(dir.is_dir(), "cannot write {}: no directory {}", path.display(), dir.display());
+    anyhow::ensure!(!path.is_dir(), "cannot write {}: it is a directory", path.display());
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    anyhow::ensure!(dir.is_dir(), "cannot write {}: no directory {}", path.display(), dir.display());
+    check_writable(dir).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+}
+
+/// Whether a file can be made in `dir` (read-only file system, no permission): tried with a
+/// temporary file, removed at once.
+fn check_writable(dir: &Path) -> anyhow::Result<()> {
+    tempfile::Builder::new()
+        .prefix(".damier-check-")
+        .tempfile_in(dir)
+        .map(drop)
+        .map_err(|e| anyhow::anyhow!("{} is not writable ({})", dir.display(), plain_os_error(e)))
+}
+
+/// Makes the output folder `dir` ready before a run: an existing folder is kept; a missing
+/// one is created when its parent exists (only the last folder: a whole missing path is more
+/// likely a typo, refused with exit 2). Returns whether the folder was created.
+pub fn ensure_last_dir(dir: &Path) -> anyhow::Result<bool> {
+    if dir.is_dir() {
+        check_writable(dir)?;
+        return Ok(false);
     }
-    Ok(())
+    anyhow::ensure!(!dir.exists(), "cannot write into {}: it is not a directory", dir.display());
+    let parent = dir.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    anyhow::ensure!(
+        parent.is_dir(),
+        "cannot create {}: no directory {} (only the last folder of a path is created)",
+        dir.display(),
+        parent.display()
+    );
+    std::fs::create_dir(dir)
+        .map_err(|e| anyhow::anyhow!("cannot create {}: {}", dir.display(), plain_os_error(e)))?;
+    Ok(true)
 }
 
 /// Writes `path` atomically through a buffered writer: `fill` writes the whole content, which

@@ -51,6 +51,12 @@ const KERNEL_FILE_MAX_CELLS: usize = 1 << 33;
 
 pub(super) fn kernel(a: KernelArgs) -> anyhow::Result<ExitCode> {
     let size: Size = a.size.parse()?;
+    // The folder is made ready (only its last part created, said so) before the work.
+    if let Some(dir) = &a.out
+        && output::ensure_last_dir(dir)?
+    {
+        errln!("created the folder {}", dir.display());
+    }
     let (w, h) = (size.width(), size.height());
     let k = lights::nullity(size);
     let limit = if a.out.is_some() { KERNEL_FILE_MAX_CELLS } else { PRINT_MAX_CELLS };
@@ -69,7 +75,6 @@ pub(super) fn kernel(a: KernelArgs) -> anyhow::Result<ExitCode> {
     }
     let files = match &a.out {
         Some(dir) => {
-            board_io::ensure_dir(dir)?;
             let mut files = Vec::with_capacity(basis.len());
             for (i, v) in basis.iter().enumerate() {
                 interrupt::check()?;

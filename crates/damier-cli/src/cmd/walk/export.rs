@@ -9,7 +9,9 @@ struct ExportReport {
 }
 
 pub(super) fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
-    std::fs::create_dir_all(&a.dir).with_context(|| format!("cannot create {}", a.dir.display()))?;
+    if output::ensure_last_dir(&a.dir)? {
+        crate::util::output::errln!("created the folder {}", a.dir.display());
+    }
     let mut files = 0;
     for rows in 1..=a.to as usize {
         for cols in 1..=a.to as usize {

@@ -15,7 +15,6 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::{Subcommand, ValueEnum};
 use damier::board::{Board, Size};
 use damier::walk::{self, Method, Solutions, path, picture};
