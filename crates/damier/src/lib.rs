@@ -1,6 +1,7 @@
 //! # damier — board problems, exactly and fast
 //!
-//! `damier` (French for *checkerboard*) solves the board problems of its seed documents:
+//! `damier` (French for *checkerboard*) solves the board problems of four French documents
+//! (the README's Sources name them by title and say what was taken from each):
 //!
 //! - [`queens`]: the n-queens problem, exhaustive (counts, symmetry classes, listing),
 //!   constructive (one solution for huge n) and checking;
@@ -8,7 +9,7 @@
 //!   cells exchange local signals (two models);
 //! - [`lights`]: Lights Out over GF(2): solve, count, kernel, winnable boards, light chasing;
 //! - [`factor`]: factoring N by a cellular automaton whose cells exchange local signals
-//!   along the grid of a binary multiplication (seed 000's closing idea);
+//!   along the grid of a binary multiplication (the closing idea of the report "Le problème des n reines");
 //! - [`walk`]: the pawn walk ("promenade binaire"): turn a board all black by walking a pawn.
 //!
 //! The shared pieces are [`gf2`] (bit-packed linear algebra over GF(2)) and [`control`]

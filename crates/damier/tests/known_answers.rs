@@ -230,7 +230,7 @@ mod walk {
     #[test]
     fn seed_pictures() {
         let t = walk_data();
-        // 4 x 4: the seed's walk lands oddly on exactly the seed's picture, which our fast
+        // 4 x 4: the blog post's walk lands oddly on exactly its picture, which our fast
         // solver also picks (free unknowns 0), and our own path for it replays too.
         let p4 = Board::parse(&lines(&t, "picture_4x4").join("\n")).unwrap();
         let b4 = board_size(4, 4).unwrap();
@@ -239,7 +239,7 @@ mod walk {
         let ours = path::path_for(b4, &p4).unwrap();
         assert!(path::replay(b4, &ours).all_black());
         assert_eq!(fast::solve(b4, &Control::new()).unwrap().particular, p4);
-        // 20 x 20 has one solution: it must be the seed's picture.
+        // 20 x 20 has one solution: it must be the blog post's picture.
         let p20 = Board::parse(&lines(&t, "picture_20x20").join("\n")).unwrap();
         let sols = fast::solve(board_size(20, 20).unwrap(), &Control::new()).unwrap();
         assert_eq!(sols.nullity(), 0);

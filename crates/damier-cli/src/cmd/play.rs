@@ -36,10 +36,10 @@ pub struct LightsArgs {
 /// Arguments of `damier play walk`.
 #[derive(Debug, clap::Args)]
 pub struct WalkArgs {
-    /// Rows (the seed's height L); with COLS. Random (2..=8) when absent.
+    /// Rows (the blog post's height L); with COLS. Random (2..=8) when absent.
     #[arg(requires = "cols")]
     rows: Option<usize>,
-    /// Columns (the seed's width C).
+    /// Columns (the blog post's width C).
     cols: Option<usize>,
     /// Seed for the random size.
     #[arg(long)]

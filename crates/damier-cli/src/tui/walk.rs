@@ -1,4 +1,5 @@
-//! The pawn-walk game ("revertigo" in the seed): walk the pawn until every cell is black.
+//! The pawn-walk game (the blog post's game, which its program calls "revertigo"): walk the
+//! pawn until every cell is black.
 //!
 //! All rules come from the library's [`WalkState`]: moves, flips, the solver's plan.
 

@@ -71,7 +71,7 @@ fn solve_min_and_all() {
 
 #[test]
 fn solve_file_stdin_target_and_no_solution() {
-    // The seed's 2x2 example: cell 0 lit; presses 0, 1, 2.
+    // The Lights Out text's 2x2 example: cell 0 lit; presses 0, 1, 2.
     let f = board_file("10\n00\n");
     let v = json(&["lights", "solve", f.path().to_str().unwrap(), "--json"]);
     assert_eq!(presses(&v), vec!["11", "10"]);

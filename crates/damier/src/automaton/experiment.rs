@@ -1,4 +1,4 @@
-//! Runs and the seed's experiments: one run to its first solution, many independent runs in
+//! Runs and the automaton report's experiments: one run to its first solution, many independent runs in
 //! parallel, the ε sweep (fig. 5) and the scale over n (figs. 6 and 8).
 //!
 //! Reproducibility: sample `i` of an experiment seeded with `s` starts from
@@ -122,7 +122,7 @@ impl Automaton {
     }
 
     /// As [`Automaton::run_until`], but after every queen move all signals are reset to the true
-    /// field: instantaneous propagation, the seed's "signals properly propagated" reading of
+    /// field: instantaneous propagation, the automaton report's "signals properly propagated" reading of
     /// fig. 7. One update at a time and O(n^2) per move: for small demonstrations only.
     pub fn run_ideal(&mut self, max_steps: u64, stop: &Stop) -> Result<RunResult, Interrupted> {
         let mut censored = None;
@@ -528,7 +528,7 @@ mod tests {
         assert!((inverse_density(4, &c).unwrap().unwrap() - 910.0).abs() < 1e-9);
     }
 
-    /// The seed's fig. 5 trend, with fixed seeds (deterministic): more moves at large ε.
+    /// The automaton report's fig. 5 trend, with fixed seeds (deterministic): more moves at large ε.
     #[test]
     fn moves_grow_with_eps() {
         let control = Control::new();

@@ -1,10 +1,22 @@
 //! n queens solved by a stochastic, asynchronous cellular automaton with local signals
-//! (the exercise sheet the project started from, "the seed" in these docs).
+//! after "Le problème des n reines", a French report on a cellular automaton for n queens ("the
+//! automaton report" in these docs; the README's Sources list the four source documents).
 //!
 //! Every cell of the n × n board holds a queen count and 8 signal bits; signal `d` of a cell
 //! means "a queen lies further away in direction `d`". Queens that see a signal (or share their
 //! cell) try to move one cell, always to a *safe* neighbour, to a dangerous one with probability
-//! ε. Two models:
+//! ε. The report's names for these rules, used in the code:
+//!
+//! - `SAFESTAY(c)`: `c` holds at most one queen and no signal (its queen may stay);
+//! - `SAFEGO(c, d)`: `c` holds no queen and no signal except possibly the one from direction
+//!   `d`, the side a queen arrives from (a safe destination);
+//! - `MOVE(from, to)`: 0 if `from` holds no queen or `SAFESTAY(from)`, 1 if
+//!   `SAFEGO(to, direction of from)`, else 1 with probability ε (the report's formula forgets
+//!   "holds no queen" in its random branch; its prose requires it);
+//! - ω, model 2's weight of a destination: ∞ on a cell holding a queen, else its number of
+//!   signals.
+//!
+//! Two models:
 //!
 //! - [`Model::Pair`] (model 1): each step updates one uniformly chosen adjacent pair;
 //! - [`Model::Cell`] (model 2): each step updates one uniformly chosen cell from all its
@@ -17,17 +29,19 @@
 //! ## Contents
 //!
 //! - [`dir`]: the one table of the 8 direction offsets used everywhere;
-//! - [`pairs`]: the seed's bijection from `[0, (4n-2)(n-1))` onto adjacent pairs;
+//! - [`pairs`]: the automaton report's bijection from `[0, (4n-2)(n-1))` onto adjacent pairs;
 //! - [`Automaton`] (in `state`): the state and the update rules of models 1 and 2; model 3's
 //!   state and rule in [`row`], which `Automaton` drives for [`Model::Row`];
 //! - [`text`]: the `--from` position format and the trace picture;
 //! - `checkpoint`: the whole state of a run as versioned, checksummed bytes (stop and
 //!   resume bit-exactly); behind the Cargo feature `serde` (the generator's state is read
 //!   through `rand_xoshiro`'s serde form);
-//! - [`experiment`]: parallel reproducible runs, the ε sweep (fig. 5), the scale over n
-//!   (figs. 6 and 8);
+//! - [`experiment`]: parallel reproducible runs, the ε sweep (the report's fig. 5: mean steps
+//!   and moves against ε at n = 8), the scale over n (figs. 6 and 8: mean steps against n,
+//!   beside 1/d, for each model);
 //! - [`growth`]: per-n means with bootstrap intervals and the fitted growth factor per n;
-//! - [`trap`]: searches for the special positions of figs. 1 and 7.
+//! - [`trap`]: searches for the special positions of the report's figs. 1 (every queen
+//!   threatened, no safe step) and 7 (a 6 × 6 loop of model 2 at η = 0).
 //!
 //! ## Stepping API (for a live view)
 //!

@@ -1,4 +1,4 @@
-//! The seed's bijection from `[0, (4n-2)(n-1))` onto the unordered adjacent pairs of cells.
+//! The automaton report's bijection from `[0, (4n-2)(n-1))` onto the unordered adjacent pairs of cells.
 //!
 //! With `N = A (n-1) + B`, `0 <= B < n-1`:
 //! `A < n` → `(B, A), (B+1, A)`; `A = n+i` → `(i, B), (i, B+1)`;

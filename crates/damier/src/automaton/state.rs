@@ -61,7 +61,7 @@ pub struct Automaton {
     st: Vec<u32>,
     /// Index offsets of the 8 directions in the padded layout (wrapping `usize`).
     off: [usize; 8],
-    /// Model 1: every adjacent pair ([`pair_entry`]), in the order of the seed's bijection
+    /// Model 1: every adjacent pair ([`pair_entry`]), in the order of the automaton report's bijection
     /// ([`pairs::pair`]).
     pairs: Vec<u64>,
     /// Model 2: padded index of each board cell, row-major.
@@ -391,7 +391,7 @@ impl Automaton {
     }
 
     /// The queens as a [`Placement`] (the column of each row's queen) when they stand one per
-    /// row and one per column, the seed's permutation `S`; `None` otherwise. Every solution
+    /// row and one per column, the automaton report's permutation `S`; `None` otherwise. Every solution
     /// has one; a permutation may still put two queens on a diagonal ([`Automaton::is_solution`]
     /// tells). O(n) to refuse (the line counts are kept by every move), O(n^2) to build.
     pub fn placement(&self) -> Option<Placement> {

@@ -1,4 +1,4 @@
-//! The special positions of the seed's figures 1 and 7, found by search.
+//! The special positions of the automaton report's figures 1 and 7, found by search.
 //!
 //! - Fig. 1: a position (distinct cells) that is not a solution, where every queen is
 //!   threatened and no one-cell move reaches a safe cell. We search for the automaton's form
@@ -15,7 +15,7 @@
 //!   forever). The threatened triangle queen's least-ω destination is then always the free
 //!   triangle cell: the two queens stay in the triangle, always adjacent, never a solution.
 //!   An exhaustive search (n - 2 fixed queens and a triangle, n = 6, 7, 8) finds no such
-//!   layout: the trap only holds in the seed's reading, "signals properly propagated" — with
+//!   layout: the trap only holds in the automaton report's reading, "signals properly propagated" — with
 //!   true signals, whichever two triangle cells hold the queens, the free one is the unique
 //!   least-ω neighbour of both. [`find_figure7`] then returns such a layout: under
 //!   [`crate::automaton::Automaton::run_ideal`] (signals reset to the truth after each move)
@@ -116,7 +116,7 @@ pub fn find_figure1(seed: u64, tries: u64) -> Option<Trap> {
 /// Checks the fig. 7 property of fixed queens `fixed` and triangle `tri` on an `n × n`
 /// board: fixed queens never threatened and off every line of the triangle; then, if
 /// `robust`, the bound of the module docs (every other empty neighbour of the triangle sees
-/// at least 3 fixed queens), else the seed's reading: with true signals, for each of the 3
+/// at least 3 fixed queens), else the automaton report's reading: with true signals, for each of the 3
 /// ways to put two queens in the triangle, the free triangle cell has strictly fewer signals
 /// than every other empty neighbour of either triangle queen.
 pub fn is_figure7(n: u32, fixed: &[(usize, usize)], tri: &[(usize, usize); 3], robust: bool) -> bool {
@@ -153,7 +153,7 @@ pub fn is_figure7(n: u32, fixed: &[(usize, usize)], tri: &[(usize, usize); 3], r
 
 /// Searches the fig. 7 layout on 6 × 6: fixed queens one per column x = 2..5, the triangle in
 /// columns 0..1; the two queens start on the triangle's first two cells. The robust property
-/// if some layout has it, else the seed's reading; the flag says which.
+/// if some layout has it, else the automaton report's reading; the flag says which.
 pub fn find_figure7() -> Option<(Trap, bool)> {
     find_figure7_with(true).map(|t| (t, true)).or_else(|| find_figure7_with(false).map(|t| (t, false)))
 }
@@ -215,7 +215,7 @@ mod tests {
         // No layout is a trap whatever the signals do (see the module docs).
         assert!(!robust);
         let p = Params { eta: 0.0, ..Params::new(Model::Cell, 6).unwrap() };
-        // With signals propagated at once after each move (the seed's argument): a trap.
+        // With signals propagated at once after each move (the automaton report's argument): a trap.
         let mut a = Automaton::from_position(&p, &t.counts, StartSignals::True, 5).unwrap();
         let control = crate::control::Control::new();
         let r = a.run_ideal(300_000, &crate::automaton::Stop::new(&control)).unwrap();

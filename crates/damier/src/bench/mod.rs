@@ -477,7 +477,7 @@ fn hours_text(hours: f64) -> String {
     if hours >= 0.01 { format!("{hours:.3}") } else { format!("{hours:.2e}") }
 }
 
-/// The seed's model number of an automaton rule.
+/// The automaton report's model number of an automaton rule.
 fn model_number(model: Model) -> u32 {
     match model {
         Model::Pair => 1,

@@ -1,5 +1,5 @@
 //! Factoring N by a stochastic, asynchronous cellular automaton with local signals: the
-//! closing idea of seed 000 (its fig. 9), built and measured.
+//! closing idea of the automaton report (its fig. 9), built and measured.
 //!
 //! The binary multiplication `a × b` is a grid of shifted copies of `a`, one row per bit of
 //! `b`. Border cells hold the bits of `a` and `b`; every interior cell carries signals
@@ -7,7 +7,7 @@
 //! running column sum, the carries along the column feet, and a verdict sent back up each
 //! column). Border cells flip their bit at random, guided by the verdict they read. The only
 //! absorbing configurations are correct factorizations `N = a × b`, `1 < a ≤ b < N`. The
-//! model, its parameters and what it adds to the seed are in `docs/factor.md`.
+//! model, its parameters and what it adds to the automaton report are in `docs/factor.md`.
 //!
 //! ## Contents
 //!

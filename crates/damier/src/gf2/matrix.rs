@@ -429,7 +429,7 @@ mod tests {
 
     #[test]
     fn recorded_elimination_matches_plain_one() {
-        // The seed's 2 x 2 Lights Out system with B = (1, 0, 0, 0): x = (1, 1, 1, 0).
+        // The Lights Out text's 2 x 2 system with B = (1, 0, 0, 0): x = (1, 1, 1, 0).
         let m = matrix_from(
             4,
             4,

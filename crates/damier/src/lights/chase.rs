@@ -250,7 +250,7 @@ pub struct ExplainedChase {
     /// Those lights, as row words.
     pub last_row: Vec<u64>,
     /// Step 2: the lightest first row that fixes the last row (the lightest of all when the
-    /// kernel has at most 20 first rows, as in the seed's table), `None` when no first row
+    /// kernel has at most 20 first rows, as in the Lights Out text's table), `None` when no first row
     /// does: the board is not winnable.
     pub first_row: Option<Vec<u64>>,
     /// Step 3: the whole solution, the first row pressed, then chased down (checked).
@@ -298,7 +298,7 @@ mod tests {
         assert_eq!(t.rank, 3);
         let entries = t.entries.unwrap();
         assert_eq!(entries.len(), 7);
-        // The classic 5x5 last rows (Jaap's Puzzle Page, cited by the seed).
+        // The classic 5x5 last rows (Jaap's Puzzle Page, cited by the Lights Out text).
         let mut lasts: Vec<String> = entries
             .iter()
             .map(|(l, _)| l.to_bools().iter().map(|&b| if b { '1' } else { '0' }).collect())

@@ -1,4 +1,4 @@
-//! Dense elimination on the `N x N` press matrix: the seed's method, for small boards and for
+//! Dense elimination on the `N x N` press matrix: the Lights Out text's method, for small boards and for
 //! checking the fast methods.
 
 use crate::board::{Board, Size};

@@ -1,11 +1,13 @@
-//! Lights Out over GF(2) (the exercise sheet "Le jeu du tout éteint", "the seed" in these docs).
+//! Lights Out over GF(2), after "Le jeu du tout éteint (light out game)", a French text on the
+//! game over GF(2) ("the Lights Out text" in these docs; the README's Sources list the four
+//! source documents).
 //!
 //! Pressing a cell flips it and its orthogonal neighbours. With `M` the `N x N` press matrix
 //! (`N = W * H`), presses `X` turn a start `B` into a target `C` iff `M X = B + C` over GF(2):
 //! none, or `2^k` solutions with `k` the nullity of `M`.
 //!
 //! Three engines, cross-checked in the tests:
-//! - [`Method::Dense`]: elimination on `M` ([`dense`]), the seed's method; up to
+//! - [`Method::Dense`]: elimination on `M` ([`dense`]), the Lights Out text's method; up to
 //!   [`dense::DENSE_MAX_CELLS`] cells;
 //! - [`Method::Chase`]: light chasing reduces the problem to a `W x W` system ([`chase`]),
 //!   solved by dense elimination; up to [`chase::CHASE_TABLE_MAX_WIDTH`] columns;

@@ -144,7 +144,7 @@ mod tests {
 
     #[test]
     fn seed_two_by_two_example() {
-        // The seed: B = cell 0 lit; pressing cells 0, 1, 2 turns everything off.
+        // The Lights Out text: B = cell 0 lit; pressing cells 0, 1, 2 turns everything off.
         let start = Board::parse("10\n00").unwrap();
         let presses = Board::parse("11\n10").unwrap();
         assert!(apply_presses_naive(&start, &presses).is_zero());

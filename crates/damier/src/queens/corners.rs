@@ -1,10 +1,10 @@
-//! The seed's two corner exercises, between solutions of n + 1 and solutions of n.
+//! The course chapter's two corner exercises, between solutions of n + 1 and solutions of n.
 //!
 //! **Reduce.** Removing a row and a column from a solution of n + 1 leaves n queens on an
 //! n x n board only if the queen of that row sits in that column; the row and column must
 //! also be on the border so the rest stays a square board. Hence the condition: *the solution
 //! of n + 1 has a queen in a corner*, and the result is then always a solution of n (a subset
-//! of non-attacking queens does not attack). The seed asks about the last row and column:
+//! of non-attacking queens does not attack). The course chapter asks about the last row and column:
 //! that is the south-east corner, `S[n+1] = n+1`.
 //!
 //! **Extend.** Adding a row and a column on two sides of a solution of n and a queen in the

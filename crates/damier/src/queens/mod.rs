@@ -1,9 +1,12 @@
-//! The n-queens problem, exhaustive and constructive (an exercise sheet on backtracking, "the seed" in these docs).
+//! The n-queens problem, exhaustive and constructive, after "Algorithmique III — Le problème
+//! des 8 reines", a French course chapter on backtracking ("the course chapter" in these docs;
+//! the README's Sources list the four source documents).
 //!
-//! - [`placement`]: the seed's permutation `S` ([`Placement`]) and an independent checker
+//! - [`placement`]: the course chapter's permutation `S` ([`Placement`]) and an independent checker
 //!   that says which queens attack which;
-//! - [`naive`]: the seed's `EstLibre` / `PlacerReine`, the readable reference;
-//! - [`search`]: bit-vector backtracking with the seed's `V`, `G`, `D` vectors: every
+//! - [`naive`]: the course chapter's naive backtracker (`EstLibre`, "is the square free",
+//!   `PlacerReine`, "place a queen"), the readable reference;
+//! - [`search`]: bit-vector backtracking with the course chapter's `V`, `G`, `D` vectors: every
 //!   solution in backtracking order, or the first, without collecting them;
 //! - [`symmetry`]: the 8 symmetries of the square, canonical forms, one solution per class;
 //! - [`count`](mod@count): the fast counter (total and unique in one run);
@@ -11,7 +14,7 @@
 //! - [`local`]: a random solution for n up to 10^8 by conflict-minimising local search;
 //! - [`sample`]: solutions drawn at random (exactly uniform for n <= 14);
 //! - [`max`]: R(n), the most non-attacking queens on n x n, with a witness;
-//! - [`corners`]: the seed's exercises on adding or removing a corner queen.
+//! - [`corners`]: the course chapter's exercises on adding or removing a corner queen.
 //!
 //! ```
 //! use damier::control::Control;

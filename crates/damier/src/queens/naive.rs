@@ -1,7 +1,9 @@
-//! The seed's naive backtracker, `EstLibre` / `PlacerReine`, kept readable on purpose.
+//! The course chapter's naive backtracker, kept readable on purpose: its pseudocode functions
+//! `EstLibre` ("is the square free": no queen on the rows above attacks it) and `PlacerReine`
+//! ("place a queen": try every free column of the row, then the next row).
 //!
 //! It is the reference every faster engine is tested against. `S` holds the 1-based column
-//! of the queen on each row, 0 for "not placed yet", exactly as in the seed's pseudocode;
+//! of the queen on each row, 0 for "not placed yet", exactly as in the course chapter's pseudocode;
 //! `est_libre` looks at the queens of the rows above (O(n) per test), so the whole search
 //! costs O(n · n!) in the worst case.
 
@@ -99,7 +101,7 @@ pub fn count(n: u32, control: &Control) -> Result<u64, Interrupted> {
     Ok(total)
 }
 
-/// The first solution in backtracking order (the seed's "stop at the first" exercise).
+/// The first solution in backtracking order (the course chapter's "stop at the first" exercise).
 pub fn first(n: u32, control: &Control) -> Result<Option<Placement>, Interrupted> {
     let mut found = None;
     placer_reine(n, control, |s| {
@@ -120,7 +122,7 @@ mod tests {
         assert_eq!(count(8, &c).unwrap(), 92);
         assert_eq!(first(4, &c).unwrap().unwrap().to_string(), "(2, 4, 1, 3)");
         assert_eq!(first(3, &c).unwrap(), None);
-        // EstLibre: (4,4) is attacked by the queen at (1,1) (the seed's figure 4).
+        // EstLibre: (4,4) is attacked by the queen at (1,1) (the course chapter's figure 4).
         assert!(!est_libre(&[1, 3, 0, 0], 4, 4));
         assert!(est_libre(&[2, 4, 1, 0], 4, 3));
     }

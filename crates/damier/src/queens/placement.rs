@@ -1,6 +1,6 @@
 //! Placements of queens and an independent checker that says which queens attack which.
 //!
-//! A [`Placement`] is the seed's permutation `S`: the column of the queen on each row,
+//! A [`Placement`] is the course chapter's permutation `S`: the column of the queen on each row,
 //! 0-based inside the library and 1-based in every text format ([`Placement::parse`],
 //! [`fmt::Display`]). The checker ([`check_queens`], [`Placement::check`]) shares no code
 //! with the searches: it groups queens by row, column and both diagonals, so a bug in a
@@ -130,7 +130,7 @@ impl Placement {
         &self.cols
     }
 
-    /// The columns, 1-based, as the seed writes `S`.
+    /// The columns, 1-based, as the course chapter writes `S`.
     pub fn one_based(&self) -> Vec<u64> {
         self.cols.iter().map(|&c| u64::from(c) + 1).collect()
     }
@@ -173,7 +173,7 @@ impl Placement {
     }
 }
 
-/// Prints `S` 1-based: `(2, 4, 1, 3)`, as the seed does.
+/// Prints `S` 1-based: `(2, 4, 1, 3)`, as the course chapter does.
 impl fmt::Display for Placement {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("(")?;

@@ -1,11 +1,11 @@
-//! Bit-vector backtracking with the seed's characteristic vectors `V`, `G`, `D`.
+//! Bit-vector backtracking with the course chapter's characteristic vectors `V`, `G`, `D`.
 //!
 //! Bit `j` of a vector stands for column `j` of the next row. After a queen on row k with
 //! `R_k = 1 << S[k]`: `V_{k+1} = V_k | R_k` (columns taken), `G_{k+1} = (G_k | R_k) << 1` and
 //! `D_{k+1} = (D_k | R_k) >> 1` (the two diagonals, shifted one column per row), and the free
 //! squares of row k+1 are `!(G | D | V)` — an O(1) test instead of the naive O(n) `EstLibre`.
 //!
-//! Columns are tried in increasing order, so solutions come out in the seed's backtracking
+//! Columns are tried in increasing order, so solutions come out in the course chapter's backtracking
 //! order (lexicographic order of `S`). The search is an explicit stack, so it can pause after
 //! each solution: [`Solutions`] is an iterator, [`visit`] a callback that can stop early, and
 //! neither collects anything.

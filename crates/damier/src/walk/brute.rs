@@ -1,4 +1,4 @@
-//! The seed's "la brute": try every one of the `2^(L·C)` activation sets.
+//! The blog post's "la brute": try every one of the `2^(L·C)` activation sets.
 //!
 //! The obvious oracle for the other solvers. Each set's effect on the board is the XOR of the
 //! press masks of its cells (one `u64`, since `L·C <= 30`); a set is a solution when that XOR

@@ -1,12 +1,12 @@
-//! The seed's "le bon", made exact: first-row unknowns chased down the board — which is
+//! The blog post's "le bon", made exact: first-row unknowns chased down the board — which is
 //! Lights Out's solver ([`crate::lights`]) asked to light an all-off board.
 //!
 //! Give the `w` cells of the first row unknown values. Every later cell is then an affine
 //! function of them (light chasing, [`crate::lights::chase`]): row `r + 1` must fix what rows
 //! `r - 1`, `r` leave wrong on row `r`, with the terms for cells outside the board simply
-//! absent — this is where the seed's coefficient triangle (which ignores the side edges) would
+//! absent — this is where the blog post's coefficient triangle (which ignores the side edges) would
 //! go wrong. The fictitious row below the board must vanish: `w` equations in `w` unknowns.
-//! [`lights::Method::Chase`] solves them by Gauss–Jordan elimination (the seed's algorithm),
+//! [`lights::Method::Chase`] solves them by Gauss–Jordan elimination (the blog post's algorithm),
 //! [`lights::Method::Poly`] with polynomials over GF(2). The board is transposed when it has
 //! more columns than rows, so `w = min(L, C)`. The kernel of the system gives the walk's
 //! kernel: `2^nullity` solutions ([`lights::kernel`]).
@@ -17,7 +17,7 @@ use crate::lights;
 
 use super::{Solutions, WalkError, check_board};
 
-/// Solves the walk with the seed's algorithm ([`lights::Method::Chase`]): activation sets
+/// Solves the walk with the blog post's algorithm ([`lights::Method::Chase`]): activation sets
 /// `a` with `M a = 1` (all black from all white).
 pub fn solve(size: Size, control: &Control) -> Result<Solutions, WalkError> {
     solve_with(size, lights::Method::Chase, control)

@@ -1,4 +1,5 @@
-//! The pawn walk, "promenade binaire" (the exercise sheet "promenade binaire", "the seed" in these docs).
+//! The pawn walk, after "Promenade binaire", a French blog post first written in 2007 ("the
+//! blog post" in these docs; the README's Sources list the four source documents).
 //!
 //! An `L x C` board starts all white. The pawn lands first on the bottom-left cell, then moves
 //! N, S, E or W one cell at a time; every landing flips the cell and its orthogonal neighbours.
@@ -6,7 +7,7 @@
 //! is an *activation set* `a` (cells landed on an odd number of times) with `M a = 1` over
 //! GF(2), `M` being Lights Out's press matrix: the walk is Lights Out with target all-ones.
 //!
-//! - Sizes are [`crate::board::Size`]; [`board_size`] maps the seed's `L x C` (rows first)
+//! - Sizes are [`crate::board::Size`]; [`board_size`] maps the blog post's `L x C` (rows first)
 //!   onto it (`L` the height, `C` the width) and checks the walk's limit ([`MAX_CELLS`]).
 //! - Three solvers, all exact (side edges included), all returning [`Solutions`]:
 //!   [`brute`] (every one of the `2^(LC)` sets, `LC <= 30`), [`rows`] (every first row,
@@ -187,7 +188,7 @@ impl WalkError {
     }
 }
 
-/// The walk's `L x C` board, `rows` by `cols` (row 0 on top, the seed's order), as a [`Size`]:
+/// The walk's `L x C` board, `rows` by `cols` (row 0 on top, the blog post's order), as a [`Size`]:
 /// `rows` is its [`height`](Size::height) and `cols` its [`width`](Size::width), so cell
 /// `(row, col)` of the walk is cell `(x, y) = (col, row)` of a [`Board`]. Checked: both sides
 /// `>= 1`, at most [`MAX_CELLS`] cells; errors speak in rows x cols.
@@ -234,7 +235,7 @@ pub fn press_image(a: &Board) -> Board {
     lights::apply_presses(&dark, a)
 }
 
-/// The seed's picture of a board: one line per row, top row first, `#` on, `_` off.
+/// The blog post's picture of a board: one line per row, top row first, `#` on, `_` off.
 pub fn picture(g: &Board) -> Vec<String> {
     g.to_rows('#', '_')
 }
@@ -247,7 +248,7 @@ pub enum Method {
     Brute,
     /// [`rows`]: every first row, completed row by row.
     Rows,
-    /// [`fast`], the seed's "le bon": first-row unknowns chased down the board, a
+    /// [`fast`], the blog post's "le bon": first-row unknowns chased down the board, a
     /// `min(L, C)`-wide system solved by elimination ([`lights::Method::Chase`]).
     Fast,
     /// [`fast`] with Lights Out's polynomial engine ([`lights::Method::Poly`]): the same

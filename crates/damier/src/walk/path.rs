@@ -29,7 +29,7 @@
 //!
 //! [`path_for`] builds both, along the rows and along the columns (the board mirrored in its
 //! diagonal through the start cell), and keeps the shortest; boards above
-//! [`TRY_ALL_CELLS`] use the row bands only. The seed's diagonal step `E N S N` (moves the
+//! [`TRY_ALL_CELLS`] use the row bands only. The blog post's diagonal step `E N S N` (moves the
 //! pawn without changing the board) is not needed.
 //!
 //! [`path_from`] starts from any cell whose landing is already counted (the game's current
@@ -50,7 +50,7 @@ pub enum Move {
     S,
     /// Right.
     E,
-    /// Left (the seed writes `O`, ouest).
+    /// Left (the blog post writes `O`, ouest).
     W,
 }
 

@@ -1,4 +1,4 @@
-//! The seed's "le truand": enumerate the first row, deduce the rest row by row.
+//! The blog post's "le truand": enumerate the first row, deduce the rest row by row.
 //!
 //! Cell `(r, c)` must see an odd number of activated cells among itself and its neighbours,
 //! so once rows `r - 1` and `r` are known, row `r + 1` is forced:

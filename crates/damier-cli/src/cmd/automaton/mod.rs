@@ -208,7 +208,7 @@ pub struct ScaleArgs {
 /// Arguments of `damier automaton trap`.
 #[derive(Debug, Args)]
 pub struct TrapArgs {
-    /// Which figure of the seed: 1 (model 1, every move blocked) or 7 (model 2, η = 0 loop).
+    /// Which figure of the automaton report: 1 (model 1, every move blocked) or 7 (model 2, η = 0 loop).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=7))]
     figure: u8,
     /// Seed of the search (fig. 1) and of the demonstration runs.
@@ -304,7 +304,7 @@ fn show(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.4e}")).unwrap_or_else(|| "-".into())
 }
 
-/// The model's name in figures: its number in the seed and its option name.
+/// The model's name in figures: its number in the automaton report and its option name.
 fn model_name(m: Model) -> &'static str {
     match m {
         Model::Pair => "model 1 (pair)",

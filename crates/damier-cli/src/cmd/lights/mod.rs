@@ -43,7 +43,7 @@ pub enum Command {
     Kernel(KernelArgs),
     /// Is a board winnable? By the orthogonality criterion and by solving (exit 1 if not).
     Winnable(WinnableArgs),
-    /// The seed's table: solutions from all-on to all-off on L x L boards, L = 2..=N.
+    /// The Lights Out text's table: solutions from all-on to all-off on L x L boards, L = 2..=N.
     Table(TableArgs),
     /// Light chasing step by step: chase down, fix the first row, chase again.
     Chase(ChaseArgs),

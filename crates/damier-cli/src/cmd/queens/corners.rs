@@ -1,4 +1,4 @@
-//! `damier queens corners N`: the seed's corner exercises between N + 1 and N.
+//! `damier queens corners N`: the course chapter's corner exercises between N + 1 and N.
 
 use std::process::ExitCode;
 

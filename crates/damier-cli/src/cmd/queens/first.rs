@@ -1,4 +1,4 @@
-//! `damier queens first N`: the first solution in backtracking order (the seed's
+//! `damier queens first N`: the first solution in backtracking order (the course chapter's
 //! "stop at the first solution" exercise), with the number of queens placed to reach it.
 
 use std::process::ExitCode;

@@ -38,7 +38,7 @@ pub enum Command {
     Solve(solve::Args),
     /// R(N), the most non-attacking queens on N x N, with a witness.
     Max(max::Args),
-    /// The seed's corner exercises between solutions of N + 1 and of N.
+    /// The course chapter's corner exercises between solutions of N + 1 and of N.
     Corners(corners::Args),
     /// Check a placement (1-based columns as arguments or on stdin).
     Check(check::Args),

@@ -30,11 +30,11 @@ pub enum Command {
     Solve(SolveArgs),
     /// The number of solutions, 2^nullity.
     Count(CountArgs),
-    /// Solution counts of the square boards 1 x 1 .. N x N (the seed's table).
+    /// Solution counts of the square boards 1 x 1 .. N x N (the blog post's table).
     Table(TableArgs),
     /// Replay a move string from the bottom-left cell: exit 0 if all black, 1 otherwise.
     Replay(ReplayArgs),
-    /// Write one solution file per board size L x C, 1 <= L, C <= N (the seed's archive).
+    /// Write one solution file per board size L x C, 1 <= L, C <= N (the blog post's archive).
     Export(ExportArgs),
     /// Time the fast solver and the path on large boards (up to 2000 x 2000).
     Bench(BenchArgs),

@@ -140,7 +140,7 @@ fn pair_index(n: usize, p: (usize, usize), q: (usize, usize)) -> usize {
         .unwrap()
 }
 
-/// Seed's fig. 2: the queen at 1, threatened from the north, moves to 2, a safe cell east of
+/// The automaton report's fig. 2: the queen at 1, threatened from the north, moves to 2, a safe cell east of
 /// it; then 1 gets a signal from the east.
 #[test]
 fn figure2_move_to_a_safe_cell() {
