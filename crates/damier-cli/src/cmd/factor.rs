@@ -318,17 +318,17 @@ const HEADER: &str = "bits  runs  censored      mean steps    median steps   mea
                       Pollard rho s       SAT s";
 
 fn row(p: &SweepSummary) -> String {
-    let f = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{x:.3e}"));
+    let f = |v: Option<f64>| v.map_or("-".to_string(), crate::util::number);
     format!(
-        "{:>4}  {:>4}  {:>8}  {:>14}  {:>14}  {:>19}  {:>17.3e}  {:>14.3e}  {:>10}",
+        "{:>4}  {:>4}  {:>8}  {:>14}  {:>14}  {:>19}  {:>17}  {:>14}  {:>10}",
         p.bits,
         p.runs,
         p.censored,
         f(p.mean_steps),
         f(p.median_steps),
         f(p.mean_seconds),
-        p.trial_seconds,
-        p.rho_seconds,
+        crate::util::number(p.trial_seconds),
+        crate::util::number(p.rho_seconds),
         f(p.sat_seconds)
     )
 }

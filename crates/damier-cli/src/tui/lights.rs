@@ -145,7 +145,7 @@ impl LightsGame {
                 self.hint = Some((x, y));
                 self.cursor = (x, y);
                 let left = self.state.solution(&Control::new()).ok().flatten().map_or(0, Board::count_ones);
-                self.message = format!("Hint: press ({}, {}); {left} presses to go.", x + 1, y + 1);
+                self.message = format!("Hint: press row {}, column {}; {left} presses to go.", y + 1, x + 1);
             }
             Ok(None) => self.message = "No solution: this board is not winnable.".into(),
             Err(e) => self.message = format!("No solution: {e}"),

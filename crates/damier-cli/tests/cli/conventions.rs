@@ -76,3 +76,47 @@ fn each_problem_group_states_its_rule_in_its_help() {
         }
     }
 }
+
+/// Issue 21 §1: cells are (row, column) from 1 at the top left in everything a person reads.
+#[test]
+fn cells_are_row_then_column_from_one() {
+    // The walk: the pawn starts on row 3, column 1 of a 3 x 3 board; W leaves the board there.
+    let out = damier().args(["walk", "replay", "3", "3", "W"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("leaves the board from row 3, column 1"), "{text}");
+    let v: serde_json::Value = serde_json::from_slice(
+        &damier().args(["walk", "replay", "3", "3", "W", "--json"]).output().unwrap().stdout,
+    )
+    .unwrap();
+    assert_eq!((v["left_board"]["row"].as_u64(), v["left_board"]["col"].as_u64()), (Some(3), Some(1)));
+    // The elimination step by step counts unknowns and equations from 1.
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("b.txt");
+    std::fs::write(&board, "1.\n..\n").unwrap();
+    let out = damier().args(["lights", "solve", "--explain"]).arg(&board).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("column 1: pivot row L1") && !text.contains("L0") && !text.contains("column 0"),
+        "{text}"
+    );
+    let v: serde_json::Value = serde_json::from_slice(
+        &damier().args(["lights", "solve", "--explain", "--json"]).arg(&board).output().unwrap().stdout,
+    )
+    .unwrap();
+    assert_eq!((v["steps"][0]["column"].as_u64(), v["steps"][0]["pivot_row"].as_u64()), (Some(1), Some(1)));
+    // The fig. 7 triangle as (row, column) from 1.
+    let out = damier()
+        .args(["automaton", "trap", "--figure", "7", "--samples", "1", "--max-steps", "10"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("(row 2, column 1), (row 3, column 1), (row 3, column 2)"), "{text}");
+    // One number format in tables: no "1.1800e1"-style mantissas.
+    let out = damier()
+        .args(["automaton", "trap", "--figure", "1", "--samples", "2", "--max-steps", "100000"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mean = text.lines().last().unwrap().rsplit(' ').next().unwrap().to_string();
+    assert!(mean.parse::<f64>().is_ok() && !mean.contains("0e"), "{text}");
+}

@@ -288,7 +288,7 @@ pub struct Occupancy {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OccupancyError {
     /// A column outside the board.
-    #[error("row {row}: column {col} is off the board")]
+    #[error("row {}: column {} is off the board", .row + 1, .col + 1)]
     Outside {
         /// 0-based row.
         row: u64,
@@ -296,7 +296,7 @@ pub enum OccupancyError {
         col: u64,
     },
     /// The queen shares a line with an earlier one.
-    #[error("row {row}, column {col}: {line} as an earlier queen")]
+    #[error("row {}, column {}: {line} as an earlier queen", .row + 1, .col + 1)]
     Conflict {
         /// 0-based row.
         row: u64,

@@ -150,7 +150,8 @@ pub enum WalkError {
     #[error("this board state cannot be turned all black")]
     Unsolvable,
     /// A move that leaves the board.
-    #[error("move {mv} from row {row}, column {col} leaves the board")]
+    /// Shown as people count cells: from 1, rows from the top, columns from the left.
+    #[error("move {mv} from row {}, column {} leaves the board", .row + 1, .col + 1)]
     OffBoard {
         /// The move letter.
         mv: char,

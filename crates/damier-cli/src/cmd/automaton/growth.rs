@@ -219,7 +219,7 @@ fn measure(a: &GrowthArgs) -> anyhow::Result<Vec<Measured>> {
 }
 
 fn short(v: Option<f64>) -> String {
-    v.map(crate::util::plot::number).unwrap_or_else(|| "-".into())
+    v.map(crate::util::number).unwrap_or_else(|| "-".into())
 }
 
 fn fit_text(f: &Fit) -> String {

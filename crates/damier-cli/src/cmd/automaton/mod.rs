@@ -220,7 +220,8 @@ pub struct TrapArgs {
     /// Step cap of the demonstration runs.
     #[arg(long, default_value_t = 10_000_000)]
     max_steps: u64,
-    /// Print JSON.
+    /// Print JSON (keys: figure, n, position, triangle (fig. 7: [row, column] from 1), robust,
+    /// cases).
     #[arg(long)]
     json: bool,
 }
@@ -301,7 +302,7 @@ const SUMMARY_HEADER: [&str; 8] =
     ["runs", "solved", "censored", "mean_steps", "ci95_low", "ci95_high", "median_steps", "mean_moves"];
 
 fn show(v: Option<f64>) -> String {
-    v.map(|x| format!("{x:.4e}")).unwrap_or_else(|| "-".into())
+    v.map(crate::util::number).unwrap_or_else(|| "-".into())
 }
 
 /// The model's name in figures: its number in the automaton report and its option name.

@@ -126,7 +126,10 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         )?;
         for p in &report.points {
             let s = &p.summary;
-            let ci = s.ci95.map(|c| format!("[{:.3e}, {:.3e}]", c.0, c.1)).unwrap_or_else(|| "-".into());
+            let ci = s
+                .ci95
+                .map(|c| format!("[{}, {}]", crate::util::number(c.0), crate::util::number(c.1)))
+                .unwrap_or_else(|| "-".into());
             outln!(
                 "{:>8} {:>7} {:>9} {:>12} {:>25} {:>12} {:>12}",
                 p.eps,

@@ -25,7 +25,8 @@ struct TrapReport {
     figure: u8,
     n: u32,
     position: String,
-    triangle: Vec<(usize, usize)>,
+    /// Fig. 7: the triangle's cells as [row, column], from 1.
+    triangle: Vec<[usize; 2]>,
     /// Fig. 7: the layout satisfies the robust trap condition (not only with true signals).
     robust: Option<bool>,
     cases: Vec<TrapCase>,
@@ -71,7 +72,7 @@ pub(super) fn trap_cmd(a: TrapArgs) -> anyhow::Result<ExitCode> {
         figure: a.figure,
         n: t.n,
         position: text::format_position(t.n, &t.counts),
-        triangle: t.triangle.clone(),
+        triangle: t.triangle.iter().map(|&(x, y)| [y + 1, x + 1]).collect(),
         robust,
         cases,
     };
@@ -85,9 +86,14 @@ pub(super) fn trap_cmd(a: TrapArgs) -> anyhow::Result<ExitCode> {
                 t.n
             )?,
             _ => outln!(
-                "fig. 7 (6 x 6): 4 fixed queens in columns c..f, 2 queens in the triangle {:?}; \
-                 the fixed queens never share a line with the triangle{}",
-                t.triangle,
+                "fig. 7 (6 x 6): 4 fixed queens in columns c..f (3 to 6), 2 queens in the triangle of \
+                 cells {}; the fixed queens never share a line with the triangle{}",
+                report
+                    .triangle
+                    .iter()
+                    .map(|[r, c]| format!("(row {r}, column {c})"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 if robust == Some(true) {
                     " and the trap holds whatever the signals do"
                 } else {

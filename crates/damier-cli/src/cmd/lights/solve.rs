@@ -27,6 +27,8 @@ struct SolveReport {
     seconds: f64,
 }
 
+/// One elimination step; columns (unknowns x_k, the press of cell k) and rows (equations L_k,
+/// the light of cell k) counted from 1, cells row by row from the top left.
 #[derive(Serialize)]
 struct StepReport {
     column: usize,
@@ -37,8 +39,8 @@ struct StepReport {
 
 fn op_text(op: &RowOp) -> String {
     match op {
-        RowOp::Swap(a, b) => format!("L{a} <-> L{b}"),
-        RowOp::Add { src, dst } => format!("L{dst} -> L{dst} + L{src}"),
+        RowOp::Swap(a, b) => format!("L{} <-> L{}", a + 1, b + 1),
+        RowOp::Add { src, dst } => format!("L{} -> L{} + L{}", dst + 1, dst + 1, src + 1),
     }
 }
 
@@ -90,8 +92,8 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         steps = Some(
             st.iter()
                 .map(|s| StepReport {
-                    column: s.column,
-                    pivot_row: s.pivot_row,
+                    column: s.column + 1,
+                    pivot_row: s.pivot_row.map(|r| r + 1),
                     ops: s.ops.iter().map(op_text).collect(),
                     matrix: (0..s.matrix.rows())
                         .map(|r| {
@@ -191,10 +193,15 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
             }
         }
         if let Some(steps) = &report.steps {
+            outln!(
+                "unknown x_k: press cell k; equation L_k: the light of cell k (cells numbered from 1, \
+                 row by row from the top left); each row is [matrix | right-hand side]"
+            )?;
             for s in steps {
+                let k = s.column;
                 match s.pivot_row {
-                    Some(r) => outln!("column {}: pivot row L{r}", s.column)?,
-                    None => outln!("column {}: no pivot (free unknown x{})", s.column, s.column)?,
+                    Some(r) => outln!("column {k}: pivot row L{r}")?,
+                    None => outln!("column {k}: no pivot (free unknown x{k})")?,
                 }
                 for op in &s.ops {
                     outln!("  {op}")?;

@@ -1,6 +1,7 @@
 //! `damier queens estimate N`: the projected cost of counting n, from a timed random sample
 //! of its tasks.
 
+use crate::util::number;
 use std::process::ExitCode;
 
 use damier::queens::count::estimate;
@@ -85,12 +86,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let check = e.known_check();
     if let Some(c) = check.filter(|c| !c.inside) {
         errln!(
-            "damier: warning: the sample projects {:.4e} solutions (95% interval {:.4e} to {:.4e}), \
+            "damier: warning: the sample projects {} solutions (95% interval {} to {}), \
              but q({}) = {} ({:.2}x): the sample is not representative, do not quote this \
              projection (take more --samples, or another --seed)",
-            e.solutions,
-            e.solutions_low,
-            e.solutions_high,
+            number(e.solutions),
+            number(e.solutions_low),
+            number(e.solutions_high),
             e.n,
             c.known,
             c.ratio
@@ -102,14 +103,14 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     outln!(
-        "n = {}: {} tasks; {} timed (seed {seed}, {} clock, {isa} kernels) at {:.6} s each on average (sd {:.6} s), set-up {:.2} s",
+        "n = {}: {} tasks; {} timed (seed {seed}, {} clock, {isa} kernels) at {} s each on average (sd {} s), set-up {} s",
         e.n,
         e.tasks,
         e.samples,
         e.clock,
-        e.task_seconds,
-        e.task_seconds_sd,
-        e.setup_seconds
+        number(e.task_seconds),
+        number(e.task_seconds_sd),
+        number(e.setup_seconds)
     )?;
     if e.subsampled_tasks > 0 {
         outln!(
@@ -121,29 +122,29 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         )?;
     }
     outln!(
-        "projected: {:.1} core seconds = {:.4} core hours (95% interval {:.4} to {:.4} h), {:.4} h on 2 cores",
-        e.core_hours * 3600.0,
-        e.core_hours,
-        e.low,
-        e.high,
-        e.core_hours / 2.0
+        "projected: {} core seconds = {} core hours (95% interval {} to {} h), {} h on 2 cores",
+        number(e.core_hours * 3600.0),
+        number(e.core_hours),
+        number(e.low),
+        number(e.high),
+        number(e.core_hours / 2.0)
     )?;
     let known = match check {
         Some(c) => format!(
-            "; known q({}) = {} ({:.4e}, {}, projected/known {:.3})",
+            "; known q({}) = {} ({}, {}, projected/known {:.3})",
             e.n,
             c.known,
-            c.known as f64,
+            number(c.known as f64),
             if c.inside { "inside the interval" } else { "OUTSIDE the interval" },
             c.ratio
         ),
         None => String::new(),
     };
     outln!(
-        "solutions, projected by the same sample (a check of it): {:.4e} (95% interval {:.4e} to {:.4e}){known}",
-        e.solutions,
-        e.solutions_low,
-        e.solutions_high
+        "solutions, projected by the same sample (a check of it): {} (95% interval {} to {}){known}",
+        number(e.solutions),
+        number(e.solutions_low),
+        number(e.solutions_high)
     )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -28,7 +28,8 @@ pub(super) fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     let white = board.cells() - r.black.count_ones() as usize;
     let left_board = match r.outcome {
         path::Outcome::LeftBoard { step, mv, row, col } => {
-            Some(LeftBoard { step, mv: mv.letter(), row, col })
+            // Cells as people count them, from 1 (the library's indices start at 0).
+            Some(LeftBoard { step, mv: mv.letter(), row: row + 1, col: col + 1 })
         }
         _ => None,
     };
@@ -56,7 +57,7 @@ pub(super) fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
         )?,
         path::Outcome::LeftBoard { step, mv, row, col } => writeln!(
             out,
-            "move {step} ({}) leaves the board from row {}, column {} (counted from the top-left, from 1)",
+            "move {step} ({}) leaves the board from row {}, column {}",
             mv.letter(),
             row + 1,
             col + 1
