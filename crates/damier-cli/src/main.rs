@@ -6,8 +6,6 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 mod cmd;
 mod tui;
 mod util;
@@ -21,14 +19,16 @@ fn main() -> ExitCode {
 }
 
 fn run() -> anyhow::Result<ExitCode> {
-    let cli = match cmd::Cli::try_parse() {
-        Ok(cli) => cli,
+    let (cli, matches) = match cmd::parse() {
+        Ok(parsed) => parsed,
         Err(err) => {
             // clap prints help/version to stdout (exit 0) and usage errors to stderr (exit 2).
             let _ = err.print();
             return Ok(ExitCode::from(if err.use_stderr() { 2 } else { 0 }));
         }
     };
+    // Every file or folder the command will write is checked before any work (exit 2).
+    util::output::check_output_paths(&cmd::command(), &matches)?;
     util::interrupt::install();
     let code = cmd::run(cli)?;
     // What stdout still buffers is written now, so that a failure is reported, not lost at exit.

@@ -19,4 +19,5 @@ mod cli {
     mod queens;
     mod speed;
     mod walk;
+    mod warnings;
 }

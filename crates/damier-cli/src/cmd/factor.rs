@@ -1,6 +1,7 @@
 //! `damier factor`: factoring N with the local-signal automaton (one run), and the sweep over
 //! sizes of random balanced semiprimes beside trial division and Pollard's rho.
 
+use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -192,6 +193,22 @@ fn run_one(a: OneArgs) -> anyhow::Result<ExitCode> {
         Err(FactorError::Prime(_)) => Factoring::prime(n, &params, seed, clock.elapsed().as_secs_f64()),
         Err(e) => return Err(e).context("nothing to factor"),
         Ok(mut au) => {
+            let bits = 64 - n.leading_zeros();
+            let projected = damier::factor::run::projected_median_steps(bits);
+            if projected > a.max_steps as f64 / 10.0 {
+                errln!(
+                    "damier: warning: N has {bits} bits: runs of that size need about {} steps \
+                     (median projected from the measured sizes, × 1.76 per bit, docs/factor.md), \
+                     against a cap of {} steps: {}",
+                    crate::util::number(projected),
+                    a.max_steps,
+                    if projected > a.max_steps as f64 {
+                        "this run will most likely stop at its cap without a factorization"
+                    } else {
+                        "it may well stop at its cap"
+                    }
+                );
+            }
             if !a.json {
                 outln!(
                     "n = {n}: grid of {} x {} cells, q = {} eps = {} seed = {seed}",
@@ -265,7 +282,8 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         let _bar = Progress::start(control, a.samples * plan.bits.len() as u64, "sweep");
         pool.install(|| {
             sweep::sweep(&plan, control, |summary| {
-                if !a.out.json {
+                // The rows as they come, on a terminal only: a log gets the table once, on stdout.
+                if !a.out.json && std::io::stderr().is_terminal() {
                     errln!("{}", row(summary));
                 }
             })

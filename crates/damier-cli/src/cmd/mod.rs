@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod automaton;
 mod bench;
@@ -88,6 +88,29 @@ enum Command {
     /// One API call of `damier serve` (the JSON object on stdin).
     #[command(name = "__api", hide = true)]
     Api(serve::ApiArgs),
+}
+
+/// The command line as parsed: every argument that takes a value also takes a negative number
+/// (`--eps -0.1` is then refused by the command for its range, not by clap as an unknown
+/// `-0` flag).
+pub fn command() -> clap::Command {
+    fn negatives_are_values(cmd: clap::Command) -> clap::Command {
+        let subs: Vec<String> = cmd.get_subcommands().map(|s| s.get_name().to_string()).collect();
+        let mut cmd =
+            cmd.mut_args(|a| if a.get_action().takes_values() { a.allow_negative_numbers(true) } else { a });
+        for name in subs {
+            cmd = cmd.mut_subcommand(name, negatives_are_values);
+        }
+        cmd
+    }
+    negatives_are_values(Cli::command())
+}
+
+/// Parses the process's arguments with [`command`].
+pub fn parse() -> Result<(Cli, clap::ArgMatches), clap::Error> {
+    let matches = command().try_get_matches()?;
+    let cli = Cli::from_arg_matches(&matches)?;
+    Ok((cli, matches))
 }
 
 /// Runs the parsed command.

@@ -236,7 +236,10 @@ impl App for LightsGame {
                 lines.push(Line::from(spans));
             }
         }
-        let title = format!(" lights out {w} x {h} ");
+        let title = super::fitting_title(
+            board_area.width,
+            &[format!(" lights out {w} x {h} "), format!(" {w}x{h} "), format!("{w}x{h}")],
+        );
         frame.render_widget(Paragraph::new(lines).block(Block::bordered().title(title)), board_area);
         let mut info = vec![
             Line::from(format!("presses    {}", self.press_count())),

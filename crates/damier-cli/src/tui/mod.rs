@@ -64,6 +64,13 @@ pub fn render(app: &dyn App, frame: &mut Frame) {
 }
 
 /// Refuses to start without an interactive terminal on stdin and stdout.
+/// The first of `titles` that fits a bordered block `width` cells wide (its two corners
+/// apart), or none: a narrow board gets a short title rather than a cut one.
+pub fn fitting_title(width: u16, titles: &[String]) -> String {
+    let room = usize::from(width.saturating_sub(2));
+    titles.iter().find(|t| t.chars().count() <= room).cloned().unwrap_or_default()
+}
+
 pub fn require_terminal(command: &str) -> anyhow::Result<()> {
     anyhow::ensure!(
         std::io::stdin().is_terminal() && std::io::stdout().is_terminal(),

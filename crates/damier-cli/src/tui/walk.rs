@@ -184,7 +184,11 @@ impl App for WalkGame {
             }
             lines.push(Line::from(spans));
         }
-        let title = format!(" walk {} x {} ", b.height(), b.width());
+        let (rows, cols) = (b.height(), b.width());
+        let title = super::fitting_title(
+            board_area.width,
+            &[format!(" walk {rows} x {cols} "), format!(" {rows}x{cols} "), format!("{rows}x{cols}")],
+        );
         frame.render_widget(Paragraph::new(lines).block(Block::bordered().title(title)), board_area);
         let white = b.height() * b.width() - self.state.black().count_ones() as usize;
         let mut info = vec![

@@ -75,8 +75,22 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
         let _ = writeln!(std::io::stderr(), "damier: interrupted");
         return ExitCode::from(INTERRUPTED);
     }
-    let _ = writeln!(std::io::stderr(), "damier: error: {err:#}");
+    let _ = writeln!(std::io::stderr(), "damier: error: {}", message(err));
     ExitCode::from(if is_fault(err) { FAULT } else { USAGE })
+}
+
+/// The error and its causes on one line, each said once: a cause whose text its parent
+/// already holds (a context that quotes its source) is left out.
+pub fn message(err: &anyhow::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if text.is_empty() || parts.iter().any(|p| p.contains(&text)) {
+            continue;
+        }
+        parts.push(text);
+    }
+    parts.join(": ")
 }
 
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
@@ -86,4 +100,18 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
         e.downcast_ref::<std::io::Error>().map(std::io::Error::kind) == pipe
             || e.downcast_ref::<serde_json::Error>().and_then(serde_json::Error::io_error_kind) == pipe
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn each_cause_is_said_once() {
+        let io = std::io::Error::from(std::io::ErrorKind::NotFound);
+        let text = io.to_string();
+        let err = anyhow::Error::new(io).context(format!("cannot read x.txt: {text}"));
+        assert_eq!(super::message(&err), format!("cannot read x.txt: {text}"));
+        let err = anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::NotFound))
+            .context("cannot read x.txt");
+        assert_eq!(super::message(&err), format!("cannot read x.txt: {text}"));
+    }
 }

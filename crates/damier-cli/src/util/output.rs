@@ -281,13 +281,46 @@ fn check_writable(dir: &Path) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("{} is not writable ({})", dir.display(), plain_os_error(e)))
 }
 
+/// Checks, before any work, every file or folder argument the command will write (typed
+/// [`super::OutputPath`]): a file's folder exists and is writable; a folder argument (value
+/// name `DIR`) exists, or its parent does (the last folder is created by the command).
+pub fn check_output_paths(cmd: &clap::Command, m: &clap::ArgMatches) -> anyhow::Result<()> {
+    for arg in cmd.get_arguments() {
+        let id = arg.get_id().as_str();
+        let Ok(Some(path)) = m.try_get_one::<super::OutputPath>(id) else { continue };
+        let folder = arg.get_value_names().is_some_and(|names| names.iter().any(|n| n.as_str() == "DIR"));
+        if folder {
+            check_dir(path)?;
+        } else {
+            check_folder(path)?;
+        }
+    }
+    if let Some((name, sub)) = m.subcommand()
+        && let Some(sub_cmd) = cmd.find_subcommand(name)
+    {
+        check_output_paths(sub_cmd, sub)?;
+    }
+    Ok(())
+}
+
 /// Makes the output folder `dir` ready before a run: an existing folder is kept; a missing
 /// one is created when its parent exists (only the last folder: a whole missing path is more
 /// likely a typo, refused with exit 2). Returns whether the folder was created.
 pub fn ensure_last_dir(dir: &Path) -> anyhow::Result<bool> {
+    if check_dir(dir)? {
+        return Ok(false);
+    }
+    std::fs::create_dir(dir)
+        .map_err(|e| anyhow::anyhow!("cannot create {}: {}", dir.display(), plain_os_error(e)))?;
+    Ok(true)
+}
+
+/// Whether the output folder `dir` can be used: `true` when it exists (and is writable),
+/// `false` when only its last folder is missing; an error otherwise.
+fn check_dir(dir: &Path) -> anyhow::Result<bool> {
     if dir.is_dir() {
         check_writable(dir)?;
-        return Ok(false);
+        return Ok(true);
     }
     anyhow::ensure!(!dir.exists(), "cannot write into {}: it is not a directory", dir.display());
     let parent = dir.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
@@ -297,9 +330,7 @@ pub fn ensure_last_dir(dir: &Path) -> anyhow::Result<bool> {
         dir.display(),
         parent.display()
     );
-    std::fs::create_dir(dir)
-        .map_err(|e| anyhow::anyhow!("cannot create {}: {}", dir.display(), plain_os_error(e)))?;
-    Ok(true)
+    Ok(false)
 }
 
 /// Writes `path` atomically through a buffered writer: `fill` writes the whole content, which

@@ -1,4 +1,6 @@
-//! Progress bars for long runs, drawn only when stderr is a terminal.
+//! Progress bars for long runs, drawn only when stderr is a terminal. Off a terminal a run
+//! that lasts longer than [`LONG_RUN`] prints one line then (what runs, how far it is) and one
+//! at its end, so a log or a pipe still shows that something long happened.
 //!
 //! Engines report work through [`damier::control::Control::advance`]; a [`Progress`] polls
 //! that counter from a background thread, so hot loops never touch the terminal.
@@ -7,17 +9,32 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use damier::control::Control;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::output::errln;
 
+/// How long a run goes before, off a terminal, it says so on stderr.
+pub const LONG_RUN: Duration = Duration::from_secs(10);
+
 /// A bar following a [`Control`]'s counter; finishes and clears when dropped.
 pub struct Progress {
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
+    /// Off a terminal: the line to print at the end, once the start was announced.
+    end: Option<EndLine>,
+}
+
+/// What the last line of a long run off a terminal says.
+struct EndLine {
+    announced: Arc<AtomicBool>,
+    label: String,
+    started: Instant,
+    control: &'static Control,
+    base: u64,
+    total: u64,
 }
 
 impl Progress {
@@ -28,8 +45,11 @@ impl Progress {
         if std::env::var_os("DAMIER_PROGRESS").is_some_and(|v| v == "lines") {
             return Progress::lines(control, total, label, stop);
         }
+        if std::env::var_os("DAMIER_PROGRESS").is_some_and(|v| v == "none") {
+            return Progress { stop, thread: None, end: None };
+        }
         if !std::io::stderr().is_terminal() {
-            return Progress { stop, thread: None };
+            return Progress::announced(control, total, label, stop);
         }
         let bar = ProgressBar::new(total);
         bar.set_style(
@@ -46,7 +66,41 @@ impl Progress {
             }
             bar.finish_and_clear();
         });
-        Progress { stop, thread: Some(thread) }
+        Progress { stop, thread: Some(thread), end: None }
+    }
+
+    /// Off a terminal: one line once the run has lasted [`LONG_RUN`], one at its end.
+    fn announced(control: &'static Control, total: u64, label: &str, stop: Arc<AtomicBool>) -> Progress {
+        let end = EndLine {
+            announced: Arc::new(AtomicBool::new(false)),
+            label: label.to_string(),
+            started: Instant::now(),
+            control,
+            base: control.done(),
+            total,
+        };
+        let long = super::test_hooks::read()
+            .ok()
+            .and_then(|h| h.long_run_ms)
+            .map_or(LONG_RUN, Duration::from_millis);
+        let (flag, announced, label, started, base) =
+            (Arc::clone(&stop), Arc::clone(&end.announced), end.label.clone(), end.started, end.base);
+        let thread = std::thread::spawn(move || {
+            while !flag.load(Ordering::Relaxed) {
+                if started.elapsed() >= long {
+                    let done = control.done().saturating_sub(base);
+                    errln!(
+                        "damier: {label}: running for {} s, {done} of {total} done (a progress bar is drawn on a terminal)",
+                        crate::util::number(started.elapsed().as_secs_f64())
+                    );
+                    announced.store(true, Ordering::Relaxed);
+                    return;
+                }
+                // Short sleeps: the drop that stops this thread waits for at most one.
+                std::thread::sleep(Duration::from_millis(25));
+            }
+        });
+        Progress { stop, thread: Some(thread), end: Some(end) }
     }
 
     /// For `damier serve`'s child processes: the progress as `damier-progress {"label", "done",
@@ -67,7 +121,7 @@ impl Progress {
                 std::thread::sleep(Duration::from_millis(25));
             }
         });
-        Progress { stop, thread: Some(thread) }
+        Progress { stop, thread: Some(thread), end: None }
     }
 }
 
@@ -76,6 +130,17 @@ impl Drop for Progress {
         self.stop.store(true, Ordering::Relaxed);
         if let Some(t) = self.thread.take() {
             let _ = t.join();
+        }
+        if let Some(e) = &self.end
+            && e.announced.load(Ordering::Relaxed)
+        {
+            let done = e.control.done().saturating_sub(e.base);
+            errln!(
+                "damier: {}: ended after {} s, {done} of {} done",
+                e.label,
+                crate::util::number(e.started.elapsed().as_secs_f64()),
+                e.total
+            );
         }
     }
 }

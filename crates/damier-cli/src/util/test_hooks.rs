@@ -12,7 +12,9 @@
 //!   instead of one (0: before every count on the task list, so a test sees the warning on a
 //!   count of seconds);
 //! - `DAMIER_TEST_BENCH_TINY=1`: `damier bench` measures its toy-sized suite (every kind of
-//!   row in seconds of a debug build; the figures mean nothing).
+//!   row in seconds of a debug build; the figures mean nothing);
+//! - `DAMIER_TEST_LONG_RUN_MS=K`: off a terminal, a run is announced as long after K ms
+//!   instead of `util::progress::LONG_RUN`.
 
 use damier::cpu::Isa;
 
@@ -32,6 +34,8 @@ pub struct TestHooks {
     pub cost_warning_hours: Option<f64>,
     /// `damier bench` runs `damier::bench::Suite::Tiny`.
     pub bench_tiny: bool,
+    /// Milliseconds after which a run off a terminal is announced as long.
+    pub long_run_ms: Option<u64>,
 }
 
 /// The hooks set in the environment (debug builds), or none (release builds).
@@ -45,6 +49,7 @@ pub fn read() -> anyhow::Result<TestHooks> {
             slow_rank: var("DAMIER_TEST_SLOW_RANK")?,
             cost_warning_hours: var("DAMIER_TEST_COST_WARNING_HOURS")?,
             bench_tiny: var::<u8>("DAMIER_TEST_BENCH_TINY")?.is_some_and(|v| v != 0),
+            long_run_ms: var("DAMIER_TEST_LONG_RUN_MS")?,
         })
     }
     #[cfg(not(debug_assertions))]

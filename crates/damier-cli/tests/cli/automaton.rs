@@ -33,13 +33,13 @@ fn run_json_has_the_contract_keys_and_a_valid_placement() {
 #[test]
 fn run_without_solution_exits_1_at_the_cap() {
     let out = damier()
-        .args(["automaton", "run", "-n", "3", "--max-steps", "5000", "--seed", "1", "--json"])
+        .args(["automaton", "run", "-n", "6", "--max-steps", "10", "--seed", "1", "--json"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["solved"], false);
-    assert_eq!(v["steps"], 5000);
+    assert_eq!(v["steps"], 10);
     assert!(v["placement"].is_null());
 }
 

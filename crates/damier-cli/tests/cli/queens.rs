@@ -400,13 +400,13 @@ fn count_memory_limit_switches_layout_or_refuses() {
     let v = json(&["queens", "count", "15", "--memory", "4M", "--threads", "1", "--json"]);
     assert_eq!((v["total"].as_u64(), v["unique"].as_u64()), (Some(2279184), Some(285053)));
     let err = fails_with(&["queens", "count", "15", "--memory", "1K"], 2);
-    assert!(err.contains("MB"), "the refusal names the sizes: {err}");
+    assert!(err.contains("KB allowed"), "the refusal names the sizes in their unit: {err}");
     // The task-list path (a share, a journal) honours the limit too.
     let v = json(&["queens", "count", "15", "--share", "1/2", "--memory", "4M", "--threads", "1", "--json"]);
     let other = json(&["queens", "count", "15", "--share", "2/2", "--threads", "1", "--json"]);
     assert_eq!(v["share_total"].as_u64().unwrap() + other["share_total"].as_u64().unwrap(), 2279184);
     let err = fails_with(&["queens", "count", "15", "--share", "1/2", "--memory", "1K"], 2);
-    assert!(err.contains("MB"), "the refusal names the sizes: {err}");
+    assert!(err.contains("KB allowed"), "the refusal names the sizes in their unit: {err}");
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("j").display().to_string();
     fails_with(&["queens", "count", "15", "--journal", &journal, "--memory", "1K"], 2);

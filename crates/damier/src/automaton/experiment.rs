@@ -162,7 +162,7 @@ impl Automaton {
     }
 }
 
-/// `samples` independent runs from the spec's random start, in parallel on the current rayon
+/// `samples` independent runs from the automaton report's random start, in parallel on the current rayon
 /// pool, sample `i` seeded with [`stream_seed`]`(seed, i)`; results in sample order.
 /// Advances `stop.control` by one per finished run.
 pub fn run_samples(

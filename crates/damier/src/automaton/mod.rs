@@ -123,9 +123,9 @@ impl std::fmt::Display for Model {
     }
 }
 
-/// What a run needs besides its seed: model, board side and probabilities.
+/// What a run needs besides its seed: model, board side and probabilities. Its JSON gives
+/// `eta` as null for the models that ignore it ([`Params::used_eta`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Params {
     /// The update rule.
     pub model: Model,
@@ -140,10 +140,29 @@ pub struct Params {
     pub eta: f64,
 }
 
+#[cfg(feature = "serde")]
+impl serde::Serialize for Params {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Params", 4)?;
+        st.serialize_field("model", &self.model)?;
+        st.serialize_field("n", &self.n)?;
+        st.serialize_field("eps", &self.eps)?;
+        st.serialize_field("eta", &self.used_eta())?;
+        st.end()
+    }
+}
+
 impl Params {
     /// Default ε and η for `model` on an `n × n` board, validated.
     pub fn new(model: Model, n: u32) -> Result<Params, AutomatonError> {
         Params { model, n, eps: DEFAULT_EPS, eta: DEFAULT_ETA }.validated()
+    }
+
+    /// η when the model uses it (model 2), else `None`: what reports show, so that no run
+    /// claims a parameter it ignored.
+    pub fn used_eta(&self) -> Option<f64> {
+        (self.model == Model::Cell).then_some(self.eta)
     }
 
     /// Cells one step updates: 1 for models 1 and 2 (a pair counts as one update), `n^2` for

@@ -6,7 +6,7 @@
 //! else its own signals: bit `d` is then exactly what a neighbour on the opposite side reads as
 //! its signal `d`), bits 16.. the queen count. The frame cells hold no queen and no signal and
 //! are never updated, so a signal recomputed from a frame neighbour is 0 without any bounds
-//! test, as the spec's "in-board neighbours" requires. Outside this file (checkpoints, the
+//! test, as the automaton report's "in-board neighbours" requires. Outside this file (checkpoints, the
 //! stepping API) a cell's word is `signals | count << 8`: the emitted byte is derived state.
 
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -48,7 +48,7 @@ fn threshold(p: f64) -> u64 {
 
 /// The automaton: state, parameters, generator and counters.
 ///
-/// Build it with [`Automaton::from_seed`] (the spec's random start) or
+/// Build it with [`Automaton::from_seed`] (the automaton report's random start) or
 /// [`Automaton::from_position`] (a given position), then [`Automaton::step`] or
 /// [`Automaton::run_steps`].
 #[derive(Clone, Debug)]
@@ -87,14 +87,14 @@ pub struct Automaton {
 /// How the signals start in [`Automaton::from_position`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StartSignals {
-    /// No signal anywhere (the spec's initial state).
+    /// No signal anywhere (the automaton report's initial state).
     None,
     /// Every signal equal to the true field ("signals propagated", figs. 1 and 7).
     True,
 }
 
 impl Automaton {
-    /// The spec's initial state: no signals, `n` queens placed independently and uniformly on
+    /// The automaton report's initial state: no signals, `n` queens placed independently and uniformly on
     /// the `n^2` cells (several may share one), drawn from the generator seeded with `seed`,
     /// which then drives the run. The same `params` and `seed` give the same trajectory as
     /// `damier automaton run --seed seed`.

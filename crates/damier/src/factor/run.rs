@@ -168,6 +168,19 @@ pub fn run_samples(
     Ok(out?)
 }
 
+/// The automaton's median steps to a factorization, projected for a `bits`-bit semiprime from
+/// the sweep of docs/factor.md: measured up to 26 bits (2 × 10^8 updates there), growing about
+/// × 1.76 per bit (least squares over 8 to 26 bits). A rough guide for warnings, not a bound:
+/// single runs vary by orders of magnitude.
+pub fn projected_median_steps(bits: u32) -> f64 {
+    MEDIAN_STEPS_AT_26_BITS * GROWTH_PER_BIT.powi(bits as i32 - 26)
+}
+
+/// Measured median steps at 26 bits (docs/factor.md, Results).
+const MEDIAN_STEPS_AT_26_BITS: f64 = 2e8;
+/// Fitted growth of the median steps per bit (docs/factor.md, Results).
+const GROWTH_PER_BIT: f64 = 1.76;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -103,8 +103,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 60, requires = "checkpoint",
           value_parser = clap::value_parser!(u64).range(1..))]
     checkpoint_every: u64,
-    /// Print JSON (keys: model, n, eps, eta, seed, steps, moves, solved, absorbing, placement,
-    /// censored, seconds).
+    /// Print JSON (keys: model, n, eps, eta (null for model 1), seed, steps, moves, solved,
+    /// absorbing, placement, censored, seconds).
     #[arg(long)]
     json: bool,
 }

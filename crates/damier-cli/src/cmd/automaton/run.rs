@@ -84,7 +84,25 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
         (None, None) => Automaton::from_seed(&params, seed)?,
     };
     if !a.json {
-        outln!("model {} n = {n} eps = {} eta = {} seed = {seed}", params.model, params.eps, params.eta)?;
+        let eta_text = params.used_eta().map(|e| format!(" eta = {e}")).unwrap_or_default();
+        outln!("model {} n = {n} eps = {}{eta_text} seed = {seed}", params.model, params.eps)?;
+    }
+    // R(n) < n (n = 2, 3): no solution exists, so the run could only go on to its step cap.
+    // The search of R is instant on small boards; from n = 4 on a construction gives R(n) = n.
+    let most =
+        if n < 4 { damier::queens::max::max_queens(n, interrupt::control())?.max } else { u64::from(n) };
+    if most < u64::from(n) {
+        errln!(
+            "damier: n = {n} has no solution (at most {most} non-attacking queens fit on {n} x {n}): \
+             the automaton cannot succeed, nothing is run"
+        );
+        let report = RunRecord::new(params, aut.result(None), 0.0);
+        if a.json {
+            output::print_json(&report)?;
+        } else {
+            outln!("no solution exists for n = {n}")?;
+        }
+        return Ok(ExitCode::from(exit::NO));
     }
     let control = interrupt::control();
     let stop = Stop::new(control);

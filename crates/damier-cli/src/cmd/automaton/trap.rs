@@ -114,10 +114,10 @@ pub(super) fn trap_cmd(a: TrapArgs) -> anyhow::Result<ExitCode> {
         )?;
         for c in &report.cases {
             outln!(
-                "  model {} eps = {} eta = {}{}: {} solved, {} censored, mean steps {}",
+                "  model {} eps = {}{}{}: {} solved, {} censored, mean steps {}",
                 c.model,
                 c.eps,
-                c.eta,
+                if c.model == Model::Cell { format!(" eta = {}", c.eta) } else { String::new() },
                 if c.ideal_signals { " (signals reset to the truth after each move)" } else { "" },
                 c.summary.solved,
                 c.summary.censored,

@@ -118,8 +118,8 @@ pub struct SolveArgs {
     /// Engine.
     #[arg(long, value_enum, default_value = "poly")]
     method: MethodArg,
-    /// Omit the press pattern (only the counts).
-    #[arg(long)]
+    /// Omit the press pattern (only the counts); not with --all, which lists patterns.
+    #[arg(long, conflicts_with = "all")]
     summary: bool,
     /// Print JSON (keys: width, height, nullity, solvable, solutions, presses, press_count;
     /// `out` with --out; `seed` and `start` with --random).

@@ -10,7 +10,7 @@ use crate::util::{interrupt, output, progress::Progress};
 /// The conditions the exercises ask for, as printed and put in the JSON.
 const REDUCE_CONDITION: &str = "a solution of n+1 gives a solution of n by removing a border row and a border \
 column only if the queen of that row is in that column, i.e. it has a queen in that corner; \
-the condition is also sufficient (the seed's 'last row and last column' is the se corner: S[n+1] = n+1)";
+the condition is also sufficient (the course chapter's 'last row and last column' is the se corner: S[n+1] = n+1)";
 const EXTEND_CONDITION: &str = "a solution of n extends to n+1 with a queen in the new nw or se corner iff its \
 main diagonal is empty (S[i] != i for all i), in the new ne or sw corner iff its anti-diagonal is \
 empty (S[i] != n+1-i); the new row and column are empty, so only that diagonal can clash";

@@ -1,5 +1,5 @@
 //! `damier queens timing --to N`: time against n for the naive and the fast counter (the
-//! seed's gnuplot exercise), as a table, a CSV file and a log-scale plot.
+//! course chapter's gnuplot exercise), as a table, a CSV file and a log-scale plot.
 //!
 //! The naive backtracker grows like n!: it stops at `--naive-max` (default 13, about a
 //! second of CPU in a release build; 14 takes ~8 s, 15 about a minute), and the output says

@@ -19,8 +19,9 @@ pub struct Args {
     /// Port to listen on (0: any free port, printed).
     #[arg(long, default_value_t = 8080)]
     port: u16,
-    /// Address to bind; the default serves this machine only, 0.0.0.0 the whole network.
-    #[arg(long, default_value = "127.0.0.1")]
+    /// Address or host name to bind (`localhost`); the default serves this machine only,
+    /// 0.0.0.0 the whole network.
+    #[arg(long, default_value = "127.0.0.1", value_parser = parse_host)]
     host: IpAddr,
     /// Open the lab in the default browser.
     #[arg(long)]
@@ -51,6 +52,28 @@ pub struct ApiArgs {
     group: String,
     /// The command.
     command: String,
+}
+
+/// An IP address, or a host name resolved by the system (its first IPv4 address, else its
+/// first address).
+fn parse_host(text: &str) -> Result<IpAddr, String> {
+    use std::net::ToSocketAddrs;
+    if let Ok(ip) = text.parse::<IpAddr>() {
+        return Ok(ip);
+    }
+    let addrs: Vec<IpAddr> = (text, 0)
+        .to_socket_addrs()
+        .map_err(|e| {
+            format!("{text:?} is neither an IP address nor a host name this machine resolves ({e})")
+        })?
+        .map(|a| a.ip())
+        .collect();
+    addrs
+        .iter()
+        .find(|ip| ip.is_ipv4())
+        .or(addrs.first())
+        .copied()
+        .ok_or_else(|| format!("{text:?} resolves to no address"))
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {

@@ -1,7 +1,7 @@
 //! Golden trajectories: steps, moves, placements and a hash of the whole state (cells,
 //! counters, generator) after fixed stretches of several runs of both models, recorded from
 //! the step loop before any optimisation of it. A faster loop must replay every trajectory
-//! bit for bit, so that a seed's result never depends on the build.
+//! bit for bit, so that a run's result for a given random seed never depends on the build.
 //!
 //! To print the table again (after a deliberate change of the dynamics only), run
 //! `cargo test -p damier golden_print -- --ignored --nocapture`.

@@ -1,4 +1,4 @@
-//! The rules on hand-made positions, against a slow reference written from the spec's
+//! The rules on hand-made positions, against a slow reference written from the automaton report's
 //! formulas, and invariants under random runs.
 
 use proptest::prelude::*;
@@ -295,7 +295,7 @@ fn build(model: Model, n: usize, counts: &[u32], sig: &[u8], eps: f64, eta: f64,
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
-    /// Model 1's fast update equals the spec's formulas on any state and any pair.
+    /// Model 1's fast update equals the automaton report's formulas on any state and any pair.
     #[test]
     fn pair_update_matches_the_reference((n, counts, sig, eps, _eta, seed) in arb_state(Model::Pair), k in any::<prop::sample::Index>()) {
         let mut a = build(Model::Pair, n, &counts, &sig, eps, 0.0, seed);
@@ -317,7 +317,7 @@ proptest! {
     }
 
     /// The emitted bits gathered around a cell (vector and scalar versions) are model 2's new
-    /// signals by the spec's formula, and every cell's emitted byte stays in step along a run.
+    /// signals by the automaton report's formula, and every cell's emitted byte stays in step along a run.
     #[test]
     fn gathered_emits_are_the_signal_rule((n, counts, sig, eps, eta, seed) in arb_state(Model::Cell), steps in 0usize..300) {
         let mut a = build(Model::Cell, n, &counts, &sig, eps, eta, seed);

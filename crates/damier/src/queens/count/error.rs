@@ -50,8 +50,8 @@ pub enum CountError {
 /// A count refused for memory: what it needs besides the quarter table, and what it may take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "n = {n} needs about {need_mb} MB besides the quarter table, more than the {limit_mb} MB allowed",
-    need_mb = need.div_ceil(1 << 20), limit_mb = limit >> 20
+    "n = {n} needs about {} besides the quarter table, more than the {} allowed",
+    bytes_text(*need), bytes_text(*limit)
 )]
 pub struct MemoryLimit {
     /// Board size.
@@ -60,4 +60,14 @@ pub struct MemoryLimit {
     pub need: u64,
     /// Bytes allowed.
     pub limit: u64,
+}
+
+/// A size for a message: bytes, KB, MB or GB (powers of 1024), in the largest unit it fills.
+fn bytes_text(b: u64) -> String {
+    match b {
+        0..1024 => format!("{b} bytes"),
+        1024..0x10_0000 => format!("{} KB", b.div_ceil(1 << 10)),
+        0x10_0000..0x4000_0000 => format!("{} MB", b.div_ceil(1 << 20)),
+        _ => format!("{:.1} GB", b as f64 / f64::from(1u32 << 30)),
+    }
 }

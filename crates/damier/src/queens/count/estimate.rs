@@ -511,7 +511,7 @@ mod tests {
         let all = estimate_cost(12, &options(1_000_000, 1, None), &Control::new()).unwrap();
         let c = all.known_check().unwrap();
         assert_eq!((c.known, c.inside, c.ratio), (14200, true, 1.0));
-        // Two tasks of 14: some seed's interval misses the known term, and says so.
+        // Two tasks of 14: the interval of some random seed misses the known term, and says so.
         let missed = (1..200)
             .map(|seed| estimate_cost(14, &options(2, seed, None), &Control::new()).unwrap())
             .find(|e| !e.known_check().unwrap().inside)

@@ -1,0 +1,139 @@
+//! Issue 21, "say so before a long or hopeless run": runs that cannot succeed are told at
+//! once, a huge factoring is announced, output paths are checked before any work, long runs
+//! leave a start and an end line off a terminal, and the small ones (negative values, host
+//! names, error chains, --memory, --all --summary).
+
+use super::util::{damier, fails_with, hooked};
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = damier().args(args).output().expect("runs");
+    let (o, e) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
+    assert!(!e.contains("panicked"), "{args:?}: {e}");
+    (out.status.code().unwrap_or(-1), o, e)
+}
+
+#[test]
+fn automaton_without_a_solution_is_told_at_once() {
+    for n in ["2", "3"] {
+        // The default cap is 10^10 steps: the run used to go on for minutes.
+        let (code, out, err) = run(&["automaton", "run", "-n", n, "--seed", "1", "--json"]);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("has no solution") && err.contains("nothing is run"), "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!((v["solved"].as_bool(), v["steps"].as_u64()), (Some(false), Some(0)));
+    }
+    // n = 1 and 4 still run (and solve).
+    assert_eq!(run(&["automaton", "run", "-n", "4", "--seed", "1"]).0, 0);
+    // The pair model has no η: none printed, null in the JSON.
+    let (_, out, _) = run(&["automaton", "run", "-n", "5", "--seed", "1"]);
+    assert!(!out.contains("eta"), "{out}");
+    let (_, out, _) = run(&["automaton", "run", "-n", "5", "--seed", "1", "--json"]);
+    assert!(serde_json::from_str::<serde_json::Value>(&out).unwrap()["eta"].is_null());
+    let (_, out, _) = run(&["automaton", "run", "--model", "cell", "-n", "5", "--seed", "1"]);
+    assert!(out.contains("eta = 0.03"), "{out}");
+}
+
+#[test]
+fn a_huge_factoring_is_announced_before_it_runs() {
+    // A 61-bit semiprime: projected far past the cap.
+    let (code, _, err) = run(&["factor", "1152921515344265237", "--seed", "1", "--max-steps", "1000"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("warning: N has 61 bits") && err.contains("most likely stop at its cap"), "{err}");
+    // A small one says nothing; a prime is told at once.
+    let (code, _, err) = run(&["factor", "143", "--seed", "1"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let (code, out, _) = run(&["factor", "2305843009213693951"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("is prime"), "{out}");
+}
+
+#[test]
+fn output_paths_are_checked_before_the_work() {
+    let missing = "/nonexistent/dir/t.svg";
+    for args in [
+        &["queens", "timing", "--to", "13", "--plot", missing][..],
+        &["queens", "timing", "--to", "13", "--csv", "/nonexistent/dir/t.csv"],
+        &["automaton", "sweep", "-n", "8", "--samples", "100", "--plot", missing],
+        &["walk", "solve", "3", "3", "--out", "/nonexistent/dir/p.txt"],
+        &["queens", "solve", "8", "--out", "/nonexistent/dir/s.txt"],
+        &["queens", "count", "12", "--journal", "/nonexistent/dir/q.journal"],
+        &["walk", "export", "/nonexistent/dir/out"],
+    ] {
+        let err = fails_with(args, 2);
+        assert!(err.contains("/nonexistent/dir"), "{args:?}: {err}");
+    }
+    // A folder argument: only its last part may be missing, and it is created and said so.
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = dir.path().join("kernel");
+    let (code, _, err) = run(&["lights", "kernel", "4x4", "--out", kernel.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(err.contains("created the folder") && kernel.join("kernel-4x4-1.pbm").is_file(), "{err}");
+    let deep = dir.path().join("a/b/c");
+    let err = fails_with(&["lights", "kernel", "4x4", "--out", deep.to_str().unwrap()], 2);
+    assert!(!dir.path().join("a").exists(), "{err}");
+}
+
+#[test]
+fn long_runs_off_a_terminal_leave_one_start_and_one_end_line() {
+    // A run shorter than the threshold says nothing on stderr.
+    let (code, _, err) = run(&["queens", "count", "11"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    // With the threshold at 0 ms (a test hook), the same kind of run is announced: one line
+    // once it counts as long, one at its end.
+    let out = hooked(&[("DAMIER_TEST_LONG_RUN_MS", "0")])
+        .args(["queens", "list", "12", "--no-boards"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].starts_with("damier: listing: running for")
+            && lines[1].starts_with("damier: listing: ended after"),
+        "{err}"
+    );
+}
+
+#[test]
+fn small_ones() {
+    // A negative value is a value, refused for its range.
+    let err = fails_with(&["automaton", "run", "-n", "6", "--eps", "-0.1"], 2);
+    assert!(err.contains("--eps -0.1 is not a probability"), "{err}");
+    // --memory below a megabyte is said in bytes, not "0 MB".
+    let err = fails_with(&["queens", "count", "12", "--memory", "10"], 2);
+    assert!(err.contains("10 bytes") && !err.contains(" 0 MB"), "{err}");
+    // --summary means counts only: not with --all.
+    fails_with(&["lights", "solve", "--all-on", "4x4", "--all", "--summary"], 2);
+    // estimate: no "0.0000 core hours".
+    let (_, out, _) = run(&["queens", "estimate", "10", "--samples", "2", "--seed", "1"]);
+    assert!(!out.contains("0.0000") && out.contains("core hours"), "{out}");
+    // Each cause of an error once.
+    for args in
+        [&["lights", "solve", "/nonexistent/board.txt"][..], &["queens", "journal", "/nonexistent/q.journal"]]
+    {
+        let err = fails_with(args, 2);
+        assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn serve_takes_a_host_name() {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("damier"))
+        .args(["serve", "--host", "localhost", "--port", "0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(line.starts_with("damier lab at http://127.0.0.1:"), "{line:?}");
+    fails_with(&["serve", "--host", "no such host.invalid", "--port", "0"], 2);
+}
