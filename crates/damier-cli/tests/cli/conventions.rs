@@ -120,3 +120,31 @@ fn cells_are_row_then_column_from_one() {
     let mean = text.lines().last().unwrap().rsplit(' ').next().unwrap().to_string();
     assert!(mean.parse::<f64>().is_ok() && !mean.contains("0e"), "{text}");
 }
+
+/// Issue 21 §5: the help texts (all of them, through the manual pages) say "seed" only for
+/// random seeds, and a cited figure names its document.
+#[test]
+fn help_texts_name_the_source_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = damier().args(["man", "--out"]).arg(dir.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let path = entry.unwrap().path();
+        // Roff escapes hyphens; read the page as plain words.
+        let page =
+            std::fs::read_to_string(&path).unwrap().replace("\\-", "-").replace("\\*(Aq", "'").to_lowercase();
+        for phrase in ["the seed's", "seed 00", "in the seed", "the seed (", "the spec", "seed documents"] {
+            assert!(!page.contains(phrase), "{}: {phrase:?}", path.display());
+        }
+        for (at, _) in page.match_indices("fig") {
+            let before = &page[at.saturating_sub(40)..at];
+            let figure = page[at..].starts_with("fig. ") || page[at..].starts_with("figs. ");
+            assert!(
+                !figure || before.contains("report's") || before.contains("figure") || before.contains("fig"),
+                "{}: a figure without its document: …{}…",
+                path.display(),
+                &page[at.saturating_sub(40)..(at + 20).min(page.len())]
+            );
+        }
+    }
+}

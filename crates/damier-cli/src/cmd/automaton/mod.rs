@@ -27,11 +27,13 @@ use damier::automaton::{self as engine, Model};
 pub enum Command {
     /// One run to the first solution (or the step cap).
     Run(RunArgs),
-    /// Fig. 5: steps and moves to a solution against ε.
+    /// The automaton report's fig. 5: mean steps and moves to a solution against ε.
     Sweep(SweepArgs),
-    /// Figs. 6 and 8: steps to a solution against n, for each model, beside 1/d.
+    /// The automaton report's figs. 6 and 8: mean steps to a solution against n, for each
+    /// model, beside 1/d (d: solutions over placements).
     Scale(ScaleArgs),
-    /// Figs. 1 and 7: find a trap position by search and show its behaviour.
+    /// The automaton report's figs. 1 (every queen threatened, no safe step) and 7 (model 2
+    /// loops at η = 0): find such a position by search and show how each model behaves.
     Trap(TrapArgs),
     /// Cell updates per second of the three models, one thread and all threads.
     Bench(BenchArgs),
@@ -211,7 +213,7 @@ pub struct TrapArgs {
     /// Which figure of the automaton report: 1 (model 1, every move blocked) or 7 (model 2, η = 0 loop).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=7))]
     figure: u8,
-    /// Seed of the search (fig. 1) and of the demonstration runs.
+    /// Random seed of the search (the report's fig. 1 position) and of the demonstration runs.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Demonstration runs per setting.
@@ -220,7 +222,7 @@ pub struct TrapArgs {
     /// Step cap of the demonstration runs.
     #[arg(long, default_value_t = 10_000_000)]
     max_steps: u64,
-    /// Print JSON (keys: figure, n, position, triangle (fig. 7: [row, column] from 1), robust,
+    /// Print JSON (keys: figure, n, position, triangle (the report's fig. 7: [row, column] from 1), robust,
     /// cases).
     #[arg(long)]
     json: bool,
