@@ -91,7 +91,10 @@ fn lights(a: LightsArgs) -> anyhow::Result<ExitCode> {
     let mut game = tui::lights::LightsGame::new(start, seed)?;
     tui::run(&mut game, "play lights")?;
     let outcome = if game.won() { "won" } else { "not won" };
-    outln!("lights {w}x{h} (seed {seed}): {outcome} after {} presses", game.press_count())?;
+    outln!(
+        "lights {w}x{h} (seed {seed}): {outcome} after {}",
+        crate::util::plural(game.press_count() as u64, "press")
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -112,6 +115,9 @@ fn walk(a: WalkArgs) -> anyhow::Result<ExitCode> {
     tui::run(&mut game, "play walk")?;
     let s = game.state();
     let outcome = if s.is_solved() { "solved" } else { "not solved" };
-    outln!("walk {rows} x {cols} (seed {seed}): {outcome} after {} moves", s.moves())?;
+    outln!(
+        "walk {rows} x {cols} (seed {seed}): {outcome} after {}",
+        crate::util::plural(s.moves() as u64, "move")
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -92,7 +92,10 @@ impl LightsGame {
         }
         self.after_change();
         self.message = if self.won() {
-            format!("All lights off in {} presses! r = new board, q = quit.", self.press_count())
+            format!(
+                "All lights off in {}! r = new board, q = quit.",
+                crate::util::plural(self.press_count() as u64, "press")
+            )
         } else {
             String::new()
         };
@@ -145,7 +148,12 @@ impl LightsGame {
                 self.hint = Some((x, y));
                 self.cursor = (x, y);
                 let left = self.state.solution(&Control::new()).ok().flatten().map_or(0, Board::count_ones);
-                self.message = format!("Hint: press row {}, column {}; {left} presses to go.", y + 1, x + 1);
+                self.message = format!(
+                    "Hint: press row {}, column {}; {} to go.",
+                    y + 1,
+                    x + 1,
+                    crate::util::plural(left as u64, "press")
+                );
             }
             Ok(None) => self.message = "No solution: this board is not winnable.".into(),
             Err(e) => self.message = format!("No solution: {e}"),

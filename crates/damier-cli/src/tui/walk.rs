@@ -74,7 +74,10 @@ impl WalkGame {
                 self.history.push(before);
                 self.hint = None;
                 self.message = if self.state.is_solved() {
-                    format!("All black in {} moves! u = undo, q = quit.", self.state.moves())
+                    format!(
+                        "All black in {}! u = undo, q = quit.",
+                        crate::util::plural(self.state.moves() as u64, "move")
+                    )
                 } else {
                     String::new()
                 };

@@ -40,10 +40,15 @@ pub fn number(v: f64) -> String {
     format!("{}e{exponent}", trimmed(mantissa))
 }
 
-/// `k noun`, the noun in the plural unless k is 1: "1 solution", "0 solutions", "2 sessions".
+/// `k noun`, the noun in the plural unless k is 1: "1 solution", "0 solutions", "2 presses".
 pub fn plural(k: impl Into<u128>, noun: &str) -> String {
     let k = k.into();
-    if k == 1 { format!("1 {noun}") } else { format!("{k} {noun}s") }
+    let es = noun.ends_with('s') || noun.ends_with('x') || noun.ends_with("sh") || noun.ends_with("ch");
+    match (k, es) {
+        (1, _) => format!("1 {noun}"),
+        (_, true) => format!("{k} {noun}es"),
+        (_, false) => format!("{k} {noun}s"),
+    }
 }
 
 /// The seed of a random run: the one given with `--seed`, or one drawn from the operating
@@ -114,6 +119,7 @@ mod tests {
         }
         assert_eq!(plural(1u64, "solution"), "1 solution");
         assert_eq!(plural(0u64, "solution"), "0 solutions");
+        assert_eq!(plural(3u64, "press"), "3 presses");
     }
 
     #[test]

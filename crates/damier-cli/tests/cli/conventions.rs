@@ -148,3 +148,19 @@ fn help_texts_name_the_source_documents() {
         }
     }
 }
+
+/// Issue 21 §1: a count is in the plural unless it is 1.
+#[test]
+fn plurals_agree() {
+    for (args, said) in [
+        (&["walk", "replay", "1", "2", "E"][..], "2 cells stay white after 1 move\n"),
+        (&["walk", "solve", "1", "1"], "path: 0 moves for 1 activated cell\n"),
+        (&["queens", "first", "1"], "(1 queen placed, "),
+        (&["queens", "corners", "1"], "  1 solution of 1\n"),
+        (&["queens", "count", "1"], "n = 1: 1 solution, "),
+    ] {
+        let out = damier().args(args).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(said), "{args:?}: {text}");
+    }
+}

@@ -119,11 +119,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         "Reduce: solutions of {m} that give a solution of {n} by removing a corner queen's row and column"
     )?;
     outln!("  condition: {REDUCE_CONDITION}")?;
-    outln!("  {} solutions of {m}", report.reduce.solutions)?;
+    outln!("  {} of {m}", crate::util::plural(report.reduce.solutions as u64, "solution"))?;
     show(&report.reduce)?;
     outln!("Extend: solutions of {n} that extend to {m} with a queen in a new corner")?;
     outln!("  condition: {EXTEND_CONDITION}")?;
-    outln!("  {} solutions of {n}", report.extend.solutions)?;
+    outln!("  {} of {n}", crate::util::plural(report.extend.solutions as u64, "solution"))?;
     show(&report.extend)?;
     outln!("(per corner the two counts agree: removing and adding a corner queen are inverse maps)")?;
     Ok(ExitCode::SUCCESS)

@@ -64,9 +64,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         match &found {
             Some(p) => {
                 outln!(
-                    "n = {}: first solution S = {p} ({} queens placed, {:.3} s)",
+                    "n = {}: first solution S = {p} ({} placed, {:.3} s)",
                     a.n,
-                    report.nodes,
+                    crate::util::plural(report.nodes, "queen"),
                     report.seconds
                 )?;
                 if p.n() <= BOARD_MAX {

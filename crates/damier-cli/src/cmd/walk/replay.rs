@@ -48,12 +48,14 @@ pub(super) fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     }
     let mut out = output::stdout();
     match r.outcome {
-        path::Outcome::AllBlack => writeln!(out, "all black after {} moves", moves.len())?,
+        path::Outcome::AllBlack => {
+            writeln!(out, "all black after {}", crate::util::plural(moves.len() as u64, "move"))?
+        }
         path::Outcome::White { count } => writeln!(
             out,
-            "{count} cell{} stay white after {} moves",
-            if count == 1 { "" } else { "s" },
-            moves.len()
+            "{} white after {}",
+            if count == 1 { "1 cell stays".to_string() } else { format!("{count} cells stay") },
+            crate::util::plural(moves.len() as u64, "move")
         )?,
         path::Outcome::LeftBoard { step, mv, row, col } => writeln!(
             out,

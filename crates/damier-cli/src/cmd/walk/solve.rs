@@ -86,7 +86,12 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
             for line in pattern {
                 writeln!(out, "{line}")?;
             }
-            writeln!(out, "path: {} moves for {} activated cells", path.len(), activated)?;
+            writeln!(
+                out,
+                "path: {} for {}",
+                crate::util::plural(path.len() as u64, "move"),
+                crate::util::plural(activated as u64, "activated cell")
+            )?;
             writeln!(out, "{path}")?;
             Ok(())
         };
@@ -99,8 +104,9 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
             let activated = sols.particular.count_ones();
             writeln!(
                 out,
-                "path: {} moves for {activated} activated cells, written to {}",
-                report.path_length,
+                "path: {} for {}, written to {}",
+                crate::util::plural(report.path_length as u64, "move"),
+                crate::util::plural(activated, "activated cell"),
                 f.display()
             )?;
         }
