@@ -152,7 +152,7 @@ impl LightsGame {
                     "Hint: press row {}, column {}; {} to go.",
                     y + 1,
                     x + 1,
-                    crate::util::plural(left as u64, "press")
+                    crate::util::plural(left, "press")
                 );
             }
             Ok(None) => self.message = "No solution: this board is not winnable.".into(),
