@@ -164,3 +164,56 @@ fn plurals_agree() {
         assert!(text.contains(said), "{args:?}: {text}");
     }
 }
+
+/// Issue 21 §5: the public docs (README, ARCHITECTURE, docs/*.md, the library's rustdoc) say
+/// "seed" only for random seeds, name no "spec", and list the four source documents by title.
+#[test]
+fn public_docs_name_the_source_documents() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files = vec![root.join("README.md"), root.join("ARCHITECTURE.md")];
+    let listed = |dir: std::path::PathBuf, ext: &str, into: &mut Vec<std::path::PathBuf>| {
+        let mut stack = vec![dir];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == ext) {
+                    into.push(p);
+                }
+            }
+        }
+    };
+    listed(root.join("docs"), "md", &mut files);
+    listed(root.join("crates/damier/src"), "rs", &mut files);
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        // Markdown whole; Rust files by their doc comments only.
+        let docs: String = if f.extension().is_some_and(|x| x == "rs") {
+            text.lines().filter(|l| l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n")
+        } else {
+            text
+        };
+        let lower = docs.to_lowercase();
+        for phrase in [
+            "the seed's",
+            "seed 00",
+            "in the seed",
+            "the seed (",
+            "the spec's",
+            "the spec ",
+            "seed documents",
+        ] {
+            assert!(!lower.contains(phrase), "{}: {phrase:?}", f.display());
+        }
+    }
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    for title in [
+        "Le problème des n reines",
+        "Algorithmique III — Le problème des 8 reines",
+        "Le jeu du tout éteint (light out game)",
+        "Promenade binaire",
+    ] {
+        assert!(readme.contains(&format!("\"{title}\"")), "the README's sources name {title:?}");
+    }
+}

@@ -306,7 +306,7 @@ proptest! {
         prop_assert_eq!(Ref::of(&a), r.pair_step(c1, c2, eps));
     }
 
-    /// Model 2's fast update is one of the outcomes the spec allows.
+    /// Model 2's fast update is one of the outcomes the automaton report allows.
     #[test]
     fn cell_update_matches_the_reference((n, counts, sig, eps, eta, seed) in arb_state(Model::Cell), k in any::<prop::sample::Index>()) {
         let mut a = build(Model::Cell, n, &counts, &sig, eps, eta, seed);
