@@ -22,7 +22,7 @@
 //! - [`Model::Cell`] (model 2): each step updates one uniformly chosen cell from all its
 //!   neighbours and sends a threatened queen towards the least signalled neighbour (with
 //!   probability η towards a uniform neighbour);
-//! - [`Model::Row`] (model 3, not the seed's): one queen per row, every cell updated at once
+//! - [`Model::Row`] (model 3, not in the automaton report): one queen per row, every cell updated at once
 //!   per step (a generation); conflict counts saturating at 2 and min-propagation waves along
 //!   the rows guide each queen's walk ([`row`]).
 //!

@@ -7,7 +7,7 @@
 //! - a cell's state is finite and independent of n: its queen count, 6 conflict counts
 //!   saturating at [`Rule::cap`], and two wave values at most [`FAR`];
 //! - the schedule is synchronous (every cell at once, from the previous generation) or the
-//!   seed's one random cell per step ([`Schedule`]); the generator is the only shared thing;
+//!   automaton report's one random cell per step ([`Schedule`]); the generator is the only shared thing;
 //! - a configuration is absorbing exactly when the queens form a solution and every count
 //!   and wave value is true (see [`RowBoard::is_absorbing`] for the argument).
 //!
@@ -54,14 +54,14 @@ const EAST: u8 = 4;
 pub enum Schedule {
     /// Every cell updates at once from the previous generation; a step is one generation.
     Synchronous,
-    /// One uniformly chosen cell per step, in place (the seed's model 2 schedule).
+    /// One uniformly chosen cell per step, in place (the automaton report's model 2 schedule).
     RandomCell,
 }
 
 /// One local rule of the family (the designs of `docs/automaton.md`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rule {
-    /// Saturation of each conflict count: 1 is the seed's yes/no signal, 2 counts 0, 1, 2+.
+    /// Saturation of each conflict count: 1 is the automaton report's yes/no signal, 2 counts 0, 1, 2+.
     /// [range: 1..=2]
     pub cap: u8,
     /// Follow the min-propagation waves (true) or only compare the two neighbours' dangers.
