@@ -11,7 +11,8 @@
 //! `queens check`'s columns, or a repeated option) an array of them or one of them; an input
 //! file ([`crate::trust::InputFile`]) its content as a string, which goes to a file in a
 //! private temporary folder whose path the command gets. Any other shape is refused, and so is
-//! every argument that writes or names a file on the server (its type says so). Values reach
+//! every argument that writes or names a file on the server (its type says so) or that the
+//! command declares in conflict with `--json` (`--columns`: a text form). Values reach
 //! clap as `--name=value` and positionals after `--`, so a value starting with `-` stays a
 //! value.
 
@@ -120,7 +121,7 @@ pub fn to_arguments(
                 known: known_fields(sub),
             }
         })?;
-        let rule = ArgRule::of(arg);
+        let rule = ArgRule::in_command(sub, arg);
         let values = values_of(key, rule, value, files)?;
         if arg.is_positional() {
             // Positionals are in definition order (clap fills `get_index` only once built).
@@ -145,7 +146,7 @@ pub fn to_arguments(
     positionals.sort_by_key(|(i, _)| *i);
     let mut args: Vec<OsString> = vec!["damier".into(), group.into(), command.into()];
     args.extend(options);
-    if sub.get_arguments().any(|a| a.get_id() == "json") {
+    if sub.get_arguments().any(|a| a.get_id() == crate::trust::JSON) {
         args.push("--json".into());
     }
     if positionals.iter().any(|(_, v)| !v.is_empty()) {
@@ -159,14 +160,15 @@ pub fn to_arguments(
 /// The arguments of `sub` a request may name: not hidden, not `--json` (always added), not
 /// help or version, and not refused by their [`ArgRule`].
 fn served_arguments(sub: &clap::Command) -> impl Iterator<Item = &clap::Arg> {
-    sub.get_arguments()
-        .filter(|a| !a.is_hide_set() && !["json", "help", "version"].contains(&a.get_id().as_str()))
+    sub.get_arguments().filter(|a| {
+        !a.is_hide_set() && ![crate::trust::JSON, "help", "version"].contains(&a.get_id().as_str())
+    })
 }
 
 /// The keys a command accepts, for error messages (refused arguments are not listed).
 fn known_fields(sub: &clap::Command) -> String {
     let ids: Vec<&str> = served_arguments(sub)
-        .filter(|a| !matches!(ArgRule::of(a), ArgRule::Refused(_)))
+        .filter(|a| !matches!(ArgRule::in_command(sub, a), ArgRule::Refused(_)))
         .map(|a| a.get_id().as_str())
         .collect();
     ids.join(", ")

@@ -108,7 +108,28 @@ impl ArgRule {
             _ => ArgRule::Refused("is not an option of the command"),
         }
     }
+
+    /// The rule of `arg` as an argument of `command`: [`ArgRule::of`], except that an
+    /// argument the command declares in conflict with `--json` (a choice among text forms,
+    /// such as `--columns`) is refused, since every API call runs with `--json`.
+    pub fn in_command(command: &clap::Command, arg: &clap::Arg) -> ArgRule {
+        let is_json = |a: &clap::Arg| a.get_id() == JSON;
+        let json = command.get_arguments().find(|a| is_json(a));
+        let excludes_json = json.is_some_and(|json| {
+            !is_json(arg)
+                && (command.get_arg_conflicts_with(arg).into_iter().any(is_json)
+                    || command.get_arg_conflicts_with(json).into_iter().any(|a| a.get_id() == arg.get_id()))
+        });
+        if excludes_json {
+            ArgRule::Refused("chooses a text form, and the API always answers JSON")
+        } else {
+            ArgRule::of(arg)
+        }
+    }
 }
+
+/// The id of the argument every API call adds (`--json`).
+pub const JSON: &str = "json";
 
 /// Why a request is refused before it reaches a handler.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -277,5 +298,29 @@ mod tests {
         assert_eq!(rule(Arg::new("n").value_parser(value_parser!(u32))), ArgRule::One);
         assert_eq!(rule(Arg::new("c").num_args(0..).value_parser(value_parser!(u32))), ArgRule::Many);
         assert_eq!(rule(Arg::new("s").long("s").action(ArgAction::Append)), ArgRule::Many);
+    }
+
+    #[test]
+    fn an_argument_in_conflict_with_json_is_refused() {
+        use clap::{Arg, ArgAction, Command};
+        let flag = |id: &'static str| Arg::new(id).long(id).action(ArgAction::SetTrue);
+        let command = Command::new("first")
+            .arg(flag("json"))
+            .arg(flag("columns").conflicts_with("json"))
+            .arg(flag("boards"))
+            .arg(flag("plain"))
+            .arg(flag("terse").conflicts_with("plain"));
+        let command =
+            Command::new("damier").subcommand(command.mut_arg("json", |a| a.conflicts_with("boards")));
+        let command = command.find_subcommand("first").unwrap();
+        let rule = |id: &str| {
+            ArgRule::in_command(command, command.get_arguments().find(|a| a.get_id() == id).unwrap())
+        };
+        // Declared on either side of the conflict.
+        assert!(matches!(rule("columns"), ArgRule::Refused(why) if why.contains("JSON")));
+        assert!(matches!(rule("boards"), ArgRule::Refused(_)));
+        for id in ["json", "plain", "terse"] {
+            assert_eq!(rule(id), ArgRule::Flag, "{id}");
+        }
     }
 }

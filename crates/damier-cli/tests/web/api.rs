@@ -191,6 +191,13 @@ async fn bad_requests_get_one_line_4xx_and_the_server_keeps_serving() {
     assert!(
         refused("/api/queens/solve", r#"{"n": 8, "out": "/tmp/x"}"#, bad).await.contains("writes a file")
     );
+    // Every call runs with --json: a text form chosen by a field is refused, not a clap conflict.
+    for path in ["/api/queens/first", "/api/queens/list", "/api/queens/solve"] {
+        let m = refused(path, r#"{"n": 8, "columns": true}"#, bad).await;
+        assert!(m.contains("field `columns`") && m.contains("always answers JSON"), "{path}: {m}");
+        let m = refused(path, r#"{"n": 8, "colour": 1}"#, bad).await;
+        assert!(!m.contains("columns"), "{path}: a refused field is not offered: {m}");
+    }
     let beyond = StatusCode::UNPROCESSABLE_ENTITY;
     // A bound holds on what runs, a command's default included.
     let m = refused("/api/automaton/run", r#"{"n": 6}"#, beyond).await;
