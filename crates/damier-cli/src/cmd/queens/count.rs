@@ -195,12 +195,12 @@ impl Report for TimedCounts {
 impl Report for ShareCount {
     fn print_text(&self) -> anyhow::Result<()> {
         outln!(
-            "n = {}, share {} of {}: {} solutions in this share ({:.3} s); add the shares' --json \
+            "n = {}, share {} of {}: {} in this share ({:.3} s); add the shares' --json \
              outputs with `damier queens sum`",
             self.n,
             self.share,
             self.shares,
-            self.share_total,
+            crate::util::plural(self.share_total, "solution"),
             self.seconds
         )?;
         Ok(())

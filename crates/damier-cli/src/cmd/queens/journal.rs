@@ -85,7 +85,9 @@ impl Report for JournalStatus {
             r.left
         )?;
         match (r.total, r.unique) {
-            (Some(t), Some(u)) => outln!("finished: {t} solutions, {u} unique up to symmetry")?,
+            (Some(t), Some(u)) => {
+                outln!("finished: {}, {u} unique up to symmetry", crate::util::plural(t, "solution"))?
+            }
             _ => outln!("solutions so far in this share: {}", r.share_total)?,
         }
         let rate = r.rate.map_or("unknown".to_string(), |x| format!("{x:.2} tasks/s"));

@@ -10,7 +10,7 @@ use damier::queens::count::long::{LongCount, LongCountError, LongCountResult, Lo
 use damier::queens::count::tasks::{TaskDone, TaskEngine, TaskError};
 
 use crate::util::output::{Report, errln, outln};
-use crate::util::{exit, interrupt, progress::Progress};
+use crate::util::{exit, interrupt, plural, progress::Progress};
 
 /// A long count as the CLI runs it: the library's plan, and what the CLI adds.
 pub(super) struct Run {
@@ -127,13 +127,13 @@ impl Report for LongCountResult {
     fn print_text(&self) -> anyhow::Result<()> {
         let what = match self.total {
             LongTotal::Share { share, shares, share_total } => {
-                format!("share {share} of {shares}: {share_total} solutions in this share")
+                format!("share {share} of {shares}: {} in this share", plural(share_total, "solution"))
             }
             LongTotal::Whole { total, unique } => {
-                format!("{total} solutions, {unique} unique up to symmetry")
+                format!("{}, {unique} unique up to symmetry", plural(total, "solution"))
             }
         };
-        let mut notes = vec![format!("{} tasks, {} engine", self.tasks, self.strategy.name())];
+        let mut notes = vec![format!("{}, {} engine", plural(self.tasks, "task"), self.strategy.name())];
         if let Some(resumed) = self.resumed_tasks {
             notes.push(format!("{resumed} read back from the journal"));
         }

@@ -68,9 +68,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         output::print_json(&report)?;
     } else {
         outln!(
-            "n = {}: {} solutions, {} unique up to symmetry (from {} shares, {:.3} s of counting in all)",
+            "n = {}: {}, {} unique up to symmetry (from {} shares, {:.3} s of counting in all)",
             report.n,
-            report.total,
+            crate::util::plural(report.total, "solution"),
             report.unique,
             shares,
             report.seconds
