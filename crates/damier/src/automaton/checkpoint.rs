@@ -20,46 +20,18 @@
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+pub(super) mod format;
+
+pub use format::{CheckpointError, MAGIC, VERSION};
+
 use super::{Automaton, AutomatonError, MAX_N, Model, Params};
 use crate::hash::fnv1a;
 
-/// First bytes of every checkpoint.
-pub const MAGIC: &[u8; 8] = b"DMRAUTO\0";
-/// The format version written (and the only one read).
-pub const VERSION: u32 = 1;
 /// Bytes before the cells.
 const HEADER: usize = 8 + 4 + 1 + 4 + 8 + 8 + 8 + 8 + 8 + 32;
 /// The length of the largest checkpoint (n = `MAX_N`): a reader never needs more bytes to
 /// decode or refuse a file (a device such as `/dev/zero` never ends).
 pub const MAX_LEN: u64 = (HEADER + 4 * MAX_N as usize * MAX_N as usize + 8) as u64;
-
-/// Why bytes are not a usable checkpoint.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum CheckpointError {
-    /// Not a checkpoint of this program (wrong magic).
-    #[error("not a damier automaton checkpoint")]
-    Foreign,
-    /// A version this build does not read.
-    #[error("checkpoint format version {0}; this build reads version {VERSION}")]
-    Version(u32),
-    /// Shorter or longer than its header says.
-    #[error("checkpoint is {got} bytes long; {expected} expected (truncated or damaged)")]
-    Length {
-        /// Expected length.
-        expected: u64,
-        /// Actual length.
-        got: u64,
-    },
-    /// The checksum does not match: the bytes were altered.
-    #[error("checkpoint checksum mismatch: the file is damaged")]
-    Checksum,
-    /// A field out of range (model code, signal bits, queen total).
-    #[error("checkpoint holds an impossible state: {0}")]
-    State(String),
-    /// Parameters the automaton refuses.
-    #[error("checkpoint parameters: {0}")]
-    Params(#[from] AutomatonError),
-}
 
 /// The generator's four state words, read through its serde form.
 fn rng_words(rng: &Xoshiro256PlusPlus) -> [u64; 4] {

@@ -13,7 +13,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
 #[cfg(feature = "serde")]
-use super::checkpoint::CheckpointError;
+use super::checkpoint::format::CheckpointError;
 use super::dir::{DIRECTIONS, opposite};
 use super::row::{LINE_DIRS, RowBoard, Rule};
 use super::{AutomatonError, Model, Params, pairs};

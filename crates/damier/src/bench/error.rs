@@ -35,7 +35,7 @@ pub enum BenchError {
     /// The factoring automaton could not be built.
     #[error(transparent)]
     Factor(#[from] crate::factor::FactorError),
-    /// Stopped through the [`Control`].
+    /// Stopped through the [`Control`](crate::control::Control).
     #[error("interrupted")]
     Interrupted(#[from] Interrupted),
     /// The system refused the threads of a pool.

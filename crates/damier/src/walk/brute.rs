@@ -10,7 +10,7 @@ use crate::control::{Control, Interrupted};
 
 use crate::board::{Board, Size};
 
-use super::WalkError;
+use super::error::WalkError;
 
 /// Largest board brute force accepts, in cells: 30 (`2^30` sets, seconds in a release build).
 pub const MAX_CELLS: usize = 30;

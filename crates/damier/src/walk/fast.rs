@@ -15,7 +15,8 @@ use crate::board::{Board, Size};
 use crate::control::Control;
 use crate::lights;
 
-use super::{Solutions, WalkError, check_board};
+use super::error::WalkError;
+use super::solutions::{Solutions, check_board};
 
 /// Solves the walk with the blog post's algorithm ([`lights::Method::Chase`]): activation sets
 /// `a` with `M a = 1` (all black from all white).

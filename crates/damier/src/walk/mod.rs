@@ -35,15 +35,20 @@
 //! ```
 
 pub mod brute;
+mod error;
 pub mod fast;
 pub mod game;
 pub mod path;
 pub mod rows;
+mod solutions;
+
+pub use error::WalkError;
+pub(crate) use solutions::check_board;
+pub use solutions::{MAX_LISTED_NULLITY, Solutions};
 
 use crate::board::{Board, Size};
-use crate::control::{Control, Interrupted};
-use crate::gf2::Coset;
-use crate::lights::{self, LightsError};
+use crate::control::Control;
+use crate::lights;
 
 /// Largest board accepted, in cells: `2^24` (e.g. 4096 x 4096). Bounds memory (the path of a
 /// board is at most `2·L·C + L + 3·C` bytes, about 32 MiB here) and time (the fast solver is
@@ -55,139 +60,6 @@ pub const MAX_CELLS: usize = 1 << 24;
 /// engine); what bounds this is the path, held in memory at one byte per move (at most
 /// `2·L·C + L + 3·C`, about 2 GiB here) while it is built and checked by replaying it.
 pub const MAX_CELLS_PATH_TO_FILE: usize = 1 << 30;
-
-/// Largest nullity whose solutions [`Solutions::all`] lists: Lights Out's limit
-/// ([`lights::ALL_MAX_NULLITY`], `2^16` solutions).
-pub const MAX_LISTED_NULLITY: usize = lights::ALL_MAX_NULLITY;
-
-/// Errors of the walk.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum WalkError {
-    /// A side of 0.
-    #[error("board sizes must be at least 1 (got {rows} x {cols})")]
-    EmptyBoard {
-        /// Rows asked for.
-        rows: usize,
-        /// Columns asked for.
-        cols: usize,
-    },
-    /// More cells than [`MAX_CELLS`].
-    #[error("board {rows} x {cols} is too large: at most {max} cells are supported here")]
-    TooLarge {
-        /// Rows asked for.
-        rows: usize,
-        /// Columns asked for.
-        cols: usize,
-        /// The limit ([`MAX_CELLS`], or the one given to [`board_size_with_limit`]).
-        max: usize,
-    },
-    /// Brute force beyond [`brute::MAX_CELLS`].
-    #[error("brute force tries all 2^(rows*cols) sets: at most {max} cells, this board has {cells}")]
-    BruteTooLarge {
-        /// Cells of the board.
-        cells: usize,
-        /// The limit.
-        max: usize,
-    },
-    /// First-row enumeration beyond its limits.
-    #[error(
-        "first-row enumeration tries 2^w first rows (w = the narrower side, here {width}, at most {max_width}) \
-         of h rows each (2^w * h at most 2^{max_log_work}); use --method fast"
-    )]
-    RowsTooLarge {
-        /// The narrower side.
-        width: usize,
-        /// [`rows::MAX_WIDTH`].
-        max_width: usize,
-        /// log2 of [`rows::MAX_WORK`].
-        max_log_work: u32,
-    },
-    /// More solutions than [`MAX_LISTED_NULLITY`] allows to list.
-    #[error("too many solutions to list: 2^{nullity} (at most 2^{max})")]
-    TooManySolutions {
-        /// The nullity.
-        nullity: usize,
-        /// The limit.
-        max: usize,
-    },
-    /// A letter that is not a move.
-    #[error("illegal move {letter:?} at position {position}: moves are N, S, E, W (O for west)")]
-    BadMove {
-        /// The offending character.
-        letter: char,
-        /// 1-based position in the string.
-        position: usize,
-    },
-    /// A grid whose size does not match the board's.
-    #[error("grid is {got_rows} x {got_cols}, the board is {rows} x {cols}")]
-    SizeMismatch {
-        /// The board's rows.
-        rows: usize,
-        /// The board's columns.
-        cols: usize,
-        /// The grid's rows.
-        got_rows: usize,
-        /// The grid's columns.
-        got_cols: usize,
-    },
-    /// A picture that does not parse.
-    #[error("picture line {line}: {reason}")]
-    BadPicture {
-        /// 1-based line.
-        line: usize,
-        /// What is wrong.
-        reason: String,
-    },
-    /// No walk realises the requested activation set (only the 1 x 1 board with the empty set).
-    #[error("no walk lands on exactly these cells an odd number of times on a {rows} x {cols} board")]
-    NoWalk {
-        /// The board's rows.
-        rows: usize,
-        /// The board's columns.
-        cols: usize,
-    },
-    /// A board state from which all black cannot be reached.
-    #[error("this board state cannot be turned all black")]
-    Unsolvable,
-    /// A move that leaves the board.
-    /// Shown as people count cells: from 1, rows from the top, columns from the left.
-    #[error("move {mv} from row {}, column {} leaves the board", .row + 1, .col + 1)]
-    OffBoard {
-        /// The move letter.
-        mv: char,
-        /// Pawn row (0 = top).
-        row: usize,
-        /// Pawn column (0 = left).
-        col: usize,
-    },
-    /// A pawn position outside the board.
-    #[error("pawn position ({row}, {col}) is outside the board")]
-    PawnOutside {
-        /// Row.
-        row: usize,
-        /// Column.
-        col: usize,
-    },
-    /// Stopped through [`Control::cancel`].
-    #[error("interrupted")]
-    Interrupted(#[from] Interrupted),
-    /// An error of the Lights Out engine the fast solver runs on.
-    #[error(transparent)]
-    Lights(#[from] LightsError),
-}
-
-impl WalkError {
-    /// The walk's view of a Lights Out error (interruptions stay interruptions).
-    pub(crate) fn from_lights(e: LightsError) -> WalkError {
-        match e {
-            LightsError::Interrupted(i) => WalkError::Interrupted(i),
-            LightsError::TooManySolutions { nullity, max, .. } => {
-                WalkError::TooManySolutions { nullity, max }
-            }
-            other => WalkError::Lights(other),
-        }
-    }
-}
 
 /// The walk's `L x C` board, `rows` by `cols` (row 0 on top, the blog post's order), as a [`Size`]:
 /// `rows` is its [`height`](Size::height) and `cols` its [`width`](Size::width), so cell
@@ -213,20 +85,6 @@ pub fn board_size_with_limit(rows: usize, cols: usize, max: usize) -> Result<Siz
 /// The pawn's first cell, bottom-left: `(row, col) = (rows - 1, 0)` with row 0 on top.
 pub fn start_cell(size: Size) -> (usize, usize) {
     (size.height() - 1, 0)
-}
-
-/// Checks that `g` has the size `size`.
-pub(crate) fn check_board(size: Size, g: &Board) -> Result<(), WalkError> {
-    if g.size() == size {
-        Ok(())
-    } else {
-        Err(WalkError::SizeMismatch {
-            rows: size.height(),
-            cols: size.width(),
-            got_rows: g.height(),
-            got_cols: g.width(),
-        })
-    }
 }
 
 /// The colours produced by landing once on every activated cell of `a`: `M a` (black = on).
@@ -255,74 +113,6 @@ pub enum Method {
     /// [`fast`] with Lights Out's polynomial engine ([`lights::Method::Poly`]): the same
     /// chase, the system solved with polynomials over GF(2).
     Poly,
-}
-
-/// Every solution of a board: `particular + span(kernel)`, `2^nullity` activation sets.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Solutions {
-    /// The board's size.
-    pub size: Size,
-    /// One solution.
-    pub particular: Board,
-    nullity: usize,
-    kernel: Kernel,
-}
-
-/// Where the kernel basis (activation sets that change no colour, `M k = 0`) comes from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Kernel {
-    /// Explicit boards (brute force and first-row enumeration: small boards).
-    Listed(Vec<Board>),
-    /// Computed on demand by [`lights::kernel`] with this engine: a board near [`MAX_CELLS`]
-    /// can have a nullity in the thousands, and materialising every kernel board would take
-    /// gigabytes, while most callers only need the nullity.
-    Lights(lights::Method),
-}
-
-impl Solutions {
-    pub(crate) fn from_lights(size: Size, particular: Board, nullity: usize, method: lights::Method) -> Self {
-        Solutions { size, particular, nullity, kernel: Kernel::Lights(method) }
-    }
-
-    /// `k` such that there are `2^k` solutions.
-    pub fn nullity(&self) -> usize {
-        self.nullity
-    }
-
-    /// The kernel basis as boards: `nullity · L · C` bits of memory.
-    pub fn kernel(&self) -> Result<Vec<Board>, WalkError> {
-        match &self.kernel {
-            Kernel::Listed(k) => Ok(k.clone()),
-            Kernel::Lights(method) => lights::kernel(self.size, *method).map_err(WalkError::from_lights),
-        }
-    }
-
-    /// The number of solutions, `2^nullity`, in decimal (it can exceed any machine integer).
-    pub fn count_decimal(&self) -> String {
-        lights::power_of_two_decimal(self.nullity as u64)
-    }
-
-    /// Every solution as a coset `particular + span(kernel)` (materialises the kernel).
-    pub fn coset(&self) -> Result<Coset<Board>, WalkError> {
-        Ok(Coset::new(self.particular.clone(), self.kernel()?))
-    }
-
-    /// Every solution, in Gray-code order from the particular one ([`Coset::elements`]);
-    /// refused above [`MAX_LISTED_NULLITY`].
-    pub fn all(&self) -> Result<Vec<Board>, WalkError> {
-        let k = self.nullity;
-        if k > MAX_LISTED_NULLITY {
-            return Err(WalkError::TooManySolutions { nullity: k, max: MAX_LISTED_NULLITY });
-        }
-        Ok(self.coset()?.elements())
-    }
-
-    /// The affine space spanned by an explicit, complete list of solutions (brute force and
-    /// first-row enumeration find them all): [`Coset::affine_hull`]. Panics on an empty list.
-    pub(crate) fn from_list(size: Size, list: &[Board]) -> Solutions {
-        let Coset { particular, basis } = Coset::affine_hull(list).expect("a nonempty list of solutions");
-        Solutions { size, particular, nullity: basis.len(), kernel: Kernel::Listed(basis) }
-    }
 }
 
 /// Solves the board of this size (target all black from all white) with `method`.

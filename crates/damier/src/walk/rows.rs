@@ -13,7 +13,7 @@ use crate::control::{Control, Interrupted};
 
 use crate::board::{Board, Size};
 
-use super::WalkError;
+use super::error::WalkError;
 
 /// Widest first row enumerated: 24 cells (`2^24` first rows).
 pub const MAX_WIDTH: usize = 24;

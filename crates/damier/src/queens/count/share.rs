@@ -28,7 +28,7 @@ pub enum ShareError {
     },
 }
 
-/// One share of a count split between processes or machines (see [`count_share`]).
+/// One share of a count split between processes or machines (see [`count_share`](super::count_share)).
 ///
 /// Share `index` of `of` holds the engine's tasks `i` with `i % of == index`: interleaved, so
 /// that the shares cost about the same.

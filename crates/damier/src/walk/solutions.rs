@@ -1,0 +1,93 @@
+//! [`Solutions`], what every solver of the walk returns, and the size check they share
+//! (below the solvers, so that imports point one way).
+
+use super::error::WalkError;
+use crate::board::{Board, Size};
+use crate::gf2::Coset;
+use crate::lights;
+
+/// Largest nullity whose solutions [`Solutions::all`] lists: Lights Out's limit
+/// ([`lights::ALL_MAX_NULLITY`], `2^16` solutions).
+pub const MAX_LISTED_NULLITY: usize = lights::ALL_MAX_NULLITY;
+
+/// Checks that `g` has the size `size`.
+pub(crate) fn check_board(size: Size, g: &Board) -> Result<(), WalkError> {
+    if g.size() == size {
+        Ok(())
+    } else {
+        Err(WalkError::SizeMismatch {
+            rows: size.height(),
+            cols: size.width(),
+            got_rows: g.height(),
+            got_cols: g.width(),
+        })
+    }
+}
+
+/// Every solution of a board: `particular + span(kernel)`, `2^nullity` activation sets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solutions {
+    /// The board's size.
+    pub size: Size,
+    /// One solution.
+    pub particular: Board,
+    nullity: usize,
+    kernel: Kernel,
+}
+
+/// Where the kernel basis (activation sets that change no colour, `M k = 0`) comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Kernel {
+    /// Explicit boards (brute force and first-row enumeration: small boards).
+    Listed(Vec<Board>),
+    /// Computed on demand by [`lights::kernel`] with this engine: a board near [`MAX_CELLS`](super::MAX_CELLS)
+    /// can have a nullity in the thousands, and materialising every kernel board would take
+    /// gigabytes, while most callers only need the nullity.
+    Lights(lights::Method),
+}
+
+impl Solutions {
+    pub(crate) fn from_lights(size: Size, particular: Board, nullity: usize, method: lights::Method) -> Self {
+        Solutions { size, particular, nullity, kernel: Kernel::Lights(method) }
+    }
+
+    /// `k` such that there are `2^k` solutions.
+    pub fn nullity(&self) -> usize {
+        self.nullity
+    }
+
+    /// The kernel basis as boards: `nullity · L · C` bits of memory.
+    pub fn kernel(&self) -> Result<Vec<Board>, WalkError> {
+        match &self.kernel {
+            Kernel::Listed(k) => Ok(k.clone()),
+            Kernel::Lights(method) => lights::kernel(self.size, *method).map_err(WalkError::from_lights),
+        }
+    }
+
+    /// The number of solutions, `2^nullity`, in decimal (it can exceed any machine integer).
+    pub fn count_decimal(&self) -> String {
+        lights::power_of_two_decimal(self.nullity as u64)
+    }
+
+    /// Every solution as a coset `particular + span(kernel)` (materialises the kernel).
+    pub fn coset(&self) -> Result<Coset<Board>, WalkError> {
+        Ok(Coset::new(self.particular.clone(), self.kernel()?))
+    }
+
+    /// Every solution, in Gray-code order from the particular one ([`Coset::elements`]);
+    /// refused above [`MAX_LISTED_NULLITY`].
+    pub fn all(&self) -> Result<Vec<Board>, WalkError> {
+        let k = self.nullity;
+        if k > MAX_LISTED_NULLITY {
+            return Err(WalkError::TooManySolutions { nullity: k, max: MAX_LISTED_NULLITY });
+        }
+        Ok(self.coset()?.elements())
+    }
+
+    /// The affine space spanned by an explicit, complete list of solutions (brute force and
+    /// first-row enumeration find them all): [`Coset::affine_hull`]. Panics on an empty list.
+    pub(crate) fn from_list(size: Size, list: &[Board]) -> Solutions {
+        let Coset { particular, basis } = Coset::affine_hull(list).expect("a nonempty list of solutions");
+        Solutions { size, particular, nullity: basis.len(), kernel: Kernel::Listed(basis) }
+    }
+}
