@@ -13,8 +13,6 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::Command;
 use tokio::sync::mpsc;
 
-use crate::AppState;
-
 /// Largest answer returned (bytes of JSON); `queens list 14` is about 20 MB.
 pub const MAX_OUTPUT: u64 = 64 << 20;
 
@@ -60,32 +58,45 @@ pub const EXIT_BEYOND_BOUND: i32 = 77;
 /// Runs `group command` on `body` (a JSON object, already checked) and waits for the end.
 /// `progress` receives the progress lines as they come. Dropping the future kills the child.
 pub async fn run(
-    state: &AppState,
+    runner: &Runner<'_>,
     group: &str,
     command: &str,
     body: &[u8],
     progress: Option<&mpsc::Sender<String>>,
 ) -> Outcome {
-    let limit = state.settings.timeout;
+    let limit = runner.timeout;
     let work = async {
-        let Ok(_permit) = state.jobs.acquire().await else {
+        let Ok(_permit) = runner.slots.acquire().await else {
             return Outcome::Failed("the job queue is closed".into());
         };
-        run_child(state, group, command, body, progress).await
+        run_child(runner, group, command, body, progress).await
     };
     tokio::time::timeout(limit, work).await.unwrap_or(Outcome::TimedOut(limit))
 }
 
+/// What running a job needs from the server: its settings and its slots (given by the
+/// router, so that this module imports nothing of it).
+pub struct Runner<'a> {
+    /// The `damier` executable.
+    pub executable: &'a std::path::Path,
+    /// Run with `--allow-heavy`.
+    pub allow_heavy: bool,
+    /// Time limit, waiting included.
+    pub timeout: Duration,
+    /// One permit per running command.
+    pub slots: &'a tokio::sync::Semaphore,
+}
+
 async fn run_child(
-    state: &AppState,
+    runner: &Runner<'_>,
     group: &str,
     command: &str,
     body: &[u8],
     progress: Option<&mpsc::Sender<String>>,
 ) -> Outcome {
-    let mut child = Command::new(&state.settings.executable);
+    let mut child = Command::new(runner.executable);
     child.arg("__api");
-    if state.settings.allow_heavy {
+    if runner.allow_heavy {
         child.arg("--allow-heavy");
     }
     let mut child = match child
@@ -99,7 +110,7 @@ async fn run_child(
     {
         Ok(c) => c,
         Err(e) => {
-            return Outcome::Failed(format!("cannot start {}: {e}", state.settings.executable.display()));
+            return Outcome::Failed(format!("cannot start {}: {e}", runner.executable.display()));
         }
     };
     let (Some(mut stdin), Some(stdout), Some(stderr)) =

@@ -110,6 +110,18 @@ pub struct AppState {
     journal: Option<Mutex<live::journal::JournalSource>>,
 }
 
+impl AppState {
+    /// What [`jobs::run`] needs of the state.
+    fn runner(&self) -> jobs::Runner<'_> {
+        jobs::Runner {
+            executable: &self.settings.executable,
+            allow_heavy: self.settings.allow_heavy,
+            timeout: self.settings.timeout,
+            slots: &self.jobs,
+        }
+    }
+}
+
 /// The application: pages, API and live views.
 pub fn router(settings: Settings) -> Router {
     let state = Arc::new(AppState {
@@ -211,7 +223,7 @@ async fn api(
     if stream {
         return streamed(state, group, command, body);
     }
-    answer(&group, &command, jobs::run(&state, &group, &command, &body, None).await)
+    answer(&group, &command, jobs::run(&state.runner(), &group, &command, &body, None).await)
 }
 
 /// The HTTP status and JSON body of a job's outcome. A failure on the server's side answers a
@@ -264,7 +276,8 @@ fn streamed(state: Arc<AppState>, group: String, command: String, body: Vec<u8>)
     let (events, rx) = mpsc::channel::<Event>(64);
     tokio::spawn(async move {
         let (progress, mut lines) = mpsc::channel::<String>(64);
-        let job = jobs::run(&state, &group, &command, &body, Some(&progress));
+        let runner = state.runner();
+        let job = jobs::run(&runner, &group, &command, &body, Some(&progress));
         tokio::pin!(job);
         let outcome = loop {
             tokio::select! {

@@ -105,7 +105,7 @@ struct SweepArgs {
     #[arg(long, value_name = "CSV", requires = "plot", conflicts_with_all = ["csv", "sat", "budget", "seed"])]
     replot: Option<std::path::PathBuf>,
     #[command(flatten)]
-    out: super::automaton::OutputArgs,
+    out: crate::util::OutputArgs,
 }
 
 /// Arguments of `damier watch factor`.

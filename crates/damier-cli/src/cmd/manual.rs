@@ -6,7 +6,6 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::CommandFactory;
 
 use crate::util::OutputPath;
 use crate::util::output::{self, Durability, errln};
@@ -29,17 +28,18 @@ pub struct ManArgs {
     out: Option<OutputPath>,
 }
 
-/// The whole command line as clap knows it, built (subcommands named `damier-queens-count`).
-fn command() -> clap::Command {
-    let mut cmd = super::Cli::command().disable_help_subcommand(true);
+/// `tree`, the whole command line as clap knows it, built (subcommands named
+/// `damier-queens-count`).
+fn built(tree: clap::Command) -> clap::Command {
+    let mut cmd = tree.disable_help_subcommand(true);
     cmd.build();
     cmd
 }
 
-/// [`command`] without its hidden subcommands (the web lab's `__api`), which the completion
-/// generators would otherwise offer (clap_complete lists hidden subcommands).
-fn visible_command() -> clap::Command {
-    let full = super::Cli::command();
+/// `full` (the whole command line) without its hidden subcommands (the web lab's `__api`),
+/// which the completion generators would otherwise offer (clap_complete lists hidden
+/// subcommands).
+fn visible_command(full: clap::Command) -> clap::Command {
     let visible: Vec<clap::Command> = full.get_subcommands().filter(|s| !s.is_hide_set()).cloned().collect();
     let mut cmd = clap::Command::new("damier")
         .version(env!("CARGO_PKG_VERSION"))
@@ -52,8 +52,8 @@ fn visible_command() -> clap::Command {
     cmd
 }
 
-pub fn completions(a: CompletionsArgs) -> anyhow::Result<ExitCode> {
-    let mut cmd = visible_command();
+pub fn completions(a: CompletionsArgs, tree: clap::Command) -> anyhow::Result<ExitCode> {
+    let mut cmd = visible_command(tree);
     let mut script = Vec::new();
     clap_complete::generate(a.shell, &mut cmd, "damier", &mut script);
     output::write_stdout(format_args!("{}", String::from_utf8_lossy(&script)), false)?;
@@ -82,8 +82,8 @@ fn write_pages(cmd: &clap::Command, dir: &Path) -> anyhow::Result<usize> {
     Ok(written)
 }
 
-pub fn man(a: ManArgs) -> anyhow::Result<ExitCode> {
-    let cmd = command();
+pub fn man(a: ManArgs, tree: clap::Command) -> anyhow::Result<ExitCode> {
+    let cmd = built(tree);
     let Some(dir) = &a.out else {
         output::write_stdout(format_args!("{}", String::from_utf8_lossy(&page(&cmd)?)), false)?;
         return Ok(ExitCode::SUCCESS);

@@ -125,8 +125,14 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Watch(a) => watch::run(a),
         Command::Serve(a) => serve::run(a),
         Command::Bench(a) => bench::run(a),
-        Command::Completions(a) => manual::completions(a),
-        Command::Man(a) => manual::man(a),
-        Command::Api(a) => serve::api(a),
+        // The commands that read the whole command line get it here, so that they import
+        // nothing of this dispatcher (imports point one way).
+        Command::Completions(a) => manual::completions(a, command()),
+        Command::Man(a) => manual::man(a, command()),
+        Command::Api(a) => serve::api(a, &command(), |matches| {
+            let cli = Cli::from_arg_matches(matches)
+                .map_err(|e| anyhow::anyhow!("{}", damier_web::jobs::one_line(&e.to_string())))?;
+            run(cli)
+        }),
     }
 }

@@ -5,6 +5,7 @@ pub mod csv_file;
 pub mod exit;
 pub mod interrupt;
 pub mod output;
+mod output_args;
 pub mod plot;
 pub mod progress;
 pub mod test_hooks;
@@ -13,6 +14,8 @@ pub mod test_hooks;
 /// request), an [`InputFile`] is read (its content comes in a web request). Every file
 /// argument is declared with one of them; the web lab's rules read the type.
 pub use damier_web::trust::{InputFile, OutputPath};
+
+pub use output_args::OutputArgs;
 
 /// A rayon pool of `threads` workers (`None` or 0: one per core), for `--threads`.
 pub fn pool(threads: Option<u32>) -> anyhow::Result<rayon::ThreadPool> {

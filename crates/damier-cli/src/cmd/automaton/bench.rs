@@ -7,7 +7,24 @@ use std::process::ExitCode;
 use damier::automaton::{Model, Params};
 use damier::bench;
 
-use super::{BenchArgs, check_n};
+use clap::Args;
+
+use super::shared::*;
+
+/// Arguments of `damier automaton bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Board sides, comma separated.
+    #[arg(short = 'n', long = "n", value_delimiter = ',', default_value = "8,12,16")]
+    n: Vec<u32>,
+    /// Seconds per measurement (about).
+    #[arg(long, default_value_t = 1.0)]
+    seconds: f64,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
 use crate::util::output::outln;
 use crate::util::{interrupt, output};
 

@@ -20,7 +20,8 @@ use damier::automaton::growth::{
 };
 
 use super::scale::parse_ns;
-use super::{ModelArg, OutputArgs, check_probability};
+use super::shared::{ModelArg, check_probability};
+use crate::util::OutputArgs;
 use crate::util::OutputPath;
 use crate::util::csv_file::{self, Invalid, format};
 use crate::util::output::{self, Report, outln};
@@ -59,7 +60,7 @@ pub struct GrowthArgs {
     eta: f64,
     /// Step cap of an automaton run (it is censored beyond); also applied to runs read with
     /// --from (a run that needed more is counted as censored).
-    #[arg(long, default_value_t = super::DEFAULT_MAX_STEPS)]
+    #[arg(long, default_value_t = super::shared::DEFAULT_MAX_STEPS)]
     max_steps: u64,
     /// Step cap of model 1 runs [default: --max-steps] (one budget of CPU time is a different
     /// number of steps for each model).

@@ -8,7 +8,56 @@ use anyhow::Context;
 use damier::automaton::experiment::{Censored, RunRecord};
 use damier::automaton::{Automaton, Params, StartSignals, Stop, text};
 
-use super::{RunArgs, check_n, check_probability, long_run};
+use crate::util::{InputFile, OutputPath};
+use clap::Args;
+use damier::automaton::{self as engine};
+
+use super::long_run;
+use super::shared::*;
+
+/// Arguments of `damier automaton run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Update rule.
+    #[arg(long, value_enum, default_value = "pair")]
+    model: ModelArg,
+    /// Board side (1..=2048); optional with --from (taken from the file).
+    #[arg(short = 'n', long = "n")]
+    n: Option<u32>,
+    /// Probability of accepting a move to a dangerous cell [range: 0..=1].
+    #[arg(long, default_value_t = engine::DEFAULT_EPS)]
+    eps: f64,
+    /// Model 2: probability of a uniform destination [range: 0..=1].
+    #[arg(long, default_value_t = engine::DEFAULT_ETA)]
+    eta: f64,
+    /// Generator seed [default: picked from the OS and printed].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Give up after this many updates (model 3: generations, each updating every cell).
+    #[arg(long, default_value_t = DEFAULT_MAX_STEPS)]
+    max_steps: u64,
+    /// Start from this position: n lines of n cells, a digit = queens on the cell, `.` = none;
+    /// blank lines and lines starting with `#` are skipped. Signals start empty.
+    #[arg(long, value_name = "FILE")]
+    from: Option<InputFile>,
+    /// Print the board with its signals every K updates (on stderr with --json).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    trace: Option<u64>,
+    /// Save the whole state (board, signals, generator) to FILE every --checkpoint-every
+    /// seconds, on Ctrl-C and at the end; if FILE exists, resume from it (model, n, ε, η and
+    /// seed then come from the file; --max-steps counts all steps).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["trace", "from"])]
+    checkpoint: Option<OutputPath>,
+    /// Seconds between two checkpoints.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, requires = "checkpoint",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    checkpoint_every: u64,
+    /// Print JSON (keys: model, n, eps, eta (null for model 1), seed, steps, moves, solved,
+    /// absorbing, placement, censored, seconds).
+    #[arg(long)]
+    json: bool,
+}
+
 use crate::util::output::{Report, errln, outln};
 use crate::util::{exit, interrupt, output};
 

@@ -7,7 +7,43 @@ use std::time::{Duration, Instant};
 use damier::automaton::Model;
 use damier::automaton::experiment::{self, ScalePoint};
 
-use super::{DENSITY_MAX_N, SUMMARY_HEADER, ScaleArgs, SummaryCells, check_probability, model_name, show};
+use crate::util::OutputArgs;
+use clap::Args;
+use damier::automaton::{self as engine};
+
+use super::shared::*;
+
+/// Arguments of `damier automaton scale`.
+#[derive(Debug, Args)]
+pub struct ScaleArgs {
+    /// Models, comma separated.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "pair,cell")]
+    model: Vec<ModelArg>,
+    /// Board sides: `A..B` (inclusive) or a comma list, or both (`4..8,10`).
+    #[arg(short = 'n', long = "n", default_value = "4..12")]
+    n: String,
+    /// ε [range: 0..=1].
+    #[arg(long, default_value_t = engine::DEFAULT_EPS)]
+    eps: f64,
+    /// Model 2: η [range: 0..=1].
+    #[arg(long, default_value_t = engine::DEFAULT_ETA)]
+    eta: f64,
+    /// Runs per (model, n).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    samples: u64,
+    /// Wall-clock budget per (model, n) point, seconds; runs still going are censored.
+    #[arg(long, value_name = "SECONDS")]
+    budget: Option<f64>,
+    #[command(flatten)]
+    exp: ExperimentArgs,
+    /// Skip 1/d (it needs the exact solution count of every n, slow for large n; never
+    /// computed beyond n = 17).
+    #[arg(long)]
+    no_density: bool,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
 use crate::util::csv_file::{self, format};
 use crate::util::output::outln;
 use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};

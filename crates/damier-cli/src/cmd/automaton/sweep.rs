@@ -6,7 +6,36 @@ use std::time::Instant;
 use damier::automaton::experiment::{self, Summary, SweepPoint};
 use damier::automaton::{Model, Params, Stop};
 
-use super::{SUMMARY_HEADER, SummaryCells, SweepArgs, check_n, check_probability, model_name, show};
+use crate::util::OutputArgs;
+use clap::Args;
+use damier::automaton::{self as engine};
+
+use super::shared::*;
+
+/// Arguments of `damier automaton sweep`.
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// Update rule.
+    #[arg(long, value_enum, default_value = "pair")]
+    model: ModelArg,
+    /// Board side.
+    #[arg(short = 'n', long = "n", default_value_t = 8)]
+    n: u32,
+    /// The ε values, comma separated.
+    #[arg(long, value_delimiter = ',', default_value = "0.001,0.003,0.01,0.03,0.1,0.3")]
+    eps: Vec<f64>,
+    /// Model 2: η [range: 0..=1].
+    #[arg(long, default_value_t = engine::DEFAULT_ETA)]
+    eta: f64,
+    /// Runs per ε.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    samples: u64,
+    #[command(flatten)]
+    exp: ExperimentArgs,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
 use crate::util::csv_file::{self, format};
 use crate::util::output::outln;
 use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};

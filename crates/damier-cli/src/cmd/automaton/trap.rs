@@ -6,7 +6,31 @@ use anyhow::Context;
 use damier::automaton::experiment::{self, Summary};
 use damier::automaton::{self as engine, Automaton, Model, Params, StartSignals, Stop, text, trap};
 
-use super::{TrapArgs, show};
+use clap::Args;
+
+use super::shared::*;
+
+/// Arguments of `damier automaton trap`.
+#[derive(Debug, Args)]
+pub struct TrapArgs {
+    /// Which figure of the automaton report: 1 (model 1, every move blocked) or 7 (model 2, η = 0 loop).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=7))]
+    figure: u8,
+    /// Random seed of the search (the report's fig. 1 position) and of the demonstration runs.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Demonstration runs per setting.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    samples: u64,
+    /// Step cap of the demonstration runs.
+    #[arg(long, default_value_t = 10_000_000)]
+    max_steps: u64,
+    /// Print JSON (keys: figure, n, position, triangle (the report's fig. 7: [row, column] from 1), robust,
+    /// cases).
+    #[arg(long)]
+    json: bool,
+}
+
 use crate::util::output::{out, outln};
 use crate::util::{interrupt, output};
 

@@ -3,7 +3,33 @@
 
 use damier::bench;
 
-use super::*;
+use crate::util::output::{errln, outln};
+use crate::util::{interrupt, output};
+use damier::control::Control;
+use damier::lights::{self};
+use serde::Serialize;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Arguments of `damier lights bench`.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Square sides to solve from a random start, comma-separated.
+    #[arg(long, default_value = "10000,100000", value_delimiter = ',')]
+    sizes: Vec<usize>,
+    /// Compute the nullities of all n x n boards up to this n (0: skip).
+    #[arg(long, default_value_t = 25_000)]
+    nullities_to: usize,
+    /// Also time the phases of the polynomial method (on stderr).
+    #[arg(long)]
+    breakdown: bool,
+    /// Seed of the random boards.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
 
 #[derive(Serialize)]
 struct BenchRow {

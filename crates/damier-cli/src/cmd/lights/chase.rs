@@ -1,6 +1,24 @@
 //! `damier lights chase` (step by step) and `damier lights chase-table`.
 
-use super::*;
+use crate::util::InputFile;
+use crate::util::output::outln;
+use crate::util::{exit, interrupt, output};
+use damier::board::{Board, Size};
+use damier::lights::{self};
+use serde::Serialize;
+use std::process::ExitCode;
+
+use super::shared::*;
+
+/// Arguments of `damier lights chase`.
+#[derive(Debug, clap::Args)]
+pub struct ChaseArgs {
+    /// Board file, text or PBM; `-` reads stdin.
+    file: InputFile,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
 
 #[derive(Serialize)]
 struct ChaseReport {

@@ -1,6 +1,85 @@
 //! `damier lights solve` and `damier lights winnable`.
 
-use super::*;
+use crate::util::output::{errln, outln};
+use crate::util::{InputFile, OutputPath};
+use crate::util::{board_io, exit, interrupt, output};
+use damier::board::{Board, Size};
+use damier::gf2::RowOp;
+use damier::lights::{self, Method, dense};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use super::shared::*;
+
+/// Arguments of `damier lights solve`.
+#[derive(Debug, clap::Args)]
+pub struct SolveArgs {
+    /// Board file: rows of 0/1, ./# or _/#, or a PBM bitmap (P1 or P4, black = on); `-`
+    /// reads stdin.
+    #[arg(required_unless_present_any = ["all_on", "random"], conflicts_with_all = ["all_on", "random"])]
+    file: Option<InputFile>,
+    /// Start from the all-on WxH board.
+    #[arg(long, value_name = "WxH", conflicts_with = "random")]
+    all_on: Option<String>,
+    /// Start from a random WxH board (each light on with probability 1/2; on most sizes most
+    /// such boards cannot be solved: add --winnable). The start is printed (and in the JSON).
+    #[arg(long, value_name = "WxH")]
+    random: Option<String>,
+    /// With --random: draw a random winnable board (the lights left by random presses on a
+    /// dark board, every winnable board equally likely), as the games do.
+    #[arg(long, requires = "random")]
+    winnable: bool,
+    /// With --random: also write the start to FILE (`.pbm` or `.txt`), to solve it again or
+    /// play it (`damier play lights --from FILE`).
+    #[arg(long, value_name = "FILE", requires = "random")]
+    save_start: Option<OutputPath>,
+    /// Seed of the random board [default: from the OS, printed].
+    #[arg(long, requires = "random")]
+    seed: Option<u64>,
+    /// Target board file, text or PBM [default: all off].
+    #[arg(long)]
+    target: Option<InputFile>,
+    /// Write the presses to this file instead of printing them: `.pbm` (raw PBM bitmap, any
+    /// size) or `.txt` (rows of 0/1).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["all", "summary"])]
+    out: Option<OutputPath>,
+    /// List every solution (refused above nullity 16).
+    #[arg(long, conflicts_with = "min")]
+    all: bool,
+    /// The solution with the fewest presses (exact up to nullity 30, a labelled heuristic above).
+    #[arg(long)]
+    min: bool,
+    /// Show the elimination step by step (boards up to 64 cells).
+    #[arg(long)]
+    explain: bool,
+    /// Engine.
+    #[arg(long, value_enum, default_value = "poly")]
+    method: MethodArg,
+    /// Omit the press pattern (only the counts); not with --all, which lists patterns.
+    #[arg(long, conflicts_with = "all")]
+    summary: bool,
+    /// Print JSON (keys: width, height, nullity, solvable, solutions, presses, press_count;
+    /// `out` with --out; `seed` and `start` with --random).
+    #[arg(long)]
+    json: bool,
+}
+
+/// Arguments of `damier lights winnable`.
+#[derive(Debug, clap::Args)]
+pub struct WinnableArgs {
+    /// Board file, text or PBM; `-` reads stdin.
+    file: InputFile,
+    /// Target board file, text or PBM [default: all off].
+    #[arg(long)]
+    target: Option<InputFile>,
+    /// Print JSON (keys: width, height, nullity, winnable, by_orthogonality, by_solving).
+    #[arg(long)]
+    json: bool,
+}
 
 #[derive(Serialize)]
 struct SolveReport {

@@ -1,6 +1,39 @@
 //! `damier lights count`, `kernel` and `table`: answers that depend on the size only.
 
-use super::*;
+use crate::util::OutputPath;
+use crate::util::output::{errln, outln};
+use crate::util::{board_io, interrupt, output, progress::Progress};
+use damier::board::{Board, Size};
+use damier::lights::{self, Method};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::shared::*;
+
+/// Arguments of `damier lights kernel`.
+#[derive(Debug, clap::Args)]
+pub struct KernelArgs {
+    /// Board size, WIDTHxHEIGHT (e.g. 5x5).
+    size: String,
+    /// Write each basis vector to DIR/kernel-WxH-K.pbm (K = 1..nullity) instead of printing.
+    #[arg(long, value_name = "DIR")]
+    out: Option<OutputPath>,
+    /// Print JSON (keys: width, height, nullity, basis; `files` instead of `basis` with --out).
+    #[arg(long)]
+    json: bool,
+}
+
+/// Arguments of `damier lights table`.
+#[derive(Debug, clap::Args)]
+pub struct TableArgs {
+    /// Largest side L (2..=100000).
+    #[arg(long, default_value_t = 39, value_parser = clap::value_parser!(u64).range(2..=100_000))]
+    to: u64,
+    /// Print JSON (a list of {size, nullity, solutions}).
+    #[arg(long)]
+    json: bool,
+}
 
 #[derive(Serialize)]
 struct CountReport {

@@ -144,7 +144,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let pool = crate::util::pool(a.threads)?;
     let start = Instant::now();
     if let Some(share) = a.share {
-        let share_total = pool.install(|| super::count_share(a.n, share, &options))?;
+        let share_total = pool.install(|| super::shared::count_share(a.n, share, &options))?;
         let report = queens::count::ShareCount {
             n: a.n,
             share: share.index() + 1,
@@ -167,7 +167,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             isa: options.isa,
         })?;
     }
-    let counts = pool.install(|| super::count_with(a.n, &options))?;
+    let counts = pool.install(|| super::shared::count_with(a.n, &options))?;
     let report = TimedCounts {
         n: counts.n,
         total: counts.total,

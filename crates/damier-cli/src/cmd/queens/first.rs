@@ -7,7 +7,7 @@ use std::time::Instant;
 use damier::queens::Placement;
 use damier::queens::search::{self, Solutions};
 
-use super::BOARD_MAX;
+use super::shared::BOARD_MAX;
 use crate::util::output::{errln, out, outln};
 use crate::util::{exit, interrupt, output};
 
@@ -57,7 +57,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         output::print_json(&report)?;
     } else if a.columns {
         match &report.columns {
-            Some(cols) => outln!("{}", super::columns_line(cols))?,
+            Some(cols) => outln!("{}", super::shared::columns_line(cols))?,
             None => errln!("n = {}: no solution", a.n),
         }
     } else {

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use damier::queens::search::{self, Solutions};
 use damier::queens::{Placement, sample, symmetry};
 
-use super::BOARD_MAX;
+use super::shared::BOARD_MAX;
 use crate::util::output::errln;
 use crate::util::{interrupt, output, progress::Progress};
 
@@ -99,7 +99,7 @@ fn run_random(a: &Args, k: u64) -> anyhow::Result<ExitCode> {
         if a.columns {
             errln!("{header}");
             for p in &drawn {
-                writeln!(out, "{}", super::columns_line(&p.one_based()))?;
+                writeln!(out, "{}", super::shared::columns_line(&p.one_based()))?;
             }
             out.flush()?;
             return Ok(ExitCode::SUCCESS);
@@ -167,7 +167,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             out.write_all(if printed == 1 { b"\n  " } else { b",\n  " })?;
             serde_json::to_writer(&mut out, &item)?;
         } else if a.columns {
-            writeln!(out, "{}", super::columns_line(&p.one_based()))?;
+            writeln!(out, "{}", super::shared::columns_line(&p.one_based()))?;
         } else {
             match class_size {
                 Some(k) => writeln!(out, "{printed}: {p}  (class of {k})")?,

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use damier::queens::max::{self, Max, Method};
 use damier::queens::placement::check_queens;
 
-use super::BOARD_MAX;
+use super::shared::BOARD_MAX;
 use crate::util::interrupt;
 use crate::util::output::{Report, outln};
 

@@ -1,6 +1,7 @@
 //! `damier queens`: count, list, construct and check n-queens placements.
 //!
-//! One file per subcommand; this file holds the clap enum and the helpers they share.
+//! One file per subcommand (its arguments and its run); this file holds the clap enum and the
+//! dispatch, `shared.rs` what the subcommands share, so that imports point one way.
 
 use std::process::ExitCode;
 
@@ -19,6 +20,7 @@ mod long;
 mod max;
 #[cfg(feature = "mpi")]
 mod mpi_queue;
+mod shared;
 mod solve;
 mod speed;
 mod sum;
@@ -73,42 +75,4 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Estimate(a) => estimate::run(a),
         Command::Speed(a) => speed::run(a),
     }
-}
-
-/// Boards are drawn up to this size by default; wider ones do not fit a terminal.
-const BOARD_MAX: u32 = 32;
-
-/// 1-based columns separated by spaces: the `--columns` line, which `queens check` reads.
-fn columns_line(cols: &[u64]) -> String {
-    cols.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
-}
-
-/// Runs the counter on the current pool, with a progress bar (on a terminal) over its tasks;
-/// Ctrl-C surfaces as `Interrupted` in the error chain (exit 130).
-fn count_solutions(n: u32) -> anyhow::Result<damier::queens::Counts> {
-    let control = crate::util::interrupt::control();
-    let tasks = damier::queens::count::task_count(n).unwrap_or(0);
-    let _bar = crate::util::progress::Progress::start(control, tasks, "counting");
-    Ok(damier::queens::count_solutions(n, control)?)
-}
-
-/// [`count_solutions`] with chosen options (engine, vector unit).
-fn count_with(
-    n: u32,
-    options: &damier::queens::count::CountOptions,
-) -> anyhow::Result<damier::queens::Counts> {
-    let total = count_share(n, damier::queens::count::Share::WHOLE, options)?;
-    Ok(damier::queens::count::counts_from_total(n, total)?)
-}
-
-/// [`count_solutions`] for one share of the tasks: its total only.
-fn count_share(
-    n: u32,
-    share: damier::queens::count::Share,
-    options: &damier::queens::count::CountOptions,
-) -> anyhow::Result<u64> {
-    let control = crate::util::interrupt::control();
-    let tasks = damier::queens::count::task_count_share(n, share).unwrap_or(0);
-    let _bar = crate::util::progress::Progress::start(control, tasks, "counting");
-    Ok(damier::queens::count::count_share_with(n, share, options, control)?)
 }

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use damier::queens::{Placement, construct, local};
 
-use super::BOARD_MAX;
+use super::shared::BOARD_MAX;
 use crate::util::OutputPath;
 use crate::util::output::{Durability, errln, outln};
 use crate::util::{exit, interrupt, output, progress::Progress};

@@ -101,7 +101,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     {
         let _bar = Progress::start(steps, u64::from(a.to - a.from + 1), "timing");
         for n in a.from..=a.to {
-            let (fast_seconds, counts) = time(a.min_ms, || pool.install(|| super::count_solutions(n)))?;
+            let (fast_seconds, counts) =
+                time(a.min_ms, || pool.install(|| super::shared::count_solutions(n)))?;
             let naive_seconds = if n <= a.naive_max {
                 let (s, total) = time(a.min_ms, || Ok(naive::count(n, control)?))?;
                 anyhow::ensure!(total == counts.total, "n = {n}: naive {total} != fast {}", counts.total);

@@ -8,7 +8,6 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
-use clap::{CommandFactory, FromArgMatches};
 
 use crate::util::output::{errln, outln};
 use crate::util::{exit, interrupt, output};
@@ -138,7 +137,14 @@ fn open_browser(url: &str) {
     }
 }
 
-pub fn api(a: ApiArgs) -> anyhow::Result<ExitCode> {
+/// `damier __api GROUP COMMAND`: maps the JSON object on stdin onto the command's arguments
+/// in `tree` (the whole command line), parses them once, bounds the parsed values, and hands
+/// them to `run` (the dispatcher, which this module does not import).
+pub fn api(
+    a: ApiArgs,
+    tree: &clap::Command,
+    run: impl FnOnce(&clap::ArgMatches) -> anyhow::Result<ExitCode>,
+) -> anyhow::Result<ExitCode> {
     let mut body = String::new();
     std::io::stdin()
         .take(damier_web::MAX_BODY as u64 + 1)
@@ -156,19 +162,13 @@ pub fn api(a: ApiArgs) -> anyhow::Result<ExitCode> {
     };
     let files =
         tempfile::tempdir().map_err(|e| exit::fault(format!("cannot create a temporary folder: {e}")))?;
-    let args = match damier_web::fields::to_arguments(
-        &super::Cli::command(),
-        &a.group,
-        &a.command,
-        &fields,
-        files.path(),
-    ) {
+    let args = match damier_web::fields::to_arguments(tree, &a.group, &a.command, &fields, files.path()) {
         Ok(args) => args,
         Err(e @ damier_web::fields::FieldError::Storage(..)) => return Err(exit::fault(e.to_string())),
         Err(e) => return Err(e.into()),
     };
     // Parse once: the bounds read the very values the command then runs on.
-    let matches = match super::Cli::command().try_get_matches_from(args) {
+    let matches = match tree.clone().try_get_matches_from(args) {
         Ok(m) => m,
         Err(e) => anyhow::bail!("{}", damier_web::jobs::one_line(&e.to_string())),
     };
@@ -185,9 +185,7 @@ pub fn api(a: ApiArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(damier_web::jobs::EXIT_BEYOND_BOUND as u8));
         }
     }
-    let cli = super::Cli::from_arg_matches(&matches)
-        .map_err(|e| anyhow::anyhow!("{}", damier_web::jobs::one_line(&e.to_string())))?;
-    super::run(cli).map_err(|e| {
+    run(&matches).map_err(|e| {
         let message = format!("{e:#}").replace(&prefix, "");
         if exit::is_fault(&e) { exit::fault(message) } else { anyhow::anyhow!("{message}") }
     })

@@ -3,7 +3,29 @@
 
 use damier::bench;
 
-use super::*;
+use std::process::ExitCode;
+
+use damier::walk::Method;
+
+use crate::util::output::outln;
+use crate::util::{interrupt, output};
+
+use super::shared::*;
+
+/// Arguments of `damier walk bench`.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Largest square side timed [range: 1..=4096].
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    max: u32,
+    /// Solver timed: fast or poly (brute and rows cannot reach these sizes).
+    #[arg(long, value_enum, default_value = "fast")]
+    method: MethodArg,
+    /// Print JSON (a list of {rows, cols, solve_seconds, path_seconds, total_seconds,
+    /// replay_seconds, activated, path_length}).
+    #[arg(long)]
+    json: bool,
+}
 
 #[derive(serde::Serialize)]
 struct BenchRow {

@@ -1,6 +1,40 @@
 //! `damier walk count` and `damier walk table`: the number of solutions.
 
-use super::*;
+use std::io::Write;
+use std::process::ExitCode;
+
+use damier::walk::{self, Method};
+
+use crate::util::output::outln;
+use crate::util::{interrupt, output};
+
+use super::shared::*;
+
+/// Arguments of `damier walk count`.
+#[derive(Debug, clap::Args)]
+pub struct CountArgs {
+    /// Rows (L), at least 1.
+    rows: usize,
+    /// Columns (C), at least 1.
+    cols: usize,
+    /// Solver.
+    #[arg(long, value_enum, default_value = "fast")]
+    method: MethodArg,
+    /// Print JSON (keys: rows, cols, solutions, nullity).
+    #[arg(long)]
+    json: bool,
+}
+
+/// Arguments of `damier walk table`.
+#[derive(Debug, clap::Args)]
+pub struct TableArgs {
+    /// Largest square side [range: 1..=300].
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=300))]
+    to: u32,
+    /// Print JSON (a list of {rows, cols, solutions, nullity}).
+    #[arg(long)]
+    json: bool,
+}
 
 #[derive(serde::Serialize)]
 struct CountReport {

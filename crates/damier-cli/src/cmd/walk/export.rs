@@ -1,6 +1,27 @@
 //! `damier walk export`: one solution file per board size.
 
-use super::*;
+use std::process::ExitCode;
+
+use damier::walk::{self, picture};
+
+use crate::util::OutputPath;
+use crate::util::output::outln;
+use crate::util::{interrupt, output};
+
+use super::shared::*;
+
+/// Arguments of `damier walk export`.
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// Largest side [range: 1..=64].
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u32).range(1..=64))]
+    to: u32,
+    /// Directory to write into (created if missing).
+    dir: OutputPath,
+    /// Print JSON (keys: dir, files).
+    #[arg(long)]
+    json: bool,
+}
 
 #[derive(serde::Serialize)]
 struct ExportReport {

@@ -1,6 +1,28 @@
 //! `damier walk replay`: a move string played from the bottom-left cell.
 
-use super::*;
+use std::io::Write;
+use std::process::ExitCode;
+
+use damier::walk::{self, path, picture};
+
+use crate::util::{exit, output};
+
+/// Arguments of `damier walk replay`.
+#[derive(Debug, clap::Args)]
+pub struct ReplayArgs {
+    /// Rows (L), at least 1.
+    rows: usize,
+    /// Columns (C), at least 1.
+    cols: usize,
+    /// Moves: N, S, E, W (O accepted for W), either case; spaces ignored.
+    moves: String,
+    /// Also print the final board ('#' black, '_' white, top row first).
+    #[arg(long)]
+    show: bool,
+    /// Print JSON (keys: rows, cols, moves, all_black, white, left_board).
+    #[arg(long)]
+    json: bool,
+}
 
 #[derive(serde::Serialize)]
 struct LeftBoard {

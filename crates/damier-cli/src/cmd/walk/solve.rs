@@ -1,6 +1,42 @@
 //! `damier walk solve`: one solution (or all), its picture and path, or the path to a file.
 
-use super::*;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use damier::walk::{self, picture};
+
+use crate::util::OutputPath;
+use crate::util::{board_io, interrupt, output};
+
+use super::shared::*;
+
+/// Arguments of `damier walk solve`.
+#[derive(Debug, clap::Args)]
+pub struct SolveArgs {
+    /// Rows (L), at least 1; rows * cols at most 2^24 (2^30 with --out).
+    rows: usize,
+    /// Columns (C), at least 1.
+    cols: usize,
+    /// Solver.
+    #[arg(long, value_enum, default_value = "fast")]
+    method: MethodArg,
+    /// List every solution (at most 2^16 of them, Lights Out's limit), each with its path.
+    #[arg(long, conflicts_with = "out")]
+    all: bool,
+    /// Write the path (one line of moves) to this file instead of printing it and the picture;
+    /// boards up to 2^30 cells (use --method poly beyond 4096 cells across).
+    #[arg(long, value_name = "FILE")]
+    out: Option<OutputPath>,
+    /// Write the activation set (landed on an odd number of times = 1) to this file: `.pbm`
+    /// (raw PBM bitmap) or `.txt` (rows of 0/1).
+    #[arg(long, value_name = "FILE")]
+    pattern: Option<OutputPath>,
+    /// Print JSON (keys: rows, cols, solutions, pattern, path, path_length; with --all also
+    /// `all`, a list of {pattern, path, path_length}; with --out no pattern and path).
+    #[arg(long)]
+    json: bool,
+}
 
 #[derive(serde::Serialize)]
 struct OneSolution {
