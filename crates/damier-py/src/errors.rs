@@ -1,0 +1,90 @@
+//! The library's errors as Python exceptions: bad input is a `ValueError` carrying the
+//! library's message (the one the CLI prints after `damier: `), a bug of the library a
+//! `RuntimeError`.
+
+use pyo3::PyErr;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+
+/// A `ValueError` with `error`'s message.
+pub fn value(error: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(error.to_string())
+}
+
+/// A `TypeError` with `message`.
+pub fn type_error(message: impl Into<String>) -> PyErr {
+    PyTypeError::new_err(message.into())
+}
+
+/// A `RuntimeError`: the library checked its own answer and found it wrong (never expected).
+pub fn internal(error: impl std::fmt::Display) -> PyErr {
+    PyRuntimeError::new_err(error.to_string())
+}
+
+/// The library's errors, each to the exception its variant calls for.
+pub trait ToPyErr {
+    /// The exception to raise.
+    fn to_py(self) -> PyErr;
+}
+
+impl ToPyErr for damier::lights::LightsError {
+    fn to_py(self) -> PyErr {
+        match self {
+            damier::lights::LightsError::Unverified(_) => internal(self),
+            _ => value(self),
+        }
+    }
+}
+
+impl ToPyErr for damier::queens::construct::ConstructError {
+    fn to_py(self) -> PyErr {
+        match self {
+            damier::queens::construct::ConstructError::Invalid { .. } => internal(self),
+            _ => value(self),
+        }
+    }
+}
+
+impl ToPyErr for damier::queens::local::LocalError {
+    fn to_py(self) -> PyErr {
+        match self {
+            damier::queens::local::LocalError::Invalid { .. } => internal(self),
+            _ => value(self),
+        }
+    }
+}
+
+/// Errors whose every variant is about the input (or an interruption, which the caller turns
+/// into `KeyboardInterrupt` before it looks at the result).
+macro_rules! input_errors {
+    ($($t:ty),* $(,)?) => {
+        $(impl ToPyErr for $t {
+            fn to_py(self) -> PyErr {
+                value(self)
+            }
+        })*
+    };
+}
+
+input_errors!(
+    damier::board::BoardError,
+    damier::queens::CountError,
+    damier::queens::search::SearchError,
+    damier::queens::placement::PlacementError,
+    damier::queens::count::tasks::TaskError,
+    damier::automaton::AutomatonError,
+    damier::factor::FactorError,
+    damier::walk::WalkError,
+    damier::control::Interrupted,
+);
+
+/// `Result<T, E>` to `PyResult<T>` through [`ToPyErr`].
+pub trait OrRaise<T> {
+    /// The value, or the exception for the error.
+    fn or_raise(self) -> pyo3::PyResult<T>;
+}
+
+impl<T, E: ToPyErr> OrRaise<T> for Result<T, E> {
+    fn or_raise(self) -> pyo3::PyResult<T> {
+        self.map_err(ToPyErr::to_py)
+    }
+}

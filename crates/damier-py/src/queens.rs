@@ -1,0 +1,174 @@
+//! `damier.queens`: counts, the first solution, one solution of a huge board, checks and the
+//! projected cost of a count.
+
+use damier::cpu::Isa;
+use damier::queens::count::estimate::{self, EstimateOptions};
+use damier::queens::count::tasks::{MAX_TASK_N, MIN_TASK_N, TaskEngine};
+use damier::queens::count::{self, CountOptions, Share};
+use damier::queens::search::{self, Solutions};
+use damier::queens::{Placement, construct, local};
+use numpy::PyArray1;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::errors::{self, OrRaise, ToPyErr};
+use crate::{arrays, numbers, records, worker};
+
+/// Registers `damier.queens`.
+pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
+    let m = crate::submodule(
+        parent,
+        "queens",
+        "The n-queens problem (\"Algorithmique III — Le problème des 8 reines\"): counts, the first \
+         solution, one solution of a huge board, checks. Placements are 1-D arrays of 0-based \
+         columns, one per row.",
+    )?;
+    m.add_function(wrap_pyfunction!(count_py, &m)?)?;
+    m.add_function(wrap_pyfunction!(first, &m)?)?;
+    m.add_function(wrap_pyfunction!(solve, &m)?)?;
+    m.add_function(wrap_pyfunction!(check, &m)?)?;
+    m.add_function(wrap_pyfunction!(estimate_py, &m)?)?;
+    m.add("MAX_N", count::MAX_N)?;
+    Ok(())
+}
+
+/// All solutions of n queens and the classes up to the 8 symmetries of the square, in one run:
+/// (total, unique); count(8) == (92, 12). n in 1..=28 (the fast engine's reach; 29..=32
+/// are refused, as by the CLI: only the backtracker is left there, for core years). threads: worker threads (default: all cores). Releases
+/// the GIL; Ctrl-C stops it (KeyboardInterrupt).
+#[pyfunction(name = "count")]
+#[pyo3(signature = (n, *, threads=None))]
+fn count_py(py: Python<'_>, n: i128, threads: Option<i128>) -> PyResult<(u64, u64)> {
+    if n < 1 {
+        return Err(errors::value("n must be at least 1"));
+    }
+    let n = u32::try_from(n)
+        .map_err(|_| errors::value(format!("n = {n} is too large: at most {} is supported", count::MAX_N)))?;
+    let fast = TaskEngine::Quarters.max_n();
+    if n > fast && n <= count::MAX_N {
+        // As the CLI: past the fast engine only the backtracker is left, for core years.
+        return Err(errors::value(format!(
+            "n = {n} is refused: the fast engine counts n <= {fast} on this build, and the backtracker \
+             would take core years (see docs/queens.md, \"Counting q(28)\")"
+        )));
+    }
+    let threads = threads.map(|t| numbers::u32_in("threads", t, 1..=1024)).transpose()?;
+    let pool = damier::system::thread_pool(threads.map(|t| t as usize)).map_err(errors::internal)?;
+    let options = CountOptions::on_this_machine(Isa::best(), None);
+    let counts = worker::run(py, move |control| {
+        pool.install(|| {
+            let total = count::count_share_with(n, Share::WHOLE, &options, control)?;
+            count::counts_from_total(n, total)
+        })
+    })?
+    .or_raise()?;
+    Ok((counts.total, counts.unique))
+}
+
+/// The first solution in backtracking order (the seed's "stop at the first solution"), as
+/// 0-based columns; None for n = 2 and 3. n in 1..=64. first(8) + 1 == [1, 5, 8, 6, 3, 7, 2, 4].
+#[pyfunction]
+fn first<'py>(py: Python<'py>, n: i128) -> PyResult<Option<Bound<'py, PyArray1<u32>>>> {
+    if n < 1 {
+        return Err(errors::value("n must be at least 1"));
+    }
+    let n = numbers::u32_in("n", n, 1..=search::MAX_N).map_err(|_| {
+        errors::value(format!(
+            "n = {n} is too large for backtracking: at most {} (damier.queens.solve({n}) constructs one)",
+            search::MAX_N
+        ))
+    })?;
+    let found = worker::run(py, move |control| -> PyResult<Option<Placement>> {
+        let mut s = Solutions::new(n).or_raise()?;
+        s.next_with(control).or_raise()?.map(|c| Placement::new(c.to_vec())).transpose().or_raise()
+    })??;
+    Ok(found.map(|p| arrays::from_placement(py, &p)))
+}
+
+/// One checked solution as 0-based columns, None for n = 2 and 3. method="construct": the
+/// explicit construction, n <= 10**9 (no randomness: seed is refused); method="local": a
+/// random solution by local search from seed (drawn at random when None), n <= 10**8.
+/// Releases the GIL; Ctrl-C stops it.
+#[pyfunction]
+#[pyo3(signature = (n, *, method="construct", seed=None))]
+fn solve<'py>(
+    py: Python<'py>,
+    n: i128,
+    method: &str,
+    seed: Option<i128>,
+) -> PyResult<Option<Bound<'py, PyArray1<u32>>>> {
+    if n < 1 {
+        return Err(errors::value("n must be at least 1"));
+    }
+    let local = match method {
+        "construct" => false,
+        "local" => true,
+        _ => return Err(errors::value(format!("method = {method:?}: expected \"construct\" or \"local\""))),
+    };
+    if !local && seed.is_some() {
+        return Err(errors::value(
+            "seed applies to method=\"local\" only (the construction has no randomness)",
+        ));
+    }
+    let limit = if local { local::MAX_N } else { construct::MAX_N };
+    let n = match u32::try_from(n) {
+        Ok(n) if n > limit && local => return Err(local::LocalError::TooLarge { n }.to_py()),
+        Ok(n) if n > limit => return Err(construct::ConstructError::TooLarge { n }.to_py()),
+        Ok(n) => n,
+        Err(_) => return Err(errors::value(format!("n = {n} is too large: at most {limit}"))),
+    };
+    if n == 2 || n == 3 {
+        return Ok(None);
+    }
+    let seed = numbers::seed(seed)?;
+    let placement = worker::run(py, move |control| -> PyResult<Placement> {
+        match (local, n) {
+            (_, 1) => Placement::new(vec![0]).or_raise(),
+            (true, _) => Ok(local::solve(n, seed, control).or_raise()?.placement),
+            (false, _) => {
+                construct::check_with(n, control).or_raise()?;
+                construct::solve(n).or_raise()
+            }
+        }
+    })??;
+    Ok(Some(arrays::from_placement(py, &placement)))
+}
+
+/// True when no two queens attack each other; columns: the 0-based column of each row's
+/// queen (any 1-D integer sequence or array).
+#[pyfunction]
+fn check(py: Python<'_>, columns: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let p = arrays::placement(columns)?;
+    Ok(py.detach(|| p.is_valid()))
+}
+
+/// The projected cost of counting n (4..=28) from a timed random sample of its tasks: the
+/// dict `damier queens estimate --json` prints (core_hours, low, high, solutions, ...; known_solutions
+/// and known_inside for n <= 27). queries: most queries matched per task (None: whole tasks).
+/// Releases the GIL; Ctrl-C stops it.
+#[pyfunction(name = "estimate")]
+#[pyo3(signature = (n, *, samples=200, seed=None, queries=None))]
+fn estimate_py<'py>(
+    py: Python<'py>,
+    n: i128,
+    samples: i128,
+    seed: Option<i128>,
+    queries: Option<i128>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let n = numbers::u32_in("n", n, MIN_TASK_N..=MAX_TASK_N)?;
+    let samples = numbers::u32_in("samples", samples, 1..=1_000_000)?;
+    let queries = queries.map(|q| numbers::u32_in("queries", q, 1..=u32::MAX)).transpose()?;
+    let seed = numbers::seed(seed)?;
+    let isa = Isa::best();
+    let options = EstimateOptions { samples, seed, isa, queries };
+    let e = worker::run(py, move |control| estimate::estimate_cost(n, &options, control))?.or_raise()?;
+    let check = e.known_check();
+    let d = records::dict(py, &e)?;
+    d.set_item("isa", isa.name())?;
+    d.set_item("seed", seed)?;
+    if let Some(c) = check {
+        d.set_item("known_solutions", c.known)?;
+        d.set_item("known_inside", c.inside)?;
+    }
+    Ok(d)
+}

@@ -1,0 +1,60 @@
+"""Ctrl-C during a long call raises KeyboardInterrupt: SIGINT sent to a child interpreter
+running a call that would otherwise go on for hours. The test waits at most 60 s (a hang
+detector, not a timing assertion); the delay measured is printed."""
+
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+LONG_CALLS = [
+    "damier.automaton.run('pair', 300)",
+    "damier.queens.count(22)",
+    "damier.factor((2**31 - 1) ** 2, max_steps=2**62)",
+    "damier.queens.solve(10**8, method='local')",
+]
+
+
+def interrupt(code):
+    """Runs `code` in a child after `import damier`, sends SIGINT once it has started."""
+    script = "import sys, damier\nprint('started', flush=True)\n" + textwrap.dedent(code)
+    child = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout.readline().strip() == "started"
+        time.sleep(0.5)
+        sent = time.perf_counter()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+        print(f"{code.strip().splitlines()[-1]}: stopped {time.perf_counter() - sent:.3f} s after SIGINT")
+        return child.returncode, out, err
+    finally:
+        child.kill()
+        child.wait()
+
+
+@pytest.mark.parametrize("call", LONG_CALLS)
+def test_ctrl_c_raises_keyboard_interrupt(call):
+    code, _, err = interrupt(call)
+    assert "KeyboardInterrupt" in err, err
+    assert code != 0
+
+
+def test_an_interrupted_automaton_keeps_its_state():
+    code, out, err = interrupt(
+        """
+        a = damier.automaton.Automaton('cell', 300, seed=1)
+        try:
+            a.step(10**15)
+        except KeyboardInterrupt:
+            before = a.steps
+            a.step(1000)
+            print('kept', before > 0, a.steps - before)
+        """
+    )
+    assert code == 0, err
+    assert out.strip().splitlines()[-1] == "kept True 1000"

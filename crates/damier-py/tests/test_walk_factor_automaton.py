@@ -1,0 +1,116 @@
+import numpy as np
+import pytest
+
+import damier
+from damier import automaton, walk
+
+
+def replay(rows, cols, moves):
+    """The seed's walk, cell by cell: landings flip the cell and its N/S/E/W neighbours."""
+    black = np.zeros((rows, cols), bool)
+    y, x = rows - 1, 0
+
+    def land(y, x):
+        for dy, dx in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
+            if 0 <= y + dy < rows and 0 <= x + dx < cols:
+                black[y + dy, x + dx] ^= True
+
+    land(y, x)
+    for m in moves:
+        dy, dx = {"N": (-1, 0), "S": (1, 0), "E": (0, 1), "W": (0, -1)}[m]
+        y, x = y + dy, x + dx
+        assert 0 <= y < rows and 0 <= x < cols
+        land(y, x)
+    return black
+
+
+@pytest.mark.parametrize("rows, cols", [(1, 1), (2, 2), (3, 3), (4, 4), (5, 7), (20, 20), (9, 2)])
+def test_walk_solutions_replay_all_black(rows, cols):
+    activation, moves = walk.solve(rows, cols)
+    assert activation.shape == (rows, cols) and activation.dtype == np.bool_
+    assert replay(rows, cols, moves).all()
+
+
+def test_walk_picture_from_the_seed(known):
+    activation, _ = walk.solve(20, 20)
+    picture = ["".join("#" if c else "_" for c in row) for row in activation]
+    assert picture == known["walk"]["picture_20x20"]
+
+
+def test_walk_methods_and_errors():
+    for method in ("fast", "poly", "rows", "brute"):
+        a, moves = walk.solve(3, 4, method=method)
+        assert replay(3, 4, moves).all()
+    with pytest.raises(ValueError, match="rows = 0 is out of range"):
+        walk.solve(0, 3)
+    with pytest.raises(ValueError, match="expected \"fast\""):
+        walk.solve(3, 3, method="walk")
+
+
+def test_factor_returns_the_clis_record():
+    r = damier.factor(143, seed=7)
+    assert r["factors"] == ["11", "13"] and r["seed"] == 7 and not r["prime"]
+    assert damier.factor(143, seed=7)["steps"] == r["steps"]
+    assert damier.factor(101)["prime"] is True
+    capped = damier.factor(1_000_003 * 1_000_033, seed=1, max_steps=10)
+    assert capped["factors"] is None and capped["censored"] == "step-cap"
+
+
+def test_factor_errors():
+    with pytest.raises(ValueError, match="nothing to factor: 1 has no factorization"):
+        damier.factor(1)
+    with pytest.raises(ValueError, match="out of range"):
+        damier.factor(2**64)
+    with pytest.raises(ValueError, match="q = 0 is not a probability"):
+        damier.factor(15, q=0.0)
+
+
+def test_automaton_run_is_reproducible():
+    a = automaton.run("pair", 8, seed=3)
+    assert a == {**automaton.run(1, 8, seed=3), "seconds": a["seconds"]}
+    assert a["solved"] and a["model"] == "pair" and a["n"] == 8
+    cols = np.array(a["placement"]) - 1
+    assert damier.queens.check(cols)
+    capped = automaton.run("cell", 30, seed=1, max_steps=100)
+    assert not capped["solved"] and capped["censored"] == "step-cap" and capped["steps"] == 100
+
+
+def test_stepping_matches_one_run_and_reads_the_cells():
+    whole = automaton.run("cell", 8, seed=9)
+    a = automaton.Automaton("cell", 8, seed=9)
+    counts = a.counts()
+    assert counts.shape == (8, 8) and counts.dtype == np.uint32 and counts.sum() == 8
+    while not a.step(1000):
+        assert a.signals().shape == (8, 8)
+    assert a.steps == whole["steps"] and a.moves == whole["moves"] and a.solved
+    assert (a.placement() + 1).tolist() == whole["placement"]
+    c = a.counts()
+    assert c.sum() == 8 and (c.sum(axis=0) == 1).all() and (c.sum(axis=1) == 1).all()
+    record = a.run()
+    assert record["solved"] and record["steps"] == whole["steps"]
+    assert "n = 8" in repr(a) or "n=8" in repr(a)
+    assert isinstance(a.render(), str) and a.conflicts == 0
+
+
+def test_signals_point_at_queens():
+    a = automaton.Automaton("row", 6, seed=2)
+    a.step(50)
+    counts, signals = a.counts(), a.signals()
+    assert len(automaton.DIRECTIONS) == 8 and automaton.DIRECTION_NAMES[0] == "N"
+    # Model row: every signal bit of a row direction is clear (E and W carry none).
+    east = automaton.DIRECTION_NAMES.index("E")
+    assert not (signals >> east & 1).any()
+    assert counts.sum() == 6
+
+
+def test_automaton_errors():
+    with pytest.raises(ValueError, match="out of range"):
+        automaton.run("pair", 0)
+    with pytest.raises(ValueError, match="eps = 2 is not a probability"):
+        automaton.run("pair", 8, eps=2.0)
+    with pytest.raises(ValueError, match="model row needs eps > 0"):
+        automaton.Automaton("row", 8, eps=0.0)
+    with pytest.raises(ValueError, match="expected \"pair\", \"cell\" or \"row\""):
+        automaton.run("triple", 8)
+    with pytest.raises(TypeError):
+        automaton.run(1.5, 8)
