@@ -185,22 +185,23 @@ pub fn from_placement<'py>(py: Python<'py>, p: &Placement) -> Bound<'py, PyArray
     PyArray1::from_slice(py, p.columns())
 }
 
-/// The values of a 1-D integer array.
-fn integers(array: &Bound<'_, PyUntypedArray>) -> PyResult<Vec<i128>> {
-    macro_rules! integer_columns {
-        ($($t:ty),*) => {
-            $(if let Ok(a) = array.cast::<PyArray1<$t>>() {
-                let r = a.try_readonly().map_err(errors::value)?;
-                return Ok(r.as_array().iter().map(|&c| i128::from(c)).collect());
-            })*
-        };
+/// 0-based columns from a 1-D array of any integer type, each below the array's length.
+fn columns<T: Copy + Into<i128> + std::fmt::Display>(
+    values: numpy::ndarray::ArrayView1<'_, T>,
+) -> PyResult<Vec<u32>> {
+    let n = values.len();
+    let mut cols = Vec::with_capacity(n);
+    for (row, &c) in values.iter().enumerate() {
+        match u32::try_from(c.into()) {
+            Ok(col) if (col as usize) < n => cols.push(col),
+            _ => {
+                return Err(errors::value(format!(
+                    "column {c} (row {row}) is out of range 0..{n} (0-based columns)"
+                )));
+            }
+        }
     }
-    integer_columns!(i64, i32, u32, u64, i16, u16, i8, u8);
-    if array.len() == 0 {
-        // `numpy.asarray([])` is float64.
-        return Ok(Vec::new());
-    }
-    Err(errors::type_error(format!("columns must be integers (0-based), got dtype {}", array.dtype())))
+    Ok(cols)
 }
 
 /// A placement from a 1-D sequence of 0-based columns (any integer dtype). Out-of-range
@@ -213,21 +214,18 @@ pub fn placement(object: &Bound<'_, PyAny>) -> PyResult<Placement> {
             array.ndim()
         )));
     }
-    let columns = integers(&array)?;
-    let n = columns.len();
-    if n == 0 {
+    if array.len() == 0 {
+        // (`numpy.asarray([])` is float64: refused for being empty, not for its dtype.)
         return Err(errors::value("empty placement: give one column per row"));
     }
-    let mut cols = Vec::with_capacity(n);
-    for (row, &c) in columns.iter().enumerate() {
-        match u32::try_from(c) {
-            Ok(c) if (c as usize) < n => cols.push(c),
-            _ => {
-                return Err(errors::value(format!(
-                    "column {c} (row {row}) is out of range 0..{n} (0-based columns)"
-                )));
-            }
-        }
+    macro_rules! integer_columns {
+        ($($t:ty),*) => {
+            $(if let Ok(a) = array.cast::<PyArray1<$t>>() {
+                let r = a.try_readonly().map_err(errors::value)?;
+                return Placement::new(columns(r.as_array())?).or_raise();
+            })*
+        };
     }
-    Placement::new(cols).or_raise()
+    integer_columns!(i64, i32, u32, u64, i16, u16, i8, u8);
+    Err(errors::type_error(format!("columns must be integers (0-based), got dtype {}", array.dtype())))
 }
