@@ -66,7 +66,7 @@ fn count_py(py: Python<'_>, n: i128, threads: Option<i128>) -> PyResult<(u64, u6
     Ok((counts.total, counts.unique))
 }
 
-/// The first solution in backtracking order (the seed's "stop at the first solution"), as
+/// The first solution in backtracking order (the course chapter's "stop at the first solution"), as
 /// 0-based columns; None for n = 2 and 3. n in 1..=64. first(8) + 1 == [1, 5, 8, 6, 3, 7, 2, 4].
 #[pyfunction]
 fn first<'py>(py: Python<'py>, n: i128) -> PyResult<Option<Bound<'py, PyArray1<u32>>>> {

@@ -6,7 +6,7 @@ from damier import automaton, walk
 
 
 def replay(rows, cols, moves):
-    """The seed's walk, cell by cell: landings flip the cell and its N/S/E/W neighbours."""
+    """The blog post's walk, cell by cell: landings flip the cell and its N/S/E/W neighbours."""
     black = np.zeros((rows, cols), bool)
     y, x = rows - 1, 0
 

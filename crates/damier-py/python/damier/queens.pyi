@@ -1,6 +1,6 @@
 """The n-queens problem: counts, the first solution, one solution of a huge board, checks.
 
-Placements are 1-D arrays of 0-based columns, one per row (the seed's S, less one).
+Placements are 1-D arrays of 0-based columns, one per row (the course chapter's S, less one).
 """
 
 from typing import Any
