@@ -5,6 +5,8 @@ use std::time::Instant;
 
 use damier::automaton::experiment::RunRecord;
 use damier::automaton::{self, Model, Params, Stop, dir, text};
+use damier::control::Control;
+use damier::queens::max;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -54,6 +56,16 @@ fn model(model: &Bound<'_, PyAny>) -> PyResult<Model> {
     }
 }
 
+/// R(n) when it is less than n (n = 2, 3: no solution exists, the automaton cannot succeed);
+/// the search of R is instant on these boards, and from n = 4 on R(n) = n.
+fn unsolvable(n: u32) -> PyResult<Option<u64>> {
+    if n >= 4 {
+        return Ok(None);
+    }
+    let most = max::max_queens(n, &Control::new()).map_err(errors::internal)?.max;
+    Ok((most < u64::from(n)).then_some(most))
+}
+
 /// Checked parameters.
 fn params(model: &Bound<'_, PyAny>, n: i128, eps: f64, eta: f64) -> PyResult<Params> {
     let model = self::model(model)?;
@@ -69,7 +81,8 @@ fn cap(max_steps: Option<i128>) -> PyResult<u64> {
 /// One run from a random start (seed: drawn at random when None) to the first solution or
 /// max_steps updates: the dict `damier automaton run --json` prints (model, n, eps, eta,
 /// seed, steps, moves, solved, absorbing, placement as 1-based columns or None, censored,
-/// seconds). Releases the GIL; Ctrl-C stops it.
+/// seconds). n = 2 and 3 have no solution: a UserWarning says so and nothing is run, as in
+/// the CLI. Releases the GIL; Ctrl-C stops it.
 #[pyfunction]
 #[pyo3(signature = (model, n, *, seed=None, eps=automaton::DEFAULT_EPS, eta=automaton::DEFAULT_ETA, max_steps=None))]
 fn run<'py>(
@@ -141,10 +154,20 @@ impl Automaton {
         let cap = cap(max_steps)?;
         let clock = Instant::now();
         let params = self.with(py, |a| *a.params());
-        let mut result = self.advance(py, cap)?;
-        if !result.solved && result.censored.is_none() {
-            result.censored = Some(automaton::experiment::Censored::StepCap);
+        if let Some(most) = unsolvable(params.n)? {
+            // As the CLI: no solution exists, so the run could only go on to its step cap.
+            errors::warn(
+                py,
+                &format!(
+                    "n = {n} has no solution (at most {most} non-attacking queens fit on {n} x {n}): \
+                     the automaton cannot succeed, nothing is run",
+                    n = params.n
+                ),
+            )?;
+            let result = self.with(py, |a| a.result(None));
+            return records::dict(py, &RunRecord::new(params, result, 0.0));
         }
+        let result = self.advance(py, cap)?;
         records::dict(py, &RunRecord::new(params, result, clock.elapsed().as_secs_f64()))
     }
 

@@ -2,8 +2,8 @@
 //! library's message (the one the CLI prints after `damier: `), a bug of the library a
 //! `RuntimeError`.
 
-use pyo3::PyErr;
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyUserWarning, PyValueError};
+use pyo3::prelude::*;
 
 /// A `ValueError` with `error`'s message.
 pub fn value(error: impl std::fmt::Display) -> PyErr {
@@ -18,6 +18,13 @@ pub fn type_error(message: impl Into<String>) -> PyErr {
 /// A `RuntimeError`: the library checked its own answer and found it wrong (never expected).
 pub fn internal(error: impl std::fmt::Display) -> PyErr {
     PyRuntimeError::new_err(error.to_string())
+}
+
+/// Issues a `UserWarning` (what the CLI prints on stderr before a run it expects to fail),
+/// pointing at the caller's line.
+pub fn warn(py: Python<'_>, message: &str) -> PyResult<()> {
+    let text = std::ffi::CString::new(message.replace('\0', " ")).map_err(internal)?;
+    PyErr::warn(py, &py.get_type::<PyUserWarning>(), &text, 2)
 }
 
 /// The library's errors, each to the exception its variant calls for.

@@ -37,6 +37,24 @@ pub fn factor<'py>(
         Err(FactorError::Prime(_)) => Factoring::prime(n, &params, seed, clock.elapsed().as_secs_f64()),
         Err(e) => return Err(errors::value(format!("nothing to factor: {e}"))),
         Ok(mut automaton) => {
+            let bits = 64 - n.leading_zeros();
+            let projected = damier::factor::run::projected_median_steps(bits);
+            if projected > max_steps as f64 / 10.0 {
+                // As the CLI warns.
+                errors::warn(
+                    py,
+                    &format!(
+                        "n has {bits} bits: runs of that size need about {projected:.3e} steps (median \
+                         projected from the measured sizes, x 1.76 per bit, docs/factor.md), against a \
+                         cap of {max_steps} steps: {}",
+                        if projected > max_steps as f64 {
+                            "this run will most likely stop at its cap without a factorization"
+                        } else {
+                            "it may well stop at its cap"
+                        }
+                    ),
+                )?;
+            }
             let run = worker::run(py, move |control| automaton.run_until(max_steps, &Stop::new(control)))?
                 .or_raise()?;
             Factoring::of_run(&run, &params, clock.elapsed().as_secs_f64())

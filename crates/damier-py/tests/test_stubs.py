@@ -60,7 +60,7 @@ def test_defaults_are_the_libraries():
     factoring = damier.factor(15, seed=1)
     assert factoring["q"] == stub_default("__init__", "factor", "q")
     assert factoring["eps"] == stub_default("__init__", "factor", "eps")
-    run = damier.automaton.run("pair", 4, seed=1)
+    run = damier.automaton.run("cell", 4, seed=1)
     assert run["eps"] == stub_default("automaton", "run", "eps") == damier.automaton.DEFAULT_EPS
     assert run["eta"] == stub_default("automaton", "run", "eta") == damier.automaton.DEFAULT_ETA
 

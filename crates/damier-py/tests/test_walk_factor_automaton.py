@@ -52,7 +52,8 @@ def test_factor_returns_the_clis_record():
     assert r["factors"] == ["11", "13"] and r["seed"] == 7 and not r["prime"]
     assert damier.factor(143, seed=7)["steps"] == r["steps"]
     assert damier.factor(101)["prime"] is True
-    capped = damier.factor(1_000_003 * 1_000_033, seed=1, max_steps=10)
+    with pytest.warns(UserWarning, match="this run will most likely stop at its cap"):
+        capped = damier.factor(1_000_003 * 1_000_033, seed=1, max_steps=10)
     assert capped["factors"] is None and capped["censored"] == "step-cap"
 
 
@@ -69,10 +70,18 @@ def test_automaton_run_is_reproducible():
     a = automaton.run("pair", 8, seed=3)
     assert a == {**automaton.run(1, 8, seed=3), "seconds": a["seconds"]}
     assert a["solved"] and a["model"] == "pair" and a["n"] == 8
+    assert a["eta"] is None  # the pair model has no eta, as the CLI's record says
     cols = np.array(a["placement"]) - 1
     assert damier.queens.check(cols)
     capped = automaton.run("cell", 30, seed=1, max_steps=100)
     assert not capped["solved"] and capped["censored"] == "step-cap" and capped["steps"] == 100
+
+
+def test_boards_without_a_solution_run_nothing():
+    for n in (2, 3):
+        with pytest.warns(UserWarning, match=f"n = {n} has no solution"):
+            r = automaton.run("cell", n, seed=1)
+        assert not r["solved"] and r["steps"] == 0 and r["placement"] is None
 
 
 def test_stepping_matches_one_run_and_reads_the_cells():

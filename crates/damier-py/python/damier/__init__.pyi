@@ -22,5 +22,6 @@ def factor(
     Returns the record ``damier factor N --json`` prints: n, factors (two decimal strings,
     or None), steps, seconds, seed, flips, prime, censored ("step-cap" or None), q, eps.
     seed is drawn at random when None (the record carries it). q and eps are the flip
-    probabilities, in (0, 1]. Releases the GIL; Ctrl-C raises KeyboardInterrupt.
+    probabilities, in (0, 1]. A UserWarning comes first when the run is projected to reach
+    its cap, as the CLI warns. Releases the GIL; Ctrl-C raises KeyboardInterrupt.
     """

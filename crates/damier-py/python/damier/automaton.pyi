@@ -31,8 +31,9 @@ def run(
 
     Returns the record ``damier automaton run --json`` prints: model, n, eps, eta, seed,
     steps, moves, solved, absorbing, placement (1-based columns, as the CLI prints them, or
-    None), censored ("step-cap" or None), seconds. seed is drawn at random when None.
-    Releases the GIL; Ctrl-C raises KeyboardInterrupt.
+    None), censored ("step-cap" or None), seconds; eta is None for the models that ignore
+    it. seed is drawn at random when None. n = 2 and 3 have no solution: a UserWarning says
+    so and nothing is run. Releases the GIL; Ctrl-C raises KeyboardInterrupt.
     """
 
 class Automaton:
