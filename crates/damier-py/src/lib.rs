@@ -3,7 +3,7 @@
 //! This crate only converts: Python arguments into the library's types, the library's results
 //! into Python objects (NumPy arrays for boards and placements, dicts for the records the CLI
 //! prints with `--json`). Every computation is the library's. Long calls run on a worker
-//! thread with the GIL released while the calling thread watches for Ctrl-C ([`worker`]).
+//! thread with the GIL released while the calling thread watches for Ctrl-C (`worker.rs`).
 //!
 //! The Python package around this module (`python/damier`: submodules, type stubs) and its
 //! tests (`tests/`, pytest) are described in `docs/python.md`.

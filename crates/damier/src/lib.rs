@@ -47,3 +47,8 @@ mod random;
 pub mod stats;
 pub mod system;
 pub mod walk;
+
+/// The crate's README (its front page on a registry), whose example runs with the doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
