@@ -8,6 +8,16 @@
 //! Text format ([`Board::parse`]): one line per row, top row first; a cell is `1` or `#` (on)
 //! and `0`, `.` or `_` (off); spaces and tabs between cells are ignored, blank lines are skipped.
 //! Big boards go in and out as PBM bitmaps ([`pbm`]); [`read_board`] takes either format.
+//!
+//! ```
+//! use damier::board::{Board, Size};
+//!
+//! let b = Board::parse("#.#\n.#.").unwrap();
+//! assert_eq!((b.width(), b.height(), b.count_ones()), (3, 2, 3));
+//! assert!(b.get(0, 0) && !b.get(1, 0) && b.get(1, 1));
+//! assert_eq!(b.size(), Size::new(3, 2).unwrap());
+//! assert!(Board::parse("#.\n#").is_err()); // a short row
+//! ```
 
 use std::fmt;
 

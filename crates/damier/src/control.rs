@@ -7,6 +7,17 @@
 //! The experiments of both automata share the rest: a [`Stop`] (cancellation or a wall-clock
 //! budget), why a run was [`Censored`], the polling grain [`CHUNK`], and [`stream_seed`], the
 //! seed of each sample of a seeded experiment.
+//!
+//! ```
+//! use damier::control::{Control, stream_seed};
+//!
+//! let control = Control::new();
+//! control.advance(3);
+//! assert_eq!(control.done(), 3);
+//! control.cancel(); // an engine polling it stops with `Interrupted`
+//! assert!(control.cancelled());
+//! assert_ne!(stream_seed(7, 0), stream_seed(7, 1));
+//! ```
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;

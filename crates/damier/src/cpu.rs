@@ -5,6 +5,15 @@
 //! that take an [`Isa`] can be forced onto a narrower one (to test every path against the
 //! others, or to measure what a CPU without AVX-512 would see). Detection runs once and is
 //! cached: every later query is one load.
+//!
+//! ```
+//! use damier::cpu::{Isa, IsaChoice};
+//!
+//! assert!(Isa::best().is_available());
+//! assert!(Isa::available().any(|isa| isa.name() == "portable")); // every CPU runs it
+//! let widest: IsaChoice = "auto".parse().unwrap();
+//! assert!(widest.resolve().unwrap().is_available());
+//! ```
 
 use std::sync::OnceLock;
 

@@ -1,6 +1,16 @@
 //! FNV-1a, 64 bits: the one small, fixed, dependency-free hash of the library's fingerprints
 //! and checksums (task lists, journals, checkpoints, golden trajectories). It detects
 //! accidents, not attacks. Its output is part of on-disk formats: it must never change.
+//!
+//! ```
+//! use damier::hash::{Fnv1a, fnv1a};
+//!
+//! let mut h = Fnv1a::new();
+//! h.write(b"dam");
+//! h.write(b"ier");
+//! assert_eq!(h.finish(), fnv1a(b"damier")); // streamed or whole, the same hash
+//! assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325); // FNV-1a 64's offset basis
+//! ```
 
 /// FNV-1a 64 state, fed bytes in order.
 #[derive(Clone, Copy, Debug)]

@@ -1,5 +1,15 @@
 //! The few statistics the experiments share: the mean and its 95 % confidence interval
 //! (normal approximation), one formula for every experiment and figure.
+//!
+//! ```
+//! use damier::stats::{mean, mean_ci95};
+//!
+//! assert_eq!(mean(&[1.0, 2.0, 3.0]), Some(2.0));
+//! let (m, interval) = mean_ci95(&[1.0, 2.0, 3.0]).unwrap();
+//! let (low, high) = interval.unwrap();
+//! assert!(low < m && m < high);
+//! assert_eq!(mean_ci95(&[5.0]), Some((5.0, None))); // one value: no spread to measure
+//! ```
 
 /// The mean of `values`, `None` when there are none.
 pub fn mean(values: &[f64]) -> Option<f64> {

@@ -2,6 +2,16 @@
 //! (timings on a shared machine, where wall time also counts the other programs) and the
 //! memory (the default cap of a count, the machine of a benchmark report); the one builder of
 //! thread pools.
+//!
+//! ```
+//! use damier::system::{available_memory, thread_pool, total_memory};
+//!
+//! let pool = thread_pool(Some(2)).unwrap();
+//! assert_eq!(pool.current_num_threads(), 2);
+//! if let (Some(free), Some(total)) = (available_memory(), total_memory()) {
+//!     assert!(free <= total);
+//! }
+//! ```
 
 /// CPU time of the calling thread, in seconds, where the system tells it.
 #[cfg(unix)]

@@ -17,6 +17,17 @@
 //!
 //! [`decode`] checks everything a foreign or damaged file could break (magic, version, length,
 //! checksum, parameters, queen total, signal bits) and answers with a [`CheckpointError`].
+//!
+//! ```
+//! use damier::automaton::{Automaton, Model, Params, checkpoint};
+//!
+//! let mut a = Automaton::from_seed(&Params::new(Model::Cell, 8).unwrap(), 5).unwrap();
+//! a.run_steps(1_000);
+//! let mut b = checkpoint::decode(&checkpoint::encode(&a)).unwrap();
+//! a.run_steps(1_000_000);
+//! b.run_steps(1_000_000); // the restored run goes on step for step
+//! assert_eq!((a.steps(), a.moves(), a.counts()), (b.steps(), b.moves(), b.counts()));
+//! ```
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 

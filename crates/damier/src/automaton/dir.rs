@@ -5,6 +5,16 @@
 //! further away from the cell along `DIRECTIONS[d]`. The dynamics do not depend on which name
 //! goes with which offset (the names are labels only); only the consistency of this one table
 //! matters.
+//!
+//! ```
+//! use damier::automaton::dir::{DIRECTIONS, NAMES, opposite};
+//!
+//! for d in 0..8 {
+//!     let (dx, dy) = DIRECTIONS[d];
+//!     assert_eq!(DIRECTIONS[opposite(d)], (-dx, -dy));
+//! }
+//! assert_eq!((NAMES[0], NAMES[opposite(0)]), ("N", "S"));
+//! ```
 
 /// Offsets `(dx, dy)` of the 8 directions, indexed by the signal bit.
 pub const DIRECTIONS: [(i32, i32); 8] =

@@ -6,6 +6,17 @@
 //! results never depend on the number of threads; `damier automaton run --seed` with that
 //! seed replays the sample. Every point of an experiment uses the same sample seeds (common
 //! random numbers: the points differ by their parameters only).
+//!
+//! ```
+//! use damier::automaton::{Model, Params, Stop};
+//! use damier::automaton::experiment::run_samples;
+//! use damier::control::Control;
+//!
+//! let params = Params::new(Model::Pair, 6).unwrap();
+//! let runs = run_samples(&params, 1, 4, 10_000_000, &Stop::new(&Control::new())).unwrap();
+//! assert_eq!(runs.len(), 4);
+//! assert!(runs.iter().all(|r| r.solved && r.placement.as_ref().unwrap().is_valid()));
+//! ```
 
 use std::time::{Duration, Instant};
 

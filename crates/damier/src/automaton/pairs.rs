@@ -4,6 +4,14 @@
 //! `A < n` → `(B, A), (B+1, A)`; `A = n+i` → `(i, B), (i, B+1)`;
 //! `A = 2n+i, i < n-1` → `(i, B), (i+1, B+1)`; `A = 3n-1+i` → `(i, B+1), (i+1, B)`.
 //! Cells are `(x, y)`. Model 1 draws `N` uniformly, so every pair is equally likely.
+//!
+//! ```
+//! use damier::automaton::pairs::{count, pair};
+//!
+//! assert_eq!(count(3), 20); // (4n - 2)(n - 1)
+//! let ((x1, y1), (x2, y2)) = pair(3, 19);
+//! assert!(x1.abs_diff(x2) <= 1 && y1.abs_diff(y2) <= 1 && (x1, y1) != (x2, y2));
+//! ```
 
 /// Number of unordered pairs of cells at Chebyshev distance 1 on an `n × n` board.
 pub const fn count(n: u32) -> usize {

@@ -25,6 +25,15 @@
 //!
 //! Bookkeeping outside the rule (never read by it): each row's queen column, so the
 //! generation loop does not scan for queens, and the line counts of the O(1) solution test.
+//!
+//! ```
+//! use damier::automaton::row::{RowBoard, Rule};
+//!
+//! let mut board = RowBoard::from_seed(Rule::model3(0.01), 8, 3);
+//! while !board.run_steps(1_000) {}
+//! assert!(board.is_solution() && board.conflicts() == 0);
+//! assert_eq!(board.columns().len(), 8);
+//! ```
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};

@@ -9,6 +9,16 @@
 //!
 //! Every timer checks the answer it timed (counts against OEIS A000170, presses replayed,
 //! paths walked, solutions checked), so a row never reports the speed of a wrong result.
+//!
+//! ```
+//! use damier::bench::{Suite, items};
+//! use damier::control::Control;
+//!
+//! // The toy sizes of the test suite: every kind of row, each answer checked as it is timed.
+//! let first = items(Suite::Tiny).into_iter().next().unwrap();
+//! let row = first.run(&Control::new()).unwrap();
+//! assert!(row.value > 0.0 && !row.command.is_empty());
+//! ```
 
 mod error;
 mod machine;

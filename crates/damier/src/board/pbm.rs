@@ -13,6 +13,18 @@
 //! size is checked against [`MAX_CELLS`](super::MAX_CELLS) before any allocation, and every
 //! error says at which byte of the input it was found. Reading streams row by row, so a board
 //! never needs its file in memory as well.
+//!
+//! ```
+//! use damier::board::{Board, PbmKind};
+//!
+//! let b = Board::parse("#..\n.##").unwrap();
+//! for kind in [PbmKind::Raw, PbmKind::Plain] {
+//!     let mut bytes = Vec::new();
+//!     b.write_pbm(&mut bytes, kind).unwrap();
+//!     assert_eq!(Board::read_pbm(&bytes[..]).unwrap(), b);
+//! }
+//! assert!(Board::read_pbm(&b"P4\n8 2\n\xff"[..]).is_err()); // one row of two
+//! ```
 
 use std::io::{self, BufRead, Write};
 

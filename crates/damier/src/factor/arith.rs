@@ -1,6 +1,15 @@
 //! Arithmetic around the automaton: a deterministic primality test (so the automaton never
 //! runs on a prime), the two baselines it is measured against (trial division and Pollard's
 //! rho with Brent's cycle finding) and random balanced semiprimes for the sweep.
+//!
+//! ```
+//! use damier::factor::arith::{is_prime, pollard_rho, trial_division};
+//!
+//! assert!(is_prime(18_446_744_073_709_551_557)); // the largest prime below 2^64
+//! assert_eq!(trial_division(1009 * 1013), 1009);
+//! let f = pollard_rho(1_000_003 * 1_000_033, 1);
+//! assert!(f == 1_000_003 || f == 1_000_033);
+//! ```
 
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;

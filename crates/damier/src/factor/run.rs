@@ -4,6 +4,14 @@
 //! Reproducibility: run `i` of [`run_samples`] seeded with `s` uses the generator seed
 //! [`stream_seed`]`(s, i)`, whatever thread runs it, so results never depend on the number of
 //! threads; `damier factor N --seed` with that seed replays it.
+//!
+//! ```
+//! use damier::control::{Control, Stop};
+//! use damier::factor::{FactorParams, run_samples};
+//!
+//! let runs = run_samples(143, &FactorParams::default(), 1, 3, 10_000_000, &Stop::new(&Control::new())).unwrap();
+//! assert!(runs.iter().all(|r| r.factors == Some((11, 13))));
+//! ```
 
 use std::time::Instant;
 

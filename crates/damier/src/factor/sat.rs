@@ -9,6 +9,13 @@
 //! one bit is left: it must equal the column's bit of N (Tseitin encoding, each gate exact).
 //! The widths are the automaton's, so a model is always a non-trivial factorization, and a
 //! composite N always has one; for a prime N the formula is unsatisfiable.
+//!
+//! ```
+//! use damier::factor::sat;
+//!
+//! assert_eq!(sat::factor(143).unwrap(), Some((11, 13)));
+//! assert!(!sat::satisfiable(101)); // a prime: the grid's clauses have no model
+//! ```
 
 use super::{FactorError, grid};
 

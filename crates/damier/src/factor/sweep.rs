@@ -5,6 +5,25 @@
 //!
 //! Reproducibility: sample `i` of size `b` in a sweep seeded with `s` draws its semiprime and
 //! its automaton seed from [`sweep_input`]`(b, s, i)`, whatever thread runs it.
+//!
+//! ```
+//! use damier::control::Control;
+//! use damier::factor::FactorParams;
+//! use damier::factor::sweep::{SweepPlan, sweep};
+//!
+//! let plan = SweepPlan {
+//!     bits: vec![8, 10],
+//!     samples: 3,
+//!     seed: 1,
+//!     params: FactorParams::default(),
+//!     max_steps: 100_000_000,
+//!     with_sat: false,
+//!     budget: None,
+//! };
+//! let s = sweep(&plan, &Control::new(), |_| {}).unwrap();
+//! assert_eq!(s.points.iter().map(|p| (p.bits, p.runs)).collect::<Vec<_>>(), [(8, 3), (10, 3)]);
+//! assert_eq!(s.runs.len(), 6);
+//! ```
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};

@@ -3,6 +3,19 @@
 //! Vectors and matrix rows are packed 64 entries to a `u64` word, entry `i` at bit `i % 64`
 //! of word `i / 64`; addition is XOR, a whole row at a time. Polynomials ([`Gf2Poly`]) use the
 //! same packing for their coefficients.
+//!
+//! ```
+//! use damier::gf2::{BitMatrix, BitVec};
+//!
+//! // x0 + x1 = 1 and x1 + x2 = 0 over GF(2): two solutions, a kernel of dimension 1.
+//! let mut m = BitMatrix::zeros(2, 3);
+//! for (r, c) in [(0, 0), (0, 1), (1, 1), (1, 2)] {
+//!     m.set(r, c, true);
+//! }
+//! let x = m.solve(&BitVec::from_bools(&[true, false])).unwrap().to_bools();
+//! assert!(x[0] ^ x[1] && !(x[1] ^ x[2]));
+//! assert_eq!(m.kernel_basis().len(), 1);
+//! ```
 
 mod coset;
 mod matrix;

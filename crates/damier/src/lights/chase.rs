@@ -7,6 +7,16 @@
 //!
 //! and the lights left on the last row are `x_H = P_H(T) x_0 + r(b)` with `P_0 = I`, `P_1 = T`,
 //! `P_{k+1} = T P_k + P_{k-1}`: the whole problem is the `W x W` system `P_H(T) x_0 = r(b)`.
+//!
+//! ```
+//! use damier::board::Size;
+//! use damier::lights::chase::chase_table;
+//!
+//! // 5 x 5: chasing fixes 2^3 last rows, the 7 nonzero ones with their first-row presses.
+//! let table = chase_table(Size::new(5, 5).unwrap()).unwrap();
+//! assert_eq!(table.rank, 3);
+//! assert_eq!(table.entries.unwrap().len(), 7);
+//! ```
 
 use crate::board::{Board, Size};
 use crate::control::{Control, Interrupted};

@@ -1,5 +1,16 @@
 //! Dense elimination on the `N x N` press matrix: the Lights Out text's method, for small boards and for
 //! checking the fast methods.
+//!
+//! ```
+//! use damier::board::{Board, Size};
+//! use damier::lights::{apply_presses, dense};
+//!
+//! let start = Board::ones(Size::new(5, 5).unwrap());
+//! let (nullity, presses) = dense::solve(&start);
+//! assert_eq!(nullity, 2);
+//! assert!(apply_presses(&start, &presses.unwrap()).is_zero());
+//! assert_eq!(dense::kernel(start.size()).len(), 2);
+//! ```
 
 use crate::board::{Board, Size};
 use crate::gf2::{Echelon, EliminationStep};

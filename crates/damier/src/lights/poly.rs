@@ -8,6 +8,17 @@
 //! `R = sum r_k p_k`; with `d = gcd(g, p_W)` and `s g ≡ d`: solvable iff `d | R`, and then
 //! `u = s R / d`; the kernel is `{ (p_W / d) v : deg v < deg d }`, so the nullity of the
 //! `W x H` board is `deg gcd(p_W(x), p_H(x + 1))`.
+//!
+//! ```
+//! use damier::board::Size;
+//! use damier::control::Control;
+//! use damier::lights::poly;
+//!
+//! assert_eq!(poly::nullity(Size::new(5, 5).unwrap()), 2);
+//! assert_eq!(poly::nullity(Size::new(14, 3).unwrap()), 2); // 4 ways to turn 14 x 3 off
+//! let squares = poly::square_nullities(19, &Control::new()).unwrap(); // n = 1..=19
+//! assert_eq!((squares[3], squares[18]), (4, 16)); // 4 x 4 and 19 x 19 (OEIS A159257)
+//! ```
 
 use rayon::prelude::*;
 

@@ -1,5 +1,19 @@
 //! Pressing cells: the rule itself, a cell-by-cell simulator, the bit-parallel one used to
 //! verify every press pattern, and the `N x N` press matrix.
+//!
+//! ```
+//! use damier::board::{Board, Size};
+//! use damier::lights::press::{apply_presses, press_cell, verify};
+//!
+//! let size = Size::new(3, 3).unwrap();
+//! let mut lit = Board::new(size);
+//! press_cell(&mut lit, 1, 1); // the centre and its four neighbours
+//! assert_eq!(lit.count_ones(), 5);
+//! let mut presses = Board::new(size);
+//! presses.set(1, 1, true);
+//! assert!(apply_presses(&lit, &presses).is_zero());
+//! assert!(verify(&lit, None, &presses));
+//! ```
 
 use crate::board::{Board, Size};
 use crate::gf2::BitMatrix;

@@ -11,6 +11,16 @@
 //! [`column()`] gives the queen of any row in O(1), so a huge solution can be verified
 //! ([`check`], O(n) time, 5n bits of occupancy) and then streamed without ever storing its
 //! columns; [`solve`] stores them as `u32` for callers that want a [`Placement`].
+//!
+//! ```
+//! use damier::queens::construct;
+//!
+//! let p = construct::solve(1000).unwrap(); // checked before it is returned
+//! assert!(p.is_valid());
+//! assert_eq!(construct::column(1000, 0), p.columns()[0]);
+//! construct::check(1_000_000).unwrap(); // the formula for n = 10^6, checked in O(n)
+//! assert!(construct::solve(3).is_err());
+//! ```
 
 use crate::control::{Control, Interrupted};
 use crate::queens::Placement;

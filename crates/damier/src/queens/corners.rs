@@ -16,6 +16,17 @@
 //! The two are inverse bijections for each corner, so the number of solutions of n + 1 with a
 //! queen in the south-east corner equals the number of solutions of n with an empty main
 //! diagonal; the report checks that.
+//!
+//! ```
+//! use damier::control::Control;
+//! use damier::queens::corners::exercises;
+//!
+//! let c = exercises(5, 2, &Control::new()).unwrap();
+//! assert_eq!(c.n, 5);
+//! assert_eq!(c.extend.solutions, 10); // every solution of n = 5 is examined
+//! // Each example's second placement is a solution, one row and column larger.
+//! assert!(c.extend.examples.iter().all(|(_, before, after)| after.n() == before.n() + 1 && after.is_valid()));
+//! ```
 
 use std::ops::ControlFlow;
 

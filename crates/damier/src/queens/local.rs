@@ -26,6 +26,16 @@
 //! integer-only bounded draws, and the search is single-threaded: the same `(n, seed)` gives
 //! the same solution on every machine. Each result passes the streaming [`Occupancy`] checker
 //! (O(n), independent of the search) before it is returned.
+//!
+//! ```
+//! use damier::control::Control;
+//! use damier::queens::local;
+//!
+//! let found = local::solve(10_000, 7, &Control::new()).unwrap();
+//! assert!(found.placement.is_valid());
+//! // The same seed gives the same solution.
+//! assert_eq!(local::solve(10_000, 7, &Control::new()).unwrap().placement, found.placement);
+//! ```
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;

@@ -5,6 +5,14 @@
 //! must beat the best so far); it finds R(0..3) = 0, 1, 1, 2 and R(n) = n above. Beyond that,
 //! a full solution from the explicit construction is the witness that R(n) = n, up to
 //! [`MAX_N`].
+//!
+//! ```
+//! use damier::control::Control;
+//! use damier::queens::max::max_queens;
+//!
+//! assert_eq!(max_queens(3, &Control::new()).unwrap().max, 2);
+//! assert_eq!(max_queens(8, &Control::new()).unwrap().max, 8);
+//! ```
 
 use crate::control::{Control, Interrupted};
 use crate::queens::construct::{self, ConstructError};

@@ -6,6 +6,13 @@
 //! of the queen on each row, 0 for "not placed yet", exactly as in the course chapter's pseudocode;
 //! `est_libre` looks at the queens of the rows above (O(n) per test), so the whole search
 //! costs O(n · n!) in the worst case.
+//!
+//! ```
+//! use damier::control::Control;
+//! use damier::queens::naive;
+//!
+//! assert_eq!(naive::solutions(6, &Control::new()).unwrap().len(), 4);
+//! ```
 
 use crate::control::{Control, Interrupted};
 use crate::queens::Placement;

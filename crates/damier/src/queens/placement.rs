@@ -5,6 +5,16 @@
 //! [`fmt::Display`]). The checker ([`check_queens`], [`Placement::check`]) shares no code
 //! with the searches: it groups queens by row, column and both diagonals, so a bug in a
 //! search's bit tricks cannot hide behind the same bug in the checker.
+//!
+//! ```
+//! use damier::queens::Placement;
+//!
+//! assert!(Placement::parse("2 4 1 3").unwrap().is_valid());
+//! let diagonal = Placement::parse("1 2 3 4").unwrap();
+//! let report = diagonal.check();
+//! assert!(!report.is_valid() && !report.attacks.is_empty());
+//! assert!(Placement::parse("1 5").is_err()); // column 5 on a 2 x 2 board
+//! ```
 
 use std::collections::HashMap;
 use std::fmt;

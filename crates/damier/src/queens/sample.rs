@@ -9,6 +9,16 @@
 //!
 //! Draws are independent (with replacement: a solution may come twice) and reproducible: the
 //! same `(n, k, seed)` gives the same list on every machine.
+//!
+//! ```
+//! use damier::control::Control;
+//! use damier::queens::sample::draw;
+//!
+//! let (drawn, _) = draw(10, 5, 42, &Control::new()).unwrap();
+//! assert_eq!(drawn.len(), 5);
+//! assert!(drawn.iter().all(|p| p.n() == 10 && p.is_valid()));
+//! assert_eq!(draw(10, 5, 42, &Control::new()).unwrap().0, drawn); // reproducible from the seed
+//! ```
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};

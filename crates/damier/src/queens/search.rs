@@ -9,6 +9,14 @@
 //! order (lexicographic order of `S`). The search is an explicit stack, so it can pause after
 //! each solution: [`Solutions`] is an iterator, [`visit`] a callback that can stop early, and
 //! neither collects anything.
+//!
+//! ```
+//! use damier::queens::search::Solutions;
+//!
+//! assert_eq!(Solutions::new(8).unwrap().count(), 92);
+//! let first = Solutions::new(8).unwrap().next().unwrap();
+//! assert_eq!(first.one_based(), vec![1, 5, 8, 6, 3, 7, 2, 4]);
+//! ```
 
 use std::ops::ControlFlow;
 

@@ -5,6 +5,16 @@
 //! against the action on squares by property tests. Two solutions are the same up to
 //! symmetry when a transform maps one onto the other; the *canonical* member of a class is
 //! its lexicographically smallest `S`.
+//!
+//! ```
+//! use damier::queens::{Placement, symmetry};
+//!
+//! let p = Placement::parse("2 4 1 3").unwrap();
+//! // A quarter turn maps it onto itself: its class holds 8 / 4 = 2 solutions (all of n = 4).
+//! assert_eq!(8 / symmetry::stabiliser(&p).len(), 2);
+//! let (canonical, _) = symmetry::canonical(&p);
+//! assert!(canonical.is_valid());
+//! ```
 
 use crate::control::Control;
 use crate::queens::Placement;

@@ -5,6 +5,13 @@
 //! is all ones. The sets are split into a low part (the first `LOW` cells, whose `2^LOW`
 //! combined masks are tabulated) and a high part walked in Gray-code order, so each of the
 //! `2^(L·C)` sets costs one table read and one comparison.
+//!
+//! ```
+//! use damier::control::Control;
+//! use damier::walk::{board_size, brute};
+//!
+//! assert_eq!(brute::solutions(board_size(3, 3).unwrap(), &Control::new()).unwrap().len(), 1);
+//! ```
 
 use crate::control::{Control, Interrupted};
 

@@ -10,6 +10,14 @@
 //! [`lights::Method::Poly`] with polynomials over GF(2). The board is transposed when it has
 //! more columns than rows, so `w = min(L, C)`. The kernel of the system gives the walk's
 //! kernel: `2^nullity` solutions ([`lights::kernel`]).
+//!
+//! ```
+//! use damier::control::Control;
+//! use damier::walk::{board_size, fast};
+//!
+//! let solutions = fast::solve(board_size(4, 4).unwrap(), &Control::new()).unwrap();
+//! assert_eq!(solutions.nullity(), 4); // 16 solutions, the blog post's count for 4 x 4
+//! ```
 
 use crate::board::{Board, Size};
 use crate::control::Control;

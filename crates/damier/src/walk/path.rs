@@ -36,6 +36,15 @@
 //! position): it first walks straight west then south to the bottom-left cell and corrects
 //! the target for the cells landed on the way (at most `L + C` extra moves), then proceeds
 //! as above.
+//!
+//! ```
+//! use damier::walk::{board_size, path};
+//!
+//! let size = board_size(2, 2).unwrap(); // L = 2 rows, C = 2 columns
+//! let moves = path::parse_moves("NES").unwrap(); // the blog post's 2 x 2 walk
+//! assert!(path::replay(size, &moves).all_black());
+//! assert_eq!(path::moves_to_string(&moves), "NES");
+//! ```
 
 use super::{MAX_CELLS_PATH_TO_FILE, WalkError, check_board, start_cell};
 use crate::board::{Board, Size};

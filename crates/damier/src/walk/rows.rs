@@ -8,6 +8,13 @@
 //!
 //! The enumerated row is the board's narrower side (the board is transposed when it has more
 //! columns than rows, and the solutions transposed back), so a 3 x 40 board costs `2^3` rows.
+//!
+//! ```
+//! use damier::control::Control;
+//! use damier::walk::{board_size, rows};
+//!
+//! assert_eq!(rows::solutions(board_size(4, 4).unwrap(), &Control::new()).unwrap().len(), 16);
+//! ```
 
 use crate::control::{Control, Interrupted};
 

@@ -24,6 +24,16 @@
 //! sampling's: the spread of the per-task estimates already holds the within-task noise, and
 //! leaving out the finite-population correction (the "ultimate cluster" variance estimator)
 //! makes it conservative.
+//!
+//! ```
+//! use damier::control::Control;
+//! use damier::queens::count::estimate::{EstimateOptions, estimate_cost};
+//!
+//! let options = EstimateOptions { samples: 5, seed: 1, ..EstimateOptions::default() };
+//! let e = estimate_cost(10, &options, &Control::new()).unwrap();
+//! assert_eq!((e.n, e.samples), (10, 5));
+//! assert!(e.low <= e.core_hours && e.core_hours <= e.high);
+//! ```
 
 use std::sync::Mutex;
 use std::time::Instant;

@@ -5,6 +5,14 @@
 //!
 //! `tests/known_answers.rs` checks this table against the data file every solver runs
 //! against, so the two cannot drift apart.
+//!
+//! ```
+//! use damier::queens::count::known::{A000170, known_total};
+//!
+//! assert_eq!(known_total(8), Some(92));
+//! assert_eq!(A000170.len(), 28); // n = 1..=28
+//! assert_eq!(known_total(40), None);
+//! ```
 
 /// q(n) for n = 0..=27 (q(0) = 1: the empty board is one placement). Source: OEIS A000170;
 /// q(27) was computed in 2016 (Preußer and Engelhardt, FPGAs) and confirmed in 2025 on GPUs.

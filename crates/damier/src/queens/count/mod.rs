@@ -9,6 +9,15 @@
 //! fixed by a quarter turn and a half turn; both come from dedicated searches of rotation-
 //! symmetric placements ([`fixed_by_quarter_turn`], [`fixed_by_half_turn`]) that cost next to
 //! nothing beside the total.
+//!
+//! ```
+//! use damier::control::Control;
+//! use damier::queens::count::{count_solutions, counts_from_total};
+//!
+//! let counts = count_solutions(10, &Control::new()).unwrap();
+//! assert_eq!((counts.total, counts.unique), (724, 92));
+//! assert_eq!(counts_from_total(10, 724).unwrap().unique, 92); // Burnside's count from the total
+//! ```
 
 mod backtrack;
 mod error;

@@ -15,6 +15,16 @@
 //!
 //! Two independent engines count a task ([`TaskEngine`]): the quarter-board matcher and a
 //! plain backtracker over the task's rows, so any share can be recounted by the other.
+//!
+//! ```
+//! use damier::queens::count::tasks::TaskList;
+//!
+//! let tasks = TaskList::new(12).unwrap();
+//! assert!(tasks.len() > 0);
+//! // The same list on every machine: the fingerprint shares and journals are checked against.
+//! assert_eq!(tasks.fingerprint(), TaskList::new(12).unwrap().fingerprint());
+//! assert!(TaskList::new(3).is_err()); // the task list starts at n = 4
+//! ```
 
 use std::time::{Duration, Instant};
 
