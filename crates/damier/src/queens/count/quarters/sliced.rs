@@ -15,8 +15,11 @@ pub(super) struct Row(pub(super) [u64; 8]);
 /// Most chunks of a key (52 bits at n = 27, in chunks of [`CHUNK`]).
 pub(super) const MAX_CHUNKS: usize = 16;
 
-/// Writes the rows of one block of at most [`BLOCK`] keys (`chunks << CHUNK` rows).
-pub(super) fn slice_block(keys: &[u64], chunks: usize, rows: &mut [Row]) {
+/// Appends the rows of one block of at most [`BLOCK`] keys (`chunks << CHUNK` rows) to `rows`.
+///
+/// PERF: appended row by row rather than written over zeroed rows: the tables are most of the
+/// bytes a seal writes, and zeroing them first wrote them twice.
+pub(super) fn slice_block(keys: &[u64], chunks: usize, rows: &mut Vec<Row>) {
     // Columns: bit i of `cols[j][w]` says key `64 w + i` has bit j clear.
     let mut cols = [[0u64; 8]; 64];
     let mut valid = [0u64; 8];
@@ -33,13 +36,14 @@ pub(super) fn slice_block(keys: &[u64], chunks: usize, rows: &mut [Row]) {
     }
     let width = 1usize << CHUNK;
     for c in 0..chunks {
-        let r = &mut rows[c * width..(c + 1) * width];
-        r[0] = Row(valid);
+        let first = rows.len();
+        rows.push(Row(valid));
         for v in 1..width {
             let bit = c * CHUNK as usize + v.trailing_zeros() as usize;
-            let prev = r[v & (v - 1)].0;
+            // Row v is row v less its lowest bit, ANDed with that bit's column.
+            let prev = rows[first + (v & (v - 1))].0;
             let col = if bit < 64 { cols[bit] } else { [u64::MAX; 8] };
-            r[v] = Row(std::array::from_fn(|i| prev[i] & col[i]));
+            rows.push(Row(std::array::from_fn(|i| prev[i] & col[i])));
         }
     }
 }
