@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use damier::board::{Board, PbmKind, Size};
 use damier::lights::{self, Method};
+use numpy::PyArray1;
 use pyo3::prelude::*;
 
 use crate::errors::{self, OrRaise};
@@ -22,6 +23,7 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, &m)?)?;
     m.add_function(wrap_pyfunction!(press, &m)?)?;
     m.add_function(wrap_pyfunction!(nullity, &m)?)?;
+    m.add_function(wrap_pyfunction!(square_nullities, &m)?)?;
     m.add_function(wrap_pyfunction!(kernel, &m)?)?;
     m.add_function(wrap_pyfunction!(read_pbm, &m)?)?;
     m.add_function(wrap_pyfunction!(write_pbm, &m)?)?;
@@ -83,6 +85,16 @@ fn press<'py>(
 fn nullity(py: Python<'_>, width: i128, height: i128) -> PyResult<usize> {
     let size = size(width, height)?;
     Ok(py.detach(|| lights::nullity(size)))
+}
+
+/// The nullities of the n x n boards for n = 1..=n_max, as a 1-D int64 array (index n - 1):
+/// the table of "Le jeu du tout éteint" (2**k solutions from all-on to all-off), up to 25 000
+/// in seconds; n_max <= 100 000, as the CLI's `lights table`. Releases the GIL; Ctrl-C stops it.
+#[pyfunction]
+fn square_nullities<'py>(py: Python<'py>, n_max: i128) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    let n_max = numbers::u64_in("n_max", n_max, 1..=100_000)? as usize;
+    let table = worker::run(py, move |control| lights::square_nullities(n_max, control))?.or_raise()?;
+    Ok(PyArray1::from_iter(py, table.into_iter().map(|k| k as i64)))
 }
 
 /// A width x height size, checked by the library.

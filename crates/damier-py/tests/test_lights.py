@@ -28,7 +28,15 @@ def test_nullities_match_oeis(known):
         assert lights.nullity(n, n) == k, n
 
 
-def test_square_solution_counts_from_the_seed(known):
+def test_square_nullities_table(known):
+    table = lights.square_nullities(130)
+    assert table.dtype == np.int64 and table.tolist() == known["lights"]["square_nullity"]
+    assert lights.square_nullities(5).tolist() == [0, 0, 0, 4, 2]
+    with pytest.raises(ValueError, match="n_max = 0 is out of range"):
+        lights.square_nullities(0)
+
+
+def test_square_solution_counts_from_the_lights_out_text(known):
     first = known["lights"]["square_solutions_from"]
     for n, count in enumerate(known["lights"]["square_solutions"][:20], start=first):
         assert 2 ** lights.nullity(n, n) == count

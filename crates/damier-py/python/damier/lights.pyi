@@ -27,6 +27,12 @@ def press(board: npt.ArrayLike, presses: npt.ArrayLike) -> npt.NDArray[np.bool_]
 def nullity(width: int, height: int) -> int:
     """k such that a winnable width x height board has 2**k solutions; nullity(5, 5) == 2."""
 
+def square_nullities(n_max: int) -> npt.NDArray[np.int64]:
+    """The nullities of the n x n boards for n = 1..=n_max (index n - 1), n_max <= 100 000.
+
+    square_nullities(5) is [0, 0, 0, 4, 2]. Releases the GIL; Ctrl-C raises KeyboardInterrupt.
+    """
+
 def kernel(width: int, height: int, *, method: str = "poly") -> npt.NDArray[np.bool_]:
     """A basis of the presses that change nothing: shape (nullity, height, width)."""
 
