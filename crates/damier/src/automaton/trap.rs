@@ -21,6 +21,14 @@
 //!   [`crate::automaton::Automaton::run_ideal`] (signals reset to the truth after each move)
 //!   it never solves for η = 0; with the real local signals, stale signals let a queen
 //!   escape now and then, far more slowly than with η > 0.
+//!
+//! ```
+//! use damier::automaton::trap::find_figure7;
+//!
+//! // The 6 x 6 layout of fig. 7: six queens, three of the cells a triangle.
+//! let (trap, _robust) = find_figure7().expect("the search finds a layout");
+//! assert_eq!((trap.n, trap.counts.iter().sum::<u32>(), trap.triangle.len()), (6, 6, 3));
+//! ```
 
 use super::dir::DIRECTIONS;
 

@@ -1,6 +1,24 @@
 //! Checking a long count: sampled tasks recounted by other engines and compared with the
 //! counts recorded (by the run itself, or read back from a journal), and the total of a share
 //! from its tasks' counts.
+//!
+//! ```
+//! use std::collections::HashMap;
+//!
+//! use damier::control::Control;
+//! use damier::cpu::Isa;
+//! use damier::queens::count::recount::recount;
+//! use damier::queens::count::tasks::{TaskEngine, TaskList};
+//!
+//! // Two tasks of n = 10 recounted by both engines against a deliberately wrong record.
+//! let list = TaskList::new(10).unwrap();
+//! let engines = [TaskEngine::Quarters, TaskEngine::Backtrack];
+//! let fine = recount(&list, &engines, Isa::Portable, None, &[0, 1], &HashMap::new(), "nobody", &Control::new());
+//! assert!(fine.unwrap().is_empty()); // the engines agree
+//! let wrong = HashMap::from([(0, u64::MAX)]);
+//! let found = recount(&list, &engines, Isa::Portable, None, &[0, 1], &wrong, "a bad record", &Control::new());
+//! assert_eq!(found.unwrap().iter().map(|m| m.task).collect::<Vec<_>>(), [0]);
+//! ```
 
 use std::collections::HashMap;
 use std::sync::Mutex;
