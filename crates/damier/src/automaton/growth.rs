@@ -19,6 +19,18 @@
 //! The experiment behind `damier automaton growth` is here too: [`measure`] runs the three
 //! models and min-conflicts local search over their sizes, [`analyse`] fits every
 //! [`Quantity`].
+//!
+//! ```
+//! use damier::automaton::growth::{Run, fit};
+//!
+//! // Costs that double with each n: the fitted growth factor per n is 2.
+//! let runs: Vec<Run> = (4..=9)
+//!     .flat_map(|n| [0.9, 1.1].map(|k| Run { n, cost: k * 2f64.powi(n as i32), censored: false }))
+//!     .collect();
+//! let f = fit(&runs, 200, 1).unwrap();
+//! assert!((f.rate - 2.0).abs() < 1e-9);
+//! assert!(f.rate_interval.0 <= f.rate && f.rate <= f.rate_interval.1);
+//! ```
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;

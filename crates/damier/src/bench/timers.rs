@@ -4,6 +4,16 @@
 //! Every timer returns wall seconds of the engine call alone (boards generated and copied
 //! outside the timing) and checks the engine's answer before returning it, so a benchmark can
 //! never report the speed of a wrong result.
+//!
+//! ```
+//! use damier::bench::timers;
+//! use damier::control::Control;
+//!
+//! // Timed, with what was computed: the largest nullity of the n x n boards up to 100 is 64.
+//! let (seconds, largest) = timers::square_nullities(100, &Control::new()).unwrap();
+//! assert!(seconds >= 0.0);
+//! assert_eq!(largest, 64);
+//! ```
 
 use std::time::Instant;
 

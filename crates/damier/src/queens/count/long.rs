@@ -10,6 +10,29 @@
 //! [`LongRun::conclude`] adds the share up into a [`LongCountResult`]. Every step runs on the
 //! current rayon pool and polls the `Control` it is given. [`recheck_journal`] audits a journal
 //! after the fact with the engine that did not write it.
+//!
+//! ```
+//! use damier::control::Control;
+//! use damier::cpu::Isa;
+//! use damier::queens::count::long::{LongCount, LongTotal};
+//!
+//! // A whole count of n = 10 over the task list (no journal here; with one, a rerun resumes).
+//! let plan = LongCount {
+//!     n: 10,
+//!     share: None,
+//!     engine: None,
+//!     isa: Isa::Portable,
+//!     memory: None,
+//!     journal: None,
+//!     recount_sample: None,
+//! };
+//! let run = plan.prepare().unwrap();
+//! run.count_left(&Control::new(), &|_| {}).unwrap();
+//! match run.conclude(None).unwrap().total {
+//!     LongTotal::Whole { total, unique } => assert_eq!((total, unique), (724, 92)),
+//!     other => panic!("a whole count, not {other:?}"),
+//! }
+//! ```
 
 use std::collections::HashMap;
 use std::path::PathBuf;
