@@ -58,3 +58,23 @@ def test_an_interrupted_automaton_keeps_its_state():
     )
     assert code == 0, err
     assert out.strip().splitlines()[-1] == "kept True 1000"
+
+
+def test_long_calls_release_the_gil():
+    """Another Python thread runs while a long call works (the call holds no GIL)."""
+    import threading
+
+    import damier
+
+    done = []
+    worker = threading.Thread(
+        target=lambda: done.append(damier.automaton.run("cell", 30, seed=1, max_steps=30_000_000))
+    )
+    worker.start()
+    spins = 0
+    while worker.is_alive():
+        spins += 1
+    worker.join()
+    assert done and done[0]["steps"] <= 30_000_000
+    # Had the call held the GIL, this thread could not have looped while it ran.
+    assert spins > 1000, spins
