@@ -74,7 +74,7 @@ impl<T> Runs<T> {
 }
 
 /// Every model of the queens automaton, in the order the pages offer them. (A new model of
-/// the library fails to compile [`model_listed`] until it is added here.)
+/// the library fails to compile `model_listed` until it is added here.)
 pub const MODELS: &[Model] = &[Model::Pair, Model::Cell, Model::Row];
 
 /// Compile-time guard: every variant of [`Model`] is in [`MODELS`].
