@@ -68,7 +68,7 @@ pub struct RunRecord {
     /// Solved and every signal true: nothing can ever move again.
     pub absorbing: bool,
     /// The solution when solved.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "one_based"))]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::queens::placement::serialize_one_based"))]
     pub placement: Option<Placement>,
     /// Why the run stopped unsolved.
     pub censored: Option<Censored>,
@@ -82,12 +82,6 @@ impl RunRecord {
         let RunResult { seed, steps, moves, solved, absorbing, placement, censored } = result;
         RunRecord { params, seed, steps, moves, solved, absorbing, placement, censored, seconds }
     }
-}
-
-/// Writes a placement as its 1-based columns.
-#[cfg(feature = "serde")]
-fn one_based<S: serde::Serializer>(placement: &Option<Placement>, s: S) -> Result<S::Ok, S::Error> {
-    serde::Serialize::serialize(&placement.as_ref().map(Placement::one_based), s)
 }
 
 impl Automaton {

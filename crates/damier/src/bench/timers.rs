@@ -55,6 +55,50 @@ pub fn best_count(
     best.ok_or(BenchError::Wrong("no run".into()))
 }
 
+/// n counted on one thread and on all threads: one row of `damier queens bench` (and its JSON).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct CountScaling {
+    /// Board size.
+    pub n: u32,
+    /// Solutions.
+    pub total: u64,
+    /// Solutions up to symmetry.
+    pub unique: u64,
+    /// Threads of the second pool.
+    pub threads: usize,
+    /// Best wall time on one thread.
+    pub seconds_1_thread: f64,
+    /// Best wall time on `threads` threads.
+    pub seconds_all_threads: f64,
+}
+
+/// [`best_count`] of n on `one` (a one-thread pool) and on `all`, which must find the same
+/// counts.
+pub fn count_scaling(
+    one: &rayon::ThreadPool,
+    all: &rayon::ThreadPool,
+    n: u32,
+    repeat: u32,
+    options: &CountOptions,
+    control: &Control,
+) -> Result<CountScaling, BenchError> {
+    let (s1, c1) = best_count(one, n, repeat, options, control)?;
+    let (sk, ck) = best_count(all, n, repeat, options, control)?;
+    let threads = all.current_num_threads();
+    if c1 != ck {
+        return Err(BenchError::Wrong(format!("n = {n}: the counts differ between 1 and {threads} threads")));
+    }
+    Ok(CountScaling {
+        n,
+        total: c1.total,
+        unique: c1.unique,
+        threads,
+        seconds_1_thread: s1,
+        seconds_all_threads: sk,
+    })
+}
+
 /// A random `n x n` Lights Out start from `seed` ([`Xoshiro256PlusPlus`]) and the seconds it
 /// took to draw.
 pub fn random_square(n: usize, seed: u64) -> Result<(Board, f64), BenchError> {

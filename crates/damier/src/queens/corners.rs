@@ -128,7 +128,19 @@ pub struct Side {
     pub examples: Vec<(Corner, Placement, Placement)>,
 }
 
-/// Both exercises for one n.
+/// The condition the reduction asks for, as `damier queens corners` prints it.
+pub const REDUCE_CONDITION: &str = "a solution of n+1 gives a solution of n by removing a border row and a border \
+column only if the queen of that row is in that column, i.e. it has a queen in that corner; \
+the condition is also sufficient (the course chapter's 'last row and last column' is the se corner: S[n+1] = n+1)";
+
+/// The condition the extension asks for, as `damier queens corners` prints it.
+pub const EXTEND_CONDITION: &str = "a solution of n extends to n+1 with a queen in the new nw or se corner iff its \
+main diagonal is empty (S[i] != i for all i), in the new ne or sw corner iff its anti-diagonal is \
+empty (S[i] != n+1-i); the new row and column are empty, so only that diagonal can clash";
+
+/// Both exercises for one n. Its JSON (`damier queens corners`): `n`, `reduce` and `extend`,
+/// each with `solutions`, `per_corner` (`nw`, `ne`, `sw`, `se`), `any`, `examples` (`corner`,
+/// `from`, `to` as 1-based columns) and its `condition`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Corners {
     /// n: solutions of n + 1 are reduced to n, solutions of n extended to n + 1.
@@ -137,6 +149,56 @@ pub struct Corners {
     pub reduce: Side,
     /// Solutions of n extended to n + 1 by a corner queen.
     pub extend: Side,
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Corners {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Corners", 3)?;
+        st.serialize_field("n", &self.n)?;
+        st.serialize_field("reduce", &SideJson(&self.reduce, REDUCE_CONDITION))?;
+        st.serialize_field("extend", &SideJson(&self.extend, EXTEND_CONDITION))?;
+        st.end()
+    }
+}
+
+/// A [`Side`] with its condition, as the JSON shows it.
+#[cfg(feature = "serde")]
+struct SideJson<'a>(&'a Side, &'static str);
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for SideJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        #[derive(serde::Serialize)]
+        struct PerCorner {
+            nw: u64,
+            ne: u64,
+            sw: u64,
+            se: u64,
+        }
+        #[derive(serde::Serialize)]
+        struct Example {
+            corner: Corner,
+            from: Vec<u64>,
+            to: Vec<u64>,
+        }
+        let SideJson(side, condition) = *self;
+        let [nw, ne, sw, se] = side.per_corner;
+        let examples: Vec<Example> = side
+            .examples
+            .iter()
+            .map(|(corner, from, to)| Example { corner: *corner, from: from.one_based(), to: to.one_based() })
+            .collect();
+        let mut st = s.serialize_struct("Side", 5)?;
+        st.serialize_field("solutions", &side.solutions)?;
+        st.serialize_field("per_corner", &PerCorner { nw, ne, sw, se })?;
+        st.serialize_field("any", &side.any)?;
+        st.serialize_field("examples", &examples)?;
+        st.serialize_field("condition", condition)?;
+        st.end()
+    }
 }
 
 fn side(

@@ -223,8 +223,8 @@ impl fmt::Display for Line {
 }
 
 /// Two queens that attack each other along `line`: `a` comes before `b` in reading order.
+/// Its JSON gives the queens as 1-based `[row, column]`, as every message counts cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Attack {
     /// First queen, `(row, column)`, 0-based.
     pub a: (u32, u32),
@@ -234,7 +234,17 @@ pub struct Attack {
     pub line: Line,
 }
 
-/// What the checker found.
+/// Serialises an optional placement as its 1-based columns, or null.
+#[cfg(feature = "serde")]
+pub(crate) fn serialize_one_based<S: serde::Serializer>(
+    placement: &Option<Placement>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&placement.as_ref().map(Placement::one_based), s)
+}
+
+/// What the checker found. Its JSON (`damier queens check`) is `n`, `valid` and `attacks`,
+/// each attack `{a, b, line}` with the queens as 1-based `[row, column]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckReport {
     /// Board size.
@@ -256,6 +266,56 @@ impl CheckReport {
 /// Checks any set of queens on an `n` x `n` board: which lie outside, which pairs attack.
 ///
 /// Runs in O(q log q) for q queens by grouping them per line (hash maps), independently of
+#[cfg(feature = "serde")]
+impl serde::Serialize for CheckReport {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("CheckReport", 3)?;
+        st.serialize_field("n", &self.n)?;
+        st.serialize_field("valid", &self.is_valid())?;
+        st.serialize_field("attacks", &self.attacks)?;
+        st.end()
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Attack {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let one = |(r, c): (u32, u32)| [u64::from(r) + 1, u64::from(c) + 1];
+        let mut st = s.serialize_struct("Attack", 3)?;
+        st.serialize_field("a", &one(self.a))?;
+        st.serialize_field("b", &one(self.b))?;
+        st.serialize_field("line", &self.line)?;
+        st.end()
+    }
+}
+
+/// Several placements checked (a listing read back by `damier queens check`): its JSON is
+/// `count`, `valid` (all of them) and `placements`, one [`CheckReport`] each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct CheckedListing {
+    /// Placements checked.
+    pub count: usize,
+    /// All of them valid.
+    pub valid: bool,
+    /// Each placement's report, in order.
+    pub placements: Vec<CheckReport>,
+}
+
+impl CheckedListing {
+    /// Checks every placement of `list`.
+    pub fn of(list: &[Placement]) -> CheckedListing {
+        let placements: Vec<CheckReport> = list.iter().map(Placement::check).collect();
+        CheckedListing {
+            count: placements.len(),
+            valid: placements.iter().all(CheckReport::is_valid),
+            placements,
+        }
+    }
+}
+
 /// every search in this module.
 pub fn check_queens(n: u32, queens: &[(u32, u32)]) -> CheckReport {
     let outside: Vec<(u32, u32)> = queens.iter().copied().filter(|&(r, c)| r >= n || c >= n).collect();

@@ -188,6 +188,34 @@ pub fn visit(
     Ok(())
 }
 
+/// The first solution of n in backtracking order, the queens placed to reach it and the time
+/// it took (the course chapter's "stop at the first solution" exercise). The JSON of `damier
+/// queens first`: `n`, `columns` (1-based, null when n has no solution), `nodes`, `seconds`.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct FirstSolution {
+    /// Board size.
+    pub n: u32,
+    /// The first solution, `None` for n = 2, 3.
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "columns", serialize_with = "crate::queens::placement::serialize_one_based")
+    )]
+    pub placement: Option<Placement>,
+    /// Queens placed by the search up to it.
+    pub nodes: u64,
+    /// Seconds of search.
+    pub seconds: f64,
+}
+
+/// [`first`] with the queens placed and the time taken.
+pub fn first_timed(n: u32, control: &Control) -> Result<FirstSolution, SearchError> {
+    let start = std::time::Instant::now();
+    let mut s = Solutions::new(n)?;
+    let placement = s.next_with(control)?.map(|c| Placement::from_trusted(c.to_vec()));
+    Ok(FirstSolution { n, placement, nodes: s.nodes(), seconds: start.elapsed().as_secs_f64() })
+}
+
 /// The first solution in backtracking order, or `None` (n = 2, 3).
 pub fn first(n: u32, control: &Control) -> Result<Option<Placement>, SearchError> {
     let mut s = Solutions::new(n)?;

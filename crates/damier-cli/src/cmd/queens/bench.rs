@@ -7,6 +7,7 @@
 
 use std::process::ExitCode;
 
+use damier::bench::timers::CountScaling;
 use damier::{bench, queens};
 
 use crate::util::output::outln;
@@ -30,29 +31,18 @@ pub struct Args {
     json: bool,
 }
 
-/// One line of the benchmark table: n counted on one thread and on all threads.
-#[derive(serde::Serialize)]
-struct BenchRow {
-    n: u32,
-    total: u64,
-    unique: u64,
-    threads: usize,
-    seconds_1_thread: f64,
-    seconds_all_threads: f64,
-}
-
-/// The best wall time of `repeat` counts of n on `pool`, with a progress bar (on a
-/// terminal) over its tasks.
-fn best(
-    pool: &rayon::ThreadPool,
+/// n on one thread and on all, with a progress bar (on a terminal) over its tasks.
+fn scaling(
+    one: &rayon::ThreadPool,
+    all: &rayon::ThreadPool,
     n: u32,
     repeat: u32,
     options: &queens::count::CountOptions,
-) -> anyhow::Result<(f64, queens::Counts)> {
+) -> anyhow::Result<CountScaling> {
     let control = interrupt::control();
-    let tasks = queens::count::task_count(n).unwrap_or(0) * u64::from(repeat);
+    let tasks = queens::count::task_count(n).unwrap_or(0) * u64::from(repeat) * 2;
     let _bar = Progress::start(control, tasks, "counting");
-    Ok(bench::timers::best_count(pool, n, repeat, options, control)?)
+    Ok(bench::timers::count_scaling(one, all, n, repeat, options, control)?)
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -82,26 +72,16 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         )?;
     }
     for &n in &a.n {
-        let (s1, c1) = best(&one, n, a.repeat, &options)?;
-        let (sk, ck) = best(&all, n, a.repeat, &options)?;
-        anyhow::ensure!(c1 == ck, "n = {n}: the counts differ between 1 and {threads} threads");
-        let row = BenchRow {
-            n,
-            total: c1.total,
-            unique: c1.unique,
-            threads,
-            seconds_1_thread: s1,
-            seconds_all_threads: sk,
-        };
+        let row = scaling(&one, &all, n, a.repeat, &options)?;
         if !a.json {
             outln!(
                 "{:>3} {:>22} {:>14} {:>11.3}s {:>11.3}s {:>7.2}x",
                 n,
                 row.total,
                 row.unique,
-                s1,
-                sk,
-                s1 / sk
+                row.seconds_1_thread,
+                row.seconds_all_threads,
+                row.seconds_1_thread / row.seconds_all_threads
             )?;
         }
         rows.push(row);

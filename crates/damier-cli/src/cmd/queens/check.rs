@@ -11,10 +11,10 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use damier::queens::Placement;
-use damier::queens::placement::Line;
+use damier::queens::placement::{CheckReport, CheckedListing};
 
-use crate::util::output::outln;
-use crate::util::{exit, output};
+use crate::util::exit;
+use crate::util::output::{Report, outln};
 
 /// Largest placement checked (the checker keeps a hash map entry per queen and line).
 const CHECK_MAX: usize = 10_000_000;
@@ -35,28 +35,6 @@ pub struct Args {
     /// several placements: count, valid, placements: [those objects]).
     #[arg(long)]
     json: bool,
-}
-
-#[derive(serde::Serialize)]
-struct AttackOut {
-    a: [u64; 2],
-    b: [u64; 2],
-    line: Line,
-}
-
-#[derive(serde::Serialize)]
-struct Report {
-    n: u32,
-    valid: bool,
-    attacks: Vec<AttackOut>,
-}
-
-/// Several placements checked at once (a listing piped in).
-#[derive(serde::Serialize)]
-struct Reports {
-    count: usize,
-    valid: bool,
-    placements: Vec<Report>,
 }
 
 /// The placements of a JSON answer of `queens first|list|solve --json`: every `columns`
@@ -93,20 +71,29 @@ fn json_placements(text: &str) -> Option<anyhow::Result<Vec<Placement>>> {
     Some(found.iter().map(|cols| Placement::from_tokens(cols).map_err(Into::into)).collect())
 }
 
-fn report_of(p: &Placement) -> Report {
-    let r = p.check();
-    let one = |(r, c): (u32, u32)| [u64::from(r) + 1, u64::from(c) + 1];
-    Report {
-        n: p.n(),
-        valid: r.is_valid(),
-        attacks: r.attacks.iter().map(|x| AttackOut { a: one(x.a), b: one(x.b), line: x.line }).collect(),
+impl Report for CheckReport {
+    fn print_text(&self) -> anyhow::Result<()> {
+        print_report(self, "")
+    }
+}
+
+impl Report for CheckedListing {
+    fn print_text(&self) -> anyhow::Result<()> {
+        for (i, r) in self.placements.iter().enumerate() {
+            print_report(r, &format!("{}: ", i + 1))?;
+        }
+        match self.placements.iter().filter(|r| !r.is_valid()).count() {
+            0 => outln!("{} placements, all valid", self.count)?,
+            bad => outln!("{} placements, {bad} invalid", self.count)?,
+        }
+        Ok(())
     }
 }
 
 /// The text lines of one report; `prefix` names the placement when there are several.
-fn print_report(report: &Report, prefix: &str) -> anyhow::Result<()> {
+fn print_report(report: &CheckReport, prefix: &str) -> anyhow::Result<()> {
     let n = report.n;
-    if report.valid {
+    if report.is_valid() {
         outln!("{prefix}valid: {n} queens on a {n}x{n} board, no two attack each other")?;
         return Ok(());
     }
@@ -118,10 +105,10 @@ fn print_report(report: &Report, prefix: &str) -> anyhow::Result<()> {
     for x in report.attacks.iter().take(PRINT_MAX) {
         outln!(
             "  queen at row {}, column {} and queen at row {}, column {}: {}",
-            x.a[0],
-            x.a[1],
-            x.b[0],
-            x.b[1],
+            x.a.0 + 1,
+            x.a.1 + 1,
+            x.b.0 + 1,
+            x.b.1 + 1,
             x.line
         )?;
     }
@@ -153,22 +140,17 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         Some(found) => found?,
         None => Placement::parse_all(&text)?,
     };
-    let reports: Vec<Report> = placements.iter().map(report_of).collect();
-    let valid = reports.iter().all(|r| r.valid);
-    match (a.json, &reports[..]) {
-        (true, [one]) => output::print_json(one)?,
-        (true, _) => output::print_json(&Reports { count: reports.len(), valid, placements: reports })?,
-        (false, [one]) => print_report(one, "")?,
-        (false, _) => {
-            for (i, r) in reports.iter().enumerate() {
-                print_report(r, &format!("{}: ", i + 1))?;
-            }
-            let bad = reports.iter().filter(|r| !r.valid).count();
-            match bad {
-                0 => outln!("{} placements, all valid", reports.len())?,
-                _ => outln!("{} placements, {bad} invalid", reports.len())?,
-            }
+    let valid = match &placements[..] {
+        [one] => {
+            let report = one.check();
+            report.print(a.json)?;
+            report.is_valid()
         }
-    }
+        _ => {
+            let listing = CheckedListing::of(&placements);
+            listing.print(a.json)?;
+            listing.valid
+        }
+    };
     Ok(if valid { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
 }

@@ -4,11 +4,11 @@
 use crate::util::number;
 use std::process::ExitCode;
 
-use damier::queens::count::estimate;
+use damier::queens::count::estimate::{self, EstimateRecord};
 use damier::queens::count::tasks::{MAX_TASK_N, MIN_TASK_N};
 
-use crate::util::output::{errln, outln};
-use crate::util::{interrupt, output, progress::Progress};
+use crate::util::output::{Report, errln, outln};
+use crate::util::{interrupt, progress::Progress};
 
 /// Arguments of `damier queens estimate`.
 #[derive(Debug, clap::Args)]
@@ -59,21 +59,6 @@ fn parse_queries(text: &str) -> Result<Queries, String> {
     }
 }
 
-#[derive(serde::Serialize)]
-struct Report {
-    #[serde(flatten)]
-    estimate: estimate::Estimate,
-    /// The vector unit the kernels ran on.
-    isa: &'static str,
-    seed: u64,
-    /// q(n) where it is known (n <= 27), the check of the sample.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    known_solutions: Option<u64>,
-    /// Whether `known_solutions` lies in the projected solutions' 95% interval.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    known_inside: Option<bool>,
-}
-
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let isa = a.isa.resolve_below(crate::util::test_hooks::read()?.cpu_lacks)?;
     let seed = crate::util::pick_seed(a.seed);
@@ -97,54 +82,58 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             c.ratio
         );
     }
-    if a.json {
-        let (known_solutions, known_inside) = (check.map(|c| c.known), check.map(|c| c.inside));
-        output::print_json(&Report { estimate: e, isa: isa.name(), seed, known_solutions, known_inside })?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    outln!(
-        "n = {}: {} tasks; {} timed (seed {seed}, {} clock, {isa} kernels) at {} s each on average (sd {} s), set-up {} s",
-        e.n,
-        e.tasks,
-        e.samples,
-        e.clock,
-        number(e.task_seconds),
-        number(e.task_seconds_sd),
-        number(e.setup_seconds)
-    )?;
-    if e.subsampled_tasks > 0 {
-        outln!(
-            "{} of the {} tasks matched a random {} of their queries ({:.2}% of the matching ran, the rest scaled up)",
-            e.subsampled_tasks,
-            e.samples,
-            e.queries_per_task.unwrap_or(0),
-            100.0 * e.matched_fraction
-        )?;
-    }
-    outln!(
-        "projected: {} core seconds = {} core hours (95% interval {} to {} h), {} h on 2 cores",
-        number(e.core_hours * 3600.0),
-        number(e.core_hours),
-        number(e.low),
-        number(e.high),
-        number(e.core_hours / 2.0)
-    )?;
-    let known = match check {
-        Some(c) => format!(
-            "; known q({}) = {} ({}, {}, projected/known {:.3})",
-            e.n,
-            c.known,
-            number(c.known as f64),
-            if c.inside { "inside the interval" } else { "OUTSIDE the interval" },
-            c.ratio
-        ),
-        None => String::new(),
-    };
-    outln!(
-        "solutions, projected by the same sample (a check of it): {} (95% interval {} to {}){known}",
-        number(e.solutions),
-        number(e.solutions_low),
-        number(e.solutions_high)
-    )?;
+    EstimateRecord::new(e, isa, seed).print(a.json)?;
     Ok(ExitCode::SUCCESS)
+}
+
+impl Report for EstimateRecord {
+    fn print_text(&self) -> anyhow::Result<()> {
+        let (e, seed, isa) = (&self.estimate, self.seed, self.isa);
+        let check = e.known_check();
+        outln!(
+            "n = {}: {} tasks; {} timed (seed {seed}, {} clock, {isa} kernels) at {} s each on average (sd {} s), set-up {} s",
+            e.n,
+            e.tasks,
+            e.samples,
+            e.clock,
+            number(e.task_seconds),
+            number(e.task_seconds_sd),
+            number(e.setup_seconds)
+        )?;
+        if e.subsampled_tasks > 0 {
+            outln!(
+                "{} of the {} tasks matched a random {} of their queries ({:.2}% of the matching ran, the rest scaled up)",
+                e.subsampled_tasks,
+                e.samples,
+                e.queries_per_task.unwrap_or(0),
+                100.0 * e.matched_fraction
+            )?;
+        }
+        outln!(
+            "projected: {} core seconds = {} core hours (95% interval {} to {} h), {} h on 2 cores",
+            number(e.core_hours * 3600.0),
+            number(e.core_hours),
+            number(e.low),
+            number(e.high),
+            number(e.core_hours / 2.0)
+        )?;
+        let known = match check {
+            Some(c) => format!(
+                "; known q({}) = {} ({}, {}, projected/known {:.3})",
+                e.n,
+                c.known,
+                number(c.known as f64),
+                if c.inside { "inside the interval" } else { "OUTSIDE the interval" },
+                c.ratio
+            ),
+            None => String::new(),
+        };
+        outln!(
+            "solutions, projected by the same sample (a check of it): {} (95% interval {} to {}){known}",
+            number(e.solutions),
+            number(e.solutions_low),
+            number(e.solutions_high)
+        )?;
+        Ok(())
+    }
 }

@@ -1,15 +1,12 @@
 //! `damier queens first N`: the first solution in backtracking order (the course chapter's
 //! "stop at the first solution" exercise), with the number of queens placed to reach it.
 
+use damier::queens::search::{self, FirstSolution};
 use std::process::ExitCode;
-use std::time::Instant;
-
-use damier::queens::Placement;
-use damier::queens::search::{self, Solutions};
 
 use super::shared::BOARD_MAX;
-use crate::util::output::{errln, out, outln};
-use crate::util::{exit, interrupt, output};
+use crate::util::output::{Report, errln, out, outln};
+use crate::util::{exit, interrupt};
 
 /// Arguments of `damier queens first`.
 #[derive(Debug, clap::Args)]
@@ -24,14 +21,6 @@ pub struct Args {
     columns: bool,
 }
 
-#[derive(serde::Serialize)]
-struct Report {
-    n: u32,
-    columns: Option<Vec<u64>>,
-    nodes: u64,
-    seconds: f64,
-}
-
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(a.n >= 1, "n must be at least 1");
     anyhow::ensure!(
@@ -41,40 +30,34 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         search::MAX_N,
         a.n
     );
-    let start = Instant::now();
-    let mut s = Solutions::new(a.n)?;
-    let found = s.next_with(interrupt::control())?.map(|c| Placement::new(c.to_vec())).transpose()?;
-    if let Some(p) = &found {
+    let report = search::first_timed(a.n, interrupt::control())?;
+    if let Some(p) = &report.placement {
         anyhow::ensure!(p.is_valid(), "internal error: the search returned an invalid placement {p}");
     }
-    let report = Report {
-        n: a.n,
-        columns: found.as_ref().map(Placement::one_based),
-        nodes: s.nodes(),
-        seconds: start.elapsed().as_secs_f64(),
-    };
-    if a.json {
-        output::print_json(&report)?;
-    } else if a.columns {
-        match &report.columns {
-            Some(cols) => outln!("{}", super::shared::columns_line(cols))?,
-            None => errln!("n = {}: no solution", a.n),
-        }
-    } else {
-        match &found {
+    match (&report.placement, a.columns) {
+        (Some(p), true) => outln!("{}", super::shared::columns_line(&p.one_based()))?,
+        (None, true) => errln!("n = {}: no solution", a.n),
+        (_, false) => report.print(a.json)?,
+    }
+    Ok(if report.placement.is_some() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
+}
+
+impl Report for FirstSolution {
+    fn print_text(&self) -> anyhow::Result<()> {
+        match &self.placement {
             Some(p) => {
                 outln!(
                     "n = {}: first solution S = {p} ({} placed, {:.3} s)",
-                    a.n,
-                    crate::util::plural(report.nodes, "queen"),
-                    report.seconds
+                    self.n,
+                    crate::util::plural(self.nodes, "queen"),
+                    self.seconds
                 )?;
                 if p.n() <= BOARD_MAX {
                     out!("{}", p.board())?;
                 }
             }
-            None => outln!("n = {}: no solution ({} queens placed)", a.n, report.nodes)?,
+            None => outln!("n = {}: no solution ({} queens placed)", self.n, self.nodes)?,
         }
+        Ok(())
     }
-    Ok(if found.is_some() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
 }

@@ -122,6 +122,41 @@ pub struct KnownCheck {
     pub ratio: f64,
 }
 
+/// An estimate with the run's random seed and vector unit, and its check against q(n) where
+/// q(n) is known: the JSON of `damier queens estimate` (the estimate's fields, `isa`, `seed`,
+/// and `known_solutions`, `known_inside` for a known n).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct EstimateRecord {
+    /// The estimate.
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub estimate: Estimate,
+    /// The vector unit the kernels ran on ([`Isa::name`]).
+    pub isa: &'static str,
+    /// The random seed of the sample.
+    pub seed: u64,
+    /// q(n) where it is known (n <= 27): the check of the sample.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub known_solutions: Option<u64>,
+    /// Whether `known_solutions` lies in the projected solutions' 95 % interval.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub known_inside: Option<bool>,
+}
+
+impl EstimateRecord {
+    /// The record of `estimate`, sampled with `seed` on `isa`.
+    pub fn new(estimate: Estimate, isa: Isa, seed: u64) -> EstimateRecord {
+        let check = estimate.known_check();
+        EstimateRecord {
+            estimate,
+            isa: isa.name(),
+            seed,
+            known_solutions: check.map(|c| c.known),
+            known_inside: check.map(|c| c.inside),
+        }
+    }
+}
+
 impl Estimate {
     /// This estimate's projected solutions against the known term of n: `None` past the
     /// known terms, or when the estimate projects no solutions ([`project`] from bare times).
