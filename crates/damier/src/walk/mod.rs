@@ -44,7 +44,7 @@ mod solutions;
 
 pub use error::WalkError;
 pub(crate) use solutions::check_board;
-pub use solutions::{MAX_LISTED_NULLITY, Solutions};
+pub use solutions::{MAX_LISTED_NULLITY, SolutionCount, Solutions};
 
 use crate::board::{Board, Size};
 use crate::control::Control;
@@ -123,6 +123,12 @@ pub fn solve(size: Size, method: Method, control: &Control) -> Result<Solutions,
         Method::Fast => fast::solve_with(size, lights::Method::Chase, control),
         Method::Poly => fast::solve_with(size, lights::Method::Poly, control),
     }
+}
+
+/// The solution counts of the square boards `1 x 1 ..= to x to` (the blog post's table), by
+/// the polynomial engine (the fastest; the nullity is the same for every method).
+pub fn square_counts(to: usize, control: &Control) -> Result<Vec<SolutionCount>, WalkError> {
+    (1..=to).map(|n| Ok(solve(board_size(n, n)?, Method::Poly, control)?.counted())).collect()
 }
 
 #[cfg(test)]

@@ -163,6 +163,61 @@ impl Replay {
     }
 }
 
+/// A replay as `damier walk replay` reports it (its JSON): the board, the moves, whether all is
+/// black, the white cells left, and where the pawn left the board (cells from 1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ReplayRecord {
+    /// Rows.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// Moves replayed.
+    pub moves: usize,
+    /// Every cell black at the end.
+    pub all_black: bool,
+    /// White cells at the end.
+    pub white: usize,
+    /// The move that left the board, if one did.
+    pub left_board: Option<LeftBoard>,
+}
+
+/// The move that left the board, with the pawn's cell before it counted from 1 at the top
+/// left (as every message counts cells).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct LeftBoard {
+    /// 1-based index of the move.
+    pub step: usize,
+    /// The move's letter.
+    #[cfg_attr(feature = "serde", serde(rename = "move"))]
+    pub mv: char,
+    /// The pawn's row before the move, from 1 at the top.
+    pub row: usize,
+    /// The pawn's column before the move, from 1 at the left.
+    pub col: usize,
+}
+
+impl ReplayRecord {
+    /// The record of `replay`, the replay of `moves` moves on a board of `size`.
+    pub fn new(size: Size, moves: usize, replay: &Replay) -> ReplayRecord {
+        let left_board = match replay.outcome {
+            Outcome::LeftBoard { step, mv, row, col } => {
+                Some(LeftBoard { step, mv: mv.letter(), row: row + 1, col: col + 1 })
+            }
+            _ => None,
+        };
+        ReplayRecord {
+            rows: size.height(),
+            cols: size.width(),
+            moves,
+            all_black: replay.all_black(),
+            white: size.cells() - replay.black.count_ones() as usize,
+            left_board,
+        }
+    }
+}
+
 /// Replays `moves` cell by cell: the pawn lands on the bottom-left cell, then on each cell it
 /// moves to, flipping the cell and its neighbours every time.
 pub fn replay(size: Size, moves: &[Move]) -> Replay {

@@ -24,6 +24,21 @@ pub(crate) fn check_board(size: Size, g: &Board) -> Result<(), WalkError> {
     }
 }
 
+/// A board's number of solutions: the JSON of `damier walk count`, and one row of `damier walk
+/// table`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SolutionCount {
+    /// Rows (L).
+    pub rows: usize,
+    /// Columns (C).
+    pub cols: usize,
+    /// `2^nullity`, in decimal.
+    pub solutions: String,
+    /// The nullity.
+    pub nullity: usize,
+}
+
 /// Every solution of a board: `particular + span(kernel)`, `2^nullity` activation sets.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Solutions {
@@ -49,6 +64,16 @@ enum Kernel {
 impl Solutions {
     pub(crate) fn from_lights(size: Size, particular: Board, nullity: usize, method: lights::Method) -> Self {
         Solutions { size, particular, nullity, kernel: Kernel::Lights(method) }
+    }
+
+    /// How many solutions: [`SolutionCount`].
+    pub fn counted(&self) -> SolutionCount {
+        SolutionCount {
+            rows: self.size.height(),
+            cols: self.size.width(),
+            solutions: self.count_decimal(),
+            nullity: self.nullity,
+        }
     }
 
     /// `k` such that there are `2^k` solutions.

@@ -3,9 +3,9 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use damier::walk::{self, Method};
+use damier::walk::{self, SolutionCount};
 
-use crate::util::output::outln;
+use crate::util::output::{Report, outln};
 use crate::util::{interrupt, output};
 
 use super::shared::*;
@@ -36,55 +36,39 @@ pub struct TableArgs {
     json: bool,
 }
 
-#[derive(serde::Serialize)]
-struct CountReport {
-    rows: usize,
-    cols: usize,
-    solutions: String,
-    nullity: usize,
-}
-
 pub(super) fn count(a: CountArgs) -> anyhow::Result<ExitCode> {
     let board = walk::board_size(a.rows, a.cols)?;
     let sols = solutions(board, a.method.into())?;
-    let report = CountReport {
-        rows: board.height(),
-        cols: board.width(),
-        solutions: sols.count_decimal(),
-        nullity: sols.nullity(),
-    };
-    if a.json {
-        output::print_json(&report)?;
-    } else {
-        let plural = if report.solutions == "1" { "" } else { "s" };
-        outln!(
-            "{} x {}: {} solution{plural} (2^{})",
-            report.rows,
-            report.cols,
-            report.solutions,
-            report.nullity
-        )?;
-    }
+    sols.counted().print(a.json)?;
     Ok(ExitCode::SUCCESS)
 }
 
-pub(super) fn table(a: TableArgs) -> anyhow::Result<ExitCode> {
-    let mut rows = Vec::new();
-    for n in 1..=a.to as usize {
-        let board = walk::board_size(n, n)?;
-        // Counts only: the polynomial engine is the fastest, and the nullity is the same.
-        let sols = walk::solve(board, Method::Poly, interrupt::control())?;
-        rows.push(CountReport { rows: n, cols: n, solutions: sols.count_decimal(), nullity: sols.nullity() });
+impl Report for SolutionCount {
+    fn print_text(&self) -> anyhow::Result<()> {
+        let plural = if self.solutions == "1" { "" } else { "s" };
+        outln!("{} x {}: {} solution{plural} (2^{})", self.rows, self.cols, self.solutions, self.nullity)?;
+        Ok(())
     }
-    if a.json {
-        output::print_json(&rows)?;
-    } else {
+}
+
+/// The table of `walk table` (its JSON: the list of counts).
+#[derive(serde::Serialize)]
+#[serde(transparent)]
+struct SquareCounts(Vec<SolutionCount>);
+
+impl Report for SquareCounts {
+    fn print_text(&self) -> anyhow::Result<()> {
         let mut out = output::stdout();
         writeln!(out, "{:>9}  {:>7}  solutions", "board", "nullity")?;
-        for r in &rows {
+        for r in &self.0 {
             writeln!(out, "{:>9}  {:>7}  {}", format!("{}x{}", r.rows, r.cols), r.nullity, r.solutions)?;
         }
         out.flush()?;
+        Ok(())
     }
+}
+
+pub(super) fn table(a: TableArgs) -> anyhow::Result<ExitCode> {
+    SquareCounts(walk::square_counts(a.to as usize, interrupt::control())?).print(a.json)?;
     Ok(ExitCode::SUCCESS)
 }

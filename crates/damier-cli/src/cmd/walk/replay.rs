@@ -3,7 +3,8 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use damier::walk::{self, path, picture};
+use damier::walk::path::{self, ReplayRecord};
+use damier::walk::{self, picture};
 
 use crate::util::{exit, output};
 
@@ -24,48 +25,13 @@ pub struct ReplayArgs {
     json: bool,
 }
 
-#[derive(serde::Serialize)]
-struct LeftBoard {
-    step: usize,
-    #[serde(rename = "move")]
-    mv: char,
-    row: usize,
-    col: usize,
-}
-
-#[derive(serde::Serialize)]
-struct ReplayReport {
-    rows: usize,
-    cols: usize,
-    moves: usize,
-    all_black: bool,
-    white: usize,
-    left_board: Option<LeftBoard>,
-}
-
 pub(super) fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     let board = walk::board_size(a.rows, a.cols)?;
     let moves = path::parse_moves(&a.moves)?;
     let r = path::replay(board, &moves);
-    let white = board.cells() - r.black.count_ones() as usize;
-    let left_board = match r.outcome {
-        path::Outcome::LeftBoard { step, mv, row, col } => {
-            // Cells as people count them, from 1 (the library's indices start at 0).
-            Some(LeftBoard { step, mv: mv.letter(), row: row + 1, col: col + 1 })
-        }
-        _ => None,
-    };
     let code = if r.all_black() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) };
     if a.json {
-        let report = ReplayReport {
-            rows: board.height(),
-            cols: board.width(),
-            moves: moves.len(),
-            all_black: r.all_black(),
-            white,
-            left_board,
-        };
-        output::print_json(&report)?;
+        output::print_json(&ReplayRecord::new(board, moves.len(), &r))?;
         return Ok(code);
     }
     let mut out = output::stdout();
