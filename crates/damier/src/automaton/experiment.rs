@@ -306,6 +306,28 @@ pub struct SweepPoint {
     pub summary: Summary,
 }
 
+/// A sweep over ε as `damier automaton sweep` reports it (its JSON).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SweepRecord {
+    /// The update rule.
+    pub model: Model,
+    /// Board side.
+    pub n: u32,
+    /// η (model 2's).
+    pub eta: f64,
+    /// The experiment's random seed.
+    pub seed: u64,
+    /// Runs per ε.
+    pub samples: u64,
+    /// Step cap per run.
+    pub max_steps: u64,
+    /// One point per ε.
+    pub points: Vec<SweepPoint>,
+    /// Wall time, seconds.
+    pub seconds: f64,
+}
+
 /// Fig. 5: `samples` runs of `params` for each ε of `eps` (in parallel).
 pub fn sweep(
     params: &Params,
@@ -338,6 +360,35 @@ pub struct ScalePoint {
     /// Statistics of its runs.
     pub summary: Summary,
     /// Wall time of the point, seconds.
+    pub seconds: f64,
+}
+
+/// The placement count behind 1/d in [`ScaleRecord`]: sets of n distinct cells.
+pub const DENSITY_POSITIONS: &str = "C(n^2, n): sets of n distinct cells";
+
+/// A scale experiment as `damier automaton scale` reports it (its JSON).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ScaleRecord {
+    /// ε of every run.
+    pub eps: f64,
+    /// η of every run (model 2's).
+    pub eta: f64,
+    /// The experiment's random seed.
+    pub seed: u64,
+    /// Runs per point.
+    pub samples: u64,
+    /// Step cap per run.
+    pub max_steps: u64,
+    /// Wall-time budget per point, seconds.
+    pub budget: Option<f64>,
+    /// The placement count behind 1/d ([`DENSITY_POSITIONS`]).
+    pub positions: &'static str,
+    /// One point per model and n.
+    pub points: Vec<ScalePoint>,
+    /// `(n, 1/d)` for the sizes with at least one solution.
+    pub inverse_density: Vec<(u32, f64)>,
+    /// Wall time, seconds.
     pub seconds: f64,
 }
 

@@ -31,6 +31,8 @@
 //! ```
 
 use super::dir::DIRECTIONS;
+use super::experiment::{self, ExperimentError, Start, Summary};
+use super::{AutomatonError, DEFAULT_EPS, DEFAULT_ETA, Model, Params, StartSignals, Stop, text};
 
 /// A special position: `counts[y * n + x]` queens per cell.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -188,6 +190,110 @@ fn find_figure7_with(robust: bool) -> Option<Trap> {
         }
     }
     None
+}
+
+/// One setting run from a trap position: its parameters and the statistics of its runs.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct TrapCase {
+    /// The model.
+    pub model: Model,
+    /// ε.
+    pub eps: f64,
+    /// η (model 2's).
+    pub eta: f64,
+    /// Signals reset to the truth after each move ([`crate::automaton::Automaton::run_ideal`]).
+    pub ideal_signals: bool,
+    /// The runs' statistics.
+    pub summary: Summary,
+}
+
+/// A figure's trap position and how the models behave there: the JSON of `damier automaton
+/// trap` (cells of the triangle as 1-based `[row, column]`).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct TrapExperiment {
+    /// The figure: 1 or 7.
+    pub figure: u8,
+    /// Board side.
+    pub n: u32,
+    /// The position in the text format of [`text::format_position`].
+    pub position: String,
+    /// Fig. 7: the triangle's cells, `[row, column]` from 1.
+    pub triangle: Vec<[usize; 2]>,
+    /// Fig. 7: the layout is a trap whatever the signals do ([`find_figure7`]).
+    pub robust: Option<bool>,
+    /// Each setting run from the position.
+    pub cases: Vec<TrapCase>,
+    /// The model of the figure (model 1 for fig. 1, model 2 for fig. 7).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub model: Model,
+    /// Queens per cell, row-major.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub counts: Vec<u32>,
+}
+
+/// Why a trap experiment could not run.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TrapError {
+    /// Not one of the report's trap figures.
+    #[error("only figures 1 and 7 are trap positions (got {0})")]
+    Figure(u8),
+    /// The random search found no fig. 1 position.
+    #[error("no fig. 1 position found for n <= 8 with this seed; try another seed")]
+    Figure1NotFound,
+    /// No fig. 7 layout exists (never, on 6 x 6).
+    #[error("no fig. 7 layout exists on 6 x 6")]
+    Figure7NotFound,
+    /// Bad parameters.
+    #[error(transparent)]
+    Params(#[from] AutomatonError),
+    /// A run failed or was cancelled.
+    #[error(transparent)]
+    Experiment(#[from] ExperimentError),
+}
+
+/// The trap position of `figure` (1 or 7), found by search (fig. 1 with `seed`), and
+/// `samples` runs (capped at `max_steps`) of each setting from it with true signals: fig. 1,
+/// model 1 at ε = 0 (never solves) and at the default ε; fig. 7, model 2 at η = 0 with the
+/// signals reset to the truth after each move (never solves), at η = 0 with its real signals,
+/// and at the default η.
+pub fn experiment(
+    figure: u8,
+    seed: u64,
+    samples: usize,
+    max_steps: u64,
+    stop: &Stop,
+) -> Result<TrapExperiment, TrapError> {
+    let (t, robust, model, settings) = match figure {
+        1 => {
+            let t = find_figure1(seed, 1_000_000).ok_or(TrapError::Figure1NotFound)?;
+            (t, None, Model::Pair, vec![(0.0, 0.0, false), (DEFAULT_EPS, 0.0, false)])
+        }
+        7 => {
+            let (t, robust) = find_figure7().ok_or(TrapError::Figure7NotFound)?;
+            let e = DEFAULT_EPS;
+            (t, Some(robust), Model::Cell, vec![(e, 0.0, true), (e, 0.0, false), (e, DEFAULT_ETA, false)])
+        }
+        f => return Err(TrapError::Figure(f)),
+    };
+    let mut cases = Vec::new();
+    for (eps, eta, ideal) in settings {
+        let params = Params { model, n: t.n, eps, eta }.validated()?;
+        let start = Start { counts: &t.counts, signals: StartSignals::True, ideal };
+        let runs = experiment::run_samples_from(&params, Some(start), seed, samples, max_steps, stop)?;
+        cases.push(TrapCase { model, eps, eta, ideal_signals: ideal, summary: experiment::summarize(&runs) });
+    }
+    Ok(TrapExperiment {
+        figure,
+        n: t.n,
+        position: text::format_position(t.n, &t.counts),
+        triangle: t.triangle.iter().map(|&(x, y)| [y + 1, x + 1]).collect(),
+        robust,
+        cases,
+        model,
+        counts: t.counts,
+    })
 }
 
 #[cfg(test)]

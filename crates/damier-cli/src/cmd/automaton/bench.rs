@@ -4,10 +4,12 @@
 
 use std::process::ExitCode;
 
+use clap::Args;
 use damier::automaton::{Model, Params};
 use damier::bench;
 
-use clap::Args;
+use crate::util::output::outln;
+use crate::util::{interrupt, output};
 
 use super::shared::*;
 
@@ -24,9 +26,6 @@ pub struct BenchArgs {
     #[arg(long)]
     json: bool,
 }
-
-use crate::util::output::outln;
-use crate::util::{interrupt, output};
 
 #[derive(serde::Serialize)]
 struct BenchRow {

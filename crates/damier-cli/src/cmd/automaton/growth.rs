@@ -19,14 +19,15 @@ use damier::automaton::growth::{
     self, Analysis, Fit, GrowthPlan, GrowthResult, Measured, PowerFit, QuantityGrowth, Series,
 };
 
-use super::scale::parse_ns;
-use super::shared::{ModelArg, check_probability};
 use crate::util::OutputArgs;
 use crate::util::OutputPath;
 use crate::util::csv_file::{self, Invalid, format};
 use crate::util::output::{self, Report, outln};
 use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::{interrupt, progress::Progress};
+
+use super::scale::parse_ns;
+use super::shared::{ModelArg, check_probability};
 
 /// Arguments of `damier automaton growth`.
 #[derive(Debug, Args)]

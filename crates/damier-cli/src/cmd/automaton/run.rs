@@ -5,12 +5,14 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use clap::Args;
 use damier::automaton::experiment::{Censored, RunRecord};
+use damier::automaton::{self as engine};
 use damier::automaton::{Automaton, Params, StartSignals, Stop, text};
 
+use crate::util::output::{Report, errln, outln};
 use crate::util::{InputFile, OutputPath};
-use clap::Args;
-use damier::automaton::{self as engine};
+use crate::util::{exit, interrupt, output};
 
 use super::long_run;
 use super::shared::*;
@@ -57,9 +59,6 @@ pub struct RunArgs {
     #[arg(long)]
     json: bool,
 }
-
-use crate::util::output::{Report, errln, outln};
-use crate::util::{exit, interrupt, output};
 
 /// Largest `--from` file read: a 2048 x 2048 position (the largest board) with room for
 /// comments and spaces.

@@ -4,12 +4,17 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use clap::Args;
 use damier::automaton::Model;
-use damier::automaton::experiment::{self, ScalePoint};
+use damier::automaton::experiment::{self, ScaleRecord};
+use damier::automaton::{self as engine};
 
 use crate::util::OutputArgs;
-use clap::Args;
-use damier::automaton::{self as engine};
+use crate::util::csv_file::{self, format};
+use crate::util::output::{Report, outln};
+use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
+use crate::util::progress::Progress;
+use crate::util::{interrupt, output};
 
 use super::shared::*;
 
@@ -44,31 +49,9 @@ pub struct ScaleArgs {
     out: OutputArgs,
 }
 
-use crate::util::csv_file::{self, format};
-use crate::util::output::outln;
-use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
-use crate::util::progress::Progress;
-use crate::util::{interrupt, output};
-
 /// Parses the board sides given to `flag`: `4..16`, `4,6,8` or a mix.
 pub(super) fn parse_ns(spec: &str, flag: &str) -> anyhow::Result<Vec<u32>> {
     crate::util::parse_sizes(spec, flag, "board size", 1..=damier::automaton::MAX_N)
-}
-
-#[derive(serde::Serialize)]
-struct ScaleReport {
-    eps: f64,
-    eta: f64,
-    seed: u64,
-    samples: u64,
-    max_steps: u64,
-    budget: Option<f64>,
-    /// The placement count behind 1/d.
-    positions: &'static str,
-    points: Vec<ScalePoint>,
-    /// `(n, 1/d)` for the sizes with at least one solution.
-    inverse_density: Vec<(u32, f64)>,
-    seconds: f64,
 }
 
 pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
@@ -109,14 +92,14 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
             )
         })?
     };
-    let report = ScaleReport {
+    let report = ScaleRecord {
         eps: a.eps,
         eta: a.eta,
         seed,
         samples: a.samples,
         max_steps: a.exp.max_steps,
         budget: a.budget,
-        positions: "C(n^2, n): sets of n distinct cells",
+        positions: experiment::DENSITY_POSITIONS,
         points,
         inverse_density: inv,
         seconds: clock.elapsed().as_secs_f64(),
@@ -193,14 +176,18 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
         };
         chart.draw(path)?;
     }
-    if a.out.json {
-        output::print_json(&report)?;
-    } else {
+    report.print(a.out.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Report for ScaleRecord {
+    fn print_text(&self) -> anyhow::Result<()> {
         outln!(
-            "eps = {} eta = {} seed = {seed}, {} runs per point; 1/d with C(n^2, n) positions",
-            a.eps,
-            a.eta,
-            a.samples
+            "eps = {} eta = {} seed = {}, {} runs per point; 1/d with C(n^2, n) positions",
+            self.eps,
+            self.eta,
+            self.seed,
+            self.samples
         )?;
         outln!(
             "{:>5} {:>3} {:>7} {:>9} {:>12} {:>12} {:>12} {:>12} {:>9}",
@@ -214,9 +201,9 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
             "1/d",
             "seconds"
         )?;
-        for p in &report.points {
+        for p in &self.points {
             let s = &p.summary;
-            let d = report.inverse_density.iter().find(|x| x.0 == p.n).map(|x| x.1);
+            let d = self.inverse_density.iter().find(|x| x.0 == p.n).map(|x| x.1);
             outln!(
                 "{:>5} {:>3} {:>7} {:>9} {:>12} {:>12} {:>12} {:>12} {:>9.2}",
                 p.model.name(),
@@ -230,7 +217,7 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
                 p.seconds
             )?;
         }
-        outln!("{:.1} s", report.seconds)?;
+        outln!("{:.1} s", self.seconds)?;
+        Ok(())
     }
-    Ok(ExitCode::SUCCESS)
 }

@@ -1,10 +1,11 @@
 //! What the automaton's commands share: the model argument, the experiments' options and
 //! checks, the summary columns of the sweep and scale tables, the names in figures.
 
-use crate::util::csv_file::format;
 use clap::{Args, ValueEnum};
 use damier::automaton::experiment::Summary;
 use damier::automaton::{self as engine, Model};
+
+use crate::util::csv_file::format;
 
 /// The update rule, as named on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

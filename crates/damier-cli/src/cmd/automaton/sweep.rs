@@ -3,12 +3,17 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use damier::automaton::experiment::{self, Summary, SweepPoint};
-use damier::automaton::{Model, Params, Stop};
+use clap::Args;
+use damier::automaton::experiment::{self, Summary, SweepPoint, SweepRecord};
+use damier::automaton::{self as engine};
+use damier::automaton::{Params, Stop};
 
 use crate::util::OutputArgs;
-use clap::Args;
-use damier::automaton::{self as engine};
+use crate::util::csv_file::{self, format};
+use crate::util::output::{Report, outln};
+use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
+use crate::util::progress::Progress;
+use crate::util::{interrupt, output};
 
 use super::shared::*;
 
@@ -36,24 +41,6 @@ pub struct SweepArgs {
     out: OutputArgs,
 }
 
-use crate::util::csv_file::{self, format};
-use crate::util::output::outln;
-use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
-use crate::util::progress::Progress;
-use crate::util::{interrupt, output};
-
-#[derive(serde::Serialize)]
-struct SweepReport {
-    model: Model,
-    n: u32,
-    eta: f64,
-    seed: u64,
-    samples: u64,
-    max_steps: u64,
-    points: Vec<SweepPoint>,
-    seconds: f64,
-}
-
 pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(!a.eps.is_empty(), "--eps: the list of values is empty");
     for &e in &a.eps {
@@ -72,7 +59,7 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
             experiment::sweep(&params, &a.eps, a.samples as usize, seed, a.exp.max_steps, &Stop::new(control))
         })?
     };
-    let report = SweepReport {
+    let report = SweepRecord {
         model: params.model,
         n: a.n,
         eta: a.eta,
@@ -133,15 +120,19 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         };
         chart.draw(path)?;
     }
-    if a.out.json {
-        output::print_json(&report)?;
-    } else {
+    report.print(a.out.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Report for SweepRecord {
+    fn print_text(&self) -> anyhow::Result<()> {
         outln!(
-            "model {} n = {} eta = {} seed = {seed}, {} runs per eps",
-            params.model,
-            a.n,
-            a.eta,
-            a.samples
+            "model {} n = {} eta = {} seed = {}, {} runs per eps",
+            self.model,
+            self.n,
+            self.eta,
+            self.seed,
+            self.samples
         )?;
         outln!(
             "{:>8} {:>7} {:>9} {:>12} {:>25} {:>12} {:>12}",
@@ -153,7 +144,7 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
             "median",
             "mean moves"
         )?;
-        for p in &report.points {
+        for p in &self.points {
             let s = &p.summary;
             let ci = s
                 .ci95
@@ -170,7 +161,7 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
                 show(s.mean_moves)
             )?;
         }
-        outln!("{:.1} s", report.seconds)?;
+        outln!("{:.1} s", self.seconds)?;
+        Ok(())
     }
-    Ok(ExitCode::SUCCESS)
 }

@@ -2,11 +2,12 @@
 
 use std::process::ExitCode;
 
-use anyhow::Context;
-use damier::automaton::experiment::{self, Summary};
-use damier::automaton::{self as engine, Automaton, Model, Params, StartSignals, Stop, text, trap};
-
 use clap::Args;
+use damier::automaton::trap::{self, TrapExperiment};
+use damier::automaton::{Automaton, Model, Params, StartSignals, Stop, text};
+
+use crate::util::interrupt;
+use crate::util::output::{Report, out, outln};
 
 use super::shared::*;
 
@@ -31,79 +32,40 @@ pub struct TrapArgs {
     json: bool,
 }
 
-use crate::util::output::{out, outln};
-use crate::util::{interrupt, output};
-
-#[derive(serde::Serialize)]
-struct TrapCase {
-    model: Model,
-    eps: f64,
-    eta: f64,
-    /// Signals reset to the true field after every move (instant propagation).
-    ideal_signals: bool,
-    summary: Summary,
-}
-
-#[derive(serde::Serialize)]
-struct TrapReport {
-    figure: u8,
-    n: u32,
-    position: String,
-    /// Fig. 7: the triangle's cells as [row, column], from 1.
-    triangle: Vec<[usize; 2]>,
-    /// Fig. 7: the layout satisfies the robust trap condition (not only with true signals).
-    robust: Option<bool>,
-    cases: Vec<TrapCase>,
-}
-
 pub(super) fn trap_cmd(a: TrapArgs) -> anyhow::Result<ExitCode> {
-    let control = interrupt::control();
-    let stop = Stop::new(control);
-    type Settings = Vec<(f64, f64, bool)>;
-    let (t, robust, model, settings): (trap::Trap, Option<bool>, Model, Settings) = match a.figure {
-        1 => {
-            let t = trap::find_figure1(a.seed, 1_000_000)
-                .context("no fig. 1 position found for n <= 8 with this seed; try another --seed")?;
-            (t, None, Model::Pair, vec![(0.0, 0.0, false), (engine::DEFAULT_EPS, 0.0, false)])
-        }
-        7 => {
-            let (t, robust) = trap::find_figure7().context("no fig. 7 layout exists on 6 x 6")?;
-            let e = engine::DEFAULT_EPS;
-            (
-                t,
-                Some(robust),
-                Model::Cell,
-                vec![(e, 0.0, true), (e, 0.0, false), (e, engine::DEFAULT_ETA, false)],
-            )
-        }
-        f => anyhow::bail!("--figure {f}: only figures 1 and 7 are trap positions"),
-    };
-    let mut cases = Vec::new();
-    for (eps, eta, ideal) in settings {
-        let params = Params { model, n: t.n, eps, eta }.validated()?;
-        let start = experiment::Start { counts: &t.counts, signals: StartSignals::True, ideal };
-        let runs = experiment::run_samples_from(
-            &params,
-            Some(start),
-            a.seed,
-            a.samples as usize,
-            a.max_steps,
-            &stop,
-        )?;
-        cases.push(TrapCase { model, eps, eta, ideal_signals: ideal, summary: experiment::summarize(&runs) });
-    }
-    let report = TrapReport {
-        figure: a.figure,
-        n: t.n,
-        position: text::format_position(t.n, &t.counts),
-        triangle: t.triangle.iter().map(|&(x, y)| [y + 1, x + 1]).collect(),
-        robust,
-        cases,
-    };
-    if a.json {
-        output::print_json(&report)?;
-    } else {
-        match a.figure {
+    anyhow::ensure!(
+        matches!(a.figure, 1 | 7),
+        "--figure {}: only figures 1 and 7 are trap positions",
+        a.figure
+    );
+    let stop = Stop::new(interrupt::control());
+    let report =
+        trap::experiment(a.figure, a.seed, a.samples as usize, a.max_steps, &stop).map_err(|e| match e {
+            trap::TrapError::Figure1NotFound => {
+                anyhow::anyhow!("no fig. 1 position found for n <= 8 with this seed; try another --seed")
+            }
+            e => e.into(),
+        })?;
+    TrapText { report: &report, samples: a.samples, max_steps: a.max_steps }.print(a.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The text of a trap experiment also says the runs' number and cap.
+#[derive(serde::Serialize)]
+#[serde(transparent)]
+struct TrapText<'a> {
+    report: &'a TrapExperiment,
+    #[serde(skip)]
+    samples: u64,
+    #[serde(skip)]
+    max_steps: u64,
+}
+
+impl Report for TrapText<'_> {
+    fn print_text(&self) -> anyhow::Result<()> {
+        let report = self.report;
+        let (t, robust, model) = (report, report.robust, report.model);
+        match report.figure {
             1 => outln!(
                 "fig. 1 ({0} x {0}): not a solution, every queen threatened, and no queen has a \
                  neighbour where SAFEGO holds (so no one-cell move reaches a safe cell)",
@@ -133,8 +95,8 @@ pub(super) fn trap_cmd(a: TrapArgs) -> anyhow::Result<ExitCode> {
         out!("{}", text::render(&aut))?;
         outln!(
             "{} runs per setting from this position with true signals, cap {} steps:",
-            a.samples,
-            a.max_steps
+            self.samples,
+            self.max_steps
         )?;
         for c in &report.cases {
             outln!(
@@ -148,6 +110,6 @@ pub(super) fn trap_cmd(a: TrapArgs) -> anyhow::Result<ExitCode> {
                 show(c.summary.mean_steps)
             )?;
         }
+        Ok(())
     }
-    Ok(ExitCode::SUCCESS)
 }

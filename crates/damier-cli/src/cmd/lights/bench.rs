@@ -1,15 +1,16 @@
 //! `damier lights bench`: the performance table. The timed calls are the library's
 //! (`damier::bench::timers`), shared with `damier bench`.
 
-use damier::bench;
+use std::process::ExitCode;
+use std::time::Instant;
 
-use crate::util::output::{errln, outln};
-use crate::util::{interrupt, output};
+use damier::bench;
 use damier::control::Control;
 use damier::lights::{self};
 use serde::Serialize;
-use std::process::ExitCode;
-use std::time::Instant;
+
+use crate::util::output::{errln, outln};
+use crate::util::{interrupt, output};
 
 /// Arguments of `damier lights bench`.
 #[derive(Debug, clap::Args)]

@@ -1,12 +1,14 @@
 //! `damier lights chase` (step by step) and `damier lights chase-table`.
 
-use crate::util::InputFile;
-use crate::util::output::outln;
-use crate::util::{exit, interrupt, output};
+use std::process::ExitCode;
+
 use damier::board::{Board, Size};
 use damier::lights::{self};
 use serde::Serialize;
-use std::process::ExitCode;
+
+use crate::util::InputFile;
+use crate::util::output::outln;
+use crate::util::{exit, interrupt, output};
 
 use super::shared::*;
 

@@ -1,11 +1,12 @@
 //! What Lights Out's commands share: the printing limits, the solver argument, the size
 //! argument, boards read and printed.
 
-use crate::util::board_io;
-use crate::util::output::outln;
 use clap::ValueEnum;
 use damier::board::Board;
 use damier::lights::Method;
+
+use crate::util::board_io;
+use crate::util::output::outln;
 
 /// Press patterns are printed up to this many cells; beyond, only the summary.
 pub(super) const PRINT_MAX_CELLS: usize = 10_000_000;

@@ -1,17 +1,19 @@
 //! `damier lights solve` and `damier lights winnable`.
 
-use crate::util::output::{errln, outln};
-use crate::util::{InputFile, OutputPath};
-use crate::util::{board_io, exit, interrupt, output};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
 use damier::board::{Board, Size};
 use damier::gf2::RowOp;
 use damier::lights::{self, Method, dense};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
-use std::path::PathBuf;
-use std::process::ExitCode;
-use std::time::Instant;
+
+use crate::util::output::{errln, outln};
+use crate::util::{InputFile, OutputPath};
+use crate::util::{board_io, exit, interrupt, output};
 
 use super::shared::*;
 

@@ -1,13 +1,15 @@
 //! `damier lights count`, `kernel` and `table`: answers that depend on the size only.
 
-use crate::util::OutputPath;
-use crate::util::output::{errln, outln};
-use crate::util::{board_io, interrupt, output, progress::Progress};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
 use damier::board::{Board, Size};
 use damier::lights::{self, Method};
 use serde::Serialize;
-use std::path::PathBuf;
-use std::process::ExitCode;
+
+use crate::util::OutputPath;
+use crate::util::output::{errln, outln};
+use crate::util::{board_io, interrupt, output, progress::Progress};
 
 use super::shared::*;
 

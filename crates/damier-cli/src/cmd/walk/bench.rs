@@ -1,10 +1,9 @@
 //! `damier walk bench`: solve and path timed on large boards. The timed call is the
 //! library's (`damier::bench::timers::walk`), shared with `damier bench`.
 
-use damier::bench;
-
 use std::process::ExitCode;
 
+use damier::bench;
 use damier::walk::Method;
 
 use crate::util::output::outln;
