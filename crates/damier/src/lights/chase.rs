@@ -293,6 +293,69 @@ pub fn explain(start: &Board, control: &Control) -> Result<ExplainedChase, Inter
     Ok(ExplainedChase { down, after, last_row, first_row, presses })
 }
 
+/// `w` bits of `words` as 0/1.
+#[cfg(feature = "serde")]
+fn row_string(words: &[u64], w: usize) -> String {
+    (0..w).map(|i| if (words[i / 64] >> (i % 64)) & 1 == 1 { '1' } else { '0' }).collect()
+}
+
+/// Its JSON (`damier lights chase`): `width`, `height`, `chase_presses` (rows of 0/1),
+/// `last_row`, `solvable`, `first_row`, `presses` and `press_count`.
+#[cfg(feature = "serde")]
+impl serde::Serialize for ExplainedChase {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let w = self.down.width();
+        let rows = |b: &Board| b.to_rows('1', '0');
+        let mut st = s.serialize_struct("ExplainedChase", 8)?;
+        st.serialize_field("width", &w)?;
+        st.serialize_field("height", &self.down.height())?;
+        st.serialize_field("chase_presses", &rows(&self.down))?;
+        st.serialize_field("last_row", &row_string(&self.last_row, w))?;
+        st.serialize_field("solvable", &self.first_row.is_some())?;
+        st.serialize_field("first_row", &self.first_row.as_ref().map(|f| row_string(f, w)))?;
+        st.serialize_field("presses", &self.presses.as_ref().map(rows))?;
+        st.serialize_field("press_count", &self.presses.as_ref().map(Board::count_ones))?;
+        st.end()
+    }
+}
+
+/// Its JSON (`damier lights chase-table`): `width`, `height`, `rank`, `entries` (each
+/// `last_row` with the `first_row` that fixes it, or null when too many) and `generators`
+/// (each single first-row press with the `last_row` it changes), rows as 0/1.
+#[cfg(feature = "serde")]
+impl serde::Serialize for ChaseTable {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        #[derive(serde::Serialize)]
+        struct Entry {
+            last_row: String,
+            first_row: String,
+        }
+        let bits =
+            |v: &BitVec| -> String { v.to_bools().iter().map(|&b| if b { '1' } else { '0' }).collect() };
+        let w = self.size.width();
+        let generators: Vec<Entry> = (0..w)
+            .map(|j| {
+                let mut f = BitVec::zeros(w);
+                f.set(j, true);
+                Entry { last_row: bits(&self.generators[j]), first_row: bits(&f) }
+            })
+            .collect();
+        let entries: Option<Vec<Entry>> = self
+            .entries
+            .as_ref()
+            .map(|e| e.iter().map(|(l, f)| Entry { last_row: bits(l), first_row: bits(f) }).collect());
+        let mut st = s.serialize_struct("ChaseTable", 5)?;
+        st.serialize_field("width", &w)?;
+        st.serialize_field("height", &self.size.height())?;
+        st.serialize_field("rank", &self.rank)?;
+        st.serialize_field("entries", &entries)?;
+        st.serialize_field("generators", &generators)?;
+        st.end()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

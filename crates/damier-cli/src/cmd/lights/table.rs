@@ -1,14 +1,13 @@
 //! `damier lights count`, `kernel` and `table`: answers that depend on the size only.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use damier::board::{Board, Size};
+use damier::lights::sizes::{KernelRecord, SizeCount, SquareRow};
 use damier::lights::{self, Method};
-use serde::Serialize;
 
 use crate::util::OutputPath;
-use crate::util::output::{errln, outln};
+use crate::util::output::{Report, errln, outln};
 use crate::util::{board_io, interrupt, output, progress::Progress};
 
 use super::shared::*;
@@ -37,51 +36,27 @@ pub struct TableArgs {
     json: bool,
 }
 
-#[derive(Serialize)]
-struct CountReport {
-    width: usize,
-    height: usize,
-    nullity: usize,
-    solutions: String,
-    winnable_fraction: String,
-}
-
 pub(super) fn count(a: SizeArgs) -> anyhow::Result<ExitCode> {
     let size: Size = a.size.parse()?;
-    let (w, h) = (size.width(), size.height());
-    let k = lights::nullity(size);
-    let report = CountReport {
-        width: w,
-        height: h,
-        nullity: k,
-        solutions: lights::power_of_two_decimal(k as u64),
-        winnable_fraction: format!("1/{}", lights::power_of_two_decimal(k as u64)),
-    };
-    if a.json {
-        output::print_json(&report)?;
-    } else {
-        outln!(
-            "{w}x{h}: nullity {k}; {} way{} from all-on to all-off; {} of the starts are winnable",
-            report.solutions,
-            if k == 0 { "" } else { "s" },
-            report.winnable_fraction
-        )?;
-    }
+    lights::sizes::size_count(size).print(a.json)?;
     Ok(ExitCode::SUCCESS)
 }
 
-#[derive(Serialize)]
-struct KernelReport {
-    width: usize,
-    height: usize,
-    nullity: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    basis: Option<Vec<Vec<String>>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    files: Option<Vec<PathBuf>>,
+impl Report for SizeCount {
+    fn print_text(&self) -> anyhow::Result<()> {
+        outln!(
+            "{}x{}: nullity {}; {} way{} from all-on to all-off; {} of the starts are winnable",
+            self.width,
+            self.height,
+            self.nullity,
+            self.solutions,
+            if self.nullity == 0 { "" } else { "s" },
+            self.winnable_fraction
+        )?;
+        Ok(())
+    }
 }
 
-/// The most cells a kernel basis may hold when it goes to files (2^33 bits: 1 GiB in memory).
 const KERNEL_FILE_MAX_CELLS: usize = 1 << 33;
 
 pub(super) fn kernel(a: KernelArgs) -> anyhow::Result<ExitCode> {
@@ -121,7 +96,7 @@ pub(super) fn kernel(a: KernelArgs) -> anyhow::Result<ExitCode> {
         }
         None => None,
     };
-    let report = KernelReport {
+    let report = KernelRecord {
         width: w,
         height: h,
         nullity: basis.len(),
@@ -145,32 +120,26 @@ pub(super) fn kernel(a: KernelArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-#[derive(Serialize)]
-struct TableRow {
-    size: usize,
-    nullity: usize,
-    solutions: String,
-}
-
 pub(super) fn table(a: TableArgs) -> anyhow::Result<ExitCode> {
     let n = a.to as usize;
     let control = interrupt::control();
     let bar = Progress::start(control, (n as u64 + 2) / 2, "nullities");
-    let nul = lights::square_nullities(n, control)?;
+    let table = SquareTable(lights::sizes::square_table(n, control)?);
     drop(bar);
-    let table: Vec<TableRow> = (2..=n)
-        .map(|l| TableRow {
-            size: l,
-            nullity: nul[l - 1],
-            solutions: lights::power_of_two_decimal(nul[l - 1] as u64),
-        })
-        .collect();
-    if a.json {
-        output::print_json(&table)?;
-    } else {
-        for r in &table {
+    table.print(a.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The square table (its JSON: the list of rows).
+#[derive(serde::Serialize)]
+#[serde(transparent)]
+struct SquareTable(Vec<SquareRow>);
+
+impl Report for SquareTable {
+    fn print_text(&self) -> anyhow::Result<()> {
+        for r in &self.0 {
             outln!("L = {:>3}  {}", r.size, r.solutions)?;
         }
+        Ok(())
     }
-    Ok(ExitCode::SUCCESS)
 }

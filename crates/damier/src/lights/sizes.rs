@@ -1,0 +1,79 @@
+//! Answers that depend on the board's size only, as `damier lights count`, `table` and
+//! `kernel` report them (their JSON): the nullity, the number of solutions, the square table.
+
+use super::poly::{nullity, square_nullities};
+use crate::board::Size;
+use crate::control::{Control, Interrupted};
+use crate::gf2::power_of_two_decimal;
+
+/// What the size alone tells: the JSON of `damier lights count`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SizeCount {
+    /// Width.
+    pub width: usize,
+    /// Height.
+    pub height: usize,
+    /// Nullity of the press matrix.
+    pub nullity: usize,
+    /// `2^nullity`: the ways from all-on to all-off (every winnable start has as many).
+    pub solutions: String,
+    /// The fraction of the starts that are winnable, `1/2^nullity`.
+    pub winnable_fraction: String,
+}
+
+/// [`SizeCount`] of `size`.
+pub fn size_count(size: Size) -> SizeCount {
+    let k = nullity(size);
+    let solutions = power_of_two_decimal(k as u64);
+    SizeCount {
+        width: size.width(),
+        height: size.height(),
+        nullity: k,
+        winnable_fraction: format!("1/{solutions}"),
+        solutions,
+    }
+}
+
+/// One row of the square table (`damier lights table`, the Lights Out text's table).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SquareRow {
+    /// L, the side.
+    pub size: usize,
+    /// Nullity of the L x L board.
+    pub nullity: usize,
+    /// `2^nullity`: the solutions from all-on to all-off.
+    pub solutions: String,
+}
+
+/// The rows L = 2..=to of the square table.
+pub fn square_table(to: usize, control: &Control) -> Result<Vec<SquareRow>, Interrupted> {
+    let nul = square_nullities(to, control)?;
+    Ok((2..=to)
+        .map(|l| SquareRow {
+            size: l,
+            nullity: nul[l - 1],
+            solutions: power_of_two_decimal(nul[l - 1] as u64),
+        })
+        .collect())
+}
+
+/// The kernel of a size as `damier lights kernel` reports it (its JSON): the basis as rows of
+/// 0/1 when printed, or the files it was written to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct KernelRecord {
+    /// Width.
+    pub width: usize,
+    /// Height.
+    pub height: usize,
+    /// The nullity (basis vectors).
+    pub nullity: usize,
+    /// The basis, each vector as rows of 0/1 (when not written to files).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub basis: Option<Vec<Vec<String>>>,
+    /// The files the basis was written to.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub files: Option<Vec<std::path::PathBuf>>,
+}
