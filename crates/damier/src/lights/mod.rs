@@ -40,6 +40,7 @@ pub mod game;
 mod method;
 pub mod poly;
 pub mod press;
+pub mod records;
 pub mod sizes;
 
 use crate::board::{Board, Size};

@@ -1,17 +1,15 @@
 //! `damier lights solve` and `damier lights winnable`.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use damier::board::{Board, Size};
-use damier::gf2::RowOp;
+use damier::lights::records::{ExplainedStep, SolveRecord, Winnability};
 use damier::lights::{self, Method, dense};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use serde::Serialize;
 
-use crate::util::output::{errln, outln};
+use crate::util::output::{Report, errln, outln};
 use crate::util::{InputFile, OutputPath};
 use crate::util::{board_io, exit, interrupt, output};
 
@@ -83,48 +81,6 @@ pub struct WinnableArgs {
     json: bool,
 }
 
-#[derive(Serialize)]
-struct SolveReport {
-    width: usize,
-    height: usize,
-    nullity: usize,
-    solvable: bool,
-    solutions: String,
-    presses: Option<Vec<String>>,
-    press_count: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    out: Option<PathBuf>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    seed: Option<u64>,
-    /// The random start (with --random), rows of 0/1, when small enough to print.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    start: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    exact_min: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    all: Option<Vec<Vec<String>>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    steps: Option<Vec<StepReport>>,
-    seconds: f64,
-}
-
-/// One elimination step; columns (unknowns x_k, the press of cell k) and rows (equations L_k,
-/// the light of cell k) counted from 1, cells row by row from the top left.
-#[derive(Serialize)]
-struct StepReport {
-    column: usize,
-    pivot_row: Option<usize>,
-    ops: Vec<String>,
-    matrix: Vec<String>,
-}
-
-fn op_text(op: &RowOp) -> String {
-    match op {
-        RowOp::Swap(a, b) => format!("L{} <-> L{}", a + 1, b + 1),
-        RowOp::Add { src, dst } => format!("L{} -> L{} + L{}", dst + 1, dst + 1, src + 1),
-    }
-}
-
 pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
     for path in [&a.out, &a.save_start].into_iter().flatten() {
         // A bad extension or folder is refused before the work.
@@ -170,25 +126,7 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
             b.xor_assign(t);
         }
         let (_, st) = dense::explain(&b);
-        steps = Some(
-            st.iter()
-                .map(|s| StepReport {
-                    column: s.column + 1,
-                    pivot_row: s.pivot_row.map(|r| r + 1),
-                    ops: s.ops.iter().map(op_text).collect(),
-                    matrix: (0..s.matrix.rows())
-                        .map(|r| {
-                            let mut line: String = (0..s.matrix.cols())
-                                .map(|c| if s.matrix.get(r, c) { '1' } else { '0' })
-                                .collect();
-                            line.push_str(" | ");
-                            line.push(if s.rhs.as_ref().is_some_and(|b| b.get(r)) { '1' } else { '0' });
-                            line
-                        })
-                        .collect(),
-                })
-                .collect::<Vec<_>>(),
-        );
+        steps = Some(st.iter().map(ExplainedStep::of).collect::<Vec<_>>());
     }
     let mut exact_min = None;
     let mut all = None;
@@ -239,7 +177,7 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
              (--out FILE.pbm writes them)"
         );
     }
-    let report = SolveReport {
+    let report = SolveRecord {
         width: w,
         height: h,
         nullity: sol.nullity,
@@ -255,12 +193,26 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         steps,
         seconds,
     };
-    if a.json {
-        output::print_json(&report)?;
-    } else {
-        if let Some(seed) = seed_used {
-            let kind = if a.winnable { "random winnable start" } else { "random start" };
-            match &report.start {
+    SolveText { report: &report, winnable: a.winnable, start_file: a.save_start.as_deref() }.print(a.json)?;
+    Ok(if sol.solvable() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
+}
+
+/// The text of a solve also says what kind of random start it was and where it was saved.
+#[derive(serde::Serialize)]
+#[serde(transparent)]
+struct SolveText<'a> {
+    report: &'a SolveRecord,
+    #[serde(skip)]
+    winnable: bool,
+    #[serde(skip)]
+    start_file: Option<&'a std::path::Path>,
+}
+
+impl Report for SolveText<'_> {
+    fn print_text(&self) -> anyhow::Result<()> {
+        if let Some(seed) = self.report.seed {
+            let kind = if self.winnable { "random winnable start" } else { "random start" };
+            match &self.report.start {
                 Some(start) => {
                     outln!("{kind}, seed {seed}:")?;
                     for r in start {
@@ -269,11 +221,11 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
                 }
                 None => outln!("{kind}, seed {seed}")?,
             }
-            if let Some(path) = &a.save_start {
+            if let Some(path) = &self.start_file {
                 outln!("start written to {}", path.display())?;
             }
         }
-        if let Some(steps) = &report.steps {
+        if let Some(steps) = &self.report.steps {
             outln!(
                 "unknown x_k: press cell k; equation L_k: the light of cell k (cells numbered from 1, \
                  row by row from the top left); each row is [matrix | right-hand side]"
@@ -292,14 +244,16 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
                 }
             }
         }
-        if report.solvable {
+        if self.report.solvable {
             outln!(
-                "{w}x{h} board, nullity {}: {} solution{}",
-                report.nullity,
-                report.solutions,
-                if report.solutions == "1" { "" } else { "s" }
+                "{}x{} board, nullity {}: {} solution{}",
+                self.report.width,
+                self.report.height,
+                self.report.nullity,
+                self.report.solutions,
+                if self.report.solutions == "1" { "" } else { "s" }
             )?;
-            if let Some(list) = &report.all {
+            if let Some(list) = &self.report.all {
                 for (i, s) in list.iter().enumerate() {
                     outln!("solution {}:", i + 1)?;
                     for r in s {
@@ -307,37 +261,29 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
                     }
                 }
             } else {
-                let label = match exact_min {
+                let label = match self.report.exact_min {
                     Some(true) => "fewest presses",
                     Some(false) => "few presses (heuristic: nullity above 30, not proven fewest)",
                     None => "presses",
                 };
-                outln!("{label}: {}", report.press_count.unwrap_or(0))?;
-                if let Some(path) = &report.out {
+                outln!("{label}: {}", self.report.press_count.unwrap_or(0))?;
+                if let Some(path) = &self.report.out {
                     outln!("presses written to {}", path.display())?;
                 }
-                if let (Some(p), true) = (&presses, printable) {
-                    print_board(p)?;
+                for r in self.report.presses.iter().flatten() {
+                    outln!("{r}")?;
                 }
             }
         } else {
             outln!(
-                "{w}x{h} board, nullity {}: no solution (the start cannot reach the target)",
-                report.nullity
+                "{}x{} board, nullity {}: no solution (the start cannot reach the target)",
+                self.report.width,
+                self.report.height,
+                self.report.nullity
             )?;
         }
+        Ok(())
     }
-    Ok(if sol.solvable() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
-}
-
-#[derive(Serialize)]
-struct WinnableReport {
-    width: usize,
-    height: usize,
-    nullity: usize,
-    winnable: bool,
-    by_orthogonality: bool,
-    by_solving: bool,
 }
 
 pub(super) fn winnable(a: WinnableArgs) -> anyhow::Result<ExitCode> {
@@ -356,7 +302,7 @@ pub(super) fn winnable(a: WinnableArgs) -> anyhow::Result<ExitCode> {
     );
     let k = lights::kernel(start.size(), Method::Poly)?;
     let by_orth = lights::winnable_by_orthogonality(&b, &k);
-    let report = WinnableReport {
+    let report = Winnability {
         width: w,
         height: h,
         nullity: sol.nullity,
@@ -365,17 +311,22 @@ pub(super) fn winnable(a: WinnableArgs) -> anyhow::Result<ExitCode> {
         by_solving: sol.solvable(),
     };
     anyhow::ensure!(by_orth == sol.solvable(), "internal error: the two winnability tests disagree");
-    if a.json {
-        output::print_json(&report)?;
-    } else {
+    report.print(a.json)?;
+    Ok(if report.winnable { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
+}
+
+impl Report for Winnability {
+    fn print_text(&self) -> anyhow::Result<()> {
         let yes = |b: bool| if b { "yes" } else { "no" };
         outln!(
-            "{w}x{h}: winnable: {} (orthogonal to the {} kernel vectors: {}; solving: {})",
-            yes(report.winnable),
-            sol.nullity,
-            yes(by_orth),
-            yes(report.by_solving)
+            "{}x{}: winnable: {} (orthogonal to the {} kernel vectors: {}; solving: {})",
+            self.width,
+            self.height,
+            yes(self.winnable),
+            self.nullity,
+            yes(self.by_orthogonality),
+            yes(self.by_solving)
         )?;
+        Ok(())
     }
-    Ok(if report.winnable { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
 }

@@ -2,10 +2,11 @@
 
 use std::process::ExitCode;
 
+use damier::walk::path::Archive;
 use damier::walk::{self, picture};
 
 use crate::util::OutputPath;
-use crate::util::output::outln;
+use crate::util::output::{Report, outln};
 use crate::util::{interrupt, output};
 
 use super::shared::*;
@@ -21,12 +22,6 @@ pub struct ExportArgs {
     /// Print JSON (keys: dir, files).
     #[arg(long)]
     json: bool,
-}
-
-#[derive(serde::Serialize)]
-struct ExportReport {
-    dir: String,
-    files: usize,
 }
 
 pub(super) fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
@@ -57,10 +52,13 @@ pub(super) fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
             files += 1;
         }
     }
-    if a.json {
-        output::print_json(&ExportReport { dir: a.dir.display().to_string(), files })?;
-    } else {
-        outln!("wrote {files} files to {}", a.dir.display())?;
-    }
+    Archive { dir: a.dir.display().to_string(), files }.print(a.json)?;
     Ok(ExitCode::SUCCESS)
+}
+
+impl Report for Archive {
+    fn print_text(&self) -> anyhow::Result<()> {
+        outln!("wrote {} files to {}", self.files, self.dir)?;
+        Ok(())
+    }
 }

@@ -1,12 +1,13 @@
 //! `damier walk solve`: one solution (or all), its picture and path, or the path to a file.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
+use damier::walk::path::{PathedSolution, SolveRecord};
 use damier::walk::{self, picture};
 
 use crate::util::OutputPath;
+use crate::util::output::Report;
 use crate::util::{board_io, interrupt, output};
 
 use super::shared::*;
@@ -38,31 +39,6 @@ pub struct SolveArgs {
     json: bool,
 }
 
-#[derive(serde::Serialize)]
-struct OneSolution {
-    pattern: Vec<String>,
-    path: String,
-    path_length: usize,
-}
-
-#[derive(serde::Serialize)]
-struct SolveReport {
-    rows: usize,
-    cols: usize,
-    solutions: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pattern: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    path: Option<String>,
-    path_length: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    out: Option<PathBuf>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pattern_file: Option<PathBuf>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    all: Option<Vec<OneSolution>>,
-}
-
 pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
     let limit = if a.out.is_some() { walk::MAX_CELLS_PATH_TO_FILE } else { walk::MAX_CELLS };
     let board = walk::board_size_with_limit(a.rows, a.cols, limit)?;
@@ -86,13 +62,13 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         for g in sols.all()? {
             interrupt::check()?;
             let p = checked_path(board, &g)?;
-            list.push(OneSolution { pattern: picture(&g), path_length: p.len(), path: p });
+            list.push(PathedSolution { pattern: picture(&g), path_length: p.len(), path: p });
         }
         Some(list)
     } else {
         None
     };
-    let report = SolveReport {
+    let report = SolveRecord {
         rows: board.height(),
         cols: board.width(),
         solutions: sols.count_decimal(),
@@ -102,64 +78,69 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         out: a.out.as_deref().map(std::path::Path::to_path_buf),
         pattern_file: a.pattern.as_deref().map(std::path::Path::to_path_buf),
         all,
+        nullity: sols.nullity(),
+        activated: sols.particular.count_ones(),
     };
-    if a.json {
-        output::print_json(&report)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    let mut out = output::stdout();
-    writeln!(
-        out,
-        "{} x {}: {} solution{} (2^{})",
-        report.rows,
-        report.cols,
-        report.solutions,
-        if report.solutions == "1" { "" } else { "s" },
-        sols.nullity()
-    )?;
-    let print_one =
-        |out: &mut dyn Write, pattern: &[String], path: &str, activated: usize| -> anyhow::Result<()> {
-            for line in pattern {
-                writeln!(out, "{line}")?;
-            }
-            writeln!(
-                out,
-                "path: {} for {}",
-                crate::util::plural(path.len() as u64, "move"),
-                crate::util::plural(activated as u64, "activated cell")
-            )?;
-            writeln!(out, "{path}")?;
-            Ok(())
-        };
-    if let Some(p) = &report.pattern_file {
-        writeln!(out, "activation set written to {}", p.display())?;
-    }
-    match &report.all {
-        None if !to_screen => {
-            let f = a.out.as_ref().expect("--out");
-            let activated = sols.particular.count_ones();
-            writeln!(
-                out,
-                "path: {} for {}, written to {}",
-                crate::util::plural(report.path_length as u64, "move"),
-                crate::util::plural(activated, "activated cell"),
-                f.display()
-            )?;
-        }
-        None => {
-            writeln!(out, "one solution ('#' = landed on an odd number of times, top row first):")?;
-            let (pattern, path) =
-                (report.pattern.as_deref().unwrap_or_default(), report.path.as_deref().unwrap_or_default());
-            print_one(&mut out, pattern, path, sols.particular.count_ones() as usize)?;
-        }
-        Some(list) => {
-            for (i, s) in list.iter().enumerate() {
-                writeln!(out, "solution {}:", i + 1)?;
-                let activated = s.pattern.iter().map(|l| l.matches('#').count()).sum();
-                print_one(&mut out, &s.pattern, &s.path, activated)?;
-            }
-        }
-    }
-    out.flush()?;
+    report.print(a.json)?;
     Ok(ExitCode::SUCCESS)
+}
+
+impl Report for SolveRecord {
+    fn print_text(&self) -> anyhow::Result<()> {
+        let mut out = output::stdout();
+        writeln!(
+            out,
+            "{} x {}: {} solution{} (2^{})",
+            self.rows,
+            self.cols,
+            self.solutions,
+            if self.solutions == "1" { "" } else { "s" },
+            self.nullity
+        )?;
+        let print_one =
+            |out: &mut dyn Write, pattern: &[String], path: &str, activated: usize| -> anyhow::Result<()> {
+                for line in pattern {
+                    writeln!(out, "{line}")?;
+                }
+                writeln!(
+                    out,
+                    "path: {} for {}",
+                    crate::util::plural(path.len() as u64, "move"),
+                    crate::util::plural(activated as u64, "activated cell")
+                )?;
+                writeln!(out, "{path}")?;
+                Ok(())
+            };
+        if let Some(p) = &self.pattern_file {
+            writeln!(out, "activation set written to {}", p.display())?;
+        }
+        match &self.all {
+            None if self.out.is_some() => {
+                let f = self.out.as_ref().expect("--out");
+                let activated = self.activated;
+                writeln!(
+                    out,
+                    "path: {} for {}, written to {}",
+                    crate::util::plural(self.path_length as u64, "move"),
+                    crate::util::plural(activated, "activated cell"),
+                    f.display()
+                )?;
+            }
+            None => {
+                writeln!(out, "one solution ('#' = landed on an odd number of times, top row first):")?;
+                let (pattern, path) =
+                    (self.pattern.as_deref().unwrap_or_default(), self.path.as_deref().unwrap_or_default());
+                print_one(&mut out, pattern, path, self.activated as usize)?;
+            }
+            Some(list) => {
+                for (i, s) in list.iter().enumerate() {
+                    writeln!(out, "solution {}:", i + 1)?;
+                    let activated = s.pattern.iter().map(|l| l.matches('#').count()).sum();
+                    print_one(&mut out, &s.pattern, &s.path, activated)?;
+                }
+            }
+        }
+        out.flush()?;
+        Ok(())
+    }
 }

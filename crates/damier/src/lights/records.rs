@@ -1,0 +1,109 @@
+//! What `damier lights solve` and `winnable` report (their JSON), so that the CLI, the web
+//! lab and the Python package return the same records. Boards are rows of 0/1, top row
+//! first; the elimination's unknowns and equations are counted from 1.
+
+use crate::gf2::{EliminationStep, RowOp};
+
+/// A solve as `damier lights solve` reports it.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SolveRecord {
+    /// Width.
+    pub width: usize,
+    /// Height.
+    pub height: usize,
+    /// Nullity of the press matrix.
+    pub nullity: usize,
+    /// The start reaches the target.
+    pub solvable: bool,
+    /// Number of solutions, in decimal (`0` or `2^nullity`).
+    pub solutions: String,
+    /// The presses shown, rows of 0/1 (none when too large to print or not asked for).
+    pub presses: Option<Vec<String>>,
+    /// Presses in the solution shown.
+    pub press_count: Option<u64>,
+    /// The file the presses were written to.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub out: Option<std::path::PathBuf>,
+    /// The random seed of a random start.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub seed: Option<u64>,
+    /// The random start, rows of 0/1, when small enough to print.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub start: Option<Vec<String>>,
+    /// With the fewest presses asked for: whether they are proven fewest (exact search).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub exact_min: Option<bool>,
+    /// Every solution, when asked for.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub all: Option<Vec<Vec<String>>>,
+    /// The elimination step by step, when asked for.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub steps: Option<Vec<ExplainedStep>>,
+    /// Seconds of solving.
+    pub seconds: f64,
+}
+
+/// One elimination step: the column (unknown x_k, the press of cell k) it clears, its pivot
+/// row (equation L_k, the light of cell k), the row operations, and the augmented matrix after
+/// it as rows `matrix | right-hand side`; columns and rows counted from 1, cells row by row
+/// from the top left.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ExplainedStep {
+    /// The column cleared, from 1.
+    pub column: usize,
+    /// The pivot row, from 1, or `None` for a free unknown.
+    pub pivot_row: Option<usize>,
+    /// The row operations, as `L2 <-> L5` and `L3 -> L3 + L1`.
+    pub ops: Vec<String>,
+    /// The augmented matrix after the step, one `0101 | 1` line per row.
+    pub matrix: Vec<String>,
+}
+
+impl ExplainedStep {
+    /// The record of `step`.
+    pub fn of(step: &EliminationStep) -> ExplainedStep {
+        let m = &step.matrix;
+        ExplainedStep {
+            column: step.column + 1,
+            pivot_row: step.pivot_row.map(|r| r + 1),
+            ops: step.ops.iter().map(op_text).collect(),
+            matrix: (0..m.rows())
+                .map(|r| {
+                    let mut line: String =
+                        (0..m.cols()).map(|c| if m.get(r, c) { '1' } else { '0' }).collect();
+                    line.push_str(" | ");
+                    line.push(if step.rhs.as_ref().is_some_and(|b| b.get(r)) { '1' } else { '0' });
+                    line
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A row operation with its equations counted from 1.
+fn op_text(op: &RowOp) -> String {
+    match op {
+        RowOp::Swap(a, b) => format!("L{} <-> L{}", a + 1, b + 1),
+        RowOp::Add { src, dst } => format!("L{} -> L{} + L{}", dst + 1, dst + 1, src + 1),
+    }
+}
+
+/// Whether a start can reach a target, by both tests: the JSON of `damier lights winnable`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Winnability {
+    /// Width.
+    pub width: usize,
+    /// Height.
+    pub height: usize,
+    /// Nullity of the press matrix.
+    pub nullity: usize,
+    /// The answer (both tests agree).
+    pub winnable: bool,
+    /// Even overlap with every kernel vector ([`super::winnable_by_orthogonality`]).
+    pub by_orthogonality: bool,
+    /// A solution exists ([`super::solve`]).
+    pub by_solving: bool,
+}
