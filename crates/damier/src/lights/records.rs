@@ -1,6 +1,20 @@
 //! What `damier lights solve` and `winnable` report (their JSON), so that the CLI, the web
 //! lab and the Python package return the same records. Boards are rows of 0/1, top row
 //! first; the elimination's unknowns and equations are counted from 1.
+//!
+//! ```
+//! use damier::board::{Board, Size};
+//! use damier::lights::dense;
+//! use damier::lights::records::ExplainedStep;
+//!
+//! // The elimination of the 2 x 2 all-on board, step by step: column 1 is pivoted on L1.
+//! let (_, steps) = dense::explain(&Board::ones(Size::new(2, 2)?));
+//! let first = ExplainedStep::of(&steps[0]);
+//! assert_eq!((first.column, first.pivot_row), (1, Some(1)));
+//! assert_eq!(first.matrix.len(), 4);
+//! assert!(first.matrix[0].ends_with(" | 1"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use crate::gf2::{EliminationStep, RowOp};
 

@@ -1,5 +1,20 @@
 //! Answers that depend on the board's size only, as `damier lights count`, `table` and
 //! `kernel` report them (their JSON): the nullity, the number of solutions, the square table.
+//!
+//! ```
+//! use damier::board::Size;
+//! use damier::control::Control;
+//! use damier::lights::sizes::{size_count, square_table};
+//!
+//! // 5 x 5: nullity 2, so 4 ways from all-on to all-off and a quarter of the starts winnable.
+//! let c = size_count(Size::new(5, 5)?);
+//! assert_eq!((c.nullity, c.solutions.as_str(), c.winnable_fraction.as_str()), (2, "4", "1/4"));
+//! // The Lights Out text's table starts at L = 2; 4 x 4 has 16 solutions.
+//! let table = square_table(5, &Control::new())?;
+//! assert_eq!(table[2].size, 4);
+//! assert_eq!(table[2].solutions, "16");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use super::poly::{nullity, square_nullities};
 use crate::board::Size;
