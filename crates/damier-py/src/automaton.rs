@@ -16,7 +16,7 @@ use crate::{arrays, numbers, records, worker};
 
 /// Registers `damier.automaton`.
 pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
-    let m = crate::submodule(
+    let m = crate::submodule::submodule(
         parent,
         "automaton",
         "n queens solved by a stochastic, asynchronous cellular automaton whose cells exchange \

@@ -17,6 +17,7 @@ mod lights;
 mod numbers;
 mod queens;
 mod records;
+mod submodule;
 mod walk;
 mod worker;
 
@@ -32,12 +33,4 @@ fn _damier(m: &Bound<'_, PyModule>) -> PyResult<()> {
     walk::register(m)?;
     m.add_function(wrap_pyfunction!(factor::factor, m)?)?;
     Ok(())
-}
-
-/// Adds the submodule `name` (with its docstring) to `parent`.
-fn submodule<'py>(parent: &Bound<'py, PyModule>, name: &str, doc: &str) -> PyResult<Bound<'py, PyModule>> {
-    let m = PyModule::new(parent.py(), name)?;
-    m.setattr("__doc__", doc)?;
-    parent.add_submodule(&m)?;
-    Ok(m)
 }

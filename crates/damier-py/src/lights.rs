@@ -13,7 +13,7 @@ use crate::{arrays, numbers, worker};
 
 /// Registers `damier.lights`.
 pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
-    let m = crate::submodule(
+    let m = crate::submodule::submodule(
         parent,
         "lights",
         "Lights Out over GF(2) (\"Le jeu du tout éteint\"): pressing a cell flips it and its \

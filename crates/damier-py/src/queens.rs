@@ -17,7 +17,7 @@ use crate::{arrays, numbers, records, worker};
 
 /// Registers `damier.queens`.
 pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
-    let m = crate::submodule(
+    let m = crate::submodule::submodule(
         parent,
         "queens",
         "The n-queens problem (\"Algorithmique III — Le problème des 8 reines\"): counts, the first \

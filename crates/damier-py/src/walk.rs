@@ -8,7 +8,7 @@ use crate::{arrays, numbers, worker};
 
 /// Registers `damier.walk`.
 pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
-    let m = crate::submodule(
+    let m = crate::submodule::submodule(
         parent,
         "walk",
         "The pawn walk (\"Promenade binaire\"): a pawn lands first on the bottom-left cell of an \
