@@ -527,6 +527,20 @@ fn new_pages_work_in_headless_chromium() {
                 .spawn()
                 .unwrap(),
         );
+        // The count creates its journal a moment after it starts (seconds on a loaded machine),
+        // and until then the server answers 503, which the page would log as an error: the
+        // page is opened once the server reads the journal.
+        let started = Instant::now();
+        let readable = || {
+            ureq::post(format!("{base}/api/live/journal"))
+                .header("Content-Type", "application/json")
+                .send("{}")
+                .is_ok_and(|r| r.status() == 200)
+        };
+        while !readable() {
+            assert!(started.elapsed() < Duration::from_secs(60), "the count's journal never became readable");
+            std::thread::sleep(Duration::from_millis(100));
+        }
         b.goto(&format!("{base}/count"));
         b.wait("the journal", "/^[1-9]/.test(document.getElementById('j-done').textContent)");
         let first = b.text("#j-done");
