@@ -20,7 +20,13 @@ LONG_CALLS = [
 
 def interrupt(code):
     """Runs `code` in a child after `import damier`, sends SIGINT once it has started."""
-    script = "import sys, damier\nprint('started', flush=True)\n" + textwrap.dedent(code)
+    # Python keeps SIGINT ignored when it starts with it ignored (as a shell does for a job
+    # it runs in the background): Ctrl-C's handler is installed explicitly.
+    script = (
+        "import signal, sys, damier\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "print('started', flush=True)\n" + textwrap.dedent(code)
+    )
     child = subprocess.Popen(
         [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
