@@ -91,4 +91,7 @@ pub struct KernelRecord {
     /// The files the basis was written to.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub files: Option<Vec<std::path::PathBuf>>,
+    /// The folder of those files (in the text, which names it even when no file was written).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub folder: Option<std::path::PathBuf>,
 }

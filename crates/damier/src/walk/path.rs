@@ -239,6 +239,10 @@ pub struct ReplayRecord {
     pub white: usize,
     /// The move that left the board, if one did.
     pub left_board: Option<LeftBoard>,
+    /// The final board's picture (`#` black, `_` white, top row first), when shown: in the
+    /// text of `walk replay --show` only, not in its JSON.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub board: Option<Vec<String>>,
 }
 
 /// The move that left the board, with the pawn's cell before it counted from 1 at the top
@@ -258,7 +262,8 @@ pub struct LeftBoard {
 }
 
 impl ReplayRecord {
-    /// The record of `replay`, the replay of `moves` moves on a board of `size`.
+    /// The record of `replay`, the replay of `moves` moves on a board of `size` (without the
+    /// final board's picture: set [`ReplayRecord::board`] to show it).
     pub fn new(size: Size, moves: usize, replay: &Replay) -> ReplayRecord {
         let left_board = match replay.outcome {
             Outcome::LeftBoard { step, mv, row, col } => {
@@ -273,6 +278,7 @@ impl ReplayRecord {
             all_black: replay.all_black(),
             white: size.cells() - replay.black.count_ones() as usize,
             left_board,
+            board: None,
         }
     }
 }

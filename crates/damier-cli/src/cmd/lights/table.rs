@@ -96,28 +96,33 @@ pub(super) fn kernel(a: KernelArgs) -> anyhow::Result<ExitCode> {
         }
         None => None,
     };
-    let report = KernelRecord {
+    KernelRecord {
         width: w,
         height: h,
         nullity: basis.len(),
         basis: files.is_none().then(|| basis.iter().map(rows).collect()),
         files,
-    };
-    if a.json {
-        output::print_json(&report)?;
-    } else {
-        outln!("{w}x{h}: nullity {} ({} neutral configurations)", k, lights::power_of_two_decimal(k as u64))?;
-        if let (Some(dir), Some(files)) = (&a.out, &report.files) {
+        folder: a.out.as_deref().map(std::path::Path::to_path_buf),
+    }
+    .print(a.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Report for KernelRecord {
+    fn print_text(&self) -> anyhow::Result<()> {
+        let (w, h, k) = (self.width, self.height, self.nullity);
+        outln!("{w}x{h}: nullity {k} ({} neutral configurations)", lights::power_of_two_decimal(k as u64))?;
+        if let (Some(dir), Some(files)) = (&self.folder, &self.files) {
             outln!("basis written to {} ({} files kernel-{w}x{h}-K.pbm)", dir.display(), files.len())?;
         }
-        for (i, v) in report.basis.iter().flatten().enumerate() {
+        for (i, v) in self.basis.iter().flatten().enumerate() {
             outln!("basis vector {}:", i + 1)?;
             for r in v {
                 outln!("{r}")?;
             }
         }
+        Ok(())
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 pub(super) fn table(a: TableArgs) -> anyhow::Result<ExitCode> {

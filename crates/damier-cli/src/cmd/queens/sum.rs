@@ -12,8 +12,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use damier::queens;
 
-use crate::util::output;
-use crate::util::output::outln;
+use crate::util::output::{Report, outln};
 
 /// Arguments of `damier queens sum`.
 #[derive(Debug, clap::Args)]
@@ -62,19 +61,20 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             })?);
         }
     }
-    let report = queens::count::sum_shares(&reports)?;
-    let shares = reports[0].shares;
-    if a.json {
-        output::print_json(&report)?;
-    } else {
+    queens::count::SummedShares::of(&reports)?.print(a.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Report for queens::count::SummedShares {
+    fn print_text(&self) -> anyhow::Result<()> {
         outln!(
             "n = {}: {}, {} unique up to symmetry (from {} shares, {:.3} s of counting in all)",
-            report.n,
-            crate::util::plural(report.total, "solution"),
-            report.unique,
-            shares,
-            report.seconds
+            self.counts.n,
+            crate::util::plural(self.counts.total, "solution"),
+            self.counts.unique,
+            self.shares,
+            self.counts.seconds
         )?;
+        Ok(())
     }
-    Ok(ExitCode::SUCCESS)
 }

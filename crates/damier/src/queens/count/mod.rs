@@ -35,7 +35,7 @@ pub mod tasks;
 pub use backtrack::{solutions, total_plain};
 pub use error::{CountError, MAX_N, MemoryLimit};
 pub use share::{MAX_SHARES, Share, ShareError};
-pub use sum::{ShareCount, SumError, sum_shares};
+pub use sum::{ShareCount, SumError, SummedShares, sum_shares};
 pub use symmetric::{fixed_by_half_turn, fixed_by_quarter_turn};
 
 use crate::control::{Control, Interrupted};

@@ -24,6 +24,28 @@ pub struct ShareCount {
     pub tasks: u64,
 }
 
+/// The counts of n added up from its shares: the JSON of `damier queens sum`, that of
+/// `damier queens count` ([`TimedCounts`], `seconds` adding up the shares'), and the number of
+/// shares for its text.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SummedShares {
+    /// The counts, with the shares' seconds added up.
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub counts: TimedCounts,
+    /// The number of shares added (in the text).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub shares: u32,
+}
+
+impl SummedShares {
+    /// [`sum_shares`] of `shares`, with their number.
+    pub fn of(shares: &[ShareCount]) -> Result<SummedShares, SumError> {
+        let counts = sum_shares(shares)?;
+        Ok(SummedShares { counts, shares: shares[0].shares })
+    }
+}
+
 /// Why shares do not add up to a count.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SumError {
@@ -123,6 +145,13 @@ mod tests {
         // q(8) = 92 = 40 + 52, 12 unique.
         let s = sum_shares(&[share(8, 2, 2, 52), share(8, 1, 2, 40)]).unwrap();
         assert_eq!(s, TimedCounts { n: 8, total: 92, unique: 12, seconds: 1.0 });
+    }
+
+    #[test]
+    fn the_summed_record_keeps_the_number_of_shares() {
+        let s = SummedShares::of(&[share(8, 1, 2, 40), share(8, 2, 2, 52)]).unwrap();
+        assert_eq!((s.counts.total, s.counts.unique, s.shares), (92, 12, 2));
+        assert_eq!(SummedShares::of(&[]), Err(SumError::Empty));
     }
 
     #[test]
