@@ -10,6 +10,7 @@ mod cli {
     mod conventions;
     mod factor;
     mod faults;
+    mod imports;
     mod kills;
     mod lights;
     mod long_counts;
