@@ -15,7 +15,7 @@
 //! assert_eq!(largest, 64);
 //! ```
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -27,6 +27,28 @@ use crate::control::{Control, Interrupted};
 use crate::queens::Counts;
 use crate::queens::count::{self, CountOptions, Share};
 use crate::{factor, lights, walk};
+
+/// Mean wall seconds of a run of `f`, repeated until `min` has passed, and the last run's
+/// result. A first run shorter than `min` is a warm-up (thread pool start, caches) and left out
+/// of the mean; a first run of at least `min` is the figure alone.
+pub fn mean_over<T, E>(min: Duration, mut f: impl FnMut() -> Result<T, E>) -> Result<(f64, T), E> {
+    let start = Instant::now();
+    let first = f()?;
+    let once = start.elapsed();
+    if once >= min {
+        return Ok((once.as_secs_f64(), first));
+    }
+    let start = Instant::now();
+    let mut runs = 0u32;
+    loop {
+        let v = f()?;
+        runs += 1;
+        let spent = start.elapsed();
+        if spent >= min {
+            return Ok((spent.as_secs_f64() / f64::from(runs), v));
+        }
+    }
+}
 
 /// The best wall time of `repeat` counts of n (total + unique) on `pool` (its start-up not
 /// timed), with the counts found; every run must find the same counts.
@@ -149,6 +171,43 @@ pub fn lights_solve(start: &Board, repeat: u32, control: &Control) -> Result<Lig
         return Err(BenchError::Wrong(format!("the presses for {} do not verify", start.size())));
     }
     Ok(LightsTiming { solve_seconds: best, verify_seconds, copy_seconds, nullity, solvable })
+}
+
+/// The phases of the polynomial Lights Out solve, timed one by one by [`poly_phases`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PolyPhases {
+    /// Seconds to set up the system: `p_W`, `p_H(x+1) mod p_W`, their gcd with its cofactor.
+    pub setup_seconds: f64,
+    /// Seconds of the chase that gives the last row.
+    pub last_row_seconds: f64,
+    /// Seconds to solve for the first row (conversions, division, product).
+    pub first_row_seconds: f64,
+    /// Seconds of the chase that writes the presses in place.
+    pub chase_seconds: f64,
+}
+
+/// The phases of the polynomial solve of `start` ([`lights::Method::Poly`]), timed one by
+/// one; the presses written are checked to turn `start` off when it has a solution.
+pub fn poly_phases(start: &Board, control: &Control) -> Result<PolyPhases, BenchError> {
+    let t = Instant::now();
+    let system = lights::poly::PolySystem::new(start.size());
+    let setup_seconds = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let last_row = lights::chase::chase_residual(start, &vec![0; start.stride()], control)?;
+    let last_row_seconds = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let first_row = system.solve_first_row(&last_row);
+    let first_row_seconds = t.elapsed().as_secs_f64();
+    let mut presses = start.clone();
+    let t = Instant::now();
+    if let Some(first_row) = &first_row {
+        lights::chase::chase_in_place(&mut presses, first_row, control)?;
+    }
+    let chase_seconds = t.elapsed().as_secs_f64();
+    if first_row.is_some() && !lights::verify(start, None, &presses) {
+        return Err(BenchError::Wrong(format!("the phased presses for {} do not verify", start.size())));
+    }
+    Ok(PolyPhases { setup_seconds, last_row_seconds, first_row_seconds, chase_seconds })
 }
 
 /// Seconds to compute the nullities of every `n x n` board, `n <= to`, and the largest.

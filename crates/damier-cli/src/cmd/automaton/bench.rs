@@ -1,15 +1,15 @@
 //! `damier automaton bench`: cell updates per second of the three models (a model 3 step
 //! updates all n^2 cells), one thread and all threads.
-//! The timed call is the library's (`damier::bench::timers`), shared with `damier bench`.
+//! The rows are measured by the library (`damier::bench::tables`), with the timers of
+//! `damier bench`.
 
 use std::process::ExitCode;
 
 use clap::Args;
-use damier::automaton::{Model, Params};
-use damier::bench;
+use damier::bench::tables::{self, AutomatonRate};
 
-use crate::util::output::outln;
-use crate::util::{interrupt, output};
+use crate::util::interrupt;
+use crate::util::output::{Report, outln};
 
 use super::shared::*;
 
@@ -27,16 +27,6 @@ pub struct BenchArgs {
     json: bool,
 }
 
-#[derive(serde::Serialize)]
-struct BenchRow {
-    model: Model,
-    n: u32,
-    threads: usize,
-    updates: u64,
-    seconds: f64,
-    updates_per_second: f64,
-}
-
 pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(
         a.seconds.is_finite() && a.seconds > 0.0 && a.seconds <= 600.0,
@@ -45,35 +35,13 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
     for &n in &a.n {
         check_n(n)?;
     }
-    let all = std::thread::available_parallelism().map(|p| p.get()).unwrap_or(1);
-    let mut rows = Vec::new();
-    for model in [Model::Pair, Model::Cell, Model::Row] {
-        for &n in &a.n {
-            interrupt::check()?;
-            let params = Params::new(model, n)?;
-            for threads in [1, all] {
-                if threads == 1 || all > 1 {
-                    let (updates, seconds) = bench::timers::automaton_throughput(
-                        &params,
-                        threads,
-                        a.seconds,
-                        interrupt::control(),
-                    )?;
-                    rows.push(BenchRow {
-                        model,
-                        n,
-                        threads,
-                        updates,
-                        seconds,
-                        updates_per_second: updates as f64 / seconds,
-                    });
-                }
-            }
-        }
-    }
-    if a.json {
-        output::print_json(&rows)?;
-    } else {
+    tables::automaton_rates(&a.n, a.seconds, interrupt::control())?.print(a.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The table (its JSON: the list of rows).
+impl Report for Vec<AutomatonRate> {
+    fn print_text(&self) -> anyhow::Result<()> {
         outln!(
             "{:>5} {:>4} {:>7} {:>14} {:>9} {:>16}",
             "model",
@@ -83,7 +51,7 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
             "seconds",
             "M updates/s"
         )?;
-        for r in &rows {
+        for r in self {
             outln!(
                 "{:>5} {:>4} {:>7} {:>14} {:>9.3} {:>16.1}",
                 r.model.name(),
@@ -94,6 +62,6 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
                 r.updates_per_second / 1e6
             )?;
         }
+        Ok(())
     }
-    Ok(ExitCode::SUCCESS)
 }

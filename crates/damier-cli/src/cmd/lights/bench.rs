@@ -1,16 +1,12 @@
-//! `damier lights bench`: the performance table. The timed calls are the library's
-//! (`damier::bench::timers`), shared with `damier bench`.
+//! `damier lights bench`: the performance table. Its rows are measured by the library
+//! (`damier::bench::tables`), with the timers of `damier bench`.
 
 use std::process::ExitCode;
-use std::time::Instant;
 
-use damier::bench;
-use damier::control::Control;
-use damier::lights::{self};
-use serde::Serialize;
+use damier::bench::tables::{self, LightsRow};
 
-use crate::util::output::{errln, outln};
-use crate::util::{interrupt, output};
+use crate::util::interrupt;
+use crate::util::output::{Report, errln, outln};
 
 /// Arguments of `damier lights bench`.
 #[derive(Debug, clap::Args)]
@@ -32,87 +28,47 @@ pub struct BenchArgs {
     json: bool,
 }
 
-#[derive(Serialize)]
-struct BenchRow {
-    task: String,
-    seconds: f64,
-    verify_seconds: Option<f64>,
-    target_seconds: Option<f64>,
-    nullity: Option<usize>,
-}
-
 pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
-    let control: &Control = interrupt::control();
-    let mut out = Vec::new();
+    let control = interrupt::control();
+    let mut rows = Vec::new();
     for &n in &a.sizes {
-        let (start, generated) = bench::timers::random_square(n, a.seed)?;
-        let size = start.size();
-        // A random start has no solution with probability 1 - 2^-k (k the nullity): the
-        // work is the same either way, and the row says which.
-        let reps = if n <= 20_000 { 5 } else { 1 };
-        let timing = bench::timers::lights_solve(&start, reps, control)?;
-        if a.breakdown {
-            // The phases of the polynomial method, timed one by one.
-            let t = Instant::now();
-            let sys = lights::poly::PolySystem::new(size);
-            let t_sys = t.elapsed().as_secs_f64();
-            let t = Instant::now();
-            let r = lights::chase::chase_residual(&start, &vec![0; start.stride()], control)?;
-            let t_res = t.elapsed().as_secs_f64();
-            let t = Instant::now();
-            let x0 = sys.solve_first_row(&r);
-            let t_first = t.elapsed().as_secs_f64();
-            let mut x = start.clone();
-            let t = Instant::now();
-            if let Some(x0) = &x0 {
-                lights::chase::chase_in_place(&mut x, x0, control)?;
-            }
-            let t_full = t.elapsed().as_secs_f64();
+        let row = tables::lights_solve_row(n, a.seed, a.breakdown, control)?;
+        if let Some(p) = &row.phases {
             errln!(
-                "{n}x{n}: polynomial setup (p_W, p_H(x+1) mod p_W, gcd with cofactor) {t_sys:.4} s; \
-                 chase for the last row {t_res:.4} s; first row (conversions, division, product) {t_first:.4} s; \
-                 chase writing the presses in place {t_full:.4} s"
+                "{n}x{n}: polynomial setup (p_W, p_H(x+1) mod p_W, gcd with cofactor) {:.4} s; \
+                 chase for the last row {:.4} s; first row (conversions, division, product) {:.4} s; \
+                 chase writing the presses in place {:.4} s",
+                p.setup_seconds,
+                p.last_row_seconds,
+                p.first_row_seconds,
+                p.chase_seconds
             );
         }
-        let target = bench::lights_solve_target(n);
-        out.push(BenchRow {
-            task: format!(
-                "solve random {n}x{n} (seed {}, {}; generate {generated:.2} s, copy {copy_time:.2} s)",
-                a.seed,
-                if timing.solvable { "solved" } else { "no solution" },
-                copy_time = timing.copy_seconds,
-            ),
-            seconds: timing.solve_seconds,
-            verify_seconds: Some(timing.verify_seconds),
-            target_seconds: target,
-            nullity: Some(timing.nullity),
-        });
+        rows.push(row);
     }
     if a.nullities_to > 0 {
-        let (s, max) = bench::timers::square_nullities(a.nullities_to, control)?;
-        out.push(BenchRow {
-            task: format!("nullities of all n x n, n <= {} (max {max})", a.nullities_to),
-            seconds: s,
-            verify_seconds: None,
-            target_seconds: bench::lights_nullities_target(a.nullities_to),
-            nullity: None,
-        });
+        rows.push(tables::lights_nullities_row(a.nullities_to, control)?);
     }
-    if a.json {
-        output::print_json(&out)?;
-    } else {
+    rows.print(a.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The table (its JSON: the list of rows).
+impl Report for Vec<LightsRow> {
+    fn print_text(&self) -> anyhow::Result<()> {
+        let or_dash = |v: Option<String>| v.unwrap_or_else(|| "-".into());
         outln!("{:<80} {:>10} {:>10} {:>10} {:>8}", "task", "seconds", "verify s", "target s", "ratio")?;
-        for r in &out {
+        for r in self {
             outln!(
                 "{:<80} {:>10.4} {:>10} {:>10} {:>8}",
                 r.task,
                 r.seconds,
-                r.verify_seconds.map(|v| format!("{v:.4}")).unwrap_or_else(|| "-".into()),
-                r.target_seconds.map(|v| format!("{v}")).unwrap_or_else(|| "-".into()),
-                r.target_seconds.map(|t| format!("{:.2}", r.seconds / t)).unwrap_or_else(|| "-".into()),
+                or_dash(r.verify_seconds.map(|v| format!("{v:.4}"))),
+                or_dash(r.target_seconds.map(|v| format!("{v}"))),
+                or_dash(r.ratio().map(|v| format!("{v:.2}"))),
             )?;
         }
         outln!("(ratio = measured / target; below 1 meets the target)")?;
+        Ok(())
     }
-    Ok(ExitCode::SUCCESS)
 }

@@ -9,16 +9,9 @@ pub(super) fn columns_line(cols: &[u64]) -> String {
     cols.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
 }
 
-/// Runs the counter on the current pool, with a progress bar (on a terminal) over its tasks;
-/// Ctrl-C surfaces as `Interrupted` in the error chain (exit 130).
-pub(super) fn count_solutions(n: u32) -> anyhow::Result<damier::queens::Counts> {
-    let control = crate::util::interrupt::control();
-    let tasks = damier::queens::count::task_count(n).unwrap_or(0);
-    let _bar = crate::util::progress::Progress::start(control, tasks, "counting");
-    Ok(damier::queens::count_solutions(n, control)?)
-}
-
-/// [`count_solutions`] with chosen options (engine, vector unit).
+/// The counts of n with chosen options (engine, vector unit), on the current pool, with a
+/// progress bar (on a terminal) over its tasks; Ctrl-C surfaces as `Interrupted` in the error
+/// chain (exit 130).
 pub(super) fn count_with(
     n: u32,
     options: &damier::queens::count::CountOptions,
@@ -27,7 +20,7 @@ pub(super) fn count_with(
     Ok(damier::queens::count::counts_from_total(n, total)?)
 }
 
-/// [`count_solutions`] for one share of the tasks: its total only.
+/// [`count_with`] for one share of the tasks: its total only.
 pub(super) fn count_share(
     n: u32,
     share: damier::queens::count::Share,

@@ -5,17 +5,19 @@
 //! second of CPU in a release build; 14 takes ~8 s, 15 about a minute), and the output says
 //! where it stopped.
 //! Each point is the mean over repeated runs totalling at least `--min-ms` milliseconds,
-//! so tiny n are not pure timer noise.
+//! so tiny n are not pure timer noise. The rows are measured by the library
+//! (`damier::bench::tables::queens_timing`); this command draws and writes them.
 
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::Duration;
 
+use damier::bench::tables::{self, QueensTiming};
 use damier::control::Control;
-use damier::queens::{self, naive};
+use damier::queens;
 
 use crate::util::OutputPath;
 use crate::util::csv_file::{self, format};
-use crate::util::output::outln;
+use crate::util::output::{Report, outln};
 use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::{interrupt, output, progress::Progress};
 
@@ -48,36 +50,6 @@ pub struct Args {
     json: bool,
 }
 
-#[derive(serde::Serialize)]
-struct Row {
-    n: u32,
-    /// `None` past --naive-max.
-    naive_seconds: Option<f64>,
-    fast_seconds: f64,
-    total: u64,
-}
-
-/// Mean seconds per run of `f`, repeating until `min_ms` have passed; also its last result.
-/// A first run shorter than `min_ms` is a warm-up (thread pool start, caches) and discarded.
-fn time<T>(min_ms: u64, mut f: impl FnMut() -> anyhow::Result<T>) -> anyhow::Result<(f64, T)> {
-    let start = Instant::now();
-    let v = f()?;
-    let once = start.elapsed();
-    if once.as_millis() as u64 >= min_ms {
-        return Ok((once.as_secs_f64(), v));
-    }
-    let start = Instant::now();
-    let mut runs = 0u32;
-    loop {
-        let v = f()?;
-        runs += 1;
-        let spent = start.elapsed();
-        if spent.as_millis() as u64 >= min_ms {
-            return Ok((spent.as_secs_f64() / f64::from(runs), v));
-        }
-    }
-}
-
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(a.from >= 1, "--from must be at least 1");
     anyhow::ensure!(a.to >= a.from, "--to ({}) must be at least --from ({})", a.to, a.from);
@@ -100,17 +72,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let mut rows = Vec::new();
     {
         let _bar = Progress::start(steps, u64::from(a.to - a.from + 1), "timing");
+        let min = Duration::from_millis(a.min_ms);
         for n in a.from..=a.to {
-            let (fast_seconds, counts) =
-                time(a.min_ms, || pool.install(|| super::shared::count_solutions(n)))?;
-            let naive_seconds = if n <= a.naive_max {
-                let (s, total) = time(a.min_ms, || Ok(naive::count(n, control)?))?;
-                anyhow::ensure!(total == counts.total, "n = {n}: naive {total} != fast {}", counts.total);
-                Some(s)
-            } else {
-                None
-            };
-            rows.push(Row { n, naive_seconds, fast_seconds, total: counts.total });
+            rows.push(tables::queens_timing(n, n <= a.naive_max, min, &pool, control)?);
             steps.advance(1);
         }
     }
@@ -137,7 +101,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         output::write_bytes(path, output::Durability::Synced, &csv_file::to_bytes(&lines)?)?;
     }
     if let Some(path) = &a.plot {
-        let curve = |name: String, f: &dyn Fn(&Row) -> Option<f64>| Curve {
+        let curve = |name: String, f: &dyn Fn(&QueensTiming) -> Option<f64>| Curve {
             name,
             points: rows.iter().filter_map(|r| f(r).map(|s| Point::new(f64::from(r.n), s))).collect(),
             interval: Interval::None,
@@ -164,17 +128,33 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         };
         chart.draw(path)?;
     }
-    if a.json {
-        output::print_json(&rows)?;
-    } else {
+    Table { rows, naive_max: a.naive_max, to: a.to }.print(a.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The table of `queens timing` (its JSON: the list of rows).
+#[derive(serde::Serialize)]
+#[serde(transparent)]
+struct Table {
+    rows: Vec<QueensTiming>,
+    /// Largest n of the naive counter (the text says where it stopped).
+    #[serde(skip)]
+    naive_max: u32,
+    /// Largest n.
+    #[serde(skip)]
+    to: u32,
+}
+
+impl Report for Table {
+    fn print_text(&self) -> anyhow::Result<()> {
         outln!("{:>3} {:>14} {:>14} {:>16}", "n", "naive (s)", "fast (s)", "solutions")?;
-        for r in &rows {
+        for r in &self.rows {
             let naive = r.naive_seconds.map(|s| format!("{s:.6}")).unwrap_or_else(|| "-".into());
             outln!("{:>3} {naive:>14} {:>14.6} {:>16}", r.n, r.fast_seconds, r.total)?;
         }
-        if a.to > a.naive_max {
-            outln!("(the naive counter stops at n = {}: it grows like n!; see --naive-max)", a.naive_max)?;
+        if self.to > self.naive_max {
+            outln!("(the naive counter stops at n = {}: it grows like n!; see --naive-max)", self.naive_max)?;
         }
+        Ok(())
     }
-    Ok(ExitCode::SUCCESS)
 }

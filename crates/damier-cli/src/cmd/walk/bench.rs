@@ -1,9 +1,9 @@
-//! `damier walk bench`: solve and path timed on large boards. The timed call is the
-//! library's (`damier::bench::timers::walk`), shared with `damier bench`.
+//! `damier walk bench`: solve and path timed on large boards. The boards and their rows are
+//! the library's (`damier::bench::tables`), timed as in `damier bench`.
 
 use std::process::ExitCode;
 
-use damier::bench;
+use damier::bench::tables;
 use damier::walk::Method;
 
 use crate::util::output::outln;
@@ -26,44 +26,16 @@ pub struct BenchArgs {
     json: bool,
 }
 
-#[derive(serde::Serialize)]
-struct BenchRow {
-    rows: usize,
-    cols: usize,
-    solve_seconds: f64,
-    path_seconds: f64,
-    total_seconds: f64,
-    replay_seconds: f64,
-    activated: usize,
-    path_length: usize,
-}
-
 pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
-    let max = a.max as usize;
-    let mut sizes: Vec<(usize, usize)> =
-        [100, 250, 500, 1000, 2000, 4096].iter().copied().filter(|&n| n < max).map(|n| (n, n)).collect();
-    sizes.push((max, max));
-    if max >= 2 {
-        sizes.push((max / 2, max));
-    }
     let method = Method::from(a.method);
     anyhow::ensure!(
         matches!(method, Method::Fast | Method::Poly),
         "walk bench times the fast and poly methods only"
     );
+    // The text prints each row as it is measured (a large board takes seconds).
     let mut rows = Vec::new();
-    for (r, c) in sizes {
-        let t = bench::timers::walk(r, c, method, interrupt::control())?;
-        let row = BenchRow {
-            rows: r,
-            cols: c,
-            solve_seconds: t.solve_seconds,
-            path_seconds: t.path_seconds,
-            total_seconds: t.solve_seconds + t.path_seconds,
-            replay_seconds: t.replay_seconds,
-            activated: t.activated,
-            path_length: t.path_length,
-        };
+    for (r, c) in tables::walk_boards(a.max as usize) {
+        let row = tables::walk_row(r, c, method, interrupt::control())?;
         if !a.json {
             if rows.is_empty() {
                 outln!(
@@ -87,7 +59,7 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
                 row.replay_seconds,
                 row.activated,
                 row.path_length,
-                row.path_length as f64 / row.activated as f64
+                row.moves_per_activated()
             )?;
         }
         rows.push(row);
