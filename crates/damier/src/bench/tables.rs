@@ -1,7 +1,7 @@
 //! The rows of the per-problem benchmark tables: `damier automaton bench`, `lights bench`,
 //! `walk bench` and `damier queens timing` (the course chapter's time against n), measured by
-//! the same [`timers`](super::timers) as the whole report. Each row is the JSON record its
-//! command prints; the command only chooses the rows from its arguments and prints them.
+//! the same [`timers`] as the whole report. Each row is the JSON record its command prints;
+//! the command only chooses the rows from its arguments and prints them.
 //!
 //! The figures are wall times of a machine shared with other work: tests check the answers a
 //! row carries (counts, nullities, path lengths), never its times.
