@@ -95,7 +95,7 @@ fn code_only(text: &str) -> String {
             b'\'' => {
                 // A character literal ('x', '\n', '\u{7b}'); a lifetime ('a) is kept.
                 let end = if b.get(i + 1) == Some(&b'\\') {
-                    b[i + 2..].iter().position(|&c| c == b'\'').map(|p| i + 2 + p)
+                    b.get(i + 3..).and_then(|r| r.iter().position(|&c| c == b'\'')).map(|p| i + 3 + p)
                 } else {
                     let len = text[i + 1..].chars().next().map_or(1, char::len_utf8);
                     (b.get(i + 1 + len) == Some(&b'\'')).then_some(i + 1 + len)
@@ -555,4 +555,17 @@ fn a_circle_through_super_and_a_child_path_is_found_in_source() {
         graph["src/shapes.rs"],
         BTreeSet::from(["src/lib.rs".to_string(), "src/other.rs".to_string()])
     );
+}
+
+#[test]
+fn comments_strings_and_characters_are_blanked_but_lifetimes_kept() {
+    let code = code_only(
+        "let a = '\\''; let b = '{'; // use crate::x;\nfn f<'s>(x: &'s str) { r#\"}\"#; \"\\\"}\"; }",
+    );
+    // The comment and the character literals are gone; the two lifetimes stay.
+    assert!(!code.contains("crate") && code.matches('\'').count() == 2, "{code}");
+    assert!(code.contains("fn f<'s>(x: &'s str) {"), "{code}");
+    // Only the function's own braces are left.
+    assert_eq!((code.matches('{').count(), code.matches('}').count()), (1, 1), "{code}");
+    assert_eq!(code.len(), code_only(&code).len());
 }
