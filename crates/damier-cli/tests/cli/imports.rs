@@ -303,7 +303,10 @@ fn read_code(
         code.replace_range(at..end, &" ".repeat(end - at));
     }
     // `use` declarations: imports, or re-exports when public.
-    while let Some(at) = word_at(&code, "use").into_iter().next() {
+    // (`use<'a>` in a return type is a capture list, not a declaration.)
+    while let Some(at) =
+        word_at(&code, "use").into_iter().find(|&at| !code[at + 3..].trim_start().starts_with('<'))
+    {
         let end = item_end(&code, at);
         let before = code[..at].trim_end();
         let public = before.ends_with("pub")
@@ -538,7 +541,8 @@ fn a_circle_through_super_and_a_child_path_is_found_in_source() {
     std::fs::create_dir(&src).unwrap();
     let shapes = "//! Shapes: `use crate::nothing;` in a comment is no import.\n\
                   use super::{Unit, other::*};\n\
-                  pub fn area() -> Unit { let _ = \"crate::nothing\"; Unit }\n";
+                  pub fn area() -> Unit { let _ = \"crate::nothing\"; Unit }\n\
+                  pub fn all<'s>(x: &'s [u8]) -> impl Iterator + use<'s> { x.iter() }\n";
     std::fs::write(src.join("shapes.rs"), shapes).unwrap();
     std::fs::write(src.join("other.rs"), "pub fn helper() {}\n").unwrap();
     let lib = "mod other;\nmod shapes;\npub struct Unit;\npub fn f() { shapes::area(); }\n";
