@@ -1,5 +1,6 @@
 //! Answers that depend on the board's size only, as `damier lights count`, `table` and
-//! `kernel` report them (their JSON): the nullity, the number of solutions, the square table.
+//! `kernel` report them (their JSON): the nullity, the number of solutions, the square table,
+//! the kernel's basis checked neutral ([`neutral_basis`]).
 //!
 //! ```
 //! use damier::board::Size;
@@ -16,8 +17,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::path::PathBuf;
+
+use super::error::LightsError;
+use super::method::Method;
 use super::poly::{nullity, square_nullities};
-use crate::board::Size;
+use super::press::verify;
+use crate::board::{Board, Size};
 use crate::control::{Control, Interrupted};
 use crate::gf2::power_of_two_decimal;
 
@@ -90,8 +96,71 @@ pub struct KernelRecord {
     pub basis: Option<Vec<Vec<String>>>,
     /// The files the basis was written to.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub files: Option<Vec<std::path::PathBuf>>,
+    pub files: Option<Vec<PathBuf>>,
     /// The folder of those files (in the text, which names it even when no file was written).
     #[cfg_attr(feature = "serde", serde(skip))]
-    pub folder: Option<std::path::PathBuf>,
+    pub folder: Option<PathBuf>,
+}
+
+impl KernelRecord {
+    /// The record of `basis`, a basis of the kernel of `size`, printed as rows of 0/1.
+    pub fn listed(size: Size, basis: &[Board]) -> KernelRecord {
+        KernelRecord {
+            width: size.width(),
+            height: size.height(),
+            nullity: basis.len(),
+            basis: Some(basis.iter().map(|b| b.to_rows('1', '0')).collect()),
+            files: None,
+            folder: None,
+        }
+    }
+
+    /// The record of a basis of `nullity` vectors written to `files` in `folder`.
+    pub fn written(size: Size, nullity: usize, folder: PathBuf, files: Vec<PathBuf>) -> KernelRecord {
+        KernelRecord {
+            width: size.width(),
+            height: size.height(),
+            nullity,
+            basis: None,
+            files: Some(files),
+            folder: Some(folder),
+        }
+    }
+}
+
+/// A basis of the kernel of `size` (the poly engine), each vector checked neutral before it
+/// is shown: pressing it on the dark board leaves the board dark.
+pub fn neutral_basis(size: Size) -> Result<Vec<Board>, LightsError> {
+    let basis = super::kernel(size, Method::Poly)?;
+    check_neutral(&basis, Method::Poly)?;
+    Ok(basis)
+}
+
+/// [`LightsError::Unverified`] unless every vector of `basis`, from `method`, is neutral.
+fn check_neutral(basis: &[Board], method: Method) -> Result<(), LightsError> {
+    match basis.iter().all(|v| verify(&Board::new(v.size()), None, v)) {
+        true => Ok(()),
+        false => Err(LightsError::Unverified(method)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_basis_is_checked_neutral() {
+        let size = Size::new(5, 5).unwrap();
+        let basis = neutral_basis(size).unwrap();
+        assert_eq!(basis.len(), 2);
+        // A single press lights its cell and its neighbours: not neutral.
+        let mut wrong = basis.clone();
+        let mut press = Board::new(size);
+        press.set(0, 0, true);
+        wrong.push(press);
+        assert_eq!(check_neutral(&wrong, Method::Poly), Err(LightsError::Unverified(Method::Poly)));
+        let record = KernelRecord::listed(size, &basis);
+        assert_eq!((record.width, record.height, record.nullity), (5, 5, 2));
+        assert_eq!(record.basis.unwrap()[0], basis[0].to_rows('1', '0'));
+    }
 }

@@ -2,9 +2,9 @@
 
 use std::process::ExitCode;
 
-use damier::board::{Board, Size};
+use damier::board::Size;
+use damier::lights;
 use damier::lights::sizes::{KernelRecord, SizeCount, SquareRow};
-use damier::lights::{self, Method};
 
 use crate::util::OutputPath;
 use crate::util::output::{Report, errln, outln};
@@ -76,14 +76,8 @@ pub(super) fn kernel(a: KernelArgs) -> anyhow::Result<ExitCode> {
         w * h,
         if a.out.is_some() { "to hold" } else { "to print (--out DIR writes it as bitmaps)" }
     );
-    let basis = lights::kernel(size, Method::Poly)?;
-    for v in &basis {
-        anyhow::ensure!(
-            lights::apply_presses(&Board::new(size), v).is_zero(),
-            "internal error: a kernel vector is not neutral"
-        );
-    }
-    let files = match &a.out {
+    let basis = lights::sizes::neutral_basis(size)?;
+    let record = match &a.out {
         Some(dir) => {
             let mut files = Vec::with_capacity(basis.len());
             for (i, v) in basis.iter().enumerate() {
@@ -92,19 +86,11 @@ pub(super) fn kernel(a: KernelArgs) -> anyhow::Result<ExitCode> {
                 board_io::write(&path, v)?;
                 files.push(path);
             }
-            Some(files)
+            KernelRecord::written(size, basis.len(), dir.to_path_buf(), files)
         }
-        None => None,
+        None => KernelRecord::listed(size, &basis),
     };
-    KernelRecord {
-        width: w,
-        height: h,
-        nullity: basis.len(),
-        basis: files.is_none().then(|| basis.iter().map(rows).collect()),
-        files,
-        folder: a.out.as_deref().map(std::path::Path::to_path_buf),
-    }
-    .print(a.json)?;
+    record.print(a.json)?;
     Ok(ExitCode::SUCCESS)
 }
 
