@@ -3,10 +3,8 @@
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use damier::automaton::experiment::RunRecord;
+use damier::automaton::experiment::{RunRecord, UnsolvableRun};
 use damier::automaton::{self, Model, Params, Stop, dir, text};
-use damier::control::Control;
-use damier::queens::max;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -54,16 +52,6 @@ fn model(model: &Bound<'_, PyAny>) -> PyResult<Model> {
             Err(errors::type_error("model must be a str (\"pair\", \"cell\", \"row\") or an int (1, 2, 3)"))
         }
     }
-}
-
-/// R(n) when it is less than n (n = 2, 3: no solution exists, the automaton cannot succeed);
-/// the search of R is instant on these boards, and from n = 4 on R(n) = n.
-fn unsolvable(n: u32) -> PyResult<Option<u64>> {
-    if n >= 4 {
-        return Ok(None);
-    }
-    let most = max::max_queens(n, &Control::new()).map_err(errors::internal)?.max;
-    Ok((most < u64::from(n)).then_some(most))
 }
 
 /// Checked parameters.
@@ -154,18 +142,18 @@ impl Automaton {
         let cap = cap(max_steps)?;
         let clock = Instant::now();
         let params = self.with(py, |a| *a.params());
-        if let Some(most) = unsolvable(params.n)? {
+        if let Some(not_made) = self.with(py, UnsolvableRun::of).map_err(errors::internal)? {
             // As the CLI: no solution exists, so the run could only go on to its step cap.
             errors::warn(
                 py,
                 &format!(
                     "n = {n} has no solution (at most {most} non-attacking queens fit on {n} x {n}): \
                      the automaton cannot succeed, nothing is run",
-                    n = params.n
+                    n = params.n,
+                    most = not_made.most
                 ),
             )?;
-            let result = self.with(py, |a| a.result(None));
-            return records::dict(py, &RunRecord::new(params, result, 0.0));
+            return records::dict(py, &not_made);
         }
         let result = self.advance(py, cap)?;
         records::dict(py, &RunRecord::new(params, result, clock.elapsed().as_secs_f64()))

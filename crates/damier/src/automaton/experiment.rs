@@ -25,6 +25,7 @@ use rayon::prelude::*;
 use super::{Automaton, AutomatonError, Model, Params, StartSignals};
 use crate::control::{Control, Interrupted};
 use crate::queens::Placement;
+use crate::queens::max::{self, MaxError};
 use crate::stats;
 
 pub use crate::control::{CHUNK, Censored, Stop, stream_seed};
@@ -81,6 +82,27 @@ impl RunRecord {
     pub fn new(params: Params, result: RunResult, seconds: f64) -> RunRecord {
         let RunResult { seed, steps, moves, solved, absorbing, placement, censored } = result;
         RunRecord { params, seed, steps, moves, solved, absorbing, placement, censored, seconds }
+    }
+}
+
+/// A run not made because no solution exists for its n (n = 2, 3: at most `most` < n queens
+/// fit), so the automaton could only go on to its step cap. Its JSON is the run's record at
+/// its start (the text of `damier automaton run` says why nothing ran).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(transparent))]
+pub struct UnsolvableRun {
+    /// The run's record, no step made.
+    pub record: RunRecord,
+    /// R(n), the most non-attacking queens that fit.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub most: u64,
+}
+
+impl UnsolvableRun {
+    /// The run of `aut` not made when no solution exists for its n; `None` when one does.
+    pub fn of(aut: &Automaton) -> Result<Option<UnsolvableRun>, MaxError> {
+        let Some(most) = max::unsolvable(aut.n())? else { return Ok(None) };
+        Ok(Some(UnsolvableRun { record: RunRecord::new(*aut.params(), aut.result(None), 0.0), most }))
     }
 }
 
@@ -473,6 +495,19 @@ mod tests {
         cols.len() == n
             && cols.iter().all(|&c| c < n)
             && (0..n).all(|i| (i + 1..n).all(|j| cols[i] != cols[j] && cols[i].abs_diff(cols[j]) != j - i))
+    }
+
+    #[test]
+    fn a_run_is_not_made_where_no_solution_exists() {
+        for (n, most) in [(1, None), (2, Some(1)), (3, Some(2)), (4, None), (5, None)] {
+            let aut = Automaton::from_seed(&Params::new(Model::Cell, n).unwrap(), 3).unwrap();
+            let not_made = UnsolvableRun::of(&aut).unwrap();
+            assert_eq!(not_made.as_ref().map(|u| u.most), most, "n = {n}");
+            if let Some(u) = not_made {
+                assert_eq!((u.record.params.n, u.record.seed, u.record.steps), (n, 3, 0));
+                assert!(!u.record.solved && u.record.placement.is_none() && u.record.censored.is_none());
+            }
+        }
     }
 
     #[test]

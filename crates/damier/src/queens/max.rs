@@ -69,6 +69,16 @@ pub enum MaxError {
     Interrupted(#[from] Interrupted),
 }
 
+/// R(n) when it is less than n, that is when no n queens fit without attacking (n = 2, 3):
+/// `Some(R(n))`; `None` when R(n) = n. Searched below n = 4 (instantly), R(n) = n from 4 on.
+pub fn unsolvable(n: u32) -> Result<Option<u64>, MaxError> {
+    if n >= 4 {
+        return Ok(None);
+    }
+    let most = max_queens(n, &Control::new())?.max;
+    Ok((most < u64::from(n)).then_some(most))
+}
+
 struct Bnb<'a> {
     n: u32,
     full: u64,

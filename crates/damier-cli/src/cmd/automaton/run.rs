@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::Args;
-use damier::automaton::experiment::{Censored, RunRecord};
+use damier::automaton::experiment::{Censored, RunRecord, UnsolvableRun};
 use damier::automaton::{self as engine};
 use damier::automaton::{Automaton, Params, StartSignals, Stop, text};
 
@@ -135,21 +135,14 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
         let eta_text = params.used_eta().map(|e| format!(" eta = {e}")).unwrap_or_default();
         outln!("model {} n = {n} eps = {}{eta_text} seed = {seed}", params.model, params.eps)?;
     }
-    // R(n) < n (n = 2, 3): no solution exists, so the run could only go on to its step cap.
-    // The search of R is instant on small boards; from n = 4 on a construction gives R(n) = n.
-    let most =
-        if n < 4 { damier::queens::max::max_queens(n, interrupt::control())?.max } else { u64::from(n) };
-    if most < u64::from(n) {
+    // No solution exists for n = 2, 3, so the run could only go on to its step cap.
+    if let Some(not_made) = UnsolvableRun::of(&aut)? {
         errln!(
-            "damier: n = {n} has no solution (at most {most} non-attacking queens fit on {n} x {n}): \
-             the automaton cannot succeed, nothing is run"
+            "damier: n = {n} has no solution (at most {} non-attacking queens fit on {n} x {n}): \
+             the automaton cannot succeed, nothing is run",
+            not_made.most
         );
-        let report = RunRecord::new(params, aut.result(None), 0.0);
-        if a.json {
-            output::print_json(&report)?;
-        } else {
-            outln!("no solution exists for n = {n}")?;
-        }
+        not_made.print(a.json)?;
         return Ok(ExitCode::from(exit::NO));
     }
     let control = interrupt::control();
@@ -202,6 +195,13 @@ impl Report for RunRecord {
         } else {
             outln!("no solution within {} steps ({} moves), {:.3} s", self.steps, self.moves, self.seconds)?;
         }
+        Ok(())
+    }
+}
+
+impl Report for UnsolvableRun {
+    fn print_text(&self) -> anyhow::Result<()> {
+        outln!("no solution exists for n = {}", self.record.params.n)?;
         Ok(())
     }
 }
