@@ -12,6 +12,7 @@
 //! - [`count`](mod@count): the fast counter (total and unique in one run);
 //! - [`construct`]: one solution for any n >= 4 up to 10^9 by an explicit formula;
 //! - [`local`]: a random solution for n up to 10^8 by conflict-minimising local search;
+//! - [`solve`]: one solution for a given n by either, as `damier queens solve` reports it;
 //! - [`sample`]: solutions drawn at random (exactly uniform for n <= 14);
 //! - [`max`]: R(n), the most non-attacking queens on n x n, with a witness;
 //! - [`corners`]: the course chapter's exercises on adding or removing a corner queen.
@@ -36,6 +37,7 @@ pub mod naive;
 pub mod placement;
 pub mod sample;
 pub mod search;
+pub mod solve;
 pub mod symmetry;
 
 pub use count::{CountError, Counts, count_solutions};

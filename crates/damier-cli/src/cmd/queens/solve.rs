@@ -12,24 +12,33 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use damier::queens::solve::{self, NoSolution};
 use damier::queens::{Placement, construct, local};
 
 use super::shared::BOARD_MAX;
 use crate::util::OutputPath;
-use crate::util::output::{Durability, errln, outln};
+use crate::util::output::{Durability, Report, errln, outln};
 use crate::util::{exit, interrupt, output, progress::Progress};
 
 /// Most columns printed to a terminal; pipes and files get them all.
 const TERMINAL_MAX: u64 = 10_000;
 
 /// How the solution is found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Method {
     /// The explicit construction (Hoffman, Loessi and Moore): one fixed solution, N <= 10^9.
     Construct,
     /// Conflict-minimising local search from a random start: a random solution, N <= 10^8.
     Local,
+}
+
+impl From<Method> for solve::Method {
+    fn from(m: Method) -> solve::Method {
+        match m {
+            Method::Construct => solve::Method::Construct,
+            Method::Local => solve::Method::Local,
+        }
+    }
 }
 
 /// How `--out` stores the columns.
@@ -104,7 +113,7 @@ struct Header {
 
 impl Header {
     fn write_json_head(&self, w: &mut impl Write, n: u32) -> anyhow::Result<()> {
-        write!(w, "{{\n  \"n\": {n},\n  \"method\": \"{}\",\n", self.method_name())?;
+        write!(w, "{{\n  \"n\": {n},\n  \"method\": \"{}\",\n", solve::Method::from(self.method).name())?;
         if let Some(seed) = self.seed {
             writeln!(w, "  \"seed\": {seed},")?;
         }
@@ -113,13 +122,6 @@ impl Header {
         }
         write!(w, "  \"seconds\": {},\n  \"columns\": [", self.seconds)?;
         Ok(())
-    }
-
-    fn method_name(&self) -> &'static str {
-        match self.method {
-            Method::Construct => "construct",
-            Method::Local => "local",
-        }
     }
 }
 
@@ -159,12 +161,12 @@ fn write_columns(
     Ok(())
 }
 
-/// Finds and checks the solution; `Ok(None)` when there is none (N = 2, 3).
-fn find(a: &Args) -> anyhow::Result<Option<(Columns, Header)>> {
+/// Finds and checks the solution, or says that there is none (N = 2, 3).
+fn find(a: &Args) -> anyhow::Result<Result<(Columns, Header), NoSolution>> {
     let n = a.n;
     anyhow::ensure!(n >= 1, "n must be at least 1");
-    if n == 2 || n == 3 {
-        return Ok(None);
+    if let Some(none) = NoSolution::of(n, a.method.into())? {
+        return Ok(Err(none));
     }
     anyhow::ensure!(
         a.method == Method::Local || a.seed.is_none(),
@@ -192,20 +194,24 @@ fn find(a: &Args) -> anyhow::Result<Option<(Columns, Header)>> {
         }
     };
     let seconds = start.elapsed().as_secs_f64();
-    Ok(Some((cols, Header { method: a.method, seed, seconds, stats })))
+    Ok(Ok((cols, Header { method: a.method, seed, seconds, stats })))
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(path) = &a.out {
         output::check_folder(path)?;
     }
-    let Some((cols, header)) = find(&a)? else {
-        if a.json && a.out.is_none() {
-            // Every outcome is JSON on stdout with --json, "no solution" included.
-            output::print_json(&serde_json::json!({ "n": a.n, "method": a.method, "columns": null }))?;
+    let (cols, header) = match find(&a)? {
+        Ok(found) => found,
+        Err(none) => {
+            // Every outcome is JSON on stdout with --json, "no solution" included (the text
+            // says it on stderr); --out writes no file.
+            if a.out.is_none() {
+                none.print(a.json)?;
+            }
+            errln!("n = {0}: no solution (no {0} queens fit on a {0}x{0} board without attacking)", none.n);
+            return Ok(ExitCode::from(exit::NO));
         }
-        errln!("n = {}: no solution (no two queens fit on a {0}x{0} board without attacking)", a.n);
-        return Ok(ExitCode::from(exit::NO));
     };
     let n = cols.n();
     let seconds = header.seconds;
@@ -251,4 +257,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     w.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+impl Report for NoSolution {
+    /// Nothing on stdout: the command says it on stderr.
+    fn print_text(&self) -> anyhow::Result<()> {
+        Ok(())
+    }
 }

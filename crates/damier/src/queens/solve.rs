@@ -1,0 +1,58 @@
+//! One solution for a given n, as `damier queens solve` reports it: by the explicit
+//! [`construct`](super::construct)ion or by [`local`](super::local) search ([`Method`]); for the
+//! n without solution (2 and 3), the record [`NoSolution`] (the command's JSON).
+//!
+//! The solution itself is streamed from the formula or the stored placement by the caller
+//! (10^9 columns are never held as JSON in memory), so only the answer without one is a record.
+//!
+//! ```
+//! use damier::queens::solve::{Method, NoSolution};
+//!
+//! assert!(NoSolution::of(8, Method::Construct).unwrap().is_none());
+//! let none = NoSolution::of(3, Method::Local).unwrap().unwrap();
+//! assert_eq!((none.n, none.method, none.most), (3, Method::Local, 2));
+//! ```
+
+use super::max::{self, MaxError};
+
+/// How the solution is found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "lowercase"))]
+pub enum Method {
+    /// The explicit construction (Hoffman, Loessi and Moore): one fixed solution, n <= 10^9.
+    Construct,
+    /// Conflict-minimising local search from a random start: a random solution, n <= 10^8.
+    Local,
+}
+
+impl Method {
+    /// The method's name in JSON: `construct` or `local`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Construct => "construct",
+            Method::Local => "local",
+        }
+    }
+}
+
+/// The answer for an n without solution: its JSON has `columns` null.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct NoSolution {
+    /// No columns: always null (a unit is JSON null).
+    columns: (),
+    /// The method asked for.
+    pub method: Method,
+    /// Board size.
+    pub n: u32,
+    /// R(n), the most non-attacking queens that fit (fewer than n).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub most: u64,
+}
+
+impl NoSolution {
+    /// The answer for `n` when no solution exists (n = 2, 3); `None` when one does.
+    pub fn of(n: u32, method: Method) -> Result<Option<NoSolution>, MaxError> {
+        Ok(max::unsolvable(n)?.map(|most| NoSolution { columns: (), method, n, most }))
+    }
+}
