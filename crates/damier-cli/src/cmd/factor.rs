@@ -10,7 +10,7 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 use damier::control::{Censored, Stop};
 use damier::factor::run::Factoring;
-use damier::factor::sweep::{self, SweepPlan, SweepSample, SweepSummary};
+use damier::factor::sweep::{self, Replot, SweepPlan, SweepSample, SweepSummary};
 use damier::factor::{self as engine, FactorAutomaton, FactorError, FactorParams, FactorRun};
 
 use crate::util::csv_file::{self, Invalid, format};
@@ -494,30 +494,25 @@ fn replot(csv: &Path, figure: &Path, json: bool) -> anyhow::Result<ExitCode> {
     let name =
         csv.file_name().map_or_else(|| csv.display().to_string(), |f| f.to_string_lossy().into_owned());
     sweep_chart(&runs, format!("{}, redrawn from {name}", per_size(&runs))).draw(figure)?;
-    let points = sweep::summaries(&runs);
-    if json {
-        #[derive(serde::Serialize)]
-        struct Replot<'a> {
-            csv: &'a Path,
-            plot: &'a Path,
-            runs: usize,
-            points: Vec<SweepSummary>,
-        }
-        output::print_json(&Replot { csv, plot: figure, runs: runs.len(), points })?;
-    } else {
+    Replot::of(csv, figure, &runs).print(json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+impl Report for Replot {
+    fn print_text(&self) -> anyhow::Result<()> {
         outln!(
             "{}: {} runs, {} sizes, drawn to {}",
-            csv.display(),
-            runs.len(),
-            points.len(),
-            figure.display()
+            self.csv.display(),
+            self.runs,
+            self.points.len(),
+            self.plot.display()
         )?;
         outln!("{}", HEADER)?;
-        for p in &points {
+        for p in &self.points {
             outln!("{}", row(p))?;
         }
+        Ok(())
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// "20 semiprimes per size" (or the range when the sizes differ).

@@ -26,6 +26,7 @@
 //! ```
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -316,6 +317,28 @@ pub fn summaries(runs: &[SweepSample]) -> Vec<SweepSummary> {
     by_bits(runs).into_iter().map(|(b, s)| summarize(b, &s)).collect()
 }
 
+/// The runs of an earlier sweep, redrawn without running anything (the JSON of `damier factor
+/// sweep --replot`): where they were read from and drawn to, and their statistics per size.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Replot {
+    /// The CSV the runs were read from.
+    pub csv: PathBuf,
+    /// The figure drawn.
+    pub plot: PathBuf,
+    /// Runs read.
+    pub runs: usize,
+    /// Statistics per size, sizes increasing.
+    pub points: Vec<SweepSummary>,
+}
+
+impl Replot {
+    /// The record of `runs`, read from `csv` and drawn to `plot`.
+    pub fn of(csv: &Path, plot: &Path, runs: &[SweepSample]) -> Replot {
+        Replot { csv: csv.to_path_buf(), plot: plot.to_path_buf(), runs: runs.len(), points: summaries(runs) }
+    }
+}
+
 /// The fewest and the most runs of one size, `(0, 0)` without runs.
 pub fn runs_per_size(runs: &[SweepSample]) -> (usize, usize) {
     let counts: Vec<usize> = by_bits(runs).values().map(Vec::len).collect();
@@ -474,6 +497,8 @@ mod tests {
             [(8, 2), (9, 2), (10, 1)]
         );
         assert_eq!(censoring(&runs), Censoring { runs: 5, step_cap: 1, step_cap_steps: 1234, budget: 1 });
+        let replot = Replot::of(Path::new("runs.csv"), Path::new("runs.svg"), &runs);
+        assert_eq!((replot.runs, replot.points), (5, summaries(&runs)));
     }
 
     #[test]
