@@ -9,10 +9,10 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use damier::bench::{self, BenchRow, Item, Machine, Report, Suite};
+use damier::bench::{self, BenchRow, Machine, Report, Suite};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::util::output::{self, outln};
+use crate::util::output::{self, Report as _, outln};
 use crate::util::{interrupt, test_hooks};
 
 /// The commit this binary was built from (`git describe --always --dirty`, by build.rs).
@@ -67,11 +67,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         seconds: clock.elapsed().as_secs_f64(),
         rows,
     };
-    if a.json {
-        output::print_json(&report)?;
-    } else {
-        print_text(&report, &items)?;
-    }
+    report.print(a.json)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -102,54 +98,61 @@ fn figure(value: f64, unit: &str) -> String {
     format!("{value:.digits$} {unit}")
 }
 
-fn print_text(r: &Report, items: &[Item]) -> anyhow::Result<()> {
-    let m = &r.machine;
-    let suite = match r.suite {
-        Suite::Full => "full",
-        Suite::Quick => "quick",
-        Suite::Tiny => "tiny (test sizes: the figures mean nothing)",
-    };
-    outln!("damier bench, {suite} report: commit {}, {} (UTC)", r.commit, r.date)?;
-    let memory = m
-        .memory_bytes
-        .map_or("memory unknown".into(), |b| format!("{:.1} GiB", b as f64 / f64::from(1u32 << 30)));
-    outln!("machine: {}, {} cores, {memory}, vector units {}", m.cpu, m.cores, m.vector_units.join(" "))?;
-    let load = |l: Option<[f64; 3]>| l.map_or("unknown".into(), |[a, b, c]| format!("{a:.2} {b:.2} {c:.2}"));
-    outln!(
-        "load average (1, 5, 15 min): {} at the start, {} at the end",
-        load(m.load_average),
-        load(r.load_average_end)
-    )?;
-    outln!()?;
-    let width = r.rows.iter().map(|row| row.task.chars().count()).max().unwrap_or(4).max(4);
-    outln!("{:<width$}  {:>18}  {:>12}  {:>6}  detail", "task", "measured", "target", "ratio")?;
-    for row in &r.rows {
-        let target = row.target.map_or("-".into(), |t| {
-            format!("{} {}", if row.higher_is_better { ">=" } else { "<=" }, figure(t, row.unit))
-        });
-        let ratio =
-            row.ratio.map_or("-".into(), |x| if x >= 0.1 { format!("{x:.2}") } else { format!("{x:.1e}") });
+impl output::Report for Report {
+    fn print_text(&self) -> anyhow::Result<()> {
+        let r = self;
+        let m = &r.machine;
+        let suite = match r.suite {
+            Suite::Full => "full",
+            Suite::Quick => "quick",
+            Suite::Tiny => "tiny (test sizes: the figures mean nothing)",
+        };
+        outln!("damier bench, {suite} report: commit {}, {} (UTC)", r.commit, r.date)?;
+        let memory = m
+            .memory_bytes
+            .map_or("memory unknown".into(), |b| format!("{:.1} GiB", b as f64 / f64::from(1u32 << 30)));
+        outln!("machine: {}, {} cores, {memory}, vector units {}", m.cpu, m.cores, m.vector_units.join(" "))?;
+        let load =
+            |l: Option<[f64; 3]>| l.map_or("unknown".into(), |[a, b, c]| format!("{a:.2} {b:.2} {c:.2}"));
         outln!(
-            "{:<width$}  {:>18}  {:>12}  {:>6}  {}",
-            row.task,
-            figure(row.value, row.unit),
-            target,
-            ratio,
-            row.detail
+            "load average (1, 5, 15 min): {} at the start, {} at the end",
+            load(m.load_average),
+            load(r.load_average_end)
         )?;
-    }
-    outln!()?;
-    outln!("ratio: time / target, or target / rate: below 1 meets the target. {:.0} s in all.", r.seconds)?;
-    outln!("each row alone:")?;
-    let mut seen = Vec::new();
-    for (item, row) in items.iter().zip(&r.rows) {
-        let command = item.command();
-        if !seen.contains(&command) {
-            outln!("  {command}    # {}", short(row))?;
-            seen.push(command);
+        outln!()?;
+        let width = r.rows.iter().map(|row| row.task.chars().count()).max().unwrap_or(4).max(4);
+        outln!("{:<width$}  {:>18}  {:>12}  {:>6}  detail", "task", "measured", "target", "ratio")?;
+        for row in &r.rows {
+            let target = row.target.map_or("-".into(), |t| {
+                format!("{} {}", if row.higher_is_better { ">=" } else { "<=" }, figure(t, row.unit))
+            });
+            let ratio = row
+                .ratio
+                .map_or("-".into(), |x| if x >= 0.1 { format!("{x:.2}") } else { format!("{x:.1e}") });
+            outln!(
+                "{:<width$}  {:>18}  {:>12}  {:>6}  {}",
+                row.task,
+                figure(row.value, row.unit),
+                target,
+                ratio,
+                row.detail
+            )?;
         }
+        outln!()?;
+        outln!(
+            "ratio: time / target, or target / rate: below 1 meets the target. {:.0} s in all.",
+            r.seconds
+        )?;
+        outln!("each row alone:")?;
+        let mut seen = Vec::new();
+        for row in &r.rows {
+            if !seen.contains(&&row.command) {
+                outln!("  {}    # {}", row.command, short(row))?;
+                seen.push(&row.command);
+            }
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// The row's task without its thread count, for the list of commands.
