@@ -22,6 +22,7 @@
 
 mod error;
 mod machine;
+pub mod speed;
 pub mod tables;
 pub mod timers;
 

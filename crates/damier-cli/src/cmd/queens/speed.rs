@@ -9,10 +9,10 @@
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 
-use damier::queens::count::known::known_total;
+use damier::bench::speed::{Measurement, Metric, Source, SpeedTable};
 
 use crate::util::csv_file::{self, Invalid};
-use crate::util::output::{self, outln};
+use crate::util::output::{self, Report, outln};
 use crate::util::plot::{self, Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::{InputFile, OutputPath};
 
@@ -34,26 +34,6 @@ pub struct Args {
     json: bool,
 }
 
-/// What a row measures.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-enum Metric {
-    /// CPU seconds of the whole count of q(n), on one core.
-    CpuSeconds,
-    /// CPU nanoseconds per solution of q(n).
-    NsPerSolution,
-}
-
-/// How a row's value was obtained.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-enum Source {
-    /// Timed on a whole count.
-    Measured,
-    /// Projected by `damier queens estimate` from timed tasks.
-    Estimate,
-}
-
 /// One line of the CSV as read, its names checked by [`check`] (so that an unknown one is
 /// reported with its column).
 #[derive(Debug, serde::Deserialize)]
@@ -69,38 +49,10 @@ struct Line {
     command: String,
 }
 
-/// One measurement, checked.
-#[derive(Debug, Clone, serde::Serialize)]
-struct Row {
-    /// `damier`, or the other program's name.
-    program: String,
-    /// The vector unit (`avx512`, `avx2`, `portable`), or the other program's build.
-    isa: String,
-    n: u32,
-    metric: Metric,
-    value: f64,
-    source: Source,
-    /// Day of the measurement, `YYYY-MM-DD`.
-    date: String,
-    /// The build measured (a commit, or the other program's compiler flags).
-    build: String,
-    /// The command that measured it.
-    command: String,
-}
-
-/// damier's time over the other program's, for one n and vector unit (both measured).
-#[derive(Debug, serde::Serialize)]
-struct Ratio {
-    n: u32,
-    isa: String,
-    other: String,
-    ratio: f64,
-}
-
 /// Smallest and largest n a row may have (the counter's range).
 const N_RANGE: std::ops::RangeInclusive<u32> = 1..=damier::queens::count::MAX_N;
 
-fn check(line: Line) -> Result<Row, Invalid> {
+fn check(line: Line) -> Result<Measurement, Invalid> {
     if line.program.is_empty() {
         return Err(Invalid::column("program", "empty"));
     }
@@ -136,28 +88,7 @@ fn check(line: Line) -> Result<Row, Invalid> {
         return Err(Invalid::column("date", format!("{:?} is not a date YYYY-MM-DD", line.date)));
     }
     let Line { program, isa, n, value, date, build, command, .. } = line;
-    Ok(Row { program, isa, n, metric, value, source, date, build, command })
-}
-
-/// The ratios damier / other program, per n and damier vector unit, where both measured the
-/// whole count's CPU time (the other program's fastest build at that n).
-fn ratios(rows: &[Row]) -> Vec<Ratio> {
-    let measured = |r: &&Row| r.metric == Metric::CpuSeconds && r.source == Source::Measured;
-    let mut best_other: BTreeMap<u32, (f64, String)> = BTreeMap::new();
-    for r in rows.iter().filter(measured).filter(|r| r.program != "damier") {
-        let e = best_other.entry(r.n).or_insert((f64::INFINITY, String::new()));
-        if r.value < e.0 {
-            *e = (r.value, format!("{} {}", r.program, r.isa));
-        }
-    }
-    rows.iter()
-        .filter(measured)
-        .filter(|r| r.program == "damier")
-        .filter_map(|r| {
-            let (other, name) = best_other.get(&r.n)?;
-            Some(Ratio { n: r.n, isa: r.isa.clone(), other: name.clone(), ratio: r.value / other })
-        })
-        .collect()
+    Ok(Measurement { program, isa, n, metric, value, source, date, build, command })
 }
 
 /// Smallest n of the per-solution panel: below, a count's fixed costs (starting the program,
@@ -168,21 +99,17 @@ const PER_SOLUTION_FROM: u32 = 18;
 /// vector unit, source), damier's first, points in n order. The upper panel plots the CPU
 /// seconds; the lower one the nanoseconds per solution from n = [`PER_SOLUTION_FROM`] on, given
 /// or, for a count's seconds, divided by the known q(n) (OEIS A000170).
-fn panels(rows: &[Row]) -> (Vec<Curve>, Vec<Curve>) {
+fn panels(rows: &[Measurement]) -> (Vec<Curve>, Vec<Curve>) {
     type Key = (bool, String, String, Source);
     let mut series: BTreeMap<Key, (Vec<Point>, Vec<Point>)> = BTreeMap::new();
     for r in rows {
         let key = (r.program != "damier", r.program.clone(), r.isa.clone(), r.source);
         let (times, costs) = series.entry(key).or_default();
         let x = f64::from(r.n);
-        let per_solution = match r.metric {
-            Metric::CpuSeconds => {
-                times.push(Point::new(x, r.value));
-                known_total(r.n).map(|q| r.value * 1e9 / q as f64)
-            }
-            Metric::NsPerSolution => Some(r.value),
-        };
-        if let Some(ns) = per_solution.filter(|_| r.n >= PER_SOLUTION_FROM) {
+        if r.metric == Metric::CpuSeconds {
+            times.push(Point::new(x, r.value));
+        }
+        if let Some(ns) = r.ns_per_solution().filter(|_| r.n >= PER_SOLUTION_FROM) {
             costs.push(Point::new(x, ns));
         }
     }
@@ -208,10 +135,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         output::check_folder(p)?;
     }
     let header: &[&str] = &["program", "isa", "n", "metric", "value", "source", "date", "build", "command"];
-    let mut rows: Vec<Row> = csv_file::read(&a.csv, "a counting speed table", &[header], check)?;
+    let rows: Vec<Measurement> = csv_file::read(&a.csv, "a counting speed table", &[header], check)?;
     anyhow::ensure!(!rows.is_empty(), "{}: no measurement", a.csv.display());
-    rows.sort_by(|x, y| (x.metric, x.n, &x.program, &x.isa).cmp(&(y.metric, y.n, &y.program, &y.isa)));
-    let ratios = ratios(&rows);
+    let table = SpeedTable::new(rows);
+    let rows = &table.rows;
     if let Some(path) = &a.plot {
         let dates = {
             let mut d: Vec<&str> = rows.iter().map(|r| r.date.as_str()).collect();
@@ -219,7 +146,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             d.dedup();
             format!("measured {} to {}", d.first().copied().unwrap_or(""), d.last().copied().unwrap_or(""))
         };
-        let (times_curves, cost_curves) = panels(&rows);
+        let (times_curves, cost_curves) = panels(rows);
         let times = Chart {
             title: "n queens: CPU time to count q(n), one core".into(),
             subtitle: vec![format!("{dates}, same machine for every program (see {})", a.csv.display())],
@@ -241,48 +168,46 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         };
         plot::draw_panels(&[&times, &cost], path)?;
     }
-    if a.json {
-        #[derive(serde::Serialize)]
-        struct Out<'a> {
-            rows: &'a [Row],
-            ratios: &'a [Ratio],
-        }
-        output::print_json(&Out { rows: &rows, ratios: &ratios })?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    outln!(
-        "{:>3}  {:<16} {:<10} {:<16} {:>12}  {:<9} {}",
-        "n",
-        "metric",
-        "program",
-        "build",
-        "value",
-        "source",
-        "date"
-    )?;
-    for r in &rows {
-        let metric = match r.metric {
-            Metric::CpuSeconds => "CPU seconds",
-            Metric::NsPerSolution => "ns / solution",
-        };
-        let source = match r.source {
-            Source::Measured => "measured",
-            Source::Estimate => "estimate",
-        };
-        outln!(
-            "{:>3}  {metric:<16} {:<10} {:<16} {:>12}  {source:<9} {}",
-            r.n,
-            r.program,
-            r.isa,
-            plot::number(r.value),
-            r.date
-        )?;
-    }
-    if !ratios.is_empty() {
-        outln!("damier's CPU time over the other program's fastest, whole counts:")?;
-        for r in &ratios {
-            outln!("{:>3}  {:<10} {:.2}x  ({})", r.n, r.isa, r.ratio, r.other)?;
-        }
-    }
+    table.print(a.json)?;
     Ok(ExitCode::SUCCESS)
+}
+
+impl Report for SpeedTable {
+    fn print_text(&self) -> anyhow::Result<()> {
+        outln!(
+            "{:>3}  {:<16} {:<10} {:<16} {:>12}  {:<9} {}",
+            "n",
+            "metric",
+            "program",
+            "build",
+            "value",
+            "source",
+            "date"
+        )?;
+        for r in &self.rows {
+            let metric = match r.metric {
+                Metric::CpuSeconds => "CPU seconds",
+                Metric::NsPerSolution => "ns / solution",
+            };
+            let source = match r.source {
+                Source::Measured => "measured",
+                Source::Estimate => "estimate",
+            };
+            outln!(
+                "{:>3}  {metric:<16} {:<10} {:<16} {:>12}  {source:<9} {}",
+                r.n,
+                r.program,
+                r.isa,
+                plot::number(r.value),
+                r.date
+            )?;
+        }
+        if !self.ratios.is_empty() {
+            outln!("damier's CPU time over the other program's fastest, whole counts:")?;
+            for r in &self.ratios {
+                outln!("{:>3}  {:<10} {:.2}x  ({})", r.n, r.isa, r.ratio, r.other)?;
+            }
+        }
+        Ok(())
+    }
 }
