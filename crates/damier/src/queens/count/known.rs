@@ -10,7 +10,7 @@
 //! use damier::queens::count::known::{A000170, known_total};
 //!
 //! assert_eq!(known_total(8), Some(92));
-//! assert_eq!(A000170.len(), 28); // n = 1..=28
+//! assert_eq!(A000170.len(), 28); // n = 0..=27
 //! assert_eq!(known_total(40), None);
 //! ```
 
