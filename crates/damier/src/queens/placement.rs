@@ -243,6 +243,15 @@ pub(crate) fn serialize_one_based<S: serde::Serializer>(
     serde::Serialize::serialize(&placement.as_ref().map(Placement::one_based), s)
 }
 
+/// Serialises placements as lists of their 1-based columns.
+#[cfg(feature = "serde")]
+pub(crate) fn serialize_all_one_based<S: serde::Serializer>(
+    placements: &[Placement],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_seq(placements.iter().map(Placement::one_based))
+}
+
 /// What the checker found. Its JSON (`damier queens check`) is `n`, `valid` and `attacks`,
 /// each attack `{a, b, line}` with the queens as 1-based `[row, column]`.
 #[derive(Clone, Debug, PartialEq, Eq)]

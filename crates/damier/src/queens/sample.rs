@@ -98,6 +98,33 @@ pub fn draw(n: u32, k: u64, seed: u64, control: &Control) -> Result<(Vec<Placeme
     Ok((out, Sampler::LocalSearch))
 }
 
+/// Solutions drawn at random with what drew them (the JSON of `damier queens list --random`,
+/// the solutions as 1-based columns).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Drawn {
+    /// Board size.
+    pub n: u32,
+    /// How the draws were made.
+    pub sampler: Sampler,
+    /// The seed of the draws.
+    pub seed: u64,
+    /// The solutions, in the order drawn; empty when n has none.
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::queens::placement::serialize_all_one_based")
+    )]
+    pub solutions: Vec<Placement>,
+}
+
+impl Drawn {
+    /// [`draw`] with its settings.
+    pub fn draw(n: u32, k: u64, seed: u64, control: &Control) -> Result<Drawn, SampleError> {
+        let (solutions, sampler) = draw(n, k, seed, control)?;
+        Ok(Drawn { n, sampler, seed, solutions })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashMap;
@@ -119,6 +146,11 @@ mod tests {
         }
         assert_ne!(sample(40, 5, 1).0, sample(40, 5, 2).0);
         assert!(sample(3, 5, 1).0.is_empty());
+        let drawn = Drawn::draw(8, 4, 9, &Control::new()).unwrap();
+        assert_eq!(
+            (drawn.n, drawn.sampler, drawn.seed, drawn.solutions),
+            (8, Sampler::Uniform, 9, sample(8, 4, 9).0)
+        );
         assert_eq!(draw(MAX_N + 1, 1, 0, &Control::new()), Err(SampleError::TooLarge(MAX_N + 1)));
     }
 

@@ -11,7 +11,7 @@ use damier::queens::search::{self, Solutions};
 use damier::queens::{Placement, sample, symmetry};
 
 use super::shared::BOARD_MAX;
-use crate::util::output::errln;
+use crate::util::output::{Report, errln};
 use crate::util::{interrupt, output, progress::Progress};
 
 /// Largest N listed in full without `--limit` or `--all`.
@@ -64,56 +64,60 @@ struct Item<'a> {
 fn run_random(a: &Args, k: u64) -> anyhow::Result<ExitCode> {
     let seed = crate::util::pick_seed(a.seed);
     let control = interrupt::control();
-    let (drawn, how) = {
+    let drawn = {
         let _bar = Progress::start(control, k, "drawing");
-        sample::draw(a.n, k, seed, control)?
+        sample::Drawn::draw(a.n, k, seed, control)?
     };
-    let mut out = output::stdout();
-    if drawn.is_empty() {
-        if a.json {
-            writeln!(
-                out,
-                "{}",
-                serde_json::json!({ "n": a.n, "seed": seed, "sampler": how, "solutions": [] })
-            )?;
-        } else if a.columns {
-            errln!("n = {}: no solution", a.n);
+    let boards = !a.no_boards && a.n <= BOARD_MAX;
+    DrawnText { drawn: &drawn, columns: a.columns, boards }.print(a.json)?;
+    Ok(if drawn.solutions.is_empty() { ExitCode::from(crate::util::exit::NO) } else { ExitCode::SUCCESS })
+}
+
+/// The text of a draw: as the listing, or the columns alone (the header on stderr).
+#[derive(serde::Serialize)]
+#[serde(transparent)]
+struct DrawnText<'a> {
+    drawn: &'a sample::Drawn,
+    #[serde(skip)]
+    columns: bool,
+    #[serde(skip)]
+    boards: bool,
+}
+
+impl Report for DrawnText<'_> {
+    fn print_text(&self) -> anyhow::Result<()> {
+        let d = self.drawn;
+        let mut out = output::stdout();
+        if d.solutions.is_empty() {
+            if self.columns {
+                errln!("n = {}: no solution", d.n);
+            } else {
+                writeln!(out, "n = {}: no solution", d.n)?;
+            }
         } else {
-            writeln!(out, "n = {}: no solution", a.n)?;
+            let how = match d.sampler {
+                sample::Sampler::Uniform => "uniformly among all solutions",
+                sample::Sampler::LocalSearch => "by local search (random, not uniform)",
+            };
+            let header = format!("n = {}: {} solutions drawn {how}, seed {}", d.n, d.solutions.len(), d.seed);
+            if self.columns {
+                errln!("{header}");
+                for p in &d.solutions {
+                    writeln!(out, "{}", super::shared::columns_line(&p.one_based()))?;
+                }
+            } else {
+                writeln!(out, "{header}")?;
+                for (i, p) in d.solutions.iter().enumerate() {
+                    writeln!(out, "{}: {p}", i + 1)?;
+                    if self.boards {
+                        writeln!(out, "{}", p.board())?;
+                    }
+                }
+            }
         }
         out.flush()?;
-        return Ok(ExitCode::from(crate::util::exit::NO));
+        Ok(())
     }
-    let boards = !a.no_boards && a.n <= BOARD_MAX;
-    if a.json {
-        let solutions: Vec<Vec<u64>> = drawn.iter().map(Placement::one_based).collect();
-        let v = serde_json::json!({ "n": a.n, "seed": seed, "sampler": how, "solutions": solutions });
-        serde_json::to_writer_pretty(&mut out, &v)?;
-        writeln!(out)?;
-    } else {
-        let how = match how {
-            sample::Sampler::Uniform => "uniformly among all solutions",
-            sample::Sampler::LocalSearch => "by local search (random, not uniform)",
-        };
-        let header = format!("n = {}: {k} solutions drawn {how}, seed {seed}", a.n);
-        if a.columns {
-            errln!("{header}");
-            for p in &drawn {
-                writeln!(out, "{}", super::shared::columns_line(&p.one_based()))?;
-            }
-            out.flush()?;
-            return Ok(ExitCode::SUCCESS);
-        }
-        writeln!(out, "{header}")?;
-        for (i, p) in drawn.iter().enumerate() {
-            writeln!(out, "{}: {p}", i + 1)?;
-            if boards {
-                writeln!(out, "{}", p.board())?;
-            }
-        }
-    }
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
