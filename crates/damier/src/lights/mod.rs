@@ -69,8 +69,8 @@ impl Solution {
     }
 }
 
-/// The lights that must change: `start + target`.
-fn difference(start: &Board, target: Option<&Board>) -> Result<Board, LightsError> {
+/// The lights that must change: `start + target` (`start` when `target` is `None`).
+pub fn difference(start: &Board, target: Option<&Board>) -> Result<Board, LightsError> {
     let mut b = start.clone();
     if let Some(t) = target {
         if t.size() != start.size() {
@@ -314,6 +314,46 @@ pub fn all_solutions(presses: &Board, kernel: &[Board]) -> Result<Vec<Board>, Li
         });
     }
     Ok(Coset::new(presses.clone(), kernel.to_vec()).elements())
+}
+
+/// The engine of the kernel that [`solve_fewest`] and [`solve_all`] combine solutions with:
+/// the dense one for [`Method::Dense`], else the polynomial one (any size).
+fn kernel_engine(method: Method) -> Method {
+    if method == Method::Dense { Method::Dense } else { Method::Poly }
+}
+
+/// The solution of `start → target` with the fewest presses ([`fewest_presses`]), from
+/// `presses`, one solution (as [`solve`] with `method` gives it); verified before it is
+/// returned.
+pub fn solve_fewest(
+    start: &Board,
+    target: Option<&Board>,
+    presses: &Board,
+    method: Method,
+    control: &Control,
+) -> Result<Fewest, LightsError> {
+    let k = kernel(start.size(), kernel_engine(method))?;
+    let fewest = fewest_presses(presses, &k, control)?;
+    if !verify(start, target, &fewest.presses) {
+        return Err(LightsError::Unverified(method));
+    }
+    Ok(fewest)
+}
+
+/// Every solution of `start → target` ([`all_solutions`]), from `presses`, one solution (as
+/// [`solve`] with `method` gives it); each verified before they are returned.
+pub fn solve_all(
+    start: &Board,
+    target: Option<&Board>,
+    presses: &Board,
+    method: Method,
+) -> Result<Vec<Board>, LightsError> {
+    let k = kernel(start.size(), kernel_engine(method))?;
+    let all = all_solutions(presses, &k)?;
+    if !all.iter().all(|s| verify(start, target, s)) {
+        return Err(LightsError::Unverified(method));
+    }
+    Ok(all)
 }
 
 #[cfg(test)]

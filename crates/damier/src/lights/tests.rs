@@ -148,6 +148,34 @@ fn fewest_presses_matches_brute_force() {
 }
 
 #[test]
+fn fewest_and_all_solutions_to_a_target_are_verified_with_every_engine() {
+    let c = Control::new();
+    let size = Size::new(4, 4).unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let start = Board::random(size, &mut rng);
+    // 4x4 has nullity 4: a target reachable from the start, as the start plus an effect.
+    let mut target = start.clone();
+    target.xor_assign(&apply_presses(&Board::new(size), &Board::random(size, &mut rng)));
+    for method in [Method::Dense, Method::Chase, Method::Poly] {
+        let one = solve(&start, Some(&target), method, &c).unwrap().presses.unwrap();
+        let all = solve_all(&start, Some(&target), &one, method).unwrap();
+        assert_eq!(all.len(), 16, "{method:?}");
+        assert!(all.iter().all(|p| apply_presses_naive(&start, p) == target), "{method:?}");
+        let fewest = solve_fewest(&start, Some(&target), &one, method, &c).unwrap();
+        assert!(fewest.exact && apply_presses_naive(&start, &fewest.presses) == target);
+        assert_eq!(fewest.presses.count_ones(), all.iter().map(Board::count_ones).min().unwrap());
+        // A pattern that is not a solution is refused, not passed on.
+        let mut wrong = one.clone();
+        wrong.set(0, 0, !wrong.get(0, 0));
+        assert_eq!(solve_all(&start, Some(&target), &wrong, method), Err(LightsError::Unverified(method)));
+        assert!(matches!(
+            solve_fewest(&start, Some(&target), &wrong, method, &c),
+            Err(LightsError::Unverified(m)) if m == method
+        ));
+    }
+}
+
+#[test]
 fn heuristic_fewest_is_a_solution_and_labelled() {
     // 39x39 has nullity 32 > EXACT_MAX_NULLITY: the heuristic runs and says so.
     let c = Control::new();

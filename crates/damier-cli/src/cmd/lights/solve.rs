@@ -121,48 +121,25 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
             dense::EXPLAIN_MAX_CELLS,
             n = w * h
         );
-        let mut b = start.clone();
-        if let Some(t) = &target {
-            b.xor_assign(t);
-        }
-        let (_, st) = dense::explain(&b);
+        let (_, st) = dense::explain(&lights::difference(&start, target.as_ref())?);
         steps = Some(st.iter().map(ExplainedStep::of).collect::<Vec<_>>());
     }
     let mut exact_min = None;
     let mut all = None;
     let mut presses = sol.presses.clone();
-    if let Some(p) = &sol.presses
-        && (a.min || a.all)
-    {
-        let k =
-            lights::kernel(start.size(), if method == Method::Dense { Method::Dense } else { Method::Poly })?;
+    if let Some(p) = &sol.presses {
         if a.min {
-            let f = lights::fewest_presses(p, &k, control)?;
-            let mut b = start.clone();
-            if let Some(t) = &target {
-                b.xor_assign(t);
-            }
-            anyhow::ensure!(
-                lights::verify(&b, None, &f.presses),
-                "internal error: fewest presses do not verify"
-            );
+            let f = lights::solve_fewest(&start, target.as_ref(), p, method, control)?;
             exact_min = Some(f.exact);
             presses = Some(f.presses);
-        } else {
-            let list = lights::all_solutions(p, &k)?;
+        } else if a.all {
+            let list = lights::solve_all(&start, target.as_ref(), p, method)?;
             anyhow::ensure!(
                 list.len().saturating_mul(w * h) <= PRINT_MAX_CELLS,
                 "{} solutions of {} cells are too many to print",
                 list.len(),
                 w * h
             );
-            let mut b = start.clone();
-            if let Some(t) = &target {
-                b.xor_assign(t);
-            }
-            for s in &list {
-                anyhow::ensure!(lights::verify(&b, None, s), "internal error: a solution does not verify");
-            }
             all = Some(list.iter().map(rows).collect::<Vec<_>>());
         }
     }
