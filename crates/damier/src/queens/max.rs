@@ -16,6 +16,7 @@
 
 use crate::control::{Control, Interrupted};
 use crate::queens::construct::{self, ConstructError};
+use crate::queens::placement::check_queens;
 
 /// Largest n decided by exhaustive branch-and-bound search [default: 10].
 pub const SEARCH_MAX: u32 = 10;
@@ -55,6 +56,18 @@ fn one_based_or_zero<S: serde::Serializer>(witness: &[Option<u32>], s: S) -> Res
     s.collect_seq(witness.iter().map(|c| c.map_or(0, |c| u64::from(c) + 1)))
 }
 
+impl Max {
+    /// True when the witness passes the independent checker ([`check_queens`]): `max` queens
+    /// on the n x n board, at most one per row, no two attacking.
+    pub fn is_valid(&self) -> bool {
+        let queens: Vec<(u32, u32)> =
+            self.witness.iter().enumerate().filter_map(|(r, c)| c.map(|c| (r as u32, c))).collect();
+        queens.len() as u64 == self.max
+            && self.witness.len() == self.n as usize
+            && check_queens(self.n, &queens).is_valid()
+    }
+}
+
 /// Why R(n) could not be given.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MaxError {
@@ -67,6 +80,9 @@ pub enum MaxError {
     /// Cancelled.
     #[error("interrupted")]
     Interrupted(#[from] Interrupted),
+    /// The witness failed the independent checker: a bug, reported rather than printed.
+    #[error("internal error: the witness for n = {0} does not check")]
+    Invalid(u32),
 }
 
 /// R(n) when it is less than n, that is when no n queens fit without attacking (n = 2, 3):
@@ -149,18 +165,19 @@ pub fn max_queens(n: u32, control: &Control) -> Result<Max, MaxError> {
     })
 }
 
+/// [`max_queens`], its witness checked by the independent checker ([`Max::is_valid`]) before
+/// it is returned.
+pub fn max_queens_checked(n: u32, control: &Control) -> Result<Max, MaxError> {
+    let m = max_queens(n, control)?;
+    if !m.is_valid() {
+        return Err(MaxError::Invalid(n));
+    }
+    Ok(m)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::queens::placement::check_queens;
-
-    fn witness_ok(m: &Max) -> bool {
-        let queens: Vec<(u32, u32)> =
-            m.witness.iter().enumerate().filter_map(|(r, c)| c.map(|c| (r as u32, c))).collect();
-        queens.len() as u64 == m.max
-            && m.witness.len() == m.n as usize
-            && check_queens(m.n, &queens).is_valid()
-    }
 
     /// Brute force over every subset of squares, for tiny boards.
     fn brute(n: u32) -> u64 {
@@ -183,7 +200,7 @@ mod tests {
             let m = max_queens(n, &c).unwrap();
             assert_eq!(m.max, expect[n as usize], "n = {n}");
             assert_eq!(m.method, Method::Search);
-            assert!(witness_ok(&m), "n = {n}");
+            assert!(m.is_valid(), "n = {n}");
         }
         for n in 0..=4 {
             assert_eq!(max_queens(n, &c).unwrap().max, brute(n), "n = {n}");
@@ -194,6 +211,14 @@ mod tests {
     fn large_n_by_construction() {
         let m = max_queens(1000, &Control::new()).unwrap();
         assert_eq!((m.max, m.method), (1000, Method::Construction));
-        assert!(witness_ok(&m));
+        assert!(m.is_valid());
+        assert_eq!(max_queens_checked(1000, &Control::new()), Ok(m.clone()));
+        // A witness that is wrong is caught: two queens on one diagonal, or one queen short.
+        let mut attacking = m.clone();
+        attacking.witness.swap(0, 1);
+        attacking.witness[1] = attacking.witness[0].map(|c| c + 1);
+        assert!(!attacking.is_valid());
+        let short = Max { max: m.max + 1, ..m };
+        assert!(!short.is_valid());
     }
 }
