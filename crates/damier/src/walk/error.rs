@@ -112,6 +112,14 @@ pub enum WalkError {
         /// Column.
         col: usize,
     },
+    /// A path built for a solution that does not replay to all black (a bug; never expected).
+    #[error("internal error: the path built for this {rows} x {cols} solution does not replay to all black")]
+    PathUnverified {
+        /// The board's rows.
+        rows: usize,
+        /// The board's columns.
+        cols: usize,
+    },
     /// Stopped through [`Control::cancel`](crate::control::Control::cancel).
     #[error("interrupted")]
     Interrupted(#[from] Interrupted),

@@ -316,6 +316,18 @@ pub fn path_for(size: Size, activation: &Board) -> Result<Vec<Move>, WalkError> 
     sweep(size, activation)
 }
 
+/// The walk that turns the board all black by landing on the cells of `solution` (an
+/// activation set that solves the board): [`path_for`], checked by replaying it before it is
+/// returned.
+pub fn solution_path(size: Size, solution: &Board) -> Result<Vec<Move>, WalkError> {
+    let moves = path_for(size, solution)?;
+    let replay = replay(size, &moves);
+    if !(replay.all_black() && replay.landings == *solution) {
+        return Err(WalkError::PathUnverified { rows: size.height(), cols: size.width() });
+    }
+    Ok(moves)
+}
+
 /// Refuses boards whose path would not fit in memory: more than [`MAX_CELLS_PATH_TO_FILE`]
 /// cells (any [`Size`] is a valid board, up to Lights Out's limit).
 fn check_path_length(size: Size) -> Result<(), WalkError> {
@@ -610,6 +622,19 @@ mod tests {
 
     fn board(r: usize, c: usize) -> Size {
         board_size(r, c).unwrap()
+    }
+
+    #[test]
+    fn a_solution_path_is_checked_by_replaying_it() {
+        let size = board(4, 5);
+        let solution = crate::walk::fast::solve(size, &crate::control::Control::new()).unwrap().particular;
+        let moves = solution_path(size, &solution).unwrap();
+        assert!(replay(size, &moves).all_black());
+        // Not a solution: its walk exists but leaves white cells, so it is refused.
+        let mut one = Board::new(size);
+        one.set(0, 0, true);
+        assert!(!replay(size, &path_for(size, &one).unwrap()).all_black());
+        assert_eq!(solution_path(size, &one), Err(WalkError::PathUnverified { rows: 4, cols: 5 }));
     }
 
     #[test]
