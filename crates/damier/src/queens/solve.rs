@@ -35,24 +35,33 @@ impl Method {
     }
 }
 
-/// The answer for an n without solution: its JSON has `columns` null.
+/// The answer for an n without solution. Its JSON: `columns` (null: no solution), `method`
+/// and `n`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct NoSolution {
-    /// No columns: always null (a unit is JSON null).
-    columns: (),
     /// The method asked for.
     pub method: Method,
     /// Board size.
     pub n: u32,
-    /// R(n), the most non-attacking queens that fit (fewer than n).
-    #[cfg_attr(feature = "serde", serde(skip))]
+    /// R(n), the most non-attacking queens that fit (fewer than n); not in the JSON.
     pub most: u64,
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for NoSolution {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut record = s.serialize_struct("NoSolution", 3)?;
+        record.serialize_field("columns", &None::<Vec<u64>>)?;
+        record.serialize_field("method", &self.method)?;
+        record.serialize_field("n", &self.n)?;
+        record.end()
+    }
 }
 
 impl NoSolution {
     /// The answer for `n` when no solution exists (n = 2, 3); `None` when one does.
     pub fn of(n: u32, method: Method) -> Result<Option<NoSolution>, MaxError> {
-        Ok(max::unsolvable(n)?.map(|most| NoSolution { columns: (), method, n, most }))
+        Ok(max::unsolvable(n)?.map(|most| NoSolution { method, n, most }))
     }
 }
