@@ -456,6 +456,30 @@ pub fn positions(n: u32) -> f64 {
     (0..n).map(|k| (m - k as f64) / (k as f64 + 1.0)).product()
 }
 
+/// Largest n for which [`inverse_densities`] computes 1/d (the exact count Q(n) takes minutes
+/// at 17).
+pub const DENSITY_MAX_N: u32 = 17;
+
+/// `(n, 1/d)` for each n of `ns` up to [`DENSITY_MAX_N`] that has a solution, in the order of
+/// `ns` (the `inverse_density` of a [`ScaleRecord`]), on the current rayon pool.
+pub fn inverse_densities(ns: &[u32], control: &Control) -> Result<Vec<(u32, f64)>, Interrupted> {
+    let mut inv = Vec::new();
+    // PERF: 1/d needs the exact count Q(n); beyond DENSITY_MAX_N it would take hours.
+    for &n in ns.iter().filter(|&&n| n <= DENSITY_MAX_N) {
+        if let Some(v) = inverse_density(n, control)? {
+            inv.push((n, v));
+        }
+    }
+    Ok(inv)
+}
+
+impl ScaleRecord {
+    /// 1/d at `n`, where it was computed.
+    pub fn inverse_density_at(&self, n: u32) -> Option<f64> {
+        self.inverse_density.iter().find(|x| x.0 == n).map(|x| x.1)
+    }
+}
+
 /// `1/d = C(n^2, n) / Q(n)` with `Q(n)` from the exact counter; `None` when there is no
 /// solution (n = 2, 3) or n is beyond the counter.
 pub fn inverse_density(n: u32, control: &Control) -> Result<Option<f64>, Interrupted> {
@@ -495,6 +519,13 @@ mod tests {
         cols.len() == n
             && cols.iter().all(|&c| c < n)
             && (0..n).all(|i| (i + 1..n).all(|j| cols[i] != cols[j] && cols[i].abs_diff(cols[j]) != j - i))
+    }
+
+    #[test]
+    fn inverse_densities_skip_the_sizes_without_solution_and_past_the_cap() {
+        let inv = inverse_densities(&[5, 1, 2, 3, 4, DENSITY_MAX_N + 1], &Control::new()).unwrap();
+        // C(25, 5) / 10, C(1, 1) / 1, C(16, 4) / 2.
+        assert_eq!(inv, [(5, 5313.0), (1, 1.0), (4, 910.0)]);
     }
 
     #[test]

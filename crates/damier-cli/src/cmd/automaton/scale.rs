@@ -69,13 +69,8 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
     let control = interrupt::control();
     let clock = Instant::now();
     let pool = crate::util::pool(a.exp.threads)?;
-    let mut inv = Vec::new();
-    // PERF: 1/d needs the exact count Q(n); beyond DENSITY_MAX_N it would take hours.
-    for &n in ns.iter().filter(|&&n| !a.no_density && n <= DENSITY_MAX_N) {
-        if let Some(v) = pool.install(|| experiment::inverse_density(n, control))? {
-            inv.push((n, v));
-        }
-    }
+    let inv =
+        if a.no_density { Vec::new() } else { pool.install(|| experiment::inverse_densities(&ns, control))? };
     let points = {
         let _bar = Progress::start(control, a.samples * (ns.len() * models.len()) as u64, "scale");
         pool.install(|| {
@@ -119,7 +114,7 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
             .points
             .iter()
             .map(|p| {
-                let d = report.inverse_density.iter().find(|x| x.0 == p.n).map(|x| x.1);
+                let d = report.inverse_density_at(p.n);
                 Line(p.model.to_string(), p.n, (&p.summary).into(), p.seconds, d)
             })
             .collect();
@@ -203,7 +198,7 @@ impl Report for ScaleRecord {
         )?;
         for p in &self.points {
             let s = &p.summary;
-            let d = self.inverse_density.iter().find(|x| x.0 == p.n).map(|x| x.1);
+            let d = self.inverse_density_at(p.n);
             outln!(
                 "{:>5} {:>3} {:>7} {:>9} {:>12} {:>12} {:>12} {:>12} {:>9.2}",
                 p.model.name(),

@@ -28,9 +28,6 @@ impl From<ModelArg> for Model {
     }
 }
 
-/// Largest n for which `scale` computes 1/d (the exact count Q(n) takes minutes at 17).
-pub(super) const DENSITY_MAX_N: u32 = 17;
-
 /// Default step cap of a run: 10^10 updates (minutes at the engine's speed).
 pub(super) const DEFAULT_MAX_STEPS: u64 = 10_000_000_000;
 
