@@ -22,6 +22,8 @@ use crate::board::{Board, Size};
 use crate::control::{Control, Interrupted};
 use crate::gf2::{BitMatrix, BitVec};
 
+use super::error::LightsError;
+use super::method::Method;
 use super::press::tail_mask;
 
 /// Rows between two polls of the control in long chases.
@@ -270,8 +272,9 @@ pub struct ExplainedChase {
 /// Most kernel first rows walked to find the lightest first row.
 const LIGHTEST_KERNEL_MAX: usize = 20;
 
-/// Chases `start` in the three steps of [`ExplainedChase`].
-pub fn explain(start: &Board, control: &Control) -> Result<ExplainedChase, Interrupted> {
+/// Chases `start` in the three steps of [`ExplainedChase`]; the presses are verified
+/// independently of the chase (they turn every light off) before they are returned.
+pub fn explain(start: &Board, control: &Control) -> Result<ExplainedChase, LightsError> {
     let zero = vec![0u64; start.stride()];
     let (down, last_row) = chase_presses(start, &zero, control)?;
     let after = super::apply_presses(start, &down);
@@ -290,6 +293,9 @@ pub fn explain(start: &Board, control: &Control) -> Result<ExplainedChase, Inter
         }
         None => None,
     };
+    if presses.as_ref().is_some_and(|p| !super::press::verify(start, None, p)) {
+        return Err(LightsError::Unverified(Method::Chase));
+    }
     Ok(ExplainedChase { down, after, last_row, first_row, presses })
 }
 

@@ -35,6 +35,9 @@ pub enum SearchError {
     /// Cancelled through the [`Control`].
     #[error("interrupted")]
     Interrupted(#[from] Interrupted),
+    /// A solution failed the independent checker: a bug, reported rather than printed.
+    #[error("internal error: the search returned an invalid placement for n = {0}")]
+    Invalid(u32),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -208,11 +211,15 @@ pub struct FirstSolution {
     pub seconds: f64,
 }
 
-/// [`first`] with the queens placed and the time taken.
+/// [`first`] with the queens placed and the time taken, the placement checked by the
+/// independent checker ([`Placement::is_valid`]) before it is returned.
 pub fn first_timed(n: u32, control: &Control) -> Result<FirstSolution, SearchError> {
     let start = std::time::Instant::now();
     let mut s = Solutions::new(n)?;
     let placement = s.next_with(control)?.map(|c| Placement::from_trusted(c.to_vec()));
+    if placement.as_ref().is_some_and(|p| !p.is_valid()) {
+        return Err(SearchError::Invalid(n));
+    }
     Ok(FirstSolution { n, placement, nodes: s.nodes(), seconds: start.elapsed().as_secs_f64() })
 }
 

@@ -29,8 +29,6 @@ pub(super) fn chase(a: ChaseArgs) -> anyhow::Result<ExitCode> {
         "chase prints boards: up to {PRINT_MAX_CELLS} cells and 100000 columns"
     );
     let chase = lights::chase::explain(&start, interrupt::control())?;
-    // Checked independently of the chase: the presses turn every light off.
-    anyhow::ensure!(chase.presses.as_ref().is_none_or(|p| lights::verify(&start, None, p)), "internal error");
     chase.print(a.json)?;
     Ok(if chase.first_row.is_some() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
 }
