@@ -36,7 +36,8 @@ pub trait ToPyErr {
 impl ToPyErr for damier::lights::LightsError {
     fn to_py(self) -> PyErr {
         match self {
-            damier::lights::LightsError::Unverified(_) => internal(self),
+            damier::lights::LightsError::Unverified(_)
+            | damier::lights::LightsError::WinnabilityDisagrees => internal(self),
             _ => value(self),
         }
     }

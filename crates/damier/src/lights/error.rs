@@ -45,6 +45,10 @@ pub enum LightsError {
     /// Stopped through the control.
     #[error(transparent)]
     Interrupted(#[from] Interrupted),
+    /// The orthogonality test and the solve disagree on whether a board is winnable (a bug;
+    /// never expected).
+    #[error("internal error: the two winnability tests disagree")]
+    WinnabilityDisagrees,
     /// An engine returned a press pattern that does not check (a bug; never expected).
     #[error("internal error: the {0:?} engine returned a press pattern that does not verify")]
     Unverified(Method),

@@ -16,6 +16,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use super::{LightsError, Method, Solution, difference, kernel, winnable_by_orthogonality};
+use crate::board::Board;
 use crate::gf2::{EliminationStep, RowOp};
 
 /// A solve as `damier lights solve` reports it.
@@ -120,4 +122,60 @@ pub struct Winnability {
     pub by_orthogonality: bool,
     /// A solution exists ([`super::solve`]).
     pub by_solving: bool,
+}
+
+impl Winnability {
+    /// Both tests of `start → target` (all off when `None`): `solution`, from [`super::solve`],
+    /// is the second; the first is the orthogonality test against the kernel (the polynomial
+    /// engine). An error when they disagree.
+    pub fn of(
+        start: &Board,
+        target: Option<&Board>,
+        solution: &Solution,
+    ) -> Result<Winnability, LightsError> {
+        let by_orthogonality =
+            winnable_by_orthogonality(&difference(start, target)?, &kernel(start.size(), Method::Poly)?);
+        if by_orthogonality != solution.solvable() {
+            return Err(LightsError::WinnabilityDisagrees);
+        }
+        Ok(Winnability {
+            width: start.width(),
+            height: start.height(),
+            nullity: solution.nullity,
+            winnable: solution.solvable(),
+            by_orthogonality,
+            by_solving: solution.solvable(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Size;
+    use crate::control::Control;
+    use crate::lights::solve;
+
+    #[test]
+    fn winnability_by_both_tests_and_a_disagreement_caught() {
+        let c = Control::new();
+        let size = Size::new(5, 5).unwrap();
+        // 5 x 5 has nullity 2: some one-light boards are winnable, some are not.
+        let mut seen = [false; 2];
+        for y in 0..5 {
+            for x in 0..5 {
+                let mut b = Board::new(size);
+                b.set(x, y, true);
+                let sol = solve(&b, None, Method::Poly, &c).unwrap();
+                let w = Winnability::of(&b, None, &sol).unwrap();
+                let s = sol.solvable();
+                assert_eq!((w.winnable, w.by_orthogonality, w.by_solving, w.nullity), (s, s, s, 2));
+                seen[usize::from(s)] = true;
+                // A solve that says the opposite is caught.
+                let wrong = Solution { nullity: 2, presses: if s { None } else { Some(Board::new(size)) } };
+                assert_eq!(Winnability::of(&b, None, &wrong), Err(LightsError::WinnabilityDisagrees));
+            }
+        }
+        assert_eq!(seen, [true, true]);
+    }
 }

@@ -268,26 +268,12 @@ pub(super) fn winnable(a: WinnableArgs) -> anyhow::Result<ExitCode> {
     let target = a.target.as_deref().map(read_board).transpose()?;
     let (w, h) = (start.width(), start.height());
     let sol = lights::solve(&start, target.as_ref(), Method::Poly, interrupt::control())?;
-    let mut b = start.clone();
-    if let Some(t) = &target {
-        b.xor_assign(t);
-    }
     anyhow::ensure!(
         sol.nullity.saturating_mul(w * h) <= 4 * PRINT_MAX_CELLS,
         "{w}x{h} has nullity {}: the orthogonality test needs the whole kernel, too large here",
         sol.nullity
     );
-    let k = lights::kernel(start.size(), Method::Poly)?;
-    let by_orth = lights::winnable_by_orthogonality(&b, &k);
-    let report = Winnability {
-        width: w,
-        height: h,
-        nullity: sol.nullity,
-        winnable: sol.solvable(),
-        by_orthogonality: by_orth,
-        by_solving: sol.solvable(),
-    };
-    anyhow::ensure!(by_orth == sol.solvable(), "internal error: the two winnability tests disagree");
+    let report = Winnability::of(&start, target.as_ref(), &sol)?;
     report.print(a.json)?;
     Ok(if report.winnable { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
 }
