@@ -2,7 +2,7 @@
 //! projected cost of a count.
 
 use damier::cpu::Isa;
-use damier::queens::count::estimate::{self, EstimateOptions};
+use damier::queens::count::estimate::{self, EstimateOptions, EstimateRecord};
 use damier::queens::count::tasks::{MAX_TASK_N, MIN_TASK_N, TaskEngine};
 use damier::queens::count::{self, CountOptions, Share};
 use damier::queens::placement::Occupancy;
@@ -149,31 +149,25 @@ fn check(py: Python<'_>, columns: &Bound<'_, PyAny>) -> PyResult<bool> {
 
 /// The projected cost of counting n (4..=28) from a timed random sample of its tasks: the
 /// dict `damier queens estimate --json` prints (core_hours, low, high, solutions, ...; known_solutions
-/// and known_inside for n <= 27). queries: most queries matched per task (None: whole tasks).
-/// Releases the GIL; Ctrl-C stops it.
+/// and known_inside for n <= 27). queries: most queries matched per task (None: whole tasks);
+/// threads: tasks timed at once. Releases the GIL; Ctrl-C stops it.
 #[pyfunction(name = "estimate")]
-#[pyo3(signature = (n, *, samples=200, seed=None, queries=None))]
+#[pyo3(signature = (n, *, samples=200, seed=None, queries=None, threads=1))]
 fn estimate_py<'py>(
     py: Python<'py>,
     n: i128,
     samples: i128,
     seed: Option<i128>,
     queries: Option<i128>,
+    threads: i128,
 ) -> PyResult<Bound<'py, PyDict>> {
     let n = numbers::u32_in("n", n, MIN_TASK_N..=MAX_TASK_N)?;
     let samples = numbers::u32_in("samples", samples, 1..=1_000_000)?;
     let queries = queries.map(|q| numbers::u32_in("queries", q, 1..=u32::MAX)).transpose()?;
     let seed = numbers::seed(seed)?;
     let isa = Isa::best();
-    let options = EstimateOptions { samples, seed, isa, queries };
+    let threads = numbers::u32_in("threads", threads, 1..=1024)? as usize;
+    let options = EstimateOptions { samples, seed, isa, queries, threads };
     let e = worker::run(py, move |control| estimate::estimate_cost(n, &options, control))?.or_raise()?;
-    let check = e.known_check();
-    let d = records::dict(py, &e)?;
-    d.set_item("isa", isa.name())?;
-    d.set_item("seed", seed)?;
-    if let Some(c) = check {
-        d.set_item("known_solutions", c.known)?;
-        d.set_item("known_inside", c.inside)?;
-    }
-    Ok(d)
+    records::dict(py, &EstimateRecord::new(e, isa, seed))
 }

@@ -65,6 +65,11 @@ def test_estimate_returns_the_clis_record():
     assert e["low"] <= e["core_hours"] <= e["high"]
     assert e["known_solutions"] == 92
     assert {"tasks", "engine", "isa", "clock", "solutions", "known_inside"} <= e.keys()
+    assert e["known_core_hours_low"] <= e["known_core_hours"] <= e["known_core_hours_high"]
+    # Every task of 12, on two threads: the timed tasks' solutions add up to q(12).
+    whole = queens.estimate(12, samples=10**6, seed=1, threads=2)
+    assert len(whole["timed_tasks"]) == whole["samples"] == whole["tasks"]
+    assert sum(t["solutions"] for t in whole["timed_tasks"]) == 14200
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,8 @@
 //! knob at all, so neither a user nor a web request can reach one (no hidden flag to list or
 //! send). Each variable is named after what it fakes:
 //!
-//! - `DAMIER_TEST_TASK_DELAY_MS=K`: sleep K ms after each counted task (a slow process);
+//! - `DAMIER_TEST_TASK_DELAY_MS=K`: sleep K ms after each counted or estimated task (a slow
+//!   process);
 //! - `DAMIER_TEST_CPU_LACKS=ISA`: pretend the CPU lacks this vector unit and every wider one;
 //! - `DAMIER_TEST_MISCOUNT_TASK=T`: add one to task T's count (what `--verify-sample` catches);
 //! - `DAMIER_TEST_SLOW_RANK=R`: with `--mpi`, only process R sleeps the task delay;

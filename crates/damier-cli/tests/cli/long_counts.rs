@@ -184,6 +184,62 @@ fn estimate_projects_with_an_interval_and_refuses_what_it_cannot_run() {
     assert!(sub["solutions_low"].as_f64() <= sub["solutions_high"].as_f64(), "{sub}");
     fails_with(&["queens", "estimate", "12", "--queries", "0"], 2);
     fails_with(&["queens", "estimate", "12", "--queries", "some"], 2);
+    // Every task of 12 on two threads: each timed task is listed, their solutions add up to
+    // q(12), and the cost per solution and its projection of q(12)'s cost are bracketed.
+    let two = json(&["queens", "estimate", "12", "--samples", "1000000", "--threads", "2", "--json"]);
+    let timed = two["timed_tasks"].as_array().unwrap();
+    assert_eq!(Some(timed.len() as u64), two["tasks"].as_u64());
+    assert_eq!(timed.iter().map(|t| t["solutions"].as_f64().unwrap()).sum::<f64>(), 14200.0);
+    for (low, mid, high) in [
+        ("ns_per_solution_low", "ns_per_solution", "ns_per_solution_high"),
+        ("known_core_hours_low", "known_core_hours", "known_core_hours_high"),
+    ] {
+        let [l, m, h] = [low, mid, high].map(|k| two[k].as_f64().unwrap_or_else(|| panic!("{k} in {two}")));
+        assert!(0.0 < l && l <= m && m <= h, "{two}");
+    }
+    assert_eq!(two["stopped_early"].as_bool(), Some(false));
+    fails_with(&["queens", "estimate", "12", "--threads", "0"], 2);
+}
+
+// The slow tasks are a test hook (debug builds only).
+#[cfg(all(unix, debug_assertions))]
+#[test]
+fn an_interrupted_estimate_projects_from_the_tasks_that_finished() {
+    use std::io::BufRead;
+    let bin = assert_cmd::cargo::cargo_bin("damier");
+    let mut child = std::process::Command::new(bin)
+        .env("DAMIER_TEST_TASK_DELAY_MS", "20")
+        .env("DAMIER_PROGRESS", "lines")
+        .args("queens estimate 13 --samples 5000 --seed 2 --json".split(' '))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("starts");
+    // Waits for a progress line past 5 tasks (the warm-up included), then presses Ctrl-C.
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    loop {
+        line.clear();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "the estimate ended before its signal");
+        let progress: Option<serde_json::Value> =
+            line.strip_prefix("damier-progress ").and_then(|l| serde_json::from_str(l).ok());
+        if progress.is_some_and(|p| p["done"].as_u64() > Some(5)) {
+            break;
+        }
+    }
+    let status = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status();
+    assert!(status.unwrap().success());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{rest}");
+    assert!(rest.contains("interrupted after") && rest.contains("leans low"), "{rest}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let samples = v["samples"].as_u64().unwrap();
+    assert!((5..5000).contains(&samples), "{v}");
+    assert_eq!(v["timed_tasks"].as_array().map(|t| t.len() as u64), Some(samples));
+    assert_eq!(v["stopped_early"].as_bool(), Some(true));
+    assert!(v["low"].as_f64() <= v["core_hours"].as_f64() && v["core_hours"].as_f64() <= v["high"].as_f64());
 }
 
 /// `mpirun -n 3 damier ARGS` (oversubscribed: this machine has 2 cores).

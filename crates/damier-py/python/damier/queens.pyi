@@ -42,13 +42,17 @@ def estimate(
     samples: int = 200,
     seed: int | None = None,
     queries: int | None = None,
+    threads: int = 1,
 ) -> dict[str, Any]:
     """The projected cost of counting n (4..=28) from a timed random sample of its tasks.
 
     Returns the record ``damier queens estimate --json`` prints: n, tasks, core_hours, low,
     high (95% interval, core hours), samples, engine, task_seconds, task_seconds_sd,
     setup_seconds, clock, queries_per_task, subsampled_tasks, matched_fraction, solutions,
-    solutions_low, solutions_high, isa, seed; for n <= 27 also known_solutions and
-    known_inside. queries: most queries matched per task (None: whole tasks).
+    solutions_low, solutions_high, ns_per_solution, ns_per_solution_low,
+    ns_per_solution_high, timed_tasks (index, seconds, solutions of each), isa, seed; for
+    n <= 27 also known_solutions, known_inside, known_core_hours, known_core_hours_low and
+    known_core_hours_high. queries: most queries matched per task (None: whole tasks);
+    threads: tasks timed at once, each by its thread's CPU time.
     Releases the GIL; Ctrl-C raises KeyboardInterrupt.
     """

@@ -356,7 +356,8 @@ impl Item {
             Item::QueensCost { n, samples, seed } => {
                 let known = count::known::known_total(n)
                     .ok_or_else(|| BenchError::Wrong(format!("q({n}) is not known: no cost per solution")))?;
-                let options = estimate::EstimateOptions { samples, seed, isa: Isa::best(), queries: None };
+                let options =
+                    estimate::EstimateOptions { samples, seed, isa: Isa::best(), queries: None, threads: 1 };
                 let e = estimate::estimate_cost(n, &options, control)?;
                 let per_solution = |hours: f64| hours * 3600.0 * 1e9 / known as f64;
                 let check = match e.known_check() {

@@ -132,7 +132,8 @@ pub(super) fn warn_if_costly(run: &Run) -> anyhow::Result<()> {
         let control = interrupt::control();
         let (e, cut_short) = match run.engine {
             TaskEngine::Quarters => {
-                let options = EstimateOptions { samples: QUICK_SAMPLES, seed, isa: run.isa, queries: None };
+                let options =
+                    EstimateOptions { samples: QUICK_SAMPLES, seed, isa: run.isa, queries: None, threads: 1 };
                 let e = estimate::estimate_cost(run.n, &options, control)?;
                 // This run's part of the tasks; the set-up is paid once per process.
                 let setup = e.setup_seconds / 3600.0;

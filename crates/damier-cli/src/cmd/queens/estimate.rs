@@ -34,12 +34,19 @@ pub struct Args {
     /// runs them, in its bounded memory (about a second each at n = 25, a minute at 27).
     #[arg(long, value_name = "K|all", default_value = "all", value_parser = parse_queries)]
     queries: Queries,
+    /// Tasks timed at once, each on one thread and timed by its CPU time (the figures stay
+    /// per core; with every core busy they include the cores' contention, as in a count).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: u32,
     /// Print JSON (keys: n, tasks, core_hours, low, high (the 95% interval, core hours),
     /// samples, engine, task_seconds, task_seconds_sd, setup_seconds, clock, queries_per_task,
-    /// subsampled_tasks, matched_fraction, solutions, solutions_low, solutions_high, isa,
-    /// seed; for n <= 27 also known_solutions (OEIS A000170) and known_inside, false when the
-    /// known term falls outside the projected solutions' interval: then do not quote the
-    /// projection).
+    /// subsampled_tasks, matched_fraction, solutions, solutions_low, solutions_high,
+    /// ns_per_solution, ns_per_solution_low, ns_per_solution_high (CPU time per solution and
+    /// its interval), timed_tasks (index, seconds, solutions of each), isa, seed; for n <= 27
+    /// also known_solutions (OEIS A000170), known_inside, false when the known term falls
+    /// outside the projected solutions' interval: then do not quote the projection, and
+    /// known_core_hours, known_core_hours_low, known_core_hours_high: the cost per solution
+    /// times the known term, the tighter projection).
     #[arg(long)]
     json: bool,
 }
@@ -60,14 +67,26 @@ fn parse_queries(text: &str) -> Result<Queries, String> {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let isa = a.isa.resolve_below(crate::util::test_hooks::read()?.cpu_lacks)?;
+    let hooks = crate::util::test_hooks::read()?;
+    let isa = a.isa.resolve_below(hooks.cpu_lacks)?;
+    let delay = std::time::Duration::from_millis(hooks.task_delay_ms);
     let seed = crate::util::pick_seed(a.seed);
     let control = interrupt::control();
     // One more than the sample: the first task also runs once as a warm-up.
     let bar = Progress::start(control, u64::from(a.samples) + 1, "timing tasks");
-    let options = estimate::EstimateOptions { samples: a.samples, seed, isa, queries: a.queries.0 };
-    let e = estimate::estimate_cost(a.n, &options, control)?;
+    let threads = a.threads as usize;
+    let options = estimate::EstimateOptions { samples: a.samples, seed, isa, queries: a.queries.0, threads };
+    // Ctrl-C keeps the tasks that finished (`Estimate::stopped_early`).
+    let e = estimate::estimate_cost_with(a.n, &options, control, &|_| std::thread::sleep(delay))?;
     drop(bar);
+    if e.stopped_early {
+        errln!(
+            "damier: interrupted after {} of the {} sampled tasks: the projection below is made from \
+             those (the tasks in flight, likelier the long ones, are left out, so it leans low)",
+            e.samples,
+            u64::from(a.samples).min(e.tasks)
+        );
+    }
     let check = e.known_check();
     if let Some(c) = check.filter(|c| !c.inside) {
         errln!(
@@ -82,8 +101,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             c.ratio
         );
     }
+    let stopped_early = e.stopped_early;
     EstimateRecord::new(e, isa, seed).print(a.json)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(if stopped_early { ExitCode::from(crate::util::exit::INTERRUPTED) } else { ExitCode::SUCCESS })
 }
 
 impl Report for EstimateRecord {
@@ -134,6 +154,24 @@ impl Report for EstimateRecord {
             number(e.solutions_low),
             number(e.solutions_high)
         )?;
+        if e.ns_per_solution.is_finite() {
+            let by_known = match check {
+                Some(c) => format!(
+                    "; times q({}): {} core hours (95% interval {} to {} h)",
+                    e.n,
+                    number(c.core_hours),
+                    number(c.core_hours_low),
+                    number(c.core_hours_high)
+                ),
+                None => String::new(),
+            };
+            outln!(
+                "cost per solution: {} ns (95% interval {} to {}){by_known}",
+                number(e.ns_per_solution),
+                number(e.ns_per_solution_low),
+                number(e.ns_per_solution_high)
+            )?;
+        }
         Ok(())
     }
 }

@@ -25,6 +25,15 @@
 //! leaving out the finite-population correction (the "ultimate cluster" variance estimator)
 //! makes it conservative.
 //!
+//! **Cost per solution.** A task's time follows its number of solutions far more closely than
+//! it varies from task to task (the engine's work is mostly the join that finds them), so the
+//! ratio of the sample's total time to its total solutions, CPU time per solution, is known
+//! much more tightly than the mean task time: its interval is the ratio estimator's, from the
+//! spread of each task's time about the ratio times its solutions. Where q(n) is known (OEIS
+//! A000170, n <= 27) that ratio times q(n) projects the whole count's cost with that tighter
+//! interval ([`KnownCheck::core_hours`]); past it, the ratio still says how fast the engine
+//! runs at n, whatever the total.
+//!
 //! ```
 //! use damier::control::Control;
 //! use damier::queens::count::estimate::{EstimateOptions, estimate_cost};
@@ -40,7 +49,7 @@ use std::time::Instant;
 
 use super::quarters::{self, TaskSample};
 use super::tasks::{TaskEngine, TaskError, TaskList, sample_tasks};
-use crate::control::Control;
+use crate::control::{Control, Interrupted};
 use crate::cpu::Isa;
 use crate::system::thread_cpu_seconds;
 
@@ -58,11 +67,15 @@ pub struct EstimateOptions {
     /// leans high, by a factor measured to grow with n). `None`: whole tasks. [default: `None`]
     /// [range: 1..]
     pub queries: Option<u32>,
+    /// Threads timing tasks at once, each task on one thread and timed by that thread's CPU
+    /// time (so the figures stay per core; with every core busy, as in a count, they include
+    /// the cores' contention for memory). [default: 1] [range: 1..]
+    pub threads: usize,
 }
 
 impl Default for EstimateOptions {
     fn default() -> Self {
-        EstimateOptions { samples: 200, seed: 0, isa: Isa::best(), queries: None }
+        EstimateOptions { samples: 200, seed: 0, isa: Isa::best(), queries: None, threads: 1 }
     }
 }
 
@@ -105,6 +118,31 @@ pub struct Estimate {
     pub solutions_low: f64,
     /// Upper end of the 95% interval of `solutions`.
     pub solutions_high: f64,
+    /// CPU (or wall) nanoseconds per solution found: the sampled tasks' time over their
+    /// solutions (NaN without counts, or without solutions in the sample).
+    pub ns_per_solution: f64,
+    /// Lower end of the 95% interval of `ns_per_solution` (the ratio estimator's).
+    pub ns_per_solution_low: f64,
+    /// Upper end of the 95% interval of `ns_per_solution`.
+    pub ns_per_solution_high: f64,
+    /// The timed tasks, in the order of the task list: what the projection was made from.
+    pub timed_tasks: Vec<TimedTask>,
+    /// Interrupted before every sampled task finished ([`estimate_cost_with`]): the
+    /// projection is made from the tasks that did; those in flight, likelier the long ones,
+    /// are left out, so it leans low.
+    pub stopped_early: bool,
+}
+
+/// One task of an estimate's sample.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct TimedTask {
+    /// Its index in the task list ([`TaskList`]).
+    pub index: u32,
+    /// Its time, seconds (matching scaled up where its queries were sampled).
+    pub seconds: f64,
+    /// Its weighted number of solutions (scaled up where its queries were sampled).
+    pub solutions: f64,
 }
 
 /// An estimate held against the known number of solutions (OEIS A000170, n <= 27): the
@@ -120,6 +158,13 @@ pub struct KnownCheck {
     pub inside: bool,
     /// The projected solutions over the known term.
     pub ratio: f64,
+    /// Core hours of the whole count from the cost per solution: `q(n)` times
+    /// [`Estimate::ns_per_solution`], plus the set-up (NaN when the sample found no solutions).
+    pub core_hours: f64,
+    /// Lower end of the 95% interval of `core_hours`.
+    pub core_hours_low: f64,
+    /// Upper end of the 95% interval of `core_hours`.
+    pub core_hours_high: f64,
 }
 
 /// An estimate with the run's random seed and vector unit, and its check against q(n) where
@@ -141,6 +186,16 @@ pub struct EstimateRecord {
     /// Whether `known_solutions` lies in the projected solutions' 95 % interval.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub known_inside: Option<bool>,
+    /// Core hours of the whole count from the cost per solution and `known_solutions`
+    /// ([`KnownCheck::core_hours`]): the tighter projection where q(n) is known.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub known_core_hours: Option<f64>,
+    /// Lower end of the 95% interval of `known_core_hours`.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub known_core_hours_low: Option<f64>,
+    /// Upper end of the 95% interval of `known_core_hours`.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub known_core_hours_high: Option<f64>,
 }
 
 impl EstimateRecord {
@@ -153,6 +208,9 @@ impl EstimateRecord {
             seed,
             known_solutions: check.map(|c| c.known),
             known_inside: check.map(|c| c.inside),
+            known_core_hours: check.map(|c| c.core_hours),
+            known_core_hours_low: check.map(|c| c.core_hours_low),
+            known_core_hours_high: check.map(|c| c.core_hours_high),
         }
     }
 }
@@ -166,10 +224,14 @@ impl Estimate {
             return None;
         }
         let k = known as f64;
+        let hours = |ns: f64| (ns * 1e-9 * k + self.setup_seconds) / 3600.0;
         Some(KnownCheck {
             known,
             inside: self.solutions_low <= k && k <= self.solutions_high,
             ratio: self.solutions / k,
+            core_hours: hours(self.ns_per_solution),
+            core_hours_low: hours(self.ns_per_solution_low),
+            core_hours_high: hours(self.ns_per_solution_high),
         })
     }
 }
@@ -217,6 +279,21 @@ fn mean_interval(sample: &[f64], population: u64, exact: bool) -> (f64, f64, f64
     (mean, sd, half)
 }
 
+/// The ratio `sum(y) / sum(x)` of two totals from a sample of pairs drawn without replacement
+/// from `population`, and the half-width of its 95% interval: the ratio estimator's
+/// (linearised) interval, from the spread of `y - ratio x`, over the mean of `x`. `exact` as
+/// for [`mean_interval`]. NaN when the sample's `x` add up to 0.
+fn ratio_interval(x: &[f64], y: &[f64], population: u64, exact: bool) -> (f64, f64) {
+    let (sum_x, sum_y) = (x.iter().sum::<f64>(), y.iter().sum::<f64>());
+    if sum_x.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+        return (f64::NAN, f64::NAN);
+    }
+    let ratio = sum_y / sum_x;
+    let residuals: Vec<f64> = x.iter().zip(y).map(|(x, y)| y - ratio * x).collect();
+    let (_, _, half) = mean_interval(&residuals, population, exact);
+    (ratio, half / (sum_x / x.len() as f64))
+}
+
 /// Projects the cost of `tasks` tasks from the times of a sample of them (seconds each, drawn
 /// without replacement, each exact) and a one-off set-up time. `None` for an empty sample.
 pub fn project(
@@ -262,6 +339,11 @@ fn project_sampled(
         solutions: f64::NAN,
         solutions_low: f64::NAN,
         solutions_high: f64::NAN,
+        ns_per_solution: f64::NAN,
+        ns_per_solution_low: f64::NAN,
+        ns_per_solution_high: f64::NAN,
+        timed_tasks: Vec::new(),
+        stopped_early: false,
     })
 }
 
@@ -274,6 +356,24 @@ fn project_sampled(
 /// Where the system tells a thread's CPU time (Unix), tasks are timed by it, so that other
 /// programs sharing the cores do not inflate the projection; elsewhere by the wall clock.
 pub fn estimate_cost(n: u32, options: &EstimateOptions, control: &Control) -> Result<Estimate, TaskError> {
+    match estimate_cost_with(n, options, control, &|_| {})? {
+        e if e.stopped_early => Err(crate::control::Interrupted.into()),
+        e => Ok(e),
+    }
+}
+
+/// [`estimate_cost`], calling `on_task` (from the worker threads) as each sampled task
+/// finishes, and keeping the work of an interrupted run: cancelled through `control` after
+/// at least one sampled task finished, it returns the projection from the tasks that did,
+/// marked [`Estimate::stopped_early`] (before that, [`TaskError::Interrupted`]). For
+/// estimates of many minutes a task (n = 28), which a user may stop when the interval is
+/// narrow enough.
+pub fn estimate_cost_with(
+    n: u32,
+    options: &EstimateOptions,
+    control: &Control,
+    on_task: &(dyn Fn(&TimedTask) + Sync),
+) -> Result<Estimate, TaskError> {
     let list = TaskList::new(n)?;
     let engine = TaskEngine::Quarters;
     if n > engine.max_n() {
@@ -285,16 +385,16 @@ pub fn estimate_cost(n: u32, options: &EstimateOptions, control: &Control) -> Re
     let all: Vec<u32> = (0..list.len()).collect();
     let picked = sample_tasks(&all, options.samples.max(1), options.seed);
     let limit = options.queries.map_or(usize::MAX, |q| q.max(1) as usize);
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(options.threads.max(1)).build();
     let start = Instant::now();
     let thread_clock = thread_cpu_seconds().is_some();
     let clock =
         || if thread_clock { thread_cpu_seconds().unwrap_or(0.0) } else { start.elapsed().as_secs_f64() };
-    let run = || -> Result<(Vec<TaskSample>, f64), TaskError> {
-        let clock_start = clock();
-        // (set-up seconds, the sampled tasks)
-        let found = Mutex::new((None::<f64>, Vec::with_capacity(picked.len())));
-        // PERF: the first task runs twice, the first time as a warm-up whose cost is set-up.
+    // (the warm-up's seconds, the sampled tasks with their index in the task list)
+    let found = Mutex::new((0.0, Vec::with_capacity(picked.len())));
+    let run = || -> Result<f64, Interrupted> {
+        // PERF: the first task runs twice, the first time alone, as a warm-up whose cost
+        // (first touches of memory) is set-up.
         let warmed: Vec<(u32, u64)> = picked
             .first()
             .into_iter()
@@ -309,29 +409,35 @@ pub fn estimate_cost(n: u32, options: &EstimateOptions, control: &Control) -> Re
             options.seed,
             &clock,
             control,
-            &|_, s| {
+            &|i, s| {
                 let mut f = found.lock().unwrap_or_else(|e| e.into_inner());
-                if f.0.is_none() {
-                    // The warm-up run of the first task and everything before it (the quarter
-                    // table, first touches of memory) is set-up.
-                    f.0 = Some((clock() - clock_start).max(0.0));
-                } else {
-                    f.1.push(s);
+                match i.checked_sub(1) {
+                    None => f.0 = s.fixed_seconds + s.match_seconds,
+                    Some(k) => {
+                        on_task(&timed_task(picked[k], &s));
+                        f.1.push((picked[k], s));
+                    }
                 }
             },
-        )?;
-        let (setup, samples) = found.into_inner().unwrap_or_else(|e| e.into_inner());
-        Ok((samples, setup.unwrap_or(0.0)))
+        )
     };
     // Without a pool of its own (the system refused a thread), the current one.
-    let (samples, setup) = match &pool {
-        Ok(p) => p.install(run)?,
-        Err(_) => run()?,
+    let ran = match &pool {
+        Ok(p) => p.install(run),
+        Err(_) => run(),
     };
-    if control.cancelled() {
-        return Err(crate::control::Interrupted.into());
-    }
-    Ok(project_samples(n, u64::from(list.len()), &samples, options.queries, setup, thread_clock))
+    let (warm_up, mut samples) = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    let table_seconds = match ran {
+        Ok(seconds) if !control.cancelled() => seconds,
+        // Interrupted: what finished is kept, if anything did.
+        _ if samples.is_empty() => return Err(Interrupted.into()),
+        _ => 0.0,
+    };
+    samples.sort_by_key(|&(index, _)| index);
+    let setup = table_seconds + warm_up;
+    let mut e = project_samples(n, u64::from(list.len()), &samples, options.queries, setup, thread_clock);
+    e.stopped_early = samples.len() < picked.len() || control.cancelled();
+    Ok(e)
 }
 
 /// Times up to `samples` random tasks of n (drawn with `seed`) with the backtracker, one
@@ -443,20 +549,20 @@ fn matching_seconds(s: &TaskSample) -> f64 {
 fn project_samples(
     n: u32,
     tasks: u64,
-    samples: &[TaskSample],
+    samples: &[(u32, TaskSample)],
     queries: Option<u32>,
     setup: f64,
     thread_clock: bool,
 ) -> Estimate {
-    let scale = |s: &TaskSample| if s.matched == 0 { 1.0 } else { s.queries as f64 / s.matched as f64 };
-    let times: Vec<f64> = samples.iter().map(|s| s.fixed_seconds + matching_seconds(s)).collect();
-    let counts: Vec<f64> = samples.iter().map(|s| s.matched_count as f64 * scale(s)).collect();
-    let subsampled = samples.iter().filter(|s| s.matched < s.queries).count() as u64;
+    let timed: Vec<TimedTask> = samples.iter().map(|(index, s)| timed_task(*index, s)).collect();
+    let times: Vec<f64> = timed.iter().map(|t| t.seconds).collect();
+    let counts: Vec<f64> = timed.iter().map(|t| t.solutions).collect();
+    let subsampled = samples.iter().filter(|(_, s)| s.matched < s.queries).count() as u64;
     let exact = subsampled == 0;
     let mut e =
         project_sampled(n, tasks, TaskEngine::Quarters, &times, exact, setup).expect("at least one task");
     let (matched, all) =
-        samples.iter().fold((0.0, 0.0), |(m, a), s| (m + s.match_seconds, a + matching_seconds(s)));
+        samples.iter().fold((0.0, 0.0), |(m, a), (_, s)| (m + s.match_seconds, a + matching_seconds(s)));
     let (mean, _, half) = mean_interval(&counts, tasks, exact);
     let big_n = tasks as f64;
     e.clock = if thread_clock { "thread cpu" } else { "wall" };
@@ -466,7 +572,23 @@ fn project_samples(
     e.solutions = big_n * mean;
     e.solutions_low = big_n * (mean - half).max(0.0);
     e.solutions_high = big_n * (mean + half);
+    let (ratio, half) = ratio_interval(&counts, &times, tasks, exact);
+    e.ns_per_solution = 1e9 * ratio;
+    e.ns_per_solution_low = 1e9 * (ratio - half).max(0.0);
+    e.ns_per_solution_high = 1e9 * (ratio + half);
+    e.timed_tasks = timed;
     e
+}
+
+/// Task `index`'s time and solutions from its sample, scaled up where its queries were
+/// sampled (see [`matching_seconds`]).
+fn timed_task(index: u32, s: &TaskSample) -> TimedTask {
+    let scale = if s.matched == 0 { 1.0 } else { s.queries as f64 / s.matched as f64 };
+    TimedTask {
+        index,
+        seconds: s.fixed_seconds + matching_seconds(s),
+        solutions: s.matched_count as f64 * scale,
+    }
 }
 
 #[cfg(test)]
@@ -503,7 +625,7 @@ mod tests {
             matched_count: count,
             ..TaskSample::default()
         };
-        let samples = [s(100, 10, 1.0, 0.5, 3), s(10, 10, 1.0, 1.0, 7)];
+        let samples = [(0, s(100, 10, 1.0, 0.5, 3)), (5, s(10, 10, 1.0, 1.0, 7))];
         let e = project_samples(20, 2, &samples, Some(10), 0.0, true);
         // Task times 1 + 0.5 * 10 = 6 and 2; counts 30 and 7.
         assert!((e.task_seconds - 4.0).abs() < 1e-12 && (e.solutions - 37.0).abs() < 1e-9);
@@ -527,6 +649,77 @@ mod tests {
             ..two
         };
         assert!((matching_seconds(&priced) - 11.2).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_cost_per_solution_is_a_ratio_of_totals_with_its_interval() {
+        // Times exactly proportional to the counts: the ratio is known without spread.
+        let (ratio, half) = ratio_interval(&[1.0, 4.0, 10.0], &[2.0, 8.0, 20.0], 1000, true);
+        assert_eq!((ratio, half), (2.0, 0.0));
+        // Noisy: the ratio of the sums, and an interval about it.
+        let (ratio, half) = ratio_interval(&[1.0, 4.0, 10.0], &[3.0, 7.0, 20.0], 1000, true);
+        assert!((ratio - 30.0 / 15.0).abs() < 1e-12 && half > 0.0 && half.is_finite());
+        // The whole population: nothing left to estimate.
+        assert_eq!(ratio_interval(&[1.0, 4.0, 10.0], &[3.0, 7.0, 20.0], 3, true).1, 0.0);
+        assert!(ratio_interval(&[0.0, 0.0], &[1.0, 2.0], 10, true).0.is_nan());
+    }
+
+    #[test]
+    fn tasks_timed_on_several_threads_are_the_same_tasks_with_the_same_counts() {
+        let counted = |threads| {
+            let o = EstimateOptions { threads, ..options(40, 3, None) };
+            estimate_cost(13, &o, &Control::new()).unwrap()
+        };
+        let (one, two) = (counted(1), counted(2));
+        let tasks = |e: &Estimate| e.timed_tasks.iter().map(|t| (t.index, t.solutions)).collect::<Vec<_>>();
+        assert_eq!(tasks(&one), tasks(&two));
+        assert_eq!(one.timed_tasks.len(), 40);
+        assert!(one.timed_tasks.windows(2).all(|w| w[0].index < w[1].index), "in task-list order");
+        for e in [&one, &two] {
+            assert!(
+                e.ns_per_solution_low <= e.ns_per_solution && e.ns_per_solution <= e.ns_per_solution_high
+            );
+            let c = e.known_check().unwrap();
+            assert!(c.core_hours_low <= c.core_hours && c.core_hours <= c.core_hours_high);
+        }
+        // Every task of 12: the timed tasks hold every solution, and the ratio is exact.
+        let all = estimate_cost(
+            12,
+            &EstimateOptions { threads: 2, ..options(1_000_000, 1, None) },
+            &Control::new(),
+        )
+        .unwrap();
+        assert_eq!(all.timed_tasks.iter().map(|t| t.solutions).sum::<f64>(), 14200.0);
+        assert_eq!(
+            (all.ns_per_solution_low, all.ns_per_solution_high),
+            (all.ns_per_solution, all.ns_per_solution)
+        );
+    }
+
+    #[test]
+    fn an_interrupted_estimate_keeps_the_tasks_that_finished() {
+        let control = Control::new();
+        let seen = std::sync::atomic::AtomicUsize::new(0);
+        let stop_after_three = |_: &TimedTask| {
+            if seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed) == 2 {
+                control.cancel();
+            }
+        };
+        let e = estimate_cost_with(14, &options(50, 2, None), &control, &stop_after_three).unwrap();
+        assert!(e.stopped_early);
+        assert_eq!((e.samples, e.timed_tasks.len()), (3, 3));
+        assert!(e.low <= e.core_hours && e.core_hours <= e.high);
+        // The plain call reports the interruption; so does one stopped before any task ended.
+        assert_eq!(
+            estimate_cost(14, &options(50, 2, None), &control),
+            Err(TaskError::Interrupted(Interrupted))
+        );
+        assert_eq!(
+            estimate_cost_with(14, &options(50, 2, None), &control, &|_| {}),
+            Err(TaskError::Interrupted(Interrupted))
+        );
+        let whole = estimate_cost_with(14, &options(50, 2, None), &Control::new(), &|_| {}).unwrap();
+        assert!(!whole.stopped_early && whole.samples == 50);
     }
 
     fn options(samples: u32, seed: u64, queries: Option<u32>) -> EstimateOptions {

@@ -697,6 +697,10 @@ pub(crate) fn count_column_sets(
 /// both of its halves whole (about 3 GB for the largest tasks of n = 27); with `limit =
 /// usize::MAX` every task runs whole as [`count_column_sets`] runs it, in the same bounded
 /// memory, timed as one part (`match_seconds`).
+///
+/// The first item runs alone, before the others start in parallel on the current rayon pool
+/// (a warm-up a caller can count as set-up, timed on one thread even on a larger pool).
+/// Returns the `clock` seconds of building the quarter table, on the calling thread.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn sample_column_sets(
     n: u32,
@@ -707,13 +711,15 @@ pub(crate) fn sample_column_sets(
     clock: &(dyn Fn() -> f64 + Sync),
     control: &Control,
     on_done: &(dyn Fn(usize, TaskSample) + Sync),
-) -> Result<(), Interrupted> {
+) -> Result<f64, Interrupted> {
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let g = Geometry::new(n);
+    let table_start = clock();
     // The whole table up to q = 11 (0.55 GB), as a whole count uses it, so that the sample
     // is timed as the count would run; beyond, per-task searches (the 4.9 GB table of q = 12
     // would dwarf a sample of a few tasks).
     let quarters = Quarters::new(&g, g.q <= 11, u64::MAX);
+    let table_seconds = (clock() - table_start).max(0.0);
     let tasks: Vec<Task> = column_sets.iter().map(|&(cols, weight)| Task { cols, weight }).collect();
     let run = |t, w: &mut Work| {
         if limit == usize::MAX {
@@ -732,7 +738,11 @@ pub(crate) fn sample_column_sets(
         count_task_probed(&g, &quarters, t, w, Some(&mut probe));
         probe.found
     };
-    for_each_task(&g, isa, STORED_KEYS, &tasks, control, &run, &|i, found, _| on_done(i, found))
+    let (first, rest) = tasks.split_at(tasks.len().min(1));
+    for_each_task(&g, isa, STORED_KEYS, first, control, &run, &|i, found, _| on_done(i, found))?;
+    let rest_done = |i, found, _| on_done(i + first.len(), found);
+    for_each_task(&g, isa, STORED_KEYS, rest, control, &run, &rest_done)?;
+    Ok(table_seconds)
 }
 
 /// Number of tasks (progress units) for n.
