@@ -79,7 +79,7 @@ mod tests {
             assert_eq!(reps.len() as u64, counts.unique, "n = {n}");
             // Orbit sizes add up to the total, and canonicalising every solution gives
             // exactly the listed representatives.
-            let orbits: u64 = reps.iter().map(|p| 8 / symmetry::stabiliser(p).len() as u64).sum();
+            let orbits: u64 = reps.iter().map(|p| symmetry::class_size(p) as u64).sum();
             assert_eq!(orbits, counts.total, "n = {n}");
             let canon: HashSet<Placement> =
                 search::Solutions::new(n).unwrap().map(|p| symmetry::canonical(&p).0).collect();

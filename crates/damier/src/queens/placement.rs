@@ -243,6 +243,15 @@ pub(crate) fn serialize_one_based<S: serde::Serializer>(
     serde::Serialize::serialize(&placement.as_ref().map(Placement::one_based), s)
 }
 
+/// Serialises a placement as its 1-based columns.
+#[cfg(feature = "serde")]
+pub(crate) fn serialize_columns_one_based<S: serde::Serializer>(
+    placement: &Placement,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&placement.one_based(), s)
+}
+
 /// Serialises placements as lists of their 1-based columns.
 #[cfg(feature = "serde")]
 pub(crate) fn serialize_all_one_based<S: serde::Serializer>(

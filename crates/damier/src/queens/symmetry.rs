@@ -138,6 +138,40 @@ pub fn stabiliser(p: &Placement) -> Vec<Transform> {
     Transform::ALL.iter().copied().filter(|&t| t.placement(p) == *p).collect()
 }
 
+/// The number of solutions in `p`'s class: 8 over the size of its stabiliser.
+pub fn class_size(p: &Placement) -> usize {
+    8 / stabiliser(p).len()
+}
+
+/// One solution of a listing as `damier queens list` streams it (its JSON, one object per
+/// solution: `index`, `columns` 1-based, and `class_size` in a listing of one per class).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Listed {
+    /// Its place in the listing, from 1.
+    pub index: u64,
+    /// The solution.
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "columns", serialize_with = "crate::queens::placement::serialize_columns_one_based")
+    )]
+    pub placement: Placement,
+    /// The solutions in its class ([`class_size`]), in a listing of one per class.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub class_size: Option<usize>,
+}
+
+impl Listed {
+    /// `p` as solution `index` of a listing; with `unique` (one per class), `None` unless `p`
+    /// is the canonical member of its class, listed with its class's size.
+    pub fn of(p: Placement, index: u64, unique: bool) -> Option<Listed> {
+        if !unique {
+            return Some(Listed { index, placement: p, class_size: None });
+        }
+        is_canonical(&p).then(|| Listed { index, class_size: Some(class_size(&p)), placement: p })
+    }
+}
+
 /// Calls `f` with one canonical representative per class, in backtracking order of the
 /// representatives, until `f` returns false.
 pub fn visit_unique(
@@ -185,6 +219,19 @@ mod tests {
         fn associative(a in transform(), b in transform(), c in transform()) {
             prop_assert_eq!(a.then(b).then(c), a.then(b.then(c)));
         }
+    }
+
+    #[test]
+    fn a_unique_listing_keeps_canonical_members_with_their_class_size() {
+        // n = 6: four solutions in one class of 4 (a half turn fixes each).
+        let all: Vec<Placement> = Solutions::new(6).unwrap().collect();
+        assert_eq!(all.iter().map(class_size).collect::<Vec<_>>(), [4, 4, 4, 4]);
+        let kept: Vec<Listed> = all.iter().filter_map(|p| Listed::of(p.clone(), 1, true)).collect();
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].class_size, Some(4));
+        assert_eq!(kept[0].placement, canonical(&all[0]).0);
+        let plain = Listed::of(all[1].clone(), 2, false).unwrap();
+        assert_eq!((plain.index, plain.class_size, &plain.placement), (2, None, &all[1]));
     }
 
     #[test]

@@ -51,15 +51,6 @@ pub struct Args {
     columns: bool,
 }
 
-#[derive(serde::Serialize)]
-struct Item<'a> {
-    index: u64,
-    columns: &'a [u64],
-    /// Solutions in the class (8 / stabiliser size); only with --unique.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    class_size: Option<usize>,
-}
-
 /// `--random K`: K solutions drawn at random, printed like the listing.
 fn run_random(a: &Args, k: u64) -> anyhow::Result<ExitCode> {
     let seed = crate::util::pick_seed(a.seed);
@@ -156,24 +147,16 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let done = s.first_row_done();
         control.advance(u64::from(done.saturating_sub(reported)));
         reported = reported.max(done);
-        let class_size = if a.unique {
-            if !symmetry::is_canonical(&p) {
-                continue;
-            }
-            Some(8 / symmetry::stabiliser(&p).len())
-        } else {
-            None
-        };
+        let Some(listed) = symmetry::Listed::of(p, printed + 1, a.unique) else { continue };
         printed += 1;
+        let p = &listed.placement;
         if a.json {
-            let one = p.one_based();
-            let item = Item { index: printed, columns: &one, class_size };
             out.write_all(if printed == 1 { b"\n  " } else { b",\n  " })?;
-            serde_json::to_writer(&mut out, &item)?;
+            serde_json::to_writer(&mut out, &listed)?;
         } else if a.columns {
             writeln!(out, "{}", super::shared::columns_line(&p.one_based()))?;
         } else {
-            match class_size {
+            match listed.class_size {
                 Some(k) => writeln!(out, "{printed}: {p}  (class of {k})")?,
                 None => writeln!(out, "{printed}: {p}")?,
             }
