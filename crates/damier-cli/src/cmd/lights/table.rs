@@ -115,20 +115,16 @@ pub(super) fn table(a: TableArgs) -> anyhow::Result<ExitCode> {
     let n = a.to as usize;
     let control = interrupt::control();
     let bar = Progress::start(control, (n as u64 + 2) / 2, "nullities");
-    let table = SquareTable(lights::sizes::square_table(n, control)?);
+    let table = lights::sizes::square_table(n, control)?;
     drop(bar);
     table.print(a.json)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// The square table (its JSON: the list of rows).
-#[derive(serde::Serialize)]
-#[serde(transparent)]
-struct SquareTable(Vec<SquareRow>);
-
-impl Report for SquareTable {
+impl Report for Vec<SquareRow> {
     fn print_text(&self) -> anyhow::Result<()> {
-        for r in &self.0 {
+        for r in self {
             outln!("L = {:>3}  {}", r.size, r.solutions)?;
         }
         Ok(())

@@ -52,15 +52,11 @@ impl Report for SolutionCount {
 }
 
 /// The table of `walk table` (its JSON: the list of counts).
-#[derive(serde::Serialize)]
-#[serde(transparent)]
-struct SquareCounts(Vec<SolutionCount>);
-
-impl Report for SquareCounts {
+impl Report for Vec<SolutionCount> {
     fn print_text(&self) -> anyhow::Result<()> {
         let mut out = output::stdout();
         writeln!(out, "{:>9}  {:>7}  solutions", "board", "nullity")?;
-        for r in &self.0 {
+        for r in self {
             writeln!(out, "{:>9}  {:>7}  {}", format!("{}x{}", r.rows, r.cols), r.nullity, r.solutions)?;
         }
         out.flush()?;
@@ -69,6 +65,6 @@ impl Report for SquareCounts {
 }
 
 pub(super) fn table(a: TableArgs) -> anyhow::Result<ExitCode> {
-    SquareCounts(walk::square_counts(a.to as usize, interrupt::control())?).print(a.json)?;
+    walk::square_counts(a.to as usize, interrupt::control())?.print(a.json)?;
     Ok(ExitCode::SUCCESS)
 }
