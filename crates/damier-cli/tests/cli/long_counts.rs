@@ -233,7 +233,7 @@ fn an_interrupted_estimate_projects_from_the_tasks_that_finished() {
     std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{rest}");
-    assert!(rest.contains("interrupted after") && rest.contains("leans low"), "{rest}");
+    assert!(rest.contains("interrupted after") && rest.contains("smaller random sample"), "{rest}");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let samples = v["samples"].as_u64().unwrap();
     assert!((5..5000).contains(&samples), "{v}");

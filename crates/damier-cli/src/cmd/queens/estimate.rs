@@ -82,7 +82,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if e.stopped_early {
         errln!(
             "damier: interrupted after {} of the {} sampled tasks: the projection below is made from \
-             those (the tasks in flight, likelier the long ones, are left out, so it leans low)",
+             those (tasks run in a random order, so they are a smaller random sample)",
             e.samples,
             u64::from(a.samples).min(e.tasks)
         );

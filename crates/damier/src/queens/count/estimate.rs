@@ -129,8 +129,9 @@ pub struct Estimate {
     /// The timed tasks, in the order of the task list: what the projection was made from.
     pub timed_tasks: Vec<TimedTask>,
     /// Interrupted before every sampled task finished ([`estimate_cost_with`]): the
-    /// projection is made from the tasks that did; those in flight, likelier the long ones,
-    /// are left out, so it leans low.
+    /// projection is made from the tasks that did. Tasks run in a random order and a task in
+    /// flight runs to its end (so Ctrl-C can take one task's time), so these are still a
+    /// random sample of n's tasks, only a smaller one.
     pub stopped_early: bool,
 }
 
@@ -364,7 +365,8 @@ pub fn estimate_cost(n: u32, options: &EstimateOptions, control: &Control) -> Re
 }
 
 /// [`estimate_cost`], calling `on_task` (from the worker threads) as each sampled task
-/// finishes, and keeping the work of an interrupted run: cancelled through `control` after
+/// finishes, and keeping the work of an interrupted run (tasks run in a random order, so
+/// those that finished are a random sample too): cancelled through `control` after
 /// at least one sampled task finished, it returns the projection from the tasks that did,
 /// marked [`Estimate::stopped_early`] (before that, [`TaskError::Interrupted`]). For
 /// estimates of many minutes a task (n = 28), which a user may stop when the interval is
@@ -384,7 +386,17 @@ pub fn estimate_cost_with(
         return Err(TaskError::IsaUnavailable(options.isa));
     }
     let all: Vec<u32> = (0..list.len()).collect();
-    let picked = sample_tasks(&all, options.samples.max(1), options.seed);
+    let mut picked = sample_tasks(&all, options.samples.max(1), options.seed);
+    // Run in a random order, not the list's: the tasks that finished before an interruption
+    // are then still a random sample of n's tasks (the list's order follows the column masks,
+    // and the cost of a task with them). The seed's next stream, so the draw stays the same.
+    {
+        use rand::SeedableRng;
+        use rand::seq::SliceRandom;
+        let mut rng =
+            rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(crate::control::stream_seed(options.seed, 1));
+        picked.shuffle(&mut rng);
+    }
     let limit = options.queries.map_or(usize::MAX, |q| q.max(1) as usize);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(options.threads.max(1)).build();
     let start = Instant::now();
