@@ -389,7 +389,7 @@ pub fn estimate_cost_with(
     let mut picked = sample_tasks(&all, options.samples.max(1), options.seed);
     // Run in a random order, not the list's: the tasks that finished before an interruption
     // are then still a random sample of n's tasks (the list's order follows the column masks,
-    // and the cost of a task with them). The seed's next stream, so the draw stays the same.
+    // and the cost of a task with them). The next stream of the seed: the draw stays the same.
     {
         use rand::SeedableRng;
         use rand::seq::SliceRandom;
