@@ -287,7 +287,7 @@ fn mean_interval(sample: &[f64], population: u64, exact: bool) -> (f64, f64, f64
 /// for [`mean_interval`]. NaN when the sample's `x` add up to 0.
 fn ratio_interval(x: &[f64], y: &[f64], population: u64, exact: bool) -> (f64, f64) {
     let (sum_x, sum_y) = (x.iter().sum::<f64>(), y.iter().sum::<f64>());
-    if sum_x.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+    if sum_x.is_nan() || sum_x <= 0.0 {
         return (f64::NAN, f64::NAN);
     }
     let ratio = sum_y / sum_x;
@@ -359,7 +359,7 @@ fn project_sampled(
 /// programs sharing the cores do not inflate the projection; elsewhere by the wall clock.
 pub fn estimate_cost(n: u32, options: &EstimateOptions, control: &Control) -> Result<Estimate, TaskError> {
     match estimate_cost_with(n, options, control, &|_| {})? {
-        e if e.stopped_early => Err(crate::control::Interrupted.into()),
+        e if e.stopped_early => Err(Interrupted.into()),
         e => Ok(e),
     }
 }
@@ -508,7 +508,7 @@ pub fn estimate_backtrack_cost(
         counted
     });
     if control.cancelled() {
-        return Err(crate::control::Interrupted.into());
+        return Err(Interrupted.into());
     }
     let mut times = times.into_inner().unwrap_or_else(|e| e.into_inner());
     let cut_short = match counted {
