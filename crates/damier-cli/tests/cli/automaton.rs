@@ -129,6 +129,32 @@ fn scale_reports_censored_runs() {
     assert!((inv[0][1].as_f64().unwrap() - 910.0).abs() < 1e-6);
 }
 
+/// 1/d comes from the known number of solutions (OEIS A000170), so it is there at n = 20 at
+/// once, and past the last known term (n = 27) it is said to be unknown, never projected.
+#[test]
+fn scale_has_1_over_d_up_to_27_and_says_unknown_beyond() {
+    let args = ["automaton", "scale", "--model", "pair", "-n", "20,27,28", "--samples", "1", "--seed", "1"];
+    let capped = [&args[..], &["--max-steps", "1000"]].concat();
+    let v = json(&[&capped[..], &["--json"]].concat());
+    let inv = v["inverse_density"].as_array().unwrap();
+    assert_eq!(inv.len(), 2, "{v}");
+    // C(400, 20) / q(20), q(20) = 39 029 188 884; C(400, 20) = 2.788e33 (exact integers).
+    let binomial = |m: u128, k: u128| (0..k).fold(1u128, |c, i| c * (m - i) / (i + 1));
+    let expected = binomial(400, 20) as f64 / 39_029_188_884.0;
+    assert_eq!(inv[0][0], 20);
+    assert!((inv[0][1].as_f64().unwrap() / expected - 1.0).abs() < 1e-9, "{v}");
+    assert_eq!(inv[1][0], 27);
+    let text = damier().args(&capped).output().unwrap();
+    assert!(text.status.success());
+    let text = String::from_utf8(text.stdout).unwrap();
+    let row = |n: &str| text.lines().find(|l| l.split_whitespace().nth(1) == Some(n)).unwrap().to_string();
+    assert!(row("28").contains("unknown") && !row("20").contains("unknown"), "{text}");
+    assert!(row("20").contains("7.14e22"), "{text}");
+    // Left out on request: no size claims an unknown 1/d.
+    let left_out = damier().args([&capped[..], &["--no-density"]].concat()).output().unwrap();
+    assert!(!String::from_utf8(left_out.stdout).unwrap().contains("unknown"));
+}
+
 #[test]
 fn trap_figures() {
     let v =

@@ -25,6 +25,7 @@ use rayon::prelude::*;
 use super::{Automaton, AutomatonError, Model, Params, StartSignals};
 use crate::control::{Control, Interrupted};
 use crate::queens::Placement;
+use crate::queens::count::known::known_total;
 use crate::queens::max::{self, MaxError};
 use crate::stats;
 
@@ -408,8 +409,14 @@ pub struct ScaleRecord {
     pub positions: &'static str,
     /// One point per model and n.
     pub points: Vec<ScalePoint>,
-    /// `(n, 1/d)` for the sizes with at least one solution.
+    /// `(n, 1/d)` for the sizes with at least one solution whose number of solutions is
+    /// known ([`inverse_densities`]: n <= 27); the sizes past it are left out, their 1/d
+    /// unknown. Empty when 1/d was left out ([`ScaleRecord::density_left_out`]).
     pub inverse_density: Vec<(u32, f64)>,
+    /// 1/d was not asked for (`scale --no-density`), so no size has it (the text says `-`,
+    /// not "unknown"; not in the JSON, where the empty `inverse_density` says it).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub density_left_out: bool,
     /// Wall time, seconds.
     pub seconds: f64,
 }
@@ -456,42 +463,26 @@ pub fn positions(n: u32) -> f64 {
     (0..n).map(|k| (m - k as f64) / (k as f64 + 1.0)).product()
 }
 
-/// Largest n for which [`inverse_densities`] computes 1/d (the exact count Q(n) takes minutes
-/// at 17).
-pub const DENSITY_MAX_N: u32 = 17;
-
-/// `(n, 1/d)` for each n of `ns` up to [`DENSITY_MAX_N`] that has a solution, in the order of
-/// `ns` (the `inverse_density` of a [`ScaleRecord`]), on the current rayon pool.
-pub fn inverse_densities(ns: &[u32], control: &Control) -> Result<Vec<(u32, f64)>, Interrupted> {
-    let mut inv = Vec::new();
-    // PERF: 1/d needs the exact count Q(n); beyond DENSITY_MAX_N it would take hours.
-    for &n in ns.iter().filter(|&&n| n <= DENSITY_MAX_N) {
-        if let Some(v) = inverse_density(n, control)? {
-            inv.push((n, v));
-        }
-    }
-    Ok(inv)
+/// `(n, 1/d)` for each n of `ns` whose 1/d is known, in the order of `ns` (the
+/// `inverse_density` of a [`ScaleRecord`]): the sizes with a solution up to
+/// [`LAST_KNOWN_N`](crate::queens::count::known::LAST_KNOWN_N) = 27 (see [`inverse_density`]).
+pub fn inverse_densities(ns: &[u32]) -> Vec<(u32, f64)> {
+    ns.iter().filter_map(|&n| Some((n, inverse_density(n)?))).collect()
 }
 
 impl ScaleRecord {
-    /// 1/d at `n`, where it was computed.
+    /// 1/d at `n`, where it is known.
     pub fn inverse_density_at(&self, n: u32) -> Option<f64> {
         self.inverse_density.iter().find(|x| x.0 == n).map(|x| x.1)
     }
 }
 
-/// `1/d = C(n^2, n) / Q(n)` with `Q(n)` from the exact counter; `None` when there is no
-/// solution (n = 2, 3) or n is beyond the counter.
-pub fn inverse_density(n: u32, control: &Control) -> Result<Option<f64>, Interrupted> {
-    if n > crate::queens::count::MAX_N {
-        return Ok(None);
-    }
-    match crate::queens::count_solutions(n, control) {
-        Ok(c) if c.total > 0 => Ok(Some(positions(n) / c.total as f64)),
-        Ok(_) => Ok(None),
-        Err(crate::queens::CountError::Interrupted(i)) => Err(i),
-        Err(_) => Ok(None),
-    }
+/// `1/d = C(n^2, n) / Q(n)`, `Q(n)` the known term of OEIS A000170 ([`known_total`], which
+/// the known-answer tests hold against the exact counters): nothing to count, so every n up
+/// to 27 has it at once. `None` when there is no solution (n = 2, 3) or when `Q(n)` is
+/// unknown (n > 27: no one has counted it, and a projection is not a density).
+pub fn inverse_density(n: u32) -> Option<f64> {
+    known_total(n).filter(|&q| q > 0).map(|q| positions(n) / q as f64)
 }
 
 /// Updates per second of one thread: runs from successive seeds (restarting after each
@@ -512,6 +503,7 @@ pub fn measure(params: &Params, seed: u64, updates: u64) -> Result<(u64, f64), A
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::queens::count::known::LAST_KNOWN_N;
 
     fn check_placement(n: usize, placement: &Placement) -> bool {
         // Independent checker: n queens, pairwise not on a row, column or diagonal.
@@ -522,10 +514,36 @@ mod tests {
     }
 
     #[test]
-    fn inverse_densities_skip_the_sizes_without_solution_and_past_the_cap() {
-        let inv = inverse_densities(&[5, 1, 2, 3, 4, DENSITY_MAX_N + 1], &Control::new()).unwrap();
+    fn inverse_densities_skip_the_sizes_without_solution_and_past_the_known_terms() {
+        let inv = inverse_densities(&[5, 1, 2, 3, 4, LAST_KNOWN_N + 1, 40]);
         // C(25, 5) / 10, C(1, 1) / 1, C(16, 4) / 2.
         assert_eq!(inv, [(5, 5313.0), (1, 1.0), (4, 910.0)]);
+    }
+
+    /// The binomial C(m, k) in exact integers, the independent reference of `positions`.
+    fn binomial(m: u128, k: u128) -> u128 {
+        (0..k).fold(1, |c, i| c * (m - i) / (i + 1))
+    }
+
+    #[test]
+    fn inverse_density_uses_the_known_term_up_to_27() {
+        // n = 20: C(400, 20) / q(20), q(20) = 39 029 188 884 (OEIS A000170): the counter
+        // would take minutes; the known term is there at once.
+        let expected = binomial(400, 20) as f64 / 39_029_188_884.0;
+        let got = inverse_density(20).unwrap();
+        assert!((got / expected - 1.0).abs() < 1e-12, "{got} against {expected}");
+        // Every n up to the last known term with a solution has one, consistent with the
+        // counter where counting is quick.
+        for n in (1..=LAST_KNOWN_N).filter(|&n| n != 2 && n != 3) {
+            assert!(inverse_density(n).is_some_and(|v| v.is_finite() && v >= 1.0), "n = {n}");
+        }
+        for n in 4..=10 {
+            let q = crate::queens::count_solutions(n, &Control::new()).unwrap().total;
+            assert!((inverse_density(n).unwrap() - positions(n) / q as f64).abs() < 1e-6, "n = {n}");
+        }
+        // Past the table: unknown, not projected.
+        assert_eq!(inverse_density(LAST_KNOWN_N + 1), None);
+        assert_eq!(inverse_density(2), None);
     }
 
     #[test]
@@ -645,9 +663,8 @@ mod tests {
         assert_eq!(positions(2), 6.0);
         assert_eq!(positions(4), 1820.0);
         assert!((positions(8) - 4_426_165_368.0).abs() < 1.0);
-        let c = Control::new();
-        assert_eq!(inverse_density(3, &c).unwrap(), None);
-        assert!((inverse_density(4, &c).unwrap().unwrap() - 910.0).abs() < 1e-9);
+        assert_eq!(inverse_density(3), None);
+        assert!((inverse_density(4).unwrap() - 910.0).abs() < 1e-9);
     }
 
     /// The automaton report's fig. 5 trend, with fixed seeds (deterministic): more moves at large ε.

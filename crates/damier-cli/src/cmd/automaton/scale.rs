@@ -8,6 +8,7 @@ use clap::Args;
 use damier::automaton::Model;
 use damier::automaton::experiment::{self, ScaleRecord};
 use damier::automaton::{self as engine};
+use damier::queens::count::known::LAST_KNOWN_N;
 
 use crate::util::OutputArgs;
 use crate::util::csv_file::{self, format};
@@ -41,8 +42,8 @@ pub struct ScaleArgs {
     budget: Option<f64>,
     #[command(flatten)]
     exp: ExperimentArgs,
-    /// Skip 1/d (it needs the exact solution count of every n, slow for large n; never
-    /// computed beyond n = 17).
+    /// Leave 1/d out (it comes from the known number of solutions, OEIS A000170, so it is
+    /// known up to n = 27 and unknown beyond).
     #[arg(long)]
     no_density: bool,
     #[command(flatten)]
@@ -69,8 +70,7 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
     let control = interrupt::control();
     let clock = Instant::now();
     let pool = crate::util::pool(a.exp.threads)?;
-    let inv =
-        if a.no_density { Vec::new() } else { pool.install(|| experiment::inverse_densities(&ns, control))? };
+    let inv = if a.no_density { Vec::new() } else { experiment::inverse_densities(&ns) };
     let points = {
         let _bar = Progress::start(control, a.samples * (ns.len() * models.len()) as u64, "scale");
         pool.install(|| {
@@ -97,6 +97,7 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
         positions: experiment::DENSITY_POSITIONS,
         points,
         inverse_density: inv,
+        density_left_out: a.no_density,
         seconds: clock.elapsed().as_secs_f64(),
     };
     if let Some(path) = &a.out.csv {
@@ -178,7 +179,7 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
 impl Report for ScaleRecord {
     fn print_text(&self) -> anyhow::Result<()> {
         outln!(
-            "eps = {} eta = {} seed = {}, {} runs per point; 1/d with C(n^2, n) positions",
+            "eps = {} eta = {} seed = {}, {} runs per point; 1/d with C(n^2, n) positions and q(n) of OEIS A000170",
             self.eps,
             self.eta,
             self.seed,
@@ -198,7 +199,11 @@ impl Report for ScaleRecord {
         )?;
         for p in &self.points {
             let s = &p.summary;
-            let d = self.inverse_density_at(p.n);
+            let d = match self.inverse_density_at(p.n) {
+                // No one has counted the solutions past the known terms: no number to show.
+                None if !self.density_left_out && p.n > LAST_KNOWN_N => "unknown".into(),
+                d => show(d),
+            };
             outln!(
                 "{:>5} {:>3} {:>7} {:>9} {:>12} {:>12} {:>12} {:>12} {:>9.2}",
                 p.model.name(),
@@ -208,7 +213,7 @@ impl Report for ScaleRecord {
                 show(s.mean_steps),
                 show(s.median_steps),
                 show(s.mean_moves),
-                show(d),
+                d,
                 p.seconds
             )?;
         }
