@@ -205,6 +205,7 @@ fn bad_input_exits_2() {
         &["automaton", "run", "-n", "8", "--model", "triple"],
         &["automaton", "sweep", "--eps", ""],
         &["automaton", "sweep", "--eps", "0.1,2"],
+        &["automaton", "sweep", "--model", "cell", "--eta", "1.5"],
         &["automaton", "sweep", "--plot", "x.txt"],
         &["automaton", "scale", "-n", "9..4"],
         &["automaton", "scale", "-n", "4..x"],
@@ -222,6 +223,67 @@ fn bad_input_exits_2() {
 fn automaton_commands_exit_quietly_on_a_closed_pipe() {
     quiet_on_closed_pipe(&["automaton", "run", "--model", "pair", "-n", "6", "--seed", "1"]);
     quiet_on_closed_pipe(&["automaton", "run", "--model", "pair", "-n", "6", "--seed", "1", "--json"]);
+}
+
+/// η given to an experiment whose models all ignore it (model 3, and model 1) is bad input,
+/// one line naming the model and the flag; with model 2 in the list it applies to model 2,
+/// and the reports give η only where a model used it.
+#[test]
+fn eta_is_refused_for_the_models_that_ignore_it() {
+    let quick = ["--samples", "2", "--seed", "1", "--max-steps", "100000"];
+    for (args, named) in [
+        (&["automaton", "sweep", "--model", "row", "-n", "6", "--eta", "0.1"][..], "model 3 (row)"),
+        (&["automaton", "sweep", "--model", "pair", "-n", "6", "--eta", "0.1"], "model 1 (pair)"),
+        (&["automaton", "scale", "--model", "row", "-n", "5", "--eta", "0.1"], "model 3 (row) does not"),
+        (
+            &["automaton", "scale", "--model", "pair,row", "-n", "5", "--eta", "0"],
+            "model 1 (pair) and model 3 (row) do not",
+        ),
+    ] {
+        let err = fails_with(&[args, &quick[..]].concat(), 2);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("--eta") && err.contains(named) && err.contains("use η"), "{err}");
+    }
+    // Model 2 in the list: η applies to it.
+    let v = json(
+        &[&["automaton", "scale", "--model", "row,cell", "-n", "5", "--eta", "0.1", "--json"][..], &quick]
+            .concat(),
+    );
+    assert_eq!(v["eta"], 0.1);
+    let v =
+        json(
+            &[
+                &[
+                    "automaton",
+                    "sweep",
+                    "--model",
+                    "cell",
+                    "-n",
+                    "5",
+                    "--eps",
+                    "0.1",
+                    "--eta",
+                    "0.2",
+                    "--json",
+                ][..],
+                &quick,
+            ]
+            .concat(),
+        );
+    assert_eq!(v["eta"], 0.2);
+    // Without --eta, model 3 runs, and its report claims no η.
+    let v = json(
+        &[&["automaton", "sweep", "--model", "row", "-n", "5", "--eps", "0.1", "--json"][..], &quick]
+            .concat(),
+    );
+    assert!(v["eta"].is_null(), "{v}");
+    let v = json(&[&["automaton", "scale", "--model", "pair,row", "-n", "5", "--json"][..], &quick].concat());
+    assert!(v["eta"].is_null(), "{v}");
+    let out = damier()
+        .args([&["automaton", "sweep", "--model", "row", "-n", "5", "--eps", "0.1"][..], &quick].concat())
+        .output()
+        .unwrap();
+    assert!(out.status.success() && !String::from_utf8_lossy(&out.stdout).contains("eta"));
 }
 
 #[test]

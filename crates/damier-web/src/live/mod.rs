@@ -104,7 +104,7 @@ pub fn models() -> Vec<ModelInfo> {
         .map(|&m| ModelInfo {
             name: m.name(),
             label: format!("model {} ({})", model_listed(m) + 1, m.name()),
-            uses_eta: m == Model::Cell,
+            uses_eta: m.uses_eta(),
         })
         .collect()
 }

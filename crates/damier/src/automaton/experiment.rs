@@ -337,8 +337,8 @@ pub struct SweepRecord {
     pub model: Model,
     /// Board side.
     pub n: u32,
-    /// η (model 2's).
-    pub eta: f64,
+    /// η of every run when the model uses it ([`Model::uses_eta`]: model 2), else `None`.
+    pub eta: Option<f64>,
     /// The experiment's random seed.
     pub seed: u64,
     /// Runs per ε.
@@ -395,8 +395,9 @@ pub const DENSITY_POSITIONS: &str = "C(n^2, n): sets of n distinct cells";
 pub struct ScaleRecord {
     /// ε of every run.
     pub eps: f64,
-    /// η of every run (model 2's).
-    pub eta: f64,
+    /// η of the runs of model 2, `None` when no model of the experiment uses it
+    /// ([`Model::uses_eta`]).
+    pub eta: Option<f64>,
     /// The experiment's random seed.
     pub seed: u64,
     /// Runs per point.

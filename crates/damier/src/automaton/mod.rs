@@ -107,13 +107,19 @@ pub enum Model {
 }
 
 impl Model {
-    /// The name used on the command line and in JSON: `pair` or `cell`.
+    /// The name used on the command line and in JSON: `pair`, `cell` or `row`.
     pub fn name(self) -> &'static str {
         match self {
             Model::Pair => "pair",
             Model::Cell => "cell",
             Model::Row => "row",
         }
+    }
+
+    /// Whether the model reads η: model 2 only (its random destinations); models 1 and 3
+    /// ignore it, so a report of their runs gives no η.
+    pub fn uses_eta(self) -> bool {
+        self == Model::Cell
     }
 }
 
@@ -162,7 +168,7 @@ impl Params {
     /// η when the model uses it (model 2), else `None`: what reports show, so that no run
     /// claims a parameter it ignored.
     pub fn used_eta(&self) -> Option<f64> {
-        (self.model == Model::Cell).then_some(self.eta)
+        self.model.uses_eta().then_some(self.eta)
     }
 
     /// Cells one step updates: 1 for models 1 and 2 (a pair counts as one update), `n^2` for

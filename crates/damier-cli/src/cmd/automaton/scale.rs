@@ -31,9 +31,12 @@ pub struct ScaleArgs {
     /// ε [range: 0..=1].
     #[arg(long, default_value_t = engine::DEFAULT_EPS)]
     eps: f64,
-    /// Model 2: η [range: 0..=1].
-    #[arg(long, default_value_t = engine::DEFAULT_ETA)]
-    eta: f64,
+    #[arg(long, help = format!(
+        "Model 2: η [default: {}] [range: 0..=1]; refused when no model of the list uses it \
+         (models 1 and 3 do not)",
+        engine::DEFAULT_ETA
+    ))]
+    eta: Option<f64>,
     /// Runs per (model, n).
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     samples: u64,
@@ -59,14 +62,14 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
     let ns = parse_ns(&a.n, "-n")?;
     anyhow::ensure!(!a.model.is_empty(), "--model: the list is empty");
     check_probability("eps", a.eps)?;
-    check_probability("eta", a.eta)?;
+    let mut models: Vec<Model> = a.model.iter().map(|&m| m.into()).collect();
+    models.dedup();
+    let eta = eta_for(&models, a.eta)?;
     if let Some(b) = a.budget {
         anyhow::ensure!(b.is_finite() && b > 0.0, "--budget {b}: expected a positive number of seconds");
     }
     a.out.check()?;
     let seed = crate::util::pick_seed(a.exp.seed);
-    let mut models: Vec<Model> = a.model.iter().map(|&m| m.into()).collect();
-    models.dedup();
     let control = interrupt::control();
     let clock = Instant::now();
     let pool = crate::util::pool(a.exp.threads)?;
@@ -78,7 +81,7 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
                 &models,
                 &ns,
                 a.eps,
-                a.eta,
+                eta.unwrap_or(engine::DEFAULT_ETA),
                 a.samples as usize,
                 seed,
                 a.exp.max_steps,
@@ -89,7 +92,7 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
     };
     let report = ScaleRecord {
         eps: a.eps,
-        eta: a.eta,
+        eta,
         seed,
         samples: a.samples,
         max_steps: a.exp.max_steps,
@@ -158,9 +161,9 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
         let chart = Chart {
             title: format!("steps to a first solution against n: {}, n = {n0}..{n1}", names.join(" and ")),
             subtitle: vec![format!(
-                "ε = {}, η = {}, {} runs per point, seed {seed}, each run capped at {} steps{budget}",
+                "ε = {},{} {} runs per point, seed {seed}, each run capped at {} steps{budget}",
                 a.eps,
-                a.eta,
+                eta.map(|e| format!(" η = {e},")).unwrap_or_default(),
                 a.samples,
                 crate::util::plot::number(a.exp.max_steps as f64)
             )],
@@ -179,9 +182,9 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
 impl Report for ScaleRecord {
     fn print_text(&self) -> anyhow::Result<()> {
         outln!(
-            "eps = {} eta = {} seed = {}, {} runs per point; 1/d with C(n^2, n) positions and q(n) of OEIS A000170",
+            "eps = {}{} seed = {}, {} runs per point; 1/d with C(n^2, n) positions and q(n) of OEIS A000170",
             self.eps,
-            self.eta,
+            self.eta.map(|e| format!(" eta = {e}")).unwrap_or_default(),
             self.seed,
             self.samples
         )?;

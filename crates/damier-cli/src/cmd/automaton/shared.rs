@@ -50,6 +50,27 @@ pub(super) fn check_probability(name: &str, v: f64) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// η for an experiment over `models`, checked: the value given, or [`engine::DEFAULT_ETA`];
+/// `None` when no model of the list uses it. Given for models that all ignore it (models 1
+/// and 3), it is refused: the runs would silently not be what was asked for.
+pub(super) fn eta_for(models: &[Model], eta: Option<f64>) -> anyhow::Result<Option<f64>> {
+    if let Some(v) = eta {
+        check_probability("eta", v)?;
+        if !models.iter().any(|m| m.uses_eta()) {
+            let mut names: Vec<&str> = models.iter().map(|&m| model_name(m)).collect();
+            names.sort_unstable();
+            names.dedup();
+            let verb = if names.len() == 1 { "does" } else { "do" };
+            anyhow::bail!(
+                "--eta {v} is refused: {} {verb} not use η, only {} does",
+                names.join(" and "),
+                model_name(Model::Cell)
+            );
+        }
+    }
+    Ok(models.iter().any(|m| m.uses_eta()).then(|| eta.unwrap_or(engine::DEFAULT_ETA)))
+}
+
 pub(super) fn check_n(n: u32) -> anyhow::Result<()> {
     anyhow::ensure!(
         (1..=engine::MAX_N).contains(&n),

@@ -29,9 +29,11 @@ pub struct SweepArgs {
     /// The ε values, comma separated.
     #[arg(long, value_delimiter = ',', default_value = "0.001,0.003,0.01,0.03,0.1,0.3")]
     eps: Vec<f64>,
-    /// Model 2: η [range: 0..=1].
-    #[arg(long, default_value_t = engine::DEFAULT_ETA)]
-    eta: f64,
+    #[arg(long, help = format!(
+        "Model 2: η [default: {}] [range: 0..=1]; refused for the other models, which do not use it",
+        engine::DEFAULT_ETA
+    ))]
+    eta: Option<f64>,
     /// Runs per ε.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     samples: u64,
@@ -46,11 +48,13 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     for &e in &a.eps {
         check_probability("eps", e)?;
     }
-    check_probability("eta", a.eta)?;
+    let eta = eta_for(&[a.model.into()], a.eta)?;
     check_n(a.n)?;
     a.out.check()?;
     let seed = crate::util::pick_seed(a.exp.seed);
-    let params = Params { model: a.model.into(), n: a.n, eps: a.eps[0], eta: a.eta }.validated()?;
+    let params =
+        Params { model: a.model.into(), n: a.n, eps: a.eps[0], eta: eta.unwrap_or(engine::DEFAULT_ETA) }
+            .validated()?;
     let control = interrupt::control();
     let clock = Instant::now();
     let points = {
@@ -62,7 +66,7 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     let report = SweepRecord {
         model: params.model,
         n: a.n,
-        eta: a.eta,
+        eta,
         seed,
         samples: a.samples,
         max_steps: a.exp.max_steps,
@@ -100,9 +104,9 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
                 a.n
             ),
             subtitle: vec![format!(
-                "{} runs per ε, η = {}, seed {seed}, each run capped at {} steps",
+                "{} runs per ε,{} seed {seed}, each run capped at {} steps",
                 a.samples,
-                a.eta,
+                eta.map(|e| format!(" η = {e},")).unwrap_or_default(),
                 crate::util::plot::number(a.exp.max_steps as f64)
             )],
             x: Axis { label: "ε (probability of a move to a dangerous cell)".into(), scale: Scale::Log },
@@ -127,10 +131,10 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
 impl Report for SweepRecord {
     fn print_text(&self) -> anyhow::Result<()> {
         outln!(
-            "model {} n = {} eta = {} seed = {}, {} runs per eps",
+            "model {} n = {}{} seed = {}, {} runs per eps",
             self.model,
             self.n,
-            self.eta,
+            self.eta.map(|e| format!(" eta = {e}")).unwrap_or_default(),
             self.seed,
             self.samples
         )?;

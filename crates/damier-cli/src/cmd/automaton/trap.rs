@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use damier::automaton::trap::{self, TrapExperiment};
-use damier::automaton::{Automaton, Model, Params, StartSignals, Stop, text};
+use damier::automaton::{Automaton, Params, StartSignals, Stop, text};
 
 use crate::util::interrupt;
 use crate::util::output::{Report, out, outln};
@@ -103,7 +103,7 @@ impl Report for TrapText<'_> {
                 "  model {} eps = {}{}{}: {} solved, {} censored, mean steps {}",
                 c.model,
                 c.eps,
-                if c.model == Model::Cell { format!(" eta = {}", c.eta) } else { String::new() },
+                if c.model.uses_eta() { format!(" eta = {}", c.eta) } else { String::new() },
                 if c.ideal_signals { " (signals reset to the truth after each move)" } else { "" },
                 c.summary.solved,
                 c.summary.censored,
