@@ -61,6 +61,15 @@ impl ToPyErr for damier::queens::local::LocalError {
     }
 }
 
+impl ToPyErr for damier::walk::WalkError {
+    fn to_py(self) -> PyErr {
+        match self {
+            damier::walk::WalkError::PathUnverified { .. } => internal(self),
+            _ => value(self),
+        }
+    }
+}
+
 /// Errors whose every variant is about the input (or an interruption, which the caller turns
 /// into `KeyboardInterrupt` before it looks at the result).
 macro_rules! input_errors {
@@ -76,12 +85,12 @@ macro_rules! input_errors {
 input_errors!(
     damier::board::BoardError,
     damier::queens::CountError,
+    damier::queens::reach::BeyondTheEngine,
     damier::queens::search::SearchError,
     damier::queens::placement::PlacementError,
     damier::queens::count::tasks::TaskError,
     damier::automaton::AutomatonError,
     damier::factor::FactorError,
-    damier::walk::WalkError,
     damier::control::Interrupted,
 );
 

@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use damier::control::Stop;
-use damier::factor::run::Factoring;
+use damier::factor::run::{CapWarning, Factoring};
 use damier::factor::{DEFAULT_EPS, DEFAULT_MAX_STEPS, DEFAULT_Q, FactorAutomaton, FactorError, FactorParams};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -37,23 +37,9 @@ pub fn factor<'py>(
         Err(FactorError::Prime(_)) => Factoring::prime(n, &params, seed, clock.elapsed().as_secs_f64()),
         Err(e) => return Err(errors::value(format!("nothing to factor: {e}"))),
         Ok(mut automaton) => {
-            let bits = 64 - n.leading_zeros();
-            let projected = damier::factor::run::projected_median_steps(bits);
-            if projected > max_steps as f64 / 10.0 {
-                // As the CLI warns.
-                errors::warn(
-                    py,
-                    &format!(
-                        "n has {bits} bits: runs of that size need about {projected:.3e} steps (median \
-                         projected from the measured sizes, x 1.76 per bit, docs/factor.md), against a \
-                         cap of {max_steps} steps: {}",
-                        if projected > max_steps as f64 {
-                            "this run will most likely stop at its cap without a factorization"
-                        } else {
-                            "it may well stop at its cap"
-                        }
-                    ),
-                )?;
+            if let Some(warning) = CapWarning::of(n, max_steps) {
+                // The CLI's warning.
+                errors::warn(py, &warning.to_string())?;
             }
             let run = worker::run(py, move |control| automaton.run_until(max_steps, &Stop::new(control)))?
                 .or_raise()?;

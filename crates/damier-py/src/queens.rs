@@ -3,11 +3,11 @@
 
 use damier::cpu::Isa;
 use damier::queens::count::estimate::{self, EstimateOptions, EstimateRecord};
-use damier::queens::count::tasks::{MAX_TASK_N, MIN_TASK_N, TaskEngine};
+use damier::queens::count::tasks::{MAX_TASK_N, MIN_TASK_N};
 use damier::queens::count::{self, CountOptions, Share};
 use damier::queens::placement::Occupancy;
 use damier::queens::search::{self, Solutions};
-use damier::queens::{Placement, construct, local};
+use damier::queens::{Placement, construct, local, reach};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -45,13 +45,9 @@ fn count_py(py: Python<'_>, n: i128, threads: Option<i128>) -> PyResult<(u64, u6
     }
     let n = u32::try_from(n)
         .map_err(|_| errors::value(format!("n = {n} is too large: at most {} is supported", count::MAX_N)))?;
-    let fast = TaskEngine::Quarters.max_n();
-    if n > fast && n <= count::MAX_N {
-        // As the CLI: past the fast engine only the backtracker is left, for core years.
-        return Err(errors::value(format!(
-            "n = {n} is refused: the fast engine counts n <= {fast} on this build, and the backtracker \
-             would take core years (see docs/queens.md, \"Counting q(28)\")"
-        )));
+    if n <= count::MAX_N {
+        // The CLI's refusal: past the fast engine only the backtracker is left, for core years.
+        reach::refuse_beyond_the_engine(n).or_raise()?;
     }
     let threads = threads.map(|t| numbers::u32_in("threads", t, 1..=1024)).transpose()?;
     let pool = damier::system::thread_pool(threads.map(|t| t as usize)).map_err(errors::internal)?;

@@ -97,6 +97,17 @@ def test_bad_input_raises_value_error(call, message):
     assert message in str(e.value)
 
 
+def test_counts_past_the_fast_engine_are_refused_as_by_the_cli():
+    # The library's refusal, the CLI's text: the projected years and why.
+    for n in (29, 32):
+        with pytest.raises(ValueError) as e:
+            queens.count(n)
+        text = str(e.value)
+        assert text.startswith(f"n = {n} is refused: the fast engine counts n <= 28 on this build")
+        assert "core years" in text and "would not fit the 64-bit count" in text
+        assert text.endswith('(see docs/queens.md, "Counting q(28)")')
+
+
 def test_wrong_types_raise_type_error():
     with pytest.raises(TypeError):
         queens.count("8")

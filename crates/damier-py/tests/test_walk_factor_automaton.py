@@ -52,7 +52,10 @@ def test_factor_returns_the_clis_record():
     assert r["factors"] == ["11", "13"] and r["seed"] == 7 and not r["prime"]
     assert damier.factor(143, seed=7)["steps"] == r["steps"]
     assert damier.factor(101)["prime"] is True
-    with pytest.warns(UserWarning, match="this run will most likely stop at its cap"):
+    # The CLI's warning, word for word (after its "damier: warning: ").
+    with pytest.warns(UserWarning, match=r"^N has 40 bits: runs of that size need about 5\.47e11 steps "
+                      r"\(median projected .* against a cap of 10 steps: this run will most likely stop "
+                      r"at its cap without a factorization$"):
         capped = damier.factor(1_000_003 * 1_000_033, seed=1, max_steps=10)
     assert capped["factors"] is None and capped["censored"] == "step-cap"
 

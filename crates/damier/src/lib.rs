@@ -14,7 +14,8 @@
 //!
 //! The shared pieces are [`gf2`] (bit-packed linear algebra over GF(2)) and [`control`]
 //! (cancellation and progress for long computations, without any terminal dependency);
-//! [`bench`](mod@bench) times every engine for the performance report.
+//! [`bench`](mod@bench) times every engine for the performance report; [`text`] is the one
+//! format of the numbers in messages.
 //!
 //! ## Example
 //!
@@ -46,6 +47,7 @@ pub mod queens;
 mod random;
 pub mod stats;
 pub mod system;
+pub mod text;
 pub mod walk;
 
 /// The crate's README (its front page on a registry), whose example runs with the doctests.

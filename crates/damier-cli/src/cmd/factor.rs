@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use damier::control::{Censored, Stop};
-use damier::factor::run::Factoring;
+use damier::factor::run::{CapWarning, Factoring};
 use damier::factor::sweep::{self, Replot, SweepPlan, SweepSample, SweepSummary};
 use damier::factor::{self as engine, FactorAutomaton, FactorError, FactorParams, FactorRun};
 
@@ -193,21 +193,8 @@ fn run_one(a: OneArgs) -> anyhow::Result<ExitCode> {
         Err(FactorError::Prime(_)) => Factoring::prime(n, &params, seed, clock.elapsed().as_secs_f64()),
         Err(e) => return Err(e).context("nothing to factor"),
         Ok(mut au) => {
-            let bits = 64 - n.leading_zeros();
-            let projected = damier::factor::run::projected_median_steps(bits);
-            if projected > a.max_steps as f64 / 10.0 {
-                errln!(
-                    "damier: warning: N has {bits} bits: runs of that size need about {} steps \
-                     (median projected from the measured sizes, × 1.76 per bit, docs/factor.md), \
-                     against a cap of {} steps: {}",
-                    crate::util::number(projected),
-                    a.max_steps,
-                    if projected > a.max_steps as f64 {
-                        "this run will most likely stop at its cap without a factorization"
-                    } else {
-                        "it may well stop at its cap"
-                    }
-                );
+            if let Some(warning) = CapWarning::of(n, a.max_steps) {
+                errln!("damier: warning: {warning}");
             }
             if !a.json {
                 outln!(

@@ -23,25 +23,10 @@ pub fn pool(threads: Option<u32>) -> anyhow::Result<rayon::ThreadPool> {
     damier::system::thread_pool(threads.map(|t| t as usize)).context("cannot start the thread pool")
 }
 
-/// A measured quantity in a text table or message, one format everywhere: three significant
-/// digits, plain from 0.001 to 99 999 (`18`, `3050`, `0.0123`), in scientific notation beyond
-/// (`1.34e5`, `2.5e-4`); charts label their axes in their own style (`util::plot`).
-pub fn number(v: f64) -> String {
-    fn trimmed(s: &str) -> &str {
-        if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { s }
-    }
-    if !v.is_finite() || v == 0.0 {
-        return if v == 0.0 { "0".into() } else { v.to_string() };
-    }
-    let a = v.abs();
-    if (1e-3..99_999.5).contains(&a) {
-        let decimals = (2 - a.log10().floor() as i32).max(0) as usize;
-        return trimmed(&format!("{v:.decimals$}")).to_string();
-    }
-    let s = format!("{v:.2e}");
-    let (mantissa, exponent) = s.split_once('e').unwrap_or((&s, "0"));
-    format!("{}e{exponent}", trimmed(mantissa))
-}
+/// A measured quantity in a text table or message, one format everywhere (the library's, so
+/// that its messages and the CLI's tables agree); charts label their axes in their own style
+/// (`util::plot`).
+pub use damier::text::number;
 
 /// `k noun`, the noun in the plural unless k is 1: "1 solution", "0 solutions", "2 presses".
 pub fn plural(k: impl Into<u128>, noun: &str) -> String {
@@ -103,23 +88,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn one_number_format() {
-        let cases = [
-            (0.0, "0"),
-            (18.0, "18"),
-            (11.8, "11.8"),
-            (3048.2, "3048"),
-            (0.0123, "0.0123"),
-            (0.5, "0.5"),
-            (99_999.0, "99999"),
-            (134_000.0, "1.34e5"),
-            (1e10, "1e10"),
-            (2.5e-4, "2.5e-4"),
-            (-1.5e6, "-1.5e6"),
-        ];
-        for (v, s) in cases {
-            assert_eq!(number(v), s, "{v}");
-        }
+    fn plurals() {
         assert_eq!(plural(1u64, "solution"), "1 solution");
         assert_eq!(plural(0u64, "solution"), "0 solutions");
         assert_eq!(plural(3u64, "press"), "3 presses");

@@ -184,6 +184,56 @@ pub fn projected_median_steps(bits: u32) -> f64 {
     MEDIAN_STEPS_AT_26_BITS * GROWTH_PER_BIT.powi(bits as i32 - 26)
 }
 
+/// A run of N expected to stop at its step cap: the projected median steps of N's size pass a
+/// tenth of the cap. Said before the run starts (the CLI's warning on stderr, the Python
+/// package's `UserWarning`), as its `Display`:
+///
+/// ```
+/// use damier::factor::run::CapWarning;
+///
+/// let w = CapWarning::of(1_152_921_515_344_265_237, 1000).unwrap(); // 61 bits
+/// assert!(w.to_string().starts_with("N has 61 bits: runs of that size need about"));
+/// assert!(w.to_string().ends_with("most likely stop at its cap without a factorization"));
+/// assert_eq!(CapWarning::of(143, 1_000_000), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CapWarning {
+    /// Bits of N.
+    pub bits: u32,
+    /// [`projected_median_steps`] of that many bits.
+    pub projected_steps: f64,
+    /// The run's step cap.
+    pub max_steps: u64,
+}
+
+impl CapWarning {
+    /// The warning for a run of `n` capped at `max_steps`, or `None` when its size's projected
+    /// median is within a tenth of the cap.
+    pub fn of(n: u64, max_steps: u64) -> Option<CapWarning> {
+        let bits = 64 - n.leading_zeros();
+        let projected_steps = projected_median_steps(bits);
+        (projected_steps > max_steps as f64 / 10.0).then_some(CapWarning { bits, projected_steps, max_steps })
+    }
+}
+
+impl std::fmt::Display for CapWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "N has {} bits: runs of that size need about {} steps (median projected from the \
+             measured sizes, × {GROWTH_PER_BIT} per bit, docs/factor.md), against a cap of {} steps: {}",
+            self.bits,
+            crate::text::number(self.projected_steps),
+            self.max_steps,
+            if self.projected_steps > self.max_steps as f64 {
+                "this run will most likely stop at its cap without a factorization"
+            } else {
+                "it may well stop at its cap"
+            }
+        )
+    }
+}
+
 /// Measured median steps at 26 bits (docs/factor.md, Results).
 const MEDIAN_STEPS_AT_26_BITS: f64 = 2e8;
 /// Fitted growth of the median steps per bit (docs/factor.md, Results).

@@ -10,6 +10,7 @@
 //!   solution in backtracking order, or the first, without collecting them;
 //! - [`symmetry`]: the 8 symmetries of the square, canonical forms, one solution per class;
 //! - [`count`](mod@count): the fast counter (total and unique in one run);
+//! - [`reach`]: the counts refused before they run (past the fast engine, years of work);
 //! - [`construct`]: one solution for any n >= 4 up to 10^9 by an explicit formula;
 //! - [`local`]: a random solution for n up to 10^8 by conflict-minimising local search;
 //! - [`solve`]: one solution for a given n by either, as `damier queens solve` reports it;
@@ -35,6 +36,7 @@ pub mod local;
 pub mod max;
 pub mod naive;
 pub mod placement;
+pub mod reach;
 pub mod sample;
 pub mod search;
 pub mod solve;

@@ -1,11 +1,9 @@
 //! What a count will cost, said before it runs: a count projected past one core hour is
-//! announced on stderr with the ways to split it, and a count that only the backtracker could
-//! make past the fast engine's range (n = 28 today, the open term, and 29..=32) is refused
-//! with the projection, rather than left to run for years.
+//! announced on stderr with the ways to split it (a count that only the backtracker could
+//! make past the fast engine's range is refused by the library, `queens::reach`).
 
 use std::time::{Duration, Instant};
 
-use anyhow::bail;
 use damier::cpu::Isa;
 use damier::queens::count::estimate::{self, EstimateOptions};
 use damier::queens::count::known;
@@ -52,39 +50,8 @@ fn measured_ns_per_solution(isa: Isa) -> (f64, f64) {
     }
 }
 
-/// The backtracker's measured CPU time per solution, in nanoseconds (175 to 240 at n = 15..17,
-/// 213 on a share of n = 23): what the refusal of a count it alone could make projects with.
-const BACKTRACK_NS_PER_SOLUTION: f64 = 200.0;
-
 /// Wall time the quick estimate of the backtracker may take (a task of it can take hours).
 const QUICK_BACKTRACK_BUDGET: Duration = Duration::from_secs(3);
-
-/// Refuses a count that only the backtracker could make, with the reason, where the fast
-/// engine stops (`TaskEngine::Quarters.max_n()`, so that raising it lets the count run):
-/// the backtracker would take years there.
-pub(super) fn refuse_beyond_the_engine(n: u32) -> anyhow::Result<()> {
-    let max = TaskEngine::Quarters.max_n();
-    if n <= max {
-        return Ok(());
-    }
-    let solutions = known::projected_total(n);
-    let years = solutions * BACKTRACK_NS_PER_SOLUTION * 1e-9 / (3600.0 * 24.0 * 365.25);
-    let open = if n == known::LAST_KNOWN_N + 1 {
-        format!("; q({n}) is the open term of A000170, computed by no one yet")
-    } else {
-        String::new()
-    };
-    let fits = if known::total_fits_u64(n) {
-        String::new()
-    } else {
-        format!(", and its total would not fit the 64-bit count ({} at most)", u64::MAX)
-    };
-    bail!(
-        "n = {n} is refused: the fast engine counts n <= {max} on this build, and the backtracker \
-         would take about {years:.1e} core years (about {solutions:.1e} solutions at {BACKTRACK_NS_PER_SOLUTION} ns \
-         each, its speed measured at n = 15..17){fits}{open} (see docs/queens.md, \"Counting q(28)\")"
-    )
-}
 
 /// The run to announce: `tasks` of the task list of n by `engine`.
 pub(super) struct Run {

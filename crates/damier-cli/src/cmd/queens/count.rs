@@ -111,7 +111,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     );
     if a.strategy.is_none() {
         // Past the fast engine only the backtracker is left: years of counting.
-        super::cost::refuse_beyond_the_engine(a.n)?;
+        damier::queens::reach::refuse_beyond_the_engine(a.n)?;
     }
     let hooks = test_hooks::read()?;
     let options = CountOptions::on_this_machine(a.isa.resolve_below(hooks.cpu_lacks)?, a.memory);

@@ -1,0 +1,57 @@
+//! Numbers as people read them, one format for the library's messages and the front ends'
+//! text tables (the CLI's, the Python package's warnings): three significant digits, plain
+//! from 0.001 to 99 999, scientific notation beyond.
+//!
+//! ```
+//! use damier::text::number;
+//!
+//! assert_eq!(number(3048.2), "3048");
+//! assert_eq!(number(134_000.0), "1.34e5");
+//! assert_eq!(number(2.5e-4), "2.5e-4");
+//! ```
+
+/// A measured quantity in a message or a text table: three significant digits, plain from
+/// 0.001 to 99 999 (`18`, `3050`, `0.0123`), in scientific notation beyond (`1.34e5`,
+/// `2.5e-4`); trailing zeros dropped.
+pub fn number(v: f64) -> String {
+    fn trimmed(s: &str) -> &str {
+        if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { s }
+    }
+    if !v.is_finite() || v == 0.0 {
+        return if v == 0.0 { "0".into() } else { v.to_string() };
+    }
+    let a = v.abs();
+    if (1e-3..99_999.5).contains(&a) {
+        let decimals = (2 - a.log10().floor() as i32).max(0) as usize;
+        return trimmed(&format!("{v:.decimals$}")).to_string();
+    }
+    let s = format!("{v:.2e}");
+    let (mantissa, exponent) = s.split_once('e').unwrap_or((&s, "0"));
+    format!("{}e{exponent}", trimmed(mantissa))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_number_format() {
+        let cases = [
+            (0.0, "0"),
+            (18.0, "18"),
+            (11.8, "11.8"),
+            (3048.2, "3048"),
+            (0.0123, "0.0123"),
+            (0.5, "0.5"),
+            (99_999.0, "99999"),
+            (134_000.0, "1.34e5"),
+            (1e10, "1e10"),
+            (2.5e-4, "2.5e-4"),
+            (-1.5e6, "-1.5e6"),
+            (f64::INFINITY, "inf"),
+        ];
+        for (v, s) in cases {
+            assert_eq!(number(v), s, "{v}");
+        }
+    }
+}
