@@ -21,7 +21,12 @@ const MAX_CUT: usize = 14;
 const GROUP_KEYS: usize = 2048;
 
 /// Stored keys from which a batch's groups shrink with many queries ([`Matcher::order_cuts`]).
-const LARGE_BATCH: usize = 1 << 20;
+/// [default: 4096]
+///
+/// PERF: was 2^20 (measured at n = 26 only); 4096 matched 9 to 12% faster at n = 20 to 22 and
+/// 3% at 23, no slower at 18 and 19 (1024: 1.15 to 1.2x slower there); `settings_sweep` in
+/// the tests, docs/performance.md, session 11.
+const LARGE_BATCH: usize = 1 << 12;
 
 /// Keys of each side sampled by [`Matcher::order_cuts`]. [default: 4096]
 ///
@@ -98,6 +103,8 @@ pub(super) struct Matcher {
     pub(super) max_cut: usize,
     /// Keys per group aimed at ([`GROUP_KEYS`]; tests lower it).
     pub(super) group_keys: usize,
+    /// Stored keys from which groups shrink with many queries ([`LARGE_BATCH`]; tests change it).
+    pub(super) large_batch: usize,
     /// Keys per group aimed at by the next [`Matcher::seal`] ([`Matcher::order_cuts`] lowers it
     /// for large batches with many queries).
     target_keys: usize,
@@ -132,6 +139,7 @@ impl Matcher {
             rows: Vec::new(),
             max_cut: MAX_CUT.min(candidates.len()),
             group_keys: GROUP_KEYS,
+            large_batch: LARGE_BATCH,
             target_keys: GROUP_KEYS,
             fixed: candidates.clone(),
             candidates,
@@ -218,10 +226,10 @@ impl Matcher {
     /// the other (pair shares 0.3 against 0.12): on measured shares, 12 cut bits leave about
     /// half as many pairs to visit.
     ///
-    /// It also sets the group size of that seal: for a batch of at least [`LARGE_BATCH`] keys,
-    /// half of [`Matcher::group_keys`] when the queries are at least half as many as the
-    /// stored keys, a quarter when they are at least twice as many (pass the whole query
-    /// side, or a chunk of it with `queries_len` its full length).
+    /// It also sets the group size of that seal: for a batch of at least
+    /// [`Matcher::large_batch`] keys, half of [`Matcher::group_keys`] when the queries are at
+    /// least half as many as the stored keys, a quarter when they are at least twice as many
+    /// (pass the whole query side, or a chunk of it with `queries_len` its full length).
     ///
     /// PERF: a key group's rows are read from memory once per query group that visits it,
     /// so the more queries, the smaller the groups that pay (more cut bits, fewer pairs). At
@@ -237,7 +245,7 @@ impl Matcher {
     ) {
         self.query_bits = query_bits & KEY_MASK;
         self.target_keys = match stored.len() {
-            s if s < LARGE_BATCH || queries_len < s / 2 => self.group_keys,
+            s if s < self.large_batch || queries_len < s / 2 => self.group_keys,
             s if queries_len < 2 * s => self.group_keys / 2,
             _ => self.group_keys / 4,
         }

@@ -169,8 +169,12 @@ impl Quarters {
 /// [default: 4; storing the larger side whatever the sizes cost 1.8x at n = 18]
 const SWAP_RATIO: usize = 4;
 
-/// Fewest bottom halves for the top halves to be stored ([`SWAP_RATIO`]). [default: 16384]
-const SWAP_MIN: usize = 16384;
+/// Fewest bottom halves for the top halves to be stored ([`SWAP_RATIO`]). [default: 4096]
+///
+/// PERF: was 16384; 4096 matched 13% faster at n = 21, 4 to 10% at 20, 22 and 23, and within
+/// 2% at 18 and 19 (2048 and below: up to 1.3x slower there); `settings_sweep` in the tests,
+/// docs/performance.md, session 11.
+const SWAP_MIN: usize = 4096;
 
 /// Stored keys per batch of the stored side at most (see [`count_task`]): about 1.3 GB of
 /// buffers ([`BATCH_KEY_BYTES`] a key) at n >= 25, where tasks have more keys than that.
@@ -311,7 +315,16 @@ const QUERY_CHUNK: usize = 1 << 22;
 /// making the queries again for every batch costs little, and holding neither side whole
 /// frees the memory for larger batches: more keys per batch allow more cut bits (25-37% less
 /// matching at n = 25 with 16 M keys per batch instead of 4 M).
-fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u64 {
+///
+/// Polls `control` before each batch and each chunk of queries, so that Ctrl-C stops the
+/// largest tasks (minutes each at n = 28) within one batch's matching, not at their end.
+fn count_task(
+    g: &Geometry,
+    quarters: &Quarters,
+    task: Task,
+    w: &mut Work,
+    control: &Control,
+) -> Result<u64, Interrupted> {
     let ((top_left, top_right), (bottom_left, bottom_right)) = g.quarter_columns(task.cols);
     let source = &quarters.source;
     let Work {
@@ -340,7 +353,7 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
     top.clear();
     let top_whole = top_side.fill(isa, 0, batch, top) == top_side.splits.len();
     if top.is_empty() && top_whole {
-        return 0;
+        return Ok(0);
     }
     // Only bottom halves off both long diagonals, without weight (see the module docs).
     bl.load(g, source, bottom_left);
@@ -355,7 +368,7 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
     bottom.clear();
     let bottom_whole = bottom_side.fill(isa, 0, batch, bottom) == bottom_side.splits.len();
     if bottom.is_empty() && bottom_whole {
-        return 0;
+        return Ok(0);
     }
     // PERF: when the top halves far outnumber the bottom ones (10 to 40 times at odd n, where
     // the top half has one row more), the top halves are stored and the bottom ones query
@@ -367,7 +380,7 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
             if stores_top(swap, top.len(), bottom.len()) { (&*top, &*bottom) } else { (&*bottom, &*top) };
         matcher.order_cuts(stored, queries, queries.len(), key_bits_of(queries));
         matcher.seal(stored);
-        return matcher.count(isa, queries) * task.weight;
+        return Ok(matcher.count(isa, queries) * task.weight);
     }
     // A side does not fit a batch: sizes first, then the stored side batch by batch (`top`
     // holds the batch, `bottom` the queries).
@@ -384,6 +397,9 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
     query_side.fill(isa, 0, if queries_whole { usize::MAX } else { query_chunk }, bottom);
     let (mut total, mut next) = (0, 0);
     while next < stored_side.splits.len() {
+        if control.cancelled() {
+            return Err(Interrupted);
+        }
         top.clear();
         next = stored_side.fill(isa, next, batch, top);
         if top.is_empty() {
@@ -397,12 +413,15 @@ fn count_task(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u6
         }
         let mut next_query = 0;
         while next_query < query_side.splits.len() {
+            if control.cancelled() {
+                return Err(Interrupted);
+            }
             bottom.clear();
             next_query = query_side.fill(isa, next_query, query_chunk, bottom);
             total += matcher.count(isa, bottom);
         }
     }
-    total * task.weight
+    Ok(total * task.weight)
 }
 
 /// What one task's sampled run measured ([`sample_column_sets`]): the parts every query
@@ -459,7 +478,8 @@ fn count_task_probed(
     task: Task,
     w: &mut Work,
     mut probe: Option<&mut Probe>,
-) -> u64 {
+    control: &Control,
+) -> Result<u64, Interrupted> {
     let started = probe.as_ref().map(|p| (p.clock)());
     let ((top_left, top_right), (bottom_left, bottom_right)) = g.quarter_columns(task.cols);
     let source = &quarters.source;
@@ -481,7 +501,7 @@ fn count_task_probed(
         if let (Some(p), Some(t)) = (probe, started) {
             p.found.fixed_seconds = (p.clock)() - t;
         }
-        0
+        Ok(0)
     };
 
     // 1. Top halves, with their weights, and bottom halves: only those off both long
@@ -532,6 +552,9 @@ fn count_task_probed(
     // PERF: one batch holds the stored side of nearly every task up to n = 24; above, batches
     // bound the sliced tables (44 bytes per key at n >= 25) at the cost of fewer cut bits.
     for keys in stored.chunks(batch) {
+        if control.cancelled() {
+            return Err(Interrupted);
+        }
         matcher.seal(keys);
         if let Some(p) = probe.as_ref().filter(|_| probe_len > 0) {
             // The classes of both samples and of all queries, as this batch's tables pack them.
@@ -562,7 +585,7 @@ fn count_task_probed(
         p.found.work = work;
         p.found.matched_count = total * task.weight;
     }
-    total * task.weight
+    Ok(total * task.weight)
 }
 
 /// Moves a uniform random sample of `keep` of the `items` to the front (partial Fisher-Yates,
@@ -602,7 +625,7 @@ fn total_in(
     let tasks = share.take(tasks(&g));
     let (batch, quarters) = plan(&g, tasks.len(), memory, table)?;
     let total = std::sync::atomic::AtomicU64::new(0);
-    let run = |t, w: &mut Work| count_task(&g, &quarters, t, w);
+    let run = |t, w: &mut Work| count_task(&g, &quarters, t, w, control);
     for_each_task(&g, isa, batch, &tasks, control, &run, &|_, c, _| {
         total.fetch_add(c, std::sync::atomic::Ordering::Relaxed);
     })?;
@@ -637,7 +660,7 @@ fn plan(
 
 /// Runs `run` on each of `tasks` in parallel on the current rayon pool (one [`Work`] per
 /// worker), calling `on_done(i, result, elapsed)` as task `i` finishes; polls `control` between
-/// tasks and advances it by one per task. The one task loop of [`total`],
+/// tasks (`run` polls it within them) and advances it by one per task. The one task loop of [`total`],
 /// [`count_column_sets`] and [`sample_column_sets`].
 #[allow(clippy::too_many_arguments)]
 fn for_each_task<R>(
@@ -646,7 +669,7 @@ fn for_each_task<R>(
     batch: usize,
     tasks: &[Task],
     control: &Control,
-    run: &(dyn Fn(Task, &mut Work) -> R + Sync),
+    run: &(dyn Fn(Task, &mut Work) -> Result<R, Interrupted> + Sync),
     on_done: &(dyn Fn(usize, R, std::time::Duration) + Sync),
 ) -> Result<(), Interrupted> {
     tasks.par_iter().enumerate().try_for_each_init(
@@ -660,7 +683,7 @@ fn for_each_task<R>(
                 return Err(Interrupted);
             }
             let start = std::time::Instant::now();
-            let r = run(t, w);
+            let r = run(t, w)?;
             on_done(i, r, start.elapsed());
             control.advance(1);
             Ok(())
@@ -684,7 +707,7 @@ pub(crate) fn count_column_sets(
     let g = Geometry::new(n);
     let (batch, quarters) = plan(&g, column_sets.len(), memory, true)?;
     let tasks: Vec<Task> = column_sets.iter().map(|&(cols, weight)| Task { cols, weight }).collect();
-    let run = |t, w: &mut Work| count_task(&g, &quarters, t, w);
+    let run = |t, w: &mut Work| count_task(&g, &quarters, t, w, control);
     Ok(for_each_task(&g, isa, batch, &tasks, control, &run, on_done)?)
 }
 
@@ -721,22 +744,26 @@ pub(crate) fn sample_column_sets(
     let quarters = Quarters::new(&g, g.q <= 11, u64::MAX);
     let table_seconds = (clock() - table_start).max(0.0);
     let tasks: Vec<Task> = column_sets.iter().map(|&(cols, weight)| Task { cols, weight }).collect();
+    // `control` is polled between tasks only: a task in flight runs to its end, so that the
+    // tasks that finish before an interruption are a random sample of those that started (a
+    // task stopped half-way would more likely be a long one).
+    let in_flight = Control::new();
     let run = |t, w: &mut Work| {
         if limit == usize::MAX {
             // Whole tasks: timed as a count runs them, in its bounded memory (a task's halves
             // are made batch by batch when they do not fit one: 1.5 GB of top halves alone in
             // the largest tasks of n = 27, about 4 GB at 28).
             let start = clock();
-            let count = count_task(&g, &quarters, t, w);
-            return TaskSample {
+            let count = count_task(&g, &quarters, t, w, &in_flight)?;
+            return Ok(TaskSample {
                 match_seconds: clock() - start,
                 matched_count: count,
                 ..TaskSample::default()
-            };
+            });
         }
         let mut probe = Probe { limit, seed, clock, found: TaskSample::default() };
-        count_task_probed(&g, &quarters, t, w, Some(&mut probe));
-        probe.found
+        count_task_probed(&g, &quarters, t, w, Some(&mut probe), &in_flight)?;
+        Ok(probe.found)
     };
     let (first, rest) = tasks.split_at(tasks.len().min(1));
     for_each_task(&g, isa, STORED_KEYS, first, control, &run, &|i, found, _| on_done(i, found))?;

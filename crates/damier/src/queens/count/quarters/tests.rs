@@ -43,6 +43,48 @@ fn tasks_cover(ns: std::ops::RangeInclusive<u32>) {
     }
 }
 
+/// The number in the environment variable `key`, or `default` (for the measurement aids).
+fn env_number(key: &str, default: u64) -> u64 {
+    std::env::var(key).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// [`count_task`] with a control nobody cancels.
+fn uncancelled(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u64 {
+    count_task(g, quarters, task, w, &Control::new()).expect("a control nobody cancels")
+}
+
+/// A task made in pieces (batches, query chunks) stops at its next piece once its control is
+/// cancelled, so Ctrl-C does not wait for the end of a task of n = 28; a task held whole
+/// finishes (it has no piece boundary to stop at).
+#[test]
+fn a_cancelled_task_stops_between_its_pieces() {
+    let n = 12;
+    let g = Geometry::new(n);
+    let quarters = Quarters::new(&g, false, u64::MAX);
+    let cancelled = Control::new();
+    cancelled.cancel();
+    let (mut pieces, mut whole) = (0, 0);
+    for cols in subsets((1 << n) - 1, g.q) {
+        let task = Task { cols, weight: 1 };
+        let mut w = Work::new(&g, Isa::Portable);
+        let want = uncancelled(&g, &quarters, task, &mut w);
+        for (batch, query_chunk) in [(5, QUERY_CHUNK), (5, 3)] {
+            w.batch = batch;
+            w.query_chunk = query_chunk;
+            w.matcher.group_keys = 2;
+            match count_task(&g, &quarters, task, &mut w, &cancelled) {
+                Err(Interrupted) => pieces += 1,
+                Ok(got) => {
+                    // Only a task that fits one batch (or has no solution) runs to its end.
+                    assert_eq!(got, want, "columns {cols:b}");
+                    whole += 1;
+                }
+            }
+        }
+    }
+    assert!(pieces > 0 && whole > 0, "{pieces} tasks stopped, {whole} ran whole");
+}
+
 /// The engine's count for each column set, against its definition evaluated on the listed
 /// solutions: over the solutions whose top half uses exactly these columns and whose
 /// bottom half avoids both long diagonals, 2 per long-diagonal queen of the top half
@@ -85,7 +127,7 @@ fn each_column_set_gets_its_weighted_count() {
                     w.matcher.group_keys = 2;
                 }
                 for cols in subsets((1 << n) - 1, g.q) {
-                    let got = count_task(&g, &quarters, Task { cols, weight: 1 }, &mut w);
+                    let got = uncancelled(&g, &quarters, Task { cols, weight: 1 }, &mut w);
                     assert_eq!(
                         got, want[cols as usize],
                         "n = {n}, columns {cols:b}, {isa}, table {table}, batch {batch}, queries {query_chunk}, \
@@ -162,7 +204,7 @@ fn column_sets_agree_with_backtracking(ns: std::ops::RangeInclusive<u32>, per_n:
             // Either side stored (the top halves whenever they are not fewer).
             for swap in [(SWAP_RATIO, SWAP_MIN), (1, 0)] {
                 w.swap = swap;
-                let got = count_task(&g, &quarters, Task { cols: t.cols, weight: 1 }, &mut w);
+                let got = uncancelled(&g, &quarters, Task { cols: t.cols, weight: 1 }, &mut w);
                 assert_eq!(got, want, "n = {n}, columns {:b}, swap {swap:?}", t.cols);
             }
         }
@@ -492,18 +534,20 @@ proptest! {
 #[ignore = "measurement, minutes in release mode"]
 fn worker_buffer_peaks() {
     use rand::{RngExt, SeedableRng};
-    let var = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u32>().ok());
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
-    let ns = var("DAMIER_PEAK_N").map_or(12..=27, |n| n..=n);
+    let ns = match env_number("DAMIER_PEAK_N", 0) as u32 {
+        0 => 12..=27,
+        n => n..=n,
+    };
     for n in ns {
         let g = Geometry::new(n);
         let all = tasks(&g);
         let quarters = Quarters::new(&g, false, 0);
         let mut w = Work::new(&g, Isa::best());
-        let sample = var("DAMIER_PEAK_TASKS").map_or(if n >= 22 { 40 } else { 200 }, |k| k as usize);
+        let sample = env_number("DAMIER_PEAK_TASKS", if n >= 22 { 40 } else { 200 }) as usize;
         let start = std::time::Instant::now();
         for _ in 0..sample {
-            count_task(&g, &quarters, all[rng.random_range(0..all.len())], &mut w);
+            uncancelled(&g, &quarters, all[rng.random_range(0..all.len())], &mut w);
         }
         let per_task = start.elapsed().as_secs_f64() / sample as f64;
         let [cells, matcher, sides] = w.bytes();
@@ -533,7 +577,7 @@ fn layouts_per_task() {
             let quarters = Quarters::new(&g, table, u64::MAX);
             let mut w = Work::new(&g, Isa::best());
             let start = std::time::Instant::now();
-            let total: u64 = sample.iter().map(|&t| count_task(&g, &quarters, t, &mut w)).sum();
+            let total: u64 = sample.iter().map(|&t| uncancelled(&g, &quarters, t, &mut w)).sum();
             let per_task = start.elapsed().as_secs_f64() / sample.len() as f64;
             println!("n = {n}, table {table}: {per_task:.5} s per task (sum {total})");
         }
@@ -587,20 +631,19 @@ fn matcher_work_counts_rows_read() {
 #[ignore = "profiling aid: run by hand in release"]
 fn profile_tasks() {
     use rand::{RngExt, SeedableRng};
-    let var = |k: &str, d: u64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
-    let n = var("DAMIER_PROFILE_N", 23) as u32;
-    let count = var("DAMIER_PROFILE_TASKS", 4) as usize;
+    let n = env_number("DAMIER_PROFILE_N", 23) as u32;
+    let count = env_number("DAMIER_PROFILE_TASKS", 4) as usize;
     let g = Geometry::new(n);
     let all = tasks(&g);
     let quarters = Quarters::new(&g, false, 0);
     let isa = Isa::available().last().unwrap();
     let mut w = Work::new(&g, isa);
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(var("DAMIER_PROFILE_SEED", 1));
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(env_number("DAMIER_PROFILE_SEED", 1));
     println!("n = {n}, {} tasks, isa {}", all.len(), isa.name());
     for _ in 0..count {
         let task = all[rng.random_range(0..all.len())];
         let t0 = std::time::Instant::now();
-        let c = count_task(&g, &quarters, task, &mut w);
+        let c = uncancelled(&g, &quarters, task, &mut w);
         let whole = t0.elapsed().as_secs_f64();
         // The parts again, timed apart.
         let ((top_left, top_right), (bottom_left, bottom_right)) = g.quarter_columns(task.cols);
@@ -654,16 +697,11 @@ fn profile_tasks() {
                 .map(|&b| format!("{b}:{:.2}", density(stored, b) * density(queries, b)))
                 .collect::<Vec<_>>()
         );
-        let batch = var("DAMIER_PROFILE_BATCH", STORED_KEYS as u64) as usize;
-        w.matcher.max_cut = var("DAMIER_PROFILE_MAX_CUT", w.matcher.max_cut as u64) as usize;
-        w.matcher.group_keys = var("DAMIER_PROFILE_GROUP_KEYS", w.matcher.group_keys as u64) as usize;
+        let batch = env_number("DAMIER_PROFILE_BATCH", STORED_KEYS as u64) as usize;
+        w.matcher.max_cut = env_number("DAMIER_PROFILE_MAX_CUT", w.matcher.max_cut as u64) as usize;
+        w.matcher.group_keys = env_number("DAMIER_PROFILE_GROUP_KEYS", w.matcher.group_keys as u64) as usize;
         // Thread CPU seconds: on a shared machine the clock also counts the other programs.
-        let cpu = || {
-            let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-            // SAFETY: `t` is a valid timespec for the call to fill.
-            unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-            t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
-        };
+        let cpu = || crate::system::thread_cpu_seconds().expect("a thread CPU clock on this system");
         for adaptive in [false, true] {
             let (mut sealing, mut matching, mut batches, mut found) = (0.0, 0.0, 0, 0);
             for keys in stored.chunks(batch) {
@@ -805,7 +843,7 @@ fn column_sets_at_28_agree_with_backtracking() {
     for cols in std::iter::once((1u32 << 14) - 1).chain(FEW_SOLUTIONS_AT_28) {
         assert_eq!(cols.count_ones(), g.q);
         let t = std::time::Instant::now();
-        let got = count_task(&g, &quarters, Task { cols, weight: 1 }, &mut w);
+        let got = uncancelled(&g, &quarters, Task { cols, weight: 1 }, &mut w);
         let fast = t.elapsed();
         let t = std::time::Instant::now();
         let want = weighted_by_backtracking(n, cols);
@@ -842,9 +880,58 @@ fn sampled_tasks_count_as_a_count_does() {
     let quarters = Quarters::new(&g, false, 0);
     let mut w = Work::new(&g, Isa::best());
     w.batch = 64;
-    let want: Vec<u64> =
-        sets.iter().map(|&(cols, weight)| count_task(&g, &quarters, Task { cols, weight }, &mut w)).collect();
+    let want: Vec<u64> = sets
+        .iter()
+        .map(|&(cols, weight)| uncancelled(&g, &quarters, Task { cols, weight }, &mut w))
+        .collect();
     assert!(want.iter().sum::<u64>() > 0);
     assert_eq!(counts(usize::MAX), want);
     assert_eq!(counts(1 << 30), want);
+}
+
+/// Thread CPU seconds per solution of the same random tasks (the whole quarter table, as a
+/// count uses it up to n = 23) under the current settings and earlier or candidate ones, in
+/// alternating rounds: `DAMIER_SWEEP_N=21 DAMIER_SWEEP_TASKS=400 cargo test -p damier
+/// --release --lib settings_sweep -- --ignored --nocapture`. Edit the list to try others.
+#[test]
+#[ignore = "measurement"]
+fn settings_sweep() {
+    use rand::{RngExt, SeedableRng};
+    let n = env_number("DAMIER_SWEEP_N", 21) as u32;
+    let count = env_number("DAMIER_SWEEP_TASKS", 300) as usize;
+    let g = Geometry::new(n);
+    let all = tasks(&g);
+    let quarters = Quarters::new(&g, true, u64::MAX);
+    let isa = Isa::best();
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(env_number("DAMIER_SWEEP_SEED", 1));
+    let sample: Vec<Task> = (0..count).map(|_| all[rng.random_range(0..all.len())]).collect();
+    let cpu = || crate::system::thread_cpu_seconds().expect("a thread CPU clock on this system");
+    // (label, (swap ratio, swap min), matcher's group keys, matcher's large batch)
+    let current = Work::new(&g, isa);
+    let settings = [
+        ("current", current.swap, current.matcher.group_keys, current.matcher.large_batch),
+        ("session 10", (4, 16384), 2048, 1 << 20),
+    ];
+    let mut sums = vec![0.0; settings.len()];
+    let mut want = None;
+    for round in 0..env_number("DAMIER_SWEEP_ROUNDS", 3) {
+        for (i, &(label, swap, group_keys, large_batch)) in settings.iter().enumerate() {
+            let mut w = Work::new(&g, isa);
+            w.swap = swap;
+            w.matcher.group_keys = group_keys;
+            w.matcher.large_batch = large_batch;
+            let t = cpu();
+            let total: u64 = sample.iter().map(|&task| uncancelled(&g, &quarters, task, &mut w)).sum();
+            let seconds = cpu() - t;
+            assert_eq!(*want.get_or_insert(total), total, "{label}: every setting counts the same");
+            sums[i] += seconds;
+            println!(
+                "round {round}, {label}: {:.3} ns a solution ({seconds:.3} s)",
+                seconds * 1e9 / total as f64
+            );
+        }
+    }
+    for (sum, (label, ..)) in sums.iter().zip(&settings) {
+        println!("{label}: {:.3}x the first", sum / sums[0]);
+    }
 }
