@@ -408,11 +408,15 @@ pub fn estimate_cost_with(
     let run = || -> Result<f64, Interrupted> {
         // PERF: the first task runs twice, the first time alone, as a warm-up whose cost
         // (first touches of memory) is set-up.
-        let warmed: Vec<(u32, u64)> = picked
+        let warmed: Vec<quarters::SampledTask> = picked
             .first()
             .into_iter()
             .chain(&picked)
-            .map(|&i| list.get(i).map(|t| (t.cols, t.weight)).expect("a listed task"))
+            .map(|&i| {
+                let t = list.get(i).expect("a listed task");
+                let previous = i.checked_sub(1).and_then(|p| list.get(p)).map(|p| p.cols);
+                quarters::SampledTask { cols: t.cols, weight: t.weight, previous }
+            })
             .collect();
         quarters::sample_column_sets(
             n,

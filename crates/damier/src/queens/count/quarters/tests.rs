@@ -867,7 +867,16 @@ fn column_sets_at_28_agree_with_backtracking() {
 fn sampled_tasks_count_as_a_count_does() {
     let n = 14;
     let g = Geometry::new(n);
-    let sets: Vec<(u32, u64)> = tasks(&g).iter().step_by(7).map(|t| (t.cols, t.weight)).collect();
+    let all = tasks(&g);
+    // Every seventh task, half of them after their predecessor's quarters.
+    let sets: Vec<SampledTask> = (0..all.len())
+        .step_by(7)
+        .map(|i| SampledTask {
+            cols: all[i].cols,
+            weight: all[i].weight,
+            previous: (i % 2 == 1).then(|| all[i - 1].cols),
+        })
+        .collect();
     let counts = |limit: usize| {
         let found = std::sync::Mutex::new(vec![0; sets.len()]);
         let clock = || 0.0;
@@ -882,7 +891,7 @@ fn sampled_tasks_count_as_a_count_does() {
     w.batch = 64;
     let want: Vec<u64> = sets
         .iter()
-        .map(|&(cols, weight)| uncancelled(&g, &quarters, Task { cols, weight }, &mut w))
+        .map(|s| uncancelled(&g, &quarters, Task { cols: s.cols, weight: s.weight }, &mut w))
         .collect();
     assert!(want.iter().sum::<u64>() > 0);
     assert_eq!(counts(usize::MAX), want);
