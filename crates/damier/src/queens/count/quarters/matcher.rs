@@ -274,25 +274,33 @@ impl Matcher {
             cut += 1;
         }
         self.set_cut(cut);
+        // PERF: one pass over the keys for their groups, the bits they hold and their largest
+        // weight exponent (three passes took a tenth of a task at n = 21, where the stored
+        // side is hundreds of thousands of keys against thousands of queries).
+        let mut group = std::mem::take(&mut self.group);
+        group.clear();
+        group.reserve_exact(keys.len());
+        let (mut held, mut heaviest) = (0u64, 0u64);
+        group.extend(keys.iter().map(|&k| {
+            held |= k;
+            heaviest = heaviest.max(k >> WEIGHT_AT);
+            self.group_of(k) as u16
+        }));
         self.packing = false;
         self.chunks = self.key_chunks;
         if keys.len() >= self.pack_min_keys {
             let cut_mask = self.candidates[..cut].iter().fold(0u64, |m, &b| m | 1 << b);
-            let kept = keys.iter().fold(0, |m, &k| m | k) & self.query_bits & !cut_mask;
+            let kept = held & KEY_MASK & self.query_bits & !cut_mask;
             if (kept.count_ones().div_ceil(CHUNK) as usize) < self.key_chunks {
                 self.set_kept(kept);
                 self.packing = true;
             }
         }
-        self.weights = keys.iter().map(|&k| (k >> WEIGHT_AT) as usize + 1).max().unwrap_or(1);
+        self.weights = heaviest as usize + 1;
         debug_assert!(self.weights <= MAX_WEIGHTS);
         let count = self.weights << cut;
         // Weight bits dropped: the group says the weight (`query_start` reused as the offsets).
         let mut start = std::mem::take(&mut self.query_start);
-        let mut group = std::mem::take(&mut self.group);
-        group.clear();
-        group.reserve_exact(keys.len());
-        group.extend(keys.iter().map(|&k| self.group_of(k) as u16));
         let pack = self.packing.then_some(&self.pack);
         let pack = |k: u64| pack.map_or(k, |p| packed(p, k)) & KEY_MASK;
         sort_by_group(keys, &group, count, pack, &mut start, &mut self.cursor, &mut self.grouped);

@@ -899,7 +899,7 @@ fn sampled_tasks_count_as_a_count_does() {
 }
 
 /// Thread CPU seconds per solution of the same random tasks (the whole quarter table, as a
-/// count uses it up to n = 23) under the current settings and earlier or candidate ones, in
+/// count uses it up to n = 23, and each task after its predecessor's quarter cells) under the current settings and earlier or candidate ones, in
 /// alternating rounds: `DAMIER_SWEEP_N=21 DAMIER_SWEEP_TASKS=400 cargo test -p damier
 /// --release --lib settings_sweep -- --ignored --nocapture`. Edit the list to try others.
 #[test]
@@ -913,7 +913,11 @@ fn settings_sweep() {
     let quarters = Quarters::new(&g, true, u64::MAX);
     let isa = Isa::best();
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(env_number("DAMIER_SWEEP_SEED", 1));
-    let sample: Vec<Task> = (0..count).map(|_| all[rng.random_range(0..all.len())]).collect();
+    // Each task with its predecessor in the list, whose quarter cells a count holds before it.
+    let sample: Vec<(Task, Option<u32>)> = (0..count)
+        .map(|_| rng.random_range(0..all.len()))
+        .map(|i| (all[i], i.checked_sub(1).map(|p| all[p].cols)))
+        .collect();
     let cpu = || crate::system::thread_cpu_seconds().expect("a thread CPU clock on this system");
     // (label, (swap ratio, swap min), matcher's group keys, matcher's large batch)
     let current = Work::new(&g, isa);
@@ -929,9 +933,15 @@ fn settings_sweep() {
             w.swap = swap;
             w.matcher.group_keys = group_keys;
             w.matcher.large_batch = large_batch;
-            let t = cpu();
-            let total: u64 = sample.iter().map(|&task| uncancelled(&g, &quarters, task, &mut w)).sum();
-            let seconds = cpu() - t;
+            let (mut total, mut seconds) = (0, 0.0);
+            for &(task, previous) in &sample {
+                if let Some(previous) = previous {
+                    load_quarters(&g, &quarters.source, previous, &mut w);
+                }
+                let t = cpu();
+                total += uncancelled(&g, &quarters, task, &mut w);
+                seconds += cpu() - t;
+            }
             assert_eq!(*want.get_or_insert(total), total, "{label}: every setting counts the same");
             sums[i] += seconds;
             println!(
