@@ -171,8 +171,8 @@ const SWAP_RATIO: usize = 4;
 
 /// Fewest bottom halves for the top halves to be stored ([`SWAP_RATIO`]). [default: 4096]
 ///
-/// PERF: was 16384; 4096 matched 13% faster at n = 21, 4 to 10% at 20, 22 and 23, and within
-/// 2% at 18 and 19 (2048 and below: up to 1.3x slower there); `settings_sweep` in the tests,
+/// PERF: was 16384; 4096 matched 11 to 13% faster at n = 21, 2 to 10% at 20, 22 and 23, and
+/// within 2% at 18 and 19 (2048 and below: up to 1.3x slower there); `settings_sweep` in the tests,
 /// docs/performance.md, session 11.
 const SWAP_MIN: usize = 4096;
 
