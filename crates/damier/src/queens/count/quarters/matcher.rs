@@ -23,9 +23,10 @@ const GROUP_KEYS: usize = 2048;
 /// Stored keys from which a batch's groups shrink with many queries ([`Matcher::order_cuts`]).
 /// [default: 4096]
 ///
-/// PERF: was 2^20 (measured at n = 26 only); 4096 matched 9 to 12% faster at n = 20 to 22 and
-/// 3% at 23, no slower at 18 and 19 (1024: 1.15 to 1.2x slower there); `settings_sweep` in
-/// the tests, docs/performance.md, session 11.
+/// PERF: was 2^20 (measured at n = 26 only); with the top halves stored from 4096 bottom
+/// halves, 4096 matched 4 to 8% faster at n = 20 to 22 and as fast at 18, 19 and 23 (1024:
+/// 1.15 to 1.2x slower at 18 and 19); `settings_sweep` in the tests, docs/performance.md,
+/// session 11.
 const LARGE_BATCH: usize = 1 << 12;
 
 /// Keys of each side sampled by [`Matcher::order_cuts`]. [default: 4096]

@@ -478,8 +478,7 @@ fn count_task_probed(
     task: Task,
     w: &mut Work,
     mut probe: Option<&mut Probe>,
-    control: &Control,
-) -> Result<u64, Interrupted> {
+) -> u64 {
     let started = probe.as_ref().map(|p| (p.clock)());
     let ((top_left, top_right), (bottom_left, bottom_right)) = g.quarter_columns(task.cols);
     let source = &quarters.source;
@@ -501,7 +500,7 @@ fn count_task_probed(
         if let (Some(p), Some(t)) = (probe, started) {
             p.found.fixed_seconds = (p.clock)() - t;
         }
-        Ok(0)
+        0
     };
 
     // 1. Top halves, with their weights, and bottom halves: only those off both long
@@ -552,9 +551,6 @@ fn count_task_probed(
     // PERF: one batch holds the stored side of nearly every task up to n = 24; above, batches
     // bound the sliced tables (44 bytes per key at n >= 25) at the cost of fewer cut bits.
     for keys in stored.chunks(batch) {
-        if control.cancelled() {
-            return Err(Interrupted);
-        }
         matcher.seal(keys);
         if let Some(p) = probe.as_ref().filter(|_| probe_len > 0) {
             // The classes of both samples and of all queries, as this batch's tables pack them.
@@ -585,7 +581,7 @@ fn count_task_probed(
         p.found.work = work;
         p.found.matched_count = total * task.weight;
     }
-    Ok(total * task.weight)
+    total * task.weight
 }
 
 /// Loads the four quarters' cells of the task on column set `cols` into `w`, as running that
@@ -670,8 +666,8 @@ fn plan(
 
 /// Runs `run` on each of `tasks` in parallel on the current rayon pool (one [`Work`] per
 /// worker), calling `on_done(i, result, elapsed)` as task `i` finishes; polls `control` between
-/// tasks (`run` polls it within them) and advances it by one per task. The one task loop of [`total`],
-/// [`count_column_sets`] and [`sample_column_sets`].
+/// tasks (`run` may poll it within them) and advances it by one per task. The one task loop of
+/// [`total`], [`count_column_sets`] and [`sample_column_sets`].
 #[allow(clippy::too_many_arguments)]
 fn for_each_task<T: Copy + Sync, R>(
     g: &Geometry,
@@ -795,7 +791,7 @@ pub(crate) fn sample_column_sets(
             });
         }
         let mut probe = Probe { limit, seed, clock, found: TaskSample::default() };
-        count_task_probed(&g, &quarters, t, w, Some(&mut probe), &in_flight)?;
+        count_task_probed(&g, &quarters, t, w, Some(&mut probe));
         Ok(probe.found)
     };
     let (first, rest) = column_sets.split_at(column_sets.len().min(1));
