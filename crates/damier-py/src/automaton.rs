@@ -54,10 +54,12 @@ fn model(model: &Bound<'_, PyAny>) -> PyResult<Model> {
     }
 }
 
-/// Checked parameters.
-fn params(model: &Bound<'_, PyAny>, n: i128, eps: f64, eta: f64) -> PyResult<Params> {
+/// Checked parameters; `eta` is refused for a model that does not use it, as by the CLI
+/// (the library's one check, `automaton::eta_for`).
+fn params(model: &Bound<'_, PyAny>, n: i128, eps: f64, eta: Option<f64>) -> PyResult<Params> {
     let model = self::model(model)?;
     let n = numbers::u32_in("board side n", n, 1..=automaton::MAX_N)?;
+    let eta = automaton::eta_for(&[model], eta).or_raise()?.unwrap_or(automaton::DEFAULT_ETA);
     Params { model, n, eps, eta }.validated().or_raise()
 }
 
@@ -69,17 +71,18 @@ fn cap(max_steps: Option<i128>) -> PyResult<u64> {
 /// One run from a random start (seed: drawn at random when None) to the first solution or
 /// max_steps updates: the dict `damier automaton run --json` prints (model, n, eps, eta,
 /// seed, steps, moves, solved, absorbing, placement as 1-based columns or None, censored,
-/// seconds). n = 2 and 3 have no solution: a UserWarning says so and nothing is run, as in
-/// the CLI. Releases the GIL; Ctrl-C stops it.
+/// seconds). eta (model "cell" only; None: DEFAULT_ETA) is refused for the other models,
+/// which do not use it. n = 2 and 3 have no solution: a UserWarning says so and nothing is
+/// run, as in the CLI. Releases the GIL; Ctrl-C stops it.
 #[pyfunction]
-#[pyo3(signature = (model, n, *, seed=None, eps=automaton::DEFAULT_EPS, eta=automaton::DEFAULT_ETA, max_steps=None))]
+#[pyo3(signature = (model, n, *, seed=None, eps=automaton::DEFAULT_EPS, eta=None, max_steps=None))]
 fn run<'py>(
     py: Python<'py>,
     model: &Bound<'py, PyAny>,
     n: i128,
     seed: Option<i128>,
     eps: f64,
-    eta: f64,
+    eta: Option<f64>,
     max_steps: Option<i128>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let a = Automaton::new(model, n, seed, eps, eta)?;
@@ -114,11 +117,18 @@ impl Automaton {
 
 #[pymethods]
 impl Automaton {
-    /// Automaton(model, n, *, seed=None, eps=0.01, eta=0.03): model "pair", "cell", "row"
-    /// (or 1, 2, 3), n x n board, n queens placed at random from seed.
+    /// Automaton(model, n, *, seed=None, eps=0.01, eta=None): model "pair", "cell", "row"
+    /// (or 1, 2, 3), n x n board, n queens placed at random from seed; eta (model "cell"
+    /// only; None: DEFAULT_ETA) is refused for the other models, which do not use it.
     #[new]
-    #[pyo3(signature = (model, n, *, seed=None, eps=automaton::DEFAULT_EPS, eta=automaton::DEFAULT_ETA))]
-    fn new(model: &Bound<'_, PyAny>, n: i128, seed: Option<i128>, eps: f64, eta: f64) -> PyResult<Automaton> {
+    #[pyo3(signature = (model, n, *, seed=None, eps=automaton::DEFAULT_EPS, eta=None))]
+    fn new(
+        model: &Bound<'_, PyAny>,
+        n: i128,
+        seed: Option<i128>,
+        eps: f64,
+        eta: Option<f64>,
+    ) -> PyResult<Automaton> {
         let params = params(model, n, eps, eta)?;
         let seed = numbers::seed(seed)?;
         let a = automaton::Automaton::from_seed(&params, seed).or_raise()?;

@@ -62,7 +62,9 @@ def test_defaults_are_the_libraries():
     assert factoring["eps"] == stub_default("__init__", "factor", "eps")
     run = damier.automaton.run("cell", 4, seed=1)
     assert run["eps"] == stub_default("automaton", "run", "eps") == damier.automaton.DEFAULT_EPS
-    assert run["eta"] == stub_default("automaton", "run", "eta") == damier.automaton.DEFAULT_ETA
+    # eta=None stands for DEFAULT_ETA on model 2, the one model that uses it.
+    assert stub_default("automaton", "run", "eta") is None
+    assert run["eta"] == damier.automaton.DEFAULT_ETA
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,3 +1,5 @@
+import re
+
 import numpy as np
 import pytest
 
@@ -126,3 +128,18 @@ def test_automaton_errors():
         automaton.run("triple", 8)
     with pytest.raises(TypeError):
         automaton.run(1.5, 8)
+
+
+def test_eta_is_refused_for_the_models_that_ignore_it():
+    # As `damier automaton run --eta`: the library's one check.
+    for model, label in (("pair", "model 1 (pair)"), (3, "model 3 (row)")):
+        with pytest.raises(ValueError, match=re.escape(f"eta = 0.1 is refused: {label} does not use η")):
+            automaton.run(model, 8, seed=1, eta=0.1)
+        with pytest.raises(ValueError, match="eta = 0 is refused"):
+            automaton.Automaton(model, 8, seed=1, eta=0.0)
+        assert automaton.run(model, 6, seed=1)["eta"] is None
+    with pytest.raises(ValueError, match="eta = 2 is not a probability"):
+        automaton.run("cell", 8, eta=2.0)
+    given = automaton.run("cell", 6, seed=1, eta=0.2)
+    assert given["eta"] == 0.2 and given["solved"]
+    assert automaton.run(2, 6, seed=1)["eta"] == automaton.DEFAULT_ETA

@@ -74,8 +74,9 @@ async function newRun() {
     model: $('model').value,
     n: intInput($('n'), 1, 64),
     eps: Number($('eps').value),
-    eta: Number($('eta').value),
   };
+  // η only for a model that uses it: the server refuses it for the others.
+  if (!$('eta').disabled) body.eta = Number($('eta').value);
   const seed = seedInput($('seed'), $('status'));
   if (seed === null) return;
   if (seed !== undefined) body.seed = seed;

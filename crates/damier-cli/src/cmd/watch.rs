@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use anyhow::Context;
-use damier::automaton::{Automaton, Model, Params};
+use damier::automaton::{self, Automaton, Model, Params};
 
 use crate::tui;
 use crate::util::output::outln;
@@ -24,9 +24,8 @@ pub struct Args {
     /// Probability of accepting a dangerous move. [range: 0..=1]
     #[arg(long, default_value_t = damier::automaton::DEFAULT_EPS)]
     eps: f64,
-    /// Model 2: probability of a uniform destination. [range: 0..=1]
-    #[arg(long, default_value_t = damier::automaton::DEFAULT_ETA)]
-    eta: f64,
+    #[arg(long, help = super::automaton::eta_help())]
+    eta: Option<f64>,
     /// Seed of the run; the same seed gives the trajectory of `damier automaton run --seed`.
     #[arg(long)]
     seed: Option<u64>,
@@ -51,7 +50,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         "row" => Model::Row,
         _ => Model::Pair,
     };
-    let params = Params { model, n: a.n, eps: a.eps, eta: a.eta }.validated()?;
+    let eta = super::automaton::eta_for(&[model], a.eta)?.unwrap_or(automaton::DEFAULT_ETA);
+    let params = Params { model, n: a.n, eps: a.eps, eta }.validated()?;
     anyhow::ensure!(params.n <= 64, "n = {} is too large to watch: at most 64 fits a terminal", params.n);
     tui::require_terminal("watch")?;
     let seed = crate::util::pick_seed(a.seed);

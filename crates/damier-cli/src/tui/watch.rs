@@ -174,7 +174,11 @@ impl Watch {
                 format!("model {}  n = {}", p.model, a.n()),
                 Style::default().add_modifier(Modifier::BOLD),
             ),
-            Line::from(format!("eps = {}  eta = {}", p.eps, p.eta)),
+            Line::from(format!(
+                "eps = {}{}",
+                p.eps,
+                p.used_eta().map(|e| format!("  eta = {e}")).unwrap_or_default()
+            )),
             Line::from(format!("seed {}", a.seed())),
             Line::from(""),
             Line::from(format!("steps {}", a.steps())),

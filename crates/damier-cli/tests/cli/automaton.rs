@@ -225,65 +225,84 @@ fn automaton_commands_exit_quietly_on_a_closed_pipe() {
     quiet_on_closed_pipe(&["automaton", "run", "--model", "pair", "-n", "6", "--seed", "1", "--json"]);
 }
 
-/// η given to an experiment whose models all ignore it (model 3, and model 1) is bad input,
-/// one line naming the model and the flag; with model 2 in the list it applies to model 2,
-/// and the reports give η only where a model used it.
+/// η given to a command whose models all ignore it (model 3, and model 1) is bad input, in
+/// every command that runs the automaton: one line naming the models, exit 2, before anything
+/// runs. With model 2 among the models it applies to model 2, and the reports give η only
+/// where a model used it.
 #[test]
 fn eta_is_refused_for_the_models_that_ignore_it() {
-    let quick = ["--samples", "2", "--seed", "1", "--max-steps", "100000"];
-    for (args, named) in [
-        (&["automaton", "sweep", "--model", "row", "-n", "6", "--eta", "0.1"][..], "model 3 (row)"),
-        (&["automaton", "sweep", "--model", "pair", "-n", "6", "--eta", "0.1"], "model 1 (pair)"),
-        (&["automaton", "scale", "--model", "row", "-n", "5", "--eta", "0.1"], "model 3 (row) does not"),
-        (
-            &["automaton", "scale", "--model", "pair,row", "-n", "5", "--eta", "0"],
-            "model 1 (pair) and model 3 (row) do not",
-        ),
-    ] {
-        let err = fails_with(&[args, &quick[..]].concat(), 2);
-        assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(err.contains("--eta") && err.contains(named) && err.contains("use η"), "{err}");
+    const QUICK: [&str; 6] = ["--samples", "2", "--seed", "1", "--max-steps", "100000"];
+    type Args = Vec<&'static str>;
+    fn sweep(more: &[&'static str]) -> Args {
+        [&["automaton", "sweep", "-n", "5", "--eps", "0.1"][..], more, &QUICK].concat()
     }
-    // Model 2 in the list: η applies to it.
-    let v = json(
-        &[&["automaton", "scale", "--model", "row,cell", "-n", "5", "--eta", "0.1", "--json"][..], &quick]
-            .concat(),
-    );
-    assert_eq!(v["eta"], 0.1);
-    let v =
-        json(
-            &[
-                &[
-                    "automaton",
-                    "sweep",
-                    "--model",
-                    "cell",
-                    "-n",
-                    "5",
-                    "--eps",
-                    "0.1",
-                    "--eta",
-                    "0.2",
-                    "--json",
-                ][..],
-                &quick,
-            ]
-            .concat(),
+    fn scale(more: &[&'static str]) -> Args {
+        [&["automaton", "scale", "-n", "5"][..], more, &QUICK].concat()
+    }
+    fn run(more: &[&'static str]) -> Args {
+        [&["automaton", "run", "-n", "6", "--seed", "1"][..], more].concat()
+    }
+    fn growth(more: &[&'static str]) -> Args {
+        let small = ["--pair-n", "5", "--cell-n", "5", "--row-n", "6", "--local-n", "", "--samples", "3"];
+        [&["automaton", "growth", "--resamples", "10"][..], &small, more].concat()
+    }
+    let (one, two) = ("model 1 (pair) does not", "model 1 (pair) and model 3 (row) do not");
+    for (args, named) in [
+        (sweep(&["--model", "row", "--eta", "0.1"]), "model 3 (row) does not"),
+        (sweep(&["--model", "pair", "--eta", "0.1"]), one),
+        (scale(&["--model", "row", "--eta", "0.1"]), "model 3 (row) does not"),
+        (scale(&["--model", "pair,row", "--eta", "0.1"]), two),
+        // Model 1 is run's default.
+        (run(&["--eta", "0.1"]), one),
+        (run(&["--model", "row", "--eta", "0.1"]), "model 3 (row) does not"),
+        (growth(&["--model", "pair,row", "--eta", "0.1"]), two),
+        (growth(&["--model", "pair", "--eta", "0.1"]), one),
+        // Model 1 is watch's default; refused before the terminal is looked for.
+        (vec!["watch", "--eta", "0.1"], one),
+        (vec!["watch", "--model", "row", "--eta", "0.1"], "model 3 (row) does not"),
+    ] {
+        let err = fails_with(&args, 2);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains("eta = 0.1 is refused") && err.contains(named) && err.contains("use η"),
+            "{err}"
         );
-    assert_eq!(v["eta"], 0.2);
-    // Without --eta, model 3 runs, and its report claims no η.
-    let v = json(
-        &[&["automaton", "sweep", "--model", "row", "-n", "5", "--eps", "0.1", "--json"][..], &quick]
-            .concat(),
-    );
-    assert!(v["eta"].is_null(), "{v}");
-    let v = json(&[&["automaton", "scale", "--model", "pair,row", "-n", "5", "--json"][..], &quick].concat());
-    assert!(v["eta"].is_null(), "{v}");
-    let out = damier()
-        .args([&["automaton", "sweep", "--model", "row", "-n", "5", "--eps", "0.1"][..], &quick].concat())
-        .output()
-        .unwrap();
-    assert!(out.status.success() && !String::from_utf8_lossy(&out.stdout).contains("eta"));
+        assert!(err.contains("only model 2 (cell) does"), "{err}");
+    }
+    // Model 2 among the models: η applies to it, and the report says so.
+    let eta = |args: Vec<&str>| json(&[&args[..], &["--json"]].concat())["eta"].clone();
+    assert_eq!(eta(scale(&["--model", "row,cell", "--eta", "0.1"])), 0.1);
+    assert_eq!(eta(sweep(&["--model", "cell", "--eta", "0.2"])), 0.2);
+    assert_eq!(eta(run(&["--model", "cell", "--eta", "0.2"])), 0.2);
+    assert_eq!(eta(growth(&["--model", "pair,cell", "--eta", "0.2"])), 0.2);
+    let err = fails_with(&["watch", "--model", "cell", "--eta", "0.2"], 2);
+    assert!(err.contains("interactive terminal"), "accepted, then no terminal: {err}");
+    // The η given reaches model 2's run: the same seed makes another run.
+    let steps = |e: &'static str| {
+        json(&[&run(&["--model", "cell", "--eta", e])[..], &["--json"]].concat())["steps"].clone()
+    };
+    assert_ne!(steps("0.5"), steps("0.03"));
+    // Without --eta, models 1 and 3 run, and their reports claim no η.
+    assert!(eta(sweep(&["--model", "row"])).is_null());
+    assert!(eta(scale(&["--model", "pair,row"])).is_null());
+    assert!(eta(run(&["--model", "row"])).is_null());
+    assert!(eta(growth(&["--model", "pair,row"])).is_null());
+    for args in [sweep(&["--model", "row"]), run(&[]), growth(&["--model", "pair"])] {
+        let out = damier().args(&args).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success() && !text.contains("eta"), "{args:?}: {text}");
+    }
+    // Redrawn from per-run files, η is checked against the models the files hold.
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs.csv");
+    let header = "series,n,seed,steps,moves,solved,cpu_s\n";
+    std::fs::write(&runs, format!("{header}pair,5,1,90,9,true,\nrow,6,1,40,7,true,\n")).unwrap();
+    let from = ["automaton", "growth", "--from", runs.to_str().unwrap()];
+    let err = fails_with(&[&from[..], &["--eta", "0.1"]].concat(), 2);
+    assert!(err.contains(two), "{err}");
+    assert!(json(&[&from[..], &["--json"]].concat())["eta"].is_null());
+    std::fs::write(&runs, format!("{header}cell,5,1,90,9,true,\n")).unwrap();
+    assert_eq!(json(&[&from[..], &["--eta", "0.2", "--json"]].concat())["eta"], 0.2);
 }
 
 #[test]
@@ -315,6 +334,14 @@ fn checkpoint_resume(model: &str, n: &str, cut: &str) {
     assert_eq!(again["steps"], straight["steps"]);
     let err = fails_with(&["automaton", "run", "--checkpoint", path_arg, "-n", "11"], 2);
     assert!(err.contains(&format!("n = {n}")), "{err}");
+    // --eta is checked against the file's model, and for model 2 against its η.
+    let err = fails_with(&["automaton", "run", "--checkpoint", path_arg, "--eta", "0.5"], 2);
+    let expected = if model == "cell" { "holds a run with eta = 0.03" } else { "eta = 0.5 is refused" };
+    assert!(err.contains(expected), "{err}");
+    if model == "cell" {
+        let again = json(&["automaton", "run", "--checkpoint", path_arg, "--eta", "0.03", "--json"]);
+        assert_eq!(again["eta"], 0.03);
+    }
 }
 
 #[test]

@@ -29,6 +29,7 @@ fn bad_sizes_are_refused_before_the_terminal_is_touched() {
     let err = fails_with(&["play", "lights", "--from", big.to_str().unwrap()], 2);
     assert!(err.contains("1..=60"), "{err}");
     fails_with(&["watch", "-n", "8", "--eps", "1.5"], 2);
+    fails_with(&["watch", "-n", "8", "--model", "cell", "--eta", "1.5"], 2);
 }
 
 #[test]
@@ -49,6 +50,18 @@ fn watch_under_tmux_runs_to_a_solution_and_quits() {
         return;
     };
     t.wait_for("model pair");
+    t.wait_for("SOLVED at step");
+    assert!(!t.screen().contains("eta"), "model 1 shows no η: {}", t.screen());
+    t.send(&["q"]);
+    t.wait_exit();
+}
+
+#[test]
+fn watch_under_tmux_runs_model_2_with_the_eta_given() {
+    let args = ["watch", "--model", "cell", "--eta", "0.2", "-n", "5", "--seed", "3", "--speed", "1000000"];
+    let Some(t) = Tmux::start(&args, 90, 24) else { return };
+    t.wait_for("model cell");
+    t.wait_for("eta = 0.2");
     t.wait_for("SOLVED at step");
     t.send(&["q"]);
     t.wait_exit();

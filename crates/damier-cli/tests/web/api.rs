@@ -567,11 +567,31 @@ async fn the_automaton_models_are_the_librarys() {
     let names: Vec<&str> = v.as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
     let expected: Vec<&str> = damier_web::live::MODELS.iter().map(|m| m.name()).collect();
     assert_eq!(names, expected);
-    // Each one runs.
-    for name in names {
+    // Each one runs; η is taken by the model that uses it and refused by the others, as
+    // `damier automaton run` refuses `--eta` (one check, the library's), and a frame gives η
+    // only where the model uses it.
+    for (name, info) in names.into_iter().zip(v.as_array().unwrap()) {
         let (s, f) = post("/api/live/automaton", json!({"model": name, "n": 6, "seed": 1})).await;
         assert_eq!((s, &f["model"]), (StatusCode::OK, &json!(name)));
+        let with_eta = json!({"model": name, "n": 6, "seed": 1, "eta": 0.25});
+        if info["uses_eta"] == json!(true) {
+            assert_eq!(f["eta"], json!(damier::automaton::DEFAULT_ETA));
+            let (s, f) = post("/api/live/automaton", with_eta).await;
+            assert_eq!((s, &f["eta"]), (StatusCode::OK, &json!(0.25)));
+        } else {
+            assert!(f["eta"].is_null(), "{name}: {f}");
+            let m = refused("/api/live/automaton", &with_eta.to_string(), StatusCode::BAD_REQUEST).await;
+            assert!(
+                m.contains("eta = 0.25 is refused") && m.contains(&format!("({name}) does not use η")),
+                "{m}"
+            );
+        }
     }
+    // The commands the API runs refuse it the same way.
+    let m =
+        refused("/api/automaton/run", r#"{"n": 6, "eta": 0.25, "max_steps": 1000}"#, StatusCode::BAD_REQUEST)
+            .await;
+    assert!(m.contains("eta = 0.25 is refused") && m.contains("model 1 (pair)"), "{m}");
     assert!(
         refused("/api/live/automaton", r#"{"model": "x", "n": 6}"#, StatusCode::BAD_REQUEST)
             .await

@@ -24,7 +24,7 @@ def run(
     *,
     seed: int | None = None,
     eps: float = 0.01,
-    eta: float = 0.03,
+    eta: float | None = None,
     max_steps: int | None = None,
 ) -> dict[str, Any]:
     """One run from a random start to the first solution (or max_steps updates; None: no cap).
@@ -32,12 +32,16 @@ def run(
     Returns the record ``damier automaton run --json`` prints: model, n, eps, eta, seed,
     steps, moves, solved, absorbing, placement (1-based columns, as the CLI prints them, or
     None), censored ("step-cap" or None), seconds; eta is None for the models that ignore
-    it. seed is drawn at random when None. n = 2 and 3 have no solution: a UserWarning says
+    it. eta (model "cell" only; None: DEFAULT_ETA) raises ValueError for the other models,
+    which do not use it. seed is drawn at random when None. n = 2 and 3 have no solution: a UserWarning says
     so and nothing is run. Releases the GIL; Ctrl-C raises KeyboardInterrupt.
     """
 
 class Automaton:
-    """A run in progress: the state ``damier automaton run --seed S`` starts from."""
+    """A run in progress: the state ``damier automaton run --seed S`` starts from.
+
+    eta (model "cell" only; None: DEFAULT_ETA) raises ValueError for the other models.
+    """
 
     def __init__(
         self,
@@ -46,7 +50,7 @@ class Automaton:
         *,
         seed: int | None = None,
         eps: float = 0.01,
-        eta: float = 0.03,
+        eta: float | None = None,
     ) -> None: ...
     def step(self, updates: int = 1) -> bool:
         """Up to `updates` more updates, stopping at a solution; True when solved."""

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use damier::automaton::{Automaton, Model, Params};
+use damier::automaton::{Automaton, Model, Params, eta_for};
 use damier::control::Control;
 use damier::walk::game::WalkState;
 use damier::walk::{board_size, path};
@@ -121,7 +121,8 @@ pub struct NewRun {
     /// ε [default: the library's].
     #[serde(default)]
     pub eps: Option<f64>,
-    /// η [default: the library's].
+    /// η [default: the library's]; refused for a model that does not use it
+    /// ([`damier::automaton::eta_for`]).
     #[serde(default)]
     pub eta: Option<f64>,
     /// Seed [default: random below 2^53, answered].
@@ -148,8 +149,8 @@ pub struct Frame {
     pub n: u32,
     /// ε.
     pub eps: f64,
-    /// η.
-    pub eta: f64,
+    /// η, `null` for the models that do not use it (as `damier automaton run --json`).
+    pub eta: Option<f64>,
     /// The seed of the run.
     pub seed: u64,
     /// Updates made.
@@ -176,7 +177,7 @@ fn frame(id: u64, a: &Automaton) -> Frame {
         model: p.model.name(),
         n: p.n,
         eps: p.eps,
-        eta: p.eta,
+        eta: p.used_eta(),
         seed: a.seed(),
         steps: a.steps(),
         moves: a.moves(),
@@ -208,7 +209,7 @@ impl Runs<Automaton> {
         if let Some(e) = req.eps {
             params.eps = e;
         }
-        if let Some(e) = req.eta {
+        if let Some(e) = eta_for(&[model], req.eta).map_err(|e| e.to_string())? {
             params.eta = e;
         }
         let seed = page_seed(req.seed);

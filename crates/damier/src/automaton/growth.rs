@@ -575,8 +575,8 @@ pub fn analyse(rows: &[Measured], a: &Analysis) -> Result<Vec<QuantityGrowth>, G
 pub struct GrowthResult {
     /// ε of the models.
     pub eps: f64,
-    /// η of model 2.
-    pub eta: f64,
+    /// η of model 2's runs, `None` when the experiment has none ([`Model::uses_eta`]).
+    pub eta: Option<f64>,
     /// Step cap of model 1.
     pub pair_max_steps: u64,
     /// Step cap of model 2.

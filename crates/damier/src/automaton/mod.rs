@@ -121,6 +121,57 @@ impl Model {
     pub fn uses_eta(self) -> bool {
         self == Model::Cell
     }
+
+    /// The model's name in messages and figures: its number (the automaton report's for
+    /// models 1 and 2) and its option name, `model 1 (pair)`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Model::Pair => "model 1 (pair)",
+            Model::Cell => "model 2 (cell)",
+            Model::Row => "model 3 (row)",
+        }
+    }
+}
+
+/// η for runs of `models`, checked: the value given, or [`DEFAULT_ETA`] when none is given;
+/// `None` when no model of the list uses it ([`Model::uses_eta`]), so that a report claims no
+/// η its runs ignored. Given for models that all ignore it (models 1 and 3), it is refused
+/// rather than silently dropped: the runs would not be what was asked for. The one check of
+/// every front end (CLI, web lab, Python package).
+///
+/// ```
+/// use damier::automaton::{Model, eta_for};
+///
+/// assert_eq!(eta_for(&[Model::Pair, Model::Cell], Some(0.1)), Ok(Some(0.1)));
+/// assert_eq!(eta_for(&[Model::Row], None), Ok(None));
+/// assert!(eta_for(&[Model::Pair], Some(0.1)).is_err());
+/// ```
+pub fn eta_for(models: &[Model], eta: Option<f64>) -> Result<Option<f64>, AutomatonError> {
+    let used = models.iter().any(|m| m.uses_eta());
+    if let Some(value) = eta {
+        if !(0.0..=1.0).contains(&value) {
+            return Err(AutomatonError::Probability { name: "eta", value });
+        }
+        if !used {
+            let mut unused = models.to_vec();
+            unused.sort_unstable_by_key(|m| m.label());
+            unused.dedup();
+            return Err(AutomatonError::EtaUnused { value, models: unused });
+        }
+    }
+    Ok(used.then(|| eta.unwrap_or(DEFAULT_ETA)))
+}
+
+/// Why η is refused for `models`, none of which uses it: [`AutomatonError::EtaUnused`]'s
+/// reason.
+fn eta_unused(models: &[Model]) -> String {
+    let names: Vec<&str> = models.iter().map(|m| m.label()).collect();
+    let verb = if names.len() == 1 { "does" } else { "do" };
+    if names.is_empty() {
+        format!("no run is of the automaton, and only its {} uses η", Model::Cell.label())
+    } else {
+        format!("{} {verb} not use η, only {} does", names.join(" and "), Model::Cell.label())
+    }
 }
 
 impl std::fmt::Display for Model {
@@ -211,6 +262,15 @@ pub enum AutomatonError {
         /// The rejected value.
         value: f64,
     },
+    /// η given for runs of models that all ignore it ([`eta_for`]).
+    #[error("eta = {value} is refused: {}", eta_unused(models))]
+    EtaUnused {
+        /// The η given.
+        value: f64,
+        /// The models of the runs, none of which uses η (sorted, each once; empty when no
+        /// run is of the automaton).
+        models: Vec<Model>,
+    },
     /// A starting position whose size does not match n.
     #[error("the position is {got} x {got} but n = {n}")]
     PositionSize {
@@ -240,4 +300,38 @@ pub enum AutomatonError {
         /// Queens in the position.
         got: u64,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eta_is_refused_unless_a_model_uses_it() {
+        assert_eq!(eta_for(&[Model::Cell], None), Ok(Some(DEFAULT_ETA)));
+        assert_eq!(eta_for(&[Model::Row, Model::Cell], Some(0.0)), Ok(Some(0.0)));
+        assert_eq!(eta_for(&[Model::Pair, Model::Row], None), Ok(None));
+        let one = eta_for(&[Model::Pair], Some(0.5)).unwrap_err();
+        assert_eq!(
+            one.to_string(),
+            "eta = 0.5 is refused: model 1 (pair) does not use η, only model 2 (cell) does"
+        );
+        let two = eta_for(&[Model::Row, Model::Pair, Model::Row], Some(0.0)).unwrap_err();
+        assert_eq!(
+            two,
+            AutomatonError::EtaUnused { value: 0.0, models: vec![Model::Pair, Model::Row] },
+            "sorted, each model once"
+        );
+        assert!(two.to_string().contains("model 1 (pair) and model 3 (row) do not use η"), "{two}");
+        let none = eta_for(&[], Some(0.1)).unwrap_err().to_string();
+        assert!(none.contains("no run is of the automaton"), "{none}");
+        // Out of range is said first, whatever the models.
+        for models in [&[Model::Cell][..], &[Model::Pair]] {
+            assert!(matches!(
+                eta_for(models, Some(1.5)),
+                Err(AutomatonError::Probability { name: "eta", .. })
+            ));
+            assert!(matches!(eta_for(models, Some(f64::NAN)), Err(AutomatonError::Probability { .. })));
+        }
+    }
 }

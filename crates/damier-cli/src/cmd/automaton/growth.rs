@@ -18,6 +18,7 @@ use clap::Args;
 use damier::automaton::growth::{
     self, Analysis, Fit, GrowthPlan, GrowthResult, Measured, PowerFit, QuantityGrowth, Series,
 };
+use damier::automaton::{DEFAULT_ETA, Model};
 
 use crate::util::OutputArgs;
 use crate::util::OutputPath;
@@ -27,7 +28,7 @@ use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::{interrupt, progress::Progress};
 
 use super::scale::parse_ns;
-use super::shared::{ModelArg, check_probability};
+use super::shared::{ModelArg, check_probability, eta_for, eta_help};
 
 /// Arguments of `damier automaton growth`.
 #[derive(Debug, Args)]
@@ -56,9 +57,8 @@ pub struct GrowthArgs {
     /// ε [range: 0..=1].
     #[arg(long, default_value_t = damier::automaton::DEFAULT_EPS)]
     eps: f64,
-    /// Model 2: η [range: 0..=1].
-    #[arg(long, default_value_t = damier::automaton::DEFAULT_ETA)]
-    eta: f64,
+    #[arg(long, help = eta_help())]
+    eta: Option<f64>,
     /// Step cap of an automaton run (it is censored beyond); also applied to runs read with
     /// --from (a run that needed more is counted as censored).
     #[arg(long, default_value_t = super::shared::DEFAULT_MAX_STEPS)]
@@ -175,8 +175,8 @@ fn read_runs(path: &std::path::Path) -> anyhow::Result<Vec<Measured>> {
     csv_file::read(path, "a growth runs file", &[&RUNS_HEADER], |r: RunRow| Measured::try_from(r))
 }
 
-/// What to run, from the arguments.
-fn plan(a: &GrowthArgs) -> anyhow::Result<GrowthPlan> {
+/// What to run, from the arguments (`eta`: checked by [`eta_for`]).
+fn plan(a: &GrowthArgs, eta: f64) -> anyhow::Result<GrowthPlan> {
     let sides = |spec: &str, flag: &str| -> anyhow::Result<Vec<u32>> {
         if spec.trim().is_empty() {
             return Ok(Vec::new());
@@ -202,7 +202,7 @@ fn plan(a: &GrowthArgs) -> anyhow::Result<GrowthPlan> {
         sizes,
         samples: a.samples,
         eps: a.eps,
-        eta: a.eta,
+        eta,
         pair_max_steps: a.cap(Series::Pair),
         cell_max_steps: a.cap(Series::Cell),
         row_max_steps: a.cap(Series::Row),
@@ -210,8 +210,8 @@ fn plan(a: &GrowthArgs) -> anyhow::Result<GrowthPlan> {
 }
 
 /// Runs the experiments on `--threads` workers, with a progress bar.
-fn measure(a: &GrowthArgs) -> anyhow::Result<Vec<Measured>> {
-    let plan = plan(a)?;
+fn measure(a: &GrowthArgs, eta: f64) -> anyhow::Result<Vec<Measured>> {
+    let plan = plan(a, eta)?;
     let jobs: usize = plan.sizes.iter().map(|(_, ns)| ns.len()).sum::<usize>() * a.samples as usize;
     anyhow::ensure!(jobs > 0, "nothing to run: every list of sizes is empty");
     let control = interrupt::control();
@@ -271,9 +271,9 @@ fn draw(report: &GrowthResult, path: &std::path::Path, a: &GrowthArgs) -> anyhow
         title: "cost of a first solution against n: the automaton (three models) and min-conflicts".into(),
         subtitle: vec![
             format!(
-                "mean over the runs (seeds 1, 2, ...); ε = {}, η = {}; runs capped at {} steps (model 1), {} (model 2), {} generations (model 3)",
-                a.eps,
-                a.eta,
+                "mean over the runs (seeds 1, 2, ...); ε = {}{}; runs capped at {} steps (model 1), {} (model 2), {} generations (model 3)",
+                report.eps,
+                report.eta.map(|e| format!(", η = {e}")).unwrap_or_default(),
                 crate::util::plot::number(a.cap(Series::Pair) as f64),
                 crate::util::plot::number(a.cap(Series::Cell) as f64),
                 crate::util::plot::number(a.cap(Series::Row) as f64)
@@ -293,16 +293,18 @@ fn draw(report: &GrowthResult, path: &std::path::Path, a: &GrowthArgs) -> anyhow
 
 pub fn run(a: GrowthArgs) -> anyhow::Result<ExitCode> {
     check_probability("eps", a.eps)?;
-    check_probability("eta", a.eta)?;
     a.out.check()?;
     let clock = Instant::now();
-    let rows = if a.from.is_empty() {
-        let rows = measure(&a)?;
+    // η is checked against the models of the runs: those to run, or those the files hold.
+    let (rows, eta) = if a.from.is_empty() {
+        let models: Vec<Model> = a.model.iter().map(|&m| m.into()).collect();
+        let eta = eta_for(&models, a.eta)?;
+        let rows = measure(&a, eta.unwrap_or(DEFAULT_ETA))?;
         if let Some(path) = &a.runs_out {
             let lines: Vec<RunRow> = rows.iter().map(RunRow::from).collect();
             output::write_bytes(path, output::Durability::Synced, &csv_file::to_bytes(&lines)?)?;
         }
-        rows
+        (rows, eta)
     } else {
         anyhow::ensure!(a.runs_out.is_none(), "--runs-out writes measured runs: it does not go with --from");
         let mut rows = Vec::new();
@@ -310,7 +312,9 @@ pub fn run(a: GrowthArgs) -> anyhow::Result<ExitCode> {
             rows.extend(read_runs(p)?);
         }
         anyhow::ensure!(!rows.is_empty(), "the --from files hold no runs");
-        rows
+        let models: Vec<Model> = rows.iter().filter_map(|r| r.series.model()).collect();
+        let eta = eta_for(&models, a.eta)?;
+        (rows, eta)
     };
     let analysis = Analysis {
         pair_max_steps: a.cap(Series::Pair),
@@ -322,7 +326,7 @@ pub fn run(a: GrowthArgs) -> anyhow::Result<ExitCode> {
     };
     let report = GrowthResult {
         eps: a.eps,
-        eta: a.eta,
+        eta,
         pair_max_steps: a.cap(Series::Pair),
         cell_max_steps: a.cap(Series::Cell),
         row_max_steps: a.cap(Series::Row),
@@ -361,10 +365,10 @@ pub fn run(a: GrowthArgs) -> anyhow::Result<ExitCode> {
 impl Report for GrowthResult {
     fn print_text(&self) -> anyhow::Result<()> {
         outln!(
-            "{} runs; eps = {} eta = {}; censored beyond {} steps (model 1), {} (model 2), {} generations (model 3); intervals: 95% bootstrap, {} resamples, seed {}",
+            "{} runs; eps = {}{}; censored beyond {} steps (model 1), {} (model 2), {} generations (model 3); intervals: 95% bootstrap, {} resamples, seed {}",
             self.runs,
             self.eps,
-            self.eta,
+            self.eta.map(|e| format!(" eta = {e}")).unwrap_or_default(),
             self.pair_max_steps,
             self.cell_max_steps,
             self.row_max_steps,

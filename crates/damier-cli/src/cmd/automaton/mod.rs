@@ -20,6 +20,9 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 
+/// η's help and check, shared with `damier watch`, which runs the automaton too.
+pub(crate) use shared::{eta_for, eta_help};
+
 /// Subcommands of `damier automaton`.
 #[derive(Debug, Subcommand)]
 pub enum Command {

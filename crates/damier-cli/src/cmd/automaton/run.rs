@@ -29,9 +29,8 @@ pub struct RunArgs {
     /// Probability of accepting a move to a dangerous cell [range: 0..=1].
     #[arg(long, default_value_t = engine::DEFAULT_EPS)]
     eps: f64,
-    /// Model 2: probability of a uniform destination [range: 0..=1].
-    #[arg(long, default_value_t = engine::DEFAULT_ETA)]
-    eta: f64,
+    #[arg(long, help = eta_help())]
+    eta: Option<f64>,
     /// Generator seed [default: picked from the OS and printed].
     #[arg(long)]
     seed: Option<u64>,
@@ -47,7 +46,8 @@ pub struct RunArgs {
     trace: Option<u64>,
     /// Save the whole state (board, signals, generator) to FILE every --checkpoint-every
     /// seconds, on Ctrl-C and at the end; if FILE exists, resume from it (model, n, ε, η and
-    /// seed then come from the file; --max-steps counts all steps).
+    /// seed then come from the file: -n, --seed and --eta, if given, must match it;
+    /// --max-steps counts all steps).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["trace", "from"])]
     checkpoint: Option<OutputPath>,
     /// Seconds between two checkpoints.
@@ -66,7 +66,6 @@ const MAX_POSITION_BYTES: u64 = 64 << 20;
 
 pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
     check_probability("eps", a.eps)?;
-    check_probability("eta", a.eta)?;
     let resumed = match &a.checkpoint {
         Some(path) => {
             output::check_folder(path)?;
@@ -81,6 +80,18 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
             a.checkpoint.as_ref().expect("resumed from a file").display(),
             r.n(),
             r.seed()
+        );
+    }
+    // A resumed run's model is the file's.
+    let model = resumed.as_ref().map_or(a.model.into(), |r| r.params().model);
+    let eta = eta_for(&[model], a.eta)?;
+    // Given (and so used by the file's model), it must be the file's η, as -n and --seed.
+    if let (Some(r), Some(given)) = (&resumed, a.eta) {
+        anyhow::ensure!(
+            given == r.params().eta,
+            "{} holds a run with eta = {}: drop --eta or use another file",
+            a.checkpoint.as_ref().expect("resumed from a file").display(),
+            r.params().eta
         );
     }
     let seed = resumed.as_ref().map_or_else(|| crate::util::pick_seed(a.seed), Automaton::seed);
@@ -118,7 +129,7 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
     check_n(n)?;
     let params = match &resumed {
         Some(r) => *r.params(),
-        None => Params { model: a.model.into(), n, eps: a.eps, eta: a.eta }.validated()?,
+        None => Params { model, n, eps: a.eps, eta: eta.unwrap_or(engine::DEFAULT_ETA) }.validated()?,
     };
     let mut aut = match (resumed, &start_pos) {
         (Some(r), _) => {

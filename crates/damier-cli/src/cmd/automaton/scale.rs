@@ -31,11 +31,7 @@ pub struct ScaleArgs {
     /// ε [range: 0..=1].
     #[arg(long, default_value_t = engine::DEFAULT_EPS)]
     eps: f64,
-    #[arg(long, help = format!(
-        "Model 2: η [default: {}] [range: 0..=1]; refused when no model of the list uses it \
-         (models 1 and 3 do not)",
-        engine::DEFAULT_ETA
-    ))]
+    #[arg(long, help = eta_help())]
     eta: Option<f64>,
     /// Runs per (model, n).
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
@@ -127,7 +123,7 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &a.out.plot {
         let mut curves = Vec::new();
         for &m in &models {
-            let label = model_name(m);
+            let label = m.label();
             let points = report
                 .points
                 .iter()
@@ -155,7 +151,7 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
             interval: Interval::None,
             line: true,
         });
-        let names: Vec<&str> = models.iter().map(|&m| model_name(m)).collect();
+        let names: Vec<&str> = models.iter().map(|m| m.label()).collect();
         let (n0, n1) = (ns.iter().min().copied().unwrap_or(0), ns.iter().max().copied().unwrap_or(0));
         let budget = a.budget.map(|b| format!(", at most {b} s of runs per point")).unwrap_or_default();
         let chart = Chart {

@@ -1,5 +1,5 @@
 //! What the automaton's commands share: the model argument, the experiments' options and
-//! checks, the summary columns of the sweep and scale tables, the names in figures.
+//! checks (η's among them), the summary columns of the sweep and scale tables.
 
 use clap::{Args, ValueEnum};
 use damier::automaton::experiment::Summary;
@@ -50,25 +50,22 @@ pub(super) fn check_probability(name: &str, v: f64) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// η for an experiment over `models`, checked: the value given, or [`engine::DEFAULT_ETA`];
-/// `None` when no model of the list uses it. Given for models that all ignore it (models 1
-/// and 3), it is refused: the runs would silently not be what was asked for.
-pub(super) fn eta_for(models: &[Model], eta: Option<f64>) -> anyhow::Result<Option<f64>> {
+/// η for runs of `models`: [`engine::eta_for`], the check every front end shares (refused
+/// when no model of the list uses it), after the range check phrased with the flag.
+pub(crate) fn eta_for(models: &[Model], eta: Option<f64>) -> anyhow::Result<Option<f64>> {
     if let Some(v) = eta {
         check_probability("eta", v)?;
-        if !models.iter().any(|m| m.uses_eta()) {
-            let mut names: Vec<&str> = models.iter().map(|&m| model_name(m)).collect();
-            names.sort_unstable();
-            names.dedup();
-            let verb = if names.len() == 1 { "does" } else { "do" };
-            anyhow::bail!(
-                "--eta {v} is refused: {} {verb} not use η, only {} does",
-                names.join(" and "),
-                model_name(Model::Cell)
-            );
-        }
     }
-    Ok(models.iter().any(|m| m.uses_eta()).then(|| eta.unwrap_or(engine::DEFAULT_ETA)))
+    Ok(engine::eta_for(models, eta)?)
+}
+
+/// The help of `--eta` in every command that runs the automaton.
+pub(crate) fn eta_help() -> String {
+    format!(
+        "Model 2: probability of a uniform destination [default: {}] [range: 0..=1]; refused \
+         when no model of the run uses it (models 1 and 3 do not)",
+        engine::DEFAULT_ETA
+    )
 }
 
 pub(super) fn check_n(n: u32) -> anyhow::Result<()> {
@@ -118,13 +115,4 @@ pub(super) const SUMMARY_HEADER: [&str; 8] =
 
 pub(super) fn show(v: Option<f64>) -> String {
     v.map(crate::util::number).unwrap_or_else(|| "-".into())
-}
-
-/// The model's name in figures: its number in the automaton report and its option name.
-pub(super) fn model_name(m: Model) -> &'static str {
-    match m {
-        Model::Pair => "model 1 (pair)",
-        Model::Cell => "model 2 (cell)",
-        Model::Row => "model 3 (row)",
-    }
 }

@@ -29,10 +29,7 @@ pub struct SweepArgs {
     /// The ε values, comma separated.
     #[arg(long, value_delimiter = ',', default_value = "0.001,0.003,0.01,0.03,0.1,0.3")]
     eps: Vec<f64>,
-    #[arg(long, help = format!(
-        "Model 2: η [default: {}] [range: 0..=1]; refused for the other models, which do not use it",
-        engine::DEFAULT_ETA
-    ))]
+    #[arg(long, help = eta_help())]
     eta: Option<f64>,
     /// Runs per ε.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
@@ -100,7 +97,7 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         let chart = Chart {
             title: format!(
                 "{} (n = {}): steps and moves to a first solution against ε",
-                model_name(params.model),
+                params.model.label(),
                 a.n
             ),
             subtitle: vec![format!(
