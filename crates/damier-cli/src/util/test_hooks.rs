@@ -9,6 +9,9 @@
 //! - `DAMIER_TEST_CPU_LACKS=ISA`: pretend the CPU lacks this vector unit and every wider one;
 //! - `DAMIER_TEST_MISCOUNT_TASK=T`: add one to task T's count (what `--verify-sample` catches);
 //! - `DAMIER_TEST_SLOW_RANK=R`: with `--mpi`, only process R sleeps the task delay;
+//! - `DAMIER_TEST_HOLD_TASK=T`: with `--mpi`, process 0 hands task T out to no one (whoever
+//!   asks for it waits, until Ctrl-C, at most 2 minutes): a job that cannot end before a
+//!   test kills it;
 //! - `DAMIER_TEST_COST_WARNING_HOURS=H`: warn before counts projected past H core hours
 //!   instead of one (0: before every count on the task list, so a test sees the warning on a
 //!   count of seconds);
@@ -28,6 +31,9 @@ pub struct TestHooks {
     pub cpu_lacks: Option<Isa>,
     /// The task whose count is off by one.
     pub miscount_task: Option<u32>,
+    /// With `--mpi`, the task process 0 hands out to no one.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub hold_task: Option<u32>,
     /// With `--mpi`, the one process that sleeps the delay (all of them when unset).
     #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     pub slow_rank: Option<u32>,
@@ -47,6 +53,7 @@ pub fn read() -> anyhow::Result<TestHooks> {
             task_delay_ms: var("DAMIER_TEST_TASK_DELAY_MS")?.unwrap_or(0),
             cpu_lacks: var("DAMIER_TEST_CPU_LACKS")?,
             miscount_task: var("DAMIER_TEST_MISCOUNT_TASK")?,
+            hold_task: var("DAMIER_TEST_HOLD_TASK")?,
             slow_rank: var("DAMIER_TEST_SLOW_RANK")?,
             cost_warning_hours: var("DAMIER_TEST_COST_WARNING_HOURS")?,
             bench_tiny: var::<u8>("DAMIER_TEST_BENCH_TINY")?.is_some_and(|v| v != 0),

@@ -210,9 +210,36 @@ fn mpi_rank_pid(rank: u32, marker: &str) -> Option<u32> {
     })
 }
 
+/// An `mpirun` job, ended (SIGTERM to `mpirun`, which ends its processes) if the test stops
+/// before the job does: a held job (`DAMIER_TEST_HOLD_TASK`) would otherwise wait on.
+#[cfg(all(feature = "mpi", target_os = "linux", debug_assertions))]
+struct MpiJob(Child);
+
+#[cfg(all(feature = "mpi", target_os = "linux", debug_assertions))]
+impl Drop for MpiJob {
+    fn drop(&mut self) {
+        if !matches!(self.0.try_wait(), Ok(None)) {
+            return;
+        }
+        let _ = Command::new("kill").args(["-TERM", &self.0.id().to_string()]).status();
+        let start = Instant::now();
+        while matches!(self.0.try_wait(), Ok(None)) && start.elapsed() < Duration::from_secs(20) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// `cargo test -p damier-cli --features mpi mpi` (needs Open MPI's `mpirun`): one process of
 /// a journalled MPI count killed with SIGKILL mid-run (mpirun then ends the job), the job run
 /// again with the same journal: the exact total.
+///
+/// The job cannot end before the kill, however loaded the machine: process 0 hands the last
+/// task of the list out to no one (`DAMIER_TEST_HOLD_TASK`), so once the other tasks are
+/// counted every process waits for work, as between two batches, until the test kills one.
+/// (With only a delay per task, the 0.5 to 1 s of counting left after the moment of the kill
+/// could pass before the test got to kill anything, and the job ended first.)
 #[cfg(all(feature = "mpi", target_os = "linux", debug_assertions))]
 #[test]
 fn an_mpi_job_with_one_process_killed_resumes_exact() {
@@ -220,47 +247,67 @@ fn an_mpi_job_with_one_process_killed_resumes_exact() {
         println!("skipped: mpirun not found (install Open MPI to run this test)");
         return;
     }
+    // The task list of n = 13 (the held task is its last, which the queue hands out last).
+    const TASKS: u64 = 868;
     let seed = kill_seed();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("mpi.journal");
     let p = journal.to_str().unwrap();
-    let mpirun = |delay: &str| {
+    let mpirun = |hooks: &[(&str, String)]| {
         let mut c = Command::new("mpirun");
         c.args(["--allow-run-as-root", "--oversubscribe", "-n", "3"])
             .arg(bin())
             .args(["queens", "count", "13", "--mpi", "--threads", "1", "--json", "--journal", p])
-            .env("DAMIER_TEST_TASK_DELAY_MS", delay)
+            .envs(hooks.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null());
         c
     };
-    let mut job = mpirun("4").stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let stderr_path = dir.path().join("mpirun.stderr");
+    let stderr = || std::fs::read_to_string(&stderr_path).unwrap_or_default();
+    let hooks =
+        [("DAMIER_TEST_TASK_DELAY_MS", "4".to_string()), ("DAMIER_TEST_HOLD_TASK", (TASKS - 1).to_string())];
+    let started = Instant::now();
+    let mut job = MpiJob(
+        mpirun(&hooks)
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&stderr_path).unwrap())
+            .spawn()
+            .unwrap(),
+    );
     let target = rng.random_range(20..400);
-    let ended = wait_until(&mut job, Duration::from_secs(120), || task_records(&journal).len() >= target);
-    assert!(!ended, "the job ended before the kill");
+    let ended = wait_until(&mut job.0, Duration::from_secs(120), || task_records(&journal).len() >= target);
+    assert!(!ended, "the job ended before the kill: {:?}, stderr: {}", job.0.try_wait(), stderr());
+    assert_eq!(header_tasks(&journal), Some(TASKS), "the held task is the last of the list");
+    let reached = started.elapsed();
+    // Every rank is alive until the kill: none is told that the work is over.
     let rank = rng.random_range(0..3);
-    let pid = mpi_rank_pid(rank, p).expect("the process of that rank");
+    let pid =
+        mpi_rank_pid(rank, p).unwrap_or_else(|| panic!("no process of rank {rank}; stderr: {}", stderr()));
     let status = Command::new("kill").args(["-KILL", &pid.to_string()]).status().unwrap();
     assert!(status.success());
     let start = Instant::now();
     let status = loop {
-        if let Some(status) = job.try_wait().unwrap() {
+        if let Some(status) = job.0.try_wait().unwrap() {
             break status;
         }
-        if start.elapsed() > Duration::from_secs(60) {
-            let _ = job.kill();
-            panic!("mpirun did not end the job after rank {rank} was killed");
-        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "mpirun did not end the job after rank {rank} was killed"
+        );
         std::thread::sleep(Duration::from_millis(20));
     };
     assert!(!status.success(), "the job fails when one of its processes is killed");
     let state = json(&["queens", "journal", p, "--json"]);
     let done = state["done"].as_u64().unwrap();
-    assert!(done > 0 && state["left"].as_u64().unwrap() > 0, "killed mid-run: {state}");
-    let out = mpirun("0").output().unwrap();
+    assert!(done >= target as u64 && state["left"].as_u64().unwrap() > 0, "killed mid-run: {state}");
+    let out = mpirun(&[("DAMIER_TEST_TASK_DELAY_MS", "0".to_string())]).output().unwrap();
     assert!(out.status.success(), "rerun: {}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((v["total"].as_u64(), v["unique"].as_u64()), (Some(73712), Some(9233)), "seed {seed}");
     assert!(v["resumed_tasks"].as_u64().unwrap() >= done);
-    println!("mpi: rank {rank} killed after {target} tasks (seed {seed}), resumed from {done}, total exact");
+    println!(
+        "mpi: rank {rank} killed after {target} tasks ({} ms after the start; seed {seed}), resumed from {done}, total exact",
+        reached.as_millis()
+    );
 }

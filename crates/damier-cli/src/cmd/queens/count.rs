@@ -136,7 +136,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     };
     #[cfg(feature = "mpi")]
     if a.mpi {
-        return super::mpi_queue::run(long, hooks.slow_rank);
+        return super::mpi_queue::run(long, hooks.slow_rank, hooks.hold_task);
     }
     if long.plan.needs_task_list() {
         return super::long::run(long);

@@ -10,7 +10,7 @@
 use std::collections::VecDeque;
 use std::process::ExitCode;
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use damier::queens::count::tasks::TaskDone;
@@ -28,12 +28,32 @@ const WORK: Tag = 2;
 /// Most tasks in one batch.
 const MAX_BATCH: usize = 1024;
 
+/// Longest wait for a held task ([`next_batch`]): a held job that no test killed (a test that
+/// failed first) then ends by itself.
+const HOLD_LIMIT: Duration = Duration::from_secs(120);
+
 /// Takes the next batch off the queue: a quarter of the remaining tasks per process, between
-/// 1 and [`MAX_BATCH`].
-fn next_batch(queue: &Mutex<VecDeque<u32>>, processes: usize) -> Vec<u32> {
-    let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
-    let size = (q.len() / (4 * processes)).clamp(1, MAX_BATCH).min(q.len());
-    q.drain(..size).collect()
+/// 1 and [`MAX_BATCH`]. `hold` (a test hook) is a task that ends a batch and is handed out to
+/// no one: whoever asks for it waits (until Ctrl-C, at most [`HOLD_LIMIT`]), and so does every
+/// process after it, waiting for work as between two batches, so that the job cannot end
+/// before a test kills it, whatever the load.
+fn next_batch(queue: &Mutex<VecDeque<u32>>, processes: usize, hold: Option<u32>) -> Vec<u32> {
+    let start = Instant::now();
+    loop {
+        let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+        let size = (q.len() / (4 * processes)).clamp(1, MAX_BATCH).min(q.len());
+        let held = hold.and_then(|t| q.iter().take(size).position(|&i| i == t));
+        let size = match held {
+            Some(0) if !interrupt::control().cancelled() && start.elapsed() < HOLD_LIMIT => {
+                drop(q);
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
+            }
+            Some(k) if k > 0 => k,
+            _ => size,
+        };
+        return q.drain(..size).collect();
+    }
 }
 
 /// Stops the whole job after an error on this process (the others wait for messages).
@@ -44,8 +64,8 @@ fn abort(world: &impl Communicator, err: &anyhow::Error) -> ! {
 }
 
 /// Runs `count --mpi`; `slow_rank`: the process that sleeps `c.delay` per task (tests), or
-/// every process when `None`.
-pub(super) fn run(c: Run, slow_rank: Option<u32>) -> anyhow::Result<ExitCode> {
+/// every process when `None`; `hold`: a task never handed out (tests, [`next_batch`]).
+pub(super) fn run(c: Run, slow_rank: Option<u32>, hold: Option<u32>) -> anyhow::Result<ExitCode> {
     let (universe, _) =
         mpi::initialize_with_threading(mpi::Threading::Funneled).context("MPI is already initialised")?;
     let world = universe.world();
@@ -86,7 +106,7 @@ pub(super) fn run(c: Run, slow_rank: Option<u32>) -> anyhow::Result<ExitCode> {
         let local = s.spawn(|| -> anyhow::Result<u64> {
             let mut done = 0;
             loop {
-                let batch = next_batch(&queue, size);
+                let batch = next_batch(&queue, size, hold);
                 if batch.is_empty() {
                     return Ok(done);
                 }
@@ -103,7 +123,8 @@ pub(super) fn run(c: Run, slow_rank: Option<u32>) -> anyhow::Result<ExitCode> {
                 p.record(TaskDone { index, count: r[1], elapsed: Duration::from_micros(r[2]) });
             }
             by_process[from] += (results.len() / 3) as u64;
-            let batch = if interrupt::control().cancelled() { Vec::new() } else { next_batch(&queue, size) };
+            let batch =
+                if interrupt::control().cancelled() { Vec::new() } else { next_batch(&queue, size, hold) };
             if batch.is_empty() {
                 active -= 1;
             }
