@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+#[cfg(all(feature = "mpi", target_os = "linux", debug_assertions))]
+use super::util::MpiJob;
 use super::util::{damier, json};
 
 fn bin() -> std::path::PathBuf {
@@ -208,27 +210,6 @@ fn mpi_rank_pid(rank: u32, marker: &str) -> Option<u32> {
         let environ = std::fs::read(e.path().join("environ")).ok()?;
         environ.split(|&b| b == 0).any(|v| v == wanted.as_bytes()).then_some(pid)
     })
-}
-
-/// An `mpirun` job, ended (SIGTERM to `mpirun`, which ends its processes) if the test stops
-/// before the job does: a held job (`DAMIER_TEST_HOLD_TASK`) would otherwise wait on.
-#[cfg(all(feature = "mpi", target_os = "linux", debug_assertions))]
-struct MpiJob(Child);
-
-#[cfg(all(feature = "mpi", target_os = "linux", debug_assertions))]
-impl Drop for MpiJob {
-    fn drop(&mut self) {
-        if !matches!(self.0.try_wait(), Ok(None)) {
-            return;
-        }
-        let _ = Command::new("kill").args(["-TERM", &self.0.id().to_string()]).status();
-        let start = Instant::now();
-        while matches!(self.0.try_wait(), Ok(None)) && start.elapsed() < Duration::from_secs(20) {
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 /// `cargo test -p damier-cli --features mpi mpi` (needs Open MPI's `mpirun`): one process of

@@ -2,9 +2,14 @@
 
 use std::time::Duration;
 
+#[cfg(all(feature = "mpi", debug_assertions))]
+use super::util::MpiJob;
 use super::util::{damier, fails_with, fails_with_hooks, hooked, json};
 
 const Q13: u64 = 73712;
+/// The task list of n = 13.
+#[cfg(all(feature = "mpi", debug_assertions))]
+const Q13_TASKS: u64 = 868;
 
 #[test]
 fn shares_report_their_tasks_and_both_strategies_agree() {
@@ -105,10 +110,12 @@ fn slow_count(p: &str) -> std::process::Child {
         .expect("starts")
 }
 
-/// Waits until the journal holds some tasks (so the kill lands mid-run).
+/// Waits until the journal holds some tasks (so the kill lands mid-run); the bound (a start
+/// of 3 MPI processes on a loaded machine takes seconds) only keeps a broken run from hanging.
 #[cfg_attr(not(debug_assertions), allow(dead_code))]
 fn wait_for_tasks(p: &str) {
-    for _ in 0..200 {
+    let start = std::time::Instant::now();
+    while start.elapsed() < Duration::from_secs(60) {
         std::thread::sleep(Duration::from_millis(20));
         let lines = std::fs::read_to_string(p).map(|t| t.lines().filter(|l| l.starts_with("T\t")).count());
         if lines.unwrap_or(0) >= 20 {
@@ -276,26 +283,31 @@ fn mpi_work_queue_balances_a_slow_process_and_resumes() {
     assert!(by[2] < by[1], "the slowed process 2 took fewer tasks: {by:?}");
 
     // Killed mid-run (SIGTERM to mpirun ends every process), then restarted with the journal.
+    // Process 0 holds the last task back (a test hook), so the job cannot end before the kill.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("mpi.journal");
     let p = path.to_str().unwrap();
     let slow = "queens count 13 --mpi --threads 1 --json --journal";
-    let child = mpirun(&slow.split(' ').chain([p]).collect::<Vec<_>>())
-        .env("DAMIER_TEST_TASK_DELAY_MS", "4")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = MpiJob(
+        mpirun(&slow.split(' ').chain([p]).collect::<Vec<_>>())
+            .env("DAMIER_TEST_TASK_DELAY_MS", "4")
+            .env("DAMIER_TEST_HOLD_TASK", (Q13_TASKS - 1).to_string())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     wait_for_tasks(p);
     assert!(
         std::process::Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
+            .args(["-TERM", &child.0.id().to_string()])
             .status()
             .unwrap()
             .success()
     );
-    let _ = child.wait_with_output();
+    let _ = child.0.wait();
     let state = journal_state(p);
+    assert_eq!(state["tasks"].as_u64(), Some(Q13_TASKS), "the held task is the last of the list");
     assert!(state["left"].as_u64().unwrap() > 0, "killed before the end: {state}");
     let out = mpirun(&["queens", "count", "13", "--mpi", "--threads", "1", "--json", "--journal", p])
         .output()

@@ -65,3 +65,24 @@ pub fn quiet_on_closed_pipe(args: &[&str]) {
     assert_eq!(out.status.code(), Some(0), "damier {args:?}: stderr {err}");
     assert!(err.is_empty(), "damier {args:?} printed on stderr: {err}");
 }
+
+/// An `mpirun` job, ended (SIGTERM to `mpirun`, which ends its processes) if the test stops
+/// before the job does: a held job (`DAMIER_TEST_HOLD_TASK`) would otherwise wait on.
+#[cfg(all(feature = "mpi", debug_assertions))]
+pub struct MpiJob(pub std::process::Child);
+
+#[cfg(all(feature = "mpi", debug_assertions))]
+impl Drop for MpiJob {
+    fn drop(&mut self) {
+        if !matches!(self.0.try_wait(), Ok(None)) {
+            return;
+        }
+        let _ = std::process::Command::new("kill").args(["-TERM", &self.0.id().to_string()]).status();
+        let start = std::time::Instant::now();
+        while matches!(self.0.try_wait(), Ok(None)) && start.elapsed() < std::time::Duration::from_secs(20) {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
