@@ -268,7 +268,7 @@ impl Matcher {
     /// The tables hold only the bits some key and some query may both hold, less the cut bits
     /// (a query never meets a key group with one of its own cut bits), packed next to each
     /// other: the same pairs are disjoint, on fewer chunks.
-    pub(super) fn seal(&mut self, keys: &[u64]) {
+    pub(super) fn seal(&mut self, isa: Isa, keys: &[u64]) {
         // Cut on b bits such that groups hold about GROUP_KEYS keys.
         let mut cut = 0;
         while cut < self.max_cut.min(self.candidates.len()) && keys.len() >> (cut + 1) >= self.target_keys {
@@ -326,7 +326,7 @@ impl Matcher {
                 if len < SMALL {
                     break;
                 }
-                slice_block(&self.grouped[at..at + len], self.chunks, &mut self.rows);
+                slice_block(isa, &self.grouped[at..at + len], self.chunks, &mut self.rows);
                 at += len;
             }
             self.groups.push(Group { rows: (first_row, self.rows.len()), tail: (at, end) });

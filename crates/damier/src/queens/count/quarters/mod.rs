@@ -379,7 +379,7 @@ fn count_task(
         let (stored, queries) =
             if stores_top(swap, top.len(), bottom.len()) { (&*top, &*bottom) } else { (&*bottom, &*top) };
         matcher.order_cuts(stored, queries, queries.len(), key_bits_of(queries));
-        matcher.seal(stored);
+        matcher.seal(isa, stored);
         return Ok(matcher.count(isa, queries) * task.weight);
     }
     // A side does not fit a batch: sizes first, then the stored side batch by batch (`top`
@@ -406,7 +406,7 @@ fn count_task(
             continue;
         }
         matcher.order_cuts(top, bottom, queries_len, query_bits);
-        matcher.seal(top);
+        matcher.seal(isa, top);
         if queries_whole {
             total += matcher.count(isa, bottom);
             continue;
@@ -551,7 +551,7 @@ fn count_task_probed(
     // PERF: one batch holds the stored side of nearly every task up to n = 24; above, batches
     // bound the sliced tables (44 bytes per key at n >= 25) at the cost of fewer cut bits.
     for keys in stored.chunks(batch) {
-        matcher.seal(keys);
+        matcher.seal(isa, keys);
         if let Some(p) = probe.as_ref().filter(|_| probe_len > 0) {
             // The classes of both samples and of all queries, as this batch's tables pack them.
             let t = (p.clock)();

@@ -1,6 +1,13 @@
 //! The bit-sliced layout of a block of stored keys: the matcher writes it
 //! ([`slice_block`]), the kernels read it.
 
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::*;
+
+use crate::cpu::Isa;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::features;
+
 /// Key bits per chunk of the matcher's tables: 32 masks per chunk and block. [default: 5]
 pub(super) const CHUNK: u32 = 5;
 
@@ -16,13 +23,20 @@ pub(super) struct Row(pub(super) [u64; 8]);
 pub(super) const MAX_CHUNKS: usize = 16;
 
 /// Appends the rows of one block of at most [`BLOCK`] keys (`chunks << CHUNK` rows) to `rows`.
-///
-/// PERF: appended row by row rather than written over zeroed rows: the tables are most of the
-/// bytes a seal writes, and zeroing them first wrote them twice.
-pub(super) fn slice_block(keys: &[u64], chunks: usize, rows: &mut Vec<Row>) {
-    // Columns: bit i of `cols[j][w]` says key `64 w + i` has bit j clear.
-    let mut cols = [[0u64; 8]; 64];
-    let mut valid = [0u64; 8];
+/// The rows are the same on every ISA; `isa` only chooses how they are made.
+pub(super) fn slice_block(isa: Isa, keys: &[u64], chunks: usize, rows: &mut Vec<Row>) {
+    debug_assert!(keys.len() <= BLOCK && chunks <= MAX_CHUNKS);
+    #[cfg(target_arch = "x86_64")]
+    if isa == Isa::Avx512 && features().avx512_bit_matrix {
+        // SAFETY: the CPU has AVX-512 F, BW and VBMI and GFNI (`cpu::features`), all that
+        // `slice_block_avx512` is compiled with.
+        return unsafe { slice_block_avx512(keys, chunks, rows) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = isa;
+    // Columns: bit i of `cols[j].0[w]` says key `64 w + i` has bit j clear.
+    let mut cols = [Row([0; 8]); 64];
+    let mut valid = Row([0; 8]);
     for (w, group) in keys.chunks(64).enumerate() {
         let mut m = [0u64; 64];
         for (i, &k) in group.iter().enumerate() {
@@ -30,22 +44,140 @@ pub(super) fn slice_block(keys: &[u64], chunks: usize, rows: &mut Vec<Row>) {
         }
         transpose64(&mut m);
         for j in 0..64 {
-            cols[j][w] = m[j];
+            cols[j].0[w] = m[j];
         }
-        valid[w] = if group.len() == 64 { u64::MAX } else { (1u64 << group.len()) - 1 };
+        valid.0[w] = if group.len() == 64 { u64::MAX } else { (1u64 << group.len()) - 1 };
     }
+    append_rows(&cols, valid, chunks, rows);
+}
+
+/// Appends the `chunks << CHUNK` rows of a block from its columns (`cols[j]`: the keys with
+/// bit j clear) and its `valid` keys.
+///
+/// PERF: appended row by row rather than written over zeroed rows: the tables are most of the
+/// bytes a seal writes, and zeroing them first wrote them twice.
+#[inline(always)]
+fn append_rows(cols: &[Row; 64], valid: Row, chunks: usize, rows: &mut Vec<Row>) {
     let width = 1usize << CHUNK;
     for c in 0..chunks {
         let first = rows.len();
-        rows.push(Row(valid));
+        rows.push(valid);
         for v in 1..width {
             let bit = c * CHUNK as usize + v.trailing_zeros() as usize;
             // Row v is row v less its lowest bit, ANDed with that bit's column.
             let prev = rows[first + (v & (v - 1))].0;
-            let col = if bit < 64 { cols[bit] } else { [u64::MAX; 8] };
+            let col = if bit < 64 { cols[bit].0 } else { [u64::MAX; 8] };
             rows.push(Row(std::array::from_fn(|i| prev[i] & col[i])));
         }
     }
+}
+
+/// [`slice_block`] with AVX-512 byte permutes and GFNI: each 64 x 64 bit transpose in about
+/// 50 vector instructions (the scalar [`transpose64`] takes about 1 150 word operations).
+///
+/// Key `k = 8 i + r` of a word of 64 keys has its bit `j = 8 b + c` at qword `r`, byte `b`,
+/// bit `c` of register `i`; the column `j` wants it at bit `r` of byte `i`. Four moves get it
+/// there, each one instruction per register or a few per 8 registers:
+/// 1. bytes within each register: qword `b`, byte `7 - r`;
+/// 2. GFNI's affine transform, with the matrix taken from the data, transposes the 8 x 8 bits
+///    of each qword: byte `c`, bit `r`;
+/// 3. qwords across the 8 registers: register `b`, qword `i`;
+/// 4. bytes within each register: qword `c`, byte `i`: register `b`'s qword `c` is column
+///    `8 b + c`.
+///
+/// A fifth move, qwords across the block's 8 words, makes each column one 512-bit row.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
+fn slice_block_avx512(keys: &[u64], chunks: usize, rows: &mut Vec<Row>) {
+    // Move 1: output byte 8 b + s takes input byte 8 (7 - s) + b.
+    const TO_BYTE_ROWS: [u8; 64] = {
+        let mut t = [0u8; 64];
+        let mut p = 0;
+        while p < 64 {
+            t[p] = (8 * (7 - p % 8) + p / 8) as u8;
+            p += 1;
+        }
+        t
+    };
+    // Move 4: the 8 x 8 byte transpose, output byte 8 c + i takes input byte 8 i + c.
+    const BYTE_TRANSPOSE: [u8; 64] = {
+        let mut t = [0u8; 64];
+        let mut p = 0;
+        while p < 64 {
+            t[p] = (8 * (p % 8) + p / 8) as u8;
+            p += 1;
+        }
+        t
+    };
+    // SAFETY: both tables are 64 bytes, as a 512-bit load reads.
+    let (to_byte_rows, byte_transpose) = unsafe {
+        (_mm512_loadu_si512(TO_BYTE_ROWS.as_ptr().cast()), _mm512_loadu_si512(BYTE_TRANSPOSE.as_ptr().cast()))
+    };
+    // Move 2: byte i of the vector transformed is 1 << i, so output bit r of byte c is bit c of
+    // the matrix's byte 7 - r.
+    let unit_bytes = _mm512_set1_epi64(0x8040_2010_0804_0201_u64 as i64);
+    let ones = _mm512_set1_epi64(-1);
+    let mut by_word = [[_mm512_setzero_si512(); 8]; 8];
+    let mut valid = Row([0; 8]);
+    for (w, words) in by_word.iter_mut().enumerate() {
+        let len = keys.len().saturating_sub(64 * w).min(64);
+        valid.0[w] = if len == 64 { u64::MAX } else { (1u64 << len) - 1 };
+        if len == 0 {
+            continue;
+        }
+        let mut regs = [_mm512_setzero_si512(); 8];
+        for (i, reg) in regs.iter_mut().enumerate() {
+            let lanes = len.saturating_sub(8 * i).min(8);
+            let mask = ((1u16 << lanes) - 1) as __mmask8;
+            // SAFETY: the masked load reads only the `lanes` keys at `64 w + 8 i`, which are
+            // in `keys` (masked-off lanes do not fault); lanes past them are zero, no key.
+            let k =
+                unsafe { _mm512_maskz_loadu_epi64(mask, keys.as_ptr().wrapping_add(64 * w + 8 * i).cast()) };
+            let clear = _mm512_maskz_xor_epi64(mask, k, ones);
+            *reg =
+                _mm512_gf2p8affine_epi64_epi8::<0>(unit_bytes, _mm512_permutexvar_epi8(to_byte_rows, clear));
+        }
+        let regs = transpose_qwords(regs);
+        for (word, reg) in words.iter_mut().zip(regs) {
+            *word = _mm512_permutexvar_epi8(byte_transpose, reg);
+        }
+    }
+    let mut cols = [Row([0; 8]); 64];
+    for b in 0..8 {
+        let columns = transpose_qwords(std::array::from_fn(|w| by_word[w][b]));
+        for (c, column) in columns.into_iter().enumerate() {
+            // SAFETY: a `Row` is 64 bytes, aligned to 64.
+            unsafe { _mm512_store_si512((&mut cols[8 * b + c].0 as *mut [u64; 8]).cast(), column) };
+        }
+    }
+    append_rows(&cols, valid, chunks, rows);
+}
+
+/// Transposes 8 x 8 qwords across 8 registers: qword `j` of register `i` goes to qword `i` of
+/// register `j`, in three rounds of 8 two-register permutes.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn transpose_qwords(mut r: [__m512i; 8]) -> [__m512i; 8] {
+    // Round `k` trades bit k of the register's index for bit k of the qword's: `LOW[k]` makes
+    // the register with the bit clear, `HIGH[k]` its partner with the bit set.
+    const LOW: [[i64; 8]; 3] =
+        [[0, 8, 2, 10, 4, 12, 6, 14], [0, 1, 8, 9, 4, 5, 12, 13], [0, 1, 2, 3, 8, 9, 10, 11]];
+    const HIGH: [[i64; 8]; 3] =
+        [[1, 9, 3, 11, 5, 13, 7, 15], [2, 3, 10, 11, 6, 7, 14, 15], [4, 5, 6, 7, 12, 13, 14, 15]];
+    for k in 0..3 {
+        // SAFETY: each table is 8 qwords, as a 512-bit load reads.
+        let (low, high) = unsafe {
+            (_mm512_loadu_si512(LOW[k].as_ptr().cast()), _mm512_loadu_si512(HIGH[k].as_ptr().cast()))
+        };
+        let bit = 1 << k;
+        for i in (0..8).filter(|i| i & bit == 0) {
+            let (a, b) = (r[i], r[i | bit]);
+            r[i] = _mm512_permutex2var_epi64(a, low, b);
+            r[i | bit] = _mm512_permutex2var_epi64(a, high, b);
+        }
+    }
+    r
 }
 
 /// Transposes a 64 x 64 bit matrix in place: bit j of word i goes to bit i of word j.

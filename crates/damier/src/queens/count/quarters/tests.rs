@@ -320,11 +320,11 @@ fn cut_bits_follow_the_pairs_they_rule_out() {
     let order = m.candidates.clone();
     assert_eq!((order[0], order[1]), (both, fixed[3]), "{order:?}");
     assert!(order.iter().position(|&b| b == one).unwrap() > 1);
-    m.seal(&stored);
+    m.seal(Isa::Portable, &stored);
     let adaptive = m.count(Isa::Portable, &queries);
     m.order_cuts(&stored[..4], &queries, queries.len(), key_bits_of(&queries));
     assert_eq!(m.candidates, fixed, "too few keys to cut: the fixed order");
-    m.seal(&stored);
+    m.seal(Isa::Portable, &stored);
     assert_eq!(m.count(Isa::Portable, &queries), adaptive);
     let plain = stored.iter().map(|s| queries.iter().filter(|&&q| q & s == 0).count() as u64).sum::<u64>();
     assert_eq!(adaptive, plain);
@@ -355,7 +355,7 @@ fn tables_hold_only_bits_both_sides_use() {
             m.max_cut = max_cut;
             m.group_keys = 64;
             m.order_cuts(&stored, &queries, queries.len(), query_bits);
-            m.seal(&stored);
+            m.seal(Isa::Portable, &stored);
             assert_eq!(m.cut, max_cut);
             if query_bits != u64::MAX {
                 assert_eq!(m.chunks, chunks, "cut {max_cut}: the 6 shared bits less the cut ones");
@@ -385,9 +385,9 @@ fn fourteen_cut_bits_with_weights() {
     let mut m = Matcher::new(bits, (0..bits).collect());
     m.group_keys = 2;
     m.order_cuts(&stored, &queries, queries.len(), key_bits_of(&queries));
-    m.seal(&stored);
-    assert_eq!(m.cut, 14);
     for isa in covered() {
+        m.seal(isa, &stored);
+        assert_eq!(m.cut, 14);
         assert_eq!(m.count(isa, &queries), want, "{isa}");
     }
 }
@@ -403,6 +403,34 @@ fn transpose_moves_every_bit() {
     for (i, row) in before.iter().enumerate() {
         for (j, col) in m.iter().enumerate() {
             assert_eq!(row >> j & 1, col >> i & 1, "bit ({i}, {j})");
+        }
+    }
+}
+
+#[test]
+fn every_isa_slices_a_block_into_the_same_rows() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+    // 13 chunks reach past bit 63: every column of a 64-bit key is read.
+    let chunks = 64usize.div_ceil(CHUNK as usize);
+    for len in [1, 11, 12, 63, 64, 65, 200, 448, 511, BLOCK] {
+        let keys: Vec<u64> = (0..len).map(|_| rng.random::<u64>()).collect();
+        let mut want = Vec::new();
+        slice_block(Isa::Portable, &keys, chunks, &mut want);
+        // Row v of a chunk: the keys with none of v's bits (checked on the portable rows).
+        for (i, &k) in keys.iter().enumerate() {
+            for (c, chunk_rows) in want.chunks(1 << CHUNK).enumerate() {
+                let value = (k >> (c * CHUNK as usize)) & ((1 << CHUNK) - 1);
+                for (v, row) in chunk_rows.iter().enumerate() {
+                    let has = row.0[i / 64] >> (i % 64) & 1 == 1;
+                    assert_eq!(has, value & v as u64 == 0, "{len} keys: key {i}, chunk {c}, row {v}");
+                }
+            }
+        }
+        for isa in covered() {
+            let mut got = Vec::new();
+            slice_block(isa, &keys, chunks, &mut got);
+            assert!(got == want, "{isa}, {len} keys");
         }
     }
 }
@@ -501,12 +529,10 @@ proptest! {
             m.pack_min_keys = if max_cut % 2 == 0 { 0 } else { usize::MAX };
             // The cut bits ordered by these keys and queries (cut 14 up to 2^14 groups).
             m.order_cuts(&stored, &queries, queries.len(), key_bits_of(&queries));
-            m.seal(&stored);
             for isa in covered() {
+                m.seal(isa, &stored);
                 prop_assert_eq!(m.count(isa, &queries), want, "matcher, {}, cut {}", isa, max_cut);
-            }
-            m.seal(&heavy);
-            for isa in covered() {
+                m.seal(isa, &heavy);
                 prop_assert_eq!(m.count(isa, &queries), want_heavy, "weighted keys, {}, cut {}", isa, max_cut);
             }
         }
@@ -516,9 +542,19 @@ proptest! {
         let per = chunks << CHUNK;
         let mut rows = Vec::new();
         for block in stored[..whole].chunks(BLOCK) {
-            slice_block(block, chunks, &mut rows);
+            slice_block(Isa::Portable, block, chunks, &mut rows);
         }
         prop_assert_eq!(rows.len(), (whole / BLOCK) * per);
+        // Every ISA slices every block, full or not, into the same rows.
+        for block in stored.chunks(BLOCK) {
+            let mut want_rows = Vec::new();
+            slice_block(Isa::Portable, block, chunks, &mut want_rows);
+            for isa in covered() {
+                let mut got = Vec::new();
+                slice_block(isa, block, chunks, &mut got);
+                prop_assert!(got == want_rows, "slice_block, {}, {} keys", isa, block.len());
+            }
+        }
         let tail_count = weighted(&stored[whole..]);
         for isa in covered() {
             prop_assert_eq!(kernel::count(isa, &rows, chunks, &queries) + tail_count, want, "{}", isa);
@@ -600,7 +636,7 @@ fn matcher_work_counts_rows_read() {
         let mut m = Matcher::new(bits, candidates.clone());
         m.max_cut = max_cut;
         m.group_keys = 64;
-        m.seal(&stored);
+        m.seal(Isa::Portable, &stored);
         let (reads, distinct) = m.work(&m.classes(&queries));
         let one_by_one: f64 = queries.iter().map(|q| m.work(&m.classes(std::slice::from_ref(q))).0).sum();
         assert!((reads - one_by_one).abs() < 1e-6 * reads, "cut {max_cut}: reads add up");
@@ -712,7 +748,7 @@ fn profile_tasks() {
                     queries.len(),
                     key_bits_of(queries),
                 );
-                w.matcher.seal(keys);
+                w.matcher.seal(isa, keys);
                 sealing += cpu() - t;
                 let t = cpu();
                 found += w.matcher.count(isa, queries);
@@ -802,7 +838,7 @@ fn matcher_agrees_on_real_halves_at_max_n() {
         let mut got = 0;
         for keys in stored.chunks(STORED_KEYS) {
             w.matcher.order_cuts(keys, &sample, sample.len(), key_bits_of(&sample));
-            w.matcher.seal(keys);
+            w.matcher.seal(isa, keys);
             got += w.matcher.count(isa, &sample);
         }
         let want = weighted_pairs(stored, &sample);
