@@ -54,21 +54,23 @@ pub(super) fn slice_block(isa: Isa, keys: &[u64], chunks: usize, rows: &mut Vec<
 /// Appends the `chunks << CHUNK` rows of a block from its columns (`cols[j]`: the keys with
 /// bit j clear) and its `valid` keys.
 ///
-/// PERF: appended row by row rather than written over zeroed rows: the tables are most of the
-/// bytes a seal writes, and zeroing them first wrote them twice.
+/// PERF: a chunk's rows are made in a local array, each one its parent's (the row of its value
+/// less the highest bit) ANDed with one column, and appended at once: made in the vector
+/// itself, each row waited for the one just stored.
 #[inline(always)]
 fn append_rows(cols: &[Row; 64], valid: Row, chunks: usize, rows: &mut Vec<Row>) {
-    let width = 1usize << CHUNK;
+    const WIDTH: usize = 1 << CHUNK;
+    rows.reserve(chunks * WIDTH);
     for c in 0..chunks {
-        let first = rows.len();
-        rows.push(valid);
-        for v in 1..width {
-            let bit = c * CHUNK as usize + v.trailing_zeros() as usize;
-            // Row v is row v less its lowest bit, ANDed with that bit's column.
-            let prev = rows[first + (v & (v - 1))].0;
+        let mut chunk_rows = [valid; WIDTH];
+        for b in 0..CHUNK as usize {
+            let bit = c * CHUNK as usize + b;
             let col = if bit < 64 { cols[bit].0 } else { [u64::MAX; 8] };
-            rows.push(Row(std::array::from_fn(|i| prev[i] & col[i])));
+            for v in 0..1 << b {
+                chunk_rows[v | 1 << b] = Row(std::array::from_fn(|i| chunk_rows[v].0[i] & col[i]));
+            }
         }
+        rows.extend_from_slice(&chunk_rows);
     }
 }
 
@@ -142,15 +144,34 @@ fn slice_block_avx512(keys: &[u64], chunks: usize, rows: &mut Vec<Row>) {
             *word = _mm512_permutexvar_epi8(byte_transpose, reg);
         }
     }
-    let mut cols = [Row([0; 8]); 64];
+    let mut cols = [ones; 65];
     for b in 0..8 {
         let columns = transpose_qwords(std::array::from_fn(|w| by_word[w][b]));
-        for (c, column) in columns.into_iter().enumerate() {
-            // SAFETY: a `Row` is 64 bytes, aligned to 64.
-            unsafe { _mm512_store_si512((&mut cols[8 * b + c].0 as *mut [u64; 8]).cast(), column) };
+        cols[8 * b..8 * b + 8].copy_from_slice(&columns);
+    }
+    // SAFETY: a `Row` is 64 bytes, as a 512-bit load reads, and aligned to 64.
+    let valid = unsafe { _mm512_load_si512((&valid.0 as *const [u64; 8]).cast()) };
+    // The rows as `append_rows` makes them, in registers, stored once each.
+    const WIDTH: usize = 1 << CHUNK;
+    rows.reserve(chunks * WIDTH);
+    let out = rows.spare_capacity_mut().as_mut_ptr();
+    for c in 0..chunks {
+        let mut chunk_rows = [valid; WIDTH];
+        for b in 0..CHUNK as usize {
+            // Bits past 63 are in no key: every key has them clear.
+            let col = cols[(c * CHUNK as usize + b).min(64)];
+            for v in 0..1 << b {
+                chunk_rows[v | 1 << b] = _mm512_and_si512(chunk_rows[v], col);
+            }
+        }
+        for (v, row) in chunk_rows.into_iter().enumerate() {
+            // SAFETY: `rows` has room for `chunks * WIDTH` more rows (reserved above), and
+            // rows are aligned to 64 bytes, as an aligned 512-bit store needs.
+            unsafe { _mm512_store_si512(out.add(c * WIDTH + v).cast(), row) };
         }
     }
-    append_rows(&cols, valid, chunks, rows);
+    // SAFETY: the `chunks * WIDTH` rows after the length were written above.
+    unsafe { rows.set_len(rows.len() + chunks * WIDTH) };
 }
 
 /// Transposes 8 x 8 qwords across 8 registers: qword `j` of register `i` goes to qword `i` of
