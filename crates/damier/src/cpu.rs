@@ -138,6 +138,9 @@ pub(crate) struct Features {
     /// AVX-512 byte permutes (VBMI, with BW) and GFNI's bit-matrix transforms, which transpose
     /// bit matrices a few instructions per 64 x 64 (the counting engine's block slicing).
     pub avx512_bit_matrix: bool,
+    /// BMI2 on a CPU with AVX-512, where its `pext` takes one cycle (AMD's CPUs before Zen 3
+    /// have BMI2 without AVX-512, and take up to hundreds).
+    pub bmi2: bool,
 }
 
 /// The CPU's features, detected on the first call.
@@ -162,12 +165,20 @@ fn detect() -> Features {
         Isa::Portable
     };
     let avx512_bit_matrix = avx512_isa && has!("avx512bw") && has!("avx512vbmi") && has!("gfni");
-    Features { best, popcnt, avx2, clmul: has!("pclmulqdq"), avx512_bit_matrix }
+    let bmi2 = avx512_isa && has!("bmi2");
+    Features { best, popcnt, avx2, clmul: has!("pclmulqdq"), avx512_bit_matrix, bmi2 }
 }
 
 #[cfg(not(target_arch = "x86_64"))]
 fn detect() -> Features {
-    Features { best: Isa::Portable, popcnt: false, avx2: false, clmul: false, avx512_bit_matrix: false }
+    Features {
+        best: Isa::Portable,
+        popcnt: false,
+        avx2: false,
+        clmul: false,
+        avx512_bit_matrix: false,
+        bmi2: false,
+    }
 }
 
 /// Defines `fn $name(args) -> ret` running `$imp` compiled for AVX2 when the CPU has it (see

@@ -4,6 +4,8 @@ use super::geometry::WEIGHT_AT;
 use super::kernel;
 use super::sliced::{BLOCK, CHUNK, MAX_CHUNKS, Row, slice_block};
 use crate::cpu::Isa;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::features;
 
 /// Below this many keys, a partial block costs more than testing the keys one query at a
 /// time ([`kernel::scan`]). [default: 12]
@@ -118,6 +120,10 @@ pub(super) struct Matcher {
     cursor: Vec<usize>,
     /// `lut[i][b]`: the packed cut bits that byte `i` of a key holds when it is `b`.
     lut: [[u16; 256]; KEY_BYTES],
+    /// The cut bits, as a mask (the first [`Matcher::cut`] candidates, in increasing order).
+    cut_mask: u64,
+    /// The key bits the packed tables hold ([`Matcher::set_kept`]).
+    kept: u64,
     /// The group of each key or query being sorted.
     group: Vec<u16>,
     grouped: Vec<u64>,
@@ -128,8 +134,15 @@ pub(super) struct Matcher {
 }
 
 impl Matcher {
-    /// A matcher for keys of `key_bits` bits, cutting on the `candidates` positions first.
-    pub(super) fn new(key_bits: u32, candidates: Vec<u32>) -> Self {
+    /// A matcher for keys of `key_bits` bits, cutting on the `candidates` positions first (a
+    /// position listed twice counts once: a group's number has one bit per cut position).
+    pub(super) fn new(key_bits: u32, mut candidates: Vec<u32>) -> Self {
+        let mut seen = 0u64;
+        candidates.retain(|&b| {
+            let new = seen >> b & 1 == 0;
+            seen |= 1 << b;
+            new
+        });
         Matcher {
             chunks: key_bits.div_ceil(CHUNK) as usize,
             key_chunks: key_bits.div_ceil(CHUNK) as usize,
@@ -148,6 +161,8 @@ impl Matcher {
             weights: 1,
             cursor: Vec::new(),
             lut: [[0; 256]; KEY_BYTES],
+            cut_mask: 0,
+            kept: KEY_MASK,
             group: Vec::new(),
             grouped: Vec::new(),
             groups: Vec::new(),
@@ -164,9 +179,13 @@ impl Matcher {
             + std::mem::size_of::<Row>() * self.rows.capacity()
     }
 
-    /// Sets the number of cut bits and the table that packs them.
+    /// Sets the number of cut bits and the table that packs them. The cut candidates are put
+    /// in increasing order first, so that a key's cut bits, packed, are its bits under the cut
+    /// mask in their order: what BMI2's `pext` gives ([`Matcher::cut_bits`]).
     fn set_cut(&mut self, cut: usize) {
         self.cut = cut;
+        self.candidates[..cut].sort_unstable();
+        self.cut_mask = self.candidates[..cut].iter().fold(0, |m, &b| m | 1 << b);
         self.lut = [[0; 256]; KEY_BYTES];
         for (i, &bit) in self.candidates[..cut].iter().enumerate() {
             let (byte, at) = ((bit / 8) as usize, bit % 8);
@@ -178,10 +197,14 @@ impl Matcher {
 
     /// The cut bits of a key, packed: bit `i` is the key's bit `candidates[i]`.
     ///
-    /// PERF: above 3 cut bits, one table lookup per byte of the key instead of a shift and a
-    /// mask per cut bit (the grouping was a fifth of a task's time at n = 23 with 10 cut bits).
+    /// PERF: with `EXTRACT`, one `pext`. Otherwise, above 3 cut bits, one table lookup per
+    /// byte of the key instead of a shift and a mask per cut bit (the grouping was a fifth of a
+    /// task's time at n = 23 with 10 cut bits).
     #[inline(always)]
-    fn cut_bits(&self, key: u64) -> usize {
+    fn cut_bits<const EXTRACT: bool>(&self, key: u64) -> usize {
+        if EXTRACT {
+            return extract(key, self.cut_mask) as usize;
+        }
         if self.cut <= 3 {
             let mut g = 0;
             for (i, &bit) in self.candidates[..self.cut].iter().enumerate() {
@@ -196,6 +219,7 @@ impl Matcher {
     /// Sets the key bits the tables hold, `kept`, the table that packs them ([`packed`]) and
     /// the chunks they take.
     fn set_kept(&mut self, kept: u64) {
+        self.kept = kept;
         self.pack = [[0; 256]; KEY_BYTES];
         let mut to = 0u32;
         for bit in 0..(8 * KEY_BYTES) as u32 {
@@ -212,8 +236,8 @@ impl Matcher {
 
     /// The group of a key: its weight exponent above its cut bits.
     #[inline(always)]
-    fn group_of(&self, key: u64) -> usize {
-        ((key >> WEIGHT_AT) as usize) << self.cut | self.cut_bits(key)
+    fn group_of<const EXTRACT: bool>(&self, key: u64) -> usize {
+        ((key >> WEIGHT_AT) as usize) << self.cut | self.cut_bits::<EXTRACT>(key)
     }
 
     /// Orders the cut candidates for the next [`Matcher::seal`] of `stored` against `queries`
@@ -269,6 +293,24 @@ impl Matcher {
     /// (a query never meets a key group with one of its own cut bits), packed next to each
     /// other: the same pairs are disjoint, on fewer chunks.
     pub(super) fn seal(&mut self, isa: Isa, keys: &[u64]) {
+        #[cfg(target_arch = "x86_64")]
+        if extracts(isa) {
+            // SAFETY: the CPU has BMI2 (`extracts`), all that `seal_extract` is compiled with.
+            return unsafe { self.seal_extract(isa, keys) };
+        }
+        self.seal_with::<false>(isa, keys);
+    }
+
+    /// [`Matcher::seal`] with BMI2's `pext`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    fn seal_extract(&mut self, isa: Isa, keys: &[u64]) {
+        self.seal_with::<true>(isa, keys);
+    }
+
+    /// [`Matcher::seal`], gathering bits with `pext` when `EXTRACT` (see [`Matcher::cut_bits`]).
+    #[inline(always)]
+    fn seal_with<const EXTRACT: bool>(&mut self, isa: Isa, keys: &[u64]) {
         // Cut on b bits such that groups hold about GROUP_KEYS keys.
         let mut cut = 0;
         while cut < self.max_cut.min(self.candidates.len()) && keys.len() >> (cut + 1) >= self.target_keys {
@@ -285,13 +327,12 @@ impl Matcher {
         group.extend(keys.iter().map(|&k| {
             held |= k;
             heaviest = heaviest.max(k >> WEIGHT_AT);
-            self.group_of(k) as u16
+            self.group_of::<EXTRACT>(k) as u16
         }));
         self.packing = false;
         self.chunks = self.key_chunks;
         if keys.len() >= self.pack_min_keys {
-            let cut_mask = self.candidates[..cut].iter().fold(0u64, |m, &b| m | 1 << b);
-            let kept = held & KEY_MASK & self.query_bits & !cut_mask;
+            let kept = held & KEY_MASK & self.query_bits & !self.cut_mask;
             if (kept.count_ones().div_ceil(CHUNK) as usize) < self.key_chunks {
                 self.set_kept(kept);
                 self.packing = true;
@@ -302,8 +343,8 @@ impl Matcher {
         let count = self.weights << cut;
         // Weight bits dropped: the group says the weight (`query_start` reused as the offsets).
         let mut start = std::mem::take(&mut self.query_start);
-        let pack = self.packing.then_some(&self.pack);
-        let pack = |k: u64| pack.map_or(k, |p| packed(p, k)) & KEY_MASK;
+        let (packing, table, kept) = (self.packing, &self.pack, self.kept);
+        let pack = |k: u64| if packing { packed::<EXTRACT>(table, kept, k) } else { k } & KEY_MASK;
         sort_by_group(keys, &group, count, pack, &mut start, &mut self.cursor, &mut self.grouped);
         self.group = group;
         let rows_per_block = self.chunks << CHUNK;
@@ -337,6 +378,24 @@ impl Matcher {
     /// Pairs (query, stored key) with disjoint key bits, each counted `2^(e + f)` times for
     /// the exponents `e` in the query's bits from [`WEIGHT_AT`] and `f` in the key's.
     pub(super) fn count(&mut self, isa: Isa, queries: &[u64]) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if extracts(isa) {
+            // SAFETY: the CPU has BMI2 (`extracts`), all that `count_extract` is compiled with.
+            return unsafe { self.count_extract(isa, queries) };
+        }
+        self.count_with::<false>(isa, queries)
+    }
+
+    /// [`Matcher::count`] with BMI2's `pext`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    fn count_extract(&mut self, isa: Isa, queries: &[u64]) -> u64 {
+        self.count_with::<true>(isa, queries)
+    }
+
+    /// [`Matcher::count`], gathering bits with `pext` when `EXTRACT`.
+    #[inline(always)]
+    fn count_with<const EXTRACT: bool>(&mut self, isa: Isa, queries: &[u64]) -> u64 {
         let count_group = |g: &Group, queries: &[u64]| {
             let tail = &self.grouped[g.tail.0..g.tail.1];
             let mut total = kernel::count(isa, &self.rows[g.rows.0..g.rows.1], self.chunks, queries);
@@ -356,9 +415,9 @@ impl Matcher {
         let mut group = std::mem::take(&mut self.group);
         group.clear();
         group.reserve_exact(queries.len());
-        group.extend(queries.iter().map(|&q| self.cut_bits(q) as u16));
-        let pack = self.packing.then_some(&self.pack);
-        let pack = |q: u64| pack.map_or(q, |p| packed(p, q));
+        group.extend(queries.iter().map(|&q| self.cut_bits::<EXTRACT>(q) as u16));
+        let (packing, table, kept) = (self.packing, &self.pack, self.kept);
+        let pack = |q: u64| if packing { packed::<EXTRACT>(table, kept, q) } else { q };
         sort_by_group(queries, &group, count, pack, &mut start, &mut self.cursor, &mut grouped);
         self.group = group;
         let mut total = 0;
@@ -384,6 +443,37 @@ impl Matcher {
         self.query_start = start;
         self.queries = grouped;
         total
+    }
+}
+
+/// Whether the matcher gathers bits with BMI2's `pext` on `isa`: with AVX-512, on a CPU that
+/// has BMI2 (every CPU with AVX-512 runs it in one cycle; AMD's before Zen 3, without AVX-512,
+/// took up to hundreds).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn extracts(isa: Isa) -> bool {
+    isa == Isa::Avx512 && features().bmi2
+}
+
+/// The bits of `key` under `mask`, moved down next to each other in their order (`pext`).
+#[inline(always)]
+fn extract(key: u64, mask: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: only the `EXTRACT` copies of the matcher's loops call this, and they are compiled
+    // with BMI2 and run only where the CPU has it ([`extracts`]).
+    unsafe {
+        std::arch::x86_64::_pext_u64(key, mask)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let (mut out, mut to, mut rest) = (0, 0, mask);
+        while rest != 0 {
+            let low = rest & rest.wrapping_neg();
+            out |= u64::from(key & low != 0) << to;
+            to += 1;
+            rest ^= low;
+        }
+        out
     }
 }
 
@@ -436,13 +526,16 @@ fn bit_shares(keys: &[u64]) -> [f64; 64] {
     held.map(|h| h as f64 / seen.max(1) as f64)
 }
 
-/// The kept bits of a key, packed by the table `pack` (see [`Matcher::set_kept`]), and its
-/// weight exponent where it was.
+/// The kept bits of a key, packed by the table `pack` (see [`Matcher::set_kept`]: the bits of
+/// the mask `kept`), and its weight exponent where it was.
 ///
-/// PERF: one table lookup per byte, as for the cut bits, on any CPU; done once per key and
-/// seal, against `chunks` row reads per block a query visits.
+/// PERF: with `EXTRACT`, one `pext`; otherwise one table lookup per byte, as for the cut bits,
+/// on any CPU. Done once per key and seal, against `chunks` row reads per block a query visits.
 #[inline(always)]
-fn packed(pack: &[[u64; 256]; KEY_BYTES], key: u64) -> u64 {
+fn packed<const EXTRACT: bool>(pack: &[[u64; 256]; KEY_BYTES], kept: u64, key: u64) -> u64 {
+    if EXTRACT {
+        return key & !KEY_MASK | extract(key, kept);
+    }
     let bytes = key.to_le_bytes();
     pack.iter().zip(bytes).fold(key & !KEY_MASK, |p, (pack, b)| p | pack[b as usize])
 }
@@ -501,7 +594,7 @@ impl Matcher {
             }
             let class = &mut out[c as usize];
             class.0 += 1;
-            let p = if self.packing { packed(&self.pack, q) } else { q };
+            let p = if self.packing { packed::<false>(&self.pack, self.kept, q) } else { q };
             for (chunk, values) in class.1.iter_mut().enumerate().take(self.chunks) {
                 *values |= 1 << ((p >> (chunk as u32 * CHUNK)) & 31);
             }
