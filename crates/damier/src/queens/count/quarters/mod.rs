@@ -123,7 +123,7 @@ impl Work {
             isa,
             batch: STORED_KEYS,
             query_chunk: QUERY_CHUNK,
-            swap: (SWAP_RATIO, SWAP_MIN),
+            swap: (if q > rest { SWAP_RATIO_TALL_TOP } else { SWAP_RATIO }, SWAP_MIN),
             top: Vec::new(),
             bottom: Vec::new(),
         }
@@ -168,6 +168,13 @@ impl Quarters {
 /// times more, and the bottom halves at least [`SWAP_MIN`] (see [`count_task_probed`]).
 /// [default: 4; storing the larger side whatever the sizes cost 1.8x at n = 18]
 const SWAP_RATIO: usize = 4;
+
+/// [`SWAP_RATIO`] at odd n, where the top half has a row more than the bottom one. [default: 8]
+///
+/// PERF: once the seal cost less (session 12), ratio 8 matched in 0.95x the CPU of 4 at n = 19
+/// and 21 and 0.98x at 23, but 1.04x at 20 and 22 (6: 0.95-0.98x at odd n, 1.02-1.03x at
+/// even n; `settings_sweep` in the tests, docs/performance.md).
+const SWAP_RATIO_TALL_TOP: usize = 8;
 
 /// Fewest bottom halves for the top halves to be stored ([`SWAP_RATIO`]). [default: 4096]
 ///

@@ -196,13 +196,14 @@ fn column_sets_agree_with_backtracking(ns: std::ops::RangeInclusive<u32>, per_n:
         let all = tasks(&g);
         let quarters = Quarters::new(&g, table && g.q <= TABLE_MAX_Q, u64::MAX);
         let mut w = Work::new(&g, Isa::best());
+        let default_swap = w.swap;
         w.batch = if table { STORED_KEYS } else { 1000 };
         w.query_chunk = if table { QUERY_CHUNK } else { 700 };
         for _ in 0..per_n {
             let t = all[rng.random_range(0..all.len())];
             let want = weighted_by_backtracking(n, t.cols);
-            // Either side stored (the top halves whenever they are not fewer).
-            for swap in [(SWAP_RATIO, SWAP_MIN), (1, 0)] {
+            // Either side stored (the top halves whenever they are not fewer, or never).
+            for swap in [default_swap, (1, 0), (usize::MAX, 0)] {
                 w.swap = swap;
                 let got = uncancelled(&g, &quarters, Task { cols: t.cols, weight: 1 }, &mut w);
                 assert_eq!(got, want, "n = {n}, columns {:b}, swap {swap:?}", t.cols);
@@ -714,7 +715,7 @@ fn profile_tasks() {
             &mut bottom,
         );
         let assembling = t0.elapsed().as_secs_f64();
-        let swap = stores_top((SWAP_RATIO, SWAP_MIN), top.len(), bottom.len());
+        let swap = stores_top(w.swap, top.len(), bottom.len());
         let (stored, queries) = if swap { (&top, &bottom) } else { (&bottom, &top) };
         // Key bits either side never sets ("holes"), and how often each side sets the others.
         let bits = (1u64 << WEIGHT_AT) - 1;
@@ -835,7 +836,7 @@ fn matcher_agrees_on_real_halves_at_max_n() {
             bits,
             &mut bottom,
         );
-        let swap = stores_top((SWAP_RATIO, SWAP_MIN), top.len(), bottom.len());
+        let swap = stores_top(w.swap, top.len(), bottom.len());
         let (stored, queries) = if swap { (&top, &bottom) } else { (&bottom, &top) };
         let sample: Vec<u64> = (0..48).map(|_| queries[rng.random_range(0..queries.len())]).collect();
         let mut got = 0;
@@ -962,6 +963,7 @@ fn settings_sweep() {
     let current = Work::new(&g, isa);
     let settings = [
         ("current", current.swap, current.matcher.group_keys, current.matcher.large_batch),
+        ("session 11: swap ratio 4 at every n", (4, 4096), 2048, 1 << 12),
         ("session 10", (4, 16384), 2048, 1 << 20),
     ];
     let mut sums = vec![0.0; settings.len()];
