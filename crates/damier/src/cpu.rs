@@ -138,9 +138,9 @@ pub(crate) struct Features {
     /// AVX-512 byte permutes (VBMI, with BW) and GFNI's bit-matrix transforms, which transpose
     /// bit matrices a few instructions per 64 x 64 (the counting engine's block slicing).
     pub avx512_bit_matrix: bool,
-    /// BMI2 on a CPU with AVX-512, where its `pext` takes one cycle (AMD's CPUs before Zen 3
-    /// have BMI2 without AVX-512, and take up to hundreds).
-    pub bmi2: bool,
+    /// BMI2 with a fast `pext` (one cycle): every CPU with BMI2 but AMD's before Zen 3
+    /// (families up to 0x18), which microcode it in up to hundreds of cycles.
+    pub fast_pext: bool,
 }
 
 /// The CPU's features, detected on the first call.
@@ -165,8 +165,20 @@ fn detect() -> Features {
         Isa::Portable
     };
     let avx512_bit_matrix = avx512_isa && has!("avx512bw") && has!("avx512vbmi") && has!("gfni");
-    let bmi2 = avx512_isa && has!("bmi2");
-    Features { best, popcnt, avx2, clmul: has!("pclmulqdq"), avx512_bit_matrix, bmi2 }
+    let fast_pext = has!("bmi2") && !microcoded_pext();
+    Features { best, popcnt, avx2, clmul: has!("pclmulqdq"), avx512_bit_matrix, fast_pext }
+}
+
+/// Whether the CPU is an AMD one before Zen 3 (family 0x19), whose `pext` and `pdep` are
+/// microcoded.
+#[cfg(target_arch = "x86_64")]
+fn microcoded_pext() -> bool {
+    use std::arch::x86_64::__cpuid;
+    let vendor = __cpuid(0);
+    let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163); // "AuthenticAMD"
+    let version = __cpuid(1).eax;
+    let family = (version >> 8 & 0xf) + if version >> 8 & 0xf == 0xf { version >> 20 & 0xff } else { 0 };
+    amd && family < 0x19
 }
 
 #[cfg(not(target_arch = "x86_64"))]
@@ -177,7 +189,7 @@ fn detect() -> Features {
         avx2: false,
         clmul: false,
         avx512_bit_matrix: false,
-        bmi2: false,
+        fast_pext: false,
     }
 }
 
@@ -209,6 +221,24 @@ pub(crate) use avx2_dispatch;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The vendor and family read by `cpuid` agree with the kernel's reading of them.
+    #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+    #[test]
+    fn pext_speed_follows_the_cpu_family() {
+        let info = std::fs::read_to_string("/proc/cpuinfo").expect("/proc/cpuinfo");
+        let field = |name: &str| {
+            info.lines()
+                .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|v| v.trim().to_string())
+        };
+        let (Some(vendor), Some(family)) = (field("vendor_id"), field("cpu family")) else {
+            return; // a kernel that does not say
+        };
+        let family: u32 = family.parse().expect("a family number");
+        assert_eq!(microcoded_pext(), vendor == "AuthenticAMD" && family < 0x19, "{vendor}, family {family}");
+    }
 
     #[test]
     fn names_round_trip_and_order_is_width() {

@@ -446,13 +446,13 @@ impl Matcher {
     }
 }
 
-/// Whether the matcher gathers bits with BMI2's `pext` on `isa`: with AVX-512, on a CPU that
-/// has BMI2 (every CPU with AVX-512 runs it in one cycle; AMD's before Zen 3, without AVX-512,
-/// took up to hundreds).
+/// Whether the matcher gathers bits with BMI2's `pext` on `isa`: with AVX2 or AVX-512, where
+/// the CPU's `pext` is fast (`cpu::features`). The portable build keeps the table lookups,
+/// which any x86-64 runs.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn extracts(isa: Isa) -> bool {
-    isa == Isa::Avx512 && features().bmi2
+    isa >= Isa::Avx2 && features().fast_pext
 }
 
 /// The bits of `key` under `mask`, moved down next to each other in their order (`pext`).
