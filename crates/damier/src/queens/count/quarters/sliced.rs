@@ -32,23 +32,40 @@ pub(super) fn slice_block(isa: Isa, keys: &[u64], chunks: usize, rows: &mut Vec<
         // `slice_block_avx512` is compiled with.
         return unsafe { slice_block_avx512(keys, chunks, rows) };
     }
+    #[cfg(target_arch = "x86_64")]
+    if isa >= Isa::Avx2 {
+        // SAFETY: `isa` is AVX2 or wider only where the CPU has AVX2 (every caller checks
+        // `Isa::is_available` first), all that `slice_block_avx2` is compiled with.
+        return unsafe { slice_block_avx2(keys, chunks, rows) };
+    }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = isa;
-    // Columns: bit i of `cols[j].0[w]` says key `64 w + i` has bit j clear.
-    let mut cols = [Row([0; 8]); 64];
+    slice_block_words(keys, chunks, rows);
+}
+
+/// [`slice_block_words`] compiled for AVX2: its word loops run 4 words at a time.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn slice_block_avx2(keys: &[u64], chunks: usize, rows: &mut Vec<Row>) {
+    slice_block_words(keys, chunks, rows);
+}
+
+/// [`slice_block`] in plain Rust: the block's 8 words of 64 keys are transposed together, word
+/// `w` in lane `w` of each row ([`transpose_lanes`]).
+#[inline(always)]
+fn slice_block_words(keys: &[u64], chunks: usize, rows: &mut Vec<Row>) {
+    // Row i, lane w: key `64 w + i`, complemented (a set bit: the key has that bit clear).
+    let mut m = [Row([0; 8]); 64];
     let mut valid = Row([0; 8]);
     for (w, group) in keys.chunks(64).enumerate() {
-        let mut m = [0u64; 64];
         for (i, &k) in group.iter().enumerate() {
-            m[i] = !k;
-        }
-        transpose64(&mut m);
-        for j in 0..64 {
-            cols[j].0[w] = m[j];
+            m[i].0[w] = !k;
         }
         valid.0[w] = if group.len() == 64 { u64::MAX } else { (1u64 << group.len()) - 1 };
     }
-    append_rows(&cols, valid, chunks, rows);
+    // Now row j, lane w: bit i says key `64 w + i` has bit j clear.
+    transpose_lanes(&mut m);
+    append_rows(&m, valid, chunks, rows);
 }
 
 /// Appends the `chunks << CHUNK` rows of a block from its columns (`cols[j]`: the keys with
@@ -75,7 +92,7 @@ fn append_rows(cols: &[Row; 64], valid: Row, chunks: usize, rows: &mut Vec<Row>)
 }
 
 /// [`slice_block`] with AVX-512 byte permutes and GFNI: each 64 x 64 bit transpose in about
-/// 50 vector instructions (the scalar [`transpose64`] takes about 1 150 word operations).
+/// 50 vector instructions ([`transpose_lanes`] takes about 1 150 word operations a matrix).
 ///
 /// Key `k = 8 i + r` of a word of 64 keys has its bit `j = 8 b + c` at qword `r`, byte `b`,
 /// bit `c` of register `i`; the column `j` wants it at bit `r` of byte `i`. Four moves get it
@@ -201,20 +218,24 @@ fn transpose_qwords(mut r: [__m512i; 8]) -> [__m512i; 8] {
     r
 }
 
-/// Transposes a 64 x 64 bit matrix in place: bit j of word i goes to bit i of word j.
+/// Transposes 8 matrices of 64 x 64 bits in place, matrix `w` in lane `w` of the rows: bit j
+/// of row i goes to bit i of row j, in every lane.
 ///
 /// PERF: six rounds of block swaps (32 x 32 blocks, then 16 x 16, ...), each a few word
-/// operations per row, instead of 4096 single-bit moves.
-pub(super) fn transpose64(m: &mut [u64; 64]) {
+/// operations per row, instead of 4096 single-bit moves; the 8 lanes take the same operations,
+/// so a vector unit runs 2 (SSE2), 4 (AVX2) or 8 of them at once.
+#[inline(always)]
+pub(super) fn transpose_lanes(m: &mut [Row; 64]) {
     let mut j = 32;
     let mut mask: u64 = 0x0000_0000_FFFF_FFFF;
     while j != 0 {
         let mut k = 0;
         while k < 64 {
             // Row k's high block (bits j..) trades places with row k + j's low block.
-            let t = ((m[k] >> j) ^ m[k + j]) & mask;
-            m[k] ^= t << j;
-            m[k + j] ^= t;
+            let (low, high) = (m[k].0, m[k + j].0);
+            let t: [u64; 8] = std::array::from_fn(|w| ((low[w] >> j) ^ high[w]) & mask);
+            m[k].0 = std::array::from_fn(|w| low[w] ^ t[w] << j);
+            m[k + j].0 = std::array::from_fn(|w| high[w] ^ t[w]);
             k = (k + j + 1) & !j;
         }
         j >>= 1;

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 
 use super::matcher::Matcher;
-use super::sliced::{BLOCK, CHUNK, slice_block, transpose64};
+use super::sliced::{BLOCK, CHUNK, Row, slice_block, transpose_lanes};
 use super::table::Cell;
 use super::*;
 
@@ -395,15 +395,19 @@ fn fourteen_cut_bits_with_weights() {
 
 #[test]
 fn transpose_moves_every_bit() {
-    let mut m = [0u64; 64];
-    for (i, w) in m.iter_mut().enumerate() {
-        *w = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (1 << i);
+    let mut m = [Row([0; 8]); 64];
+    for (i, row) in m.iter_mut().enumerate() {
+        for (w, word) in row.0.iter_mut().enumerate() {
+            *word = ((i * 8 + w) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (1 << i);
+        }
     }
     let before = m;
-    transpose64(&mut m);
-    for (i, row) in before.iter().enumerate() {
-        for (j, col) in m.iter().enumerate() {
-            assert_eq!(row >> j & 1, col >> i & 1, "bit ({i}, {j})");
+    transpose_lanes(&mut m);
+    for w in 0..8 {
+        for (i, row) in before.iter().enumerate() {
+            for (j, col) in m.iter().enumerate() {
+                assert_eq!(row.0[w] >> j & 1, col.0[w] >> i & 1, "lane {w}, bit ({i}, {j})");
+            }
         }
     }
 }
@@ -941,7 +945,8 @@ fn sampled_tasks_count_as_a_count_does() {
 /// Thread CPU seconds per solution of the same random tasks (the whole quarter table, as a
 /// count uses it up to n = 23, and each task after its predecessor's quarter cells) under the current settings and earlier or candidate ones, in
 /// alternating rounds: `DAMIER_SWEEP_N=21 DAMIER_SWEEP_TASKS=400 cargo test -p damier
-/// --release --lib settings_sweep -- --ignored --nocapture`. Edit the list to try others.
+/// --release --lib settings_sweep -- --ignored --nocapture` (`DAMIER_SWEEP_ISA=avx2` for
+/// another vector unit). Edit the list to try others.
 #[test]
 #[ignore = "measurement"]
 fn settings_sweep() {
@@ -951,7 +956,7 @@ fn settings_sweep() {
     let g = Geometry::new(n);
     let all = tasks(&g);
     let quarters = Quarters::new(&g, true, u64::MAX);
-    let isa = Isa::best();
+    let isa = std::env::var("DAMIER_SWEEP_ISA").map_or(Isa::best(), |s| s.parse().expect("an ISA name"));
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(env_number("DAMIER_SWEEP_SEED", 1));
     // Each task with its predecessor in the list, whose quarter cells a count holds before it.
     let sample: Vec<(Task, Option<u32>)> = (0..count)
