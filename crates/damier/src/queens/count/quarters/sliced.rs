@@ -40,20 +40,52 @@ pub(super) fn slice_block(isa: Isa, keys: &[u64], chunks: usize, rows: &mut Vec<
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = isa;
-    slice_block_words(keys, chunks, rows);
+    // Columns: bit i of `cols[j].0[w]` says key `64 w + i` has bit j clear.
+    let mut cols = [Row([0; 8]); 64];
+    let mut valid = Row([0; 8]);
+    for (w, group) in keys.chunks(64).enumerate() {
+        let mut m = [0u64; 64];
+        for (i, &k) in group.iter().enumerate() {
+            m[i] = !k;
+        }
+        // PERF: one word at a time: the baseline's 128-bit vectors ran the 8 words of
+        // `transpose_lanes` slower (with `append_rows`: 1.04-1.1x the CPU of a count at
+        // n = 20 and 21).
+        transpose64(&mut m);
+        for j in 0..64 {
+            cols[j].0[w] = m[j];
+        }
+        valid.0[w] = if group.len() == 64 { u64::MAX } else { (1u64 << group.len()) - 1 };
+    }
+    push_rows(&cols, valid, chunks, rows);
 }
 
-/// [`slice_block_words`] compiled for AVX2: its word loops run 4 words at a time.
+/// Appends the `chunks << CHUNK` rows of a block from its columns (`cols[j]`: the keys with
+/// bit j clear) and its `valid` keys, one by one.
+///
+/// PERF: appended row by row rather than written over zeroed rows: the tables are most of the
+/// bytes a seal writes, and zeroing them first wrote them twice. (On the baseline, the
+/// 128-bit vectors of [`append_rows`] were no faster: 0.97-1.05x.)
+fn push_rows(cols: &[Row; 64], valid: Row, chunks: usize, rows: &mut Vec<Row>) {
+    let width = 1usize << CHUNK;
+    for c in 0..chunks {
+        let first = rows.len();
+        rows.push(valid);
+        for v in 1..width {
+            let bit = c * CHUNK as usize + v.trailing_zeros() as usize;
+            // Row v is row v less its lowest bit, ANDed with that bit's column.
+            let prev = rows[first + (v & (v - 1))].0;
+            let col = if bit < 64 { cols[bit].0 } else { [u64::MAX; 8] };
+            rows.push(Row(std::array::from_fn(|i| prev[i] & col[i])));
+        }
+    }
+}
+
+/// [`slice_block`] with AVX2: the block's 8 words of 64 keys are transposed together, word `w`
+/// in lane `w` of each row ([`transpose_lanes`]), 4 words a vector operation.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn slice_block_avx2(keys: &[u64], chunks: usize, rows: &mut Vec<Row>) {
-    slice_block_words(keys, chunks, rows);
-}
-
-/// [`slice_block`] in plain Rust: the block's 8 words of 64 keys are transposed together, word
-/// `w` in lane `w` of each row ([`transpose_lanes`]).
-#[inline(always)]
-fn slice_block_words(keys: &[u64], chunks: usize, rows: &mut Vec<Row>) {
     // Row i, lane w: key `64 w + i`, complemented (a set bit: the key has that bit clear).
     let mut m = [Row([0; 8]); 64];
     let mut valid = Row([0; 8]);
@@ -71,9 +103,9 @@ fn slice_block_words(keys: &[u64], chunks: usize, rows: &mut Vec<Row>) {
 /// Appends the `chunks << CHUNK` rows of a block from its columns (`cols[j]`: the keys with
 /// bit j clear) and its `valid` keys.
 ///
-/// PERF: a chunk's rows are made in a local array, each one its parent's (the row of its value
-/// less the highest bit) ANDed with one column, and appended at once: made in the vector
-/// itself, each row waited for the one just stored.
+/// PERF: a chunk's rows are made in a local array (vector registers), each one its parent's
+/// (the row of its value less the highest bit) ANDed with one column, and appended at once:
+/// made in the vector itself ([`push_rows`]), each row waited for the one just stored.
 #[inline(always)]
 fn append_rows(cols: &[Row; 64], valid: Row, chunks: usize, rows: &mut Vec<Row>) {
     const WIDTH: usize = 1 << CHUNK;
@@ -92,7 +124,7 @@ fn append_rows(cols: &[Row; 64], valid: Row, chunks: usize, rows: &mut Vec<Row>)
 }
 
 /// [`slice_block`] with AVX-512 byte permutes and GFNI: each 64 x 64 bit transpose in about
-/// 50 vector instructions ([`transpose_lanes`] takes about 1 150 word operations a matrix).
+/// 50 vector instructions ([`transpose64`] takes about 1 150 word operations).
 ///
 /// Key `k = 8 i + r` of a word of 64 keys has its bit `j = 8 b + c` at qword `r`, byte `b`,
 /// bit `c` of register `i`; the column `j` wants it at bit `r` of byte `i`. Four moves get it
@@ -218,12 +250,32 @@ fn transpose_qwords(mut r: [__m512i; 8]) -> [__m512i; 8] {
     r
 }
 
+/// Transposes a 64 x 64 bit matrix in place: bit j of word i goes to bit i of word j.
+///
+/// PERF: six rounds of block swaps (32 x 32 blocks, then 16 x 16, ...), each a few word
+/// operations per row, instead of 4096 single-bit moves.
+pub(super) fn transpose64(m: &mut [u64; 64]) {
+    let mut j = 32;
+    let mut mask: u64 = 0x0000_0000_FFFF_FFFF;
+    while j != 0 {
+        let mut k = 0;
+        while k < 64 {
+            // Row k's high block (bits j..) trades places with row k + j's low block.
+            let t = ((m[k] >> j) ^ m[k + j]) & mask;
+            m[k] ^= t << j;
+            m[k + j] ^= t;
+            k = (k + j + 1) & !j;
+        }
+        j >>= 1;
+        mask ^= mask << j;
+    }
+}
+
 /// Transposes 8 matrices of 64 x 64 bits in place, matrix `w` in lane `w` of the rows: bit j
 /// of row i goes to bit i of row j, in every lane.
 ///
-/// PERF: six rounds of block swaps (32 x 32 blocks, then 16 x 16, ...), each a few word
-/// operations per row, instead of 4096 single-bit moves; the 8 lanes take the same operations,
-/// so a vector unit runs 2 (SSE2), 4 (AVX2) or 8 of them at once.
+/// PERF: [`transpose64`]'s rounds; the 8 lanes take the same operations, so AVX2 runs 4 of
+/// them at once.
 #[inline(always)]
 pub(super) fn transpose_lanes(m: &mut [Row; 64]) {
     let mut j = 32;

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 
 use super::matcher::Matcher;
-use super::sliced::{BLOCK, CHUNK, Row, slice_block, transpose_lanes};
+use super::sliced::{BLOCK, CHUNK, Row, slice_block, transpose_lanes, transpose64};
 use super::table::Cell;
 use super::*;
 
@@ -394,7 +394,22 @@ fn fourteen_cut_bits_with_weights() {
 }
 
 #[test]
-fn transpose_moves_every_bit() {
+fn transpose64_moves_every_bit() {
+    let mut m = [0u64; 64];
+    for (i, w) in m.iter_mut().enumerate() {
+        *w = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (1 << i);
+    }
+    let before = m;
+    transpose64(&mut m);
+    for (i, row) in before.iter().enumerate() {
+        for (j, col) in m.iter().enumerate() {
+            assert_eq!(row >> j & 1, col >> i & 1, "bit ({i}, {j})");
+        }
+    }
+}
+
+#[test]
+fn transpose_lanes_moves_every_bit() {
     let mut m = [Row([0; 8]); 64];
     for (i, row) in m.iter_mut().enumerate() {
         for (w, word) in row.0.iter_mut().enumerate() {
