@@ -123,7 +123,7 @@ impl Work {
             isa,
             batch: STORED_KEYS,
             query_chunk: QUERY_CHUNK,
-            swap: (if q > rest && isa == Isa::Avx512 { SWAP_RATIO_TALL_TOP } else { SWAP_RATIO }, SWAP_MIN),
+            swap: if q > rest && isa == Isa::Avx512 { SWAP_TALL_TOP } else { (SWAP_RATIO, SWAP_MIN) },
             top: Vec::new(),
             bottom: Vec::new(),
         }
@@ -169,15 +169,16 @@ impl Quarters {
 /// [default: 4; storing the larger side whatever the sizes cost 1.8x at n = 18]
 const SWAP_RATIO: usize = 4;
 
-/// [`SWAP_RATIO`] with AVX-512 at odd n, where the top half has a row more than the bottom
-/// one. [default: 8]
+/// [`SWAP_RATIO`] and [`SWAP_MIN`] with AVX-512 at odd n, where the top half has a row more
+/// than the bottom one. [default: 8 and 2048]
 ///
 /// PERF: the AVX-512 kernel matches a query against stored keys fastest, so storing the
 /// smaller side pays sooner. Once the seal cost less (session 12), ratio 8 matched in 0.95x
 /// the CPU of 4 at n = 19 and 21 and 0.98x at 23, but 1.04x at 20 and 22 (6: 0.95-0.98x at odd
 /// n, 1.02-1.03x at even n); with AVX2 it cost 1.025x at 19 and 21, portable 0.97-1.02x
-/// (`settings_sweep` in the tests, docs/performance.md).
-const SWAP_RATIO_TALL_TOP: usize = 8;
+/// (`settings_sweep` in the tests, docs/performance.md). With it, from 2048 bottom halves
+/// (not 4096): 0.93x at n = 19, 0.96-0.98x at 21, 1.00x at 23 (1024: 0.91x, 0.97x, 1.02x).
+const SWAP_TALL_TOP: (usize, usize) = (8, 2048);
 
 /// Fewest bottom halves for the top halves to be stored ([`SWAP_RATIO`]). [default: 4096]
 ///

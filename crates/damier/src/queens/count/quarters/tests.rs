@@ -983,7 +983,7 @@ fn settings_sweep() {
     let current = Work::new(&g, isa);
     let settings = [
         ("current", current.swap, current.matcher.group_keys, current.matcher.large_batch),
-        ("session 11: swap ratio 4 at every n", (4, 4096), 2048, 1 << 12),
+        ("session 11: stored from 4 times and 4096 at every n", (4, 4096), 2048, 1 << 12),
         ("session 10", (4, 16384), 2048, 1 << 20),
     ];
     let mut sums = vec![0.0; settings.len()];
