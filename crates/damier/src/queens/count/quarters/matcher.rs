@@ -99,7 +99,10 @@ pub(super) struct Matcher {
     pack: [[u64; 256]; KEY_BYTES],
     pub(super) rows: Vec<Row>,
     /// Key bit positions to cut on, best first ([`Matcher::order_cuts`] reorders them).
-    pub(super) candidates: Vec<u32>,
+    pub(super) ranked: Vec<u32>,
+    /// The ranked candidates as the last seal numbers them: its cut bits first, in increasing
+    /// order ([`Matcher::set_cut`]), then the others.
+    candidates: Vec<u32>,
     /// The candidates in their fixed order (central diagonals first).
     fixed: Vec<u32>,
     /// Most cut bits to use (tests lower it).
@@ -156,6 +159,7 @@ impl Matcher {
             large_batch: LARGE_BATCH,
             target_keys: GROUP_KEYS,
             fixed: candidates.clone(),
+            ranked: candidates.clone(),
             candidates,
             cut: 0,
             weights: 1,
@@ -184,6 +188,7 @@ impl Matcher {
     /// mask in their order: what BMI2's `pext` gives ([`Matcher::cut_bits`]).
     fn set_cut(&mut self, cut: usize) {
         self.cut = cut;
+        self.candidates.clone_from(&self.ranked);
         self.candidates[..cut].sort_unstable();
         self.cut_mask = self.candidates[..cut].iter().fold(0, |m, &b| m | 1 << b);
         self.lut = [[0; 256]; KEY_BYTES];
@@ -196,6 +201,9 @@ impl Matcher {
     }
 
     /// The cut bits of a key, packed: bit `i` is the key's bit `candidates[i]`.
+    ///
+    /// `EXTRACT` only in [`Matcher::seal_extract`] and [`Matcher::count_extract`], compiled with
+    /// BMI2 (see [`extract`]).
     ///
     /// PERF: with `EXTRACT`, one `pext`. Otherwise, above 3 cut bits, one table lookup per
     /// byte of the key instead of a shift and a mask per cut bit (the grouping was a fifth of a
@@ -275,13 +283,13 @@ impl Matcher {
             _ => self.group_keys / 4,
         }
         .max(1);
-        self.candidates.clone_from(&self.fixed);
+        self.ranked.clone_from(&self.fixed);
         if stored.len() >> 1 < self.target_keys || queries.is_empty() {
             return; // no cut bit will be used
         }
         let (s, q) = (bit_shares(stored), bit_shares(queries));
         let ruled_out = |b: u32| s[b as usize] * q[b as usize];
-        self.candidates.sort_by(|&a, &b| ruled_out(b).total_cmp(&ruled_out(a)));
+        self.ranked.sort_by(|&a, &b| ruled_out(b).total_cmp(&ruled_out(a)));
     }
 
     /// Stores `keys` (replacing any stored before): groups them by weight exponent and cut
@@ -313,7 +321,7 @@ impl Matcher {
     fn seal_with<const EXTRACT: bool>(&mut self, isa: Isa, keys: &[u64]) {
         // Cut on b bits such that groups hold about GROUP_KEYS keys.
         let mut cut = 0;
-        while cut < self.max_cut.min(self.candidates.len()) && keys.len() >> (cut + 1) >= self.target_keys {
+        while cut < self.max_cut.min(self.ranked.len()) && keys.len() >> (cut + 1) >= self.target_keys {
             cut += 1;
         }
         self.set_cut(cut);
@@ -528,6 +536,8 @@ fn bit_shares(keys: &[u64]) -> [f64; 64] {
 
 /// The kept bits of a key, packed by the table `pack` (see [`Matcher::set_kept`]: the bits of
 /// the mask `kept`), and its weight exponent where it was.
+///
+/// `EXTRACT` as for [`Matcher::cut_bits`].
 ///
 /// PERF: with `EXTRACT`, one `pext`; otherwise one table lookup per byte, as for the cut bits,
 /// on any CPU. Done once per key and seal, against `chunks` row reads per block a query visits.

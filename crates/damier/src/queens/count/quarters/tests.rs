@@ -318,13 +318,13 @@ fn cut_bits_follow_the_pairs_they_rule_out() {
     let stored: Vec<u64> = (0..64u64).map(|i| 1 << both | 1 << one | (i & 1) << fixed[3]).collect();
     let queries: Vec<u64> = (0..64u64).map(|i| 1 << both | (i & 1) << fixed[3]).collect();
     m.order_cuts(&stored, &queries, queries.len(), key_bits_of(&queries));
-    let order = m.candidates.clone();
+    let order = m.ranked.clone();
     assert_eq!((order[0], order[1]), (both, fixed[3]), "{order:?}");
     assert!(order.iter().position(|&b| b == one).unwrap() > 1);
     m.seal(Isa::Portable, &stored);
     let adaptive = m.count(Isa::Portable, &queries);
     m.order_cuts(&stored[..4], &queries, queries.len(), key_bits_of(&queries));
-    assert_eq!(m.candidates, fixed, "too few keys to cut: the fixed order");
+    assert_eq!(m.ranked, fixed, "too few keys to cut: the fixed order");
     m.seal(Isa::Portable, &stored);
     assert_eq!(m.count(Isa::Portable, &queries), adaptive);
     let plain = stored.iter().map(|s| queries.iter().filter(|&&q| q & s == 0).count() as u64).sum::<u64>();
