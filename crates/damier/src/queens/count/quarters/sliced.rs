@@ -40,22 +40,22 @@ pub(super) fn slice_block(isa: Isa, keys: &[u64], chunks: usize, rows: &mut Vec<
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = isa;
-    // Columns: bit i of `cols[j].0[w]` says key `64 w + i` has bit j clear.
-    let mut cols = [Row([0; 8]); 64];
-    let mut valid = Row([0; 8]);
+    // Columns: bit i of `cols[j][w]` says key `64 w + i` has bit j clear.
+    let mut cols = [[0u64; 8]; 64];
+    let mut valid = [0u64; 8];
     for (w, group) in keys.chunks(64).enumerate() {
-        let mut m = [0u64; 64];
+        let mut m = [[0u64; 1]; 64];
         for (i, &k) in group.iter().enumerate() {
-            m[i] = !k;
+            m[i] = [!k];
         }
         // PERF: one word at a time: the baseline's 128-bit vectors ran the 8 words of
-        // `transpose_lanes` slower (with `append_rows`: 1.04-1.1x the CPU of a count at
+        // `transpose` slower (with `append_rows`: 1.04-1.1x the CPU of a count at
         // n = 20 and 21).
-        transpose64(&mut m);
+        transpose(&mut m);
         for j in 0..64 {
-            cols[j].0[w] = m[j];
+            cols[j][w] = m[j][0];
         }
-        valid.0[w] = if group.len() == 64 { u64::MAX } else { (1u64 << group.len()) - 1 };
+        valid[w] = if group.len() == 64 { u64::MAX } else { (1u64 << group.len()) - 1 };
     }
     push_rows(&cols, valid, chunks, rows);
 }
@@ -66,37 +66,37 @@ pub(super) fn slice_block(isa: Isa, keys: &[u64], chunks: usize, rows: &mut Vec<
 /// PERF: appended row by row rather than written over zeroed rows: the tables are most of the
 /// bytes a seal writes, and zeroing them first wrote them twice. (On the baseline, the
 /// 128-bit vectors of [`append_rows`] were no faster: 0.97-1.05x.)
-fn push_rows(cols: &[Row; 64], valid: Row, chunks: usize, rows: &mut Vec<Row>) {
+fn push_rows(cols: &[[u64; 8]; 64], valid: [u64; 8], chunks: usize, rows: &mut Vec<Row>) {
     let width = 1usize << CHUNK;
     for c in 0..chunks {
         let first = rows.len();
-        rows.push(valid);
+        rows.push(Row(valid));
         for v in 1..width {
             let bit = c * CHUNK as usize + v.trailing_zeros() as usize;
             // Row v is row v less its lowest bit, ANDed with that bit's column.
             let prev = rows[first + (v & (v - 1))].0;
-            let col = if bit < 64 { cols[bit].0 } else { [u64::MAX; 8] };
+            let col = if bit < 64 { cols[bit] } else { [u64::MAX; 8] };
             rows.push(Row(std::array::from_fn(|i| prev[i] & col[i])));
         }
     }
 }
 
 /// [`slice_block`] with AVX2: the block's 8 words of 64 keys are transposed together, word `w`
-/// in lane `w` of each row ([`transpose_lanes`]), 4 words a vector operation.
+/// in lane `w` of each row ([`transpose`]), 4 words a vector operation.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn slice_block_avx2(keys: &[u64], chunks: usize, rows: &mut Vec<Row>) {
     // Row i, lane w: key `64 w + i`, complemented (a set bit: the key has that bit clear).
-    let mut m = [Row([0; 8]); 64];
-    let mut valid = Row([0; 8]);
+    let mut m = [[0u64; 8]; 64];
+    let mut valid = [0u64; 8];
     for (w, group) in keys.chunks(64).enumerate() {
         for (i, &k) in group.iter().enumerate() {
-            m[i].0[w] = !k;
+            m[i][w] = !k;
         }
-        valid.0[w] = if group.len() == 64 { u64::MAX } else { (1u64 << group.len()) - 1 };
+        valid[w] = if group.len() == 64 { u64::MAX } else { (1u64 << group.len()) - 1 };
     }
     // Now row j, lane w: bit i says key `64 w + i` has bit j clear.
-    transpose_lanes(&mut m);
+    transpose(&mut m);
     append_rows(&m, valid, chunks, rows);
 }
 
@@ -107,14 +107,14 @@ fn slice_block_avx2(keys: &[u64], chunks: usize, rows: &mut Vec<Row>) {
 /// (the row of its value less the highest bit) ANDed with one column, and appended at once:
 /// made in the vector itself ([`push_rows`]), each row waited for the one just stored.
 #[inline(always)]
-fn append_rows(cols: &[Row; 64], valid: Row, chunks: usize, rows: &mut Vec<Row>) {
+fn append_rows(cols: &[[u64; 8]; 64], valid: [u64; 8], chunks: usize, rows: &mut Vec<Row>) {
     const WIDTH: usize = 1 << CHUNK;
     rows.reserve(chunks * WIDTH);
     for c in 0..chunks {
-        let mut chunk_rows = [valid; WIDTH];
+        let mut chunk_rows = [Row(valid); WIDTH];
         for b in 0..CHUNK as usize {
             let bit = c * CHUNK as usize + b;
-            let col = if bit < 64 { cols[bit].0 } else { [u64::MAX; 8] };
+            let col = if bit < 64 { cols[bit] } else { [u64::MAX; 8] };
             for v in 0..1 << b {
                 chunk_rows[v | 1 << b] = Row(std::array::from_fn(|i| chunk_rows[v].0[i] & col[i]));
             }
@@ -124,7 +124,7 @@ fn append_rows(cols: &[Row; 64], valid: Row, chunks: usize, rows: &mut Vec<Row>)
 }
 
 /// [`slice_block`] with AVX-512 byte permutes and GFNI: each 64 x 64 bit transpose in about
-/// 50 vector instructions ([`transpose64`] takes about 1 150 word operations).
+/// 50 vector instructions ([`transpose`] takes about 1 150 word operations a matrix).
 ///
 /// Key `k = 8 i + r` of a word of 64 keys has its bit `j = 8 b + c` at qword `r`, byte `b`,
 /// bit `c` of register `i`; the column `j` wants it at bit `r` of byte `i`. Four moves get it
@@ -169,10 +169,10 @@ fn slice_block_avx512(keys: &[u64], chunks: usize, rows: &mut Vec<Row>) {
     let unit_bytes = _mm512_set1_epi64(0x8040_2010_0804_0201_u64 as i64);
     let ones = _mm512_set1_epi64(-1);
     let mut by_word = [[_mm512_setzero_si512(); 8]; 8];
-    let mut valid = Row([0; 8]);
+    let mut valid = [0u64; 8];
     for (w, words) in by_word.iter_mut().enumerate() {
         let len = keys.len().saturating_sub(64 * w).min(64);
-        valid.0[w] = if len == 64 { u64::MAX } else { (1u64 << len) - 1 };
+        valid[w] = if len == 64 { u64::MAX } else { (1u64 << len) - 1 };
         if len == 0 {
             continue;
         }
@@ -198,8 +198,8 @@ fn slice_block_avx512(keys: &[u64], chunks: usize, rows: &mut Vec<Row>) {
         let columns = transpose_qwords(std::array::from_fn(|w| by_word[w][b]));
         cols[8 * b..8 * b + 8].copy_from_slice(&columns);
     }
-    // SAFETY: a `Row` is 64 bytes, as a 512-bit load reads, and aligned to 64.
-    let valid = unsafe { _mm512_load_si512((&valid.0 as *const [u64; 8]).cast()) };
+    // SAFETY: 8 words are 64 bytes, as a 512-bit (unaligned) load reads.
+    let valid = unsafe { _mm512_loadu_si512(valid.as_ptr().cast()) };
     // The rows as `append_rows` makes them, in registers, stored once each.
     const WIDTH: usize = 1 << CHUNK;
     rows.reserve(chunks * WIDTH);
@@ -250,44 +250,24 @@ fn transpose_qwords(mut r: [__m512i; 8]) -> [__m512i; 8] {
     r
 }
 
-/// Transposes a 64 x 64 bit matrix in place: bit j of word i goes to bit i of word j.
+/// Transposes `L` matrices of 64 x 64 bits in place, matrix `w` in lane `w` of the rows: bit
+/// j of row i goes to bit i of row j, in every lane.
 ///
 /// PERF: six rounds of block swaps (32 x 32 blocks, then 16 x 16, ...), each a few word
-/// operations per row, instead of 4096 single-bit moves.
-pub(super) fn transpose64(m: &mut [u64; 64]) {
-    let mut j = 32;
-    let mut mask: u64 = 0x0000_0000_FFFF_FFFF;
-    while j != 0 {
-        let mut k = 0;
-        while k < 64 {
-            // Row k's high block (bits j..) trades places with row k + j's low block.
-            let t = ((m[k] >> j) ^ m[k + j]) & mask;
-            m[k] ^= t << j;
-            m[k + j] ^= t;
-            k = (k + j + 1) & !j;
-        }
-        j >>= 1;
-        mask ^= mask << j;
-    }
-}
-
-/// Transposes 8 matrices of 64 x 64 bits in place, matrix `w` in lane `w` of the rows: bit j
-/// of row i goes to bit i of row j, in every lane.
-///
-/// PERF: [`transpose64`]'s rounds; the 8 lanes take the same operations, so AVX2 runs 4 of
-/// them at once.
+/// operations per row, instead of 4096 single-bit moves; the lanes take the same operations,
+/// so AVX2 runs 4 of them at once (with `L` = 8).
 #[inline(always)]
-pub(super) fn transpose_lanes(m: &mut [Row; 64]) {
+pub(super) fn transpose<const L: usize>(m: &mut [[u64; L]; 64]) {
     let mut j = 32;
     let mut mask: u64 = 0x0000_0000_FFFF_FFFF;
     while j != 0 {
         let mut k = 0;
         while k < 64 {
             // Row k's high block (bits j..) trades places with row k + j's low block.
-            let (low, high) = (m[k].0, m[k + j].0);
-            let t: [u64; 8] = std::array::from_fn(|w| ((low[w] >> j) ^ high[w]) & mask);
-            m[k].0 = std::array::from_fn(|w| low[w] ^ t[w] << j);
-            m[k + j].0 = std::array::from_fn(|w| high[w] ^ t[w]);
+            let (low, high) = (m[k], m[k + j]);
+            let t: [u64; L] = std::array::from_fn(|w| ((low[w] >> j) ^ high[w]) & mask);
+            m[k] = std::array::from_fn(|w| low[w] ^ t[w] << j);
+            m[k + j] = std::array::from_fn(|w| high[w] ^ t[w]);
             k = (k + j + 1) & !j;
         }
         j >>= 1;

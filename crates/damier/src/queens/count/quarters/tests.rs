@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 
 use super::matcher::Matcher;
-use super::sliced::{BLOCK, CHUNK, Row, slice_block, transpose_lanes, transpose64};
+use super::sliced::{BLOCK, CHUNK, slice_block, transpose};
 use super::table::Cell;
 use super::*;
 
@@ -394,37 +394,26 @@ fn fourteen_cut_bits_with_weights() {
 }
 
 #[test]
-fn transpose64_moves_every_bit() {
-    let mut m = [0u64; 64];
-    for (i, w) in m.iter_mut().enumerate() {
-        *w = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (1 << i);
-    }
-    let before = m;
-    transpose64(&mut m);
-    for (i, row) in before.iter().enumerate() {
-        for (j, col) in m.iter().enumerate() {
-            assert_eq!(row >> j & 1, col >> i & 1, "bit ({i}, {j})");
+fn transpose_moves_every_bit() {
+    fn check<const L: usize>() {
+        let mut m = [[0u64; L]; 64];
+        for (i, row) in m.iter_mut().enumerate() {
+            for (w, word) in row.iter_mut().enumerate() {
+                *word = ((i * 8 + w) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (1 << i);
+            }
         }
-    }
-}
-
-#[test]
-fn transpose_lanes_moves_every_bit() {
-    let mut m = [Row([0; 8]); 64];
-    for (i, row) in m.iter_mut().enumerate() {
-        for (w, word) in row.0.iter_mut().enumerate() {
-            *word = ((i * 8 + w) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (1 << i);
-        }
-    }
-    let before = m;
-    transpose_lanes(&mut m);
-    for w in 0..8 {
-        for (i, row) in before.iter().enumerate() {
-            for (j, col) in m.iter().enumerate() {
-                assert_eq!(row.0[w] >> j & 1, col.0[w] >> i & 1, "lane {w}, bit ({i}, {j})");
+        let before = m;
+        transpose(&mut m);
+        for w in 0..L {
+            for (i, row) in before.iter().enumerate() {
+                for (j, col) in m.iter().enumerate() {
+                    assert_eq!(row[w] >> j & 1, col[w] >> i & 1, "{L} lanes: lane {w}, bit ({i}, {j})");
+                }
             }
         }
     }
+    check::<1>();
+    check::<8>();
 }
 
 #[test]
