@@ -473,16 +473,7 @@ fn extract(key: u64, mask: u64) -> u64 {
         std::arch::x86_64::_pext_u64(key, mask)
     }
     #[cfg(not(target_arch = "x86_64"))]
-    {
-        let (mut out, mut to, mut rest) = (0, 0, mask);
-        while rest != 0 {
-            let low = rest & rest.wrapping_neg();
-            out |= u64::from(key & low != 0) << to;
-            to += 1;
-            rest ^= low;
-        }
-        out
-    }
+    unreachable!("pext ({key:#x} under {mask:#x}) is only taken on x86-64")
 }
 
 /// `SPREAD[b]`: byte `b`'s bits spread one per byte (bit `j` to the low bit of byte `j`).

@@ -55,9 +55,15 @@ pub(super) fn slice_block(isa: Isa, keys: &[u64], chunks: usize, rows: &mut Vec<
         for j in 0..64 {
             cols[j][w] = m[j][0];
         }
-        valid[w] = if group.len() == 64 { u64::MAX } else { (1u64 << group.len()) - 1 };
+        valid[w] = low_bits(group.len());
     }
     push_rows(&cols, valid, chunks, rows);
+}
+
+/// The mask of a word's first `len` keys (`len` <= 64).
+#[inline(always)]
+fn low_bits(len: usize) -> u64 {
+    if len == 64 { u64::MAX } else { (1u64 << len) - 1 }
 }
 
 /// Appends the `chunks << CHUNK` rows of a block from its columns (`cols[j]`: the keys with
@@ -93,7 +99,7 @@ fn slice_block_avx2(keys: &[u64], chunks: usize, rows: &mut Vec<Row>) {
         for (i, &k) in group.iter().enumerate() {
             m[i][w] = !k;
         }
-        valid[w] = if group.len() == 64 { u64::MAX } else { (1u64 << group.len()) - 1 };
+        valid[w] = low_bits(group.len());
     }
     // Now row j, lane w: bit i says key `64 w + i` has bit j clear.
     transpose(&mut m);
@@ -174,7 +180,7 @@ fn slice_block_avx512(keys: &[u64], chunks: usize, rows: &mut Vec<Row>) {
     let mut valid = [0u64; 8];
     for (w, words) in by_word.iter_mut().enumerate() {
         let len = keys.len().saturating_sub(64 * w).min(64);
-        valid[w] = if len == 64 { u64::MAX } else { (1u64 << len) - 1 };
+        valid[w] = low_bits(len);
         if len == 0 {
             continue;
         }
