@@ -1,0 +1,29 @@
+//! Times q(n) on the default adapter with chosen settings, to tune the engine's defaults:
+//! `cargo run --release -p damier-gpu --example tune -- N [ROWS] [SLOTS] [BUDGET]` (0 or
+//! nothing: the default).
+
+use damier::control::Control;
+use damier::queens::count::tasks::TaskList;
+use damier_gpu::{Gpu, GpuSettings};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<u32> = std::env::args().skip(1).map(|a| a.parse()).collect::<Result<_, _>>()?;
+    let n = *args.first().ok_or("usage: tune N [ROWS] [SLOTS] [BUDGET]")?;
+    let opt = |i: usize| args.get(i).copied().filter(|&v| v != 0);
+    let settings = GpuSettings { start_row: opt(1), slots: opt(2), budget: opt(3), dispatch_ms: None };
+    let gpu = Gpu::open(None, settings)?;
+    let list = TaskList::new(n)?;
+    let all: Vec<u32> = (0..list.len()).collect();
+    let total = std::sync::atomic::AtomicU64::new(0);
+    let start = std::time::Instant::now();
+    gpu.count_tasks(&list, &all, &Control::new(), &|d| {
+        total.fetch_add(d.count, std::sync::atomic::Ordering::Relaxed);
+    })?;
+    println!(
+        "q({n}) = {} in {:.3} s on {} ({settings:?})",
+        total.into_inner(),
+        start.elapsed().as_secs_f64(),
+        gpu.adapter().name
+    );
+    Ok(())
+}

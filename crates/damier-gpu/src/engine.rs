@@ -1,0 +1,483 @@
+//! The device side: the kernel's pipeline, the batches of prefixes, the dispatch loop.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use damier::control::{Control, Interrupted};
+use damier::queens::count::tasks::{Task, TaskDone, TaskError, TaskList};
+
+use crate::adapters::{self, AdapterDescription};
+use crate::error::GpuError;
+use crate::prefix::{Expander, MAX_LEVELS, Prefix, Rows};
+
+/// The kernel (`src/kernel.wgsl`).
+const KERNEL: &str = include_str!("kernel.wgsl");
+
+/// Invocations per workgroup (`@workgroup_size` in the kernel).
+const WORKGROUP: u32 = 64;
+
+/// Bytes of one slot's state: 4 words, then `MAX_LEVELS` levels of 4 words.
+const SLOT_BYTES: u64 = 16 + 16 * MAX_LEVELS as u64;
+
+/// Bytes of one prefix.
+const PREFIX_BYTES: u64 = 16;
+
+/// Fault bits the kernel sets (`FAULT_CUT`, `FAULT_OVERFLOW`).
+const FAULT_CUT: u32 = 1;
+const FAULT_OVERFLOW: u32 = 2;
+
+/// Longest wait for one dispatch before the device is declared hung.
+const DISPATCH_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Most loop iterations per slot and dispatch on a software driver: lavapipe stops a shader's
+/// loop after about 65 536 iterations without an error (the kernel notices, see
+/// [`GpuError::LoopCut`]).
+const SOFTWARE_MAX_BUDGET: u32 = 1 << 15;
+
+/// How the engine cuts the work. `None` fields take defaults from the adapter and n.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GpuSettings {
+    /// Rows placed on the host before the kernel takes over (default: about n / 2 - 1).
+    pub start_row: Option<u32>,
+    /// Invocations (slots) per dispatch (default: 1 024 on a software driver, 131 072 on a
+    /// GPU, within the adapter's buffer limits).
+    pub slots: Option<u32>,
+    /// Loop iterations per slot and dispatch: fixed when given; otherwise adapted so that a
+    /// dispatch takes about [`GpuSettings::dispatch_ms`] (capped at 32 768 on a software
+    /// driver).
+    pub budget: Option<u32>,
+    /// Target wall time of one dispatch, milliseconds (default 50: far below the 2 s of an OS
+    /// watchdog, and Ctrl-C is seen between dispatches).
+    pub dispatch_ms: Option<u32>,
+}
+
+/// What a device error handler saw (wgpu reports errors through callbacks).
+type Problems = Arc<Mutex<Option<(bool, String)>>>;
+
+/// An open GPU with the kernel compiled: counts tasks of the task list.
+#[derive(Debug)]
+pub struct Gpu {
+    adapter: AdapterDescription,
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    pipeline: wgpu::ComputePipeline,
+    /// The first error the device reported (out of memory?, message), or its loss.
+    problems: Problems,
+    settings: GpuSettings,
+    limits: wgpu::Limits,
+}
+
+impl Gpu {
+    /// Opens adapter `index` (`None`: the default one, see [`crate::adapters`]) and compiles
+    /// the kernel.
+    pub fn open(index: Option<usize>, settings: GpuSettings) -> Result<Gpu, GpuError> {
+        let instance = adapters::instance();
+        let mut all = adapters::enumerate(&instance);
+        if all.is_empty() {
+            return Err(GpuError::NoAdapter);
+        }
+        let pos = match index {
+            Some(i) if i < all.len() => i,
+            Some(i) => return Err(GpuError::NoSuchAdapter { index: i, count: all.len() }),
+            None => all.iter().position(|(d, _)| d.default).unwrap_or(0),
+        };
+        let (description, adapter) = all.swap_remove(pos);
+        let name = description.name.clone();
+        let limits = adapter.limits();
+        let desc = wgpu::DeviceDescriptor {
+            label: Some("damier queens"),
+            required_features: wgpu::Features::empty(),
+            // The adapter's own limits: the largest buffers it allows.
+            required_limits: limits.clone(),
+            experimental_features: wgpu::ExperimentalFeatures::disabled(),
+            memory_hints: wgpu::MemoryHints::Performance,
+            trace: wgpu::Trace::Off,
+        };
+        let (device, queue) = pollster::block_on(adapter.request_device(&desc))
+            .map_err(|e| GpuError::Open { adapter: name.clone(), why: e.to_string() })?;
+        let problems: Problems = Arc::new(Mutex::new(None));
+        let p = problems.clone();
+        // wgpu's default handler panics: errors are kept and reported by the next check.
+        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            let oom = matches!(e, wgpu::Error::OutOfMemory { .. });
+            let mut slot = p.lock().unwrap_or_else(|e| e.into_inner());
+            slot.get_or_insert((oom, one_line(&e.to_string())));
+        }));
+        let p = problems.clone();
+        device.set_device_lost_callback(move |reason, message| {
+            let mut slot = p.lock().unwrap_or_else(|e| e.into_inner());
+            slot.get_or_insert((false, format!("device lost ({reason:?}): {}", one_line(&message))));
+        });
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("queens kernel"),
+            source: wgpu::ShaderSource::Wgsl(KERNEL.into()),
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("queens kernel"),
+            layout: None,
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        let gpu = Gpu { adapter: description, device, queue, pipeline, problems, settings, limits };
+        gpu.check("compiling the kernel")?;
+        Ok(gpu)
+    }
+
+    /// The adapter counting.
+    pub fn adapter(&self) -> &AdapterDescription {
+        &self.adapter
+    }
+
+    /// The error the device reported since the last check, if any.
+    fn check(&self, what: &str) -> Result<(), GpuError> {
+        let problem = self.problems.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        match problem {
+            None => Ok(()),
+            Some((true, _)) => {
+                Err(GpuError::OutOfMemory { adapter: self.adapter.name.clone(), what: what.into() })
+            }
+            Some((false, why)) => Err(self.fault(format!("{what}: {why}"))),
+        }
+    }
+
+    fn fault(&self, why: String) -> GpuError {
+        GpuError::Device { adapter: self.adapter.name.clone(), why }
+    }
+
+    /// The slots per dispatch: the setting, or the default of the adapter's kind, within the
+    /// adapter's limits.
+    fn slots(&self) -> u32 {
+        let wanted =
+            self.settings.slots.unwrap_or(if self.adapter.is_software() { 1 << 10 } else { 1 << 17 });
+        let by_binding =
+            self.limits.max_storage_buffer_binding_size.min(self.limits.max_buffer_size) / SLOT_BYTES;
+        let by_dispatch = u64::from(self.limits.max_compute_workgroups_per_dimension) * u64::from(WORKGROUP);
+        let slots = u64::from(wanted).min(by_binding).min(by_dispatch).max(u64::from(WORKGROUP));
+        (slots as u32) / WORKGROUP * WORKGROUP
+    }
+
+    /// The start row for n: the setting (refused outside what the kernel runs) or the default.
+    fn start_row(&self, rows: &Rows) -> Result<u32, GpuError> {
+        let range = rows.start_rows();
+        match self.settings.start_row {
+            None => Ok(rows.default_start_row()),
+            Some(r) if range.contains(&r) => Ok(r),
+            Some(r) => Err(GpuError::Setting(format!(
+                "--gpu-rows {r}: n = {} takes {}..={} rows placed on the host",
+                rows.n,
+                range.start(),
+                range.end()
+            ))),
+        }
+    }
+
+    /// Counts the tasks `indices` of `list`, calling `on_done` as each finishes, in order of
+    /// completion; polls `control` between dispatches (every ~50 ms) and advances it by one
+    /// per task. Tasks are cut into prefixes and the prefixes of many tasks run in one batch;
+    /// a task is reported only once all its prefixes are counted, its count checked against
+    /// overflow. On an error no task of the failed batch is reported.
+    pub fn count_tasks(
+        &self,
+        list: &TaskList,
+        indices: &[u32],
+        control: &Control,
+        on_done: &(dyn Fn(TaskDone) + Sync),
+    ) -> Result<(), GpuError> {
+        let tasks: Vec<(u32, Task)> = indices
+            .iter()
+            .map(|&i| {
+                list.get(i).map(|t| (i, t)).ok_or(TaskError::NoSuchTask {
+                    n: list.n(),
+                    index: i,
+                    len: list.len(),
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        if tasks.is_empty() {
+            return Ok(());
+        }
+        let rows = Rows::new(list.n());
+        let start_row = self.start_row(&rows)?;
+        let slots = self.slots();
+        let max_prefixes = (self.limits.max_storage_buffer_binding_size.min(self.limits.max_buffer_size)
+            / PREFIX_BYTES)
+            .min(1 << 22) as usize;
+        let target = (8 * slots as usize).clamp(1 << 12, max_prefixes);
+        let mut runner = Runner::new(self, slots)?;
+        let mut next = 0;
+        // The task whose prefixes did not all fit the last batch, with its count so far.
+        let mut open: Option<OpenTask> = None;
+        while next < tasks.len() || open.is_some() {
+            if control.cancelled() {
+                return Err(Interrupted.into());
+            }
+            let mut prefixes: Vec<Prefix> = Vec::with_capacity(target);
+            let mut batch: Vec<OpenTask> = Vec::new();
+            let mut complete = Vec::new();
+            while prefixes.len() < target {
+                let mut t = match open.take() {
+                    Some(t) => t,
+                    None if next < tasks.len() => {
+                        let (index, task) = tasks[next];
+                        next += 1;
+                        OpenTask::new(index, task, Expander::new(&rows, task, start_row))
+                    }
+                    None => break,
+                };
+                let before = prefixes.len();
+                let finished = t.expander.fill(&rows, batch.len() as u32, &mut prefixes, target);
+                t.prefixes_now = (prefixes.len() - before) as u64;
+                complete.push(finished);
+                batch.push(t);
+                if !finished {
+                    break;
+                }
+            }
+            let start = Instant::now();
+            let cols: Vec<u32> = batch.iter().map(|t| t.task.cols).collect();
+            let counts = runner.run(&rows, start_row, &cols, &prefixes, control)?;
+            let elapsed = start.elapsed();
+            let total_prefixes = prefixes.len().max(1) as f64;
+            for ((mut t, finished), count) in batch.into_iter().zip(complete).zip(counts) {
+                t.count = t
+                    .count
+                    .checked_add(count)
+                    .ok_or(GpuError::Overflow { adapter: self.adapter.name.clone() })?;
+                t.elapsed += elapsed.mul_f64(t.prefixes_now as f64 / total_prefixes);
+                if finished {
+                    let count = t
+                        .count
+                        .checked_mul(t.task.weight)
+                        .ok_or(GpuError::Overflow { adapter: self.adapter.name.clone() })?;
+                    on_done(TaskDone { index: t.index, count, elapsed: t.elapsed });
+                    control.advance(1);
+                } else {
+                    open = Some(t);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A task being counted: its prefixes made so far, its count so far.
+struct OpenTask {
+    index: u32,
+    task: Task,
+    expander: Expander,
+    /// Prefixes in the current batch.
+    prefixes_now: u64,
+    count: u64,
+    elapsed: Duration,
+}
+
+impl OpenTask {
+    fn new(index: u32, task: Task, expander: Expander) -> OpenTask {
+        OpenTask { index, task, expander, prefixes_now: 0, count: 0, elapsed: Duration::ZERO }
+    }
+}
+
+/// The buffers of one count and its dispatch loop.
+struct Runner<'a> {
+    gpu: &'a Gpu,
+    slots: u32,
+    slot_buffer: wgpu::Buffer,
+    params: wgpu::Buffer,
+    control: wgpu::Buffer,
+    control_read: wgpu::Buffer,
+    budget: u32,
+}
+
+/// Words of the kernel's `Params`.
+const PARAM_WORDS: usize = 8;
+
+impl<'a> Runner<'a> {
+    fn new(gpu: &'a Gpu, slots: u32) -> Result<Runner<'a>, GpuError> {
+        let d = &gpu.device;
+        let storage =
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC;
+        let slot_buffer = d.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("slots"),
+            size: u64::from(slots) * SLOT_BYTES,
+            usage: storage,
+            mapped_at_creation: false,
+        });
+        let params = d.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("params"),
+            size: (PARAM_WORDS * 4) as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let control = d.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("control"),
+            size: 16,
+            usage: storage,
+            mapped_at_creation: false,
+        });
+        let control_read = d.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("control readback"),
+            size: 16,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        gpu.check("allocating the slots")?;
+        let budget = gpu.settings.budget.unwrap_or(if gpu.adapter.is_software() { 1 << 13 } else { 1 << 12 });
+        Ok(Runner { gpu, slots, slot_buffer, params, control, control_read, budget })
+    }
+
+    fn buffer(&self, label: &str, words: &[u32], usage: wgpu::BufferUsages) -> wgpu::Buffer {
+        use wgpu::util::DeviceExt;
+        // A binding may not be empty: one word at the least.
+        let bytes: Vec<u8> =
+            if words.is_empty() { vec![0; 4] } else { words.iter().flat_map(|w| w.to_le_bytes()).collect() };
+        self.gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some(label),
+            contents: &bytes,
+            usage,
+        })
+    }
+
+    /// Counts one batch: the count of each of its tasks (`cols`), from `prefixes` (tagged with
+    /// their task's position in `cols`), without the tasks' mirror weights.
+    fn run(
+        &mut self,
+        rows: &Rows,
+        start_row: u32,
+        cols: &[u32],
+        prefixes: &[Prefix],
+        control: &Control,
+    ) -> Result<Vec<u64>, GpuError> {
+        let gpu = self.gpu;
+        let storage = wgpu::BufferUsages::STORAGE;
+        let row_words: Vec<u32> = rows.masks.iter().flatten().copied().collect();
+        let prefix_words: Vec<u32> = prefixes.iter().flatten().copied().collect();
+        let row_buffer = self.buffer("rows", &row_words, storage);
+        let task_buffer = self.buffer("task columns", cols, storage);
+        let prefix_buffer = self.buffer("prefixes", &prefix_words, storage);
+        let counts = self.buffer("counts", &vec![0; 2 * cols.len()], storage | wgpu::BufferUsages::COPY_SRC);
+        let counts_read = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("counts readback"),
+            size: (8 * cols.len().max(1)) as u64,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        gpu.check("allocating a batch")?;
+        let layout = self.gpu.pipeline.get_bind_group_layout(0);
+        let entries: Vec<wgpu::BindGroupEntry> = [
+            &self.params,
+            &row_buffer,
+            &task_buffer,
+            &prefix_buffer,
+            &self.slot_buffer,
+            &self.control,
+            &counts,
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, b)| wgpu::BindGroupEntry { binding: i as u32, resource: b.as_entire_binding() })
+        .collect();
+        let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("queens"),
+            layout: &layout,
+            entries: &entries,
+        });
+        gpu.queue.write_buffer(&self.control, 0, &[0; 16]);
+        let target = Duration::from_millis(u64::from(gpu.settings.dispatch_ms.unwrap_or(50).max(1)));
+        let max_budget = if gpu.adapter.is_software() { SOFTWARE_MAX_BUDGET } else { 1 << 22 };
+        let mut fresh = 1;
+        loop {
+            if control.cancelled() {
+                return Err(Interrupted.into());
+            }
+            let params: [u32; PARAM_WORDS] =
+                [start_row, rows.n - 1, self.budget, prefixes.len() as u32, rows.full, self.slots, fresh, 0];
+            fresh = 0;
+            gpu.queue.write_buffer(&self.params, 0, &words_to_bytes(&params));
+            // `active` (word 1) counts this dispatch's slots with work left.
+            gpu.queue.write_buffer(&self.control, 4, &[0; 4]);
+            let mut enc = gpu
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("dispatch") });
+            {
+                let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("queens"),
+                    timestamp_writes: None,
+                });
+                pass.set_pipeline(&gpu.pipeline);
+                pass.set_bind_group(0, &bind, &[]);
+                pass.dispatch_workgroups(self.slots / WORKGROUP, 1, 1);
+            }
+            enc.copy_buffer_to_buffer(&self.control, 0, &self.control_read, 0, 16);
+            let start = Instant::now();
+            gpu.queue.submit([enc.finish()]);
+            let words = self.read(&self.control_read, 4)?;
+            let took = start.elapsed();
+            let (next, active, fault) = (words[0], words[1], words[2]);
+            if fault & FAULT_CUT != 0 {
+                return Err(GpuError::LoopCut { adapter: gpu.adapter.name.clone(), budget: self.budget });
+            }
+            if fault & FAULT_OVERFLOW != 0 {
+                return Err(GpuError::Overflow { adapter: gpu.adapter.name.clone() });
+            }
+            if active == 0 {
+                if (next as usize) < prefixes.len() {
+                    return Err(gpu.fault(format!(
+                        "the kernel stopped with prefixes left ({next} of {})",
+                        prefixes.len()
+                    )));
+                }
+                break;
+            }
+            if gpu.settings.budget.is_none() {
+                if took < target / 2 {
+                    self.budget = (self.budget * 2).min(max_budget);
+                } else if took > target * 2 {
+                    self.budget = (self.budget / 2).max(256);
+                }
+            }
+        }
+        let mut enc =
+            gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("counts") });
+        enc.copy_buffer_to_buffer(&counts, 0, &counts_read, 0, (8 * cols.len()) as u64);
+        gpu.queue.submit([enc.finish()]);
+        let words = self.read(&counts_read, 2 * cols.len())?;
+        Ok(words.chunks_exact(2).map(|w| u64::from(w[1]) << 32 | u64::from(w[0])).collect())
+    }
+
+    /// Waits for the work submitted and reads `words` words of a readback buffer.
+    fn read(&self, buffer: &wgpu::Buffer, words: usize) -> Result<Vec<u32>, GpuError> {
+        let gpu = self.gpu;
+        let (tx, rx) = std::sync::mpsc::channel();
+        buffer.map_async(wgpu::MapMode::Read, .., move |r| {
+            // The receiver waits below; a send to a dropped one has nobody to tell.
+            let _ = tx.send(r);
+        });
+        gpu.device
+            .poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(DISPATCH_TIMEOUT) })
+            .map_err(|e| gpu.fault(format!("waiting for a dispatch: {e}")))?;
+        gpu.check("running the kernel")?;
+        match rx.try_recv() {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => return Err(gpu.fault(format!("reading results back: {e}"))),
+            Err(_) => return Err(gpu.fault("reading results back: the map never completed".into())),
+        }
+        let out = {
+            let view =
+                buffer.get_mapped_range(..).map_err(|e| gpu.fault(format!("reading results back: {e}")))?;
+            view.chunks_exact(4).take(words).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
+        };
+        buffer.unmap();
+        Ok(out)
+    }
+}
+
+fn words_to_bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// A driver's message on one line.
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}

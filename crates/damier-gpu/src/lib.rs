@@ -1,0 +1,40 @@
+//! damier's GPU engine: the tasks of a long n queens count ([`damier::queens::count::tasks`])
+//! counted by a WGSL compute kernel through `wgpu` (Vulkan, Metal, DX12), with the same
+//! weighted count per task as the CPU engines, so that one journal, share or work queue can
+//! mix tasks counted on GPUs and on CPUs (docs/gpu.md).
+//!
+//! The design: the host places a task's first rows (a *prefix*, columns and both diagonals
+//! as bit masks); every invocation of the kernel is a *slot* that takes prefixes from an
+//! atomic counter and finishes each by an iterative depth-first search, the last row counted
+//! by popcount. A dispatch runs a bounded number of loop iterations per slot, the slots'
+//! state is kept in a buffer and the next dispatch resumes it: no invocation runs long, so
+//! neither an OS watchdog nor a driver's cap on a loop's iterations (lavapipe stops a loop
+//! after about 65 536 iterations, silently) can cut a count short unnoticed — the kernel
+//! reports a loop that ended any other way than by its own exits ([`GpuError::LoopCut`]).
+//! Counts are pairs of `u32` words with carries, every overflow reported.
+//!
+//! ```no_run
+//! use damier::control::Control;
+//! use damier::queens::count::tasks::TaskList;
+//! use damier_gpu::{Gpu, GpuSettings};
+//!
+//! let gpu = Gpu::open(None, GpuSettings::default())?;
+//! let list = TaskList::new(12)?;
+//! let all: Vec<u32> = (0..list.len()).collect();
+//! let total = std::sync::atomic::AtomicU64::new(0);
+//! gpu.count_tasks(&list, &all, &Control::new(), &|done| {
+//!     total.fetch_add(done.count, std::sync::atomic::Ordering::Relaxed);
+//! })?;
+//! assert_eq!(total.into_inner(), 14_200);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+
+mod adapters;
+mod engine;
+mod error;
+mod prefix;
+
+pub use adapters::{AdapterDescription, adapters};
+pub use engine::{Gpu, GpuSettings};
+pub use error::GpuError;
