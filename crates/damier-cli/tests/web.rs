@@ -6,6 +6,9 @@ mod api;
 #[path = "web/browser.rs"]
 mod browser;
 
+#[path = "web/faults.rs"]
+mod faults;
+
 #[path = "web/serve.rs"]
 mod serve;
 

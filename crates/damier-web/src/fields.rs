@@ -202,10 +202,21 @@ fn values_of(key: &str, rule: ArgRule, value: &Value, files: &Path) -> Result<Ve
         ArgRule::Content => {
             let Value::String(text) = value else { return Err(bad("the file's content as a string")) };
             let path = files.join(key);
-            std::fs::write(&path, text).map_err(|e| FieldError::Storage(key.to_string(), e.to_string()))?;
+            write_private(&path, text.as_bytes())
+                .map_err(|e| FieldError::Storage(key.to_string(), e.to_string()))?;
             Ok(vec![path.into_os_string()])
         }
     }
+}
+
+/// Writes a new file readable by its owner only (0600 on Unix); an existing file is an error.
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)?.write_all(bytes)
 }
 
 #[cfg(test)]
@@ -329,5 +340,13 @@ mod tests {
         let path = dir.path().join("from");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "1 2\n");
         assert!(a.contains(&OsString::from(format!("--from={}", path.display()))), "{a:?}");
+        // Private: readable by its owner only, whatever the umask.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+            let folder = crate::jobs::private_folder().unwrap();
+            assert_eq!(std::fs::metadata(folder.path()).unwrap().permissions().mode() & 0o777, 0o700);
+        }
     }
 }

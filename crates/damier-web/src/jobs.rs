@@ -5,6 +5,11 @@
 //! is byte for byte what the command line prints. The server only bounds the run: a permit from
 //! a semaphore (at most `max_jobs` children at once), a time limit, a cap on the answer's size,
 //! and `kill_on_drop`, so a page that goes away (or cancels) kills its job.
+//!
+//! The server owns each job's private folder (0700, [`private_folder`]), where the child writes
+//! the request's input files (0600): the folder is removed when the job ends, whatever ends it
+//! (an answer, the time limit, the page gone: the [`Job`] guard's `Drop` kills the child and
+//! removes the folder once the child is gone).
 
 use std::process::Stdio;
 use std::time::Duration;
@@ -87,6 +92,49 @@ pub struct Runner<'a> {
     pub slots: &'a tokio::sync::Semaphore,
 }
 
+/// The prefix of a job's folder name in the system's temporary folder.
+pub const FOLDER_PREFIX: &str = "damier-job-";
+
+/// A new private folder for one job's input files: in the system's temporary folder, readable
+/// by its owner only (0700 on Unix).
+pub fn private_folder() -> std::io::Result<tempfile::TempDir> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(FOLDER_PREFIX);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o700));
+    }
+    builder.tempdir()
+}
+
+/// A running job: its child and its folder. Dropping it before the child was waited for (the
+/// request's future dropped: the page went away, or the time limit passed) kills the child and
+/// removes the folder once the child is gone, so nothing is written there after the removal;
+/// otherwise the folder is removed at once.
+pub struct Job {
+    child: Option<tokio::process::Child>,
+    folder: Option<tempfile::TempDir>,
+}
+
+impl Drop for Job {
+    fn drop(&mut self) {
+        let folder = self.folder.take();
+        let Some(mut child) = self.child.take() else { return };
+        let _ = child.start_kill();
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => {
+                // If the runtime is stopping, the task is dropped unrun: the folder goes then.
+                runtime.spawn(async move {
+                    let _ = child.wait().await;
+                    drop(folder);
+                });
+            }
+            Err(_) => drop(folder),
+        }
+    }
+}
+
 async fn run_child(
     runner: &Runner<'_>,
     group: &str,
@@ -94,12 +142,17 @@ async fn run_child(
     body: &[u8],
     progress: Option<&mpsc::Sender<String>>,
 ) -> Outcome {
+    let folder = match private_folder() {
+        Ok(f) => f,
+        Err(e) => return Outcome::Failed(format!("cannot create a job folder: {e}")),
+    };
     let mut child = Command::new(runner.executable);
     child.arg("__api");
     if runner.allow_heavy {
         child.arg("--allow-heavy");
     }
-    let mut child = match child
+    child.arg("--files").arg(folder.path());
+    let child = match child
         .args([group, command])
         .env(PROGRESS_ENV, if progress.is_some() { "lines" } else { "none" })
         .stdin(Stdio::piped())
@@ -113,6 +166,8 @@ async fn run_child(
             return Outcome::Failed(format!("cannot start {}: {e}", runner.executable.display()));
         }
     };
+    let mut job = Job { child: Some(child), folder: Some(folder) };
+    let Some(child) = job.child.as_mut() else { return Outcome::Failed("no child".into()) };
     let (Some(mut stdin), Some(stdout), Some(stderr)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
     else {
@@ -150,10 +205,14 @@ async fn run_child(
         Ok(o) => o,
         Err(e) => return Outcome::Failed(format!("cannot read the answer: {e}")),
     };
+    let Some(child) = job.child.as_mut() else { return Outcome::Failed("no child".into()) };
     let status = match child.wait().await {
         Ok(s) => s,
         Err(e) => return Outcome::Failed(format!("cannot wait for the command: {e}")),
     };
+    // Waited for: the folder goes now, with the job.
+    job.child = None;
+    drop(job);
     match status.code() {
         // Every answer is a JSON body: a command that printed nothing (a "no" said only on
         // stderr) answers its exit code and its message.

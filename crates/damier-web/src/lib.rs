@@ -51,7 +51,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use axum::routing::{MethodRouter, post};
 use serde_json::{Value, json};
 use tokio::sync::{Semaphore, mpsc};
 
@@ -65,8 +65,18 @@ pub mod limits;
 pub mod live;
 pub mod trust;
 
-/// Largest request body accepted.
+/// Largest request body accepted: a larger declared `Content-Length` is refused (413) before
+/// any of the body is read.
 pub const MAX_BODY: usize = 1 << 20;
+
+/// Longest a client may take to send a request's headers, from the connection's start (or the
+/// end of its previous request) on: a slow or silent client is disconnected then (the default
+/// of [`Settings::header_timeout`]).
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Longest wait for the next piece of a request's body, 408 beyond; a whole request may take
+/// this much beyond its job's time limit (the default of [`Settings::body_timeout`]).
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How the server runs its jobs.
 #[derive(Debug, Clone)]
@@ -79,12 +89,22 @@ pub struct Settings {
     pub max_jobs: usize,
     /// Time limit of one request, waiting included. [default: 60 s]
     pub timeout: Duration,
-    /// The address the server listens on: requests must name it in `Host` ([`trust::guard`]).
-    /// [`serve`] sets it from its listener. [default: 127.0.0.1:8080]
-    pub listen: SocketAddr,
+    /// The addresses the server listens on: requests must name one of them in `Host`
+    /// ([`trust::guard`]). [`serve`] sets them from its listeners. [default: 127.0.0.1:8080]
+    pub listen: Vec<SocketAddr>,
     /// The long count's journal the counting page shows, read-only (`damier serve
     /// --journal FILE`); never a path from a request. [default: none]
     pub journal: Option<PathBuf>,
+    /// Longest a client may take to send a request's headers (the connection is closed
+    /// beyond). [default: [`HEADER_TIMEOUT`]]
+    pub header_timeout: Duration,
+    /// Longest wait for the next piece of a request's body (408 beyond); a whole request,
+    /// body included, takes at most `timeout + body_timeout` (408 beyond). [default:
+    /// [`BODY_TIMEOUT`]]
+    pub body_timeout: Duration,
+    /// The job slots, when the caller holds them (shared by several routers, or held by a
+    /// test); otherwise [`router`] makes `max_jobs` new ones. [default: none]
+    pub slots: Option<Arc<Semaphore>>,
 }
 
 impl Settings {
@@ -95,8 +115,11 @@ impl Settings {
             allow_heavy: false,
             max_jobs: jobs::default_jobs(),
             timeout: jobs::DEFAULT_TIMEOUT,
-            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            listen: vec![SocketAddr::from(([127, 0, 0, 1], 8080))],
             journal: None,
+            header_timeout: HEADER_TIMEOUT,
+            body_timeout: BODY_TIMEOUT,
+            slots: None,
         }
     }
 }
@@ -104,7 +127,7 @@ impl Settings {
 /// Shared state of the handlers.
 pub struct AppState {
     settings: Settings,
-    jobs: Semaphore,
+    jobs: Arc<Semaphore>,
     runs: Mutex<live::Runs<damier::automaton::Automaton>>,
     factor_runs: Mutex<live::Runs<damier::factor::FactorAutomaton>>,
     journal: Option<Mutex<live::journal::JournalSource>>,
@@ -122,49 +145,140 @@ impl AppState {
     }
 }
 
+/// The API's routes, all `POST` (any other method answers 405): the router is built from this
+/// list, and the tests walk it (every route takes a job slot and obeys the time limit).
+fn routes() -> Vec<(&'static str, MethodRouter<Arc<AppState>>)> {
+    vec![
+        ("/api/live/automaton", post(automaton_new)),
+        ("/api/live/automaton/models", post(automaton_models)),
+        ("/api/live/automaton/{id}/step", post(automaton_step)),
+        ("/api/live/factor", post(factor_new)),
+        ("/api/live/factor/{id}/step", post(factor_step)),
+        ("/api/live/lights/solve", post(lights_solve)),
+        ("/api/live/journal", post(journal_view)),
+        ("/api/live/walk/plan", post(walk_plan)),
+        ("/api/{group}/{command}", post(api)),
+    ]
+}
+
+/// The paths of the API's routes, as the router has them (`{id}`, `{group}` and `{command}`
+/// are path parameters); everything else is a page or a 404.
+pub fn route_paths() -> Vec<&'static str> {
+    routes().into_iter().map(|(path, _)| path).collect()
+}
+
 /// The application: pages, API and live views.
+///
+/// Around every route: the body's bound ([`MAX_BODY`]: a larger declared length is 413 at
+/// once), a body read timeout (`body_timeout` between two pieces, 408), a whole-request limit
+/// (`timeout + body_timeout`, 408) and the trust guard ([`trust::guard`]).
 pub fn router(settings: Settings) -> Router {
+    let jobs = settings.slots.clone().unwrap_or_else(|| Arc::new(Semaphore::new(settings.max_jobs.max(1))));
+    let (body_timeout, request_limit) =
+        (settings.body_timeout, settings.timeout.saturating_add(settings.body_timeout));
     let state = Arc::new(AppState {
-        jobs: Semaphore::new(settings.max_jobs.max(1)),
+        jobs,
         runs: Mutex::new(live::Runs::default()),
         factor_runs: Mutex::new(live::Runs::default()),
         journal: settings.journal.clone().map(|p| Mutex::new(live::journal::JournalSource::new(p))),
         settings,
     });
-    Router::new()
-        .route("/api/live/automaton", post(automaton_new).fallback(post_only))
-        .route("/api/live/automaton/models", post(automaton_models).fallback(post_only))
-        .route("/api/live/automaton/{id}/step", post(automaton_step).fallback(post_only))
-        .route("/api/live/factor", post(factor_new).fallback(post_only))
-        .route("/api/live/factor/{id}/step", post(factor_step).fallback(post_only))
-        .route("/api/live/lights/solve", post(lights_solve).fallback(post_only))
-        .route("/api/live/journal", post(journal_view).fallback(post_only))
-        .route("/api/live/walk/plan", post(walk_plan).fallback(post_only))
-        .route("/api/{group}/{command}", post(api).fallback(post_only))
-        .fallback(fallback)
+    let api =
+        routes().into_iter().fold(Router::new(), |r, (path, route)| r.route(path, route.fallback(post_only)));
+    api.fallback(fallback)
         .layer(axum::middleware::from_fn_with_state(state.clone(), guard))
+        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(body_timeout))
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(MAX_BODY))
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            request_limit,
+        ))
+        .layer(axum::middleware::map_response(json_refusals))
         .with_state(state)
+}
+
+/// The refusals of the layers above (413, 408) carry a text body: they answer one JSON line
+/// like every other refusal.
+async fn json_refusals(response: Response) -> Response {
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|c| c.as_bytes().starts_with(b"application/json"));
+    match response.status() {
+        StatusCode::PAYLOAD_TOO_LARGE if !json => too_large(),
+        StatusCode::REQUEST_TIMEOUT if !json => error(
+            StatusCode::REQUEST_TIMEOUT,
+            "the request did not arrive in time (this server's time limit)",
+        ),
+        _ => response,
+    }
+}
+
+fn too_large() -> Response {
+    error(StatusCode::PAYLOAD_TOO_LARGE, format!("the request body is larger than {MAX_BODY} bytes"))
 }
 
 /// [`trust::guard`] in front of every route: a refused request never reaches a handler.
 async fn guard(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
     let (method, path) = (request.method(), request.uri().path());
-    match trust::guard(state.settings.listen, method, path, request.headers()) {
+    match trust::guard(&state.settings.listen, method, path, request.headers()) {
         Ok(()) => next.run(request).await,
         Err(refusal) => error(refusal.status(), refusal.to_string()),
     }
 }
 
-/// Serves `router(settings)` on `listener` until `shutdown` completes.
+/// Serves `router(settings)` on `listeners` until `shutdown` completes, then lets the requests
+/// in flight end (for at most the header timeout; running jobs are killed when the caller
+/// drops the runtime).
+///
+/// Each connection is hyper's HTTP/1 server with a header read timeout
+/// ([`Settings::header_timeout`]): a client that sends its headers slowly, or nothing, is
+/// disconnected.
 pub async fn serve(
-    listener: tokio::net::TcpListener,
+    listeners: Vec<tokio::net::TcpListener>,
     mut settings: Settings,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    settings.listen = listener.local_addr()?;
-    axum::serve(listener, router(settings).into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(shutdown)
-        .await
+    use futures_util::FutureExt;
+    use hyper_util::rt::{TokioIo, TokioTimer};
+
+    settings.listen = listeners.iter().map(tokio::net::TcpListener::local_addr).collect::<Result<_, _>>()?;
+    if listeners.is_empty() {
+        return Err(std::io::Error::other("no address to listen on"));
+    }
+    let header_timeout = settings.header_timeout;
+    let app = router(settings);
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new()).header_read_timeout(header_timeout);
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown.fuse());
+    loop {
+        let accept = futures_util::future::select_all(listeners.iter().map(|l| Box::pin(l.accept())));
+        let stream = tokio::select! {
+            () = &mut shutdown => break,
+            (accepted, _, _) = accept => accepted,
+        };
+        let stream = match stream {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                // Out of file descriptors, a connection reset before accept: wait a little and go
+                // on (as axum's own loop does).
+                let _ = writeln!(std::io::stderr(), "damier serve: accept: {e}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        let connection = http.serve_connection(TokioIo::new(stream), service);
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            // A client gone or too slow ends its connection only.
+            let _ = connection.await;
+        });
+    }
+    drop(listeners);
+    let _ = tokio::time::timeout(header_timeout, graceful.shutdown()).await;
+    Ok(())
 }
 
 /// A JSON error answer: `{"error": message}`.
@@ -192,8 +306,21 @@ async fn fallback(method: axum::http::Method, uri: axum::http::Uri) -> Response 
 
 /// Reads the body up to [`MAX_BODY`] and parses it as JSON (an empty body is `{}`).
 async fn json_body(body: Body) -> Result<Value, Response> {
-    let bytes: Bytes = axum::body::to_bytes(body, MAX_BODY).await.map_err(|_| {
-        error(StatusCode::PAYLOAD_TOO_LARGE, format!("the request body is larger than {MAX_BODY} bytes"))
+    let bytes: Bytes = axum::body::to_bytes(body, MAX_BODY).await.map_err(|e| {
+        let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&e);
+        while let Some(s) = source {
+            if s.is::<http_body_util::LengthLimitError>() {
+                return too_large();
+            }
+            if s.is::<tower_http::timeout::TimeoutError>() {
+                return error(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "the request body stopped arriving (this server's time limit)",
+                );
+            }
+            source = s.source();
+        }
+        error(StatusCode::BAD_REQUEST, format!("the request body could not be read: {e}"))
     })?;
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(json!({}));
@@ -301,27 +428,82 @@ fn streamed(state: Arc<AppState>, group: String, command: String, body: Vec<u8>)
     Sse::new(stream).keep_alive(axum::response::sse::KeepAlive::default()).into_response()
 }
 
+/// A refusal or failure of a live view: its status and one line.
+type Refusal = (StatusCode, String);
+
+impl From<live::Refused> for (StatusCode, String) {
+    fn from(r: live::Refused) -> Refusal {
+        match r {
+            live::Refused::Input(m) => (StatusCode::BAD_REQUEST, m),
+            live::Refused::Bound(m) => (StatusCode::UNPROCESSABLE_ENTITY, m),
+        }
+    }
+}
+
+/// Runs `work` for a live view the way every computation of the server runs: in a job slot
+/// (`--jobs`), on a blocking thread (never on the server's async threads), within the time
+/// limit (waiting for the slot included; 503 beyond). The slot is held until `work` returns,
+/// even past the limit, so the slots count every computation still running; `work` gets a
+/// `Control` that is cancelled when the limit passes or the request is dropped (the library's
+/// long computations poll it and stop).
+async fn in_slot<T: serde::Serialize + Send + 'static>(
+    state: &Arc<AppState>,
+    work: impl FnOnce(&damier::control::Control) -> Result<T, Refusal> + Send + 'static,
+) -> Response {
+    let limit = state.settings.timeout;
+    let control = Arc::new(damier::control::Control::new());
+    let cancel = CancelOnDrop(control.clone());
+    let slots = state.jobs.clone();
+    let run = async move {
+        let Ok(slot) = slots.acquire_owned().await else {
+            return Err((StatusCode::SERVICE_UNAVAILABLE, "the server is stopping".to_string()));
+        };
+        let done = tokio::task::spawn_blocking(move || {
+            let _slot = slot;
+            work(&control)
+        })
+        .await;
+        done.unwrap_or_else(|_| {
+            Err((StatusCode::INTERNAL_SERVER_ERROR, "the computation failed".to_string()))
+        })
+    };
+    let answer = tokio::time::timeout(limit, run).await;
+    drop(cancel);
+    match answer {
+        Ok(Ok(v)) => axum::Json(v).into_response(),
+        Ok(Err((status, m))) => error(status, m),
+        Err(_) => error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("no answer within {} s, this server's time limit", limit.as_secs()),
+        ),
+    }
+}
+
 async fn automaton_new(State(state): State<Arc<AppState>>, body: Body) -> Response {
     let req: live::NewRun = match typed_body(body).await {
         Ok(r) => r,
         Err(r) => return r,
     };
-    let created = match state.runs.lock() {
-        Ok(mut runs) => runs.create(&req, state.settings.allow_heavy),
-        Err(_) => Err("the run table is unavailable".into()),
-    };
-    match created {
-        Ok(f) => axum::Json(f).into_response(),
-        Err(m) => error(StatusCode::BAD_REQUEST, m),
-    }
+    let heavy = state.settings.allow_heavy;
+    in_slot(&state.clone(), move |_| {
+        // The bound is checked before anything of the run's size is made.
+        let mut runs = state.runs.lock().map_err(|_| unavailable("run table"))?;
+        Ok(runs.create(&req, heavy)?)
+    })
+    .await
+}
+
+/// The answer when a lock of the server is poisoned (a handler panicked while holding it).
+fn unavailable(what: &str) -> Refusal {
+    (StatusCode::SERVICE_UNAVAILABLE, format!("the {what} is unavailable"))
 }
 
 async fn automaton_step(State(state): State<Arc<AppState>>, Path(id): Path<String>, body: Body) -> Response {
-    step_run(&state.runs, "automaton", id, body, live::step).await
+    step_run(state, |s| &s.runs, "automaton", id, body, live::step).await
 }
 
-async fn automaton_models() -> Response {
-    axum::Json(live::models()).into_response()
+async fn automaton_models(State(state): State<Arc<AppState>>) -> Response {
+    in_slot(&state, |_| Ok(live::models())).await
 }
 
 async fn factor_new(State(state): State<Arc<AppState>>, body: Body) -> Response {
@@ -329,25 +511,23 @@ async fn factor_new(State(state): State<Arc<AppState>>, body: Body) -> Response 
         Ok(r) => r,
         Err(r) => return r,
     };
-    let created = match state.factor_runs.lock() {
-        Ok(mut runs) => runs.create(&req),
-        Err(_) => Err("the run table is unavailable".into()),
-    };
-    match created {
-        Ok(f) => axum::Json(f).into_response(),
-        Err(m) => error(StatusCode::BAD_REQUEST, m),
-    }
+    in_slot(&state.clone(), move |_| {
+        let mut runs = state.factor_runs.lock().map_err(|_| unavailable("run table"))?;
+        runs.create(&req).map_err(|m| (StatusCode::BAD_REQUEST, m))
+    })
+    .await
 }
 
 async fn factor_step(State(state): State<Arc<AppState>>, Path(id): Path<String>, body: Body) -> Response {
-    step_run(&state.factor_runs, "factoring", id, body, live::factor::step).await
+    step_run(state, |s| &s.factor_runs, "factoring", id, body, live::factor::step).await
 }
 
-/// Steps the run `id` of `runs` by the body's `updates` with `step` (on a blocking thread; a
+/// Steps the run `id` of `runs(state)` by the body's `updates` with `step`, in a job slot (a
 /// run stepped by another request at the same time answers 409).
 async fn step_run<T: Send + 'static, F: serde::Serialize + Send + 'static>(
-    runs: &Mutex<live::Runs<T>>,
-    kind: &str,
+    state: Arc<AppState>,
+    runs: fn(&AppState) -> &Mutex<live::Runs<T>>,
+    kind: &'static str,
     id: String,
     body: Body,
     step: fn(u64, &mut T, u64) -> F,
@@ -359,63 +539,36 @@ async fn step_run<T: Send + 'static, F: serde::Serialize + Send + 'static>(
     let Ok(id) = id.parse::<u64>() else {
         return error(StatusCode::NOT_FOUND, format!("no {kind} run `{id}`"));
     };
-    let run = runs.lock().ok().and_then(|mut runs| runs.get(id));
-    let Some(run) = run else {
-        return error(
-            StatusCode::NOT_FOUND,
-            format!("no {kind} run {id} (runs are dropped after {} newer ones)", live::MAX_RUNS),
-        );
-    };
-    let stepped = tokio::task::spawn_blocking(move || {
+    in_slot(&state.clone(), move |_| {
+        let run = runs(&state).lock().map_err(|_| unavailable("run table"))?.get(id);
+        let Some(run) = run else {
+            return Err((
+                StatusCode::NOT_FOUND,
+                format!("no {kind} run {id} (runs are dropped after {} newer ones)", live::MAX_RUNS),
+            ));
+        };
         let Ok(mut a) = run.try_lock() else {
-            return Err("this run is being stepped by another request".to_string());
+            return Err((StatusCode::CONFLICT, "this run is being stepped by another request".to_string()));
         };
         Ok(step(id, &mut a, req.updates))
     })
-    .await;
-    match stepped {
-        Ok(Ok(f)) => axum::Json(f).into_response(),
-        Ok(Err(m)) => error(StatusCode::CONFLICT, m),
-        Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "the step failed"),
-    }
+    .await
 }
 
-/// A huge Lights Out board solved in a job slot, within the time limit (the solve is
-/// cancelled through its `Control` when the limit passes).
+/// A huge Lights Out board made and solved in a job slot, within the time limit (the solve is
+/// cancelled through its `Control` when the limit passes). The size is checked against the
+/// bound before the board is made.
 async fn lights_solve(State(state): State<Arc<AppState>>, body: Body) -> Response {
     let req: live::lights::SolveBig = match typed_body(body).await {
         Ok(r) => r,
         Err(r) => return r,
     };
-    let timeout = state.settings.timeout;
-    let solved = tokio::time::timeout(timeout, async {
-        let Ok(_slot) = state.jobs.acquire().await else {
-            return Err((StatusCode::SERVICE_UNAVAILABLE, "the server is stopping".to_string()));
-        };
-        let heavy = state.settings.allow_heavy;
-        let (board, seed) = live::lights::start_board(&req, heavy).map_err(|r| match r {
-            live::lights::Refused::Input(m) => (StatusCode::BAD_REQUEST, m),
-            live::lights::Refused::Bound(m) => (StatusCode::UNPROCESSABLE_ENTITY, m),
-        })?;
-        let control = Arc::new(damier::control::Control::new());
-        let cancel = CancelOnDrop(control.clone());
-        let answer = tokio::task::spawn_blocking(move || live::lights::solve(&board, seed, &control)).await;
-        drop(cancel);
-        match answer {
-            Ok(Ok(a)) => Ok(a),
-            Ok(Err(m)) => Err((StatusCode::BAD_REQUEST, m)),
-            Err(_) => Err((StatusCode::INTERNAL_SERVER_ERROR, "the solve failed".to_string())),
-        }
+    let heavy = state.settings.allow_heavy;
+    in_slot(&state, move |control| {
+        let (board, seed) = live::lights::start_board(&req, heavy)?;
+        live::lights::solve(&board, seed, control).map_err(|m| (StatusCode::BAD_REQUEST, m))
     })
-    .await;
-    match solved {
-        Ok(Ok(a)) => axum::Json(a).into_response(),
-        Ok(Err((status, m))) => error(status, m),
-        Err(_) => error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!("no answer within {} s, this server's time limit", timeout.as_secs()),
-        ),
-    }
+    .await
 }
 
 /// Cancels a library computation when the request that started it is dropped (its time
@@ -439,24 +592,21 @@ async fn journal_view(State(state): State<Arc<AppState>>, body: Body) -> Respons
             "this server shows no journal: start it with `damier serve --journal FILE`",
         );
     }
-    let read = tokio::task::spawn_blocking(move || {
-        let source = state.journal.as_ref().expect("checked above");
-        source.lock().map_err(|_| "the journal reader is unavailable".to_string())?.view()
-    })
-    .await;
-    match read {
-        Ok(Ok(v)) => axum::Json(v).into_response(),
-        // The operator's file is missing (a count not started yet), unreadable or not a
-        // journal: the server's side; the detail (the path) only in the server's log.
-        Ok(Err(m)) => {
+    in_slot(&state.clone(), move |_| {
+        let Some(source) = state.journal.as_ref() else {
+            return Err((StatusCode::NOT_FOUND, "this server shows no journal".to_string()));
+        };
+        source.lock().map_err(|_| unavailable("journal reader"))?.view().map_err(|m| {
+            // The operator's file is missing (a count not started yet), unreadable or not a
+            // journal: the server's side; the detail (the path) only in the server's log.
             let _ = writeln!(std::io::stderr(), "damier serve: --journal: {m}");
-            error(
+            (
                 StatusCode::SERVICE_UNAVAILABLE,
-                "the journal cannot be read now (the server's log says why)",
+                "the journal cannot be read now (the server's log says why)".to_string(),
             )
-        }
-        Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "the journal read failed"),
-    }
+        })
+    })
+    .await
 }
 
 async fn walk_plan(State(state): State<Arc<AppState>>, body: Body) -> Response {
@@ -465,11 +615,7 @@ async fn walk_plan(State(state): State<Arc<AppState>>, body: Body) -> Response {
         Err(r) => return r,
     };
     let heavy = state.settings.allow_heavy;
-    match tokio::task::spawn_blocking(move || live::walk_plan(&req, heavy)).await {
-        Ok(Ok(a)) => axum::Json(a).into_response(),
-        Ok(Err(m)) => error(StatusCode::BAD_REQUEST, m),
-        Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "the plan failed"),
-    }
+    in_slot(&state, move |control| Ok(live::walk_plan(&req, heavy, control)?)).await
 }
 
 /// A body parsed into `T` (unknown fields refused), or the 4xx answer.

@@ -160,32 +160,45 @@ impl Refusal {
     }
 }
 
-/// Checks a request's headers against the address the server listens on (`listen`): the
-/// `Host` for every request, and for API calls (`POST /api/...`) the `Origin` and the
-/// content type.
-pub fn guard(listen: SocketAddr, method: &Method, path: &str, headers: &HeaderMap) -> Result<(), Refusal> {
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).ok_or(Refusal::NoHost)?;
-    if !host_is_ours(listen, host) {
+/// Checks a request's headers against the addresses the server listens on (`listen`): the
+/// `Host` for every request, and for API calls (`POST /api/...`) every `Origin`, every
+/// `Sec-Fetch-Site` and the content type.
+pub fn guard(listen: &[SocketAddr], method: &Method, path: &str, headers: &HeaderMap) -> Result<(), Refusal> {
+    // One Host: a second one (which HTTP/1.1 forbids) is refused rather than guessed at.
+    let mut hosts = headers.get_all(header::HOST).iter();
+    let (Some(host), None) = (hosts.next(), hosts.next()) else { return Err(Refusal::NoHost) };
+    let host = host.to_str().map_err(|_| Refusal::NoHost)?;
+    if !listen.iter().any(|&l| host_is_ours(l, host)) {
         return Err(Refusal::WrongHost(host.chars().take(100).collect()));
     }
     if !(path.starts_with("/api/") && method == Method::POST) {
         return Ok(());
     }
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        // Same origin: the page was served by this server under the name the request uses.
+    // Same origin: the page was served by this server under the name the request uses. Every
+    // `Origin` header is checked, not only the first.
+    for origin in headers.get_all(header::ORIGIN) {
         let origin = origin.to_str().unwrap_or("");
         if origin != format!("http://{host}") {
             return Err(Refusal::ForeignOrigin(origin.chars().take(100).collect()));
         }
     }
-    if headers.get("sec-fetch-site").is_some_and(|s| s == "cross-site") {
+    // Header values are compared as the browser's tokens, whatever their case.
+    let cross_site = headers
+        .get_all("sec-fetch-site")
+        .iter()
+        .any(|s| s.to_str().is_ok_and(|s| s.trim().eq_ignore_ascii_case("cross-site")));
+    if cross_site {
         return Err(Refusal::ForeignOrigin("another site".into()));
     }
-    let json = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|c| c.to_str().ok())
-        .and_then(|c| c.split(';').next())
-        .is_some_and(|mime| mime.trim().eq_ignore_ascii_case("application/json"));
+    let mut types = headers.get_all(header::CONTENT_TYPE).iter();
+    let json = match (types.next(), types.next()) {
+        (Some(c), None) => c
+            .to_str()
+            .ok()
+            .and_then(|c| c.split(';').next())
+            .is_some_and(|mime| mime.trim().eq_ignore_ascii_case("application/json")),
+        _ => false,
+    };
     if !json {
         return Err(Refusal::NotJson);
     }
@@ -193,8 +206,8 @@ pub fn guard(listen: SocketAddr, method: &Method, path: &str, headers: &HeaderMa
 }
 
 /// Whether `host` (a `Host` header: `name[:port]`) is an address the server listens on:
-/// `localhost` or an IP literal the socket answers on, with the socket's port. A domain name
-/// is never ours: that is what stops DNS rebinding.
+/// `localhost` (or its fully qualified form `localhost.`) or an IP literal the socket answers
+/// on, with the socket's port. A domain name is never ours: that is what stops DNS rebinding.
 fn host_is_ours(listen: SocketAddr, host: &str) -> bool {
     let (name, port) = match host.rsplit_once(':') {
         // `[v6]:port` or `name:port`; a bare v6 literal has colons but no brackets.
@@ -205,7 +218,8 @@ fn host_is_ours(listen: SocketAddr, host: &str) -> bool {
         return false;
     }
     let name = name.trim_start_matches('[').trim_end_matches(']');
-    if name.eq_ignore_ascii_case("localhost") {
+    let local = name.strip_suffix('.').unwrap_or(name);
+    if local.eq_ignore_ascii_case("localhost") {
         return listen.ip().is_loopback() || listen.ip().is_unspecified();
     }
     match name.parse::<IpAddr>() {
@@ -223,7 +237,7 @@ mod tests {
     fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
         let mut h = HeaderMap::new();
         for (k, v) in pairs {
-            h.insert(*k, HeaderValue::from_str(v).unwrap());
+            h.append(*k, HeaderValue::from_str(v).unwrap());
         }
         h
     }
@@ -231,16 +245,26 @@ mod tests {
     const LOCAL: &str = "127.0.0.1:8080";
 
     fn api(pairs: &[(&'static str, &str)]) -> Result<(), Refusal> {
-        guard(LOCAL.parse().unwrap(), &Method::POST, "/api/queens/count", &headers(pairs))
+        guard(&[LOCAL.parse().unwrap()], &Method::POST, "/api/queens/count", &headers(pairs))
     }
 
     #[test]
     fn hosts_are_the_listening_address_only() {
         let l: SocketAddr = LOCAL.parse().unwrap();
-        for ok in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST:8080"] {
+        for ok in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST:8080", "localhost.:8080"] {
             assert!(host_is_ours(l, ok), "{ok}");
         }
-        for bad in ["127.0.0.1:8081", "127.0.0.2:8080", "evil.example:8080", "127.0.0.1", "localhost", ""] {
+        for bad in [
+            "127.0.0.1:8081",
+            "127.0.0.2:8080",
+            "evil.example:8080",
+            "127.0.0.1",
+            "localhost",
+            "",
+            "localhost..:8080",
+            "127.0.0.1.:8080",
+            "localhost.evil.example:8080",
+        ] {
             assert!(!host_is_ours(l, bad), "{bad}");
         }
         let any: SocketAddr = "0.0.0.0:80".parse().unwrap();
@@ -265,16 +289,39 @@ mod tests {
             let e = api(&[("host", LOCAL), json, ("origin", origin)]).unwrap_err();
             assert_eq!(e.status(), StatusCode::FORBIDDEN, "{origin}");
         }
-        let e = api(&[("host", LOCAL), json, ("sec-fetch-site", "cross-site")]).unwrap_err();
+        for site in ["cross-site", "Cross-Site", "CROSS-SITE", " cross-site"] {
+            let e = api(&[("host", LOCAL), json, ("sec-fetch-site", site)]).unwrap_err();
+            assert_eq!(e.status(), StatusCode::FORBIDDEN, "{site}");
+        }
+        assert_eq!(api(&[("host", LOCAL), json, ("sec-fetch-site", "same-origin")]), Ok(()));
+        // Every Origin is checked, not only the first; so is every Sec-Fetch-Site.
+        let same = ("origin", "http://127.0.0.1:8080");
+        let e = api(&[("host", LOCAL), json, same, ("origin", "http://evil.example")]).unwrap_err();
         assert_eq!(e.status(), StatusCode::FORBIDDEN);
+        let two_sites =
+            [("host", LOCAL), json, ("sec-fetch-site", "same-origin"), ("sec-fetch-site", "cross-site")];
+        assert_eq!(api(&two_sites).unwrap_err().status(), StatusCode::FORBIDDEN);
+        // A second Host or content type is not guessed at.
+        assert_eq!(api(&[("host", LOCAL), ("host", "evil.example:8080"), json]), Err(Refusal::NoHost));
+        assert_eq!(api(&[("host", LOCAL), json, ("content-type", "text/plain")]), Err(Refusal::NotJson));
+        // The fully qualified `localhost.`, and its own origin.
+        let dotted = [("host", "localhost.:8080"), json, ("origin", "http://localhost.:8080")];
+        assert_eq!(api(&dotted), Ok(()));
         assert_eq!(api(&[json]), Err(Refusal::NoHost));
         assert_eq!(
             api(&[("host", "evil.example:8080"), json]).unwrap_err().status(),
             StatusCode::MISDIRECTED_REQUEST
         );
         // Pages need only the right Host.
-        let page = guard(LOCAL.parse().unwrap(), &Method::GET, "/", &headers(&[("host", LOCAL)]));
+        let page = guard(&[LOCAL.parse().unwrap()], &Method::GET, "/", &headers(&[("host", LOCAL)]));
         assert_eq!(page, Ok(()));
+        // Several listening addresses (`--host localhost`: 127.0.0.1 and ::1): any of them.
+        let both = [LOCAL.parse().unwrap(), "[::1]:8080".parse().unwrap()];
+        for host in [LOCAL, "[::1]:8080", "localhost:8080"] {
+            assert_eq!(guard(&both, &Method::GET, "/", &headers(&[("host", host)])), Ok(()), "{host}");
+        }
+        let other = guard(&both, &Method::GET, "/", &headers(&[("host", "[::2]:8080")]));
+        assert_eq!(other.unwrap_err().status(), StatusCode::MISDIRECTED_REQUEST);
     }
 
     #[test]

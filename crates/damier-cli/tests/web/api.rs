@@ -598,3 +598,114 @@ async fn the_automaton_models_are_the_librarys() {
             .contains("pair")
     );
 }
+
+/// Every API route of the router (its own list, `damier_web::route_paths`), with a path that
+/// reaches its handler: `{id}` a run made by `app`, `{group}/{command}` a served command.
+async fn every_route(app: &axum::Router) -> Vec<(String, Value)> {
+    let (_, automaton) = post_to(app, "/api/live/automaton", json!({"n": 6, "seed": 1})).await;
+    let (_, factor) = post_to(app, "/api/live/factor", json!({"n": "143", "seed": 1})).await;
+    damier_web::route_paths()
+        .into_iter()
+        .map(|path| {
+            let body = match path {
+                "/api/live/automaton" => json!({"n": 6, "seed": 1}),
+                "/api/live/factor" => json!({"n": "143", "seed": 1}),
+                "/api/live/lights/solve" => json!({"start": "all_on", "size": "5x5"}),
+                "/api/live/walk/plan" => json!({"rows": 4, "cols": 5}),
+                p if p.ends_with("/step") => json!({"updates": 10}),
+                "/api/{group}/{command}" => json!({"n": 6}),
+                _ => json!({}),
+            };
+            let id = if path.starts_with("/api/live/factor") { &factor["id"] } else { &automaton["id"] };
+            let path = path
+                .replace("{id}", &id.to_string())
+                .replace("{group}", "queens")
+                .replace("{command}", "count");
+            assert!(!path.contains('{'), "a route with a parameter this test does not fill: {path}");
+            (path, body)
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_route_takes_a_job_slot_and_obeys_the_time_limit() {
+    // One slot, held by the test: every route waits for it, and gives up at the time limit.
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("count.journal");
+    let (_, _) = cli_json(&["queens", "count", "8", "--journal", journal.to_str().unwrap()], &[]);
+    let slots = std::sync::Arc::new(tokio::sync::Semaphore::new(1));
+    let mut s = settings();
+    s.journal = Some(journal);
+    s.slots = Some(slots.clone());
+    s.timeout = Duration::from_secs(1);
+    let app = router(s);
+    let routes = every_route(&app).await;
+    assert!(routes.len() >= 9, "{routes:?}");
+    let held = slots.clone().acquire_owned().await.unwrap();
+    let waits: Vec<_> = routes
+        .iter()
+        .map(|(path, body)| {
+            let (app, path, body) = (app.clone(), path.clone(), body.clone());
+            tokio::spawn(async move { (post_to(&app, &path, body).await, path) })
+        })
+        .collect();
+    for w in waits {
+        let ((status, v), path) = w.await.unwrap();
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{path} answered without a slot: {v}");
+        assert!(v["error"].as_str().unwrap().contains("time limit"), "{path}: {v}");
+    }
+    // With the slot free, every route answers (and gives it back).
+    drop(held);
+    for (path, body) in &routes {
+        let (status, v) = post_to(&app, path, body.clone()).await;
+        assert_eq!(status, StatusCode::OK, "{path}: {v}");
+    }
+    assert_eq!(slots.available_permits(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_sizes_are_bounded_before_anything_is_made() {
+    let beyond = StatusCode::UNPROCESSABLE_ENTITY;
+    // 131072 x 131072 would be a 2 GiB board made on the server before this answer.
+    for start in ["random", "all_on"] {
+        let body = json!({"start": start, "size": "131072x131072", "seed": 1}).to_string();
+        assert!(refused("/api/live/lights/solve", &body, beyond).await.contains("2000"));
+    }
+    let m = refused("/api/live/automaton", r#"{"n": 65}"#, beyond).await;
+    assert!(m.contains("64") && m.contains("--allow-heavy"), "{m}");
+    let m = refused("/api/live/walk/plan", r#"{"rows": 2001, "cols": 3}"#, beyond).await;
+    assert!(m.contains("2000"), "{m}");
+    refused("/api/live/walk/plan", r#"{"rows": 3, "cols": 1000000000000}"#, beyond).await;
+}
+
+/// A request body that sends `first` and then nothing, ever.
+fn stalled_body(first: &'static [u8]) -> Body {
+    let chunks = futures_util::stream::iter([Ok::<_, std::io::Error>(axum::body::Bytes::from_static(first))]);
+    Body::from_stream(futures_util::StreamExt::chain(chunks, futures_util::stream::pending()))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_huge_declared_body_is_refused_at_once_and_a_stalled_one_in_time() {
+    // A declared length of 10^12 is refused before one byte of the body is read.
+    let mut req = request("POST", "/api/queens/count", stalled_body(b"{"));
+    req.headers_mut().insert("content-length", "1000000000000".parse().unwrap());
+    let answer = tokio::time::timeout(Duration::from_secs(30), send(settings(), req)).await;
+    let (status, _, b) = answer.expect("refused without reading the body");
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    let v: Value = serde_json::from_slice(&b).unwrap();
+    assert!(v["error"].as_str().unwrap().contains("larger than"), "{v}");
+    // A body that stops arriving: 408 after the body timeout, on every route.
+    let mut s = settings();
+    s.body_timeout = Duration::from_millis(300);
+    for path in ["/api/queens/count", "/api/live/walk/plan", "/api/live/lights/solve"] {
+        let answer = tokio::time::timeout(
+            Duration::from_secs(30),
+            send(s.clone(), request("POST", path, stalled_body(b"{\"n\": "))),
+        )
+        .await;
+        let (status, _, b) = answer.expect("timed out by the server");
+        assert_eq!(status, StatusCode::REQUEST_TIMEOUT, "{path}: {}", String::from_utf8_lossy(&b));
+        let v: Value = serde_json::from_slice(&b).unwrap();
+        assert!(v["error"].as_str().is_some(), "{v}");
+    }
+}

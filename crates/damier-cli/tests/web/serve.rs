@@ -106,7 +106,7 @@ fn start_server(args: &[&str]) -> (std::process::Child, String) {
 }
 
 /// The processes whose parent is `pid` (Linux: `/proc/PID/task/*/children`).
-fn children(pid: u32) -> Vec<u32> {
+pub fn children(pid: u32) -> Vec<u32> {
     let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return Vec::new() };
     tasks
         .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("children")).ok())
@@ -115,7 +115,7 @@ fn children(pid: u32) -> Vec<u32> {
 }
 
 /// Waits (up to 20 s) until `pid` has no child process left.
-fn wait_for_no_children(pid: u32) {
+pub fn wait_for_no_children(pid: u32) {
     let start = Instant::now();
     while !children(pid).is_empty() {
         assert!(start.elapsed() < Duration::from_secs(20), "children left: {:?}", children(pid));
@@ -158,7 +158,7 @@ fn a_client_gone_mid_stream_leaves_no_job_behind() {
 
 /// A malformed body: bytes that are not JSON, JSON that is cut short or not an object, or an
 /// object whose fields are wrong in name, type or range.
-fn malformed_body() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+pub fn malformed_body() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
     use proptest::prelude::*;
     let value = prop_oneof![
         Just("null".to_string()),

@@ -18,6 +18,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
+pub use super::Refused;
 use crate::limits;
 
 /// Where the board comes from.
@@ -74,43 +75,35 @@ pub struct BigAnswer {
     pub seconds: f64,
 }
 
-/// Why a start is refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Refused {
-    /// A missing or malformed field or file (400).
-    #[error("{0}")]
-    Input(String),
-    /// A board beyond the server's bound (422).
-    #[error("{0}")]
-    Bound(String),
-}
-
-impl From<String> for Refused {
-    fn from(m: String) -> Refused {
-        Refused::Input(m)
-    }
-}
-
-impl From<&str> for Refused {
-    fn from(m: &str) -> Refused {
-        Refused::Input(m.to_string())
-    }
-}
-
 /// The start board of `req`, within the bounds.
 pub fn start_board(req: &SolveBig, allow_heavy: bool) -> Result<(Board, Option<u64>), Refused> {
     let sized = |req: &SolveBig| -> Result<Size, Refused> {
         let text = req.size.as_deref().ok_or("size (WxH) is needed for this start")?;
         text.parse::<Size>().map_err(|e| Refused::Input(format!("size: {e}")))
     };
+    let side = limits::BOARD_MAX_SIDE as usize;
+    let beyond = |width: usize, height: usize| {
+        Refused::Bound(format!(
+            "a {width}x{height} board has sides above {side}, this server's bound (start the server with --allow-heavy for more)"
+        ))
+    };
+    // A size is checked before the board is made (a board of 131072 x 131072 is 2 GiB).
+    let bounded = |size: Size| {
+        if !allow_heavy && (size.width() > side || size.height() > side) {
+            return Err(beyond(size.width(), size.height()));
+        }
+        Ok(size)
+    };
     let (board, seed) = match req.start {
-        Start::AllOn => (Board::ones(sized(req)?), None),
+        Start::AllOn => (Board::ones(bounded(sized(req)?)?), None),
         Start::Random => {
+            let size = bounded(sized(req)?)?;
             let seed = super::page_seed(req.seed);
-            let board =
-                LightsState::random_winnable(sized(req)?, &mut Xoshiro256PlusPlus::seed_from_u64(seed));
+            let board = LightsState::random_winnable(size, &mut Xoshiro256PlusPlus::seed_from_u64(seed));
             (board, Some(seed))
         }
+        // The reader grows the board as its rows arrive: an upload (at most the body's bound)
+        // allocates at most its own size whatever its header announces.
         Start::Pbm => {
             let text = req.pbm.as_deref().ok_or("pbm (a PBM file, base64) is needed for this start")?;
             let bytes = BASE64.decode(text.trim()).map_err(|e| format!("pbm: not base64: {e}"))?;
@@ -118,13 +111,8 @@ pub fn start_board(req: &SolveBig, allow_heavy: bool) -> Result<(Board, Option<u
             (board, None)
         }
     };
-    let side = limits::BOARD_MAX_SIDE as usize;
     if !allow_heavy && (board.width() > side || board.height() > side) {
-        return Err(Refused::Bound(format!(
-            "a {}x{} board has sides above {side}, this server's bound (start the server with --allow-heavy for more)",
-            board.width(),
-            board.height()
-        )));
+        return Err(beyond(board.width(), board.height()));
     }
     Ok((board, seed))
 }

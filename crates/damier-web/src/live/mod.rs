@@ -29,6 +29,29 @@ use serde::{Deserialize, Serialize};
 
 use crate::limits;
 
+/// Why a live view refuses a request.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    /// A missing or malformed field or file (400).
+    #[error("{0}")]
+    Input(String),
+    /// A size beyond the server's bound (422), checked before anything of that size is made.
+    #[error("{0}")]
+    Bound(String),
+}
+
+impl From<String> for Refused {
+    fn from(m: String) -> Refused {
+        Refused::Input(m)
+    }
+}
+
+impl From<&str> for Refused {
+    fn from(m: &str) -> Refused {
+        Refused::Input(m.to_string())
+    }
+}
+
 /// Most runs kept at once; the least recently used is dropped beyond.
 pub const MAX_RUNS: usize = 64;
 /// Most updates asked in one step request.
@@ -190,19 +213,21 @@ fn frame(id: u64, a: &Automaton) -> Frame {
 }
 
 impl Runs<Automaton> {
-    /// Starts a run; refuses bad parameters with the library's message.
-    pub fn create(&mut self, req: &NewRun, allow_heavy: bool) -> Result<Frame, String> {
+    /// Starts a run; refuses bad parameters with the library's message, and a side above
+    /// [`limits::AUTOMATON_MAX_N`] (without `allow_heavy`) before anything of its size is made.
+    pub fn create(&mut self, req: &NewRun, allow_heavy: bool) -> Result<Frame, Refused> {
         let name = req.model.as_deref().unwrap_or("pair");
         let Some(&model) = MODELS.iter().find(|m| m.name() == name) else {
             let names: Vec<&str> = MODELS.iter().map(|m| m.name()).collect();
-            return Err(format!("model `{name}`: expected one of {}", names.join(", ")));
+            return Err(format!("model `{name}`: expected one of {}", names.join(", ")).into());
         };
         if !allow_heavy && u64::from(req.n) > limits::AUTOMATON_MAX_N {
-            return Err(format!(
-                "n = {} is above {}, this server's bound for a live view",
+            return Err(Refused::Bound(format!(
+                "n = {} is above {}, this server's bound for a live view (start the server with \
+                 --allow-heavy for more)",
                 req.n,
                 limits::AUTOMATON_MAX_N
-            ));
+            )));
         }
         let mut params = Params::new(model, req.n.max(1)).map_err(|e| e.to_string())?;
         params.n = req.n;
@@ -275,14 +300,21 @@ pub struct WalkAnswer {
     pub plan: String,
 }
 
-/// Replays `req.moves` from the start and plans the rest of the walk.
-pub fn walk_plan(req: &WalkPlan, allow_heavy: bool) -> Result<WalkAnswer, String> {
+/// Replays `req.moves` from the start and plans the rest of the walk; the sides are checked
+/// against the bound first, and the plan stops (an error) when `control` is cancelled.
+pub fn walk_plan(req: &WalkPlan, allow_heavy: bool, control: &Control) -> Result<WalkAnswer, Refused> {
     if !allow_heavy && (req.rows as u64 > limits::BOARD_MAX_SIDE || req.cols as u64 > limits::BOARD_MAX_SIDE)
     {
-        return Err(format!("sides above {} are beyond this server's bound", limits::BOARD_MAX_SIDE));
+        return Err(Refused::Bound(format!(
+            "a {} x {} walk has sides above {}, this server's bound (start the server with \
+             --allow-heavy for more)",
+            req.rows,
+            req.cols,
+            limits::BOARD_MAX_SIDE
+        )));
     }
     if req.moves.len() > MAX_MOVES {
-        return Err(format!("more than {MAX_MOVES} moves"));
+        return Err(format!("more than {MAX_MOVES} moves").into());
     }
     let shape = board_size(req.rows, req.cols).map_err(|e| e.to_string())?;
     let moves = path::parse_moves(&req.moves).map_err(|e| e.to_string())?;
@@ -290,7 +322,7 @@ pub fn walk_plan(req: &WalkPlan, allow_heavy: bool) -> Result<WalkAnswer, String
     for (i, mv) in moves.into_iter().enumerate() {
         state.apply(mv).map_err(|e| format!("move {}: {e}", i + 1))?;
     }
-    let plan = state.plan(&Control::new()).map_err(|e| e.to_string())?;
+    let plan = state.plan(control).map_err(|e| e.to_string())?;
     let black = state.black();
     let board = (0..req.rows)
         .map(|r| (0..req.cols).map(|c| if black.get(c, r) { '#' } else { '_' }).collect())
@@ -339,13 +371,18 @@ mod tests {
 
     #[test]
     fn walk_plan_finishes_the_walk() {
-        let ans = walk_plan(&WalkPlan { rows: 4, cols: 5, moves: "NEN".into() }, false).unwrap();
+        let ans =
+            walk_plan(&WalkPlan { rows: 4, cols: 5, moves: "NEN".into() }, false, &Control::new()).unwrap();
         assert!(!ans.solved);
         let all = format!("NEN{}", ans.plan);
-        let done = walk_plan(&WalkPlan { rows: 4, cols: 5, moves: all }, false).unwrap();
+        let done = walk_plan(&WalkPlan { rows: 4, cols: 5, moves: all }, false, &Control::new()).unwrap();
         assert!(done.solved && done.plan.is_empty());
         assert!(done.board.iter().all(|r| r.chars().all(|c| c == '#')));
-        assert!(walk_plan(&WalkPlan { rows: 2, cols: 2, moves: "S".into() }, false).is_err());
-        assert!(walk_plan(&WalkPlan { rows: 0, cols: 2, moves: String::new() }, false).is_err());
+        assert!(
+            walk_plan(&WalkPlan { rows: 2, cols: 2, moves: "S".into() }, false, &Control::new()).is_err()
+        );
+        assert!(
+            walk_plan(&WalkPlan { rows: 0, cols: 2, moves: String::new() }, false, &Control::new()).is_err()
+        );
     }
 }

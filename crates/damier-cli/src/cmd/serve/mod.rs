@@ -4,6 +4,7 @@
 
 use std::io::{Read, Write};
 use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -18,10 +19,10 @@ pub struct Args {
     /// Port to listen on (0: any free port, printed).
     #[arg(long, default_value_t = 8080)]
     port: u16,
-    /// Address or host name to bind (`localhost`); the default serves this machine only,
-    /// 0.0.0.0 the whole network.
+    /// Address or host name to bind (`localhost`: every address it resolves to, 127.0.0.1 and
+    /// ::1); the default serves this machine only, 0.0.0.0 the whole network.
     #[arg(long, default_value = "127.0.0.1", value_parser = parse_host)]
-    host: IpAddr,
+    host: Host,
     /// Open the lab in the default browser.
     #[arg(long)]
     open: bool,
@@ -47,32 +48,80 @@ pub struct ApiArgs {
     /// The server was started with --allow-heavy: skip the per-request bounds.
     #[arg(long)]
     allow_heavy: bool,
+    /// The job's private folder, made and removed by the server, where the request's input
+    /// files are written [default: a temporary folder of its own].
+    #[arg(long, value_name = "DIR")]
+    files: Option<PathBuf>,
     /// The command group (queens, automaton, lights, walk).
     group: String,
     /// The command.
     command: String,
 }
 
-/// An IP address, or a host name resolved by the system (its first IPv4 address, else its
-/// first address).
-fn parse_host(text: &str) -> Result<IpAddr, String> {
+/// The addresses `--host` names: one IP address, or every address a host name resolves to.
+#[derive(Debug, Clone)]
+struct Host(Vec<IpAddr>);
+
+impl Host {
+    /// The first address, the one the printed URL and the warning name (IPv4 first).
+    fn first(&self) -> IpAddr {
+        self.0.first().copied().unwrap_or(IpAddr::from([127, 0, 0, 1]))
+    }
+}
+
+/// An IP address, or a host name resolved by the system: all its addresses, IPv4 first, each
+/// once. `localhost` is both loopback addresses (127.0.0.1 and ::1) whatever the system's
+/// hosts file lists, as RFC 6761 reserves it (many list only 127.0.0.1).
+fn parse_host(text: &str) -> Result<Host, String> {
     use std::net::ToSocketAddrs;
     if let Ok(ip) = text.parse::<IpAddr>() {
-        return Ok(ip);
+        return Ok(Host(vec![ip]));
     }
-    let addrs: Vec<IpAddr> = (text, 0)
+    let name = text.strip_suffix('.').unwrap_or(text);
+    if name.eq_ignore_ascii_case("localhost") {
+        return Ok(Host(vec![IpAddr::from([127, 0, 0, 1]), IpAddr::from(std::net::Ipv6Addr::LOCALHOST)]));
+    }
+    let mut addrs: Vec<IpAddr> = (text, 0)
         .to_socket_addrs()
         .map_err(|e| {
             format!("{text:?} is neither an IP address nor a host name this machine resolves ({e})")
         })?
         .map(|a| a.ip())
         .collect();
-    addrs
-        .iter()
-        .find(|ip| ip.is_ipv4())
-        .or(addrs.first())
-        .copied()
-        .ok_or_else(|| format!("{text:?} resolves to no address"))
+    addrs.sort_by_key(|ip| ip.is_ipv6());
+    addrs.dedup();
+    if addrs.is_empty() {
+        return Err(format!("{text:?} resolves to no address"));
+    }
+    Ok(Host(addrs))
+}
+
+/// Listens on every address of `host` at `port` (0: a free port, then the same port on the
+/// other addresses). An address this machine does not have (::1 without IPv6) is skipped when
+/// another one listens; any other failure is an error.
+async fn listen(host: &Host, port: u16) -> anyhow::Result<Vec<tokio::net::TcpListener>> {
+    let mut listeners: Vec<tokio::net::TcpListener> = Vec::new();
+    let mut port = port;
+    for (i, &ip) in host.0.iter().enumerate() {
+        match tokio::net::TcpListener::bind(SocketAddr::new(ip, port)).await {
+            Ok(l) => {
+                port = l.local_addr()?.port();
+                listeners.push(l);
+            }
+            Err(e)
+                if i > 0
+                    && !listeners.is_empty()
+                    && matches!(
+                        e.kind(),
+                        std::io::ErrorKind::AddrNotAvailable | std::io::ErrorKind::Unsupported
+                    ) =>
+            {
+                errln!("damier: warning: cannot listen on {ip}:{port} ({e}); serving the other addresses");
+            }
+            Err(e) => return Err(anyhow::anyhow!("cannot listen on {ip}:{port}: {e}")),
+        }
+    }
+    Ok(listeners)
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -86,16 +135,14 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     settings.journal = a.journal.map(|f| f.as_ref().to_path_buf());
     let runtime = tokio::runtime::Runtime::new().context("cannot start the server's runtime")?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(SocketAddr::new(a.host, a.port))
-            .await
-            .with_context(|| format!("cannot listen on {}:{}", a.host, a.port))?;
-        let addr = listener.local_addr()?;
-        if !a.host.is_loopback() {
+        let listeners = listen(&a.host, a.port).await?;
+        let addr = listeners.first().context("no address to listen on")?.local_addr()?;
+        if let Some(open) = a.host.0.iter().find(|ip| !ip.is_loopback()) {
             errln!(
                 "damier: warning: listening on {}: anyone who can reach this machine on port {} can \
                  use the lab and run its commands on your cores ({} at once, {} s each{}); it never \
                  writes files for them",
-                a.host,
+                open,
                 addr.port(),
                 settings.max_jobs,
                 a.timeout,
@@ -106,8 +153,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                 }
             );
         }
-        let shown =
-            if a.host.is_unspecified() { SocketAddr::new([127, 0, 0, 1].into(), addr.port()) } else { addr };
+        let shown = if a.host.first().is_unspecified() {
+            SocketAddr::new([127, 0, 0, 1].into(), addr.port())
+        } else {
+            addr
+        };
         let url = format!("http://{shown}/");
         outln!("damier lab at {url} (Ctrl-C stops)")?;
         output::flush_stdout()?;
@@ -119,7 +169,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
         };
-        damier_web::serve(listener, settings, shutdown).await.context("the server stopped")
+        damier_web::serve(listeners, settings, shutdown).await.context("the server stopped")
     })?;
     Ok(ExitCode::SUCCESS)
 }
@@ -160,9 +210,16 @@ pub fn api(
     } else {
         serde_json::from_str(&body).context("malformed JSON")?
     };
-    let files =
-        tempfile::tempdir().map_err(|e| exit::fault(format!("cannot create a temporary folder: {e}")))?;
-    let args = match damier_web::fields::to_arguments(tree, &a.group, &a.command, &fields, files.path()) {
+    // The server's folder for this job (it removes it), or one of our own when run by hand.
+    let own = match a.files {
+        Some(_) => None,
+        None => Some(
+            damier_web::jobs::private_folder()
+                .map_err(|e| exit::fault(format!("cannot create a temporary folder: {e}")))?,
+        ),
+    };
+    let files = a.files.as_deref().or(own.as_ref().map(tempfile::TempDir::path)).context("no folder")?;
+    let args = match damier_web::fields::to_arguments(tree, &a.group, &a.command, &fields, files) {
         Ok(args) => args,
         Err(e @ damier_web::fields::FieldError::Storage(..)) => return Err(exit::fault(e.to_string())),
         Err(e) => return Err(e.into()),
@@ -173,7 +230,7 @@ pub fn api(
         Err(e) => anyhow::bail!("{}", damier_web::jobs::one_line(&e.to_string())),
     };
     // Messages name the input by its field (`file: line 2 ...`), not by the temporary path.
-    let prefix = format!("{}/", files.path().display());
+    let prefix = format!("{}/", files.display());
     let leaf = matches.subcommand_matches(&a.group).and_then(|g| g.subcommand_matches(&a.command));
     if !a.allow_heavy {
         let bounded = match leaf {

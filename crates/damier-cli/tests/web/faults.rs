@@ -1,0 +1,405 @@
+//! What a hostile client does to `damier serve` as a process: jobs killed by a client gone or
+//! by the time limit leave no folder, slow clients are disconnected, `--host localhost` serves
+//! every loopback address; and the fault campaign (16 s; also run against a release binary)
+//! that throws all of it at one server while watching its peak memory.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::serve::{children, malformed_body, wait_for_no_children};
+
+/// The server's executable: the debug build of the tests, or `DAMIER_WEB_EXE` (the campaign
+/// against a release build).
+fn exe() -> String {
+    std::env::var("DAMIER_WEB_EXE").unwrap_or_else(|_| env!("CARGO_BIN_EXE_damier").to_string())
+}
+
+/// `damier serve --port 0 ARGS` with its own temporary folder (`TMPDIR`), where the job
+/// folders go.
+struct Server {
+    child: Child,
+    addr: String,
+    tmp: tempfile::TempDir,
+}
+
+impl Server {
+    fn start(args: &[&str], env: &[(&str, &str)]) -> Server {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut child = Command::new(exe())
+            .args(["serve", "--port", "0"])
+            .args(args)
+            .env("TMPDIR", tmp.path())
+            .envs(env.iter().copied())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().unwrap()), &mut line)
+            .unwrap();
+        let url = line.split_whitespace().find(|w| w.starts_with("http://")).expect("a URL");
+        let addr = url.trim_start_matches("http://").trim_end_matches('/').to_string();
+        Server { child, addr, tmp }
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The job folders in the server's temporary folder.
+    fn job_folders(&self) -> Vec<PathBuf> {
+        std::fs::read_dir(self.tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(damier_web::jobs::FOLDER_PREFIX))
+            .collect()
+    }
+
+    /// Waits (up to 20 s) until no job folder is left.
+    fn wait_for_no_folder(&self) {
+        let start = Instant::now();
+        while !self.job_folders().is_empty() {
+            assert!(start.elapsed() < Duration::from_secs(20), "folders left: {:?}", self.job_folders());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The peak resident memory of the server process itself (`VmHWM`), in KiB.
+    fn peak_rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).unwrap();
+        let line = status.lines().find(|l| l.starts_with("VmHWM:")).expect("VmHWM");
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    }
+
+    fn stop(mut self) {
+        let status = Command::new("sh").args(["-c", &format!("kill -INT {}", self.pid())]).status().unwrap();
+        assert!(status.success());
+        assert!(self.child.wait().unwrap().success());
+    }
+}
+
+/// One raw HTTP/1.1 request (`Connection: close`) to `addr`: the status and the body. `head`
+/// holds the request line and headers but the `Host`, which is `host`.
+fn raw(addr: &str, host: &str, head: &str, body: &[u8]) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    let head = head.trim_end();
+    let request = format!("{head}\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+    s.write_all(request.as_bytes()).unwrap();
+    // The server may answer (413) and close before the body is sent.
+    let _ = s.write_all(body);
+    let mut answer = Vec::new();
+    let _ = s.read_to_end(&mut answer);
+    let text = String::from_utf8_lossy(&answer).into_owned();
+    let status = text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let body = text.split_once("\r\n\r\n").map_or(String::new(), |(_, b)| b.to_string());
+    (status, body)
+}
+
+/// `POST path` with a JSON `body`, as the lab's pages send it.
+fn post(addr: &str, path: &str, body: &str) -> (u16, String) {
+    let head =
+        format!("POST {path} HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: {}", body.len());
+    raw(addr, addr, &head, body.as_bytes())
+}
+
+/// A 64 x 64 automaton position with every queen on one cell: content for `from`, so that the
+/// job has an input file in its folder.
+fn position() -> String {
+    let mut rows = vec![".".repeat(64); 64];
+    rows[0] = format!("{}{}", "9".repeat(7), ".".repeat(57));
+    rows[1] = format!("1{}", ".".repeat(63));
+    rows.join("\n") + "\n"
+}
+
+/// A job that runs for minutes with an input file (on a server with `--allow-heavy`): an
+/// automaton run from [`position`], accepting every move (`eps` 1: it never settles), for 10^12
+/// updates.
+fn slow_job() -> String {
+    serde_json::json!({"from": position(), "eps": 1, "seed": 1, "max_steps": 1_000_000_000_000u64})
+        .to_string()
+}
+
+/// A job that runs for seconds to minutes within the default bounds, without an input file:
+/// q(18) on one thread.
+const SLOW_COUNT: &str = r#"{"n": 18, "threads": 1}"#;
+
+/// Waits (up to 20 s) for a job folder (holding the file `file`, if given), and checks that it
+/// is private.
+fn wait_for_job_folder(server: &Server, file: Option<&str>) -> PathBuf {
+    let start = Instant::now();
+    loop {
+        let found = server.job_folders().into_iter().find(|f| file.is_none_or(|name| f.join(name).exists()));
+        if let Some(f) = found {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+                assert_eq!(mode(&f), 0o700, "{f:?}");
+                if let Some(name) = file {
+                    assert_eq!(mode(&f.join(name)), 0o600);
+                }
+            }
+            return f;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "no job folder: {:?}", server.job_folders());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Sends `body` to `path` and returns the connection without reading the answer.
+fn send_only(addr: &str, path: &str, body: &str) -> TcpStream {
+    let mut s = TcpStream::connect(addr).unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    s.write_all(body.as_bytes()).unwrap();
+    s
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn killed_jobs_leave_no_folder_behind() {
+    let server = Server::start(&["--timeout", "3", "--allow-heavy"], &[]);
+    // A client gone mid-job: the job's child is killed and its folder removed.
+    for _ in 0..3 {
+        let s = send_only(&server.addr, "/api/automaton/run", &slow_job());
+        let folder = wait_for_job_folder(&server, Some("from"));
+        assert_eq!(children(server.pid()).len(), 1, "the job runs");
+        drop(s);
+        wait_for_no_children(server.pid());
+        server.wait_for_no_folder();
+        assert!(!folder.exists());
+    }
+    // The time limit: 503, the child killed, the folder removed.
+    let (status, body) = post(&server.addr, "/api/automaton/run", &slow_job());
+    assert_eq!(status, 503, "{body}");
+    wait_for_no_children(server.pid());
+    server.wait_for_no_folder();
+    // And a job that ends well leaves nothing either.
+    let (status, body) = post(&server.addr, "/api/lights/solve", r#"{"file": "101\n010\n101\n"}"#);
+    assert_eq!(status, 200, "{body}");
+    server.wait_for_no_folder();
+    server.stop();
+}
+
+/// Opens `k` connections to `addr` that send the start of a request's headers and then one
+/// byte a second; answers how many the server closed within `within`.
+fn trickling_clients(addr: &str, k: usize, within: Duration) -> usize {
+    let mut conns: Vec<TcpStream> = (0..k)
+        .map(|_| {
+            let mut s = TcpStream::connect(addr).unwrap();
+            s.write_all(b"POST /api/queens/count HTTP/1.1\r\nX-Slow: ").unwrap();
+            s.set_nonblocking(true).unwrap();
+            s
+        })
+        .collect();
+    let start = Instant::now();
+    let mut closed = vec![false; k];
+    while start.elapsed() < within && closed.iter().any(|c| !c) {
+        for (s, done) in conns.iter_mut().zip(closed.iter_mut()).filter(|(_, d)| !**d) {
+            let mut buf = [0u8; 512];
+            match s.read(&mut buf) {
+                Ok(0) => *done = true,
+                // An answer (408) or a reset: the server let go of it.
+                Ok(_) => *done = true,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    if s.write_all(b"a").is_err() {
+                        *done = true;
+                    }
+                }
+                Err(_) => *done = true,
+            }
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    closed.iter().filter(|c| **c).count()
+}
+
+#[test]
+fn slow_clients_are_disconnected() {
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let listener = runtime.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let mut settings = damier_web::Settings::new(exe().into());
+    settings.header_timeout = Duration::from_millis(500);
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = runtime.spawn(damier_web::serve(vec![listener], settings, async {
+        let _ = stopped.await;
+    }));
+    // Headers that never end, and a client that says nothing: both let go of.
+    assert_eq!(trickling_clients(&addr, 40, Duration::from_secs(20)), 40);
+    let mut silent = TcpStream::connect(&addr).unwrap();
+    silent.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let read = silent.read(&mut [0u8; 64]);
+    let waiting = |e: &std::io::Error| {
+        matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)
+    };
+    assert!(!matches!(read, Err(ref e) if waiting(e)), "a silent client is still connected");
+    // A client that sends its request in time is served.
+    let (status, _) = raw(&addr, &addr, "GET / HTTP/1.1", b"");
+    assert_eq!(status, 200);
+    let _ = stop.send(());
+    runtime.block_on(server).unwrap().unwrap();
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn localhost_is_served_on_every_loopback_address() {
+    let ipv6 = std::net::TcpListener::bind("[::1]:0").is_ok();
+    let server = Server::start(&["--host", "localhost"], &[]);
+    let port = server.addr.rsplit(':').next().unwrap().to_string();
+    for addr in [format!("127.0.0.1:{port}"), format!("[::1]:{port}")] {
+        if addr.starts_with('[') && !ipv6 {
+            println!("no IPv6 loopback on this machine: ::1 not tried");
+            continue;
+        }
+        let (status, body) = raw(&addr, &addr, "GET / HTTP/1.1", b"");
+        assert_eq!(status, 200, "{addr}: {body}");
+        // The name's fully qualified form is the same host.
+        let (status, _) = raw(&addr, &format!("localhost.:{port}"), "GET / HTTP/1.1", b"");
+        assert_eq!(status, 200, "{addr}");
+    }
+    server.stop();
+}
+
+/// The campaign's cases and how many of each were answered as expected.
+#[derive(Default)]
+struct Tally(std::collections::BTreeMap<String, u32>);
+
+impl Tally {
+    /// Checks that `answer` has one of the statuses `want`.
+    fn expect(&mut self, case: &str, (status, body): (u16, String), want: &[u16]) {
+        assert!(want.contains(&status), "{case}: {status} {body}");
+        self.add(case, 1);
+    }
+
+    fn add(&mut self, case: &str, k: u32) {
+        *self.0.entry(case.to_string()).or_default() += k;
+    }
+}
+
+/// The bound on the server's own peak memory through the campaign.
+const CAMPAIGN_MAX_RSS_MIB: u64 = 512;
+
+/// The fault campaign: every hostile case of issue 35 and the malformed requests of the other
+/// web tests, thrown at one server; the server's peak memory stays under
+/// [`CAMPAIGN_MAX_RSS_MIB`], every answer has its status, and no job folder or child is left.
+/// `DAMIER_WEB_EXE=target/release/damier cargo test -p damier-cli --test web fault_campaign --
+/// --nocapture`
+#[cfg(target_os = "linux")]
+#[test]
+fn fault_campaign() {
+    use proptest::prelude::*;
+    use proptest::strategy::ValueTree;
+    let started = Instant::now();
+    let server = Server::start(&["--timeout", "2", "--jobs", "2"], &[]);
+    let addr = server.addr.clone();
+    let port = addr.rsplit(':').next().unwrap().to_string();
+    let mut tally = Tally::default();
+    // Sizes far past the bounds, two at once (each was a 2 to 4 GiB board made on the server).
+    let huge: Vec<_> = ["random", "all_on", "random", "all_on"]
+        .into_iter()
+        .map(|start| {
+            let addr = addr.clone();
+            std::thread::spawn(move || {
+                let body = format!(r#"{{"start": "{start}", "size": "131072x131072", "seed": 1}}"#);
+                post(&addr, "/api/live/lights/solve", &body)
+            })
+        })
+        .collect();
+    for h in huge {
+        tally.expect("huge live board", h.join().unwrap(), &[422]);
+    }
+    tally.expect("automaton n = 65", post(&addr, "/api/live/automaton", r#"{"n": 65}"#), &[422]);
+    tally.expect("walk 2001", post(&addr, "/api/live/walk/plan", r#"{"rows": 2001, "cols": 2}"#), &[422]);
+    tally.expect("lights solve 2001", post(&addr, "/api/lights/solve", r#"{"all_on": "2001x3"}"#), &[422]);
+    // Many big walk plans at once: each in a slot, within the time limit.
+    let plans: Vec<_> = (0..12)
+        .map(|_| {
+            let addr = addr.clone();
+            std::thread::spawn(move || post(&addr, "/api/live/walk/plan", r#"{"rows": 2000, "cols": 2000}"#))
+        })
+        .collect();
+    for p in plans {
+        tally.expect("walk plan 2000 x 2000", p.join().unwrap(), &[200, 503]);
+    }
+    // A declared body of 10^12 bytes: refused before it is read.
+    let head =
+        "POST /api/queens/count HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 1000000000000";
+    tally.expect("Content-Length 10^12", raw(&addr, &addr, head, b"{"), &[413]);
+    // The guard.
+    let with = |extra: &str| {
+        let head = format!(
+            "POST /api/queens/count HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 8\r\n{extra}"
+        );
+        raw(&addr, &addr, &head, br#"{"n": 6}"#)
+    };
+    tally.expect(
+        "two origins",
+        with(&format!("Origin: http://{addr}\r\nOrigin: http://evil.example")),
+        &[403],
+    );
+    tally.expect("Cross-Site", with("Sec-Fetch-Site: Cross-Site"), &[403]);
+    tally.expect(
+        "text/plain",
+        raw(&addr, &addr, "POST /api/queens/count HTTP/1.1\r\nContent-Length: 8", br#"{"n": 6}"#),
+        &[415],
+    );
+    let head = "POST /api/queens/count HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 8";
+    tally.expect("rebinding host", raw(&addr, &format!("evil.example:{port}"), head, br#"{"n": 6}"#), &[421]);
+    tally.expect("localhost.", raw(&addr, &format!("localhost.:{port}"), head, br#"{"n": 6}"#), &[200]);
+    // Jobs killed by a client gone and by the time limit.
+    for _ in 0..3 {
+        let s = send_only(&addr, "/api/queens/count", SLOW_COUNT);
+        wait_for_job_folder(&server, None);
+        drop(s);
+        tally.add("client gone mid-job", 1);
+    }
+    tally.expect("time limit", post(&addr, "/api/queens/count", SLOW_COUNT), &[503]);
+    // Slow clients: disconnected by the header timeout (10 s).
+    assert_eq!(trickling_clients(&addr, 100, Duration::from_secs(40)), 100, "slow clients left open");
+    tally.add("slow clients", 100);
+    // Malformed bodies to every served command and to the live views.
+    let mut routes: Vec<String> =
+        damier_web::fields::EXPOSED.iter().map(|(g, c)| format!("/api/{g}/{c}")).collect();
+    routes.extend(["automaton", "walk/plan", "factor", "lights/solve"].map(|r| format!("/api/live/{r}")));
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases: 300,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    });
+    let strategy = (prop::sample::select(routes), malformed_body());
+    for _ in 0..300 {
+        let (route, body) = strategy.new_tree(&mut runner).unwrap().current();
+        let head = format!(
+            "POST {route} HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: {}",
+            body.len()
+        );
+        let (status, answer) = raw(&addr, &addr, &head, &body);
+        assert!(
+            (400..500).contains(&status) || status == 200 || status == 503,
+            "{route} {:?}: {status} {answer}",
+            String::from_utf8_lossy(&body)
+        );
+        tally.add("malformed", 1);
+    }
+    // Still answering; nothing left behind; the peak stayed small.
+    tally.expect("afterwards", post(&addr, "/api/queens/count", r#"{"n": 8}"#), &[200]);
+    wait_for_no_children(server.pid());
+    server.wait_for_no_folder();
+    let peak = server.peak_rss_kib();
+    println!(
+        "fault campaign: {:?}; the server's peak RSS {} MiB; {:.0} s",
+        tally.0,
+        peak / 1024,
+        started.elapsed().as_secs_f64()
+    );
+    assert!(peak < CAMPAIGN_MAX_RSS_MIB * 1024, "peak RSS {} MiB", peak / 1024);
+    server.stop();
+}
