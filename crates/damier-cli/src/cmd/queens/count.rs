@@ -152,6 +152,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             share_total,
             seconds: start.elapsed().as_secs_f64(),
             tasks: queens::count::task_count_share(a.n, share).unwrap_or(0),
+            fingerprint: None,
         };
         report.print(a.json)?;
         return Ok(ExitCode::SUCCESS);

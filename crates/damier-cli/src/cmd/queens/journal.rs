@@ -1,47 +1,62 @@
 //! `damier queens journal FILE`: how far a journalled count is (tasks done and left, the
-//! counts so far, rate and ETA), and with `--recheck K` an audit of it: K random recorded
-//! tasks recounted by the other engine, so that a published journal is a checkable
-//! certificate of its total.
+//! counts so far, rate and ETA), and with `--recheck K` (or `P%`) an audit of it: random
+//! recorded tasks recounted by the other engine, with the chance that such a sample catches
+//! wrong or forged records (docs/queens.md, "What a journal proves").
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use damier::queens::count::journal::{self, JournalContents};
 use damier::queens::count::long::{self, JournalStatus, Recheck};
+use damier::queens::count::recount::{Detection, SampleSize};
 
 use crate::util::output::{Report, errln, outln};
-use crate::util::{exit, interrupt, progress::Progress};
+use crate::util::{exit, interrupt, plural, progress::Progress};
 
 /// Arguments of `damier queens journal`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// A journal written by `damier queens count N --journal FILE`.
     file: PathBuf,
-    /// Recount K random recorded tasks with the other engine than the one that recorded them
-    /// (the backtracker for a journal of the quarters engine, and the other way round); exit 1
-    /// naming every task whose counts differ.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    recheck: Option<u32>,
+    /// Recount K random recorded tasks, or P% of them (`5%`; `100%`: every one), with the
+    /// other engine than the one that recorded them (the backtracker for a journal of the
+    /// quarters engine, and the other way round); exit 1 naming every task whose counts
+    /// differ. Prints the chance that a sample this size catches one wrong or forged record,
+    /// and how many it catches 99 % of the time: only 100% proves the total.
+    #[arg(long, value_name = "K|P%", value_parser = parse_sample)]
+    recheck: Option<SampleSize>,
     /// Seed of --recheck's draw [default: random, printed].
     #[arg(long, requires = "recheck")]
     seed: Option<u64>,
-    /// Print JSON (keys: n, share, shares, strategy, version, tasks, done, left, share_total,
-    /// total and unique once a whole count is done, sessions, task_seconds, rate, eta_seconds,
-    /// torn_lines; with --recheck, recheck: engine, seed, tasks, agree, mismatches (task,
-    /// columns, counts by engine and by the journal)).
+    /// Print JSON (keys: n, share, shares, strategy, version, fingerprint, tasks, done, left,
+    /// share_total, total and unique once a whole count is done, sessions, task_seconds, rate,
+    /// eta_seconds, torn_lines; with --recheck, recheck: engine, seed, tasks, agree,
+    /// mismatches (task, columns, counts by engine and by the journal), population, sampled,
+    /// catch_one, forged_for_99).
     #[arg(long)]
     json: bool,
 }
 
-/// Recounts `k` random recorded tasks of `c` with the other engine, with a progress bar.
-fn recheck(c: &JournalContents, k: u32, seed: u64) -> anyhow::Result<Recheck> {
+/// `--recheck`'s value: a number of tasks up to a million, or a percentage.
+fn parse_sample(text: &str) -> Result<SampleSize, String> {
+    match text.parse()? {
+        SampleSize::Tasks(k) if k > 1_000_000 => Err(format!("{k} tasks: at most 1000000 (or a percentage)")),
+        size => Ok(size),
+    }
+}
+
+/// Recounts a random sample of `size` recorded tasks of `c` with the other engine, with a
+/// progress bar.
+fn recheck(c: &JournalContents, size: SampleSize, seed: u64) -> anyhow::Result<Recheck> {
     let control = interrupt::control();
-    let _bar = Progress::start(control, u64::from(k).min(c.records.len() as u64), "recounting");
-    Ok(long::recheck_journal(c, k, seed, control)?)
+    let _bar = Progress::start(control, size.of(c.records.len() as u64), "recounting");
+    Ok(long::recheck_journal(c, size, seed, control)?)
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let c = journal::read(&a.file)?;
+    // A journal of another task list is refused: its total is not this build's to vouch for.
+    long::journal_task_list(&c.header)?;
     let recheck = match a.recheck {
         Some(k) => Some(recheck(&c, k, crate::util::pick_seed(a.seed))?),
         None => None,
@@ -68,6 +83,28 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     report.print(a.json)?;
     Ok(code)
+}
+
+/// What a recheck of this size proves, in a sentence.
+fn detection_text(d: &Detection) -> String {
+    if d.sampled > 0 && d.sampled == d.population {
+        return "every recorded task recounted: a recheck that agrees proves the total".to_string();
+    }
+    let ninety_nine = match d.forged_for_99 {
+        Some(k) => format!("{} or more 99 % of the time", plural(k, "wrong record")),
+        None => "none for sure".to_string(),
+    };
+    format!(
+        "a sample this size catches a single wrong or forged record with probability {}, {ninety_nine}; \
+         --recheck 100% proves the total",
+        percent(d.catch_one)
+    )
+}
+
+/// A probability as a percentage, with enough digits to tell small ones apart.
+fn percent(p: f64) -> String {
+    let x = 100.0 * p;
+    if x == 0.0 || x >= 10.0 { format!("{x:.1} %") } else { format!("{x:.3} %") }
 }
 
 impl Report for JournalStatus {
@@ -112,6 +149,7 @@ impl Report for JournalStatus {
                 c.seed,
                 if c.agree { "all agree".to_string() } else { format!("{} disagree", c.mismatches.len()) }
             )?;
+            outln!("{}", detection_text(&c.detection))?;
         }
         Ok(())
     }

@@ -89,13 +89,14 @@ impl JournalHeader {
 
     fn describe(&self) -> String {
         format!(
-            "n = {}, share {}/{}, engine {}, damier {}, task format {}",
+            "n = {}, share {}/{}, engine {}, damier {}, task format {}, task list {:016x}",
             self.n,
             self.share.index() + 1,
             self.share.of(),
             self.engine.name(),
             self.version,
-            self.format
+            self.format,
+            self.fingerprint
         )
     }
 
@@ -189,6 +190,16 @@ pub enum JournalError {
     Busy {
         /// The journal's path.
         path: PathBuf,
+    },
+    /// The journal lists its tasks in another format than this build's.
+    #[error(
+        "journal {path} records tasks of format {found}; this damier reads format {TASK_FORMAT_VERSION} only"
+    )]
+    OtherFormat {
+        /// The journal's path.
+        path: PathBuf,
+        /// The journal's task format.
+        found: u32,
     },
     /// The file is too large to be a journal.
     #[error("journal {path} is larger than {} MiB", MAX_BYTES >> 20)]
@@ -350,6 +361,9 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Option<JournalContents>, JournalEr
     };
     let header =
         std::str::from_utf8(&bytes[..end]).ok().and_then(JournalHeader::parse).ok_or_else(not_a_journal)?;
+    if header.format != TASK_FORMAT_VERSION {
+        return Err(JournalError::OtherFormat { path: path.to_path_buf(), found: header.format });
+    }
     let chain = header.hash();
     let corrupted =
         |line: usize, why: String| JournalError::Corrupted { path: path.to_path_buf(), line, why };
@@ -694,13 +708,28 @@ mod tests {
                 ..JournalHeader::new(&list, Share::WHOLE, TaskEngine::Quarters)
             },
             JournalHeader { format: 99, ..JournalHeader::new(&list, Share::WHOLE, TaskEngine::Quarters) },
+            // Another task list of the same n, format and version.
+            JournalHeader { fingerprint: 1, ..JournalHeader::new(&list, Share::WHOLE, TaskEngine::Quarters) },
         ];
         for h in others {
             let e = Journal::open(&path, &h, 1).unwrap_err();
             assert!(matches!(e, JournalError::Foreign { .. }), "{e}");
+            // The message shows what differs.
+            let (found, wanted) = match &e {
+                JournalError::Foreign { found, wanted, .. } => (found, wanted),
+                _ => unreachable!(),
+            };
+            assert_ne!(found, wanted, "{e}");
         }
         // Still intact.
         assert_eq!(read(&path).unwrap().total(), 23);
+        // A journal of another task format is refused on reading too, with the format named.
+        let other =
+            JournalHeader { format: 2, ..JournalHeader::new(&list, Share::WHOLE, TaskEngine::Quarters) };
+        std::fs::write(&path, other.line()).unwrap();
+        let e = read(&path).unwrap_err();
+        assert!(matches!(e, JournalError::OtherFormat { found: 2, .. }), "{e}");
+        assert!(e.to_string().contains("format 2") && e.to_string().contains("format 1 only"), "{e}");
     }
 
     #[test]

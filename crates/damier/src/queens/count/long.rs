@@ -40,7 +40,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use super::journal::{Journal, JournalContents, JournalError, JournalHeader};
-use super::recount::{self, Mismatch, ShareTotalError};
+use super::recount::{self, Detection, Mismatch, SampleSize, ShareTotalError};
 use super::tasks::{self, MIN_TASK_N, TaskDone, TaskEngine, TaskError, TaskList};
 use super::{CountError, Share, counts_from_total};
 use crate::control::Control;
@@ -304,6 +304,7 @@ impl LongRun {
             resumed_tasks: self.resumed,
             verified_tasks: recount.map(|r| r.tasks.len() as u64),
             seed: recount.map(|r| r.seed),
+            fingerprint: format!("{:016x}", self.list.fingerprint()),
         })
     }
 }
@@ -373,10 +374,13 @@ pub struct LongCountResult {
     /// The seed of the recount's draw.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub seed: Option<u64>,
+    /// The task list's fingerprint ([`TaskList::fingerprint`], 16 hex digits): `damier queens
+    /// sum` adds up only shares of one task list.
+    pub fingerprint: String,
 }
 
 /// The audit of a journal: recorded tasks recounted by the other engine ([`recheck_journal`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Recheck {
     /// The engine that recounted.
@@ -389,19 +393,17 @@ pub struct Recheck {
     pub agree: bool,
     /// The tasks that disagree.
     pub mismatches: Vec<Mismatch>,
+    /// What a sample this size catches: the chance of drawing a single wrong record, and the
+    /// fewest wrong records it draws one of 99 % of the time (all of them are caught by a
+    /// recount of every task). JSON: `population`, `sampled`, `catch_one`, `forged_for_99`.
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub detection: Detection,
 }
 
-/// Recounts `k` random tasks of the journal `c` (drawn with `seed` from those it records), on
-/// the current pool, with the engine that did not record them, by the same code as
-/// [`LongRun::recount_sample`]: a published journal is then a checkable certificate of its
-/// total. Refused when this build lists other tasks for the journal's n.
-pub fn recheck_journal(
-    c: &JournalContents,
-    k: u32,
-    seed: u64,
-    control: &Control,
-) -> Result<Recheck, LongCountError> {
-    let h = &c.header;
+/// This build's task list for the journal header `h`; refused when this build lists other
+/// tasks for its n (another task format, or another list): its counts are of tasks this build
+/// cannot recount, and its total cannot be checked here.
+pub fn journal_task_list(h: &JournalHeader) -> Result<TaskList, LongCountError> {
     let list = TaskList::new(h.n)?;
     if list.fingerprint() != h.fingerprint {
         return Err(LongCountError::ForeignTaskList {
@@ -410,6 +412,28 @@ pub fn recheck_journal(
             expected: list.fingerprint(),
         });
     }
+    Ok(list)
+}
+
+/// Recounts a random sample of the tasks the journal `c` records (`size` of them, drawn with
+/// `seed`), on the current pool, with the engine that did not record them, by the same code as
+/// [`LongRun::recount_sample`]. Refused when this build lists other tasks for the journal's n
+/// ([`journal_task_list`]).
+///
+/// What it proves: a journal's checksums detect damage, not forgery (anyone can rewrite a
+/// count and recompute them), so the recorded total is only as good as the records. A recount
+/// of every task (`SampleSize::Percent(100.0)`) that agrees proves the total; a sample that
+/// agrees shows, with the confidence of [`Recheck::detection`], that fewer than so many
+/// records are wrong. A third party draws the sample with a seed of their own choosing, after
+/// the journal is published.
+pub fn recheck_journal(
+    c: &JournalContents,
+    size: SampleSize,
+    seed: u64,
+    control: &Control,
+) -> Result<Recheck, LongCountError> {
+    let h = &c.header;
+    let list = journal_task_list(h)?;
     let engine = match h.engine {
         TaskEngine::Quarters => TaskEngine::Backtrack,
         TaskEngine::Backtrack => TaskEngine::Quarters,
@@ -417,11 +441,15 @@ pub fn recheck_journal(
     check_recount(h.n, &[engine])?;
     let mut recorded: Vec<u32> = c.records.iter().map(|r| r.index).collect();
     recorded.sort_unstable();
-    let tasks = tasks::sample_tasks(&recorded, k, seed);
+    let population = recorded.len() as u64;
+    // At most 2^32 records (one per task index).
+    let sampled = u32::try_from(size.of(population)).unwrap_or(u32::MAX);
+    let tasks = tasks::sample_tasks(&recorded, sampled, seed);
     let known: HashMap<u32, u64> = c.records.iter().map(|r| (r.index, r.count)).collect();
     let by = format!("journal ({})", h.engine.name());
     let mismatches = recount::recount(&list, &[engine], Isa::best(), None, &tasks, &known, &by, control)?;
-    Ok(Recheck { engine, seed, agree: mismatches.is_empty(), tasks, mismatches })
+    let detection = Detection::of(population, tasks.len() as u64);
+    Ok(Recheck { engine, seed, agree: mismatches.is_empty(), tasks, mismatches, detection })
 }
 
 /// How far a journalled count is, and its audit if one ran: the JSON of `damier queens
@@ -439,6 +467,8 @@ pub struct JournalStatus {
     pub strategy: TaskEngine,
     /// The damier version that wrote the journal.
     pub version: String,
+    /// Its task list's fingerprint (16 hex digits), this build's (see [`journal_task_list`]).
+    pub fingerprint: String,
     /// Tasks of the share.
     pub tasks: u64,
     /// Tasks finished.
@@ -492,6 +522,7 @@ impl JournalStatus {
             shares: h.share.of(),
             strategy: h.engine,
             version: h.version.clone(),
+            fingerprint: format!("{:016x}", h.fingerprint),
             tasks: u64::from(h.share_tasks()),
             done,
             left,
@@ -589,7 +620,7 @@ mod tests {
         assert_eq!(r.verified_tasks, Some(left.len() as u64));
         assert_eq!(r.total, LongTotal::Share { share: 1, shares: 1, share_total: 14_201 });
         let contents = crate::queens::count::journal::read(&path).unwrap();
-        let audit = recheck_journal(&contents, u32::MAX, 1, &control).unwrap();
+        let audit = recheck_journal(&contents, SampleSize::Percent(100.0), 1, &control).unwrap();
         assert_eq!(audit.engine, TaskEngine::Backtrack);
         assert!(!audit.agree);
         assert_eq!(audit.mismatches.len(), 1);

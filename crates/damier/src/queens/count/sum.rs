@@ -22,6 +22,11 @@ pub struct ShareCount {
     /// Tasks in the share (absent from reports of older versions).
     #[cfg_attr(feature = "serde", serde(default))]
     pub tasks: u64,
+    /// The fingerprint of the task list the share was taken from (16 hex digits; absent from
+    /// reports of older versions and of counts without a task list): shares of two lists are
+    /// never added up.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub fingerprint: Option<String>,
 }
 
 /// The counts of n added up from its shares: the JSON of `damier queens sum`, that of
@@ -66,6 +71,18 @@ pub enum SumError {
         other_n: u32,
         /// Its share count.
         other_shares: u32,
+    },
+    /// Shares of two task lists (another damier version may split n otherwise).
+    #[error(
+        "shares of different task lists (fingerprints {}, {}): add up shares counted by one damier version",
+        first.as_deref().unwrap_or("none"),
+        other.as_deref().unwrap_or("none")
+    )]
+    TaskLists {
+        /// The first share's fingerprint.
+        first: Option<String>,
+        /// The other one's.
+        other: Option<String>,
     },
     /// A share number outside `1..=shares`.
     #[error("share {share} of {shares} is out of range")]
@@ -114,6 +131,12 @@ pub fn sum_shares(shares: &[ShareCount]) -> Result<TimedCounts, SumError> {
         if r.n != n || r.shares != of {
             return Err(SumError::Mixed { n, shares: of, other_n: r.n, other_shares: r.shares });
         }
+        if r.fingerprint != first.fingerprint {
+            return Err(SumError::TaskLists {
+                first: first.fingerprint.clone(),
+                other: r.fingerprint.clone(),
+            });
+        }
         if !(1..=of).contains(&r.share) {
             return Err(SumError::OutOfRange { share: r.share, shares: of });
         }
@@ -137,7 +160,7 @@ mod tests {
     use super::*;
 
     fn share(n: u32, share: u32, shares: u32, share_total: u64) -> ShareCount {
-        ShareCount { n, share, shares, share_total, seconds: 0.5, tasks: 1 }
+        ShareCount { n, share, shares, share_total, seconds: 0.5, tasks: 1, fingerprint: None }
     }
 
     #[test]
@@ -171,5 +194,22 @@ mod tests {
             Err(SumError::Count(CountError::TotalTooLarge { .. }))
         ));
         assert!(matches!(sum_shares(&[share(8, 1, 1, 91)]), Err(SumError::Count(_))));
+    }
+
+    /// Shares of two task lists (or one with a fingerprint, one without) are not added up:
+    /// the same share number of two lists holds other tasks.
+    #[test]
+    fn shares_of_two_task_lists_are_refused() {
+        let of = |s: u32, total: u64, f: Option<&str>| ShareCount {
+            fingerprint: f.map(str::to_string),
+            ..share(8, s, 2, total)
+        };
+        let same = sum_shares(&[of(1, 40, Some("00ab")), of(2, 52, Some("00ab"))]).unwrap();
+        assert_eq!(same.total, 92);
+        for other in [Some("00cd"), None] {
+            let e = sum_shares(&[of(1, 40, Some("00ab")), of(2, 52, other)]).unwrap_err();
+            assert!(matches!(e, SumError::TaskLists { .. }), "{e}");
+            assert!(e.to_string().starts_with("shares of different task lists (fingerprints 00ab, "), "{e}");
+        }
     }
 }
