@@ -74,6 +74,9 @@ pub const MAX_BODY: usize = 1 << 20;
 /// of [`Settings::header_timeout`]).
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How long [`serve`] lets the requests in flight end once it is told to stop.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
+
 /// Longest wait for the next piece of a request's body, 408 beyond; a whole request may take
 /// this much beyond its job's time limit (the default of [`Settings::body_timeout`]).
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -228,8 +231,8 @@ async fn guard(State(state): State<Arc<AppState>>, request: Request, next: Next)
 }
 
 /// Serves `router(settings)` on `listeners` until `shutdown` completes, then lets the requests
-/// in flight end (for at most the header timeout; running jobs are killed when the caller
-/// drops the runtime).
+/// in flight end for at most [`SHUTDOWN_GRACE`] (running jobs are killed when the caller drops
+/// the runtime).
 ///
 /// Each connection is hyper's HTTP/1 server with a header read timeout
 /// ([`Settings::header_timeout`]): a client that sends its headers slowly, or nothing, is
@@ -277,7 +280,7 @@ pub async fn serve(
         });
     }
     drop(listeners);
-    let _ = tokio::time::timeout(header_timeout, graceful.shutdown()).await;
+    let _ = tokio::time::timeout(SHUTDOWN_GRACE, graceful.shutdown()).await;
     Ok(())
 }
 
