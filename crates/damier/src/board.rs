@@ -29,10 +29,11 @@ mod error;
 pub mod pbm;
 mod read;
 mod size;
+mod text;
 
 pub use error::{BoardError, MAX_CELLS};
 pub use pbm::{PbmError, PbmKind};
-pub use read::{MAX_TEXT_BYTES, ReadError, read_board};
+pub use read::{MAX_BOARD_BYTES, ReadError, read_board};
 pub use size::Size;
 pub(crate) use size::check_size;
 
@@ -69,57 +70,6 @@ impl Board {
         }
         b.clear_tails();
         b
-    }
-
-    /// Parses the text format (see the module documentation).
-    pub fn parse(text: &str) -> Result<Board, BoardError> {
-        let mut width = None;
-        let mut first_line = 0;
-        let mut bits: Vec<u64> = Vec::new();
-        let mut stride = 0;
-        let mut height = 0usize;
-        let mut row: Vec<bool> = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            row.clear();
-            for (col, ch) in line.chars().enumerate() {
-                match ch {
-                    '1' | '#' => row.push(true),
-                    '0' | '.' | '_' => row.push(false),
-                    ' ' | '\t' | '\r' => {}
-                    _ => return Err(BoardError::BadChar { line: i + 1, column: col + 1, found: ch }),
-                }
-            }
-            if row.is_empty() {
-                continue;
-            }
-            match width {
-                None => {
-                    width = Some(row.len());
-                    first_line = i + 1;
-                    stride = words_for(row.len());
-                }
-                Some(w) if w != row.len() => {
-                    return Err(BoardError::Ragged {
-                        line: i + 1,
-                        found: row.len(),
-                        first_line,
-                        expected: w,
-                    });
-                }
-                Some(_) => {}
-            }
-            check_size(row.len() as u64, height as u64 + 1)?;
-            let start = bits.len();
-            bits.resize(start + stride, 0);
-            for (x, &on) in row.iter().enumerate() {
-                if on {
-                    bits[start + x / 64] |= 1 << (x % 64);
-                }
-            }
-            height += 1;
-        }
-        let width = width.ok_or(BoardError::Empty)?;
-        Ok(Board { width, height, stride, words: bits })
     }
 
     /// A board from a vector of `width * height` cells, row by row (cell `(x, y)` at `y * width + x`).
@@ -368,6 +318,23 @@ mod tests {
         assert!(matches!(read_board(&b"10\n\xff1\n"[..]), Err(ReadError::NotText { offset: 3 })));
         assert!(matches!(read_board(&b"P1 2 3 1"[..]), Err(ReadError::Pbm(PbmError::Truncated { .. }))));
         assert!(matches!(read_board(&b""[..]), Err(ReadError::Text(BoardError::Empty))));
+    }
+
+    #[test]
+    fn read_board_streams_and_stops_at_the_first_bad_byte() {
+        use std::io::BufReader;
+        // An endless input (`/dev/zero`) is refused at its first byte; it was once read whole.
+        let zeros = BufReader::new(std::io::repeat(0));
+        let bad = BoardError::BadChar { line: 1, column: 1, found: '\0' };
+        assert!(matches!(read_board(zeros), Err(ReadError::Text(e)) if e == bad));
+        // Buffers of one byte: the same board, and a character cut between two buffers.
+        let b = read_board(BufReader::with_capacity(1, &b"10\n01\n11\n"[..])).unwrap();
+        assert_eq!(b, Board::parse("10\n01\n11").unwrap());
+        let cut = read_board(BufReader::with_capacity(1, "01\n0\u{e9}".as_bytes()));
+        let bad = BoardError::BadChar { line: 2, column: 2, found: '\u{e9}' };
+        assert!(matches!(cut, Err(ReadError::Text(e)) if e == bad));
+        let cut = read_board(BufReader::with_capacity(1, &b"01\n0\xc3"[..]));
+        assert!(matches!(cut, Err(ReadError::NotText { offset: 4 })));
     }
 
     #[test]

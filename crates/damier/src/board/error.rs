@@ -41,8 +41,11 @@ pub enum BoardError {
         /// Height asked for.
         height: u64,
     },
-    /// More cells than [`MAX_CELLS`].
-    #[error("a {width}x{height} board is too large: at most {max} cells (2 GiB as bits) are supported")]
+    /// More cells than [`MAX_CELLS`], each row counted in whole 64-cell words.
+    #[error(
+        "a {width}x{height} board is too large: at most {max} cells (2 GiB as bits, each row rounded up to \
+         64 cells) are supported"
+    )]
     TooLarge {
         /// Width asked for.
         width: u64,

@@ -6,7 +6,8 @@ use std::str::FromStr;
 use super::{BoardError, MAX_CELLS};
 
 /// The dimensions of a board: `width` columns by `height` rows, both at least 1, at most
-/// [`MAX_CELLS`] cells. Checked once, when made, so whatever takes a `Size` allocates its
+/// [`MAX_CELLS`] cells, each row counted in whole 64-cell words (as a [`Board`](super::Board)
+/// stores it: a `1 x 2^34` board would hold 128 GiB). Checked once, when made, so whatever takes a `Size` allocates its
 /// boards without failing.
 ///
 /// Written and parsed as `WxH`, width first (`7x3` is seven columns by three rows; `×` and `*`
@@ -23,7 +24,7 @@ pub struct Size {
 
 impl Size {
     /// The size `width x height`, or why not: a zero side ([`BoardError::ZeroSize`]) or more
-    /// than [`MAX_CELLS`] cells ([`BoardError::TooLarge`]).
+    /// than [`MAX_CELLS`] cells, each row rounded up to a multiple of 64 ([`BoardError::TooLarge`]).
     pub fn new(width: usize, height: usize) -> Result<Size, BoardError> {
         check_size(width as u64, height as u64)?;
         Ok(Size { width, height })
@@ -60,8 +61,12 @@ pub(crate) fn check_size(width: u64, height: u64) -> Result<(), BoardError> {
     if width == 0 || height == 0 {
         return Err(BoardError::ZeroSize { width, height });
     }
-    match width.checked_mul(height) {
-        Some(n) if n <= MAX_CELLS => Ok(()),
+    // Each row is stored in whole 64-bit words: a 1-wide board holds 64 bits a cell.
+    match width
+        .checked_mul(height)
+        .zip(width.div_ceil(64).checked_mul(64).and_then(|w| w.checked_mul(height)))
+    {
+        Some((cells, bits)) if cells <= MAX_CELLS && bits <= MAX_CELLS => Ok(()),
         _ => Err(BoardError::TooLarge { width, height, max: MAX_CELLS }),
     }
 }
@@ -125,6 +130,10 @@ mod tests {
         assert!(matches!("1000000x1000000".parse::<Size>(), Err(BoardError::TooLarge { .. })));
         assert!(matches!("18446744073709551615x3".parse::<Size>(), Err(BoardError::TooLarge { .. })));
         assert!(matches!(Size::new(usize::MAX, 2), Err(BoardError::TooLarge { .. })));
+        // Rows are whole words: 2^28 one-cell rows hold 2^34 bits, one more row is too many.
+        assert!(Size::new(1, 1 << 28).is_ok() && Size::new(64, 1 << 28).is_ok());
+        assert!(matches!(Size::new(1, (1 << 28) + 1), Err(BoardError::TooLarge { .. })));
+        assert!(matches!("65x268435456".parse::<Size>(), Err(BoardError::TooLarge { .. })));
         for bad in ["5by4", "5x", "x5", "", "-1x3", "5x4x3", "ax4"] {
             assert_eq!(bad.parse::<Size>(), Err(BoardError::BadSize(bad.to_string())), "{bad:?}");
         }
