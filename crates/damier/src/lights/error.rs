@@ -32,15 +32,37 @@ pub enum LightsError {
         /// The board's count.
         got: usize,
     },
-    /// Listing every solution was asked for, but there are too many.
-    #[error("{count} solutions (nullity {nullity}): listing all of them is refused above nullity {max}")]
+    /// Listing every solution was asked for, but there are too many: more than `2^max`, or
+    /// more than `max_cells` cells in all (refused before anything is enumerated).
+    #[error(
+        "{count} solutions of {cells} cells (nullity {nullity}) are too many to list: at most 2^{max} \
+         solutions and {max_cells} cells in all"
+    )]
     TooManySolutions {
         /// The nullity.
         nullity: usize,
         /// `2^nullity` in decimal.
         count: String,
+        /// Cells of one solution.
+        cells: usize,
         /// The limit on the nullity.
         max: usize,
+        /// The limit on the cells of all solutions together.
+        max_cells: u64,
+    },
+    /// The kernel basis was needed, but it would hold too many cells (refused before it is
+    /// computed).
+    #[error(
+        "{size} has nullity {nullity}: its kernel basis, {nullity} boards, would hold more than {max} cells \
+         (1 GiB as bits)"
+    )]
+    KernelTooLarge {
+        /// The board's size.
+        size: Size,
+        /// The nullity.
+        nullity: usize,
+        /// The limit on `nullity · W · H`.
+        max: u64,
     },
     /// Stopped through the control.
     #[error(transparent)]

@@ -220,6 +220,54 @@ pub const EXACT_MAX_NULLITY: usize = 30;
 /// Listing all solutions is refused above this nullity. [default: 16]
 pub const ALL_MAX_NULLITY: usize = 16;
 
+/// Listing all solutions is refused when they hold more cells than this together
+/// (`2^nullity · W · H`): ten million, the most the CLI prints.
+pub const ALL_MAX_CELLS: u64 = 10_000_000;
+
+/// Checks that every solution of a board of `size` with this nullity can be listed: at most
+/// [`ALL_MAX_NULLITY`] and `2^nullity · W · H` at most [`ALL_MAX_CELLS`]. The one check of every
+/// listing (Lights Out's and the walk's), made before anything proportional to the listing is
+/// allocated.
+pub fn check_listing(size: Size, nullity: usize) -> Result<(), LightsError> {
+    let cells = size.cells();
+    let total = u32::try_from(nullity)
+        .ok()
+        .and_then(|k| 1u64.checked_shl(k))
+        .and_then(|count| count.checked_mul(cells as u64));
+    if nullity > ALL_MAX_NULLITY || total.is_none_or(|t| t > ALL_MAX_CELLS) {
+        return Err(LightsError::TooManySolutions {
+            nullity,
+            count: power_of_two_decimal(nullity as u64),
+            cells,
+            max: ALL_MAX_NULLITY,
+            max_cells: ALL_MAX_CELLS,
+        });
+    }
+    Ok(())
+}
+
+/// The most cells a kernel basis may hold together (`nullity · W · H`): `2^33`, 1 GiB as bits.
+pub const KERNEL_MAX_CELLS: u64 = 1 << 33;
+
+/// Checks that the kernel basis of a board of `size` with this nullity can be held: at most
+/// [`KERNEL_MAX_CELLS`] cells in all, before it is computed.
+pub fn check_kernel(size: Size, nullity: usize) -> Result<(), LightsError> {
+    if (nullity as u64).saturating_mul(size.cells() as u64) > KERNEL_MAX_CELLS {
+        return Err(LightsError::KernelTooLarge { size, nullity, max: KERNEL_MAX_CELLS });
+    }
+    Ok(())
+}
+
+/// [`check_listing`] from the size alone, before anything is solved: the cells first (one
+/// solution too large is refused without computing anything), then the nullity ([`nullity`],
+/// cheap once the board is that small), which it returns.
+pub fn check_listing_of_size(size: Size) -> Result<usize, LightsError> {
+    check_listing(size, 0)?;
+    let k = nullity(size);
+    check_listing(size, k)?;
+    Ok(k)
+}
+
 /// A press pattern with few presses.
 #[derive(Clone, Debug)]
 pub struct Fewest {
@@ -303,16 +351,10 @@ pub fn fewest_presses(presses: &Board, kernel: &[Board], control: &Control) -> R
     Ok(Fewest { presses: out, exact })
 }
 
-/// Every solution: `presses + span(kernel)`, in Gray-code order. Refused above
-/// [`ALL_MAX_NULLITY`].
+/// Every solution: `presses + span(kernel)`, in Gray-code order. Refused, before anything is
+/// listed, beyond the limits of [`check_listing`].
 pub fn all_solutions(presses: &Board, kernel: &[Board]) -> Result<Vec<Board>, LightsError> {
-    if kernel.len() > ALL_MAX_NULLITY {
-        return Err(LightsError::TooManySolutions {
-            nullity: kernel.len(),
-            count: power_of_two_decimal(kernel.len() as u64),
-            max: ALL_MAX_NULLITY,
-        });
-    }
+    check_listing(presses.size(), kernel.len())?;
     Ok(Coset::new(presses.clone(), kernel.to_vec()).elements())
 }
 
@@ -324,7 +366,8 @@ fn kernel_engine(method: Method) -> Method {
 
 /// The solution of `start → target` with the fewest presses ([`fewest_presses`]), from
 /// `presses`, one solution (as [`solve`] with `method` gives it); verified before it is
-/// returned.
+/// returned. Refused when the kernel is too large to hold ([`check_kernel`]), before it is
+/// computed.
 pub fn solve_fewest(
     start: &Board,
     target: Option<&Board>,
@@ -332,6 +375,7 @@ pub fn solve_fewest(
     method: Method,
     control: &Control,
 ) -> Result<Fewest, LightsError> {
+    check_kernel(start.size(), nullity(start.size()))?;
     let k = kernel(start.size(), kernel_engine(method))?;
     let fewest = fewest_presses(presses, &k, control)?;
     if !verify(start, target, &fewest.presses) {
@@ -341,13 +385,15 @@ pub fn solve_fewest(
 }
 
 /// Every solution of `start → target` ([`all_solutions`]), from `presses`, one solution (as
-/// [`solve`] with `method` gives it); each verified before they are returned.
+/// [`solve`] with `method` gives it); each verified before they are returned. Refused beyond
+/// the limits of [`check_listing`] before the kernel is computed.
 pub fn solve_all(
     start: &Board,
     target: Option<&Board>,
     presses: &Board,
     method: Method,
 ) -> Result<Vec<Board>, LightsError> {
+    check_listing_of_size(start.size())?;
     let k = kernel(start.size(), kernel_engine(method))?;
     let all = all_solutions(presses, &k)?;
     if !all.iter().all(|s| verify(start, target, s)) {

@@ -242,3 +242,27 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn listings_and_kernels_are_bounded_from_the_size_alone() {
+    let size = |w, h| Size::new(w, h).unwrap();
+    // 1991x1991: 2^14 solutions of 3964081 cells, refused (it was built, 5.8 GB, then refused).
+    assert!(matches!(
+        check_listing_of_size(size(1991, 1991)),
+        Err(LightsError::TooManySolutions { nullity: 14, cells: 3_964_081, .. })
+    ));
+    assert_eq!(check_listing_of_size(size(5, 5)), Ok(2));
+    // 2^k · cells against ALL_MAX_CELLS, k against ALL_MAX_NULLITY, without overflow.
+    assert!(check_listing(size(100, 100), 9).is_ok());
+    assert!(check_listing(size(100, 100), 10).is_err());
+    assert!(check_listing(size(1, 1), ALL_MAX_NULLITY).is_ok());
+    assert!(check_listing(size(1, 1), ALL_MAX_NULLITY + 1).is_err());
+    assert!(check_listing(size(1, 1), usize::MAX).is_err());
+    let on = Board::ones(size(1991, 1991));
+    let one = Board::new(size(1991, 1991));
+    assert!(matches!(solve_all(&on, None, &one, Method::Poly), Err(LightsError::TooManySolutions { .. })));
+    // A kernel of 2072 boards of 4096x4096 would hold 4.3 GB: refused, before it is computed.
+    assert!(check_kernel(size(4096, 4096), 2072).is_err());
+    assert!(check_kernel(size(4096, 4096), 512).is_ok());
+    assert!(check_kernel(size(1, 1), usize::MAX).is_err());
+}

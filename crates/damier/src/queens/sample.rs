@@ -33,6 +33,9 @@ use crate::random::below;
 pub const EXACT_MAX: u32 = 14;
 /// Largest n accepted: beyond it, use [`local::solve`] directly (one solution per call).
 pub const MAX_N: u32 = 1000;
+/// Most queens drawn in all (`k · n`, the columns held until they are printed): `2^24`, 64 MiB
+/// of columns; checked before the first draw.
+pub const MAX_QUEENS: u64 = 1 << 24;
 
 /// How the draws were made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,6 +53,14 @@ pub enum SampleError {
     /// n above [`MAX_N`].
     #[error("n = {0} is too large for random draws: at most {MAX_N}")]
     TooLarge(u32),
+    /// More than [`MAX_QUEENS`] queens in all.
+    #[error("{k} draws of {n} queens are too many: at most {MAX_QUEENS} queens in all")]
+    TooMany {
+        /// Draws asked for.
+        k: u64,
+        /// Board side.
+        n: u32,
+    },
     /// Cancelled through the [`Control`].
     #[error("interrupted")]
     Interrupted(#[from] Interrupted),
@@ -63,6 +74,9 @@ pub enum SampleError {
 pub fn draw(n: u32, k: u64, seed: u64, control: &Control) -> Result<(Vec<Placement>, Sampler), SampleError> {
     if n > MAX_N {
         return Err(SampleError::TooLarge(n));
+    }
+    if k.saturating_mul(u64::from(n)) > MAX_QUEENS {
+        return Err(SampleError::TooMany { k, n });
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     if n <= EXACT_MAX {
@@ -146,6 +160,8 @@ mod tests {
         }
         assert_ne!(sample(40, 5, 1).0, sample(40, 5, 2).0);
         assert!(sample(3, 5, 1).0.is_empty());
+        // What the draws would hold is checked before the first.
+        assert_eq!(draw(1000, 20_000, 1, &Control::new()), Err(SampleError::TooMany { k: 20_000, n: 1000 }));
         let drawn = Drawn::draw(8, 4, 9, &Control::new()).unwrap();
         assert_eq!(
             (drawn.n, drawn.sampler, drawn.seed, drawn.solutions),

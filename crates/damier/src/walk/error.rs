@@ -46,14 +46,6 @@ pub enum WalkError {
         /// log2 of [`rows::MAX_WORK`](super::rows::MAX_WORK).
         max_log_work: u32,
     },
-    /// More solutions than [`MAX_LISTED_NULLITY`](super::MAX_LISTED_NULLITY) allows to list.
-    #[error("too many solutions to list: 2^{nullity} (at most 2^{max})")]
-    TooManySolutions {
-        /// The nullity.
-        nullity: usize,
-        /// The limit.
-        max: usize,
-    },
     /// A letter that is not a move.
     #[error("illegal move {letter:?} at position {position}: moves are N, S, E, W (O for west)")]
     BadMove {
@@ -133,9 +125,6 @@ impl WalkError {
     pub(crate) fn from_lights(e: LightsError) -> WalkError {
         match e {
             LightsError::Interrupted(i) => WalkError::Interrupted(i),
-            LightsError::TooManySolutions { nullity, max, .. } => {
-                WalkError::TooManySolutions { nullity, max }
-            }
             other => WalkError::Lights(other),
         }
     }

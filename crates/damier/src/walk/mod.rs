@@ -77,7 +77,9 @@ pub fn board_size_with_limit(rows: usize, cols: usize, max: usize) -> Result<Siz
         return Err(WalkError::EmptyBoard { rows, cols });
     }
     match rows.checked_mul(cols) {
-        Some(n) if n <= max => Ok(Size::new(cols, rows).expect("within the board's own limits")),
+        // A narrow board can pass the walk's count yet not the board's, whose rows are whole
+        // words.
+        Some(n) if n <= max => Size::new(cols, rows).map_err(|e| WalkError::from_lights(e.into())),
         _ => Err(WalkError::TooLarge { rows, cols, max }),
     }
 }
@@ -125,6 +127,15 @@ pub fn solve(size: Size, method: Method, control: &Control) -> Result<Solutions,
     }
 }
 
+/// Refused when every solution of a board of this size cannot be listed: the walk's
+/// solutions are Lights Out's from the dark board to the all-on one, so this is
+/// [`lights::check_listing_of_size`], from the size alone, before the board is solved (each
+/// solution listed also carries its path, at most `2·L·C + L + 3·C` moves). Returns the
+/// nullity.
+pub fn check_listing(size: Size) -> Result<usize, WalkError> {
+    lights::check_listing_of_size(size).map_err(WalkError::from_lights)
+}
+
 /// The solution counts of the square boards `1 x 1 ..= to x to` (the blog post's table), by
 /// the polynomial engine (the fastest; the nullity is the same for every method).
 pub fn square_counts(to: usize, control: &Control) -> Result<Vec<SolutionCount>, WalkError> {
@@ -134,6 +145,8 @@ pub fn square_counts(to: usize, control: &Control) -> Result<Vec<SolutionCount>,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::BoardError;
+    use crate::lights::LightsError;
 
     #[test]
     fn board_limits() {
@@ -146,6 +159,21 @@ mod tests {
         assert!(msg.contains("16777216"), "{msg}");
         assert!(board_size_with_limit(5000, 5000, MAX_CELLS_PATH_TO_FILE).is_ok());
         assert!(board_size_with_limit(32768, 32769, usize::MAX).is_err(), "capped at the file limit");
+        // One column of 2^30 rows holds 2^36 bits as a board (rows are whole words): an error,
+        // where it was a panic.
+        assert!(matches!(
+            board_size_with_limit(1 << 30, 1, MAX_CELLS_PATH_TO_FILE),
+            Err(WalkError::Lights(LightsError::Board(BoardError::TooLarge { .. })))
+        ));
+    }
+
+    #[test]
+    fn listings_are_refused_from_the_size() {
+        assert_eq!(check_listing(board_size(4, 4).unwrap()), Ok(4));
+        let err = check_listing(board_size(237, 237).unwrap()).unwrap_err().to_string();
+        assert!(err.contains("65536 solutions of 56169 cells"), "{err}");
+        let sols = solve(board_size(237, 237).unwrap(), Method::Poly, &Control::new()).unwrap();
+        assert!(sols.all().is_err());
     }
 
     /// The walk's `L x C` is the board's `C x L`: rows are the height, columns the width.

@@ -7,7 +7,8 @@ use crate::gf2::Coset;
 use crate::lights;
 
 /// Largest nullity whose solutions [`Solutions::all`] lists: Lights Out's limit
-/// ([`lights::ALL_MAX_NULLITY`], `2^16` solutions).
+/// ([`lights::ALL_MAX_NULLITY`], `2^16` solutions; also at most [`lights::ALL_MAX_CELLS`]
+/// cells in all).
 pub const MAX_LISTED_NULLITY: usize = lights::ALL_MAX_NULLITY;
 
 /// Checks that `g` has the size `size`.
@@ -99,13 +100,17 @@ impl Solutions {
         Ok(Coset::new(self.particular.clone(), self.kernel()?))
     }
 
+    /// Refused when every solution cannot be listed ([`lights::check_listing`]: above
+    /// [`MAX_LISTED_NULLITY`], or more than [`lights::ALL_MAX_CELLS`] cells in all): to call
+    /// before anything proportional to the listing is made (a path per solution, say).
+    pub fn check_listing(&self) -> Result<(), WalkError> {
+        lights::check_listing(self.size, self.nullity).map_err(WalkError::from_lights)
+    }
+
     /// Every solution, in Gray-code order from the particular one ([`Coset::elements`]);
-    /// refused above [`MAX_LISTED_NULLITY`].
+    /// refused, before the kernel is made, as by [`Solutions::check_listing`].
     pub fn all(&self) -> Result<Vec<Board>, WalkError> {
-        let k = self.nullity;
-        if k > MAX_LISTED_NULLITY {
-            return Err(WalkError::TooManySolutions { nullity: k, max: MAX_LISTED_NULLITY });
-        }
+        self.check_listing()?;
         Ok(self.coset()?.elements())
     }
 

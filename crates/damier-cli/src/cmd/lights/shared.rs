@@ -3,13 +3,14 @@
 
 use clap::ValueEnum;
 use damier::board::Board;
-use damier::lights::Method;
+use damier::lights::{self, Method};
 
 use crate::util::board_io;
 use crate::util::output::outln;
 
-/// Press patterns are printed up to this many cells; beyond, only the summary.
-pub(super) const PRINT_MAX_CELLS: usize = 10_000_000;
+/// Press patterns are printed up to this many cells; beyond, only the summary. The limit of
+/// a listing of every solution too ([`lights::ALL_MAX_CELLS`]).
+pub(super) const PRINT_MAX_CELLS: usize = lights::ALL_MAX_CELLS as usize;
 
 /// Boards are printed in the step-by-step chase up to this width.
 pub(super) const CHASE_PRINT_MAX_WIDTH: usize = 80;

@@ -47,10 +47,12 @@ pub struct SolveArgs {
     /// size) or `.txt` (rows of 0/1).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["all", "summary"])]
     out: Option<OutputPath>,
-    /// List every solution (refused above nullity 16).
+    /// List every solution (refused above nullity 16, or beyond 10^7 cells in all, before the
+    /// solve).
     #[arg(long, conflicts_with = "min")]
     all: bool,
-    /// The solution with the fewest presses (exact up to nullity 30, a labelled heuristic above).
+    /// The solution with the fewest presses (exact up to nullity 30, a labelled heuristic above;
+    /// refused when the kernel would hold more than 2^33 cells).
     #[arg(long)]
     min: bool,
     /// Show the elimination step by step (boards up to 64 cells).
@@ -88,11 +90,25 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         output::check_folder(path)?;
     }
     let control = interrupt::control();
+    // What --all lists and what --min holds (the kernel) are known from the board's size:
+    // refused before the board is made or solved.
+    let check_listing = |size: Size| -> Result<(), lights::LightsError> {
+        if a.all {
+            lights::check_listing_of_size(size)?;
+        }
+        if a.min {
+            lights::check_kernel(size, lights::nullity(size))?;
+        }
+        Ok(())
+    };
     let mut seed_used = None;
     let start = if let Some(size) = &a.all_on {
-        Board::ones(size.parse()?)
+        let size: Size = size.parse()?;
+        check_listing(size)?;
+        Board::ones(size)
     } else if let Some(size) = &a.random {
         let size: Size = size.parse()?;
+        check_listing(size)?;
         let seed = crate::util::pick_seed(a.seed);
         seed_used = Some(seed);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -106,7 +122,9 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         }
         start
     } else {
-        read_board(a.file.as_deref().expect("clap requires a board"))?
+        let start = read_board(a.file.as_deref().expect("clap requires a board"))?;
+        check_listing(start.size())?;
+        start
     };
     let target = a.target.as_deref().map(read_board).transpose()?;
     let (w, h) = (start.width(), start.height());
@@ -134,12 +152,6 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
             presses = Some(f.presses);
         } else if a.all {
             let list = lights::solve_all(&start, target.as_ref(), p, method)?;
-            anyhow::ensure!(
-                list.len().saturating_mul(w * h) <= PRINT_MAX_CELLS,
-                "{} solutions of {} cells are too many to print",
-                list.len(),
-                w * h
-            );
             all = Some(list.iter().map(rows).collect::<Vec<_>>());
         }
     }

@@ -57,7 +57,8 @@ impl Report for SizeCount {
     }
 }
 
-const KERNEL_FILE_MAX_CELLS: usize = 1 << 33;
+/// The basis is held before it is written: the library's bound on a kernel.
+const KERNEL_FILE_MAX_CELLS: usize = lights::KERNEL_MAX_CELLS as usize;
 
 pub(super) fn kernel(a: KernelArgs) -> anyhow::Result<ExitCode> {
     let size: Size = a.size.parse()?;

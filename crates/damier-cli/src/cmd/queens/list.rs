@@ -32,7 +32,7 @@ pub struct Args {
     #[arg(long, conflicts_with = "limit")]
     all: bool,
     /// K solutions drawn at random instead (with replacement): exactly uniform for N <= 14,
-    /// one local search each (random, not uniform) for 15 <= N <= 1000.
+    /// one local search each (random, not uniform) for 15 <= N <= 1000; K * N at most 2^24.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1_000_000),
           conflicts_with_all = ["unique", "limit", "all"])]
     random: Option<u64>,

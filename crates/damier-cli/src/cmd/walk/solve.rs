@@ -22,7 +22,8 @@ pub struct SolveArgs {
     /// Solver.
     #[arg(long, value_enum, default_value = "fast")]
     method: MethodArg,
-    /// List every solution (at most 2^16 of them, Lights Out's limit), each with its path.
+    /// List every solution, each with its path: at most 2^16 of them and 10^7 cells in all
+    /// (Lights Out's limits), refused before the solve.
     #[arg(long, conflicts_with = "out")]
     all: bool,
     /// Write the path (one line of moves) to this file instead of printing it and the picture;
@@ -45,6 +46,10 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
     if let Some(p) = &a.pattern {
         board_io::format_of(p)?; // refuse a bad extension before the work
     }
+    if a.all {
+        // The listing's size is known from the board's: refused before the solve.
+        walk::check_listing(board)?;
+    }
     let sols = solutions(board, a.method.into())?;
     let path = checked_path(board, &sols.particular)?;
     if let Some(p) = &a.pattern {
@@ -58,8 +63,9 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
     }
     let to_screen = a.out.is_none();
     let all = if a.all {
-        let mut list = Vec::new();
-        for g in sols.all()? {
+        let all = sols.all()?;
+        let mut list = Vec::with_capacity(all.len());
+        for g in all {
             interrupt::check()?;
             let p = checked_path(board, &g)?;
             list.push(PathedSolution { pattern: picture(&g), path_length: p.len(), path: p });
