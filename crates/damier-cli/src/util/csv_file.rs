@@ -2,15 +2,13 @@
 //! kind: written atomically, read back with every field checked, errors naming the file, the
 //! line and the column.
 
-use std::io::Read;
 use std::path::Path;
 
 use anyhow::Context;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-/// The largest CSV read (about two million runs of a sweep).
-pub const MAX_BYTES: u64 = 256 << 20;
+use super::input;
 
 /// Why a record read from a file is refused after it parsed: the column at fault, if one.
 pub struct Invalid {
@@ -32,18 +30,9 @@ impl Invalid {
     }
 }
 
-/// The bytes of the file at `path`, refused beyond [`MAX_BYTES`].
+/// The bytes of the file at `path`, refused beyond [`input::CSV_MAX_BYTES`].
 pub fn read_bytes(path: &Path) -> anyhow::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_BYTES + 1).read_to_end(&mut bytes))
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    anyhow::ensure!(
-        bytes.len() as u64 <= MAX_BYTES,
-        "{}: larger than {MAX_BYTES} bytes, the most a CSV read takes",
-        path.display()
-    );
-    Ok(bytes)
+    input::read(input::Source::File(path), input::CSV_MAX_BYTES, "a CSV file")
 }
 
 /// The records of the CSV file at `path` (see [`parse`]); errors start with the file name.

@@ -3,6 +3,7 @@
 pub mod board_io;
 pub mod csv_file;
 pub mod exit;
+pub mod input;
 pub mod interrupt;
 pub mod output;
 mod output_args;

@@ -1,7 +1,7 @@
 //! A single long `automaton run`: progress (steps, moves, conflicts left) on a terminal, and
 //! checkpoints so the run can stop (Ctrl-C, kill) and resume bit-exactly.
 
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -11,7 +11,7 @@ use damier::automaton::{Automaton, Stop, checkpoint};
 use damier::control::Interrupted;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::util::output;
+use crate::util::{input, output};
 
 /// How often the bar is redrawn.
 const DRAW_PERIOD: Duration = Duration::from_millis(200);
@@ -23,11 +23,8 @@ pub fn load(path: &Path) -> anyhow::Result<Option<Automaton>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
     };
-    // One byte past the largest checkpoint is enough to refuse what is longer.
-    let mut bytes = Vec::new();
-    file.take(checkpoint::MAX_LEN + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes =
+        input::read_from(file, &path.display().to_string(), input::CHECKPOINT_MAX_BYTES, "a checkpoint")?;
     let aut = checkpoint::decode(&bytes).with_context(|| format!("{}", path.display()))?;
     Ok(Some(aut))
 }

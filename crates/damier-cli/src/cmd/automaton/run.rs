@@ -1,6 +1,6 @@
 //! `damier automaton run`: one run to the first solution, with a trace or checkpoints.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -12,7 +12,7 @@ use damier::automaton::{Automaton, Params, StartSignals, Stop, text};
 
 use crate::util::output::{Report, errln, outln};
 use crate::util::{InputFile, OutputPath};
-use crate::util::{exit, interrupt, output};
+use crate::util::{exit, input, interrupt, output};
 
 use super::long_run;
 use super::shared::*;
@@ -60,10 +60,6 @@ pub struct RunArgs {
     json: bool,
 }
 
-/// Largest `--from` file read: a 2048 x 2048 position (the largest board) with room for
-/// comments and spaces.
-const MAX_POSITION_BYTES: u64 = 64 << 20;
-
 pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
     check_probability("eps", a.eps)?;
     let resumed = match &a.checkpoint {
@@ -97,17 +93,7 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
     let seed = resumed.as_ref().map_or_else(|| crate::util::pick_seed(a.seed), Automaton::seed);
     let start_pos = match &a.from {
         Some(path) => {
-            // Bounded: a device such as /dev/zero never ends.
-            let mut body = String::new();
-            std::fs::File::open(path)
-                .and_then(|f| f.take(MAX_POSITION_BYTES + 1).read_to_string(&mut body))
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            anyhow::ensure!(
-                body.len() as u64 <= MAX_POSITION_BYTES,
-                "{}: a position file is at most {} MiB",
-                path.display(),
-                MAX_POSITION_BYTES >> 20
-            );
+            let body = input::read_text(input::Source::File(path), input::POSITION_MAX_BYTES, "a position")?;
             let (n, counts) = text::parse_position(&body).with_context(|| format!("{}", path.display()))?;
             if let Some(given) = a.n {
                 anyhow::ensure!(

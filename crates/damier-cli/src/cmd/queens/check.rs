@@ -6,20 +6,16 @@
 //! check`): see `Placement::parse_all`. Several placements (a listing) are checked one by
 //! one. Exit 0 all valid, 1 one invalid, 2 malformed.
 
-use std::io::Read;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use damier::queens::Placement;
 use damier::queens::placement::{CheckReport, CheckedListing};
 
-use crate::util::exit;
 use crate::util::output::{Report, outln};
+use crate::util::{exit, input};
 
 /// Largest placement checked (the checker keeps a hash map entry per queen and line).
 const CHECK_MAX: usize = 10_000_000;
-/// Most bytes read from stdin (ample for CHECK_MAX columns and separators).
-const INPUT_MAX_BYTES: u64 = 256 << 20;
 /// Most attacking pairs printed as text (JSON lists them all).
 const PRINT_MAX: usize = 50;
 
@@ -120,17 +116,7 @@ fn print_report(report: &CheckReport, prefix: &str) -> anyhow::Result<()> {
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let text = if a.columns.is_empty() {
-        let mut s = String::new();
-        std::io::stdin()
-            .take(INPUT_MAX_BYTES + 1)
-            .read_to_string(&mut s)
-            .context("cannot read the placement from stdin")?;
-        anyhow::ensure!(
-            s.len() as u64 <= INPUT_MAX_BYTES,
-            "input too large: at most {} MB ({CHECK_MAX} rows)",
-            INPUT_MAX_BYTES >> 20
-        );
-        s
+        input::read_text(input::Source::Stdin, input::PLACEMENTS_MAX_BYTES, "a placement")?
     } else {
         a.columns.join(" ")
     };

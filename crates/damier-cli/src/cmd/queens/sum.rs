@@ -5,13 +5,13 @@
 //! shares of one n, each once, and prints the total and the unique count (Burnside), as
 //! `damier queens count` would.
 
-use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use damier::queens;
 
+use crate::util::input;
 use crate::util::output::{Report, outln};
 
 /// Arguments of `damier queens sum`.
@@ -24,28 +24,9 @@ pub struct Args {
     json: bool,
 }
 
-/// Largest input read (a share's report is about 100 bytes).
-const MAX_INPUT: u64 = 256 << 20;
-
 fn read(path: Option<&PathBuf>) -> anyhow::Result<String> {
-    let mut text = String::new();
-    let what = path.map_or("stdin".to_string(), |p| p.display().to_string());
-    match path {
-        Some(p) if p.as_os_str() != "-" => {
-            std::fs::File::open(p)
-                .with_context(|| format!("cannot open {what}"))?
-                .take(MAX_INPUT + 1)
-                .read_to_string(&mut text)
-                .with_context(|| format!("cannot read {what}"))?;
-        }
-        _ => {
-            std::io::stdin().take(MAX_INPUT + 1).read_to_string(&mut text).context("cannot read stdin")?;
-        }
-    }
-    if text.len() as u64 > MAX_INPUT {
-        bail!("{what} is larger than {} MiB", MAX_INPUT >> 20);
-    }
-    Ok(text)
+    let source = path.map_or(input::Source::Stdin, |p| input::Source::of(p));
+    input::read_text(source, input::SHARES_MAX_BYTES, "a file of shares' reports")
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
