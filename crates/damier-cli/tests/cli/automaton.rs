@@ -342,6 +342,19 @@ fn checkpoint_resume(model: &str, n: &str, cut: &str) {
         let again = json(&["automaton", "run", "--checkpoint", path_arg, "--eta", "0.03", "--json"]);
         assert_eq!(again["eta"], 0.03);
     }
+    // --model and --eps too: another value is refused (it was once silently replaced by the
+    // file's), the file's own value is accepted.
+    let other = if model == "cell" { "row" } else { "cell" };
+    let err = fails_with(&["automaton", "run", "--checkpoint", path_arg, "--model", other], 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("holds a run of model") && err.contains("drop --model"), "{err}");
+    let err = fails_with(&["automaton", "run", "--checkpoint", path_arg, "--eps", "0.5"], 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(&format!("holds a run with eps = {}", straight["eps"])), "{err}");
+    let eps = straight["eps"].to_string();
+    let same =
+        json(&["automaton", "run", "--checkpoint", path_arg, "--model", model, "--eps", &eps, "--json"]);
+    assert_eq!(same["steps"], straight["steps"]);
 }
 
 #[test]

@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::Args;
 use damier::automaton::experiment::{Censored, RunRecord, UnsolvableRun};
 use damier::automaton::{self as engine};
-use damier::automaton::{Automaton, Params, StartSignals, Stop, text};
+use damier::automaton::{Automaton, Model, Params, StartSignals, Stop, text};
 
 use crate::util::output::{Report, errln, outln};
 use crate::util::{InputFile, OutputPath};
@@ -20,15 +20,15 @@ use super::shared::*;
 /// Arguments of `damier automaton run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Update rule.
-    #[arg(long, value_enum, default_value = "pair")]
-    model: ModelArg,
+    /// Update rule [default: pair].
+    #[arg(long, value_enum)]
+    model: Option<ModelArg>,
     /// Board side (1..=2048); optional with --from (taken from the file).
     #[arg(short = 'n', long = "n")]
     n: Option<u32>,
-    /// Probability of accepting a move to a dangerous cell [range: 0..=1].
-    #[arg(long, default_value_t = engine::DEFAULT_EPS)]
-    eps: f64,
+    /// Probability of accepting a move to a dangerous cell [range: 0..=1] [default: 0.01].
+    #[arg(long)]
+    eps: Option<f64>,
     #[arg(long, help = eta_help())]
     eta: Option<f64>,
     /// Generator seed [default: picked from the OS and printed].
@@ -46,8 +46,8 @@ pub struct RunArgs {
     trace: Option<u64>,
     /// Save the whole state (board, signals, generator) to FILE every --checkpoint-every
     /// seconds, on Ctrl-C and at the end; if FILE exists, resume from it (model, n, ε, η and
-    /// seed then come from the file: -n, --seed and --eta, if given, must match it;
-    /// --max-steps counts all steps).
+    /// seed then come from the file: --model, -n, --eps, --eta and --seed, if given, must
+    /// match it; --max-steps counts all steps).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["trace", "from"])]
     checkpoint: Option<OutputPath>,
     /// Seconds between two checkpoints.
@@ -61,7 +61,8 @@ pub struct RunArgs {
 }
 
 pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
-    check_probability("eps", a.eps)?;
+    let eps = a.eps.unwrap_or(engine::DEFAULT_EPS);
+    check_probability("eps", eps)?;
     let resumed = match &a.checkpoint {
         Some(path) => {
             output::check_folder(path)?;
@@ -70,16 +71,29 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
         None => None,
     };
     if let Some(r) = &resumed {
+        // What the file holds is the run: a setting given that differs is refused, never
+        // silently replaced by the file's.
+        let file = a.checkpoint.as_ref().expect("resumed from a file").display();
+        let p = r.params();
         anyhow::ensure!(
             a.n.is_none_or(|n| n == r.n()) && a.seed.is_none_or(|s| s == r.seed()),
-            "{} holds a run with n = {} and seed {}: drop -n/--seed or use another file",
-            a.checkpoint.as_ref().expect("resumed from a file").display(),
+            "{file} holds a run with n = {} and seed {}: drop -n/--seed or use another file",
             r.n(),
             r.seed()
         );
+        anyhow::ensure!(
+            a.model.is_none_or(|m| Model::from(m) == p.model),
+            "{file} holds a run of {}: drop --model or use another file",
+            p.model.label()
+        );
+        anyhow::ensure!(
+            a.eps.is_none_or(|e| e == p.eps),
+            "{file} holds a run with eps = {}: drop --eps or use another file",
+            p.eps
+        );
     }
     // A resumed run's model is the file's.
-    let model = resumed.as_ref().map_or(a.model.into(), |r| r.params().model);
+    let model = resumed.as_ref().map_or(a.model.unwrap_or(ModelArg::Pair).into(), |r| r.params().model);
     let eta = eta_for(&[model], a.eta)?;
     // Given (and so used by the file's model), it must be the file's η, as -n and --seed.
     if let (Some(r), Some(given)) = (&resumed, a.eta) {
@@ -115,7 +129,7 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
     check_n(n)?;
     let params = match &resumed {
         Some(r) => *r.params(),
-        None => Params { model, n, eps: a.eps, eta: eta.unwrap_or(engine::DEFAULT_ETA) }.validated()?,
+        None => Params { model, n, eps, eta: eta.unwrap_or(engine::DEFAULT_ETA) }.validated()?,
     };
     let mut aut = match (resumed, &start_pos) {
         (Some(r), _) => {
