@@ -3,7 +3,9 @@
 //! Every write error names what was being written ("cannot write standard output: No space
 //! left on device", "cannot write sweep.csv: File too large") and is a [`WriteError`], which
 //! `main` reports with exit code 74 (`util::exit::FAULT`); only a broken pipe (the reader went
-//! away, as in `damier ... | head`) stays quiet.
+//! away, as in `damier ... | head`) stays quiet. A stdout closed before the start (`>&-`) fails
+//! every write with `EBADF` (Rust's runtime would have put `/dev/null` there, losing the
+//! result silently).
 //!
 //! - stdout: [`outln!`]/[`out!`] (`println!` that returns its error instead of panicking),
 //!   [`print_json`], and [`stdout`] for long streams (buffered; call `flush` at the end).
@@ -17,6 +19,7 @@
 use std::fmt;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A write that failed, naming its target (a path, or "standard output").
 #[derive(Debug, thiserror::Error)]
@@ -73,16 +76,74 @@ impl<W: Write> Write for NamedWriter<W> {
     }
 }
 
-/// Buffered stdout whose errors say "standard output"; call `flush` at the end (a buffered
-/// writer dropped without it loses its last error).
-pub fn stdout() -> NamedWriter<BufWriter<io::StdoutLock<'static>>> {
-    NamedWriter::new(BufWriter::with_capacity(1 << 16, io::stdout().lock()), STDOUT)
+/// Whether stdout was closed when the process started (`damier ... >&-`). Rust's runtime
+/// then opens `/dev/null` in its place (so that no file opened later takes its number), where
+/// every write would vanish and the run end with 0; it is recorded before that, and every
+/// write to stdout fails instead, as a write to the closed descriptor would have: exit 74.
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Runs [`record_closed_stdout`] before `main`, and before Rust's runtime replaces a closed
+/// standard stream: the loader calls the functions of `.init_array` first.
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static RECORD_CLOSED_STDOUT: extern "C" fn() = record_closed_stdout;
+
+#[cfg(target_os = "linux")]
+extern "C" fn record_closed_stdout() {
+    // SAFETY: `fcntl(F_GETFD)` only reads the flags of descriptor 1; it fails with `EBADF`
+    // when no such descriptor is open. It touches no Rust state and allocates nothing.
+    if unsafe { libc::fcntl(1, libc::F_GETFD) } == -1 {
+        STDOUT_CLOSED.store(true, Ordering::Relaxed);
+    }
 }
 
-/// Writes formatted text to stdout, returning the error (a closed pipe, a full disk) instead
-/// of panicking.
+/// The process's stdout, whose writes fail with `EBADF` when it was closed at the start
+/// ([`STDOUT_CLOSED`]).
+pub struct RawStdout(io::StdoutLock<'static>);
+
+impl RawStdout {
+    fn lock() -> RawStdout {
+        RawStdout(io::stdout().lock())
+    }
+
+    fn check_open() -> io::Result<()> {
+        if STDOUT_CLOSED.load(Ordering::Relaxed) {
+            // EBADF, what a write to a closed descriptor gives (9 on every Unix).
+            return Err(io::Error::from_raw_os_error(9));
+        }
+        Ok(())
+    }
+}
+
+impl Write for RawStdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        RawStdout::check_open()?;
+        self.0.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        RawStdout::check_open()?;
+        self.0.write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        // Nothing was buffered when it is closed: only writes fail (a run that prints nothing
+        // on a closed stdout succeeds).
+        self.0.flush()
+    }
+}
+
+/// Buffered stdout whose errors say "standard output"; call `flush` at the end (a buffered
+/// writer dropped without it loses its last error).
+pub fn stdout() -> NamedWriter<BufWriter<RawStdout>> {
+    NamedWriter::new(BufWriter::with_capacity(1 << 16, RawStdout::lock()), STDOUT)
+}
+
+/// Writes formatted text to stdout, returning the error (a closed pipe, a closed stdout, a
+/// full disk) instead of panicking.
 pub fn write_stdout(args: fmt::Arguments<'_>, newline: bool) -> io::Result<()> {
-    let mut out = io::stdout().lock();
+    let mut out = RawStdout::lock();
     out.write_fmt(args)
         .and_then(|()| if newline { out.write_all(b"\n") } else { Ok(()) })
         .map_err(|e| name_target(STDOUT, e))

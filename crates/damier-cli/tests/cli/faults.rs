@@ -210,6 +210,40 @@ fn a_file_size_limit_leaves_the_old_file_and_no_temporary_one() {
     }
 }
 
+/// `damier ARGS` run by `sh` with stdout closed (`>&-`), in `dir`.
+fn with_stdout_closed(args: &[&str], dir: &Path) -> Output {
+    Command::new("sh")
+        .args(["-c", "exec \"$0\" \"$@\" >&-"])
+        .arg(bin())
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs")
+}
+
+#[test]
+fn a_closed_stdout_fails_with_74_like_any_failed_write() {
+    // Rust's runtime puts /dev/null where a closed stdout was: the result was lost, exit 0.
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["queens", "count", "12", "--journal", "j"][..],
+        &["queens", "count", "8", "--json"],
+        &["lights", "solve", "--all-on", "5x5"],
+        &["walk", "solve", "3", "3"],
+        &["queens", "list", "6"],
+    ] {
+        let out = with_stdout_closed(args, dir.path());
+        assert_fault(&out, &args.join(" "), "standard output");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("Bad file descriptor"), "{args:?}");
+    }
+    // The file written before the result is kept; the result on stdout is what failed.
+    let out =
+        with_stdout_closed(&["lights", "solve", "--all-on", "5x5", "--out", "p.txt", "--json"], dir.path());
+    assert_fault(&out, "lights solve --out --json", "standard output");
+    assert!(dir.path().join("p.txt").exists());
+}
+
 #[test]
 fn a_full_or_closed_stderr_never_crashes_a_run() {
     let full = || std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
