@@ -14,6 +14,7 @@ mod cli {
     mod kills;
     mod lights;
     mod long_counts;
+    mod memory;
     mod open_term;
     mod outputs;
     mod play;
