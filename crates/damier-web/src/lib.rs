@@ -30,7 +30,7 @@
 //! // What `damier serve` does: its own executable answers the API calls.
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
 //! let settings = damier_web::Settings::new(std::env::current_exe()?);
-//! damier_web::serve(listener, settings, std::future::pending()).await
+//! damier_web::serve(vec![listener], settings, std::future::pending()).await
 //! # }
 //! ```
 
