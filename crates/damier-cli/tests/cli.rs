@@ -10,6 +10,7 @@ mod cli {
     mod conventions;
     mod factor;
     mod faults;
+    mod gpu;
     mod imports;
     mod kills;
     mod lights;

@@ -7,6 +7,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 mod automaton;
 mod bench;
 mod factor;
+mod gpu;
 mod lights;
 mod manual;
 mod play;
@@ -76,6 +77,9 @@ enum Command {
     Factor(factor::FactorArgs),
     /// Watch the queens automaton live in the terminal.
     Watch(watch::Args),
+    /// The GPU adapters (which one `queens count --device gpu` uses); --bench N times random
+    /// tasks of N on the GPU and the CPU cores.
+    Gpu(gpu::Args),
     /// The web lab: every problem in the browser, the API answering the commands' JSON.
     Serve(serve::Args),
     /// Every figure of docs/performance.md's summary in one run: the table with the machine,
@@ -123,6 +127,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Play(c) => play::run(c),
         Command::Factor(a) => factor::run(a),
         Command::Watch(a) => watch::run(a),
+        Command::Gpu(a) => gpu::run(a),
         Command::Serve(a) => serve::run(a),
         Command::Bench(a) => bench::run(a),
         // The commands that read the whole command line get it here, so that they import

@@ -9,6 +9,7 @@ use damier::queens::count::long::LongCount;
 use damier::queens::count::tasks::TaskEngine;
 use damier::queens::count::{CountOptions, Share, ShareCount, TimedCounts};
 
+use super::device::{Device, GpuArgs};
 use crate::util::OutputPath;
 use crate::util::output::{Report, outln};
 use crate::util::test_hooks;
@@ -62,6 +63,13 @@ pub struct Args {
     /// Seed of --verify-sample's draw [default: random, printed].
     #[arg(long, requires = "verify_sample")]
     seed: Option<u64>,
+    /// Where the tasks are counted: cpu; gpu (a build with the `gpu` feature; docs/gpu.md);
+    /// all (the GPU and the CPU cores, taking tasks from one queue); list (print the GPU
+    /// adapters and exit). A GPU count is on the task list: n in 4..=28.
+    #[arg(long, value_enum, default_value = "cpu")]
+    device: Device,
+    #[command(flatten)]
+    gpu: GpuArgs,
 }
 
 /// `--strategy` values: the engines that count one task.
@@ -102,6 +110,9 @@ pub(super) fn parse_isa(text: &str) -> Result<IsaChoice, String> {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    if a.device == Device::List {
+        return super::device::list(a.json);
+    }
     anyhow::ensure!(a.n >= 1, "n must be at least 1");
     anyhow::ensure!(
         a.n <= queens::count::MAX_N,
@@ -134,6 +145,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         delay: std::time::Duration::from_millis(hooks.task_delay_ms),
         miscount: hooks.miscount_task,
     };
+    if a.device != Device::Cpu {
+        #[cfg(feature = "mpi")]
+        anyhow::ensure!(!a.mpi, "--mpi counts on the CPU cores only (a GPU under MPI is not done yet)");
+        return super::device::run(long, a.device, a.gpu);
+    }
     #[cfg(feature = "mpi")]
     if a.mpi {
         return super::mpi_queue::run(long, hooks.slow_rank, hooks.hold_task);

@@ -12,6 +12,7 @@ mod check;
 mod corners;
 mod cost;
 mod count;
+mod device;
 mod estimate;
 mod first;
 mod journal;
@@ -25,6 +26,12 @@ mod solve;
 mod speed;
 mod sum;
 mod timing;
+
+#[cfg(not(feature = "gpu"))]
+pub(crate) use device::NO_GPU_FEATURE;
+pub(crate) use device::{GpuArgs, list as list_adapters};
+#[cfg(feature = "gpu")]
+pub(crate) use device::{gpu_error, open_gpu};
 
 /// Subcommands of `damier queens`.
 #[derive(Debug, Subcommand)]

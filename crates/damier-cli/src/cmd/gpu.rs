@@ -1,0 +1,206 @@
+//! `damier gpu`: the GPU adapters this machine offers (and which one a count uses); with
+//! `--bench N`, random tasks of N timed on the GPU and on the CPU cores, their counts compared
+//! (scripts/gpu-bench.sh runs it).
+
+use std::process::ExitCode;
+
+/// Arguments of `damier gpu`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print JSON (the adapters: index, name, backend, kind, driver, max_storage_binding,
+    /// max_buffer, max_workgroups, default; with --bench: the timing's record).
+    #[arg(long)]
+    json: bool,
+    /// Time random tasks of N (4..=28) on the GPU, then on every CPU core, compare their counts
+    /// (exit 1 if any differs) and print the time per solution of each.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(4..=28))]
+    bench: Option<u32>,
+    /// Tasks drawn for --bench.
+    #[arg(long, default_value_t = 8, requires = "bench", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    tasks: u32,
+    /// Seed of --bench's draw.
+    #[arg(long, default_value_t = 1, requires = "bench")]
+    seed: u64,
+    /// Skip the CPU's half of --bench.
+    #[arg(long, requires = "bench")]
+    no_cpu: bool,
+    /// Worker threads of the CPU's half [default: all cores].
+    #[arg(long, requires = "bench", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    #[command(flatten)]
+    gpu: super::queens::GpuArgs,
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    match a.bench {
+        None => super::queens::list_adapters(a.json),
+        Some(n) => bench::run(n, &a),
+    }
+}
+
+#[cfg(not(feature = "gpu"))]
+mod bench {
+    pub(super) fn run(_: u32, _: &super::Args) -> anyhow::Result<std::process::ExitCode> {
+        anyhow::bail!(super::super::queens::NO_GPU_FEATURE)
+    }
+}
+
+#[cfg(feature = "gpu")]
+mod bench {
+    use std::collections::HashMap;
+    use std::process::ExitCode;
+    use std::sync::Mutex;
+    use std::time::Instant;
+
+    use damier::cpu::Isa;
+    use damier::queens::count::known::known_total;
+    use damier::queens::count::tasks::{TaskEngine, TaskList, count_tasks, sample_tasks};
+
+    use crate::util::output::{Report, errln, outln};
+    use crate::util::{exit, number};
+
+    /// The record of `damier gpu --bench`.
+    #[derive(Debug, serde::Serialize)]
+    struct GpuBench {
+        n: u32,
+        adapter: String,
+        backend: String,
+        driver: String,
+        tasks: u32,
+        seed: u64,
+        /// Solutions in the tasks (weighted counts added).
+        solutions: u64,
+        gpu_seconds: f64,
+        gpu_ns_per_solution: f64,
+        /// q(n) at that rate, where q(n) is known.
+        gpu_projected_hours: Option<f64>,
+        cpu_engine: Option<&'static str>,
+        cpu_threads: Option<usize>,
+        cpu_seconds: Option<f64>,
+        /// CPU time (wall time x threads) per solution.
+        cpu_core_ns_per_solution: Option<f64>,
+        /// How many of these CPU cores one GPU is worth.
+        cores_per_gpu: Option<f64>,
+    }
+
+    fn per_task(
+        list: &TaskList,
+        tasks: &[u32],
+        run: impl FnOnce(&(dyn Fn(u32, u64) + Sync)) -> anyhow::Result<()>,
+    ) -> anyhow::Result<HashMap<u32, u64>> {
+        let counts = Mutex::new(HashMap::new());
+        run(&|i, c| {
+            counts.lock().unwrap_or_else(|e| e.into_inner()).insert(i, c);
+        })?;
+        let counts = counts.into_inner().unwrap_or_else(|e| e.into_inner());
+        anyhow::ensure!(
+            counts.len() == tasks.len(),
+            "{} of {} tasks of n = {} reported",
+            counts.len(),
+            tasks.len(),
+            list.n()
+        );
+        Ok(counts)
+    }
+
+    pub(super) fn run(n: u32, a: &super::Args) -> anyhow::Result<ExitCode> {
+        let gpu = super::super::queens::open_gpu(a.gpu)?;
+        let list = TaskList::new(n)?;
+        let all: Vec<u32> = (0..list.len()).collect();
+        let tasks = sample_tasks(&all, a.tasks, a.seed);
+        let control = crate::util::interrupt::control();
+        let start = Instant::now();
+        let on_gpu = per_task(&list, &tasks, |put| {
+            gpu.count_tasks(&list, &tasks, control, &|d| put(d.index, d.count))
+                .map_err(super::super::queens::gpu_error)
+        })?;
+        let gpu_seconds = start.elapsed().as_secs_f64();
+        let solutions = u64::try_from(on_gpu.values().map(|&c| u128::from(c)).sum::<u128>())?;
+        let per_solution = |s: f64| if solutions == 0 { f64::NAN } else { s * 1e9 / solutions as f64 };
+        let gpu_ns = per_solution(gpu_seconds);
+        let info = gpu.adapter();
+        let mut record = GpuBench {
+            n,
+            adapter: info.name.clone(),
+            backend: info.backend.clone(),
+            driver: info.driver.clone(),
+            tasks: tasks.len() as u32,
+            seed: a.seed,
+            solutions,
+            gpu_seconds,
+            gpu_ns_per_solution: gpu_ns,
+            gpu_projected_hours: known_total(n).map(|q| q as f64 * gpu_ns * 1e-9 / 3600.0),
+            cpu_engine: None,
+            cpu_threads: None,
+            cpu_seconds: None,
+            cpu_core_ns_per_solution: None,
+            cores_per_gpu: None,
+        };
+        if !a.no_cpu {
+            let pool = crate::util::pool(a.threads)?;
+            let engine = TaskEngine::best_for(n);
+            let start = Instant::now();
+            let on_cpu = per_task(&list, &tasks, |put| {
+                pool.install(|| {
+                    count_tasks(&list, engine, Isa::best(), None, &tasks, control, &|d| put(d.index, d.count))
+                })?;
+                Ok(())
+            })?;
+            let cpu_seconds = start.elapsed().as_secs_f64();
+            let threads = pool.current_num_threads();
+            let differ: Vec<u32> = tasks.iter().copied().filter(|i| on_gpu.get(i) != on_cpu.get(i)).collect();
+            if !differ.is_empty() {
+                for i in &differ {
+                    errln!(
+                        "damier: MISMATCH: n = {n}, task {i}: GPU {:?}, CPU ({}) {:?}",
+                        on_gpu.get(i),
+                        engine.name(),
+                        on_cpu.get(i)
+                    );
+                }
+                return Ok(ExitCode::from(exit::NO));
+            }
+            record.cpu_engine = Some(engine.name());
+            record.cpu_threads = Some(threads);
+            record.cpu_seconds = Some(cpu_seconds);
+            record.cpu_core_ns_per_solution = Some(per_solution(cpu_seconds * threads as f64));
+            record.cores_per_gpu = Some(cpu_seconds * threads as f64 / gpu_seconds);
+        }
+        record.print(a.json)?;
+        Ok(ExitCode::SUCCESS)
+    }
+
+    impl Report for GpuBench {
+        fn print_text(&self) -> anyhow::Result<()> {
+            let mut line = format!(
+                "n = {}: {} tasks, {} solutions; GPU {} ({}): {} s, {} ns per solution",
+                self.n,
+                self.tasks,
+                self.solutions,
+                self.adapter,
+                self.backend,
+                number(self.gpu_seconds),
+                number(self.gpu_ns_per_solution)
+            );
+            if let Some(h) = self.gpu_projected_hours {
+                line += &format!(" (q({}) projected at {} GPU hours)", self.n, number(h));
+            }
+            if let (Some(e), Some(t), Some(s), Some(ns), Some(k)) = (
+                self.cpu_engine,
+                self.cpu_threads,
+                self.cpu_seconds,
+                self.cpu_core_ns_per_solution,
+                self.cores_per_gpu,
+            ) {
+                line += &format!(
+                    "; CPU {e} engine on {t} threads: {} s, {} core-ns per solution, the same counts; one GPU = {} cores",
+                    number(s),
+                    number(ns),
+                    number(k)
+                );
+            }
+            outln!("{line}")?;
+            Ok(())
+        }
+    }
+}

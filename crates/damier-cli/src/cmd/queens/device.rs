@@ -1,0 +1,254 @@
+//! `damier queens count --device gpu|all`: the task list counted on a GPU (the crate
+//! damier-gpu), alone or beside the CPU cores, recorded in the same journal as a CPU count.
+//!
+//! The journal's header names one engine for all its tasks. The GPU kernel runs the
+//! backtracker's search (row by row over the task's columns, then the other columns), so a
+//! `--device gpu` count is headed `backtrack`, and `journal --recheck` recounts its tasks with
+//! the quarters engine on the CPU; a `--device all` count is headed with the CPU's engine
+//! (quarters), and the recheck recounts every task, GPU ones included, with the CPU's
+//! backtracker.
+
+use std::process::ExitCode;
+
+use damier::queens::count::tasks::TaskEngine;
+
+use super::long::Run;
+
+/// `--device`: where the tasks are counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Device {
+    /// The CPU cores (every count without the task list runs here).
+    Cpu,
+    /// The GPU (the default adapter; `damier gpu` lists them).
+    Gpu,
+    /// The GPU and the CPU cores together, taking tasks from one queue.
+    All,
+    /// List the GPU adapters and exit.
+    List,
+}
+
+/// The GPU settings of `queens count` (`--gpu-*`).
+#[derive(Clone, Copy, Debug, Default, clap::Args)]
+pub(crate) struct GpuArgs {
+    /// The adapter counting, by its index in `damier gpu` [default: the first discrete GPU,
+    /// else the first adapter].
+    #[arg(long, value_name = "INDEX")]
+    gpu_adapter: Option<usize>,
+    /// Rows placed on the host before the kernel takes over [default: about n / 2 - 1].
+    #[arg(long, value_name = "ROWS", hide = true)]
+    gpu_rows: Option<u32>,
+    /// Kernel invocations per dispatch [default: 131072 on a GPU, 1024 on a software driver].
+    #[arg(long, value_name = "SLOTS", hide = true, value_parser = clap::value_parser!(u32).range(64..=1 << 24))]
+    gpu_slots: Option<u32>,
+    /// Loop iterations per invocation and dispatch [default: adapted to 50 ms a dispatch].
+    #[arg(long, value_name = "ITERATIONS", hide = true, value_parser = clap::value_parser!(u32).range(1..))]
+    gpu_budget: Option<u32>,
+}
+
+/// Counts `r` over the task list on `device` (gpu or all).
+pub(super) fn run(mut r: Run, device: Device, g: GpuArgs) -> anyhow::Result<ExitCode> {
+    anyhow::ensure!(
+        (damier::queens::count::tasks::MIN_TASK_N..=damier::queens::count::tasks::MAX_TASK_N)
+            .contains(&r.plan.n),
+        "--device {} counts the task list: n in {}..={}",
+        if device == Device::Gpu { "gpu" } else { "all" },
+        damier::queens::count::tasks::MIN_TASK_N,
+        damier::queens::count::tasks::MAX_TASK_N
+    );
+    if device == Device::Gpu {
+        anyhow::ensure!(
+            r.plan.engine.is_none(),
+            "--strategy picks the CPU's engine: --device gpu counts every task on the GPU (use --device all for both)"
+        );
+        r.plan.engine = Some(TaskEngine::Backtrack);
+    } else if r.plan.engine.is_none() {
+        r.plan.engine = Some(TaskEngine::best_for(r.plan.n));
+    }
+    imp::run(r, device, g)
+}
+
+#[cfg(not(feature = "gpu"))]
+mod imp {
+    use super::*;
+
+    pub(super) fn run(_: Run, _: Device, _: GpuArgs) -> anyhow::Result<ExitCode> {
+        anyhow::bail!(NO_GPU_FEATURE)
+    }
+}
+
+/// The error of a GPU option in a build without the feature.
+#[cfg(not(feature = "gpu"))]
+pub(crate) const NO_GPU_FEATURE: &str = "this damier was built without GPU support: build it with `cargo build --release --features gpu` (docs/gpu.md)";
+
+/// Prints the adapters (`--device list`, `damier gpu`).
+pub(crate) fn list(json: bool) -> anyhow::Result<ExitCode> {
+    imp_list::list(json)
+}
+
+#[cfg(not(feature = "gpu"))]
+mod imp_list {
+    pub(super) fn list(_: bool) -> anyhow::Result<std::process::ExitCode> {
+        anyhow::bail!(super::NO_GPU_FEATURE)
+    }
+}
+
+#[cfg(feature = "gpu")]
+mod imp_list {
+    use std::process::ExitCode;
+
+    use crate::util::output::outln;
+
+    pub(super) fn list(json: bool) -> anyhow::Result<ExitCode> {
+        let adapters = damier_gpu::adapters();
+        if json {
+            outln!("{}", serde_json::to_string(&adapters)?)?;
+        } else if adapters.is_empty() {
+            outln!("no GPU adapter (Vulkan, Metal or DX12) found: docs/gpu.md says which driver to install")?;
+        } else {
+            for a in &adapters {
+                outln!(
+                    "{}{}: {} ({}, {}; driver {}; storage binding {} MiB, buffer {} MiB, {} workgroups)",
+                    if a.default { "* " } else { "  " },
+                    a.index,
+                    a.name,
+                    a.backend,
+                    a.kind,
+                    a.driver,
+                    a.max_storage_binding >> 20,
+                    a.max_buffer >> 20,
+                    a.max_workgroups
+                )?;
+            }
+            outln!("* = the adapter a count uses without --gpu-adapter")?;
+        }
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+#[cfg(feature = "gpu")]
+mod imp {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use damier::control::Control;
+    use damier::queens::count::long::LongRun;
+    use damier::queens::count::tasks::TaskDone;
+    use damier_gpu::{Gpu, GpuError, GpuSettings};
+
+    use super::*;
+    use crate::util::output::errln;
+    use crate::util::{exit, interrupt, progress::Progress};
+
+    /// Opens the GPU of `g`: no adapter is a usage error (exit 2), a device that fails a fault
+    /// (exit 74).
+    pub(crate) fn open(g: GpuArgs) -> anyhow::Result<Gpu> {
+        let settings = GpuSettings {
+            start_row: g.gpu_rows,
+            slots: g.gpu_slots,
+            budget: g.gpu_budget,
+            dispatch_ms: None,
+        };
+        Gpu::open(g.gpu_adapter, settings).map_err(error)
+    }
+
+    /// A GPU error for the CLI: device faults exit 74, the rest 2 (Ctrl-C: 130).
+    pub(crate) fn error(e: GpuError) -> anyhow::Error {
+        if e.is_device_fault() { exit::fault(e.to_string()) } else { anyhow::Error::new(e) }
+    }
+
+    pub(super) fn run(r: Run, device: Device, g: GpuArgs) -> anyhow::Result<ExitCode> {
+        let gpu = open(g)?;
+        let pool = crate::util::pool(r.threads)?;
+        let p = super::super::long::prepare(&r, &pool)?;
+        let left = p.left();
+        errln!(
+            "damier: counting {} on GPU {} ({}){}",
+            crate::util::plural(left.len() as u64, "task"),
+            gpu.adapter().name,
+            gpu.adapter().backend,
+            if device == Device::All { " and the CPU cores" } else { "" }
+        );
+        let control = interrupt::control();
+        let counted = {
+            let _bar = Progress::start(control, left.len() as u64, "counting");
+            let record = |mut d: TaskDone| {
+                if !r.delay.is_zero() {
+                    std::thread::sleep(r.delay);
+                }
+                if r.miscount == Some(d.index) {
+                    d.count = d.count.wrapping_add(1);
+                }
+                p.record(d);
+            };
+            match device {
+                Device::All => both(&gpu, &p, &pool, &left, control, &record),
+                _ => gpu.count_tasks(p.list(), &left, control, &record).map_err(error),
+            }
+        };
+        // Also after Ctrl-C or a device fault: what finished is on the disk.
+        p.finish_journal()?;
+        counted?;
+        super::super::long::conclude(&r, p, &pool, |_| {})
+    }
+
+    /// The GPU and the CPU pool taking chunks of `left` from one cursor until none is left.
+    fn both(
+        gpu: &Gpu,
+        p: &LongRun,
+        pool: &rayon::ThreadPool,
+        left: &[u32],
+        control: &Control,
+        record: &(dyn Fn(TaskDone) + Sync),
+    ) -> anyhow::Result<()> {
+        let cursor = AtomicUsize::new(0);
+        let take = |size: usize| {
+            let start = cursor.fetch_add(size, Ordering::Relaxed).min(left.len());
+            &left[start..(start + size).min(left.len())]
+        };
+        // PERF: the GPU's chunks are large enough to fill a batch; the CPU's keep every core busy
+        // with a few tasks each, so that the two finish close together.
+        let gpu_chunk = (left.len() / 64).clamp(1, 4096);
+        let cpu_chunk = 2 * pool.current_num_threads();
+        let (on_gpu, on_cpu) = std::thread::scope(|s| {
+            let gpu_side = s.spawn(|| -> Result<(), GpuError> {
+                loop {
+                    let chunk = take(gpu_chunk);
+                    if chunk.is_empty() {
+                        return Ok(());
+                    }
+                    if let Err(e) = gpu.count_tasks(p.list(), chunk, control, record) {
+                        // A device fault stops the CPU side too: the run exits 74 and a rerun
+                        // with the journal resumes.
+                        control.cancel();
+                        return Err(e);
+                    }
+                }
+            });
+            let cpu_side = pool.install(|| -> anyhow::Result<()> {
+                loop {
+                    let chunk = take(cpu_chunk);
+                    if chunk.is_empty() {
+                        return Ok(());
+                    }
+                    p.count(chunk, control, record)?;
+                }
+            });
+            // A failing side stops the other.
+            if cpu_side.is_err() {
+                control.cancel();
+            }
+            let gpu_side =
+                gpu_side.join().unwrap_or_else(|_| Err(GpuError::Setting("the GPU thread panicked".into())));
+            (gpu_side, cpu_side)
+        });
+        match (on_gpu, on_cpu) {
+            // The GPU's fault first: the CPU side then stopped as interrupted.
+            (Err(e), _) if !matches!(e, GpuError::Interrupted(_)) => Err(error(e)),
+            (_, Err(e)) => Err(e),
+            (Err(e), _) => Err(error(e)),
+            (Ok(()), Ok(())) => Ok(()),
+        }
+    }
+}
+
+#[cfg(feature = "gpu")]
+pub(crate) use imp::{error as gpu_error, open as open_gpu};

@@ -1,0 +1,160 @@
+//! `queens count --device gpu|all|list` and `damier gpu`. Built without the `gpu` feature the
+//! commands say so (exit 2); with it (`cargo test -p damier-cli --features gpu --test cli
+//! gpu`, a step of .ci/run) they run the real kernel on the machine's adapter (lavapipe in
+//! CI), or are skipped where there is none, except under `CI`.
+
+use super::util::fails_with;
+#[cfg(feature = "gpu")]
+use super::util::{damier, json};
+
+#[cfg(not(feature = "gpu"))]
+#[test]
+fn without_the_feature_the_gpu_options_say_how_to_build_it() {
+    for args in [
+        &["queens", "count", "10", "--device", "gpu"][..],
+        &["queens", "count", "10", "--device", "list"],
+        &["gpu"],
+    ] {
+        let err = fails_with(args, 2);
+        assert!(err.contains("built without GPU support") && err.contains("--features gpu"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+/// Whether the machine has an adapter; without one the test is skipped (a failure under CI).
+#[cfg(feature = "gpu")]
+fn has_adapter() -> bool {
+    let adapters = json(&["gpu", "--json"]);
+    let found = !adapters.as_array().expect("a list").is_empty();
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have a Vulkan adapter (.ci/run installs mesa-vulkan-drivers)"
+        );
+        println!("skipped, because no Vulkan adapter (install mesa-vulkan-drivers)");
+    }
+    found
+}
+
+#[cfg(feature = "gpu")]
+#[test]
+fn counts_on_the_gpu_and_beside_the_cpu_are_the_known_totals() {
+    if !has_adapter() {
+        return;
+    }
+    let r = json(&["queens", "count", "12", "--device", "gpu", "--json"]);
+    assert_eq!((r["total"].as_u64(), r["unique"].as_u64()), (Some(14_200), Some(1_787)), "{r}");
+    assert_eq!(r["strategy"], "backtrack");
+    let r = json(&["queens", "count", "13", "--device", "all", "--threads", "2", "--json"]);
+    assert_eq!(r["total"].as_u64(), Some(73_712), "{r}");
+    // Shares on the GPU add up.
+    let total: u64 = (1..=3)
+        .map(|k| {
+            let r =
+                json(&["queens", "count", "11", "--device", "gpu", "--share", &format!("{k}/3"), "--json"]);
+            r["share_total"].as_u64().unwrap()
+        })
+        .sum();
+    assert_eq!(total, 2_680);
+    let out = damier().args(["queens", "count", "10", "--device", "list"]).output().unwrap();
+    assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).contains("* 0: "));
+}
+
+#[cfg(feature = "gpu")]
+#[test]
+fn a_gpu_journal_resumes_and_is_rechecked_on_the_cpu() {
+    if !has_adapter() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("12.journal");
+    let journal = journal.to_str().unwrap();
+    let args = [
+        "queens",
+        "count",
+        "12",
+        "--device",
+        "gpu",
+        "--journal",
+        journal,
+        "--verify-sample",
+        "5",
+        "--seed",
+        "3",
+        "--json",
+    ];
+    let first = json(&args);
+    assert_eq!(first["total"].as_u64(), Some(14_200));
+    assert_eq!(first["verified_tasks"].as_u64(), Some(5));
+    let again = json(&args);
+    assert_eq!(again["resumed_tasks"], first["tasks"], "{again}");
+    let audit = json(&["queens", "journal", journal, "--recheck", "20", "--seed", "1", "--json"]);
+    assert_eq!(audit["recheck"]["engine"], "quarters", "{audit}");
+    assert_eq!(audit["recheck"]["agree"], true, "{audit}");
+    // The CPU's default engine refuses the GPU's journal rather than mixing engines.
+    fails_with(&["queens", "count", "12", "--journal", journal], 2);
+}
+
+#[cfg(feature = "gpu")]
+#[test]
+fn gpu_errors_are_one_line_with_their_exit_codes() {
+    // No adapter (the loader pointed at no driver): exit 2.
+    let out = damier()
+        .env("VK_ICD_FILENAMES", "/nonexistent/icd.json")
+        .args(["queens", "count", "10", "--device", "gpu"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("damier: error: no GPU adapter found"), "{err}");
+    let err = fails_with(&["queens", "count", "12", "--device", "gpu", "--strategy", "quarters"], 2);
+    assert!(err.contains("--strategy picks the CPU's engine"), "{err}");
+    fails_with(&["queens", "count", "3", "--device", "gpu"], 2);
+    if !has_adapter() {
+        return;
+    }
+    fails_with(&["queens", "count", "12", "--device", "gpu", "--gpu-rows", "11"], 2);
+    // A device fault: lavapipe cuts a loop this long short (one row placed on the host, 64
+    // slots, no budget); the count exits 74 and records none of the batch's tasks. A real
+    // GPU runs it to the end.
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("cut.journal");
+    let journal = journal.to_str().unwrap();
+    let args = [
+        "queens",
+        "count",
+        "12",
+        "--device",
+        "gpu",
+        "--gpu-rows",
+        "1",
+        "--gpu-slots",
+        "64",
+        "--gpu-budget",
+        "16777216",
+        "--journal",
+        journal,
+    ];
+    let software = json(&["gpu", "--json"])[0]["name"].as_str().unwrap_or("").contains("llvmpipe");
+    if software {
+        let err = fails_with(&args, 74);
+        assert!(err.contains("the driver cut a shader loop short"), "{err}");
+        let status = json(&["queens", "journal", journal, "--json"]);
+        assert_eq!(status["done"].as_u64(), Some(0), "{status}");
+    } else {
+        assert!(damier().args(args).output().unwrap().status.success());
+    }
+}
+
+#[cfg(feature = "gpu")]
+#[test]
+fn the_bench_compares_the_gpu_with_the_cpu() {
+    if !has_adapter() {
+        return;
+    }
+    let r = json(&["gpu", "--bench", "13", "--tasks", "30", "--seed", "2", "--json"]);
+    assert_eq!(r["tasks"].as_u64(), Some(30), "{r}");
+    assert!(r["solutions"].as_u64().unwrap() > 0, "{r}");
+    assert_eq!(r["cpu_engine"], "quarters", "{r}");
+    assert!(r["gpu_ns_per_solution"].as_f64().unwrap() > 0.0, "{r}");
+}

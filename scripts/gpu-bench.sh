@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The GPU engine's benchmark on a machine with a GPU (docs/gpu.md, "Benchmark"): the adapter
+# and driver, q(n) wall times, the GPU's time per solution on random tasks of large n, and the
+# CPU engine on the same tasks with every core. Installs nothing and reaches no network: it
+# needs only the release binary (built with `--features gpu`) and the Vulkan loader
+# (libvulkan.so.1, Debian's libvulkan1), either installed or carried in the same folder as
+# this script or the binary.
+#
+#   scripts/gpu-bench.sh                      # the defaults below, under 8 minutes
+#   Q_SIZES="10 11 12" EST_SIZES="13 14" scripts/gpu-bench.sh   # a quick run (lavapipe)
+#
+# Environment:
+#   DAMIER        the binary [default: ./damier beside this script, else target/release/damier]
+#   Q_SIZES       n whose q(n) is counted on the GPU and checked [default: 18 19 20 21 22]
+#   EST_SIZES     n whose random tasks are timed on the GPU and the CPU [default: 23..28]
+#   CPU_MAX_N     largest n timed on the CPU too [default: 26: a task of 27 or 28 takes
+#                 minutes on one core]
+#   BUDGET_S      wall-clock budget of the whole run, seconds [default: 470]
+#   VK_ICD_FILENAMES  the Vulkan driver (ICD) file; found or written when unset (below)
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+start=$SECONDS
+budget=${BUDGET_S:-470}
+q_sizes=${Q_SIZES:-18 19 20 21 22}
+est_sizes=${EST_SIZES:-23 24 25 26 27 28}
+cpu_max_n=${CPU_MAX_N:-26}
+
+damier=${DAMIER:-}
+if [ -z "$damier" ]; then
+  for c in "$here/damier" "$here/../target/release/damier"; do
+    [ -x "$c" ] && damier=$c && break
+  done
+fi
+[ -n "$damier" ] && [ -x "$damier" ] || { echo "gpu-bench: no damier binary (set DAMIER=...)" >&2; exit 2; }
+# A loader carried beside the script or the binary.
+for d in "$here" "$(dirname "$damier")"; do
+  [ -e "$d/libvulkan.so.1" ] && export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+done
+# The NVIDIA driver's ICD file: where the driver package puts it, else one written here that
+# names the driver's Vulkan library (containers often carry the library without the file).
+if [ -z "${VK_ICD_FILENAMES:-}" ]; then
+  for f in /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json \
+           /usr/share/vulkan/icd.d/nvidia_icd.x86_64.json; do
+    [ -e "$f" ] && export VK_ICD_FILENAMES=$f && break
+  done
+  if [ -z "${VK_ICD_FILENAMES:-}" ] && ldconfig -p 2>/dev/null | grep -q libGLX_nvidia.so.0; then
+    icd=$(mktemp --suffix=.json)
+    printf '{"file_format_version":"1.0.0","ICD":{"library_path":"libGLX_nvidia.so.0","api_version":"1.3.0"}}\n' >"$icd"
+    export VK_ICD_FILENAMES=$icd
+  fi
+fi
+echo "gpu-bench: damier $("$damier" --version | cut -d' ' -f2), ICD ${VK_ICD_FILENAMES:-(none set: the default search path)}"
+nproc_=$(nproc)
+echo "gpu-bench: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $nproc_ threads"
+command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+
+left() { echo $((budget - (SECONDS - start))); }
+# Runs "$@" within the budget left; says so when the budget is spent.
+timed() {
+  local l
+  l=$(left)
+  if [ "$l" -le 5 ]; then echo "gpu-bench: budget spent, skipped: ${*: -4}"; return 0; fi
+  timeout --signal=INT "$l" "$@"
+  local rc=$?
+  [ $rc -eq 124 ] || [ $rc -eq 130 ] && echo "gpu-bench: stopped at the budget: ${*: -4}"
+  return 0
+}
+
+echo "== adapters"
+"$damier" gpu || exit $?
+export DAMIER_PROGRESS=none
+# OEIS A000170, n = 0..27.
+a000170=(1 1 0 0 2 10 4 40 92 352 724 2680 14200 73712 365596 2279184 14772512 95815104
+  666090624 4968057848 39029188884 314666222712 2691008701644 24233937684440
+  227514171973736 2207893435808352 22317699616364044 234907967154122528)
+echo "== q(n) on the GPU: wall time, the total checked against OEIS A000170"
+for n in $q_sizes; do
+  out=$(timed "$damier" queens count "$n" --device gpu --json | tr -d " \n")
+  total=$(sed -n 's/.*"total":\([0-9]*\).*/\1/p' <<<"$out")
+  seconds=$(sed -n 's/.*"seconds":\([0-9.e+-]*\).*/\1/p' <<<"$out")
+  if [ -z "$total" ]; then
+    echo "n = $n: no total ($out)"
+  elif [ "$total" = "${a000170[$n]:-}" ]; then
+    echo "n = $n: q = $total (A000170: agrees), $seconds s"
+  else
+    echo "n = $n: q = $total: MISMATCH with A000170 (${a000170[$n]:-unknown}), $seconds s"
+  fi
+done
+echo "== random tasks: GPU time per solution, and the CPU engine on the same tasks with $nproc_ threads"
+for n in $est_sizes; do
+  case $n in 2[0-4]|1?) k=16 ;; 25|26) k=4 ;; *) k=1 ;; esac
+  cpu=()
+  [ "$n" -gt "$cpu_max_n" ] && cpu=(--no-cpu)
+  timed "$damier" gpu --bench "$n" --tasks "$k" --seed "$n" "${cpu[@]}"
+done
+echo "gpu-bench: done in $((SECONDS - start)) s"
