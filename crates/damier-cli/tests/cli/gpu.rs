@@ -69,20 +69,10 @@ fn a_gpu_journal_resumes_and_is_rechecked_on_the_cpu() {
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("12.journal");
     let journal = journal.to_str().unwrap();
-    let args = [
-        "queens",
-        "count",
-        "12",
-        "--device",
-        "gpu",
-        "--journal",
-        journal,
-        "--verify-sample",
-        "5",
-        "--seed",
-        "3",
-        "--json",
-    ];
+    let args: Vec<&str> = "queens count 12 --device gpu --verify-sample 5 --seed 3 --json --journal"
+        .split(' ')
+        .chain([journal])
+        .collect();
     let first = json(&args);
     assert_eq!(first["total"].as_u64(), Some(14_200));
     assert_eq!(first["verified_tasks"].as_u64(), Some(5));
@@ -120,21 +110,11 @@ fn gpu_errors_are_one_line_with_their_exit_codes() {
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("cut.journal");
     let journal = journal.to_str().unwrap();
-    let args = [
-        "queens",
-        "count",
-        "12",
-        "--device",
-        "gpu",
-        "--gpu-rows",
-        "1",
-        "--gpu-slots",
-        "64",
-        "--gpu-budget",
-        "16777216",
-        "--journal",
-        journal,
-    ];
+    let args: Vec<&str> =
+        "queens count 12 --device gpu --gpu-rows 1 --gpu-slots 64 --gpu-budget 16777216 --journal"
+            .split(' ')
+            .chain([journal])
+            .collect();
     let software = json(&["gpu", "--json"])[0]["name"].as_str().unwrap_or("").contains("llvmpipe");
     if software {
         let err = fails_with(&args, 74);
