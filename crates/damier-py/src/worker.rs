@@ -1,9 +1,10 @@
 //! Long calls: the library works on a worker thread while the calling thread, without the GIL,
 //! waits for it and runs Python's signal handlers every [`SIGNAL_POLL`]. On Ctrl-C the call
-//! cancels the library's [`Control`] and raises `KeyboardInterrupt` at once; the worker stops
-//! at the engine's next poll (between tasks of a count, chunks of automaton updates) and its
-//! result is dropped. A panic of the worker becomes a Python exception instead of crossing
-//! the boundary.
+//! cancels the library's [`Control`], waits (without the GIL) for the worker to stop at the
+//! engine's next poll (every few milliseconds of work: inside a task of a count, between
+//! chunks of automaton updates), drops its result and raises `KeyboardInterrupt`: no work goes
+//! on behind the interpreter's back. A panic of the worker becomes a Python exception instead
+//! of crossing the boundary.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
@@ -28,8 +29,8 @@ struct Shared<T> {
 }
 
 /// Runs `work` with a fresh [`Control`] on a worker thread, the GIL released. A pending
-/// signal (Ctrl-C: `KeyboardInterrupt`) cancels the control and is raised without waiting for
-/// the worker; a panic is raised as `pyo3_runtime.PanicException`.
+/// signal (Ctrl-C: `KeyboardInterrupt`) cancels the control and is raised once the worker has
+/// stopped; a panic is raised as `pyo3_runtime.PanicException`.
 pub fn run<T, F>(py: Python<'_>, work: F) -> PyResult<T>
 where
     T: Send + 'static,
@@ -47,21 +48,32 @@ where
             theirs.ready.notify_all();
         })
         .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("cannot start a worker thread: {e}")))?;
-    loop {
-        let out = py.detach(|| {
+    // The worker's result, waited for at most `wait` (`None`: until it comes).
+    let result = |wait: Option<Duration>| {
+        py.detach(|| {
             let guard = shared.result.lock().unwrap_or_else(PoisonError::into_inner);
-            let (mut guard, _) = shared
-                .ready
-                .wait_timeout_while(guard, SIGNAL_POLL, |v| v.is_none())
-                .unwrap_or_else(PoisonError::into_inner);
+            let mut guard = match wait {
+                Some(wait) => shared
+                    .ready
+                    .wait_timeout_while(guard, wait, |v| v.is_none())
+                    .map_or_else(|e| e.into_inner().0, |(g, _)| g),
+                None => {
+                    shared.ready.wait_while(guard, |v| v.is_none()).unwrap_or_else(PoisonError::into_inner)
+                }
+            };
             guard.take()
-        });
-        match out {
+        })
+    };
+    loop {
+        match result(Some(SIGNAL_POLL)) {
             Some(Ok(value)) => return Ok(value),
             Some(Err(payload)) => return Err(panic_error(payload)),
             None => {
                 if let Err(e) = py.check_signals() {
                     shared.control.cancel();
+                    // The worker stops at its engine's next poll; its result (or panic) is
+                    // dropped for the signal's exception.
+                    let _stopped = result(None);
                     return Err(e);
                 }
             }

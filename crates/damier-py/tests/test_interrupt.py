@@ -2,6 +2,7 @@
 running a call that would otherwise go on for hours. The test waits at most 60 s (a hang
 detector, not a timing assertion); the delay measured is printed."""
 
+import os
 import signal
 import subprocess
 import sys
@@ -48,6 +49,39 @@ def test_ctrl_c_raises_keyboard_interrupt(call):
     code, _, err = interrupt(call)
     assert "KeyboardInterrupt" in err, err
     assert code != 0
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads the threads from /proc")
+@pytest.mark.parametrize("call", LONG_CALLS)
+def test_ctrl_c_waits_for_the_worker_to_stop(call):
+    """KeyboardInterrupt is raised once the worker has stopped: no work goes on behind the
+    interpreter's back (the worker thread, named "damier worker", is gone at once; the loop
+    only lets it finish exiting, and gives up after 10 s: a hang detector)."""
+    code, out, err = interrupt(
+        f"""
+        import os, time
+        def workers():
+            names = []
+            for t in os.listdir("/proc/self/task"):
+                try:
+                    with open(f"/proc/self/task/{{t}}/comm") as f:
+                        names.append(f.read().strip())
+                except OSError:
+                    pass
+            return names.count("damier worker")
+        try:
+            {call}
+        except KeyboardInterrupt:
+            caught = time.perf_counter()
+            while workers() and time.perf_counter() - caught < 10:
+                time.sleep(0.001)
+            print("workers left", workers(), f"{{time.perf_counter() - caught:.3f}} s after the exception")
+        """
+    )
+    assert code == 0, err
+    last = out.strip().splitlines()[-1]
+    print(f"{call}: {last}")
+    assert last.startswith("workers left 0"), last
 
 
 def test_an_interrupted_automaton_keeps_its_state():

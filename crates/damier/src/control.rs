@@ -118,4 +118,20 @@ mod tests {
         c.cancel();
         assert!(c.cancelled());
     }
+
+    /// Every error that wraps [`Interrupted`] gives it as its source, so that a front end
+    /// finds it in the chain (the CLI exits 130 on it): `automaton growth` stopped by Ctrl-C
+    /// exited 2, "error: interrupted", when its error was transparent.
+    #[test]
+    fn errors_wrapping_an_interruption_give_it_as_their_source() {
+        fn source_is_interrupted(e: &dyn std::error::Error) -> bool {
+            e.source().is_some_and(|s| s.downcast_ref::<Interrupted>().is_some())
+                && e.to_string() == "interrupted"
+        }
+        assert!(source_is_interrupted(&crate::automaton::growth::MeasureError::from(Interrupted)));
+        assert!(source_is_interrupted(&crate::automaton::experiment::ExperimentError::from(Interrupted)));
+        assert!(source_is_interrupted(&crate::factor::FactorError::from(Interrupted)));
+        assert!(source_is_interrupted(&crate::lights::LightsError::from(Interrupted)));
+        assert!(source_is_interrupted(&crate::queens::count::CountError::from(Interrupted)));
+    }
 }

@@ -255,7 +255,7 @@ pub enum ExperimentError {
     #[error(transparent)]
     Params(#[from] AutomatonError),
     /// Cancelled.
-    #[error(transparent)]
+    #[error("interrupted")]
     Interrupted(#[from] Interrupted),
     /// An empty list of values to sweep.
     #[error("nothing to run: the list of values is empty")]

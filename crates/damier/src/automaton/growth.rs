@@ -387,7 +387,7 @@ pub enum MeasureError {
     #[error(transparent)]
     Local(#[from] crate::queens::local::LocalError),
     /// Cancelled.
-    #[error(transparent)]
+    #[error("interrupted")]
     Interrupted(#[from] crate::control::Interrupted),
 }
 

@@ -114,6 +114,6 @@ pub enum FactorError {
     #[error("semiprime size {0} bits is out of range: 6..=64 is supported")]
     Bits(u32),
     /// Cancelled.
-    #[error(transparent)]
+    #[error("interrupted")]
     Interrupted(#[from] Interrupted),
 }

@@ -65,7 +65,7 @@ pub enum LightsError {
         max: u64,
     },
     /// Stopped through the control.
-    #[error(transparent)]
+    #[error("interrupted")]
     Interrupted(#[from] Interrupted),
     /// The orthogonality test and the solve disagree on whether a board is winnable (a bug;
     /// never expected).

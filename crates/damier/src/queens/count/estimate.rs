@@ -365,12 +365,13 @@ pub fn estimate_cost(n: u32, options: &EstimateOptions, control: &Control) -> Re
 }
 
 /// [`estimate_cost`], calling `on_task` (from the worker threads) as each sampled task
-/// finishes, and keeping the work of an interrupted run (tasks run in a random order, so
-/// those that finished are a random sample too): cancelled through `control` after
-/// at least one sampled task finished, it returns the projection from the tasks that did,
-/// marked [`Estimate::stopped_early`] (before that, [`TaskError::Interrupted`]). For
-/// estimates of many minutes a task (n = 28), which a user may stop when the interval is
-/// narrow enough.
+/// finishes, and keeping the work of an interrupted run: cancelled through `control`, the
+/// tasks in flight stop within milliseconds, and the projection is made from the tasks
+/// started before the first one that did not finish, marked [`Estimate::stopped_early`]
+/// ([`TaskError::Interrupted`] when there is none). Tasks start in a random order, so these
+/// are a random sample too; the tasks that finished after it started are left out, as they
+/// lean to short ones (the stopped tasks are more likely long). For estimates of many minutes
+/// a task (n = 28), which a user may stop when the interval is narrow enough.
 pub fn estimate_cost_with(
     n: u32,
     options: &EstimateOptions,
@@ -446,15 +447,33 @@ pub fn estimate_cost_with(
     let (warm_up, mut samples) = found.into_inner().unwrap_or_else(|e| e.into_inner());
     let table_seconds = match ran {
         Ok(seconds) if !control.cancelled() => seconds,
-        // Interrupted: what finished is kept, if anything did.
-        _ if samples.is_empty() => return Err(Interrupted.into()),
-        _ => 0.0,
+        // Interrupted: the tasks started before the first one stopped are kept, if any.
+        _ => {
+            keep_started_before_a_stopped_one(&mut samples);
+            if samples.is_empty() {
+                return Err(Interrupted.into());
+            }
+            0.0
+        }
     };
     samples.sort_by_key(|&(index, _)| index);
     let setup = table_seconds + warm_up;
     let mut e = project_samples(n, u64::from(list.len()), &samples, options.queries, setup, thread_clock);
     e.stopped_early = samples.len() < picked.len() || control.cancelled();
     Ok(e)
+}
+
+/// Keeps the samples of the tasks started before the first one that did not finish (tasks
+/// are numbered from 1 in the order they started; 0 was the warm-up).
+fn keep_started_before_a_stopped_one(samples: &mut Vec<(u32, quarters::TaskSample)>) {
+    let mut started: Vec<u64> = samples.iter().map(|(_, s)| s.started).collect();
+    started.sort_unstable();
+    let first_missing = started
+        .iter()
+        .zip(1..)
+        .find(|&(&s, want)| s != want)
+        .map_or(started.len() as u64 + 1, |(_, want)| want);
+    samples.retain(|(_, s)| s.started < first_missing);
 }
 
 /// Times up to `samples` random tasks of n (drawn with `seed`) with the backtracker, one
@@ -666,6 +685,26 @@ mod tests {
             ..two
         };
         assert!((matching_seconds(&priced) - 11.2).abs() < 1e-9);
+    }
+
+    /// After an interruption, the tasks started after the first stopped one are left out
+    /// even if they finished: the stopped task is more likely a long one, the later ones that
+    /// finished short ones.
+    #[test]
+    fn an_interrupted_estimate_keeps_the_tasks_started_before_a_stopped_one() {
+        let started = |order: &[u64]| -> Vec<(u32, TaskSample)> {
+            order.iter().map(|&s| (s as u32, TaskSample { started: s, ..TaskSample::default() })).collect()
+        };
+        let kept = |order: &[u64]| {
+            let mut s = started(order);
+            keep_started_before_a_stopped_one(&mut s);
+            s.iter().map(|(_, t)| t.started).collect::<Vec<_>>()
+        };
+        // Task 3 was stopped (long): 4 and 5, finished after it started, are dropped.
+        assert_eq!(kept(&[5, 1, 2, 4]), [1, 2]);
+        assert_eq!(kept(&[2, 3, 1]), [2, 3, 1], "none stopped before the last start");
+        assert_eq!(kept(&[2, 3]), Vec::<u64>::new(), "the first task stopped");
+        assert_eq!(kept(&[]), Vec::<u64>::new());
     }
 
     #[test]

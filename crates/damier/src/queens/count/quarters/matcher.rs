@@ -3,6 +3,7 @@
 use super::geometry::WEIGHT_AT;
 use super::kernel;
 use super::sliced::{BLOCK, CHUNK, MAX_CHUNKS, Row, slice_block};
+use crate::control::{Control, Interrupted};
 use crate::cpu::Isa;
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::features;
@@ -48,6 +49,14 @@ const KEY_MASK: u64 = (1 << WEIGHT_AT) - 1;
 /// packing table and packing both sides cost more than the chunks they save.
 /// [default: 4096]
 const PACK_MIN_KEYS: usize = 1 << 12;
+
+/// Most (query, block) visits between two polls of the cancel flag in [`Matcher::count`]:
+/// about 10 ms of work (a visit reads one 64-byte row per chunk).
+///
+/// The work is bounded, not the queries: a group's size is not. Cut bits split the stored
+/// keys by the bits they hold, and the keys holding none of them can be most of a batch (at
+/// n = 28 one call matching 65 536 queries against one group ran for over 20 s).
+const POLL_VISITS: usize = 1 << 20;
 
 /// Weight exponents a stored key may carry (in its bits from [`WEIGHT_AT`]): 0 to 3.
 const MAX_WEIGHTS: usize = 4;
@@ -300,25 +309,33 @@ impl Matcher {
     /// The tables hold only the bits some key and some query may both hold, less the cut bits
     /// (a query never meets a key group with one of its own cut bits), packed next to each
     /// other: the same pairs are disjoint, on fewer chunks.
-    pub(super) fn seal(&mut self, isa: Isa, keys: &[u64]) {
+    ///
+    /// Polls `control` between groups (a batch of 16 M keys takes about a second to seal);
+    /// once interrupted, the matcher holds no usable tables until the next seal.
+    pub(super) fn seal(&mut self, isa: Isa, keys: &[u64], control: &Control) -> Result<(), Interrupted> {
         #[cfg(target_arch = "x86_64")]
         if extracts(isa) {
             // SAFETY: the CPU has BMI2 (`extracts`), all that `seal_extract` is compiled with.
-            return unsafe { self.seal_extract(isa, keys) };
+            return unsafe { self.seal_extract(isa, keys, control) };
         }
-        self.seal_with::<false>(isa, keys);
+        self.seal_with::<false>(isa, keys, control)
     }
 
     /// [`Matcher::seal`] with BMI2's `pext`.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi2")]
-    fn seal_extract(&mut self, isa: Isa, keys: &[u64]) {
-        self.seal_with::<true>(isa, keys);
+    fn seal_extract(&mut self, isa: Isa, keys: &[u64], control: &Control) -> Result<(), Interrupted> {
+        self.seal_with::<true>(isa, keys, control)
     }
 
     /// [`Matcher::seal`], gathering bits with `pext` when `EXTRACT` (see [`Matcher::cut_bits`]).
     #[inline(always)]
-    fn seal_with<const EXTRACT: bool>(&mut self, isa: Isa, keys: &[u64]) {
+    fn seal_with<const EXTRACT: bool>(
+        &mut self,
+        isa: Isa,
+        keys: &[u64],
+        control: &Control,
+    ) -> Result<(), Interrupted> {
         // Cut on b bits such that groups hold about GROUP_KEYS keys.
         let mut cut = 0;
         while cut < self.max_cut.min(self.ranked.len()) && keys.len() >> (cut + 1) >= self.target_keys {
@@ -368,6 +385,12 @@ impl Matcher {
         self.rows.reserve_exact(blocks * rows_per_block);
         self.groups.clear();
         for g in 0..count {
+            if control.cancelled() {
+                // The groups left unsliced: the next seal starts over.
+                self.query_start = start;
+                self.groups.clear();
+                return Err(Interrupted);
+            }
             let (mut at, end) = (start[g], start[g + 1]);
             let first_row = self.rows.len();
             while at < end {
@@ -381,41 +404,65 @@ impl Matcher {
             self.groups.push(Group { rows: (first_row, self.rows.len()), tail: (at, end) });
         }
         self.query_start = start;
+        Ok(())
     }
 
     /// Pairs (query, stored key) with disjoint key bits, each counted `2^(e + f)` times for
     /// the exponents `e` in the query's bits from [`WEIGHT_AT`] and `f` in the key's.
-    pub(super) fn count(&mut self, isa: Isa, queries: &[u64]) -> u64 {
+    ///
+    /// Polls `control` for each pair of groups (stored keys, queries) and every
+    /// [`POLL_VISITS`] (query, block) visits within one: every few milliseconds, whatever the
+    /// sizes (a batch of 16 M keys against 4 M queries matches for minutes at n = 28).
+    pub(super) fn count(&mut self, isa: Isa, queries: &[u64], control: &Control) -> Result<u64, Interrupted> {
         #[cfg(target_arch = "x86_64")]
         if extracts(isa) {
             // SAFETY: the CPU has BMI2 (`extracts`), all that `count_extract` is compiled with.
-            return unsafe { self.count_extract(isa, queries) };
+            return unsafe { self.count_extract(isa, queries, control) };
         }
-        self.count_with::<false>(isa, queries)
+        self.count_with::<false>(isa, queries, control)
     }
 
     /// [`Matcher::count`] with BMI2's `pext`.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi2")]
-    fn count_extract(&mut self, isa: Isa, queries: &[u64]) -> u64 {
-        self.count_with::<true>(isa, queries)
+    fn count_extract(&mut self, isa: Isa, queries: &[u64], control: &Control) -> Result<u64, Interrupted> {
+        self.count_with::<true>(isa, queries, control)
     }
 
     /// [`Matcher::count`], gathering bits with `pext` when `EXTRACT`.
     #[inline(always)]
-    fn count_with<const EXTRACT: bool>(&mut self, isa: Isa, queries: &[u64]) -> u64 {
+    fn count_with<const EXTRACT: bool>(
+        &mut self,
+        isa: Isa,
+        queries: &[u64],
+        control: &Control,
+    ) -> Result<u64, Interrupted> {
+        let rows_per_block = self.chunks << CHUNK;
         let count_group = |g: &Group, queries: &[u64]| {
             let tail = &self.grouped[g.tail.0..g.tail.1];
-            let mut total = kernel::count(isa, &self.rows[g.rows.0..g.rows.1], self.chunks, queries);
-            if !tail.is_empty() {
-                total += kernel::scan(isa, tail, queries);
+            let mut total = 0;
+            // PERF: the kernels loop over the queries outside the blocks, so cutting the
+            // queries into pieces for the polls reads no row more often.
+            let blocks = (g.rows.1 - g.rows.0) / rows_per_block + 1;
+            for piece in queries.chunks((POLL_VISITS / blocks).max(1)) {
+                if control.cancelled() {
+                    return Err(Interrupted);
+                }
+                total += kernel::count(isa, &self.rows[g.rows.0..g.rows.1], self.chunks, piece);
+                if !tail.is_empty() {
+                    total += kernel::scan(isa, tail, piece);
+                }
             }
-            total
+            Ok(total)
         };
         let count = 1usize << self.cut;
         debug_assert!(queries.iter().all(|&q| q & KEY_MASK & !self.query_bits == 0));
         if self.cut == 0 && !self.packing {
-            return (0..self.weights).map(|f| count_group(&self.groups[f], queries) << f).sum();
+            let mut total = 0;
+            for f in 0..self.weights {
+                total += count_group(&self.groups[f], queries)? << f;
+            }
+            return Ok(total);
         }
         // Group the queries the same way (by cut bits only: a query keeps its weight), packed.
         let mut start = std::mem::take(&mut self.query_start);
@@ -429,28 +476,44 @@ impl Matcher {
         sort_by_group(queries, &group, count, pack, &mut start, &mut self.cursor, &mut grouped);
         self.group = group;
         let mut total = 0;
-        for (i, group) in self.groups.iter().enumerate() {
-            if group.rows.0 == group.rows.1 && group.tail.0 == group.tail.1 {
-                continue;
-            }
-            let (f, kg) = (i >> self.cut, i & (count - 1));
-            // Every query group without the key group's cut bits: the submasks of the rest.
-            let free = !kg & (count - 1);
-            let mut qg = free;
-            loop {
-                let qs = &grouped[start[qg]..start[qg + 1]];
-                if !qs.is_empty() {
-                    total += count_group(group, qs) << f;
+        let mut matched = || -> Result<(), Interrupted> {
+            for (i, group) in self.groups.iter().enumerate() {
+                if group.rows.0 == group.rows.1 && group.tail.0 == group.tail.1 {
+                    continue;
                 }
-                if qg == 0 {
-                    break;
+                let (f, kg) = (i >> self.cut, i & (count - 1));
+                // Every query group without the key group's cut bits: the submasks of the rest.
+                let free = !kg & (count - 1);
+                let mut qg = free;
+                loop {
+                    let qs = &grouped[start[qg]..start[qg + 1]];
+                    if !qs.is_empty() {
+                        total += count_group(group, qs)? << f;
+                    }
+                    if qg == 0 {
+                        break;
+                    }
+                    qg = (qg - 1) & free;
                 }
-                qg = (qg - 1) & free;
             }
-        }
+            Ok(())
+        };
+        let matched = matched();
         self.query_start = start;
         self.queries = grouped;
-        total
+        matched.map(|()| total)
+    }
+
+    /// [`Matcher::seal`] with a control nobody cancels.
+    #[cfg(test)]
+    pub(super) fn seal_all(&mut self, isa: Isa, keys: &[u64]) {
+        self.seal(isa, keys, &Control::new()).expect("a control nobody cancels");
+    }
+
+    /// [`Matcher::count`] with a control nobody cancels.
+    #[cfg(test)]
+    pub(super) fn count_all(&mut self, isa: Isa, queries: &[u64]) -> u64 {
+        self.count(isa, queries, &Control::new()).expect("a control nobody cancels")
     }
 }
 

@@ -153,14 +153,14 @@ struct Quarters {
 
 impl Quarters {
     /// The shared data, with the whole quarter table when `table` is true and it fits in
-    /// `room` bytes, else with per-task searches.
-    fn new(g: &Geometry, table: bool, room: u64) -> Self {
+    /// `room` bytes, else with per-task searches. Building the table polls `control`.
+    fn new(g: &Geometry, table: bool, room: u64, control: &Control) -> Result<Self, Interrupted> {
         let by_size = |mask: u32| (0..=g.q).map(|k| subsets(mask, k).collect()).collect();
-        let source = match table.then(|| QuarterTable::size(g.q)) {
-            Some((bytes, start)) if bytes <= room => Source::Table(QuarterTable::fill(g.q, start)),
+        let source = match table.then(|| QuarterTable::size(g.q, control)).transpose()? {
+            Some((bytes, start)) if bytes <= room => Source::Table(QuarterTable::fill(g.q, start, control)?),
             _ => Source::Search { q: g.q },
         };
-        Quarters { source, top_rows: by_size(g.top_rows()), bottom_rows: by_size(g.bottom_rows()) }
+        Ok(Quarters { source, top_rows: by_size(g.top_rows()), bottom_rows: by_size(g.bottom_rows()) })
     }
 }
 
@@ -259,10 +259,12 @@ fn assemble(
     splits: &[u32],
     keep: u64,
     out: &mut Vec<u64>,
-) {
-    left.load(g, source, cols.0);
-    right.load(g, source, cols.1);
-    Side { left, right, rows, splits, keep }.fill(isa, 0, usize::MAX, out);
+    control: &Control,
+) -> Result<(), Interrupted> {
+    left.load(g, source, cols.0, control)?;
+    right.load(g, source, cols.1, control)?;
+    Side { left, right, rows, splits, keep, control }.fill(isa, 0, usize::MAX, out)?;
+    Ok(())
 }
 
 /// One half board of a task, its two quarters' cells loaded: its keys are produced split by
@@ -276,35 +278,40 @@ struct Side<'a> {
     splits: &'a [u32],
     /// The key bits kept (the top halves keep their weight exponent, the bottom ones drop it).
     keep: u64,
+    /// Polled before each split.
+    control: &'a Control,
 }
 
 impl Side<'_> {
     /// Appends the keys of the splits from `from` on, stopping after the split that brings
     /// `out` to `cap` keys or more; returns the next split (`splits.len()` when all are in).
-    fn fill(&self, isa: Isa, from: usize, cap: usize, out: &mut Vec<u64>) -> usize {
+    fn fill(&self, isa: Isa, from: usize, cap: usize, out: &mut Vec<u64>) -> Result<usize, Interrupted> {
         for (i, &r) in self.splits.iter().enumerate().skip(from) {
             if out.len() >= cap {
-                return i;
+                return Ok(i);
+            }
+            if self.control.cancelled() {
+                return Err(Interrupted);
             }
             let l = self.left.cell(r);
             if !l.is_empty() {
                 kernel::join(isa, l, self.right.cell(self.rows & !r), self.keep, out);
             }
         }
-        self.splits.len()
+        Ok(self.splits.len())
     }
 
     /// Number of keys of the whole side and the key bits any of them holds, made split by
     /// split in `scratch`.
-    fn measure(&self, isa: Isa, scratch: &mut Vec<u64>) -> (usize, u64) {
+    fn measure(&self, isa: Isa, scratch: &mut Vec<u64>) -> Result<(usize, u64), Interrupted> {
         let (mut total, mut bits) = (0, 0);
         for i in 0..self.splits.len() {
             scratch.clear();
-            self.fill(isa, i, 1, scratch);
+            self.fill(isa, i, 1, scratch)?;
             total += scratch.len();
             bits |= key_bits_of(scratch);
         }
-        (total, bits)
+        Ok((total, bits))
     }
 }
 
@@ -327,8 +334,9 @@ const QUERY_CHUNK: usize = 1 << 22;
 /// frees the memory for larger batches: more keys per batch allow more cut bits (25-37% less
 /// matching at n = 25 with 16 M keys per batch instead of 4 M).
 ///
-/// Polls `control` before each batch and each chunk of queries, so that Ctrl-C stops the
-/// largest tasks (minutes each at n = 28) within one batch's matching, not at their end.
+/// Polls `control` all along (between the splits of a half, the groups of a seal, and every
+/// few thousand queries of a match: every few milliseconds), so that Ctrl-C stops the largest
+/// tasks (minutes each at n = 28) at once, not at their end.
 fn count_task(
     g: &Geometry,
     quarters: &Quarters,
@@ -352,32 +360,34 @@ fn count_task(
         swap,
     } = w;
     let (isa, batch, query_chunk, swap) = (*isa, *batch, *query_chunk, *swap);
-    tl.load(g, source, top_left);
-    tr.load(g, source, top_right);
+    tl.load(g, source, top_left, control)?;
+    tr.load(g, source, top_right, control)?;
     let top_side = Side {
         left: tl,
         right: tr,
         rows: g.top_rows(),
         splits: &quarters.top_rows[top_left.count_ones() as usize],
         keep: u64::MAX,
+        control,
     };
     top.clear();
-    let top_whole = top_side.fill(isa, 0, batch, top) == top_side.splits.len();
+    let top_whole = top_side.fill(isa, 0, batch, top)? == top_side.splits.len();
     if top.is_empty() && top_whole {
         return Ok(0);
     }
     // Only bottom halves off both long diagonals, without weight (see the module docs).
-    bl.load(g, source, bottom_left);
-    br.load(g, source, bottom_right);
+    bl.load(g, source, bottom_left, control)?;
+    br.load(g, source, bottom_right, control)?;
     let bottom_side = Side {
         left: bl,
         right: br,
         rows: g.bottom_rows(),
         splits: &quarters.bottom_rows[bottom_left.count_ones() as usize],
         keep: (1 << WEIGHT_AT) - 1,
+        control,
     };
     bottom.clear();
-    let bottom_whole = bottom_side.fill(isa, 0, batch, bottom) == bottom_side.splits.len();
+    let bottom_whole = bottom_side.fill(isa, 0, batch, bottom)? == bottom_side.splits.len();
     if bottom.is_empty() && bottom_whole {
         return Ok(0);
     }
@@ -390,13 +400,13 @@ fn count_task(
         let (stored, queries) =
             if stores_top(swap, top.len(), bottom.len()) { (&*top, &*bottom) } else { (&*bottom, &*top) };
         matcher.order_cuts(stored, queries, queries.len(), key_bits_of(queries));
-        matcher.seal(isa, stored);
-        return Ok(matcher.count(isa, queries) * task.weight);
+        matcher.seal(isa, stored, control)?;
+        return Ok(matcher.count(isa, queries, control)? * task.weight);
     }
     // A side does not fit a batch: sizes first, then the stored side batch by batch (`top`
     // holds the batch, `bottom` the queries).
-    let (top_len, top_bits) = top_side.measure(isa, bottom);
-    let (bottom_len, bottom_bits) = bottom_side.measure(isa, bottom);
+    let (top_len, top_bits) = top_side.measure(isa, bottom)?;
+    let (bottom_len, bottom_bits) = bottom_side.measure(isa, bottom)?;
     let (stored_side, query_side, queries_len, query_bits) = if stores_top(swap, top_len, bottom_len) {
         (&top_side, &bottom_side, bottom_len, bottom_bits)
     } else {
@@ -405,31 +415,25 @@ fn count_task(
     let queries_whole = queries_len <= query_chunk;
     // The queries whole, or their first chunk (a sample for ordering the cut bits).
     bottom.clear();
-    query_side.fill(isa, 0, if queries_whole { usize::MAX } else { query_chunk }, bottom);
+    query_side.fill(isa, 0, if queries_whole { usize::MAX } else { query_chunk }, bottom)?;
     let (mut total, mut next) = (0, 0);
     while next < stored_side.splits.len() {
-        if control.cancelled() {
-            return Err(Interrupted);
-        }
         top.clear();
-        next = stored_side.fill(isa, next, batch, top);
+        next = stored_side.fill(isa, next, batch, top)?;
         if top.is_empty() {
             continue;
         }
         matcher.order_cuts(top, bottom, queries_len, query_bits);
-        matcher.seal(isa, top);
+        matcher.seal(isa, top, control)?;
         if queries_whole {
-            total += matcher.count(isa, bottom);
+            total += matcher.count(isa, bottom, control)?;
             continue;
         }
         let mut next_query = 0;
         while next_query < query_side.splits.len() {
-            if control.cancelled() {
-                return Err(Interrupted);
-            }
             bottom.clear();
-            next_query = query_side.fill(isa, next_query, query_chunk, bottom);
-            total += matcher.count(isa, bottom);
+            next_query = query_side.fill(isa, next_query, query_chunk, bottom)?;
+            total += matcher.count(isa, bottom, control)?;
         }
     }
     Ok(total * task.weight)
@@ -460,6 +464,10 @@ pub(crate) struct TaskSample {
     pub work: [(f64, f64); 3],
     /// Weighted count of the matched queries' solutions (times the task's mirror weight).
     pub matched_count: u64,
+    /// The order in which the task started among the run's tasks (0 first, the warm-up):
+    /// after an interruption, which stops the tasks in flight, the tasks started before the
+    /// first that did not finish are a sample that does not lean to short tasks.
+    pub started: u64,
 }
 
 /// How [`count_task_probed`] samples and times a task.
@@ -483,13 +491,15 @@ struct Probe<'a> {
 
 /// [`count_task`], or with a probe: match only a random sample of the queries, timing the
 /// parts run in full and the matching apart (the count returned is then the sample's).
+/// Polls `control` as [`count_task`] does.
 fn count_task_probed(
     g: &Geometry,
     quarters: &Quarters,
     task: Task,
     w: &mut Work,
     mut probe: Option<&mut Probe>,
-) -> u64 {
+    control: &Control,
+) -> Result<u64, Interrupted> {
     let started = probe.as_ref().map(|p| (p.clock)());
     let ((top_left, top_right), (bottom_left, bottom_right)) = g.quarter_columns(task.cols);
     let source = &quarters.source;
@@ -511,21 +521,32 @@ fn count_task_probed(
         if let (Some(p), Some(t)) = (probe, started) {
             p.found.fixed_seconds = (p.clock)() - t;
         }
-        0
+        Ok(0)
     };
 
     // 1. Top halves, with their weights, and bottom halves: only those off both long
     // diagonals, without weight.
     top.clear();
     let splits = &quarters.top_rows[top_left.count_ones() as usize];
-    assemble(isa, g, source, (tl, tr), (top_left, top_right), g.top_rows(), splits, u64::MAX, top);
+    assemble(isa, g, source, (tl, tr), (top_left, top_right), g.top_rows(), splits, u64::MAX, top, control)?;
     if top.is_empty() {
         return empty(probe);
     }
     bottom.clear();
     let splits = &quarters.bottom_rows[bottom_left.count_ones() as usize];
     let keep = (1 << WEIGHT_AT) - 1;
-    assemble(isa, g, source, (bl, br), (bottom_left, bottom_right), g.bottom_rows(), splits, keep, bottom);
+    assemble(
+        isa,
+        g,
+        source,
+        (bl, br),
+        (bottom_left, bottom_right),
+        g.bottom_rows(),
+        splits,
+        keep,
+        bottom,
+        control,
+    )?;
     if bottom.is_empty() {
         return empty(probe);
     }
@@ -562,7 +583,7 @@ fn count_task_probed(
     // PERF: one batch holds the stored side of nearly every task up to n = 24; above, batches
     // bound the sliced tables (44 bytes per key at n >= 25) at the cost of fewer cut bits.
     for keys in stored.chunks(batch) {
-        matcher.seal(isa, keys);
+        matcher.seal(isa, keys, control)?;
         if let Some(p) = probe.as_ref().filter(|_| probe_len > 0) {
             // The classes of both samples and of all queries, as this batch's tables pack them.
             let t = (p.clock)();
@@ -574,11 +595,11 @@ fn count_task_probed(
             }
             let t2 = (p.clock)();
             bookkeeping += t2 - t;
-            matcher.count(isa, &queries[..probe_len]);
+            matcher.count(isa, &queries[..probe_len], control)?;
             probing += (p.clock)() - t2;
         }
         let before = probe.as_ref().map(|p| (p.clock)());
-        total += matcher.count(isa, &queries[..matched]);
+        total += matcher.count(isa, &queries[..matched], control)?;
         if let (Some(p), Some(t)) = (probe.as_ref(), before) {
             matching += (p.clock)() - t;
         }
@@ -592,17 +613,23 @@ fn count_task_probed(
         p.found.work = work;
         p.found.matched_count = total * task.weight;
     }
-    total * task.weight
+    Ok(total * task.weight)
 }
 
 /// Loads the four quarters' cells of the task on column set `cols` into `w`, as running that
-/// task would leave them (see [`SampledTask::previous`]).
-fn load_quarters(g: &Geometry, source: &Source, cols: u32, w: &mut Work) {
+/// task would leave them (see [`SampledTask::previous`]); polls `control`.
+fn load_quarters(
+    g: &Geometry,
+    source: &Source,
+    cols: u32,
+    w: &mut Work,
+    control: &Control,
+) -> Result<(), Interrupted> {
     let ((top_left, top_right), (bottom_left, bottom_right)) = g.quarter_columns(cols);
-    w.top_left.load(g, source, top_left);
-    w.top_right.load(g, source, top_right);
-    w.bottom_left.load(g, source, bottom_left);
-    w.bottom_right.load(g, source, bottom_right);
+    w.top_left.load(g, source, top_left, control)?;
+    w.top_right.load(g, source, top_right, control)?;
+    w.bottom_left.load(g, source, bottom_left, control)?;
+    w.bottom_right.load(g, source, bottom_right, control)
 }
 
 /// Moves a uniform random sample of `keep` of the `items` to the front (partial Fisher-Yates,
@@ -640,7 +667,7 @@ fn total_in(
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let g = Geometry::new(n);
     let tasks = share.take(tasks(&g));
-    let (batch, quarters) = plan(&g, tasks.len(), memory, table)?;
+    let (batch, quarters) = plan(&g, tasks.len(), memory, table, control)?;
     let total = std::sync::atomic::AtomicU64::new(0);
     let run = |t, w: &mut Work| count_task(&g, &quarters, t, w, control);
     for_each_task(&g, isa, batch, &tasks, control, &run, &|_, c, _| {
@@ -659,11 +686,14 @@ fn total_in(
 /// q = 11), while a task's searches enumerate those of its four column sets only, about
 /// `4 / 2^q` of them: a run of fewer than `2^q` tasks (a small share, an MPI batch, a sample)
 /// is faster without the table.
+///
+/// Building the table polls `control` (about a second at q = 11).
 fn plan(
     g: &Geometry,
     tasks: usize,
     memory: Option<u64>,
     table: bool,
+    control: &Control,
 ) -> Result<(usize, Quarters), CountError> {
     let n = g.n;
     let limit = memory.unwrap_or(u64::MAX);
@@ -672,7 +702,7 @@ fn plan(
         return Err(MemoryLimit { n, need, limit }.into());
     }
     let table = table && g.q <= TABLE_MAX_Q && tasks >= 1 << g.q;
-    Ok((batch, Quarters::new(g, table, limit - need)))
+    Ok((batch, Quarters::new(g, table, limit - need, control)?))
 }
 
 /// Runs `run` on each of `tasks` in parallel on the current rayon pool (one [`Work`] per
@@ -722,7 +752,7 @@ pub(crate) fn count_column_sets(
 ) -> Result<(), CountError> {
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let g = Geometry::new(n);
-    let (batch, quarters) = plan(&g, column_sets.len(), memory, true)?;
+    let (batch, quarters) = plan(&g, column_sets.len(), memory, true, control)?;
     let tasks: Vec<Task> = column_sets.iter().map(|&(cols, weight)| Task { cols, weight }).collect();
     let run = |t, w: &mut Work| count_task(&g, &quarters, t, w, control);
     Ok(for_each_task(&g, isa, batch, &tasks, control, &run, on_done)?)
@@ -778,15 +808,16 @@ pub(crate) fn sample_column_sets(
     // The whole table up to q = 11 (0.55 GB), as a whole count uses it, so that the sample
     // is timed as the count would run; beyond, per-task searches (the 4.9 GB table of q = 12
     // would dwarf a sample of a few tasks).
-    let quarters = Quarters::new(&g, g.q <= 11, u64::MAX);
+    let quarters = Quarters::new(&g, g.q <= 11, u64::MAX, control)?;
     let table_seconds = (clock() - table_start).max(0.0);
-    // `control` is polled between tasks only: a task in flight runs to its end, so that the
-    // tasks that finish before an interruption are a random sample of those that started (a
-    // task stopped half-way would more likely be a long one).
-    let in_flight = Control::new();
+    // Tasks in flight stop at `control`'s next poll, within milliseconds; they are more likely
+    // long ones, so a caller keeping the tasks that finished keeps those started before the
+    // first one that did not (see `TaskSample::started`).
+    let started = std::sync::atomic::AtomicU64::new(0);
     let run = |item: SampledTask, w: &mut Work| {
+        let order = started.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         if let Some(previous) = item.previous {
-            load_quarters(&g, &quarters.source, previous, w);
+            load_quarters(&g, &quarters.source, previous, w, control)?;
         }
         let t = Task { cols: item.cols, weight: item.weight };
         if limit == usize::MAX {
@@ -794,15 +825,17 @@ pub(crate) fn sample_column_sets(
             // are made batch by batch when they do not fit one: 1.5 GB of top halves alone in
             // the largest tasks of n = 27, about 4 GB at 28).
             let start = clock();
-            let count = count_task(&g, &quarters, t, w, &in_flight)?;
+            let count = count_task(&g, &quarters, t, w, control)?;
             return Ok(TaskSample {
                 match_seconds: clock() - start,
                 matched_count: count,
+                started: order,
                 ..TaskSample::default()
             });
         }
-        let mut probe = Probe { limit, seed, clock, found: TaskSample::default() };
-        count_task_probed(&g, &quarters, t, w, Some(&mut probe));
+        let found = TaskSample { started: order, ..TaskSample::default() };
+        let mut probe = Probe { limit, seed, clock, found };
+        count_task_probed(&g, &quarters, t, w, Some(&mut probe), control)?;
         Ok(probe.found)
     };
     let (first, rest) = column_sets.split_at(column_sets.len().min(1));

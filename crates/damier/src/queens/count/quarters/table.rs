@@ -1,38 +1,54 @@
 //! The quarter table and the cells a task reads from it.
 
 use super::geometry::{Geometry, Quarter, WEIGHT_AT};
+use crate::control::{Control, Interrupted};
+
+/// Depth of a quarter's search (queens placed) at which it polls the cancel flag: a few
+/// hundred polls per search (every branch places a queen, so the subtrees are alike).
+const POLL_DEPTH: u32 = 2;
+
+/// Rows above which the table's search polls the cancel flag at every node: rows may stay
+/// empty, so the subtree under empty first rows is most of the search (polling only at row
+/// 2 left 6 s between polls at q = 12); at most `(q + 1)^6` polls, a few milliseconds.
+const POLL_ROWS: u32 = 6;
 
 /// One placement in a quarter, in the `q x q` square's own coordinates: diagonals `r + c`
 /// (low half) and `c - r + q - 1` (high half), `2q - 1 <= 27` bits each.
 pub(super) type Entry = u64;
 
 /// Visits every partial placement of a `q x q` square (any rows, at most one queen per row
-/// and column, none sharing a diagonal) with its row set, column set and [`Entry`].
-fn place(q: u32, visit: &mut impl FnMut(u32, u32, Entry)) {
+/// and column, none sharing a diagonal) with its row set, column set and [`Entry`]; polls
+/// `control` in the first [`POLL_ROWS`] rows.
+fn place(q: u32, control: &Control, visit: &mut impl FnMut(u32, u32, Entry)) -> Result<(), Interrupted> {
     // Row by row: each row holds no queen or one on a free column.
     fn step(
         q: u32,
         row: u32,
         (rows, cols): (u32, u32),
         (s, d): (u64, u64),
+        control: &Control,
         visit: &mut impl FnMut(u32, u32, Entry),
-    ) {
+    ) -> Result<(), Interrupted> {
         if row == q {
             visit(rows, cols, s | d << 32);
-            return;
+            return Ok(());
         }
-        step(q, row + 1, (rows, cols), (s, d), visit);
+        if row < POLL_ROWS && control.cancelled() {
+            return Err(Interrupted);
+        }
+        step(q, row + 1, (rows, cols), (s, d), control, visit)?;
         let mut free = ((1 << q) - 1) & !cols;
         while free != 0 {
             let c = free.trailing_zeros();
             free &= free - 1;
             let (sb, db) = (1u64 << (row + c), 1u64 << (c + q - 1 - row));
             if s & sb == 0 && d & db == 0 {
-                step(q, row + 1, (rows | 1 << row, cols | 1 << c), (s | sb, d | db), visit);
+                step(q, row + 1, (rows | 1 << row, cols | 1 << c), (s | sb, d | db), control, visit)?;
             }
         }
+        Ok(())
     }
-    step(q, 0, (0, 0), (0, 0), visit);
+    step(q, 0, (0, 0), (0, 0), control, visit)
 }
 
 /// Every partial placement of a `q x q` square, grouped by (column set, row set).
@@ -47,37 +63,40 @@ pub(super) struct QuarterTable {
 impl QuarterTable {
     /// The table's size in bytes for `q`, and the cell offsets that [`QuarterTable::fill`]
     /// completes: counting costs one search, so that a table too large for the memory is
-    /// refused before it is allocated.
-    pub(super) fn size(q: u32) -> (u64, Vec<u32>) {
+    /// refused before it is allocated. Polls `control` (the search takes about a second at
+    /// q = 11).
+    pub(super) fn size(q: u32, control: &Control) -> Result<(u64, Vec<u32>), Interrupted> {
         let cells = 1usize << (2 * q);
         let mut start = vec![0u32; cells + 1];
-        place(q, &mut |rows, cols, _| start[((cols << q | rows) + 1) as usize] += 1);
+        place(q, control, &mut |rows, cols, _| start[((cols << q | rows) + 1) as usize] += 1)?;
         for i in 0..cells {
             start[i + 1] += start[i];
         }
         let bytes = u64::from(start[cells]) * 8 + start.len() as u64 * 4;
-        (bytes, start)
+        Ok((bytes, start))
     }
 
     /// The table, from the offsets of [`QuarterTable::size`].
     ///
     /// PERF: two passes (count, then fill) instead of collecting and sorting: the search is
     /// cheap, and the table is the only large allocation (0.5 GB at q = 11).
-    pub(super) fn fill(q: u32, start: Vec<u32>) -> Self {
+    pub(super) fn fill(q: u32, start: Vec<u32>, control: &Control) -> Result<Self, Interrupted> {
         let mut cursor = start.clone();
         let mut entries = vec![0; start[start.len() - 1] as usize];
-        place(q, &mut |rows, cols, e| {
+        place(q, control, &mut |rows, cols, e| {
             let cell = (cols << q | rows) as usize;
             entries[cursor[cell] as usize] = e;
             cursor[cell] += 1;
-        });
-        QuarterTable { q, start, entries }
+        })?;
+        Ok(QuarterTable { q, start, entries })
     }
 
     /// The whole table for `q`.
     #[cfg(test)]
     pub(super) fn new(q: u32) -> Self {
-        Self::fill(q, Self::size(q).1)
+        let control = Control::new();
+        let built = Self::size(q, &control).and_then(|(_, start)| Self::fill(q, start, &control));
+        built.expect("a control nobody cancels")
     }
 }
 
@@ -109,7 +128,10 @@ impl Searched {
     /// PERF: two passes of the search (count per row set, then fill) instead of collecting
     /// and sorting: 8 bytes a placement instead of 24 (at n = 27 a task's four quarters hold
     /// up to tens of millions of placements), for a search that is a small part of a task.
-    fn search(&mut self, q: u32, rows: u32, cols: u32) {
+    ///
+    /// Polls `control` at the search's [`POLL_DEPTH`]; once interrupted, the buffers hold no
+    /// usable placements.
+    fn search(&mut self, q: u32, rows: u32, cols: u32, control: &Control) -> Result<(), Interrupted> {
         let Searched { entries, start, cursor } = self;
         // PERF: column by column, each column of `cols` taking one of the free rows: every
         // branch places a queen, so the search visits few more nodes than it finds placements
@@ -119,11 +141,15 @@ impl Searched {
             rows: u32,
             left: u32,
             (used, s, d): (u32, u64, u64),
+            (poll_at, control): (u32, &Control),
             found: &mut impl FnMut(u32, Entry),
-        ) {
+        ) -> Result<(), Interrupted> {
             if left == 0 {
                 found(used, s | d << 32);
-                return;
+                return Ok(());
+            }
+            if left == poll_at && control.cancelled() {
+                return Err(Interrupted);
             }
             let c = left.trailing_zeros();
             let mut free = ((1 << rows) - 1) & !used;
@@ -132,13 +158,24 @@ impl Searched {
                 free &= free - 1;
                 let (sb, db) = (1u64 << (r + c), 1u64 << (c + q - 1 - r));
                 if s & sb == 0 && d & db == 0 {
-                    step(q, rows, left & (left - 1), (used | 1 << r, s | sb, d | db), found);
+                    step(
+                        q,
+                        rows,
+                        left & (left - 1),
+                        (used | 1 << r, s | sb, d | db),
+                        (poll_at, control),
+                        found,
+                    )?;
                 }
             }
+            Ok(())
         }
+        // Polled where the columns left are `cols` without its first POLL_DEPTH ones.
+        let poll_at = (0..POLL_DEPTH).fold(cols, |m, _| m & m.wrapping_sub(1));
+        let poll = (poll_at, control);
         start.clear();
         start.resize((1 << rows) + 1, 0);
-        step(q, rows, cols, (0, 0, 0), &mut |r, _| start[r as usize + 1] += 1);
+        step(q, rows, cols, (0, 0, 0), poll, &mut |r, _| start[r as usize + 1] += 1)?;
         for i in 0..1usize << rows {
             start[i + 1] += start[i];
         }
@@ -147,10 +184,10 @@ impl Searched {
         entries.reserve_exact(len);
         entries.resize(len, 0);
         cursor.clone_from(start);
-        step(q, rows, cols, (0, 0, 0), &mut |r, e| {
+        step(q, rows, cols, (0, 0, 0), poll, &mut |r, e| {
             entries[cursor[r as usize] as usize] = e;
             cursor[r as usize] += 1;
-        });
+        })
     }
 }
 
@@ -216,12 +253,19 @@ impl PlacedCells {
         }
     }
 
-    /// Loads the cells on column set `cols` (unless they are loaded already).
-    pub(super) fn load(&mut self, g: &Geometry, source: &Source, cols: u32) {
+    /// Loads the cells on column set `cols` (unless they are loaded already), polling
+    /// `control` while it searches them ([`Source::Search`]); once interrupted, none is loaded.
+    pub(super) fn load(
+        &mut self,
+        g: &Geometry,
+        source: &Source,
+        cols: u32,
+        control: &Control,
+    ) -> Result<(), Interrupted> {
         if self.cols == Some(cols) {
-            return;
+            return Ok(());
         }
-        self.cols = Some(cols);
+        self.cols = None;
         let cells = 1usize << self.rows;
         match source {
             Source::Table(table) => {
@@ -230,11 +274,16 @@ impl PlacedCells {
             }
             Source::Search { q } => {
                 let mut searched = std::mem::take(&mut self.searched);
-                searched.search(*q, self.rows, cols);
-                self.convert(g, &searched.entries, &searched.start);
+                let found = searched.search(*q, self.rows, cols, control);
+                if found.is_ok() {
+                    self.convert(g, &searched.entries, &searched.start);
+                }
                 self.searched = searched;
+                found?;
             }
         }
+        self.cols = Some(cols);
+        Ok(())
     }
 
     /// Moves the placements `entries[start[r]..start[r + 1]]` of each row set `r` to

@@ -53,36 +53,59 @@ fn uncancelled(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u
     count_task(g, quarters, task, w, &Control::new()).expect("a control nobody cancels")
 }
 
-/// A task made in pieces (batches, query chunks) stops at its next piece once its control is
-/// cancelled, so Ctrl-C does not wait for the end of a task of n = 28; a task held whole
-/// finishes (it has no piece boundary to stop at).
+/// A cancelled control stops every task at its start, whole or made in pieces (batches,
+/// query chunks), so that Ctrl-C never waits for a task of n = 28 to end.
 #[test]
-fn a_cancelled_task_stops_between_its_pieces() {
+fn a_cancelled_task_stops_at_once() {
     let n = 12;
     let g = Geometry::new(n);
-    let quarters = Quarters::new(&g, false, u64::MAX);
+    let quarters = Quarters::new(&g, false, u64::MAX, &Control::new()).unwrap();
     let cancelled = Control::new();
     cancelled.cancel();
-    let (mut pieces, mut whole) = (0, 0);
     for cols in subsets((1 << n) - 1, g.q) {
         let task = Task { cols, weight: 1 };
         let mut w = Work::new(&g, Isa::Portable);
-        let want = uncancelled(&g, &quarters, task, &mut w);
-        for (batch, query_chunk) in [(5, QUERY_CHUNK), (5, 3)] {
+        for (batch, query_chunk) in [(STORED_KEYS, QUERY_CHUNK), (5, QUERY_CHUNK), (5, 3)] {
             w.batch = batch;
             w.query_chunk = query_chunk;
             w.matcher.group_keys = 2;
-            match count_task(&g, &quarters, task, &mut w, &cancelled) {
-                Err(Interrupted) => pieces += 1,
-                Ok(got) => {
-                    // Only a task that fits one batch (or has no solution) runs to its end.
-                    assert_eq!(got, want, "columns {cols:b}");
-                    whole += 1;
-                }
-            }
+            let got = count_task(&g, &quarters, task, &mut w, &cancelled);
+            assert_eq!(got, Err(Interrupted), "columns {cols:b}");
         }
+        // The worker's buffers stay usable: the next task counts right.
+        assert_eq!(
+            uncancelled(&g, &quarters, task, &mut w),
+            uncancelled(&g, &quarters, task, &mut Work::new(&g, Isa::Portable))
+        );
     }
-    assert!(pieces > 0 && whole > 0, "{pieces} tasks stopped, {whole} ran whole");
+}
+
+/// Each long stretch inside a task polls the control itself: the quarter table and a quarter's
+/// search, a seal and a match, so that none runs to its end once cancelled.
+#[test]
+fn every_long_stretch_of_a_task_polls_the_control() {
+    use rand::{RngExt, SeedableRng};
+    let cancelled = Control::new();
+    cancelled.cancel();
+    assert_eq!(QuarterTable::size(8, &cancelled).err(), Some(Interrupted));
+    let g = Geometry::new(16);
+    assert_eq!(Quarters::new(&g, true, u64::MAX, &cancelled).err(), Some(Interrupted));
+    let search = Quarters::new(&g, false, u64::MAX, &Control::new()).unwrap();
+    let mut cells = PlacedCells::new(g.quarter(0, 0), g.q, false);
+    assert_eq!(cells.load(&g, &search.source, 0b1111_0000, &cancelled), Err(Interrupted));
+    // Stored keys and queries on 20 bits, as a task's: both the seal and the match stop.
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+    let mut keys = |k: usize| -> Vec<u64> {
+        (0..k).map(|_| rng.random::<u64>() & rng.random::<u64>() & 0xf_ffff).collect()
+    };
+    let (stored, queries) = (keys(1 << 14), keys(1 << 12));
+    let mut m = Matcher::new(20, (0..20).collect());
+    m.order_cuts(&stored, &queries, queries.len(), 0xf_ffff);
+    assert_eq!(m.seal(Isa::Portable, &stored, &cancelled), Err(Interrupted));
+    m.seal_all(Isa::Portable, &stored);
+    assert_eq!(m.count(Isa::Portable, &queries, &cancelled), Err(Interrupted));
+    let want = stored.iter().map(|s| queries.iter().filter(|&&q| q & s == 0).count() as u64).sum::<u64>();
+    assert_eq!(m.count_all(Isa::Portable, &queries), want, "a stopped match leaves the matcher usable");
 }
 
 /// The engine's count for each column set, against its definition evaluated on the listed
@@ -106,7 +129,7 @@ fn each_column_set_gets_its_weighted_count() {
             want[cols] += 1 << e;
         }
         for table in [true, false] {
-            let quarters = Quarters::new(&g, table, u64::MAX);
+            let quarters = Quarters::new(&g, table, u64::MAX, &Control::new()).unwrap();
             assert_eq!(matches!(quarters.source, Source::Table(_)), table);
             // Each side stored: the bottom halves, or the top halves with their weights.
             // Small batches make the stored side in pieces, small query chunks the queries too.
@@ -194,7 +217,7 @@ fn column_sets_agree_with_backtracking(ns: std::ops::RangeInclusive<u32>, per_n:
     for n in ns {
         let g = Geometry::new(n);
         let all = tasks(&g);
-        let quarters = Quarters::new(&g, table && g.q <= TABLE_MAX_Q, u64::MAX);
+        let quarters = Quarters::new(&g, table && g.q <= TABLE_MAX_Q, u64::MAX, &Control::new()).unwrap();
         let mut w = Work::new(&g, Isa::best());
         let default_swap = w.swap;
         w.batch = if table { STORED_KEYS } else { 1000 };
@@ -261,10 +284,16 @@ fn memory_limit_picks_the_layout_or_refuses() {
     let n = 12;
     let want = crate::queens::count::total_plain(n);
     let base = base_bytes(n, task_count(n, Share::WHOLE) as usize, rayon::current_num_threads(), STORED_KEYS);
-    let (table_bytes, _) = QuarterTable::size(Geometry::new(n).q);
+    let (table_bytes, _) = QuarterTable::size(Geometry::new(n).q, &Control::new()).unwrap();
     let g = Geometry::new(n);
-    assert!(matches!(Quarters::new(&g, true, table_bytes).source, Source::Table(_)));
-    assert!(matches!(Quarters::new(&g, true, table_bytes - 1).source, Source::Search { .. }));
+    assert!(matches!(
+        Quarters::new(&g, true, table_bytes, &Control::new()).unwrap().source,
+        Source::Table(_)
+    ));
+    assert!(matches!(
+        Quarters::new(&g, true, table_bytes - 1, &Control::new()).unwrap().source,
+        Source::Search { .. }
+    ));
     assert_eq!(total(n, Share::WHOLE, Isa::best(), Some(base), &control), Ok(want));
     match total(n, Share::WHOLE, Isa::best(), Some(base - 1), &control) {
         Err(CountError::MemoryLimit(MemoryLimit { n: 12, need, limit })) => {
@@ -297,12 +326,12 @@ fn the_table_is_built_for_many_tasks_that_fit() {
     let g = Geometry::new(16);
     let is_table = |p: Result<(usize, Quarters), CountError>| matches!(p.unwrap().1.source, Source::Table(_));
     let many = 1 << g.q;
-    assert!(is_table(plan(&g, many, None, true)));
-    assert!(!is_table(plan(&g, many - 1, None, true)), "too few tasks to pay for the table");
-    assert!(!is_table(plan(&g, many, None, false)), "tables not allowed");
+    assert!(is_table(plan(&g, many, None, true, &Control::new())));
+    assert!(!is_table(plan(&g, many - 1, None, true, &Control::new())), "too few tasks to pay for the table");
+    assert!(!is_table(plan(&g, many, None, false, &Control::new())), "tables not allowed");
     let (_, need) = batch_for(g.n, many, rayon::current_num_threads(), u64::MAX);
-    assert!(!is_table(plan(&g, many, Some(need), true)), "no room left for the table");
-    assert!(matches!(plan(&g, many, Some(1024), true), Err(CountError::MemoryLimit(_))));
+    assert!(!is_table(plan(&g, many, Some(need), true, &Control::new())), "no room left for the table");
+    assert!(matches!(plan(&g, many, Some(1024), true, &Control::new()), Err(CountError::MemoryLimit(_))));
 }
 
 /// The cut bits are ordered by the pairs they rule out: a bit both sides always hold comes
@@ -321,12 +350,12 @@ fn cut_bits_follow_the_pairs_they_rule_out() {
     let order = m.ranked.clone();
     assert_eq!((order[0], order[1]), (both, fixed[3]), "{order:?}");
     assert!(order.iter().position(|&b| b == one).unwrap() > 1);
-    m.seal(Isa::Portable, &stored);
-    let adaptive = m.count(Isa::Portable, &queries);
+    m.seal_all(Isa::Portable, &stored);
+    let adaptive = m.count_all(Isa::Portable, &queries);
     m.order_cuts(&stored[..4], &queries, queries.len(), key_bits_of(&queries));
     assert_eq!(m.ranked, fixed, "too few keys to cut: the fixed order");
-    m.seal(Isa::Portable, &stored);
-    assert_eq!(m.count(Isa::Portable, &queries), adaptive);
+    m.seal_all(Isa::Portable, &stored);
+    assert_eq!(m.count_all(Isa::Portable, &queries), adaptive);
     let plain = stored.iter().map(|s| queries.iter().filter(|&&q| q & s == 0).count() as u64).sum::<u64>();
     assert_eq!(adaptive, plain);
 }
@@ -356,13 +385,13 @@ fn tables_hold_only_bits_both_sides_use() {
             m.max_cut = max_cut;
             m.group_keys = 64;
             m.order_cuts(&stored, &queries, queries.len(), query_bits);
-            m.seal(Isa::Portable, &stored);
+            m.seal_all(Isa::Portable, &stored);
             assert_eq!(m.cut, max_cut);
             if query_bits != u64::MAX {
                 assert_eq!(m.chunks, chunks, "cut {max_cut}: the 6 shared bits less the cut ones");
             }
             for isa in covered() {
-                assert_eq!(m.count(isa, &queries), want, "{isa}, cut {max_cut}");
+                assert_eq!(m.count_all(isa, &queries), want, "{isa}, cut {max_cut}");
             }
         }
     }
@@ -387,9 +416,9 @@ fn fourteen_cut_bits_with_weights() {
     m.group_keys = 2;
     m.order_cuts(&stored, &queries, queries.len(), key_bits_of(&queries));
     for isa in covered() {
-        m.seal(isa, &stored);
+        m.seal_all(isa, &stored);
         assert_eq!(m.cut, 14);
-        assert_eq!(m.count(isa, &queries), want, "{isa}");
+        assert_eq!(m.count_all(isa, &queries), want, "{isa}");
     }
 }
 
@@ -541,11 +570,11 @@ proptest! {
             for isa in covered() {
                 // Sealed on one ISA, counted on any: the ISAs group and pack keys alike.
                 for sealed_on in covered() {
-                    m.seal(sealed_on, &stored);
-                    prop_assert_eq!(m.count(isa, &queries), want, "matcher, {} on {}, cut {}", isa, sealed_on, max_cut);
+                    m.seal_all(sealed_on, &stored);
+                    prop_assert_eq!(m.count_all(isa, &queries), want, "matcher, {} on {}, cut {}", isa, sealed_on, max_cut);
                 }
-                m.seal(isa, &heavy);
-                prop_assert_eq!(m.count(isa, &queries), want_heavy, "weighted keys, {}, cut {}", isa, max_cut);
+                m.seal_all(isa, &heavy);
+                prop_assert_eq!(m.count_all(isa, &queries), want_heavy, "weighted keys, {}, cut {}", isa, max_cut);
             }
         }
         // The kernels alone, on the blocks and tail of one group.
@@ -590,7 +619,7 @@ fn worker_buffer_peaks() {
     for n in ns {
         let g = Geometry::new(n);
         let all = tasks(&g);
-        let quarters = Quarters::new(&g, false, 0);
+        let quarters = Quarters::new(&g, false, 0, &Control::new()).unwrap();
         let mut w = Work::new(&g, Isa::best());
         let sample = env_number("DAMIER_PEAK_TASKS", if n >= 22 { 40 } else { 200 }) as usize;
         let start = std::time::Instant::now();
@@ -622,7 +651,7 @@ fn layouts_per_task() {
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
         let sample: Vec<Task> = (0..300).map(|_| all[rng.random_range(0..all.len())]).collect();
         for table in [true, false, true, false] {
-            let quarters = Quarters::new(&g, table, u64::MAX);
+            let quarters = Quarters::new(&g, table, u64::MAX, &Control::new()).unwrap();
             let mut w = Work::new(&g, Isa::best());
             let start = std::time::Instant::now();
             let total: u64 = sample.iter().map(|&t| uncancelled(&g, &quarters, t, &mut w)).sum();
@@ -648,7 +677,7 @@ fn matcher_work_counts_rows_read() {
         let mut m = Matcher::new(bits, candidates.clone());
         m.max_cut = max_cut;
         m.group_keys = 64;
-        m.seal(Isa::Portable, &stored);
+        m.seal_all(Isa::Portable, &stored);
         let (reads, distinct) = m.work(&m.classes(&queries));
         let one_by_one: f64 = queries.iter().map(|q| m.work(&m.classes(std::slice::from_ref(q))).0).sum();
         assert!((reads - one_by_one).abs() < 1e-6 * reads, "cut {max_cut}: reads add up");
@@ -683,7 +712,7 @@ fn profile_tasks() {
     let count = env_number("DAMIER_PROFILE_TASKS", 4) as usize;
     let g = Geometry::new(n);
     let all = tasks(&g);
-    let quarters = Quarters::new(&g, false, 0);
+    let quarters = Quarters::new(&g, false, 0, &Control::new()).unwrap();
     let isa = Isa::available().last().unwrap();
     let mut w = Work::new(&g, isa);
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(env_number("DAMIER_PROFILE_SEED", 1));
@@ -708,7 +737,9 @@ fn profile_tasks() {
             splits,
             u64::MAX,
             &mut top,
-        );
+            &Control::new(),
+        )
+        .unwrap();
         let mut bottom = Vec::new();
         let splits = &quarters.bottom_rows[bottom_left.count_ones() as usize];
         assemble(
@@ -721,7 +752,9 @@ fn profile_tasks() {
             splits,
             (1 << WEIGHT_AT) - 1,
             &mut bottom,
-        );
+            &Control::new(),
+        )
+        .unwrap();
         let assembling = t0.elapsed().as_secs_f64();
         let swap = stores_top(w.swap, top.len(), bottom.len());
         let (stored, queries) = if swap { (&top, &bottom) } else { (&bottom, &top) };
@@ -760,10 +793,10 @@ fn profile_tasks() {
                     queries.len(),
                     key_bits_of(queries),
                 );
-                w.matcher.seal(isa, keys);
+                w.matcher.seal_all(isa, keys);
                 sealing += cpu() - t;
                 let t = cpu();
-                found += w.matcher.count(isa, queries);
+                found += w.matcher.count_all(isa, queries);
                 matching += cpu() - t;
                 batches += 1;
             }
@@ -809,7 +842,7 @@ fn matcher_agrees_on_real_halves_at_max_n() {
     let n = MAX_N;
     let g = Geometry::new(n);
     let all = tasks(&g);
-    let quarters = Quarters::new(&g, false, 0);
+    let quarters = Quarters::new(&g, false, 0, &Control::new()).unwrap();
     let isa = Isa::best();
     let mut w = Work::new(&g, isa);
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(28);
@@ -830,7 +863,9 @@ fn matcher_agrees_on_real_halves_at_max_n() {
             splits,
             u64::MAX,
             &mut top,
-        );
+            &Control::new(),
+        )
+        .unwrap();
         let splits = &quarters.bottom_rows[bottom_left.count_ones() as usize];
         let cells = (&mut w.bottom_left, &mut w.bottom_right);
         assemble(
@@ -843,15 +878,17 @@ fn matcher_agrees_on_real_halves_at_max_n() {
             splits,
             bits,
             &mut bottom,
-        );
+            &Control::new(),
+        )
+        .unwrap();
         let swap = stores_top(w.swap, top.len(), bottom.len());
         let (stored, queries) = if swap { (&top, &bottom) } else { (&bottom, &top) };
         let sample: Vec<u64> = (0..48).map(|_| queries[rng.random_range(0..queries.len())]).collect();
         let mut got = 0;
         for keys in stored.chunks(STORED_KEYS) {
             w.matcher.order_cuts(keys, &sample, sample.len(), key_bits_of(&sample));
-            w.matcher.seal(isa, keys);
-            got += w.matcher.count(isa, &sample);
+            w.matcher.seal_all(isa, keys);
+            got += w.matcher.count_all(isa, &sample);
         }
         let want = weighted_pairs(stored, &sample);
         println!(
@@ -885,7 +922,7 @@ const FEW_SOLUTIONS_AT_28: [u32; 1] = [0x37fb9];
 fn column_sets_at_28_agree_with_backtracking() {
     let n = 28;
     let g = Geometry::new(n);
-    let quarters = Quarters::new(&g, false, 0);
+    let quarters = Quarters::new(&g, false, 0, &Control::new()).unwrap();
     let mut w = Work::new(&g, Isa::best());
     let mut with_solutions = 0;
     for cols in std::iter::once((1u32 << 14) - 1).chain(FEW_SOLUTIONS_AT_28) {
@@ -934,7 +971,7 @@ fn sampled_tasks_count_as_a_count_does() {
         .unwrap();
         found.into_inner().unwrap()
     };
-    let quarters = Quarters::new(&g, false, 0);
+    let quarters = Quarters::new(&g, false, 0, &Control::new()).unwrap();
     let mut w = Work::new(&g, Isa::best());
     w.batch = 64;
     let want: Vec<u64> = sets
@@ -959,7 +996,7 @@ fn settings_sweep() {
     let count = env_number("DAMIER_SWEEP_TASKS", 300) as usize;
     let g = Geometry::new(n);
     let all = tasks(&g);
-    let quarters = Quarters::new(&g, true, u64::MAX);
+    let quarters = Quarters::new(&g, true, u64::MAX, &Control::new()).unwrap();
     let isa = std::env::var("DAMIER_SWEEP_ISA").map_or(Isa::best(), |s| s.parse().expect("an ISA name"));
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(env_number("DAMIER_SWEEP_SEED", 1));
     // Each task with its predecessor in the list, whose quarter cells a count holds before it.
@@ -986,7 +1023,7 @@ fn settings_sweep() {
             let (mut total, mut seconds) = (0, 0.0);
             for &(task, previous) in &sample {
                 if let Some(previous) = previous {
-                    load_quarters(&g, &quarters.source, previous, &mut w);
+                    load_quarters(&g, &quarters.source, previous, &mut w, &Control::new()).unwrap();
                 }
                 let t = cpu();
                 total += uncancelled(&g, &quarters, task, &mut w);
