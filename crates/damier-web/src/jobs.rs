@@ -71,10 +71,10 @@ pub async fn run(
 ) -> Outcome {
     let limit = runner.timeout;
     let work = async {
-        let Ok(_permit) = runner.slots.acquire().await else {
+        let Ok(slot) = runner.slots.clone().acquire_owned().await else {
             return Outcome::Failed("the job queue is closed".into());
         };
-        run_child(runner, group, command, body, progress).await
+        run_child(runner, group, command, body, progress, slot).await
     };
     tokio::time::timeout(limit, work).await.unwrap_or(Outcome::TimedOut(limit))
 }
@@ -88,8 +88,8 @@ pub struct Runner<'a> {
     pub allow_heavy: bool,
     /// Time limit, waiting included.
     pub timeout: Duration,
-    /// One permit per running command.
-    pub slots: &'a tokio::sync::Semaphore,
+    /// One permit per running command, held until its child is gone.
+    pub slots: &'a std::sync::Arc<tokio::sync::Semaphore>,
 }
 
 /// The prefix of a job's folder name in the system's temporary folder.
@@ -108,18 +108,20 @@ pub fn private_folder() -> std::io::Result<tempfile::TempDir> {
     builder.tempdir()
 }
 
-/// A running job: its child and its folder. Dropping it before the child was waited for (the
-/// request's future dropped: the page went away, or the time limit passed) kills the child and
-/// removes the folder once the child is gone, so nothing is written there after the removal;
-/// otherwise the folder is removed at once.
+/// A running job: its child, its folder and its slot. Dropping it before the child was waited
+/// for (the request's future dropped: the page went away, or the time limit passed) kills the
+/// child, and removes the folder and frees the slot once the child is gone, so nothing is
+/// written there after the removal and the slots count the children still dying; otherwise
+/// the folder is removed and the slot freed at once.
 pub struct Job {
     child: Option<tokio::process::Child>,
     folder: Option<tempfile::TempDir>,
+    slot: Option<tokio::sync::OwnedSemaphorePermit>,
 }
 
 impl Drop for Job {
     fn drop(&mut self) {
-        let folder = self.folder.take();
+        let (folder, slot) = (self.folder.take(), self.slot.take());
         let Some(mut child) = self.child.take() else { return };
         let _ = child.start_kill();
         match tokio::runtime::Handle::try_current() {
@@ -127,10 +129,10 @@ impl Drop for Job {
                 // If the runtime is stopping, the task is dropped unrun: the folder goes then.
                 runtime.spawn(async move {
                     let _ = child.wait().await;
-                    drop(folder);
+                    drop((folder, slot));
                 });
             }
-            Err(_) => drop(folder),
+            Err(_) => drop((folder, slot)),
         }
     }
 }
@@ -141,6 +143,7 @@ async fn run_child(
     command: &str,
     body: &[u8],
     progress: Option<&mpsc::Sender<String>>,
+    slot: tokio::sync::OwnedSemaphorePermit,
 ) -> Outcome {
     let folder = match private_folder() {
         Ok(f) => f,
@@ -166,7 +169,7 @@ async fn run_child(
             return Outcome::Failed(format!("cannot start {}: {e}", runner.executable.display()));
         }
     };
-    let mut job = Job { child: Some(child), folder: Some(folder) };
+    let mut job = Job { child: Some(child), folder: Some(folder), slot: Some(slot) };
     let Some(child) = job.child.as_mut() else { return Outcome::Failed("no child".into()) };
     let (Some(mut stdin), Some(stdout), Some(stderr)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
