@@ -237,7 +237,13 @@ pub fn check_listing(size: Size, nullity: usize) -> Result<(), LightsError> {
     if nullity > ALL_MAX_NULLITY || total.is_none_or(|t| t > ALL_MAX_CELLS) {
         return Err(LightsError::TooManySolutions {
             nullity,
-            count: power_of_two_decimal(nullity as u64),
+            // A board's nullity is at most its narrower side (2^17); beyond, written as a power
+            // (the decimal of 2^k takes k steps).
+            count: if nullity <= 1 << 17 {
+                power_of_two_decimal(nullity as u64)
+            } else {
+                format!("2^{nullity}")
+            },
             cells,
             max: ALL_MAX_NULLITY,
             max_cells: ALL_MAX_CELLS,
