@@ -70,7 +70,19 @@ pub fn check(group: &str, command: &str, m: &ArgMatches) -> Result<(), String> {
         at_most("threads", MAX_THREADS)?;
     }
     match (group, command) {
-        ("queens", "count") => at_most("n", COUNT_MAX_N),
+        ("queens", "count") => {
+            // The server's GPU is not lent to requests: a GPU count, and its tuning, are for
+            // the command line (or a server started with --allow-heavy).
+            if raw_text(m, "device").ok().flatten().is_some_and(|d| d != "cpu") {
+                return Err(format!("device other than cpu uses the server's GPU {HEAVY}"));
+            }
+            for id in ["gpu_adapter", "gpu_rows", "gpu_slots", "gpu_budget"] {
+                if has(m, id) && m.value_source(id) == Some(clap::parser::ValueSource::CommandLine) {
+                    return Err(format!("{id} tunes the server's GPU {HEAVY}"));
+                }
+            }
+            at_most("n", COUNT_MAX_N)
+        }
         ("queens", "list") => {
             if flag(m, "all")? {
                 return Err(format!("all = true lists millions of solutions {HEAVY}"));
@@ -261,6 +273,16 @@ mod tests {
         assert!(e.contains("18") && e.contains("--allow-heavy"), "{e}");
         assert!(check("queens", "count", &matches(count(), &["8", "--threads", "65"])).is_err());
         assert!(check("queens", "count", &matches(count(), &["8", "--threads", "2"])).is_ok());
+        let gpu = || {
+            count()
+                .arg(Arg::new("device").long("device").default_value("cpu"))
+                .arg(Arg::new("gpu_rows").long("gpu-rows").value_parser(value_parser!(u32)))
+        };
+        assert!(check("queens", "count", &matches(gpu(), &["8"])).is_ok());
+        assert!(check("queens", "count", &matches(gpu(), &["8", "--device", "cpu"])).is_ok());
+        let e = check("queens", "count", &matches(gpu(), &["8", "--device", "gpu"])).unwrap_err();
+        assert!(e.contains("GPU") && e.contains("--allow-heavy"), "{e}");
+        assert!(check("queens", "count", &matches(gpu(), &["8", "--gpu-rows", "3"])).is_err());
         let list = || {
             Command::new("list")
                 .arg(Arg::new("n").value_parser(value_parser!(u32)))

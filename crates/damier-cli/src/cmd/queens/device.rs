@@ -35,13 +35,13 @@ pub(crate) struct GpuArgs {
     #[arg(long, value_name = "INDEX")]
     gpu_adapter: Option<usize>,
     /// Rows placed on the host before the kernel takes over [default: about n / 2 - 1].
-    #[arg(long, value_name = "ROWS", hide = true)]
+    #[arg(long, value_name = "ROWS")]
     gpu_rows: Option<u32>,
     /// Kernel invocations per dispatch [default: 131072 on a GPU, 1024 on a software driver].
-    #[arg(long, value_name = "SLOTS", hide = true, value_parser = clap::value_parser!(u32).range(64..=1 << 24))]
+    #[arg(long, value_name = "SLOTS", value_parser = clap::value_parser!(u32).range(64..=1 << 24))]
     gpu_slots: Option<u32>,
     /// Loop iterations per invocation and dispatch [default: adapted to 50 ms a dispatch].
-    #[arg(long, value_name = "ITERATIONS", hide = true, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "ITERATIONS", value_parser = clap::value_parser!(u32).range(1..))]
     gpu_budget: Option<u32>,
 }
 
