@@ -50,7 +50,7 @@ fn count_py(py: Python<'_>, n: i128, threads: Option<i128>) -> PyResult<(u64, u6
         reach::refuse_beyond_the_engine(n).or_raise()?;
     }
     let threads = threads.map(|t| numbers::u32_in("threads", t, 1..=1024)).transpose()?;
-    let pool = damier::system::thread_pool(threads.map(|t| t as usize)).map_err(errors::internal)?;
+    let pool = damier::util::thread_pool(threads.map(|t| t as usize)).map_err(errors::internal)?;
     let options = CountOptions::on_this_machine(Isa::best(), None);
     let counts = worker::run(py, move |control| {
         pool.install(|| {

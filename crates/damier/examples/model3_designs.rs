@@ -5,7 +5,7 @@
 //! `cargo run --release -p damier --example model3_designs -- DESIGN N[,N...] SEEDS MAX_STEPS`
 
 use damier::automaton::row::{RowBoard, Rule, Schedule};
-use damier::system::thread_cpu_seconds;
+use damier::util::thread_cpu_seconds;
 
 fn design(name: &str) -> Option<Rule> {
     let base = Rule {

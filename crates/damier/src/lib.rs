@@ -14,8 +14,8 @@
 //!
 //! The shared pieces are [`gf2`] (bit-packed linear algebra over GF(2)) and [`control`]
 //! (cancellation and progress for long computations, without any terminal dependency);
-//! [`bench`](mod@bench) times every engine for the performance report; [`text`] is the one
-//! format of the numbers in messages.
+//! [`util`] holds the glue lent to the front ends (thread pools, the format of numbers in
+//! messages, the checksums' hash), which is not puzzle API.
 //!
 //! ## Example
 //!
@@ -34,20 +34,17 @@
 #![deny(missing_docs)]
 
 pub mod automaton;
-pub mod bench;
 pub mod board;
 pub mod control;
 pub mod cpu;
 pub mod factor;
 pub mod gf2;
-pub mod hash;
 mod hint;
 pub mod lights;
 pub mod queens;
 mod random;
 pub mod stats;
-pub mod system;
-pub mod text;
+pub mod util;
 pub mod walk;
 
 /// The crate's README (its front page on a registry), whose example runs with the doctests.

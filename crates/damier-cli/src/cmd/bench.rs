@@ -1,7 +1,7 @@
 //! `damier bench [--quick] [--json]`: every row of docs/performance.md's summary, measured in
 //! one run and printed as one table with the machine, the date and the commit.
 //!
-//! The rows and their timed calls are the library's (`damier::bench`), shared with the
+//! The rows and their timed calls are the bench crate's (`damier_bench`), shared with the
 //! per-problem `bench` commands; this file only shows progress and prints.
 
 use std::io::IsTerminal;
@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use damier::bench::{self, BenchRow, Machine, Report, Suite};
+use damier_bench::{self as bench, BenchRow, Machine, Report, Suite};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::util::output::{self, Report as _, outln};

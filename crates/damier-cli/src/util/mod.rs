@@ -21,13 +21,13 @@ pub use output_args::OutputArgs;
 /// A rayon pool of `threads` workers (`None` or 0: one per core), for `--threads`.
 pub fn pool(threads: Option<u32>) -> anyhow::Result<rayon::ThreadPool> {
     use anyhow::Context;
-    damier::system::thread_pool(threads.map(|t| t as usize)).context("cannot start the thread pool")
+    damier::util::thread_pool(threads.map(|t| t as usize)).context("cannot start the thread pool")
 }
 
 /// A measured quantity in a text table or message, one format everywhere (the library's, so
 /// that its messages and the CLI's tables agree); charts label their axes in their own style
 /// (`util::plot`).
-pub use damier::text::number;
+pub use damier::util::number;
 
 /// `k noun`, the noun in the plural unless k is 1: "1 solution", "0 solutions", "2 presses".
 pub fn plural(k: impl Into<u128>, noun: &str) -> String {

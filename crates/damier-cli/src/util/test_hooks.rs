@@ -39,7 +39,7 @@ pub struct TestHooks {
     pub slow_rank: Option<u32>,
     /// The core hours past which a count is announced (one when unset).
     pub cost_warning_hours: Option<f64>,
-    /// `damier bench` runs `damier::bench::Suite::Tiny`.
+    /// `damier bench` runs `damier_bench::Suite::Tiny`.
     pub bench_tiny: bool,
     /// Milliseconds after which a run off a terminal is announced as long.
     pub long_run_ms: Option<u64>,

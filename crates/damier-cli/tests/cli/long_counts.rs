@@ -420,7 +420,7 @@ fn ctrl_c_stops_a_count_of_28_promptly() {
 /// its checksum (FNV-1a of the line, chained to the header's), as a forger would; returns the
 /// forged task's index.
 fn forge(path: &std::path::Path, add: u64) -> u64 {
-    use damier::hash::Fnv1a;
+    use damier::util::Fnv1a;
     let checksum = |chain: u64, text: &str| {
         let mut h = Fnv1a::new();
         h.write(&chain.to_le_bytes());

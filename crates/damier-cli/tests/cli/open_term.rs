@@ -8,7 +8,7 @@ use super::util::{damier, fails_with, hooked, json};
 
 /// The checksum of journal lines (FNV-1a over the chain and the text), as the format defines.
 fn fnv(chain: u64, text: &str) -> u64 {
-    let mut h = damier::hash::Fnv1a::new();
+    let mut h = damier::util::Fnv1a::new();
     h.write(&chain.to_le_bytes());
     h.write(text.as_bytes());
     h.finish()

@@ -36,7 +36,7 @@ pub(super) mod format;
 pub use format::{CheckpointError, MAGIC, VERSION};
 
 use super::{Automaton, AutomatonError, MAX_N, Model, Params};
-use crate::hash::fnv1a;
+use crate::util::fnv1a;
 
 /// Bytes before the cells.
 const HEADER: usize = 8 + 4 + 1 + 4 + 8 + 8 + 8 + 8 + 8 + 32;

@@ -41,7 +41,7 @@ use crate::control::Control;
 use crate::queens::local;
 use crate::random::below;
 use crate::stats;
-use crate::system::thread_cpu_seconds;
+use crate::util::thread_cpu_seconds;
 
 /// One run: its board side and its cost (steps, moves...), or the budget it hit.
 #[derive(Clone, Copy, Debug, PartialEq)]

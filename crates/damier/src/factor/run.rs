@@ -223,7 +223,7 @@ impl std::fmt::Display for CapWarning {
             "N has {} bits: runs of that size need about {} steps (median projected from the \
              measured sizes, × {GROWTH_PER_BIT} per bit, docs/factor.md), against a cap of {} steps: {}",
             self.bits,
-            crate::text::number(self.projected_steps),
+            crate::util::number(self.projected_steps),
             self.max_steps,
             if self.projected_steps > self.max_steps as f64 {
                 "this run will most likely stop at its cap without a factorization"

@@ -1,12 +1,12 @@
 //! `damier automaton bench`: cell updates per second of the three models (a model 3 step
 //! updates all n^2 cells), one thread and all threads.
-//! The rows are measured by the library (`damier::bench::tables`), with the timers of
+//! The rows are measured by the bench crate (`damier_bench::tables`), with the timers of
 //! `damier bench`.
 
 use std::process::ExitCode;
 
 use clap::Args;
-use damier::bench::tables::{self, AutomatonRate};
+use damier_bench::tables::{self, AutomatonRate};
 
 use crate::util::interrupt;
 use crate::util::output::{Report, outln};

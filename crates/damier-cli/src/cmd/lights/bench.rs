@@ -1,9 +1,9 @@
-//! `damier lights bench`: the performance table. Its rows are measured by the library
-//! (`damier::bench::tables`), with the timers of `damier bench`.
+//! `damier lights bench`: the performance table. Its rows are measured by the bench crate
+//! (`damier_bench::tables`), with the timers of `damier bench`.
 
 use std::process::ExitCode;
 
-use damier::bench::tables::{self, LightsRow};
+use damier_bench::tables::{self, LightsRow};
 
 use crate::util::interrupt;
 use crate::util::output::{Report, errln, outln};

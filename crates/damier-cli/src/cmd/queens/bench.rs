@@ -2,13 +2,14 @@
 //!
 //! Each n is counted in a 1-thread rayon pool and in an all-cores pool, best of `--repeat`
 //! runs; totals are compared between the two. The figures for docs/performance.md come from
-//! `cargo run --release -- queens bench 16 17 18`. The timed call is the library's
-//! (`damier::bench::timers::best_count`), shared with `damier bench`.
+//! `cargo run --release -- queens bench 16 17 18`. The timed call is the bench crate's
+//! (`damier_bench::timers::best_count`), shared with `damier bench`.
 
 use std::process::ExitCode;
 
-use damier::bench::timers::CountScaling;
-use damier::{bench, queens};
+use damier::queens;
+use damier_bench as bench;
+use damier_bench::timers::CountScaling;
 
 use crate::util::output::outln;
 use crate::util::progress::Progress;

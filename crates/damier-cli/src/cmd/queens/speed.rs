@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 
-use damier::bench::speed::{Measurement, Metric, Source, SpeedTable};
+use damier_bench::speed::{Measurement, Metric, Source, SpeedTable};
 
 use crate::util::csv_file::{self, Invalid};
 use crate::util::output::{self, Report, outln};

@@ -5,15 +5,15 @@
 //! second of CPU in a release build; 14 takes ~8 s, 15 about a minute), and the output says
 //! where it stopped.
 //! Each point is the mean over repeated runs totalling at least `--min-ms` milliseconds,
-//! so tiny n are not pure timer noise. The rows are measured by the library
-//! (`damier::bench::tables::queens_timing`); this command draws and writes them.
+//! so tiny n are not pure timer noise. The rows are measured by the bench crate
+//! (`damier_bench::tables::queens_timing`); this command draws and writes them.
 
 use std::process::ExitCode;
 use std::time::Duration;
 
-use damier::bench::tables::{self, QueensTiming};
 use damier::control::Control;
 use damier::queens;
+use damier_bench::tables::{self, QueensTiming};
 
 use crate::util::OutputPath;
 use crate::util::csv_file::{self, format};

@@ -1,10 +1,10 @@
 //! `damier walk bench`: solve and path timed on large boards. The boards and their rows are
-//! the library's (`damier::bench::tables`), timed as in `damier bench`.
+//! the bench crate's (`damier_bench::tables`), timed as in `damier bench`.
 
 use std::process::ExitCode;
 
-use damier::bench::tables;
 use damier::walk::Method;
+use damier_bench::tables;
 
 use crate::util::output::outln;
 use crate::util::{interrupt, output};

@@ -13,7 +13,7 @@ use super::*;
 /// FNV-1a 64 over the cell words (row-major), steps, moves and four outputs of a copy of the
 /// generator: any difference in the state or the generator changes it.
 fn state_hash(a: &Automaton) -> u64 {
-    let mut h = crate::hash::Fnv1a::new();
+    let mut h = crate::util::Fnv1a::new();
     let mut eat = |v: u64, bytes: usize| h.write(&v.to_le_bytes()[..bytes]);
     for w in a.cell_words() {
         eat(u64::from(w), 4);

@@ -52,7 +52,7 @@ use super::quarters::{self, TaskSample};
 use super::tasks::{TaskEngine, TaskError, TaskList, sample_tasks};
 use crate::control::{Control, Interrupted};
 use crate::cpu::Isa;
-use crate::system::thread_cpu_seconds;
+use crate::util::thread_cpu_seconds;
 
 /// How [`estimate_cost`] samples.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

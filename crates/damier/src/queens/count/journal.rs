@@ -31,7 +31,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::Share;
 use super::tasks::{TASK_FORMAT_VERSION, TaskDone, TaskEngine, TaskList};
-use crate::hash::Fnv1a;
+use crate::util::Fnv1a;
 
 /// Longest time between two flushes of the journal to the disk while tasks finish.
 pub const SYNC_INTERVAL: Duration = Duration::from_secs(1);

@@ -143,11 +143,11 @@ pub struct CountOptions {
 
 impl CountOptions {
     /// The options of a count on this machine: the kernels on `isa`, within `memory` bytes or,
-    /// when `None`, the memory available now ([`crate::system::available_memory`]; no cap
+    /// when `None`, the memory available now ([`crate::util::available_memory`]; no cap
     /// where it cannot be read), so that a count builds the whole quarter table only if it
     /// fits beside what else runs.
     pub fn on_this_machine(isa: Isa, memory: Option<u64>) -> CountOptions {
-        CountOptions { isa, memory: memory.or_else(crate::system::available_memory), strategy: None }
+        CountOptions { isa, memory: memory.or_else(crate::util::available_memory), strategy: None }
     }
 }
 

@@ -33,7 +33,7 @@ use rayon::prelude::*;
 use super::{Share, quarters};
 use crate::control::{Control, Interrupted};
 use crate::cpu::Isa;
-use crate::hash::Fnv1a;
+use crate::util::Fnv1a;
 
 /// Smallest n with a task list (the top half needs two rows).
 pub const MIN_TASK_N: u32 = 4;

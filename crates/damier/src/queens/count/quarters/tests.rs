@@ -782,7 +782,7 @@ fn profile_tasks() {
         w.matcher.max_cut = env_number("DAMIER_PROFILE_MAX_CUT", w.matcher.max_cut as u64) as usize;
         w.matcher.group_keys = env_number("DAMIER_PROFILE_GROUP_KEYS", w.matcher.group_keys as u64) as usize;
         // Thread CPU seconds: on a shared machine the clock also counts the other programs.
-        let cpu = || crate::system::thread_cpu_seconds().expect("a thread CPU clock on this system");
+        let cpu = || crate::util::thread_cpu_seconds().expect("a thread CPU clock on this system");
         for adaptive in [false, true] {
             let (mut sealing, mut matching, mut batches, mut found) = (0.0, 0.0, 0, 0);
             for keys in stored.chunks(batch) {
@@ -1004,7 +1004,7 @@ fn settings_sweep() {
         .map(|_| rng.random_range(0..all.len()))
         .map(|i| (all[i], i.checked_sub(1).map(|p| all[p].cols)))
         .collect();
-    let cpu = || crate::system::thread_cpu_seconds().expect("a thread CPU clock on this system");
+    let cpu = || crate::util::thread_cpu_seconds().expect("a thread CPU clock on this system");
     // (label, (swap ratio, swap min), matcher's group keys, matcher's large batch)
     let current = Work::new(&g, isa);
     let settings = [

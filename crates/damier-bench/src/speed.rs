@@ -4,7 +4,7 @@
 //! to the fastest other program's wherever both timed the whole count.
 //!
 //! ```
-//! use damier::bench::speed::{Measurement, Metric, Source, SpeedTable};
+//! use damier_bench::speed::{Measurement, Metric, Source, SpeedTable};
 //!
 //! let row = |program: &str, isa: &str, value| Measurement {
 //!     program: program.into(),
@@ -26,11 +26,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::queens::count::known::known_total;
+use damier::queens::count::known::known_total;
 
 /// What a measurement measures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "snake_case"))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Metric {
     /// CPU seconds of the whole count of q(n), on one core.
     CpuSeconds,
@@ -39,8 +39,8 @@ pub enum Metric {
 }
 
 /// How a measurement's value was obtained.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "snake_case"))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Source {
     /// Timed on a whole count.
     Measured,
@@ -49,8 +49,7 @@ pub enum Source {
 }
 
 /// One measurement.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Measurement {
     /// `damier`, or the other program's name.
     pub program: String,
@@ -89,8 +88,7 @@ impl Measurement {
 }
 
 /// damier's time over the other program's, for one n and vector unit (both measured).
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Ratio {
     /// Board size.
     pub n: u32,
@@ -103,8 +101,7 @@ pub struct Ratio {
 }
 
 /// The measurements and the ratios (the JSON of `damier queens speed`).
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct SpeedTable {
     /// The measurements, by metric, n, program and build.
     pub rows: Vec<Measurement>,

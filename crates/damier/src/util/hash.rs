@@ -3,7 +3,7 @@
 //! accidents, not attacks. Its output is part of on-disk formats: it must never change.
 //!
 //! ```
-//! use damier::hash::{Fnv1a, fnv1a};
+//! use damier::util::{Fnv1a, fnv1a};
 //!
 //! let mut h = Fnv1a::new();
 //! h.write(b"dam");

@@ -1,11 +1,10 @@
 //! The machine a report was measured on, read from the system (Linux's `/proc`; elsewhere the
 //! fields it cannot tell say so), so that figures never travel without it.
 
-use crate::cpu::Isa;
+use damier::cpu::Isa;
 
 /// What the figures of a report depend on besides the code.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Machine {
     /// The CPU's model name (`/proc/cpuinfo`), or `unknown`.
     pub cpu: String,
@@ -27,7 +26,7 @@ impl Machine {
         Machine {
             cpu: cpu_model(&cpuinfo).unwrap_or_else(|| "unknown".into()),
             cores: std::thread::available_parallelism().map_or(1, |p| p.get()),
-            memory_bytes: crate::system::total_memory(),
+            memory_bytes: damier::util::total_memory(),
             vector_units: Isa::available().map(Isa::name).collect(),
             load_average: load_average(),
         }

@@ -3,7 +3,7 @@
 //! from 0.001 to 99 999, scientific notation beyond.
 //!
 //! ```
-//! use damier::text::number;
+//! use damier::util::number;
 //!
 //! assert_eq!(number(3048.2), "3048");
 //! assert_eq!(number(134_000.0), "1.34e5");

@@ -6,7 +6,7 @@
 //! never report the speed of a wrong result.
 //!
 //! ```
-//! use damier::bench::timers;
+//! use damier_bench::timers;
 //! use damier::control::Control;
 //!
 //! // Timed, with what was computed: the largest nullity of the n x n boards up to 100 is 64.
@@ -21,12 +21,12 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::BenchError;
-use crate::automaton::{self, experiment};
-use crate::board::{Board, Size};
-use crate::control::{Control, Interrupted};
-use crate::queens::Counts;
-use crate::queens::count::{self, CountOptions, Share};
-use crate::{factor, lights, walk};
+use damier::automaton::{self, experiment};
+use damier::board::{Board, Size};
+use damier::control::{Control, Interrupted};
+use damier::queens::Counts;
+use damier::queens::count::{self, CountOptions, Share};
+use damier::{factor, lights, walk};
 
 /// Mean wall seconds of a run of `f`, repeated until `min` has passed, and the last run's
 /// result. A first run shorter than `min` is a warm-up (thread pool start, caches) and left out
@@ -78,8 +78,7 @@ pub fn best_count(
 }
 
 /// n counted on one thread and on all threads: one row of `damier queens bench` (and its JSON).
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct CountScaling {
     /// Board size.
     pub n: u32,
@@ -277,7 +276,7 @@ pub fn automaton_throughput(
     let (u, s) = experiment::measure(params, 1, (2_000_000 / per_step).max(1))?;
     let target = ((u as f64 / s.max(1e-9)) * seconds).max(1.0) as u64;
     let threads = threads.max(1);
-    let pool = crate::system::thread_pool(Some(threads))?;
+    let pool = damier::util::thread_pool(Some(threads))?;
     let clock = Instant::now();
     let totals: Vec<Result<u64, automaton::AutomatonError>> = pool.install(|| {
         use rayon::prelude::*;
@@ -308,7 +307,7 @@ pub fn automaton_solve(
     control: &Control,
 ) -> Result<(f64, f64), BenchError> {
     let samples = samples.max(1);
-    let one = crate::system::thread_pool(Some(1))?;
+    let one = damier::util::thread_pool(Some(1))?;
     let t = Instant::now();
     let runs = one.install(|| {
         experiment::run_samples(params, seed, samples, max_steps, &experiment::Stop::new(control))
@@ -327,10 +326,10 @@ pub fn automaton_solve(
 }
 
 /// Seconds to find a random solution of n queens by local search and check it
-/// ([`crate::queens::local::solve`]).
+/// ([`damier::queens::local::solve`]).
 pub fn local_search(n: u32, seed: u64, control: &Control) -> Result<f64, BenchError> {
     let t = Instant::now();
-    let found = crate::queens::local::solve(n, seed, control)?;
+    let found = damier::queens::local::solve(n, seed, control)?;
     let seconds = t.elapsed().as_secs_f64();
     if found.placement.columns().len() != n as usize {
         return Err(BenchError::Wrong(format!(

@@ -4,7 +4,7 @@
 //! thread pools.
 //!
 //! ```
-//! use damier::system::{available_memory, thread_pool, total_memory};
+//! use damier::util::{available_memory, thread_pool, total_memory};
 //!
 //! let pool = thread_pool(Some(2)).unwrap();
 //! assert_eq!(pool.current_num_threads(), 2);

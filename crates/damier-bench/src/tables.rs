@@ -8,12 +8,12 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use damier::bench::tables;
+//! use damier_bench::tables;
 //! use damier::control::Control;
 //!
 //! let control = Control::new();
 //! // The course chapter's table at n = 8: both counters find the 92 solutions.
-//! let pool = damier::system::thread_pool(Some(1))?;
+//! let pool = damier::util::thread_pool(Some(1))?;
 //! let row = tables::queens_timing(8, true, Duration::ZERO, &pool, &control)?;
 //! assert_eq!(row.total, 92);
 //! assert!(row.naive_seconds.is_some());
@@ -28,15 +28,14 @@
 use std::time::Duration;
 
 use super::{BenchError, lights_nullities_target, lights_solve_target, timers};
-use crate::automaton::{Model, Params};
-use crate::control::{Control, Interrupted};
-use crate::queens::{self, naive};
-use crate::walk::Method;
+use damier::automaton::{Model, Params};
+use damier::control::{Control, Interrupted};
+use damier::queens::{self, naive};
+use damier::walk::Method;
 
 /// One row of `damier automaton bench` (its JSON): the cell updates of a model in about a
 /// given wall time.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct AutomatonRate {
     /// The update rule.
     pub model: Model,
@@ -79,8 +78,7 @@ pub fn automaton_rates(
 }
 
 /// One row of `damier lights bench` (its JSON): a timed task with its check and target.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct LightsRow {
     /// What was timed, with the seed, the outcome and the set-up times.
     pub task: String,
@@ -94,7 +92,7 @@ pub struct LightsRow {
     /// Nullity of the board solved (a solve only).
     pub nullity: Option<usize>,
     /// The solve's phases timed one by one, when asked for (not in the JSON).
-    #[cfg_attr(feature = "serde", serde(skip))]
+    #[serde(skip)]
     pub phases: Option<timers::PolyPhases>,
 }
 
@@ -147,8 +145,7 @@ pub fn lights_nullities_row(to: usize, control: &Control) -> Result<LightsRow, B
 }
 
 /// One row of `damier walk bench` (its JSON): a board solved, its path made and replayed.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct WalkRow {
     /// Rows (L).
     pub rows: usize,
@@ -204,8 +201,7 @@ pub fn walk_row(rows: usize, cols: usize, method: Method, control: &Control) -> 
 
 /// One row of `damier queens timing` (its JSON): the seconds to count the solutions of n by
 /// the fast counter and by the course chapter's naive backtracker.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct QueensTiming {
     /// Board size.
     pub n: u32,
@@ -247,7 +243,7 @@ mod tests {
 
     #[test]
     fn timing_rows_count_with_both_counters() {
-        let pool = crate::system::thread_pool(Some(1)).unwrap();
+        let pool = damier::util::thread_pool(Some(1)).unwrap();
         let control = Control::new();
         for (n, total) in [(1, 1), (4, 2), (6, 4), (9, 352)] {
             let row = queens_timing(n, n <= 6, Duration::from_millis(1), &pool, &control).unwrap();

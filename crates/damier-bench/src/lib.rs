@@ -1,5 +1,9 @@
 //! Benchmarks: every figure of the performance summary, measured by one call.
 //!
+//! A crate of this repository, not published: the library `damier` computes; this crate
+//! times it for docs/performance.md and the CLI's `bench` commands (it reads `/proc` and
+//! quotes other programs' timings, which a published library has no business doing).
+//!
 //! docs/performance.md once quoted figures from different days, loads and builds side by side.
 //! Here each row of its summary is an [`Item`] (what to time, at which size); [`items`] lists
 //! them for a [`Suite`] (the full report of a few minutes, a quick one for CI-like checks, a
@@ -11,7 +15,7 @@
 //! paths walked, solutions checked), so a row never reports the speed of a wrong result.
 //!
 //! ```
-//! use damier::bench::{Suite, items};
+//! use damier_bench::{Suite, items};
 //! use damier::control::Control;
 //!
 //! // The toy sizes of the test suite: every kind of row, each answer checked as it is timed.
@@ -19,6 +23,7 @@
 //! let row = first.run(&Control::new()).unwrap();
 //! assert!(row.value > 0.0 && !row.command.is_empty());
 //! ```
+#![deny(missing_docs)]
 
 mod error;
 mod machine;
@@ -29,14 +34,14 @@ pub mod timers;
 pub use error::BenchError;
 pub use machine::{Machine, load_average};
 
-use crate::automaton::{self, Model};
-use crate::control::{Control, Interrupted};
-use crate::cpu::Isa;
-use crate::queens::count::{self, CountOptions, estimate};
+use damier::automaton::{self, Model};
+use damier::control::{Control, Interrupted};
+use damier::cpu::Isa;
+use damier::queens::count::{self, CountOptions, estimate};
 
 /// How much a report measures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "lowercase"))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Suite {
     /// Every row of the summary at the summary's sizes: a few minutes on 2 cores.
     Full,
@@ -127,8 +132,7 @@ pub enum Item {
 }
 
 /// One measured figure: a row of the report.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct BenchRow {
     /// The problem: `queens count`, `queens cost`, `queens local`, `automaton`, `lights`,
     /// `walk` or `factor`.
@@ -153,8 +157,7 @@ pub struct BenchRow {
 }
 
 /// A whole report: the rows with what they depend on.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Report {
     /// Which rows were measured.
     pub suite: Suite,
@@ -338,7 +341,7 @@ impl Item {
         let out = match *self {
             Item::QueensCount { n, threads, repeat } => {
                 let options = CountOptions::default();
-                let pool = crate::system::thread_pool(Some(threads))?;
+                let pool = damier::util::thread_pool(Some(threads))?;
                 let (seconds, counts) = timers::best_count(&pool, n, repeat, &options, control)?;
                 check_total(n, counts.total)?;
                 // The summary's targets: q(18) in 6 s on one thread, 3 s on two.
@@ -442,7 +445,7 @@ impl Item {
                 row("lights", seconds, "s", target, false, format!("largest nullity {max}"))
             }
             Item::Walk { side } => {
-                let t = timers::walk(side, side, crate::walk::Method::Fast, control)?;
+                let t = timers::walk(side, side, damier::walk::Method::Fast, control)?;
                 let target = (side == 2000).then_some(1.0);
                 let detail = format!(
                     "solve {:.3} s, path {:.3} s ({} moves); replay check {:.3} s",

@@ -1,22 +1,22 @@
 //! Why a benchmark could not run (kept out of `mod.rs` so that the timers' imports point one
 //! way).
 
-use crate::automaton;
-use crate::control::Interrupted;
-use crate::queens::count::tasks::TaskError;
+use damier::automaton;
+use damier::control::Interrupted;
+use damier::queens::count::tasks::TaskError;
 
 /// Why a benchmark could not run, or found a wrong answer.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum BenchError {
     /// Counting failed.
     #[error(transparent)]
-    Count(#[from] crate::queens::CountError),
+    Count(#[from] damier::queens::CountError),
     /// The task list or the estimate failed.
     #[error(transparent)]
     Task(#[from] TaskError),
     /// Local search failed.
     #[error(transparent)]
-    Local(#[from] crate::queens::local::LocalError),
+    Local(#[from] damier::queens::local::LocalError),
     /// The queens automaton could not be built.
     #[error(transparent)]
     Automaton(#[from] automaton::AutomatonError),
@@ -25,17 +25,17 @@ pub enum BenchError {
     Experiment(#[from] automaton::experiment::ExperimentError),
     /// Lights Out failed.
     #[error(transparent)]
-    Lights(#[from] crate::lights::LightsError),
+    Lights(#[from] damier::lights::LightsError),
     /// A board could not be made.
     #[error(transparent)]
-    Board(#[from] crate::board::BoardError),
+    Board(#[from] damier::board::BoardError),
     /// The pawn walk failed.
     #[error(transparent)]
-    Walk(#[from] crate::walk::WalkError),
+    Walk(#[from] damier::walk::WalkError),
     /// The factoring automaton could not be built.
     #[error(transparent)]
-    Factor(#[from] crate::factor::FactorError),
-    /// Stopped through the [`Control`](crate::control::Control).
+    Factor(#[from] damier::factor::FactorError),
+    /// Stopped through the [`Control`](damier::control::Control).
     #[error("interrupted")]
     Interrupted(#[from] Interrupted),
     /// The system refused the threads of a pool.
