@@ -32,22 +32,12 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
 /// The model named by `model`: "pair", "cell", "row", or 1, 2, 3.
 fn model(model: &Bound<'_, PyAny>) -> PyResult<Model> {
     if let Ok(name) = model.extract::<String>() {
-        return match name.as_str() {
-            "pair" => Ok(Model::Pair),
-            "cell" => Ok(Model::Cell),
-            "row" => Ok(Model::Row),
-            _ => Err(errors::value(format!(
-                "model = {name:?}: expected \"pair\", \"cell\" or \"row\" (or 1, 2, 3)"
-            ))),
-        };
+        return name.parse::<Model>().map_err(|e| errors::value(format!("{e} (or 1, 2, 3)")));
     }
     match model.extract::<i128>() {
-        Ok(1) => Ok(Model::Pair),
-        Ok(2) => Ok(Model::Cell),
-        Ok(3) => Ok(Model::Row),
-        Ok(k) => {
-            Err(errors::value(format!("model = {k}: expected 1, 2 or 3 (or \"pair\", \"cell\", \"row\")")))
-        }
+        Ok(k) => Model::ALL.into_iter().find(|m| i128::from(m.number()) == k).ok_or_else(|| {
+            errors::value(format!("model = {k}: expected 1, 2 or 3 (or \"pair\", \"cell\", \"row\")"))
+        }),
         Err(_) => {
             Err(errors::type_error("model must be a str (\"pair\", \"cell\", \"row\") or an int (1, 2, 3)"))
         }

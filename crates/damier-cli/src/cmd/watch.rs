@@ -19,8 +19,8 @@ pub struct Args {
     #[arg(short = 'n', long, default_value_t = 8)]
     n: u32,
     /// Update rule: `pair` (model 1), `cell` (model 2) or `row` (model 3).
-    #[arg(long, default_value = "pair", value_parser = ["pair", "cell", "row"])]
-    model: String,
+    #[arg(long, value_enum, default_value = "pair")]
+    model: super::automaton::ModelArg,
     /// Probability of accepting a dangerous move. [range: 0..=1]
     #[arg(long, default_value_t = damier::automaton::DEFAULT_EPS)]
     eps: f64,
@@ -45,11 +45,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(Other::Factor(f)) = a.other {
         return super::factor::watch(f);
     }
-    let model = match a.model.as_str() {
-        "cell" => Model::Cell,
-        "row" => Model::Row,
-        _ => Model::Pair,
-    };
+    let model = Model::from(a.model);
     let eta = super::automaton::eta_for(&[model], a.eta)?.unwrap_or(automaton::DEFAULT_ETA);
     let params = Params { model, n: a.n, eps: a.eps, eta }.validated()?;
     anyhow::ensure!(params.n <= 64, "n = {} is too large to watch: at most 64 fits a terminal", params.n);

@@ -96,18 +96,9 @@ impl<T> Runs<T> {
     }
 }
 
-/// Every model of the queens automaton, in the order the pages offer them. (A new model of
-/// the library fails to compile `model_listed` until it is added here.)
-pub const MODELS: &[Model] = &[Model::Pair, Model::Cell, Model::Row];
-
-/// Compile-time guard: every variant of [`Model`] is in [`MODELS`].
-const fn model_listed(m: Model) -> usize {
-    match m {
-        Model::Pair => 0,
-        Model::Cell => 1,
-        Model::Row => 2,
-    }
-}
+/// Every model of the queens automaton, in the order the pages offer them: the library's
+/// [`Model::ALL`].
+pub const MODELS: &[Model] = &Model::ALL;
 
 /// A model the pages offer: its name (the `model` key) and what it updates.
 #[derive(Debug, Serialize)]
@@ -124,11 +115,7 @@ pub struct ModelInfo {
 pub fn models() -> Vec<ModelInfo> {
     MODELS
         .iter()
-        .map(|&m| ModelInfo {
-            name: m.name(),
-            label: format!("model {} ({})", model_listed(m) + 1, m.name()),
-            uses_eta: m.uses_eta(),
-        })
+        .map(|&m| ModelInfo { name: m.name(), label: m.label().to_string(), uses_eta: m.uses_eta() })
         .collect()
 }
 
@@ -217,10 +204,7 @@ impl Runs<Automaton> {
     /// [`limits::AUTOMATON_MAX_N`] (without `allow_heavy`) before anything of its size is made.
     pub fn create(&mut self, req: &NewRun, allow_heavy: bool) -> Result<Frame, Refused> {
         let name = req.model.as_deref().unwrap_or("pair");
-        let Some(&model) = MODELS.iter().find(|m| m.name() == name) else {
-            let names: Vec<&str> = MODELS.iter().map(|m| m.name()).collect();
-            return Err(format!("model `{name}`: expected one of {}", names.join(", ")).into());
-        };
+        let model: Model = name.parse().map_err(|e: damier::automaton::UnknownModel| e.to_string())?;
         if !allow_heavy && u64::from(req.n) > limits::AUTOMATON_MAX_N {
             return Err(Refused::Bound(format!(
                 "n = {} is above {}, this server's bound for a live view (start the server with \

@@ -107,6 +107,9 @@ pub enum Model {
 }
 
 impl Model {
+    /// Every model, in the order of their numbers (1, 2, 3): the list front ends offer.
+    pub const ALL: [Model; 3] = [Model::Pair, Model::Cell, Model::Row];
+
     /// The name used on the command line and in JSON: `pair`, `cell` or `row`.
     pub fn name(self) -> &'static str {
         match self {
@@ -122,6 +125,15 @@ impl Model {
         self == Model::Cell
     }
 
+    /// The model's number: 1 and 2 are the automaton report's, 3 is damier's row model.
+    pub fn number(self) -> u32 {
+        match self {
+            Model::Pair => 1,
+            Model::Cell => 2,
+            Model::Row => 3,
+        }
+    }
+
     /// The model's name in messages and figures: its number (the automaton report's for
     /// models 1 and 2) and its option name, `model 1 (pair)`.
     pub fn label(self) -> &'static str {
@@ -131,6 +143,34 @@ impl Model {
             Model::Row => "model 3 (row)",
         }
     }
+}
+
+/// A model named by [`Model::name`] (`pair`, `cell`, `row`); any other name is refused with
+/// the list of names (the one parser of the CLI, the web lab and the Python package).
+///
+/// ```
+/// use damier::automaton::Model;
+///
+/// assert_eq!("cell".parse::<Model>(), Ok(Model::Cell));
+/// let err = "pairs".parse::<Model>().unwrap_err();
+/// assert_eq!(err.to_string(), "model `pairs`: expected one of pair, cell, row");
+/// ```
+impl std::str::FromStr for Model {
+    type Err = UnknownModel;
+
+    fn from_str(name: &str) -> Result<Model, UnknownModel> {
+        Model::ALL.into_iter().find(|m| m.name() == name).ok_or_else(|| UnknownModel(name.to_string()))
+    }
+}
+
+/// A model name that is none of [`Model::ALL`]'s.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("model `{0}`: expected one of {names}", names = model_names())]
+pub struct UnknownModel(pub String);
+
+/// The names of [`Model::ALL`], comma separated.
+fn model_names() -> String {
+    Model::ALL.map(Model::name).join(", ")
 }
 
 /// η for runs of `models`, checked: the value given, or [`DEFAULT_ETA`] when none is given;
@@ -305,6 +345,18 @@ pub enum AutomatonError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_model_is_listed_numbered_and_parsed_back_by_its_name() {
+        for (i, m) in Model::ALL.into_iter().enumerate() {
+            assert_eq!(m.number() as usize, i + 1);
+            assert_eq!(m.name().parse::<Model>(), Ok(m));
+            assert_eq!(m.label(), format!("model {} ({})", m.number(), m.name()));
+        }
+        for bad in ["", "Pair", "1", "rows", " pair"] {
+            assert_eq!(bad.parse::<Model>(), Err(UnknownModel(bad.to_string())));
+        }
+    }
 
     #[test]
     fn eta_is_refused_unless_a_model_uses_it() {

@@ -7,7 +7,8 @@ use damier::automaton::{self as engine, Model};
 
 use crate::util::csv_file::format;
 
-/// The update rule, as named on the command line.
+/// The update rule, as named on the command line (the names of [`Model::name`], a test
+/// checks; every command that takes `--model` uses this one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ModelArg {
     /// Model 1: adjacent-pair updates (ε).
@@ -115,4 +116,22 @@ pub(super) const SUMMARY_HEADER: [&str; 8] =
 
 pub(super) fn show(v: Option<f64>) -> String {
     v.map(crate::util::number).unwrap_or_else(|| "-".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_model_argument_names_every_model_of_the_library() {
+        let names: Vec<String> = ModelArg::value_variants()
+            .iter()
+            .map(|m| m.to_possible_value().unwrap().get_name().to_string())
+            .collect();
+        assert_eq!(names, Model::ALL.map(|m| m.name().to_string()));
+        for m in ModelArg::value_variants() {
+            let name = m.to_possible_value().unwrap().get_name().to_string();
+            assert_eq!(name.parse::<Model>(), Ok(Model::from(*m)));
+        }
+    }
 }
