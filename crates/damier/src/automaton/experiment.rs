@@ -297,16 +297,7 @@ pub fn summarize(runs: &[RunResult]) -> Summary {
         None => (None, None),
     };
     // Censored runs sort after every solved run.
-    let mut keys: Vec<Option<u64>> = runs.iter().map(|r| r.solved.then_some(r.steps)).collect();
-    keys.sort_by_key(|k| (k.is_none(), *k));
-    let median_steps = match keys.len() {
-        0 => None,
-        len if len % 2 == 1 => keys[len / 2].map(|v| v as f64),
-        len => match (keys[len / 2 - 1], keys[len / 2]) {
-            (Some(a), Some(b)) => Some((a as f64 + b as f64) / 2.0),
-            _ => None,
-        },
-    };
+    let median_steps = stats::censored_median(runs.iter().map(|r| r.solved.then_some(r.steps as f64)));
     Summary {
         runs: runs.len(),
         solved: k,

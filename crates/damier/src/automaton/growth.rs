@@ -39,7 +39,6 @@ use rayon::prelude::*;
 use super::{Automaton, Model, Params, Stop};
 use crate::control::Control;
 use crate::queens::local;
-use crate::random::below;
 use crate::stats;
 use crate::util::thread_cpu_seconds;
 
@@ -148,38 +147,6 @@ fn by_n(runs: &[Run]) -> Vec<(u32, Vec<Run>)> {
     ns.into_iter().map(|n| (n, runs.iter().filter(|r| r.n == n).copied().collect())).collect()
 }
 
-fn mean(xs: &[f64]) -> f64 {
-    xs.iter().sum::<f64>() / xs.len() as f64
-}
-
-/// The `q` quantile of sorted values (linear interpolation between order statistics).
-fn quantile(sorted: &[f64], q: f64) -> f64 {
-    let pos = q * (sorted.len() - 1) as f64;
-    let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
-    sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
-}
-
-/// The central 95% of `values` (sorted in place).
-fn central95(values: &mut [f64]) -> (f64, f64) {
-    values.sort_by(f64::total_cmp);
-    (quantile(values, 0.025), quantile(values, 0.975))
-}
-
-/// The mean of `xs` resampled with replacement.
-fn resampled_mean(rng: &mut Xoshiro256PlusPlus, xs: &[f64]) -> f64 {
-    let k = xs.len() as u64;
-    (0..xs.len()).map(|_| xs[below(rng, k) as usize]).sum::<f64>() / xs.len() as f64
-}
-
-/// Least-squares slope and intercept of `ys` against `xs` (at least two distinct xs).
-pub fn least_squares(xs: &[f64], ys: &[f64]) -> (f64, f64) {
-    let (mx, my) = (mean(xs), mean(ys));
-    let sxy: f64 = xs.iter().zip(ys).map(|(x, y)| (x - mx) * (y - my)).sum();
-    let sxx: f64 = xs.iter().map(|x| (x - mx) * (x - mx)).sum();
-    let slope = sxy / sxx;
-    (slope, my - slope * mx)
-}
-
 fn check_costs(runs: &[Run]) -> Result<(), GrowthError> {
     match runs.iter().find(|r| !(r.cost.is_finite() && r.cost > 0.0)) {
         Some(r) => Err(GrowthError::BadCost { n: r.n, cost: r.cost }),
@@ -195,26 +162,20 @@ pub fn points(runs: &[Run], resamples: usize, seed: u64) -> Result<Vec<Point>, G
     Ok(by_n(runs)
         .into_iter()
         .map(|(n, group)| {
-            let mut solved: Vec<f64> = group.iter().filter(|r| !r.censored).map(|r| r.cost).collect();
+            let solved: Vec<f64> = group.iter().filter(|r| !r.censored).map(|r| r.cost).collect();
             let censored = group.len() - solved.len();
             let interval = (solved.len() >= 2 && resamples > 0).then(|| {
-                let mut means: Vec<f64> = (0..resamples).map(|_| resampled_mean(&mut rng, &solved)).collect();
-                central95(&mut means)
-            });
-            solved.sort_by(f64::total_cmp);
-            // Censored runs sort after every solved one: the median is known while they are
-            // fewer than half.
-            let median = (2 * censored < group.len()).then(|| {
-                let k = group.len();
-                if k % 2 == 1 { solved[k / 2] } else { (solved[k / 2 - 1] + solved[k / 2]) / 2.0 }
+                let mut means: Vec<f64> =
+                    (0..resamples).map(|_| stats::resampled_mean(&mut rng, &solved)).collect();
+                stats::central95(&mut means)
             });
             Point {
                 n,
                 runs: group.len(),
                 censored,
-                mean: (!solved.is_empty()).then(|| mean(&solved)),
+                mean: stats::mean(&solved),
                 interval,
-                median,
+                median: stats::censored_median(group.iter().map(|r| (!r.censored).then_some(r.cost))),
             }
         })
         .collect())
@@ -271,14 +232,17 @@ fn fit_line(runs: &[Run], resamples: usize, seed: u64, x: fn(u32) -> f64) -> Res
     let xs: Vec<f64> = complete.iter().map(|(n, _)| x(*n)).collect();
     let line = |means: &mut dyn FnMut(&[f64]) -> f64| {
         let ys: Vec<f64> = complete.iter().map(|(_, c)| means(c).ln()).collect();
-        least_squares(&xs, &ys)
+        stats::least_squares(&xs, &ys)
     };
+    // Every group holds at least one run (`by_n`).
+    let mean = |c: &[f64]| stats::mean(c).unwrap_or(f64::NAN);
     let (slope, intercept) = line(&mut |c| mean(c));
     let rss =
         complete.iter().zip(&xs).map(|((_, c), x)| (mean(c).ln() - intercept - slope * x).powi(2)).sum();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut slopes: Vec<f64> = (0..resamples).map(|_| line(&mut |c| resampled_mean(&mut rng, c)).0).collect();
-    let interval = if slopes.is_empty() { (slope, slope) } else { central95(&mut slopes) };
+    let mut slopes: Vec<f64> =
+        (0..resamples).map(|_| line(&mut |c| stats::resampled_mean(&mut rng, c)).0).collect();
+    let interval = if slopes.is_empty() { (slope, slope) } else { stats::central95(&mut slopes) };
     Ok(Line { slope, interval, intercept, ns: complete.iter().map(|(n, _)| *n).collect(), rss })
 }
 
@@ -702,7 +666,7 @@ mod tests {
         fn two_points_give_the_two_point_ratio(a in proptest::collection::vec(1.0f64..1e9, 1..6), b in proptest::collection::vec(1.0f64..1e9, 1..6), n in 1u32..40, gap in 1u32..5) {
             let runs: Vec<Run> = a.iter().map(|&c| run(n, c)).chain(b.iter().map(|&c| run(n + gap, c))).collect();
             let f = fit(&runs, 0, 1).unwrap();
-            let want = (mean(&b) / mean(&a)).powf(1.0 / f64::from(gap));
+            let want = (stats::mean(&b).unwrap() / stats::mean(&a).unwrap()).powf(1.0 / f64::from(gap));
             prop_assert!((f.rate / want - 1.0).abs() < 1e-9, "{} vs {}", f.rate, want);
             prop_assert_eq!(f.rate_interval, (f.rate, f.rate));
         }

@@ -158,20 +158,12 @@ pub struct SweepSummary {
 pub fn summarize(bits: u32, samples: &[SweepSample]) -> SweepSummary {
     let solved: Vec<&SweepSample> = samples.iter().filter(|s| s.run.factors.is_some()).collect();
     let k = solved.len();
-    let mean = |f: &dyn Fn(&SweepSample) -> f64| {
-        (k > 0).then(|| solved.iter().map(|s| f(s)).sum::<f64>() / k as f64)
-    };
-    let mut keys: Vec<Option<u64>> =
-        samples.iter().map(|s| s.run.factors.is_some().then_some(s.run.steps)).collect();
-    keys.sort_by_key(|k| (k.is_none(), *k));
-    let len = keys.len();
-    let median_steps = match len {
-        0 => None,
-        _ if len % 2 == 1 => keys[len / 2].map(|v| v as f64),
-        _ => keys[len / 2 - 1].zip(keys[len / 2]).map(|(a, b)| (a as f64 + b as f64) / 2.0),
-    };
+    let mean =
+        |f: &dyn Fn(&SweepSample) -> f64| stats::mean(&solved.iter().map(|s| f(s)).collect::<Vec<_>>());
+    let median_steps =
+        stats::censored_median(samples.iter().map(|s| s.run.factors.is_some().then_some(s.run.steps as f64)));
     let all = |f: &dyn Fn(&SweepSample) -> f64| {
-        if samples.is_empty() { 0.0 } else { samples.iter().map(f).sum::<f64>() / samples.len() as f64 }
+        stats::mean(&samples.iter().map(f).collect::<Vec<_>>()).unwrap_or(0.0)
     };
     SweepSummary {
         bits,
@@ -194,11 +186,11 @@ pub fn summarize(bits: u32, samples: &[SweepSample]) -> SweepSummary {
 pub fn fit_log2(points: &[(f64, f64)]) -> Option<(f64, f64)> {
     let (xs, ys): (Vec<f64>, Vec<f64>) =
         points.iter().filter(|p| p.1 > 0.0).map(|&(x, y)| (x, y.log2())).unzip();
-    // The line needs two distinct x; the fit itself is the automaton growth's least squares.
+    // The line needs two distinct x.
     if !xs.iter().any(|&x| x != xs.first().copied().unwrap_or(x)) {
         return None;
     }
-    Some(crate::automaton::growth::least_squares(&xs, &ys))
+    Some(stats::least_squares(&xs, &ys))
 }
 
 /// What a sweep runs: [`sweep`]'s settings.

@@ -52,6 +52,7 @@ use super::quarters::{self, TaskSample};
 use super::tasks::{TaskEngine, TaskError, TaskList, sample_tasks};
 use crate::control::{Control, Interrupted};
 use crate::cpu::Isa;
+use crate::stats::{mean_interval, ratio_interval};
 use crate::util::thread_cpu_seconds;
 
 /// How [`estimate_cost`] samples.
@@ -236,64 +237,6 @@ impl Estimate {
             core_hours_high: hours(self.ns_per_solution_high),
         })
     }
-}
-
-/// Two-sided 95% quantile of Student's t with `df` degrees of freedom (1.96 for large df).
-fn t95(df: usize) -> f64 {
-    const TABLE: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
-        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
-        2.045, 2.042,
-    ];
-    match df {
-        0 => f64::INFINITY,
-        1..=30 => TABLE[df - 1],
-        // Within 0.01 of the true quantile from 31 on.
-        _ => 1.96 + 2.4 / df as f64,
-    }
-}
-
-/// Mean, standard deviation and the half-width of the 95% interval of the mean of a
-/// population of `population` values from a sample drawn without replacement; `exact` says
-/// the sampled values are exact (the finite-population correction then applies), not
-/// estimates themselves (two-stage sampling: no correction, conservatively).
-fn mean_interval(sample: &[f64], population: u64, exact: bool) -> (f64, f64, f64) {
-    let k = sample.len() as f64;
-    let mean = sample.iter().sum::<f64>() / k;
-    let var = if sample.len() > 1 {
-        sample.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (k - 1.0)
-    } else {
-        0.0
-    };
-    let sd = var.sqrt();
-    let big_n = population as f64;
-    let fpc = match (exact, population > 1) {
-        (false, _) => 1.0,
-        (true, true) => ((big_n - k).max(0.0) / (big_n - 1.0)).sqrt(),
-        (true, false) => 0.0,
-    };
-    // One value of many: no spread is known, the interval is unbounded.
-    let half = if sample.len() > 1 || fpc == 0.0 {
-        t95(sample.len() - 1) * sd / k.sqrt() * fpc
-    } else {
-        f64::INFINITY
-    };
-    (mean, sd, half)
-}
-
-/// The ratio `sum(y) / sum(x)` of two totals from a sample of pairs drawn without replacement
-/// from `population`, and the half-width of its 95% interval: the ratio estimator's
-/// (linearised) interval, from the spread of `y - ratio x`, over the mean of `x`. `exact` as
-/// for [`mean_interval`]. NaN when the sample's `x` add up to 0.
-fn ratio_interval(x: &[f64], y: &[f64], population: u64, exact: bool) -> (f64, f64) {
-    let (sum_x, sum_y) = (x.iter().sum::<f64>(), y.iter().sum::<f64>());
-    if sum_x.is_nan() || sum_x <= 0.0 {
-        return (f64::NAN, f64::NAN);
-    }
-    let ratio = sum_y / sum_x;
-    let residuals: Vec<f64> = x.iter().zip(y).map(|(x, y)| y - ratio * x).collect();
-    let (_, _, half) = mean_interval(&residuals, population, exact);
-    (ratio, half / (sum_x / x.len() as f64))
 }
 
 /// Projects the cost of `tasks` tasks from the times of a sample of them (seconds each, drawn
@@ -648,7 +591,6 @@ mod tests {
         // One task of many: nothing known about the spread.
         let one = project(20, 4, TaskEngine::Quarters, &[1.0], 0.0).unwrap();
         assert_eq!(one.high, f64::INFINITY);
-        assert!((t95(1000) - 1.962).abs() < 0.002 && t95(31) < t95(30) && t95(30) < t95(29));
     }
 
     #[test]
@@ -705,19 +647,6 @@ mod tests {
         assert_eq!(kept(&[2, 3, 1]), [2, 3, 1], "none stopped before the last start");
         assert_eq!(kept(&[2, 3]), Vec::<u64>::new(), "the first task stopped");
         assert_eq!(kept(&[]), Vec::<u64>::new());
-    }
-
-    #[test]
-    fn the_cost_per_solution_is_a_ratio_of_totals_with_its_interval() {
-        // Times exactly proportional to the counts: the ratio is known without spread.
-        let (ratio, half) = ratio_interval(&[1.0, 4.0, 10.0], &[2.0, 8.0, 20.0], 1000, true);
-        assert_eq!((ratio, half), (2.0, 0.0));
-        // Noisy: the ratio of the sums, and an interval about it.
-        let (ratio, half) = ratio_interval(&[1.0, 4.0, 10.0], &[3.0, 7.0, 20.0], 1000, true);
-        assert!((ratio - 30.0 / 15.0).abs() < 1e-12 && half > 0.0 && half.is_finite());
-        // The whole population: nothing left to estimate.
-        assert_eq!(ratio_interval(&[1.0, 4.0, 10.0], &[3.0, 7.0, 20.0], 3, true).1, 0.0);
-        assert!(ratio_interval(&[0.0, 0.0], &[1.0, 2.0], 10, true).0.is_nan());
     }
 
     #[test]
