@@ -32,7 +32,9 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
 /// The model named by `model`: "pair", "cell", "row", or 1, 2, 3.
 fn model(model: &Bound<'_, PyAny>) -> PyResult<Model> {
     if let Ok(name) = model.extract::<String>() {
-        return name.parse::<Model>().map_err(|e| errors::value(format!("{e} (or 1, 2, 3)")));
+        return name.parse::<Model>().map_err(|_| {
+            errors::value(format!("model = {name:?}: expected \"pair\", \"cell\" or \"row\" (or 1, 2, 3)"))
+        });
     }
     match model.extract::<i128>() {
         Ok(k) => Model::ALL.into_iter().find(|m| i128::from(m.number()) == k).ok_or_else(|| {
