@@ -4,7 +4,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use damier::control::{Control, Interrupted};
-use damier::queens::count::tasks::{Task, TaskDone, TaskError, TaskList};
+use damier::queens::count::estimate::{self, Estimate, TimedTask};
+use damier::queens::count::tasks::{Task, TaskDone, TaskEngine, TaskError, TaskList, sample_tasks};
 
 use crate::adapters::{self, AdapterDescription};
 use crate::error::GpuError;
@@ -65,12 +66,16 @@ pub struct Gpu {
     problems: Problems,
     settings: GpuSettings,
     limits: wgpu::Limits,
+    /// Wall time of [`Gpu::open`]: the device opened and the kernel compiled, paid once per
+    /// process.
+    opened_in: Duration,
 }
 
 impl Gpu {
     /// Opens adapter `index` (`None`: the default one, see [`crate::adapters`]) and compiles
     /// the kernel.
     pub fn open(index: Option<usize>, settings: GpuSettings) -> Result<Gpu, GpuError> {
+        let start = Instant::now();
         let instance = adapters::instance();
         let mut all = adapters::enumerate(&instance);
         if all.is_empty() {
@@ -120,8 +125,18 @@ impl Gpu {
             compilation_options: Default::default(),
             cache: None,
         });
-        let gpu = Gpu { adapter: description, device, queue, pipeline, problems, settings, limits };
+        let mut gpu = Gpu {
+            adapter: description,
+            device,
+            queue,
+            pipeline,
+            problems,
+            settings,
+            limits,
+            opened_in: Duration::ZERO,
+        };
         gpu.check("compiling the kernel")?;
+        gpu.opened_in = start.elapsed();
         Ok(gpu)
     }
 
@@ -259,6 +274,77 @@ impl Gpu {
             }
         }
         Ok(())
+    }
+}
+
+impl Gpu {
+    /// Times `samples` random tasks of `list` (drawn with `seed`, as
+    /// [`damier::queens::count::tasks::sample_tasks`] draws) counted on this GPU as a count
+    /// counts them (in one run of [`Gpu::count_tasks`]), and projects the whole count of n
+    /// ([`estimate::project_timed`]): its GPU time (wall time of this process, so the host's
+    /// share of the work is in it; [`Estimate::core_hours`] is then hours of this GPU), the
+    /// number of solutions (a check of the sample against the known totals) and the time per
+    /// solution. The set-up is the time [`Gpu::open`] took. Each task's time is its share of
+    /// the run's wall time, split by the prefixes it had in each batch (tasks of one batch run
+    /// together). `on_done` sees each sampled task's count (the tests compare them with the
+    /// CPU's). Cancelled through `control`, the projection is made from the tasks finished,
+    /// marked [`Estimate::stopped_early`] (tasks run in a random order, so they are a random
+    /// sample too); [`GpuError::Interrupted`] when none did.
+    pub fn estimate(
+        &self,
+        list: &TaskList,
+        samples: u32,
+        seed: u64,
+        control: &Control,
+        on_done: &(dyn Fn(TaskDone) + Sync),
+    ) -> Result<Estimate, GpuError> {
+        let all: Vec<u32> = (0..list.len()).collect();
+        let mut picked = sample_tasks(&all, samples.max(1), seed);
+        {
+            // A random order, so that the tasks finished before an interruption are a random
+            // sample (the list's order follows the column sets, and the cost with them).
+            use rand::SeedableRng;
+            use rand::seq::SliceRandom;
+            let mut rng =
+                rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(damier::control::stream_seed(seed, 1));
+            picked.shuffle(&mut rng);
+        }
+        let done = Mutex::new(Vec::with_capacity(picked.len()));
+        let start = Instant::now();
+        let counted = self.count_tasks(list, &picked, control, &|d| {
+            on_done(d);
+            done.lock().unwrap_or_else(|e| e.into_inner()).push(d);
+        });
+        let wall = start.elapsed().as_secs_f64();
+        let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
+        match counted {
+            Ok(()) => {}
+            Err(GpuError::Interrupted(_)) if !done.is_empty() => {}
+            Err(e) => return Err(e),
+        }
+        done.sort_by_key(|d| d.index);
+        // The tasks' GPU time, scaled to the run's wall time (the host's prefixes included).
+        let gpu_seconds: f64 = done.iter().map(|d| d.elapsed.as_secs_f64()).sum();
+        let scale = if gpu_seconds > 0.0 { wall / gpu_seconds } else { 0.0 };
+        let timed: Vec<TimedTask> = done
+            .iter()
+            .map(|d| TimedTask {
+                index: d.index,
+                seconds: d.elapsed.as_secs_f64() * scale,
+                solutions: d.count as f64,
+            })
+            .collect();
+        let stopped_early = timed.len() < picked.len();
+        let mut e = estimate::project_timed(
+            list.n(),
+            u64::from(list.len()),
+            TaskEngine::Backtrack,
+            timed,
+            self.opened_in.as_secs_f64(),
+        )
+        .ok_or(GpuError::Interrupted(Interrupted))?;
+        e.stopped_early = stopped_early;
+        Ok(e)
     }
 }
 

@@ -159,6 +159,49 @@ fn a_cancelled_count_reports_no_task_and_a_missing_task_is_refused() {
     assert_eq!(e.to_string(), format!("task {0} does not exist: n = 10 has {0} tasks", list.len()));
 }
 
+/// The estimate's sample, counted as a count counts it: every sampled task has the CPU's
+/// count, and the projected solutions (from the same sample as the time) bracket q(n).
+#[test]
+fn estimates_count_their_tasks_as_the_cpu_and_bracket_the_known_totals() {
+    let Some(gpu) = gpu(GpuSettings::default()) else { return };
+    let (mut inside, mut tried) = (0, 0);
+    for n in 10..=13 {
+        let list = TaskList::new(n).unwrap();
+        for seed in 1..=3 {
+            let counts = Mutex::new(HashMap::new());
+            let e = gpu
+                .estimate(&list, 40, seed, &Control::new(), &|d| {
+                    counts.lock().unwrap().insert(d.index, d.count);
+                })
+                .unwrap();
+            let counts = counts.into_inner().unwrap();
+            let picked: Vec<u32> = counts.keys().copied().collect();
+            assert_eq!(counts, on_cpu(&list, TaskEngine::Backtrack, &picked), "n = {n} seed {seed}");
+            assert_eq!((e.n, e.samples, e.tasks), (n, 40, u64::from(list.len())));
+            assert!(!e.stopped_early && e.clock == "wall");
+            for t in &e.timed_tasks {
+                assert_eq!(t.solutions, counts[&t.index] as f64);
+            }
+            assert!(e.low <= e.core_hours && e.core_hours <= e.high && e.core_hours > 0.0, "{e:?}");
+            assert!(e.ns_per_solution > 0.0 && e.ns_per_solution.is_finite(), "{e:?}");
+            let known = known_total(n).unwrap() as f64;
+            tried += 1;
+            if (e.solutions_low..=e.solutions_high).contains(&known) {
+                inside += 1;
+            }
+            assert!((e.solutions / known - 1.0).abs() < 0.5, "n = {n} seed {seed}: {e:?}");
+        }
+    }
+    eprintln!("GPU estimates: {inside} of {tried} intervals hold the known total");
+    // 95% intervals: at most one miss in 12 (a fixed draw: the test is repeatable).
+    assert!(inside + 1 >= tried, "{inside} of {tried} intervals hold the total");
+    let stop = Control::new();
+    stop.cancel();
+    let list = TaskList::new(10).unwrap();
+    let e = gpu.estimate(&list, 5, 1, &stop, &|_| panic!("nothing is counted")).unwrap_err();
+    assert!(matches!(e, GpuError::Interrupted(_)), "{e}");
+}
+
 /// Random tasks of large n against the CPU's fast engine. On a GPU:
 /// `cargo test --release -p damier-gpu --test lavapipe -- --ignored random_tasks --nocapture`;
 /// `DAMIER_GPU_NS=20..=22` and `DAMIER_GPU_TASKS=2` choose the sizes and tasks per size

@@ -69,20 +69,19 @@ pub fn check(group: &str, command: &str, m: &ArgMatches) -> Result<(), String> {
     if has(m, "threads") {
         at_most("threads", MAX_THREADS)?;
     }
-    match (group, command) {
-        ("queens", "count") => {
-            // The server's GPU is not lent to requests: a GPU count, and its tuning, are for
-            // the command line (or a server started with --allow-heavy).
-            if raw_text(m, "device").ok().flatten().is_some_and(|d| d != "cpu") {
-                return Err(format!("device other than cpu uses the server's GPU {HEAVY}"));
-            }
-            for id in ["gpu_adapter", "gpu_rows", "gpu_slots", "gpu_budget"] {
-                if has(m, id) && m.value_source(id) == Some(clap::parser::ValueSource::CommandLine) {
-                    return Err(format!("{id} tunes the server's GPU {HEAVY}"));
-                }
-            }
-            at_most("n", COUNT_MAX_N)
+    // The server's GPU is not lent to requests: a GPU count or estimate, and the GPU's tuning,
+    // are for the command line (or a server started with --allow-heavy). Every command with
+    // these arguments (`queens count`, `queens estimate`).
+    if raw_text(m, "device").ok().flatten().is_some_and(|d| d != "cpu") {
+        return Err(format!("device other than cpu uses the server's GPU {HEAVY}"));
+    }
+    for id in ["gpu_adapter", "gpu_rows", "gpu_slots", "gpu_budget"] {
+        if has(m, id) && m.value_source(id) == Some(clap::parser::ValueSource::CommandLine) {
+            return Err(format!("{id} tunes the server's GPU {HEAVY}"));
         }
+    }
+    match (group, command) {
+        ("queens", "count") => at_most("n", COUNT_MAX_N),
         ("queens", "list") => {
             if flag(m, "all")? {
                 return Err(format!("all = true lists millions of solutions {HEAVY}"));
@@ -283,6 +282,13 @@ mod tests {
         let e = check("queens", "count", &matches(gpu(), &["8", "--device", "gpu"])).unwrap_err();
         assert!(e.contains("GPU") && e.contains("--allow-heavy"), "{e}");
         assert!(check("queens", "count", &matches(gpu(), &["8", "--gpu-rows", "3"])).is_err());
+        let estimate = Command::new("estimate")
+            .arg(Arg::new("n").value_parser(value_parser!(u32)))
+            .arg(Arg::new("samples").long("samples").value_parser(value_parser!(u32)))
+            .arg(Arg::new("device").long("device").default_value("cpu"));
+        assert!(check("queens", "estimate", &matches(estimate.clone(), &["12", "--samples", "5"])).is_ok());
+        let e = check("queens", "estimate", &matches(estimate, &["12", "--samples", "5", "--device", "gpu"]));
+        assert!(e.unwrap_err().contains("GPU"));
         let list = || {
             Command::new("list")
                 .arg(Arg::new("n").value_parser(value_parser!(u32)))

@@ -5,7 +5,7 @@
 
 use super::util::fails_with;
 #[cfg(feature = "gpu")]
-use super::util::{damier, json};
+use super::util::{damier, hooked, json};
 
 #[cfg(not(feature = "gpu"))]
 #[test]
@@ -13,6 +13,7 @@ fn without_the_feature_the_gpu_options_say_how_to_build_it() {
     for args in [
         &["queens", "count", "10", "--device", "gpu"][..],
         &["queens", "count", "10", "--device", "list"],
+        &["queens", "estimate", "10", "--device", "gpu"],
         &["gpu"],
     ] {
         let err = fails_with(args, 2);
@@ -137,4 +138,54 @@ fn the_bench_compares_the_gpu_with_the_cpu() {
     assert!(r["solutions"].as_u64().unwrap() > 0, "{r}");
     assert_eq!(r["cpu_engine"], "quarters", "{r}");
     assert!(r["gpu_ns_per_solution"].as_f64().unwrap() > 0.0, "{r}");
+}
+
+/// `queens estimate --device gpu`: the sample counted on the GPU, the projection in GPU hours,
+/// its solutions bracketing q(n) as the CPU's estimate does.
+#[cfg(feature = "gpu")]
+#[test]
+fn the_estimate_on_the_gpu_projects_gpu_hours_and_brackets_the_known_total() {
+    let err = fails_with(&["queens", "estimate", "12", "--device", "gpu", "--queries", "16"], 2);
+    assert!(err.contains("--device gpu counts whole tasks"), "{err}");
+    if !has_adapter() {
+        return;
+    }
+    let r =
+        json(&["queens", "estimate", "13", "--device", "gpu", "--samples", "60", "--seed", "3", "--json"]);
+    assert_eq!((r["device"].as_str(), r["isa"].as_str()), (Some("gpu"), Some("wgsl")), "{r}");
+    assert_eq!((r["samples"].as_u64(), r["seed"].as_u64()), (Some(60), Some(3)), "{r}");
+    assert_eq!((r["engine"].as_str(), r["clock"].as_str()), (Some("backtrack"), Some("wall")), "{r}");
+    assert_eq!(r["known_inside"], true, "{r}");
+    assert!(r["core_hours"].as_f64().unwrap() > 0.0 && r["ns_per_solution"].as_f64().unwrap() > 0.0, "{r}");
+    assert!(!r["adapter"].as_str().unwrap().is_empty(), "{r}");
+    let out =
+        damier().args(["queens", "estimate", "12", "--device", "gpu", "--samples", "20"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("GPU hours") && text.contains("GPU ns") && !text.contains("core"), "{text}");
+}
+
+/// The cost warning before a long GPU count quotes GPU hours (the threshold lowered by a test
+/// hook, debug builds); stdout stays the report.
+#[cfg(all(feature = "gpu", debug_assertions))]
+#[test]
+fn a_long_gpu_count_is_announced_in_gpu_hours() {
+    if !has_adapter() {
+        return;
+    }
+    for device in ["gpu", "all"] {
+        let out = hooked(&[("DAMIER_TEST_COST_WARNING_HOURS", "0")])
+            .args(["queens", "count", "12", "--device", device, "--json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.matches("To split it").count(), 1, "{err}");
+        assert!(err.contains("GPU hours") && err.contains("--device gpu` projects it"), "{err}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is the JSON report");
+        assert_eq!(v["total"].as_u64(), Some(14_200));
+    }
+    // Without the hook a small count is not announced.
+    let out = damier().args(["queens", "count", "12", "--device", "gpu", "--json"]).output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("To split it"));
 }

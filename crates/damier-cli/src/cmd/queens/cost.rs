@@ -72,7 +72,7 @@ pub(super) struct Run {
 /// estimate when the count is known to be cheaper (`q(n)` times [`ceiling_ns_per_solution`]),
 /// so small counts pay nothing. Stdout (and so `--json`) is left alone.
 pub(super) fn warn_if_costly(run: &Run) -> anyhow::Result<()> {
-    let threshold = test_hooks::read()?.cost_warning_hours.unwrap_or(WARN_CORE_HOURS);
+    let threshold = threshold()?;
     if !(MIN_TASK_N..=MAX_TASK_N).contains(&run.n) || run.tasks == 0 || run.all_tasks == 0 {
         return Ok(());
     }
@@ -137,17 +137,31 @@ pub(super) fn warn_if_costly(run: &Run) -> anyhow::Result<()> {
         TaskEngine::Quarters => format!("; `damier queens estimate {}` projects it more closely", run.n),
         TaskEngine::Backtrack => String::new(),
     };
-    let mpi = if cfg!(feature = "mpi") { "" } else { " (in a build with the Cargo feature mpi)" };
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
     errln!(
         "damier: n = {}, {} tasks by the {} engine: projected {projected:.3} core hours ({why}), about \
-         {:.3} h on the {cores} cores here. To split it: --share K/M runs share K of M on as many \
-         processes or machines (add them with `damier queens sum`), --mpi runs it under mpirun{mpi}, \
-         --journal FILE keeps every finished task so that a rerun resumes{closer}.",
+         {:.3} h on the {cores} cores here. {}",
         run.n,
         run.tasks,
         run.engine.name(),
         projected / cores as f64,
+        ways_to_split(&closer),
     );
     Ok(())
+}
+
+/// The projected hours (of one core, or of one GPU) past which a count is announced: one, or
+/// `DAMIER_TEST_COST_WARNING_HOURS` (debug builds).
+pub(super) fn threshold() -> anyhow::Result<f64> {
+    Ok(test_hooks::read()?.cost_warning_hours.unwrap_or(WARN_CORE_HOURS))
+}
+
+/// The end of a cost warning: the ways to split a long count, then `closer`.
+pub(super) fn ways_to_split(closer: &str) -> String {
+    let mpi = if cfg!(feature = "mpi") { "" } else { " (in a build with the Cargo feature mpi)" };
+    format!(
+        "To split it: --share K/M runs share K of M on as many processes or machines (add them with \
+         `damier queens sum`), --mpi runs it under mpirun{mpi}, --journal FILE keeps every finished \
+         task so that a rerun resumes{closer}."
+    )
 }

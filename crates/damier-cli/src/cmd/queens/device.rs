@@ -67,11 +67,21 @@ pub(super) fn run(mut r: Run, device: Device, g: GpuArgs) -> anyhow::Result<Exit
     imp::run(r, device, g)
 }
 
+/// `queens estimate N --device gpu`: `samples` random tasks of n (drawn with `seed`) counted
+/// on the GPU of `g`, the whole count projected in GPU hours.
+pub(super) fn estimate(n: u32, samples: u32, seed: u64, json: bool, g: GpuArgs) -> anyhow::Result<ExitCode> {
+    imp::estimate(n, samples, seed, json, g)
+}
+
 #[cfg(not(feature = "gpu"))]
 mod imp {
     use super::*;
 
     pub(super) fn run(_: Run, _: Device, _: GpuArgs) -> anyhow::Result<ExitCode> {
+        anyhow::bail!(NO_GPU_FEATURE)
+    }
+
+    pub(super) fn estimate(_: u32, _: u32, _: u64, _: bool, _: GpuArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!(NO_GPU_FEATURE)
     }
 }
@@ -127,15 +137,18 @@ mod imp_list {
 
 #[cfg(feature = "gpu")]
 mod imp {
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::time::{Duration, Instant};
 
     use damier::control::Control;
+    use damier::queens::count::estimate::EstimateRecord;
+    use damier::queens::count::known;
     use damier::queens::count::long::LongRun;
-    use damier::queens::count::tasks::TaskDone;
+    use damier::queens::count::tasks::{TaskDone, TaskList};
     use damier_gpu::{Gpu, GpuError, GpuSettings};
 
     use super::*;
-    use crate::util::output::errln;
+    use crate::util::output::{Report, errln};
     use crate::util::{exit, interrupt, progress::Progress};
 
     /// Opens the GPU of `g`: no adapter is a usage error (exit 2), a device that fails a fault
@@ -155,11 +168,60 @@ mod imp {
         if e.is_device_fault() { exit::fault(e.to_string()) } else { anyhow::Error::new(e) }
     }
 
+    /// The record of `queens estimate --device gpu`: the estimate's, in GPU time, and the GPU.
+    #[derive(Debug, serde::Serialize)]
+    struct GpuEstimate {
+        #[serde(flatten)]
+        record: EstimateRecord,
+        device: &'static str,
+        adapter: String,
+        backend: String,
+        driver: String,
+    }
+
+    impl Report for GpuEstimate {
+        fn print_text(&self) -> anyhow::Result<()> {
+            let how = format!("wall clock of GPU {} ({})", self.adapter, self.backend);
+            super::super::estimate::print_estimate(&self.record, &how, true)
+        }
+    }
+
+    pub(super) fn estimate(
+        n: u32,
+        samples: u32,
+        seed: u64,
+        json: bool,
+        g: GpuArgs,
+    ) -> anyhow::Result<ExitCode> {
+        let gpu = open(g)?;
+        let list = TaskList::new(n)?;
+        let control = interrupt::control();
+        let bar = Progress::start(control, u64::from(samples).min(u64::from(list.len())), "timing tasks");
+        let e = gpu.estimate(&list, samples, seed, control, &|_| {}).map_err(error)?;
+        drop(bar);
+        super::super::estimate::warn_about_the_sample(&e, samples);
+        let stopped_early = e.stopped_early;
+        let mut record = EstimateRecord::new(e, damier::cpu::Isa::Portable, seed);
+        // The kernel's language: no vector unit of the CPU counted.
+        record.isa = "wgsl";
+        let a = gpu.adapter();
+        let r = GpuEstimate {
+            record,
+            device: "gpu",
+            adapter: a.name.clone(),
+            backend: a.backend.clone(),
+            driver: a.driver.clone(),
+        };
+        r.print(json)?;
+        Ok(if stopped_early { ExitCode::from(exit::INTERRUPTED) } else { ExitCode::SUCCESS })
+    }
+
     pub(super) fn run(r: Run, device: Device, g: GpuArgs) -> anyhow::Result<ExitCode> {
         let gpu = open(g)?;
         let pool = crate::util::pool(r.threads)?;
         let p = super::super::long::prepare(&r, &pool)?;
         let left = p.left();
+        warn_if_costly(&gpu, &p, left.len(), device)?;
         errln!(
             "damier: counting {} on GPU {} ({}){}",
             crate::util::plural(left.len() as u64, "task"),
@@ -188,6 +250,90 @@ mod imp {
         p.finish_journal()?;
         counted?;
         super::super::long::conclude(&r, p, &pool, |_| {})
+    }
+
+    /// Most GPU time per solution before a quick estimate runs, nanoseconds: above lavapipe's on
+    /// 2 CPU cores (6 µs, q(15) in 13.5 s), so that a count known to be cheap on any adapter
+    /// pays for no estimate (below n = 18 for a whole count).
+    const CEILING_NS_PER_SOLUTION: f64 = 20_000.0;
+
+    /// Tasks of the warning's quick estimate (counted together, as a count would), and its
+    /// longest wall time.
+    const QUICK_SAMPLES: u32 = 256;
+    const QUICK_BUDGET: Duration = Duration::from_secs(3);
+
+    /// Announces on stderr a count of `left` tasks of `p` projected past one GPU hour (the
+    /// threshold of [`super::super::cost`]), from a quick estimate on `gpu`: up to
+    /// [`QUICK_SAMPLES`] random tasks for at most [`QUICK_BUDGET`] (when none finishes in it,
+    /// the projection is a lower bound, said so). Runs none for a count known to be cheap.
+    fn warn_if_costly(gpu: &Gpu, p: &LongRun, left: usize, device: Device) -> anyhow::Result<()> {
+        let threshold = super::super::cost::threshold()?;
+        let list = p.list();
+        let n = list.n();
+        if left == 0 {
+            return Ok(());
+        }
+        let fraction = left as f64 / f64::from(list.len());
+        let at_ceiling = known::projected_total(n) * fraction * CEILING_NS_PER_SOLUTION * 1e-9 / 3600.0;
+        if at_ceiling < threshold {
+            return Ok(());
+        }
+        let seed: u64 = rand::random();
+        let control = interrupt::control();
+        let inner = Control::new();
+        let start = Instant::now();
+        let finished = AtomicBool::new(false);
+        let estimate = std::thread::scope(|s| {
+            s.spawn(|| {
+                while !finished.load(Ordering::Relaxed) {
+                    if control.cancelled() || start.elapsed() >= QUICK_BUDGET {
+                        inner.cancel();
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            });
+            let e = gpu.estimate(list, QUICK_SAMPLES, seed, &inner, &|_| {});
+            finished.store(true, Ordering::Relaxed);
+            e
+        });
+        let seconds = start.elapsed().as_secs_f64();
+        let (projected, why) = match estimate {
+            Ok(e) => {
+                // This run's part of the tasks; the device is open already.
+                let part = |h: f64| (h - e.setup_seconds / 3600.0).max(0.0) * fraction;
+                let why = format!(
+                    "a quick estimate from {} random tasks (seed {seed}, {seconds:.1} s): 95% interval {:.3} to {:.3}",
+                    e.samples,
+                    part(e.low),
+                    part(e.high)
+                );
+                (part(e.core_hours), why)
+            }
+            Err(GpuError::Interrupted(_)) if !control.cancelled() => {
+                // Not one task finished in the budget: together they take longer.
+                let sampled = QUICK_SAMPLES.min(list.len());
+                let hours = seconds / f64::from(sampled) * left as f64 / 3600.0;
+                let why = format!(
+                    "at least: {sampled} random tasks (seed {seed}) had not finished in {seconds:.1} s"
+                );
+                (hours, why)
+            }
+            Err(e) => return Err(error(e)),
+        };
+        if projected < threshold {
+            return Ok(());
+        }
+        let beside =
+            if device == Device::All { " (the GPU alone: the CPU cores take some of the tasks)" } else { "" };
+        errln!(
+            "damier: n = {n}, {left} tasks on GPU {}: projected {projected:.3} GPU hours{beside} ({why}). {}",
+            gpu.adapter().name,
+            super::super::cost::ways_to_split(&format!(
+                "; `damier queens estimate {n} --device gpu` projects it more closely"
+            )),
+        );
+        Ok(())
     }
 
     /// The GPU and the CPU pool taking chunks of `left` from one cursor until none is left.

@@ -38,6 +38,13 @@ pub struct Args {
     /// per core; with every core busy they include the cores' contention, as in a count).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: u32,
+    /// Where the sampled tasks are counted: cpu (one core each, --isa) or gpu (the GPU engine,
+    /// a build with the `gpu` feature, docs/gpu.md): the sample counted on the GPU as a count
+    /// counts it, the projection in GPU hours of that adapter (--gpu-* as for `queens count`).
+    #[arg(long, value_enum, default_value = "cpu")]
+    device: EstimateDevice,
+    #[command(flatten)]
+    gpu: super::GpuArgs,
     /// Print JSON (keys: n, tasks, core_hours, low, high (the 95% interval, core hours),
     /// samples, engine, task_seconds, task_seconds_sd, setup_seconds, clock, queries_per_task,
     /// subsampled_tasks, matched_fraction, solutions, solutions_low, solutions_high,
@@ -46,9 +53,18 @@ pub struct Args {
     /// also known_solutions (OEIS A000170), known_inside, false when the known term falls
     /// outside the projected solutions' interval: then do not quote the projection, and
     /// known_core_hours, known_core_hours_low, known_core_hours_high: the cost per solution
-    /// times the known term, the tighter projection).
+    /// times the known term, the tighter projection; with --device gpu every *_hours and
+    /// ns_per_solution* figure is of the GPU (wall time of this process), isa is "wgsl", and
+    /// device, adapter, backend and driver say which GPU).
     #[arg(long)]
     json: bool,
+}
+
+/// `--device` of `queens estimate`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum EstimateDevice {
+    Cpu,
+    Gpu,
 }
 
 /// `--queries`: a limit, or `None` for whole tasks.
@@ -67,10 +83,17 @@ fn parse_queries(text: &str) -> Result<Queries, String> {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let seed = crate::util::pick_seed(a.seed);
+    if a.device == EstimateDevice::Gpu {
+        anyhow::ensure!(
+            a.queries.0.is_none(),
+            "--queries samples the quarters engine's matching on the CPU: --device gpu counts whole tasks"
+        );
+        return super::device::estimate(a.n, a.samples, seed, a.json, a.gpu);
+    }
     let hooks = crate::util::test_hooks::read()?;
     let isa = a.isa.resolve_below(hooks.cpu_lacks)?;
     let delay = std::time::Duration::from_millis(hooks.task_delay_ms);
-    let seed = crate::util::pick_seed(a.seed);
     let control = interrupt::control();
     // One more than the sample: the first task also runs once as a warm-up.
     let bar = Progress::start(control, u64::from(a.samples) + 1, "timing tasks");
@@ -79,12 +102,21 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     // Ctrl-C keeps the tasks that finished (`Estimate::stopped_early`).
     let e = estimate::estimate_cost_with(a.n, &options, control, &|_| std::thread::sleep(delay))?;
     drop(bar);
+    warn_about_the_sample(&e, a.samples);
+    let stopped_early = e.stopped_early;
+    EstimateRecord::new(e, isa, seed).print(a.json)?;
+    Ok(if stopped_early { ExitCode::from(crate::util::exit::INTERRUPTED) } else { ExitCode::SUCCESS })
+}
+
+/// Says on stderr when `e` was made from fewer tasks than the `samples` asked (Ctrl-C), and
+/// when its sample projects a number of solutions that the known term contradicts.
+pub(super) fn warn_about_the_sample(e: &estimate::Estimate, samples: u32) {
     if e.stopped_early {
         errln!(
             "damier: interrupted after {} of the {} sampled tasks: the projection below is made from \
              those (tasks run in a random order, so they are a smaller random sample)",
             e.samples,
-            u64::from(a.samples).min(e.tasks)
+            u64::from(samples).min(e.tasks)
         );
     }
     let check = e.known_check();
@@ -101,77 +133,81 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             c.ratio
         );
     }
-    let stopped_early = e.stopped_early;
-    EstimateRecord::new(e, isa, seed).print(a.json)?;
-    Ok(if stopped_early { ExitCode::from(crate::util::exit::INTERRUPTED) } else { ExitCode::SUCCESS })
 }
 
 impl Report for EstimateRecord {
     fn print_text(&self) -> anyhow::Result<()> {
-        let (e, seed, isa) = (&self.estimate, self.seed, self.isa);
-        let check = e.known_check();
+        let how = format!("{} clock, {} kernels", self.estimate.clock, self.isa);
+        print_estimate(self, &how, false)
+    }
+}
+
+/// Prints `r` as text, its times those of one core, or of a GPU (`gpu`); `how` says how the
+/// tasks were timed.
+pub(super) fn print_estimate(r: &EstimateRecord, how: &str, gpu: bool) -> anyhow::Result<()> {
+    let (unit, ns) = if gpu { ("GPU", "GPU ns") } else { ("core", "ns") };
+    let (e, seed) = (&r.estimate, r.seed);
+    let check = e.known_check();
+    outln!(
+        "n = {}: {} tasks; {} timed (seed {seed}, {how}) at {} s each on average (sd {} s), set-up {} s",
+        e.n,
+        e.tasks,
+        e.samples,
+        number(e.task_seconds),
+        number(e.task_seconds_sd),
+        number(e.setup_seconds)
+    )?;
+    if e.subsampled_tasks > 0 {
         outln!(
-            "n = {}: {} tasks; {} timed (seed {seed}, {} clock, {isa} kernels) at {} s each on average (sd {} s), set-up {} s",
-            e.n,
-            e.tasks,
+            "{} of the {} tasks matched a random {} of their queries ({:.2}% of the matching ran, the rest scaled up)",
+            e.subsampled_tasks,
             e.samples,
-            e.clock,
-            number(e.task_seconds),
-            number(e.task_seconds_sd),
-            number(e.setup_seconds)
+            e.queries_per_task.unwrap_or(0),
+            100.0 * e.matched_fraction
         )?;
-        if e.subsampled_tasks > 0 {
-            outln!(
-                "{} of the {} tasks matched a random {} of their queries ({:.2}% of the matching ran, the rest scaled up)",
-                e.subsampled_tasks,
-                e.samples,
-                e.queries_per_task.unwrap_or(0),
-                100.0 * e.matched_fraction
-            )?;
-        }
-        outln!(
-            "projected: {} core seconds = {} core hours (95% interval {} to {} h), {} h on 2 cores",
-            number(e.core_hours * 3600.0),
-            number(e.core_hours),
-            number(e.low),
-            number(e.high),
-            number(e.core_hours / 2.0)
-        )?;
-        let known = match check {
+    }
+    let on_two = if gpu { String::new() } else { format!(", {} h on 2 cores", number(e.core_hours / 2.0)) };
+    outln!(
+        "projected: {} {unit} seconds = {} {unit} hours (95% interval {} to {} h){on_two}",
+        number(e.core_hours * 3600.0),
+        number(e.core_hours),
+        number(e.low),
+        number(e.high),
+    )?;
+    let known = match check {
+        Some(c) => format!(
+            "; known q({}) = {} ({}, {}, projected/known {:.3})",
+            e.n,
+            c.known,
+            number(c.known as f64),
+            if c.inside { "inside the interval" } else { "OUTSIDE the interval" },
+            c.ratio
+        ),
+        None => String::new(),
+    };
+    outln!(
+        "solutions, projected by the same sample (a check of it): {} (95% interval {} to {}){known}",
+        number(e.solutions),
+        number(e.solutions_low),
+        number(e.solutions_high)
+    )?;
+    if e.ns_per_solution.is_finite() {
+        let by_known = match check {
             Some(c) => format!(
-                "; known q({}) = {} ({}, {}, projected/known {:.3})",
+                "; times q({}): {} {unit} hours (95% interval {} to {} h)",
                 e.n,
-                c.known,
-                number(c.known as f64),
-                if c.inside { "inside the interval" } else { "OUTSIDE the interval" },
-                c.ratio
+                number(c.core_hours),
+                number(c.core_hours_low),
+                number(c.core_hours_high)
             ),
             None => String::new(),
         };
         outln!(
-            "solutions, projected by the same sample (a check of it): {} (95% interval {} to {}){known}",
-            number(e.solutions),
-            number(e.solutions_low),
-            number(e.solutions_high)
+            "cost per solution: {} {ns} (95% interval {} to {}){by_known}",
+            number(e.ns_per_solution),
+            number(e.ns_per_solution_low),
+            number(e.ns_per_solution_high)
         )?;
-        if e.ns_per_solution.is_finite() {
-            let by_known = match check {
-                Some(c) => format!(
-                    "; times q({}): {} core hours (95% interval {} to {} h)",
-                    e.n,
-                    number(c.core_hours),
-                    number(c.core_hours_low),
-                    number(c.core_hours_high)
-                ),
-                None => String::new(),
-            };
-            outln!(
-                "cost per solution: {} ns (95% interval {} to {}){by_known}",
-                number(e.ns_per_solution),
-                number(e.ns_per_solution_low),
-                number(e.ns_per_solution_high)
-            )?;
-        }
-        Ok(())
     }
+    Ok(())
 }

@@ -534,20 +534,50 @@ fn project_samples(
     thread_clock: bool,
 ) -> Estimate {
     let timed: Vec<TimedTask> = samples.iter().map(|(index, s)| timed_task(*index, s)).collect();
-    let times: Vec<f64> = timed.iter().map(|t| t.seconds).collect();
-    let counts: Vec<f64> = timed.iter().map(|t| t.solutions).collect();
     let subsampled = samples.iter().filter(|(_, s)| s.matched < s.queries).count() as u64;
-    let exact = subsampled == 0;
-    let mut e =
-        project_sampled(n, tasks, TaskEngine::Quarters, &times, exact, setup).expect("at least one task");
+    let mut e = project_timed_sampled(n, tasks, TaskEngine::Quarters, timed, subsampled == 0, setup)
+        .expect("at least one task");
     let (matched, all) =
         samples.iter().fold((0.0, 0.0), |(m, a), (_, s)| (m + s.match_seconds, a + matching_seconds(s)));
-    let (mean, _, half) = mean_interval(&counts, tasks, exact);
-    let big_n = tasks as f64;
     e.clock = if thread_clock { "thread cpu" } else { "wall" };
     e.queries_per_task = queries.map(u64::from);
     e.subsampled_tasks = subsampled;
     e.matched_fraction = if all > 0.0 { matched / all } else { 1.0 };
+    e
+}
+
+/// Projects the cost of `tasks` tasks of n and their number of solutions from a sample of
+/// them drawn without replacement, each task timed and counted (exactly) by `engine` on any
+/// device, and a one-off set-up time: the estimate of [`estimate_cost`] for a device this
+/// module does not drive (the GPU engine, crate damier-gpu). The time is wall time
+/// ([`Estimate::clock`]); `None` for an empty sample.
+pub fn project_timed(
+    n: u32,
+    tasks: u64,
+    engine: TaskEngine,
+    timed: Vec<TimedTask>,
+    setup_seconds: f64,
+) -> Option<Estimate> {
+    let mut e = project_timed_sampled(n, tasks, engine, timed, true, setup_seconds)?;
+    e.clock = "wall";
+    Some(e)
+}
+
+/// [`project_timed`], the sampled times and counts exact or themselves estimates (sub-task
+/// sampling).
+fn project_timed_sampled(
+    n: u32,
+    tasks: u64,
+    engine: TaskEngine,
+    timed: Vec<TimedTask>,
+    exact: bool,
+    setup: f64,
+) -> Option<Estimate> {
+    let times: Vec<f64> = timed.iter().map(|t| t.seconds).collect();
+    let counts: Vec<f64> = timed.iter().map(|t| t.solutions).collect();
+    let mut e = project_sampled(n, tasks, engine, &times, exact, setup)?;
+    let (mean, _, half) = mean_interval(&counts, tasks, exact);
+    let big_n = tasks as f64;
     e.solutions = big_n * mean;
     e.solutions_low = big_n * (mean - half).max(0.0);
     e.solutions_high = big_n * (mean + half);
@@ -556,7 +586,7 @@ fn project_samples(
     e.ns_per_solution_low = 1e9 * (ratio - half).max(0.0);
     e.ns_per_solution_high = 1e9 * (ratio + half);
     e.timed_tasks = timed;
-    e
+    Some(e)
 }
 
 /// Task `index`'s time and solutions from its sample, scaled up where its queries were
@@ -790,5 +820,27 @@ mod tests {
         println!("sub-sampled projections: {inside} of {tried} intervals hold the known total");
         // 95% intervals: at most 2 misses in 20 (a fixed draw, so the test is repeatable).
         assert!(inside + 2 >= tried, "{inside} of {tried} intervals hold the total");
+    }
+
+    #[test]
+    fn tasks_timed_elsewhere_project_their_time_solutions_and_cost_per_solution() {
+        let timed = |v: &[(f64, f64)]| -> Vec<TimedTask> {
+            v.iter()
+                .zip(0..)
+                .map(|(&(seconds, solutions), index)| TimedTask { index, seconds, solutions })
+                .collect()
+        };
+        let e =
+            project_timed(12, 100, TaskEngine::Backtrack, timed(&[(1.0, 10.0), (3.0, 30.0)]), 36.0).unwrap();
+        assert_eq!((e.samples, e.clock, e.engine), (2, "wall", TaskEngine::Backtrack));
+        // 100 tasks of 2 s on average, and the set-up: 236 s.
+        assert!(
+            (e.core_hours - 236.0 / 3600.0).abs() < 1e-12 && e.low < e.core_hours && e.core_hours < e.high
+        );
+        assert!((e.solutions - 2000.0).abs() < 1e-9 && e.solutions_low < 2000.0 && 2000.0 < e.solutions_high);
+        // Times proportional to the solutions: 0.1 s each, known without spread.
+        assert_eq!((e.ns_per_solution, e.ns_per_solution_low, e.ns_per_solution_high), (1e8, 1e8, 1e8));
+        assert_eq!(e.timed_tasks.len(), 2);
+        assert!(project_timed(12, 100, TaskEngine::Backtrack, Vec::new(), 0.0).is_none());
     }
 }
