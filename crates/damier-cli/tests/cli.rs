@@ -12,6 +12,7 @@ mod cli {
     mod faults;
     mod gpu;
     mod imports;
+    mod json_keys;
     mod kills;
     mod lights;
     mod long_counts;
