@@ -7,6 +7,7 @@
 use std::process::ExitCode;
 
 mod cmd;
+mod report;
 mod tui;
 mod util;
 

@@ -10,9 +10,10 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 use damier::control::{Censored, Stop};
 use damier::factor::run::{CapWarning, Factoring};
-use damier::factor::sweep::{self, Replot, SweepPlan, SweepSample, SweepSummary};
+use damier::factor::sweep::{self, SweepPlan, SweepSample};
 use damier::factor::{self as engine, FactorAutomaton, FactorError, FactorParams, FactorRun};
 
+use crate::report::factor::{Replot, row};
 use crate::util::csv_file::{self, Invalid, format};
 use crate::util::output::{Report, errln, outln};
 use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
@@ -217,31 +218,6 @@ fn run_one(a: OneArgs) -> anyhow::Result<ExitCode> {
     Ok(if report.factors.is_some() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
 }
 
-impl Report for Factoring {
-    fn print_text(&self) -> anyhow::Result<()> {
-        let n = self.n;
-        if self.prime {
-            outln!("{n} is prime (deterministic Miller-Rabin): no factorization a x b with 1 < a <= b")?;
-        } else if let Some((lo, hi)) = self.factors {
-            outln!("{n} = {lo} x {hi}")?;
-            outln!(
-                "absorbed at step {} after {} flips, {:.3} s (checked by multiplication)",
-                self.steps,
-                self.flips,
-                self.seconds
-            )?;
-        } else {
-            outln!(
-                "no factorization within {} steps ({} flips), {:.3} s",
-                self.steps,
-                self.flips,
-                self.seconds
-            )?;
-        }
-        Ok(())
-    }
-}
-
 fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     a.out.check()?;
     if let Some(csv) = &a.replot {
@@ -291,51 +267,6 @@ fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     }
     report.print(a.out.json)?;
     Ok(ExitCode::SUCCESS)
-}
-
-impl Report for damier::factor::sweep::Sweep {
-    fn print_text(&self) -> anyhow::Result<()> {
-        outln!(
-            "seed {}, {} semiprimes per size, q = {} eps = {}",
-            self.seed,
-            self.samples,
-            self.q,
-            self.eps
-        )?;
-        outln!("{}", HEADER)?;
-        for p in &self.points {
-            outln!("{}", row(p))?;
-        }
-        let show =
-            |v: Option<f64>| v.map_or("-".to_string(), |s| format!("{s:.2} (x{:.2} per bit)", s.exp2()));
-        outln!("growth, doublings per bit: automaton median steps {}", show(self.steps_doublings_per_bit))?;
-        outln!("  trial division time {}", show(self.trial_doublings_per_bit))?;
-        outln!("  Pollard's rho time {}", show(self.rho_doublings_per_bit))?;
-        // The SAT solver ran on every number or on none.
-        if self.runs.iter().any(|r| r.sat_seconds.is_some()) {
-            outln!("  SAT solver time {}", show(self.sat_doublings_per_bit))?;
-        }
-        Ok(())
-    }
-}
-
-const HEADER: &str = "bits  runs  censored      mean steps    median steps   mean s (automaton)   trial division s   \
-                      Pollard rho s       SAT s";
-
-fn row(p: &SweepSummary) -> String {
-    let f = |v: Option<f64>| v.map_or("-".to_string(), crate::util::number);
-    format!(
-        "{:>4}  {:>4}  {:>8}  {:>14}  {:>14}  {:>19}  {:>17}  {:>14}  {:>10}",
-        p.bits,
-        p.runs,
-        p.censored,
-        f(p.mean_steps),
-        f(p.median_steps),
-        f(p.mean_seconds),
-        crate::util::number(p.trial_seconds),
-        crate::util::number(p.rho_seconds),
-        f(p.sat_seconds)
-    )
 }
 
 /// The columns of the sweep's CSV, in order (`sat_seconds` is empty when the SAT solver did
@@ -481,25 +412,9 @@ fn replot(csv: &Path, figure: &Path, json: bool) -> anyhow::Result<ExitCode> {
     let name =
         csv.file_name().map_or_else(|| csv.display().to_string(), |f| f.to_string_lossy().into_owned());
     sweep_chart(&runs, format!("{}, redrawn from {name}", per_size(&runs))).draw(figure)?;
-    Replot::of(csv, figure, &runs).print(json)?;
+    let points = sweep::summaries(&runs);
+    Replot { csv: csv.to_path_buf(), plot: figure.to_path_buf(), runs: runs.len(), points }.print(json)?;
     Ok(ExitCode::SUCCESS)
-}
-
-impl Report for Replot {
-    fn print_text(&self) -> anyhow::Result<()> {
-        outln!(
-            "{}: {} runs, {} sizes, drawn to {}",
-            self.csv.display(),
-            self.runs,
-            self.points.len(),
-            self.plot.display()
-        )?;
-        outln!("{}", HEADER)?;
-        for p in &self.points {
-            outln!("{}", row(p))?;
-        }
-        Ok(())
-    }
 }
 
 /// "20 semiprimes per size" (or the range when the sizes differ).

@@ -51,8 +51,8 @@ pub struct RunResult {
     pub censored: Option<Censored>,
 }
 
-/// One run with its parameters and wall time: the JSON of `damier automaton run` (the
-/// placement as 1-based columns).
+/// One run with its parameters and wall time (serialised with the placement as 1-based
+/// columns).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RunRecord {
@@ -87,8 +87,8 @@ impl RunRecord {
 }
 
 /// A run not made because no solution exists for its n (n = 2, 3: at most `most` < n queens
-/// fit), so the automaton could only go on to its step cap. Its JSON is the run's record at
-/// its start (the text of `damier automaton run` says why nothing ran).
+/// fit), so the automaton could only go on to its step cap. Serialised, it is the run's record
+/// at its start.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize), serde(transparent))]
 pub struct UnsolvableRun {
@@ -320,7 +320,7 @@ pub struct SweepPoint {
     pub summary: Summary,
 }
 
-/// A sweep over ε as `damier automaton sweep` reports it (its JSON).
+/// A sweep over ε: its settings and each ε's statistics.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SweepRecord {
@@ -380,7 +380,7 @@ pub struct ScalePoint {
 /// The placement count behind 1/d in [`ScaleRecord`]: sets of n distinct cells.
 pub const DENSITY_POSITIONS: &str = "C(n^2, n): sets of n distinct cells";
 
-/// A scale experiment as `damier automaton scale` reports it (its JSON).
+/// A scale experiment: its settings and each n's statistics.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ScaleRecord {
@@ -406,7 +406,7 @@ pub struct ScaleRecord {
     /// unknown. Empty when 1/d was left out ([`ScaleRecord::density_left_out`]).
     pub inverse_density: Vec<(u32, f64)>,
     /// 1/d was not asked for (`scale --no-density`), so no size has it (the text says `-`,
-    /// not "unknown"; not in the JSON, where the empty `inverse_density` says it).
+    /// not "unknown"; not serialised, where the empty `inverse_density` says it).
     #[cfg_attr(feature = "serde", serde(skip))]
     pub density_left_out: bool,
     /// Wall time, seconds.

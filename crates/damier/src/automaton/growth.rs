@@ -532,8 +532,7 @@ pub fn analyse(rows: &[Measured], a: &Analysis) -> Result<Vec<QuantityGrowth>, G
     Ok(out)
 }
 
-/// The whole growth experiment: settings, runs counted, each quantity analysed (the JSON of
-/// `damier automaton growth`).
+/// The whole growth experiment: settings, runs counted, each quantity analysed.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct GrowthResult {

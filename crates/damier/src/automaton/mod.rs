@@ -110,7 +110,7 @@ impl Model {
     /// Every model, in the order of their numbers (1, 2, 3): the list front ends offer.
     pub const ALL: [Model; 3] = [Model::Pair, Model::Cell, Model::Row];
 
-    /// The name used on the command line and in JSON: `pair`, `cell` or `row`.
+    /// The model's name, as front ends take and show it: `pair`, `cell` or `row`.
     pub fn name(self) -> &'static str {
         match self {
             Model::Pair => "pair",
@@ -220,7 +220,7 @@ impl std::fmt::Display for Model {
     }
 }
 
-/// What a run needs besides its seed: model, board side and probabilities. Its JSON gives
+/// What a run needs besides its seed: model, board side and probabilities. Serialised, it gives
 /// `eta` as null for the models that ignore it ([`Params::used_eta`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {

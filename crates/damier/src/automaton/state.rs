@@ -96,8 +96,8 @@ pub enum StartSignals {
 impl Automaton {
     /// The automaton report's initial state: no signals, `n` queens placed independently and uniformly on
     /// the `n^2` cells (several may share one), drawn from the generator seeded with `seed`,
-    /// which then drives the run. The same `params` and `seed` give the same trajectory as
-    /// `damier automaton run --seed seed`.
+    /// which then drives the run. The same `params` and `seed` give the same trajectory
+    /// everywhere (the CLI's `--seed`, the web lab, Python).
     pub fn from_seed(params: &Params, seed: u64) -> Result<Automaton, AutomatonError> {
         let params = params.validated()?;
         let n = params.n as usize;

@@ -208,8 +208,8 @@ pub struct TrapCase {
     pub summary: Summary,
 }
 
-/// A figure's trap position and how the models behave there: the JSON of `damier automaton
-/// trap` (cells of the triangle as 1-based `[row, column]`).
+/// A figure's trap position and how the models behave there (serialised with the cells of
+/// the triangle as 1-based `[row, column]`).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TrapExperiment {

@@ -90,9 +90,8 @@ impl FactorAutomaton {
     }
 }
 
-/// One number put to the automaton: its run, or that it is prime (the JSON of `damier factor
-/// N`, the factors as decimal strings, since JSON numbers beyond 2^53 lose precision in many
-/// readers).
+/// One number put to the automaton: its run, or that it is prime (serialised with the
+/// factors as decimal strings, since JSON numbers beyond 2^53 lose precision in many readers).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Factoring {

@@ -1,7 +1,7 @@
 //! The sweep over sizes: random balanced semiprimes of each size, the automaton beside trial
 //! division, Pollard's rho and (optionally) the SAT solver on the same numbers; the per-size
 //! budget and the rule that stops the sweep, the statistics per size, the growth fits, and
-//! the figures' points (`damier factor sweep`, and its `--replot` from the runs' CSV).
+//! the figures' points ([`summaries`] also redraws them from runs read back).
 //!
 //! Reproducibility: sample `i` of size `b` in a sweep seeded with `s` draws its semiprime and
 //! its automaton seed from [`sweep_input`]`(b, s, i)`, whatever thread runs it.
@@ -26,7 +26,6 @@
 //! ```
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -213,8 +212,7 @@ pub struct SweepPlan {
     pub budget: Option<Duration>,
 }
 
-/// A whole sweep: its settings, the statistics per size, the growth fits and every run (the
-/// JSON of `damier factor sweep`).
+/// A whole sweep: its settings, the statistics per size, the growth fits and every run.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Sweep {
@@ -307,28 +305,6 @@ pub fn by_bits(runs: &[SweepSample]) -> BTreeMap<u32, Vec<SweepSample>> {
 /// The statistics of each size present in `runs`, sizes increasing.
 pub fn summaries(runs: &[SweepSample]) -> Vec<SweepSummary> {
     by_bits(runs).into_iter().map(|(b, s)| summarize(b, &s)).collect()
-}
-
-/// The runs of an earlier sweep, redrawn without running anything (the JSON of `damier factor
-/// sweep --replot`): where they were read from and drawn to, and their statistics per size.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Replot {
-    /// The CSV the runs were read from.
-    pub csv: PathBuf,
-    /// The figure drawn.
-    pub plot: PathBuf,
-    /// Runs read.
-    pub runs: usize,
-    /// Statistics per size, sizes increasing.
-    pub points: Vec<SweepSummary>,
-}
-
-impl Replot {
-    /// The record of `runs`, read from `csv` and drawn to `plot`.
-    pub fn of(csv: &Path, plot: &Path, runs: &[SweepSample]) -> Replot {
-        Replot { csv: csv.to_path_buf(), plot: plot.to_path_buf(), runs: runs.len(), points: summaries(runs) }
-    }
 }
 
 /// The fewest and the most runs of one size, `(0, 0)` without runs.
@@ -489,8 +465,6 @@ mod tests {
             [(8, 2), (9, 2), (10, 1)]
         );
         assert_eq!(censoring(&runs), Censoring { runs: 5, step_cap: 1, step_cap_steps: 1234, budget: 1 });
-        let replot = Replot::of(Path::new("runs.csv"), Path::new("runs.svg"), &runs);
-        assert_eq!((replot.runs, replot.points), (5, summaries(&runs)));
     }
 
     #[test]

@@ -251,7 +251,7 @@ fn lightest(x: &BitVec, kernel: &[BitVec]) -> BitVec {
     }
 }
 
-/// Light chasing explained in its three steps (`damier lights chase`): chase down, find the
+/// Light chasing explained in its three steps: chase down, find the
 /// first row that fixes the last row, press it and chase again.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExplainedChase {
@@ -305,7 +305,7 @@ fn row_string(words: &[u64], w: usize) -> String {
     (0..w).map(|i| if (words[i / 64] >> (i % 64)) & 1 == 1 { '1' } else { '0' }).collect()
 }
 
-/// Its JSON (`damier lights chase`): `width`, `height`, `chase_presses` (rows of 0/1),
+/// Serialised as `width`, `height`, `chase_presses` (rows of 0/1),
 /// `last_row`, `solvable`, `first_row`, `presses` and `press_count`.
 #[cfg(feature = "serde")]
 impl serde::Serialize for ExplainedChase {
@@ -326,7 +326,7 @@ impl serde::Serialize for ExplainedChase {
     }
 }
 
-/// Its JSON (`damier lights chase-table`): `width`, `height`, `rank`, `entries` (each
+/// Serialised as `width`, `height`, `rank`, `entries` (each
 /// `last_row` with the `first_row` that fixes it, or null when too many) and `generators`
 /// (each single first-row press with the `last_row` it changes), rows as 0/1.
 #[cfg(feature = "serde")]

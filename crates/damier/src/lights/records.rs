@@ -1,5 +1,5 @@
-//! What `damier lights solve` and `winnable` report (their JSON), so that the CLI, the web
-//! lab and the Python package return the same records. Boards are rows of 0/1, top row
+//! A solve and a winnability test as plain records, so that the CLI, the web lab and the
+//! Python package return the same ones. Boards are rows of 0/1, top row
 //! first; the elimination's unknowns and equations are counted from 1.
 //!
 //! ```
@@ -20,7 +20,7 @@ use super::{LightsError, Method, Solution, difference, kernel, winnable_by_ortho
 use crate::board::Board;
 use crate::gf2::{EliminationStep, RowOp};
 
-/// A solve as `damier lights solve` reports it.
+/// A solve with its verification and, when asked, its explanation.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SolveRecord {
@@ -106,7 +106,7 @@ fn op_text(op: &RowOp) -> String {
     }
 }
 
-/// Whether a start can reach a target, by both tests: the JSON of `damier lights winnable`.
+/// Whether a start can reach a target, by both tests.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Winnability {

@@ -1,5 +1,4 @@
-//! Answers that depend on the board's size only, as `damier lights count`, `table` and
-//! `kernel` report them (their JSON): the nullity, the number of solutions, the square table,
+//! Answers that depend on the board's size only: the nullity, the number of solutions, the square table,
 //! the kernel's basis checked neutral ([`neutral_basis`]).
 //!
 //! ```
@@ -17,8 +16,6 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::path::PathBuf;
-
 use super::error::LightsError;
 use super::method::Method;
 use super::poly::{nullity, square_nullities};
@@ -27,7 +24,7 @@ use crate::board::{Board, Size};
 use crate::control::{Control, Interrupted};
 use crate::gf2::power_of_two_decimal;
 
-/// What the size alone tells: the JSON of `damier lights count`.
+/// What the size alone tells: the nullity and the number of solvable starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SizeCount {
@@ -56,7 +53,7 @@ pub fn size_count(size: Size) -> SizeCount {
     }
 }
 
-/// One row of the square table (`damier lights table`, the Lights Out text's table).
+/// One row of the square table (the Lights Out text's table).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SquareRow {
@@ -78,54 +75,6 @@ pub fn square_table(to: usize, control: &Control) -> Result<Vec<SquareRow>, Inte
             solutions: power_of_two_decimal(nul[l - 1] as u64),
         })
         .collect())
-}
-
-/// The kernel of a size as `damier lights kernel` reports it (its JSON): the basis as rows of
-/// 0/1 when printed, or the files it was written to.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct KernelRecord {
-    /// Width.
-    pub width: usize,
-    /// Height.
-    pub height: usize,
-    /// The nullity (basis vectors).
-    pub nullity: usize,
-    /// The basis, each vector as rows of 0/1 (when not written to files).
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub basis: Option<Vec<Vec<String>>>,
-    /// The files the basis was written to.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub files: Option<Vec<PathBuf>>,
-    /// The folder of those files (in the text, which names it even when no file was written).
-    #[cfg_attr(feature = "serde", serde(skip))]
-    pub folder: Option<PathBuf>,
-}
-
-impl KernelRecord {
-    /// The record of `basis`, a basis of the kernel of `size`, printed as rows of 0/1.
-    pub fn listed(size: Size, basis: &[Board]) -> KernelRecord {
-        KernelRecord {
-            width: size.width(),
-            height: size.height(),
-            nullity: basis.len(),
-            basis: Some(basis.iter().map(|b| b.to_rows('1', '0')).collect()),
-            files: None,
-            folder: None,
-        }
-    }
-
-    /// The record of a basis of `nullity` vectors written to `files` in `folder`.
-    pub fn written(size: Size, nullity: usize, folder: PathBuf, files: Vec<PathBuf>) -> KernelRecord {
-        KernelRecord {
-            width: size.width(),
-            height: size.height(),
-            nullity,
-            basis: None,
-            files: Some(files),
-            folder: Some(folder),
-        }
-    }
 }
 
 /// A basis of the kernel of `size` (the poly engine), each vector checked neutral before it
@@ -159,8 +108,5 @@ mod tests {
         press.set(0, 0, true);
         wrong.push(press);
         assert_eq!(check_neutral(&wrong, Method::Poly), Err(LightsError::Unverified(Method::Poly)));
-        let record = KernelRecord::listed(size, &basis);
-        assert_eq!((record.width, record.height, record.nullity), (5, 5, 2));
-        assert_eq!(record.basis.unwrap()[0], basis[0].to_rows('1', '0'));
     }
 }

@@ -128,17 +128,17 @@ pub struct Side {
     pub examples: Vec<(Corner, Placement, Placement)>,
 }
 
-/// The condition the reduction asks for, as `damier queens corners` prints it.
+/// The condition the reduction asks for, in words.
 pub const REDUCE_CONDITION: &str = "a solution of n+1 gives a solution of n by removing a border row and a border \
 column only if the queen of that row is in that column, i.e. it has a queen in that corner; \
 the condition is also sufficient (the course chapter's 'last row and last column' is the se corner: S[n+1] = n+1)";
 
-/// The condition the extension asks for, as `damier queens corners` prints it.
+/// The condition the extension asks for, in words.
 pub const EXTEND_CONDITION: &str = "a solution of n extends to n+1 with a queen in the new nw or se corner iff its \
 main diagonal is empty (S[i] != i for all i), in the new ne or sw corner iff its anti-diagonal is \
 empty (S[i] != n+1-i); the new row and column are empty, so only that diagonal can clash";
 
-/// Both exercises for one n. Its JSON (`damier queens corners`): `n`, `reduce` and `extend`,
+/// Both exercises for one n. Serialised as `n`, `reduce` and `extend`,
 /// each with `solutions`, `per_corner` (`nw`, `ne`, `sw`, `se`), `any`, `examples` (`corner`,
 /// `from`, `to` as 1-based columns) and its `condition`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -163,7 +163,7 @@ impl serde::Serialize for Corners {
     }
 }
 
-/// A [`Side`] with its condition, as the JSON shows it.
+/// A [`Side`] with its condition, as it is serialised.
 #[cfg(feature = "serde")]
 struct SideJson<'a>(&'a Side, &'static str);
 

@@ -34,8 +34,8 @@ pub enum Method {
     Construction,
 }
 
-/// R(n) and a placement reaching it (the JSON of `damier queens max`: the witness is
-/// `columns`, 1-based, 0 for an empty row).
+/// R(n) and a placement reaching it (serialised with the witness as `columns`, 1-based, 0 for
+/// an empty row).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Max {

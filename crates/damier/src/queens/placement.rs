@@ -223,7 +223,7 @@ impl fmt::Display for Line {
 }
 
 /// Two queens that attack each other along `line`: `a` comes before `b` in reading order.
-/// Its JSON gives the queens as 1-based `[row, column]`, as every message counts cells.
+/// Serialised, it gives the queens as 1-based `[row, column]`, as every message counts cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Attack {
     /// First queen, `(row, column)`, 0-based.
@@ -261,7 +261,7 @@ pub(crate) fn serialize_all_one_based<S: serde::Serializer>(
     s.collect_seq(placements.iter().map(Placement::one_based))
 }
 
-/// What the checker found. Its JSON (`damier queens check`) is `n`, `valid` and `attacks`,
+/// What the checker found. Serialised as `n`, `valid` and `attacks`,
 /// each attack `{a, b, line}` with the queens as 1-based `[row, column]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckReport {
@@ -309,8 +309,8 @@ impl serde::Serialize for Attack {
     }
 }
 
-/// Several placements checked (a listing read back by `damier queens check`): its JSON is
-/// `count`, `valid` (all of them) and `placements`, one [`CheckReport`] each.
+/// Several placements checked (a listing read back by [`Placement::parse_all`]), serialised
+/// as `count`, `valid` (all of them) and `placements`, one [`CheckReport`] each.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct CheckedListing {

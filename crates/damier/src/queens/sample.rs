@@ -112,8 +112,8 @@ pub fn draw(n: u32, k: u64, seed: u64, control: &Control) -> Result<(Vec<Placeme
     Ok((out, Sampler::LocalSearch))
 }
 
-/// Solutions drawn at random with what drew them (the JSON of `damier queens list --random`,
-/// the solutions as 1-based columns).
+/// Solutions drawn at random with what drew them (serialised with the solutions as 1-based
+/// columns).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Drawn {

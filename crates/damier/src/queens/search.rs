@@ -192,8 +192,8 @@ pub fn visit(
 }
 
 /// The first solution of n in backtracking order, the queens placed to reach it and the time
-/// it took (the course chapter's "stop at the first solution" exercise). The JSON of `damier
-/// queens first`: `n`, `columns` (1-based, null when n has no solution), `nodes`, `seconds`.
+/// it took (the course chapter's "stop at the first solution" exercise). Serialised as
+/// `n`, `columns` (1-based, null when n has no solution), `nodes`, `seconds`.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct FirstSolution {

@@ -1,6 +1,6 @@
 //! One solution for a given n, as `damier queens solve` reports it: by the explicit
 //! [`construct`](super::construct)ion or by [`local`](super::local) search ([`Method`]); for the
-//! n without solution (2 and 3), the record [`NoSolution`] (the command's JSON).
+//! n without solution (2 and 3), the record [`NoSolution`].
 //!
 //! The solution itself is streamed from the formula or the stored placement by the caller
 //! (10^9 columns are never held as JSON in memory), so only the answer without one is a record.
@@ -26,7 +26,7 @@ pub enum Method {
 }
 
 impl Method {
-    /// The method's name in JSON: `construct` or `local`.
+    /// The method's name: `construct` or `local`.
     pub fn name(self) -> &'static str {
         match self {
             Method::Construct => "construct",
@@ -35,7 +35,7 @@ impl Method {
     }
 }
 
-/// The answer for an n without solution. Its JSON: `columns` (null: no solution), `method`
+/// The answer for an n without solution. Serialised as `columns` (null: no solution), `method`
 /// and `n`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NoSolution {
@@ -43,7 +43,7 @@ pub struct NoSolution {
     pub method: Method,
     /// Board size.
     pub n: u32,
-    /// R(n), the most non-attacking queens that fit (fewer than n); not in the JSON.
+    /// R(n), the most non-attacking queens that fit (fewer than n); not serialised.
     pub most: u64,
 }
 

@@ -143,8 +143,7 @@ pub fn class_size(p: &Placement) -> usize {
     8 / stabiliser(p).len()
 }
 
-/// One solution of a listing as `damier queens list` streams it (its JSON, one object per
-/// solution: `index`, `columns` 1-based, and `class_size` in a listing of one per class).
+/// One solution of a listing, as a listing streams them (serialised as `index`, `columns` 1-based, and `class_size` in a listing of one per class).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Listed {

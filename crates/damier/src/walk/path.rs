@@ -163,67 +163,8 @@ impl Replay {
     }
 }
 
-/// One solution with its path: its picture (`#` landed on an odd number of times, top row
-/// first) and the moves from the bottom-left cell.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct PathedSolution {
-    /// The activation set's picture ([`super::picture`]).
-    pub pattern: Vec<String>,
-    /// The moves, `N`, `S`, `E`, `W`.
-    pub path: String,
-    /// Moves in the path.
-    pub path_length: usize,
-}
-
-/// A solve as `damier walk solve` reports it (its JSON): the count, one solution's picture
-/// and path when shown, where they were written, or every solution.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct SolveRecord {
-    /// Rows.
-    pub rows: usize,
-    /// Columns.
-    pub cols: usize,
-    /// `2^nullity`, in decimal.
-    pub solutions: String,
-    /// One solution's picture, when shown.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub pattern: Option<Vec<String>>,
-    /// Its path, when shown.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub path: Option<String>,
-    /// Moves in its path.
-    pub path_length: usize,
-    /// The file the path was written to.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub out: Option<std::path::PathBuf>,
-    /// The file the activation set was written to.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub pattern_file: Option<std::path::PathBuf>,
-    /// Every solution, when asked for.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub all: Option<Vec<PathedSolution>>,
-    /// The nullity (in the text).
-    #[cfg_attr(feature = "serde", serde(skip))]
-    pub nullity: usize,
-    /// Cells of the solution shown (in the text).
-    #[cfg_attr(feature = "serde", serde(skip))]
-    pub activated: u64,
-}
-
-/// The files `damier walk export` wrote (its JSON).
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Archive {
-    /// The folder.
-    pub dir: String,
-    /// Files written, one per board size.
-    pub files: usize,
-}
-
-/// A replay as `damier walk replay` reports it (its JSON): the board, the moves, whether all is
-/// black, the white cells left, and where the pawn left the board (cells from 1).
+/// A replay summed up: the board's size, the moves, whether all is black, the white cells left,
+/// and where the pawn left the board (cells from 1).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ReplayRecord {
@@ -239,10 +180,6 @@ pub struct ReplayRecord {
     pub white: usize,
     /// The move that left the board, if one did.
     pub left_board: Option<LeftBoard>,
-    /// The final board's picture (`#` black, `_` white, top row first), when shown: in the
-    /// text of `walk replay --show` only, not in its JSON.
-    #[cfg_attr(feature = "serde", serde(skip))]
-    pub board: Option<Vec<String>>,
 }
 
 /// The move that left the board, with the pawn's cell before it counted from 1 at the top
@@ -262,8 +199,8 @@ pub struct LeftBoard {
 }
 
 impl ReplayRecord {
-    /// The record of `replay`, the replay of `moves` moves on a board of `size` (without the
-    /// final board's picture: set [`ReplayRecord::board`] to show it).
+    /// The summary of `replay`, the replay of `moves` moves on a board of `size` (the final
+    /// board itself is `replay.black`).
     pub fn new(size: Size, moves: usize, replay: &Replay) -> ReplayRecord {
         let left_board = match replay.outcome {
             Outcome::LeftBoard { step, mv, row, col } => {
@@ -278,7 +215,6 @@ impl ReplayRecord {
             all_black: replay.all_black(),
             white: size.cells() - replay.black.count_ones() as usize,
             left_board,
-            board: None,
         }
     }
 }

@@ -25,8 +25,7 @@ pub(crate) fn check_board(size: Size, g: &Board) -> Result<(), WalkError> {
     }
 }
 
-/// A board's number of solutions: the JSON of `damier walk count`, and one row of `damier walk
-/// table`.
+/// A board's number of solutions, with its nullity (one row of [`super::square_counts`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SolutionCount {

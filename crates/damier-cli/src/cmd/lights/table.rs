@@ -4,10 +4,10 @@ use std::process::ExitCode;
 
 use damier::board::Size;
 use damier::lights;
-use damier::lights::sizes::{KernelRecord, SizeCount, SquareRow};
 
+use crate::report::lights::Kernel;
 use crate::util::OutputPath;
-use crate::util::output::{Report, errln, outln};
+use crate::util::output::{Report, errln};
 use crate::util::{board_io, interrupt, output, progress::Progress};
 
 use super::shared::*;
@@ -42,21 +42,6 @@ pub(super) fn count(a: SizeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-impl Report for SizeCount {
-    fn print_text(&self) -> anyhow::Result<()> {
-        outln!(
-            "{}x{}: nullity {}; {} way{} from all-on to all-off; {} of the starts are winnable",
-            self.width,
-            self.height,
-            self.nullity,
-            self.solutions,
-            if self.nullity == 0 { "" } else { "s" },
-            self.winnable_fraction
-        )?;
-        Ok(())
-    }
-}
-
 /// The basis is held before it is written: the library's bound on a kernel.
 const KERNEL_FILE_MAX_CELLS: usize = lights::KERNEL_MAX_CELLS as usize;
 
@@ -87,29 +72,12 @@ pub(super) fn kernel(a: KernelArgs) -> anyhow::Result<ExitCode> {
                 board_io::write(&path, v)?;
                 files.push(path);
             }
-            KernelRecord::written(size, basis.len(), dir.to_path_buf(), files)
+            Kernel::written(size, basis.len(), dir.to_path_buf(), files)
         }
-        None => KernelRecord::listed(size, &basis),
+        None => Kernel::listed(size, &basis),
     };
     record.print(a.json)?;
     Ok(ExitCode::SUCCESS)
-}
-
-impl Report for KernelRecord {
-    fn print_text(&self) -> anyhow::Result<()> {
-        let (w, h, k) = (self.width, self.height, self.nullity);
-        outln!("{w}x{h}: nullity {k} ({} neutral configurations)", lights::power_of_two_decimal(k as u64))?;
-        if let (Some(dir), Some(files)) = (&self.folder, &self.files) {
-            outln!("basis written to {} ({} files kernel-{w}x{h}-K.pbm)", dir.display(), files.len())?;
-        }
-        for (i, v) in self.basis.iter().flatten().enumerate() {
-            outln!("basis vector {}:", i + 1)?;
-            for r in v {
-                outln!("{r}")?;
-            }
-        }
-        Ok(())
-    }
 }
 
 pub(super) fn table(a: TableArgs) -> anyhow::Result<ExitCode> {
@@ -120,14 +88,4 @@ pub(super) fn table(a: TableArgs) -> anyhow::Result<ExitCode> {
     drop(bar);
     table.print(a.json)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The square table (its JSON: the list of rows).
-impl Report for Vec<SquareRow> {
-    fn print_text(&self) -> anyhow::Result<()> {
-        for r in self {
-            outln!("L = {:>3}  {}", r.size, r.solutions)?;
-        }
-        Ok(())
-    }
 }

@@ -1,12 +1,11 @@
 //! `damier walk count` and `damier walk table`: the number of solutions.
 
-use std::io::Write;
 use std::process::ExitCode;
 
-use damier::walk::{self, SolutionCount};
+use damier::walk;
 
-use crate::util::output::{Report, outln};
-use crate::util::{interrupt, output};
+use crate::util::interrupt;
+use crate::util::output::Report;
 
 use super::shared::*;
 
@@ -41,27 +40,6 @@ pub(super) fn count(a: CountArgs) -> anyhow::Result<ExitCode> {
     let sols = solutions(board, a.method.into())?;
     sols.counted().print(a.json)?;
     Ok(ExitCode::SUCCESS)
-}
-
-impl Report for SolutionCount {
-    fn print_text(&self) -> anyhow::Result<()> {
-        let plural = if self.solutions == "1" { "" } else { "s" };
-        outln!("{} x {}: {} solution{plural} (2^{})", self.rows, self.cols, self.solutions, self.nullity)?;
-        Ok(())
-    }
-}
-
-/// The table of `walk table` (its JSON: the list of counts).
-impl Report for Vec<SolutionCount> {
-    fn print_text(&self) -> anyhow::Result<()> {
-        let mut out = output::stdout();
-        writeln!(out, "{:>9}  {:>7}  solutions", "board", "nullity")?;
-        for r in self {
-            writeln!(out, "{:>9}  {:>7}  {}", format!("{}x{}", r.rows, r.cols), r.nullity, r.solutions)?;
-        }
-        out.flush()?;
-        Ok(())
-    }
 }
 
 pub(super) fn table(a: TableArgs) -> anyhow::Result<ExitCode> {

@@ -2,11 +2,11 @@
 
 use std::process::ExitCode;
 
-use damier::walk::path::Archive;
 use damier::walk::{self, picture};
 
+use crate::report::walk::Archive;
 use crate::util::OutputPath;
-use crate::util::output::{Report, outln};
+use crate::util::output::Report;
 use crate::util::{interrupt, output};
 
 use super::shared::*;
@@ -54,11 +54,4 @@ pub(super) fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
     }
     Archive { dir: a.dir.display().to_string(), files }.print(a.json)?;
     Ok(ExitCode::SUCCESS)
-}
-
-impl Report for Archive {
-    fn print_text(&self) -> anyhow::Result<()> {
-        outln!("wrote {} files to {}", self.files, self.dir)?;
-        Ok(())
-    }
 }

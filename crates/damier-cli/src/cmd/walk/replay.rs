@@ -1,13 +1,13 @@
 //! `damier walk replay`: a move string played from the bottom-left cell.
 
-use std::io::Write;
 use std::process::ExitCode;
 
-use damier::walk::path::{self, LeftBoard, ReplayRecord};
+use damier::walk::path::{self, ReplayRecord};
 use damier::walk::{self, picture};
 
+use crate::report::walk::Replay;
+use crate::util::exit;
 use crate::util::output::Report;
-use crate::util::{exit, output, plural};
 
 /// Arguments of `damier walk replay`.
 #[derive(Debug, clap::Args)]
@@ -31,34 +31,7 @@ pub(super) fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     let moves = path::parse_moves(&a.moves)?;
     let r = path::replay(board, &moves);
     let code = if r.all_black() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) };
-    let mut record = ReplayRecord::new(board, moves.len(), &r);
-    record.board = a.show.then(|| picture(&r.black));
-    record.print(a.json)?;
+    let record = ReplayRecord::new(board, moves.len(), &r);
+    Replay { record, board: a.show.then(|| picture(&r.black)) }.print(a.json)?;
     Ok(code)
-}
-
-impl Report for ReplayRecord {
-    fn print_text(&self) -> anyhow::Result<()> {
-        let mut out = output::stdout();
-        let moves = plural(self.moves as u64, "move");
-        match &self.left_board {
-            Some(LeftBoard { step, mv, row, col }) => {
-                writeln!(out, "move {step} ({mv}) leaves the board from row {row}, column {col}")?
-            }
-            None if self.all_black => writeln!(out, "all black after {moves}")?,
-            None => {
-                let stay = if self.white == 1 {
-                    "1 cell stays".to_string()
-                } else {
-                    format!("{} cells stay", self.white)
-                };
-                writeln!(out, "{stay} white after {moves}")?
-            }
-        }
-        for line in self.board.iter().flatten() {
-            writeln!(out, "{line}")?;
-        }
-        out.flush()?;
-        Ok(())
-    }
 }

@@ -3,9 +3,9 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use damier::walk::path::{PathedSolution, SolveRecord};
 use damier::walk::{self, picture};
 
+use crate::report::walk::{PathedSolution, Solve};
 use crate::util::OutputPath;
 use crate::util::output::Report;
 use crate::util::{board_io, interrupt, output};
@@ -74,7 +74,7 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
-    let report = SolveRecord {
+    let report = Solve {
         rows: board.height(),
         cols: board.width(),
         solutions: sols.count_decimal(),
@@ -89,64 +89,4 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
     };
     report.print(a.json)?;
     Ok(ExitCode::SUCCESS)
-}
-
-impl Report for SolveRecord {
-    fn print_text(&self) -> anyhow::Result<()> {
-        let mut out = output::stdout();
-        writeln!(
-            out,
-            "{} x {}: {} solution{} (2^{})",
-            self.rows,
-            self.cols,
-            self.solutions,
-            if self.solutions == "1" { "" } else { "s" },
-            self.nullity
-        )?;
-        let print_one =
-            |out: &mut dyn Write, pattern: &[String], path: &str, activated: usize| -> anyhow::Result<()> {
-                for line in pattern {
-                    writeln!(out, "{line}")?;
-                }
-                writeln!(
-                    out,
-                    "path: {} for {}",
-                    crate::util::plural(path.len() as u64, "move"),
-                    crate::util::plural(activated as u64, "activated cell")
-                )?;
-                writeln!(out, "{path}")?;
-                Ok(())
-            };
-        if let Some(p) = &self.pattern_file {
-            writeln!(out, "activation set written to {}", p.display())?;
-        }
-        match &self.all {
-            None if self.out.is_some() => {
-                let f = self.out.as_ref().expect("--out");
-                let activated = self.activated;
-                writeln!(
-                    out,
-                    "path: {} for {}, written to {}",
-                    crate::util::plural(self.path_length as u64, "move"),
-                    crate::util::plural(activated, "activated cell"),
-                    f.display()
-                )?;
-            }
-            None => {
-                writeln!(out, "one solution ('#' = landed on an odd number of times, top row first):")?;
-                let (pattern, path) =
-                    (self.pattern.as_deref().unwrap_or_default(), self.path.as_deref().unwrap_or_default());
-                print_one(&mut out, pattern, path, self.activated as usize)?;
-            }
-            Some(list) => {
-                for (i, s) in list.iter().enumerate() {
-                    writeln!(out, "solution {}:", i + 1)?;
-                    let activated = s.pattern.iter().map(|l| l.matches('#').count()).sum();
-                    print_one(&mut out, &s.pattern, &s.path, activated)?;
-                }
-            }
-        }
-        out.flush()?;
-        Ok(())
-    }
 }

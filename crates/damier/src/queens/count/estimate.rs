@@ -171,8 +171,8 @@ pub struct KnownCheck {
 }
 
 /// An estimate with the run's random seed and vector unit, and its check against q(n) where
-/// q(n) is known: the JSON of `damier queens estimate` (the estimate's fields, `isa`, `seed`,
-/// and `known_solutions`, `known_inside` for a known n).
+/// q(n) is known (serialised as the estimate's fields, `isa`, `seed`, and `known_solutions`,
+/// `known_inside` for a known n).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct EstimateRecord {

@@ -331,8 +331,8 @@ pub enum LongTotal {
         /// Solutions up to symmetry (OEIS A002562).
         unique: u64,
     },
-    /// One share (its JSON is read back by [`super::sum_shares`]'s callers as a
-    /// [`super::ShareCount`]).
+    /// One share (serialised, it reads back as a [`super::ShareCount`] for
+    /// [`super::sum_shares`]).
     Share {
         /// The share, 1-based.
         share: u32,
@@ -343,8 +343,7 @@ pub enum LongTotal {
     },
 }
 
-/// The result of a long count: what `damier queens count` prints (as JSON with `--json`)
-/// for a count over the task list.
+/// The result of a long count over the task list.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct LongCountResult {
@@ -374,8 +373,8 @@ pub struct LongCountResult {
     /// The seed of the recount's draw.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub seed: Option<u64>,
-    /// The task list's fingerprint ([`TaskList::fingerprint`], 16 hex digits): `damier queens
-    /// sum` adds up only shares of one task list.
+    /// The task list's fingerprint ([`TaskList::fingerprint`], 16 hex digits): [`super::sum_shares`]
+    /// adds up only shares of one task list.
     pub fingerprint: String,
 }
 
@@ -452,8 +451,7 @@ pub fn recheck_journal(
     Ok(Recheck { engine, seed, agree: mismatches.is_empty(), tasks, mismatches, detection })
 }
 
-/// How far a journalled count is, and its audit if one ran: the JSON of `damier queens
-/// journal`.
+/// How far a journalled count is, and its audit if one ran.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct JournalStatus {

@@ -53,8 +53,8 @@ pub struct Counts {
     pub unique: u64,
 }
 
-/// The counts of n and the seconds they took: the JSON of `damier queens count` (a whole
-/// count off the task list) and of `damier queens sum` (where `seconds` adds up the shares').
+/// The counts of n and the seconds they took (a whole count off the task list, or the sum of
+/// its shares, where `seconds` adds up the shares').
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TimedCounts {

@@ -37,12 +37,12 @@ pub struct Mismatch {
     pub task: u32,
     /// The task's column set (bit c = column c).
     pub columns: u32,
-    /// Who counted what, in the order counted (one JSON object).
+    /// Who counted what, in the order counted (serialised as one object).
     #[cfg_attr(feature = "serde", serde(serialize_with = "as_map"))]
     pub counts: Vec<(String, u64)>,
 }
 
-/// Writes `(who, count)` pairs as one JSON object.
+/// Serialises `(who, count)` pairs as one object.
 #[cfg(feature = "serde")]
 fn as_map<S: serde::Serializer>(pairs: &[(String, u64)], s: S) -> Result<S::Ok, S::Error> {
     s.collect_map(pairs.iter().map(|(k, v)| (k, v)))
@@ -117,7 +117,7 @@ pub fn share_total(indices: &[u32], known: &HashMap<u32, u64>) -> Result<u64, Sh
 }
 
 /// How many tasks a sampled recount takes: a number of tasks, or a percentage of those it
-/// draws from (`200`, `5%`: the text of `damier queens journal --recheck`).
+/// draws from (written and parsed as `200` or `5%`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SampleSize {
     /// This many tasks (all of them when fewer).

@@ -4,8 +4,7 @@
 
 use super::{CountError, Counts, MAX_SHARES, TimedCounts, counts_from_total, total_from_sum};
 
-/// One share's result: what `damier queens count N --share K/M --json` prints and
-/// `damier queens sum` reads back.
+/// One share's result: the counts of a share of the task list, which [`sum_shares`] adds up.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ShareCount {
@@ -29,9 +28,8 @@ pub struct ShareCount {
     pub fingerprint: Option<String>,
 }
 
-/// The counts of n added up from its shares: the JSON of `damier queens sum`, that of
-/// `damier queens count` ([`TimedCounts`], `seconds` adding up the shares'), and the number of
-/// shares for its text.
+/// The counts of n added up from its shares ([`TimedCounts`], `seconds` adding up the
+/// shares'), and the number of shares.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SummedShares {
