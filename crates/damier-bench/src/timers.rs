@@ -242,7 +242,7 @@ pub fn walk(
     let t0 = Instant::now();
     let solutions = walk::solve(board, method, control)?;
     let t1 = Instant::now();
-    let moves = walk::path::path_for(board, &solutions.particular)?;
+    let moves = walk::path::path_for(board, &solutions.particular, control)?;
     let t2 = Instant::now();
     let replay = walk::path::replay(board, &moves);
     let t3 = Instant::now();

@@ -102,14 +102,30 @@ fn size(width: i128, height: i128) -> PyResult<Size> {
     Size::new(numbers::side("width", width)?, numbers::side("height", height)?).or_raise()
 }
 
+/// The most cells a kernel array may hold (`nullity · width · height`, a byte each in NumPy):
+/// 2**30, 1 GiB.
+const KERNEL_ARRAY_MAX_CELLS: u64 = 1 << 30;
+
 /// A basis of the neutral configurations (presses that change nothing) of a width x height
-/// board: a bool array of shape (nullity, height, width), one basis vector per layer.
+/// board: a bool array of shape (nullity, height, width), one basis vector per layer; at most
+/// 2**30 cells in all (refused before any work). Releases the GIL; Ctrl-C stops it.
 #[pyfunction]
 #[pyo3(signature = (width, height, *, method="poly"))]
 fn kernel<'py>(py: Python<'py>, width: i128, height: i128, method: &str) -> PyResult<Bound<'py, PyAny>> {
     let size = size(width, height)?;
     let method = self::method(method)?;
-    let basis = py.detach(|| lights::kernel(size, method)).or_raise()?;
+    let k = py.detach(|| lights::nullity(size));
+    let cells = (k as u64).saturating_mul(size.cells() as u64);
+    if cells > KERNEL_ARRAY_MAX_CELLS {
+        return Err(errors::value(format!(
+            "{}x{} has nullity {k}: a basis of {k} boards of {} cells is too large for an array \
+             ({KERNEL_ARRAY_MAX_CELLS} cells at most)",
+            size.width(),
+            size.height(),
+            size.cells()
+        )));
+    }
+    let basis = worker::run(py, move |control| lights::kernel(size, method, control))?.or_raise()?;
     arrays::from_boards(py, size, &basis)
 }
 

@@ -46,7 +46,7 @@ fn solve<'py>(
     let size = walk::board_size(numbers::side("rows", rows)?, numbers::side("cols", cols)?).or_raise()?;
     let (activation, moves) = worker::run(py, move |control| -> PyResult<_> {
         let solutions = walk::solve(size, method, control).or_raise()?;
-        let moves = path::solution_path(size, &solutions.particular).or_raise()?;
+        let moves = path::solution_path(size, &solutions.particular, control).or_raise()?;
         Ok((solutions.particular, path::moves_to_string(&moves)))
     })??;
     Ok((arrays::from_board(py, &activation)?, moves))

@@ -15,14 +15,16 @@ fn walk_fast(c: &mut Criterion) {
         g.bench_function(format!("solve+path {n}x{n}"), |b| {
             b.iter(|| {
                 let sols = fast::solve(board, &control).unwrap();
-                path::path_for(board, &sols.particular).unwrap()
+                path::path_for(board, &sols.particular, &control).unwrap()
             })
         });
     }
     let board = board_size(2000, 2000).unwrap();
     let sols = fast::solve(board, &control).unwrap();
-    g.bench_function("path only 2000x2000", |b| b.iter(|| path::path_for(board, &sols.particular).unwrap()));
-    let moves = path::path_for(board, &sols.particular).unwrap();
+    g.bench_function("path only 2000x2000", |b| {
+        b.iter(|| path::path_for(board, &sols.particular, &control).unwrap())
+    });
+    let moves = path::path_for(board, &sols.particular, &control).unwrap();
     g.bench_function("replay 2000x2000", |b| b.iter(|| path::replay(board, &moves)));
     g.finish();
 }

@@ -236,7 +236,7 @@ mod walk {
         let b4 = board_size(4, 4).unwrap();
         let seed_moves = path::parse_moves(t["picture_4x4_moves"].as_str().unwrap()).unwrap();
         assert_eq!(path::replay(b4, &seed_moves).landings, p4);
-        let ours = path::path_for(b4, &p4).unwrap();
+        let ours = path::path_for(b4, &p4, &Control::new()).unwrap();
         assert!(path::replay(b4, &ours).all_black());
         assert_eq!(fast::solve(b4, &Control::new()).unwrap().particular, p4);
         // 20 x 20 has one solution: it must be the blog post's picture.

@@ -40,7 +40,7 @@ pub struct LightsState {
 impl LightsState {
     /// A game starting from `start` (its size's kernel is computed once, here).
     pub fn new(start: Board) -> Result<LightsState, LightsError> {
-        let kernel = kernel(start.size(), Method::Poly)?;
+        let kernel = kernel(start.size(), Method::Poly, &Control::new())?;
         Ok(LightsState { board: start, presses: Vec::new(), kernel, solution: None })
     }
 

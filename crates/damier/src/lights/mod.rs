@@ -29,7 +29,7 @@
 //! assert_eq!(s.nullity, 2); // 4 ways to turn the 5x5 board off
 //! let presses = s.presses.unwrap();
 //! assert!(lights::press::apply_presses(&start, &presses).is_zero());
-//! let fewest = lights::fewest_presses(&presses, &lights::kernel(size, Method::Poly).unwrap(), &Control::new()).unwrap();
+//! let fewest = lights::fewest_presses(&presses, &lights::kernel(size, Method::Poly, &Control::new()).unwrap(), &Control::new()).unwrap();
 //! assert_eq!(fewest.presses.count_ones(), 15);
 //! ```
 
@@ -179,10 +179,13 @@ fn check_chase(w: usize) -> Result<(), LightsError> {
 }
 
 /// A basis of the neutral configurations (the kernel of `M`: presses that change nothing).
-pub fn kernel(size: Size, method: Method) -> Result<Vec<Board>, LightsError> {
+/// Refused above [`KERNEL_MAX_CELLS`] cells in all ([`check_kernel`], before any work);
+/// stopped by `control`.
+pub fn kernel(size: Size, method: Method, control: &Control) -> Result<Vec<Board>, LightsError> {
+    check_kernel(size, nullity(size))?;
     let width = size.width();
     if width > size.height() && method != Method::Dense {
-        return Ok(kernel(size.transposed(), method)?.iter().map(Board::transpose).collect());
+        return Ok(kernel(size.transposed(), method, control)?.iter().map(Board::transpose).collect());
     }
     let zero = Board::new(size);
     let first_rows: Vec<Vec<u64>> = match method {
@@ -199,7 +202,10 @@ pub fn kernel(size: Size, method: Method) -> Result<Vec<Board>, LightsError> {
     first_rows
         .iter()
         .map(|x0| {
-            let (p, residual) = chase::chase_presses(&zero, x0, &Control::new())?;
+            if control.cancelled() {
+                return Err(Interrupted.into());
+            }
+            let (p, residual) = chase::chase_presses(&zero, x0, control)?;
             debug_assert!(residual.iter().all(|&w| w == 0));
             Ok(p)
         })
@@ -381,8 +387,7 @@ pub fn solve_fewest(
     method: Method,
     control: &Control,
 ) -> Result<Fewest, LightsError> {
-    check_kernel(start.size(), nullity(start.size()))?;
-    let k = kernel(start.size(), kernel_engine(method))?;
+    let k = kernel(start.size(), kernel_engine(method), control)?;
     let fewest = fewest_presses(presses, &k, control)?;
     if !verify(start, target, &fewest.presses) {
         return Err(LightsError::Unverified(method));
@@ -400,7 +405,7 @@ pub fn solve_all(
     method: Method,
 ) -> Result<Vec<Board>, LightsError> {
     check_listing_of_size(start.size())?;
-    let k = kernel(start.size(), kernel_engine(method))?;
+    let k = kernel(start.size(), kernel_engine(method), &Control::new())?;
     let all = all_solutions(presses, &k)?;
     if !all.iter().all(|s| verify(start, target, s)) {
         return Err(LightsError::Unverified(method));

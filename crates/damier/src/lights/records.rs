@@ -18,6 +18,7 @@
 
 use super::{LightsError, Method, Solution, difference, kernel, winnable_by_orthogonality};
 use crate::board::Board;
+use crate::control::Control;
 use crate::gf2::{EliminationStep, RowOp};
 
 /// A solve with its verification and, when asked, its explanation.
@@ -133,8 +134,10 @@ impl Winnability {
         target: Option<&Board>,
         solution: &Solution,
     ) -> Result<Winnability, LightsError> {
-        let by_orthogonality =
-            winnable_by_orthogonality(&difference(start, target)?, &kernel(start.size(), Method::Poly)?);
+        let by_orthogonality = winnable_by_orthogonality(
+            &difference(start, target)?,
+            &kernel(start.size(), Method::Poly, &Control::new())?,
+        );
         if by_orthogonality != solution.solvable() {
             return Err(LightsError::WinnabilityDisagrees);
         }

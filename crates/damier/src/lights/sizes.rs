@@ -79,8 +79,8 @@ pub fn square_table(to: usize, control: &Control) -> Result<Vec<SquareRow>, Inte
 
 /// A basis of the kernel of `size` (the poly engine), each vector checked neutral before it
 /// is shown: pressing it on the dark board leaves the board dark.
-pub fn neutral_basis(size: Size) -> Result<Vec<Board>, LightsError> {
-    let basis = super::kernel(size, Method::Poly)?;
+pub fn neutral_basis(size: Size, control: &Control) -> Result<Vec<Board>, LightsError> {
+    let basis = super::kernel(size, Method::Poly, control)?;
     check_neutral(&basis, Method::Poly)?;
     Ok(basis)
 }
@@ -100,7 +100,7 @@ mod tests {
     #[test]
     fn a_basis_is_checked_neutral() {
         let size = Size::new(5, 5).unwrap();
-        let basis = neutral_basis(size).unwrap();
+        let basis = neutral_basis(size, &Control::new()).unwrap();
         assert_eq!(basis.len(), 2);
         // A single press lights its cell and its neighbours: not neutral.
         let mut wrong = basis.clone();

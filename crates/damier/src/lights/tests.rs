@@ -31,7 +31,7 @@ fn check_all(start: &Board, methods: &[Method]) -> Solution {
     let c = Control::new();
     let sols: Vec<Solution> = methods.iter().map(|&m| solve(start, None, m, &c).unwrap()).collect();
     let kernels: Vec<Vec<Board>> =
-        methods.iter().map(|&m| kernel(Size::new(w, h).unwrap(), m).unwrap()).collect();
+        methods.iter().map(|&m| kernel(Size::new(w, h).unwrap(), m, &Control::new()).unwrap()).collect();
     let first = &sols[0];
     for (s, k) in sols.iter().zip(&kernels) {
         assert_eq!(s.nullity, first.nullity, "{w}x{h}: nullity");
@@ -98,7 +98,7 @@ fn seed_examples() {
     assert_eq!(nullity(Size::new(3, 2).unwrap()), 2);
     assert_eq!(nullity(Size::new(14, 3).unwrap()), 2);
     assert_eq!(nullity(Size::new(3, 14).unwrap()), 2);
-    let k = kernel(Size::new(5, 5).unwrap(), Method::Poly).unwrap();
+    let k = kernel(Size::new(5, 5).unwrap(), Method::Poly, &Control::new()).unwrap();
     assert!(k.iter().all(|v| v.count_ones() % 2 == 0), "neutral configurations have even size");
 }
 
@@ -108,7 +108,7 @@ fn fewest_presses_matches_brute_force() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
     for (w, h) in [(4, 4), (5, 5), (3, 2), (4, 3), (5, 3), (2, 2)] {
         let n = w * h;
-        let k = kernel(Size::new(w, h).unwrap(), Method::Poly).unwrap();
+        let k = kernel(Size::new(w, h).unwrap(), Method::Poly, &Control::new()).unwrap();
         for _ in 0..4 {
             let p = Board::random(Size::new(w, h).unwrap(), &mut rng);
             let b = apply_presses_naive(&Board::new(Size::new(w, h).unwrap()), &p);
@@ -140,7 +140,7 @@ fn fewest_presses_matches_brute_force() {
     let five = solve(&Board::ones(Size::new(5, 5).unwrap()), None, Method::Poly, &c).unwrap();
     let all = all_solutions(
         five.presses.as_ref().unwrap(),
-        &kernel(Size::new(5, 5).unwrap(), Method::Poly).unwrap(),
+        &kernel(Size::new(5, 5).unwrap(), Method::Poly, &Control::new()).unwrap(),
     )
     .unwrap();
     assert_eq!(all.len(), 4);
@@ -181,7 +181,7 @@ fn heuristic_fewest_is_a_solution_and_labelled() {
     let c = Control::new();
     let on = Board::ones(Size::new(39, 39).unwrap());
     let s = solve(&on, None, Method::Poly, &c).unwrap();
-    let k = kernel(Size::new(39, 39).unwrap(), Method::Poly).unwrap();
+    let k = kernel(Size::new(39, 39).unwrap(), Method::Poly, &Control::new()).unwrap();
     assert_eq!(k.len(), 32);
     let f = fewest_presses(s.presses.as_ref().unwrap(), &k, &c).unwrap();
     assert!(!f.exact);
@@ -265,4 +265,19 @@ fn listings_and_kernels_are_bounded_from_the_size_alone() {
     assert!(check_kernel(size(4096, 4096), 2072).is_err());
     assert!(check_kernel(size(4096, 4096), 512).is_ok());
     assert!(check_kernel(size(1, 1), usize::MAX).is_err());
+}
+
+#[test]
+fn a_kernel_is_bounded_before_it_is_computed_and_stops_when_cancelled() {
+    let size = |w, h| Size::new(w, h).unwrap();
+    // 4096x4096 has nullity 2072: 2072 boards of 16 M cells, refused at once.
+    assert!(matches!(
+        kernel(size(4096, 4096), Method::Poly, &Control::new()),
+        Err(LightsError::KernelTooLarge { nullity: 2072, .. })
+    ));
+    let cancelled = Control::new();
+    cancelled.cancel();
+    // 5x5 has nullity 2: the control is polled before each basis vector is chased.
+    assert!(matches!(kernel(size(5, 5), Method::Poly, &cancelled), Err(LightsError::Interrupted(_))));
+    assert_eq!(kernel(size(5, 5), Method::Poly, &Control::new()).unwrap().len(), 2);
 }

@@ -124,7 +124,7 @@ mod tests {
         if ours.nullity() <= 8 {
             let mut mine: Vec<Vec<String>> =
                 ours.all().unwrap().iter().map(|g| g.to_rows('#', '_')).collect();
-            let kernel = lights::kernel(size, lights::Method::Poly).unwrap();
+            let kernel = lights::kernel(size, lights::Method::Poly, &Control::new()).unwrap();
             let mut other: Vec<Vec<String>> = lights::all_solutions(&theirs, &kernel)
                 .unwrap()
                 .iter()

@@ -122,7 +122,7 @@ impl WalkState {
         white.xor_assign(&self.black);
         let sols = fast::solve_target(self.size, &white, lights::Method::Chase, control)?
             .ok_or(WalkError::Unsolvable)?;
-        path_from(self.size, self.pawn, &sols.particular)
+        path_from(self.size, self.pawn, &sols.particular, control)
     }
 
     /// The next move of a solution from here (`None` when already solved). Plans once (see

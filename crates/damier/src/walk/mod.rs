@@ -29,7 +29,7 @@
 //! let board = board_size(4, 4)?;
 //! let sols = solve(board, Method::Fast, &Control::new())?;
 //! assert_eq!(sols.count_decimal(), "16");
-//! let moves = path::path_for(board, &sols.particular)?;
+//! let moves = path::path_for(board, &sols.particular, &Control::new())?;
 //! assert!(path::replay(board, &moves).all_black());
 //! # Ok::<(), damier::walk::WalkError>(())
 //! ```
@@ -216,7 +216,7 @@ mod agreement {
                 assert_eq!(brute.len(), 1 << fast.nullity(), "{rows} x {cols}");
                 let fast_all = fast.all().unwrap();
                 for g in &fast_all {
-                    let moves = path::path_for(board, g).unwrap();
+                    let moves = path::path_for(board, g, &control).unwrap();
                     let replay = path::replay(board, &moves);
                     assert!(replay.all_black(), "{rows} x {cols}");
                     assert_eq!(&replay.landings, g);

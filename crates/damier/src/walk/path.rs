@@ -48,7 +48,11 @@
 
 use super::{MAX_CELLS_PATH_TO_FILE, WalkError, check_board, start_cell};
 use crate::board::{Board, Size};
+use crate::control::{Control, Interrupted};
 use crate::lights::press_cell;
+
+/// Moves (or columns of a band) between two polls of the cancel flag: about a millisecond.
+const POLL_EVERY: usize = 1 << 20;
 
 /// One move of the pawn. Row 0 is the top row: `N` decreases the row, `E` increases the column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -222,42 +226,57 @@ impl ReplayRecord {
 /// Replays `moves` cell by cell: the pawn lands on the bottom-left cell, then on each cell it
 /// moves to, flipping the cell and its neighbours every time.
 pub fn replay(size: Size, moves: &[Move]) -> Replay {
+    match replay_with(size, moves, &Control::new()) {
+        Ok(replay) => replay,
+        Err(Interrupted) => unreachable!("a fresh control is never cancelled"),
+    }
+}
+
+/// [`replay`], stopped by `control` (a walk of a billion moves takes seconds).
+pub fn replay_with(size: Size, moves: &[Move], control: &Control) -> Result<Replay, Interrupted> {
     let mut black = Board::new(size);
     let mut landings = Board::new(size);
     let mut pos = start_cell(size);
     press_cell(&mut black, pos.1, pos.0);
     landings.flip(pos.1, pos.0);
-    for (i, &mv) in moves.iter().enumerate() {
-        let Some(next) = mv.step(size, pos) else {
-            let outcome = Outcome::LeftBoard { step: i + 1, mv, row: pos.0, col: pos.1 };
-            return Replay { landings, black, pawn: pos, outcome };
-        };
-        pos = next;
-        press_cell(&mut black, pos.1, pos.0);
-        landings.flip(pos.1, pos.0);
+    for (chunk, part) in moves.chunks(POLL_EVERY).enumerate() {
+        if control.cancelled() {
+            return Err(Interrupted);
+        }
+        for (i, &mv) in part.iter().enumerate() {
+            let Some(next) = mv.step(size, pos) else {
+                let step = chunk * POLL_EVERY + i + 1;
+                let outcome = Outcome::LeftBoard { step, mv, row: pos.0, col: pos.1 };
+                return Ok(Replay { landings, black, pawn: pos, outcome });
+            };
+            pos = next;
+            press_cell(&mut black, pos.1, pos.0);
+            landings.flip(pos.1, pos.0);
+        }
     }
     let white = size.cells() - black.count_ones() as usize;
     let outcome = if white == 0 { Outcome::AllBlack } else { Outcome::White { count: white } };
-    Replay { landings, black, pawn: pos, outcome }
+    Ok(Replay { landings, black, pawn: pos, outcome })
 }
 
 /// A walk from the bottom-left cell (its first landing included) whose cells landed on an odd
 /// number of times are exactly `activation`; at most `2·L·C + L + 3·C` moves (module doc).
 ///
-/// Fails for the empty set on the 1 x 1 board (the first landing cannot be undone), and
-/// above [`MAX_CELLS_PATH_TO_FILE`] cells (the path is held in memory, a byte per move).
-pub fn path_for(size: Size, activation: &Board) -> Result<Vec<Move>, WalkError> {
+/// Fails for the empty set on the 1 x 1 board (the first landing cannot be undone), above
+/// [`MAX_CELLS_PATH_TO_FILE`] cells (the path is held in memory, a byte per move), and with
+/// [`WalkError::Interrupted`] once `control` is cancelled.
+pub fn path_for(size: Size, activation: &Board, control: &Control) -> Result<Vec<Move>, WalkError> {
     check_board(size, activation)?;
     check_path_length(size)?;
-    sweep(size, activation)
+    sweep(size, activation, control)
 }
 
 /// The walk that turns the board all black by landing on the cells of `solution` (an
 /// activation set that solves the board): [`path_for`], checked by replaying it before it is
 /// returned.
-pub fn solution_path(size: Size, solution: &Board) -> Result<Vec<Move>, WalkError> {
-    let moves = path_for(size, solution)?;
-    let replay = replay(size, &moves);
+pub fn solution_path(size: Size, solution: &Board, control: &Control) -> Result<Vec<Move>, WalkError> {
+    let moves = path_for(size, solution, control)?;
+    let replay = replay_with(size, &moves, control)?;
     if !(replay.all_black() && replay.landings == *solution) {
         return Err(WalkError::PathUnverified { rows: size.height(), cols: size.width() });
     }
@@ -279,8 +298,13 @@ fn check_path_length(size: Size) -> Result<(), WalkError> {
 
 /// A walk from `start`, whose landing is already counted (a game in progress), landing an odd
 /// number of times exactly on the cells of `landings` (not counting the pawn's present cell
-/// again). At most `2·L·C + 2·L + 4·C` moves; refused as [`path_for`] is.
-pub fn path_from(size: Size, start: (usize, usize), landings: &Board) -> Result<Vec<Move>, WalkError> {
+/// again). At most `2·L·C + 2·L + 4·C` moves; refused and stopped as [`path_for`] is.
+pub fn path_from(
+    size: Size,
+    start: (usize, usize),
+    landings: &Board,
+    control: &Control,
+) -> Result<Vec<Move>, WalkError> {
     check_board(size, landings)?;
     check_path_length(size)?;
     if start.0 >= size.height() || start.1 >= size.width() {
@@ -299,19 +323,19 @@ pub fn path_from(size: Size, start: (usize, usize), landings: &Board) -> Result<
         moves.push(mv);
     }
     target.flip(bottom_left.1, bottom_left.0);
-    moves.extend(sweep(size, &target)?);
+    moves.extend(sweep(size, &target, control)?);
     Ok(moves)
 }
 
 /// The shortest of the module doc's constructions for `target` (first landing on the
 /// bottom-left cell included): serpentine and two-row bands, each along the rows and along
 /// the columns.
-fn sweep(size: Size, target: &Board) -> Result<Vec<Move>, WalkError> {
+fn sweep(size: Size, target: &Board, control: &Control) -> Result<Vec<Move>, WalkError> {
     if size.cells() > TRY_ALL_CELLS {
-        return bands(size, target);
+        return bands(size, target, control);
     }
     let mut best: Option<Vec<Move>> = None;
-    for moves in candidates(size, target)? {
+    for moves in candidates(size, target, control)? {
         if best.as_ref().is_none_or(|b| moves.len() < b.len()) {
             best = Some(moves);
         }
@@ -325,14 +349,14 @@ fn sweep(size: Size, target: &Board) -> Result<Vec<Move>, WalkError> {
 pub const TRY_ALL_CELLS: usize = 1 << 18;
 
 /// The four constructions (each one realises `target`).
-fn candidates(size: Size, target: &Board) -> Result<[Vec<Move>; 4], WalkError> {
+fn candidates(size: Size, target: &Board, control: &Control) -> Result<[Vec<Move>; 4], WalkError> {
     let (swapped_size, swapped) = swap_axes(size, target);
     let back = |moves: Vec<Move>| moves.into_iter().map(swap_move).collect::<Vec<_>>();
     Ok([
         serpentine(size, target)?,
-        bands(size, target)?,
+        bands(size, target, control)?,
         back(serpentine(swapped_size, &swapped)?),
-        back(bands(swapped_size, &swapped)?),
+        back(bands(swapped_size, &swapped, control)?),
     ])
 }
 
@@ -426,7 +450,7 @@ fn serpentine(size: Size, target: &Board) -> Result<Vec<Move>, WalkError> {
 
 /// The two-row band construction of the module doc, for `target` (first landing on the
 /// bottom-left cell included).
-fn bands(size: Size, target: &Board) -> Result<Vec<Move>, WalkError> {
+fn bands(size: Size, target: &Board, control: &Control) -> Result<Vec<Move>, WalkError> {
     let (rows, cols) = (size.height(), size.width());
     let Some(top_used) = (0..rows).find(|&r| target.row(r).iter().any(|&w| w != 0)) else {
         // Nothing may stay landed, but the bottom-left cell already is: 0 → 1 → 0 → 1.
@@ -456,6 +480,9 @@ fn bands(size: Size, target: &Board) -> Result<Vec<Move>, WalkError> {
         };
         let mut on_bottom = true; // the pawn enters every band on its lower row
         for k in 0..=last_col {
+            if k % POLL_EVERY == 0 && control.cancelled() {
+                return Err(Interrupted.into());
+            }
             let c = col_at(k);
             let (here, other) = if on_bottom { (bottom, top) } else { (top, bottom) };
             let (want_here, want_other) = (t.get(c, here), t.get(c, other));
@@ -561,16 +588,35 @@ mod tests {
     }
 
     #[test]
+    fn a_cancelled_control_stops_the_path_and_its_replay() {
+        // Above TRY_ALL_CELLS: the row bands, polled between columns.
+        let size = board_size(520, 520).unwrap();
+        let solution = crate::walk::fast::solve(size, &Control::new()).unwrap().particular;
+        let cancelled = Control::new();
+        cancelled.cancel();
+        let stopped = Err(WalkError::Interrupted(Interrupted));
+        assert_eq!(path_for(size, &solution, &cancelled), stopped);
+        assert_eq!(solution_path(size, &solution, &cancelled), stopped);
+        assert_eq!(path_from(size, (3, 5), &solution, &cancelled), stopped);
+        let moves = path_for(size, &solution, &Control::new()).unwrap();
+        assert_eq!(replay_with(size, &moves, &cancelled).err(), Some(Interrupted));
+        assert!(replay_with(size, &moves, &Control::new()).unwrap().all_black());
+    }
+
+    #[test]
     fn a_solution_path_is_checked_by_replaying_it() {
         let size = board(4, 5);
         let solution = crate::walk::fast::solve(size, &crate::control::Control::new()).unwrap().particular;
-        let moves = solution_path(size, &solution).unwrap();
+        let moves = solution_path(size, &solution, &Control::new()).unwrap();
         assert!(replay(size, &moves).all_black());
         // Not a solution: its walk exists but leaves white cells, so it is refused.
         let mut one = Board::new(size);
         one.set(0, 0, true);
-        assert!(!replay(size, &path_for(size, &one).unwrap()).all_black());
-        assert_eq!(solution_path(size, &one), Err(WalkError::PathUnverified { rows: 4, cols: 5 }));
+        assert!(!replay(size, &path_for(size, &one, &Control::new()).unwrap()).all_black());
+        assert_eq!(
+            solution_path(size, &one, &Control::new()),
+            Err(WalkError::PathUnverified { rows: 4, cols: 5 })
+        );
     }
 
     #[test]
@@ -603,7 +649,7 @@ mod tests {
                     for i in (0..b.cells()).filter(|i| (bits >> i) & 1 == 1) {
                         a.set(i % cols, i / cols, true);
                     }
-                    match candidates(b, &a) {
+                    match candidates(b, &a, &Control::new()) {
                         Ok(all) => {
                             for (i, moves) in all.iter().enumerate() {
                                 assert_eq!(
@@ -612,7 +658,7 @@ mod tests {
                                     "{rows} x {cols} set {bits:b}, construction {i}"
                                 );
                             }
-                            let moves = path_for(b, &a).unwrap();
+                            let moves = path_for(b, &a, &Control::new()).unwrap();
                             assert_eq!(replay(b, &moves).landings, a, "{rows} x {cols} set {bits:b}");
                             assert!(
                                 moves.len() <= 2 * b.cells() + rows + 3 * cols,
@@ -637,7 +683,7 @@ mod tests {
                     for i in (0..12).filter(|i| (bits >> i) & 1 == 1) {
                         a.set(i % 4, i / 4, true);
                     }
-                    let moves = path_from(b, (start_r, start_c), &a).unwrap();
+                    let moves = path_from(b, (start_r, start_c), &a, &Control::new()).unwrap();
                     // Replay from the start cell without counting it.
                     let mut pos = (start_r, start_c);
                     let mut got = Board::new(b);
@@ -649,6 +695,6 @@ mod tests {
                 }
             }
         }
-        assert!(path_from(b, (3, 0), &Board::new(b)).is_err());
+        assert!(path_from(b, (3, 0), &Board::new(b), &Control::new()).is_err());
     }
 }

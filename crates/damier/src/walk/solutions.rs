@@ -3,6 +3,7 @@
 
 use super::error::WalkError;
 use crate::board::{Board, Size};
+use crate::control::Control;
 use crate::gf2::Coset;
 use crate::lights;
 
@@ -85,7 +86,9 @@ impl Solutions {
     pub fn kernel(&self) -> Result<Vec<Board>, WalkError> {
         match &self.kernel {
             Kernel::Listed(k) => Ok(k.clone()),
-            Kernel::Lights(method) => lights::kernel(self.size, *method).map_err(WalkError::from_lights),
+            Kernel::Lights(method) => {
+                lights::kernel(self.size, *method, &Control::new()).map_err(WalkError::from_lights)
+            }
         }
     }
 

@@ -62,7 +62,7 @@ pub(super) fn kernel(a: KernelArgs) -> anyhow::Result<ExitCode> {
         w * h,
         if a.out.is_some() { "to hold" } else { "to print (--out DIR writes it as bitmaps)" }
     );
-    let basis = lights::sizes::neutral_basis(size)?;
+    let basis = lights::sizes::neutral_basis(size, interrupt::control())?;
     let record = match &a.out {
         Some(dir) => {
             let mut files = Vec::with_capacity(basis.len());

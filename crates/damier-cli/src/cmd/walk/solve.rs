@@ -57,7 +57,11 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
     }
     if let Some(f) = &a.out {
         output::write_file(f, output::Durability::Renamed, |w| {
-            w.write_all(path.as_bytes())?;
+            // A path to a file can be a gigabyte: Ctrl-C is heard between chunks.
+            for chunk in path.as_bytes().chunks(1 << 22) {
+                interrupt::check()?;
+                w.write_all(chunk)?;
+            }
             Ok(w.write_all(b"\n")?)
         })?;
     }
