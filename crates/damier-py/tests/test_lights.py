@@ -71,6 +71,12 @@ def test_kernel_layers_change_nothing():
     assert lights.kernel(6, 6).shape == (0, 6, 6)
 
 
+def test_a_kernel_too_large_for_an_array_is_refused_before_it_is_computed():
+    # 4096 x 4096 has nullity 2072: 35 G cells (35 GB as a bool array).
+    with pytest.raises(ValueError, match=r"nullity 2072.*too large.*1073741824 cells at most"):
+        lights.kernel(4096, 4096)
+
+
 def test_wide_and_odd_shapes_round_trip():
     """Boards cross as bits: widths around word boundaries, views and Fortran order."""
     rng = np.random.default_rng(3)

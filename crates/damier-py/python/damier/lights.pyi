@@ -34,7 +34,11 @@ def square_nullities(n_max: int) -> npt.NDArray[np.int64]:
     """
 
 def kernel(width: int, height: int, *, method: str = "poly") -> npt.NDArray[np.bool_]:
-    """A basis of the presses that change nothing: shape (nullity, height, width)."""
+    """A basis of the presses that change nothing: shape (nullity, height, width).
+
+    At most 2**30 cells in all (ValueError before any work). Releases the GIL; Ctrl-C raises
+    KeyboardInterrupt.
+    """
 
 def read_pbm(path: str | os.PathLike[str]) -> npt.NDArray[np.bool_]:
     """A PBM bitmap (plain P1 or raw P4) as a bool array; lit (black) cells are True.
