@@ -104,7 +104,7 @@ mod tests {
     #[test]
     fn a_listed_kernel_shows_each_vector_as_rows() {
         let size = Size::new(5, 5).unwrap();
-        let basis = lights::sizes::neutral_basis(size).unwrap();
+        let basis = lights::sizes::neutral_basis(size, &damier::control::Control::new()).unwrap();
         let kernel = Kernel::listed(size, &basis);
         assert_eq!((kernel.width, kernel.height, kernel.nullity), (5, 5, 2));
         assert_eq!(kernel.basis.unwrap()[0], basis[0].to_rows('1', '0'));
