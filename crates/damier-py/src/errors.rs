@@ -61,6 +61,16 @@ impl ToPyErr for damier::queens::local::LocalError {
     }
 }
 
+impl ToPyErr for damier::queens::solve::SolveError {
+    fn to_py(self) -> PyErr {
+        match self {
+            damier::queens::solve::SolveError::Construct(e) => e.to_py(),
+            damier::queens::solve::SolveError::Local(e) => e.to_py(),
+            _ => value(self),
+        }
+    }
+}
+
 impl ToPyErr for damier::walk::WalkError {
     fn to_py(self) -> PyErr {
         match self {
@@ -86,6 +96,7 @@ input_errors!(
     damier::board::BoardError,
     damier::queens::CountError,
     damier::queens::reach::BeyondTheEngine,
+    damier::queens::reach::CountRefused,
     damier::queens::search::SearchError,
     damier::queens::placement::PlacementError,
     damier::queens::count::tasks::TaskError,

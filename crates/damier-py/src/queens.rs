@@ -2,17 +2,19 @@
 //! projected cost of a count.
 
 use damier::cpu::Isa;
+use damier::queens::count::cost::{self, CostQuery};
 use damier::queens::count::estimate::{self, EstimateOptions, EstimateRecord};
-use damier::queens::count::tasks::{MAX_TASK_N, MIN_TASK_N};
-use damier::queens::count::{self, CountOptions, Share};
+use damier::queens::count::tasks::{MAX_TASK_N, MIN_TASK_N, TaskEngine, TaskList};
+use damier::queens::count::{self, CountOptions};
 use damier::queens::placement::Occupancy;
 use damier::queens::search::{self, Solutions};
+use damier::queens::solve::{self as request, Method};
 use damier::queens::{Placement, construct, local, reach};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{self, OrRaise, ToPyErr};
+use crate::errors::{self, OrRaise};
 use crate::{arrays, numbers, records, worker};
 
 /// Registers `damier.queens`.
@@ -35,30 +37,46 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
 
 /// All solutions of n queens and the classes up to the 8 symmetries of the square, in one run:
 /// (total, unique); count(8) == (92, 12). n in 1..=28 (the fast engine's reach; 29..=32
-/// are refused, as by the CLI: only the backtracker is left there, for core years). threads: worker threads (default: all cores). Releases
-/// the GIL; Ctrl-C stops it (KeyboardInterrupt).
+/// are refused, as by the CLI: only the backtracker is left there, for core years). A count
+/// projected past one core hour (from n = 23 or so) issues a UserWarning with the projection
+/// first, as the CLI does on stderr (under warnings.simplefilter("error") it raises instead,
+/// before anything is counted). threads: worker threads (default: all cores). Releases the
+/// GIL; Ctrl-C stops it (KeyboardInterrupt).
 #[pyfunction(name = "count")]
 #[pyo3(signature = (n, *, threads=None))]
 fn count_py(py: Python<'_>, n: i128, threads: Option<i128>) -> PyResult<(u64, u64)> {
-    if n < 1 {
-        return Err(errors::value("n must be at least 1"));
-    }
-    let n = u32::try_from(n)
+    let n = u32::try_from(n.max(0))
         .map_err(|_| errors::value(format!("n = {n} is too large: at most {} is supported", count::MAX_N)))?;
-    if n <= count::MAX_N {
-        // The CLI's refusal: past the fast engine only the backtracker is left, for core years.
-        reach::refuse_beyond_the_engine(n).or_raise()?;
-    }
+    // The CLI's checks: past the fast engine only the backtracker is left, for core years.
+    reach::check_count(n, false).or_raise()?;
     let threads = threads.map(|t| numbers::u32_in("threads", t, 1..=1024)).transpose()?;
     let pool = damier::util::thread_pool(threads.map(|t| t as usize)).map_err(errors::internal)?;
     let options = CountOptions::on_this_machine(Isa::best(), None);
-    let counts = worker::run(py, move |control| {
-        pool.install(|| {
-            let total = count::count_share_with(n, Share::WHOLE, &options, control)?;
-            count::counts_from_total(n, total)
-        })
-    })?
-    .or_raise()?;
+    if let Ok(list) = TaskList::new(n) {
+        let tasks = u64::from(list.len());
+        let query =
+            CostQuery { n, engine: TaskEngine::best_for(n), tasks, all_tasks: tasks, isa: options.isa };
+        let seed = numbers::seed(None)?;
+        let warning = worker::run(py, move |control| {
+            cost::projected_cost(&query, cost::WARN_CORE_HOURS, seed, control)
+        })?
+        .or_raise()?;
+        if let Some(w) = warning {
+            let cores = threads.map_or_else(|| pool.current_num_threads(), |t| t as usize);
+            errors::warn(
+                py,
+                &format!(
+                    "n = {n}: projected {:.3} core hours ({}), about {:.3} h on {cores} threads",
+                    w.core_hours,
+                    w.reason(),
+                    w.core_hours / cores as f64
+                ),
+            )?;
+        }
+    }
+    let counts =
+        worker::run(py, move |control| pool.install(|| count::count_solutions_with(n, &options, control)))?
+            .or_raise()?;
     Ok((counts.total, counts.unique))
 }
 
@@ -97,38 +115,22 @@ fn solve<'py>(
     if n < 1 {
         return Err(errors::value("n must be at least 1"));
     }
-    let local = match method {
-        "construct" => false,
-        "local" => true,
+    let method = match method {
+        "construct" => Method::Construct,
+        "local" => Method::Local,
         _ => return Err(errors::value(format!("method = {method:?}: expected \"construct\" or \"local\""))),
     };
-    if !local && seed.is_some() {
+    if method == Method::Construct && seed.is_some() {
         return Err(errors::value(
             "seed applies to method=\"local\" only (the construction has no randomness)",
         ));
     }
-    let limit = if local { local::MAX_N } else { construct::MAX_N };
-    let n = match u32::try_from(n) {
-        Ok(n) if n > limit && local => return Err(local::LocalError::TooLarge { n }.to_py()),
-        Ok(n) if n > limit => return Err(construct::ConstructError::TooLarge { n }.to_py()),
-        Ok(n) => n,
-        Err(_) => return Err(errors::value(format!("n = {n} is too large: at most {limit}"))),
-    };
-    if n == 2 || n == 3 {
-        return Ok(None);
-    }
-    let seed = numbers::seed(seed)?;
-    let placement = worker::run(py, move |control| -> PyResult<Placement> {
-        match (local, n) {
-            (_, 1) => Placement::new(vec![0]).or_raise(),
-            (true, _) => Ok(local::solve(n, seed, control).or_raise()?.placement),
-            (false, _) => {
-                construct::check_with(n, control).or_raise()?;
-                construct::solve(n).or_raise()
-            }
-        }
-    })??;
-    Ok(Some(arrays::from_placement(py, &placement)))
+    let limit = if method == Method::Local { local::MAX_N } else { construct::MAX_N };
+    let n = u32::try_from(n).map_err(|_| errors::value(format!("n = {n} is too large: at most {limit}")))?;
+    let seed = if method == Method::Local { numbers::seed(seed)? } else { 0 };
+    // The library's request: the n = 2, 3 answer, the limits, the check of what it found.
+    let found = worker::run(py, move |control| request::solve(n, method, seed, control))?.or_raise()?;
+    Ok(found.placement().map(|p| arrays::from_placement(py, &p)))
 }
 
 /// True when no two queens attack each other; columns: the 0-based column of each row's

@@ -1,4 +1,5 @@
 import itertools
+import warnings
 
 import numpy as np
 import pytest
@@ -120,3 +121,14 @@ def test_wrong_types_raise_type_error():
 def test_numpy_integers_are_accepted():
     assert queens.count(np.int64(6)) == (4, 1)
     assert damier.queens.check(np.array([1, 3, 0, 2], dtype=np.int8))
+
+
+def test_a_long_count_warns_first_as_the_cli_does():
+    # n = 27 is projected from the cost per solution measured on whole tasks (no estimate
+    # runs): days of a core. Raised as an error, the warning stops the count before it starts.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(UserWarning, match=r"^n = 27: projected [0-9.]+ core hours \(.* ns each"):
+            queens.count(27)
+        # Counts known to be cheap are not priced and say nothing.
+        assert queens.count(10) == (724, 92)

@@ -15,7 +15,10 @@ def count(n: int, *, threads: int | None = None) -> tuple[int, int]:
     """(total, unique): all solutions and the classes up to the 8 symmetries, in one run.
 
     count(8) == (92, 12). n in 1..=28, the fast engine's reach (29..=32 are refused, as by
-    the CLI: only the backtracker is left there, for core years). threads: worker threads in 1..=1024 (default: all cores).
+    the CLI: only the backtracker is left there, for core years). A count projected past one
+    core hour (from n = 23 or so) first issues a UserWarning with the projection, as the CLI
+    says it on stderr; under warnings.simplefilter("error") it raises before anything is
+    counted. threads: worker threads in 1..=1024 (default: all cores).
     Releases the GIL; Ctrl-C raises KeyboardInterrupt.
     """
 

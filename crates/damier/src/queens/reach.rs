@@ -38,6 +38,47 @@ pub struct BeyondTheEngine {
     pub years: f64,
 }
 
+/// A count refused before it runs ([`check_count`]).
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum CountRefused {
+    /// n = 0: no board.
+    #[error("n must be at least 1")]
+    NoBoard,
+    /// n past [`MAX_N`](crate::queens::count::MAX_N).
+    #[error("n = {0} is too large: at most {max} is supported", max = crate::queens::count::MAX_N)]
+    TooLarge(u32),
+    /// Past the fast engine, with no engine forced.
+    #[error(transparent)]
+    BeyondTheEngine(#[from] BeyondTheEngine),
+}
+
+/// The checks every front end makes before a count of n starts (the CLI's `queens count`,
+/// the Python package's `queens.count`): n in 1..=[`MAX_N`](crate::queens::count::MAX_N), and
+/// past the fast engine's range only with an engine forced (`engine_forced`: a cross-check by
+/// the backtracker is the caller's choice), else [`refuse_beyond_the_engine`].
+///
+/// ```
+/// use damier::queens::reach::{CountRefused, check_count};
+///
+/// assert_eq!(check_count(8, false), Ok(()));
+/// assert_eq!(check_count(0, false), Err(CountRefused::NoBoard));
+/// assert_eq!(check_count(33, true), Err(CountRefused::TooLarge(33)));
+/// assert!(matches!(check_count(29, false), Err(CountRefused::BeyondTheEngine(_))));
+/// assert_eq!(check_count(29, true), Ok(()));
+/// ```
+pub fn check_count(n: u32, engine_forced: bool) -> Result<(), CountRefused> {
+    if n == 0 {
+        return Err(CountRefused::NoBoard);
+    }
+    if n > crate::queens::count::MAX_N {
+        return Err(CountRefused::TooLarge(n));
+    }
+    if !engine_forced {
+        refuse_beyond_the_engine(n)?;
+    }
+    Ok(())
+}
+
 /// Refuses n past the fast engine ([`TaskEngine::Quarters`]'s `max_n`, so that raising it
 /// lets the count run): only the backtracker is left there, for years.
 pub fn refuse_beyond_the_engine(n: u32) -> Result<(), BeyondTheEngine> {

@@ -113,17 +113,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.device == Device::List {
         return super::device::list(a.json);
     }
-    anyhow::ensure!(a.n >= 1, "n must be at least 1");
-    anyhow::ensure!(
-        a.n <= queens::count::MAX_N,
-        "n = {} is too large: at most {} is supported",
-        a.n,
-        queens::count::MAX_N
-    );
-    if a.strategy.is_none() {
-        // Past the fast engine only the backtracker is left: years of counting.
-        damier::queens::reach::refuse_beyond_the_engine(a.n)?;
-    }
+    // Past the fast engine only the backtracker is left: years of counting, refused unless
+    // an engine is forced.
+    damier::queens::reach::check_count(a.n, a.strategy.is_some())?;
     let hooks = test_hooks::read()?;
     let options = CountOptions::on_this_machine(a.isa.resolve_below(hooks.cpu_lacks)?, a.memory);
     let long = super::long::Run {
@@ -176,7 +168,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Ok(list) = damier::queens::count::tasks::TaskList::new(a.n) {
         let tasks = u64::from(list.len());
         let engine = TaskEngine::best_for(a.n);
-        super::cost::warn_if_costly(&super::cost::Run {
+        super::cost::warn_if_costly(&damier::queens::count::cost::CostQuery {
             n: a.n,
             engine,
             tasks,

@@ -63,7 +63,7 @@ pub(super) fn count_with_bar(
 
 /// Announces the count of `left` tasks of `p` if it is projected to be long ([`super::cost`]).
 pub(super) fn warn_if_costly(p: &LongRun, left: usize) -> anyhow::Result<()> {
-    super::cost::warn_if_costly(&super::cost::Run {
+    super::cost::warn_if_costly(&damier::queens::count::cost::CostQuery {
         n: p.list().n(),
         engine: p.engine(),
         tasks: left as u64,

@@ -16,8 +16,10 @@ pub(super) fn count_with(
     n: u32,
     options: &damier::queens::count::CountOptions,
 ) -> anyhow::Result<damier::queens::Counts> {
-    let total = count_share(n, damier::queens::count::Share::WHOLE, options)?;
-    Ok(damier::queens::count::counts_from_total(n, total)?)
+    let control = crate::util::interrupt::control();
+    let tasks = damier::queens::count::task_count(n).unwrap_or(0);
+    let _bar = crate::util::progress::Progress::start(control, tasks, "counting");
+    Ok(damier::queens::count::count_solutions_with(n, options, control)?)
 }
 
 /// [`count_with`] for one share of the tasks: its total only.

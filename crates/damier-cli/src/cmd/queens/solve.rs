@@ -12,8 +12,8 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use damier::queens::solve::{self, NoSolution};
-use damier::queens::{Placement, construct, local};
+use damier::queens::solve::{self, NoSolution, Solution};
+use damier::queens::{Placement, local};
 
 use super::shared::BOARD_MAX;
 use crate::util::OutputPath;
@@ -78,29 +78,10 @@ pub struct Args {
     columns: bool,
 }
 
-/// Where the columns come from: the formula (nothing stored) or a stored placement.
-enum Columns {
-    Construct(u32),
-    Stored(Placement),
-}
-
-impl Columns {
-    fn n(&self) -> u32 {
-        match self {
-            Columns::Construct(n) => *n,
-            Columns::Stored(p) => p.n(),
-        }
-    }
-
-    /// The 1-based column of 0-based `row`.
-    #[inline]
-    fn one_based(&self, row: u32) -> u64 {
-        match self {
-            Columns::Construct(1) => 1,
-            Columns::Construct(n) => u64::from(construct::column(*n, row)) + 1,
-            Columns::Stored(p) => u64::from(p.columns()[row as usize]) + 1,
-        }
-    }
+/// The 1-based column of 0-based `row` of a found solution.
+#[inline]
+fn one_based(found: &Solution, row: u32) -> u64 {
+    found.column(row).map_or(0, |c| u64::from(c) + 1)
 }
 
 /// What the JSON header says besides the columns.
@@ -128,7 +109,7 @@ impl Header {
 /// Writes the columns as text (one per line), as a JSON object, or as binary u32.
 fn write_columns(
     w: &mut impl Write,
-    cols: &Columns,
+    cols: &Solution,
     format: Format,
     json: bool,
     header: &Header,
@@ -143,7 +124,7 @@ fn write_columns(
             interrupt::check()?;
             control.advance(u64::from((n - row).min(1 << 20)));
         }
-        let c = cols.one_based(row);
+        let c = one_based(cols, row);
         match (format, json) {
             (Format::Binary, _) => w.write_all(&(c as u32).to_le_bytes())?,
             (Format::Text, true) => {
@@ -161,10 +142,13 @@ fn write_columns(
     Ok(())
 }
 
-/// Finds and checks the solution, or says that there is none (N = 2, 3).
-fn find(a: &Args) -> anyhow::Result<Result<(Columns, Header), NoSolution>> {
+/// Finds and checks the solution (the library's [`solve::solve`]), or says that there is none
+/// (N = 2, 3).
+fn find(a: &Args) -> anyhow::Result<Result<(Solution, Header), NoSolution>> {
     let n = a.n;
-    anyhow::ensure!(n >= 1, "n must be at least 1");
+    if n == 0 {
+        return Err(solve::SolveError::NoBoard.into());
+    }
     if let Some(none) = NoSolution::of(n, a.method.into())? {
         return Ok(Err(none));
     }
@@ -172,29 +156,32 @@ fn find(a: &Args) -> anyhow::Result<Result<(Columns, Header), NoSolution>> {
         a.method == Method::Local || a.seed.is_none(),
         "--seed applies to --method local only (the construction has no randomness)"
     );
+    let method = solve::Method::from(a.method);
+    // The seed is drawn (and printed) only once the search is known to run.
+    let seed = match method {
+        solve::Method::Local if (1..=local::MAX_N).contains(&n) => crate::util::pick_seed(a.seed),
+        _ => 0,
+    };
     let control = interrupt::control();
+    let label = match method {
+        solve::Method::Construct => "verifying",
+        solve::Method::Local => "searching, then checking",
+    };
     let start = Instant::now();
-    let (cols, seed, stats) = match a.method {
-        Method::Construct => {
-            if n >= 4 {
-                let _bar = Progress::start(control, u64::from(n), "verifying");
-                construct::check_with(n, control)?;
-            }
-            (Columns::Construct(n), None, None)
-        }
-        Method::Local => {
-            if n > local::MAX_N {
-                // The library's error names the limit and the memory.
-                return Err(local::LocalError::TooLarge { n }.into());
-            }
-            let seed = crate::util::pick_seed(a.seed);
-            let _bar = Progress::start(control, local::progress_units(n), "searching, then checking");
-            let found = local::solve(n, seed, control)?;
-            (Columns::Stored(found.placement), Some(seed), Some(found.stats))
-        }
+    let found = {
+        let units = solve::progress_units(n, method);
+        let _bar = (units > 0).then(|| Progress::start(control, units, label));
+        solve::solve(n, method, seed, control)?
     };
     let seconds = start.elapsed().as_secs_f64();
-    Ok(Ok((cols, Header { method: a.method, seed, seconds, stats })))
+    let (seed, stats) = match &found {
+        Solution::Searched { seed, stats, .. } => (Some(*seed), Some(*stats)),
+        _ => (None, None),
+    };
+    match found {
+        Solution::None(none) => Ok(Err(none)),
+        found => Ok(Ok((found, Header { method: a.method, seed, seconds, stats }))),
+    }
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -227,7 +214,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if std::io::stdout().is_terminal() && u64::from(n) > TERMINAL_MAX {
-        let head: Vec<String> = (0..10).map(|r| cols.one_based(r).to_string()).collect();
+        let head: Vec<String> = (0..10).map(|r| one_based(&cols, r).to_string()).collect();
         outln!(
             "n = {n}{seed_note}: solution found and checked in {seconds:.3} s; S begins {} …\n\
              ({n} columns are too many for a terminal: use --out FILE or a pipe)",
@@ -241,13 +228,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             if row.is_multiple_of(1 << 20) {
                 interrupt::check()?;
             }
-            write!(w, "{}{}", if row == 0 { "" } else { " " }, cols.one_based(row))?;
+            write!(w, "{}{}", if row == 0 { "" } else { " " }, one_based(&cols, row))?;
         }
         writeln!(w)?;
     } else if a.json {
         write_columns(&mut w, &cols, Format::Text, true, &header)?;
     } else if n <= BOARD_MAX {
-        let p = Placement::new((0..n).map(|r| (cols.one_based(r) - 1) as u32).collect())?;
+        let p = Placement::new((0..n).map(|r| (one_based(&cols, r) - 1) as u32).collect())?;
         // Small boards also go through the hash-map checker (n = 1 has no formula).
         anyhow::ensure!(p.is_valid(), "internal error: placement {p} is invalid");
         writeln!(w, "n = {n}{seed_note}: S = {p} (checked)")?;

@@ -20,6 +20,7 @@
 //! ```
 
 mod backtrack;
+pub mod cost;
 mod error;
 pub mod estimate;
 pub mod journal;
@@ -120,8 +121,15 @@ pub fn count_solutions(n: u32, control: &Control) -> Result<Counts, CountError> 
 
 /// [`count_solutions`] with a chosen strategy.
 pub fn count_with(n: u32, strategy: Strategy, control: &Control) -> Result<Counts, CountError> {
-    let options = CountOptions { strategy: Some(strategy), ..CountOptions::default() };
-    let total = total_with(n, strategy, Share::WHOLE, &options, control)?;
+    count_solutions_with(n, &CountOptions { strategy: Some(strategy), ..CountOptions::default() }, control)
+}
+
+/// [`count_solutions`] with chosen [`CountOptions`] (engine, vector unit, memory cap): the
+/// total of every share and the unique count from it ([`counts_from_total`]). What the CLI's
+/// `queens count` and the Python package's `queens.count` run, after
+/// [`check_count`](crate::queens::reach::check_count).
+pub fn count_solutions_with(n: u32, options: &CountOptions, control: &Control) -> Result<Counts, CountError> {
+    let total = count_share_with(n, Share::WHOLE, options, control)?;
     counts_from_total(n, total)
 }
 
