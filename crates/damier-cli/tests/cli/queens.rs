@@ -128,6 +128,21 @@ fn solve_writes_a_file_that_check_accepts() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
 
+/// A bracketed list of columns on stdin is also JSON: it was read as a JSON answer without a
+/// `columns` key and refused ("no placement in the JSON").
+#[test]
+fn check_reads_a_json_list_of_columns_as_one_placement() {
+    for (text, code) in [("[1, 5, 8, 6, 3, 7, 2, 4]\n", 0), ("[1,2,3,4]", 1)] {
+        let out = damier().args(["queens", "check"]).write_stdin(text).output().unwrap();
+        assert_eq!(out.status.code(), Some(code), "{text}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    // A JSON answer without solution still says so.
+    let out =
+        damier().args(["queens", "check"]).write_stdin(r#"{"columns": null, "n": 3}"#).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no placement in the JSON"));
+}
+
 #[test]
 fn solve_local_gives_random_checked_solutions() {
     for n in ["1", "4", "8", "30", "1000", "20011"] {

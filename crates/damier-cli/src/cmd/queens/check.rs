@@ -3,7 +3,7 @@
 //! Columns are 1-based, one per row, as arguments (`damier queens check 2 4 1 3`) or on
 //! stdin, separated by whitespace and/or commas. Whatever `queens first|list|solve` prints,
 //! as text, `--columns` or `--json`, reads back (`damier queens first 8 | damier queens
-//! check`): see `Placement::parse_all`. Several placements (a listing) are checked one by
+//! check`): see `Placement::read_all`. Several placements (a listing) are checked one by
 //! one. Exit 0 all valid, 1 one invalid, 2 malformed.
 
 use std::process::ExitCode;
@@ -31,40 +31,6 @@ pub struct Args {
     /// several placements: count, valid, placements: [those objects]).
     #[arg(long)]
     json: bool,
-}
-
-/// The placements of a JSON answer of `queens first|list|solve --json`: every `columns`
-/// list and every list of `solutions`; `None` when the text is not JSON.
-fn json_placements(text: &str) -> Option<anyhow::Result<Vec<Placement>>> {
-    let t = text.trim_start();
-    if !(t.starts_with('{') || t.starts_with('[')) {
-        return None;
-    }
-    let v: serde_json::Value = serde_json::from_str(t).ok()?;
-    fn columns(v: &serde_json::Value) -> Option<Vec<String>> {
-        let items = v.as_array()?;
-        items.iter().map(|c| c.as_u64().map(|c| c.to_string())).collect()
-    }
-    fn walk(v: &serde_json::Value, found: &mut Vec<Vec<String>>) {
-        match v {
-            serde_json::Value::Array(items) => items.iter().for_each(|i| walk(i, found)),
-            serde_json::Value::Object(map) => {
-                found.extend(map.get("columns").and_then(columns));
-                if let Some(list) = map.get("solutions").and_then(serde_json::Value::as_array) {
-                    found.extend(list.iter().filter_map(columns));
-                }
-            }
-            _ => {}
-        }
-    }
-    let mut found = Vec::new();
-    walk(&v, &mut found);
-    if found.is_empty() {
-        return Some(Err(anyhow::anyhow!(
-            "no placement in the JSON (no \"columns\" list: did the command find no solution?)"
-        )));
-    }
-    Some(found.iter().map(|cols| Placement::from_tokens(cols).map_err(Into::into)).collect())
 }
 
 impl Report for CheckReport {
@@ -122,10 +88,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     };
     let tokens = text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).count();
     anyhow::ensure!(tokens <= CHECK_MAX, "placement of {tokens} rows is too large: at most {CHECK_MAX}");
-    let placements = match json_placements(&text) {
-        Some(found) => found?,
-        None => Placement::parse_all(&text)?,
-    };
+    let placements = Placement::read_all(&text)?;
     let valid = match &placements[..] {
         [one] => {
             let report = one.check();

@@ -114,9 +114,94 @@ impl Placement {
     }
 }
 
+#[cfg(feature = "serde")]
+impl Placement {
+    /// Every placement in what the tool prints, its JSON included ([`Placement::parse_all`]
+    /// for text): every `columns` list and every list of `solutions` in a JSON answer of
+    /// `damier queens first|list|solve --json` (1-based columns). What `damier queens check`
+    /// reads. A JSON array of plain numbers (`[1, 5, 8, 6, 3, 7, 2, 4]`) is read as text: one
+    /// bracketed placement.
+    ///
+    /// ```
+    /// use damier::queens::Placement;
+    ///
+    /// let json = r#"{"n": 4, "method": "construct", "seconds": 0.0, "columns": [2, 4, 1, 3]}"#;
+    /// assert_eq!(Placement::read_all(json).unwrap(), [Placement::parse("2 4 1 3").unwrap()]);
+    /// assert_eq!(Placement::read_all("[2, 4, 1, 3]").unwrap().len(), 1);
+    /// ```
+    pub fn read_all(text: &str) -> Result<Vec<Placement>, PlacementError> {
+        json_placements(text).unwrap_or_else(|| Placement::parse_all(text))
+    }
+}
+
+/// The placements of a JSON answer: every `columns` list and every list of `solutions`;
+/// `None` when the text is not JSON or holds no object (plain arrays are text's brackets).
+#[cfg(feature = "serde")]
+fn json_placements(text: &str) -> Option<Result<Vec<Placement>, PlacementError>> {
+    use serde_json::Value;
+    let t = text.trim_start();
+    if !(t.starts_with('{') || t.starts_with('[')) {
+        return None;
+    }
+    let v: Value = serde_json::from_str(t).ok()?;
+    fn columns(v: &Value) -> Option<Vec<String>> {
+        v.as_array()?.iter().map(|c| c.as_u64().map(|c| c.to_string())).collect()
+    }
+    /// Collects the placements under `v`; says whether `v` holds an object.
+    fn walk(v: &Value, found: &mut Vec<Vec<String>>) -> bool {
+        match v {
+            // Every item is walked (no short circuit): each may hold placements.
+            Value::Array(items) => {
+                let mut object = false;
+                for i in items {
+                    object |= walk(i, found);
+                }
+                object
+            }
+            Value::Object(map) => {
+                found.extend(map.get("columns").and_then(columns));
+                if let Some(list) = map.get("solutions").and_then(Value::as_array) {
+                    found.extend(list.iter().filter_map(columns));
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+    let mut found = Vec::new();
+    if !walk(&v, &mut found) {
+        return None;
+    }
+    if found.is_empty() {
+        return Some(Err(PlacementError::NoneInJson));
+    }
+    Some(found.iter().map(|cols| Placement::from_tokens(cols)).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A bracketed list of columns is JSON too: it was read as a JSON answer without a
+    /// `columns` key and refused.
+    #[cfg(feature = "serde")]
+    #[test]
+    fn json_answers_are_read_and_a_plain_json_list_is_one_placement() {
+        let eight = Placement::parse("1 5 8 6 3 7 2 4").unwrap();
+        assert_eq!(Placement::read_all("[1, 5, 8, 6, 3, 7, 2, 4]").unwrap(), std::slice::from_ref(&eight));
+        let list = r#"{"n": 4, "solutions": [[2, 4, 1, 3], [3, 1, 4, 2]], "count": 2}"#;
+        assert_eq!(Placement::read_all(list).unwrap().len(), 2);
+        let nested = r#"[{"columns": [1, 5, 8, 6, 3, 7, 2, 4]}, {"columns": [2, 4, 1, 3]}]"#;
+        assert_eq!(Placement::read_all(nested).unwrap()[0], eight);
+        let none = r#"{"columns": null, "method": "construct", "n": 3}"#;
+        assert_eq!(Placement::read_all(none), Err(PlacementError::NoneInJson));
+        assert!(matches!(
+            Placement::read_all(r#"{"columns": [1, 9]}"#),
+            Err(PlacementError::OutOfRange { .. })
+        ));
+        // Not JSON: the text forms.
+        assert_eq!(Placement::read_all("S = (1, 5, 8, 6, 3, 7, 2, 4)").unwrap(), [eight]);
+    }
 
     fn cols(ps: &[Placement]) -> Vec<Vec<u64>> {
         ps.iter().map(Placement::one_based).collect()
