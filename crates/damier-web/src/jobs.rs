@@ -1,8 +1,9 @@
 //! Running one command as a child process of the `damier` executable, with bounds.
 //!
 //! The child is `damier __api GROUP COMMAND`, the JSON object on its stdin; it maps the object
-//! onto its own arguments ([`crate::fields`]) and runs the command with `--json`, so the answer
-//! is byte for byte what the command line prints. The server only bounds the run: a permit from
+//! onto its own arguments, checks them against its bounds (both the CLI's, with its commands)
+//! and runs the command with `--json`, so the answer is byte for byte what the command line
+//! prints. The server only bounds the run: a permit from
 //! a semaphore (at most `max_jobs` children at once), a time limit, a cap on the answer's size,
 //! and `kill_on_drop`, so a page that goes away (or cancels) kills its job.
 //!
@@ -57,7 +58,7 @@ pub enum Outcome {
 }
 
 /// The exit code of `damier __api` when the request's arguments exceed the server's bounds
-/// ([`crate::limits`]): `EX_NOPERM` of `sysexits.h`, a code no command uses.
+/// (the CLI's bounds of its served commands): `EX_NOPERM` of `sysexits.h`, a code no command uses.
 pub const EXIT_BEYOND_BOUND: i32 = 77;
 
 /// Runs `group command` on `body` (a JSON object, already checked) and waits for the end.

@@ -5,22 +5,23 @@
 //! - [`router`] builds the whole application: the embedded pages ([`assets`]), the API and
 //!   the live views. [`serve`] runs it on a listener until a shutdown signal.
 //! - `POST /api/<group>/<command>` with a JSON object answers exactly what
-//!   `damier <group> <command> ... --json` prints: the server runs the `damier` executable
-//!   ([`Settings::executable`]) as a child with the object on stdin, and the child maps the
-//!   object onto its own clap arguments ([`fields`]). Exit 0 and 1 answer 200 with the JSON
-//!   (header `x-damier-exit` says which), exit 2 (the input was wrong) answers 400 with
-//!   `{"error": "one line"}`, a size beyond the server's bounds 422 with the bound, and a
-//!   failure on the server's side (a write error, a crash) 500 with a short message, the
-//!   detail going to the server's stderr.
+//!   `damier <group> <command> ... --json` prints, for the commands of [`Settings::served`]
+//!   (404 for any other): the server runs the `damier` executable ([`Settings::executable`])
+//!   as a child with the object on stdin ([`jobs`]), and the child maps the object onto its own
+//!   clap arguments, bounds them and runs the command (this crate knows no command's
+//!   arguments: the CLI owns the mapping, the bounds and the list of served commands). Exit 0
+//!   and 1 answer 200 with the JSON (header `x-damier-exit` says which), exit 2 (the input was
+//!   wrong) answers 400 with `{"error": "one line"}`, a size beyond the server's bounds 422
+//!   with the bound, and a failure on the server's side (a write error, a crash) 500 with a
+//!   short message, the detail going to the server's stderr.
 //!   Add `?stream` to get server-sent events instead: `progress` events while it runs, then
 //!   one `result` (`{"status", "exit", "body"}`); closing the stream kills the job.
-//! - Trust ([`trust`]): only requests naming the server's own address in `Host`, and API calls
-//!   with a JSON body from no other origin than the server's, are served; no argument that
-//!   writes or names a file on the server can be given.
-//! - Bounds ([`limits`], [`jobs`]): bodies up to [`MAX_BODY`], heavy sizes refused unless
-//!   `allow_heavy` (checked by the child on the arguments it parsed), at most `max_jobs`
-//!   children at once (others wait), each within `timeout`; every refusal is a 4xx with a
-//!   one-line JSON message, and the server keeps serving.
+//! - Trust ([`trust`]): only requests naming the server's own address (or a name of
+//!   [`Settings::allowed_hosts`]) in `Host`, and API calls with a JSON body from no other
+//!   origin than the server's, are served.
+//! - Bounds ([`jobs`]): bodies up to [`MAX_BODY`], at most `max_jobs` jobs at once (others
+//!   wait), each within `timeout`; the child refuses heavy sizes unless `allow_heavy`; every
+//!   refusal is a 4xx with a one-line JSON message, and the server keeps serving.
 //! - Live views ([`live`]) use the library directly: automaton and factoring runs stepped by
 //!   the page, the walk's plan from any position, huge Lights Out boards in and out as PBM,
 //!   and the read-only view of the journal named by [`Settings::journal`].
@@ -29,7 +30,8 @@
 //! # async fn demo() -> std::io::Result<()> {
 //! // What `damier serve` does: its own executable answers the API calls.
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-//! let settings = damier_web::Settings::new(std::env::current_exe()?);
+//! let mut settings = damier_web::Settings::new(std::env::current_exe()?);
+//! settings.served = vec![("queens".into(), "count".into())];
 //! damier_web::serve(vec![listener], settings, std::future::pending()).await
 //! # }
 //! ```
@@ -59,9 +61,7 @@ use tokio::sync::{Semaphore, mpsc};
 pub use axum;
 
 pub mod assets;
-pub mod fields;
 pub mod jobs;
-pub mod limits;
 pub mod live;
 pub mod trust;
 
@@ -86,7 +86,11 @@ pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 pub struct Settings {
     /// The `damier` executable run for each API call (the server's own, normally).
     pub executable: PathBuf,
-    /// Lift the per-request bounds of [`limits`] (the time limit still holds).
+    /// The commands `POST /api/<group>/<command>` runs, as `(group, command)`; any other is
+    /// 404 before anything runs. The CLI derives them from its own list of served commands,
+    /// which carries their bounds. [default: none]
+    pub served: Vec<(String, String)>,
+    /// Lift the per-request bounds, which the child applies (the time limit still holds).
     pub allow_heavy: bool,
     /// Most commands running at once; further requests wait for a slot. [default: one per core]
     pub max_jobs: usize,
@@ -95,6 +99,10 @@ pub struct Settings {
     /// The addresses the server listens on: requests must name one of them in `Host`
     /// ([`trust::guard`]). [`serve`] sets them from its listeners. [default: 127.0.0.1:8080]
     pub listen: Vec<SocketAddr>,
+    /// Host names requests may also use in `Host` (`damier serve --allow-host NAME`), with a
+    /// listening port; any other name is refused (421), the defence against DNS rebinding.
+    /// [default: none]
+    pub allowed_hosts: Vec<String>,
     /// The long count's journal the counting page shows, read-only (`damier serve
     /// --journal FILE`); never a path from a request. [default: none]
     pub journal: Option<PathBuf>,
@@ -115,10 +123,12 @@ impl Settings {
     pub fn new(executable: PathBuf) -> Settings {
         Settings {
             executable,
+            served: Vec::new(),
             allow_heavy: false,
             max_jobs: jobs::default_jobs(),
             timeout: jobs::DEFAULT_TIMEOUT,
             listen: vec![SocketAddr::from(([127, 0, 0, 1], 8080))],
+            allowed_hosts: Vec::new(),
             journal: None,
             header_timeout: HEADER_TIMEOUT,
             body_timeout: BODY_TIMEOUT,
@@ -224,7 +234,8 @@ fn too_large() -> Response {
 /// [`trust::guard`] in front of every route: a refused request never reaches a handler.
 async fn guard(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
     let (method, path) = (request.method(), request.uri().path());
-    match trust::guard(&state.settings.listen, method, path, request.headers()) {
+    let hosts = trust::Hosts { listen: &state.settings.listen, names: &state.settings.allowed_hosts };
+    match trust::guard(&hosts, method, path, request.headers()) {
         Ok(()) => next.run(request).await,
         Err(refusal) => error(refusal.status(), refusal.to_string()),
     }
@@ -337,7 +348,7 @@ async fn api(
     RawQuery(query): RawQuery,
     body: Body,
 ) -> Response {
-    if !fields::is_exposed(&group, &command) {
+    if !state.settings.served.iter().any(|(g, c)| *g == group && *c == command) {
         return error(StatusCode::NOT_FOUND, format!("no command `{group} {command}` here"));
     }
     let value = match json_body(body).await {
@@ -345,9 +356,12 @@ async fn api(
         Err(r) => return r,
     };
     if !value.is_object() {
-        return error(StatusCode::BAD_REQUEST, fields::FieldError::NotAnObject.to_string());
+        return error(
+            StatusCode::BAD_REQUEST,
+            "the request body must be a JSON object of the command's options",
+        );
     }
-    // The bounds ([`limits`]) are checked by the child, on the arguments it parsed.
+    // The bounds are checked by the child, on the arguments it parsed.
     let body = value.to_string().into_bytes();
     let stream = query.is_some_and(|q| q.split('&').any(|p| p == "stream" || p.starts_with("stream=")));
     if stream {

@@ -15,7 +15,7 @@ use tower::ServiceExt;
 const EXE: &str = env!("CARGO_BIN_EXE_damier");
 
 fn settings() -> Settings {
-    Settings::new(EXE.into())
+    super::settings_for(EXE)
 }
 
 /// A request as the lab's pages send it: to the server's own address, with a JSON body.
@@ -162,7 +162,7 @@ async fn every_exposed_command_answers_what_the_cli_prints() {
         ("walk/replay", json!({"rows": 2, "cols": 2, "moves": "NE"}), vec!["walk", "replay", "2", "2", "NE"]),
     ];
     let exposed: std::collections::BTreeSet<String> =
-        damier_web::fields::EXPOSED.iter().map(|(g, c)| format!("{g}/{c}")).collect();
+        super::served().iter().map(|(g, c)| format!("{g}/{c}")).collect();
     let mut tested: std::collections::BTreeSet<String> = cases.iter().map(|c| c.0.to_string()).collect();
     // Its answer holds timings throughout: compared field by field in
     // `estimate_is_served_within_bounds`.
@@ -256,7 +256,7 @@ async fn no_solution_answers_a_json_body() {
     let exe = dir.path().join("damier");
     std::fs::write(&exe, "#!/bin/sh\ncat >/dev/null\necho 'n = 3: no solution' >&2\nexit 1\n").unwrap();
     std::fs::set_permissions(&exe, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let (s, exit, b) = call_with(Settings::new(exe), "POST", "/api/queens/solve", r#"{"n": 3}"#).await;
+    let (s, exit, b) = call_with(super::settings_for(exe), "POST", "/api/queens/solve", r#"{"n": 3}"#).await;
     assert_eq!((s, exit.as_deref()), (StatusCode::OK, Some("1")));
     let v: Value = serde_json::from_slice(&b).unwrap();
     assert_eq!(v, json!({"exit": 1, "message": "n = 3: no solution"}));
@@ -383,7 +383,7 @@ async fn live_walk_plan_finishes_and_replays_black() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pages_are_embedded() {
-    for a in damier_web::assets::ASSETS {
+    for a in damier_web::assets::ASSETS.iter() {
         let (s, _, b) = call_with(settings(), "GET", a.path, "").await;
         assert_eq!(s, StatusCode::OK, "{}", a.path);
         assert_eq!(b, a.body.as_bytes());

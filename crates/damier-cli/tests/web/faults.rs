@@ -226,7 +226,7 @@ fn slow_clients_are_disconnected() {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let listener = runtime.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).unwrap();
     let addr = listener.local_addr().unwrap().to_string();
-    let mut settings = damier_web::Settings::new(exe().into());
+    let mut settings = super::settings_for(exe());
     settings.header_timeout = Duration::from_millis(500);
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let server = runtime.spawn(damier_web::serve(vec![listener], settings, async {
@@ -371,8 +371,7 @@ fn fault_campaign() {
     assert_eq!(trickling_clients(&addr, 100, Duration::from_secs(40)), 100, "slow clients left open");
     tally.add("slow clients", 100);
     // Malformed bodies to every served command and to the live views.
-    let mut routes: Vec<String> =
-        damier_web::fields::EXPOSED.iter().map(|(g, c)| format!("/api/{g}/{c}")).collect();
+    let mut routes: Vec<String> = super::served().iter().map(|(g, c)| format!("/api/{g}/{c}")).collect();
     routes.extend(["automaton", "walk/plan", "factor", "lights/solve"].map(|r| format!("/api/live/{r}")));
     let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
         cases: 300,

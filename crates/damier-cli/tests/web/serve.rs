@@ -38,16 +38,7 @@ fn post(addr: &str, path: &str, body: &[u8]) -> ureq::http::Response<ureq::Body>
 
 #[test]
 fn serves_prints_the_url_and_stops_on_ctrl_c() {
-    let mut child = Command::new(EXE)
-        .args(["serve", "--port", "0", "--host", "0.0.0.0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let url = line.split_whitespace().find(|w| w.starts_with("http://127.0.0.1:")).expect("a loopback URL");
-    let addr = url.trim_start_matches("http://").trim_end_matches('/').to_string();
+    let (mut child, addr) = spawn_server(&["--host", "0.0.0.0"], Stdio::piped());
     let (status, page) = get(&addr, "/");
     assert!(status == 200 && page.contains("damier lab"), "{status} {page}");
     // The listening address is the only Host served (a DNS-rebinding page names its own).
@@ -71,13 +62,55 @@ fn serves_prints_the_url_and_stops_on_ctrl_c() {
     let mut err = String::new();
     child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
     assert!(err.contains("warning") && err.contains("0.0.0.0") && err.contains("anyone"), "{err}");
+    // The warning says how to let people use a name.
+    assert!(err.contains("--allow-host NAME"), "{err}");
+}
+
+#[test]
+fn allowed_host_names_are_answered_and_no_other() {
+    let args = ["--host", "0.0.0.0", "--allow-host", "lab.school", "--allow-host", "Salle-12.local."];
+    let (mut child, addr) = spawn_server(&args, Stdio::piped());
+    let port = addr.rsplit(':').next().unwrap().to_string();
+    for host in
+        [format!("lab.school:{port}"), format!("LAB.school.:{port}"), format!("salle-12.local:{port}")]
+    {
+        let (status, page) = get_as(&addr, &host, "/lights");
+        assert!(status == 200 && page.contains("Lights Out"), "{host}: {status}");
+    }
+    // The API from a page opened under that name: its origin is the server's own.
+    let mut answer = client()
+        .post(format!("http://{addr}/api/queens/count"))
+        .header("host", format!("lab.school:{port}"))
+        .header("origin", format!("http://lab.school:{port}"))
+        .header("content-type", "application/json")
+        .send(br#"{"n": 6}"#)
+        .unwrap();
+    let body = answer.body_mut().read_to_string().unwrap();
+    assert!(answer.status() == 200 && body.contains("\"total\": 4"), "{body}");
+    // Any other name is still refused (DNS rebinding), and so is the right name on another port.
+    for host in
+        [format!("other.school:{port}"), format!("lab.school.evil.example:{port}"), "lab.school:1".into()]
+    {
+        assert_eq!(get_as(&addr, &host, "/").0, 421, "{host}");
+    }
+    let mut stderr = child.stderr.take().unwrap();
+    stop_server(child);
+    let mut err = String::new();
+    stderr.read_to_string(&mut err).unwrap();
+    assert!(err.contains("http://lab.school:") && err.contains("421"), "{err}");
 }
 
 #[test]
 fn bad_flags_are_usage_errors() {
-    for args in
-        [&["serve", "--port", "70000"][..], &["serve", "--host", "nowhere"], &["serve", "--jobs", "0"]]
-    {
+    for args in [
+        &["serve", "--port", "70000"][..],
+        &["serve", "--host", "nowhere"],
+        &["serve", "--jobs", "0"],
+        &["serve", "--allow-host", "lab.school:8080"],
+        &["serve", "--allow-host", "*.school"],
+        &["serve", "--allow-host", "http://lab.school"],
+        &["serve", "--allow-host", ""],
+    ] {
         let out = Command::new(EXE).args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
@@ -92,11 +125,17 @@ fn bad_flags_are_usage_errors() {
 
 /// Starts `damier serve --port 0 ARGS`; the child and the address it listens on.
 fn start_server(args: &[&str]) -> (std::process::Child, String) {
+    spawn_server(args, Stdio::null())
+}
+
+/// Starts `damier serve --port 0 ARGS` with its stderr to `stderr`; the child and the loopback
+/// address it prints.
+fn spawn_server(args: &[&str], stderr: Stdio) -> (std::process::Child, String) {
     let mut child = Command::new(EXE)
         .args(["serve", "--port", "0"])
         .args(args)
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .unwrap();
     let mut line = String::new();
@@ -202,7 +241,7 @@ fn a_thousand_malformed_bodies_leave_the_server_answering_and_no_child() {
     let statuses = std::cell::RefCell::new(std::collections::BTreeMap::<u16, u32>::new());
     let answered = std::cell::Cell::new(0);
     let config = ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() };
-    let command = prop::sample::select(damier_web::fields::EXPOSED.to_vec());
+    let command = prop::sample::select(super::served());
     proptest!(config, |((group, name) in command, body in malformed_body())| {
         let mut answer = post(&addr, &format!("/api/{group}/{name}"), &body);
         let status = answer.status().as_u16();

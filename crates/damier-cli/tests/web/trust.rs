@@ -14,7 +14,7 @@ use super::api::{call_with, request, send};
 const EXE: &str = env!("CARGO_BIN_EXE_damier");
 
 fn settings() -> Settings {
-    Settings::new(EXE.into())
+    super::settings_for(EXE)
 }
 
 /// The error line of a refused answer.
@@ -143,13 +143,13 @@ async fn failures_say_whose_fault() {
         "echo 'damier: error: cannot write standard output: No space left on device' >&2; exit 74",
         "kill -9 $$",
     ] {
-        let s = Settings::new(failing_executable(dir.path(), script));
+        let s = super::settings_for(failing_executable(dir.path(), script));
         let (status, _, b) = call_with(s, "POST", "/api/queens/count", r#"{"n": 8}"#).await;
         assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{script}");
         let line = message(&b);
         assert!(line.contains("failed on the server") && !line.contains("No space"), "{line}");
     }
-    let s = Settings::new(dir.path().join("missing"));
+    let s = super::settings_for(dir.path().join("missing"));
     assert_eq!(
         call_with(s, "POST", "/api/queens/count", r#"{"n": 8}"#).await.0,
         StatusCode::INTERNAL_SERVER_ERROR
@@ -196,12 +196,13 @@ fn any_body(root: String) -> impl Strategy<Value = (String, Value)> {
         ],
         0..5,
     );
-    (prop::sample::select(damier_web::fields::EXPOSED.to_vec()), fields, prop::collection::vec(value, 5))
-        .prop_map(|((g, c), keys, values)| {
+    (prop::sample::select(super::served()), fields, prop::collection::vec(value, 5)).prop_map(
+        |((g, c), keys, values)| {
             let body: serde_json::Map<String, Value> =
                 keys.into_iter().map(String::from).zip(values).collect();
             (format!("{g}/{c}"), Value::Object(body))
-        })
+        },
+    )
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! one press pattern as raw PBM files (base64), written by the library's PBM writer, which the
 //! page draws on a canvas and offers for download as they are.
 //!
-//! Bounds: sides up to [`limits::BOARD_MAX_SIDE`] (without `--allow-heavy`); the upload is
+//! Bounds: sides up to [`BOARD_MAX_SIDE`] (without `--allow-heavy`); the upload is
 //! within the request body's bound; the solve runs on a blocking thread under the server's
 //! time limit, cancelled through the library's `Control` when the limit passes.
 
@@ -18,8 +18,8 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
+use super::BOARD_MAX_SIDE;
 pub use super::Refused;
-use crate::limits;
 
 /// Where the board comes from.
 #[derive(Debug, Deserialize)]
@@ -81,7 +81,7 @@ pub fn start_board(req: &SolveBig, allow_heavy: bool) -> Result<(Board, Option<u
         let text = req.size.as_deref().ok_or("size (WxH) is needed for this start")?;
         text.parse::<Size>().map_err(|e| Refused::Input(format!("size: {e}")))
     };
-    let side = limits::BOARD_MAX_SIDE as usize;
+    let side = BOARD_MAX_SIDE as usize;
     let beyond = |width: usize, height: usize| {
         Refused::Bound(format!(
             "a {width}x{height} board has sides above {side}, this server's bound (start the server with --allow-heavy for more)"

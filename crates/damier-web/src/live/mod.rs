@@ -27,7 +27,13 @@ use damier::walk::game::WalkState;
 use damier::walk::{board_size, path};
 use serde::{Deserialize, Serialize};
 
-use crate::limits;
+/// Largest automaton side of a live run (without `--allow-heavy`); `automaton run` over HTTP
+/// has the same bound (the CLI's served commands use this one).
+pub const AUTOMATON_MAX_N: u64 = 64;
+
+/// Largest board side of the live views (Lights Out, the walk), without `--allow-heavy`;
+/// the Lights Out and walk commands over HTTP have the same bound.
+pub const BOARD_MAX_SIDE: u64 = 2000;
 
 /// Why a live view refuses a request.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -201,16 +207,15 @@ fn frame(id: u64, a: &Automaton) -> Frame {
 
 impl Runs<Automaton> {
     /// Starts a run; refuses bad parameters with the library's message, and a side above
-    /// [`limits::AUTOMATON_MAX_N`] (without `allow_heavy`) before anything of its size is made.
+    /// [`AUTOMATON_MAX_N`] (without `allow_heavy`) before anything of its size is made.
     pub fn create(&mut self, req: &NewRun, allow_heavy: bool) -> Result<Frame, Refused> {
         let name = req.model.as_deref().unwrap_or("pair");
         let model: Model = name.parse().map_err(|e: damier::automaton::UnknownModel| e.to_string())?;
-        if !allow_heavy && u64::from(req.n) > limits::AUTOMATON_MAX_N {
+        if !allow_heavy && u64::from(req.n) > AUTOMATON_MAX_N {
             return Err(Refused::Bound(format!(
                 "n = {} is above {}, this server's bound for a live view (start the server with \
                  --allow-heavy for more)",
-                req.n,
-                limits::AUTOMATON_MAX_N
+                req.n, AUTOMATON_MAX_N
             )));
         }
         let mut params = Params::new(model, req.n.max(1)).map_err(|e| e.to_string())?;
@@ -287,14 +292,11 @@ pub struct WalkAnswer {
 /// Replays `req.moves` from the start and plans the rest of the walk; the sides are checked
 /// against the bound first, and the plan stops (an error) when `control` is cancelled.
 pub fn walk_plan(req: &WalkPlan, allow_heavy: bool, control: &Control) -> Result<WalkAnswer, Refused> {
-    if !allow_heavy && (req.rows as u64 > limits::BOARD_MAX_SIDE || req.cols as u64 > limits::BOARD_MAX_SIDE)
-    {
+    if !allow_heavy && (req.rows as u64 > BOARD_MAX_SIDE || req.cols as u64 > BOARD_MAX_SIDE) {
         return Err(Refused::Bound(format!(
             "a {} x {} walk has sides above {}, this server's bound (start the server with \
              --allow-heavy for more)",
-            req.rows,
-            req.cols,
-            limits::BOARD_MAX_SIDE
+            req.rows, req.cols, BOARD_MAX_SIDE
         )));
     }
     if req.moves.len() > MAX_MOVES {

@@ -1,6 +1,13 @@
 //! `damier serve`: the web lab ([`damier_web`]); and the hidden `damier __api GROUP COMMAND`,
 //! the child the server runs for one API call (the JSON object on stdin, mapped onto the
-//! command's own arguments, then run with `--json`).
+//! command's own arguments ([`fields`]), bounded ([`served`]), then run with `--json`).
+//!
+//! The web crate keeps HTTP, trust, jobs and the live views; what a request may make a command
+//! do is ruled here, beside the commands: the served commands and their bounds, and the
+//! mapping of a JSON object onto a command's clap arguments.
+
+pub mod fields;
+pub mod served;
 
 use std::io::{Read, Write};
 use std::net::{IpAddr, SocketAddr};
@@ -39,12 +46,21 @@ pub struct Args {
     /// read-only; the only file the lab reads besides its own executable.
     #[arg(long, value_name = "FILE")]
     journal: Option<crate::util::InputFile>,
+    /// A host name requests may use besides this machine's addresses (repeatable: once per
+    /// name), e.g. `--allow-host lab.local` with `--host 0.0.0.0`; any other name is refused
+    /// (421), which stops DNS rebinding.
+    #[arg(long, value_name = "NAME", value_parser = parse_host_name)]
+    allow_host: Vec<String>,
 }
 
 /// Arguments of the hidden `damier __api` (run by the server, never by a request: its flags
 /// are the server's settings).
 #[derive(Debug, clap::Args)]
 pub struct ApiArgs {
+    /// Print the served commands (`group command`, one a line) and exit: the list the server
+    /// derives from [`served::SERVED`], for the tests that drive the router.
+    #[arg(long, exclusive = true)]
+    served: bool,
     /// The server was started with --allow-heavy: skip the per-request bounds.
     #[arg(long)]
     allow_heavy: bool,
@@ -53,9 +69,11 @@ pub struct ApiArgs {
     #[arg(long, value_name = "DIR")]
     files: Option<PathBuf>,
     /// The command group (queens, automaton, lights, walk).
-    group: String,
+    #[arg(required_unless_present = "served")]
+    group: Option<String>,
     /// The command.
-    command: String,
+    #[arg(required_unless_present = "served")]
+    command: Option<String>,
 }
 
 /// The addresses `--host` names: one IP address, or every address a host name resolves to.
@@ -96,6 +114,21 @@ fn parse_host(text: &str) -> Result<Host, String> {
     Ok(Host(addrs))
 }
 
+/// A name for `--allow-host`: a DNS host name (letters, digits, `-`, `_`, dot-separated
+/// labels, a final dot allowed), kept as given; no port, scheme, path or wildcard.
+fn parse_host_name(text: &str) -> Result<String, String> {
+    let name = text.strip_suffix('.').unwrap_or(text);
+    let label_ok = |l: &str| {
+        !l.is_empty() && l.len() <= 63 && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    };
+    if name.len() > 253 || !name.split('.').all(label_ok) {
+        return Err(format!(
+            "{text:?} is not a host name (letters, digits, `-` and dots, no port: --allow-host lab.local)"
+        ));
+    }
+    Ok(text.to_string())
+}
+
 /// Listens on every address of `host` at `port` (0: a free port, then the same port on the
 /// other addresses). An address this machine does not have (::1 without IPv6) is skipped when
 /// another one listens; any other failure is an error.
@@ -127,6 +160,8 @@ async fn listen(host: &Host, port: u16) -> anyhow::Result<Vec<tokio::net::TcpLis
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let exe = std::env::current_exe().context("cannot find the damier executable")?;
     let mut settings = damier_web::Settings::new(exe);
+    settings.served = served::list();
+    settings.allowed_hosts = a.allow_host.clone();
     settings.allow_heavy = a.allow_heavy;
     settings.timeout = Duration::from_secs(a.timeout);
     if let Some(j) = a.jobs {
@@ -152,6 +187,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                     ", within the size bounds"
                 }
             );
+            errln!("{}", host_advice(&a.allow_host, addr.port()));
         }
         let shown = if a.host.first().is_unspecified() {
             SocketAddr::new([127, 0, 0, 1].into(), addr.port())
@@ -172,6 +208,25 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         damier_web::serve(listeners, settings, shutdown).await.context("the server stopped")
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// What the warning of a non-loopback host says about the names pages may use: only this
+/// machine's IP addresses and the names of `--allow-host`.
+fn host_advice(allowed: &[String], port: u16) -> String {
+    let rule = "other names are refused (421), which stops DNS rebinding";
+    if allowed.is_empty() {
+        format!(
+            "damier: note: open the lab by this machine's IP address (http://IP:{port}/); to let \
+             people use its name, add --allow-host NAME (once per name, e.g. --allow-host \
+             lab.local): {rule}"
+        )
+    } else {
+        let names: Vec<String> = allowed.iter().map(|n| format!("http://{n}:{port}/")).collect();
+        format!(
+            "damier: note: the lab answers at this machine's IP addresses and at {}; {rule}",
+            names.join(", ")
+        )
+    }
 }
 
 /// Starts the desktop's browser on `url`; a failure is a warning only.
@@ -195,6 +250,12 @@ pub fn api(
     tree: &clap::Command,
     run: impl FnOnce(&clap::ArgMatches) -> anyhow::Result<ExitCode>,
 ) -> anyhow::Result<ExitCode> {
+    let (Some(group), Some(command)) = (a.group, a.command) else {
+        for (group, command) in served::list() {
+            outln!("{group} {command}")?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
     let mut body = String::new();
     std::io::stdin()
         .take(damier_web::MAX_BODY as u64 + 1)
@@ -219,9 +280,9 @@ pub fn api(
         ),
     };
     let files = a.files.as_deref().or(own.as_ref().map(tempfile::TempDir::path)).context("no folder")?;
-    let args = match damier_web::fields::to_arguments(tree, &a.group, &a.command, &fields, files) {
+    let args = match fields::to_arguments(tree, &group, &command, &fields, files) {
         Ok(args) => args,
-        Err(e @ damier_web::fields::FieldError::Storage(..)) => return Err(exit::fault(e.to_string())),
+        Err(e @ fields::FieldError::Storage(..)) => return Err(exit::fault(e.to_string())),
         Err(e) => return Err(e.into()),
     };
     // Parse once: the bounds read the very values the command then runs on.
@@ -231,11 +292,11 @@ pub fn api(
     };
     // Messages name the input by its field (`file: line 2 ...`), not by the temporary path.
     let prefix = format!("{}/", files.display());
-    let leaf = matches.subcommand_matches(&a.group).and_then(|g| g.subcommand_matches(&a.command));
+    let leaf = matches.subcommand_matches(&group).and_then(|g| g.subcommand_matches(&command));
     if !a.allow_heavy {
         let bounded = match leaf {
-            Some(m) => damier_web::limits::check(&a.group, &a.command, m),
-            None => Err(format!("no command `{} {}` here", a.group, a.command)),
+            Some(m) => served::check(&group, &command, m),
+            None => Err(format!("no command `{group} {command}` here")),
         };
         if let Err(m) = bounded {
             let _ = writeln!(std::io::stderr(), "damier: error: {}", m.replace(&prefix, ""));

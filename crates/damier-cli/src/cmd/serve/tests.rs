@@ -5,14 +5,14 @@
 use std::any::TypeId;
 use std::path::{Path, PathBuf};
 
+use super::fields::{self, ArgRule, FieldError};
+use super::served::{self as limits, SERVED};
 use clap::CommandFactory;
-use damier_web::fields::{self, EXPOSED, FieldError};
-use damier_web::limits;
-use damier_web::trust::{ArgRule, InputFile, OutputPath};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
 use crate::cmd::Cli;
+use crate::util::{InputFile, OutputPath};
 
 /// The served command `group command` in the CLI's own tree.
 fn served(group: &str, command: &str) -> clap::Command {
@@ -41,7 +41,7 @@ fn looks_like_a_path(arg: &clap::Arg) -> bool {
 fn every_served_argument_is_declared_for_what_it_does() {
     let mut writers = Vec::new();
     let mut inputs = Vec::new();
-    for &(group, command) in EXPOSED {
+    for &(group, command, _) in SERVED {
         let sub = served(group, command);
         for arg in sub.get_arguments() {
             let id = arg.get_id().as_str();
@@ -185,8 +185,8 @@ fn value_for(arg: &clap::Arg) -> BoxedStrategy<Value> {
 /// A request: a served command and an object of its own fields (each present or not), now
 /// and then with an unknown one.
 fn any_request() -> impl Strategy<Value = (usize, Value)> {
-    (0..EXPOSED.len()).prop_flat_map(|i| {
-        let (group, command) = EXPOSED[i];
+    (0..SERVED.len()).prop_flat_map(|i| {
+        let (group, command, _) = SERVED[i];
         let mut fields: Vec<BoxedStrategy<Option<(String, Value)>>> = served(group, command)
             .get_arguments()
             .filter(|a| !["help", "version"].contains(&a.get_id().as_str()))
@@ -281,7 +281,7 @@ proptest! {
     /// names no file to write, reads only files of its private folder, and is within bounds.
     #[test]
     fn any_body_is_mapped_parsed_and_bounded((i, body) in any_request()) {
-        let (group, command) = EXPOSED[i];
+        let (group, command, _) = SERVED[i];
         let dir = tempfile::tempdir().unwrap();
         let Ok(argv) = fields::to_arguments(&Cli::command(), group, command, &body, dir.path()) else {
             return Ok(());

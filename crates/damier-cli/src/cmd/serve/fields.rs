@@ -1,58 +1,99 @@
-//! The one mapping between a JSON object and a command's own arguments.
+//! The one mapping between a JSON object and a command's own arguments, run by the `__api`
+//! child of `damier serve`.
 //!
 //! `POST /api/<group>/<command>` with `{"n": 10}` runs exactly `damier <group> <command> 10
 //! --json`: every key is the id of one of the command's arguments as clap knows it (the field
 //! name of its `Args` struct, so `max_steps` for `--max-steps`), read from the CLI's own
 //! `clap::Command` at run time. Nothing here lists a command's options, so a new option is on
-//! the web the moment it is on the command line, under the rules of [`crate::trust`].
+//! the web the moment it is on the command line, under the rules of [`ArgRule`]; the commands
+//! served are those of [`super::served::SERVED`].
 //!
 //! Each argument takes exactly one JSON shape ([`ArgRule`]): a flag `true`, `false` or `null`;
 //! a one-value argument a number or a string; a many-value argument (a positional list such as
 //! `queens check`'s columns, or a repeated option) an array of them or one of them; an input
-//! file ([`crate::trust::InputFile`]) its content as a string, which goes to a file in a
-//! private temporary folder whose path the command gets. Any other shape is refused, and so is
-//! every argument that writes or names a file on the server (its type says so) or that the
-//! command declares in conflict with `--json` (`--columns`: a text form). Values reach
-//! clap as `--name=value` and positionals after `--`, so a value starting with `-` stays a
-//! value.
+//! file ([`InputFile`]) its content as a string, which goes to a file in a private temporary
+//! folder whose path the command gets. Any other shape is refused, and so is every argument
+//! that writes or names a file on the server (its type says so: [`OutputPath`], or a bare
+//! path) or that the command declares in conflict with `--json` (`--columns`: a text form).
+//! Values reach clap as `--name=value` and positionals after `--`, so a value starting with
+//! `-` stays a value.
+//!
+//! What an argument may carry is read from its type, not its name: a new option that writes a
+//! file is refused over HTTP the day it is added, if it is declared as what it is.
 
 use std::ffi::OsString;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::trust::ArgRule;
+use super::served::is_served;
+use crate::util::{InputFile, OutputPath};
 
-/// The commands a page may run, as `(group, command)`. Benchmarks, timings, exports and the
-/// multi-machine `sum` stay on the command line: they measure the machine or write files.
-pub const EXPOSED: &[(&str, &str)] = &[
-    ("queens", "count"),
-    ("queens", "list"),
-    ("queens", "first"),
-    ("queens", "solve"),
-    ("queens", "max"),
-    ("queens", "corners"),
-    ("queens", "check"),
-    ("queens", "estimate"),
-    ("automaton", "run"),
-    ("automaton", "trap"),
-    ("lights", "solve"),
-    ("lights", "count"),
-    ("lights", "kernel"),
-    ("lights", "winnable"),
-    ("lights", "table"),
-    ("lights", "chase"),
-    ("lights", "chase-table"),
-    ("walk", "solve"),
-    ("walk", "count"),
-    ("walk", "table"),
-    ("walk", "replay"),
-];
-
-/// True if `group command` may be run over HTTP.
-pub fn is_exposed(group: &str, command: &str) -> bool {
-    EXPOSED.iter().any(|&(g, c)| g == group && c == command)
+/// What a request may give for one argument of a served command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArgRule {
+    /// A flag: JSON `true` sets it, `false` or `null` leaves it out.
+    Flag,
+    /// One value: a JSON number or string.
+    One,
+    /// Several values: a JSON array of numbers or strings (or one of them).
+    Many,
+    /// An input file: its content, as one JSON string.
+    Content,
+    /// Not available over HTTP, and why.
+    Refused(&'static str),
 }
+
+impl ArgRule {
+    /// The rule of `arg`, from its action, arity and value type.
+    pub fn of(arg: &clap::Arg) -> ArgRule {
+        use std::any::TypeId;
+        let parser = arg.get_value_parser();
+        let is = |t: TypeId| parser.type_id() == t;
+        if is(TypeId::of::<OutputPath>()) {
+            return ArgRule::Refused("writes a file on the server");
+        }
+        if is(TypeId::of::<PathBuf>()) || is(TypeId::of::<OsString>()) {
+            return ArgRule::Refused("names a file on the server");
+        }
+        let many = matches!(arg.get_action(), clap::ArgAction::Append)
+            || arg.get_num_args().is_some_and(|r| r.max_values() > 1);
+        if is(TypeId::of::<InputFile>()) {
+            return if many {
+                ArgRule::Refused("names several files on the server")
+            } else {
+                ArgRule::Content
+            };
+        }
+        match arg.get_action() {
+            clap::ArgAction::SetTrue | clap::ArgAction::SetFalse | clap::ArgAction::Count => ArgRule::Flag,
+            clap::ArgAction::Set | clap::ArgAction::Append if many => ArgRule::Many,
+            clap::ArgAction::Set => ArgRule::One,
+            _ => ArgRule::Refused("is not an option of the command"),
+        }
+    }
+
+    /// The rule of `arg` as an argument of `command`: [`ArgRule::of`], except that an
+    /// argument the command declares in conflict with `--json` (a choice among text forms,
+    /// such as `--columns`) is refused, since every API call runs with `--json`.
+    pub fn in_command(command: &clap::Command, arg: &clap::Arg) -> ArgRule {
+        let is_json = |a: &clap::Arg| a.get_id() == JSON;
+        let json = command.get_arguments().find(|a| is_json(a));
+        let excludes_json = json.is_some_and(|json| {
+            !is_json(arg)
+                && (command.get_arg_conflicts_with(arg).into_iter().any(is_json)
+                    || command.get_arg_conflicts_with(json).into_iter().any(|a| a.get_id() == arg.get_id()))
+        });
+        if excludes_json {
+            ArgRule::Refused("chooses a text form, and the API always answers JSON")
+        } else {
+            ArgRule::of(arg)
+        }
+    }
+}
+
+/// The id of the argument every API call adds (`--json`).
+const JSON: &str = "json";
 
 /// Why a JSON object does not map onto a command line.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -104,7 +145,7 @@ pub fn to_arguments(
     files: &Path,
 ) -> Result<Vec<OsString>, FieldError> {
     let unknown = || FieldError::UnknownCommand(group.to_string(), command.to_string());
-    if !is_exposed(group, command) {
+    if !is_served(group, command) {
         return Err(unknown());
     }
     let sub = root.find_subcommand(group).and_then(|g| g.find_subcommand(command)).ok_or_else(unknown)?;
@@ -146,7 +187,7 @@ pub fn to_arguments(
     positionals.sort_by_key(|(i, _)| *i);
     let mut args: Vec<OsString> = vec!["damier".into(), group.into(), command.into()];
     args.extend(options);
-    if sub.get_arguments().any(|a| a.get_id() == crate::trust::JSON) {
+    if sub.get_arguments().any(|a| a.get_id() == JSON) {
         args.push("--json".into());
     }
     if positionals.iter().any(|(_, v)| !v.is_empty()) {
@@ -160,9 +201,8 @@ pub fn to_arguments(
 /// The arguments of `sub` a request may name: not hidden, not `--json` (always added), not
 /// help or version, and not refused by their [`ArgRule`].
 fn served_arguments(sub: &clap::Command) -> impl Iterator<Item = &clap::Arg> {
-    sub.get_arguments().filter(|a| {
-        !a.is_hide_set() && ![crate::trust::JSON, "help", "version"].contains(&a.get_id().as_str())
-    })
+    sub.get_arguments()
+        .filter(|a| !a.is_hide_set() && ![JSON, "help", "version"].contains(&a.get_id().as_str()))
 }
 
 /// The keys a command accepts, for error messages (refused arguments are not listed).
@@ -222,7 +262,6 @@ fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trust::{InputFile, OutputPath};
     use clap::{Arg, ArgAction, Command, value_parser};
 
     fn tree() -> Command {
@@ -345,8 +384,54 @@ mod tests {
         {
             use std::os::unix::fs::PermissionsExt;
             assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
-            let folder = crate::jobs::private_folder().unwrap();
+            let folder = damier_web::jobs::private_folder().unwrap();
             assert_eq!(std::fs::metadata(folder.path()).unwrap().permissions().mode() & 0o777, 0o700);
+        }
+    }
+    #[test]
+    fn argument_rules_follow_the_type() {
+        use clap::{Arg, ArgAction, value_parser};
+        let rule = |a: Arg| ArgRule::of(&a);
+        assert_eq!(
+            rule(Arg::new("out").long("out").value_parser(value_parser!(OutputPath))),
+            ArgRule::Refused("writes a file on the server")
+        );
+        assert!(matches!(
+            rule(Arg::new("x").long("x").value_parser(value_parser!(PathBuf))),
+            ArgRule::Refused(_)
+        ));
+        assert!(matches!(
+            rule(Arg::new("x").long("x").value_parser(value_parser!(OsString))),
+            ArgRule::Refused(_)
+        ));
+        assert_eq!(rule(Arg::new("f").value_parser(value_parser!(InputFile))), ArgRule::Content);
+        assert_eq!(rule(Arg::new("j").long("j").action(ArgAction::SetTrue)), ArgRule::Flag);
+        assert_eq!(rule(Arg::new("n").value_parser(value_parser!(u32))), ArgRule::One);
+        assert_eq!(rule(Arg::new("c").num_args(0..).value_parser(value_parser!(u32))), ArgRule::Many);
+        assert_eq!(rule(Arg::new("s").long("s").action(ArgAction::Append)), ArgRule::Many);
+    }
+
+    #[test]
+    fn an_argument_in_conflict_with_json_is_refused() {
+        use clap::{Arg, ArgAction, Command};
+        let flag = |id: &'static str| Arg::new(id).long(id).action(ArgAction::SetTrue);
+        let command = Command::new("first")
+            .arg(flag("json"))
+            .arg(flag("columns").conflicts_with("json"))
+            .arg(flag("boards"))
+            .arg(flag("plain"))
+            .arg(flag("terse").conflicts_with("plain"));
+        let command =
+            Command::new("damier").subcommand(command.mut_arg("json", |a| a.conflicts_with("boards")));
+        let command = command.find_subcommand("first").unwrap();
+        let rule = |id: &str| {
+            ArgRule::in_command(command, command.get_arguments().find(|a| a.get_id() == id).unwrap())
+        };
+        // Declared on either side of the conflict.
+        assert!(matches!(rule("columns"), ArgRule::Refused(why) if why.contains("JSON")));
+        assert!(matches!(rule("boards"), ArgRule::Refused(_)));
+        for id in ["json", "plain", "terse"] {
+            assert_eq!(rule(id), ArgRule::Flag, "{id}");
         }
     }
 }

@@ -1,17 +1,28 @@
-//! Per-request bounds on heavy jobs, applied to the arguments that will run.
+//! The commands the web lab serves, each with its bounds: the one list of them.
 //!
-//! The library's own checks (board sizes, `n` ranges) still apply in the command; these are the
-//! server's tighter bounds so that one page cannot keep the machine busy for hours. They are
-//! lifted by `damier serve --allow-heavy` (the time limit and the job count still hold).
+//! `POST /api/<group>/<command>` runs a command only if it is in [`SERVED`], and the child
+//! runs it only once its bound accepted the parsed arguments: serving a new command is one
+//! entry here, with its bound. The server's list of served commands
+//! (`damier_web::Settings::served`) is derived from this one ([`list`]), and so are the tests'.
+//! Benchmarks, timings, exports and the multi-machine `sum` are not served: they measure the
+//! machine or write files.
 //!
-//! [`check`] reads the values clap parsed from the very argument vector the command then runs
+//! The bounds are the server's, tighter than the library's own checks (which still apply in
+//! the command), so that one page cannot keep the machine busy for hours. They are lifted by
+//! `damier serve --allow-heavy` (the time limit and the job count still hold).
+//!
+//! A bound reads the values clap parsed from the very argument vector the command then runs
 //! on (`clap::ArgMatches`), by their types, and the input files by the library's own readers:
-//! whatever JSON shape a field had, the bound sees what runs. It fails closed: a served
-//! command without a rule here, or an argument whose id or type changed, is refused.
+//! whatever JSON shape a field had, the bound sees what runs. It fails closed: a command
+//! without an entry here, or an argument whose id or type changed, is refused.
 
 use std::path::Path;
 
 use clap::ArgMatches;
+use clap::parser::ValueSource;
+pub use damier_web::live::{AUTOMATON_MAX_N, BOARD_MAX_SIDE};
+
+use crate::util::InputFile;
 
 /// Largest `n` counted (`queens count`): n = 18 takes seconds on two cores.
 pub const COUNT_MAX_N: u64 = 18;
@@ -23,8 +34,6 @@ pub const LIST_MAX_LIMIT: u64 = 1_000_000;
 pub const SOLVE_MAX_N: u64 = 1_000_000;
 /// Largest `n` for the corner exercises (they list the solutions of n + 1).
 pub const CORNERS_MAX_N: u64 = 12;
-/// Largest automaton side.
-pub const AUTOMATON_MAX_N: u64 = 64;
 /// Most automaton updates of one run.
 pub const AUTOMATON_MAX_STEPS: u64 = 100_000_000;
 /// Most boards one traced automaton run prints.
@@ -44,30 +53,61 @@ pub const ESTIMATE_BIG_MAX_SAMPLES: u64 = 20;
 /// Largest `n` estimated: a sampled task holds both its halves whole, about 1 GB for the
 /// largest tasks of n = 26, 3 GB at 27 and more at 28 (and a whole task runs minutes there).
 pub const ESTIMATE_MAX_N: u64 = 26;
-/// Largest board side for Lights Out and the walk.
-pub const BOARD_MAX_SIDE: u64 = 2000;
 /// Most worker threads one request may ask for (`threads` of the counters).
 pub const MAX_THREADS: u64 = 64;
+
+/// A served command's bound: refuses its parsed arguments when they exceed this server's
+/// bounds, with a message naming the bound.
+type Bound = fn(&ArgMatches) -> Result<(), String>;
+
+/// The served commands, `(group, command, bound)`.
+pub const SERVED: &[(&str, &str, Bound)] = &[
+    ("queens", "count", queens_count),
+    ("queens", "list", queens_list),
+    ("queens", "first", unbounded),
+    ("queens", "solve", queens_solve),
+    ("queens", "max", queens_solve),
+    ("queens", "corners", |m| at_most(m, "n", CORNERS_MAX_N)),
+    ("queens", "check", unbounded),
+    ("queens", "estimate", queens_estimate),
+    ("automaton", "run", automaton_run),
+    ("automaton", "trap", automaton_trap),
+    ("lights", "solve", |m| lights_boards(m, &["all_on", "random"], &["file", "target"])),
+    ("lights", "count", lights_size),
+    ("lights", "kernel", lights_size),
+    ("lights", "winnable", |m| lights_boards(m, &[], &["file", "target"])),
+    ("lights", "table", |m| at_most(m, "to", BOARD_MAX_SIDE)),
+    ("lights", "chase", |m| lights_boards(m, &[], &["file"])),
+    ("lights", "chase-table", lights_size),
+    ("walk", "solve", walk_sides),
+    ("walk", "count", walk_sides),
+    // Bounded by its own range (to <= 300).
+    ("walk", "table", unbounded),
+    ("walk", "replay", walk_sides),
+];
+
+/// The served commands as `(group, command)`, for `damier_web::Settings::served`.
+pub fn list() -> Vec<(String, String)> {
+    SERVED.iter().map(|&(g, c, _)| (g.to_string(), c.to_string())).collect()
+}
+
+/// True if `group command` is served.
+pub fn is_served(group: &str, command: &str) -> bool {
+    SERVED.iter().any(|&(g, c, _)| g == group && c == command)
+}
 
 /// The advice at the end of every refusal.
 const HEAVY: &str = "(start the server with --allow-heavy for more)";
 
-/// Refuses the parsed arguments `m` of `group command` when they exceed the bounds above; the
-/// message names the bound. Input files are read where their size matters.
+/// Refuses the parsed arguments `m` of `group command` when they exceed its bounds; the
+/// message names the bound. Input files are read where their size matters. A command that is
+/// not served has no bounds, and is refused.
 pub fn check(group: &str, command: &str, m: &ArgMatches) -> Result<(), String> {
-    let at_most = |id: &str, max: u64| match number(m, id)? {
-        Some(v) if v > max => {
-            let default = if m.value_source(id) == Some(clap::parser::ValueSource::DefaultValue) {
-                format!(" (the command's default: give {id} at most {max})")
-            } else {
-                String::new()
-            };
-            Err(format!("{id} = {v} is above {max}, this server's bound{default} {HEAVY}"))
-        }
-        _ => Ok(()),
+    let Some(&(_, _, bound)) = SERVED.iter().find(|&&(g, c, _)| g == group && c == command) else {
+        return Err(format!("`{group} {command}` has no bounds here, so it is not served"));
     };
     if has(m, "threads") {
-        at_most("threads", MAX_THREADS)?;
+        at_most(m, "threads", MAX_THREADS)?;
     }
     // The server's GPU is not lent to requests: a GPU count or estimate, and the GPU's tuning,
     // are for the command line (or a server started with --allow-heavy). Every command with
@@ -76,101 +116,126 @@ pub fn check(group: &str, command: &str, m: &ArgMatches) -> Result<(), String> {
         return Err(format!("device other than cpu uses the server's GPU {HEAVY}"));
     }
     for id in ["gpu_adapter", "gpu_rows", "gpu_slots", "gpu_budget"] {
-        if has(m, id) && m.value_source(id) == Some(clap::parser::ValueSource::CommandLine) {
+        if has(m, id) && m.value_source(id) == Some(ValueSource::CommandLine) {
             return Err(format!("{id} tunes the server's GPU {HEAVY}"));
         }
     }
-    match (group, command) {
-        ("queens", "count") => at_most("n", COUNT_MAX_N),
-        ("queens", "list") => {
-            if flag(m, "all")? {
-                return Err(format!("all = true lists millions of solutions {HEAVY}"));
-            }
-            at_most("limit", LIST_MAX_LIMIT)?;
-            if number(m, "random")?.is_some() {
-                at_most("n", SOLVE_MAX_N)
-            } else if number(m, "limit")?.is_none() {
-                match number(m, "n")? {
-                    Some(n) if n > LIST_MAX_N => Err(format!(
-                        "n = {n} is above {LIST_MAX_N}, this server's bound for a full list \
-                         (give a limit, or start the server with --allow-heavy)"
-                    )),
-                    _ => Ok(()),
-                }
+    bound(m)
+}
+
+/// Bounded by the library and the time limit (`queens first`: n <= 64; `check`: the columns
+/// by the body size).
+fn unbounded(_: &ArgMatches) -> Result<(), String> {
+    Ok(())
+}
+
+fn queens_count(m: &ArgMatches) -> Result<(), String> {
+    at_most(m, "n", COUNT_MAX_N)
+}
+
+fn queens_list(m: &ArgMatches) -> Result<(), String> {
+    if flag(m, "all")? {
+        return Err(format!("all = true lists millions of solutions {HEAVY}"));
+    }
+    at_most(m, "limit", LIST_MAX_LIMIT)?;
+    if number(m, "random")?.is_some() {
+        return at_most(m, "n", SOLVE_MAX_N);
+    }
+    if number(m, "limit")?.is_some() {
+        return Ok(());
+    }
+    match number(m, "n")? {
+        Some(n) if n > LIST_MAX_N => Err(format!(
+            "n = {n} is above {LIST_MAX_N}, this server's bound for a full list \
+             (give a limit, or start the server with --allow-heavy)"
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn queens_solve(m: &ArgMatches) -> Result<(), String> {
+    at_most(m, "n", SOLVE_MAX_N)
+}
+
+fn queens_estimate(m: &ArgMatches) -> Result<(), String> {
+    at_most(m, "samples", ESTIMATE_MAX_SAMPLES)?;
+    at_most(m, "n", ESTIMATE_MAX_N)?;
+    if number(m, "n")?.unwrap_or(0) <= ESTIMATE_WHOLE_MAX_N {
+        return Ok(());
+    }
+    at_most(m, "samples", ESTIMATE_BIG_MAX_SAMPLES)?;
+    // `queries` is `all` or a count, in the command's own type: read as given.
+    let queries = raw_text(m, "queries")?;
+    match queries.as_deref().map(str::parse::<u64>) {
+        Some(Ok(k)) if k <= ESTIMATE_MAX_QUERIES => Ok(()),
+        _ => Err(format!(
+            "queries = {} times whole tasks, minutes each above n = {ESTIMATE_WHOLE_MAX_N}: give \
+             queries at most {ESTIMATE_MAX_QUERIES} {HEAVY}",
+            queries.as_deref().unwrap_or("(none)")
+        )),
+    }
+}
+
+fn automaton_run(m: &ArgMatches) -> Result<(), String> {
+    at_most(m, "n", AUTOMATON_MAX_N)?;
+    if let Some(path) = input(m, "from")? {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("from: {e}"))?;
+        // A position the parser refuses is the command's to refuse, with its message.
+        if let Ok((n, _)) = damier::automaton::text::parse_position(&text)
+            && u64::from(n) > AUTOMATON_MAX_N
+        {
+            return Err(format!(
+                "from: a {n} x {n} position is above {AUTOMATON_MAX_N}, this server's bound {HEAVY}"
+            ));
+        }
+    }
+    at_most(m, "max_steps", AUTOMATON_MAX_STEPS)?;
+    if let (Some(k), Some(steps)) = (number(m, "trace")?, number(m, "max_steps")?)
+        && steps / k > AUTOMATON_MAX_TRACES
+    {
+        return Err(format!(
+            "trace = {k} prints {} boards in {steps} updates: more than {AUTOMATON_MAX_TRACES}, \
+             this server's bound {HEAVY}",
+            steps / k
+        ));
+    }
+    Ok(())
+}
+
+fn automaton_trap(m: &ArgMatches) -> Result<(), String> {
+    let samples = number(m, "samples")?.unwrap_or(1);
+    let steps = number(m, "max_steps")?.unwrap_or(0);
+    if samples.saturating_mul(steps) > TRAP_MAX_UPDATES {
+        return Err(format!(
+            "samples x max_steps = {samples} x {steps} is above {TRAP_MAX_UPDATES} updates, \
+             this server's bound {HEAVY}"
+        ));
+    }
+    Ok(())
+}
+
+fn lights_size(m: &ArgMatches) -> Result<(), String> {
+    lights_boards(m, &["size"], &[])
+}
+
+fn walk_sides(m: &ArgMatches) -> Result<(), String> {
+    at_most(m, "rows", BOARD_MAX_SIDE)?;
+    at_most(m, "cols", BOARD_MAX_SIDE)
+}
+
+/// Refuses the integer argument `id` above `max`, saying so when the value is the command's
+/// default.
+fn at_most(m: &ArgMatches, id: &str, max: u64) -> Result<(), String> {
+    match number(m, id)? {
+        Some(v) if v > max => {
+            let default = if m.value_source(id) == Some(ValueSource::DefaultValue) {
+                format!(" (the command's default: give {id} at most {max})")
             } else {
-                Ok(())
-            }
+                String::new()
+            };
+            Err(format!("{id} = {v} is above {max}, this server's bound{default} {HEAVY}"))
         }
-        ("queens", "solve" | "max") => at_most("n", SOLVE_MAX_N),
-        ("queens", "corners") => at_most("n", CORNERS_MAX_N),
-        ("queens", "estimate") => {
-            at_most("samples", ESTIMATE_MAX_SAMPLES)?;
-            at_most("n", ESTIMATE_MAX_N)?;
-            if number(m, "n")?.unwrap_or(0) <= ESTIMATE_WHOLE_MAX_N {
-                return Ok(());
-            }
-            at_most("samples", ESTIMATE_BIG_MAX_SAMPLES)?;
-            // `queries` is `all` or a count, in the command's own type: read as given.
-            let queries = raw_text(m, "queries")?;
-            match queries.as_deref().map(str::parse::<u64>) {
-                Some(Ok(k)) if k <= ESTIMATE_MAX_QUERIES => Ok(()),
-                _ => Err(format!(
-                    "queries = {} times whole tasks, minutes each above n = {ESTIMATE_WHOLE_MAX_N}: give \
-                     queries at most {ESTIMATE_MAX_QUERIES} {HEAVY}",
-                    queries.as_deref().unwrap_or("(none)")
-                )),
-            }
-        }
-        // Bounded by the library (n <= 64) and the time limit; the columns by the body size.
-        ("queens", "first" | "check") => Ok(()),
-        ("automaton", "run") => {
-            at_most("n", AUTOMATON_MAX_N)?;
-            if let Some(path) = input(m, "from")? {
-                let text = std::fs::read_to_string(path).map_err(|e| format!("from: {e}"))?;
-                // A position the parser refuses is the command's to refuse, with its message.
-                if let Ok((n, _)) = damier::automaton::text::parse_position(&text)
-                    && u64::from(n) > AUTOMATON_MAX_N
-                {
-                    return Err(format!(
-                        "from: a {n} x {n} position is above {AUTOMATON_MAX_N}, this server's bound {HEAVY}"
-                    ));
-                }
-            }
-            at_most("max_steps", AUTOMATON_MAX_STEPS)?;
-            if let (Some(k), Some(steps)) = (number(m, "trace")?, number(m, "max_steps")?)
-                && steps / k > AUTOMATON_MAX_TRACES
-            {
-                return Err(format!(
-                    "trace = {k} prints {} boards in {steps} updates: more than {AUTOMATON_MAX_TRACES}, \
-                     this server's bound {HEAVY}",
-                    steps / k
-                ));
-            }
-            Ok(())
-        }
-        ("automaton", "trap") => {
-            let samples = number(m, "samples")?.unwrap_or(1);
-            let steps = number(m, "max_steps")?.unwrap_or(0);
-            if samples.saturating_mul(steps) > TRAP_MAX_UPDATES {
-                return Err(format!(
-                    "samples x max_steps = {samples} x {steps} is above {TRAP_MAX_UPDATES} updates, \
-                     this server's bound {HEAVY}"
-                ));
-            }
-            Ok(())
-        }
-        ("lights", "table") => at_most("to", BOARD_MAX_SIDE),
-        ("lights", "solve") => lights_boards(m, &["all_on", "random"], &["file", "target"]),
-        ("lights", "winnable") => lights_boards(m, &[], &["file", "target"]),
-        ("lights", "chase") => lights_boards(m, &[], &["file"]),
-        ("lights", "count" | "kernel" | "chase-table") => lights_boards(m, &["size"], &[]),
-        ("walk", "solve" | "count" | "replay") => {
-            at_most("rows", BOARD_MAX_SIDE)?;
-            at_most("cols", BOARD_MAX_SIDE)
-        }
-        // `walk table` is bounded by its own range (to <= 300).
-        ("walk", "table") => Ok(()),
-        _ => Err(format!("`{group} {command}` has no bounds here, so it is not served")),
+        _ => Ok(()),
     }
 }
 
@@ -241,7 +306,7 @@ fn raw_text(m: &ArgMatches, id: &str) -> Result<Option<String>, String> {
 
 /// The path of the input-file argument `id`.
 fn input<'a>(m: &'a ArgMatches, id: &str) -> Result<Option<&'a Path>, String> {
-    m.try_get_one::<crate::trust::InputFile>(id).map(|v| v.map(|f| f.as_ref())).map_err(|_| unreadable(id))
+    m.try_get_one::<InputFile>(id).map(|v| v.map(|f| f.as_ref())).map_err(|_| unreadable(id))
 }
 
 /// The refusal when a bound cannot read its argument (a renamed or retyped option).
@@ -252,7 +317,7 @@ fn unreadable(id: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trust::InputFile;
+    use crate::util::InputFile;
     use clap::{Arg, ArgAction, Command, value_parser};
 
     fn count() -> Command {
