@@ -1,8 +1,7 @@
 // The automaton: a run lives on the server (the library's Automaton); the page asks for
 // updates and draws each frame.
-import { header, api, intInput, say, seedInput } from '/common.js';
+import { api, intInput, say, seedInput, fromLink, toLink, toLinkedSteps } from '/common.js';
 
-header();
 const $ = (id) => document.getElementById(id);
 const canvas = $('automaton');
 const ctx = canvas.getContext('2d');
@@ -65,6 +64,8 @@ function draw() {
   $('s-moves').textContent = frame.moves.toLocaleString();
   $('s-solved').textContent = frame.solved ? 'yes' : 'no';
   $('s-absorbing').textContent = frame.absorbing ? 'yes' : 'no';
+  // The link: the run's parameters, its seed and the updates made (the same seed replays it).
+  toLink({ model: frame.model, n: frame.n, eps: frame.eps, eta: frame.eta, seed: frame.seed, steps: frame.steps });
   if (frame.solved) say($('status'), `Solved after ${frame.steps.toLocaleString()} updates and ${frame.moves.toLocaleString()} moves.`, 'ok');
 }
 
@@ -132,4 +133,13 @@ async function loadModels() {
 }
 
 showSpeed();
-loadModels().then(newRun).then(() => requestAnimationFrame(loop));
+// The run of the link (`?model=cell&n=8&eps=0.01&eta=0.03&seed=7&steps=300`), or a new one.
+loadModels()
+  .then(() => {
+    fromLink(['model', 'n', 'eps', 'eta', 'seed']);
+    if (!$('model').value) $('model').selectedIndex = 0;
+    $('model').onchange?.();
+  })
+  .then(newRun)
+  .then(() => toLinkedSteps(advance, () => frame && { steps: frame.steps, over: frame.solved }))
+  .then(() => requestAnimationFrame(loop));

@@ -1,9 +1,8 @@
 // Huge boards: a Lights Out board up to 2000 x 2000 solved on the server, both boards drawn
 // from the raw PBM files it answers (which are also the downloads), zoom and pan on a canvas;
 // one n-queens solution by local search drawn as an image.
-import { header, api, say, newSeed, seedInput } from '/common.js';
+import { api, say, newSeed, seedInput, linked, fromLink, toLink } from '/common.js';
 
-header();
 const $ = (id) => document.getElementById(id);
 const view = $('view');
 const ctx = view.getContext('2d');
@@ -97,6 +96,10 @@ function setLink(a, b64) {
   a.setAttribute('aria-disabled', 'false');
 }
 
+// The link: the board's start, size and seed (an uploaded file has no link), and the queens'
+// n and seed once drawn.
+const link = {};
+
 async function solve(body) {
   say($('status'), 'Solving…');
   $('solve').disabled = true;
@@ -112,6 +115,9 @@ async function solve(body) {
     $('s-presses').textContent = answer.solvable ? answer.presses.toLocaleString() : 'none: not winnable';
     $('s-seconds').textContent = `${answer.seconds.toFixed(3)} s`;
     $('s-seed').textContent = answer.seed ?? '–';
+    for (const k of ['start', 'w', 'h', 'seed']) delete link[k];
+    if (body.start !== 'pbm') Object.assign(link, { start: body.start, w: answer.width, h: answer.height, seed: answer.seed });
+    toLink(link);
     say($('status'), answer.solvable
       ? `Solved: ${answer.presses.toLocaleString()} presses switch every light off (checked by the server).`
       : 'This board cannot be switched off.', answer.solvable ? 'ok' : 'bad');
@@ -194,8 +200,16 @@ $('queens').onclick = async () => {
     });
     g.putImageData(img, 0, 0);
     say($('queens-status'), `n = ${data.n.toLocaleString()}: a solution (checked by the server) in ${data.seconds.toFixed(2)} s, seed ${data.seed}.`, 'ok');
+    Object.assign(link, { qn: data.n, qseed: data.seed });
+    toLink(link);
   } catch (e) { say($('queens-status'), e.message, 'bad'); }
   $('queens').disabled = false;
 };
-// Something to look at from the start: a random 500 x 500 board, solved.
-solve({ start: 'random', size: '500x500' });
+// The boards of the link (`?start=random&w=1000&h=1000&seed=7&qn=1000&qseed=3`); without one,
+// something to look at from the start: a random 500 x 500 board, solved.
+fromLink(['w', 'h', 'seed', 'qn', 'qseed']);
+const linkedStart = document.querySelector(`input[name="start"][value="${linked.get('start') === 'all_on' ? 'all_on' : 'random'}"]`);
+if (linkedStart) linkedStart.checked = true;
+if (linked.has('w') && linked.has('h')) $('solve').click();
+else solve({ start: 'random', size: '500x500' });
+if (linked.has('qn')) $('queens').click();

@@ -1,22 +1,47 @@
-// Shared by every page: the navigation, the API calls, a seeded generator, keyboard grids.
+// Shared by every page: the state in the link, the API calls, a seeded generator, keyboard grids.
+// (The head and the navigation are the server's one template: crates/damier-web/src/assets.rs.)
 
-const PAGES = [
-  ['/', 'Home'],
-  ['/lights', 'Lights Out'],
-  ['/walk', 'The walk'],
-  ['/automaton', 'Queens automaton'],
-  ['/queens', 'n queens'],
-  ['/factor', 'Factoring'],
-  ['/big', 'Huge boards'],
-  ['/count', 'Counting'],
-];
+/**
+ * The page's state as its link gave it (the query string, read once on load): a link with the
+ * problem, the size, the seed and the position reproduces the board.
+ */
+export const linked = new URLSearchParams(location.search);
 
-/** Fills <header class="top"> with the brand and the navigation. */
-export function header() {
-  const top = document.querySelector('header.top');
-  const links = PAGES.map(([href, name]) =>
-    `<a href="${href}"${location.pathname === href ? ' aria-current="page"' : ''}>${name}</a>`).join('');
-  top.innerHTML = `<a class="brand" href="/">damier lab</a><nav aria-label="Problems">${links}</nav>`;
+/** Sets each input (by id) from the link's key of the same name, where the link has one. */
+export function fromLink(ids) {
+  for (const id of ids) {
+    if (linked.has(id)) document.getElementById(id).value = linked.get(id);
+  }
+}
+
+/**
+ * Writes `state` (key → value; empty, null and undefined left out) as the page's query string,
+ * so that the address bar always holds a link to what is on the page; the browser's history
+ * gets no entry.
+ */
+export function toLink(state) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(state)) {
+    if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+  }
+  const query = q.toString();
+  history.replaceState(null, '', query ? `${location.pathname}?${query}` : location.pathname);
+}
+
+/**
+ * Steps a live run to the link's update count (`steps`), at most 10^7 updates a request (the
+ * server's bound): advance(k) steps it, at() gives { steps, over } of the run now (over: it
+ * stopped on its own), or null.
+ */
+export async function toLinkedSteps(advance, at) {
+  const target = Number(linked.get('steps'));
+  if (!Number.isSafeInteger(target) || target <= 0) return;
+  for (;;) {
+    const now = at();
+    if (!now || now.over || now.steps >= target) return;
+    await advance(Math.min(target - now.steps, 10_000_000));
+    if (at()?.steps === now.steps) return;
+  }
 }
 
 /** An API error: the server's one-line message and the HTTP status. */

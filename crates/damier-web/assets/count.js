@@ -1,8 +1,7 @@
 // Counting: an estimate (queens estimate), a bounded count with live progress (the stream of
 // queens count), and the read-only view of the journal the server was started with.
-import { header, api, intInput, say, countWithProgress, newSeed, seedInput } from '/common.js';
+import { api, intInput, say, countWithProgress, newSeed, seedInput, linked, toLink } from '/common.js';
 
-header();
 const $ = (id) => document.getElementById(id);
 
 const duration = (s) => {
@@ -32,11 +31,20 @@ $('estimate').onclick = async () => {
       : `${data.known_solutions.toLocaleString()} (${data.known_inside ? 'inside' : 'outside'} the interval)`;
     say($('estimate-status'), `n = ${data.n}: about ${duration(data.core_hours * 3600)} of one core (seed ${data.seed}).`,
       data.known_inside === false ? 'bad' : 'ok');
+    toLink({ n: body.n, samples: body.samples, queries: body.queries, seed: data.seed, count: $('count-n').value });
   } catch (e) { say($('estimate-status'), e.message, 'bad'); }
   $('estimate').disabled = false;
 };
 
 countWithProgress($('count-n'), $('count'), $('cancel'), $('progress'), $('count-status'));
+$('count-n').addEventListener('change', () => toLink({ ...Object.fromEntries(new URLSearchParams(location.search)), count: $('count-n').value }));
+
+// The estimate of the link (`?n=14&samples=20&queries=all&seed=7&count=12`): its fields filled,
+// and run again when the link has its seed (the same seed gives the same tasks).
+for (const [key, id] of [['n', 'e-n'], ['samples', 'e-samples'], ['queries', 'e-queries'], ['seed', 'e-seed'], ['count', 'count-n']]) {
+  if (linked.has(key)) $(id).value = linked.get(key);
+}
+if (linked.has('seed')) $('estimate').click();
 
 function chart(recent) {
   const canvas = $('j-chart');

@@ -1,8 +1,7 @@
 // The factoring automaton: a run lives on the server (the library's factor::FactorAutomaton); the
 // page asks for updates at the chosen pace and draws the grid of each frame.
-import { header, api, intInput, say, seedInput, Pacer } from '/common.js';
+import { api, intInput, say, seedInput, Pacer, linked, fromLink, toLink, toLinkedSteps } from '/common.js';
 
-header();
 const $ = (id) => document.getElementById(id);
 const canvas = $('grid');
 const ctx = canvas.getContext('2d');
@@ -63,6 +62,8 @@ function draw() {
   $('s-flips').textContent = frame.flips.toLocaleString();
   $('s-ab').textContent = `${frame.a} × ${frame.b}`;
   $('s-factors').textContent = frame.factors ? `${frame.factors[0]} × ${frame.factors[1]}` : '–';
+  // The link: N, the run's parameters, its seed and the updates made (the same seed replays it).
+  toLink({ n: frame.n, q: frame.q, eps: frame.eps, seed: frame.seed, steps: frame.steps, view: view() });
   if (frame.factors) {
     say($('status'), `Factored: ${frame.n} = ${frame.factors[0]} × ${frame.factors[1]} (checked), after ${frame.steps.toLocaleString()} updates.`, 'ok');
   }
@@ -106,4 +107,8 @@ document.addEventListener('keydown', (e) => {
   if (e.key === '.') advance(1);
 });
 pacer.run(() => !inflight, advance);
-newRun({ n: $('n').value.trim() });
+// The run of the link (`?n=143&q=0.5&eps=0.01&seed=7&steps=300&view=sum`), or a new one.
+fromLink(['n', 'q', 'eps', 'seed']);
+const linkedView = document.querySelector(`input[name="view"][value="${CSS.escape(linked.get('view') || '')}"]`);
+if (linkedView) linkedView.checked = true;
+newRun({ n: $('n').value.trim() }).then(() => toLinkedSteps(advance, () => frame && { steps: frame.steps, over: frame.absorbing }));

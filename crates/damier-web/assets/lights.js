@@ -1,8 +1,7 @@
 // Lights Out: the board lives here; hints, solutions, kernel, elimination and chasing come
 // from the API (the same JSON as `damier lights ... --json`).
-import { header, api, rng, newSeed, intInput, say, makeGrid, drawPattern } from '/common.js';
+import { api, rng, newSeed, intInput, say, makeGrid, drawPattern, linked, fromLink, toLink } from '/common.js';
 
-header();
 const $ = (id) => document.getElementById(id);
 let W = 5, H = 5;
 let lights = [];          // lights[r][c] = 0/1, row 0 on top
@@ -13,6 +12,7 @@ let grid = null;
 let kernel = [], kernelAt = 0;
 let steps = [], stepAt = 0;
 let animating = false;
+let start = null;          // the start in the link: { seed } (random) or { board } (rows joined by '.')
 
 const text = () => lights.map((row) => row.join('')).join('\n');
 const litCount = () => lights.reduce((s, row) => s + row.reduce((a, b) => a + b, 0), 0);
@@ -36,7 +36,11 @@ function render() {
   }
   $('presses').textContent = history.length;
   $('on').textContent = litCount();
+  // The link: size, start (a seed, or the board as drawn) and the presses made since.
+  toLink({ w: W, h: H, ...start, p: history.map(([r, c]) => r * W + c).join('-') });
 }
+
+const rowsText = () => lights.map((row) => row.join('')).join('.');
 
 function afterChange() {
   marks = null; hintCell = null;
@@ -55,6 +59,7 @@ function onCell(r, c) {
   if ($('draw').checked) {
     lights[r][c] ^= 1;
     history = [];
+    start = { board: rowsText() };
   } else {
     press(r, c);
     history.push([r, c]);
@@ -67,10 +72,14 @@ function newBoard(random) {
   H = intInput($('h'), 1, 50);
   lights = Array.from({ length: H }, () => new Array(W).fill(0));
   if (random) {
-    if ($('seed').value === '') $('seed').value = newSeed();
+    const typed = Number($('seed').value);
+    if ($('seed').value === '' || !Number.isSafeInteger(typed) || typed < 0) $('seed').value = newSeed();
     const next = rng(Number($('seed').value));
     // Winnable by construction: the lights left by random presses on a dark board.
     for (let r = 0; r < H; r++) for (let c = 0; c < W; c++) if (next() < 0.5) press(r, c);
+    start = { seed: Number($('seed').value) };
+  } else {
+    start = { board: rowsText() };
   }
   history = [];
   grid = makeGrid($('board'), H, W, onCell, `Lights Out board, ${W} by ${H}`);
@@ -224,4 +233,23 @@ $('chase').onclick = () => run(async () => {
   } finally { animating = false; }
 });
 
-newBoard(true);
+/** The board of the link (`?w=5&h=5&seed=7&p=0-12`, or `board=01..10.` rows for a drawn
+ * start), or a random one. */
+function fromLinkOrRandom() {
+  fromLink(['w', 'h', 'seed']);
+  const board = linked.get('board');
+  newBoard(board === null);
+  if (board !== null) {
+    const rows = board.split('.');
+    for (let r = 0; r < H; r++) for (let c = 0; c < W; c++) lights[r][c] = rows[r]?.[c] === '1' ? 1 : 0;
+    start = { board: rowsText() };
+  }
+  for (const i of (linked.get('p') || '').split('-').filter((x) => x !== '').map(Number)) {
+    if (!Number.isInteger(i) || i < 0 || i >= W * H) continue;
+    press(Math.floor(i / W), i % W);
+    history.push([Math.floor(i / W), i % W]);
+  }
+  afterChange();
+}
+
+fromLinkOrRandom();

@@ -1,8 +1,7 @@
 // n queens: listing (paged), classes with their symmetries, a placement checked by the API,
 // and a count streaming its progress.
-import { header, api, intInput, say, makeGrid, countWithProgress } from '/common.js';
+import { api, intInput, say, makeGrid, countWithProgress, linked, fromLink, toLink } from '/common.js';
 
-header();
 const $ = (id) => document.getElementById(id);
 const PER_PAGE = 12;
 let n = 8;
@@ -48,6 +47,11 @@ function drawMini(canvas, cols) {
   }
 }
 
+/** The link: n, the queens placed (1-based columns, 0 for an empty row), the listing shown. */
+function saveLink() {
+  toLink({ n, queens: columns.some((c) => c > 0) ? columns.join('-') : '', which: unique ? 'unique' : 'all', page: page + 1 });
+}
+
 function showPage() {
   const box = $('solutions');
   box.innerHTML = '';
@@ -77,6 +81,7 @@ function showPage() {
     fig.append(canvas, cap, use);
     box.appendChild(fig);
   }
+  saveLink();
 }
 
 async function list() {
@@ -108,6 +113,7 @@ function setupBoard() {
 }
 
 async function check() {
+  saveLink();
   for (let r = 0; r < n; r++) {
     for (let c = 0; c < n; c++) {
       const q = columns[r] === c + 1;
@@ -138,5 +144,17 @@ $('next').onclick = () => { page++; showPage(); };
 $('list').onclick = list;
 $('clear').onclick = setupBoard;
 $('n').onchange = () => { setupBoard(); list(); };
+// The board and listing of the link (`?n=8&queens=1-5-8-6-3-7-2-4&which=unique&page=2`), or n = 8.
+fromLink(['n']);
+const linkedWhich = document.querySelector(`input[name="which"][value="${linked.get('which') === 'unique' ? 'unique' : 'all'}"]`);
+if (linkedWhich) linkedWhich.checked = true;
 setupBoard();
-list();
+const placed = (linked.get('queens') || '').split('-').map(Number);
+if (placed.length === n && placed.every((c) => Number.isInteger(c) && c >= 0 && c <= n)) {
+  columns = placed;
+  check();
+}
+const linkedPage = Number(linked.get('page'));
+list().then(() => {
+  if (Number.isInteger(linkedPage) && linkedPage > 1) { page = linkedPage - 1; showPage(); }
+});

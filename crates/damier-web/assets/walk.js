@@ -1,8 +1,7 @@
 // The walk: every position comes from the library (POST /api/live/walk/plan replays the moves
 // made and plans the rest), so the page never applies the rule itself.
-import { header, api, intInput, say } from '/common.js';
+import { api, intInput, say, linked, fromLink, toLink } from '/common.js';
 
-header();
 const $ = (id) => document.getElementById(id);
 let rows = 4, cols = 4;
 let moves = '';
@@ -35,6 +34,7 @@ function render() {
   $('white').textContent = white;
   $('left').textContent = plan.length;
   $('path').textContent = moves || '(start)';
+  toLink({ rows, cols, moves });
   if (state.solved) say($('status'), `All black in ${moves.length} moves!`, 'ok');
 }
 
@@ -116,4 +116,8 @@ $('undo').onclick = () => {
   queue(() => sync(''));
 };
 $('new').onclick = newWalk;
+// The walk of the link (`?rows=4&cols=5&moves=NNE`), or a new one.
+fromLink(['rows', 'cols']);
 newWalk();
+const linkedMoves = linked.get('moves') || '';
+if (/^[NSEW]+$/.test(linkedMoves)) queue(() => sync(linkedMoves));

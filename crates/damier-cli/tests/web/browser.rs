@@ -582,3 +582,100 @@ fn new_pages_work_in_headless_chromium() {
         }
     });
 }
+
+/// What the page shows, as one string: the text of the elements `ids` and the classes of the
+/// cells under `cells` (a CSS selector), for comparing two loads of one link.
+fn shown(b: &Browser, ids: &[&str], cells: &str) -> String {
+    let ids = serde_json::to_string(ids).unwrap();
+    let v = b.run(&format!(
+        "return JSON.stringify([{ids}.map((id) => document.getElementById(id).textContent),
+           [...document.querySelectorAll({cells:?})].map((e) => e.className)]);"
+    ));
+    v.as_str().unwrap_or_default().to_string()
+}
+
+#[test]
+fn a_link_reproduces_each_page() {
+    let (_server, base) = start_server(&[]);
+    with_browser("links", |b, _| {
+        // Each page, opened from a link with its state, shows that state; the address it then
+        // writes (history.replaceState) opens the same thing again.
+        let pages: [(&str, &str, &[&str], &str); 6] = [
+            (
+                "/lights?w=6&h=4&seed=42&p=0-7-23",
+                "document.getElementById('presses').textContent === '3'",
+                &["on", "presses"],
+                "#board .cell",
+            ),
+            (
+                "/walk?rows=3&cols=5&moves=NEE",
+                "document.getElementById('path').textContent === 'NEE'",
+                &["count", "white", "path"],
+                "#board .cell",
+            ),
+            (
+                "/automaton?model=cell&n=9&eps=0.02&eta=0.05&seed=5&steps=400",
+                "document.getElementById('s-steps').textContent.replace(/\\D/g, '') === '400' \
+                 || document.getElementById('s-solved').textContent === 'yes'",
+                &["s-seed", "s-steps", "s-moves", "s-solved"],
+                "#nothing",
+            ),
+            (
+                "/queens?n=8&queens=1-5-8-6-3-7-2-4&which=unique&page=1",
+                "document.getElementById('place-status').textContent.includes('A solution') \
+                 && document.getElementById('classes').textContent === '12'",
+                &["place-status", "classes", "list-title"],
+                "#place .cell",
+            ),
+            (
+                "/factor?n=143&q=0.5&eps=0.02&seed=3&steps=40&view=sum",
+                "document.getElementById('s-steps').textContent === '40'",
+                &["s-n", "s-seed", "s-steps", "s-flips", "s-ab"],
+                "#nothing",
+            ),
+            (
+                "/big?start=random&w=300&h=200&seed=9",
+                "document.getElementById('s-size').textContent === '300 × 200' \
+                 && document.getElementById('s-seed').textContent === '9'",
+                &["s-size", "s-lights", "s-nullity", "s-presses", "s-seed"],
+                "#nothing",
+            ),
+        ];
+        for (link, ready, ids, cells) in pages {
+            b.goto(&format!("{base}{link}"));
+            b.wait(link, ready);
+            let first = shown(b, ids, cells);
+            let written = b.run("return location.href").as_str().unwrap().to_string();
+            assert!(written.contains('?'), "{link}: the page writes its state in its address: {written}");
+            b.goto(&written);
+            b.wait(&written, ready);
+            assert_eq!(shown(b, ids, cells), first, "{link} and {written} show the same");
+            // Each page explains its problem, and links to the explanation.
+            assert!(
+                b.run("return !!document.querySelector('details#about summary')") == json!(true),
+                "{link}"
+            );
+            assert!(
+                b.run("return !!document.querySelector('footer a[href=\"#about\"]')") == json!(true),
+                "{link}"
+            );
+            no_errors(b, link);
+        }
+        // A press and a move are in the address at once.
+        b.goto(&format!("{base}/lights?w=3&h=3&seed=1"));
+        b.wait("the board", "document.querySelectorAll('#board .cell').length === 9");
+        b.click("#board .cell[data-r='1'][data-c='2']");
+        b.wait("the press in the address", "new URLSearchParams(location.search).get('p') === '5'");
+        b.goto(&format!("{base}/walk?rows=4&cols=4"));
+        b.wait("the walk", "document.querySelector('#board .cell.pawn')");
+        b.click("#mv-N");
+        b.wait("the move in the address", "new URLSearchParams(location.search).get('moves') === 'N'");
+        // The estimate of a link runs again with its seed.
+        b.goto(&format!("{base}/count?n=10&samples=5&seed=3"));
+        b.wait("the estimate", "document.getElementById('estimate-status').textContent.includes('seed 3')");
+        // This server shows no journal: the page's request for one is a 404, nothing else.
+        let errors: Vec<String> =
+            b.console_errors().into_iter().filter(|e| !e.contains("/api/live/journal - ")).collect();
+        assert!(errors.is_empty(), "count: console errors: {errors:?}");
+    });
+}
