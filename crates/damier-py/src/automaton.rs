@@ -146,15 +146,7 @@ impl Automaton {
         let params = self.with(py, |a| *a.params());
         if let Some(not_made) = self.with(py, UnsolvableRun::of).map_err(errors::internal)? {
             // As the CLI: no solution exists, so the run could only go on to its step cap.
-            errors::warn(
-                py,
-                &format!(
-                    "n = {n} has no solution (at most {most} non-attacking queens fit on {n} x {n}): \
-                     the automaton cannot succeed, nothing is run",
-                    n = params.n,
-                    most = not_made.most
-                ),
-            )?;
+            errors::warn(py, &not_made.reason())?;
             return records::dict(py, &not_made);
         }
         let result = self.advance(py, cap)?;

@@ -7,9 +7,9 @@ use damier::queens::count::estimate::{self, EstimateOptions, EstimateRecord};
 use damier::queens::count::tasks::{MAX_TASK_N, MIN_TASK_N, TaskEngine, TaskList};
 use damier::queens::count::{self, CountOptions};
 use damier::queens::placement::Occupancy;
-use damier::queens::search::{self, Solutions};
+use damier::queens::search;
 use damier::queens::solve::{self as request, Method};
-use damier::queens::{Placement, construct, local, reach};
+use damier::queens::{construct, local, reach};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -93,10 +93,7 @@ fn first<'py>(py: Python<'py>, n: i128) -> PyResult<Option<Bound<'py, PyArray1<u
             search::MAX_N
         ))
     })?;
-    let found = worker::run(py, move |control| -> PyResult<Option<Placement>> {
-        let mut s = Solutions::new(n).or_raise()?;
-        s.next_with(control).or_raise()?.map(|c| Placement::new(c.to_vec())).transpose().or_raise()
-    })??;
+    let found = worker::run(py, move |control| search::first(n, control))?.or_raise()?;
     Ok(found.map(|p| arrays::from_placement(py, &p)))
 }
 

@@ -105,6 +105,16 @@ impl UnsolvableRun {
         let Some(most) = max::unsolvable(aut.n())? else { return Ok(None) };
         Ok(Some(UnsolvableRun { record: RunRecord::new(*aut.params(), aut.result(None), 0.0), most }))
     }
+
+    /// Why nothing is run, in words: what the CLI says on stderr and Python as a warning.
+    pub fn reason(&self) -> String {
+        let n = self.record.params.n;
+        format!(
+            "n = {n} has no solution (at most {} non-attacking queens fit on {n} x {n}): the automaton \
+             cannot succeed, nothing is run",
+            self.most
+        )
+    }
 }
 
 impl Automaton {

@@ -148,11 +148,7 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
     }
     // No solution exists for n = 2, 3, so the run could only go on to its step cap.
     if let Some(not_made) = UnsolvableRun::of(&aut)? {
-        errln!(
-            "damier: n = {n} has no solution (at most {} non-attacking queens fit on {n} x {n}): \
-             the automaton cannot succeed, nothing is run",
-            not_made.most
-        );
+        errln!("damier: {}", not_made.reason());
         not_made.print(a.json)?;
         return Ok(ExitCode::from(exit::NO));
     }

@@ -13,7 +13,8 @@ use crate::util::{interrupt, test_hooks};
 /// projected past one core hour (or `DAMIER_TEST_COST_WARNING_HOURS`, debug builds). Small
 /// counts pay nothing (no estimate runs). Stdout (and so `--json`) is left alone.
 pub(super) fn warn_if_costly(query: &CostQuery) -> anyhow::Result<()> {
-    let Some(warning) = cost::projected_cost(query, threshold()?, rand::random(), interrupt::control())? else {
+    let Some(warning) = cost::projected_cost(query, threshold()?, rand::random(), interrupt::control())?
+    else {
         return Ok(());
     };
     let closer = match query.engine {
