@@ -1,6 +1,7 @@
 //! Conventions shared by every subcommand: exit codes, Ctrl-C, progress, output files, plots.
 
 pub mod board_io;
+pub mod chart;
 pub mod csv_file;
 pub mod exit;
 pub mod input;
@@ -8,7 +9,6 @@ pub mod interrupt;
 pub mod output;
 mod output_args;
 mod paths;
-pub mod plot;
 pub mod progress;
 pub mod test_hooks;
 
@@ -24,7 +24,7 @@ pub fn pool(threads: Option<u32>) -> anyhow::Result<rayon::ThreadPool> {
 
 /// A measured quantity in a text table or message, one format everywhere (the library's, so
 /// that its messages and the CLI's tables agree); charts label their axes in their own style
-/// (`util::plot`).
+/// (`util::chart`).
 pub use damier::util::number;
 
 /// `k noun`, the noun in the plural unless k is 1: "1 solution", "0 solutions", "2 presses".

@@ -21,7 +21,7 @@ impl OutputArgs {
     /// Refuses, before any run, a figure format we cannot draw and a file in a missing folder.
     pub(crate) fn check(&self) -> anyhow::Result<()> {
         if let Some(p) = &self.plot {
-            crate::util::plot::format_of(p)?;
+            crate::util::chart::format_of(p)?;
         }
         for p in self.csv.iter().chain(&self.plot) {
             crate::util::output::check_folder(p)?;

@@ -11,9 +11,9 @@ use damier::automaton::{self as engine};
 use damier::queens::count::known::LAST_KNOWN_N;
 
 use crate::util::OutputArgs;
+use crate::util::chart::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::csv_file::{self, format};
 use crate::util::output::{Report, outln};
-use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::progress::Progress;
 use crate::util::{interrupt, output};
 
@@ -161,7 +161,7 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
                 a.eps,
                 eta.map(|e| format!(" η = {e},")).unwrap_or_default(),
                 a.samples,
-                crate::util::plot::number(a.exp.max_steps as f64)
+                crate::util::chart::number(a.exp.max_steps as f64)
             )],
             x: Axis { label: "n (board side, queens)".into(), scale: Scale::Integer },
             y: Axis { label: "steps".into(), scale: Scale::Log },

@@ -9,9 +9,9 @@ use damier::automaton::{self as engine};
 use damier::automaton::{Params, Stop};
 
 use crate::util::OutputArgs;
+use crate::util::chart::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::csv_file::{self, format};
 use crate::util::output::{Report, outln};
-use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::progress::Progress;
 use crate::util::{interrupt, output};
 
@@ -104,7 +104,7 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
                 "{} runs per ε,{} seed {seed}, each run capped at {} steps",
                 a.samples,
                 eta.map(|e| format!(" η = {e},")).unwrap_or_default(),
-                crate::util::plot::number(a.exp.max_steps as f64)
+                crate::util::chart::number(a.exp.max_steps as f64)
             )],
             x: Axis { label: "ε (probability of a move to a dangerous cell)".into(), scale: Scale::Log },
             y: Axis { label: "steps, moves".into(), scale: Scale::Log },

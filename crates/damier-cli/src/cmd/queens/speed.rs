@@ -11,9 +11,9 @@ use std::process::ExitCode;
 
 use damier_bench::speed::{Measurement, Metric, Source, SpeedTable};
 
+use crate::util::chart::{self, Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::csv_file::{self, Invalid};
 use crate::util::output::{self, Report, outln};
-use crate::util::plot::{self, Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::{InputFile, OutputPath};
 
 /// Arguments of `damier queens speed`.
@@ -131,7 +131,7 @@ fn panels(rows: &[Measurement]) -> (Vec<Curve>, Vec<Curve>) {
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(p) = &a.plot {
-        plot::format_of(p)?;
+        chart::format_of(p)?;
         output::check_folder(p)?;
     }
     let header: &[&str] = &["program", "isa", "n", "metric", "value", "source", "date", "build", "command"];
@@ -166,7 +166,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             curves: cost_curves,
             censored_note: String::new(),
         };
-        plot::draw_panels(&[&times, &cost], path)?;
+        chart::draw_panels(&[&times, &cost], path)?;
     }
     table.print(a.json)?;
     Ok(ExitCode::SUCCESS)
@@ -198,7 +198,7 @@ impl Report for SpeedTable {
                 r.n,
                 r.program,
                 r.isa,
-                plot::number(r.value),
+                chart::number(r.value),
                 r.date
             )?;
         }

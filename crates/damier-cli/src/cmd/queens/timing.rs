@@ -16,9 +16,9 @@ use damier::queens;
 use damier_bench::tables::{self, QueensTiming};
 
 use crate::util::OutputPath;
+use crate::util::chart::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::csv_file::{self, format};
 use crate::util::output::{Report, outln};
-use crate::util::plot::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::{interrupt, output, progress::Progress};
 
 /// Arguments of `damier queens timing`.
@@ -60,7 +60,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         queens::count::MAX_N
     );
     if let Some(p) = &a.plot {
-        crate::util::plot::format_of(p)?;
+        crate::util::chart::format_of(p)?;
     }
     for p in a.csv.iter().chain(&a.plot) {
         output::check_folder(p)?;

@@ -1,0 +1,71 @@
+//! `damier factor N`: one run of the automaton on N.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::Args;
+use damier::control::Stop;
+use damier::factor::run::{CapWarning, Factoring};
+use damier::factor::{self as engine, FactorAutomaton, FactorError};
+
+use crate::util::output::{Report, errln, outln};
+use crate::util::progress::Progress;
+use crate::util::{exit, interrupt};
+
+use super::shared::{ParamArgs, parse_n};
+
+/// One run on N.
+#[derive(Debug, Args)]
+pub(super) struct OneArgs {
+    /// The number to factor, 2..=18446744073709551615 (2^64 - 1).
+    #[arg(value_name = "N")]
+    n: Option<String>,
+    /// Generator seed [default: picked from the OS and printed].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Give up after this many updates (exit 1).
+    #[arg(long, default_value_t = engine::DEFAULT_MAX_STEPS)]
+    max_steps: u64,
+    #[command(flatten)]
+    params: ParamArgs,
+    /// Print JSON (keys: n, factors, steps, seconds, seed, flips, prime, censored, q, eps).
+    #[arg(long)]
+    json: bool,
+}
+
+pub(super) fn run_one(a: OneArgs) -> anyhow::Result<ExitCode> {
+    let Some(text) = &a.n else {
+        anyhow::bail!("give the number to factor: damier factor N (or damier factor sweep)");
+    };
+    let n = parse_n(text)?;
+    let params = a.params.params()?;
+    let seed = crate::util::pick_seed(a.seed);
+    let clock = Instant::now();
+    let report = match FactorAutomaton::new(n, &params, seed) {
+        Err(FactorError::Prime(_)) => Factoring::prime(n, &params, seed, clock.elapsed().as_secs_f64()),
+        Err(e) => return Err(e).context("nothing to factor"),
+        Ok(mut au) => {
+            if let Some(warning) = CapWarning::of(n, a.max_steps) {
+                errln!("damier: warning: {warning}");
+            }
+            if !a.json {
+                outln!(
+                    "n = {n}: grid of {} x {} cells, q = {} eps = {} seed = {seed}",
+                    au.lb(),
+                    au.la(),
+                    params.q,
+                    params.eps
+                )?;
+            }
+            let control = interrupt::control();
+            let r = {
+                let _bar = Progress::start(control, a.max_steps, "factor");
+                au.run_until(a.max_steps, &Stop::new(control))?
+            };
+            Factoring::of_run(&r, &params, clock.elapsed().as_secs_f64())
+        }
+    };
+    report.print(a.json)?;
+    Ok(if report.factors.is_some() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
+}
