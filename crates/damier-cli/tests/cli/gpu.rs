@@ -189,3 +189,70 @@ fn a_long_gpu_count_is_announced_in_gpu_hours() {
     let out = damier().args(["queens", "count", "12", "--device", "gpu", "--json"]).output().unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("To split it"));
 }
+
+/// `cargo test -p damier-cli --features mpi,gpu --test cli -- mpi gpu` (Open MPI's `mpirun`
+/// and an adapter): every process of the job counts its batches on its own GPU (lavapipe on
+/// each here), the total exact, the journal headed `backtrack` and rechecked on the CPU.
+#[cfg(all(feature = "gpu", feature = "mpi"))]
+#[test]
+fn mpi_processes_count_on_their_gpus() {
+    if !has_adapter() {
+        return;
+    }
+    if std::process::Command::new("mpirun").arg("--version").output().is_err() {
+        eprintln!("skipped: mpirun not found (install Open MPI to run this test)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("mpi-gpu.journal");
+    let journal = journal.to_str().unwrap();
+    let mpirun = |device: &str| {
+        std::process::Command::new("mpirun")
+            .args(["--allow-run-as-root", "--oversubscribe", "-n", "2"])
+            .arg(assert_cmd::cargo::cargo_bin("damier"))
+            .args(["queens", "count", "12", "--mpi", "--device", device, "--threads", "1", "--json"])
+            .args(["--journal", journal])
+            .output()
+            .unwrap()
+    };
+    let out = mpirun("gpu");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "mpirun failed: {err}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON report, from process 0");
+    assert_eq!((v["total"].as_u64(), v["processes"].as_u64()), (Some(14_200), Some(2)), "{v}");
+    assert_eq!(v["strategy"], "backtrack", "{v}");
+    let by: Vec<u64> =
+        v["tasks_by_process"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect();
+    assert_eq!(by.iter().sum::<u64>(), v["tasks"].as_u64().unwrap(), "{v}");
+    // Both processes opened a GPU: the first adapter of the default's kind for both here.
+    for p in ["process 0 of this machine counts on GPU", "process 1 of this machine counts on GPU"] {
+        assert!(err.contains(p), "{err}");
+    }
+    let audit = json(&["queens", "journal", journal, "--recheck", "10", "--seed", "2", "--json"]);
+    assert_eq!(
+        (audit["recheck"]["engine"].as_str(), audit["recheck"]["agree"].as_bool()),
+        (Some("quarters"), Some(true))
+    );
+    // The rerun resumes every task from the journal.
+    let again = mpirun("gpu");
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(
+        (v["total"].as_u64(), v["resumed_tasks"].as_u64()),
+        (Some(14_200), v["tasks"].as_u64()),
+        "{v}"
+    );
+    // GPU and CPU cores in every process.
+    let dir = tempfile::tempdir().unwrap();
+    let journal2 = dir.path().join("mpi-all.journal");
+    let out = std::process::Command::new("mpirun")
+        .args(["--allow-run-as-root", "--oversubscribe", "-n", "2"])
+        .arg(assert_cmd::cargo::cargo_bin("damier"))
+        .args(["queens", "count", "13", "--mpi", "--device", "all", "--threads", "1", "--json", "--journal"])
+        .arg(&journal2)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["total"].as_u64(), v["strategy"].as_str()), (Some(73_712), Some("quarters")), "{v}");
+}

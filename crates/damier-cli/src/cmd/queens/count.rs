@@ -28,7 +28,8 @@ pub struct Args {
     share: Option<Share>,
     /// Split the count over the processes of an MPI job (`mpirun -n P damier queens count N
     /// --mpi`): process 0 hands out batches of tasks on demand (and keeps the --journal), every
-    /// process counts them on all its cores, process 0 prints the counts.
+    /// process counts them on all its cores (or its GPU, with --device gpu|all: one adapter
+    /// per process, by its rank on its machine), process 0 prints the counts.
     #[cfg(feature = "mpi")]
     #[arg(long, conflicts_with = "share")]
     mpi: bool,
@@ -137,14 +138,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         delay: std::time::Duration::from_millis(hooks.task_delay_ms),
         miscount: hooks.miscount_task,
     };
-    if a.device != Device::Cpu {
-        #[cfg(feature = "mpi")]
-        anyhow::ensure!(!a.mpi, "--mpi counts on the CPU cores only (a GPU under MPI is not done yet)");
-        return super::device::run(long, a.device, a.gpu);
-    }
     #[cfg(feature = "mpi")]
     if a.mpi {
-        return super::mpi_queue::run(long, hooks.slow_rank, hooks.hold_task);
+        return super::mpi_queue::run(long, hooks.slow_rank, hooks.hold_task, a.device, a.gpu);
+    }
+    if a.device != Device::Cpu {
+        return super::device::run(long, a.device, a.gpu);
     }
     if long.plan.needs_task_list() {
         return super::long::run(long);

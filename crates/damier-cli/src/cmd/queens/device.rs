@@ -11,6 +11,8 @@
 use std::process::ExitCode;
 
 use damier::queens::count::tasks::TaskEngine;
+#[cfg(feature = "mpi")]
+use damier::queens::count::{long::LongRun, tasks::TaskDone};
 
 use super::long::Run;
 
@@ -47,6 +49,16 @@ pub(crate) struct GpuArgs {
 
 /// Counts `r` over the task list on `device` (gpu or all).
 pub(super) fn run(mut r: Run, device: Device, g: GpuArgs) -> anyhow::Result<ExitCode> {
+    plan(&mut r, device)?;
+    imp::run(r, device, g)
+}
+
+/// Refuses an n outside the task list, and sets the engine a journal of `device` is headed
+/// with (see the module's docs).
+pub(super) fn plan(r: &mut Run, device: Device) -> anyhow::Result<()> {
+    if device == Device::Cpu {
+        return Ok(());
+    }
     anyhow::ensure!(
         (damier::queens::count::tasks::MIN_TASK_N..=damier::queens::count::tasks::MAX_TASK_N)
             .contains(&r.plan.n),
@@ -64,7 +76,60 @@ pub(super) fn run(mut r: Run, device: Device, g: GpuArgs) -> anyhow::Result<Exit
     } else if r.plan.engine.is_none() {
         r.plan.engine = Some(TaskEngine::best_for(r.plan.n));
     }
-    imp::run(r, device, g)
+    Ok(())
+}
+
+/// What one process of an MPI job (`--mpi`) counts its batches on: the CPU pool, its GPU, or
+/// both.
+#[cfg(feature = "mpi")]
+pub(super) struct Counter {
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+    device: Device,
+    #[cfg(feature = "gpu")]
+    gpu: Option<damier_gpu::Gpu>,
+}
+
+#[cfg(feature = "mpi")]
+impl Counter {
+    /// The counter of `device` for the process of rank `local_rank` on its machine: the GPU
+    /// `--gpu-adapter` names, else the adapters of the default one's kind (the discrete GPUs,
+    /// say) taken in turn by local rank, so that each process of a machine gets its own.
+    pub(super) fn open(device: Device, g: GpuArgs, local_rank: usize) -> anyhow::Result<Counter> {
+        if device == Device::Cpu {
+            return Ok(Counter {
+                device,
+                #[cfg(feature = "gpu")]
+                gpu: None,
+            });
+        }
+        imp::open_counter(device, g, local_rank)
+    }
+
+    /// Announces the count of `left` tasks of `p` if it is projected to be long.
+    pub(super) fn warn_if_costly(&self, p: &LongRun, left: usize) -> anyhow::Result<()> {
+        #[cfg(feature = "gpu")]
+        if let Some(gpu) = &self.gpu {
+            return imp::warn_if_costly(gpu, p, left, self.device);
+        }
+        super::long::warn_if_costly(p, left)
+    }
+
+    /// Counts `batch` of `p` with a progress bar, calling `on_done` per task after sleeping
+    /// `delay` (a test hook).
+    pub(super) fn count(
+        &self,
+        p: &LongRun,
+        pool: &rayon::ThreadPool,
+        batch: &[u32],
+        delay: std::time::Duration,
+        on_done: &(dyn Fn(TaskDone) + Sync),
+    ) -> anyhow::Result<()> {
+        #[cfg(feature = "gpu")]
+        if let Some(gpu) = &self.gpu {
+            return imp::count_batch(gpu, self.device, p, pool, batch, delay, on_done);
+        }
+        super::long::count_with_bar(p, pool, batch, delay, on_done)
+    }
 }
 
 /// `queens estimate N --device gpu`: `samples` random tasks of n (drawn with `seed`) counted
@@ -82,6 +147,11 @@ mod imp {
     }
 
     pub(super) fn estimate(_: u32, _: u32, _: u64, _: bool, _: GpuArgs) -> anyhow::Result<ExitCode> {
+        anyhow::bail!(NO_GPU_FEATURE)
+    }
+
+    #[cfg(feature = "mpi")]
+    pub(super) fn open_counter(_: Device, _: GpuArgs, _: usize) -> anyhow::Result<Counter> {
         anyhow::bail!(NO_GPU_FEATURE)
     }
 }
@@ -216,6 +286,56 @@ mod imp {
         Ok(if stopped_early { ExitCode::from(exit::INTERRUPTED) } else { ExitCode::SUCCESS })
     }
 
+    #[cfg(feature = "mpi")]
+    pub(super) fn open_counter(device: Device, g: GpuArgs, local_rank: usize) -> anyhow::Result<Counter> {
+        let index = match g.gpu_adapter {
+            Some(i) => i,
+            None => {
+                let all = damier_gpu::adapters();
+                let kind = all.iter().find(|a| a.default).map(|a| a.kind.clone());
+                let same: Vec<usize> =
+                    all.iter().filter(|a| Some(&a.kind) == kind.as_ref()).map(|a| a.index).collect();
+                if same.is_empty() {
+                    return Err(error(GpuError::NoAdapter));
+                }
+                same[local_rank % same.len()]
+            }
+        };
+        let gpu = open(GpuArgs { gpu_adapter: Some(index), ..g })?;
+        errln!(
+            "damier: process {local_rank} of this machine counts on GPU {index}: {} ({}){}",
+            gpu.adapter().name,
+            gpu.adapter().backend,
+            if device == Device::All { " and the CPU cores" } else { "" }
+        );
+        Ok(Counter { device, gpu: Some(gpu) })
+    }
+
+    /// [`Counter::count`] on `gpu` (and the CPU pool for `all`).
+    #[cfg(feature = "mpi")]
+    pub(super) fn count_batch(
+        gpu: &Gpu,
+        device: Device,
+        p: &LongRun,
+        pool: &rayon::ThreadPool,
+        batch: &[u32],
+        delay: std::time::Duration,
+        on_done: &(dyn Fn(TaskDone) + Sync),
+    ) -> anyhow::Result<()> {
+        let control = interrupt::control();
+        let _bar = Progress::start(control, batch.len() as u64, "counting");
+        let record = |d: TaskDone| {
+            if !delay.is_zero() {
+                std::thread::sleep(delay);
+            }
+            on_done(d);
+        };
+        match device {
+            Device::All => both(gpu, p, pool, batch, control, &record),
+            _ => gpu.count_tasks(p.list(), batch, control, &record).map_err(error),
+        }
+    }
+
     pub(super) fn run(r: Run, device: Device, g: GpuArgs) -> anyhow::Result<ExitCode> {
         let gpu = open(g)?;
         let pool = crate::util::pool(r.threads)?;
@@ -266,7 +386,7 @@ mod imp {
     /// threshold of [`super::super::cost`]), from a quick estimate on `gpu`: up to
     /// [`QUICK_SAMPLES`] random tasks for at most [`QUICK_BUDGET`] (when none finishes in it,
     /// the projection is a lower bound, said so). Runs none for a count known to be cheap.
-    fn warn_if_costly(gpu: &Gpu, p: &LongRun, left: usize, device: Device) -> anyhow::Result<()> {
+    pub(super) fn warn_if_costly(gpu: &Gpu, p: &LongRun, left: usize, device: Device) -> anyhow::Result<()> {
         let threshold = super::super::cost::threshold()?;
         let list = p.list();
         let n = list.n();

@@ -17,6 +17,7 @@ use damier::queens::count::tasks::TaskDone;
 use mpi::Tag;
 use mpi::traits::*;
 
+use super::device::{self, Counter, Device, GpuArgs};
 use super::long::{self, Run};
 use crate::util::{exit, interrupt};
 
@@ -60,17 +61,35 @@ fn next_batch(queue: &Mutex<VecDeque<u32>>, processes: usize, hold: Option<u32>)
 fn abort(world: &impl Communicator, err: &anyhow::Error) -> ! {
     let interrupted = err.chain().any(|e| e.downcast_ref::<damier::control::Interrupted>().is_some());
     let _ = exit::report(err);
-    world.abort(i32::from(if interrupted { exit::INTERRUPTED } else { exit::USAGE }))
+    let code = if interrupted {
+        exit::INTERRUPTED
+    } else if exit::is_fault(err) {
+        exit::FAULT
+    } else {
+        exit::USAGE
+    };
+    world.abort(i32::from(code))
 }
 
-/// Runs `count --mpi`; `slow_rank`: the process that sleeps `c.delay` per task (tests), or
-/// every process when `None`; `hold`: a task never handed out (tests, [`next_batch`]).
-pub(super) fn run(c: Run, slow_rank: Option<u32>, hold: Option<u32>) -> anyhow::Result<ExitCode> {
+/// Runs `count --mpi` on `device` (each process its own GPU, by its rank on its machine, for
+/// gpu and all); `slow_rank`: the process that sleeps `c.delay` per task (tests), or every
+/// process when `None`; `hold`: a task never handed out (tests, [`next_batch`]).
+pub(super) fn run(
+    mut c: Run,
+    slow_rank: Option<u32>,
+    hold: Option<u32>,
+    device: Device,
+    g: GpuArgs,
+) -> anyhow::Result<ExitCode> {
     let (universe, _) =
         mpi::initialize_with_threading(mpi::Threading::Funneled).context("MPI is already initialised")?;
     let world = universe.world();
     let (rank, size) = (world.rank() as u32, world.size() as usize);
     anyhow::ensure!(c.plan.share.is_none(), "--mpi splits the whole count: --share does not apply");
+    // The processes of this machine (a collective call: every process makes it).
+    let local_rank = world.split_shared(world.rank()).rank() as usize;
+    device::plan(&mut c, device).unwrap_or_else(|e| abort(&world, &e));
+    let counter = Counter::open(device, g, local_rank).unwrap_or_else(|e| abort(&world, &e));
     let pool = crate::util::pool(c.threads).unwrap_or_else(|e| abort(&world, &e));
     let delay = if slow_rank.is_none_or(|r| r == rank) { c.delay } else { Duration::ZERO };
     if rank != 0 {
@@ -86,11 +105,16 @@ pub(super) fn run(c: Run, slow_rank: Option<u32>, hold: Option<u32>) -> anyhow::
                 return Ok(ExitCode::SUCCESS);
             }
             let found = Mutex::new(Vec::with_capacity(3 * batch.len()));
-            long::count_with_bar(&p, &pool, &batch, delay, &|d| {
-                let micros = d.elapsed.as_micros() as u64;
-                found.lock().unwrap_or_else(|e| e.into_inner()).extend([u64::from(d.index), d.count, micros]);
-            })
-            .unwrap_or_else(|e| abort(&world, &e));
+            counter
+                .count(&p, &pool, &batch, delay, &|d| {
+                    let micros = d.elapsed.as_micros() as u64;
+                    found.lock().unwrap_or_else(|e| e.into_inner()).extend([
+                        u64::from(d.index),
+                        d.count,
+                        micros,
+                    ]);
+                })
+                .unwrap_or_else(|e| abort(&world, &e));
             results = found.into_inner().unwrap_or_else(|e| e.into_inner());
         }
     }
@@ -98,7 +122,7 @@ pub(super) fn run(c: Run, slow_rank: Option<u32>, hold: Option<u32>) -> anyhow::
     let p = long::prepare(&c, &pool).unwrap_or_else(|e| abort(&world, &e));
     let left = p.left();
     // Process 0 alone announces a long count (the workers wait for their first batch).
-    long::warn_if_costly(&p, left.len()).unwrap_or_else(|e| abort(&world, &e));
+    counter.warn_if_costly(&p, left.len()).unwrap_or_else(|e| abort(&world, &e));
     let queue = Mutex::new(left.into_iter().collect::<VecDeque<u32>>());
     let mut by_process = vec![0u64; size];
     let local_done = std::thread::scope(|s| -> anyhow::Result<u64> {
@@ -110,7 +134,7 @@ pub(super) fn run(c: Run, slow_rank: Option<u32>, hold: Option<u32>) -> anyhow::
                 if batch.is_empty() {
                     return Ok(done);
                 }
-                long::count_with_bar(&p, &pool, &batch, delay, &|d| p.record(d))?;
+                counter.count(&p, &pool, &batch, delay, &|d| p.record(d))?;
                 done += batch.len() as u64;
             }
         });
