@@ -21,11 +21,11 @@
 //! [`Quantity`].
 //!
 //! ```
-//! use damier::automaton::growth::{Run, fit};
+//! use damier::automaton::growth::{RunCost, fit};
 //!
 //! // Costs that double with each n: the fitted growth factor per n is 2.
-//! let runs: Vec<Run> = (4..=9)
-//!     .flat_map(|n| [0.9, 1.1].map(|k| Run { n, cost: k * 2f64.powi(n as i32), censored: false }))
+//! let runs: Vec<RunCost> = (4..=9)
+//!     .flat_map(|n| [0.9, 1.1].map(|k| RunCost { n, cost: k * 2f64.powi(n as i32), censored: false }))
 //!     .collect();
 //! let f = fit(&runs, 200, 1).unwrap();
 //! assert!((f.rate - 2.0).abs() < 1e-9);
@@ -45,7 +45,7 @@ use crate::util::thread_cpu_seconds;
 /// One run: its board side and its cost (steps, moves...), or the budget it hit.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Run {
+pub struct RunCost {
     /// Board side.
     pub n: u32,
     /// Cost of the run (for a censored run, what it had spent when stopped).
@@ -140,14 +140,14 @@ pub enum GrowthError {
 }
 
 /// The runs grouped by n, in increasing n, each group in input order.
-fn by_n(runs: &[Run]) -> Vec<(u32, Vec<Run>)> {
+fn by_n(runs: &[RunCost]) -> Vec<(u32, Vec<RunCost>)> {
     let mut ns: Vec<u32> = runs.iter().map(|r| r.n).collect();
     ns.sort_unstable();
     ns.dedup();
     ns.into_iter().map(|n| (n, runs.iter().filter(|r| r.n == n).copied().collect())).collect()
 }
 
-fn check_costs(runs: &[Run]) -> Result<(), GrowthError> {
+fn check_costs(runs: &[RunCost]) -> Result<(), GrowthError> {
     match runs.iter().find(|r| !(r.cost.is_finite() && r.cost > 0.0)) {
         Some(r) => Err(GrowthError::BadCost { n: r.n, cost: r.cost }),
         None => Ok(()),
@@ -156,7 +156,7 @@ fn check_costs(runs: &[Run]) -> Result<(), GrowthError> {
 
 /// Per-n summaries of `runs` (any order), in increasing n; intervals from `resamples`
 /// bootstrap resamples drawn from `seed`.
-pub fn points(runs: &[Run], resamples: usize, seed: u64) -> Result<Vec<Point>, GrowthError> {
+pub fn points(runs: &[RunCost], resamples: usize, seed: u64) -> Result<Vec<Point>, GrowthError> {
     check_costs(runs)?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     Ok(by_n(runs)
@@ -183,7 +183,7 @@ pub fn points(runs: &[Run], resamples: usize, seed: u64) -> Result<Vec<Point>, G
 
 /// Fits `mean(n) = A r^n` to the points of `runs` without censored runs, with a 95%
 /// bootstrap interval of `r` from `resamples` resamples drawn from `seed`.
-pub fn fit(runs: &[Run], resamples: usize, seed: u64) -> Result<Fit, GrowthError> {
+pub fn fit(runs: &[RunCost], resamples: usize, seed: u64) -> Result<Fit, GrowthError> {
     let line = fit_line(runs, resamples, seed, f64::from)?;
     let rate = line.slope.exp();
     Ok(Fit {
@@ -199,7 +199,7 @@ pub fn fit(runs: &[Run], resamples: usize, seed: u64) -> Result<Fit, GrowthError
 
 /// Fits `mean(n) = A n^k` to the points of `runs` without censored runs, with a 95%
 /// bootstrap interval of `k` from `resamples` resamples drawn from `seed`.
-pub fn fit_power(runs: &[Run], resamples: usize, seed: u64) -> Result<PowerFit, GrowthError> {
+pub fn fit_power(runs: &[RunCost], resamples: usize, seed: u64) -> Result<PowerFit, GrowthError> {
     let line = fit_line(runs, resamples, seed, |n| f64::from(n).ln())?;
     Ok(PowerFit {
         exponent: line.slope,
@@ -219,7 +219,7 @@ struct Line {
     rss: f64,
 }
 
-fn fit_line(runs: &[Run], resamples: usize, seed: u64, x: fn(u32) -> f64) -> Result<Line, GrowthError> {
+fn fit_line(runs: &[RunCost], resamples: usize, seed: u64, x: fn(u32) -> f64) -> Result<Line, GrowthError> {
     check_costs(runs)?;
     let complete: Vec<(u32, Vec<f64>)> = by_n(runs)
         .into_iter()
@@ -499,7 +499,7 @@ pub fn analyse(rows: &[Measured], a: &Analysis) -> Result<Vec<QuantityGrowth>, G
         if mine.is_empty() {
             continue;
         }
-        let runs: Vec<Run> = mine
+        let runs: Vec<RunCost> = mine
             .iter()
             .map(|r| {
                 let cells = if q.series == Series::Row { f64::from(r.n) * f64::from(r.n) } else { 1.0 };
@@ -508,12 +508,12 @@ pub fn analyse(rows: &[Measured], a: &Analysis) -> Result<Vec<QuantityGrowth>, G
                     Counter::Moves => r.moves.max(1) as f64,
                     Counter::CellUpdates => r.steps.max(1) as f64 * cells,
                 };
-                Run { n: r.n, cost, censored: !r.solved || r.steps > cap(q.series) }
+                RunCost { n: r.n, cost, censored: !r.solved || r.steps > cap(q.series) }
             })
             .collect();
         let points = points(&runs, a.resamples, a.boot_seed)?;
         let count = |n: u32| runs.iter().filter(|r| r.n == n).count() as u64;
-        let fitted: Vec<Run> = runs.iter().filter(|r| count(r.n) >= a.min_runs).copied().collect();
+        let fitted: Vec<RunCost> = runs.iter().filter(|r| count(r.n) >= a.min_runs).copied().collect();
         let (fit, fit_error) = match fit(&fitted, a.resamples, a.boot_seed) {
             Ok(f) => (Some(f), None),
             Err(e) => (None, Some(format!("{e} (among the n with at least {} runs)", a.min_runs))),
@@ -565,18 +565,18 @@ mod tests {
 
     use super::*;
 
-    fn run(n: u32, cost: f64) -> Run {
-        Run { n, cost, censored: false }
+    fn run(n: u32, cost: f64) -> RunCost {
+        RunCost { n, cost, censored: false }
     }
 
     /// Exact exponential data: every run at n costs `a r^n`.
-    fn exact(a: f64, r: f64, ns: &[u32], per_n: usize) -> Vec<Run> {
+    fn exact(a: f64, r: f64, ns: &[u32], per_n: usize) -> Vec<RunCost> {
         ns.iter().flat_map(|&n| (0..per_n).map(move |_| run(n, a * r.powi(n as i32)))).collect()
     }
 
     /// Seeded noisy data: exponentially distributed costs (the law of a memoryless search's
     /// time) with mean `a r^n`, `per_n` runs per n.
-    fn noisy(a: f64, r: f64, ns: &[u32], per_n: usize, seed: u64) -> Vec<Run> {
+    fn noisy(a: f64, r: f64, ns: &[u32], per_n: usize, seed: u64) -> Vec<RunCost> {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut out = Vec::new();
         for &n in ns {
@@ -626,7 +626,7 @@ mod tests {
     #[test]
     fn censored_points_are_reported_but_not_fitted() {
         let mut runs = exact(1.0, 2.0, &[4, 6, 8], 4);
-        runs.push(Run { n: 10, cost: 300.0, censored: true });
+        runs.push(RunCost { n: 10, cost: 300.0, censored: true });
         runs.push(run(10, 2000.0));
         let f = fit(&runs, 100, 1).unwrap();
         assert_eq!(f.ns, vec![4, 6, 8]);
@@ -641,8 +641,8 @@ mod tests {
 
     #[test]
     fn medians_count_censored_runs_as_the_longest() {
-        let mut runs: Vec<Run> = [5.0, 1.0, 3.0, 2.0].iter().map(|&c| run(7, c)).collect();
-        runs.push(Run { n: 7, cost: 0.5, censored: true });
+        let mut runs: Vec<RunCost> = [5.0, 1.0, 3.0, 2.0].iter().map(|&c| run(7, c)).collect();
+        runs.push(RunCost { n: 7, cost: 0.5, censored: true });
         // Order: 1, 2, 3, 5, censored: the median is 3.
         assert_eq!(points(&runs, 0, 1).unwrap()[0].median, Some(3.0));
     }
@@ -663,7 +663,7 @@ mod tests {
         /// whatever the data.
         #[test]
         fn two_points_give_the_two_point_ratio(a in proptest::collection::vec(1.0f64..1e9, 1..6), b in proptest::collection::vec(1.0f64..1e9, 1..6), n in 1u32..40, gap in 1u32..5) {
-            let runs: Vec<Run> = a.iter().map(|&c| run(n, c)).chain(b.iter().map(|&c| run(n + gap, c))).collect();
+            let runs: Vec<RunCost> = a.iter().map(|&c| run(n, c)).chain(b.iter().map(|&c| run(n + gap, c))).collect();
             let f = fit(&runs, 0, 1).unwrap();
             let want = (stats::mean(&b).unwrap() / stats::mean(&a).unwrap()).powf(1.0 / f64::from(gap));
             prop_assert!((f.rate / want - 1.0).abs() < 1e-9, "{} vs {}", f.rate, want);
@@ -678,7 +678,7 @@ mod tests {
             let mut reversed = runs.clone();
             reversed.reverse();
             prop_assert!((fit(&reversed, 0, 1).unwrap().rate / f.rate - 1.0).abs() < 1e-12);
-            let scaled: Vec<Run> = runs.iter().map(|r| Run { cost: r.cost * k, ..*r }).collect();
+            let scaled: Vec<RunCost> = runs.iter().map(|r| RunCost { cost: r.cost * k, ..*r }).collect();
             let g = fit(&scaled, 0, 1).unwrap();
             prop_assert!((g.rate / f.rate - 1.0).abs() < 1e-9);
             prop_assert!((g.intercept - f.intercept - k.ln()).abs() < 1e-9);
@@ -774,7 +774,7 @@ mod tests {
 
     #[test]
     fn exact_power_data_gives_the_exact_exponent_and_the_better_fit() {
-        let runs: Vec<Run> = [16u32, 32, 64, 128, 256]
+        let runs: Vec<RunCost> = [16u32, 32, 64, 128, 256]
             .iter()
             .flat_map(|&n| (0..5).map(move |_| run(n, 7.0 * f64::from(n).powf(2.5))))
             .collect();
