@@ -4,7 +4,8 @@
 //! CPU has it), AVX2 and AVX-512. [`Isa::best`] names the widest one this CPU runs; the kernels
 //! that take an [`Isa`] can be forced onto a narrower one (to test every path against the
 //! others, or to measure what a CPU without AVX-512 would see). Detection runs once and is
-//! cached: every later query is one load.
+//! cached: every later query is one load. Hot loops also share one cache hint here,
+//! `prefetch` (crate-internal).
 //!
 //! ```
 //! use damier::cpu::{Isa, IsaChoice};
@@ -217,6 +218,22 @@ macro_rules! avx2_dispatch {
     };
 }
 pub(crate) use avx2_dispatch;
+
+/// Asks the CPU to bring the cache line holding `value` into the L1 cache; a hint only
+/// (no effect on results, nothing on other architectures).
+#[inline(always)]
+pub(crate) fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `_mm_prefetch` only hints the cache (SSE, baseline on x86_64); the pointer comes
+    // from a live reference, and a prefetch never faults or writes.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            (value as *const T).cast::<i8>(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
 
 #[cfg(test)]
 mod tests {

@@ -39,7 +39,6 @@ pub mod control;
 pub mod cpu;
 pub mod factor;
 pub mod gf2;
-mod hint;
 pub mod lights;
 pub mod queens;
 mod random;

@@ -224,7 +224,7 @@ impl Bits {
     #[inline(always)]
     fn prefetch(&self, i: usize) {
         if let Some(word) = self.words.get(i >> 6) {
-            crate::hint::prefetch(word);
+            crate::cpu::prefetch(word);
         }
     }
 }

@@ -456,9 +456,9 @@ impl Occupancy {
             if let Some(&next) = cols.get(k + AHEAD) {
                 let (row, col) = (self.row + AHEAD as u64, u64::from(next));
                 if col < self.n && row < self.n {
-                    crate::hint::prefetch(&self.cols[(col / 64) as usize]);
-                    crate::hint::prefetch(&self.diag[((row + self.n - 1 - col) / 64) as usize]);
-                    crate::hint::prefetch(&self.anti[((row + col) / 64) as usize]);
+                    crate::cpu::prefetch(&self.cols[(col / 64) as usize]);
+                    crate::cpu::prefetch(&self.diag[((row + self.n - 1 - col) / 64) as usize]);
+                    crate::cpu::prefetch(&self.anti[((row + col) / 64) as usize]);
                 }
             }
             self.push(u64::from(c))?;
