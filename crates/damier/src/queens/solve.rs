@@ -1,7 +1,7 @@
 //! One solution for a given n, as `damier queens solve` and the Python package's
-//! `queens.solve` ask for it: [`solve`] by the explicit [`construct`](super::construct)ion or by
-//! [`local`](super::local) search ([`Method`]), checked, or for the n without solution (2 and 3)
-//! the record [`NoSolution`].
+//! `queens.solve` ask for it: [`solve`] by the explicit construction ([`construct`]) or by
+//! local search ([`local`]) as [`Method`] says, checked, or for the n without solution (2 and
+//! 3) the record [`NoSolution`].
 //!
 //! A constructed solution is not stored: its columns come from the formula
 //! ([`Solution::column`]), so that 10^9 of them are streamed, never held in memory.

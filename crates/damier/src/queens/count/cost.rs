@@ -153,9 +153,9 @@ impl CostWarning {
 /// estimate ([`estimate::estimate_cost`] on a few whole tasks for the quarters engine up to
 /// n = 26, a few seconds of [`estimate::estimate_backtrack_cost`] for the backtracker, its
 /// tasks drawn from `seed`), and from the cost per solution measured on whole tasks from
-/// n = [`MEASURED_FROM`] on. Runs no estimate when the count is known to be cheaper (`q(n)`
-/// times [`ceiling_ns_per_solution`]), so small counts pay nothing; n without a task list is
-/// not priced.
+/// n = 27 on. Runs no estimate when the count is known to be cheaper (`q(n)` times a ceiling
+/// of the cost per solution above every figure measured), so small counts pay nothing; n
+/// without a task list is not priced.
 pub fn projected_cost(
     query: &CostQuery,
     threshold_hours: f64,

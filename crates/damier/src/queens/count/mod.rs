@@ -69,7 +69,12 @@ pub struct TimedCounts {
     pub seconds: f64,
 }
 
-/// How the total is computed; every strategy gives the same [`Counts`].
+/// How the total of a whole count is computed; every strategy gives the same [`Counts`].
+///
+/// Not to be confused with [`tasks::TaskEngine`], the engines that count one task of the task
+/// list (long counts, journals, estimates, recounts): `Quarters` is the same matcher in both,
+/// but `Strategy::Backtrack` is the mirror-reduced backtracker over the whole board, where
+/// `TaskEngine::Backtrack` is the per-task backtracker (the independent check of a task).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Strategy {
     /// The plain bitboard backtracker: one thread, no symmetry. The test oracle.
