@@ -1,4 +1,5 @@
-//! The automaton's state and both update rules (the hot path).
+//! The automaton's state and its stepping, the hot path: model 1's rule is in `pair.rs`,
+//! model 2's in `cell.rs` (model 3 has its own board, [`super::row`]).
 //!
 //! Layout: the board is padded with a one-cell frame, cell `(x, y)` at index
 //! `(y + 1) * (n + 2) + x + 1`, one `u32` per cell: bits 0..8 are the signals (bit `d` for
@@ -14,11 +15,21 @@ use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
 #[cfg(feature = "serde")]
 use super::checkpoint::format::CheckpointError;
-use super::dir::{DIRECTIONS, opposite};
+use super::dir::DIRECTIONS;
 use super::row::{LINE_DIRS, RowBoard, Rule};
 use super::{AutomatonError, Model, Params, pairs};
 use crate::queens::Placement;
 use crate::random::below;
+
+mod cell;
+mod pair;
+
+use cell::refresh_empty;
+#[cfg(test)]
+use cell::{gather_emit, gather_emit_scalar};
+#[cfg(test)]
+use pair::pair_cells;
+use pair::pair_entry;
 
 /// The generator of every run (portable, fast).
 type Rand = Xoshiro256PlusPlus;
@@ -566,155 +577,6 @@ impl Automaton {
         self.is_solution()
     }
 
-    /// MOVE(from, to) given the two cells' words and δ(from, to) = `back` (the direction of
-    /// `from` seen from `to`). Draws ε only when the random branch is reached.
-    #[inline(always)]
-    fn wants_move(&self, rng: &mut Rand, from: u32, to: u32, back: usize) -> bool {
-        // Erratum: no queen, no move. SAFESTAY(from): at most one queen and no signal.
-        if from < QUEEN || from < 2 * QUEEN && from & SIGNALS == 0 {
-            return false;
-        }
-        // SAFEGO(to, back): no queen and no signal except possibly the one from `back`.
-        to & !EMIT & !(1 << back) == 0 || draw(rng, self.eps_t)
-    }
-
-    /// Model 1: one uniformly chosen adjacent pair. Returns true if a queen moved.
-    #[inline(always)]
-    fn pair_update(&mut self, rng: &mut Rand) -> bool {
-        let n_pairs = self.pairs.len() as u64;
-        if n_pairs == 0 {
-            return false;
-        }
-        let k = below(rng, n_pairs) as usize;
-        self.pair_at(rng, k)
-    }
-
-    /// Model 1 on the pair numbered `k` ([`pairs::pair`]): moves, then signals.
-    #[inline(always)]
-    fn pair_at(&mut self, rng: &mut Rand, k: usize) -> bool {
-        debug_assert!(k < self.pairs.len());
-        // SAFETY: k < pairs.len(): `pair_update` draws it below that length, and the test-only
-        // `update_pair` asserts it (the only two callers).
-        let (a, b, bit_ab, bit_ba) = pair_cells(unsafe { *self.pairs.get_unchecked(k) });
-        debug_assert!(a < self.st.len() && b < self.st.len());
-        // SAFETY: the table holds board cells whose neighbour along d is a board cell, both
-        // inside the padded array.
-        let (sa, sb) = unsafe { (*self.st.get_unchecked(a), *self.st.get_unchecked(b)) };
-        // PERF: most pairs hold no queen at all: one test skips the whole move logic, and
-        // both cells then emit their own signals, so each facing bit is copied to the
-        // signal and the emitted byte at once.
-        if (sa | sb) < QUEEN {
-            // PERF: the table holds the two bits as masks: no variable shift. An empty cell
-            // emits its signals, so b's bit d is a's new signal d and emitted bit d.
-            let both = |bit: u32| bit | bit << EMIT_SHIFT;
-            // SAFETY: as above.
-            unsafe {
-                *self.st.get_unchecked_mut(a) = (sa & !both(bit_ab)) | both(sb & bit_ab);
-                *self.st.get_unchecked_mut(b) = (sb & !both(bit_ba)) | both(sa & bit_ba);
-            }
-            return false;
-        }
-        let d = bit_ab.trailing_zeros() as usize;
-        let od = opposite(d);
-        let mut moved = false;
-        {
-            // δ(a, b) = od (a lies opposite to d, seen from b); δ(b, a) = d.
-            let ab = self.wants_move(rng, sa, sb, od);
-            let ba = self.wants_move(rng, sb, sa, d);
-            if ab != ba {
-                let (from, to) = if ab { (a, b) } else { (b, a) };
-                self.move_queen(from, to);
-                moved = true;
-            }
-        }
-        self.pair_signals(a, b, d);
-        moved
-    }
-
-    /// Model 1's signal rule on the pair `a`, `b = a + DIRECTIONS[d]`, on the current
-    /// configuration: the bit of `a` towards `b` becomes "b holds a queen or b's bit in the
-    /// same direction", symmetrically for `b`; no memory of the old bits. The two updated bits
-    /// differ (`d` in `a`, `opposite(d)` in `b`), so the order does not matter.
-    #[inline(always)]
-    fn pair_signals(&mut self, a: usize, b: usize, d: usize) {
-        let od = opposite(d);
-        debug_assert!(a < self.st.len() && b < self.st.len());
-        // SAFETY: callers pass a pair of board cells, inside the padded array.
-        unsafe {
-            let (sa, sb) = (*self.st.get_unchecked(a), *self.st.get_unchecked(b));
-            // PERF: "b holds a queen or b's bit d" is bit d of b's emitted byte.
-            let from_b = sb >> (EMIT_SHIFT as usize + d) & 1;
-            let from_a = sa >> (EMIT_SHIFT as usize + od) & 1;
-            *self.st.get_unchecked_mut(a) = with_emit((sa & !(1 << d)) | (from_b << d));
-            *self.st.get_unchecked_mut(b) = with_emit((sb & !(1 << od)) | (from_a << od));
-        }
-    }
-
-    /// Model 2: one uniformly chosen cell. Returns true if a queen moved.
-    #[inline(always)]
-    fn cell_update(&mut self, rng: &mut Rand) -> bool {
-        let k = below(rng, self.cells.len() as u64) as usize;
-        // SAFETY: k < cells.len().
-        let c = unsafe { *self.cells.get_unchecked(k) } as usize;
-        self.cell_at(rng, c)
-    }
-
-    /// Model 2 on padded cell `c`: signals, then a possible move.
-    #[inline(always)]
-    fn cell_at(&mut self, rng: &mut Rand, c: usize) -> bool {
-        // SAFETY: c is a board cell of the padded array (callers draw it from `cells`).
-        match unsafe { refresh_empty(self.st.as_mut_ptr(), c, self.w) } {
-            Ok(()) => false,
-            Err(e) => self.queen_update(rng, c, e),
-        }
-    }
-
-    /// Model 2 on padded cell `c` holding a queen, given the bits its neighbours emit
-    /// ([`gather_emit`]): new signals, then, for a threatened queen, a destination and MOVE.
-    #[inline(never)]
-    fn queen_update(&mut self, rng: &mut Rand, c: usize, e: u32) -> bool {
-        // 1. Every signal from the neighbours; a queen's cell emits every direction.
-        let sig = e >> EMIT_SHIFT;
-        let s = (self.st[c] & !(SIGNALS | EMIT)) | EMIT | sig;
-        self.st[c] = s;
-        // 2. A threatened queen (not SAFESTAY) picks a destination and tries MOVE.
-        debug_assert!(s >= QUEEN);
-        if s < 2 * QUEEN && sig == 0 {
-            return false;
-        }
-        let around = u32::from(self.inboard[c]);
-        let choice = if draw(rng, self.eta_t) {
-            around
-        } else {
-            // The neighbours minimising ω (∞ on a queen, else the number of signals).
-            let (mut best, mut set) = (u32::MAX, 0u32);
-            let mut m = around;
-            while m != 0 {
-                let d = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let t = self.st[c.wrapping_add(self.off[d])];
-                let w = if t >= QUEEN { 9 } else { (t & SIGNALS).count_ones() };
-                if w < best {
-                    best = w;
-                    set = 0;
-                }
-                if w == best {
-                    set |= 1 << d;
-                }
-            }
-            set
-        };
-        let Some(d) = pick_bit(rng, choice) else { return false };
-        let to = c.wrapping_add(self.off[d]);
-        let to_word = self.st[to];
-        // MOVE(c, to): c holds a threatened queen; SAFEGO(to, δ(c, to)) or ε.
-        if to_word & !EMIT & !(1 << opposite(d)) == 0 || draw(rng, self.eps_t) {
-            self.move_queen(c, to);
-            return true;
-        }
-        false
-    }
-
     /// Moves one queen and keeps the line counters (and so the solution test) up to date.
     fn move_queen(&mut self, from: usize, to: usize) {
         debug_assert!(self.st[from] >= QUEEN);
@@ -758,128 +620,6 @@ impl Automaton {
 /// Model 3's rule for these parameters: ε is the probability of an uphill step (η unused).
 fn row_rule(params: &Params) -> Rule {
     Rule::model3(params.eps)
-}
-
-/// A model 1 table entry: padded cells `a` and `b = a + DIRECTIONS[d]` (24 bits each: the
-/// padded board of the largest n has under 2^23 cells), then the signal bit `d` that `a`'s
-/// update touches and the bit `opposite(d)` of `b`'s, as masks.
-fn pair_entry(a: usize, b: usize, d: usize) -> u64 {
-    debug_assert!(a < 1 << 24 && b < 1 << 24);
-    a as u64 | (b as u64) << 24 | 1u64 << (48 + d) | 1u64 << (56 + opposite(d))
-}
-
-/// The fields of a [`pair_entry`]: `(a, b, bit d of a, bit opposite(d) of b)`.
-#[inline(always)]
-fn pair_cells(e: u64) -> (usize, usize, u32, u32) {
-    ((e & 0xFF_FFFF) as usize, (e >> 24 & 0xFF_FFFF) as usize, (e >> 48) as u32 & 0xFF, (e >> 56) as u32)
-}
-
-/// Model 2 on padded board cell `c` when it holds no queen: it takes its new signals and
-/// emits them. Otherwise nothing is written and the gathered bits ([`gather_emit`]) are
-/// returned for the queen update.
-///
-/// # Safety
-/// As [`gather_emit`]: `st` is the padded board of row width `w` and `c` a board cell.
-#[inline(always)]
-unsafe fn refresh_empty(st: *mut u32, c: usize, w: usize) -> Result<(), u32> {
-    // SAFETY: the caller's contract.
-    unsafe {
-        let e = gather_emit(st, c, w);
-        let cell = &mut *st.add(c);
-        // PERF: n of the n^2 cells hold a queen: an empty one is this test and one store
-        // (its word is its signals and the same byte emitted), inline in the loop.
-        if *cell < QUEEN {
-            *cell = e | e >> EMIT_SHIFT;
-            Ok(())
-        } else {
-            Err(e)
-        }
-    }
-}
-
-/// The bits the 8 neighbours of padded board cell `c` emit towards it, each in its own
-/// direction's place: bit `8 + d` is bit `8 + d` of the neighbour along [`DIRECTIONS`]`[d]`,
-/// i.e. model 2's new signal `d` of `c` (frame neighbours emit nothing). `w` is the padded
-/// row width.
-///
-/// # Safety
-/// `st` points to the padded board of row width `w` with its spare word (`w * w + 1` words)
-/// and `c` is a board cell (not on the frame).
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn gather_emit(st: *const u32, c: usize, w: usize) -> u32 {
-    use std::arch::x86_64::*;
-    // PERF: the 3 x 3 block around c is three unaligned 4-word loads (SSE2, always there on
-    // x86_64), each masked to the bit its neighbours contribute, then OR-ed across lanes:
-    // 13 instructions instead of 8 loads, 8 masks and 7 ORs.
-    // SAFETY: c is a board cell, so c - w - 1 >= 0 and c + w + 2 <= w * w, the spare word;
-    // SSE2 is part of the x86_64 baseline.
-    unsafe {
-        // Lanes of the rows above, at and below c: [x - 1, x, x + 1, x + 2].
-        let up = _mm_loadu_si128(st.add(c - w - 1).cast());
-        let mid = _mm_loadu_si128(st.add(c - 1).cast());
-        let down = _mm_loadu_si128(st.add(c + w - 1).cast());
-        // Directions (bit d at 8 + d): N 0, NE 1, E 2, SE 3, S 4, SW 5, W 6, NW 7.
-        let m_up = _mm_setr_epi32(1 << 15, 1 << 8, 1 << 9, 0);
-        let m_mid = _mm_setr_epi32(1 << 14, 0, 1 << 10, 0);
-        let m_down = _mm_setr_epi32(1 << 13, 1 << 12, 1 << 11, 0);
-        let v = _mm_or_si128(
-            _mm_or_si128(_mm_and_si128(up, m_up), _mm_and_si128(mid, m_mid)),
-            _mm_and_si128(down, m_down),
-        );
-        let v = _mm_or_si128(v, _mm_shuffle_epi32::<0b01_00_11_10>(v));
-        let v = _mm_or_si128(v, _mm_shuffle_epi32::<0b10_11_00_01>(v));
-        _mm_cvtsi128_si32(v) as u32
-    }
-}
-
-/// As the x86_64 version, one neighbour at a time.
-///
-/// # Safety
-/// As the x86_64 version.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-unsafe fn gather_emit(st: *const u32, c: usize, w: usize) -> u32 {
-    // SAFETY: the caller's contract.
-    unsafe { gather_emit_scalar(st, c, w) }
-}
-
-/// [`gather_emit`] one neighbour at a time: the portable version and the tests' reference.
-///
-/// # Safety
-/// As [`gather_emit`].
-#[cfg(any(test, not(target_arch = "x86_64")))]
-#[inline(always)]
-unsafe fn gather_emit_scalar(st: *const u32, c: usize, w: usize) -> u32 {
-    // PERF: signal d of c is bit d of the byte its neighbour along d emits, so each neighbour
-    // is one load masked to its own bit: no compare, no variable shift.
-    // SAFETY: c is a board cell, so c ± 1, c ± w and c ± w ± 1 are inside the padded array.
-    let at = |i: usize| unsafe { *st.add(i) };
-    let (up, down) = (c - w, c + w);
-    (at(up) & 1 << 8)
-        | (at(up + 1) & 1 << 9)
-        | (at(c + 1) & 1 << 10)
-        | (at(down + 1) & 1 << 11)
-        | (at(down) & 1 << 12)
-        | (at(down - 1) & 1 << 13)
-        | (at(c - 1) & 1 << 14)
-        | (at(up - 1) & 1 << 15)
-}
-
-/// A uniformly chosen set bit of `mask` (`None` if empty: a 1 × 1 board).
-#[inline(always)]
-fn pick_bit(rng: &mut Rand, mask: u32) -> Option<usize> {
-    let ones = mask.count_ones();
-    if ones == 0 {
-        return None;
-    }
-    let mut m = mask;
-    if ones > 1 {
-        for _ in 0..below(rng, u64::from(ones)) {
-            m &= m - 1;
-        }
-    }
-    Some(m.trailing_zeros() as usize)
 }
 
 /// One Bernoulli draw against a [`threshold`].
