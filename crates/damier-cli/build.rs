@@ -18,11 +18,13 @@ fn git(args: &[&str]) -> Option<String> {
 fn main() {
     let commit = git(&["describe", "--always", "--dirty"]).unwrap_or_else(|| "unknown".into());
     println!("cargo:rustc-env=DAMIER_COMMIT={commit}");
-    // Rerun when the checked-out commit or the index changes (a commit, a checkout, a rebase,
-    // `git add`). Edits not yet added to the index reach "-dirty" only when a file of this
-    // crate changes too; the report says which commit it ran, not a promise about every file.
+    // Rerun when the checked-out commit changes (a commit, a checkout, a rebase), not when the
+    // index does: `git status` rewrites the index, and the CLI (minutes to build) must not
+    // rebuild for it. "-dirty" is therefore as of the last build of this crate (its sources
+    // changing rebuild it too); the report says which commit it ran, not a promise about
+    // every file.
     let mut watched = Vec::new();
-    for path in ["HEAD", "index", "packed-refs"] {
+    for path in ["HEAD", "packed-refs"] {
         if let Some(p) = git(&["rev-parse", "--git-path", path]) {
             watched.push(PathBuf::from(p));
         }

@@ -208,3 +208,33 @@ fn path_and_activation_set_to_files() {
     fails_with(&["walk", "solve", "4097", "4097"], 2);
     fails_with(&["walk", "solve", "3", "3", "--pattern", "a.png"], 2);
 }
+
+/// A path `walk solve --out` wrote is an input of `walk replay`, from the file or from stdin,
+/// however long (it was an argument only: "Argument list too long" for a 2000 x 2000 path).
+#[test]
+fn replay_reads_a_path_from_a_file_or_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("path.txt");
+    let f = file.to_str().unwrap();
+    let solved = json(&["walk", "solve", "300", "300", "--out", f, "--json"]);
+    let length = solved["path_length"].as_u64().unwrap();
+    assert!(length > 100_000, "{length} moves");
+    let v = json(&["walk", "replay", "300", "300", "--from", f, "--json"]);
+    assert_eq!((v["moves"].as_u64(), v["all_black"].as_bool()), (Some(length), Some(true)));
+    let mut piped = damier();
+    piped.args(["walk", "replay", "300", "300", "-", "--json"]).pipe_stdin(&file).unwrap();
+    let out = piped.output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["moves"].as_u64(), Some(length));
+    // Line breaks are whitespace; a wrong character is named with its 1-based position.
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "NE\nSx").unwrap();
+    let err = fails_with(&["walk", "replay", "2", "2", "--from", bad.to_str().unwrap()], 2);
+    assert!(err.contains("illegal move 'x' at position 5"), "{err}");
+    std::fs::write(&bad, "NE\nS").unwrap();
+    let v = json(&["walk", "replay", "2", "2", "--from", bad.to_str().unwrap(), "--json"]);
+    assert_eq!(v["moves"], 3);
+    fails_with(&["walk", "replay", "2", "2", "NES", "--from", bad.to_str().unwrap()], 2);
+    fails_with(&["walk", "replay", "2", "2", "--from", dir.path().join("none").to_str().unwrap()], 2);
+}

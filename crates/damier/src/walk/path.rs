@@ -234,29 +234,76 @@ pub fn replay(size: Size, moves: &[Move]) -> Replay {
 
 /// [`replay`], stopped by `control` (a walk of a billion moves takes seconds).
 pub fn replay_with(size: Size, moves: &[Move], control: &Control) -> Result<Replay, Interrupted> {
-    let mut black = Board::new(size);
-    let mut landings = Board::new(size);
-    let mut pos = start_cell(size);
-    press_cell(&mut black, pos.1, pos.0);
-    landings.flip(pos.1, pos.0);
-    for (chunk, part) in moves.chunks(POLL_EVERY).enumerate() {
+    let mut replayer = Replayer::new(size);
+    for part in moves.chunks(POLL_EVERY) {
         if control.cancelled() {
             return Err(Interrupted);
         }
-        for (i, &mv) in part.iter().enumerate() {
-            let Some(next) = mv.step(size, pos) else {
-                let step = chunk * POLL_EVERY + i + 1;
-                let outcome = Outcome::LeftBoard { step, mv, row: pos.0, col: pos.1 };
-                return Ok(Replay { landings, black, pawn: pos, outcome });
-            };
-            pos = next;
-            press_cell(&mut black, pos.1, pos.0);
-            landings.flip(pos.1, pos.0);
+        for &mv in part {
+            if !replayer.play(mv) {
+                return Ok(replayer.finish());
+            }
         }
     }
-    let white = size.cells() - black.count_ones() as usize;
-    let outcome = if white == 0 { Outcome::AllBlack } else { Outcome::White { count: white } };
-    Ok(Replay { landings, black, pawn: pos, outcome })
+    Ok(replayer.finish())
+}
+
+/// A walk replayed one move at a time, for walks read as a stream: a file of a billion moves
+/// is replayed without holding it.
+#[derive(Debug, Clone)]
+pub struct Replayer {
+    size: Size,
+    black: Board,
+    landings: Board,
+    pos: (usize, usize),
+    /// Moves given so far (counted on after the pawn has left the board).
+    moves: usize,
+    /// Set once a move took the pawn off the board: the walk ends there.
+    left: Option<Outcome>,
+}
+
+impl Replayer {
+    /// The pawn's first landing, on the bottom-left cell.
+    pub fn new(size: Size) -> Replayer {
+        let mut black = Board::new(size);
+        let mut landings = Board::new(size);
+        let pos = start_cell(size);
+        press_cell(&mut black, pos.1, pos.0);
+        landings.flip(pos.1, pos.0);
+        Replayer { size, black, landings, pos, moves: 0, left: None }
+    }
+
+    /// Plays `mv`: false once the walk has left the board (this move or an earlier one), after
+    /// which moves are only counted.
+    #[inline]
+    pub fn play(&mut self, mv: Move) -> bool {
+        self.moves += 1;
+        if self.left.is_some() {
+            return false;
+        }
+        let Some(next) = mv.step(self.size, self.pos) else {
+            self.left = Some(Outcome::LeftBoard { step: self.moves, mv, row: self.pos.0, col: self.pos.1 });
+            return false;
+        };
+        self.pos = next;
+        press_cell(&mut self.black, next.1, next.0);
+        self.landings.flip(next.1, next.0);
+        true
+    }
+
+    /// Moves played (or counted) so far.
+    pub fn moves(&self) -> usize {
+        self.moves
+    }
+
+    /// How the walk ended.
+    pub fn finish(self) -> Replay {
+        let outcome = self.left.unwrap_or_else(|| {
+            let white = self.size.cells() - self.black.count_ones() as usize;
+            if white == 0 { Outcome::AllBlack } else { Outcome::White { count: white } }
+        });
+        Replay { landings: self.landings, black: self.black, pawn: self.pos, outcome }
+    }
 }
 
 /// A walk from the bottom-left cell (its first landing included) whose cells landed on an odd

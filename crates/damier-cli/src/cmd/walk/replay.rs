@@ -1,13 +1,17 @@
-//! `damier walk replay`: a move string played from the bottom-left cell.
+//! `damier walk replay`: a move string played from the bottom-left cell, given as an argument
+//! or read from a file or stdin (a path `walk solve --out` wrote, millions of moves).
 
+use std::io::Read;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use damier::walk::path::{self, ReplayRecord};
-use damier::walk::{self, picture};
+use anyhow::Context;
+use damier::walk::path::{self, Move, ReplayRecord, Replayer};
+use damier::walk::{self, WalkError, picture};
 
 use crate::report::walk::Replay;
-use crate::util::exit;
 use crate::util::output::Report;
+use crate::util::{exit, input, interrupt};
 
 /// Arguments of `damier walk replay`.
 #[derive(Debug, clap::Args)]
@@ -16,8 +20,14 @@ pub struct ReplayArgs {
     rows: usize,
     /// Columns (C), at least 1.
     cols: usize,
-    /// Moves: N, S, E, W (O accepted for W), either case; spaces ignored.
-    moves: String,
+    /// Moves: N, S, E, W (O accepted for W), either case; spaces and line breaks ignored.
+    /// `-` reads them from stdin.
+    #[arg(required_unless_present = "from", conflicts_with = "from")]
+    moves: Option<String>,
+    /// Read the moves from this file (`-`: stdin), as `walk solve --out` writes them; any
+    /// length, replayed as it is read.
+    #[arg(long, value_name = "FILE")]
+    from: Option<PathBuf>,
     /// Also print the final board ('#' black, '_' white, top row first).
     #[arg(long)]
     show: bool,
@@ -28,10 +38,67 @@ pub struct ReplayArgs {
 
 pub(super) fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     let board = walk::board_size(a.rows, a.cols)?;
-    let moves = path::parse_moves(&a.moves)?;
-    let r = path::replay(board, &moves);
+    let mut replayer = Replayer::new(board);
+    let source = match (&a.moves, &a.from) {
+        (Some(m), _) if m == "-" => Some(input::Source::Stdin),
+        (Some(m), _) => {
+            for mv in path::parse_moves(m)? {
+                replayer.play(mv);
+            }
+            None
+        }
+        (None, Some(p)) => Some(input::Source::of(p)),
+        (None, None) => unreachable!("clap requires the moves or --from"),
+    };
+    match source {
+        Some(input::Source::Stdin) => play_stream(std::io::stdin().lock(), &mut replayer),
+        Some(input::Source::File(p)) => {
+            let file = std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?;
+            play_stream(file, &mut replayer)
+        }
+        None => Ok(()),
+    }
+    .with_context(|| source.map(input::Source::name).unwrap_or_default())?;
+    let moves = replayer.moves();
+    let r = replayer.finish();
     let code = if r.all_black() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) };
-    let record = ReplayRecord::new(board, moves.len(), &r);
+    let record = ReplayRecord::new(board, moves, &r);
     Replay { record, board: a.show.then(|| picture(&r.black)) }.print(a.json)?;
     Ok(code)
+}
+
+/// Plays the moves read from `reader` a chunk at a time (Ctrl-C heard between chunks): ASCII
+/// whitespace is skipped, anything but a move letter is an error at its 1-based character.
+fn play_stream(mut reader: impl Read, replayer: &mut Replayer) -> anyhow::Result<()> {
+    let mut chunk = vec![0u8; 1 << 20];
+    let mut position = 0usize; // characters read so far
+    loop {
+        interrupt::check()?;
+        let n = match reader.read(&mut chunk) {
+            Ok(0) => return Ok(()),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e.into()),
+        };
+        for (i, &byte) in chunk[..n].iter().enumerate() {
+            // A UTF-8 continuation byte is part of the character before it.
+            if byte & 0xC0 == 0x80 {
+                continue;
+            }
+            position += 1;
+            if byte.is_ascii_whitespace() {
+                continue;
+            }
+            match Move::from_letter(byte as char).filter(|_| byte.is_ascii()) {
+                Some(mv) => {
+                    replayer.play(mv);
+                }
+                None => {
+                    let end = chunk[..n].len().min(i + 4);
+                    let letter = String::from_utf8_lossy(&chunk[i..end]).chars().next().unwrap_or('\u{FFFD}');
+                    return Err(WalkError::BadMove { letter, position }.into());
+                }
+            }
+        }
+    }
 }
