@@ -1,10 +1,7 @@
 //! `damier.factor`: factoring N by the cellular automaton of local signals.
 
-use std::time::Instant;
-
-use damier::control::Stop;
-use damier::factor::run::{CapWarning, Factoring};
-use damier::factor::{DEFAULT_EPS, DEFAULT_MAX_STEPS, DEFAULT_Q, FactorAutomaton, FactorError, FactorParams};
+use damier::factor::run::FactorRequest;
+use damier::factor::{DEFAULT_EPS, DEFAULT_MAX_STEPS, DEFAULT_Q, FactorParams};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -32,18 +29,16 @@ pub fn factor<'py>(
     let params = FactorParams { q, eps }.validated().or_raise()?;
     let max_steps = numbers::u64_in("max_steps", max_steps, 0..=u64::MAX)?;
     let seed = numbers::seed(seed)?;
-    let clock = Instant::now();
-    let record = match FactorAutomaton::new(n, &params, seed) {
-        Err(FactorError::Prime(_)) => Factoring::prime(n, &params, seed, clock.elapsed().as_secs_f64()),
-        Err(e) => return Err(errors::value(format!("nothing to factor: {e}"))),
-        Ok(mut automaton) => {
-            if let Some(warning) = CapWarning::of(n, max_steps) {
+    let record = match FactorRequest::new(n, &params, seed, max_steps)
+        .map_err(|e| errors::value(format!("nothing to factor: {e}")))?
+    {
+        FactorRequest::Prime(record) => record,
+        FactorRequest::Run(run) => {
+            if let Some(warning) = &run.warning {
                 // The CLI's warning.
                 errors::warn(py, &warning.to_string())?;
             }
-            let run = worker::run(py, move |control| automaton.run_until(max_steps, &Stop::new(control)))?
-                .or_raise()?;
-            Factoring::of_run(&run, &params, clock.elapsed().as_secs_f64())
+            worker::run(py, move |control| run.run(control))?.or_raise()?
         }
     };
     records::dict(py, &record)

@@ -233,6 +233,86 @@ impl std::fmt::Display for CapWarning {
     }
 }
 
+/// One run of the automaton on N as `damier factor N` and the Python package's
+/// `damier.factor` ask for it, prepared: a prime needs no run (its record is ready), any other
+/// N gets its automaton at its start and the warning to give before the run, if any.
+///
+/// ```
+/// use damier::control::Control;
+/// use damier::factor::FactorParams;
+/// use damier::factor::run::FactorRequest;
+///
+/// let params = FactorParams::default();
+/// match FactorRequest::new(13, &params, 1, 1000).unwrap() {
+///     FactorRequest::Prime(record) => assert!(record.prime),
+///     FactorRequest::Run(_) => unreachable!("13 is prime"),
+/// }
+/// let FactorRequest::Run(run) = FactorRequest::new(143, &params, 1, 1_000_000).unwrap() else { panic!() };
+/// assert_eq!(run.warning, None);
+/// let record = run.run(&Control::new()).unwrap();
+/// assert_eq!(record.factors.map(|(p, q)| p * q), Some(143));
+/// ```
+#[derive(Debug)]
+pub enum FactorRequest {
+    /// N is prime: nothing to run.
+    Prime(Factoring),
+    /// The run to make.
+    Run(Box<PendingRun>),
+}
+
+/// A run prepared by [`FactorRequest::new`], not yet made.
+#[derive(Debug)]
+pub struct PendingRun {
+    /// The automaton at its start (its grid size is `lb() x la()`).
+    pub automaton: FactorAutomaton,
+    /// What to say before the run when it will likely stop at its cap.
+    pub warning: Option<CapWarning>,
+    params: FactorParams,
+    max_steps: u64,
+    started: Instant,
+}
+
+impl FactorRequest {
+    /// Prepares the run of N from `seed` capped at `max_steps`; the record's seconds count from
+    /// now. Refuses N without a run to make other than a prime (0, 1, ...:
+    /// [`FactorAutomaton::new`]'s errors but [`FactorError::Prime`]).
+    pub fn new(
+        n: u64,
+        params: &FactorParams,
+        seed: u64,
+        max_steps: u64,
+    ) -> Result<FactorRequest, FactorError> {
+        let started = Instant::now();
+        match FactorAutomaton::new(n, params, seed) {
+            Err(FactorError::Prime(_)) => {
+                Ok(FactorRequest::Prime(Factoring::prime(n, params, seed, started.elapsed().as_secs_f64())))
+            }
+            Err(e) => Err(e),
+            Ok(automaton) => Ok(FactorRequest::Run(Box::new(PendingRun {
+                automaton,
+                warning: CapWarning::of(n, max_steps),
+                params: *params,
+                max_steps,
+                started,
+            }))),
+        }
+    }
+}
+
+impl PendingRun {
+    /// The step cap.
+    pub fn max_steps(&self) -> u64 {
+        self.max_steps
+    }
+
+    /// Runs to a factorization or the cap, polling `control` (advanced by the steps made):
+    /// the record of the run.
+    pub fn run(mut self, control: &crate::control::Control) -> Result<Factoring, Interrupted> {
+        let run = self.automaton.run_until(self.max_steps, &Stop::new(control))?;
+        Ok(Factoring::of_run(&run, &self.params, self.started.elapsed().as_secs_f64()))
+    }
+}
+
 /// Measured median steps at 26 bits (docs/factor.md, Results).
 const MEDIAN_STEPS_AT_26_BITS: f64 = 2e8;
 /// Fitted growth of the median steps per bit (docs/factor.md, Results).

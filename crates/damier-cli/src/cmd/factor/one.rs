@@ -1,13 +1,11 @@
 //! `damier factor N`: one run of the automaton on N.
 
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
-use damier::control::Stop;
-use damier::factor::run::{CapWarning, Factoring};
-use damier::factor::{self as engine, FactorAutomaton, FactorError};
+use damier::factor as engine;
+use damier::factor::run::FactorRequest;
 
 use crate::util::output::{Report, errln, outln};
 use crate::util::progress::Progress;
@@ -41,29 +39,24 @@ pub(super) fn run_one(a: OneArgs) -> anyhow::Result<ExitCode> {
     let n = parse_n(text)?;
     let params = a.params.params()?;
     let seed = crate::util::pick_seed(a.seed);
-    let clock = Instant::now();
-    let report = match FactorAutomaton::new(n, &params, seed) {
-        Err(FactorError::Prime(_)) => Factoring::prime(n, &params, seed, clock.elapsed().as_secs_f64()),
-        Err(e) => return Err(e).context("nothing to factor"),
-        Ok(mut au) => {
-            if let Some(warning) = CapWarning::of(n, a.max_steps) {
+    let report = match FactorRequest::new(n, &params, seed, a.max_steps).context("nothing to factor")? {
+        FactorRequest::Prime(record) => record,
+        FactorRequest::Run(run) => {
+            if let Some(warning) = &run.warning {
                 errln!("damier: warning: {warning}");
             }
             if !a.json {
                 outln!(
                     "n = {n}: grid of {} x {} cells, q = {} eps = {} seed = {seed}",
-                    au.lb(),
-                    au.la(),
+                    run.automaton.lb(),
+                    run.automaton.la(),
                     params.q,
                     params.eps
                 )?;
             }
             let control = interrupt::control();
-            let r = {
-                let _bar = Progress::start(control, a.max_steps, "factor");
-                au.run_until(a.max_steps, &Stop::new(control))?
-            };
-            Factoring::of_run(&r, &params, clock.elapsed().as_secs_f64())
+            let _bar = Progress::start(control, a.max_steps, "factor");
+            run.run(control)?
         }
     };
     report.print(a.json)?;
