@@ -82,6 +82,8 @@ fn a_gpu_journal_resumes_and_is_rechecked_on_the_cpu() {
     let audit = json(&["queens", "journal", journal, "--recheck", "20", "--seed", "1", "--json"]);
     assert_eq!(audit["recheck"]["engine"], "quarters", "{audit}");
     assert_eq!(audit["recheck"]["agree"], true, "{audit}");
+    // The header says what counted the tasks: the backtracker's search, on a GPU.
+    assert_eq!((audit["strategy"].as_str(), audit["device"].as_str()), (Some("backtrack"), Some("gpu")));
     // The CPU's default engine refuses the GPU's journal rather than mixing engines.
     fails_with(&["queens", "count", "12", "--journal", journal], 2);
 }
@@ -255,4 +257,6 @@ fn mpi_processes_count_on_their_gpus() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((v["total"].as_u64(), v["strategy"].as_str()), (Some(73_712), Some("quarters")), "{v}");
+    let status = json(&["queens", "journal", journal2.to_str().unwrap(), "--json"]);
+    assert_eq!(status["device"], "cpu+gpu", "{status}");
 }

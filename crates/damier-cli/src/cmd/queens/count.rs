@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use damier::cpu::IsaChoice;
 use damier::queens;
+use damier::queens::count::journal::JournalDevice;
 use damier::queens::count::long::LongCount;
 use damier::queens::count::tasks::TaskEngine;
 use damier::queens::count::{CountOptions, Share, ShareCount, TimedCounts};
@@ -131,6 +132,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             memory: options.memory,
             journal: a.journal.as_deref().map(std::path::Path::to_path_buf),
             recount_sample: a.verify_sample,
+            device: JournalDevice::Cpu,
         },
         seed: a.seed,
         threads: a.threads,

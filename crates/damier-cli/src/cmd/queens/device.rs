@@ -10,6 +10,7 @@
 
 use std::process::ExitCode;
 
+use damier::queens::count::journal::JournalDevice;
 use damier::queens::count::tasks::TaskEngine;
 #[cfg(feature = "mpi")]
 use damier::queens::count::{long::LongRun, tasks::TaskDone};
@@ -73,8 +74,10 @@ pub(super) fn plan(r: &mut Run, device: Device) -> anyhow::Result<()> {
             "--strategy picks the CPU's engine: --device gpu counts every task on the GPU (use --device all for both)"
         );
         r.plan.engine = Some(TaskEngine::Backtrack);
-    } else if r.plan.engine.is_none() {
-        r.plan.engine = Some(TaskEngine::best_for(r.plan.n));
+        r.plan.device = JournalDevice::Gpu;
+    } else {
+        r.plan.engine = Some(r.plan.engine.unwrap_or(TaskEngine::best_for(r.plan.n)));
+        r.plan.device = JournalDevice::CpuAndGpu;
     }
     Ok(())
 }

@@ -28,7 +28,8 @@ pub struct Args {
     /// Seed of --recheck's draw [default: random, printed].
     #[arg(long, requires = "recheck")]
     seed: Option<u64>,
-    /// Print JSON (keys: n, share, shares, strategy, version, fingerprint, tasks, done, left,
+    /// Print JSON (keys: n, share, shares, strategy, device (cpu, gpu, cpu+gpu; null in a
+    /// journal written before headers recorded it), version, fingerprint, tasks, done, left,
     /// share_total, total and unique once a whole count is done, sessions, task_seconds, rate,
     /// eta_seconds, torn_lines; with --recheck, recheck: engine, seed, tasks, agree,
     /// mismatches (task, columns, counts by engine and by the journal), population, sampled,
@@ -111,11 +112,12 @@ impl Report for JournalStatus {
     fn print_text(&self) -> anyhow::Result<()> {
         let r = self;
         outln!(
-            "n = {}, share {} of {}, {} engine (damier {}): {} of {} tasks done, {} left",
+            "n = {}, share {} of {}, {} engine{} (damier {}): {} of {} tasks done, {} left",
             r.n,
             r.share,
             r.shares,
             r.strategy.name(),
+            r.device.map_or(String::new(), |d| format!(" on {}", d.name())),
             r.version,
             r.done,
             r.tasks,

@@ -5,10 +5,15 @@
 //! lines (a task finished, with its weighted count):
 //!
 //! ```text
-//! damier-queens-journal<TAB>format=1<TAB>n=20<TAB>share=1/1<TAB>engine=quarters<TAB>version=0.1.0<TAB>tasks=92378<TAB>fingerprint=…<TAB>checksum
+//! damier-queens-journal-2<TAB>format=1<TAB>n=20<TAB>share=1/1<TAB>engine=quarters<TAB>device=cpu<TAB>version=0.1.0<TAB>tasks=92378<TAB>fingerprint=…<TAB>checksum
 //! S<TAB>unix_ms<TAB>threads<TAB>checksum
 //! T<TAB>index<TAB>count<TAB>micros<TAB>unix_ms<TAB>checksum
 //! ```
+//!
+//! The header names the engine and the device that count the tasks ([`JournalDevice`]: the
+//! CPU, a GPU, or both). Its first version (first word `damier-queens-journal`, no `device`)
+//! did not record the device: such journals are still read and continued by a run of any
+//! device, under their own header ([`JournalHeader::device`] is `None`).
 //!
 //! Each record goes to the file in one `write` as soon as its task finishes, so a killed
 //! process (even `kill -9`) loses only the tasks in flight: the kernel keeps what was written.
@@ -36,8 +41,44 @@ use crate::util::Fnv1a;
 /// Longest time between two flushes of the journal to the disk while tasks finish.
 pub const SYNC_INTERVAL: Duration = Duration::from_secs(1);
 
-/// First word of every journal.
+/// First word of a journal of the header's first version, which did not record the device.
 const MAGIC: &str = "damier-queens-journal";
+
+/// First word of a journal whose header records the device (version 2).
+const MAGIC_2: &str = "damier-queens-journal-2";
+
+/// What counts a journal's tasks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum JournalDevice {
+    /// The CPU engines.
+    #[cfg_attr(feature = "serde", serde(rename = "cpu"))]
+    Cpu,
+    /// A GPU (the crate damier-gpu), every task.
+    #[cfg_attr(feature = "serde", serde(rename = "gpu"))]
+    Gpu,
+    /// A GPU and the CPU cores taking tasks from one queue: the header's engine is the CPU's.
+    #[cfg_attr(feature = "serde", serde(rename = "cpu+gpu"))]
+    CpuAndGpu,
+}
+
+impl JournalDevice {
+    /// Its name in a header: `cpu`, `gpu` or `cpu+gpu`.
+    pub fn name(self) -> &'static str {
+        match self {
+            JournalDevice::Cpu => "cpu",
+            JournalDevice::Gpu => "gpu",
+            JournalDevice::CpuAndGpu => "cpu+gpu",
+        }
+    }
+
+    /// The device of a header's name.
+    pub fn from_name(name: &str) -> Option<JournalDevice> {
+        [JournalDevice::Cpu, JournalDevice::Gpu, JournalDevice::CpuAndGpu]
+            .into_iter()
+            .find(|d| d.name() == name)
+    }
+}
 
 /// Largest journal read: 10 million tasks (n = 27) at under 80 bytes a record, with room.
 const MAX_BYTES: u64 = 2 << 30;
@@ -52,6 +93,9 @@ pub struct JournalHeader {
     pub share: Share,
     /// The engine that counts the tasks.
     pub engine: TaskEngine,
+    /// What runs the engine; `None` in a journal of the header's first version, which did not
+    /// record it (a run of any device continues it, under that header).
+    pub device: Option<JournalDevice>,
     /// The damier version that wrote the journal.
     pub version: String,
     /// The task format ([`TASK_FORMAT_VERSION`]).
@@ -63,17 +107,30 @@ pub struct JournalHeader {
 }
 
 impl JournalHeader {
-    /// The header of a count of `list` (this share, this engine) by this build of damier.
+    /// The header of a count of `list` (this share, this engine, on the CPU) by this build of
+    /// damier; [`JournalHeader::on`] another device.
     pub fn new(list: &TaskList, share: Share, engine: TaskEngine) -> Self {
         JournalHeader {
             n: list.n(),
             share,
             engine,
+            device: Some(JournalDevice::Cpu),
             version: env!("CARGO_PKG_VERSION").to_string(),
             format: TASK_FORMAT_VERSION,
             tasks: list.len(),
             fingerprint: list.fingerprint(),
         }
+    }
+
+    /// This header with the tasks counted on `device`.
+    pub fn on(self, device: JournalDevice) -> Self {
+        JournalHeader { device: Some(device), ..self }
+    }
+
+    /// Whether a run headed `run` may continue a journal headed `self`: the same header, or
+    /// one of the first version (no device recorded) that differs only there.
+    fn continued_by(&self, run: &JournalHeader) -> bool {
+        self == run || (self.device.is_none() && *self == JournalHeader { device: None, ..run.clone() })
     }
 
     /// Tasks in this header's share.
@@ -89,20 +146,27 @@ impl JournalHeader {
 
     fn describe(&self) -> String {
         format!(
-            "n = {}, share {}/{}, engine {}, damier {}, task format {}, task list {:016x}",
+            "n = {}, share {}/{}, engine {} on {}, damier {}, task format {}, task list {:016x}",
             self.n,
             self.share.index() + 1,
             self.share.of(),
             self.engine.name(),
+            self.device.map_or("a device not recorded", JournalDevice::name),
             self.version,
             self.format,
             self.fingerprint
         )
     }
 
+    /// The header line; a header without a device in the first version's form, byte for byte
+    /// (the checksums of its records are chained to it).
     fn line(&self) -> String {
+        let (magic, device) = match self.device {
+            None => (MAGIC, String::new()),
+            Some(d) => (MAGIC_2, format!("\tdevice={}", d.name())),
+        };
         let body = format!(
-            "{MAGIC}\tformat={}\tn={}\tshare={}/{}\tengine={}\tversion={}\ttasks={}\tfingerprint={:016x}",
+            "{magic}\tformat={}\tn={}\tshare={}/{}\tengine={}{device}\tversion={}\ttasks={}\tfingerprint={:016x}",
             self.format,
             self.n,
             self.share.index() + 1,
@@ -122,20 +186,29 @@ impl JournalHeader {
             return None;
         }
         let mut fields = body.split('\t');
-        if fields.next()? != MAGIC {
-            return None;
-        }
+        let version_2 = match fields.next()? {
+            MAGIC => false,
+            MAGIC_2 => true,
+            _ => return None,
+        };
         let mut map = HashMap::new();
         for f in fields {
             let (k, v) = f.split_once('=')?;
             map.insert(k, v);
         }
+        // The first version has no device; the second always has one.
+        let device = match (version_2, map.get("device")) {
+            (false, None) => None,
+            (true, Some(name)) => Some(JournalDevice::from_name(name)?),
+            _ => return None,
+        };
         let (k, m) = map.get("share")?.split_once('/')?;
         let (k, m): (u32, u32) = (k.parse().ok()?, m.parse().ok()?);
         Some(JournalHeader {
             n: map.get("n")?.parse().ok()?,
             share: Share::new(k.checked_sub(1)?, m)?,
             engine: TaskEngine::from_name(map.get("engine")?)?,
+            device,
             version: map.get("version")?.to_string(),
             format: map.get("format")?.parse().ok()?,
             tasks: map.get("tasks")?.parse().ok()?,
@@ -464,7 +537,7 @@ impl Journal {
         (&file).take(MAX_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
         let contents = match parse(path, &bytes)? {
             Some(c) => {
-                if c.header != *header {
+                if !c.header.continued_by(header) {
                     return Err(JournalError::Foreign {
                         path: path.to_path_buf(),
                         found: c.header.describe(),
@@ -489,7 +562,8 @@ impl Journal {
             }
         };
         file.seek(SeekFrom::Start(contents.valid_len)).map_err(io)?;
-        let chain = header.hash();
+        // The file's header: a journal of the first version keeps its own.
+        let chain = contents.header.hash();
         let start = unix_ms();
         file.write_all(Line::Session { unix_ms: start, threads }.encode(chain).as_bytes()).map_err(io)?;
         file.sync_data().map_err(io)?;
@@ -710,6 +784,8 @@ mod tests {
             JournalHeader { format: 99, ..JournalHeader::new(&list, Share::WHOLE, TaskEngine::Quarters) },
             // Another task list of the same n, format and version.
             JournalHeader { fingerprint: 1, ..JournalHeader::new(&list, Share::WHOLE, TaskEngine::Quarters) },
+            // The same count on another device.
+            JournalHeader::new(&list, Share::WHOLE, TaskEngine::Quarters).on(JournalDevice::CpuAndGpu),
         ];
         for h in others {
             let e = Journal::open(&path, &h, 1).unwrap_err();
@@ -817,5 +893,55 @@ mod tests {
         ));
         std::fs::create_dir_all(&dir).unwrap();
         TempDir(dir)
+    }
+
+    /// A journal written before headers recorded the device (the first version, as a GPU
+    /// count wrote it: headed `backtrack`) still reads and resumes, by a GPU count or a CPU
+    /// one, under its own header; a new journal records its device and refuses another.
+    #[test]
+    fn a_journal_of_the_first_header_version_resumes_on_any_device() {
+        let dir = tempfile_dir();
+        let path = dir.join("old.journal");
+        let list = TaskList::new(9).unwrap();
+        let new = JournalHeader::new(&list, Share::WHOLE, TaskEngine::Backtrack);
+        let old = JournalHeader { device: None, ..new.clone() };
+        // The first version's header, as its code wrote it.
+        let body = format!(
+            "damier-queens-journal\tformat={TASK_FORMAT_VERSION}\tn=9\tshare=1/1\tengine=backtrack\tversion={}\ttasks={}\tfingerprint={:016x}",
+            env!("CARGO_PKG_VERSION"),
+            list.len(),
+            list.fingerprint()
+        );
+        assert_eq!(old.line(), format!("{body}\t{:016x}\n", checksum(0, &body)));
+        {
+            let (j, _) = Journal::open(&path, &old, 1).unwrap();
+            j.record(done(0, 5));
+            j.record(done(3, 7));
+            j.finish().unwrap();
+        }
+        for (device, index, count) in [(JournalDevice::Gpu, 4, 11), (JournalDevice::Cpu, 6, 13)] {
+            let (j, held) = Journal::open(&path, &new.clone().on(device), 1).unwrap();
+            assert_eq!(held.header, old);
+            j.record(done(index, count));
+            j.finish().unwrap();
+        }
+        let c = read(&path).unwrap();
+        assert_eq!((c.header.device, c.records.len(), c.total()), (None, 4, 36));
+        assert!(std::fs::read_to_string(&path).unwrap().starts_with(&body));
+        // A new journal says what counted it, and a run on another device is refused.
+        let path = dir.join("new.journal");
+        let gpu = new.clone().on(JournalDevice::Gpu);
+        let (j, _) = Journal::open(&path, &gpu, 1).unwrap();
+        j.record(done(1, 2));
+        j.finish().unwrap();
+        drop(j);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with(
+            "damier-queens-journal-2\tformat=1\tn=9\tshare=1/1\tengine=backtrack\tdevice=gpu\t"
+        ));
+        assert_eq!(read(&path).unwrap().header, gpu);
+        let e = Journal::open(&path, &new, 1).unwrap_err();
+        assert!(e.to_string().contains("engine backtrack on gpu") && e.to_string().contains("on cpu"), "{e}");
+        assert_eq!(Journal::open(&path, &gpu, 1).unwrap().1.total(), 2);
     }
 }

@@ -14,6 +14,7 @@
 //! ```
 //! use damier::control::Control;
 //! use damier::cpu::Isa;
+//! use damier::queens::count::journal::JournalDevice;
 //! use damier::queens::count::long::{LongCount, LongTotal};
 //!
 //! // A whole count of n = 10 over the task list (no journal here; with one, a rerun resumes).
@@ -25,6 +26,7 @@
 //!     memory: None,
 //!     journal: None,
 //!     recount_sample: None,
+//!     device: JournalDevice::Cpu,
 //! };
 //! let run = plan.prepare().unwrap();
 //! run.count_left(&Control::new(), &|_| {}).unwrap();
@@ -39,7 +41,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::journal::{Journal, JournalContents, JournalError, JournalHeader};
+use super::journal::{Journal, JournalContents, JournalDevice, JournalError, JournalHeader};
 use super::recount::{self, Detection, Mismatch, SampleSize, ShareTotalError};
 use super::tasks::{self, MIN_TASK_N, TaskDone, TaskEngine, TaskError, TaskList};
 use super::{CountError, Share, counts_from_total};
@@ -64,6 +66,9 @@ pub struct LongCount {
     /// Tasks recounted by both engines at the end ([`LongRun::recount_sample`]), if any:
     /// checked runnable before the count, not after it.
     pub recount_sample: Option<u32>,
+    /// What counts the tasks, as the journal's header records it (the GPU engine runs
+    /// outside this crate, recording through [`LongRun::record`]).
+    pub device: JournalDevice,
 }
 
 impl LongCount {
@@ -96,7 +101,7 @@ impl LongCount {
         let mut known: HashMap<u32, u64> = HashMap::new();
         let journal = match &self.journal {
             Some(path) => {
-                let header = JournalHeader::new(&list, share, engine);
+                let header = JournalHeader::new(&list, share, engine).on(self.device);
                 let (journal, held) = Journal::open(path, &header, rayon::current_num_threads() as u32)?;
                 known.extend(held.records.iter().map(|r| (r.index, r.count)));
                 Some(journal)
@@ -463,6 +468,8 @@ pub struct JournalStatus {
     pub shares: u32,
     /// The engine counting the tasks.
     pub strategy: TaskEngine,
+    /// What runs it (`None`: a journal written before headers recorded it).
+    pub device: Option<JournalDevice>,
     /// The damier version that wrote the journal.
     pub version: String,
     /// Its task list's fingerprint (16 hex digits), this build's (see [`journal_task_list`]).
@@ -519,6 +526,7 @@ impl JournalStatus {
             share: h.share.index() + 1,
             shares: h.share.of(),
             strategy: h.engine,
+            device: h.device,
             version: h.version.clone(),
             fingerprint: format!("{:016x}", h.fingerprint),
             tasks: u64::from(h.share_tasks()),
@@ -552,6 +560,7 @@ mod tests {
             memory: None,
             journal: None,
             recount_sample: None,
+            device: JournalDevice::Cpu,
         }
     }
 
