@@ -3,8 +3,8 @@
 //! the step loop before any optimisation of it. A faster loop must replay every trajectory
 //! bit for bit, so that a run's result for a given random seed never depends on the build.
 //!
-//! To print the table again (after a deliberate change of the dynamics only), run
-//! `cargo test -p damier golden_print -- --ignored --nocapture`.
+//! After a deliberate change of the dynamics only, the failing test's message is the new
+//! table to paste into `golden()`.
 
 use rand_xoshiro::rand_core::Rng;
 
@@ -132,24 +132,21 @@ fn independent_check(cols: &[usize]) -> bool {
 }
 
 #[test]
-#[ignore = "prints the golden table for golden.rs"]
-fn golden_print() {
-    for c in cases() {
-        let (marks, placement) = play(&c);
-        println!("        (vec!{marks:?}, {placement:?}),");
-    }
-}
-
-#[test]
 fn trajectories_match_the_golden_records() {
     let cases = cases();
     let golden = golden();
-    assert_eq!(cases.len(), golden.len(), "one record per case");
-    for (c, want) in cases.iter().zip(&golden) {
-        let got = play(c);
+    let played: Vec<Record> = cases.iter().map(play).collect();
+    // After a deliberate change of the dynamics only, the message is the new table to paste
+    // into `golden()`.
+    let table: String = played
+        .iter()
+        .map(|(marks, placement)| format!("        (vec!{marks:?}, {placement:?}),\n"))
+        .collect();
+    assert_eq!(cases.len(), golden.len(), "one record per case; the table of these cases:\n{table}");
+    for ((c, want), got) in cases.iter().zip(&golden).zip(&played) {
         assert_eq!(
-            &got, want,
-            "model {} n {} eps {} eta {} seed {}: the trajectory changed",
+            got, want,
+            "model {} n {} eps {} eta {} seed {}: the trajectory changed; the table of every case now:\n{table}",
             c.model, c.n, c.eps, c.eta, c.seed
         );
         if let Some(p) = &got.1 {

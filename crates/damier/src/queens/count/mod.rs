@@ -27,6 +27,10 @@ pub mod journal;
 pub mod known;
 pub mod long;
 mod quarters;
+/// Measurement aids of the quarter-board engine (the feature `measure`): not API.
+#[cfg(feature = "measure")]
+#[doc(hidden)]
+pub use quarters::measure;
 pub mod recount;
 mod share;
 mod sum;

@@ -28,7 +28,7 @@ const GROUP_KEYS: usize = 2048;
 ///
 /// PERF: was 2^20 (measured at n = 26 only); with the top halves stored from 4096 bottom
 /// halves, 4096 matched 4 to 8% faster at n = 20 to 22 and as fast at 18, 19 and 23 (1024:
-/// 1.15 to 1.2x slower at 18 and 19); `settings_sweep` in the tests, docs/performance.md,
+/// 1.15 to 1.2x slower at 18 and 19); `settings-sweep` of examples/quarters.rs, docs/performance.md,
 /// session 11.
 const LARGE_BATCH: usize = 1 << 12;
 
@@ -185,7 +185,7 @@ impl Matcher {
     }
 
     /// Bytes held by the buffers.
-    #[cfg(test)]
+    #[cfg(feature = "measure")]
     pub(super) fn bytes(&self) -> usize {
         8 * (self.grouped.capacity() + self.queries.capacity())
             + 2 * self.group.capacity()
@@ -505,13 +505,13 @@ impl Matcher {
     }
 
     /// [`Matcher::seal`] with a control nobody cancels.
-    #[cfg(test)]
+    #[cfg(any(test, feature = "measure"))]
     pub(super) fn seal_all(&mut self, isa: Isa, keys: &[u64]) {
         self.seal(isa, keys, &Control::new()).expect("a control nobody cancels");
     }
 
     /// [`Matcher::count`] with a control nobody cancels.
-    #[cfg(test)]
+    #[cfg(any(test, feature = "measure"))]
     pub(super) fn count_all(&mut self, isa: Isa, queries: &[u64]) -> u64 {
         self.count(isa, queries, &Control::new()).expect("a control nobody cancels")
     }

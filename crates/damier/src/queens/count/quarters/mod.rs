@@ -132,7 +132,7 @@ impl Work {
 
 impl Work {
     /// Bytes held by the buffers: the quarter cells, the matcher, both sides' keys.
-    #[cfg(test)]
+    #[cfg(feature = "measure")]
     fn bytes(&self) -> [usize; 3] {
         let cells = [&self.top_left, &self.top_right, &self.bottom_left, &self.bottom_right];
         [
@@ -176,14 +176,14 @@ const SWAP_RATIO: usize = 4;
 /// smaller side pays sooner. Once the seal cost less (session 12), ratio 8 matched in 0.95x
 /// the CPU of 4 at n = 19 and 21 and 0.98x at 23, but 1.04x at 20 and 22 (6: 0.95-0.98x at odd
 /// n, 1.02-1.03x at even n); with AVX2 it cost 1.025x at 19 and 21, portable 0.97-1.02x
-/// (`settings_sweep` in the tests, docs/performance.md). With it, from 2048 bottom halves
+/// (`settings-sweep` of examples/quarters.rs, docs/performance.md). With it, from 2048 bottom halves
 /// (not 4096): 0.93x at n = 19, 0.96-0.98x at 21, 1.00x at 23 (1024: 0.91x, 0.97x, 1.02x).
 const SWAP_TALL_TOP: (usize, usize) = (8, 2048);
 
 /// Fewest bottom halves for the top halves to be stored ([`SWAP_RATIO`]). [default: 4096]
 ///
 /// PERF: was 16384; 4096 matched 11 to 13% faster at n = 21, 2 to 10% at 20, 22 and 23, and
-/// within 2% at 18 and 19 (2048 and below: up to 1.3x slower there); `settings_sweep` in the tests,
+/// within 2% at 18 and 19 (2048 and below: up to 1.3x slower there); `settings-sweep` of examples/quarters.rs,
 /// docs/performance.md, session 11.
 const SWAP_MIN: usize = 4096;
 
@@ -191,7 +191,7 @@ const SWAP_MIN: usize = 4096;
 /// buffers ([`BATCH_KEY_BYTES`] a key) at n >= 25, where tasks have more keys than that.
 ///
 /// PERF: 4 M keys per batch were 1.3 to 1.6 times slower at n = 25 (fewer cut bits: 10
-/// instead of 12; `profile_tasks` in the tests).
+/// instead of 12; `profile-tasks` of examples/quarters.rs).
 const STORED_KEYS: usize = 1 << 24;
 
 /// Fewest stored keys per batch a memory limit may bring a count down to.
@@ -850,5 +850,7 @@ pub(crate) fn task_count(n: u32, share: Share) -> u64 {
     share.take(tasks(&Geometry::new(n))).len() as u64
 }
 
+#[cfg(feature = "measure")]
+pub mod measure;
 #[cfg(test)]
 mod tests;

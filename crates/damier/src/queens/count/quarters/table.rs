@@ -325,7 +325,7 @@ impl PlacedCells {
     }
 
     /// Bytes held by the buffers.
-    #[cfg(test)]
+    #[cfg(feature = "measure")]
     pub(super) fn bytes(&self) -> usize {
         let s = &self.searched;
         4 * (self.start.capacity() + s.start.capacity())
