@@ -251,8 +251,9 @@ fn linear_label(v: f64, step: f64) -> String {
     format!("{v:.decimals$}")
 }
 
-/// A number for a title or legend in the chart style: `5·10⁷`, `10¹⁰`, or plain below 10^5.
-pub fn number(v: f64) -> String {
+/// A number for a title or legend in the chart style: `5·10⁷`, `10¹⁰`, or plain below 10^5
+/// (text and messages write numbers with `damier::util::number`: `5e7`).
+pub fn label(v: f64) -> String {
     linear_label(v, 1.0)
 }
 
@@ -677,9 +678,9 @@ mod tests {
         assert_eq!(linear_label(1e8, 1e7), "10⁸");
         assert_eq!(linear_label(12.0, 2.0), "12");
         assert_eq!(linear_label(0.125, 0.005), "0.125");
-        assert_eq!(number(5e7), "5·10⁷");
-        assert_eq!(number(1e10), "10¹⁰");
-        assert_eq!(number(30.0), "30");
+        assert_eq!(label(5e7), "5·10⁷");
+        assert_eq!(label(1e10), "10¹⁰");
+        assert_eq!(label(30.0), "30");
     }
 
     #[test]

@@ -274,9 +274,9 @@ fn draw(report: &GrowthResult, path: &std::path::Path, a: &GrowthArgs) -> anyhow
                 "mean over the runs (seeds 1, 2, ...); ε = {}{}; runs capped at {} steps (model 1), {} (model 2), {} generations (model 3)",
                 report.eps,
                 report.eta.map(|e| format!(", η = {e}")).unwrap_or_default(),
-                crate::util::chart::number(a.cap(Series::Pair) as f64),
-                crate::util::chart::number(a.cap(Series::Cell) as f64),
-                crate::util::chart::number(a.cap(Series::Row) as f64)
+                crate::util::chart::label(a.cap(Series::Pair) as f64),
+                crate::util::chart::label(a.cap(Series::Cell) as f64),
+                crate::util::chart::label(a.cap(Series::Row) as f64)
             ),
             format!(
                 "fit over the uncensored n, the better of ln mean = a + n ln r and a + k ln n; 95% bootstrap intervals ({} resamples, seed {})",

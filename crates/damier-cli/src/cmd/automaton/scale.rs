@@ -161,7 +161,7 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
                 a.eps,
                 eta.map(|e| format!(" η = {e},")).unwrap_or_default(),
                 a.samples,
-                crate::util::chart::number(a.exp.max_steps as f64)
+                crate::util::chart::label(a.exp.max_steps as f64)
             )],
             x: Axis { label: "n (board side, queens)".into(), scale: Scale::Integer },
             y: Axis { label: "steps".into(), scale: Scale::Log },

@@ -104,7 +104,7 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
                 "{} runs per ε,{} seed {seed}, each run capped at {} steps",
                 a.samples,
                 eta.map(|e| format!(" η = {e},")).unwrap_or_default(),
-                crate::util::chart::number(a.exp.max_steps as f64)
+                crate::util::chart::label(a.exp.max_steps as f64)
             )],
             x: Axis { label: "ε (probability of a move to a dangerous cell)".into(), scale: Scale::Log },
             y: Axis { label: "steps, moves".into(), scale: Scale::Log },

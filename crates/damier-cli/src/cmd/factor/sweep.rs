@@ -98,7 +98,7 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
             a.samples,
             params.q,
             params.eps,
-            crate::util::chart::number(a.max_steps as f64)
+            crate::util::chart::label(a.max_steps as f64)
         );
         sweep_chart(&report.runs, detail).draw(path)?;
     }
@@ -184,7 +184,7 @@ fn censoring(runs: &[SweepSample]) -> String {
     }
     let mut causes = Vec::new();
     if c.step_cap > 0 {
-        let steps = crate::util::chart::number(c.step_cap_steps as f64);
+        let steps = crate::util::chart::label(c.step_cap_steps as f64);
         causes.push(format!("{} at the step cap ({steps} steps)", c.step_cap));
     }
     if c.budget > 0 {

@@ -198,7 +198,7 @@ impl Report for SpeedTable {
                 r.n,
                 r.program,
                 r.isa,
-                chart::number(r.value),
+                chart::label(r.value),
                 r.date
             )?;
         }
