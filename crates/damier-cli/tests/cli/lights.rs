@@ -355,3 +355,35 @@ fn malformed_bitmaps_and_bad_out_files_are_refused() {
     let err = fails_with(&["lights", "solve", "--all-on", "3x3", "--out", "presses.png"], 2);
     assert!(err.contains(".pbm"), "{err}");
 }
+
+#[test]
+fn random_start_written_to_files_is_not_printed() {
+    // Issue 38: `--random 2000x2000 --winnable --save-start big.pbm --out presses.pbm` printed
+    // the whole start (4 MB) on stdout. With a file written, the start is not printed (its seed
+    // is), nor in the JSON; the presses are printed unless written to --out.
+    let dir = tempfile::tempdir().unwrap();
+    let (start, out) = (dir.path().join("big.pbm"), dir.path().join("presses.pbm"));
+    let (start, out) = (start.to_str().unwrap(), out.to_str().unwrap());
+    let base = ["lights", "solve", "--random", "300x300", "--winnable", "--seed", "5"];
+    for files in [&["--save-start", start, "--out", out][..], &["--save-start", start], &["--out", out]] {
+        let args = [&base[..], files].concat();
+        let o = damier().args(&args).output().unwrap();
+        assert!(o.status.success(), "{args:?}");
+        let text = String::from_utf8(o.stdout).unwrap();
+        let before_answer = text.lines().take_while(|l| !l.contains("board, nullity")).count();
+        assert_eq!(before_answer, 1 + files.contains(&"--save-start") as usize, "{args:?}:\n{text}");
+        assert!(text.contains("seed 5"), "{text}");
+        let v = json(&[&args[..], &["--json"]].concat());
+        assert!(v.get("start").is_none(), "{args:?}");
+        assert_eq!(v["seed"], 5);
+        if files.contains(&"--out") {
+            assert!(text.len() < 400, "{args:?} printed a board:\n{text}");
+            assert!(v["presses"].is_null());
+        }
+    }
+    // Without a file, the start is still printed.
+    let v = json(&[&base[..], &["--summary", "--json"]].concat());
+    assert!(v.get("start").is_none());
+    let small = json(&["lights", "solve", "--random", "4x4", "--seed", "5", "--json"]);
+    assert_eq!(small["start"].as_array().unwrap().len(), 4);
+}

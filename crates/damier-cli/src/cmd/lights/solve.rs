@@ -26,7 +26,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "WxH", conflicts_with = "random")]
     all_on: Option<String>,
     /// Start from a random WxH board (each light on with probability 1/2; on most sizes most
-    /// such boards cannot be solved: add --winnable). The start is printed (and in the JSON).
+    /// such boards cannot be solved: add --winnable). The start is printed (and in the JSON)
+    /// unless --save-start, --out or --summary is given: then its seed only.
     #[arg(long, value_name = "WxH")]
     random: Option<String>,
     /// With --random: draw a random winnable board (the lights left by random presses on a
@@ -65,7 +66,8 @@ pub struct SolveArgs {
     #[arg(long, conflicts_with = "all")]
     summary: bool,
     /// Print JSON (keys: width, height, nullity, solvable, solutions, presses, press_count;
-    /// `out` with --out; `seed` and `start` with --random).
+    /// `out` with --out; `seed` with --random, and `start` unless --save-start, --out or
+    /// --summary).
     #[arg(long)]
     json: bool,
 }
@@ -176,7 +178,10 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         presses: presses.as_ref().filter(|_| printable).map(rows),
         out: a.out.as_deref().map(std::path::Path::to_path_buf).filter(|_| presses.is_some()),
         seed: seed_used,
-        start: seed_used.filter(|_| !a.summary && w * h <= PRINT_MAX_CELLS).map(|_| rows(&start)),
+        // Written to a file, or only summed up, a start is not printed: a 2000 x 2000 one is 4 MB.
+        start: seed_used
+            .filter(|_| !a.summary && a.save_start.is_none() && a.out.is_none() && w * h <= PRINT_MAX_CELLS)
+            .map(|_| rows(&start)),
         exact_min,
         all,
         steps,
