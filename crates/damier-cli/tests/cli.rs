@@ -1,6 +1,8 @@
 //! Drives the `damier` executable: one test binary for every subcommand (`tests/cli/*.rs`).
 
 mod cli {
+    #[path = "../common/skip.rs"]
+    pub mod skip;
     pub mod tmux;
     pub mod util;
 

@@ -14,7 +14,7 @@ impl Tmux {
     /// tmux is not installed (the test is then skipped; `.ci/run` installs it).
     pub fn start(args: &[&str], cols: u16, rows: u16) -> Option<Tmux> {
         if !Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success()) {
-            eprintln!("skipped: tmux is not installed, so `damier {}` cannot be driven", args.join(" "));
+            super::skip::skip(&format!("damier {} under tmux", args.join(" ")), "tmux is not installed");
             return None;
         }
         let bin = assert_cmd::cargo::cargo_bin("damier");
