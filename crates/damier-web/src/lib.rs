@@ -65,6 +65,10 @@ pub mod jobs;
 pub mod live;
 pub mod trust;
 
+/// Connections served at once by default ([`Settings::max_connections`]): far more than a
+/// classroom's browsers keep open (about six each), far below a process's file descriptors.
+pub const MAX_CONNECTIONS: usize = 512;
+
 /// Largest request body accepted: a larger declared `Content-Length` is refused (413) before
 /// any of the body is read.
 pub const MAX_BODY: usize = 1 << 20;
@@ -113,6 +117,10 @@ pub struct Settings {
     /// body included, takes at most `timeout + body_timeout` (408 beyond). [default:
     /// [`BODY_TIMEOUT`]]
     pub body_timeout: Duration,
+    /// Most connections served at once; further ones wait in the listening socket's backlog
+    /// until one ends (a silent one ends at `header_timeout`), so that clients cannot spend
+    /// the server's file descriptors. [default: [`MAX_CONNECTIONS`]]
+    pub max_connections: usize,
     /// The job slots, when the caller holds them (shared by several routers, or held by a
     /// test); otherwise [`router`] makes `max_jobs` new ones. [default: none]
     pub slots: Option<Arc<Semaphore>>,
@@ -132,6 +140,7 @@ impl Settings {
             journal: None,
             header_timeout: HEADER_TIMEOUT,
             body_timeout: BODY_TIMEOUT,
+            max_connections: MAX_CONNECTIONS,
             slots: None,
         }
     }
@@ -261,12 +270,18 @@ pub async fn serve(
         return Err(std::io::Error::other("no address to listen on"));
     }
     let header_timeout = settings.header_timeout;
+    let connections = Arc::new(Semaphore::new(settings.max_connections.max(1)));
     let app = router(settings);
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new()).header_read_timeout(header_timeout);
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let mut shutdown = std::pin::pin!(shutdown.fuse());
     loop {
+        // A connection is accepted once a slot is free; the slot goes with it.
+        let slot = tokio::select! {
+            () = &mut shutdown => break,
+            slot = Arc::clone(&connections).acquire_owned() => slot.expect("the semaphore is never closed"),
+        };
         let accept = futures_util::future::select_all(listeners.iter().map(|l| Box::pin(l.accept())));
         let stream = tokio::select! {
             () = &mut shutdown => break,
@@ -288,6 +303,7 @@ pub async fn serve(
         tokio::spawn(async move {
             // A client gone or too slow ends its connection only.
             let _ = connection.await;
+            drop(slot);
         });
     }
     drop(listeners);

@@ -248,6 +248,42 @@ fn slow_clients_are_disconnected() {
     runtime.block_on(server).unwrap().unwrap();
 }
 
+/// Connections beyond `max_connections` wait until one ends: held-open sockets cannot spend the
+/// server's file descriptors, and the server goes on once they go.
+#[test]
+fn connections_beyond_the_cap_wait_for_one_to_end() {
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let listener = runtime.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let mut settings = super::settings_for(exe());
+    settings.max_connections = 2;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = runtime.spawn(damier_web::serve(vec![listener], settings, async {
+        let _ = stopped.await;
+    }));
+    let held: Vec<TcpStream> = (0..2).map(|_| TcpStream::connect(&addr).unwrap()).collect();
+    // The third connection is in the backlog, not served: its request gets no answer.
+    let mut third = TcpStream::connect(&addr).unwrap();
+    third
+        .write_all(format!("GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes())
+        .unwrap();
+    third.set_read_timeout(Some(Duration::from_secs(2))).unwrap();
+    let mut first = [0u8; 12];
+    let waited = third.read(&mut first);
+    assert!(
+        matches!(waited, Err(ref e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)),
+        "a third connection was served beside two held ones: {waited:?}"
+    );
+    // One held connection goes: the third is served.
+    drop(held);
+    third.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut answer = String::new();
+    third.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let _ = stop.send(());
+    runtime.block_on(server).unwrap().unwrap();
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn localhost_is_served_on_every_loopback_address() {
