@@ -478,17 +478,18 @@ mod tests {
             max_steps: u64::MAX,
             with_sat: false,
             // Wall time: generous enough that the 10-bit size (microseconds) finishes on a
-            // loaded machine (20 ms did not, once, under CI load), far below a 40-bit run.
-            budget: Some(Duration::from_millis(500)),
+            // loaded machine (20 ms did not, once, under CI load; 0.5 s failed twice at load 8
+            // with four builds beside it), far below a 40-bit run.
+            budget: Some(Duration::from_secs(2)),
         };
         let mut seen = Vec::new();
         let s = sweep(&plan, &control, |p| seen.push(p.bits)).unwrap();
-        // 40-bit semiprimes take far longer than 0.5 s: that size is censored whole, 41 never runs.
+        // 40-bit semiprimes take far longer than 2 s: that size is censored whole, 41 never runs.
         assert_eq!(seen, [10, 40]);
         assert_eq!(s.points.iter().map(|p| (p.bits, p.censored)).collect::<Vec<_>>(), [(10, 0), (40, 2)]);
         assert_eq!(s.runs.len(), 4);
         assert_eq!(control.done(), 4);
-        assert_eq!(s.budget, Some(0.5));
+        assert_eq!(s.budget, Some(2.0));
         // The runs are those of the points alone.
         let alone = sweep_point(10, 2, 3, &plan.params, u64::MAX, false, &Stop::new(&control)).unwrap();
         assert!(s.runs.iter().zip(&alone).all(|(a, b)| (a.n, &a.run) == (b.n, &b.run)));
