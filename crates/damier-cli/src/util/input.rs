@@ -98,7 +98,11 @@ pub fn read_from(mut reader: impl Read, name: &str, limit: u64, what: &str) -> a
 
 /// [`read`] as UTF-8 text.
 pub fn read_text(source: Source<'_>, limit: u64, what: &str) -> anyhow::Result<String> {
-    let bytes = read(source, limit, what)?;
+    text_of(read(source, limit, what)?, source)
+}
+
+/// The bytes read from `source` as UTF-8 text: "NAME: byte B: not UTF-8 text".
+pub fn text_of(bytes: Vec<u8>, source: Source<'_>) -> anyhow::Result<String> {
     String::from_utf8(bytes).map_err(|e| {
         anyhow::anyhow!("{}: byte {}: not UTF-8 text", source.name(), e.utf8_error().valid_up_to())
     })

@@ -175,6 +175,60 @@ fn solve_local_gives_random_checked_solutions() {
     fails_with(&["queens", "solve", "10", "--format", "binary"], 2);
 }
 
+/// Issue 38: `queens check` refused the file of `queens solve --format binary` (not UTF-8) and
+/// what `queens max 3` prints, text or JSON (its empty row, 0, is out of range), although the
+/// README says it reads whatever `max` prints.
+#[test]
+fn check_reads_binary_solutions_and_every_max_witness() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.bin");
+    let out = damier()
+        .args(["queens", "solve", "1000", "--format", "binary", "--out"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let bytes = std::fs::read(&path).unwrap();
+    let out = damier().args(["queens", "check"]).write_stdin(bytes.clone()).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // Two rows swapped attack; a truncated file is refused with its length.
+    let mut swapped = bytes.clone();
+    swapped[..8].rotate_left(4);
+    let out = damier().args(["queens", "check"]).write_stdin(swapped).output().unwrap();
+    assert!(matches!(out.status.code(), Some(0 | 1)));
+    let out = damier().args(["queens", "check"]).write_stdin(bytes[..3999].to_vec()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("4 bytes per row"));
+    for n in ["2", "3", "5", "8"] {
+        for json in [false, true] {
+            let mut args = vec!["queens", "max", n];
+            if json {
+                args.push("--json");
+            }
+            let printed = damier().args(&args).output().unwrap();
+            assert!(printed.status.success());
+            let out = damier().args(["queens", "check"]).write_stdin(printed.stdout).output().unwrap();
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{args:?}: {text}{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            if n == "3" && !json {
+                assert!(text.contains("valid: 2 queens on a 3x3 board"), "{text}");
+            }
+        }
+    }
+    // A witness whose queens attack is invalid.
+    let out = damier()
+        .args(["queens", "check"])
+        .write_stdin("witness (column per row, 0 = empty row): 1 2 0\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}
+
 #[test]
 fn solve_binary_files_hold_u32_little_endian_columns() {
     let dir = tempfile::tempdir().unwrap();

@@ -21,6 +21,8 @@ use std::fmt;
 
 mod listing;
 
+pub use listing::{EMPTY_ROW_WITNESS, Witness};
+
 /// One queen per row: `columns()[r]` is the 0-based column of the queen on row `r`.
 ///
 /// Serialized (feature `serde`) as the list of 0-based columns.
@@ -55,6 +57,9 @@ pub enum PlacementError {
     /// No column at all.
     #[error("empty placement: give one column per row")]
     Empty,
+    /// A binary placement whose length is not a whole number of 4-byte columns.
+    #[error("binary placement of {0} bytes: it takes 4 bytes per row (u32 little-endian)")]
+    BinaryLength(usize),
     /// A drawn board row without exactly one queen.
     #[error("line {line}: a board row needs exactly one queen (Q), found {queens}")]
     BoardRow {

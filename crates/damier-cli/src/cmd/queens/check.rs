@@ -1,18 +1,21 @@
 //! `damier queens check`: is a placement valid, and if not which queens attack which.
 //!
 //! Columns are 1-based, one per row, as arguments (`damier queens check 2 4 1 3`) or on
-//! stdin, separated by whitespace and/or commas. Whatever `queens first|list|solve` prints,
-//! as text, `--columns` or `--json`, reads back (`damier queens first 8 | damier queens
-//! check`): see `Placement::read_all`. Several placements (a listing) are checked one by
-//! one. Exit 0 all valid, 1 one invalid, 2 malformed.
+//! stdin, separated by whitespace and/or commas. Whatever `queens first|list|solve|max`
+//! prints, as text, `--columns` or `--json`, reads back (`damier queens first 8 | damier
+//! queens check`): see `Placement::read_all`; so does the file of `queens solve --format
+//! binary` on stdin (`Placement::from_binary`), and the witness of `queens max` when R(n) < n,
+//! whose empty rows are 0 (`Placement::read_witness`: its queens are checked). Several
+//! placements (a listing) are checked one by one. Exit 0 all valid, 1 one invalid, 2
+//! malformed.
 
 use std::process::ExitCode;
 
 use damier::queens::Placement;
-use damier::queens::placement::{CheckReport, CheckedListing};
+use damier::queens::placement::{CheckReport, CheckedListing, check_queens};
 
 use crate::util::output::{Report, outln};
-use crate::util::{exit, input};
+use crate::util::{exit, input, plural};
 
 /// Largest placement checked (the checker keeps a hash map entry per queen and line).
 const CHECK_MAX: usize = 10_000_000;
@@ -23,8 +26,10 @@ const PRINT_MAX: usize = 50;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// 1-based columns, one per row (read from stdin when absent). Also read: what `queens
-    /// first`, `list` and `solve` print (with or without the header and brackets, boards,
-    /// `--columns` lines, `--json`); a listing is checked placement by placement.
+    /// first`, `list`, `solve` and `max` print (with or without the header and brackets,
+    /// boards, `--columns` lines, `--json`; a witness of `max` with empty rows, 0, has its
+    /// queens checked), and on stdin the file of `queens solve --format binary`; a listing is
+    /// checked placement by placement.
     #[arg(allow_negative_numbers = true, value_name = "COLUMN")]
     columns: Vec<String>,
     /// Print JSON (keys: n, valid, attacks: [{a, b, line}] with 1-based [row, column]; for
@@ -35,14 +40,29 @@ pub struct Args {
 
 impl Report for CheckReport {
     fn print_text(&self) -> anyhow::Result<()> {
-        print_report(self, "")
+        print_report(self, self.n.into(), "")
+    }
+}
+
+/// The witness of `queens max` with empty rows checked: fewer queens than rows.
+#[derive(serde::Serialize)]
+#[serde(transparent)]
+struct WitnessCheck {
+    report: CheckReport,
+    #[serde(skip)]
+    queens: u64,
+}
+
+impl Report for WitnessCheck {
+    fn print_text(&self) -> anyhow::Result<()> {
+        print_report(&self.report, self.queens, "")
     }
 }
 
 impl Report for CheckedListing {
     fn print_text(&self) -> anyhow::Result<()> {
         for (i, r) in self.placements.iter().enumerate() {
-            print_report(r, &format!("{}: ", i + 1))?;
+            print_report(r, r.n.into(), &format!("{}: ", i + 1))?;
         }
         match self.placements.iter().filter(|r| !r.is_valid()).count() {
             0 => outln!("{} placements, all valid", self.count)?,
@@ -52,11 +72,13 @@ impl Report for CheckedListing {
     }
 }
 
-/// The text lines of one report; `prefix` names the placement when there are several.
-fn print_report(report: &CheckReport, prefix: &str) -> anyhow::Result<()> {
+/// The text lines of one report of `queens` queens; `prefix` names the placement when there
+/// are several.
+fn print_report(report: &CheckReport, queens: u64, prefix: &str) -> anyhow::Result<()> {
     let n = report.n;
     if report.is_valid() {
-        outln!("{prefix}valid: {n} queens on a {n}x{n} board, no two attack each other")?;
+        let queens = plural(queens, "queen");
+        outln!("{prefix}valid: {queens} on a {n}x{n} board, no two attack each other")?;
         return Ok(());
     }
     let pairs = report.attacks.len();
@@ -81,14 +103,28 @@ fn print_report(report: &CheckReport, prefix: &str) -> anyhow::Result<()> {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let text = if a.columns.is_empty() {
-        input::read_text(input::Source::Stdin, input::PLACEMENTS_MAX_BYTES, "a placement")?
+    let bytes = if a.columns.is_empty() {
+        input::read(input::Source::Stdin, input::PLACEMENTS_MAX_BYTES, "a placement")?
     } else {
-        a.columns.join(" ")
+        a.columns.join(" ").into_bytes()
     };
-    let tokens = text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).count();
-    anyhow::ensure!(tokens <= CHECK_MAX, "placement of {tokens} rows is too large: at most {CHECK_MAX}");
-    let placements = Placement::read_all(&text)?;
+    let placements = if Placement::is_binary(&bytes) {
+        // `queens solve --format binary`: 4 bytes per row.
+        let rows = bytes.len() / 4;
+        anyhow::ensure!(rows <= CHECK_MAX, "placement of {rows} rows is too large: at most {CHECK_MAX}");
+        vec![Placement::from_binary(&bytes)?]
+    } else {
+        let text = input::text_of(bytes, input::Source::Stdin)?;
+        let tokens = text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).count();
+        anyhow::ensure!(tokens <= CHECK_MAX, "placement of {tokens} rows is too large: at most {CHECK_MAX}");
+        if let Some(witness) = Placement::read_witness(&text) {
+            let (n, queens) = witness?;
+            let report = WitnessCheck { report: check_queens(n, &queens), queens: queens.len() as u64 };
+            report.print(a.json)?;
+            return Ok(if report.report.is_valid() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) });
+        }
+        Placement::read_all(&text)?
+    };
     let valid = match &placements[..] {
         [one] => {
             let report = one.check();

@@ -40,7 +40,7 @@ impl Report for Max {
             } else {
                 let cols: Vec<String> =
                     m.witness.iter().map(|c| c.map_or(0, |c| u64::from(c) + 1).to_string()).collect();
-                outln!("witness (column per row, 0 = empty row): {}", cols.join(" "))?;
+                outln!("{} {}", damier::queens::placement::EMPTY_ROW_WITNESS, cols.join(" "))?;
             }
         }
         if m.n <= BOARD_MAX {

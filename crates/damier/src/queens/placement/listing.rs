@@ -114,6 +114,120 @@ impl Placement {
     }
 }
 
+/// The label of a `queens max` witness with empty rows (R(n) < n): `witness (column per
+/// row, 0 = empty row): 1 3 0`. Printed by the CLI, read back by [`Placement::read_witness`].
+pub const EMPTY_ROW_WITNESS: &str = "witness (column per row, 0 = empty row):";
+
+/// Queens on an n x n board, some rows empty: the board size and the queens as 0-based
+/// `(row, column)` ([`Placement::read_witness`]).
+pub type Witness = (u32, Vec<(u32, u32)>);
+
+impl Placement {
+    /// The placement `damier queens solve --format binary` writes: 1-based columns as `u32`
+    /// little-endian, 4 bytes per row, no header.
+    ///
+    /// ```
+    /// use damier::queens::Placement;
+    ///
+    /// let bytes: Vec<u8> = [2u32, 4, 1, 3].iter().flat_map(|c| c.to_le_bytes()).collect();
+    /// assert!(Placement::is_binary(&bytes));
+    /// assert_eq!(Placement::from_binary(&bytes).unwrap(), Placement::parse("2 4 1 3").unwrap());
+    /// ```
+    pub fn from_binary(bytes: &[u8]) -> Result<Placement, PlacementError> {
+        if bytes.is_empty() {
+            return Err(PlacementError::Empty);
+        }
+        if !bytes.len().is_multiple_of(4) {
+            return Err(PlacementError::BinaryLength(bytes.len()));
+        }
+        let n = bytes.len() / 4;
+        if n > Self::MAX_N {
+            return Err(PlacementError::TooLarge(n));
+        }
+        let cols = bytes
+            .chunks_exact(4)
+            .enumerate()
+            .map(|(r, b)| {
+                let c = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                match c {
+                    0 => Err(PlacementError::OutOfRange { row: r + 1, column: 0, n }),
+                    c if c as usize > n => {
+                        Err(PlacementError::OutOfRange { row: r + 1, column: c.into(), n })
+                    }
+                    c => Ok(c - 1),
+                }
+            })
+            .collect::<Result<Vec<u32>, _>>()?;
+        Ok(Placement { cols })
+    }
+
+    /// Whether `bytes` are the binary form ([`Placement::from_binary`]) rather than text: text
+    /// holds no NUL byte, and the binary form of every placement does (its column 1 is
+    /// `01 00 00 00`).
+    pub fn is_binary(bytes: &[u8]) -> bool {
+        bytes.contains(&0)
+    }
+
+    /// The witness `damier queens max` prints when fewer than n queens fit (R(n) < n): queens
+    /// on an n x n board with some rows empty, as the line [`EMPTY_ROW_WITNESS`] followed by
+    /// one 1-based column per row, 0 for an empty row, or (with the `serde` feature) its JSON,
+    /// whose `columns` hold a 0. The board size and the queens as 0-based `(row, column)`,
+    /// for [`super::check_queens`]; `None` when `text` holds no such witness.
+    ///
+    /// ```
+    /// use damier::queens::Placement;
+    ///
+    /// let text = "R(3) = 2\nwitness (column per row, 0 = empty row): 1 3 0\n";
+    /// assert_eq!(Placement::read_witness(text).unwrap().unwrap(), (3, vec![(0, 0), (1, 2)]));
+    /// assert!(Placement::read_witness("S = (2, 4, 1, 3)").is_none());
+    /// ```
+    pub fn read_witness(text: &str) -> Option<Result<Witness, PlacementError>> {
+        let tokens: Vec<String> = match text.lines().find_map(|l| l.split_once(EMPTY_ROW_WITNESS)) {
+            Some((_, cols)) => cols
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|t| !t.is_empty())
+                .map(String::from)
+                .collect(),
+            None => json_witness(text)?,
+        };
+        let n = tokens.len();
+        if n == 0 {
+            return Some(Err(PlacementError::Empty));
+        }
+        let Ok(size) = u32::try_from(n) else {
+            return Some(Err(PlacementError::TooLarge(n)));
+        };
+        let mut queens = Vec::new();
+        for (r, t) in tokens.iter().enumerate() {
+            let Ok(c) = t.parse::<u64>() else {
+                return Some(Err(PlacementError::NotANumber { index: r + 1, token: t.clone() }));
+            };
+            match c {
+                0 => {}
+                c if c <= n as u64 => queens.push((r as u32, (c - 1) as u32)),
+                c => return Some(Err(PlacementError::OutOfRange { row: r + 1, column: c, n })),
+            }
+        }
+        Some(Ok((size, queens)))
+    }
+}
+
+/// The `columns` of a JSON answer when they hold a 0 (an empty row: `queens max --json` when
+/// R(n) < n), as text tokens.
+#[cfg(feature = "serde")]
+fn json_witness(text: &str) -> Option<Vec<String>> {
+    let v: serde_json::Value = serde_json::from_str(text.trim_start()).ok()?;
+    let cols = v.as_object()?.get("columns")?.as_array()?;
+    let cols: Vec<u64> = cols.iter().map(serde_json::Value::as_u64).collect::<Option<_>>()?;
+    cols.contains(&0).then(|| cols.iter().map(u64::to_string).collect())
+}
+
+/// Without the `serde` feature, JSON is not read.
+#[cfg(not(feature = "serde"))]
+fn json_witness(_: &str) -> Option<Vec<String>> {
+    None
+}
+
 #[cfg(feature = "serde")]
 impl Placement {
     /// Every placement in what the tool prints, its JSON included ([`Placement::parse_all`]
@@ -235,6 +349,41 @@ mod tests {
         // `queens max`: "R(8) = 8" is not a placement, its witness is.
         let max = format!("R(8) = 8 (by exhaustive branch-and-bound search)\nwitness S = {p}\n{}", p.board());
         assert_eq!(Placement::parse_all(&max).unwrap(), vec![p]);
+    }
+
+    /// Issue 38: `queens check` could not read `queens solve --format binary`, nor the witness
+    /// of `queens max 3` (text or JSON: a 0 for its empty row).
+    #[test]
+    fn binary_placements_and_witnesses_with_empty_rows_are_read() {
+        let bin = |cols: &[u32]| cols.iter().flat_map(|c| c.to_le_bytes()).collect::<Vec<u8>>();
+        let eight = Placement::parse("1 5 8 6 3 7 2 4").unwrap();
+        assert!(Placement::is_binary(&bin(&[1, 5, 8, 6, 3, 7, 2, 4])));
+        assert!(!Placement::is_binary(b"1 5 8 6 3 7 2 4\n"));
+        assert_eq!(Placement::from_binary(&bin(&[1, 5, 8, 6, 3, 7, 2, 4])).unwrap(), eight);
+        assert_eq!(Placement::from_binary(&[1, 0, 0]), Err(PlacementError::BinaryLength(3)));
+        assert!(matches!(
+            Placement::from_binary(&bin(&[1, 0])),
+            Err(PlacementError::OutOfRange { row: 2, .. })
+        ));
+        assert!(matches!(
+            Placement::from_binary(&bin(&[1, 3])),
+            Err(PlacementError::OutOfRange { column: 3, .. })
+        ));
+        let max3 = "R(3) = 2 (by exhaustive branch-and-bound search)\n\
+                    witness (column per row, 0 = empty row): 1 3 0\nQ . .\n. . Q\n. . .\n";
+        assert_eq!(Placement::read_witness(max3), Some(Ok((3, vec![(0, 0), (1, 2)]))));
+        let bad = "witness (column per row, 0 = empty row): 1 4 0";
+        assert!(matches!(
+            Placement::read_witness(bad),
+            Some(Err(PlacementError::OutOfRange { column: 4, .. }))
+        ));
+        assert_eq!(Placement::read_witness("R(8) = 8\nwitness S = (1, 5, 8, 6, 3, 7, 2, 4)"), None);
+        #[cfg(feature = "serde")]
+        {
+            let json = r#"{"n": 3, "max": 2, "columns": [1, 3, 0], "method": "search"}"#;
+            assert_eq!(Placement::read_witness(json), Some(Ok((3, vec![(0, 0), (1, 2)]))));
+            assert_eq!(Placement::read_witness(r#"{"columns": [2, 4, 1, 3]}"#), None);
+        }
     }
 
     #[test]
