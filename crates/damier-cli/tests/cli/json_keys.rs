@@ -129,3 +129,26 @@ fn factor_sweep_replot_keeps_its_keys() {
          points[].sat_seconds"
     );
 }
+
+#[test]
+fn lights_solve_keeps_its_keys() {
+    assert_eq!(
+        keys_of(&["lights", "solve", "--random", "3x3", "--seed", "1", "--json"]),
+        "width height nullity solvable solutions presses press_count seed start seconds"
+    );
+    assert_eq!(
+        keys_of(&["lights", "solve", "--all-on", "2x2", "--explain", "--min", "--json"]),
+        "width height nullity solvable solutions presses press_count exact_min steps steps[].column \
+         steps[].pivot_row steps[].ops steps[].matrix seconds"
+    );
+    assert_eq!(
+        keys_of(&["lights", "solve", "--all-on", "4x4", "--all", "--json"]),
+        "width height nullity solvable solutions presses press_count all seconds"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("p.pbm");
+    assert_eq!(
+        keys_of(&["lights", "solve", "--all-on", "3x3", "--out", out.to_str().unwrap(), "--json"]),
+        "width height nullity solvable solutions presses press_count out seconds"
+    );
+}
