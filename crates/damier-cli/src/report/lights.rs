@@ -1,9 +1,12 @@
-//! Lights Out's answers that depend on the size only: `lights count`, `kernel`, `table`.
+//! Lights Out's records and text: `lights solve`, `winnable`, `chase`, `chase-table`, and the
+//! answers that depend on the size only, `count`, `kernel`, `table`.
 
 use std::path::PathBuf;
 
 use damier::board::{Board, Size};
 use damier::lights;
+use damier::lights::chase::{ChaseTable, ExplainedChase};
+use damier::lights::records::{ExplainedStep, Winnability};
 use damier::lights::sizes::{SizeCount, SquareRow};
 
 use crate::util::output::{Report, outln};
@@ -95,6 +98,217 @@ impl Report for Kernel {
         }
         Ok(())
     }
+}
+
+/// What `lights solve` prints: the library's solve (verified) with what the CLI adds: the
+/// random start it drew, the files it wrote, the explanation when asked.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Solve {
+    /// Width.
+    pub width: usize,
+    /// Height.
+    pub height: usize,
+    /// Nullity of the press matrix.
+    pub nullity: usize,
+    /// The start reaches the target.
+    pub solvable: bool,
+    /// Number of solutions, in decimal (`0` or `2^nullity`).
+    pub solutions: String,
+    /// The presses shown, rows of 0/1 (none when too large to print or not asked for).
+    pub presses: Option<Vec<String>>,
+    /// Presses in the solution shown.
+    pub press_count: Option<u64>,
+    /// The file the presses were written to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub out: Option<PathBuf>,
+    /// The random seed of a random start.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// The random start, rows of 0/1, when small enough to print.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<Vec<String>>,
+    /// With the fewest presses asked for: whether they are proven fewest (exact search).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_min: Option<bool>,
+    /// Every solution, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub all: Option<Vec<Vec<String>>>,
+    /// The elimination step by step, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub steps: Option<Vec<ExplainedStep>>,
+    /// Seconds of solving.
+    pub seconds: f64,
+    /// The random start was drawn winnable (`--winnable`; in the text).
+    #[serde(skip)]
+    pub winnable: bool,
+    /// The file the random start was saved to (`--save-start`; in the text).
+    #[serde(skip)]
+    pub start_file: Option<PathBuf>,
+}
+
+impl Report for Solve {
+    fn print_text(&self) -> anyhow::Result<()> {
+        if let Some(seed) = self.seed {
+            let kind = if self.winnable { "random winnable start" } else { "random start" };
+            match &self.start {
+                Some(start) => {
+                    outln!("{kind}, seed {seed}:")?;
+                    for r in start {
+                        outln!("{r}")?;
+                    }
+                }
+                None => outln!("{kind}, seed {seed}")?,
+            }
+            if let Some(path) = &self.start_file {
+                outln!("start written to {}", path.display())?;
+            }
+        }
+        if let Some(steps) = &self.steps {
+            outln!(
+                "unknown x_k: press cell k; equation L_k: the light of cell k (cells numbered from 1, \
+                 row by row from the top left); each row is [matrix | right-hand side]"
+            )?;
+            for s in steps {
+                let k = s.column;
+                match s.pivot_row {
+                    Some(r) => outln!("column {k}: pivot row L{r}")?,
+                    None => outln!("column {k}: no pivot (free unknown x{k})")?,
+                }
+                for op in &s.ops {
+                    outln!("  {op}")?;
+                }
+                for line in &s.matrix {
+                    outln!("  {line}")?;
+                }
+            }
+        }
+        if self.solvable {
+            outln!(
+                "{}x{} board, nullity {}: {} solution{}",
+                self.width,
+                self.height,
+                self.nullity,
+                self.solutions,
+                if self.solutions == "1" { "" } else { "s" }
+            )?;
+            if let Some(list) = &self.all {
+                for (i, s) in list.iter().enumerate() {
+                    outln!("solution {}:", i + 1)?;
+                    for r in s {
+                        outln!("{r}")?;
+                    }
+                }
+            } else {
+                let label = match self.exact_min {
+                    Some(true) => "fewest presses",
+                    Some(false) => "few presses (heuristic: nullity above 30, not proven fewest)",
+                    None => "presses",
+                };
+                outln!("{label}: {}", self.press_count.unwrap_or(0))?;
+                if let Some(path) = &self.out {
+                    outln!("presses written to {}", path.display())?;
+                }
+                for r in self.presses.iter().flatten() {
+                    outln!("{r}")?;
+                }
+            }
+        } else {
+            outln!(
+                "{}x{} board, nullity {}: no solution (the start cannot reach the target)",
+                self.width,
+                self.height,
+                self.nullity
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl Report for Winnability {
+    fn print_text(&self) -> anyhow::Result<()> {
+        let yes = |b: bool| if b { "yes" } else { "no" };
+        outln!(
+            "{}x{}: winnable: {} (orthogonal to the {} kernel vectors: {}; solving: {})",
+            self.width,
+            self.height,
+            yes(self.winnable),
+            self.nullity,
+            yes(self.by_orthogonality),
+            yes(self.by_solving)
+        )?;
+        Ok(())
+    }
+}
+
+impl Report for ExplainedChase {
+    fn print_text(&self) -> anyhow::Result<()> {
+        let w = self.down.width();
+        let show = w <= CHASE_PRINT_MAX_WIDTH;
+        let bits = |words: &[u64]| -> String {
+            (0..w).map(|i| if (words[i / 64] >> (i % 64)) & 1 == 1 { '1' } else { '0' }).collect()
+        };
+        outln!("1. chase down (press under every light, row after row); presses:")?;
+        if show {
+            print_board(&self.down)?;
+            outln!("   board after chasing:")?;
+            print_board(&self.after)?;
+        }
+        outln!("   lights left on the last row: {}", bits(&self.last_row))?;
+        match (&self.first_row, &self.presses) {
+            (Some(f), Some(full)) => {
+                outln!("2. press the first row {}, then chase again", bits(f))?;
+                outln!("3. total presses ({}):", full.count_ones())?;
+                if show {
+                    print_board(full)?;
+                }
+            }
+            _ => outln!("2. no first row fixes this last row: the board is not winnable")?,
+        }
+        Ok(())
+    }
+}
+
+impl Report for ChaseTable {
+    fn print_text(&self) -> anyhow::Result<()> {
+        let (w, h) = (self.size.width(), self.size.height());
+        let bits = |v: &damier::gf2::BitVec| -> String {
+            v.to_bools().iter().map(|&b| if b { '1' } else { '0' }).collect()
+        };
+        outln!(
+            "{w}x{h}: after chasing, {} nonzero last rows can be fixed (rank {}); any other last row means no solution",
+            lights::power_of_two_minus_one_decimal(self.rank as u64),
+            self.rank
+        )?;
+        match &self.entries {
+            Some(e) => {
+                outln!("last row -> press on the first row (fewest presses), then chase again")?;
+                for (l, f) in e {
+                    outln!("{}  ->  {}", bits(l), bits(f))?;
+                }
+            }
+            None => {
+                outln!(
+                    "too many to list; generators (first-row press -> last row it changes; combine by XOR):"
+                )?;
+                for (j, g) in self.generators.iter().enumerate() {
+                    let mut f = damier::gf2::BitVec::zeros(w);
+                    f.set(j, true);
+                    outln!("{}  ->  {}", bits(&f), bits(g))?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Boards are printed in the step-by-step chase up to this width.
+const CHASE_PRINT_MAX_WIDTH: usize = 80;
+
+fn print_board(b: &Board) -> std::io::Result<()> {
+    for r in b.to_rows('1', '0') {
+        outln!("{r}")?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
-//! A solve and a winnability test as plain records, so that the CLI, the web lab and the
-//! Python package return the same ones. Boards are rows of 0/1, top row
+//! An elimination step explained and a winnability test as plain records, so that the CLI,
+//! the web lab and the Python package return the same ones. Boards are rows of 0/1, top row
 //! first; the elimination's unknowns and equations are counted from 1.
 //!
 //! ```
@@ -20,46 +20,6 @@ use super::{LightsError, Method, Solution, difference, kernel, winnable_by_ortho
 use crate::board::Board;
 use crate::control::Control;
 use crate::gf2::{EliminationStep, RowOp};
-
-/// A solve with its verification and, when asked, its explanation.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct SolveRecord {
-    /// Width.
-    pub width: usize,
-    /// Height.
-    pub height: usize,
-    /// Nullity of the press matrix.
-    pub nullity: usize,
-    /// The start reaches the target.
-    pub solvable: bool,
-    /// Number of solutions, in decimal (`0` or `2^nullity`).
-    pub solutions: String,
-    /// The presses shown, rows of 0/1 (none when too large to print or not asked for).
-    pub presses: Option<Vec<String>>,
-    /// Presses in the solution shown.
-    pub press_count: Option<u64>,
-    /// The file the presses were written to.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub out: Option<std::path::PathBuf>,
-    /// The random seed of a random start.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub seed: Option<u64>,
-    /// The random start, rows of 0/1, when small enough to print.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub start: Option<Vec<String>>,
-    /// With the fewest presses asked for: whether they are proven fewest (exact search).
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub exact_min: Option<bool>,
-    /// Every solution, when asked for.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub all: Option<Vec<Vec<String>>>,
-    /// The elimination step by step, when asked for.
-    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub steps: Option<Vec<ExplainedStep>>,
-    /// Seconds of solving.
-    pub seconds: f64,
-}
 
 /// One elimination step: the column (unknown x_k, the press of cell k) it clears, its pivot
 /// row (equation L_k, the light of cell k), the row operations, and the augmented matrix after

@@ -6,14 +6,10 @@ use damier::board::Board;
 use damier::lights::{self, Method};
 
 use crate::util::board_io;
-use crate::util::output::outln;
 
 /// Press patterns are printed up to this many cells; beyond, only the summary. The limit of
 /// a listing of every solution too ([`lights::ALL_MAX_CELLS`]).
 pub(super) const PRINT_MAX_CELLS: usize = lights::ALL_MAX_CELLS as usize;
-
-/// Boards are printed in the step-by-step chase up to this width.
-pub(super) const CHASE_PRINT_MAX_WIDTH: usize = 80;
 
 /// The engine that solves the system.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -53,11 +49,4 @@ pub(super) fn read_board(path: &std::path::Path) -> anyhow::Result<Board> {
 
 pub(super) fn rows(b: &Board) -> Vec<String> {
     b.to_rows('1', '0')
-}
-
-pub(super) fn print_board(b: &Board) -> std::io::Result<()> {
-    for r in rows(b) {
-        outln!("{r}")?;
-    }
-    Ok(())
 }

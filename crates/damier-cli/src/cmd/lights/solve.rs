@@ -4,12 +4,13 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use damier::board::{Board, Size};
-use damier::lights::records::{ExplainedStep, SolveRecord, Winnability};
+use damier::lights::records::{ExplainedStep, Winnability};
 use damier::lights::{self, Method, dense};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::util::output::{Report, errln, outln};
+use crate::report::lights::Solve;
+use crate::util::output::{Report, errln};
 use crate::util::{InputFile, OutputPath};
 use crate::util::{board_io, exit, interrupt, output};
 
@@ -168,7 +169,7 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
              (--out FILE.pbm writes them)"
         );
     }
-    let report = SolveRecord {
+    let report = Solve {
         width: w,
         height: h,
         nullity: sol.nullity,
@@ -186,98 +187,11 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         all,
         steps,
         seconds,
+        winnable: a.winnable,
+        start_file: a.save_start.as_deref().map(std::path::Path::to_path_buf),
     };
-    SolveText { report: &report, winnable: a.winnable, start_file: a.save_start.as_deref() }.print(a.json)?;
+    report.print(a.json)?;
     Ok(if sol.solvable() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
-}
-
-/// The text of a solve also says what kind of random start it was and where it was saved.
-#[derive(serde::Serialize)]
-#[serde(transparent)]
-struct SolveText<'a> {
-    report: &'a SolveRecord,
-    #[serde(skip)]
-    winnable: bool,
-    #[serde(skip)]
-    start_file: Option<&'a std::path::Path>,
-}
-
-impl Report for SolveText<'_> {
-    fn print_text(&self) -> anyhow::Result<()> {
-        if let Some(seed) = self.report.seed {
-            let kind = if self.winnable { "random winnable start" } else { "random start" };
-            match &self.report.start {
-                Some(start) => {
-                    outln!("{kind}, seed {seed}:")?;
-                    for r in start {
-                        outln!("{r}")?;
-                    }
-                }
-                None => outln!("{kind}, seed {seed}")?,
-            }
-            if let Some(path) = &self.start_file {
-                outln!("start written to {}", path.display())?;
-            }
-        }
-        if let Some(steps) = &self.report.steps {
-            outln!(
-                "unknown x_k: press cell k; equation L_k: the light of cell k (cells numbered from 1, \
-                 row by row from the top left); each row is [matrix | right-hand side]"
-            )?;
-            for s in steps {
-                let k = s.column;
-                match s.pivot_row {
-                    Some(r) => outln!("column {k}: pivot row L{r}")?,
-                    None => outln!("column {k}: no pivot (free unknown x{k})")?,
-                }
-                for op in &s.ops {
-                    outln!("  {op}")?;
-                }
-                for line in &s.matrix {
-                    outln!("  {line}")?;
-                }
-            }
-        }
-        if self.report.solvable {
-            outln!(
-                "{}x{} board, nullity {}: {} solution{}",
-                self.report.width,
-                self.report.height,
-                self.report.nullity,
-                self.report.solutions,
-                if self.report.solutions == "1" { "" } else { "s" }
-            )?;
-            if let Some(list) = &self.report.all {
-                for (i, s) in list.iter().enumerate() {
-                    outln!("solution {}:", i + 1)?;
-                    for r in s {
-                        outln!("{r}")?;
-                    }
-                }
-            } else {
-                let label = match self.report.exact_min {
-                    Some(true) => "fewest presses",
-                    Some(false) => "few presses (heuristic: nullity above 30, not proven fewest)",
-                    None => "presses",
-                };
-                outln!("{label}: {}", self.report.press_count.unwrap_or(0))?;
-                if let Some(path) = &self.report.out {
-                    outln!("presses written to {}", path.display())?;
-                }
-                for r in self.report.presses.iter().flatten() {
-                    outln!("{r}")?;
-                }
-            }
-        } else {
-            outln!(
-                "{}x{} board, nullity {}: no solution (the start cannot reach the target)",
-                self.report.width,
-                self.report.height,
-                self.report.nullity
-            )?;
-        }
-        Ok(())
-    }
 }
 
 pub(super) fn winnable(a: WinnableArgs) -> anyhow::Result<ExitCode> {
@@ -293,20 +207,4 @@ pub(super) fn winnable(a: WinnableArgs) -> anyhow::Result<ExitCode> {
     let report = Winnability::of(&start, target.as_ref(), &sol)?;
     report.print(a.json)?;
     Ok(if report.winnable { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
-}
-
-impl Report for Winnability {
-    fn print_text(&self) -> anyhow::Result<()> {
-        let yes = |b: bool| if b { "yes" } else { "no" };
-        outln!(
-            "{}x{}: winnable: {} (orthogonal to the {} kernel vectors: {}; solving: {})",
-            self.width,
-            self.height,
-            yes(self.winnable),
-            self.nullity,
-            yes(self.by_orthogonality),
-            yes(self.by_solving)
-        )?;
-        Ok(())
-    }
 }
