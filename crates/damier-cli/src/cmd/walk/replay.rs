@@ -2,7 +2,6 @@
 //! or read from a file or stdin (a path `walk solve --out` wrote, millions of moves).
 
 use std::io::Read;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -11,7 +10,7 @@ use damier::walk::{self, WalkError, picture};
 
 use crate::report::walk::Replay;
 use crate::util::output::Report;
-use crate::util::{exit, input, interrupt};
+use crate::util::{InputFile, exit, input, interrupt};
 
 /// Arguments of `damier walk replay`.
 #[derive(Debug, clap::Args)]
@@ -27,7 +26,7 @@ pub struct ReplayArgs {
     /// Read the moves from this file (`-`: stdin), as `walk solve --out` writes them; any
     /// length, replayed as it is read.
     #[arg(long, value_name = "FILE")]
-    from: Option<PathBuf>,
+    from: Option<InputFile>,
     /// Also print the final board ('#' black, '_' white, top row first).
     #[arg(long)]
     show: bool,
