@@ -490,7 +490,7 @@ pub fn lights_nullities_target(to: usize) -> Option<f64> {
 
 /// Core hours with three significant digits, however small.
 fn hours_text(hours: f64) -> String {
-    if hours >= 0.01 { format!("{hours:.3}") } else { format!("{hours:.2e}") }
+    damier::util::number(hours)
 }
 
 /// The automaton report's model number of an automaton rule.

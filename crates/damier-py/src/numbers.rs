@@ -26,8 +26,12 @@ pub fn u64_in(name: &str, value: i128, range: std::ops::RangeInclusive<u64>) -> 
 
 /// A board side (`usize`, at least 1; the library checks the cell count).
 pub fn side(name: &str, value: i128) -> PyResult<usize> {
-    let v = u64_in(name, value, 1..=u64::MAX)?;
-    usize::try_from(v).map_err(|_| errors::value(format!("{name} = {value} is too large for this machine")))
+    // Not "1..=18446744073709551615 is supported" (issue 38, section 3).
+    if value < 1 {
+        return Err(errors::value(format!("{name} = {value} is out of range: a side is at least 1")));
+    }
+    usize::try_from(value)
+        .map_err(|_| errors::value(format!("{name} = {value} is too large for this machine")))
 }
 
 /// A generator seed: the one given, or one drawn at random as the CLI does (the records

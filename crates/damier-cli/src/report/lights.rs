@@ -14,13 +14,18 @@ use crate::util::output::{Report, outln};
 impl Report for SizeCount {
     fn print_text(&self) -> anyhow::Result<()> {
         outln!(
-            "{}x{}: nullity {}; {} way{} from all-on to all-off; {} of the starts are winnable",
+            "{}x{}: nullity {}; {} way{} from all-on to all-off; {}",
             self.width,
             self.height,
             self.nullity,
             self.solutions,
             if self.nullity == 0 { "" } else { "s" },
-            self.winnable_fraction
+            // "1/1 of the starts" read oddly (issue 38, section 3).
+            if self.nullity == 0 {
+                "every start is winnable".to_string()
+            } else {
+                format!("{} of the starts are winnable", self.winnable_fraction)
+            }
         )?;
         Ok(())
     }

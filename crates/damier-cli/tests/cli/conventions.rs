@@ -327,3 +327,66 @@ fn docs_link_checker_reads_headings_and_links_as_github_does() {
     );
     assert_eq!(relative_links(text), ["a.md#b"]);
 }
+
+/// The words of `text` that break the README's rule for numbers (Conventions: three
+/// significant digits, plain from 0.001 to 99 999, scientific beyond; a count in the plural
+/// unless it is 1): decimals with trailing zeros (`0.000000`, `4957.30`) or more than three
+/// significant digits (`2.359`), and `(s)` plurals.
+fn numbers_breaking_the_rule(text: &str) -> Vec<String> {
+    let mut bad = Vec::new();
+    for word in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '(' || c == ')')) {
+        // "solution(s)", not a unit as in "naive (s)".
+        if word.len() > 3 && word.ends_with("(s)") {
+            bad.push(word.to_string());
+        }
+        let word = word.trim_matches(|c: char| !c.is_ascii_digit());
+        let Some((whole, fraction)) = word.split_once('.') else { continue };
+        let plain = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+        // Versions (0.1.0) and dates are not measured numbers.
+        if !plain(whole) || !plain(fraction) {
+            continue;
+        }
+        let significant = format!("{whole}{fraction}").trim_start_matches('0').len();
+        if fraction.ends_with('0') || significant > 3 {
+            bad.push(word.to_string());
+        }
+    }
+    bad
+}
+
+/// Issue 38, section 3: `queens speed` printed 0.0027 s as `0` and ns per solution as `1`,
+/// `queens timing` `0.000000`, the journal `4957.30 tasks/s`, the growth `x2.359`, the walk's
+/// export "1 solution(s)", `lights count` "1/1 of the starts are winnable", a bitmap error
+/// "(0-based row)". The text of each command is scanned for a number that breaks the rule.
+#[test]
+fn printed_numbers_follow_the_readme_rule() {
+    assert_eq!(numbers_breaking_the_rule("0.0027 s, 4957.30 tasks/s, x2.359, 1 solution(s)").len(), 3);
+    assert!(numbers_breaking_the_rule("0.0027 s, 4957 tasks/s, x2.36, 1.34e5, damier 0.1.0").is_empty());
+    let dir = tempfile::tempdir().unwrap();
+    let speed_csv = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/figures/counting_speed.csv");
+    let journal = dir.path().join("j.journal");
+    let journal = journal.to_str().unwrap();
+    let _ = stdout_of(&["queens", "count", "9", "--journal", journal]);
+    let export = dir.path().join("walks");
+    let export = export.to_str().unwrap();
+    let _ = stdout_of(&["walk", "export", "--to", "2", export]);
+    let commands: &[&[&str]] = &[
+        &["queens", "speed", speed_csv],
+        &["queens", "timing", "--to", "7", "--naive-max", "6", "--min-ms", "1"],
+        &["queens", "journal", journal],
+        &["lights", "count", "3x3"],
+        &["lights", "count", "5x5"],
+    ];
+    for args in commands {
+        let text = stdout_of(args);
+        assert!(
+            numbers_breaking_the_rule(&text).is_empty(),
+            "{args:?}: {:?}\n{text}",
+            numbers_breaking_the_rule(&text)
+        );
+    }
+    for file in std::fs::read_dir(export).unwrap() {
+        let text = std::fs::read_to_string(file.unwrap().path()).unwrap();
+        assert!(numbers_breaking_the_rule(&text).is_empty(), "{text}");
+    }
+}

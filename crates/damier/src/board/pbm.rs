@@ -70,11 +70,11 @@ pub enum PbmError {
         found: char,
     },
     /// The raster stops early.
-    #[error("the bitmap ends at byte {offset}, in row {row} of {height} (0-based row)")]
+    #[error("the bitmap ends at byte {offset}, in row {} of {height}", .row + 1)]
     Truncated {
         /// 0-based byte offset of the end of the input.
         offset: u64,
-        /// The row being read.
+        /// The row being read, 0-based (the message counts from 1).
         row: usize,
         /// The height the header announced.
         height: usize,

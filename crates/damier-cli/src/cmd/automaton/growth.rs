@@ -21,10 +21,10 @@ use damier::automaton::growth::{
 use damier::automaton::{DEFAULT_ETA, Model};
 
 use crate::util::OutputArgs;
-use crate::util::OutputPath;
 use crate::util::chart::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::csv_file::{self, Invalid, format};
 use crate::util::output::{self, Report, outln};
+use crate::util::{OutputPath, number};
 use crate::util::{interrupt, progress::Progress};
 
 use super::scale::parse_ns;
@@ -225,7 +225,7 @@ fn short(v: Option<f64>) -> String {
 }
 
 fn fit_text(f: &Fit) -> String {
-    format!("×{:.3} per n [{:.3}, {:.3}]", f.rate, f.rate_interval.0, f.rate_interval.1)
+    format!("×{} per n [{}, {}]", number(f.rate), number(f.rate_interval.0), number(f.rate_interval.1))
 }
 
 fn power_text(p: &PowerFit) -> String {

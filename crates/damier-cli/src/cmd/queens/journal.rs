@@ -11,7 +11,7 @@ use damier::queens::count::long::{self, JournalStatus, Recheck};
 use damier::queens::count::recount::{Detection, SampleSize};
 
 use crate::util::output::{Report, errln, outln};
-use crate::util::{exit, interrupt, plural, progress::Progress};
+use crate::util::{exit, interrupt, number, plural, progress::Progress};
 
 /// Arguments of `damier queens journal`.
 #[derive(Debug, clap::Args)]
@@ -105,7 +105,7 @@ fn detection_text(d: &Detection) -> String {
 /// A probability as a percentage, with enough digits to tell small ones apart.
 fn percent(p: f64) -> String {
     let x = 100.0 * p;
-    if x == 0.0 || x >= 10.0 { format!("{x:.1} %") } else { format!("{x:.3} %") }
+    format!("{} %", number(x))
 }
 
 impl Report for JournalStatus {
@@ -129,12 +129,14 @@ impl Report for JournalStatus {
             }
             _ => outln!("solutions so far in this share: {}", r.share_total)?,
         }
-        let rate = r.rate.map_or("unknown".to_string(), |x| format!("{x:.2} tasks/s"));
-        let eta = r.eta_seconds.map_or("unknown".to_string(), |s| format!("{s:.0} s ({:.2} h)", s / 3600.0));
+        let rate = r.rate.map_or("unknown".to_string(), |x| format!("{} tasks/s", number(x)));
+        let eta = r
+            .eta_seconds
+            .map_or("unknown".to_string(), |s| format!("{} s ({} h)", number(s), number(s / 3600.0)));
         outln!(
-            "{}, {:.1} worker seconds on finished tasks, rate {rate}, ETA {eta}",
+            "{}, {} worker seconds on finished tasks, rate {rate}, ETA {eta}",
             crate::util::plural(r.sessions as u64, "session"),
-            r.task_seconds
+            number(r.task_seconds)
         )?;
         if r.torn_lines > 0 {
             outln!(

@@ -13,6 +13,7 @@ use damier_bench::speed::{Measurement, Metric, Source, SpeedTable};
 
 use crate::util::chart::{self, Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::csv_file::{self, Invalid};
+use crate::util::number;
 use crate::util::output::{self, Report, outln};
 use crate::util::{InputFile, OutputPath};
 
@@ -198,14 +199,14 @@ impl Report for SpeedTable {
                 r.n,
                 r.program,
                 r.isa,
-                chart::label(r.value),
+                number(r.value),
                 r.date
             )?;
         }
         if !self.ratios.is_empty() {
             outln!("damier's CPU time over the other program's fastest, whole counts:")?;
             for r in &self.ratios {
-                outln!("{:>3}  {:<10} {:.2}x  ({})", r.n, r.isa, r.ratio, r.other)?;
+                outln!("{:>3}  {:<10} {}x  ({})", r.n, r.isa, number(r.ratio), r.other)?;
             }
         }
         Ok(())

@@ -15,10 +15,10 @@ use damier::control::Control;
 use damier::queens;
 use damier_bench::tables::{self, QueensTiming};
 
-use crate::util::OutputPath;
 use crate::util::chart::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::csv_file::{self, format};
 use crate::util::output::{Report, outln};
+use crate::util::{OutputPath, number};
 use crate::util::{interrupt, output, progress::Progress};
 
 /// Arguments of `damier queens timing`.
@@ -149,8 +149,8 @@ impl Report for Table {
     fn print_text(&self) -> anyhow::Result<()> {
         outln!("{:>3} {:>14} {:>14} {:>16}", "n", "naive (s)", "fast (s)", "solutions")?;
         for r in &self.rows {
-            let naive = r.naive_seconds.map(|s| format!("{s:.6}")).unwrap_or_else(|| "-".into());
-            outln!("{:>3} {naive:>14} {:>14.6} {:>16}", r.n, r.fast_seconds, r.total)?;
+            let naive = r.naive_seconds.map_or_else(|| "-".into(), number);
+            outln!("{:>3} {naive:>14} {:>14} {:>16}", r.n, number(r.fast_seconds), r.total)?;
         }
         if self.to > self.naive_max {
             outln!("(the naive counter stops at n = {}: it grows like n!; see --naive-max)", self.naive_max)?;

@@ -36,8 +36,9 @@ pub(super) fn export(a: ExportArgs) -> anyhow::Result<ExitCode> {
             let sols = walk::fast::solve(board, interrupt::control())?;
             let path = checked_path(board, &sols.particular)?;
             let mut text = format!(
-                "# damier walk: {rows} x {cols} board, {} solution(s); one shown, '#' = cell landed on an odd number of times, top row first\n",
-                sols.count_decimal()
+                "# damier walk: {rows} x {cols} board, {} solution{}; one shown, '#' = cell landed on an odd number of times, top row first\n",
+                sols.count_decimal(),
+                if sols.count_decimal() == "1" { "" } else { "s" }
             );
             for line in picture(&sols.particular) {
                 text.push_str(&line);
