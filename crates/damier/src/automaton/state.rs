@@ -11,7 +11,7 @@
 //! stepping API) a cell's word is `signals | count << 8`: the emitted byte is derived state.
 
 use rand_xoshiro::Xoshiro256PlusPlus;
-use rand_xoshiro::rand_core::{Rng, SeedableRng};
+use rand_xoshiro::rand_core::SeedableRng;
 
 #[cfg(feature = "serde")]
 use super::checkpoint::format::CheckpointError;
@@ -23,39 +23,11 @@ use crate::random::below;
 
 mod cell;
 mod pair;
+mod word;
 
-use cell::refresh_empty;
 #[cfg(test)]
-use cell::{gather_emit, gather_emit_scalar};
-#[cfg(test)]
-use pair::pair_cells;
-use pair::pair_entry;
-
-/// The generator of every run (portable, fast).
-type Rand = Xoshiro256PlusPlus;
-
-/// One queen in the count field of a cell's word.
-const QUEEN: u32 = 1 << 16;
-/// The signal bits of a cell's word.
-const SIGNALS: u32 = 0xFF;
-/// Where the emitted byte sits in a cell's word.
-const EMIT_SHIFT: u32 = 8;
-/// The emitted byte of a cell's word: `0xFF` on a queen, else a copy of the signals.
-const EMIT: u32 = 0xFF << EMIT_SHIFT;
-
-/// `word` with its emitted byte recomputed from its count and signals.
-#[inline(always)]
-fn with_emit(word: u32) -> u32 {
-    // PERF: branch-free: an occupied cell emits every direction, an empty one its signals.
-    let occupied = u32::from(word >= QUEEN).wrapping_neg() & EMIT;
-    (word & !EMIT) | ((word & SIGNALS) << EMIT_SHIFT) | occupied
-}
-
-/// A probability as a threshold on 53 random bits: `(r >> 11) < t` holds with probability
-/// `t / 2^53`, which is `p` rounded to 2^-53 (exact for 0 and 1).
-fn threshold(p: f64) -> u64 {
-    (p * (1u64 << 53) as f64).round() as u64
-}
+use word::{EMIT_SHIFT, gather_emit, gather_emit_scalar, pair_cells};
+use word::{QUEEN, SIGNALS, pair_entry, refresh_empty, threshold, with_emit};
 
 /// The automaton: state, parameters, generator and counters.
 ///
@@ -620,13 +592,6 @@ impl Automaton {
 /// Model 3's rule for these parameters: ε is the probability of an uphill step (η unused).
 fn row_rule(params: &Params) -> Rule {
     Rule::model3(params.eps)
-}
-
-/// One Bernoulli draw against a [`threshold`].
-#[inline(always)]
-fn draw(rng: &mut Rand, t: u64) -> bool {
-    // PERF: compare 53 random bits with a precomputed integer threshold, no float.
-    (rng.next_u64() >> 11) < t
 }
 
 #[cfg(test)]

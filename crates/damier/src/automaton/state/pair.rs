@@ -3,7 +3,8 @@
 //! table of pairs it draws from.
 
 use super::super::dir::opposite;
-use super::{Automaton, EMIT, EMIT_SHIFT, QUEEN, Rand, SIGNALS, draw, with_emit};
+use super::Automaton;
+use super::word::{EMIT, EMIT_SHIFT, QUEEN, Rand, SIGNALS, draw, pair_cells, with_emit};
 use crate::random::below;
 
 impl Automaton {
@@ -90,18 +91,4 @@ impl Automaton {
             *self.st.get_unchecked_mut(b) = with_emit((sb & !(1 << od)) | (from_a << od));
         }
     }
-}
-
-/// A model 1 table entry: padded cells `a` and `b = a + DIRECTIONS[d]` (24 bits each: the
-/// padded board of the largest n has under 2^23 cells), then the signal bit `d` that `a`'s
-/// update touches and the bit `opposite(d)` of `b`'s, as masks.
-pub(super) fn pair_entry(a: usize, b: usize, d: usize) -> u64 {
-    debug_assert!(a < 1 << 24 && b < 1 << 24);
-    a as u64 | (b as u64) << 24 | 1u64 << (48 + d) | 1u64 << (56 + opposite(d))
-}
-
-/// The fields of a [`pair_entry`]: `(a, b, bit d of a, bit opposite(d) of b)`.
-#[inline(always)]
-pub(super) fn pair_cells(e: u64) -> (usize, usize, u32, u32) {
-    ((e & 0xFF_FFFF) as usize, (e >> 24 & 0xFF_FFFF) as usize, (e >> 48) as u32 & 0xFF, (e >> 56) as u32)
 }
