@@ -129,15 +129,20 @@ fn lights_random_start_is_shown_saved_and_can_be_winnable() {
         let out = damier().args(args).arg("--save-start").arg(&saved).output().unwrap();
         assert_eq!(out.status.code(), Some(0), "--winnable is always solvable (seed {seed})");
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        // A start written to a file is not printed; the same seed without the file prints it,
+        // and it is the saved one.
+        assert!(v.get("start").is_none(), "seed {seed}: {v}");
+        let shown = damier().args(args).output().unwrap();
+        let shown: serde_json::Value = serde_json::from_slice(&shown.stdout).unwrap();
         let start: Vec<String> =
-            v["start"].as_array().unwrap().iter().map(|r| r.as_str().unwrap().to_string()).collect();
-        // The saved start is the printed one, and solving it again gives the same answer.
+            shown["start"].as_array().unwrap().iter().map(|r| r.as_str().unwrap().to_string()).collect();
         let file: Vec<String> = std::fs::read_to_string(&saved).unwrap().lines().map(String::from).collect();
         assert_eq!(start, file, "seed {seed}");
+        // Solving the saved start again gives the same answer.
         let again = damier().args(["lights", "solve", "--json"]).arg(&saved).output().unwrap();
         let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
         assert_eq!(again["presses"], v["presses"], "seed {seed}");
-        // Without --json the start is printed too, under the seed.
+        // Without --json (nor a file) the start is printed too, under the seed.
         let text = damier().args(&args[..args.len() - 1]).output().unwrap();
         let text = String::from_utf8_lossy(&text.stdout).into_owned();
         assert!(

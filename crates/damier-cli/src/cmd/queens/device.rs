@@ -255,7 +255,7 @@ mod imp {
     impl Report for GpuEstimate {
         fn print_text(&self) -> anyhow::Result<()> {
             let how = format!("wall clock of GPU {} ({})", self.adapter, self.backend);
-            super::super::estimate::print_estimate(&self.record, &how, true)
+            crate::report::queens::print_estimate(&self.record, &how, true)
         }
     }
 
@@ -272,7 +272,7 @@ mod imp {
         let bar = Progress::start(control, u64::from(samples).min(u64::from(list.len())), "timing tasks");
         let e = gpu.estimate(&list, samples, seed, control, &|_| {}).map_err(error)?;
         drop(bar);
-        super::super::estimate::warn_about_the_sample(&e, samples);
+        crate::report::queens::warn_about_the_sample(&e, samples);
         let stopped_early = e.stopped_early;
         let mut record = EstimateRecord::new(e, damier::cpu::Isa::Portable, seed);
         // The kernel's language: no vector unit of the CPU counted.
