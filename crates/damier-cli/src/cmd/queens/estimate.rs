@@ -1,13 +1,12 @@
 //! `damier queens estimate N`: the projected cost of counting n, from a timed random sample
 //! of its tasks.
 
-use crate::util::number;
 use std::process::ExitCode;
 
 use damier::queens::count::estimate::{self, EstimateRecord};
 use damier::queens::count::tasks::{MAX_TASK_N, MIN_TASK_N};
 
-use crate::util::output::{Report, errln, outln};
+use crate::util::output::Report;
 use crate::util::{interrupt, progress::Progress};
 
 /// Arguments of `damier queens estimate`.
