@@ -2,6 +2,7 @@
 //! A parsed string prints back to the same moves; the replay agrees with a plain simulation;
 //! and the walk `path_for` builds for the replayed landings replays to the same landings.
 
+use damier::control::Control;
 use damier::walk::board_size;
 use damier::walk::path::{Move, Outcome, moves_to_string, parse_moves, path_for, replay};
 
@@ -51,7 +52,7 @@ pub fn check(data: &[u8]) {
         return;
     }
     // The construction reproduces any reachable landing set.
-    let built = path_for(shape, &run.landings).expect("a reachable landing set has a walk");
+    let built = path_for(shape, &run.landings, &Control::new()).expect("a reachable landing set has a walk");
     let again = replay(shape, &built);
     assert!(!matches!(again.outcome, Outcome::LeftBoard { .. }), "built walk leaves the board");
     assert_eq!(again.landings, run.landings);
