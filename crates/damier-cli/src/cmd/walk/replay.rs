@@ -39,25 +39,25 @@ pub(super) fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     let board = walk::board_size(a.rows, a.cols)?;
     let mut replayer = Replayer::new(board);
     let source = match (&a.moves, &a.from) {
-        (Some(m), _) if m == "-" => Some(input::Source::Stdin),
-        (Some(m), _) => {
+        (Some(m), _) if m != "-" => {
             for mv in path::parse_moves(m)? {
                 replayer.play(mv);
             }
             None
         }
-        (None, Some(p)) => Some(input::Source::of(p)),
-        (None, None) => unreachable!("clap requires the moves or --from"),
+        (_, Some(p)) => Some(input::Source::of(p)),
+        _ => Some(input::Source::Stdin),
     };
-    match source {
-        Some(input::Source::Stdin) => play_stream(std::io::stdin().lock(), &mut replayer),
-        Some(input::Source::File(p)) => {
-            let file = std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?;
-            play_stream(file, &mut replayer)
+    if let Some(source) = source {
+        match source {
+            input::Source::Stdin => play_stream(std::io::stdin().lock(), &mut replayer),
+            input::Source::File(p) => {
+                let file = std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?;
+                play_stream(file, &mut replayer)
+            }
         }
-        None => Ok(()),
+        .with_context(|| source.name())?;
     }
-    .with_context(|| source.map(input::Source::name).unwrap_or_default())?;
     let moves = replayer.moves();
     let r = replayer.finish();
     let code = if r.all_black() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) };
