@@ -290,24 +290,32 @@ impl Side<'_> {
             if out.len() >= cap {
                 return Ok(i);
             }
-            if self.control.cancelled() {
-                return Err(Interrupted);
-            }
-            let l = self.left.cell(r);
-            if !l.is_empty() {
-                kernel::join(isa, l, self.right.cell(self.rows & !r), self.keep, out);
-            }
+            self.join(isa, r, out)?;
         }
         Ok(self.splits.len())
+    }
+
+    /// Appends the keys of the split giving the left quarter the rows `r`; polls `control`
+    /// first.
+    #[inline(always)]
+    fn join(&self, isa: Isa, r: u32, out: &mut Vec<u64>) -> Result<(), Interrupted> {
+        if self.control.cancelled() {
+            return Err(Interrupted);
+        }
+        let l = self.left.cell(r);
+        if !l.is_empty() {
+            kernel::join(isa, l, self.right.cell(self.rows & !r), self.keep, out);
+        }
+        Ok(())
     }
 
     /// Number of keys of the whole side and the key bits any of them holds, made split by
     /// split in `scratch`.
     fn measure(&self, isa: Isa, scratch: &mut Vec<u64>) -> Result<(usize, u64), Interrupted> {
         let (mut total, mut bits) = (0, 0);
-        for i in 0..self.splits.len() {
+        for &r in self.splits {
             scratch.clear();
-            self.fill(isa, i, 1, scratch)?;
+            self.join(isa, r, scratch)?;
             total += scratch.len();
             bits |= key_bits_of(scratch);
         }

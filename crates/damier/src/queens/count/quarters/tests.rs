@@ -803,3 +803,33 @@ fn sampled_tasks_count_as_a_count_does() {
     assert_eq!(counts(usize::MAX), want);
     assert_eq!(counts(1 << 30), want);
 }
+
+/// A side's size as measured before it is made in pieces is its number of keys: measuring
+/// split by split once counted the split after an empty one twice (a side of 4 keys measured
+/// 5), which skewed which side is stored, whether the queries are made whole, and the
+/// matcher's group size, for the tasks that do not fit a batch.
+#[test]
+fn a_side_measures_its_number_of_keys() {
+    let n = 12;
+    let g = Geometry::new(n);
+    let quarters = Quarters::new(&g, false, u64::MAX, &Control::new()).unwrap();
+    let mut w = Work::new(&g, Isa::best());
+    let control = Control::new();
+    for task in tasks(&g) {
+        let ((top_left, top_right), (bottom_left, bottom_right)) = g.quarter_columns(task.cols);
+        let halves = [
+            (top_left, top_right, g.top_rows(), &quarters.top_rows, u64::MAX),
+            (bottom_left, bottom_right, g.bottom_rows(), &quarters.bottom_rows, (1 << WEIGHT_AT) - 1),
+        ];
+        for (left_cols, right_cols, rows, splits, keep) in halves {
+            w.top_left.load(&g, &quarters.source, left_cols, &control).unwrap();
+            w.top_right.load(&g, &quarters.source, right_cols, &control).unwrap();
+            let splits = &splits[left_cols.count_ones() as usize];
+            let side = Side { left: &w.top_left, right: &w.top_right, rows, splits, keep, control: &control };
+            let mut whole = Vec::new();
+            side.fill(w.isa, 0, usize::MAX, &mut whole).unwrap();
+            let measured = side.measure(w.isa, &mut Vec::new()).unwrap();
+            assert_eq!(measured, (whole.len(), key_bits_of(&whole)), "columns {:b}", task.cols);
+        }
+    }
+}
