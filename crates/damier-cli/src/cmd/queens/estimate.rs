@@ -28,9 +28,9 @@ pub struct Args {
     /// Most queries (top halves) matched per task: a task with more matches a random sample
     /// this large (32768 is a good size) and its matching time is extrapolated: much faster
     /// from n = 24 up, but since the cut bits are chosen per batch it leans low (0.6x at
-    /// n = 25, 0.2x at 26, 0.09x at 27, measured), and a sampled task holds both its halves
-    /// whole (about 3 GB at n = 27): quote whole tasks; `all`: whole tasks, run as a count
-    /// runs them, in its bounded memory (about a second each at n = 25, a minute at 27).
+    /// n = 25, 0.2x at 26, 0.09x at 27, measured): quote whole tasks. Either way a task runs
+    /// as a count runs it, in its bounded memory; `all`: whole tasks (about a second each at
+    /// n = 25, a minute at 27).
     #[arg(long, value_name = "K|all", default_value = "all", value_parser = parse_queries)]
     queries: Queries,
     /// Tasks timed at once, each on one thread and timed by its CPU time (the figures stay

@@ -50,8 +50,8 @@ pub const ESTIMATE_MAX_QUERIES: u64 = 32_768;
 /// Beyond [`ESTIMATE_WHOLE_MAX_N`]: most tasks timed (at n = 26 the set-up takes 15 s and
 /// each sampled task about 1.3 s, measured on the project machine under load).
 pub const ESTIMATE_BIG_MAX_SAMPLES: u64 = 20;
-/// Largest `n` estimated: a sampled task holds both its halves whole, about 1 GB for the
-/// largest tasks of n = 26, 3 GB at 27 and more at 28 (and a whole task runs minutes there).
+/// Largest `n` estimated: beyond, a whole task runs minutes, and a sampled task still makes
+/// both its halves (a count's memory per task: up to about 2.8 GB at n = 27, more at 28).
 pub const ESTIMATE_MAX_N: u64 = 26;
 /// Most worker threads one request may ask for (`threads` of the counters).
 pub const MAX_THREADS: u64 = 64;
@@ -380,7 +380,7 @@ mod tests {
         assert!(check("lights", "kernel", &matches(kernel(), &[" 5 × 3000 "])).is_err());
         // Malformed values are the command's to refuse, with its own message.
         assert!(check("lights", "solve", &matches(solve(), &["--random", "axb"])).is_ok());
-        // An estimate past n = 26 would hold gigabytes per sampled task.
+        // An estimate past n = 26 would run minutes per task and gigabytes per sampled task.
         let estimate = || {
             Command::new("estimate")
                 .arg(Arg::new("n").value_parser(value_parser!(u32)))

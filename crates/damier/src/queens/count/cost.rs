@@ -51,7 +51,7 @@ const QUICK_SAMPLES: u32 = 6;
 
 /// From this n on the quarters engine's quick estimate is not quick (a whole task takes about
 /// a minute of CPU at n = 27 and several at 28, and matching part of each task's queries leans
-/// low: 0.09x at n = 27, and holds both halves whole, about 3 GB), so the warning projects from
+/// low: 0.09x at n = 27), so the warning projects from
 /// the cost per solution measured on whole tasks instead ([`measured_ns_per_solution`]).
 const MEASURED_FROM: u32 = 27;
 

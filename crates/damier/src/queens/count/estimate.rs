@@ -11,7 +11,9 @@
 //! seconds to minutes (about 4-7x more per n), so whole tasks leave small samples. A sampled
 //! task instead runs in full what every query needs (assembling its top and bottom halves,
 //! sealing the stored keys) and matches only a uniform random sample of its top halves
-//! (queries), twice (the first eighth alone, then the whole sample). A query's cost depends on
+//! (queries; where a count makes them in chunks, each chunk's share of the sample), twice (the
+//! first eighth alone, then the whole sample), on the count's own code and in its bounded
+//! memory. A query's cost depends on
 //! the others (only the first read of a row in a matcher call misses the cache), so the
 //! matching time is not scaled by the number of queries but priced: the matcher counts rows
 //! read and distinct rows read per call for both samples and for all of the task's queries,

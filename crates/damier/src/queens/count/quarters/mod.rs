@@ -165,7 +165,7 @@ impl Quarters {
 }
 
 /// The top halves are stored instead of the bottom ones when they are at least this many
-/// times more, and the bottom halves at least [`SWAP_MIN`] (see [`count_task_probed`]).
+/// times more, and the bottom halves at least [`SWAP_MIN`] (see [`count_task`]).
 /// [default: 4; storing the larger side whatever the sizes cost 1.8x at n = 18]
 const SWAP_RATIO: usize = 4;
 
@@ -247,7 +247,8 @@ fn subsets(mask: u32, k: u32) -> impl Iterator<Item = u32> {
 /// Appends the keys of every half board on the column sets `cols` (left part, right part):
 /// for each way to split the half's `rows` between the two quarters (`splits`: the left
 /// quarter's row sets, as many rows as its columns), the pairs of the two cells that share no
-/// diagonal.
+/// diagonal. For the measurement aids and tests: a count makes its halves through [`Side`].
+#[cfg(any(test, feature = "measure"))]
 #[allow(clippy::too_many_arguments)]
 fn assemble(
     isa: Isa,
@@ -352,6 +353,74 @@ fn count_task(
     w: &mut Work,
     control: &Control,
 ) -> Result<u64, Interrupted> {
+    run_task(g, quarters, task, w, &mut Plain, control)
+}
+
+/// What the one pipeline of a task ([`run_task`]) lets its caller see and choose: in a count
+/// nothing ([`Plain`]: every call compiles away), in an estimate's sampled task which queries
+/// are matched and the clock of each part ([`Probe`]).
+trait Hook {
+    /// The task starts.
+    fn start(&mut self) {}
+    /// A set of query keys is made: `queries`, the keys from `offset` on of the `total` keys
+    /// of the task's query side (all of them, or one chunk; a chunk is made again for each
+    /// batch of stored keys, and announced again).
+    fn queries(&mut self, _task: Task, _queries: &[u64], _offset: usize, _total: usize) {}
+    /// Matches the queries of the last [`Hook::queries`], `queries`, against the sealed batch
+    /// of `matcher`: their count, unweighted.
+    fn count(
+        &mut self,
+        isa: Isa,
+        matcher: &mut Matcher,
+        queries: &[u64],
+        control: &Control,
+    ) -> Result<u64, Interrupted>;
+    /// The task ends with this weighted count (not called when it is interrupted).
+    fn finish(&mut self, _count: u64) {}
+}
+
+/// The hook of a count: every query matched, nothing timed.
+struct Plain;
+
+impl Hook for Plain {
+    #[inline(always)]
+    fn count(
+        &mut self,
+        isa: Isa,
+        matcher: &mut Matcher,
+        queries: &[u64],
+        control: &Control,
+    ) -> Result<u64, Interrupted> {
+        matcher.count(isa, queries, control)
+    }
+}
+
+/// [`count_task`] with a [`Hook`]: the one pipeline of a task, run by a count ([`Plain`]) and
+/// by an estimate's sampled tasks ([`Probe`]) alike, so that a sample is timed on the count's
+/// own code and memory path.
+fn run_task<H: Hook>(
+    g: &Geometry,
+    quarters: &Quarters,
+    task: Task,
+    w: &mut Work,
+    hook: &mut H,
+    control: &Control,
+) -> Result<u64, Interrupted> {
+    hook.start();
+    let count = match_halves(g, quarters, task, w, hook, control)?;
+    hook.finish(count);
+    Ok(count)
+}
+
+/// The body of [`run_task`]: makes the task's halves and matches them.
+fn match_halves<H: Hook>(
+    g: &Geometry,
+    quarters: &Quarters,
+    task: Task,
+    w: &mut Work,
+    hook: &mut H,
+    control: &Control,
+) -> Result<u64, Interrupted> {
     let ((top_left, top_right), (bottom_left, bottom_right)) = g.quarter_columns(task.cols);
     let source = &quarters.source;
     let Work {
@@ -408,8 +477,9 @@ fn count_task(
         let (stored, queries) =
             if stores_top(swap, top.len(), bottom.len()) { (&*top, &*bottom) } else { (&*bottom, &*top) };
         matcher.order_cuts(stored, queries, queries.len(), key_bits_of(queries));
+        hook.queries(task, queries, 0, queries.len());
         matcher.seal(isa, stored, control)?;
-        return Ok(matcher.count(isa, queries, control)? * task.weight);
+        return Ok(hook.count(isa, matcher, queries, control)? * task.weight);
     }
     // A side does not fit a batch: sizes first, then the stored side batch by batch (`top`
     // holds the batch, `bottom` the queries).
@@ -424,6 +494,9 @@ fn count_task(
     // The queries whole, or their first chunk (a sample for ordering the cut bits).
     bottom.clear();
     query_side.fill(isa, 0, if queries_whole { usize::MAX } else { query_chunk }, bottom)?;
+    if queries_whole {
+        hook.queries(task, bottom, 0, queries_len);
+    }
     let (mut total, mut next) = (0, 0);
     while next < stored_side.splits.len() {
         top.clear();
@@ -434,14 +507,16 @@ fn count_task(
         matcher.order_cuts(top, bottom, queries_len, query_bits);
         matcher.seal(isa, top, control)?;
         if queries_whole {
-            total += matcher.count(isa, bottom, control)?;
+            total += hook.count(isa, matcher, bottom, control)?;
             continue;
         }
-        let mut next_query = 0;
+        let (mut next_query, mut offset) = (0, 0);
         while next_query < query_side.splits.len() {
             bottom.clear();
             next_query = query_side.fill(isa, next_query, query_chunk, bottom)?;
-            total += matcher.count(isa, bottom, control)?;
+            hook.queries(task, bottom, offset, queries_len);
+            offset += bottom.len();
+            total += hook.count(isa, matcher, bottom, control)?;
         }
     }
     Ok(total * task.weight)
@@ -478,7 +553,9 @@ pub(crate) struct TaskSample {
     pub started: u64,
 }
 
-/// How [`count_task_probed`] samples and times a task.
+/// The [`Hook`] of an estimate's sampled task: matches only a uniform random sample of at
+/// most `limit` queries, and times the parts run in full and the matching apart (the count of
+/// the task is then the sample's).
 ///
 /// A sample's matching time cannot simply be scaled up: only the first read of a row in a
 /// matcher call misses the cache, so a sparse sample pays more misses per query (measured at
@@ -486,142 +563,115 @@ pub(crate) struct TaskSample {
 /// task also matches the first eighth of its sample alone, and the matcher's work (rows read,
 /// distinct rows read per call) is counted for both samples and for all queries, for the
 /// estimate to price.
+///
+/// Where the query side is made in chunks ([`QUERY_CHUNK`]), each chunk gets its share of
+/// the sample (a stratified sample, drawn alike each time the chunk is made again).
 struct Probe<'a> {
     /// Most queries matched.
     limit: usize,
-    /// Seed of the draw (mixed with the task's column set, so a task's draw does not depend on
-    /// which thread runs it or what ran before).
+    /// Seed of the draw (mixed with the task's column set and the chunk's offset, so a draw
+    /// does not depend on which thread runs it or what ran before).
     seed: u64,
     /// The clock (seconds, any origin).
     clock: &'a (dyn Fn() -> f64 + Sync),
     found: TaskSample,
+    /// The clock when the task started.
+    started: f64,
+    /// Clock seconds of the probe's own book-keeping (left out of every part).
+    bookkeeping: f64,
+    /// Whether the task's queries are sampled (more than `limit`).
+    sampling: bool,
+    /// The sampled queries of the current query set, the smaller sample first (`probe` keys).
+    sample: Vec<u64>,
+    probe: usize,
+    /// Where the query keys announced so far end (a chunk made again is not counted again).
+    seen: usize,
 }
 
-/// [`count_task`], or with a probe: match only a random sample of the queries, timing the
-/// parts run in full and the matching apart (the count returned is then the sample's).
-/// Polls `control` as [`count_task`] does.
-fn count_task_probed(
-    g: &Geometry,
-    quarters: &Quarters,
-    task: Task,
-    w: &mut Work,
-    mut probe: Option<&mut Probe>,
-    control: &Control,
-) -> Result<u64, Interrupted> {
-    let started = probe.as_ref().map(|p| (p.clock)());
-    let ((top_left, top_right), (bottom_left, bottom_right)) = g.quarter_columns(task.cols);
-    let source = &quarters.source;
-    let Work {
-        top_left: tl,
-        top_right: tr,
-        bottom_left: bl,
-        bottom_right: br,
-        matcher,
-        top,
-        bottom,
-        isa,
-        batch,
-        swap,
-        ..
-    } = w;
-    let (isa, batch, swap) = (*isa, *batch, *swap);
-    let empty = |probe: Option<&mut Probe>| {
-        if let (Some(p), Some(t)) = (probe, started) {
-            p.found.fixed_seconds = (p.clock)() - t;
+impl<'a> Probe<'a> {
+    fn new(limit: usize, seed: u64, clock: &'a (dyn Fn() -> f64 + Sync), found: TaskSample) -> Self {
+        Probe {
+            limit,
+            seed,
+            clock,
+            found,
+            started: 0.0,
+            bookkeeping: 0.0,
+            sampling: false,
+            sample: Vec::new(),
+            probe: 0,
+            seen: 0,
         }
-        Ok(0)
-    };
+    }
+}
 
-    // 1. Top halves, with their weights, and bottom halves: only those off both long
-    // diagonals, without weight.
-    top.clear();
-    let splits = &quarters.top_rows[top_left.count_ones() as usize];
-    assemble(isa, g, source, (tl, tr), (top_left, top_right), g.top_rows(), splits, u64::MAX, top, control)?;
-    if top.is_empty() {
-        return empty(probe);
-    }
-    bottom.clear();
-    let splits = &quarters.bottom_rows[bottom_left.count_ones() as usize];
-    let keep = (1 << WEIGHT_AT) - 1;
-    assemble(
-        isa,
-        g,
-        source,
-        (bl, br),
-        (bottom_left, bottom_right),
-        g.bottom_rows(),
-        splits,
-        keep,
-        bottom,
-        control,
-    )?;
-    if bottom.is_empty() {
-        return empty(probe);
-    }
-    // PERF: when the top halves far outnumber the bottom ones (10 to 40 times at odd n, where
-    // the top half has one row more), the top halves are stored and the bottom ones query
-    // them: more stored keys per batch allow more cut bits, so each query visits a smaller
-    // share of the blocks. Otherwise the bottom halves are stored: sealing costs per stored
-    // key, and the top halves' weights split their groups.
-    let (stored, queries) =
-        if stores_top(swap, top.len(), bottom.len()) { (&*top, bottom) } else { (&*bottom, top) };
-    // With a probe, the queries matched: a uniform random sample moved to the front.
-    let mut matched = queries.len();
-    if let Some(p) = probe.as_deref_mut() {
-        p.found.queries = queries.len() as u64;
-        if queries.len() > p.limit {
-            draw(queries, p.limit, p.seed ^ u64::from(task.cols).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-            matched = p.limit;
-        }
-        p.found.matched = matched as u64;
+impl Hook for Probe<'_> {
+    fn start(&mut self) {
+        self.started = (self.clock)();
     }
 
-    // 2. The stored side in batches of at most `batch` keys, each matched against every query.
-    let mut total = 0;
-    let mut matching = 0.0;
-    let mut probing = 0.0;
-    // Clock seconds of the probe's own book-keeping (left out of every part).
-    let mut bookkeeping = 0.0;
-    // The smaller, nested sample (the first eighth of a sample drawn above), and the classes
-    // of both samples and of all queries.
-    let probe_len = if matched < queries.len() { matched / 8 } else { 0 };
-    // One order of the cut bits for every batch.
-    matcher.order_cuts(stored, queries, queries.len(), key_bits_of(queries));
-    let mut work = [(0.0, 0.0); 3];
-    // PERF: one batch holds the stored side of nearly every task up to n = 24; above, batches
-    // bound the sliced tables (44 bytes per key at n >= 25) at the cost of fewer cut bits.
-    for keys in stored.chunks(batch) {
-        matcher.seal(isa, keys, control)?;
-        if let Some(p) = probe.as_ref().filter(|_| probe_len > 0) {
+    fn queries(&mut self, task: Task, queries: &[u64], offset: usize, total: usize) {
+        use rand::SeedableRng;
+        self.found.queries = total as u64;
+        self.sampling = total > self.limit;
+        let (matched, probe) = if self.sampling {
+            // This set's share of the `limit` slots of the sample (those before its first key
+            // and before its end, in proportion), and of the smaller sample's (the first eighth
+            // of the slots, in proportion again: within the set's share, and uniform too).
+            let slots = |i: usize| (self.limit as u128 * i as u128 / total as u128) as usize;
+            let smaller = |s: usize| (s as u128 * (self.limit / 8) as u128 / self.limit as u128) as usize;
+            let (from, to) = (slots(offset), slots(offset + queries.len()));
+            let mix = u64::from(task.cols).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ offset as u64;
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(self.seed ^ mix);
+            let picked = rand::seq::index::sample(&mut rng, queries.len(), to - from);
+            self.sample.clear();
+            self.sample.extend(picked.iter().map(|i| queries[i]));
+            (to - from, smaller(to) - smaller(from))
+        } else {
+            (queries.len(), 0)
+        };
+        self.probe = probe;
+        if offset >= self.seen {
+            self.seen = offset + queries.len();
+            self.found.matched += matched as u64;
+            self.found.probe_queries += probe as u64;
+        }
+    }
+
+    fn count(
+        &mut self,
+        isa: Isa,
+        matcher: &mut Matcher,
+        queries: &[u64],
+        control: &Control,
+    ) -> Result<u64, Interrupted> {
+        let matched = if self.sampling { &self.sample[..] } else { queries };
+        if self.sampling && self.limit / 8 > 0 {
             // The classes of both samples and of all queries, as this batch's tables pack them.
-            let t = (p.clock)();
-            let classes =
-                [&queries[..probe_len], &queries[..matched], &queries[..]].map(|q| matcher.classes(q));
-            for (w, c) in work.iter_mut().zip(&classes) {
+            let t = (self.clock)();
+            let smaller = &matched[..self.probe];
+            let classes = [smaller, matched, queries].map(|q| matcher.classes(q));
+            for (w, c) in self.found.work.iter_mut().zip(&classes) {
                 let (visits, loads) = matcher.work(c);
                 *w = (w.0 + visits, w.1 + loads);
             }
-            let t2 = (p.clock)();
-            bookkeeping += t2 - t;
-            matcher.count(isa, &queries[..probe_len], control)?;
-            probing += (p.clock)() - t2;
+            let t2 = (self.clock)();
+            self.bookkeeping += t2 - t;
+            matcher.count(isa, smaller, control)?;
+            self.found.probe_seconds += (self.clock)() - t2;
         }
-        let before = probe.as_ref().map(|p| (p.clock)());
-        total += matcher.count(isa, &queries[..matched], control)?;
-        if let (Some(p), Some(t)) = (probe.as_ref(), before) {
-            matching += (p.clock)() - t;
-        }
+        let t = (self.clock)();
+        let count = matcher.count(isa, matched, control)?;
+        self.found.match_seconds += (self.clock)() - t;
+        Ok(count)
     }
-    if let (Some(p), Some(t)) = (probe, started) {
-        let end = (p.clock)();
-        p.found.match_seconds = matching;
-        p.found.probe_queries = probe_len as u64;
-        p.found.probe_seconds = probing;
-        p.found.fixed_seconds = end - t - matching - probing - bookkeeping;
-        p.found.work = work;
-        p.found.matched_count = total * task.weight;
+
+    fn finish(&mut self, count: u64) {
+        let f = &mut self.found;
+        let whole = (self.clock)() - self.started;
+        f.fixed_seconds = whole - f.match_seconds - f.probe_seconds - self.bookkeeping;
+        f.matched_count = count;
     }
-    Ok(total * task.weight)
 }
 
 /// Loads the four quarters' cells of the task on column set `cols` into `w`, as running that
@@ -638,17 +688,6 @@ fn load_quarters(
     w.top_right.load(g, source, top_right, control)?;
     w.bottom_left.load(g, source, bottom_left, control)?;
     w.bottom_right.load(g, source, bottom_right, control)
-}
-
-/// Moves a uniform random sample of `keep` of the `items` to the front (partial Fisher-Yates,
-/// seeded); any prefix of it is a uniform sample too.
-fn draw(items: &mut [u64], keep: usize, seed: u64) {
-    use rand::{RngExt, SeedableRng};
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-    for i in 0..keep.min(items.len()) {
-        let j = rng.random_range(i..items.len());
-        items.swap(i, j);
-    }
 }
 
 /// The solutions of n queens (`MIN_N..=MAX_N`) in one share of the tasks, in parallel on the
@@ -784,10 +823,10 @@ pub(crate) struct SampledTask {
 /// per task, drawn with `seed`: `on_done(i, sample)` as item `i` finishes, with the seconds of
 /// `clock` spent in each part ([`TaskSample`]). For projecting the cost of tasks too long to
 /// run whole: the matching (nearly all of a large task's time) scales with the number of
-/// queries, each query costing the same whichever others run with it. A sampled task holds
-/// both of its halves whole (about 3 GB for the largest tasks of n = 27); with `limit =
-/// usize::MAX` every task runs whole as [`count_column_sets`] runs it, in the same bounded
-/// memory, timed as one part (`match_seconds`).
+/// queries, each query costing the same whichever others run with it. A sampled task runs
+/// the count's own pipeline ([`run_task`] with a [`Probe`]), in the same bounded memory, its
+/// halves made batch by batch where a count makes them so; with `limit = usize::MAX` every
+/// task runs whole as [`count_column_sets`] runs it, timed as one part (`match_seconds`).
 ///
 /// The first item runs alone, before the others start in parallel on the current rayon pool
 /// (a warm-up a caller can count as set-up, timed on one thread even on a larger pool).
@@ -842,8 +881,8 @@ pub(crate) fn sample_column_sets(
             });
         }
         let found = TaskSample { started: order, ..TaskSample::default() };
-        let mut probe = Probe { limit, seed, clock, found };
-        count_task_probed(&g, &quarters, t, w, Some(&mut probe), control)?;
+        let mut probe = Probe::new(limit, seed, clock, found);
+        run_task(&g, &quarters, t, w, &mut probe, control)?;
         Ok(probe.found)
     };
     let (first, rest) = column_sets.split_at(column_sets.len().min(1));

@@ -804,6 +804,48 @@ fn sampled_tasks_count_as_a_count_does() {
     assert_eq!(counts(1 << 30), want);
 }
 
+/// The count's pipeline with the estimate's probe: with a limit above every task's queries it
+/// counts every task of n = 10 as the count does, its halves whole or made in pieces (batches,
+/// query chunks), and matches every query; with a smaller limit it matches exactly that many
+/// queries and an eighth of them alone, drawn chunk by chunk where the queries come in chunks.
+#[test]
+fn probed_tasks_count_as_plain_ones_do() {
+    let n = 10;
+    let g = Geometry::new(n);
+    let quarters = Quarters::new(&g, false, u64::MAX, &Control::new()).unwrap();
+    let clock = || 0.0;
+    let limit = 8;
+    let mut sampled = 0;
+    for task in tasks(&g) {
+        for (batch, query_chunk) in [(STORED_KEYS, QUERY_CHUNK), (5, QUERY_CHUNK), (5, 3)] {
+            let mut w = Work::new(&g, Isa::best());
+            (w.batch, w.query_chunk) = (batch, query_chunk);
+            let plain = uncancelled(&g, &quarters, task, &mut w);
+            let mut whole = Probe::new(usize::MAX, 1, &clock, TaskSample::default());
+            let probed = run_task(&g, &quarters, task, &mut w, &mut whole, &Control::new()).unwrap();
+            let f = whole.found;
+            let at = format!("columns {:b}, batch {batch}, query chunk {query_chunk}", task.cols);
+            assert_eq!(
+                (probed, f.matched_count, f.matched, f.probe_queries),
+                (plain, plain, f.queries, 0),
+                "{at}"
+            );
+            let mut part = Probe::new(limit, 1, &clock, TaskSample::default());
+            let probed = run_task(&g, &quarters, task, &mut w, &mut part, &Control::new()).unwrap();
+            let f = part.found;
+            assert_eq!(probed, f.matched_count, "{at}");
+            if f.queries > limit as u64 {
+                sampled += 1;
+                assert_eq!((f.matched, f.probe_queries), (limit as u64, limit as u64 / 8), "{at}");
+                assert!(probed <= plain, "{at}");
+            } else {
+                assert_eq!((probed, f.matched, f.probe_queries), (plain, f.queries, 0), "{at}");
+            }
+        }
+    }
+    assert!(sampled > 0, "some tasks have more queries than the limit");
+}
+
 /// A side's size as measured before it is made in pieces is its number of keys: measuring
 /// split by split once counted the split after an empty one twice (a side of 4 keys measured
 /// 5), which skewed which side is stored, whether the queries are made whole, and the
