@@ -38,6 +38,7 @@ use damier::automaton::{self, Model};
 use damier::control::{Control, Interrupted};
 use damier::cpu::Isa;
 use damier::queens::count::{self, CountOptions, estimate};
+use damier::util::number;
 
 /// How much a report measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -366,7 +367,10 @@ impl Item {
                 let check = match e.known_check() {
                     Some(c) if c.inside => "the projected q(n) brackets A000170".to_string(),
                     Some(c) => {
-                        format!("projected q(n) {:.2}x A000170, outside its interval: do not quote", c.ratio)
+                        format!(
+                            "projected q(n) x{} A000170, outside its interval: do not quote",
+                            number(c.ratio)
+                        )
                     }
                     None => "no check against A000170".to_string(),
                 };
@@ -408,7 +412,7 @@ impl Item {
                     "M updates/s",
                     target,
                     true,
-                    format!("{updates} updates in {wall:.2} s"),
+                    format!("{updates} updates in {} s", number(wall)),
                 )
             }
             Item::AutomatonSolve { model, n, samples, seed } => {
@@ -424,7 +428,7 @@ impl Item {
                     _ => None,
                 };
                 let unit = if model == Model::Row { "generations" } else { "updates" };
-                let detail = format!("{samples} runs, mean {updates:.3e} {unit}, all solved");
+                let detail = format!("{samples} runs, mean {} {unit}, all solved", number(updates));
                 row("automaton", seconds, "s", target, false, detail)
             }
             Item::LightsSolve { side, repeat, seed } => {
@@ -432,8 +436,8 @@ impl Item {
                 let t = timers::lights_solve(&start, repeat, control)?;
                 let target = lights_solve_target(side);
                 let detail = format!(
-                    "+ {:.4} s verification; best of {repeat}; seed {seed}, nullity {}, {}",
-                    t.verify_seconds,
+                    "+ {} s verification; best of {repeat}; seed {seed}, nullity {}, {}",
+                    number(t.verify_seconds),
                     t.nullity,
                     if t.solvable { "solved" } else { "no solution" }
                 );
@@ -448,8 +452,11 @@ impl Item {
                 let t = timers::walk(side, side, damier::walk::Method::Fast, control)?;
                 let target = (side == 2000).then_some(1.0);
                 let detail = format!(
-                    "solve {:.3} s, path {:.3} s ({} moves); replay check {:.3} s",
-                    t.solve_seconds, t.path_seconds, t.path_length, t.replay_seconds
+                    "solve {} s, path {} s ({} moves); replay check {} s",
+                    number(t.solve_seconds),
+                    number(t.path_seconds),
+                    t.path_length,
+                    number(t.replay_seconds)
                 );
                 row("walk", t.solve_seconds + t.path_seconds, "s", target, false, detail)
             }
@@ -462,7 +469,7 @@ impl Item {
                     "M updates/s",
                     None,
                     true,
-                    format!("{done} updates in {seconds:.2} s, 1 thread"),
+                    format!("{done} updates in {} s, 1 thread", number(seconds)),
                 )
             }
         };

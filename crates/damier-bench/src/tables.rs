@@ -119,9 +119,10 @@ pub fn lights_solve_row(
     let phases = if phases { Some(timers::poly_phases(&start, control)?) } else { None };
     Ok(LightsRow {
         task: format!(
-            "solve random {side}x{side} (seed {seed}, {}; generate {generated:.2} s, copy {:.2} s)",
+            "solve random {side}x{side} (seed {seed}, {}; generate {} s, copy {} s)",
             if timing.solvable { "solved" } else { "no solution" },
-            timing.copy_seconds,
+            damier::util::number(generated),
+            damier::util::number(timing.copy_seconds),
         ),
         seconds: timing.solve_seconds,
         verify_seconds: Some(timing.verify_seconds),

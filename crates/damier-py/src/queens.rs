@@ -66,10 +66,10 @@ fn count_py(py: Python<'_>, n: i128, threads: Option<i128>) -> PyResult<(u64, u6
             errors::warn(
                 py,
                 &format!(
-                    "n = {n}: projected {:.3} core hours ({}), about {:.3} h on {cores} threads",
-                    w.core_hours,
+                    "n = {n}: projected {} core hours ({}), about {} h on {cores} threads",
+                    damier::util::number(w.core_hours),
                     w.reason(),
-                    w.core_hours / cores as f64
+                    damier::util::number(w.core_hours / cores as f64)
                 ),
             )?;
         }

@@ -128,7 +128,7 @@ def test_a_long_count_warns_first_as_the_cli_does():
     # runs): days of a core. Raised as an error, the warning stops the count before it starts.
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with pytest.raises(UserWarning, match=r"^n = 27: projected [0-9.]+ core hours \(.* ns each"):
+        with pytest.raises(UserWarning, match=r"^n = 27: projected [0-9.e]+ core hours \(.* ns each"):
             queens.count(27)
         # Counts known to be cheap are not priced and say nothing.
         assert queens.count(10) == (724, 92)

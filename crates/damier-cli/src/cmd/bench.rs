@@ -13,7 +13,7 @@ use damier_bench::{self as bench, BenchRow, Machine, Report, Suite};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::util::output::{self, Report as _, outln};
-use crate::util::{interrupt, test_hooks};
+use crate::util::{interrupt, number, test_hooks};
 
 /// The commit this binary was built from (`git describe --always --dirty`, by build.rs).
 const COMMIT: &str = env!("DAMIER_COMMIT");
@@ -86,16 +86,7 @@ fn progress_bar(len: usize) -> ProgressBar {
 
 /// The figure with its unit, at a precision that fits it.
 fn figure(value: f64, unit: &str) -> String {
-    let digits = if value >= 100.0 {
-        0
-    } else if value >= 10.0 {
-        1
-    } else if value >= 0.1 {
-        2
-    } else {
-        4
-    };
-    format!("{value:.digits$} {unit}")
+    format!("{} {unit}", number(value))
 }
 
 impl output::Report for Report {
@@ -110,10 +101,11 @@ impl output::Report for Report {
         outln!("damier bench, {suite} report: commit {}, {} (UTC)", r.commit, r.date)?;
         let memory = m
             .memory_bytes
-            .map_or("memory unknown".into(), |b| format!("{:.1} GiB", b as f64 / f64::from(1u32 << 30)));
+            .map_or("memory unknown".into(), |b| format!("{} GiB", number(b as f64 / f64::from(1u32 << 30))));
         outln!("machine: {}, {} cores, {memory}, vector units {}", m.cpu, m.cores, m.vector_units.join(" "))?;
-        let load =
-            |l: Option<[f64; 3]>| l.map_or("unknown".into(), |[a, b, c]| format!("{a:.2} {b:.2} {c:.2}"));
+        let load = |l: Option<[f64; 3]>| {
+            l.map_or("unknown".into(), |[a, b, c]| format!("{} {} {}", number(a), number(b), number(c)))
+        };
         outln!(
             "load average (1, 5, 15 min): {} at the start, {} at the end",
             load(m.load_average),
@@ -126,9 +118,7 @@ impl output::Report for Report {
             let target = row.target.map_or("-".into(), |t| {
                 format!("{} {}", if row.higher_is_better { ">=" } else { "<=" }, figure(t, row.unit))
             });
-            let ratio = row
-                .ratio
-                .map_or("-".into(), |x| if x >= 0.1 { format!("{x:.2}") } else { format!("{x:.1e}") });
+            let ratio = row.ratio.map_or("-".into(), number);
             outln!(
                 "{:<width$}  {:>18}  {:>12}  {:>6}  {}",
                 row.task,
@@ -140,8 +130,8 @@ impl output::Report for Report {
         }
         outln!()?;
         outln!(
-            "ratio: time / target, or target / rate: below 1 meets the target. {:.0} s in all.",
-            r.seconds
+            "ratio: time / target, or target / rate: below 1 meets the target. {} s in all.",
+            number(r.seconds)
         )?;
         outln!("each row alone:")?;
         let mut seen = Vec::new();

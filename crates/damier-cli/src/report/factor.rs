@@ -15,17 +15,17 @@ impl Report for Factoring {
         } else if let Some((lo, hi)) = self.factors {
             outln!("{n} = {lo} x {hi}")?;
             outln!(
-                "absorbed at step {} after {} flips, {:.3} s (checked by multiplication)",
+                "absorbed at step {} after {} flips, {} s (checked by multiplication)",
                 self.steps,
                 self.flips,
-                self.seconds
+                crate::util::number(self.seconds)
             )?;
         } else {
             outln!(
-                "no factorization within {} steps ({} flips), {:.3} s",
+                "no factorization within {} steps ({} flips), {} s",
                 self.steps,
                 self.flips,
-                self.seconds
+                crate::util::number(self.seconds)
             )?;
         }
         Ok(())
@@ -45,8 +45,11 @@ impl Report for Sweep {
         for p in &self.points {
             outln!("{}", row(p))?;
         }
-        let show =
-            |v: Option<f64>| v.map_or("-".to_string(), |s| format!("{s:.2} (x{:.2} per bit)", s.exp2()));
+        let show = |v: Option<f64>| {
+            v.map_or("-".to_string(), |s| {
+                format!("{} (x{} per bit)", crate::util::number(s), crate::util::number(s.exp2()))
+            })
+        };
         outln!("growth, doublings per bit: automaton median steps {}", show(self.steps_doublings_per_bit))?;
         outln!("  trial division time {}", show(self.trial_doublings_per_bit))?;
         outln!("  Pollard's rho time {}", show(self.rho_doublings_per_bit))?;

@@ -21,14 +21,14 @@ pub(crate) fn warn_about_the_sample(e: &estimate::Estimate, samples: u32) {
     if let Some(c) = check.filter(|c| !c.inside) {
         errln!(
             "damier: warning: the sample projects {} solutions (95% interval {} to {}), \
-             but q({}) = {} ({:.2}x): the sample is not representative, do not quote this \
+             but q({}) = {} (x{}): the sample is not representative, do not quote this \
              projection (take more --samples, or another --seed)",
             number(e.solutions),
             number(e.solutions_low),
             number(e.solutions_high),
             e.n,
             c.known,
-            c.ratio
+            number(c.ratio)
         );
     }
 }
@@ -57,11 +57,11 @@ pub(crate) fn print_estimate(r: &EstimateRecord, how: &str, gpu: bool) -> anyhow
     )?;
     if e.subsampled_tasks > 0 {
         outln!(
-            "{} of the {} tasks matched a random {} of their queries ({:.2}% of the matching ran, the rest scaled up)",
+            "{} of the {} tasks matched a random {} of their queries ({}% of the matching ran, the rest scaled up)",
             e.subsampled_tasks,
             e.samples,
             e.queries_per_task.unwrap_or(0),
-            100.0 * e.matched_fraction
+            number(100.0 * e.matched_fraction)
         )?;
     }
     let on_two = if gpu { String::new() } else { format!(", {} h on 2 cores", number(e.core_hours / 2.0)) };
@@ -74,12 +74,12 @@ pub(crate) fn print_estimate(r: &EstimateRecord, how: &str, gpu: bool) -> anyhow
     )?;
     let known = match check {
         Some(c) => format!(
-            "; known q({}) = {} ({}, {}, projected/known {:.3})",
+            "; known q({}) = {} ({}, {}, projected/known {})",
             e.n,
             c.known,
             number(c.known as f64),
             if c.inside { "inside the interval" } else { "OUTSIDE the interval" },
-            c.ratio
+            number(c.ratio)
         ),
         None => String::new(),
     };

@@ -181,7 +181,7 @@ impl FactorWatch {
             Line::from(format!("flips {}", au.flips())),
             Line::from(format!("stale cells {stale}")),
             Line::from(format!("speed {}/s", self.pace.per_second())),
-            Line::from(format!("rate  {:.0}/s", self.pace.rate)),
+            Line::from(format!("rate  {}/s", crate::util::number(self.pace.rate))),
             Line::from(""),
             Line::styled(
                 state,

@@ -184,7 +184,7 @@ impl Watch {
             Line::from(format!("steps {}", a.steps())),
             Line::from(format!("moves {}", a.moves())),
             Line::from(format!("speed {}/s", self.pace.per_second())),
-            Line::from(format!("rate  {:.0}/s", self.pace.rate)),
+            Line::from(format!("rate  {}/s", crate::util::number(self.pace.rate))),
             Line::from(""),
             Line::styled(
                 state,

@@ -22,8 +22,10 @@ pub const BACKTRACK_NS_PER_SOLUTION: f64 = 200.0;
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 #[error(
     "n = {n} is refused: the fast engine counts n <= {max} on this build, and the backtracker \
-     would take about {years:.1e} core years (about {solutions:.1e} solutions at {BACKTRACK_NS_PER_SOLUTION} ns \
+     would take about {years} core years (about {solutions} solutions at {BACKTRACK_NS_PER_SOLUTION} ns \
      each, its speed measured at n = 15..17){fits}{open} (see docs/queens.md, \"Counting q(28)\")",
+    years = crate::util::number(*years),
+    solutions = crate::util::number(*solutions),
     fits = past_u64(*n),
     open = open_term(*n)
 )]

@@ -53,13 +53,13 @@ impl Report for Vec<AutomatonRate> {
         )?;
         for r in self {
             outln!(
-                "{:>5} {:>4} {:>7} {:>14} {:>9.3} {:>16.1}",
+                "{:>5} {:>4} {:>7} {:>14} {:>9} {:>16}",
                 r.model.name(),
                 r.n,
                 r.threads,
                 r.updates,
-                r.seconds,
-                r.updates_per_second / 1e6
+                crate::util::number(r.seconds),
+                crate::util::number(r.updates_per_second / 1e6)
             )?;
         }
         Ok(())

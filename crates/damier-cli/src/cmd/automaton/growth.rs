@@ -229,7 +229,7 @@ fn fit_text(f: &Fit) -> String {
 }
 
 fn power_text(p: &PowerFit) -> String {
-    format!("n^{:.2} [{:.2}, {:.2}]", p.exponent, p.exponent_interval.0, p.exponent_interval.1)
+    format!("n^{} [{}, {}]", number(p.exponent), number(p.exponent_interval.0), number(p.exponent_interval.1))
 }
 
 /// The fit a figure's legend names: the better of the two laws (the exponential one when
@@ -397,18 +397,18 @@ impl Report for GrowthResult {
                     short(p.point.mean),
                     ci.unwrap_or_else(|| "-".into()),
                     short(p.point.median),
-                    p.mean_cpu_s.map(|t| format!("{t:.2}")).unwrap_or_else(|| "-".into())
+                    short(p.mean_cpu_s)
                 )?;
             }
             match (&s.fit, &s.fit_error) {
                 (Some(f), _) => {
-                    outln!("growth: {} (fitted on n = {:?}), residuals {:.3}", fit_text(f), f.ns, f.rss)?
+                    outln!("growth: {} (fitted on n = {:?}), residuals {}", fit_text(f), f.ns, number(f.rss))?
                 }
                 (None, Some(e)) => outln!("growth: no fit: {e}")?,
                 (None, None) => {}
             }
             if let Some(p) = &s.power_fit {
-                outln!("power law: {}, residuals {:.3}", power_text(p), p.rss)?;
+                outln!("power law: {}, residuals {}", power_text(p), number(p.rss))?;
             }
             if let Some(b) = s.better_fit {
                 outln!("better fit: {b}")?;

@@ -192,15 +192,20 @@ impl Report for RunRecord {
         if let Some(p) = self.placement.as_ref().filter(|_| self.solved) {
             let cols: Vec<String> = p.one_based().iter().map(u64::to_string).collect();
             outln!(
-                "solved at step {} after {} moves ({}absorbing), {:.3} s",
+                "solved at step {} after {} moves ({}absorbing), {} s",
                 self.steps,
                 self.moves,
                 if self.absorbing { "" } else { "not yet " },
-                self.seconds
+                crate::util::number(self.seconds)
             )?;
             outln!("placement (1-based column per row): {}", cols.join(" "))?;
         } else {
-            outln!("no solution within {} steps ({} moves), {:.3} s", self.steps, self.moves, self.seconds)?;
+            outln!(
+                "no solution within {} steps ({} moves), {} s",
+                self.steps,
+                self.moves,
+                crate::util::number(self.seconds)
+            )?;
         }
         Ok(())
     }

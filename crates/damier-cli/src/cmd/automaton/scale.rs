@@ -204,7 +204,7 @@ impl Report for ScaleRecord {
                 d => show(d),
             };
             outln!(
-                "{:>5} {:>3} {:>7} {:>9} {:>12} {:>12} {:>12} {:>12} {:>9.2}",
+                "{:>5} {:>3} {:>7} {:>9} {:>12} {:>12} {:>12} {:>12} {:>9}",
                 p.model.name(),
                 p.n,
                 s.solved,
@@ -213,10 +213,10 @@ impl Report for ScaleRecord {
                 show(s.median_steps),
                 show(s.mean_moves),
                 d,
-                p.seconds
+                crate::util::number(p.seconds)
             )?;
         }
-        outln!("{:.1} s", self.seconds)?;
+        outln!("{} s", crate::util::number(self.seconds))?;
         Ok(())
     }
 }

@@ -162,7 +162,7 @@ impl Report for SweepRecord {
                 show(s.mean_moves)
             )?;
         }
-        outln!("{:.1} s", self.seconds)?;
+        outln!("{} s", crate::util::number(self.seconds))?;
         Ok(())
     }
 }

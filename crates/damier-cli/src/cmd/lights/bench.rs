@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use damier_bench::tables::{self, LightsRow};
 
-use crate::util::interrupt;
 use crate::util::output::{Report, errln, outln};
+use crate::util::{interrupt, number};
 
 /// Arguments of `damier lights bench`.
 #[derive(Debug, clap::Args)]
@@ -35,13 +35,13 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
         let row = tables::lights_solve_row(n, a.seed, a.breakdown, control)?;
         if let Some(p) = &row.phases {
             errln!(
-                "{n}x{n}: polynomial setup (p_W, p_H(x+1) mod p_W, gcd with cofactor) {:.4} s; \
-                 chase for the last row {:.4} s; first row (conversions, division, product) {:.4} s; \
-                 chase writing the presses in place {:.4} s",
-                p.setup_seconds,
-                p.last_row_seconds,
-                p.first_row_seconds,
-                p.chase_seconds
+                "{n}x{n}: polynomial setup (p_W, p_H(x+1) mod p_W, gcd with cofactor) {} s; \
+                 chase for the last row {} s; first row (conversions, division, product) {} s; \
+                 chase writing the presses in place {} s",
+                number(p.setup_seconds),
+                number(p.last_row_seconds),
+                number(p.first_row_seconds),
+                number(p.chase_seconds)
             );
         }
         rows.push(row);
@@ -60,12 +60,12 @@ impl Report for Vec<LightsRow> {
         outln!("{:<80} {:>10} {:>10} {:>10} {:>8}", "task", "seconds", "verify s", "target s", "ratio")?;
         for r in self {
             outln!(
-                "{:<80} {:>10.4} {:>10} {:>10} {:>8}",
+                "{:<80} {:>10} {:>10} {:>10} {:>8}",
                 r.task,
-                r.seconds,
-                or_dash(r.verify_seconds.map(|v| format!("{v:.4}"))),
-                or_dash(r.target_seconds.map(|v| format!("{v}"))),
-                or_dash(r.ratio().map(|v| format!("{v:.2}"))),
+                number(r.seconds),
+                or_dash(r.verify_seconds.map(number)),
+                or_dash(r.target_seconds.map(number)),
+                or_dash(r.ratio().map(number)),
             )?;
         }
         outln!("(ratio = measured / target; below 1 meets the target)")?;

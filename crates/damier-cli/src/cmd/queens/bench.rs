@@ -13,7 +13,7 @@ use damier_bench::timers::CountScaling;
 
 use crate::util::output::outln;
 use crate::util::progress::Progress;
-use crate::util::{interrupt, output};
+use crate::util::{interrupt, number, output};
 
 /// Arguments of `damier queens bench`.
 #[derive(Debug, clap::Args)]
@@ -76,13 +76,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let row = scaling(&one, &all, n, a.repeat, &options)?;
         if !a.json {
             outln!(
-                "{:>3} {:>22} {:>14} {:>11.3}s {:>11.3}s {:>7.2}x",
+                "{:>3} {:>22} {:>14} {:>12} {:>12} {:>8}",
                 n,
                 row.total,
                 row.unique,
-                row.seconds_1_thread,
-                row.seconds_all_threads,
-                row.seconds_1_thread / row.seconds_all_threads
+                format!("{} s", number(row.seconds_1_thread)),
+                format!("{} s", number(row.seconds_all_threads)),
+                format!("{}x", number(row.seconds_1_thread / row.seconds_all_threads))
             )?;
         }
         rows.push(row);

@@ -23,14 +23,14 @@ pub(super) fn warn_if_costly(query: &CostQuery) -> anyhow::Result<()> {
     };
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
     errln!(
-        "damier: n = {}, {} tasks by the {} engine: projected {:.3} core hours ({}), about \
-         {:.3} h on the {cores} cores here. {}",
+        "damier: n = {}, {} tasks by the {} engine: projected {} core hours ({}), about \
+         {} h on the {cores} cores here. {}",
         query.n,
         query.tasks,
         query.engine.name(),
-        warning.core_hours,
+        crate::util::number(warning.core_hours),
         warning.reason(),
-        warning.core_hours / cores as f64,
+        crate::util::number(warning.core_hours / cores as f64),
         ways_to_split(&closer),
     );
     Ok(())

@@ -192,11 +192,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
 impl Report for TimedCounts {
     fn print_text(&self) -> anyhow::Result<()> {
         outln!(
-            "n = {}: {}, {} unique up to symmetry ({:.3} s)",
+            "n = {}: {}, {} unique up to symmetry ({} s)",
             self.n,
             crate::util::plural(self.total, "solution"),
             self.unique,
-            self.seconds
+            crate::util::number(self.seconds)
         )?;
         Ok(())
     }
@@ -205,13 +205,13 @@ impl Report for TimedCounts {
 impl Report for ShareCount {
     fn print_text(&self) -> anyhow::Result<()> {
         outln!(
-            "n = {}, share {} of {}: {} in this share ({:.3} s); add the shares' --json \
+            "n = {}, share {} of {}: {} in this share ({} s); add the shares' --json \
              outputs with `damier queens sum`",
             self.n,
             self.share,
             self.shares,
             crate::util::plural(self.share_total, "solution"),
-            self.seconds
+            crate::util::number(self.seconds)
         )?;
         Ok(())
     }

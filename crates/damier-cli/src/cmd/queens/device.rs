@@ -426,10 +426,11 @@ mod imp {
                 // This run's part of the tasks; the device is open already.
                 let part = |h: f64| (h - e.setup_seconds / 3600.0).max(0.0) * fraction;
                 let why = format!(
-                    "a quick estimate from {} random tasks (seed {seed}, {seconds:.1} s): 95% interval {:.3} to {:.3}",
+                    "a quick estimate from {} random tasks (seed {seed}, {} s): 95% interval {} to {}",
                     e.samples,
-                    part(e.low),
-                    part(e.high)
+                    crate::util::number(seconds),
+                    crate::util::number(part(e.low)),
+                    crate::util::number(part(e.high))
                 );
                 (part(e.core_hours), why)
             }
@@ -438,7 +439,8 @@ mod imp {
                 let sampled = QUICK_SAMPLES.min(list.len());
                 let hours = seconds / f64::from(sampled) * left as f64 / 3600.0;
                 let why = format!(
-                    "at least: {sampled} random tasks (seed {seed}) had not finished in {seconds:.1} s"
+                    "at least: {sampled} random tasks (seed {seed}) had not finished in {} s",
+                    crate::util::number(seconds)
                 );
                 (hours, why)
             }
@@ -450,8 +452,9 @@ mod imp {
         let beside =
             if device == Device::All { " (the GPU alone: the CPU cores take some of the tasks)" } else { "" };
         errln!(
-            "damier: n = {n}, {left} tasks on GPU {}: projected {projected:.3} GPU hours{beside} ({why}). {}",
+            "damier: n = {n}, {left} tasks on GPU {}: projected {} GPU hours{beside} ({why}). {}",
             gpu.adapter().name,
+            crate::util::number(projected),
             super::super::cost::ways_to_split(&format!(
                 "; `damier queens estimate {n} --device gpu` projects it more closely"
             )),

@@ -44,10 +44,10 @@ impl Report for FirstSolution {
         match &self.placement {
             Some(p) => {
                 outln!(
-                    "n = {}: first solution S = {p} ({} placed, {:.3} s)",
+                    "n = {}: first solution S = {p} ({} placed, {} s)",
                     self.n,
                     crate::util::plural(self.nodes, "queen"),
-                    self.seconds
+                    crate::util::number(self.seconds)
                 )?;
                 if p.n() <= BOARD_MAX {
                     out!("{}", p.board())?;

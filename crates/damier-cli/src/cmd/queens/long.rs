@@ -146,7 +146,7 @@ impl Report for LongCountResult {
         if let Some(by) = &self.tasks_by_process {
             notes.push(format!("tasks_by_process {}", serde_json::to_string(by)?));
         }
-        outln!("n = {}, {what} ({}; {:.3} s)", self.n, notes.join("; "), self.seconds)?;
+        outln!("n = {}, {what} ({}; {} s)", self.n, notes.join("; "), crate::util::number(self.seconds))?;
         Ok(())
     }
 }

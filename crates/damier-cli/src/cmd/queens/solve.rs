@@ -208,16 +208,18 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         // A solution of 10^9 queens takes a while to find: pushed to the disk before it is named.
         output::write_file(path, Durability::Synced, |w| write_columns(w, &cols, a.format, a.json, &header))?;
         errln!(
-            "n = {n}{seed_note}: checked solution written to {} ({seconds:.3} s to find and check)",
-            path.display()
+            "n = {n}{seed_note}: checked solution written to {} ({} s to find and check)",
+            path.display(),
+            crate::util::number(seconds)
         );
         return Ok(ExitCode::SUCCESS);
     }
     if std::io::stdout().is_terminal() && u64::from(n) > TERMINAL_MAX {
         let head: Vec<String> = (0..10).map(|r| one_based(&cols, r).to_string()).collect();
         outln!(
-            "n = {n}{seed_note}: solution found and checked in {seconds:.3} s; S begins {} …\n\
+            "n = {n}{seed_note}: solution found and checked in {} s; S begins {} …\n\
              ({n} columns are too many for a terminal: use --out FILE or a pipe)",
+            crate::util::number(seconds),
             head.join(" ")
         )?;
         return Ok(ExitCode::SUCCESS);

@@ -49,12 +49,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
 impl Report for queens::count::SummedShares {
     fn print_text(&self) -> anyhow::Result<()> {
         outln!(
-            "n = {}: {}, {} unique up to symmetry (from {} shares, {:.3} s of counting in all)",
+            "n = {}: {}, {} unique up to symmetry (from {} shares, {} s of counting in all)",
             self.counts.n,
             crate::util::plural(self.counts.total, "solution"),
             self.counts.unique,
             self.shares,
-            self.counts.seconds
+            crate::util::number(self.counts.seconds)
         )?;
         Ok(())
     }

@@ -51,15 +51,15 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
                 )?;
             }
             outln!(
-                "{:>11}  {:>8.3}  {:>8.3}  {:>8.3}  {:>9.3}  {:>10}  {:>10}  {:>6.2}",
+                "{:>11}  {:>8}  {:>8}  {:>8}  {:>9}  {:>10}  {:>10}  {:>6}",
                 format!("{r}x{c}"),
-                row.solve_seconds,
-                row.path_seconds,
-                row.total_seconds,
-                row.replay_seconds,
+                crate::util::number(row.solve_seconds),
+                crate::util::number(row.path_seconds),
+                crate::util::number(row.total_seconds),
+                crate::util::number(row.replay_seconds),
                 row.activated,
                 row.path_length,
-                row.moves_per_activated()
+                crate::util::number(row.moves_per_activated())
             )?;
         }
         rows.push(row);

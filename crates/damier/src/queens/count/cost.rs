@@ -27,6 +27,7 @@ use super::known;
 use super::tasks::{MAX_TASK_N, MIN_TASK_N, TaskEngine, TaskError};
 use crate::control::Control;
 use crate::cpu::Isa;
+use crate::util::number;
 
 /// The threshold of the front ends' warning: counts projected past this many core hours are
 /// announced first.
@@ -131,18 +132,24 @@ impl CostWarning {
     pub fn reason(&self) -> String {
         match &self.basis {
             CostBasis::Measured { low, high, solutions, low_ns, high_ns } => format!(
-                "{low:.3} to {high:.3}: about {solutions:.2e} solutions in this run at {low_ns} to {high_ns} ns \
+                "{} to {}: about {} solutions in this run at {} to {} ns \
                  each, the cost per solution `damier queens estimate` measured on whole tasks with {}",
+                number(*low),
+                number(*high),
+                number(*solutions),
+                number(*low_ns),
+                number(*high_ns),
                 self.query.isa.name(),
             ),
             CostBasis::Quick { estimate: e, seed, seconds, cut_short } => format!(
-                "a quick estimate from {} random tasks (seed {seed}, {seconds:.1} s): {:.3} core hours, {}",
+                "a quick estimate from {} random tasks (seed {seed}, {} s): {} core hours, {}",
                 e.samples,
-                e.core_hours,
+                number(*seconds),
+                number(e.core_hours),
                 if *cut_short {
                     "at least (the timed tasks did not all finish in the time allowed)".to_string()
                 } else {
-                    format!("95% interval {:.3} to {:.3}", e.low, e.high)
+                    format!("95% interval {} to {}", number(e.low), number(e.high))
                 }
             ),
         }

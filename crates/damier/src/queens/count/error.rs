@@ -68,6 +68,6 @@ fn bytes_text(b: u64) -> String {
         0..1024 => format!("{b} bytes"),
         1024..0x10_0000 => format!("{} KB", b.div_ceil(1 << 10)),
         0x10_0000..0x4000_0000 => format!("{} MB", b.div_ceil(1 << 20)),
-        _ => format!("{:.1} GB", b as f64 / f64::from(1u32 << 30)),
+        _ => format!("{} GB", crate::util::number(b as f64 / f64::from(1u32 << 30))),
     }
 }
