@@ -206,10 +206,11 @@ $('queens').onclick = async () => {
   $('queens').disabled = false;
 };
 // The boards of the link (`?start=random&w=1000&h=1000&seed=7&qn=1000&qseed=3`); without one,
-// something to look at from the start: a random 500 x 500 board, solved.
+// something to look at from the start: the board the inputs show (a random 500 x 500 board),
+// solved, so that the inputs and the board agree (issue 38: they said 1000 x 1000 and showed
+// 500 x 500).
 fromLink(['w', 'h', 'seed', 'qn', 'qseed']);
 const linkedStart = document.querySelector(`input[name="start"][value="${linked.get('start') === 'all_on' ? 'all_on' : 'random'}"]`);
 if (linkedStart) linkedStart.checked = true;
-if (linked.has('w') && linked.has('h')) $('solve').click();
-else solve({ start: 'random', size: '500x500' });
+$('solve').click();
 if (linked.has('qn')) $('queens').click();

@@ -78,8 +78,13 @@ async function refreshJournal() {
     say($('journal-status'), data.left === 0 ? 'The count is complete.' : '', 'ok');
     return true;
   } catch (e) {
-    say($('journal-status'), e.message, e.status === 404 ? '' : 'bad');
-    return e.status !== 404;
+    // No journal on this server (404): a sentence saying how to get one, not an empty panel.
+    const none = e.status === 404;
+    $('journal-view').hidden = none;
+    $('journal-note').hidden = none;
+    $('journal-none').hidden = !none;
+    if (!none) say($('journal-status'), e.message, 'bad');
+    return !none;
   }
 }
 

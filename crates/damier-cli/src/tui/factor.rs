@@ -20,6 +20,10 @@ use super::{App, Flow};
 /// Width of the status panel.
 const PANEL: u16 = 40;
 
+/// Width of the labels right of the grid's border row and feet (issue 38, section 3: the
+/// feet were unlabelled).
+const LABELS: u16 = 13;
+
 /// What each interior cell shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CellView {
@@ -91,6 +95,8 @@ impl FactorWatch {
             row[self.col(j as isize)] =
                 bit(v, Style::default().fg(Color::Green).add_modifier(flash(Site::A(j))));
         }
+        let label = |text: &str| Span::styled(format!(" {text}"), Style::default().fg(Color::Cyan));
+        row.push(label("a (bits)"));
         lines.push(Line::from(row));
         for i in 0..lb {
             let mut row = blank();
@@ -148,6 +154,9 @@ impl FactorWatch {
             };
         }
         lines.push(Line::styled("─".repeat(width), Style::default().fg(Color::DarkGray)));
+        got.push(label("a x b (bits)"));
+        want.push(label("N (bits)"));
+        marks.push(label("agree?"));
         lines.push(Line::from(got));
         lines.push(Line::from(want));
         lines.push(Line::from(marks));
@@ -216,12 +225,12 @@ fn settled(au: &FactorAutomaton) -> FactorAutomaton {
 impl App for FactorWatch {
     fn min_size(&self) -> (u16, u16) {
         let grid_h = (self.au.lb() + 5) as u16;
-        (self.grid_width().saturating_add(2 + PANEL), grid_h.max(24).saturating_add(2))
+        (self.grid_width().saturating_add(2 + LABELS + PANEL), grid_h.max(24).saturating_add(2))
     }
 
     fn draw(&self, frame: &mut Frame, area: Rect) {
         let [grid, panel, _] = Layout::horizontal([
-            Constraint::Length(self.grid_width() + 2),
+            Constraint::Length(self.grid_width() + LABELS + 2),
             Constraint::Length(PANEL),
             Constraint::Min(0),
         ])
@@ -325,6 +334,19 @@ mod tests {
     fn renders_grid_feet_and_panel() {
         let mut w = view(143, 11);
         w.advance(400);
-        insta::assert_snapshot!(screen(&w, 70, 26));
+        insta::assert_snapshot!(screen(&w, 84, 26));
+    }
+
+    /// Issue 38, section 3: the three rows under the grid had no label.
+    #[test]
+    fn the_border_and_the_feet_are_labelled() {
+        let w = view(143, 11);
+        let text = screen(&w, 84, 26);
+        let lines: Vec<&str> = text.lines().collect();
+        let foot = lines.iter().position(|l| l.contains('─') && l.contains("││")).unwrap();
+        for (k, label) in [(1, "a x b (bits)"), (2, "N (bits)"), (3, "agree?")] {
+            assert!(lines[foot + k].contains(label), "{text}");
+        }
+        assert!(lines[1].contains("a (bits)"), "{text}");
     }
 }

@@ -148,3 +148,18 @@ fn bad_runs_files_are_refused() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("no fit"));
 }
+
+/// Issue 38, section 3: the figure's title said "the automaton (three models)" and its
+/// subtitle gave model 3's cap when models 1 and 2 ran: both say what ran.
+#[test]
+fn the_figure_names_the_models_that_ran() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("growth.svg");
+    let args = with(&["--plot", svg.to_str().unwrap()]);
+    let out = damier().args(strs(&args)).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.contains("the automaton (models 1 and 2) and min-conflicts"), "{picture}");
+    assert!(!picture.contains("three models") && !picture.contains("model 3"), "{picture}");
+    assert!(picture.contains("steps (model 1) and ") && picture.contains("steps (model 2)"), "{picture}");
+}

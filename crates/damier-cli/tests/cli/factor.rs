@@ -165,6 +165,11 @@ fn replot_redraws_a_sweep_from_its_csv() {
     assert_eq!(steps(&replot), steps(&sweep));
     let svg = std::fs::read_to_string(&redrawn).unwrap();
     assert!(svg.contains("<svg") && svg.contains("redrawn from s.csv"), "the subtitle names the CSV");
+    // Issue 38, section 3: the redrawn figure dropped q, ε and the seed; it keeps them, as
+    // the first figure states them.
+    let setting = "seed 3, q = 0.5, ε = 0.02, each run capped at";
+    assert!(std::fs::read_to_string(&first).unwrap().contains(setting));
+    assert!(svg.contains(setting), "the setting kept: {svg}");
     // A PNG too.
     let png = path("r.png");
     json(&["factor", "sweep", "--replot", &csv, "--plot", &png, "--json"]);

@@ -41,6 +41,12 @@ fn the_figure_is_drawn_with_the_ratios_to_the_other_counter() {
     let picture = std::fs::read_to_string(&svg).unwrap();
     assert!(picture.starts_with("<svg") && picture.contains("CPU time per solution"), "both panels");
     assert!(picture.contains("estimated from timed tasks"), "estimates marked as such");
+    // Issue 38, section 3: the subtitle named the CSV by its absolute path, and the legend
+    // said "anchor native", a term only docs/performance.md defined.
+    assert!(picture.contains("(see speed.csv)") && !picture.contains(&csv), "the file's name only");
+    assert!(!picture.contains("anchor native") && !picture.contains("anchor haswell"), "no project jargon");
+    assert!(picture.contains("fastest other counter (C++), built for this CPU"), "the legend in words");
+    assert!(picture.contains("N-Queens-Count-Sol"), "the other counter named");
 }
 
 #[test]

@@ -473,6 +473,16 @@ fn new_pages_work_in_headless_chromium() {
         // library and checked: the presses switch the board off.
         b.goto(&format!("{base}/big"));
         b.wait("the board of the start", "document.getElementById('s-size').textContent === '500 × 500'");
+        // Issue 38, section 3: the inputs said 1000 x 1000 beside the 500 x 500 board shown.
+        assert_eq!(
+            (
+                b.run("return document.getElementById('w').value"),
+                b.run("return document.getElementById('h').value")
+            ),
+            (json!("500"), json!("500"))
+        );
+        set_value(b, "w", "1000");
+        set_value(b, "h", "1000");
         set_value(b, "seed", "7");
         b.click("#solve");
         b.wait_for(
@@ -596,7 +606,7 @@ fn shown(b: &Browser, ids: &[&str], cells: &str) -> String {
 #[test]
 fn a_link_reproduces_each_page() {
     let (_server, base) = start_server(&[]);
-    with_browser("links", |b, _| {
+    with_browser("links", |b, shots| {
         // Each page, opened from a link with its state, shows that state; the address it then
         // writes (history.replaceState) opens the same thing again.
         let pages: [(&str, &str, &[&str], &str); 6] = [
@@ -676,5 +686,11 @@ fn a_link_reproduces_each_page() {
         let errors: Vec<String> =
             b.console_errors().into_iter().filter(|e| !e.contains("/api/live/journal - ")).collect();
         assert!(errors.is_empty(), "count: console errors: {errors:?}");
+        // Issue 38, section 3: the page's largest panel was an empty journal box; without a
+        // journal it says how to get one, and the empty figures are hidden.
+        b.wait("the sentence", "!document.getElementById('journal-none').hidden");
+        assert_eq!(b.run("return document.getElementById('journal-view').offsetHeight"), json!(0));
+        assert!(b.text("#journal-none").contains("damier serve --journal"), "{}", b.text("#journal-none"));
+        b.screenshot(shots, "count-without-journal");
     });
 }

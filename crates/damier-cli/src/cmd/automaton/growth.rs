@@ -242,7 +242,54 @@ fn legend_fit(s: &QuantityGrowth) -> String {
     }
 }
 
+/// The series a report holds, in the order of [`growth::QUANTITIES`].
+fn series_ran(report: &GrowthResult) -> Vec<Series> {
+    let mut ran: Vec<Series> = Vec::new();
+    for q in growth::QUANTITIES {
+        if !ran.contains(&q.series) && report.series.iter().any(|s| s.name == q.label) {
+            ran.push(q.series);
+        }
+    }
+    ran
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn listed(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// What the figure shows, in its title: the models and searches that ran (issue 38,
+/// section 3: it said "three models" when two ran).
+fn what_ran(ran: &[Series]) -> String {
+    let models: Vec<String> = ran.iter().filter_map(|s| s.model()).map(|m| m.number().to_string()).collect();
+    let mut parts = Vec::new();
+    match models.len() {
+        0 => {}
+        1 => parts.push(format!("the automaton (model {})", models[0])),
+        _ => parts.push(format!("the automaton (models {})", listed(&models))),
+    }
+    if ran.contains(&Series::Local) {
+        parts.push("min-conflicts".to_string());
+    }
+    listed(&parts)
+}
+
 fn draw(report: &GrowthResult, path: &std::path::Path, a: &GrowthArgs) -> anyhow::Result<()> {
+    let ran = series_ran(report);
+    let caps: Vec<String> = ran
+        .iter()
+        .filter_map(|&s| {
+            let cap = crate::util::chart::label(a.cap(s) as f64);
+            Some(match s.model()? {
+                Model::Row => format!("{cap} generations (model 3)"),
+                m => format!("{cap} steps (model {})", m.number()),
+            })
+        })
+        .collect();
     let curves = report
         .series
         .iter()
@@ -268,15 +315,13 @@ fn draw(report: &GrowthResult, path: &std::path::Path, a: &GrowthArgs) -> anyhow
         })
         .collect();
     Chart {
-        title: "cost of a first solution against n: the automaton (three models) and min-conflicts".into(),
+        title: format!("cost of a first solution against n: {}", what_ran(&ran)),
         subtitle: vec![
             format!(
-                "mean over the runs (seeds 1, 2, ...); ε = {}{}; runs capped at {} steps (model 1), {} (model 2), {} generations (model 3)",
+                "mean over the runs (seeds 1, 2, ...); ε = {}{}{}",
                 report.eps,
                 report.eta.map(|e| format!(", η = {e}")).unwrap_or_default(),
-                crate::util::chart::label(a.cap(Series::Pair) as f64),
-                crate::util::chart::label(a.cap(Series::Cell) as f64),
-                crate::util::chart::label(a.cap(Series::Row) as f64)
+                if caps.is_empty() { String::new() } else { format!("; runs capped at {}", listed(&caps)) }
             ),
             format!(
                 "fit over the uncensored n, the better of ln mean = a + n ln r and a + k ln n; 95% bootstrap intervals ({} resamples, seed {})",

@@ -17,7 +17,7 @@ use crate::util::output::{Report, errln};
 use crate::util::progress::Progress;
 use crate::util::{csv_file, interrupt, output};
 
-use super::csv::{read_sweep_csv, sweep_csv};
+use super::csv::{SweepSetting, read_sweep_csv, sweep_csv};
 use super::shared::ParamArgs;
 
 /// Arguments of `damier factor sweep`.
@@ -69,6 +69,7 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     let seed = crate::util::pick_seed(a.seed);
     let pool = crate::util::pool(a.threads)?;
     let control = interrupt::control();
+    let setting = SweepSetting { seed, q: params.q, eps: params.eps, max_steps: a.max_steps };
     let plan = SweepPlan {
         samples: a.samples,
         seed,
@@ -90,16 +91,10 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         })?
     };
     if let Some(path) = &a.out.csv {
-        output::write_bytes(path, output::Durability::Synced, &sweep_csv(&report.runs)?)?;
+        output::write_bytes(path, output::Durability::Synced, &sweep_csv(&report.runs, &setting)?)?;
     }
     if let Some(path) = &a.out.plot {
-        let detail = format!(
-            "{} semiprimes per size, seed {seed}, q = {}, ε = {}, each run capped at {} steps",
-            a.samples,
-            params.q,
-            params.eps,
-            crate::util::chart::label(a.max_steps as f64)
-        );
+        let detail = format!("{} semiprimes per size, {}", a.samples, setting_text(&setting));
         sweep_chart(&report.runs, detail).draw(path)?;
     }
     report.print(a.out.json)?;
@@ -110,13 +105,26 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
 /// sweep, nothing run.
 fn replot(csv: &Path, figure: &Path, json: bool) -> anyhow::Result<ExitCode> {
     let bytes = csv_file::read_bytes(csv)?;
-    let runs = read_sweep_csv(&bytes).with_context(|| format!("{}", csv.display()))?;
+    let (runs, setting) = read_sweep_csv(&bytes).with_context(|| format!("{}", csv.display()))?;
     let name =
         csv.file_name().map_or_else(|| csv.display().to_string(), |f| f.to_string_lossy().into_owned());
-    sweep_chart(&runs, format!("{}, redrawn from {name}", per_size(&runs))).draw(figure)?;
+    let setting = setting.map(|s| format!(", {}", setting_text(&s))).unwrap_or_default();
+    sweep_chart(&runs, format!("{}{setting}, redrawn from {name}", per_size(&runs))).draw(figure)?;
     let points = sweep::summaries(&runs);
     Replot { csv: csv.to_path_buf(), plot: figure.to_path_buf(), runs: runs.len(), points }.print(json)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// "seed 1, q = 0.5, ε = 0.02, each run capped at 2·10⁹ steps": the figure's words for a
+/// sweep's setting, drawn or redrawn.
+fn setting_text(s: &SweepSetting) -> String {
+    format!(
+        "seed {}, q = {}, ε = {}, each run capped at {} steps",
+        s.seed,
+        s.q,
+        s.eps,
+        crate::util::chart::label(s.max_steps as f64)
+    )
 }
 
 /// "20 semiprimes per size" (or the range when the sizes differ).

@@ -116,9 +116,10 @@ fn panels(rows: &[Measurement]) -> (Vec<Curve>, Vec<Curve>) {
     }
     let curve = |program: &str, isa: &str, source: Source, mut points: Vec<Point>| {
         points.sort_by(|a, b| a.x.total_cmp(&b.x));
+        let who = legend_name(program, isa);
         let name = match source {
-            Source::Measured => format!("{program} {isa}, whole counts"),
-            Source::Estimate => format!("{program} {isa}, estimated from timed tasks"),
+            Source::Measured => format!("{who}, whole counts"),
+            Source::Estimate => format!("{who}, estimated from timed tasks"),
         };
         Curve { name, points, interval: Interval::None, line: source == Source::Measured }
     };
@@ -129,6 +130,24 @@ fn panels(rows: &[Measurement]) -> (Vec<Curve>, Vec<Curve>) {
         })
         .unzip()
 }
+
+/// A curve's program in words a reader of the figure knows: the CSV's `anchor native` (a
+/// term of docs/performance.md) is the other counter built for this CPU (issue 38, section 3).
+fn legend_name(program: &str, isa: &str) -> String {
+    if program != ANCHOR {
+        return format!("{program} {isa}");
+    }
+    let build = match isa {
+        "native" => "built for this CPU".to_string(),
+        "haswell" => "built for AVX2".to_string(),
+        "portable" => "built without vector units".to_string(),
+        other => format!("built with -march={other}"),
+    };
+    format!("fastest other counter (C++), {build}")
+}
+
+/// The CSV's name of the other counter, which the second subtitle line names.
+const ANCHOR: &str = "anchor";
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(p) = &a.plot {
@@ -148,9 +167,20 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             format!("measured {} to {}", d.first().copied().unwrap_or(""), d.last().copied().unwrap_or(""))
         };
         let (times_curves, cost_curves) = panels(rows);
+        // The file's name, not the path it was read from on the machine that drew it.
+        let file =
+            a.csv.file_name().map_or_else(|| a.csv.display().to_string(), |f| f.to_string_lossy().into());
+        let mut subtitle = vec![format!("{dates}, same machine for every program (see {file})")];
+        if rows.iter().any(|r| r.program == ANCHOR) {
+            subtitle.push(
+                "fastest other counter: the fastest public n-queens counter known to us, \
+                 EvgenyKluev/N-Queens-Count-Sol (C++20, meet in the middle)"
+                    .into(),
+            );
+        }
         let times = Chart {
             title: "n queens: CPU time to count q(n), one core".into(),
-            subtitle: vec![format!("{dates}, same machine for every program (see {})", a.csv.display())],
+            subtitle,
             x: Axis { label: "n (board side, queens)".into(), scale: Scale::Integer },
             y: Axis { label: "CPU seconds".into(), scale: Scale::Log },
             curves: times_curves,
