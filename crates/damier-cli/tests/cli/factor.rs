@@ -119,7 +119,8 @@ fn sweep_writes_csv_plot_and_json() {
     let table = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(table.lines().count(), 1 + 9);
     assert!(table.starts_with("bits,n,p,q,seed,steps"));
-    assert!(table.lines().nth(1).unwrap().split(',').count() == 13);
+    // The thirteen of a run, then the sweep's setting (seed, q, eps, step cap).
+    assert!(table.lines().nth(1).unwrap().split(',').count() == 17);
     assert!(std::fs::read_to_string(&plot).unwrap().contains("<svg"));
     // Same seed, same numbers and runs (timings aside).
     let again = json(&args);
