@@ -22,6 +22,10 @@ mod watch;
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// No progress on stderr: no bar, and no start, progress or end line of a long run
+    /// (warnings and errors are still printed).
+    #[arg(long, global = true)]
+    quiet: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -119,6 +123,7 @@ pub fn parse() -> Result<(Cli, clap::ArgMatches), clap::Error> {
 
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    crate::util::progress::set_quiet(cli.quiet);
     match cli.command {
         Command::Queens(c) => queens::run(c),
         Command::Automaton(c) => automaton::run(c),

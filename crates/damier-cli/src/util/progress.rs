@@ -2,6 +2,12 @@
 //! that lasts longer than [`LONG_RUN`] prints one line then (what runs, how far it is) and one
 //! at its end, so a log or a pipe still shows that something long happened.
 //!
+//! The runs that can last long ([`Progress::long_run`]: `queens estimate`, large counts,
+//! `automaton growth/sweep/scale`, `factor sweep`) say they are alive on a terminal or not: a
+//! line when they start (what they do), then on a terminal the bar, off it a line of progress
+//! at most every [`LINE_EVERY`], and a line at the end (issue 38, section 6). `--quiet`
+//! silences every bar and line ([`set_quiet`]).
+//!
 //! Engines report work through [`damier::control::Control::advance`]; a [`Progress`] polls
 //! that counter from a background thread, so hot loops never touch the terminal.
 
@@ -19,6 +25,17 @@ use super::output::errln;
 /// How long a run goes before, off a terminal, it says so on stderr.
 pub const LONG_RUN: Duration = Duration::from_secs(10);
 
+/// Off a terminal, a long run's progress lines come at most this often (a log stays short).
+pub const LINE_EVERY: Duration = Duration::from_secs(60);
+
+/// `--quiet`: no bar, no progress line.
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// Silences every bar and progress line of this process (`--quiet`).
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
 /// A bar following a [`Control`]'s counter; finishes and clears when dropped.
 pub struct Progress {
     stop: Arc<AtomicBool>,
@@ -27,7 +44,8 @@ pub struct Progress {
     end: Option<EndLine>,
 }
 
-/// What the last line of a long run off a terminal says.
+/// What the last line of a long run says: off a terminal once it was announced, and always
+/// for a [`Progress::long_run`].
 struct EndLine {
     announced: Arc<AtomicBool>,
     label: String,
@@ -45,12 +63,67 @@ impl Progress {
         if std::env::var_os("DAMIER_PROGRESS").is_some_and(|v| v == "lines") {
             return Progress::lines(control, total, label, stop);
         }
-        if std::env::var_os("DAMIER_PROGRESS").is_some_and(|v| v == "none") {
+        if QUIET.load(Ordering::Relaxed) || std::env::var_os("DAMIER_PROGRESS").is_some_and(|v| v == "none") {
             return Progress { stop, thread: None, end: None };
         }
         if !std::io::stderr().is_terminal() {
             return Progress::announced(control, total, label, stop);
         }
+        Progress::bar(control, total, label, stop, None)
+    }
+
+    /// A run that can last long (issue 38, section 6): says `what` it does at once, on
+    /// stderr, terminal or not; then draws the bar on a terminal, or off one prints how far it
+    /// is at most every [`LINE_EVERY`] (when a unit of work has finished since the last line);
+    /// and says when it ends. stdout is untouched.
+    pub fn long_run(control: &'static Control, total: u64, label: &str, what: &str) -> Progress {
+        let stop = Arc::new(AtomicBool::new(false));
+        if std::env::var_os("DAMIER_PROGRESS").is_some_and(|v| v == "lines") {
+            return Progress::lines(control, total, label, stop);
+        }
+        if QUIET.load(Ordering::Relaxed) || std::env::var_os("DAMIER_PROGRESS").is_some_and(|v| v == "none") {
+            return Progress { stop, thread: None, end: None };
+        }
+        errln!("damier: {label}: {what}");
+        let end = EndLine {
+            announced: Arc::new(AtomicBool::new(true)),
+            label: label.to_string(),
+            started: Instant::now(),
+            control,
+            base: control.done(),
+            total,
+        };
+        if std::io::stderr().is_terminal() {
+            return Progress::bar(control, total, label, stop, Some(end));
+        }
+        let every = super::test_hooks::read()
+            .ok()
+            .and_then(|h| h.long_run_ms)
+            .map_or(LINE_EVERY, Duration::from_millis);
+        let (flag, label, started, base) = (Arc::clone(&stop), end.label.clone(), end.started, end.base);
+        let thread = std::thread::spawn(move || {
+            let (mut said, mut last) = (started, 0);
+            while !flag.load(Ordering::Relaxed) {
+                let done = control.done().saturating_sub(base);
+                if said.elapsed() >= every && done != last {
+                    errln!("damier: {label}: {}", how_far(done, total, started.elapsed()));
+                    (said, last) = (Instant::now(), done);
+                }
+                // Short sleeps: the drop that stops this thread waits for at most one.
+                std::thread::sleep(Duration::from_millis(25));
+            }
+        });
+        Progress { stop, thread: Some(thread), end: Some(end) }
+    }
+
+    /// The bar on a terminal, with the end line of a long run when `end` is given.
+    fn bar(
+        control: &'static Control,
+        total: u64,
+        label: &str,
+        stop: Arc<AtomicBool>,
+        end: Option<EndLine>,
+    ) -> Progress {
         let bar = ProgressBar::new(total);
         bar.set_style(
             ProgressStyle::with_template("{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} (eta {eta})")
@@ -66,7 +139,7 @@ impl Progress {
             }
             bar.finish_and_clear();
         });
-        Progress { stop, thread: Some(thread), end: None }
+        Progress { stop, thread: Some(thread), end }
     }
 
     /// Off a terminal: one line once the run has lasted [`LONG_RUN`], one at its end.
@@ -142,5 +215,28 @@ impl Drop for Progress {
                 e.total
             );
         }
+    }
+}
+
+/// "12 of 200 done after 61 s, about 950 s left".
+fn how_far(done: u64, total: u64, elapsed: Duration) -> String {
+    let seconds = elapsed.as_secs_f64();
+    let left = if done > 0 && done < total {
+        format!(", about {} s left", crate::util::number(seconds * (total - done) as f64 / done as f64))
+    } else {
+        String::new()
+    };
+    format!("{done} of {total} done after {} s{left}", crate::util::number(seconds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn how_far_projects_the_time_left_from_the_pace() {
+        assert_eq!(how_far(10, 40, Duration::from_secs(60)), "10 of 40 done after 60 s, about 180 s left");
+        assert_eq!(how_far(0, 40, Duration::from_secs(60)), "0 of 40 done after 60 s");
+        assert_eq!(how_far(40, 40, Duration::from_millis(1500)), "40 of 40 done after 1.5 s");
     }
 }

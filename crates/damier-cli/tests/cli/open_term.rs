@@ -271,7 +271,10 @@ fn the_open_term_is_announced_from_measured_costs_at_once() {
 #[test]
 fn the_estimate_checks_itself_against_the_known_term() {
     // Every task of 12: the projection is the count, inside its (empty) interval.
-    let out = damier().args(["queens", "estimate", "12", "--samples", "1000000", "--json"]).output().unwrap();
+    let out = damier()
+        .args(["queens", "estimate", "12", "--samples", "1000000", "--json", "--quiet"])
+        .output()
+        .unwrap();
     assert!(out.status.success() && out.stderr.is_empty());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((v["known_solutions"].as_u64(), v["known_inside"].as_bool()), (Some(14200), Some(true)));

@@ -76,6 +76,71 @@ fn output_paths_are_checked_before_the_work() {
     assert!(!dir.path().join("a").exists(), "{err}");
 }
 
+/// Issue 38, section 6: `queens estimate 28 --samples 2` ran 45 minutes printing nothing.
+/// The runs that can last long say on stderr, piped too, what they start, how far they are
+/// (at most once a minute off a terminal; every finished unit with the interval at 0 ms, a
+/// test hook), and when they end; stdout keeps the JSON alone, and `--quiet` silences them.
+#[test]
+fn long_runs_say_when_they_start_how_far_they_are_and_when_they_end() {
+    let runs: &[(&[&str], &str)] = &[
+        (&["queens", "estimate", "13", "--samples", "3", "--seed", "1", "--json"], "queens estimate"),
+        (
+            &["automaton", "sweep", "-n", "5", "--eps", "0.1", "--samples", "2", "--seed", "1", "--json"],
+            "automaton sweep",
+        ),
+        (&["automaton", "scale", "-n", "4..5", "--samples", "2", "--seed", "1", "--json"], "automaton scale"),
+        (
+            &[
+                "automaton",
+                "growth",
+                "--pair-n",
+                "5",
+                "--cell-n",
+                "",
+                "--local-n",
+                "",
+                "--samples",
+                "2",
+                "--json",
+            ],
+            "automaton growth",
+        ),
+        (&["factor", "sweep", "--bits", "8", "--samples", "2", "--seed", "1", "--json"], "factor sweep"),
+        (&["queens", "count", "19", "--share", "1/400", "--json"], "queens count"),
+    ];
+    for &(args, label) in runs {
+        let out = damier().args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 2, "{args:?}: {err}");
+        assert!(lines[0].starts_with(&format!("damier: {label}: ")), "{err}");
+        assert!(lines[1].starts_with(&format!("damier: {label}: ended after ")), "{err}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is the JSON alone");
+        let quiet = damier().args(args).arg("--quiet").output().unwrap();
+        assert!(
+            quiet.status.success() && quiet.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&quiet.stderr)
+        );
+        let w: serde_json::Value = serde_json::from_slice(&quiet.stdout).unwrap();
+        // The same report (its keys; the timings differ from run to run).
+        let keys = |v: &serde_json::Value| v.as_object().map(|o| o.keys().cloned().collect::<Vec<_>>());
+        assert_eq!(keys(&v), keys(&w), "{args:?}");
+    }
+    // Every finished unit is reported once the interval is past (0 ms here).
+    let out = hooked(&[("DAMIER_TEST_LONG_RUN_MS", "0"), ("DAMIER_TEST_TASK_DELAY_MS", "50")])
+        .args(["queens", "estimate", "13", "--samples", "3", "--seed", "1", "--json"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("damier: queens estimate: 1 of 4 done after "), "{err}");
+    assert!(err.contains("s left"), "{err}");
+    // A small count is no long run: nothing on stderr.
+    let out = damier().args(["queens", "count", "12", "--json"]).output().unwrap();
+    assert!(out.status.success() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 #[test]
 fn long_runs_off_a_terminal_leave_one_start_and_one_end_line() {
     // A run shorter than the threshold says nothing on stderr.

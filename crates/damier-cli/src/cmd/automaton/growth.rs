@@ -215,7 +215,12 @@ fn measure(a: &GrowthArgs, eta: f64) -> anyhow::Result<Vec<Measured>> {
     let jobs: usize = plan.sizes.iter().map(|(_, ns)| ns.len()).sum::<usize>() * a.samples as usize;
     anyhow::ensure!(jobs > 0, "nothing to run: every list of sizes is empty");
     let control = interrupt::control();
-    let _bar = Progress::start(control, jobs as u64, "growth");
+    let what = format!(
+        "{jobs} runs ({} per series and n, {} series, seeds 1, 2, ...)",
+        a.samples,
+        plan.sizes.iter().filter(|(_, ns)| !ns.is_empty()).count()
+    );
+    let _bar = Progress::long_run(control, jobs as u64, "automaton growth", &what);
     let pool = crate::util::pool(a.threads)?;
     Ok(pool.install(|| growth::measure(&plan, control))?)
 }

@@ -71,7 +71,14 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
     let pool = crate::util::pool(a.exp.threads)?;
     let inv = if a.no_density { Vec::new() } else { experiment::inverse_densities(&ns) };
     let points = {
-        let _bar = Progress::start(control, a.samples * (ns.len() * models.len()) as u64, "scale");
+        let runs = a.samples * (ns.len() * models.len()) as u64;
+        let what = format!(
+            "{runs} runs ({} per model and n, {} sizes, {} models, seed {seed})",
+            a.samples,
+            ns.len(),
+            models.len()
+        );
+        let _bar = Progress::long_run(control, runs, "automaton scale", &what);
         pool.install(|| {
             experiment::scale(
                 &models,

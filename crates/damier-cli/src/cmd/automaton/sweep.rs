@@ -55,7 +55,15 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     let control = interrupt::control();
     let clock = Instant::now();
     let points = {
-        let _bar = Progress::start(control, a.samples * a.eps.len() as u64, "sweep");
+        let runs = a.samples * a.eps.len() as u64;
+        let what = format!(
+            "{runs} runs of model {} at n = {} ({} per ε over {} values of ε, seed {seed})",
+            params.model.number(),
+            a.n,
+            a.samples,
+            a.eps.len()
+        );
+        let _bar = Progress::long_run(control, runs, "automaton sweep", &what);
         crate::util::pool(a.exp.threads)?.install(|| {
             experiment::sweep(&params, &a.eps, a.samples as usize, seed, a.exp.max_steps, &Stop::new(control))
         })?

@@ -80,7 +80,14 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         bits,
     };
     let report = {
-        let _bar = Progress::start(control, a.samples * plan.bits.len() as u64, "sweep");
+        let numbers = a.samples * plan.bits.len() as u64;
+        let what = format!(
+            "{numbers} semiprimes ({} per size, {} sizes, seed {seed}){}",
+            a.samples,
+            plan.bits.len(),
+            if a.sat { ", each also by the SAT solver" } else { "" }
+        );
+        let _bar = Progress::long_run(control, numbers, "factor sweep", &what);
         pool.install(|| {
             sweep::sweep(&plan, control, |summary| {
                 // The rows as they come, on a terminal only: a log gets the table once, on stdout.

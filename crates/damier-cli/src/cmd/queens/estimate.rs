@@ -95,7 +95,15 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let delay = std::time::Duration::from_millis(hooks.task_delay_ms);
     let control = interrupt::control();
     // One more than the sample: the first task also runs once as a warm-up.
-    let bar = Progress::start(control, u64::from(a.samples) + 1, "timing tasks");
+    let tasks = damier::queens::count::task_count(a.n).unwrap_or(0);
+    let what = format!(
+        "timing {} random tasks of the {tasks} of n = {} ({}), {} at a time, seed {seed}, and a warm-up task",
+        u64::from(a.samples).min(tasks),
+        a.n,
+        if a.queries.0.is_some() { "queries sampled" } else { "whole tasks" },
+        a.threads
+    );
+    let bar = Progress::long_run(control, u64::from(a.samples).min(tasks) + 1, "queens estimate", &what);
     let threads = a.threads as usize;
     let options = estimate::EstimateOptions { samples: a.samples, seed, isa, queries: a.queries.0, threads };
     // Ctrl-C keeps the tasks that finished (`Estimate::stopped_early`).

@@ -49,7 +49,8 @@ pub(super) fn count_with_bar(
     on_done: &(dyn Fn(TaskDone) + Sync),
 ) -> anyhow::Result<()> {
     let control = interrupt::control();
-    let _bar = Progress::start(control, indices.len() as u64, "counting");
+    let of = if indices.len() < p.tasks().len() { " (the tasks not yet in the journal)" } else { "" };
+    let _bar = super::shared::counting_bar(control, p.n(), indices.len() as u64, of);
     pool.install(|| {
         p.count(indices, control, &|d| {
             if !delay.is_zero() {

@@ -1,6 +1,8 @@
 //! What the queens commands share: the board size drawn, the `--columns` line, the counter
 //! run under Ctrl-C with its progress bar.
 
+use crate::util::progress::Progress;
+
 /// Boards are drawn up to this size by default; wider ones do not fit a terminal.
 pub(super) const BOARD_MAX: u32 = 32;
 
@@ -18,7 +20,7 @@ pub(super) fn count_with(
 ) -> anyhow::Result<damier::queens::Counts> {
     let control = crate::util::interrupt::control();
     let tasks = damier::queens::count::task_count(n).unwrap_or(0);
-    let _bar = crate::util::progress::Progress::start(control, tasks, "counting");
+    let _bar = counting_bar(control, n, tasks, "");
     Ok(damier::queens::count::count_solutions_with(n, options, control)?)
 }
 
@@ -30,6 +32,24 @@ pub(super) fn count_share(
 ) -> anyhow::Result<u64> {
     let control = crate::util::interrupt::control();
     let tasks = damier::queens::count::task_count_share(n, share).unwrap_or(0);
-    let _bar = crate::util::progress::Progress::start(control, tasks, "counting");
+    let _bar = counting_bar(control, n, tasks, &format!(" (share {} of {})", share.index() + 1, share.of()));
     Ok(damier::queens::count::count_share_with(n, share, options, control)?)
+}
+
+/// From this n on a count lasts seconds to years: it says so when it starts, how far it is,
+/// and when it ends ([`Progress::long_run`]); below, a bar on a terminal only.
+pub(super) const LONG_COUNT_N: u32 = 19;
+
+/// The progress of a count of `tasks` tasks of n (`of`: which part, as " (share 1/4)").
+pub(super) fn counting_bar(
+    control: &'static damier::control::Control,
+    n: u32,
+    tasks: u64,
+    of: &str,
+) -> Progress {
+    if n < LONG_COUNT_N {
+        return Progress::start(control, tasks, "counting");
+    }
+    let what = format!("counting q({n}){of}: {tasks} tasks on {} threads", rayon::current_num_threads());
+    Progress::long_run(control, tasks, "queens count", &what)
 }

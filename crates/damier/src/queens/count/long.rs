@@ -192,6 +192,11 @@ pub struct LongRun {
 }
 
 impl LongRun {
+    /// The board size.
+    pub fn n(&self) -> u32 {
+        self.n
+    }
+
     /// The task list.
     pub fn list(&self) -> &TaskList {
         &self.list
