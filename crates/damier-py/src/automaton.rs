@@ -62,7 +62,8 @@ fn cap(max_steps: Option<i128>) -> PyResult<u64> {
 
 /// One run from a random start (seed: drawn at random when None) to the first solution or
 /// max_steps updates: the dict `damier automaton run --json` prints (model, n, eps, eta,
-/// seed, steps, moves, solved, absorbing, placement as 1-based columns or None, censored,
+/// seed, steps, moves, solved, absorbing, placement (a uint32 array of 0-based columns, as
+/// everywhere in the package, or None), censored,
 /// seconds). eta (model "cell" only; None: DEFAULT_ETA) is refused for the other models,
 /// which do not use it. n = 2 and 3 have no solution: a UserWarning says so and nothing is
 /// run, as in the CLI. Releases the GIL; Ctrl-C stops it.
@@ -150,7 +151,15 @@ impl Automaton {
             return records::dict(py, &not_made);
         }
         let result = self.advance(py, cap)?;
-        records::dict(py, &RunRecord::new(params, result, clock.elapsed().as_secs_f64()))
+        let record = RunRecord::new(params, result, clock.elapsed().as_secs_f64());
+        let dict = records::dict(py, &record)?;
+        // The package's one convention (issue 38, section 2): a placement is an array of
+        // 0-based columns, here as from `queens` and `Automaton.placement()`, where the CLI's
+        // JSON prints 1-based columns.
+        if let Some(p) = &record.placement {
+            dict.set_item("placement", arrays::from_placement(py, p))?;
+        }
+        Ok(dict)
     }
 
     /// Queen counts, shape (n, n), dtype uint32: counts()[y, x] queens on cell (x, y).

@@ -30,8 +30,8 @@ def run(
     """One run from a random start to the first solution (or max_steps updates; None: no cap).
 
     Returns the record ``damier automaton run --json`` prints: model, n, eps, eta, seed,
-    steps, moves, solved, absorbing, placement (1-based columns, as the CLI prints them, or
-    None), censored ("step-cap" or None), seconds; eta is None for the models that ignore
+    steps, moves, solved, absorbing, placement (a uint32 array of 0-based columns, as
+    everywhere in the package, or None; the CLI's JSON prints 1-based columns), censored ("step-cap" or None), seconds; eta is None for the models that ignore
     it. eta (model "cell" only; None: DEFAULT_ETA) raises ValueError for the other models,
     which do not use it. seed is drawn at random when None. n = 2 and 3 have no solution: a UserWarning says
     so and nothing is run. Releases the GIL; Ctrl-C raises KeyboardInterrupt.
