@@ -3,10 +3,10 @@
 //! text of each record. `--json` is each record's serde form (`output::Report::print`), so
 //! its keys are written here or in the library's types, once (the CLI's tests pin them).
 //!
-//! The walk, Lights Out, the factoring automaton and `queens estimate` print from here; the
-//! other queens commands and the queens automaton still keep their text beside their
-//! commands.
+//! Every problem's commands print from here (a table printed row by row as it is measured, a
+//! listing streamed as it is found, stays with its command).
 
+pub mod automaton;
 pub mod factor;
 pub mod lights;
 pub mod queens;

@@ -6,10 +6,10 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use damier_bench::tables::{self, AutomatonRate};
+use damier_bench::tables;
 
 use crate::util::interrupt;
-use crate::util::output::{Report, outln};
+use crate::util::output::Report;
 
 use super::shared::*;
 
@@ -37,31 +37,4 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
     }
     tables::automaton_rates(&a.n, a.seconds, interrupt::control())?.print(a.json)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The table (its JSON: the list of rows).
-impl Report for Vec<AutomatonRate> {
-    fn print_text(&self) -> anyhow::Result<()> {
-        outln!(
-            "{:>5} {:>4} {:>7} {:>14} {:>9} {:>16}",
-            "model",
-            "n",
-            "threads",
-            "updates",
-            "seconds",
-            "M updates/s"
-        )?;
-        for r in self {
-            outln!(
-                "{:>5} {:>4} {:>7} {:>14} {:>9} {:>16}",
-                r.model.name(),
-                r.n,
-                r.threads,
-                r.updates,
-                crate::util::number(r.seconds),
-                crate::util::number(r.updates_per_second / 1e6)
-            )?;
-        }
-        Ok(())
-    }
 }

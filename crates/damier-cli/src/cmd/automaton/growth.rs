@@ -15,16 +15,15 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use damier::automaton::growth::{
-    self, Analysis, Fit, GrowthPlan, GrowthResult, Measured, PowerFit, QuantityGrowth, Series,
-};
+use damier::automaton::growth::{self, Analysis, GrowthPlan, GrowthResult, Measured, QuantityGrowth, Series};
 use damier::automaton::{DEFAULT_ETA, Model};
 
+use crate::report::automaton::{fit_text, power_text};
 use crate::util::OutputArgs;
+use crate::util::OutputPath;
 use crate::util::chart::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::csv_file::{self, Invalid, format};
-use crate::util::output::{self, Report, outln};
-use crate::util::{OutputPath, number};
+use crate::util::output::{self, Report};
 use crate::util::{interrupt, progress::Progress};
 
 use super::scale::parse_ns;
@@ -225,18 +224,6 @@ fn measure(a: &GrowthArgs, eta: f64) -> anyhow::Result<Vec<Measured>> {
     Ok(pool.install(|| growth::measure(&plan, control))?)
 }
 
-fn short(v: Option<f64>) -> String {
-    v.map(crate::util::number).unwrap_or_else(|| "-".into())
-}
-
-fn fit_text(f: &Fit) -> String {
-    format!("×{} per n [{}, {}]", number(f.rate), number(f.rate_interval.0), number(f.rate_interval.1))
-}
-
-fn power_text(p: &PowerFit) -> String {
-    format!("n^{} [{}, {}]", number(p.exponent), number(p.exponent_interval.0), number(p.exponent_interval.1))
-}
-
 /// The fit a figure's legend names: the better of the two laws (the exponential one when
 /// they cannot be told apart).
 fn legend_fit(s: &QuantityGrowth) -> String {
@@ -410,60 +397,4 @@ pub fn run(a: GrowthArgs) -> anyhow::Result<ExitCode> {
     }
     report.print(a.out.json)?;
     Ok(ExitCode::SUCCESS)
-}
-
-impl Report for GrowthResult {
-    fn print_text(&self) -> anyhow::Result<()> {
-        outln!(
-            "{} runs; eps = {}{}; censored beyond {} steps (model 1), {} (model 2), {} generations (model 3); intervals: 95% bootstrap, {} resamples, seed {}",
-            self.runs,
-            self.eps,
-            self.eta.map(|e| format!(" eta = {e}")).unwrap_or_default(),
-            self.pair_max_steps,
-            self.cell_max_steps,
-            self.row_max_steps,
-            self.resamples,
-            self.boot_seed
-        )?;
-        for s in &self.series {
-            outln!("\n{}", s.name)?;
-            outln!(
-                "{:>5} {:>5} {:>8} {:>10} {:>24} {:>10} {:>10}",
-                "n",
-                "runs",
-                "censored",
-                "mean",
-                "95% interval",
-                "median",
-                "cpu s/run"
-            )?;
-            for p in &s.points {
-                let ci = p.point.interval.map(|(l, h)| format!("[{}, {}]", short(Some(l)), short(Some(h))));
-                outln!(
-                    "{:>5} {:>5} {:>8} {:>10} {:>24} {:>10} {:>10}",
-                    p.point.n,
-                    p.point.runs,
-                    p.point.censored,
-                    short(p.point.mean),
-                    ci.unwrap_or_else(|| "-".into()),
-                    short(p.point.median),
-                    short(p.mean_cpu_s)
-                )?;
-            }
-            match (&s.fit, &s.fit_error) {
-                (Some(f), _) => {
-                    outln!("growth: {} (fitted on n = {:?}), residuals {}", fit_text(f), f.ns, number(f.rss))?
-                }
-                (None, Some(e)) => outln!("growth: no fit: {e}")?,
-                (None, None) => {}
-            }
-            if let Some(p) = &s.power_fit {
-                outln!("power law: {}, residuals {}", power_text(p), number(p.rss))?;
-            }
-            if let Some(b) = s.better_fit {
-                outln!("better fit: {b}")?;
-            }
-        }
-        Ok(())
-    }
 }

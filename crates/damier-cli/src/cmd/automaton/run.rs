@@ -186,34 +186,3 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
     report.print(a.json)?;
     Ok(if report.solved { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
 }
-
-impl Report for RunRecord {
-    fn print_text(&self) -> anyhow::Result<()> {
-        if let Some(p) = self.placement.as_ref().filter(|_| self.solved) {
-            let cols: Vec<String> = p.one_based().iter().map(u64::to_string).collect();
-            outln!(
-                "solved at step {} after {} moves ({}absorbing), {} s",
-                self.steps,
-                self.moves,
-                if self.absorbing { "" } else { "not yet " },
-                crate::util::number(self.seconds)
-            )?;
-            outln!("placement (1-based column per row): {}", cols.join(" "))?;
-        } else {
-            outln!(
-                "no solution within {} steps ({} moves), {} s",
-                self.steps,
-                self.moves,
-                crate::util::number(self.seconds)
-            )?;
-        }
-        Ok(())
-    }
-}
-
-impl Report for UnsolvableRun {
-    fn print_text(&self) -> anyhow::Result<()> {
-        outln!("no solution exists for n = {}", self.record.params.n)?;
-        Ok(())
-    }
-}

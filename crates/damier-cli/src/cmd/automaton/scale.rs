@@ -8,12 +8,11 @@ use clap::Args;
 use damier::automaton::Model;
 use damier::automaton::experiment::{self, ScaleRecord};
 use damier::automaton::{self as engine};
-use damier::queens::count::known::LAST_KNOWN_N;
 
 use crate::util::OutputArgs;
 use crate::util::chart::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::csv_file::{self, format};
-use crate::util::output::{Report, outln};
+use crate::util::output::Report;
 use crate::util::progress::Progress;
 use crate::util::{interrupt, output};
 
@@ -180,50 +179,4 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
     }
     report.print(a.out.json)?;
     Ok(ExitCode::SUCCESS)
-}
-
-impl Report for ScaleRecord {
-    fn print_text(&self) -> anyhow::Result<()> {
-        outln!(
-            "eps = {}{} seed = {}, {} runs per point; 1/d with C(n^2, n) positions and q(n) of OEIS A000170",
-            self.eps,
-            self.eta.map(|e| format!(" eta = {e}")).unwrap_or_default(),
-            self.seed,
-            self.samples
-        )?;
-        outln!(
-            "{:>5} {:>3} {:>7} {:>9} {:>12} {:>12} {:>12} {:>12} {:>9}",
-            "model",
-            "n",
-            "solved",
-            "censored",
-            "mean steps",
-            "median",
-            "mean moves",
-            "1/d",
-            "seconds"
-        )?;
-        for p in &self.points {
-            let s = &p.summary;
-            let d = match self.inverse_density_at(p.n) {
-                // No one has counted the solutions past the known terms: no number to show.
-                None if !self.density_left_out && p.n > LAST_KNOWN_N => "unknown".into(),
-                d => show(d),
-            };
-            outln!(
-                "{:>5} {:>3} {:>7} {:>9} {:>12} {:>12} {:>12} {:>12} {:>9}",
-                p.model.name(),
-                p.n,
-                s.solved,
-                s.censored,
-                show(s.mean_steps),
-                show(s.median_steps),
-                show(s.mean_moves),
-                d,
-                crate::util::number(p.seconds)
-            )?;
-        }
-        outln!("{} s", crate::util::number(self.seconds))?;
-        Ok(())
-    }
 }

@@ -114,10 +114,6 @@ impl From<&Summary> for SummaryCells {
 pub(super) const SUMMARY_HEADER: [&str; 8] =
     ["runs", "solved", "censored", "mean_steps", "ci95_low", "ci95_high", "median_steps", "mean_moves"];
 
-pub(super) fn show(v: Option<f64>) -> String {
-    v.map(crate::util::number).unwrap_or_else(|| "-".into())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,7 +11,7 @@ use damier::automaton::{Params, Stop};
 use crate::util::OutputArgs;
 use crate::util::chart::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::csv_file::{self, format};
-use crate::util::output::{Report, outln};
+use crate::util::output::Report;
 use crate::util::progress::Progress;
 use crate::util::{interrupt, output};
 
@@ -131,46 +131,4 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     }
     report.print(a.out.json)?;
     Ok(ExitCode::SUCCESS)
-}
-
-impl Report for SweepRecord {
-    fn print_text(&self) -> anyhow::Result<()> {
-        outln!(
-            "model {} n = {}{} seed = {}, {} runs per eps",
-            self.model,
-            self.n,
-            self.eta.map(|e| format!(" eta = {e}")).unwrap_or_default(),
-            self.seed,
-            self.samples
-        )?;
-        outln!(
-            "{:>8} {:>7} {:>9} {:>12} {:>25} {:>12} {:>12}",
-            "eps",
-            "solved",
-            "censored",
-            "mean steps",
-            "95% interval",
-            "median",
-            "mean moves"
-        )?;
-        for p in &self.points {
-            let s = &p.summary;
-            let ci = s
-                .ci95
-                .map(|c| format!("[{}, {}]", crate::util::number(c.0), crate::util::number(c.1)))
-                .unwrap_or_else(|| "-".into());
-            outln!(
-                "{:>8} {:>7} {:>9} {:>12} {:>25} {:>12} {:>12}",
-                p.eps,
-                s.solved,
-                s.censored,
-                show(s.mean_steps),
-                ci,
-                show(s.median_steps),
-                show(s.mean_moves)
-            )?;
-        }
-        outln!("{} s", crate::util::number(self.seconds))?;
-        Ok(())
-    }
 }

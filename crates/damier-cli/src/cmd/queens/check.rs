@@ -12,16 +12,14 @@
 use std::process::ExitCode;
 
 use damier::queens::Placement;
-use damier::queens::placement::{CheckReport, CheckedListing, check_queens};
+use damier::queens::placement::{CheckedListing, check_queens};
 
-use crate::util::output::{Report, outln};
-use crate::util::{exit, input, plural};
+use crate::report::queens::WitnessCheck;
+use crate::util::output::Report;
+use crate::util::{exit, input};
 
 /// Largest placement checked (the checker keeps a hash map entry per queen and line).
 const CHECK_MAX: usize = 10_000_000;
-/// Most attacking pairs printed as text (JSON lists them all).
-const PRINT_MAX: usize = 50;
-
 /// Arguments of `damier queens check`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -36,70 +34,6 @@ pub struct Args {
     /// several placements: count, valid, placements: [those objects]).
     #[arg(long)]
     json: bool,
-}
-
-impl Report for CheckReport {
-    fn print_text(&self) -> anyhow::Result<()> {
-        print_report(self, self.n.into(), "")
-    }
-}
-
-/// The witness of `queens max` with empty rows checked: fewer queens than rows.
-#[derive(serde::Serialize)]
-#[serde(transparent)]
-struct WitnessCheck {
-    report: CheckReport,
-    #[serde(skip)]
-    queens: u64,
-}
-
-impl Report for WitnessCheck {
-    fn print_text(&self) -> anyhow::Result<()> {
-        print_report(&self.report, self.queens, "")
-    }
-}
-
-impl Report for CheckedListing {
-    fn print_text(&self) -> anyhow::Result<()> {
-        for (i, r) in self.placements.iter().enumerate() {
-            print_report(r, r.n.into(), &format!("{}: ", i + 1))?;
-        }
-        match self.placements.iter().filter(|r| !r.is_valid()).count() {
-            0 => outln!("{} placements, all valid", self.count)?,
-            bad => outln!("{} placements, {bad} invalid", self.count)?,
-        }
-        Ok(())
-    }
-}
-
-/// The text lines of one report of `queens` queens; `prefix` names the placement when there
-/// are several.
-fn print_report(report: &CheckReport, queens: u64, prefix: &str) -> anyhow::Result<()> {
-    let n = report.n;
-    if report.is_valid() {
-        let queens = plural(queens, "queen");
-        outln!("{prefix}valid: {queens} on a {n}x{n} board, no two attack each other")?;
-        return Ok(());
-    }
-    let pairs = report.attacks.len();
-    outln!(
-        "{prefix}invalid: {pairs} attacking {} on a {n}x{n} board",
-        if pairs == 1 { "pair" } else { "pairs" }
-    )?;
-    for x in report.attacks.iter().take(PRINT_MAX) {
-        outln!(
-            "  queen at row {}, column {} and queen at row {}, column {}: {}",
-            x.a.0 + 1,
-            x.a.1 + 1,
-            x.b.0 + 1,
-            x.b.1 + 1,
-            x.line
-        )?;
-    }
-    if pairs > PRINT_MAX {
-        outln!("  … and {} more (--json lists them all)", pairs - PRINT_MAX)?;
-    }
-    Ok(())
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {

@@ -2,9 +2,9 @@
 
 use std::process::ExitCode;
 
-use damier::queens::corners::{self, Corners, EXTEND_CONDITION, REDUCE_CONDITION, Side};
+use damier::queens::corners;
 
-use crate::util::output::{Report, outln};
+use crate::util::output::Report;
 use crate::util::{interrupt, progress::Progress};
 
 /// Arguments of `damier queens corners`.
@@ -36,32 +36,4 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     };
     result.print(a.json)?;
     Ok(ExitCode::SUCCESS)
-}
-
-impl Report for Corners {
-    fn print_text(&self) -> anyhow::Result<()> {
-        let (n, m) = (self.n, self.n + 1);
-        let show = |s: &Side| -> std::io::Result<()> {
-            let [nw, ne, sw, se] = s.per_corner;
-            outln!("  per corner: nw {nw}, ne {ne}, sw {sw}, se {se}; at least one corner: {}", s.any)?;
-            for (corner, from, to) in &s.examples {
-                let f: Vec<String> = from.one_based().iter().map(u64::to_string).collect();
-                let t: Vec<String> = to.one_based().iter().map(u64::to_string).collect();
-                outln!("  e.g. {}: ({}) -> ({})", corner.name(), f.join(", "), t.join(", "))?;
-            }
-            Ok(())
-        };
-        outln!(
-            "Reduce: solutions of {m} that give a solution of {n} by removing a corner queen's row and column"
-        )?;
-        outln!("  condition: {REDUCE_CONDITION}")?;
-        outln!("  {} of {m}", crate::util::plural(self.reduce.solutions, "solution"))?;
-        show(&self.reduce)?;
-        outln!("Extend: solutions of {n} that extend to {m} with a queen in a new corner")?;
-        outln!("  condition: {EXTEND_CONDITION}")?;
-        outln!("  {} of {n}", crate::util::plural(self.extend.solutions, "solution"))?;
-        show(&self.extend)?;
-        outln!("(per corner the two counts agree: removing and adding a corner queen are inverse maps)")?;
-        Ok(())
-    }
 }

@@ -8,11 +8,11 @@ use damier::queens;
 use damier::queens::count::journal::JournalDevice;
 use damier::queens::count::long::LongCount;
 use damier::queens::count::tasks::TaskEngine;
-use damier::queens::count::{CountOptions, Share, ShareCount, TimedCounts};
+use damier::queens::count::{CountOptions, Share, TimedCounts};
 
 use super::device::{Device, GpuArgs};
 use crate::util::OutputPath;
-use crate::util::output::{Report, outln};
+use crate::util::output::Report;
 use crate::util::test_hooks;
 
 /// Arguments of `damier queens count`.
@@ -187,34 +187,6 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     report.print(a.json)?;
     // No solution is a "no" answer, as for `queens list`, `first` and `solve` (exit 1).
     Ok(if report.total == 0 { ExitCode::from(crate::util::exit::NO) } else { ExitCode::SUCCESS })
-}
-
-impl Report for TimedCounts {
-    fn print_text(&self) -> anyhow::Result<()> {
-        outln!(
-            "n = {}: {}, {} unique up to symmetry ({} s)",
-            self.n,
-            crate::util::plural(self.total, "solution"),
-            self.unique,
-            crate::util::number(self.seconds)
-        )?;
-        Ok(())
-    }
-}
-
-impl Report for ShareCount {
-    fn print_text(&self) -> anyhow::Result<()> {
-        outln!(
-            "n = {}, share {} of {}: {} in this share ({} s); add the shares' --json \
-             outputs with `damier queens sum`",
-            self.n,
-            self.share,
-            self.shares,
-            crate::util::plural(self.share_total, "solution"),
-            crate::util::number(self.seconds)
-        )?;
-        Ok(())
-    }
 }
 
 #[cfg(test)]

@@ -1,11 +1,10 @@
 //! `damier queens first N`: the first solution in backtracking order (the course chapter's
 //! "stop at the first solution" exercise), with the number of queens placed to reach it.
 
-use damier::queens::search::{self, FirstSolution};
+use damier::queens::search;
 use std::process::ExitCode;
 
-use super::shared::BOARD_MAX;
-use crate::util::output::{Report, errln, out, outln};
+use crate::util::output::{Report, errln, outln};
 use crate::util::{exit, interrupt};
 
 /// Arguments of `damier queens first`.
@@ -37,24 +36,4 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         (_, false) => report.print(a.json)?,
     }
     Ok(if report.placement.is_some() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
-}
-
-impl Report for FirstSolution {
-    fn print_text(&self) -> anyhow::Result<()> {
-        match &self.placement {
-            Some(p) => {
-                outln!(
-                    "n = {}: first solution S = {p} ({} placed, {} s)",
-                    self.n,
-                    crate::util::plural(self.nodes, "queen"),
-                    crate::util::number(self.seconds)
-                )?;
-                if p.n() <= BOARD_MAX {
-                    out!("{}", p.board())?;
-                }
-            }
-            None => outln!("n = {}: no solution ({} queens placed)", self.n, self.nodes)?,
-        }
-        Ok(())
-    }
 }

@@ -8,10 +8,10 @@ use std::process::ExitCode;
 
 use damier::queens::count::journal::{self, JournalContents};
 use damier::queens::count::long::{self, JournalStatus, Recheck};
-use damier::queens::count::recount::{Detection, SampleSize};
+use damier::queens::count::recount::SampleSize;
 
-use crate::util::output::{Report, errln, outln};
-use crate::util::{exit, interrupt, number, plural, progress::Progress};
+use crate::util::output::{Report, errln};
+use crate::util::{exit, interrupt, progress::Progress};
 
 /// Arguments of `damier queens journal`.
 #[derive(Debug, clap::Args)]
@@ -84,77 +84,4 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     report.print(a.json)?;
     Ok(code)
-}
-
-/// What a recheck of this size proves, in a sentence.
-fn detection_text(d: &Detection) -> String {
-    if d.sampled > 0 && d.sampled == d.population {
-        return "every recorded task recounted: a recheck that agrees proves the total".to_string();
-    }
-    let ninety_nine = match d.forged_for_99 {
-        Some(k) => format!("{} or more 99 % of the time", plural(k, "wrong record")),
-        None => "none for sure".to_string(),
-    };
-    format!(
-        "a sample this size catches a single wrong or forged record with probability {}, {ninety_nine}; \
-         --recheck 100% proves the total",
-        percent(d.catch_one)
-    )
-}
-
-/// A probability as a percentage, with enough digits to tell small ones apart.
-fn percent(p: f64) -> String {
-    let x = 100.0 * p;
-    format!("{} %", number(x))
-}
-
-impl Report for JournalStatus {
-    fn print_text(&self) -> anyhow::Result<()> {
-        let r = self;
-        outln!(
-            "n = {}, share {} of {}, {} engine{} (damier {}): {} of {} tasks done, {} left",
-            r.n,
-            r.share,
-            r.shares,
-            r.strategy.name(),
-            r.device.map_or(String::new(), |d| format!(" on {}", d.name())),
-            r.version,
-            r.done,
-            r.tasks,
-            r.left
-        )?;
-        match (r.total, r.unique) {
-            (Some(t), Some(u)) => {
-                outln!("finished: {}, {u} unique up to symmetry", crate::util::plural(t, "solution"))?
-            }
-            _ => outln!("solutions so far in this share: {}", r.share_total)?,
-        }
-        let rate = r.rate.map_or("unknown".to_string(), |x| format!("{} tasks/s", number(x)));
-        let eta = r
-            .eta_seconds
-            .map_or("unknown".to_string(), |s| format!("{} s ({} h)", number(s), number(s / 3600.0)));
-        outln!(
-            "{}, {} worker seconds on finished tasks, rate {rate}, ETA {eta}",
-            crate::util::plural(r.sessions as u64, "session"),
-            number(r.task_seconds)
-        )?;
-        if r.torn_lines > 0 {
-            outln!(
-                "{} at the end dropped: those tasks run again",
-                crate::util::plural(r.torn_lines as u64, "torn line")
-            )?;
-        }
-        if let Some(c) = &r.recheck {
-            outln!(
-                "recheck: {} of the {} recorded tasks recounted by the {} engine (seed {}): {}",
-                c.tasks.len(),
-                r.done,
-                c.engine.name(),
-                c.seed,
-                if c.agree { "all agree".to_string() } else { format!("{} disagree", c.mismatches.len()) }
-            )?;
-            outln!("{}", detection_text(&c.detection))?;
-        }
-        Ok(())
-    }
 }

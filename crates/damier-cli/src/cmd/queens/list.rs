@@ -11,6 +11,7 @@ use damier::queens::search::{self, Solutions};
 use damier::queens::{Placement, sample, symmetry};
 
 use super::shared::BOARD_MAX;
+use crate::report::queens::DrawnText;
 use crate::util::output::{Report, errln};
 use crate::util::{interrupt, output, progress::Progress};
 
@@ -62,53 +63,6 @@ fn run_random(a: &Args, k: u64) -> anyhow::Result<ExitCode> {
     let boards = !a.no_boards && a.n <= BOARD_MAX;
     DrawnText { drawn: &drawn, columns: a.columns, boards }.print(a.json)?;
     Ok(if drawn.solutions.is_empty() { ExitCode::from(crate::util::exit::NO) } else { ExitCode::SUCCESS })
-}
-
-/// The text of a draw: as the listing, or the columns alone (the header on stderr).
-#[derive(serde::Serialize)]
-#[serde(transparent)]
-struct DrawnText<'a> {
-    drawn: &'a sample::Drawn,
-    #[serde(skip)]
-    columns: bool,
-    #[serde(skip)]
-    boards: bool,
-}
-
-impl Report for DrawnText<'_> {
-    fn print_text(&self) -> anyhow::Result<()> {
-        let d = self.drawn;
-        let mut out = output::stdout();
-        if d.solutions.is_empty() {
-            if self.columns {
-                errln!("n = {}: no solution", d.n);
-            } else {
-                writeln!(out, "n = {}: no solution", d.n)?;
-            }
-        } else {
-            let how = match d.sampler {
-                sample::Sampler::Uniform => "uniformly among all solutions",
-                sample::Sampler::LocalSearch => "by local search (random, not uniform)",
-            };
-            let header = format!("n = {}: {} solutions drawn {how}, seed {}", d.n, d.solutions.len(), d.seed);
-            if self.columns {
-                errln!("{header}");
-                for p in &d.solutions {
-                    writeln!(out, "{}", super::shared::columns_line(&p.one_based()))?;
-                }
-            } else {
-                writeln!(out, "{header}")?;
-                for (i, p) in d.solutions.iter().enumerate() {
-                    writeln!(out, "{}: {p}", i + 1)?;
-                    if self.boards {
-                        writeln!(out, "{}", p.board())?;
-                    }
-                }
-            }
-        }
-        out.flush()?;
-        Ok(())
-    }
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {

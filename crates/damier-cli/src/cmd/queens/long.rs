@@ -6,11 +6,11 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use damier::queens::count::long::{LongCount, LongCountError, LongCountResult, LongRun, LongTotal};
+use damier::queens::count::long::{LongCount, LongCountError, LongCountResult, LongRun};
 use damier::queens::count::tasks::{TaskDone, TaskEngine, TaskError};
 
-use crate::util::output::{Report, errln, outln};
-use crate::util::{exit, interrupt, plural, progress::Progress};
+use crate::util::output::{Report, errln};
+use crate::util::{exit, interrupt, progress::Progress};
 
 /// A long count as the CLI runs it: the library's plan, and what the CLI adds.
 pub(super) struct Run {
@@ -122,32 +122,4 @@ pub(super) fn conclude(
     complete(&mut result);
     result.print(r.json)?;
     Ok(ExitCode::SUCCESS)
-}
-
-impl Report for LongCountResult {
-    fn print_text(&self) -> anyhow::Result<()> {
-        let what = match self.total {
-            LongTotal::Share { share, shares, share_total } => {
-                format!("share {share} of {shares}: {} in this share", plural(share_total, "solution"))
-            }
-            LongTotal::Whole { total, unique } => {
-                format!("{}, {unique} unique up to symmetry", plural(total, "solution"))
-            }
-        };
-        let mut notes = vec![format!("{}, {} engine", plural(self.tasks, "task"), self.strategy.name())];
-        if let Some(resumed) = self.resumed_tasks {
-            notes.push(format!("{resumed} read back from the journal"));
-        }
-        if let (Some(v), Some(seed)) = (self.verified_tasks, self.seed) {
-            notes.push(format!("{v} sampled tasks recounted by both engines, all agree (seed {seed})"));
-        }
-        if let Some(p) = self.processes {
-            notes.push(format!("processes {p}"));
-        }
-        if let Some(by) = &self.tasks_by_process {
-            notes.push(format!("tasks_by_process {}", serde_json::to_string(by)?));
-        }
-        outln!("n = {}, {what} ({}; {} s)", self.n, notes.join("; "), crate::util::number(self.seconds))?;
-        Ok(())
-    }
 }

@@ -1,15 +1,8 @@
 //! What the queens commands share: the board size drawn, the `--columns` line, the counter
 //! run under Ctrl-C with its progress bar.
 
+pub(super) use crate::report::queens::{BOARD_MAX, columns_line};
 use crate::util::progress::Progress;
-
-/// Boards are drawn up to this size by default; wider ones do not fit a terminal.
-pub(super) const BOARD_MAX: u32 = 32;
-
-/// 1-based columns separated by spaces: the `--columns` line, which `queens check` reads.
-pub(super) fn columns_line(cols: &[u64]) -> String {
-    cols.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
-}
 
 /// The counts of n with chosen options (engine, vector unit), on the current pool, with a
 /// progress bar (on a terminal) over its tasks; Ctrl-C surfaces as `Interrupted` in the error

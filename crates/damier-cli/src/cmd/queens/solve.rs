@@ -247,10 +247,3 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     w.flush()?;
     Ok(ExitCode::SUCCESS)
 }
-
-impl Report for NoSolution {
-    /// Nothing on stdout: the command says it on stderr.
-    fn print_text(&self) -> anyhow::Result<()> {
-        Ok(())
-    }
-}

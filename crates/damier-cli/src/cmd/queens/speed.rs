@@ -13,8 +13,7 @@ use damier_bench::speed::{Measurement, Metric, Source, SpeedTable};
 
 use crate::util::chart::{self, Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::csv_file::{self, Invalid};
-use crate::util::number;
-use crate::util::output::{self, Report, outln};
+use crate::util::output::{self, Report};
 use crate::util::{InputFile, OutputPath};
 
 /// Arguments of `damier queens speed`.
@@ -201,44 +200,4 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     table.print(a.json)?;
     Ok(ExitCode::SUCCESS)
-}
-
-impl Report for SpeedTable {
-    fn print_text(&self) -> anyhow::Result<()> {
-        outln!(
-            "{:>3}  {:<16} {:<10} {:<16} {:>12}  {:<9} {}",
-            "n",
-            "metric",
-            "program",
-            "build",
-            "value",
-            "source",
-            "date"
-        )?;
-        for r in &self.rows {
-            let metric = match r.metric {
-                Metric::CpuSeconds => "CPU seconds",
-                Metric::NsPerSolution => "ns / solution",
-            };
-            let source = match r.source {
-                Source::Measured => "measured",
-                Source::Estimate => "estimate",
-            };
-            outln!(
-                "{:>3}  {metric:<16} {:<10} {:<16} {:>12}  {source:<9} {}",
-                r.n,
-                r.program,
-                r.isa,
-                number(r.value),
-                r.date
-            )?;
-        }
-        if !self.ratios.is_empty() {
-            outln!("damier's CPU time over the other program's fastest, whole counts:")?;
-            for r in &self.ratios {
-                outln!("{:>3}  {:<10} {}x  ({})", r.n, r.isa, number(r.ratio), r.other)?;
-            }
-        }
-        Ok(())
-    }
 }

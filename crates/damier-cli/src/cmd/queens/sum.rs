@@ -12,7 +12,7 @@ use anyhow::Context;
 use damier::queens;
 
 use crate::util::input;
-use crate::util::output::{Report, outln};
+use crate::util::output::Report;
 
 /// Arguments of `damier queens sum`.
 #[derive(Debug, clap::Args)]
@@ -44,18 +44,4 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     queens::count::SummedShares::of(&reports)?.print(a.json)?;
     Ok(ExitCode::SUCCESS)
-}
-
-impl Report for queens::count::SummedShares {
-    fn print_text(&self) -> anyhow::Result<()> {
-        outln!(
-            "n = {}: {}, {} unique up to symmetry (from {} shares, {} s of counting in all)",
-            self.counts.n,
-            crate::util::plural(self.counts.total, "solution"),
-            self.counts.unique,
-            self.shares,
-            crate::util::number(self.counts.seconds)
-        )?;
-        Ok(())
-    }
 }

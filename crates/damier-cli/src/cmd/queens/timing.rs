@@ -15,10 +15,11 @@ use damier::control::Control;
 use damier::queens;
 use damier_bench::tables::{self, QueensTiming};
 
+use crate::report::queens::Table;
+use crate::util::OutputPath;
 use crate::util::chart::{Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::csv_file::{self, format};
-use crate::util::output::{Report, outln};
-use crate::util::{OutputPath, number};
+use crate::util::output::Report;
 use crate::util::{interrupt, output, progress::Progress};
 
 /// Arguments of `damier queens timing`.
@@ -130,31 +131,4 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     Table { rows, naive_max: a.naive_max, to: a.to }.print(a.json)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The table of `queens timing` (its JSON: the list of rows).
-#[derive(serde::Serialize)]
-#[serde(transparent)]
-struct Table {
-    rows: Vec<QueensTiming>,
-    /// Largest n of the naive counter (the text says where it stopped).
-    #[serde(skip)]
-    naive_max: u32,
-    /// Largest n.
-    #[serde(skip)]
-    to: u32,
-}
-
-impl Report for Table {
-    fn print_text(&self) -> anyhow::Result<()> {
-        outln!("{:>3} {:>14} {:>14} {:>16}", "n", "naive (s)", "fast (s)", "solutions")?;
-        for r in &self.rows {
-            let naive = r.naive_seconds.map_or_else(|| "-".into(), number);
-            outln!("{:>3} {naive:>14} {:>14} {:>16}", r.n, number(r.fast_seconds), r.total)?;
-        }
-        if self.to > self.naive_max {
-            outln!("(the naive counter stops at n = {}: it grows like n!; see --naive-max)", self.naive_max)?;
-        }
-        Ok(())
-    }
 }

@@ -1,0 +1,290 @@
+//! The text of the queens automaton: `automaton run`, `sweep`, `scale`, `trap`, `growth` and
+//! `bench`.
+
+use damier::automaton::experiment::{RunRecord, ScaleRecord, SweepRecord, UnsolvableRun};
+use damier::automaton::growth::{Fit, GrowthResult, PowerFit};
+use damier::automaton::trap::TrapExperiment;
+use damier::automaton::{Automaton, Params, StartSignals, text};
+use damier::queens::count::known::LAST_KNOWN_N;
+use damier_bench::tables::AutomatonRate;
+
+use crate::util::number;
+use crate::util::output::{Report, out, outln};
+
+fn show(v: Option<f64>) -> String {
+    v.map(crate::util::number).unwrap_or_else(|| "-".into())
+}
+
+impl Report for RunRecord {
+    fn print_text(&self) -> anyhow::Result<()> {
+        if let Some(p) = self.placement.as_ref().filter(|_| self.solved) {
+            let cols: Vec<String> = p.one_based().iter().map(u64::to_string).collect();
+            outln!(
+                "solved at step {} after {} moves ({}absorbing), {} s",
+                self.steps,
+                self.moves,
+                if self.absorbing { "" } else { "not yet " },
+                crate::util::number(self.seconds)
+            )?;
+            outln!("placement (1-based column per row): {}", cols.join(" "))?;
+        } else {
+            outln!(
+                "no solution within {} steps ({} moves), {} s",
+                self.steps,
+                self.moves,
+                crate::util::number(self.seconds)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl Report for UnsolvableRun {
+    fn print_text(&self) -> anyhow::Result<()> {
+        outln!("no solution exists for n = {}", self.record.params.n)?;
+        Ok(())
+    }
+}
+
+impl Report for SweepRecord {
+    fn print_text(&self) -> anyhow::Result<()> {
+        outln!(
+            "model {} n = {}{} seed = {}, {} runs per eps",
+            self.model,
+            self.n,
+            self.eta.map(|e| format!(" eta = {e}")).unwrap_or_default(),
+            self.seed,
+            self.samples
+        )?;
+        outln!(
+            "{:>8} {:>7} {:>9} {:>12} {:>25} {:>12} {:>12}",
+            "eps",
+            "solved",
+            "censored",
+            "mean steps",
+            "95% interval",
+            "median",
+            "mean moves"
+        )?;
+        for p in &self.points {
+            let s = &p.summary;
+            let ci = s
+                .ci95
+                .map(|c| format!("[{}, {}]", crate::util::number(c.0), crate::util::number(c.1)))
+                .unwrap_or_else(|| "-".into());
+            outln!(
+                "{:>8} {:>7} {:>9} {:>12} {:>25} {:>12} {:>12}",
+                p.eps,
+                s.solved,
+                s.censored,
+                show(s.mean_steps),
+                ci,
+                show(s.median_steps),
+                show(s.mean_moves)
+            )?;
+        }
+        outln!("{} s", crate::util::number(self.seconds))?;
+        Ok(())
+    }
+}
+
+impl Report for ScaleRecord {
+    fn print_text(&self) -> anyhow::Result<()> {
+        outln!(
+            "eps = {}{} seed = {}, {} runs per point; 1/d with C(n^2, n) positions and q(n) of OEIS A000170",
+            self.eps,
+            self.eta.map(|e| format!(" eta = {e}")).unwrap_or_default(),
+            self.seed,
+            self.samples
+        )?;
+        outln!(
+            "{:>5} {:>3} {:>7} {:>9} {:>12} {:>12} {:>12} {:>12} {:>9}",
+            "model",
+            "n",
+            "solved",
+            "censored",
+            "mean steps",
+            "median",
+            "mean moves",
+            "1/d",
+            "seconds"
+        )?;
+        for p in &self.points {
+            let s = &p.summary;
+            let d = match self.inverse_density_at(p.n) {
+                // No one has counted the solutions past the known terms: no number to show.
+                None if !self.density_left_out && p.n > LAST_KNOWN_N => "unknown".into(),
+                d => show(d),
+            };
+            outln!(
+                "{:>5} {:>3} {:>7} {:>9} {:>12} {:>12} {:>12} {:>12} {:>9}",
+                p.model.name(),
+                p.n,
+                s.solved,
+                s.censored,
+                show(s.mean_steps),
+                show(s.median_steps),
+                show(s.mean_moves),
+                d,
+                crate::util::number(p.seconds)
+            )?;
+        }
+        outln!("{} s", crate::util::number(self.seconds))?;
+        Ok(())
+    }
+}
+
+/// The text of a trap experiment also says the runs' number and cap.
+#[derive(serde::Serialize)]
+#[serde(transparent)]
+pub(crate) struct TrapText<'a> {
+    pub(crate) report: &'a TrapExperiment,
+    #[serde(skip)]
+    pub(crate) samples: u64,
+    #[serde(skip)]
+    pub(crate) max_steps: u64,
+}
+
+impl Report for TrapText<'_> {
+    fn print_text(&self) -> anyhow::Result<()> {
+        let report = self.report;
+        let (t, robust, model) = (report, report.robust, report.model);
+        match report.figure {
+            1 => outln!(
+                "fig. 1 ({0} x {0}): not a solution, every queen threatened, and no queen has a \
+                 neighbour where SAFEGO holds (so no one-cell move reaches a safe cell)",
+                t.n
+            )?,
+            _ => outln!(
+                "fig. 7 (6 x 6): 4 fixed queens in columns c..f (3 to 6), 2 queens in the triangle of \
+                 cells {}; the fixed queens never share a line with the triangle{}",
+                report
+                    .triangle
+                    .iter()
+                    .map(|[r, c]| format!("(row {r}, column {c})"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if robust == Some(true) {
+                    " and the trap holds whatever the signals do"
+                } else {
+                    ";\nwith true signals the free triangle cell is the unique least-signalled destination \
+                     (no layout is a trap whatever the signals: stale signals can let a queen out)"
+                }
+            )?,
+        }
+        out!("{}", report.position)?;
+        let mut aut = Automaton::from_position(&Params::new(model, t.n)?, &t.counts, StartSignals::True, 0)?;
+        aut.set_true_signals();
+        outln!("with its true signals:")?;
+        out!("{}", text::render(&aut))?;
+        outln!(
+            "{} runs per setting from this position with true signals, cap {} steps:",
+            self.samples,
+            self.max_steps
+        )?;
+        for c in &report.cases {
+            outln!(
+                "  model {} eps = {}{}{}: {} solved, {} censored, mean steps {}",
+                c.model,
+                c.eps,
+                if c.model.uses_eta() { format!(" eta = {}", c.eta) } else { String::new() },
+                if c.ideal_signals { " (signals reset to the truth after each move)" } else { "" },
+                c.summary.solved,
+                c.summary.censored,
+                show(c.summary.mean_steps)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+pub(crate) fn fit_text(f: &Fit) -> String {
+    format!("×{} per n [{}, {}]", number(f.rate), number(f.rate_interval.0), number(f.rate_interval.1))
+}
+
+pub(crate) fn power_text(p: &PowerFit) -> String {
+    format!("n^{} [{}, {}]", number(p.exponent), number(p.exponent_interval.0), number(p.exponent_interval.1))
+}
+
+impl Report for GrowthResult {
+    fn print_text(&self) -> anyhow::Result<()> {
+        outln!(
+            "{} runs; eps = {}{}; censored beyond {} steps (model 1), {} (model 2), {} generations (model 3); intervals: 95% bootstrap, {} resamples, seed {}",
+            self.runs,
+            self.eps,
+            self.eta.map(|e| format!(" eta = {e}")).unwrap_or_default(),
+            self.pair_max_steps,
+            self.cell_max_steps,
+            self.row_max_steps,
+            self.resamples,
+            self.boot_seed
+        )?;
+        for s in &self.series {
+            outln!("\n{}", s.name)?;
+            outln!(
+                "{:>5} {:>5} {:>8} {:>10} {:>24} {:>10} {:>10}",
+                "n",
+                "runs",
+                "censored",
+                "mean",
+                "95% interval",
+                "median",
+                "cpu s/run"
+            )?;
+            for p in &s.points {
+                let ci = p.point.interval.map(|(l, h)| format!("[{}, {}]", show(Some(l)), show(Some(h))));
+                outln!(
+                    "{:>5} {:>5} {:>8} {:>10} {:>24} {:>10} {:>10}",
+                    p.point.n,
+                    p.point.runs,
+                    p.point.censored,
+                    show(p.point.mean),
+                    ci.unwrap_or_else(|| "-".into()),
+                    show(p.point.median),
+                    show(p.mean_cpu_s)
+                )?;
+            }
+            match (&s.fit, &s.fit_error) {
+                (Some(f), _) => {
+                    outln!("growth: {} (fitted on n = {:?}), residuals {}", fit_text(f), f.ns, number(f.rss))?
+                }
+                (None, Some(e)) => outln!("growth: no fit: {e}")?,
+                (None, None) => {}
+            }
+            if let Some(p) = &s.power_fit {
+                outln!("power law: {}, residuals {}", power_text(p), number(p.rss))?;
+            }
+            if let Some(b) = s.better_fit {
+                outln!("better fit: {b}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The table (its JSON: the list of rows).
+impl Report for Vec<AutomatonRate> {
+    fn print_text(&self) -> anyhow::Result<()> {
+        outln!(
+            "{:>5} {:>4} {:>7} {:>14} {:>9} {:>16}",
+            "model",
+            "n",
+            "threads",
+            "updates",
+            "seconds",
+            "M updates/s"
+        )?;
+        for r in self {
+            outln!(
+                "{:>5} {:>4} {:>7} {:>14} {:>9} {:>16}",
+                r.model.name(),
+                r.n,
+                r.threads,
+                r.updates,
+                crate::util::number(r.seconds),
+                crate::util::number(r.updates_per_second / 1e6)
+            )?;
+        }
+        Ok(())
+    }
+}
