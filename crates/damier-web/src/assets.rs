@@ -3,7 +3,8 @@
 //!
 //! Every page is one template (`assets/layout.html`: the head, the navigation, the footer)
 //! around the page's own content (`assets/<page>.html`, what goes in `<main>`), put together
-//! once: [`PAGES`] lists them, and the navigation is made from that list.
+//! once: [`PAGES`] lists them, and the navigation, the home page's cards and the scripts
+//! served are made from that list (a new page is one entry there and its files).
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -31,11 +32,39 @@ pub struct Page {
     pub title: Option<&'static str>,
     /// The footer's line.
     pub footer: &'static str,
-    /// Its JavaScript module, if any.
+    /// Its JavaScript module, if any: the path it is served at.
     pub script: Option<&'static str>,
-    /// What goes in `<main>`; a page with an explanation of its problem holds it in a panel
+    /// That module's source.
+    pub script_source: Option<&'static str>,
+    /// The page's file: its card on the home page, if any (up to [`CARD_END`]), then what goes
+    /// in `<main>`; a page with an explanation of its problem holds it in a panel
     /// `id="about"`, which the footer links to.
     pub content: &'static str,
+}
+
+/// The line that ends a page's card, at the top of its file.
+pub const CARD_END: &str = "<!-- /card -->\n";
+
+/// Where the home page takes the cards of every page, in [`PAGES`]' order.
+const CARDS: &str = "<!-- cards -->\n";
+
+impl Page {
+    /// The page's card on the home page (an `<a class="card">` to it), if its file has one.
+    pub fn card(&self) -> Option<&'static str> {
+        self.content.split_once(CARD_END).map(|(card, _)| card)
+    }
+
+    /// What goes in `<main>`: the file after its card, the cards of every page in place of
+    /// [`CARDS`].
+    pub fn main(&self) -> Cow<'static, str> {
+        let main = self.content.split_once(CARD_END).map_or(self.content, |(_, main)| main);
+        if main.contains(CARDS) {
+            let cards: String = PAGES.iter().filter_map(Page::card).collect();
+            Cow::Owned(main.replacen(CARDS, &cards, 1))
+        } else {
+            Cow::Borrowed(main)
+        }
+    }
 }
 
 const HTML: &str = "text/html; charset=utf-8";
@@ -45,28 +74,36 @@ const JS: &str = "text/javascript; charset=utf-8";
 const LAYOUT: &str = include_str!("../assets/layout.html");
 
 macro_rules! page {
-    ($path:literal, $file:literal, $name:literal, $title:expr, $footer:literal, $script:expr) => {
+    ($path:literal, $file:literal, $name:literal, $title:expr, $footer:literal) => {
         Page {
             path: $path,
             name: $name,
             title: $title,
             footer: $footer,
-            script: $script,
+            script: None,
+            script_source: None,
             content: include_str!(concat!("../assets/", $file)),
+        }
+    };
+    ($path:literal, $file:literal, $name:literal, $title:expr, $footer:literal, $script:literal) => {
+        Page {
+            script: Some(concat!("/", $script)),
+            script_source: Some(include_str!(concat!("../assets/", $script))),
+            ..page!($path, $file, $name, $title, $footer)
         }
     };
 }
 
 /// The pages, in the navigation's order.
 pub const PAGES: &[Page] = &[
-    page!("/", "index.html", "Home", None, "damier · runs locally, fetches nothing from the internet", None),
+    page!("/", "index.html", "Home", None, "damier · runs locally, fetches nothing from the internet"),
     page!(
         "/lights",
         "lights.html",
         "Lights Out",
         Some("Lights Out"),
         "damier · Lights Out over GF(2)",
-        Some("/lights.js")
+        "lights.js"
     ),
     page!(
         "/walk",
@@ -74,7 +111,7 @@ pub const PAGES: &[Page] = &[
         "The walk",
         Some("The walk"),
         "damier · the pawn walk (\"promenade binaire\")",
-        Some("/walk.js")
+        "walk.js"
     ),
     page!(
         "/automaton",
@@ -82,19 +119,19 @@ pub const PAGES: &[Page] = &[
         "Queens automaton",
         Some("Queens automaton"),
         "damier · the queens cellular automaton",
-        Some("/automaton.js")
+        "automaton.js"
     ),
-    page!("/queens", "queens.html", "n queens", Some("n queens"), "damier · n queens", Some("/queens.js")),
+    page!("/queens", "queens.html", "n queens", Some("n queens"), "damier · n queens", "queens.js"),
     page!(
         "/factor",
         "factor.html",
         "Factoring",
         Some("Factoring automaton"),
         "damier · the factoring automaton",
-        Some("/factor.js")
+        "factor.js"
     ),
-    page!("/big", "big.html", "Huge boards", Some("Huge boards"), "damier · huge boards", Some("/big.js")),
-    page!("/count", "count.html", "Counting", Some("Counting"), "damier · counting", Some("/count.js")),
+    page!("/big", "big.html", "Huge boards", Some("Huge boards"), "damier · huge boards", "big.js"),
+    page!("/count", "count.html", "Counting", Some("Counting"), "damier · counting", "count.js"),
 ];
 
 macro_rules! asset {
@@ -107,22 +144,20 @@ macro_rules! asset {
     };
 }
 
-/// Every embedded file: the pages, put together, then the styles, scripts and icon.
+/// Every embedded file: the pages, put together, then the styles, the scripts (the shared
+/// one, then each page's) and icon.
 pub static ASSETS: LazyLock<Vec<Asset>> = LazyLock::new(|| {
     let pages = PAGES.iter().map(|p| Asset { path: p.path, content_type: HTML, body: Cow::Owned(render(p)) });
+    let scripts = PAGES.iter().filter_map(|p| {
+        Some(Asset { path: p.script?, content_type: JS, body: Cow::Borrowed(p.script_source?) })
+    });
     pages
         .chain([
             asset!("/style.css", "style.css", "text/css; charset=utf-8"),
             asset!("/common.js", "common.js", JS),
-            asset!("/lights.js", "lights.js", JS),
-            asset!("/walk.js", "walk.js", JS),
-            asset!("/automaton.js", "automaton.js", JS),
-            asset!("/queens.js", "queens.js", JS),
-            asset!("/factor.js", "factor.js", JS),
-            asset!("/big.js", "big.js", JS),
-            asset!("/count.js", "count.js", JS),
-            asset!("/favicon.svg", "favicon.svg", "image/svg+xml"),
         ])
+        .chain(scripts)
+        .chain([asset!("/favicon.svg", "favicon.svg", "image/svg+xml")])
         .collect()
 });
 
@@ -137,7 +172,7 @@ fn render(page: &Page) -> String {
         })
         .collect();
     let title = page.title.map_or("damier lab".to_string(), |t| format!("{t} · damier lab"));
-    let footer = if page.content.contains(r#"id="about""#) {
+    let footer = if page.main().contains(r#"id="about""#) {
         format!(r##"{} · <a href="#about">the problem, explained</a>"##, page.footer)
     } else {
         page.footer.to_string()
@@ -150,7 +185,7 @@ fn render(page: &Page) -> String {
         .replacen("{{nav}}", &nav, 1)
         .replacen("{{footer}}", &footer, 1)
         .replacen("{{script}}", &script, 1)
-        .replacen("{{main}}", page.content, 1)
+        .replacen("{{main}}", &page.main(), 1)
 }
 
 /// The embedded file at `uri`'s path, or a 404 page.
@@ -191,7 +226,7 @@ mod tests {
                 page.path
             );
             assert!(!html.contains("{{"), "{}: a placeholder left", page.path);
-            assert!(html.contains(page.content), "{}", page.path);
+            assert!(html.contains(&*page.main()), "{}", page.path);
             // The navigation names every page and marks this one only.
             assert_eq!(html.matches(r#"aria-current="page""#).count(), 1, "{}", page.path);
             assert!(
@@ -209,7 +244,7 @@ mod tests {
             }
             // Every problem's page explains its problem, and links to the explanation.
             if page.path != "/" {
-                assert!(page.content.contains(r#"id="about""#), "{}: no explanation", page.path);
+                assert!(page.main().contains(r#"id="about""#), "{}: no explanation", page.path);
                 assert!(html.contains(r##"href="#about""##), "{}", page.path);
             }
             // The script is one of the embedded files.
@@ -217,5 +252,26 @@ mod tests {
                 assert!(ASSETS.iter().any(|a| a.path == s), "{s}");
             }
         }
+    }
+
+    /// The home page shows a card for every problem's page, in the navigation's order, and
+    /// no page shows its own card in its content.
+    #[test]
+    fn the_home_page_has_every_page_s_card() {
+        let home = render(&PAGES[0]);
+        let mut at = 0;
+        for page in &PAGES[1..] {
+            let card = page.card().unwrap_or_else(|| panic!("{}: no card", page.path));
+            assert!(
+                card.trim_start().starts_with(&format!(r#"<a class="card" href="{}">"#, page.path)),
+                "{card}"
+            );
+            let found = home[at..]
+                .find(card)
+                .unwrap_or_else(|| panic!("{}: not on the home page, in order", page.path));
+            at += found + card.len();
+            assert!(!render(page).contains(card), "{}", page.path);
+        }
+        assert!(!home.contains("<!--"), "no marker left");
     }
 }
