@@ -10,8 +10,10 @@ import pytest
 import damier
 
 STUBS = pathlib.Path(damier.__file__).parent
-MODULES = {"__init__": damier, "queens": damier.queens, "lights": damier.lights, "walk": damier.walk,
-           "automaton": damier.automaton}
+# The package and each of its submodules (from `damier.__all__`: a new one is checked too).
+MODULES = {"__init__": damier} | {
+    name: getattr(damier, name) for name in damier.__all__ if inspect.ismodule(getattr(damier, name))
+}
 
 
 def stub_tree(name):

@@ -9,14 +9,18 @@ Submodules: :mod:`damier.queens`, :mod:`damier.lights`, :mod:`damier.automaton`,
 """
 
 import sys as _sys
+import types as _types
 
 from . import _damier
-from ._damier import __version__, automaton, factor, lights, queens, walk
+from ._damier import __version__, factor
 
-# The compiled submodules are attributes of `_damier`; registering them makes
+# The compiled submodules: the modules among `_damier`'s attributes, in the order its
+# `src/lib.rs` registers them (a new one needs no line here). Registering them makes
 # `import damier.queens` and `from damier.lights import solve` work too.
-for _name in ("queens", "lights", "automaton", "walk"):
+_SUBMODULES = [_n for _n, _v in vars(_damier).items() if isinstance(_v, _types.ModuleType)]
+for _name in _SUBMODULES:
+    globals()[_name] = getattr(_damier, _name)
     _sys.modules[f"{__name__}.{_name}"] = getattr(_damier, _name)
 del _name
 
-__all__ = ["queens", "lights", "automaton", "walk", "factor", "__version__"]
+__all__ = [*_SUBMODULES, "factor", "__version__"]
