@@ -46,7 +46,7 @@ pub struct Page {
 pub const CARD_END: &str = "<!-- /card -->\n";
 
 /// Where the home page takes the cards of every page, in [`PAGES`]' order.
-const CARDS: &str = "<!-- cards -->\n";
+pub const CARDS: &str = "<!-- cards -->\n";
 
 impl Page {
     /// The page's card on the home page (an `<a class="card">` to it), if its file has one.
