@@ -15,6 +15,9 @@ mod faults;
 #[path = "web/serve.rs"]
 mod serve;
 
+#[path = "web/static_site.rs"]
+mod static_site;
+
 #[path = "web/trust.rs"]
 mod trust;
 

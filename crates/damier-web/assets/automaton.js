@@ -1,6 +1,6 @@
 // The automaton: a run lives on the server (the library's Automaton); the page asks for
 // updates and draws each frame.
-import { api, intInput, say, seedInput, fromLink, toLink, toLinkedSteps } from '/common.js';
+import { api, intInput, say, seedInput, fromLink, toLink, toLinkedSteps } from './common.js';
 
 const $ = (id) => document.getElementById(id);
 const canvas = $('automaton');

@@ -1,7 +1,7 @@
 // Huge boards: a Lights Out board up to 2000 x 2000 solved on the server, both boards drawn
 // from the raw PBM files it answers (which are also the downloads), zoom and pan on a canvas;
 // one n-queens solution by local search drawn as an image.
-import { api, say, newSeed, seedInput, linked, fromLink, toLink } from '/common.js';
+import { api, say, newSeed, seedInput, linked, fromLink, toLink } from './common.js';
 
 const $ = (id) => document.getElementById(id);
 const view = $('view');

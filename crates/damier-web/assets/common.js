@@ -44,6 +44,22 @@ export async function toLinkedSteps(advance, at) {
   }
 }
 
+/**
+ * The lab without a server (the exported static site): the pages carry
+ * <meta name="damier-local">, and every call below is answered by the library compiled to
+ * WebAssembly in a Web Worker (local.js) instead of the server, with the same answers.
+ */
+const local = document.querySelector('meta[name="damier-local"]') ? await import('./local.js') : null;
+
+/** Whether this page runs without a server (the static site). */
+export const serverless = local !== null;
+
+/** The server's answer `{ status, exit, body }` as a call's result, or its ApiError. */
+function outcome(a) {
+  if (a.status !== 200) throw new ApiError(a.body?.error || 'failed', a.status);
+  return { data: a.body, exit: a.exit };
+}
+
 /** An API error: the server's one-line message and the HTTP status. */
 export class ApiError extends Error {
   constructor(message, status) { super(message); this.status = status; }
@@ -54,6 +70,7 @@ export class ApiError extends Error {
  * Resolves to { data, exit } (exit 1 is a "no" answer); rejects with ApiError.
  */
 export async function api(path, body = {}, signal) {
+  if (local) return outcome(await local.call(path, body, null, signal));
   const r = await fetch(`/api/${path}`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal,
   });
@@ -67,6 +84,7 @@ export async function api(path, body = {}, signal) {
  * runs; resolves to { data, exit }. Aborting `signal` cancels the job on the server.
  */
 export async function stream(path, body, onProgress, signal) {
+  if (local) return outcome(await local.call(path, body, onProgress, signal));
   const r = await fetch(`/api/${path}?stream`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal,
   });

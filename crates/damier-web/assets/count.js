@@ -1,6 +1,6 @@
 // Counting: an estimate (queens estimate), a bounded count with live progress (the stream of
 // queens count), and the read-only view of the journal the server was started with.
-import { api, intInput, say, countWithProgress, newSeed, seedInput, linked, toLink } from '/common.js';
+import { api, intInput, say, countWithProgress, newSeed, seedInput, linked, toLink } from './common.js';
 
 const $ = (id) => document.getElementById(id);
 

@@ -1,6 +1,6 @@
 // The factoring automaton: a run lives on the server (the library's factor::FactorAutomaton); the
 // page asks for updates at the chosen pace and draws the grid of each frame.
-import { api, intInput, say, seedInput, Pacer, linked, fromLink, toLink, toLinkedSteps } from '/common.js';
+import { api, intInput, say, seedInput, Pacer, linked, fromLink, toLink, toLinkedSteps } from './common.js';
 
 const $ = (id) => document.getElementById(id);
 const canvas = $('grid');

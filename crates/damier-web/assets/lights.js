@@ -1,6 +1,6 @@
 // Lights Out: the board lives here; hints, solutions, kernel, elimination and chasing come
 // from the API (the same JSON as `damier lights ... --json`).
-import { api, rng, newSeed, intInput, say, makeGrid, drawPattern, linked, fromLink, toLink } from '/common.js';
+import { api, rng, newSeed, intInput, say, makeGrid, drawPattern, linked, fromLink, toLink } from './common.js';
 
 const $ = (id) => document.getElementById(id);
 let W = 5, H = 5;

@@ -1,6 +1,6 @@
 // n queens: listing (paged), classes with their symmetries, a placement checked by the API,
 // and a count streaming its progress.
-import { api, intInput, say, makeGrid, countWithProgress, linked, fromLink, toLink } from '/common.js';
+import { api, intInput, say, makeGrid, countWithProgress, linked, fromLink, toLink } from './common.js';
 
 const $ = (id) => document.getElementById(id);
 const PER_PAGE = 12;

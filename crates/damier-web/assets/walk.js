@@ -1,6 +1,6 @@
 // The walk: every position comes from the library (POST /api/live/walk/plan replays the moves
 // made and plans the rest), so the page never applies the rule itself.
-import { api, intInput, say, linked, fromLink, toLink } from '/common.js';
+import { api, intInput, say, linked, fromLink, toLink } from './common.js';
 
 const $ = (id) => document.getElementById(id);
 let rows = 4, cols = 4;

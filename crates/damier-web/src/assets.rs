@@ -9,7 +9,9 @@
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
+#[cfg(feature = "server")]
 use axum::http::{HeaderValue, StatusCode, Uri, header};
+#[cfg(feature = "server")]
 use axum::response::{IntoResponse, Response};
 
 /// One embedded file: the URL path, its content type and its bytes.
@@ -155,6 +157,9 @@ pub static ASSETS: LazyLock<Vec<Asset>> = LazyLock::new(|| {
         .chain([
             asset!("/style.css", "style.css", "text/css; charset=utf-8"),
             asset!("/common.js", "common.js", JS),
+            // The static site's (crates/damier-wasm): loaded only by the exported pages.
+            asset!("/local.js", "local.js", JS),
+            asset!("/worker.js", "worker.js", JS),
         ])
         .chain(scripts)
         .chain([asset!("/favicon.svg", "favicon.svg", "image/svg+xml")])
@@ -188,7 +193,50 @@ fn render(page: &Page) -> String {
         .replacen("{{main}}", &page.main(), 1)
 }
 
+/// The mark of an exported page: its calls go to the library in a Web Worker (`local.js`).
+const LOCAL_MARK: &str = r#"<meta name="damier-local" content="worker">"#;
+
+/// The file of `path` in the static site: `/` is `index.html`, `/lights` is `lights.html`,
+/// `/style.css` stays `style.css`.
+fn static_name(path: &str) -> String {
+    match path {
+        "/" => "index.html".to_string(),
+        p if PAGES.iter().any(|page| page.path == p) => format!("{}.html", &p[1..]),
+        p => p.trim_start_matches('/').to_string(),
+    }
+}
+
+/// The lab as a static site (crates/damier-wasm, `scripts/export-lab.sh`): every page and
+/// asset as `(file name, content)`, the links relative (so the folder works at any address of
+/// any static host), each page marked to answer its calls in the browser (`LOCAL_MARK`).
+/// The WebAssembly module (`damier.wasm`) is the export's to add.
+pub fn static_site() -> Vec<(String, String)> {
+    ASSETS
+        .iter()
+        .map(|a| {
+            let mut body = a.body.to_string();
+            if a.content_type == HTML {
+                body = body.replacen(
+                    "<meta charset=\"utf-8\">",
+                    &format!("<meta charset=\"utf-8\">\n{LOCAL_MARK}"),
+                    1,
+                );
+                // Longest paths first, so that `/` is rewritten last and alone.
+                let mut paths: Vec<&str> = ASSETS.iter().map(|x| x.path).collect();
+                paths.sort_by_key(|p| std::cmp::Reverse(p.len()));
+                for p in paths {
+                    let name = static_name(p);
+                    body = body.replace(&format!("href=\"{p}\""), &format!("href=\"{name}\""));
+                    body = body.replace(&format!("src=\"{p}\""), &format!("src=\"{name}\""));
+                }
+            }
+            (static_name(a.path), body)
+        })
+        .collect()
+}
+
 /// The embedded file at `uri`'s path, or a 404 page.
+#[cfg(feature = "server")]
 pub async fn serve(uri: Uri) -> Response {
     let path = uri.path();
     let path = if path.len() > 1 { path.trim_end_matches('/') } else { path };
@@ -215,6 +263,29 @@ pub async fn serve(uri: Uri) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_static_site_links_its_own_files_only() {
+        let site = static_site();
+        let names: Vec<&str> = site.iter().map(|(n, _)| n.as_str()).collect();
+        for (name, body) in &site {
+            if !name.ends_with(".html") {
+                continue;
+            }
+            assert!(body.contains(LOCAL_MARK), "{name}: not marked");
+            // Every link and script is a file of the site (or a fragment): none absolute.
+            for attr in ["href=\"", "src=\""] {
+                for part in body.split(attr).skip(1) {
+                    let target = &part[..part.find('"').unwrap()];
+                    assert!(
+                        target.starts_with('#') || names.contains(&target),
+                        "{name} links {target}, not a file of the site"
+                    );
+                }
+            }
+        }
+        assert!(names.contains(&"index.html") && names.contains(&"worker.js"));
+    }
 
     #[test]
     fn every_page_is_the_template_around_its_content() {

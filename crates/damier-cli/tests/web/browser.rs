@@ -20,7 +20,7 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 const DRIVER: &str = "/usr/bin/chromedriver";
 
 /// A child process killed when dropped.
-struct Guard(Child);
+pub(super) struct Guard(pub(super) Child);
 
 impl Drop for Guard {
     fn drop(&mut self) {
@@ -46,61 +46,61 @@ impl WebDriverCompatibleCommand for BrowserLog {
 
 /// A WebDriver session (fantoccini, async) driven from this synchronous test: each call
 /// blocks on a small runtime of its own.
-struct Browser {
+pub(super) struct Browser {
     rt: tokio::runtime::Runtime,
     client: Client,
 }
 
 impl Browser {
-    fn block<T>(&self, f: impl std::future::Future<Output = T>) -> T {
+    pub(super) fn block<T>(&self, f: impl std::future::Future<Output = T>) -> T {
         self.rt.block_on(f)
     }
 
-    fn goto(&self, url: &str) {
+    pub(super) fn goto(&self, url: &str) {
         self.block(self.client.goto(url)).unwrap_or_else(|e| panic!("goto {url}: {e}"));
     }
 
     /// Runs `script` (a function body: `return` gives the value).
-    fn run(&self, script: &str) -> Value {
+    pub(super) fn run(&self, script: &str) -> Value {
         self.block(self.client.execute(script, Vec::new())).unwrap_or_else(|e| panic!("{script}: {e}"))
     }
 
-    fn find(&self, css: &str) -> Element {
+    pub(super) fn find(&self, css: &str) -> Element {
         self.block(self.client.find(Locator::Css(css))).unwrap_or_else(|e| panic!("find {css}: {e}"))
     }
 
-    fn find_all(&self, css: &str) -> Vec<Element> {
+    pub(super) fn find_all(&self, css: &str) -> Vec<Element> {
         self.block(self.client.find_all(Locator::Css(css))).unwrap_or_else(|e| panic!("find {css}: {e}"))
     }
 
     /// A real click on the element (the driver moves the pointer there).
-    fn click(&self, css: &str) {
+    pub(super) fn click(&self, css: &str) {
         let e = self.find(css);
         self.click_on(&e);
     }
 
-    fn click_on(&self, e: &Element) {
+    pub(super) fn click_on(&self, e: &Element) {
         self.block(e.click()).unwrap_or_else(|err| panic!("click: {err}"));
     }
 
     /// Types `text` into the element (WebDriver key codes for arrows and the like).
-    fn keys(&self, css: &str, text: &str) {
+    pub(super) fn keys(&self, css: &str, text: &str) {
         let e = self.find(css);
         self.block(e.send_keys(text)).unwrap_or_else(|err| panic!("keys into {css}: {err}"));
     }
 
-    fn text(&self, css: &str) -> String {
+    pub(super) fn text(&self, css: &str) -> String {
         let e = self.find(css);
         self.block(e.text()).unwrap_or_else(|err| panic!("text of {css}: {err}"))
     }
 
     /// Waits (up to 30 s) until `script` (an expression) is truthy.
-    fn wait(&self, what: &str, script: &str) {
+    pub(super) fn wait(&self, what: &str, script: &str) {
         self.wait_for(what, script, Duration::from_secs(30));
     }
 
     /// Waits up to `limit` until `script` (an expression) is truthy.
-    fn wait_for(&self, what: &str, script: &str, limit: Duration) {
+    pub(super) fn wait_for(&self, what: &str, script: &str, limit: Duration) {
         let start = Instant::now();
         loop {
             if self.run(&format!("return !!({script});")) == json!(true) {
@@ -111,14 +111,14 @@ impl Browser {
         }
     }
 
-    fn screenshot(&self, dir: &Path, name: &str) {
+    pub(super) fn screenshot(&self, dir: &Path, name: &str) {
         let png = self.block(self.client.screenshot()).expect("a screenshot");
         assert!(png.starts_with(b"\x89PNG"), "a PNG");
         std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
     }
 
     /// Console messages at level SEVERE since the last call.
-    fn console_errors(&self) -> Vec<String> {
+    pub(super) fn console_errors(&self) -> Vec<String> {
         let v = self.block(self.client.issue_cmd(BrowserLog)).expect("the browser log");
         v.as_array()
             .map(|a| {
@@ -130,12 +130,12 @@ impl Browser {
             .unwrap_or_default()
     }
 
-    fn resize(&self, w: u32, h: u32) {
+    pub(super) fn resize(&self, w: u32, h: u32) {
         self.block(self.client.set_window_size(w, h)).expect("a window size");
     }
 }
 
-fn free_port() -> u16 {
+pub(super) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
@@ -218,7 +218,7 @@ fn open_browser() -> Option<(Guard, Browser, tempfile::TempDir)> {
 
 /// Runs `drive` in a fresh browser session against `base`, closing the session even when
 /// `drive` fails.
-fn with_browser(name: &str, drive: impl FnOnce(&Browser, &Path)) {
+pub(super) fn with_browser(name: &str, drive: impl FnOnce(&Browser, &Path)) {
     let Some((_driver, b, _profile)) = open_browser() else { return };
     let started = Instant::now();
     let shots = screenshot_dir();
@@ -236,7 +236,7 @@ fn with_browser(name: &str, drive: impl FnOnce(&Browser, &Path)) {
 }
 
 /// Asserts the browser logged no error since the last check.
-fn no_errors(b: &Browser, page: &str) {
+pub(super) fn no_errors(b: &Browser, page: &str) {
     let errors = b.console_errors();
     assert!(errors.is_empty(), "{page}: console errors: {errors:?}");
 }

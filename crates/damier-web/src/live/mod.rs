@@ -19,7 +19,7 @@ pub mod lights;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use damier::automaton::{Automaton, Model, Params, eta_for};
 use damier::control::Control;
@@ -63,6 +63,7 @@ pub const MAX_RUNS: usize = 64;
 /// Most updates asked in one step request.
 pub const MAX_UPDATES: u64 = 10_000_000;
 /// Time spent stepping in one request at most; the frame says how far it got.
+#[cfg_attr(all(target_family = "wasm", target_os = "unknown"), allow(dead_code))]
 const STEP_BUDGET: Duration = Duration::from_millis(200);
 /// Largest move string replayed by the walk planner.
 pub const MAX_MOVES: usize = 1 << 20;
@@ -71,12 +72,15 @@ pub const MAX_MOVES: usize = 1 << 20;
 /// dropped beyond [`MAX_RUNS`].
 pub struct Runs<T> {
     next: u64,
-    runs: HashMap<u64, (Instant, Arc<Mutex<T>>)>,
+    /// Counts the uses (creations and gets): each run keeps the count of its last use, so the
+    /// least recently used has the smallest (no clock needed, so it runs in the browser too).
+    uses: u64,
+    runs: HashMap<u64, (u64, Arc<Mutex<T>>)>,
 }
 
 impl<T> Default for Runs<T> {
     fn default() -> Self {
-        Runs { next: 0, runs: HashMap::new() }
+        Runs { next: 0, uses: 0, runs: HashMap::new() }
     }
 }
 
@@ -90,14 +94,16 @@ impl<T> Runs<T> {
         {
             self.runs.remove(&oldest);
         }
-        self.runs.insert(id, (Instant::now(), Arc::new(Mutex::new(run))));
+        self.uses += 1;
+        self.runs.insert(id, (self.uses, Arc::new(Mutex::new(run))));
         id
     }
 
     /// The run `id`, marked as used now.
     pub fn get(&mut self, id: u64) -> Option<Arc<Mutex<T>>> {
         let (t, a) = self.runs.get_mut(&id)?;
-        *t = Instant::now();
+        self.uses += 1;
+        *t = self.uses;
         Some(Arc::clone(a))
     }
 }
@@ -236,8 +242,17 @@ impl Runs<Automaton> {
 
 /// A page keeps numbers as doubles: a seed it did not choose stays below 2^53, so the seed it
 /// shows is exactly the one used (and can be typed into the command line).
+#[cfg(feature = "server")]
 pub fn page_seed(seed: Option<u64>) -> u64 {
     seed.unwrap_or_else(|| rand::random::<u64>() >> 11)
+}
+
+/// Without the feature `server` (the browser's build) nothing here draws from the system: the
+/// embedder fills in every seed (crates/damier-wasm draws it in the page), and a request
+/// without one gets seed 0.
+#[cfg(not(feature = "server"))]
+pub fn page_seed(seed: Option<u64>) -> u64 {
+    seed.unwrap_or(0)
 }
 
 /// Steps `a` by up to `updates` (within the time budget), stopping at the first solution.
@@ -249,13 +264,44 @@ pub fn step(id: u64, a: &mut Automaton, updates: u64) -> Frame {
 /// Runs `run(k)` (which answers whether the run is finished) in chunks until `updates` are
 /// done, the run is finished or [`STEP_BUDGET`] is spent; at most [`MAX_UPDATES`] in all.
 fn step_within(updates: u64, finished: bool, mut run: impl FnMut(u64) -> bool) {
-    let start = Instant::now();
+    let budget = Budget::start();
     let mut left = updates.min(MAX_UPDATES);
     let mut finished = finished;
-    while left > 0 && !finished && start.elapsed() < STEP_BUDGET {
+    while left > 0 && !finished && !budget.spent() {
         let chunk = left.min(20_000);
         finished = run(chunk);
         left -= chunk;
+    }
+}
+
+/// The time budget of one step request. WebAssembly in the browser has no clock of its own
+/// (`std::time::Instant` panics there): its steps are bounded by their count only, in a Web
+/// Worker that the page can stop.
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+struct Budget(std::time::Instant);
+
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+impl Budget {
+    fn start() -> Budget {
+        Budget(std::time::Instant::now())
+    }
+
+    fn spent(&self) -> bool {
+        self.0.elapsed() >= STEP_BUDGET
+    }
+}
+
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+struct Budget;
+
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+impl Budget {
+    fn start() -> Budget {
+        Budget
+    }
+
+    fn spent(&self) -> bool {
+        false
     }
 }
 

@@ -1,0 +1,158 @@
+//! n queens: `queens check`, `queens list`, `queens count`, mapped onto the library as the CLI
+//! maps them (crates/damier-cli/src/cmd/queens/).
+
+use damier::control::Control;
+use damier::queens::count::{CountOptions, Share, Strategy, TimedCounts};
+use damier::queens::placement::{CheckedListing, check_queens};
+use damier::queens::search::{self, Solutions};
+use damier::queens::{Placement, count, symmetry};
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::answer::{Answer, Refusal, Reply, fields};
+use crate::host::Host;
+
+/// Largest `n` counted: the server's bound (`damier serve`), about a minute in one browser
+/// thread at 18 (docs/web.md has the measured times).
+pub const COUNT_MAX_N: u32 = 18;
+/// Largest `n` listed in full (without `limit`): the server's bound.
+pub const LIST_MAX_N: u32 = 14;
+/// Most solutions listed with `limit`: the server's bound.
+pub const LIST_MAX_LIMIT: u64 = 1_000_000;
+/// Most rows checked (the CLI's bound).
+const CHECK_MAX: usize = 10_000_000;
+/// The parts a count is split into (the library's shares), for its progress.
+const COUNT_PARTS: u32 = 64;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckRequest {
+    /// The columns, 1-based, as the CLI's arguments (numbers or words).
+    columns: Vec<Value>,
+}
+
+pub(crate) fn check(body: &Value) -> Reply {
+    let req: CheckRequest = fields(body)?;
+    if req.columns.len() > CHECK_MAX {
+        return Err(Refusal::Input(format!(
+            "placement of {} rows is too large: at most {CHECK_MAX}",
+            req.columns.len()
+        )));
+    }
+    let text = req
+        .columns
+        .iter()
+        .map(|v| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    // The CLI's reading of its arguments: a witness of `queens max`, or placements.
+    if let Some(witness) = Placement::read_witness(&text) {
+        let (n, queens) = witness?;
+        let report = check_queens(n, &queens);
+        let valid = report.is_valid();
+        return Ok(Answer::ok(report, valid));
+    }
+    let placements = Placement::read_all(&text)?;
+    Ok(match &placements[..] {
+        [one] => {
+            let report = one.check();
+            let valid = report.is_valid();
+            Answer::ok(report, valid)
+        }
+        _ => {
+            let listing = CheckedListing::of(&placements);
+            let valid = listing.valid;
+            Answer::ok(listing, valid)
+        }
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListRequest {
+    n: u32,
+    #[serde(default)]
+    unique: bool,
+    #[serde(default)]
+    limit: Option<u64>,
+    /// Text only (the JSON never holds boards).
+    #[serde(default)]
+    #[allow(dead_code)]
+    no_boards: bool,
+}
+
+pub(crate) fn list(body: &Value) -> Reply {
+    let req: ListRequest = fields(body)?;
+    if req.n < 1 {
+        return Err(Refusal::Input("n must be at least 1".into()));
+    }
+    if req.n > search::MAX_N {
+        return Err(Refusal::Input(format!(
+            "n = {} is too large: the search handles at most {}",
+            req.n,
+            search::MAX_N
+        )));
+    }
+    match req.limit {
+        Some(k) if k > LIST_MAX_LIMIT => {
+            return Err(Refusal::Bound(format!(
+                "limit = {k} is above {LIST_MAX_LIMIT}, this server's bound"
+            )));
+        }
+        None if req.n > LIST_MAX_N => {
+            return Err(Refusal::Bound(format!(
+                "n = {} is above {LIST_MAX_N}, this server's bound for a full list (give a limit)",
+                req.n
+            )));
+        }
+        _ => {}
+    }
+    let limit = req.limit.unwrap_or(u64::MAX);
+    let control = Control::new();
+    let mut s = Solutions::new(req.n)?;
+    let mut listed = Vec::new();
+    while (listed.len() as u64) < limit {
+        let Some(cols) = s.next_with(&control)? else { break };
+        let p = Placement::new(cols.to_vec())?;
+        if let Some(l) = symmetry::Listed::of(p, listed.len() as u64 + 1, req.unique) {
+            listed.push(l);
+        }
+    }
+    let any = !listed.is_empty();
+    Ok(Answer::ok(listed, any))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CountRequest {
+    n: u32,
+}
+
+/// `queens count n`: the library's shares counted one after the other (their totals add up
+/// to the count's, which gives the unique count: [`count::counts_from_total`]), with the
+/// progress between them. One thread, so the bitboard backtracker (the quarter-board engine
+/// builds tables for many threads); every strategy gives the same counts.
+pub(crate) fn count(body: &Value, host: &dyn Host) -> Reply {
+    let req: CountRequest = fields(body)?;
+    if req.n > COUNT_MAX_N {
+        return Err(Refusal::Bound(format!("n = {} is above {COUNT_MAX_N}, this server's bound", req.n)));
+    }
+    let t0 = host.seconds();
+    let options = CountOptions { strategy: Some(Strategy::Backtrack), ..CountOptions::default() };
+    let control = Control::new();
+    let mut total: u128 = 0;
+    host.progress(0, u64::from(COUNT_PARTS));
+    for i in 0..COUNT_PARTS {
+        let share = Share::new(i, COUNT_PARTS).ok_or_else(|| Refusal::Input("no such share".into()))?;
+        total += u128::from(count::count_share_with(req.n, share, &options, &control)?);
+        host.progress(u64::from(i) + 1, u64::from(COUNT_PARTS));
+    }
+    let counts = count::counts_from_total(req.n, count::total_from_sum(total)?)?;
+    let report =
+        TimedCounts { n: counts.n, total: counts.total, unique: counts.unique, seconds: host.seconds() - t0 };
+    let any = report.total > 0;
+    Ok(Answer::ok(report, any))
+}

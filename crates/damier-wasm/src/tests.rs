@@ -1,0 +1,137 @@
+//! The answers of the browser's build, natively: the same keys and values as the CLI's JSON
+//! (the browser tests compare them with the CLI itself: crates/damier-cli/tests/web/).
+
+use serde_json::json;
+
+use super::*;
+
+fn ask(session: &mut Session, path: &str, body: Value) -> Answer {
+    call(session, path, &body)
+}
+
+#[test]
+fn lights_fewest_presses_switch_the_board_off() {
+    let mut s = Session::default();
+    let a =
+        ask(&mut s, "lights/solve", json!({ "file": "11000\n10000\n00000\n00000\n00000\n", "min": true }));
+    assert_eq!((a.status, a.exit), (200, 0), "{a:?}");
+    assert_eq!(a.body["press_count"], 1);
+    assert_eq!(a.body["presses"][0], "10000");
+    assert_eq!(a.body["exact_min"], true);
+    let keys: Vec<&str> = a.body.as_object().unwrap().keys().map(String::as_str).collect();
+    for k in ["width", "height", "nullity", "solvable", "solutions", "presses", "press_count", "seconds"] {
+        assert!(keys.contains(&k), "{k} missing from {keys:?}");
+    }
+    // A board that cannot be switched off is a "no" (exit 1), with its JSON.
+    let a = ask(&mut s, "lights/solve", json!({ "file": "10000\n00000\n00000\n00000\n00000\n" }));
+    assert_eq!((a.status, a.exit, a.body["solvable"].clone()), (200, 1, json!(false)));
+}
+
+#[test]
+fn lights_kernel_and_chase() {
+    let mut s = Session::default();
+    let a = ask(&mut s, "lights/kernel", json!({ "size": "5x5" }));
+    assert_eq!((a.status, a.body["nullity"].clone()), (200, json!(2)));
+    assert_eq!(a.body["basis"].as_array().unwrap().len(), 2);
+    let a = ask(&mut s, "lights/chase", json!({ "file": "010\n111\n010\n" }));
+    assert_eq!(a.status, 200, "{a:?}");
+    assert_eq!(a.body["solvable"], true);
+}
+
+#[test]
+fn queens_check_list_count() {
+    let mut s = Session::default();
+    let a = ask(&mut s, "queens/check", json!({ "columns": [1, 2, 3, 4] }));
+    assert_eq!((a.status, a.exit, a.body["valid"].clone()), (200, 1, json!(false)));
+    assert!(!a.body["attacks"].as_array().unwrap().is_empty());
+    let a = ask(&mut s, "queens/list", json!({ "n": 6, "no_boards": true }));
+    assert_eq!(a.body.as_array().unwrap().len(), 4);
+    let a = ask(&mut s, "queens/list", json!({ "n": 8, "unique": true }));
+    assert_eq!(a.body.as_array().unwrap().len(), 12);
+    let a = ask(&mut s, "queens/count", json!({ "n": 10 }));
+    assert_eq!((a.body["total"].clone(), a.body["unique"].clone()), (json!(724), json!(92)));
+    let a = ask(&mut s, "queens/count", json!({ "n": 3 }));
+    assert_eq!((a.exit, a.body["total"].clone()), (1, json!(0)));
+}
+
+#[test]
+fn live_automaton_and_walk() {
+    let mut s = Session::default();
+    let f = ask(&mut s, "live/automaton", json!({ "model": "pair", "n": 6, "seed": 7 }));
+    assert_eq!(f.status, 200, "{f:?}");
+    let id = f.body["id"].as_u64().unwrap();
+    let mut last = f;
+    for _ in 0..10_000 {
+        last = ask(&mut s, &format!("live/automaton/{id}/step"), json!({ "updates": 1000 }));
+        if last.body["solved"] == true {
+            break;
+        }
+    }
+    assert_eq!(last.body["solved"], true);
+    // The same seed, the same run as the library's (and so as `damier automaton run`).
+    let params = damier::automaton::Params::new(damier::automaton::Model::Pair, 6).unwrap();
+    let mut whole = damier::automaton::Automaton::from_seed(&params, 7).unwrap();
+    whole.run_steps(u64::MAX);
+    assert_eq!(last.body["steps"], whole.steps());
+    let models = ask(&mut s, "live/automaton/models", json!({}));
+    assert!(models.body.as_array().unwrap().len() >= 3);
+    let p = ask(&mut s, "live/walk/plan", json!({ "rows": 3, "cols": 3, "moves": "" }));
+    assert_eq!(p.status, 200, "{p:?}");
+    let plan = p.body["plan"].as_str().unwrap().to_string();
+    let done = ask(&mut s, "live/walk/plan", json!({ "rows": 3, "cols": 3, "moves": plan }));
+    assert_eq!(done.body["solved"], true);
+}
+
+#[test]
+fn refusals_say_why_in_one_line() {
+    let mut s = Session::default();
+    let a = ask(&mut s, "factor/run", json!({}));
+    assert_eq!(a.status, 404);
+    assert!(a.body["error"].as_str().unwrap().contains("damier serve"));
+    let a = ask(&mut s, "queens/count", json!({ "n": 19 }));
+    assert_eq!(a.status, 422);
+    let a = ask(&mut s, "lights/solve", json!({ "file": "01\n10\n", "bogus": 1 }));
+    assert_eq!(a.status, 400);
+    let a = ask(&mut s, "live/automaton/99/step", json!({ "updates": 1 }));
+    assert_eq!(a.status, 404);
+    let a = ask(&mut s, "live/automaton", json!({ "n": 65 }));
+    assert_eq!(a.status, 422);
+    assert!(!a.body["error"].as_str().unwrap().contains('\n'));
+}
+
+#[test]
+fn every_listed_path_is_answered_here() {
+    let mut s = Session::default();
+    for path in PATHS {
+        let a = ask(&mut s, &path.replace("{id}", "1"), json!({}));
+        // Refused for its missing fields (or the unknown run), never as not answered here.
+        assert!(!a.body.to_string().contains(NOT_HERE), "{path}: {a:?}");
+    }
+}
+
+#[test]
+fn live_factoring_and_huge_boards() {
+    let mut s = Session::default();
+    let f = ask(&mut s, "live/factor", json!({ "n": "143", "seed": 3 }));
+    assert_eq!(f.status, 200, "{f:?}");
+    let id = f.body["id"].as_u64().unwrap();
+    let mut last = f;
+    for _ in 0..1000 {
+        last = ask(&mut s, &format!("live/factor/{id}/step"), json!({ "updates": 100_000 }));
+        if last.body["factors"].is_array() {
+            break;
+        }
+    }
+    let factors = last.body["factors"].as_array().expect("143 factored").clone();
+    let factor = |i: usize| factors[i].as_str().unwrap().parse::<u64>().unwrap();
+    assert_eq!(factor(0) * factor(1), 143);
+    let b = ask(&mut s, "live/lights/solve", json!({ "start": "random", "size": "300x200", "seed": 5 }));
+    assert_eq!(
+        (b.status, b.body["width"].clone(), b.body["seed"].clone()),
+        (200, json!(300), json!(5)),
+        "{b:?}"
+    );
+    assert_eq!(b.body["solvable"], true);
+    let b = ask(&mut s, "live/lights/solve", json!({ "start": "all_on", "size": "2001x2" }));
+    assert_eq!(b.status, 422);
+}
