@@ -7,22 +7,34 @@
 # this script or the binary.
 #
 #   scripts/gpu-bench.sh                      # the defaults below, under 8 minutes
-#   Q_SIZES="10 11 12" EST_SIZES="13 14" scripts/gpu-bench.sh   # a quick run (lavapipe)
+#   QUICK=1 scripts/gpu-bench.sh              # a quick run (lavapipe: n = 10..12, 13 and 14)
+#
+# Both kernels (--gpu-kernel search and join) run side by side, size by size: each step is
+# stopped at STEP_S, and a kernel stopped on a q(n) skips the larger q(n).
 #
 # Environment:
 #   DAMIER        the binary [default: ./damier beside this script, else target/release/damier]
+#   KERNELS       the kernels timed, in order [default: search join]
 #   Q_SIZES       n whose q(n) is counted on the GPU and checked [default: 18 19 20 21 22]
 #   EST_SIZES     n whose random tasks are timed on the GPU and the CPU [default: 23..28]
 #   CPU_MAX_N     largest n timed on the CPU too [default: 26: a task of 27 or 28 takes
 #                 minutes on one core]
 #   BUDGET_S      wall-clock budget of the whole run, seconds [default: 470]
+#   STEP_S        longest step (one count or one bench), seconds [default: 60]
 #   VK_ICD_FILENAMES  the Vulkan driver (ICD) file; found or written when unset (below)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 start=$SECONDS
 budget=${BUDGET_S:-470}
-q_sizes=${Q_SIZES:-18 19 20 21 22}
-est_sizes=${EST_SIZES:-23 24 25 26 27 28}
+step_s=${STEP_S:-60}
+kernels=${KERNELS:-search join}
+if [ -n "${QUICK:-}" ]; then
+  q_default="10 11 12" est_default="13 14"
+else
+  q_default="18 19 20 21 22" est_default="23 24 25 26 27 28"
+fi
+q_sizes=${Q_SIZES:-$q_default}
+est_sizes=${EST_SIZES:-$est_default}
 cpu_max_n=${CPU_MAX_N:-26}
 
 damier=${DAMIER:-}
@@ -40,7 +52,8 @@ done
 # names the driver's Vulkan library (containers often carry the library without the file).
 if [ -z "${VK_ICD_FILENAMES:-}" ]; then
   for f in /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json \
-           /usr/share/vulkan/icd.d/nvidia_icd.x86_64.json; do
+           /usr/share/vulkan/icd.d/nvidia_icd.x86_64.json \
+           /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json; do
     [ -e "$f" ] && export VK_ICD_FILENAMES=$f && break
   done
   if [ -z "${VK_ICD_FILENAMES:-}" ] && ldconfig -p 2>/dev/null | grep -q libGLX_nvidia.so.0; then
@@ -55,14 +68,16 @@ echo "gpu-bench: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ 
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 
 left() { echo $((budget - (SECONDS - start))); }
-# Runs "$@" within the budget left; says so when the budget is spent.
+# Runs "$@" for at most STEP_S and the budget left; says so when stopped. Returns 1 when the
+# step was stopped or skipped.
 timed() {
   local l
   l=$(left)
-  if [ "$l" -le 5 ]; then echo "gpu-bench: budget spent, skipped: ${*: -4}"; return 0; fi
+  [ "$l" -gt "$step_s" ] && l=$step_s
+  if [ "$l" -le 5 ]; then echo "gpu-bench: budget spent, skipped: ${*: -6}"; return 1; fi
   timeout --signal=INT "$l" "$@"
   local rc=$?
-  [ $rc -eq 124 ] || [ $rc -eq 130 ] && echo "gpu-bench: stopped at the budget: ${*: -4}"
+  if [ $rc -eq 124 ] || [ $rc -eq 130 ]; then echo "gpu-bench: stopped after $l s: ${*: -6}"; return 1; fi
   return 0
 }
 
@@ -73,24 +88,33 @@ export DAMIER_PROGRESS=none
 a000170=(1 1 0 0 2 10 4 40 92 352 724 2680 14200 73712 365596 2279184 14772512 95815104
   666090624 4968057848 39029188884 314666222712 2691008701644 24233937684440
   227514171973736 2207893435808352 22317699616364044 234907967154122528)
-echo "== q(n) on the GPU: wall time, the total checked against OEIS A000170"
+echo "== q(n) on the GPU, kernels: $kernels; wall time, the total checked against OEIS A000170"
+stopped=" "
 for n in $q_sizes; do
-  out=$(timed "$damier" queens count "$n" --device gpu --json | tr -d " \n")
-  total=$(sed -n 's/.*"total":\([0-9]*\).*/\1/p' <<<"$out")
-  seconds=$(sed -n 's/.*"seconds":\([0-9.e+-]*\).*/\1/p' <<<"$out")
-  if [ -z "$total" ]; then
-    echo "n = $n: no total ($out)"
-  elif [ "$total" = "${a000170[$n]:-}" ]; then
-    echo "n = $n: q = $total (A000170: agrees), $seconds s"
-  else
-    echo "n = $n: q = $total: MISMATCH with A000170 (${a000170[$n]:-unknown}), $seconds s"
-  fi
+  for kernel in $kernels; do
+    if [[ "$stopped" == *" $kernel "* ]]; then echo "n = $n, $kernel: skipped (stopped on a smaller n)"; continue; fi
+    out=$(timed "$damier" queens count "$n" --device gpu --gpu-kernel "$kernel" --json) || stopped+="$kernel "
+    out=$(tr -d " \n" <<<"$out")
+    total=$(sed -n 's/.*"total":\([0-9]*\).*/\1/p' <<<"$out")
+    seconds=$(sed -n 's/.*"seconds":\([0-9.e+-]*\).*/\1/p' <<<"$out")
+    if [ -z "$total" ]; then
+      echo "n = $n, $kernel: no total ($out)"
+    elif [ "$total" = "${a000170[$n]:-}" ]; then
+      echo "n = $n, $kernel: q = $total (A000170: agrees), $seconds s"
+    else
+      echo "n = $n, $kernel: q = $total: MISMATCH with A000170 (${a000170[$n]:-unknown}), $seconds s"
+    fi
+  done
 done
-echo "== random tasks: GPU time per solution, and the CPU engine on the same tasks with $nproc_ threads"
+echo "== random tasks: GPU time per solution by kernel, and the CPU engine on the same tasks with $nproc_ threads"
 for n in $est_sizes; do
   case $n in 2[0-4]|1?) k=16 ;; 25|26) k=4 ;; *) k=1 ;; esac
   cpu=()
   [ "$n" -gt "$cpu_max_n" ] && cpu=(--no-cpu)
-  timed "$damier" gpu --bench "$n" --tasks "$k" --seed "$n" "${cpu[@]}"
+  for kernel in $kernels; do
+    # The CPU's time once per n: with the first kernel.
+    timed "$damier" gpu --bench "$n" --tasks "$k" --seed "$n" --gpu-kernel "$kernel" "${cpu[@]}"
+    cpu=(--no-cpu)
+  done
 done
 echo "gpu-bench: done in $((SECONDS - start)) s"

@@ -1,16 +1,23 @@
 //! Times q(n) on the default adapter with chosen settings, to tune the engine's defaults:
 //! `cargo run --release -p damier-gpu --example tune -- N [ROWS] [SLOTS] [BUDGET]` (0 or
-//! nothing: the default).
+//! nothing: the default); `DAMIER_GPU_KERNEL=join` times the join kernel (BUDGET: its tiles
+//! per dispatch).
 
 use damier::control::Control;
 use damier::queens::count::tasks::TaskList;
-use damier_gpu::{Gpu, GpuSettings};
+use damier_gpu::{Gpu, GpuKernel, GpuSettings};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<u32> = std::env::args().skip(1).map(|a| a.parse()).collect::<Result<_, _>>()?;
     let n = *args.first().ok_or("usage: tune N [ROWS] [SLOTS] [BUDGET]")?;
     let opt = |i: usize| args.get(i).copied().filter(|&v| v != 0);
-    let settings = GpuSettings { start_row: opt(1), slots: opt(2), budget: opt(3), dispatch_ms: None };
+    let kernel = match std::env::var("DAMIER_GPU_KERNEL").as_deref() {
+        Ok("join") => GpuKernel::Join,
+        Ok("search") | Err(_) => GpuKernel::Search,
+        Ok(k) => return Err(format!("DAMIER_GPU_KERNEL={k}: search or join").into()),
+    };
+    let settings =
+        GpuSettings { start_row: opt(1), slots: opt(2), budget: opt(3), dispatch_ms: None, kernel };
     let gpu = Gpu::open(None, settings)?;
     let list = TaskList::new(n)?;
     let all: Vec<u32> = (0..list.len()).collect();

@@ -1,5 +1,6 @@
 //! The device side: the kernel's pipeline, the batches of prefixes, the dispatch loop.
 
+use std::sync::atomic::AtomicU32;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -24,11 +25,11 @@ const SLOT_BYTES: u64 = 16 + 16 * MAX_LEVELS as u64;
 const PREFIX_BYTES: u64 = 16;
 
 /// Fault bits the kernel sets (`FAULT_CUT`, `FAULT_OVERFLOW`).
-const FAULT_CUT: u32 = 1;
-const FAULT_OVERFLOW: u32 = 2;
+pub(crate) const FAULT_CUT: u32 = 1;
+pub(crate) const FAULT_OVERFLOW: u32 = 2;
 
 /// Longest wait for one dispatch before the device is declared hung.
-const DISPATCH_TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const DISPATCH_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Most loop iterations per slot and dispatch on a software driver: lavapipe stops a shader's
 /// loop after about 65 536 iterations without an error (the kernel notices, see
@@ -50,6 +51,41 @@ pub struct GpuSettings {
     /// Target wall time of one dispatch, milliseconds (default 50: far below the 2 s of an OS
     /// watchdog, and Ctrl-C is seen between dispatches).
     pub dispatch_ms: Option<u32>,
+    /// Which kernel counts (default: [`GpuKernel::Search`]).
+    pub kernel: GpuKernel,
+}
+
+/// The two kernel designs (docs/gpu.md). Both give every task the same count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum GpuKernel {
+    /// The backtracker's search, prefixes of each task finished by a bounded, resumable
+    /// depth-first search per slot: all the work on the GPU.
+    #[default]
+    Search,
+    /// The quarters engine's join: its halves assembled and sealed on the CPU cores (the
+    /// current rayon pool), the matching of each sealed batch on the GPU. In the settings,
+    /// `budget` is then the tiles (of 64 query-block matches) per dispatch, `slots` and
+    /// `start_row` are unused.
+    Join,
+}
+
+impl GpuKernel {
+    /// The kernel's name (`--gpu-kernel`).
+    pub fn name(self) -> &'static str {
+        match self {
+            GpuKernel::Search => "search",
+            GpuKernel::Join => "join",
+        }
+    }
+
+    /// The task engine whose algorithm the kernel runs: the one a journal of its counts is
+    /// headed with, and whose other engine rechecks them.
+    pub fn engine(self) -> TaskEngine {
+        match self {
+            GpuKernel::Search => TaskEngine::Backtrack,
+            GpuKernel::Join => TaskEngine::Quarters,
+        }
+    }
 }
 
 /// What a device error handler saw (wgpu reports errors through callbacks).
@@ -58,14 +94,18 @@ type Problems = Arc<Mutex<Option<(bool, String)>>>;
 /// An open GPU with the kernel compiled: counts tasks of the task list.
 #[derive(Debug)]
 pub struct Gpu {
-    adapter: AdapterDescription,
-    device: wgpu::Device,
-    queue: wgpu::Queue,
+    pub(crate) adapter: AdapterDescription,
+    pub(crate) device: wgpu::Device,
+    pub(crate) queue: wgpu::Queue,
     pipeline: wgpu::ComputePipeline,
+    /// The join kernel's pipeline.
+    pub(crate) join_pipeline: wgpu::ComputePipeline,
+    /// The join kernel's tiles per dispatch, adapted (shared by the workers submitting).
+    pub(crate) join_tiles: AtomicU32,
     /// The first error the device reported (out of memory?, message), or its loss.
     problems: Problems,
-    settings: GpuSettings,
-    limits: wgpu::Limits,
+    pub(crate) settings: GpuSettings,
+    pub(crate) limits: wgpu::Limits,
     /// Wall time of [`Gpu::open`]: the device opened and the kernel compiled, paid once per
     /// process.
     opened_in: Duration,
@@ -125,11 +165,26 @@ impl Gpu {
             compilation_options: Default::default(),
             cache: None,
         });
+        let join_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("queens join kernel"),
+            source: wgpu::ShaderSource::Wgsl(crate::join::JOIN_KERNEL.into()),
+        });
+        let join_pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("queens join kernel"),
+            layout: None,
+            module: &join_module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        let join_tiles = AtomicU32::new(if description.is_software() { 1 << 8 } else { 1 << 14 });
         let mut gpu = Gpu {
             adapter: description,
             device,
             queue,
             pipeline,
+            join_pipeline,
+            join_tiles,
             problems,
             settings,
             limits,
@@ -145,8 +200,13 @@ impl Gpu {
         &self.adapter
     }
 
+    /// The kernel counting.
+    pub fn kernel(&self) -> GpuKernel {
+        self.settings.kernel
+    }
+
     /// The error the device reported since the last check, if any.
-    fn check(&self, what: &str) -> Result<(), GpuError> {
+    pub(crate) fn check(&self, what: &str) -> Result<(), GpuError> {
         let problem = self.problems.lock().unwrap_or_else(|e| e.into_inner()).clone();
         match problem {
             None => Ok(()),
@@ -157,8 +217,57 @@ impl Gpu {
         }
     }
 
-    fn fault(&self, why: String) -> GpuError {
+    pub(crate) fn fault(&self, why: String) -> GpuError {
         GpuError::Device { adapter: self.adapter.name.clone(), why }
+    }
+
+    /// A buffer of `size` bytes, not mapped.
+    pub(crate) fn blank(&self, label: &str, size: u64, usage: wgpu::BufferUsages) -> wgpu::Buffer {
+        self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size,
+            usage,
+            mapped_at_creation: false,
+        })
+    }
+
+    /// Waits for submission `index` and reads the first `words` words of the readback buffer
+    /// `buffer`. Safe with several threads submitting: the wait is for this submission, and
+    /// the map's callback (run by whichever thread polls) is awaited, not assumed.
+    pub(crate) fn read_words(
+        &self,
+        buffer: &wgpu::Buffer,
+        index: wgpu::SubmissionIndex,
+        words: usize,
+    ) -> Result<Vec<u32>, GpuError> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        buffer.map_async(wgpu::MapMode::Read, .., move |r| {
+            // The receiver waits below; a send to a dropped one has nobody to tell.
+            let _ = tx.send(r);
+        });
+        let start = Instant::now();
+        let mapped = loop {
+            self.device
+                .poll(wgpu::PollType::Wait {
+                    submission_index: Some(index.clone()),
+                    timeout: Some(DISPATCH_TIMEOUT),
+                })
+                .map_err(|e| self.fault(format!("waiting for a dispatch: {}", one_line(&e.to_string()))))?;
+            match rx.recv_timeout(Duration::from_millis(10)) {
+                Ok(r) => break r,
+                Err(_) if start.elapsed() < DISPATCH_TIMEOUT => continue,
+                Err(_) => return Err(self.fault("reading results back: the map never completed".into())),
+            }
+        };
+        self.check("running the kernel")?;
+        mapped.map_err(|e| self.fault(format!("reading results back: {e}")))?;
+        let out = {
+            let view =
+                buffer.get_mapped_range(..).map_err(|e| self.fault(format!("reading results back: {e}")))?;
+            view.chunks_exact(4).take(words).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
+        };
+        buffer.unmap();
+        Ok(out)
     }
 
     /// The slots per dispatch: the setting, or the default of the adapter's kind, within the
@@ -193,6 +302,10 @@ impl Gpu {
     /// per task. Tasks are cut into prefixes and the prefixes of many tasks run in one batch;
     /// a task is reported only once all its prefixes are counted, its count checked against
     /// overflow. On an error no task of the failed batch is reported.
+    ///
+    /// With [`GpuKernel::Join`], the tasks' halves are assembled and sealed by the workers of
+    /// the current rayon pool and each sealed batch is matched on the GPU
+    /// ([`Gpu::match_sealed`]); a task is reported once all its batches are matched.
     pub fn count_tasks(
         &self,
         list: &TaskList,
@@ -200,6 +313,9 @@ impl Gpu {
         control: &Control,
         on_done: &(dyn Fn(TaskDone) + Sync),
     ) -> Result<(), GpuError> {
+        if self.settings.kernel == GpuKernel::Join {
+            return self.count_tasks_join(list, indices, control, on_done);
+        }
         let tasks: Vec<(u32, Task)> = indices
             .iter()
             .map(|&i| {
@@ -338,7 +454,7 @@ impl Gpu {
         let mut e = estimate::project_timed(
             list.n(),
             u64::from(list.len()),
-            TaskEngine::Backtrack,
+            self.settings.kernel.engine(),
             timed,
             self.opened_in.as_secs_f64(),
         )
@@ -381,33 +497,17 @@ const PARAM_WORDS: usize = 8;
 
 impl<'a> Runner<'a> {
     fn new(gpu: &'a Gpu, slots: u32) -> Result<Runner<'a>, GpuError> {
-        let d = &gpu.device;
         let storage =
             wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC;
-        let slot_buffer = d.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("slots"),
-            size: u64::from(slots) * SLOT_BYTES,
-            usage: storage,
-            mapped_at_creation: false,
-        });
-        let params = d.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("params"),
-            size: (PARAM_WORDS * 4) as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let control = d.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("control"),
-            size: 16,
-            usage: storage,
-            mapped_at_creation: false,
-        });
-        let control_read = d.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("control readback"),
-            size: 16,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let slot_buffer = gpu.blank("slots", u64::from(slots) * SLOT_BYTES, storage);
+        let params = gpu.blank(
+            "params",
+            (PARAM_WORDS * 4) as u64,
+            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        );
+        let control = gpu.blank("control", 16, storage);
+        let control_read =
+            gpu.blank("control readback", 16, wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST);
         gpu.check("allocating the slots")?;
         let budget = gpu.settings.budget.unwrap_or(if gpu.adapter.is_software() { 1 << 13 } else { 1 << 12 });
         Ok(Runner { gpu, slots, slot_buffer, params, control, control_read, budget })
@@ -443,12 +543,11 @@ impl<'a> Runner<'a> {
         let task_buffer = self.buffer("task columns", cols, storage);
         let prefix_buffer = self.buffer("prefixes", &prefix_words, storage);
         let counts = self.buffer("counts", &vec![0; 2 * cols.len()], storage | wgpu::BufferUsages::COPY_SRC);
-        let counts_read = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("counts readback"),
-            size: (8 * cols.len().max(1)) as u64,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let counts_read = gpu.blank(
+            "counts readback",
+            (8 * cols.len().max(1)) as u64,
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        );
         gpu.check("allocating a batch")?;
         let layout = self.gpu.pipeline.get_bind_group_layout(0);
         let entries: Vec<wgpu::BindGroupEntry> = [
@@ -497,8 +596,8 @@ impl<'a> Runner<'a> {
             }
             enc.copy_buffer_to_buffer(&self.control, 0, &self.control_read, 0, 16);
             let start = Instant::now();
-            gpu.queue.submit([enc.finish()]);
-            let words = self.read(&self.control_read, 4)?;
+            let index = gpu.queue.submit([enc.finish()]);
+            let words = gpu.read_words(&self.control_read, index, 4)?;
             let took = start.elapsed();
             let (next, active, fault) = (words[0], words[1], words[2]);
             if fault & FAULT_CUT != 0 {
@@ -527,43 +626,17 @@ impl<'a> Runner<'a> {
         let mut enc =
             gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("counts") });
         enc.copy_buffer_to_buffer(&counts, 0, &counts_read, 0, (8 * cols.len()) as u64);
-        gpu.queue.submit([enc.finish()]);
-        let words = self.read(&counts_read, 2 * cols.len())?;
+        let index = gpu.queue.submit([enc.finish()]);
+        let words = gpu.read_words(&counts_read, index, 2 * cols.len())?;
         Ok(words.chunks_exact(2).map(|w| u64::from(w[1]) << 32 | u64::from(w[0])).collect())
-    }
-
-    /// Waits for the work submitted and reads `words` words of a readback buffer.
-    fn read(&self, buffer: &wgpu::Buffer, words: usize) -> Result<Vec<u32>, GpuError> {
-        let gpu = self.gpu;
-        let (tx, rx) = std::sync::mpsc::channel();
-        buffer.map_async(wgpu::MapMode::Read, .., move |r| {
-            // The receiver waits below; a send to a dropped one has nobody to tell.
-            let _ = tx.send(r);
-        });
-        gpu.device
-            .poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(DISPATCH_TIMEOUT) })
-            .map_err(|e| gpu.fault(format!("waiting for a dispatch: {e}")))?;
-        gpu.check("running the kernel")?;
-        match rx.try_recv() {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => return Err(gpu.fault(format!("reading results back: {e}"))),
-            Err(_) => return Err(gpu.fault("reading results back: the map never completed".into())),
-        }
-        let out = {
-            let view =
-                buffer.get_mapped_range(..).map_err(|e| gpu.fault(format!("reading results back: {e}")))?;
-            view.chunks_exact(4).take(words).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
-        };
-        buffer.unmap();
-        Ok(out)
     }
 }
 
-fn words_to_bytes(words: &[u32]) -> Vec<u8> {
+pub(crate) fn words_to_bytes(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
 /// A driver's message on one line.
-fn one_line(s: &str) -> String {
+pub(crate) fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }

@@ -33,8 +33,9 @@
 mod adapters;
 mod engine;
 mod error;
+mod join;
 mod prefix;
 
 pub use adapters::{AdapterDescription, adapters};
-pub use engine::{Gpu, GpuSettings};
+pub use engine::{Gpu, GpuKernel, GpuSettings};
 pub use error::GpuError;

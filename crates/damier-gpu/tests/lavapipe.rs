@@ -13,7 +13,7 @@ use damier::control::Control;
 use damier::cpu::Isa;
 use damier::queens::count::known::known_total;
 use damier::queens::count::tasks::{TaskEngine, TaskList, count_tasks, sample_tasks};
-use damier_gpu::{Gpu, GpuError, GpuSettings};
+use damier_gpu::{Gpu, GpuError, GpuKernel, GpuSettings};
 
 /// The default adapter with `settings`, or `None` (the test skipped) when there is none.
 fn gpu(settings: GpuSettings) -> Option<Gpu> {
@@ -75,13 +75,18 @@ fn total_on_gpu(gpu: &Gpu, n: u32) -> u64 {
     u64::try_from(sum).unwrap()
 }
 
-/// q(n) for the sizes of `ns`, each timed on stderr.
-fn totals_are_a000170(ns: std::ops::RangeInclusive<u32>) {
-    let Some(gpu) = gpu(GpuSettings::default()) else { return };
+/// q(n) for the sizes of `ns` by `kernel`, each timed on stderr.
+fn totals_are_a000170(kernel: GpuKernel, ns: std::ops::RangeInclusive<u32>) {
+    let Some(gpu) = gpu(GpuSettings { kernel, ..GpuSettings::default() }) else { return };
     for n in ns {
         let start = std::time::Instant::now();
         assert_eq!(Some(total_on_gpu(&gpu, n)), known_total(n), "n = {n}");
-        eprintln!("q({n}) on {}: {:.2} s", gpu.adapter().name, start.elapsed().as_secs_f64());
+        eprintln!(
+            "{}: q({n}) on {}: {:.2} s",
+            kernel.name(),
+            gpu.adapter().name,
+            start.elapsed().as_secs_f64()
+        );
     }
 }
 
@@ -89,13 +94,20 @@ fn totals_are_a000170(ns: std::ops::RangeInclusive<u32>) {
 /// minutes (the ignored test below).
 #[test]
 fn q_of_n_is_a000170_to_15() {
-    totals_are_a000170(4..=15);
+    totals_are_a000170(GpuKernel::Search, 4..=15);
+}
+
+/// The join kernel's q(16) (n <= 15: every task, below). PERF: about 11 s on lavapipe.
+#[test]
+fn join_q_of_16_is_a000170() {
+    totals_are_a000170(GpuKernel::Join, 16..=16);
 }
 
 #[test]
 #[ignore = "slow on a software driver (q(16) 80 s, q(17) about 10 min on lavapipe with 2 cores): cargo test --release -p damier-gpu --test lavapipe -- --ignored q_of_n"]
 fn q_of_n_is_a000170_16_and_17() {
-    totals_are_a000170(16..=17);
+    totals_are_a000170(GpuKernel::Search, 16..=17);
+    totals_are_a000170(GpuKernel::Join, 17..=17);
 }
 
 #[test]
@@ -111,6 +123,7 @@ fn slots_resumed_every_few_iterations_and_every_start_row_give_the_same_counts()
                 slots: Some(64),
                 budget: Some(5),
                 dispatch_ms: None,
+                kernel: GpuKernel::Search,
             };
             let Some(gpu) = gpu(settings) else { return };
             assert_eq!(on_gpu(&gpu, &list, &all(&list)).unwrap(), want, "n = {n}, rows {start_row}");
@@ -135,7 +148,7 @@ fn a_start_row_the_kernel_cannot_run_is_refused() {
 #[test]
 fn a_loop_the_driver_cuts_short_fails_the_count_instead_of_shortening_it() {
     let settings =
-        GpuSettings { start_row: Some(1), slots: Some(64), budget: Some(1 << 24), dispatch_ms: None };
+        GpuSettings { start_row: Some(1), slots: Some(64), budget: Some(1 << 24), ..GpuSettings::default() };
     let Some(gpu) = gpu(settings) else { return };
     let list = TaskList::new(12).unwrap();
     match on_gpu(&gpu, &list, &all(&list)) {
@@ -207,14 +220,148 @@ fn estimates_count_their_tasks_as_the_cpu_and_bracket_the_known_totals() {
     assert!(matches!(e, GpuError::Interrupted(_)), "{e}");
 }
 
-/// Random tasks of large n against the CPU's fast engine. On a GPU:
+/// The join kernel's settings: the default ones, or a fixed number of tiles per dispatch.
+fn join(budget: Option<u32>) -> GpuSettings {
+    GpuSettings { kernel: GpuKernel::Join, budget, ..GpuSettings::default() }
+}
+
+/// The join kernel (the quarters engine's matching on the GPU, its halves sealed on the CPU):
+/// every task of n = 4..=15 gets the CPU quarters engine's count, task by task.
+///
+/// PERF: about 8 s on lavapipe with 2 loaded cores in the test profile.
+#[test]
+fn join_every_task_to_15_has_the_cpu_engines_count() {
+    let Some(gpu) = gpu(join(None)) else { return };
+    for n in 4..=15 {
+        let list = TaskList::new(n).unwrap();
+        let start = std::time::Instant::now();
+        let got = on_gpu(&gpu, &list, &all(&list)).unwrap();
+        let took = start.elapsed().as_secs_f64();
+        assert_eq!(got, on_cpu(&list, TaskEngine::Quarters, &all(&list)), "n = {n}");
+        if n <= 9 {
+            assert_eq!(got, on_cpu(&list, TaskEngine::Backtrack, &all(&list)), "n = {n}");
+        }
+        eprintln!("join: every task of n = {n} agrees ({took:.2} s on {})", gpu.adapter().name);
+    }
+}
+
+/// One or three tiles per dispatch: every batch runs in many dispatches, each checked (units
+/// done, faults), and the counts stay the same.
+#[test]
+fn join_in_tiny_dispatches_gives_the_same_counts() {
+    for (n, tiles) in [(8, 1), (10, 3), (11, 1)] {
+        let Some(gpu) = gpu(join(Some(tiles))) else { return };
+        let list = TaskList::new(n).unwrap();
+        assert_eq!(
+            on_gpu(&gpu, &list, &all(&list)).unwrap(),
+            on_cpu(&list, TaskEngine::Quarters, &all(&list)),
+            "n = {n}, {tiles} tiles a dispatch"
+        );
+    }
+}
+
+/// The join kernel's estimate counts its sample as the CPU does; a cancelled join count
+/// reports nothing.
+#[test]
+fn join_estimates_and_cancels_as_the_search_does() {
+    let Some(gpu) = gpu(join(None)) else { return };
+    let list = TaskList::new(13).unwrap();
+    let counts = Mutex::new(HashMap::new());
+    let e = gpu
+        .estimate(&list, 40, 7, &Control::new(), &|d| {
+            counts.lock().unwrap().insert(d.index, d.count);
+        })
+        .unwrap();
+    let counts = counts.into_inner().unwrap();
+    let picked: Vec<u32> = counts.keys().copied().collect();
+    assert_eq!(picked.len(), 40);
+    assert_eq!(counts, on_cpu(&list, TaskEngine::Backtrack, &picked));
+    assert_eq!(e.engine, TaskEngine::Quarters);
+    assert!(e.core_hours > 0.0 && e.low <= e.core_hours && e.core_hours <= e.high, "{e:?}");
+    let stop = Control::new();
+    stop.cancel();
+    let r = gpu.count_tasks(&list, &all(&list), &stop, &|_| panic!("nothing is counted"));
+    assert!(matches!(r, Err(GpuError::Interrupted(_))), "{r:?}");
+}
+
+/// What the join kernel moves and does per solution, measured on the CPU alone (no GPU
+/// needed): bytes uploaded (rows, queries, tails) and (query, block) visits per weighted
+/// solution, on random tasks of n = 16..=21 (`DAMIER_JOIN_NS=18..=23` and `DAMIER_GPU_TASKS`
+/// choose; the matching is counted by the plain reference, slow past n = 22):
+/// `cargo test --release -p damier-gpu --test lavapipe -- --ignored join_work --nocapture`.
+#[test]
+#[ignore = "a measurement (seconds to minutes); see the doc comment for the command"]
+fn join_work_per_solution() {
+    use damier::queens::count::tasks::count_tasks_with_matching;
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    let ns = std::env::var("DAMIER_JOIN_NS").unwrap_or_else(|_| "16..=21".into());
+    let (lo, hi) = ns.split_once("..=").expect("DAMIER_JOIN_NS is A..=B");
+    let (lo, hi): (u32, u32) = (lo.parse().unwrap(), hi.parse().unwrap());
+    let k: u32 = std::env::var("DAMIER_GPU_TASKS").map_or(8, |v| v.parse().unwrap());
+    for n in lo..=hi {
+        let list = TaskList::new(n).unwrap();
+        let tasks = sample_tasks(&all(&list), k, u64::from(n));
+        let (bytes, visits, tests, batches) =
+            (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
+        let got = Mutex::new(HashMap::new());
+        count_tasks_with_matching::<damier::queens::count::tasks::TaskError>(
+            &list,
+            Isa::best(),
+            None,
+            &tasks,
+            &Control::new(),
+            &|s| {
+                let tails: usize = s.pairs.iter().map(|p| p.tail.len()).sum();
+                bytes.fetch_add(
+                    (64 * s.rows.len() + 8 * s.queries.len() + 8 * tails + 32 * s.pairs.len()) as u64,
+                    Relaxed,
+                );
+                let (v, t) = s.work();
+                visits.fetch_add(v, Relaxed);
+                tests.fetch_add(t, Relaxed);
+                batches.fetch_add(1, Relaxed);
+                Ok(s.count())
+            },
+            &|d| {
+                got.lock().unwrap().insert(d.index, d.count);
+            },
+        )
+        .unwrap();
+        let got = got.into_inner().unwrap();
+        assert_eq!(got, on_cpu(&list, TaskEngine::Quarters, &tasks), "n = {n}");
+        let solutions = got.values().sum::<u64>().max(1) as f64;
+        eprintln!(
+            "n = {n}: {k} tasks, {} batches, {:.3e} solutions; per solution: {:.4} bytes uploaded, {:.5} visits, {:.5} tail tests",
+            batches.load(Relaxed),
+            solutions,
+            bytes.load(Relaxed) as f64 / solutions,
+            visits.load(Relaxed) as f64 / solutions,
+            tests.load(Relaxed) as f64 / solutions
+        );
+    }
+}
+
+/// Random tasks of large n against the CPU's fast engine, by both kernels. On a GPU:
 /// `cargo test --release -p damier-gpu --test lavapipe -- --ignored random_tasks --nocapture`;
-/// `DAMIER_GPU_NS=20..=22` and `DAMIER_GPU_TASKS=2` choose the sizes and tasks per size
-/// (the defaults, n = 20..=28 and 3 tasks, take hours on a software driver).
+/// `DAMIER_GPU_NS=20..=22`, `DAMIER_GPU_TASKS=2` and `DAMIER_GPU_KERNELS=join` choose the
+/// sizes, the tasks per size and the kernels (the defaults, n = 20..=28, 3 tasks, `search,join`,
+/// take hours on a software driver).
 #[test]
 #[ignore = "long: random tasks of n = 20..=28 (hours on lavapipe); see the doc comment for the command"]
 fn random_tasks_of_large_n_have_the_cpu_engines_count() {
-    let Some(gpu) = gpu(GpuSettings::default()) else { return };
+    let kernels = std::env::var("DAMIER_GPU_KERNELS").unwrap_or_else(|_| "search,join".into());
+    for kernel in kernels.split(',') {
+        let kernel = match kernel {
+            "search" => GpuKernel::Search,
+            "join" => GpuKernel::Join,
+            k => panic!("DAMIER_GPU_KERNELS: {k} is not search or join"),
+        };
+        random_tasks_agree(GpuSettings { kernel, ..GpuSettings::default() });
+    }
+}
+
+fn random_tasks_agree(settings: GpuSettings) {
+    let Some(gpu) = gpu(settings) else { return };
     let ns = std::env::var("DAMIER_GPU_NS").unwrap_or_else(|_| "20..=28".into());
     let (lo, hi) = ns.split_once("..=").expect("DAMIER_GPU_NS is A..=B");
     let (lo, hi): (u32, u32) = (lo.parse().unwrap(), hi.parse().unwrap());
@@ -227,6 +374,10 @@ fn random_tasks_of_large_n_have_the_cpu_engines_count() {
         let gpu_s = start.elapsed().as_secs_f64();
         let start = std::time::Instant::now();
         assert_eq!(got, on_cpu(&list, TaskEngine::best_for(n), &tasks), "n = {n}, tasks {tasks:?}");
-        eprintln!("n = {n}: {k} tasks agree; GPU {gpu_s:.2} s, CPU {:.2} s", start.elapsed().as_secs_f64());
+        eprintln!(
+            "{}: n = {n}: {k} tasks agree; GPU {gpu_s:.2} s, CPU {:.2} s",
+            settings.kernel.name(),
+            start.elapsed().as_secs_f64()
+        );
     }
 }

@@ -66,6 +66,8 @@ mod bench {
         adapter: String,
         backend: String,
         driver: String,
+        /// The GPU kernel (`--gpu-kernel`).
+        kernel: &'static str,
         tasks: u32,
         seed: u64,
         /// Solutions in the tasks (weighted counts added).
@@ -124,6 +126,7 @@ mod bench {
             adapter: info.name.clone(),
             backend: info.backend.clone(),
             driver: info.driver.clone(),
+            kernel: gpu.kernel().name(),
             tasks: tasks.len() as u32,
             seed: a.seed,
             solutions,
@@ -173,12 +176,13 @@ mod bench {
     impl Report for GpuBench {
         fn print_text(&self) -> anyhow::Result<()> {
             let mut line = format!(
-                "n = {}: {} tasks, {} solutions; GPU {} ({}): {} s, {} ns per solution",
+                "n = {}: {} tasks, {} solutions; GPU {} ({}, kernel {}): {} s, {} ns per solution",
                 self.n,
                 self.tasks,
                 self.solutions,
                 self.adapter,
                 self.backend,
+                self.kernel,
                 number(self.gpu_seconds),
                 number(self.gpu_ns_per_solution)
             );

@@ -84,6 +84,68 @@ fn a_gpu_journal_resumes_and_is_rechecked_on_the_cpu() {
     fails_with(&["queens", "count", "12", "--journal", journal], 2);
 }
 
+/// `--gpu-kernel join` (the quarters engine, its matching on the GPU): the known totals alone
+/// and beside the CPU, its journals headed `quarters` on a GPU and rechecked by the
+/// backtracker, a search kernel's journal refused by it, and its estimate and bench say which
+/// kernel ran.
+#[cfg(feature = "gpu")]
+#[test]
+fn the_join_kernel_counts_journals_and_estimates() {
+    if !has_adapter() {
+        return;
+    }
+    let r = json(&["queens", "count", "13", "--device", "gpu", "--gpu-kernel", "join", "--json"]);
+    assert_eq!(r["total"].as_u64(), Some(73_712), "{r}");
+    assert_eq!(r["strategy"], "quarters", "{r}");
+    let r = json(&[
+        "queens",
+        "count",
+        "12",
+        "--device",
+        "all",
+        "--gpu-kernel",
+        "join",
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(r["total"].as_u64(), Some(14_200), "{r}");
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("join.journal");
+    let journal = journal.to_str().unwrap();
+    let args: Vec<&str> = "queens count 12 --device gpu --gpu-kernel join --json --journal"
+        .split(' ')
+        .chain([journal])
+        .collect();
+    assert_eq!(json(&args)["total"].as_u64(), Some(14_200));
+    let again = json(&args);
+    assert_eq!(again["resumed_tasks"], again["tasks"], "{again}");
+    let audit = json(&["queens", "journal", journal, "--recheck", "20", "--seed", "1", "--json"]);
+    assert_eq!((audit["strategy"].as_str(), audit["device"].as_str()), (Some("quarters"), Some("gpu")));
+    assert_eq!(audit["recheck"]["engine"], "backtrack", "{audit}");
+    assert_eq!(audit["recheck"]["agree"], true, "{audit}");
+    // A journal of the other kernel (another engine in its header) is not resumed by this one.
+    fails_with(&["queens", "count", "12", "--device", "gpu", "--journal", journal], 2);
+    let r = json(&[
+        "queens",
+        "estimate",
+        "13",
+        "--device",
+        "gpu",
+        "--gpu-kernel",
+        "join",
+        "--samples",
+        "40",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    assert_eq!((r["kernel"].as_str(), r["engine"].as_str()), (Some("join"), Some("quarters")), "{r}");
+    assert!(r["core_hours"].as_f64().unwrap() > 0.0, "{r}");
+    let r = json(&["gpu", "--bench", "12", "--tasks", "20", "--gpu-kernel", "join", "--json"]);
+    assert_eq!((r["kernel"].as_str(), r["tasks"].as_u64()), (Some("join"), Some(20)), "{r}");
+}
+
 #[cfg(feature = "gpu")]
 #[test]
 fn gpu_errors_are_one_line_with_their_exit_codes() {

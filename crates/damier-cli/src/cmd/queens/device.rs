@@ -1,10 +1,12 @@
 //! `damier queens count --device gpu|all`: the task list counted on a GPU (the crate
 //! damier-gpu), alone or beside the CPU cores, recorded in the same journal as a CPU count.
 //!
-//! The journal's header names one engine for all its tasks. The GPU kernel runs the
-//! backtracker's search (row by row over the task's columns, then the other columns), so a
-//! `--device gpu` count is headed `backtrack`, and `journal --recheck` recounts its tasks with
-//! the quarters engine on the CPU; a `--device all` count is headed with the CPU's engine
+//! The journal's header names one engine for all its tasks. The default kernel (`search`)
+//! runs the backtracker's search (row by row over the task's columns, then the other
+//! columns), so a `--device gpu` count is headed `backtrack`, and `journal --recheck` recounts
+//! its tasks with the quarters engine on the CPU; the `join` kernel runs the quarters engine
+//! (its matching on the GPU), so its `--device gpu` journals are headed `quarters` and
+//! rechecked by the backtracker. A `--device all` count is headed with the CPU's engine
 //! (quarters), and the recheck recounts every task, GPU ones included, with the CPU's
 //! backtracker.
 
@@ -30,6 +32,27 @@ pub(crate) enum Device {
     List,
 }
 
+/// `--gpu-kernel`: which of the GPU engine's two kernels counts (docs/gpu.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Kernel {
+    /// The backtracker's search, all on the GPU (journals headed `backtrack`).
+    #[default]
+    Search,
+    /// The quarters engine's join: halves assembled and sealed on the CPU cores (--threads),
+    /// matched on the GPU (journals headed `quarters`).
+    Join,
+}
+
+impl Kernel {
+    /// The task engine whose algorithm the kernel runs: a `--device gpu` journal's header.
+    fn engine(self) -> TaskEngine {
+        match self {
+            Kernel::Search => TaskEngine::Backtrack,
+            Kernel::Join => TaskEngine::Quarters,
+        }
+    }
+}
+
 /// The GPU settings of `queens count` (`--gpu-*`).
 #[derive(Clone, Copy, Debug, Default, clap::Args)]
 pub(crate) struct GpuArgs {
@@ -43,20 +66,25 @@ pub(crate) struct GpuArgs {
     /// Kernel invocations per dispatch [default: 131072 on a GPU, 1024 on a software driver].
     #[arg(long, value_name = "SLOTS", value_parser = clap::value_parser!(u32).range(64..=1 << 24))]
     gpu_slots: Option<u32>,
-    /// Loop iterations per invocation and dispatch [default: adapted to 50 ms a dispatch].
+    /// Loop iterations per invocation and dispatch (search), or tiles of 64 matches per
+    /// dispatch (join) [default: adapted to 50 ms a dispatch].
     #[arg(long, value_name = "ITERATIONS", value_parser = clap::value_parser!(u32).range(1..))]
     gpu_budget: Option<u32>,
+    /// The kernel: search (the backtracker's search, all on the GPU) or join (the quarters
+    /// engine: halves sealed on the CPU cores, matched on the GPU) [default: search].
+    #[arg(long, value_name = "KERNEL")]
+    pub(crate) gpu_kernel: Option<Kernel>,
 }
 
 /// Counts `r` over the task list on `device` (gpu or all).
 pub(super) fn run(mut r: Run, device: Device, g: GpuArgs) -> anyhow::Result<ExitCode> {
-    plan(&mut r, device)?;
+    plan(&mut r, device, g.gpu_kernel.unwrap_or_default())?;
     imp::run(r, device, g)
 }
 
 /// Refuses an n outside the task list, and sets the engine a journal of `device` is headed
-/// with (see the module's docs).
-pub(super) fn plan(r: &mut Run, device: Device) -> anyhow::Result<()> {
+/// with (see the module's docs): for `--device gpu`, the engine whose algorithm `kernel` runs.
+pub(super) fn plan(r: &mut Run, device: Device, kernel: Kernel) -> anyhow::Result<()> {
     if device == Device::Cpu {
         return Ok(());
     }
@@ -73,7 +101,7 @@ pub(super) fn plan(r: &mut Run, device: Device) -> anyhow::Result<()> {
             r.plan.engine.is_none(),
             "--strategy picks the CPU's engine: --device gpu counts every task on the GPU (use --device all for both)"
         );
-        r.plan.engine = Some(TaskEngine::Backtrack);
+        r.plan.engine = Some(kernel.engine());
         r.plan.device = JournalDevice::Gpu;
     } else {
         r.plan.engine = Some(r.plan.engine.unwrap_or(TaskEngine::best_for(r.plan.n)));
@@ -232,6 +260,10 @@ mod imp {
             slots: g.gpu_slots,
             budget: g.gpu_budget,
             dispatch_ms: None,
+            kernel: match g.gpu_kernel.unwrap_or_default() {
+                Kernel::Search => damier_gpu::GpuKernel::Search,
+                Kernel::Join => damier_gpu::GpuKernel::Join,
+            },
         };
         Gpu::open(g.gpu_adapter, settings).map_err(error)
     }
@@ -250,11 +282,14 @@ mod imp {
         adapter: String,
         backend: String,
         driver: String,
+        /// The GPU kernel (`--gpu-kernel`).
+        kernel: &'static str,
     }
 
     impl Report for GpuEstimate {
         fn print_text(&self) -> anyhow::Result<()> {
-            let how = format!("wall clock of GPU {} ({})", self.adapter, self.backend);
+            let how =
+                format!("wall clock of GPU {} ({}, kernel {})", self.adapter, self.backend, self.kernel);
             crate::report::queens::print_estimate(&self.record, &how, true)
         }
     }
@@ -284,6 +319,7 @@ mod imp {
             adapter: a.name.clone(),
             backend: a.backend.clone(),
             driver: a.driver.clone(),
+            kernel: gpu.kernel().name(),
         };
         r.print(json)?;
         Ok(if stopped_early { ExitCode::from(exit::INTERRUPTED) } else { ExitCode::SUCCESS })
@@ -335,7 +371,8 @@ mod imp {
         };
         match device {
             Device::All => both(gpu, p, pool, batch, control, &record),
-            _ => gpu.count_tasks(p.list(), batch, control, &record).map_err(error),
+            // The join kernel seals on the pool's workers (--threads).
+            _ => pool.install(|| gpu.count_tasks(p.list(), batch, control, &record)).map_err(error),
         }
     }
 
@@ -366,7 +403,8 @@ mod imp {
             };
             match device {
                 Device::All => both(&gpu, &p, &pool, &left, control, &record),
-                _ => gpu.count_tasks(p.list(), &left, control, &record).map_err(error),
+                // The join kernel seals on the pool's workers (--threads).
+                _ => pool.install(|| gpu.count_tasks(p.list(), &left, control, &record)).map_err(error),
             }
         };
         // Also after Ctrl-C or a device fault: what finished is on the disk.
@@ -463,6 +501,9 @@ mod imp {
     }
 
     /// The GPU and the CPU pool taking chunks of `left` from one cursor until none is left.
+    /// With the join kernel, the GPU side seals its tasks on rayon's global pool, beside the
+    /// CPU pool (the cores oversubscribed: a worker waiting for the GPU sleeps, and a
+    /// worker of the CPU pool blocked on the GPU would idle a core).
     fn both(
         gpu: &Gpu,
         p: &LongRun,

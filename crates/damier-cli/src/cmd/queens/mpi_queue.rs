@@ -88,7 +88,7 @@ pub(super) fn run(
     anyhow::ensure!(c.plan.share.is_none(), "--mpi splits the whole count: --share does not apply");
     // The processes of this machine (a collective call: every process makes it).
     let local_rank = world.split_shared(world.rank()).rank() as usize;
-    device::plan(&mut c, device).unwrap_or_else(|e| abort(&world, &e));
+    device::plan(&mut c, device, g.gpu_kernel.unwrap_or_default()).unwrap_or_else(|e| abort(&world, &e));
     let counter = Counter::open(device, g, local_rank).unwrap_or_else(|e| abort(&world, &e));
     let pool = crate::util::pool(c.threads).unwrap_or_else(|e| abort(&world, &e));
     let delay = if slow_rank.is_none_or(|r| r == rank) { c.delay } else { Duration::ZERO };

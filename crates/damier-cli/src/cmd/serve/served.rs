@@ -115,7 +115,7 @@ pub fn check(group: &str, command: &str, m: &ArgMatches) -> Result<(), String> {
     if raw_text(m, "device").ok().flatten().is_some_and(|d| d != "cpu") {
         return Err(format!("device other than cpu uses the server's GPU {HEAVY}"));
     }
-    for id in ["gpu_adapter", "gpu_rows", "gpu_slots", "gpu_budget"] {
+    for id in ["gpu_adapter", "gpu_rows", "gpu_slots", "gpu_budget", "gpu_kernel"] {
         if has(m, id) && m.value_source(id) == Some(ValueSource::CommandLine) {
             return Err(format!("{id} tunes the server's GPU {HEAVY}"));
         }

@@ -23,6 +23,7 @@ mod backtrack;
 pub mod cost;
 mod error;
 pub mod estimate;
+pub mod join;
 pub mod journal;
 pub mod known;
 pub mod long;

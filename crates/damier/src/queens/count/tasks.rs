@@ -319,6 +319,60 @@ pub fn count_tasks(
     Ok(())
 }
 
+/// [`count_tasks`] with the quarters engine, the matching of each sealed batch of stored keys
+/// done by `matching` (another device: see [`super::join`]) while the workers of the current
+/// rayon pool assemble and seal the tasks' halves on `isa`; `matching` returns the batch's
+/// count ([`super::join::Sealed::count`] is the CPU's reference). The tasks' counts are the
+/// quarters engine's when `matching` counts right, reported as [`count_tasks`] reports them,
+/// and an error of `matching` stops the run (no task whose batch failed is reported).
+pub fn count_tasks_with_matching<E: From<TaskError> + Send>(
+    list: &TaskList,
+    isa: Isa,
+    memory: Option<u64>,
+    indices: &[u32],
+    control: &Control,
+    matching: &(dyn Fn(&super::join::Sealed<'_>) -> Result<u64, E> + Sync),
+    on_done: &(dyn Fn(TaskDone) + Sync),
+) -> Result<(), E> {
+    list.check(TaskEngine::Quarters, isa, indices)?;
+    if indices.is_empty() {
+        return Ok(());
+    }
+    /// `E`, built from the library's errors as [`count_tasks`] reports them.
+    struct Wrapped<E>(E);
+    impl<E: From<TaskError>> From<Interrupted> for Wrapped<E> {
+        fn from(i: Interrupted) -> Self {
+            Wrapped(E::from(TaskError::from(i)))
+        }
+    }
+    impl<E: From<TaskError>> From<super::CountError> for Wrapped<E> {
+        fn from(e: super::CountError) -> Self {
+            Wrapped(E::from(TaskError::from_count(e)))
+        }
+    }
+    let column_sets: Vec<(u32, u64)> = indices
+        .iter()
+        .map(|&i| {
+            let t = list.task(list.cols[i as usize]);
+            (t.cols, t.weight)
+        })
+        .collect();
+    quarters::count_column_sets_matched(
+        list.n,
+        &column_sets,
+        isa,
+        memory,
+        control,
+        &|sealed| matching(sealed).map_err(Wrapped),
+        &|i, count, elapsed| on_done(TaskDone { index: indices[i], count, elapsed }),
+    )
+    .map_err(|w| w.0)?;
+    if control.cancelled() {
+        return Err(TaskError::from(Interrupted).into());
+    }
+    Ok(())
+}
+
 /// The sum of [`count_tasks`]' counts, for callers that need only the total: a `u128`, so
 /// that no sum of tasks can wrap (see [`super::total_from_sum`] for the `u64` of a count).
 pub fn total_of_tasks(
@@ -402,6 +456,45 @@ impl Search {
 mod tests {
     use super::*;
     use crate::queens::count::{CountOptions, Strategy, task_count_with, total_plain, total_with};
+
+    /// The matching handed to a caller (here the CPU's reference, `Sealed::count`) gives every
+    /// task the quarters engine's count, and the caller's error stops the run.
+    #[test]
+    fn matching_handed_out_gives_every_task_its_count() {
+        use std::sync::Mutex;
+        for n in MIN_TASK_N..=13 {
+            let list = TaskList::new(n).unwrap();
+            let all: Vec<u32> = (0..list.len()).collect();
+            let want = Mutex::new(vec![0; all.len()]);
+            count_tasks(&list, TaskEngine::Quarters, Isa::Portable, None, &all, &Control::new(), &|d| {
+                want.lock().unwrap()[d.index as usize] = d.count;
+            })
+            .unwrap();
+            let got = Mutex::new(vec![u64::MAX; all.len()]);
+            count_tasks_with_matching::<TaskError>(
+                &list,
+                Isa::Portable,
+                None,
+                &all,
+                &Control::new(),
+                &|sealed| Ok(sealed.count()),
+                &|d| got.lock().unwrap()[d.index as usize] = d.count,
+            )
+            .unwrap();
+            assert_eq!(got.into_inner().unwrap(), want.into_inner().unwrap(), "n = {n}");
+        }
+        let list = TaskList::new(10).unwrap();
+        let refused = count_tasks_with_matching(
+            &list,
+            Isa::Portable,
+            None,
+            &[3, 4],
+            &Control::new(),
+            &|_| Err(TaskError::OutOfRange(99)),
+            &|d| panic!("task {} reported after its matching failed", d.index),
+        );
+        assert_eq!(refused, Err(TaskError::OutOfRange(99)));
+    }
 
     #[test]
     fn task_lists_cover_every_column_set_once() {

@@ -7,6 +7,10 @@ use crate::control::{Control, Interrupted};
 use crate::cpu::Isa;
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::features;
+use crate::queens::count::join::{self, JoinPair, Sealed};
+
+// The layout `join` describes to other devices is this one.
+const _: () = assert!(BLOCK == join::BLOCK && CHUNK == join::CHUNK && WEIGHT_AT == join::WEIGHT_AT);
 
 /// Below this many keys, a partial block costs more than testing the keys one query at a
 /// time ([`kernel::scan`]). [default: 12]
@@ -502,6 +506,61 @@ impl Matcher {
         self.query_start = start;
         self.queries = grouped;
         matched.map(|()| total)
+    }
+
+    /// The sealed tables with `queries` grouped and packed against them, for a device that
+    /// counts the matches itself ([`crate::queens::count::join`]): the same pairs of groups
+    /// [`Matcher::count`] visits, its count their sum ([`Sealed::count`]). Portable code (no
+    /// `pext`): the groups and packed keys are the same on every CPU.
+    pub(super) fn sealed(&mut self, queries: &[u64]) -> Sealed<'_> {
+        let count = 1usize << self.cut;
+        let mut group = std::mem::take(&mut self.group);
+        group.clear();
+        group.extend(queries.iter().map(|&q| self.cut_bits::<false>(q) as u16));
+        let (packing, table, kept) = (self.packing, &self.pack, self.kept);
+        let pack = |q: u64| if packing { packed::<false>(table, kept, q) } else { q };
+        sort_by_group(
+            queries,
+            &group,
+            count,
+            pack,
+            &mut self.query_start,
+            &mut self.cursor,
+            &mut self.queries,
+        );
+        self.group = group;
+        let rows_per_block = self.chunks << CHUNK;
+        let mut pairs = Vec::new();
+        for (i, g) in self.groups.iter().enumerate() {
+            if g.rows.0 == g.rows.1 && g.tail.0 == g.tail.1 {
+                continue;
+            }
+            let (f, kg) = (i >> self.cut, i & (count - 1));
+            // Every query group without the key group's cut bits, as `count_with` visits them.
+            let free = !kg & (count - 1);
+            let mut qg = free;
+            loop {
+                let qs = self.query_start[qg]..self.query_start[qg + 1];
+                if !qs.is_empty() {
+                    pairs.push(JoinPair {
+                        blocks: g.rows.0 / rows_per_block..g.rows.1 / rows_per_block,
+                        tail: &self.grouped[g.tail.0..g.tail.1],
+                        queries: qs,
+                        shift: f as u32,
+                    });
+                }
+                if qg == 0 {
+                    break;
+                }
+                qg = (qg - 1) & free;
+            }
+        }
+        // SAFETY: `Row` is `repr(C)` around a `[u64; 8]`: the same size (64 bytes, no padding)
+        // and a stricter alignment (64 for 8), so every `Row` of the slice is a valid
+        // `[u64; 8]` at the same address, and the slice's length is unchanged.
+        let rows =
+            unsafe { std::slice::from_raw_parts(self.rows.as_ptr().cast::<[u64; 8]>(), self.rows.len()) };
+        Sealed { chunks: self.chunks, rows, queries: &self.queries, pairs }
     }
 
     /// [`Matcher::seal`] with a control nobody cancels.

@@ -30,6 +30,7 @@ use rayon::prelude::*;
 use super::{CountError, MemoryLimit, Share};
 use crate::control::{Control, Interrupted};
 use crate::cpu::Isa;
+use crate::queens::count::join::Sealed;
 
 mod geometry;
 mod kernel;
@@ -803,6 +804,67 @@ pub(crate) fn count_column_sets(
     let tasks: Vec<Task> = column_sets.iter().map(|&(cols, weight)| Task { cols, weight }).collect();
     let run = |t, w: &mut Work| count_task(&g, &quarters, t, w, control);
     Ok(for_each_task(&g, isa, batch, &tasks, control, &run, on_done)?)
+}
+
+/// [`count_column_sets`], the matching of every sealed batch done by `matching` (on another
+/// device: [`crate::queens::count::join`]) while the workers of the current rayon pool
+/// assemble and seal the tasks' halves: the count's own pipeline ([`run_task`]) with the
+/// [`Device`] hook. The first error of `matching` stops the run and is returned; no task
+/// whose matching failed, or that was stopped by another's failure, is reported.
+pub(crate) fn count_column_sets_matched<E: From<Interrupted> + From<CountError> + Send>(
+    n: u32,
+    column_sets: &[(u32, u64)],
+    isa: Isa,
+    memory: Option<u64>,
+    control: &Control,
+    matching: &(dyn Fn(&Sealed<'_>) -> Result<u64, E> + Sync),
+    on_done: &(dyn Fn(usize, u64, std::time::Duration) + Sync),
+) -> Result<(), E> {
+    debug_assert!((MIN_N..=MAX_N).contains(&n));
+    let g = Geometry::new(n);
+    let (batch, quarters) = plan(&g, column_sets.len(), memory, true, control)?;
+    let tasks: Vec<Task> = column_sets.iter().map(|&(cols, weight)| Task { cols, weight }).collect();
+    let failed = std::sync::Mutex::new(None);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let run = |t, w: &mut Work| {
+        let mut hook = Device { matching, failed: &failed, stop: &stop };
+        run_task(&g, &quarters, t, w, &mut hook, control)
+    };
+    let counted = for_each_task(&g, isa, batch, &tasks, control, &run, on_done);
+    match failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(counted?),
+    }
+}
+
+/// The [`Hook`] of [`count_column_sets_matched`]: each sealed batch handed, with its queries,
+/// to `matching` ([`Matcher::sealed`]). The first error is kept in `failed` and raises
+/// `stop`, which ends every task in flight at its next batch (as interrupted: the pipeline's
+/// error type), so that the run stops soon and reports none of them.
+struct Device<'a, E> {
+    matching: &'a (dyn Fn(&Sealed<'_>) -> Result<u64, E> + Sync),
+    failed: &'a std::sync::Mutex<Option<E>>,
+    stop: &'a std::sync::atomic::AtomicBool,
+}
+
+impl<E> Hook for Device<'_, E> {
+    fn count(
+        &mut self,
+        _isa: Isa,
+        matcher: &mut Matcher,
+        queries: &[u64],
+        _control: &Control,
+    ) -> Result<u64, Interrupted> {
+        use std::sync::atomic::Ordering;
+        if self.stop.load(Ordering::Relaxed) {
+            return Err(Interrupted);
+        }
+        (self.matching)(&matcher.sealed(queries)).map_err(|e| {
+            self.failed.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+            self.stop.store(true, Ordering::Relaxed);
+            Interrupted
+        })
+    }
 }
 
 /// One task for [`sample_column_sets`].

@@ -388,6 +388,7 @@ fn tables_hold_only_bits_both_sides_use() {
             for isa in covered() {
                 assert_eq!(m.count_all(isa, &queries), want, "{isa}, cut {max_cut}");
             }
+            assert_eq!(m.sealed(&queries).count(), want, "the sealed view, cut {max_cut}");
         }
     }
 }
@@ -414,6 +415,41 @@ fn fourteen_cut_bits_with_weights() {
         m.seal_all(isa, &stored);
         assert_eq!(m.cut, 14);
         assert_eq!(m.count_all(isa, &queries), want, "{isa}");
+        assert_eq!(m.sealed(&queries).count(), want, "the sealed view after {isa}'s seal");
+    }
+}
+
+/// The sealed view another device matches ([`Matcher::sealed`]) covers exactly the pairs the
+/// matcher counts: with and without cut bits, packing, partial blocks and tails, weights on
+/// both sides; and a whole task's matching handed out gives the engine's counts.
+#[test]
+fn the_sealed_view_counts_what_the_matcher_counts() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(36);
+    let bits = 30;
+    for (keys, group_keys, pack_min_keys) in
+        [(5, 2048, 4096), (700, 2048, 4096), (9000, 256, 0), (9000, 64, 1 << 20)]
+    {
+        let key = |rng: &mut rand_xoshiro::Xoshiro256PlusPlus| {
+            rng.random::<u64>() & rng.random::<u64>() & ((1 << bits) - 1)
+        };
+        let stored: Vec<u64> =
+            (0..keys).map(|_| key(&mut rng) | rng.random_range(0..4u64) << WEIGHT_AT).collect();
+        let queries: Vec<u64> =
+            (0..300).map(|_| key(&mut rng) | rng.random_range(0..3u64) << WEIGHT_AT).collect();
+        let mut m = Matcher::new(bits, (0..bits).collect());
+        m.group_keys = group_keys;
+        m.pack_min_keys = pack_min_keys;
+        m.order_cuts(&stored, &queries, queries.len(), key_bits_of(&queries));
+        m.seal_all(Isa::Portable, &stored);
+        let want = weighted_pairs(&stored, &queries);
+        let sealed = m.sealed(&queries);
+        assert_eq!(sealed.count(), want, "{keys} keys, groups of {group_keys}");
+        let (visits, tests) = sealed.work();
+        assert!(visits + tests > 0);
+        // Once more after a count: the matcher's own buffers reused.
+        assert_eq!(m.count_all(Isa::Portable, &queries), want);
+        assert_eq!(m.sealed(&queries).count(), want);
     }
 }
 

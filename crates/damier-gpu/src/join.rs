@@ -1,0 +1,353 @@
+//! The second kernel, `join`: the quarters engine's matching on the GPU (docs/gpu.md). The
+//! library's quarters engine assembles and seals each task's halves on the CPU cores (the
+//! workers of the current rayon pool, [`count_tasks_with_matching`]) and hands every sealed
+//! batch ([`Sealed`]) to [`Gpu::match_sealed`], which uploads its rows, queries and tails,
+//! cuts its pairs into tiles of 64 (query, block) units and runs them in bounded dispatches.
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use damier::control::{Control, Interrupted};
+use damier::queens::count::join::Sealed;
+use damier::queens::count::tasks::{TaskDone, TaskError, TaskList, count_tasks_with_matching};
+
+use crate::engine::{FAULT_CUT, FAULT_OVERFLOW, Gpu, words_to_bytes};
+use crate::error::GpuError;
+
+/// The kernel (`src/join.wgsl`).
+pub(crate) const JOIN_KERNEL: &str = include_str!("join.wgsl");
+
+/// Units (one query against one block or a tail) per tile: `@workgroup_size` of the kernel.
+const TILE: u64 = 64;
+
+/// Words of one pair as the kernel reads it (`Pair`).
+const PAIR_WORDS: usize = 8;
+
+/// Words of the kernel's `Params`.
+const PARAM_WORDS: usize = 8;
+
+/// Most pairs uploaded at once (32 MB), and most tiles under one running sum (the kernel's
+/// `u32`).
+const MAX_PAIRS: usize = 1 << 20;
+const MAX_TILES: u64 = 1 << 31;
+
+/// Most tiles of one dispatch (at least 64, and the budget adapts between): the units'
+/// counter of a dispatch stays below 2^32.
+const MAX_DISPATCH_TILES: u32 = 1 << 24;
+
+impl Gpu {
+    /// Counts the tasks `indices` of `list` with the join kernel (see [`Gpu::count_tasks`]):
+    /// the halves assembled and sealed by the workers of the current rayon pool, each batch
+    /// matched on the GPU; tasks reported as they finish, in any order.
+    pub(crate) fn count_tasks_join(
+        &self,
+        list: &TaskList,
+        indices: &[u32],
+        control: &Control,
+        on_done: &(dyn Fn(TaskDone) + Sync),
+    ) -> Result<(), GpuError> {
+        let isa = damier::cpu::Isa::best();
+        count_tasks_with_matching::<GpuError>(
+            list,
+            isa,
+            None,
+            indices,
+            control,
+            &|sealed| self.match_sealed(sealed, control),
+            on_done,
+        )
+        .map_err(|e| match e {
+            // Cancelled while sealing: the same error as when cancelled on the device.
+            GpuError::Tasks(TaskError::Interrupted(i)) => GpuError::Interrupted(i),
+            e => e,
+        })
+    }
+
+    /// The count of one sealed batch, matched on the GPU: the sum over its pairs of the
+    /// weighted matches (what [`Sealed::count`] gives on the CPU), every dispatch's units and
+    /// faults checked.
+    pub fn match_sealed(&self, sealed: &Sealed<'_>, control: &Control) -> Result<u64, GpuError> {
+        if sealed.pairs.is_empty() {
+            return Ok(0);
+        }
+        let rows_per_block = sealed.rows_per_block();
+        let block_bytes = (rows_per_block * 64) as u64;
+        let binding = self.limits.max_storage_buffer_binding_size.min(self.limits.max_buffer_size);
+        let window = (binding / block_bytes).max(1) as usize;
+        let key_words =
+            |keys: &[u64]| -> Vec<u32> { keys.iter().flat_map(|&k| [k as u32, (k >> 32) as u32]).collect() };
+        if 8 * sealed.queries.len() as u64 > binding {
+            return Err(GpuError::Setting(format!(
+                "GPU {}: a batch of {} queries passes the adapter's {} MiB storage binding",
+                self.adapter.name,
+                sealed.queries.len(),
+                binding >> 20
+            )));
+        }
+        let storage = wgpu::BufferUsages::STORAGE;
+        let queries = self.buffer("queries", &words_to_bytes(&key_words(sealed.queries)), storage);
+        // The tails, each once (a key group's pairs are consecutive and share its tail).
+        let mut tails: Vec<u64> = Vec::new();
+        let mut tail_at: Vec<u32> = Vec::with_capacity(sealed.pairs.len());
+        let mut last: Option<(*const u64, usize, u32)> = None;
+        for p in &sealed.pairs {
+            let id = (p.tail.as_ptr(), p.tail.len());
+            let at = match last {
+                Some((ptr, len, at)) if (ptr, len) == id => at,
+                _ => {
+                    let at = tails.len() as u32;
+                    tails.extend_from_slice(p.tail);
+                    last = Some((id.0, id.1, at));
+                    at
+                }
+            };
+            tail_at.push(at);
+        }
+        let tails = self.buffer("tails", &words_to_bytes(&key_words(&tails)), storage);
+        let blocks = sealed.rows.len() / rows_per_block.max(1);
+        let mut total = 0u64;
+        // Windows of blocks that one rows binding holds (one window but for huge batches).
+        let mut w0 = 0;
+        loop {
+            let w1 = (w0 + window).min(blocks);
+            let mut entries: Vec<[u32; PAIR_WORDS]> = Vec::new();
+            for (p, &tail) in sealed.pairs.iter().zip(&tail_at) {
+                let (x, y) = (p.blocks.start.max(w0), p.blocks.end.min(w1));
+                // A pair's tail goes with the window of its last block (or of its place).
+                let owner = if p.blocks.is_empty() {
+                    p.blocks.start.min(blocks.saturating_sub(1))
+                } else {
+                    p.blocks.end - 1
+                };
+                let with_tail = !p.tail.is_empty() && (owner >= w0 && owner < w1.max(w0 + 1));
+                if x >= y && !with_tail {
+                    continue;
+                }
+                let nb = y.saturating_sub(x);
+                let per = (nb + usize::from(with_tail)) as u64;
+                // Queries in pieces whose units fit the kernel's u32 arithmetic.
+                let piece = ((1u64 << 31) / per).max(1) as usize;
+                let mut q = p.queries.start;
+                while q < p.queries.end {
+                    let len = piece.min(p.queries.end - q);
+                    entries.push([
+                        ((x.max(w0) - w0) * rows_per_block) as u32,
+                        nb as u32,
+                        q as u32,
+                        len as u32,
+                        tail,
+                        if with_tail { p.tail.len() as u32 } else { 0 },
+                        p.shift,
+                        0,
+                    ]);
+                    q += len;
+                }
+            }
+            if !entries.is_empty() {
+                let rows: &[u8] =
+                    bytemuck::cast_slice(&sealed.rows[w0 * rows_per_block..w1 * rows_per_block]);
+                let rows = self.buffer("rows", rows, storage);
+                total = total
+                    .checked_add(self.run_entries(
+                        &entries,
+                        sealed.chunks,
+                        &rows,
+                        &queries,
+                        &tails,
+                        control,
+                    )?)
+                    .ok_or(GpuError::Overflow { adapter: self.adapter.name.clone() })?;
+            }
+            w0 = w1;
+            if w0 >= blocks {
+                return Ok(total);
+            }
+        }
+    }
+
+    /// A buffer holding `bytes` (64 zero bytes when empty: a binding may not be empty, nor
+    /// smaller than one of its array's elements).
+    fn buffer(&self, label: &str, bytes: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
+        use wgpu::util::DeviceExt;
+        let contents = if bytes.is_empty() { &[0u8; 64][..] } else { bytes };
+        self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some(label),
+            contents,
+            usage,
+        })
+    }
+
+    /// Runs `entries` (pairs, running sums of tiles not yet set) against the buffers, in
+    /// groups of at most [`MAX_PAIRS`] pairs and [`MAX_TILES`] tiles, each in dispatches of the
+    /// adapted tile budget; the weighted count.
+    fn run_entries(
+        &self,
+        entries: &[[u32; PAIR_WORDS]],
+        chunks: usize,
+        rows: &wgpu::Buffer,
+        queries: &wgpu::Buffer,
+        tails: &wgpu::Buffer,
+        control: &Control,
+    ) -> Result<u64, GpuError> {
+        let params = self.blank(
+            "join params",
+            (PARAM_WORDS * 4) as u64,
+            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        );
+        let state = self.blank(
+            "join control",
+            16,
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+        );
+        let readback =
+            self.blank("join readback", 16, wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST);
+        self.check("allocating a join batch")?;
+        let mut total = 0u64;
+        let mut at = 0;
+        while at < entries.len() {
+            // One group: running sums of tiles, and each pair's units (for the checks).
+            let mut group: Vec<[u32; PAIR_WORDS]> = Vec::new();
+            let mut units: Vec<u64> = Vec::new();
+            let mut tiles = 0u64;
+            while at < entries.len() && group.len() < MAX_PAIRS {
+                let mut e = entries[at];
+                let per = u64::from(e[1]) + u64::from(e[5] > 0);
+                let u = per * u64::from(e[3]);
+                let t = u.div_ceil(TILE);
+                if tiles + t > MAX_TILES && !group.is_empty() {
+                    break;
+                }
+                tiles += t;
+                e[7] = tiles as u32;
+                group.push(e);
+                units.push(u);
+                at += 1;
+            }
+            let pairs = self.buffer("join pairs", bytemuck::cast_slice(&group), wgpu::BufferUsages::STORAGE);
+            let layout = self.join_pipeline.get_bind_group_layout(0);
+            let entries_bind: Vec<wgpu::BindGroupEntry> = [&params, rows, queries, tails, &pairs, &state]
+                .iter()
+                .enumerate()
+                .map(|(i, b)| wgpu::BindGroupEntry { binding: i as u32, resource: b.as_entire_binding() })
+                .collect();
+            let bind = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("join"),
+                layout: &layout,
+                entries: &entries_bind,
+            });
+            self.check("allocating a join batch")?;
+            let mut begin = 0u64;
+            while begin < tiles {
+                if control.cancelled() {
+                    return Err(Interrupted.into());
+                }
+                let budget = u64::from(self.join_budget());
+                let end = (begin + budget).min(tiles);
+                let count = (end - begin) as u32;
+                let max_dim = self.limits.max_compute_workgroups_per_dimension.max(1);
+                let width = count.min(max_dim);
+                let height = count.div_ceil(width);
+                let p: [u32; PARAM_WORDS] =
+                    [begin as u32, end as u32, group.len() as u32, chunks as u32, width, 0, 0, 0];
+                self.queue.write_buffer(&params, 0, &words_to_bytes(&p));
+                self.queue.write_buffer(&state, 0, &[0; 16]);
+                let mut enc = self
+                    .device
+                    .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("join dispatch") });
+                {
+                    let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                        label: Some("join"),
+                        timestamp_writes: None,
+                    });
+                    pass.set_pipeline(&self.join_pipeline);
+                    pass.set_bind_group(0, &bind, &[]);
+                    pass.dispatch_workgroups(width, height, 1);
+                }
+                enc.copy_buffer_to_buffer(&state, 0, &readback, 0, 16);
+                let start = Instant::now();
+                let index = self.queue.submit([enc.finish()]);
+                let words = self.read_words(&readback, index, 4)?;
+                self.adapt_join_budget(start.elapsed());
+                let (lo, hi, fault, done) = (words[0], words[1], words[2], words[3]);
+                if fault & FAULT_CUT != 0 {
+                    return Err(GpuError::LoopCut { adapter: self.adapter.name.clone(), budget: count });
+                }
+                if fault & FAULT_OVERFLOW != 0 {
+                    return Err(GpuError::Overflow { adapter: self.adapter.name.clone() });
+                }
+                let want = units_between(&group, &units, begin, end);
+                if u64::from(done) != want {
+                    return Err(self.fault(format!(
+                        "the join kernel did {done} of {want} units of a dispatch (tiles {begin}..{end})"
+                    )));
+                }
+                total = total
+                    .checked_add(u64::from(hi) << 32 | u64::from(lo))
+                    .ok_or(GpuError::Overflow { adapter: self.adapter.name.clone() })?;
+                begin = end;
+            }
+        }
+        Ok(total)
+    }
+
+    /// Tiles per join dispatch: the setting, or the adapted budget.
+    fn join_budget(&self) -> u32 {
+        match self.settings.budget {
+            Some(b) => b.clamp(1, MAX_DISPATCH_TILES),
+            None => self.join_tiles.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Adapts the join's tiles per dispatch to the target wall time of a dispatch.
+    fn adapt_join_budget(&self, took: Duration) {
+        if self.settings.budget.is_some() {
+            return;
+        }
+        let target = Duration::from_millis(u64::from(self.settings.dispatch_ms.unwrap_or(50).max(1)));
+        let b = self.join_tiles.load(Ordering::Relaxed);
+        let next = if took < target / 2 {
+            (b.saturating_mul(2)).min(MAX_DISPATCH_TILES)
+        } else if took > target * 2 {
+            (b / 2).max(64)
+        } else {
+            b
+        };
+        self.join_tiles.store(next, Ordering::Relaxed);
+    }
+}
+
+/// Units of the tiles `begin..end` of a group of pairs (running sums of tiles in word 7, units
+/// per pair in `units`).
+fn units_between(group: &[[u32; PAIR_WORDS]], units: &[u64], begin: u64, end: u64) -> u64 {
+    let first = group.partition_point(|e| u64::from(e[7]) <= begin);
+    let mut total = 0;
+    for i in first..group.len() {
+        let start = if i == 0 { 0 } else { u64::from(group[i - 1][7]) };
+        if start >= end {
+            break;
+        }
+        let from = begin.max(start) - start;
+        let to = end.min(u64::from(group[i][7])) - start;
+        total += (to * TILE).min(units[i]) - (from * TILE).min(units[i]);
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_of_a_tile_range_add_up() {
+        // Pairs of 64, 100, 1 and 130 units: tiles 1, 2, 1, 3 (running sums 1, 3, 4, 7).
+        let units = [64u64, 100, 1, 130];
+        let group: Vec<[u32; PAIR_WORDS]> =
+            [1u32, 3, 4, 7].iter().map(|&t| [0, 0, 0, 0, 0, 0, 0, t]).collect();
+        assert_eq!(units_between(&group, &units, 0, 7), 295);
+        let split: u64 = (0..7).map(|t| units_between(&group, &units, t, t + 1)).sum();
+        assert_eq!(split, 295);
+        assert_eq!(units_between(&group, &units, 1, 3), 100);
+        assert_eq!(units_between(&group, &units, 2, 3), 36);
+        assert_eq!(units_between(&group, &units, 6, 7), 2);
+    }
+}

@@ -1,0 +1,108 @@
+//! The quarters engine's matching step, handed to another device: the stored keys of one batch
+//! of a task, bit-sliced by blocks, and the queries grouped against them ([`Sealed`]), as
+//! [`super::tasks::count_tasks_with_matching`] gives them to a caller that counts the matches
+//! itself (damier-gpu's join kernel, docs/gpu.md). Assembling the halves and sealing the
+//! stored side stay in the library, on the CPU.
+//!
+//! The layout: for each block of [`BLOCK`] stored keys and each [`CHUNK`]-bit chunk `c` of a
+//! (packed) key, 32 rows of 512 bits; row `c * 32 + v` of a block marks the block's keys that
+//! hold none of the bits of `v` in chunk `c`. A query with chunk values `v_c` matches the keys
+//! marked in every row `c * 32 + v_c`: the AND of its chunks' rows, counted by popcount. Keys
+//! of a group too few for a block (its *tail*) are tested one by one (`key & query == 0`).
+//! Each match counts `2^(shift + e)`, `e` the query's weight exponent (its bits from
+//! [`WEIGHT_AT`]).
+
+use std::ops::Range;
+
+/// Stored keys per block: one 512-bit row per (chunk, chunk value).
+pub const BLOCK: usize = 512;
+
+/// Key bits per chunk: 32 rows per chunk and block.
+pub const CHUNK: u32 = 5;
+
+/// Rows of a block per chunk (`2^CHUNK`).
+pub const ROWS_PER_CHUNK: usize = 1 << CHUNK;
+
+/// The bit of a query from which its weight exponent is stored (0 to 3); the bits below are
+/// its key.
+pub const WEIGHT_AT: u32 = 60;
+
+/// One pair of groups to match: every query of [`Sealed::queries`]`[queries]` against the
+/// stored keys of the blocks `blocks` and the keys `tail`, each match counting `2^(shift + e)`
+/// (`e` the query's weight exponent).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JoinPair<'a> {
+    /// Blocks of [`Sealed::rows`] (block `b`: rows `b * rows_per_block..(b + 1) *
+    /// rows_per_block`).
+    pub blocks: Range<usize>,
+    /// Stored keys tested one by one (weight bits cleared).
+    pub tail: &'a [u64],
+    /// The queries, a range of [`Sealed::queries`].
+    pub queries: Range<usize>,
+    /// The stored keys' weight exponent.
+    pub shift: u32,
+}
+
+/// One batch of a task's stored keys, sealed, with the queries to match against it: the
+/// count of the batch is the sum over [`Sealed::pairs`] (see the module docs).
+#[derive(Clone, Debug)]
+pub struct Sealed<'a> {
+    /// Chunks of a packed key (1 to 11): a block has `chunks * 32` rows.
+    pub chunks: usize,
+    /// The rows of every block, block after block: a row is 512 bits, 8 words, key `64 w + i`
+    /// of the block in bit `i` of word `w`.
+    pub rows: &'a [[u64; 8]],
+    /// The queries, grouped and packed as the rows are: key bits below [`WEIGHT_AT`], weight
+    /// exponent above.
+    pub queries: &'a [u64],
+    /// The pairs of (stored, query) groups to match; a query or a block appears in several.
+    pub pairs: Vec<JoinPair<'a>>,
+}
+
+impl Sealed<'_> {
+    /// Rows of one block.
+    pub fn rows_per_block(&self) -> usize {
+        self.chunks * ROWS_PER_CHUNK
+    }
+
+    /// The row of `block` that query `q` reads for chunk `c`.
+    pub fn row_of(&self, block: usize, c: usize, q: u64) -> usize {
+        block * self.rows_per_block() + c * ROWS_PER_CHUNK + ((q >> (c as u32 * CHUNK)) & 31) as usize
+    }
+
+    /// The matches of one pair, counted plainly on the CPU (the reference the tests and the
+    /// GPU's checks hold a device's count against).
+    pub fn count_pair(&self, p: &JoinPair<'_>) -> u64 {
+        let key_mask = (1u64 << WEIGHT_AT) - 1;
+        self.queries[p.queries.clone()]
+            .iter()
+            .map(|&q| {
+                let mut hits: u64 = p.tail.iter().map(|&k| u64::from(k & q & key_mask == 0)).sum();
+                for b in p.blocks.clone() {
+                    let mut acc = [u64::MAX; 8];
+                    for c in 0..self.chunks {
+                        let row = &self.rows[self.row_of(b, c, q)];
+                        for (a, r) in acc.iter_mut().zip(row) {
+                            *a &= r;
+                        }
+                    }
+                    hits += acc.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+                }
+                hits << (p.shift + (q >> WEIGHT_AT) as u32)
+            })
+            .sum()
+    }
+
+    /// The batch's count, plainly on the CPU: the sum of [`Sealed::count_pair`].
+    pub fn count(&self) -> u64 {
+        self.pairs.iter().map(|p| self.count_pair(p)).sum()
+    }
+
+    /// (query, block) visits and (query, tail key) tests of the batch: the work a device does.
+    pub fn work(&self) -> (u64, u64) {
+        self.pairs.iter().fold((0, 0), |(v, t), p| {
+            let q = p.queries.len() as u64;
+            (v + q * p.blocks.len() as u64, t + q * p.tail.len() as u64)
+        })
+    }
+}
