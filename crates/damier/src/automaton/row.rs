@@ -752,3 +752,6 @@ impl RowBoard {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod golden;
