@@ -172,13 +172,12 @@ pub struct RowBoard {
     /// West and east wave values, one layer each.
     west: Vec<u8>,
     east: Vec<u8>,
-    /// Every cell's danger, the sum of its counts (frame cells: [`FAR`]).
+    /// Scratch of the synchronous schedule: next counts and waves, and every cell's danger
+    /// (frame cells: [`FAR`]).
+    next_sig: Vec<u8>,
+    next_west: Vec<u8>,
+    next_east: Vec<u8>,
     danger: Vec<u8>,
-    /// Synchronous schedule: per padded cell, 1 when its queen counts for the other rows
-    /// (the value the counts read, updated after each generation's queen pass).
-    seen: Vec<u8>,
-    /// Synchronous schedule: the dirty blocks and active rows of the event-driven generation.
-    ev: sync::Events,
     /// Padded offsets of the 6 line directions.
     off: [isize; 6],
     /// Bookkeeping: column of each row's queen.
@@ -243,9 +242,10 @@ impl RowBoard {
             sig: vec![0; 6 * size],
             west: vec![FAR; size],
             east: vec![FAR; size],
+            next_sig: vec![0; 6 * size],
+            next_west: vec![FAR; size],
+            next_east: vec![FAR; size],
             danger,
-            seen: vec![0; size],
-            ev: sync::Events::new(n),
             off,
             col: cols.to_vec(),
             lines: vec![0; n + 2 * (2 * n - 1)],
@@ -389,7 +389,6 @@ impl RowBoard {
             self.east[c] = east[i];
             self.danger[c] = self.danger_of(c);
         }
-        self.ev.stale = true;
     }
 
     /// Updates made (generations for the synchronous schedule, cells otherwise).
@@ -484,10 +483,77 @@ impl RowBoard {
                 let k = below(&mut self.rng, (self.n * self.n) as u64) as usize;
                 let c = self.idx(k % self.n, k / self.n);
                 self.cell_update(c);
-                self.ev.stale = true;
             }
         }
         self.steps += 1;
+    }
+
+    /// One synchronous generation: every count, wave and queen from the previous one.
+    fn generation(&mut self) {
+        let (n, w, size) = (self.n, self.w, self.w * self.w);
+        let cap = self.rule.cap;
+        // A walking queen is not counted when the rule hides walkers: `q & !(q >> 1)` is 1 on a
+        // settled queen only.
+        let hide = u8::from(self.rule.hide_walkers);
+        // 1. Dangers of the previous generation (frame cells stay FAR).
+        for y in 1..=n {
+            let row = y * w + 1..y * w + 1 + n;
+            let dan = &mut self.danger[row.clone()];
+            dan.fill(0);
+            for k in 0..6 {
+                // PERF: row slices zipped, so the compiler vectorises the byte adds.
+                for (d, &s) in dan.iter_mut().zip(&self.sig[k * size + row.start..k * size + row.end]) {
+                    *d += s;
+                }
+            }
+        }
+        // 2. Counts: s_d(c) <- min(cap, q(c + d) + s_d(c + d)).
+        for k in 0..6 {
+            let o = self.off[k];
+            let (src, dst) =
+                (&self.sig[k * size..(k + 1) * size], &mut self.next_sig[k * size..(k + 1) * size]);
+            for y in 1..=n {
+                let a = y * w + 1;
+                let b = (a as isize + o) as usize;
+                for ((d, &qq), &s) in dst[a..a + n].iter_mut().zip(&self.q[b..b + n]).zip(&src[b..b + n]) {
+                    *d = ((qq & !(qq >> 1 & hide) & QUEEN) + s).min(cap);
+                }
+            }
+        }
+        // 3. Waves: west(c) <- min(danger(c - 1), west(c - 1)), east likewise.
+        for y in 1..=n {
+            let a = y * w + 1;
+            for ((d, &dan), &wv) in self.next_west[a..a + n]
+                .iter_mut()
+                .zip(&self.danger[a - 1..a - 1 + n])
+                .zip(&self.west[a - 1..a - 1 + n])
+            {
+                *d = dan.min(wv);
+            }
+            for ((d, &dan), &ev) in self.next_east[a..a + n]
+                .iter_mut()
+                .zip(&self.danger[a + 1..a + 1 + n])
+                .zip(&self.east[a + 1..a + 1 + n])
+            {
+                *d = dan.min(ev);
+            }
+        }
+        // 4. Queens, from the previous generation's dangers and waves.
+        for y in 0..n {
+            let x = self.col[y] as usize;
+            let c = self.idx(x, y);
+            let (own, l, r) = if self.rule.wave {
+                (self.danger[c], self.west[c], self.east[c])
+            } else {
+                (self.danger[c], self.danger[c - 1], self.danger[c + 1])
+            };
+            if let Some(east) = self.decide(c, own, l, r) {
+                self.move_queen(x, y, east);
+            }
+        }
+        std::mem::swap(&mut self.sig, &mut self.next_sig);
+        std::mem::swap(&mut self.west, &mut self.next_west);
+        std::mem::swap(&mut self.east, &mut self.next_east);
     }
 
     /// The random-cell schedule: cell `c` recomputes its counts and waves in place from its
@@ -683,8 +749,6 @@ impl RowBoard {
         })
     }
 }
-
-mod sync;
 
 #[cfg(test)]
 mod tests;
