@@ -50,7 +50,7 @@ fn model(model: &Bound<'_, PyAny>) -> PyResult<Model> {
 /// (the library's one check, `automaton::eta_for`).
 fn params(model: &Bound<'_, PyAny>, n: i128, eps: f64, eta: Option<f64>) -> PyResult<Params> {
     let model = self::model(model)?;
-    let n = numbers::u32_in("board side n", n, 1..=automaton::MAX_N)?;
+    let n = numbers::u32_in("board side n", n, 1..=model.max_n())?;
     let eta = automaton::eta_for(&[model], eta).or_raise()?.unwrap_or(automaton::DEFAULT_ETA);
     Params { model, n, eps, eta }.validated().or_raise()
 }

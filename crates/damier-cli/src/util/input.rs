@@ -21,7 +21,7 @@ pub const SHARES_MAX_BYTES: u64 = 256 << 20;
 /// An automaton position (`automaton run --from`): the largest board, 2048 x 2048, with room
 /// for comments and spaces.
 pub const POSITION_MAX_BYTES: u64 = 64 << 20;
-/// An automaton checkpoint: the largest one (n = 2048).
+/// An automaton checkpoint: the largest one (model 3 at n = 16384, 1 GiB).
 pub const CHECKPOINT_MAX_BYTES: u64 = damier::automaton::checkpoint::MAX_LEN;
 
 /// Where the bytes come from: a file, or stdin for `-`.

@@ -35,14 +35,14 @@ pub(super) mod format;
 
 pub use format::{CheckpointError, MAGIC, VERSION};
 
-use super::{Automaton, AutomatonError, MAX_N, Model, Params};
+use super::{Automaton, AutomatonError, Model, Params, ROW_MAX_N};
 use crate::util::fnv1a;
 
 /// Bytes before the cells.
 const HEADER: usize = 8 + 4 + 1 + 4 + 8 + 8 + 8 + 8 + 8 + 32;
-/// The length of the largest checkpoint (n = `MAX_N`): a reader never needs more bytes to
+/// The length of the largest checkpoint (n = `ROW_MAX_N`, model 3's largest side): a reader never needs more bytes to
 /// decode or refuse a file (a device such as `/dev/zero` never ends).
-pub const MAX_LEN: u64 = (HEADER + 4 * MAX_N as usize * MAX_N as usize + 8) as u64;
+pub const MAX_LEN: u64 = (HEADER + 4 * ROW_MAX_N as usize * ROW_MAX_N as usize + 8) as u64;
 
 /// The generator's four state words, read through its serde form.
 fn rng_words(rng: &Xoshiro256PlusPlus) -> [u64; 4] {
@@ -118,8 +118,9 @@ pub fn decode(bytes: &[u8]) -> Result<Automaton, CheckpointError> {
     }
     let model_code = r.take::<1>()[0];
     let n = r.u32();
-    if n == 0 || n > MAX_N {
-        return Err(AutomatonError::Size(n).into());
+    // The model's own bound is checked with the parameters.
+    if n == 0 || n > ROW_MAX_N {
+        return Err(AutomatonError::Size { n, max: ROW_MAX_N }.into());
     }
     let cell_count = n as usize * n as usize;
     let expected = (HEADER + 4 * cell_count + 8) as u64;

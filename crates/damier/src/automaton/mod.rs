@@ -83,9 +83,13 @@ pub mod trap;
 pub use experiment::{RunResult, Stop};
 pub use state::{Automaton, StartSignals};
 
-/// Largest board side accepted: the padded board takes `4 (n+2)^2` bytes (16 MiB at the
-/// limit), far past any size the automaton solves in reasonable time.
+/// Largest board side accepted by models 1 and 2: the padded board takes `4 (n+2)^2` bytes
+/// (16 MiB at the limit), far past any size they solve in reasonable time.
 pub const MAX_N: u32 = 2048;
+
+/// Largest board side accepted by model 3 ([`Model::max_n`]): its layers take about 11 bytes
+/// per cell (2.8 GiB at the limit); it solves n = 10 000 in minutes.
+pub const ROW_MAX_N: u32 = 16_384;
 
 /// Default ε, the probability that a threatened queen steps to a dangerous cell. [range: 0..=1]
 pub const DEFAULT_EPS: f64 = 0.01;
@@ -123,6 +127,15 @@ impl Model {
     /// ignore it, so a report of their runs gives no η.
     pub fn uses_eta(self) -> bool {
         self == Model::Cell
+    }
+
+    /// The largest board side the model accepts: [`MAX_N`] for models 1 and 2,
+    /// [`ROW_MAX_N`] for model 3.
+    pub fn max_n(self) -> u32 {
+        match self {
+            Model::Pair | Model::Cell => MAX_N,
+            Model::Row => ROW_MAX_N,
+        }
     }
 
     /// The model's number: 1 and 2 are the automaton report's, 3 is damier's row model.
@@ -226,7 +239,7 @@ impl std::fmt::Display for Model {
 pub struct Params {
     /// The update rule.
     pub model: Model,
-    /// Board side. [range: 1..=MAX_N]
+    /// Board side. [range: 1..=MAX_N, model 3: 1..=ROW_MAX_N]
     pub n: u32,
     /// Probability that a queen accepts a move to a dangerous cell (model 3: an uphill step;
     /// there it must be positive, or a queen in a row's best cell could stay in conflict
@@ -273,8 +286,8 @@ impl Params {
 
     /// Checks the ranges of every field.
     pub fn validated(self) -> Result<Params, AutomatonError> {
-        if self.n == 0 || self.n > MAX_N {
-            return Err(AutomatonError::Size(self.n));
+        if self.n == 0 || self.n > self.model.max_n() {
+            return Err(AutomatonError::Size { n: self.n, max: self.model.max_n() });
         }
         for (name, v) in [("eps", self.eps), ("eta", self.eta)] {
             if !(0.0..=1.0).contains(&v) {
@@ -291,9 +304,14 @@ impl Params {
 /// Why an automaton could not be built.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum AutomatonError {
-    /// n is 0 or larger than [`MAX_N`].
-    #[error("board side n = {0} is out of range: 1..={MAX_N} is supported")]
-    Size(u32),
+    /// n is 0 or larger than the model's [`Model::max_n`].
+    #[error("board side n = {n} is out of range: 1..={max} is supported")]
+    Size {
+        /// The side given.
+        n: u32,
+        /// The largest side supported.
+        max: u32,
+    },
     /// ε or η outside [0, 1] (or not a number).
     #[error("{name} = {value} is not a probability in [0, 1]")]
     Probability {
@@ -356,6 +374,19 @@ mod tests {
         for bad in ["", "Pair", "1", "rows", " pair"] {
             assert_eq!(bad.parse::<Model>(), Err(UnknownModel(bad.to_string())));
         }
+    }
+
+    #[test]
+    fn each_model_has_its_largest_side() {
+        for m in Model::ALL {
+            let max = m.max_n();
+            assert!(Params::new(m, max).is_ok(), "{m}");
+            let err = Params::new(m, max + 1).unwrap_err();
+            assert_eq!(err, AutomatonError::Size { n: max + 1, max });
+            assert!(err.to_string().contains(&format!("1..={max}")), "{err}");
+        }
+        // Model 3 runs at n = 10 000 (issue 40); models 1 and 2 stop at MAX_N.
+        assert!(Model::Row.max_n() >= 10_000 && Model::Pair.max_n() == MAX_N);
     }
 
     #[test]

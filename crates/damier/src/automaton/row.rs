@@ -116,6 +116,12 @@ impl Rule {
     }
 }
 
+/// Smallest board side whose generations run their rows on every core (below, a generation
+/// takes too little time to share).
+pub const PARALLEL_N: usize = 192;
+/// Fewest rows a core takes at a time in a parallel generation.
+const PARALLEL_ROWS: usize = 16;
+
 /// Model 3: probability that a queen in danger with no better side walks to an equally good
 /// one.
 pub const PLATEAU: f64 = 0.1;
@@ -167,13 +173,15 @@ pub struct RowBoard {
     /// Per padded cell: [`QUEEN`] when it holds the queen of its row, plus [`WALKING`] while
     /// that queen walks (one queen per row, so never more).
     q: Vec<u8>,
-    /// The 6 conflict counts, layer `k` for direction `LINE_DIRS[k]`, `w * w` bytes each.
+    /// The 6 conflict counts, row-interleaved: padded row `y`'s count along `LINE_DIRS[k]`
+    /// at padded column `x` is byte `(6 y + k) w + x` ([`RowBoard::sidx`]), so that one row's
+    /// 6 layers are one slice (a row of the parallel generation).
     sig: Vec<u8>,
     /// West and east wave values, one layer each.
     west: Vec<u8>,
     east: Vec<u8>,
-    /// Scratch of the synchronous schedule: next counts and waves, and every cell's danger
-    /// (frame cells: [`FAR`]).
+    /// Scratch of the synchronous schedule: next counts (same layout as `sig`) and waves, and
+    /// every cell's danger (frame cells: [`FAR`]).
     next_sig: Vec<u8>,
     next_west: Vec<u8>,
     next_east: Vec<u8>,
@@ -287,10 +295,9 @@ impl RowBoard {
     /// walking, 22 walking east.
     pub fn word(&self, x: usize, y: usize) -> u32 {
         let c = self.idx(x, y);
-        let size = self.w * self.w;
         let mut word = 0;
         for k in 0..6 {
-            word |= u32::from(self.sig[k * size + c]) << (2 * k);
+            word |= u32::from(self.sig[self.sidx(k, c)]) << (2 * k);
         }
         word |= u32::from(self.west[c]) << 12 | u32::from(self.east[c]) << 16;
         let q = self.q[c];
@@ -327,7 +334,6 @@ impl RowBoard {
             cols[y] = x as u32;
         }
         let mut b = RowBoard::with_rng(rule, &cols, rng);
-        let size = b.w * b.w;
         for (i, &word) in words.iter().enumerate() {
             let (x, y) = (i % n, i / n);
             let bad = |what| Err(RowStateError::Cell { x, y, what });
@@ -348,7 +354,8 @@ impl RowBoard {
                 if v > rule.cap || v > 0 && !inside {
                     return bad("a count above the cap or from off the board");
                 }
-                b.sig[k * size + c] = v;
+                let si = b.sidx(k, c);
+                b.sig[si] = v;
             }
             let (west, east) = ((word >> 12 & 15) as u8, (word >> 16 & 15) as u8);
             if west > FAR || east > FAR || x == 0 && west != FAR || x == n - 1 && east != FAR {
@@ -379,11 +386,12 @@ impl RowBoard {
     /// Sets every count and wave to its true value ("signals propagated").
     pub fn set_true_fields(&mut self) {
         let (s, west, east) = self.true_fields();
-        let (n, size) = (self.n, self.w * self.w);
+        let n = self.n;
         for i in 0..n * n {
             let c = self.idx(i % n, i / n);
             for k in 0..6 {
-                self.sig[k * size + c] = s[k * n * n + i];
+                let j = self.sidx(k, c);
+                self.sig[j] = s[k * n * n + i];
             }
             self.west[c] = west[i];
             self.east[c] = east[i];
@@ -421,6 +429,12 @@ impl RowBoard {
         (y + 1) * self.w + x + 1
     }
 
+    /// Index in `sig` of the count along `LINE_DIRS[k]` of padded cell `c`.
+    #[inline(always)]
+    fn sidx(&self, k: usize, c: usize) -> usize {
+        (c / self.w * 6 + k) * self.w + c % self.w
+    }
+
     fn add_lines(&mut self, x: usize, y: usize, delta: i32) {
         let n = self.n;
         for l in [x, n + x + n - 1 - y, 3 * n - 1 + x + y] {
@@ -437,7 +451,7 @@ impl RowBoard {
 
     /// The conflict count of cell `(x, y)` along `LINE_DIRS[k]`.
     pub fn count(&self, k: usize, x: usize, y: usize) -> u8 {
-        self.sig[k * self.w * self.w + self.idx(x, y)]
+        self.sig[self.sidx(k, self.idx(x, y))]
     }
 
     /// The west and east wave values of cell `(x, y)`.
@@ -459,8 +473,7 @@ impl RowBoard {
     /// Danger of padded cell `c` from its current counts.
     #[inline(always)]
     fn danger_of(&self, c: usize) -> u8 {
-        let size = self.w * self.w;
-        (0..6).map(|k| self.sig[k * size + c]).sum()
+        (0..6).map(|k| self.sig[self.sidx(k, c)]).sum()
     }
 
     /// Performs up to `limit` updates, stopping at a solution; returns
@@ -490,55 +503,62 @@ impl RowBoard {
 
     /// One synchronous generation: every count, wave and queen from the previous one.
     fn generation(&mut self) {
-        let (n, w, size) = (self.n, self.w, self.w * self.w);
+        let (n, w) = (self.n, self.w);
         let cap = self.rule.cap;
         // A walking queen is not counted when the rule hides walkers: `q & !(q >> 1)` is 1 on a
         // settled queen only.
         let hide = u8::from(self.rule.hide_walkers);
-        // 1. Dangers of the previous generation (frame cells stay FAR).
-        for y in 1..=n {
-            let row = y * w + 1..y * w + 1 + n;
-            let dan = &mut self.danger[row.clone()];
-            dan.fill(0);
+        // Source row offsets (in rows) and column shifts of the 6 counts.
+        let dirs = LINE_DIRS.map(|d| DIRECTIONS[d]);
+        let (sig, q, west, east) = (&self.sig, &self.q, &self.west, &self.east);
+        // 1-3, fused per padded row y (its outputs are its own rows of next_sig, danger,
+        // next_west and next_east; it reads rows y - 1 to y + 1 of the previous generation):
+        // its dangers, then its next counts `s_d(c) <- min(cap, q(c + d) + s_d(c + d))`, then
+        // its next waves `west(c) <- min(danger(c - 1), west(c - 1))`, east likewise.
+        let row = |(y, ((next, dan), (nw, ne))): (usize, ((&mut [u8], &mut [u8]), (&mut [u8], &mut [u8])))| {
+            if y == 0 || y > n {
+                return; // frame rows: counts 0, dangers and waves FAR, never rewritten
+            }
+            let inner = 1..n + 1;
+            let dan_in = &mut dan[inner.clone()];
+            dan_in.fill(0);
             for k in 0..6 {
+                let own = &sig[(6 * y + k) * w..][inner.clone()];
                 // PERF: row slices zipped, so the compiler vectorises the byte adds.
-                for (d, &s) in dan.iter_mut().zip(&self.sig[k * size + row.start..k * size + row.end]) {
+                for (d, &s) in dan_in.iter_mut().zip(own) {
                     *d += s;
                 }
-            }
-        }
-        // 2. Counts: s_d(c) <- min(cap, q(c + d) + s_d(c + d)).
-        for k in 0..6 {
-            let o = self.off[k];
-            let (src, dst) =
-                (&self.sig[k * size..(k + 1) * size], &mut self.next_sig[k * size..(k + 1) * size]);
-            for y in 1..=n {
-                let a = y * w + 1;
-                let b = (a as isize + o) as usize;
-                for ((d, &qq), &s) in dst[a..a + n].iter_mut().zip(&self.q[b..b + n]).zip(&src[b..b + n]) {
+                let (dx, dy) = dirs[k];
+                let from = (1 + dx) as usize..(n as i32 + 1 + dx) as usize;
+                let yy = (y as i32 + dy) as usize;
+                let src = &sig[(6 * yy + k) * w..][from.clone()];
+                let qs = &q[yy * w..][from];
+                for ((d, &qq), &s) in next[k * w..][inner.clone()].iter_mut().zip(qs).zip(src) {
                     *d = ((qq & !(qq >> 1 & hide) & QUEEN) + s).min(cap);
                 }
             }
-        }
-        // 3. Waves: west(c) <- min(danger(c - 1), west(c - 1)), east likewise.
-        for y in 1..=n {
-            let a = y * w + 1;
-            for ((d, &dan), &wv) in self.next_west[a..a + n]
-                .iter_mut()
-                .zip(&self.danger[a - 1..a - 1 + n])
-                .zip(&self.west[a - 1..a - 1 + n])
-            {
-                *d = dan.min(wv);
+            let (wv, ev) = (&west[y * w..(y + 1) * w], &east[y * w..(y + 1) * w]);
+            for ((d, &a), &b) in nw[inner.clone()].iter_mut().zip(&dan[..n]).zip(&wv[..n]) {
+                *d = a.min(b);
             }
-            for ((d, &dan), &ev) in self.next_east[a..a + n]
-                .iter_mut()
-                .zip(&self.danger[a + 1..a + 1 + n])
-                .zip(&self.east[a + 1..a + 1 + n])
-            {
-                *d = dan.min(ev);
+            for ((d, &a), &b) in ne[inner].iter_mut().zip(&dan[2..]).zip(&ev[2..]) {
+                *d = a.min(b);
             }
+        };
+        // PERF: rows on every core above PARALLEL_N; the fields involve no random draw, so
+        // the trajectory is the same on any number of threads.
+        if n >= PARALLEL_N {
+            use rayon::prelude::*;
+            let outs = self.next_sig.par_chunks_mut(6 * w).zip(self.danger.par_chunks_mut(w));
+            let waves = self.next_west.par_chunks_mut(w).zip(self.next_east.par_chunks_mut(w));
+            outs.zip(waves).enumerate().with_min_len(PARALLEL_ROWS).for_each(row);
+        } else {
+            let outs = self.next_sig.chunks_mut(6 * w).zip(self.danger.chunks_mut(w));
+            let waves = self.next_west.chunks_mut(w).zip(self.next_east.chunks_mut(w));
+            outs.zip(waves).enumerate().for_each(row);
         }
-        // 4. Queens, from the previous generation's dangers and waves.
+        // 4. Queens, from the previous generation's dangers and waves, in row order (the only
+        // random draws).
         for y in 0..n {
             let x = self.col[y] as usize;
             let c = self.idx(x, y);
@@ -559,15 +579,15 @@ impl RowBoard {
     /// The random-cell schedule: cell `c` recomputes its counts and waves in place from its
     /// neighbours, then its queen (if any) decides.
     fn cell_update(&mut self, c: usize) {
-        let size = self.w * self.w;
         let cap = self.rule.cap;
         let mut dan = 0;
         for k in 0..6 {
             let b = (c as isize + self.off[k]) as usize;
             let qq = self.q[b];
             let seen = qq & !(qq >> 1 & u8::from(self.rule.hide_walkers)) & QUEEN;
-            let s = (seen + self.sig[k * size + b]).min(cap);
-            self.sig[k * size + c] = s;
+            let s = (seen + self.sig[self.sidx(k, b)]).min(cap);
+            let i = self.sidx(k, c);
+            self.sig[i] = s;
             dan += s;
         }
         self.danger[c] = dan;
@@ -612,9 +632,8 @@ impl RowBoard {
             self.q[c] = QUEEN;
             return None;
         }
-        let size = self.w * self.w;
         // Counts N, NE and NW are layers 0, 1 and 5 of LINE_DIRS.
-        let north = self.sig[c] | self.sig[size + c] | self.sig[5 * size + c];
+        let north = self.sig[self.sidx(0, c)] | self.sig[self.sidx(1, c)] | self.sig[self.sidx(5, c)];
         let t = if north > 0 { self.activity_t } else { self.south_t };
         if own == 0 || !draw(&mut self.rng, t) {
             return None;
@@ -743,7 +762,7 @@ impl RowBoard {
         (0..nn).all(|i| {
             let (x, y) = (i % self.n, i / self.n);
             let c = self.idx(x, y);
-            (0..6).all(|k| self.sig[k * self.w * self.w + c] == s[k * nn + i])
+            (0..6).all(|k| self.sig[self.sidx(k, c)] == s[k * nn + i])
                 && self.west[c] == west[i]
                 && self.east[c] == east[i]
         })

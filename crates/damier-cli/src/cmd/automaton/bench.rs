@@ -33,7 +33,7 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
         "--seconds: expected 0 < s <= 600"
     );
     for &n in &a.n {
-        check_n(n)?;
+        check_n(damier::automaton::Model::Pair, n)?;
     }
     tables::automaton_rates(&a.n, a.seconds, interrupt::control())?.print(a.json)?;
     Ok(ExitCode::SUCCESS)

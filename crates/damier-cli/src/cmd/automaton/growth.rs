@@ -26,7 +26,7 @@ use crate::util::csv_file::{self, Invalid, format};
 use crate::util::output::{self, Report};
 use crate::util::{interrupt, progress::Progress};
 
-use super::scale::parse_ns;
+use super::scale::{parse_ns, parse_ns_up_to};
 use super::shared::{ModelArg, check_probability, eta_for, eta_help};
 
 /// Arguments of `damier automaton growth`.
@@ -180,7 +180,11 @@ fn plan(a: &GrowthArgs, eta: f64) -> anyhow::Result<GrowthPlan> {
         if spec.trim().is_empty() {
             return Ok(Vec::new());
         }
-        parse_ns(spec, flag)
+        // Model 3 and min-conflicts run far past models 1 and 2.
+        match flag {
+            "--row-n" | "--local-n" => parse_ns_up_to(spec, flag, damier::automaton::ROW_MAX_N),
+            _ => parse_ns(spec, flag),
+        }
     };
     let mut sizes = Vec::new();
     if a.model.contains(&ModelArg::Pair) {

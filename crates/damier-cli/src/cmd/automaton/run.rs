@@ -23,7 +23,7 @@ pub struct RunArgs {
     /// Update rule [default: pair].
     #[arg(long, value_enum)]
     model: Option<ModelArg>,
-    /// Board side (1..=2048); optional with --from (taken from the file).
+    /// Board side (1..=2048, model 3: 1..=16384); optional with --from (taken from the file).
     #[arg(short = 'n', long = "n")]
     n: Option<u32>,
     /// Probability of accepting a move to a dangerous cell [range: 0..=1] [default: 0.01].
@@ -126,7 +126,7 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
         (None, Some(n)) => n,
         (None, None) => anyhow::bail!("give the board side with -n N (or a position with --from FILE)"),
     };
-    check_n(n)?;
+    check_n(model, n)?;
     let params = match &resumed {
         Some(r) => *r.params(),
         None => Params { model, n, eps, eta: eta.unwrap_or(engine::DEFAULT_ETA) }.validated()?,

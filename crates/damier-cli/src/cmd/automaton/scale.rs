@@ -50,7 +50,12 @@ pub struct ScaleArgs {
 
 /// Parses the board sides given to `flag`: `4..16`, `4,6,8` or a mix.
 pub(super) fn parse_ns(spec: &str, flag: &str) -> anyhow::Result<Vec<u32>> {
-    crate::util::parse_sizes(spec, flag, "board size", 1..=damier::automaton::MAX_N)
+    parse_ns_up_to(spec, flag, damier::automaton::MAX_N)
+}
+
+/// [`parse_ns`] with the largest side `max`.
+pub(super) fn parse_ns_up_to(spec: &str, flag: &str, max: u32) -> anyhow::Result<Vec<u32>> {
+    crate::util::parse_sizes(spec, flag, "board size", 1..=max)
 }
 
 pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {

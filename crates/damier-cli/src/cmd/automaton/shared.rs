@@ -69,11 +69,13 @@ pub(crate) fn eta_help() -> String {
     )
 }
 
-pub(super) fn check_n(n: u32) -> anyhow::Result<()> {
+/// `n` within `model`'s range ([`engine::Model::max_n`]).
+pub(super) fn check_n(model: engine::Model, n: u32) -> anyhow::Result<()> {
     anyhow::ensure!(
-        (1..=engine::MAX_N).contains(&n),
-        "n = {n} is out of range: 1..={} is supported (the board must fit in memory)",
-        engine::MAX_N
+        (1..=model.max_n()).contains(&n),
+        "n = {n} is out of range: 1..={} is supported for {} (the board must fit in memory)",
+        model.max_n(),
+        model.label()
     );
     Ok(())
 }

@@ -46,7 +46,7 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
         check_probability("eps", e)?;
     }
     let eta = eta_for(&[a.model.into()], a.eta)?;
-    check_n(a.n)?;
+    check_n(a.model.into(), a.n)?;
     a.out.check()?;
     let seed = crate::util::pick_seed(a.exp.seed);
     let params =

@@ -204,3 +204,22 @@ fn words_round_trip_and_refuse_impossible_states() {
     bad[4] |= 1; // cell (4, 0): a queen to its north would be off the board
     assert!(RowBoard::from_words(*b.rule(), 9, &bad, 0, 0, b.generator().clone()).is_err());
 }
+
+#[test]
+fn a_trajectory_does_not_depend_on_the_thread_count() {
+    // Above PARALLEL_N the rows of a generation run on every core; the fields draw nothing
+    // from the generator, so one, two or three threads follow the same trajectory.
+    let n = PARALLEL_N + 9;
+    let run = |threads| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            let mut b = RowBoard::from_seed(Rule::model3(0.01), n, 3);
+            b.run_steps(700);
+            (b.steps(), b.moves(), b.columns().to_vec(), words(&b))
+        })
+    };
+    let one = run(1);
+    assert!(one.1 > 0, "queens moved");
+    assert_eq!(run(2), one);
+    assert_eq!(run(3), one);
+}
