@@ -40,8 +40,9 @@ use crate::util::fnv1a;
 
 /// Bytes before the cells.
 const HEADER: usize = 8 + 4 + 1 + 4 + 8 + 8 + 8 + 8 + 8 + 32;
-/// The length of the largest checkpoint (n = `ROW_MAX_N`, model 3's largest side): a reader never needs more bytes to
-/// decode or refuse a file (a device such as `/dev/zero` never ends).
+/// The length of the largest checkpoint (n = `ROW_MAX_N`, model 3's largest side): a reader
+/// never needs more bytes to decode or refuse a file (a device such as `/dev/zero` never
+/// ends).
 pub const MAX_LEN: u64 = (HEADER + 4 * ROW_MAX_N as usize * ROW_MAX_N as usize + 8) as u64;
 
 /// The generator's four state words, read through its serde form.

@@ -119,6 +119,10 @@ impl Rule {
 /// Smallest board side whose generations run their rows on every core (below, a generation
 /// takes too little time to share).
 pub const PARALLEL_N: usize = 192;
+/// One padded row's outputs in a generation: its index, then its slices of the next counts
+/// (6 layers), the dangers, the next west and east waves.
+type RowOut<'a> = (usize, ((&'a mut [u8], &'a mut [u8]), (&'a mut [u8], &'a mut [u8])));
+
 /// Fewest rows a core takes at a time in a parallel generation.
 const PARALLEL_ROWS: usize = 16;
 
@@ -515,7 +519,7 @@ impl RowBoard {
         // next_west and next_east; it reads rows y - 1 to y + 1 of the previous generation):
         // its dangers, then its next counts `s_d(c) <- min(cap, q(c + d) + s_d(c + d))`, then
         // its next waves `west(c) <- min(danger(c - 1), west(c - 1))`, east likewise.
-        let row = |(y, ((next, dan), (nw, ne))): (usize, ((&mut [u8], &mut [u8]), (&mut [u8], &mut [u8])))| {
+        let row = |(y, ((next, dan), (nw, ne))): RowOut<'_>| {
             if y == 0 || y > n {
                 return; // frame rows: counts 0, dangers and waves FAR, never rewritten
             }

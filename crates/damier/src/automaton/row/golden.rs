@@ -76,7 +76,9 @@ fn cases() -> Vec<Case> {
     let m3 = Rule::model3(0.01);
     let mut v = Vec::new();
     // The product's rule, run to its first solution (run_steps stops there).
-    for (n, seeds, chunk) in [(8, 1..=4, 1 << 20), (16, 1..=3, 1 << 20), (64, 1..=3, 1 << 20), (256, 1..=2, 5_000)] {
+    for (n, seeds, chunk) in
+        [(8, 1..=4, 1 << 20), (16, 1..=3, 1 << 20), (64, 1..=3, 1 << 20), (256, 1..=2, 5_000)]
+    {
         for seed in seeds {
             v.push(case(m3, n, seed, chunk, if n == 256 { 10 } else { 2 }));
         }
