@@ -93,7 +93,8 @@ fn every_other_reader_stops_at_its_cap() {
             &["automaton", "run", "--from", "/dev/zero"][..],
             "/dev/zero: larger than 64 MiB, the most a position takes",
         ),
-        (&["automaton", "run", "--checkpoint", "/dev/zero"], "/dev/zero: larger than"),
+        // The header is read first and says how long the file must be: refused at once.
+        (&["automaton", "run", "--checkpoint", "/dev/zero"], "/dev/zero: not a damier automaton checkpoint"),
         (
             &["queens", "sum", "/dev/zero"],
             "/dev/zero: larger than 256 MiB, the most a file of shares' reports takes",

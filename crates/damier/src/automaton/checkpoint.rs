@@ -104,27 +104,43 @@ impl Reader<'_> {
     }
 }
 
-/// The automaton a checkpoint holds, ready to continue its run.
-pub fn decode(bytes: &[u8]) -> Result<Automaton, CheckpointError> {
-    if bytes.len() < 12 || &bytes[..8] != MAGIC {
+/// Bytes a reader takes first to learn, by [`declared_len`], how long the whole file must be.
+pub const HEADER_LEN: usize = HEADER;
+
+/// The length of the checkpoint whose first bytes are `head` (at least [`HEADER_LEN`] of
+/// them, or the whole file if shorter), checked against its model's largest side: a reader
+/// reads that many bytes and no more, so a foreign or endless input (`/dev/zero`) is refused
+/// after [`HEADER_LEN`] bytes instead of after [`MAX_LEN`].
+pub fn declared_len(head: &[u8]) -> Result<u64, CheckpointError> {
+    if head.len() < 12 || &head[..8] != MAGIC {
         return Err(CheckpointError::Foreign);
     }
-    let mut r = Reader { bytes, at: 8 };
+    let mut r = Reader { bytes: head, at: 8 };
     let version = r.u32();
     if version != VERSION {
         return Err(CheckpointError::Version(version));
     }
-    if bytes.len() < HEADER {
-        return Err(CheckpointError::Length { expected: HEADER as u64 + 8, got: bytes.len() as u64 });
+    if head.len() < HEADER {
+        return Err(CheckpointError::Length { expected: HEADER as u64 + 8, got: head.len() as u64 });
     }
+    let max = match r.take::<1>()[0] {
+        0 | 1 => Model::Pair.max_n(),
+        _ => ROW_MAX_N, // an unknown model code is refused by `decode`
+    };
+    let n = r.u32();
+    if n == 0 || n > max {
+        return Err(AutomatonError::Size { n, max }.into());
+    }
+    Ok((HEADER + 4 * n as usize * n as usize + 8) as u64)
+}
+
+/// The automaton a checkpoint holds, ready to continue its run.
+pub fn decode(bytes: &[u8]) -> Result<Automaton, CheckpointError> {
+    let expected = declared_len(bytes)?;
+    let mut r = Reader { bytes, at: 12 };
     let model_code = r.take::<1>()[0];
     let n = r.u32();
-    // The model's own bound is checked with the parameters.
-    if n == 0 || n > ROW_MAX_N {
-        return Err(AutomatonError::Size { n, max: ROW_MAX_N }.into());
-    }
     let cell_count = n as usize * n as usize;
-    let expected = (HEADER + 4 * cell_count + 8) as u64;
     if bytes.len() as u64 != expected {
         return Err(CheckpointError::Length { expected, got: bytes.len() as u64 });
     }
@@ -191,6 +207,23 @@ mod tests {
                 assert_eq!(r, straight, "{model:?} n = {n}, cut at {cut}");
             }
         }
+    }
+
+    #[test]
+    fn the_header_declares_the_length_a_reader_takes() {
+        for model in [Model::Pair, Model::Cell, Model::Row] {
+            let bytes = encode(&Automaton::from_seed(&params(model, 9), 3).unwrap());
+            assert_eq!(declared_len(&bytes[..HEADER_LEN]).unwrap(), bytes.len() as u64, "{model:?}");
+        }
+        assert!(matches!(declared_len(&[0; HEADER_LEN]), Err(CheckpointError::Foreign)));
+        // A pair-model header claiming model 3's largest side: refused at the pair model's bound.
+        let mut head = encode(&Automaton::from_seed(&params(Model::Pair, 9), 3).unwrap());
+        head.truncate(HEADER_LEN);
+        head[13..17].copy_from_slice(&ROW_MAX_N.to_le_bytes());
+        assert!(matches!(
+            declared_len(&head),
+            Err(CheckpointError::Params(AutomatonError::Size { n: ROW_MAX_N, max: crate::automaton::MAX_N }))
+        ));
     }
 
     #[test]

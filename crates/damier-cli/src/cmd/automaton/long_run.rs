@@ -1,7 +1,7 @@
 //! A single long `automaton run`: progress (steps, moves, conflicts left) on a terminal, and
 //! checkpoints so the run can stop (Ctrl-C, kill) and resume bit-exactly.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Read};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -23,9 +23,24 @@ pub fn load(path: &Path) -> anyhow::Result<Option<Automaton>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
     };
-    let bytes =
-        input::read_from(file, &path.display().to_string(), input::CHECKPOINT_MAX_BYTES, "a checkpoint")?;
-    let aut = checkpoint::decode(&bytes).with_context(|| format!("{}", path.display()))?;
+    // The header says how long the file must be: read that much and no more (an endless
+    // input is refused after the header, not after the largest checkpoint's gigabyte).
+    let name = path.display().to_string();
+    let mut reader = std::io::BufReader::new(file);
+    let mut bytes = input::read_from(
+        (&mut reader).take(checkpoint::HEADER_LEN as u64),
+        &name,
+        input::CHECKPOINT_MAX_BYTES,
+        "a checkpoint",
+    )?;
+    let len = checkpoint::declared_len(&bytes).with_context(|| name.clone())?;
+    bytes.extend(input::read_from(
+        reader,
+        &name,
+        len - bytes.len() as u64,
+        "a checkpoint of the size its header declares",
+    )?);
+    let aut = checkpoint::decode(&bytes).with_context(|| name)?;
     Ok(Some(aut))
 }
 

@@ -11,6 +11,31 @@
 //! of a group too few for a block (its *tail*) are tested one by one (`key & query == 0`).
 //! Each match counts `2^(shift + e)`, `e` the query's weight exponent (its bits from
 //! [`WEIGHT_AT`]).
+//!
+//! ```
+//! use std::sync::atomic::{AtomicU64, Ordering};
+//! use damier::control::Control;
+//! use damier::cpu::Isa;
+//! use damier::queens::count::tasks::{TaskError, TaskList, count_tasks_with_matching};
+//!
+//! // q(10) with every batch's matching done by the plain reference, as a device would do it.
+//! let list = TaskList::new(10).unwrap();
+//! let all: Vec<u32> = (0..list.len()).collect();
+//! let total = AtomicU64::new(0);
+//! count_tasks_with_matching::<TaskError>(
+//!     &list,
+//!     Isa::Portable,
+//!     None,
+//!     &all,
+//!     &Control::new(),
+//!     &|sealed| Ok(sealed.count()),
+//!     &|done| {
+//!         total.fetch_add(done.count, Ordering::Relaxed);
+//!     },
+//! )
+//! .unwrap();
+//! assert_eq!(total.into_inner(), 724);
+//! ```
 
 use std::ops::Range;
 
