@@ -231,6 +231,36 @@ impl Gpu {
         })
     }
 
+    /// One dispatch of `pipeline` over `groups` workgroups, then the first four words of
+    /// `state` copied to `readback` and read: what each kernel does once per dispatch. Returns
+    /// the words and the time from submission to read-back (the dispatch's budget adapts to it).
+    pub(crate) fn dispatch_and_read(
+        &self,
+        label: &str,
+        pipeline: &wgpu::ComputePipeline,
+        bind: &wgpu::BindGroup,
+        groups: (u32, u32),
+        state: &wgpu::Buffer,
+        readback: &wgpu::Buffer,
+    ) -> Result<(Vec<u32>, Duration), GpuError> {
+        let mut enc =
+            self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(label) });
+        {
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(label),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, bind, &[]);
+            pass.dispatch_workgroups(groups.0, groups.1, 1);
+        }
+        enc.copy_buffer_to_buffer(state, 0, readback, 0, 16);
+        let start = Instant::now();
+        let index = self.queue.submit([enc.finish()]);
+        let words = self.read_words(readback, index, 4)?;
+        Ok((words, start.elapsed()))
+    }
+
     /// Waits for submission `index` and reads the first `words` words of the readback buffer
     /// `buffer`. Safe with several threads submitting: the wait is for this submission, and
     /// the map's callback (run by whichever thread polls) is awaited, not assumed.
@@ -582,23 +612,14 @@ impl<'a> Runner<'a> {
             gpu.queue.write_buffer(&self.params, 0, &words_to_bytes(&params));
             // `active` (word 1) counts this dispatch's slots with work left.
             gpu.queue.write_buffer(&self.control, 4, &[0; 4]);
-            let mut enc = gpu
-                .device
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("dispatch") });
-            {
-                let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some("queens"),
-                    timestamp_writes: None,
-                });
-                pass.set_pipeline(&gpu.pipeline);
-                pass.set_bind_group(0, &bind, &[]);
-                pass.dispatch_workgroups(self.slots / WORKGROUP, 1, 1);
-            }
-            enc.copy_buffer_to_buffer(&self.control, 0, &self.control_read, 0, 16);
-            let start = Instant::now();
-            let index = gpu.queue.submit([enc.finish()]);
-            let words = gpu.read_words(&self.control_read, index, 4)?;
-            let took = start.elapsed();
+            let (words, took) = gpu.dispatch_and_read(
+                "queens",
+                &gpu.pipeline,
+                &bind,
+                (self.slots / WORKGROUP, 1),
+                &self.control,
+                &self.control_read,
+            )?;
             let (next, active, fault) = (words[0], words[1], words[2]);
             if fault & FAULT_CUT != 0 {
                 return Err(GpuError::LoopCut { adapter: gpu.adapter.name.clone(), budget: self.budget });

@@ -5,7 +5,7 @@
 //! cuts its pairs into tiles of 64 (query, block) units and runs them in bounded dispatches.
 
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use damier::control::{Control, Interrupted};
 use damier::queens::count::join::Sealed;
@@ -251,23 +251,15 @@ impl Gpu {
                     [begin as u32, end as u32, group.len() as u32, chunks as u32, width, 0, 0, 0];
                 self.queue.write_buffer(&params, 0, &words_to_bytes(&p));
                 self.queue.write_buffer(&state, 0, &[0; 16]);
-                let mut enc = self
-                    .device
-                    .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("join dispatch") });
-                {
-                    let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                        label: Some("join"),
-                        timestamp_writes: None,
-                    });
-                    pass.set_pipeline(&self.join_pipeline);
-                    pass.set_bind_group(0, &bind, &[]);
-                    pass.dispatch_workgroups(width, height, 1);
-                }
-                enc.copy_buffer_to_buffer(&state, 0, &readback, 0, 16);
-                let start = Instant::now();
-                let index = self.queue.submit([enc.finish()]);
-                let words = self.read_words(&readback, index, 4)?;
-                self.adapt_join_budget(start.elapsed());
+                let (words, took) = self.dispatch_and_read(
+                    "join",
+                    &self.join_pipeline,
+                    &bind,
+                    (width, height),
+                    &state,
+                    &readback,
+                )?;
+                self.adapt_join_budget(took);
                 let (lo, hi, fault, done) = (words[0], words[1], words[2], words[3]);
                 if fault & FAULT_CUT != 0 {
                     return Err(GpuError::LoopCut { adapter: self.adapter.name.clone(), budget: count });
