@@ -480,29 +480,13 @@ impl Matcher {
         sort_by_group(queries, &group, count, pack, &mut start, &mut self.cursor, &mut grouped);
         self.group = group;
         let mut total = 0;
-        let mut matched = || -> Result<(), Interrupted> {
-            for (i, group) in self.groups.iter().enumerate() {
-                if group.rows.0 == group.rows.1 && group.tail.0 == group.tail.1 {
-                    continue;
-                }
-                let (f, kg) = (i >> self.cut, i & (count - 1));
-                // Every query group without the key group's cut bits: the submasks of the rest.
-                let free = !kg & (count - 1);
-                let mut qg = free;
-                loop {
-                    let qs = &grouped[start[qg]..start[qg + 1]];
-                    if !qs.is_empty() {
-                        total += count_group(group, qs)? << f;
-                    }
-                    if qg == 0 {
-                        break;
-                    }
-                    qg = (qg - 1) & free;
-                }
+        let matched = matching_pairs(&self.groups, self.cut, |group, f, qg| {
+            let qs = &grouped[start[qg]..start[qg + 1]];
+            if !qs.is_empty() {
+                total += count_group(group, qs)? << f;
             }
             Ok(())
-        };
-        let matched = matched();
+        });
         self.query_start = start;
         self.queries = grouped;
         matched.map(|()| total)
@@ -531,30 +515,19 @@ impl Matcher {
         self.group = group;
         let rows_per_block = self.chunks << CHUNK;
         let mut pairs = Vec::new();
-        for (i, g) in self.groups.iter().enumerate() {
-            if g.rows.0 == g.rows.1 && g.tail.0 == g.tail.1 {
-                continue;
+        let listed = matching_pairs(&self.groups, self.cut, |g, f, qg| {
+            let qs = self.query_start[qg]..self.query_start[qg + 1];
+            if !qs.is_empty() {
+                pairs.push(JoinPair {
+                    blocks: g.rows.0 / rows_per_block..g.rows.1 / rows_per_block,
+                    tail: &self.grouped[g.tail.0..g.tail.1],
+                    queries: qs,
+                    shift: f,
+                });
             }
-            let (f, kg) = (i >> self.cut, i & (count - 1));
-            // Every query group without the key group's cut bits, as `count_with` visits them.
-            let free = !kg & (count - 1);
-            let mut qg = free;
-            loop {
-                let qs = self.query_start[qg]..self.query_start[qg + 1];
-                if !qs.is_empty() {
-                    pairs.push(JoinPair {
-                        blocks: g.rows.0 / rows_per_block..g.rows.1 / rows_per_block,
-                        tail: &self.grouped[g.tail.0..g.tail.1],
-                        queries: qs,
-                        shift: f as u32,
-                    });
-                }
-                if qg == 0 {
-                    break;
-                }
-                qg = (qg - 1) & free;
-            }
-        }
+            Ok::<(), std::convert::Infallible>(())
+        });
+        let Ok(()) = listed;
         // SAFETY: `Row` is `repr(C)` around a `[u64; 8]`: the same size (64 bytes, no padding)
         // and a stricter alignment (64 for 8), so every `Row` of the slice is a valid
         // `[u64; 8]` at the same address, and the slice's length is unchanged.
@@ -574,6 +547,34 @@ impl Matcher {
     pub(super) fn count_all(&mut self, isa: Isa, queries: &[u64]) -> u64 {
         self.count(isa, queries, &Control::new()).expect("a control nobody cancels")
     }
+}
+
+/// Visits every pair of a key group and a query group that can match, as `(key group, its
+/// weight's shift, query group)`, in the order [`Matcher::count`] sums them and
+/// [`Matcher::sealed`] lists them: a query group matches every key group of the same weight
+/// whose cut bits it lacks (the submasks of the rest). Empty key groups are skipped.
+fn matching_pairs<E>(
+    groups: &[Group],
+    cut: usize,
+    mut visit: impl FnMut(&Group, u32, usize) -> Result<(), E>,
+) -> Result<(), E> {
+    let count = 1usize << cut;
+    for (i, group) in groups.iter().enumerate() {
+        if group.rows.0 == group.rows.1 && group.tail.0 == group.tail.1 {
+            continue;
+        }
+        let (f, kg) = (i >> cut, i & (count - 1));
+        let free = !kg & (count - 1);
+        let mut qg = free;
+        loop {
+            visit(group, f as u32, qg)?;
+            if qg == 0 {
+                break;
+            }
+            qg = (qg - 1) & free;
+        }
+    }
+    Ok(())
 }
 
 /// Whether the matcher gathers bits with BMI2's `pext` on `isa`: with AVX2 or AVX-512, where
