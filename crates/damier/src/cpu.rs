@@ -131,16 +131,20 @@ pub(crate) struct Features {
     /// The widest [`Isa`] whose every instruction the CPU has.
     pub best: Isa,
     /// The `popcnt` instruction.
+    #[cfg(target_arch = "x86_64")]
     pub popcnt: bool,
     /// AVX2 (on its own, for loops that need no popcount).
+    #[cfg(target_arch = "x86_64")]
     pub avx2: bool,
     /// The carry-less multiply `pclmulqdq`.
     pub clmul: bool,
     /// AVX-512 byte permutes (VBMI, with BW) and GFNI's bit-matrix transforms, which transpose
     /// bit matrices a few instructions per 64 x 64 (the counting engine's block slicing).
+    #[cfg(target_arch = "x86_64")]
     pub avx512_bit_matrix: bool,
     /// BMI2 with a fast `pext` (one cycle): every CPU with BMI2 but AMD's before Zen 3
     /// (families up to 0x18), which microcode it in up to hundreds of cycles.
+    #[cfg(target_arch = "x86_64")]
     pub fast_pext: bool,
 }
 
@@ -184,14 +188,8 @@ fn microcoded_pext() -> bool {
 
 #[cfg(not(target_arch = "x86_64"))]
 fn detect() -> Features {
-    Features {
-        best: Isa::Portable,
-        popcnt: false,
-        avx2: false,
-        clmul: false,
-        avx512_bit_matrix: false,
-        fast_pext: false,
-    }
+    // The other fields are read by x86-64 kernels only.
+    Features { best: Isa::Portable, clmul: false }
 }
 
 /// Defines `fn $name(args) -> ret` running `$imp` compiled for AVX2 when the CPU has it (see

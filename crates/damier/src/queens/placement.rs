@@ -86,6 +86,13 @@ pub enum PlacementError {
     NoneInJson,
 }
 
+/// Whether `n` rows are more than [`Placement::MAX_N`]: a length no `u32` holds (never, where
+/// `usize` has 32 bits, as on WebAssembly: written so rather than `n > MAX_N`, which is
+/// always false there).
+fn above_max_n(n: usize) -> bool {
+    u32::try_from(n).is_err()
+}
+
 impl Placement {
     /// Largest board a placement may describe (columns are `u32`).
     pub const MAX_N: usize = u32::MAX as usize;
@@ -93,7 +100,7 @@ impl Placement {
     /// A placement from 0-based columns, one per row; every column must be `< len`.
     pub fn new(cols: Vec<u32>) -> Result<Placement, PlacementError> {
         let n = cols.len();
-        if n > Self::MAX_N {
+        if above_max_n(n) {
             return Err(PlacementError::TooLarge(n));
         }
         if let Some((r, &c)) = cols.iter().enumerate().find(|&(_, &c)| c as usize >= n) {
@@ -121,7 +128,7 @@ impl Placement {
             return Err(PlacementError::Empty);
         }
         let n = tokens.len();
-        if n > Self::MAX_N {
+        if above_max_n(n) {
             return Err(PlacementError::TooLarge(n));
         }
         let mut cols = Vec::with_capacity(n);

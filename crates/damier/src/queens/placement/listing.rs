@@ -141,7 +141,7 @@ impl Placement {
             return Err(PlacementError::BinaryLength(bytes.len()));
         }
         let n = bytes.len() / 4;
-        if n > Self::MAX_N {
+        if super::above_max_n(n) {
             return Err(PlacementError::TooLarge(n));
         }
         let cols = bytes

@@ -12,7 +12,9 @@ use std::arch::x86_64::*;
 use super::geometry::WEIGHT_AT;
 use super::sliced::{CHUNK, Row};
 use super::table::Cell;
-use crate::cpu::{Isa, features};
+use crate::cpu::Isa;
+#[cfg(target_arch = "x86_64")]
+use crate::cpu::features;
 
 /// The ISA to run: the one asked for. Every caller checks [`Isa::is_available`] first (an ISA
 /// the CPU lacks is a typed error before any count starts); a debug build asserts it, and a

@@ -112,6 +112,7 @@ fn slice_block_avx2(keys: &[u64], chunks: usize, rows: &mut Vec<Row>) {
 /// PERF: a chunk's rows are made in a local array (vector registers), each one its parent's
 /// (the row of its value less the highest bit) ANDed with one column, and appended at once:
 /// made in the vector itself ([`push_rows`]), each row waited for the one just stored.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn append_rows(cols: &[[u64; 8]; 64], valid: [u64; 8], chunks: usize, rows: &mut Vec<Row>) {
     const WIDTH: usize = 1 << CHUNK;
