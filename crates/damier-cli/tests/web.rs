@@ -12,6 +12,9 @@ mod browser;
 #[path = "web/faults.rs"]
 mod faults;
 
+#[path = "web/numbers.rs"]
+mod numbers;
+
 #[path = "web/serve.rs"]
 mod serve;
 

@@ -1,6 +1,7 @@
 // The automaton: a run lives on the server (the library's Automaton); the page asks for
 // updates and draws each frame.
 import { api, intInput, say, seedInput, fromLink, toLink, toLinkedSteps } from './common.js';
+import { count, plural } from './number.js';
 
 const $ = (id) => document.getElementById(id);
 const canvas = $('automaton');
@@ -10,7 +11,7 @@ let playing = false;
 let inflight = false;
 
 const speed = () => 10 ** Number($('speed').value);
-function showSpeed() { $('speed-label').textContent = `${speed().toLocaleString()} updates per frame`; }
+function showSpeed() { $('speed-label').textContent = `${plural(speed(), 'update')} per frame`; }
 
 function draw() {
   if (!frame) return;
@@ -60,13 +61,13 @@ function draw() {
     }
   }
   $('s-seed').textContent = frame.seed;
-  $('s-steps').textContent = frame.steps.toLocaleString();
-  $('s-moves').textContent = frame.moves.toLocaleString();
+  $('s-steps').textContent = count(frame.steps);
+  $('s-moves').textContent = count(frame.moves);
   $('s-solved').textContent = frame.solved ? 'yes' : 'no';
   $('s-absorbing').textContent = frame.absorbing ? 'yes' : 'no';
   // The link: the run's parameters, its seed and the updates made (the same seed replays it).
   toLink({ model: frame.model, n: frame.n, eps: frame.eps, eta: frame.eta, seed: frame.seed, steps: frame.steps });
-  if (frame.solved) say($('status'), `Solved after ${frame.steps.toLocaleString()} updates and ${frame.moves.toLocaleString()} moves.`, 'ok');
+  if (frame.solved) say($('status'), `Solved after ${plural(frame.steps, 'update')} and ${plural(frame.moves, 'move')}.`, 'ok');
 }
 
 async function newRun() {

@@ -2,6 +2,7 @@
 // from the raw PBM files it answers (which are also the downloads), zoom and pan on a canvas;
 // one n-queens solution by local search drawn as an image.
 import { api, say, newSeed, seedInput, linked, fromLink, toLink } from './common.js';
+import { count, measured, number, plural } from './number.js';
 
 const $ = (id) => document.getElementById(id);
 const view = $('view');
@@ -68,8 +69,8 @@ function draw() {
   ctx.imageSmoothingEnabled = false;
   ctx.drawImage(pic, cam.x0, cam.y0, view.width * cam.scale, view.height * cam.scale, 0, 0, view.width, view.height);
   $('zoom-label').textContent = cam.scale >= 1
-    ? `${cam.scale.toFixed(cam.scale < 10 ? 1 : 0)} cells per pixel`
-    : `${(1 / cam.scale).toFixed(0)} pixels per cell`;
+    ? `${measured(cam.scale, 'cell')} per pixel`
+    : `${measured(1 / cam.scale, 'pixel')} per cell`;
 }
 
 function fit() {
@@ -110,16 +111,16 @@ async function solve(body) {
     setLink($('dl-board'), answer.board_pbm);
     setLink($('dl-presses'), answer.presses_pbm);
     $('s-size').textContent = `${answer.width} × ${answer.height}`;
-    $('s-lights').textContent = answer.lights.toLocaleString();
+    $('s-lights').textContent = count(answer.lights);
     $('s-nullity').textContent = answer.nullity;
-    $('s-presses').textContent = answer.solvable ? answer.presses.toLocaleString() : 'none: not winnable';
-    $('s-seconds').textContent = `${answer.seconds.toFixed(3)} s`;
+    $('s-presses').textContent = answer.solvable ? count(answer.presses) : 'none: not winnable';
+    $('s-seconds').textContent = `${number(answer.seconds)} s`;
     $('s-seed').textContent = answer.seed ?? '–';
     for (const k of ['start', 'w', 'h', 'seed']) delete link[k];
     if (body.start !== 'pbm') Object.assign(link, { start: body.start, w: answer.width, h: answer.height, seed: answer.seed });
     toLink(link);
     say($('status'), answer.solvable
-      ? `Solved: ${answer.presses.toLocaleString()} presses switch every light off (checked by the server).`
+      ? `Solved: ${plural(answer.presses, 'press')} ${answer.presses === 1 ? 'switches' : 'switch'} every light off (checked by the server).`
       : 'This board cannot be switched off.', answer.solvable ? 'ok' : 'bad');
     fit();
   } catch (e) { say($('status'), e.message, 'bad'); }
@@ -178,7 +179,7 @@ $('queens').onclick = async () => {
   const seed = seedInput($('qseed'), $('queens-status'));
   if (seed === null) return;
   body.seed = seed ?? newSeed();
-  say($('queens-status'), `Searching n = ${n.toLocaleString()}…`);
+  say($('queens-status'), `Searching n = ${count(n)}…`);
   $('queens').disabled = true;
   try {
     const { data } = await api('queens/solve', body);
@@ -199,7 +200,7 @@ $('queens').onclick = async () => {
       }
     });
     g.putImageData(img, 0, 0);
-    say($('queens-status'), `n = ${data.n.toLocaleString()}: a solution (checked by the server) in ${data.seconds.toFixed(2)} s, seed ${data.seed}.`, 'ok');
+    say($('queens-status'), `n = ${count(data.n)}: a solution (checked by the server) in ${number(data.seconds)} s, seed ${data.seed}.`, 'ok');
     Object.assign(link, { qn: data.n, qseed: data.seed });
     toLink(link);
   } catch (e) { say($('queens-status'), e.message, 'bad'); }

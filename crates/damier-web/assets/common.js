@@ -1,6 +1,8 @@
 // Shared by every page: the state in the link, the API calls, a seeded generator, keyboard grids.
 // (The head and the navigation are the server's one template: crates/damier-web/src/assets.rs.)
 
+import { number, plural } from './number.js';
+
 /**
  * The page's state as its link gave it (the query string, read once on load): a link with the
  * problem, the size, the seed and the position reproduces the board.
@@ -232,16 +234,17 @@ export function drawPattern(canvas, rows, on = '#2f6f73', off = '#fbfaf7') {
 
 /**
  * Plays a live view at a chosen pace: `speed` is a range input of powers of ten (updates per
- * second), `play` the Play/Pause button. run(ready, advance) calls advance(k) on each
+ * second), `play` the Play/Pause button, `label` shows the pace ("100 updates per second":
+ * `noun` in the plural unless 1, then `per`). run(ready, advance) calls advance(k) on each
  * animation frame with the updates owed since the last call (k >= 1) while playing.
  */
 export class Pacer {
-  constructor(play, speed, label, unit) {
+  constructor(play, speed, label, noun, per) {
     this.playing = false;
     this.playButton = play;
     this.speed = speed;
     this.owed = 0;
-    const show = () => { label.textContent = `${this.rate().toLocaleString()} ${unit}`; };
+    const show = () => { label.textContent = `${plural(this.rate(), noun)} ${per}`; };
     speed.addEventListener('input', show);
     show();
   }
@@ -292,7 +295,7 @@ export function countWithProgress(n, go, cancel, bar, status) {
         bar.value = p.done;
       }, counting.signal);
       bar.value = bar.max;
-      say(status, `n = ${data.n}: ${data.total.toLocaleString()} solutions, ${data.unique.toLocaleString()} classes (${data.seconds.toFixed(2)} s).`, 'ok');
+      say(status, `n = ${data.n}: ${plural(data.total, 'solution')}, ${plural(data.unique, 'class')} (${number(data.seconds)} s).`, 'ok');
     } catch (e) {
       say(status, e.name === 'AbortError' ? 'Cancelled.' : e.message, 'bad');
     } finally {

@@ -1,18 +1,18 @@
 // Counting: an estimate (queens estimate), a bounded count with live progress (the stream of
 // queens count), and the read-only view of the journal the server was started with.
 import { api, intInput, say, countWithProgress, newSeed, seedInput, linked, toLink } from './common.js';
+import { count, measured, number, plural } from './number.js';
 
 const $ = (id) => document.getElementById(id);
 
+// A duration in the unit that reads best, its number as the README writes numbers.
 const duration = (s) => {
   if (s === null || s === undefined || !Number.isFinite(s)) return '–';
-  if (s < 1) return `${s.toPrecision(2)} s`;
-  if (s < 120) return `${s.toFixed(1)} s`;
-  if (s < 7200) return `${(s / 60).toFixed(1)} min`;
-  if (s < 172800) return `${(s / 3600).toFixed(1)} h`;
-  return `${(s / 86400).toFixed(1)} days`;
+  if (s < 120) return `${number(s)} s`;
+  if (s < 7200) return `${number(s / 60)} min`;
+  if (s < 172800) return `${number(s / 3600)} h`;
+  return measured(s / 86400, 'day');
 };
-const sci = (x) => (x >= 1e6 ? x.toExponential(3) : Math.round(x).toLocaleString());
 
 $('estimate').onclick = async () => {
   const body = { n: intInput($('e-n'), 4, 28), samples: intInput($('e-samples'), 1, 1000), queries: $('e-queries').value.trim() || 'all' };
@@ -21,14 +21,14 @@ $('estimate').onclick = async () => {
   if (seed === null) return;
   body.seed = seed ?? newSeed();
   $('estimate').disabled = true;
-  say($('estimate-status'), `Timing ${body.samples} random tasks of n = ${body.n}…`);
+  say($('estimate-status'), `Timing ${plural(body.samples, 'random task')} of n = ${body.n}…`);
   try {
     const { data } = await api('queens/estimate', body);
-    $('e-tasks').textContent = data.tasks.toLocaleString();
-    $('e-hours').textContent = `${data.core_hours.toPrecision(3)} (95%: ${data.low.toPrecision(3)} to ${data.high.toPrecision(3)})`;
-    $('e-solutions').textContent = `${sci(data.solutions)} (${sci(data.solutions_low)} to ${sci(data.solutions_high)})`;
+    $('e-tasks').textContent = count(data.tasks);
+    $('e-hours').textContent = `${number(data.core_hours)} (95%: ${number(data.low)} to ${number(data.high)})`;
+    $('e-solutions').textContent = `${number(data.solutions)} (${number(data.solutions_low)} to ${number(data.solutions_high)})`;
     $('e-known').textContent = data.known_solutions === undefined ? 'not known'
-      : `${data.known_solutions.toLocaleString()} (${data.known_inside ? 'inside' : 'outside'} the interval)`;
+      : `${count(data.known_solutions)} (${data.known_inside ? 'inside' : 'outside'} the interval)`;
     say($('estimate-status'), `n = ${data.n}: about ${duration(data.core_hours * 3600)} of one core (seed ${data.seed}).`,
       data.known_inside === false ? 'bad' : 'ok');
     toLink({ n: body.n, samples: body.samples, queries: body.queries, seed: data.seed, count: $('count-n').value });
@@ -60,7 +60,7 @@ function chart(recent) {
   });
   g.fillStyle = '#666b73';
   g.font = '12px system-ui, sans-serif';
-  g.fillText(`max ${max.toFixed(4)} s per task`, 4, 12);
+  g.fillText(`max ${number(max)} s per task`, 4, 12);
 }
 
 async function refreshJournal() {
@@ -68,10 +68,10 @@ async function refreshJournal() {
     const { data } = await api('live/journal', {});
     $('j-file').textContent = data.file;
     $('j-n').textContent = data.n;
-    $('j-done').textContent = `${data.done.toLocaleString()} of ${data.tasks.toLocaleString()} (${data.left.toLocaleString()} left)`;
-    $('j-rate').textContent = data.rate ? `${data.rate.toFixed(1)} tasks/s` : '–';
+    $('j-done').textContent = `${count(data.done)} of ${count(data.tasks)} (${count(data.left)} left)`;
+    $('j-rate').textContent = data.rate ? `${number(data.rate)} tasks/s` : '–';
     $('j-eta').textContent = data.left === 0 ? 'done' : duration(data.eta_seconds);
-    $('j-total').textContent = BigInt(data.partial_total).toLocaleString();
+    $('j-total').textContent = count(BigInt(data.partial_total));
     $('j-seconds').textContent = duration(data.task_seconds);
     $('j-progress').max = data.tasks; $('j-progress').value = data.done;
     chart(data.recent);

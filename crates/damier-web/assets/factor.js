@@ -1,13 +1,14 @@
 // The factoring automaton: a run lives on the server (the library's factor::FactorAutomaton); the
 // page asks for updates at the chosen pace and draws the grid of each frame.
 import { api, intInput, say, seedInput, Pacer, linked, fromLink, toLink, toLinkedSteps } from './common.js';
+import { count, plural } from './number.js';
 
 const $ = (id) => document.getElementById(id);
 const canvas = $('grid');
 const ctx = canvas.getContext('2d');
 let frame = null;
 let inflight = false;
-const pacer = new Pacer($('play'), $('speed'), $('speed-label'), 'updates per second');
+const pacer = new Pacer($('play'), $('speed'), $('speed-label'), 'update', 'per second');
 
 const view = () => document.querySelector('input[name="view"]:checked').value;
 
@@ -58,14 +59,14 @@ function draw() {
   ctx.fillText('N', X(-1) + 4, yn + cell / 2);
   $('s-n').textContent = frame.n;
   $('s-seed').textContent = frame.seed;
-  $('s-steps').textContent = frame.steps.toLocaleString();
-  $('s-flips').textContent = frame.flips.toLocaleString();
+  $('s-steps').textContent = count(frame.steps);
+  $('s-flips').textContent = count(frame.flips);
   $('s-ab').textContent = `${frame.a} × ${frame.b}`;
   $('s-factors').textContent = frame.factors ? `${frame.factors[0]} × ${frame.factors[1]}` : '–';
   // The link: N, the run's parameters, its seed and the updates made (the same seed replays it).
   toLink({ n: frame.n, q: frame.q, eps: frame.eps, seed: frame.seed, steps: frame.steps, view: view() });
   if (frame.factors) {
-    say($('status'), `Factored: ${frame.n} = ${frame.factors[0]} × ${frame.factors[1]} (checked), after ${frame.steps.toLocaleString()} updates.`, 'ok');
+    say($('status'), `Factored: ${frame.n} = ${frame.factors[0]} × ${frame.factors[1]} (checked), after ${plural(frame.steps, 'update')}.`, 'ok');
   }
 }
 

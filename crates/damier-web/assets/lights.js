@@ -1,6 +1,7 @@
 // Lights Out: the board lives here; hints, solutions, kernel, elimination and chasing come
 // from the API (the same JSON as `damier lights ... --json`).
 import { api, rng, newSeed, intInput, say, makeGrid, drawPattern, linked, fromLink, toLink } from './common.js';
+import { count, plural } from './number.js';
 
 const $ = (id) => document.getElementById(id);
 let W = 5, H = 5;
@@ -48,7 +49,7 @@ function afterChange() {
   $('fewest').textContent = '–';
   render();
   if (litCount() === 0 && history.length > 0) {
-    say($('status'), `Solved in ${history.length} presses.`, 'ok');
+    say($('status'), `Solved in ${plural(history.length, 'press')}.`, 'ok');
   } else {
     say($('status'), '');
   }
@@ -123,7 +124,7 @@ $('solution').onclick = () => run(async () => {
   if (!data) return;
   marks = data.presses;
   render();
-  say($('status'), `${data.press_count} presses switch every light off (marked).`);
+  say($('status'), `${plural(data.press_count, 'press')} ${data.press_count === 1 ? 'switches' : 'switch'} every light off (marked).`);
 });
 
 $('undo').onclick = () => {
@@ -141,7 +142,7 @@ async function loadKernel() {
     const { data } = await api('lights/kernel', { size: `${W}x${H}` });
     kernel = data.basis; kernelAt = 0;
     $('nullity').textContent = data.nullity;
-    $('kernel-summary').textContent = `${W} × ${H}: nullity ${data.nullity}, so ${2 ** data.nullity} neutral configurations and 1 start in ${2 ** data.nullity} is winnable.`;
+    $('kernel-summary').textContent = `${W} × ${H}: nullity ${data.nullity}, so ${plural(2n ** BigInt(data.nullity), 'neutral configuration')} and 1 start in ${count(2n ** BigInt(data.nullity))} is winnable.`;
     showKernel();
   } catch (e) { say($('status'), e.message, 'bad'); }
 }
@@ -217,7 +218,7 @@ async function chaseStep() {
   for (const [r, c] of s.presses) { press(r, c); history.push([r, c]); }
   hintCell = null;
   render();
-  if (s.end === 'ok') say($('status'), `${s.text} Solved by chasing in ${history.length} presses.`, 'ok');
+  if (s.end === 'ok') say($('status'), `${s.text} Solved by chasing in ${plural(history.length, 'press')}.`, 'ok');
   else say($('status'), s.text, s.end === 'bad' ? 'bad' : '');
   if (s.end) chaseSteps = [];
   return !s.end;

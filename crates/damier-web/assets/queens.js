@@ -1,6 +1,7 @@
 // n queens: listing (paged), classes with their symmetries, a placement checked by the API,
 // and a count streaming its progress.
 import { api, intInput, say, makeGrid, countWithProgress, linked, fromLink, toLink } from './common.js';
+import { plural } from './number.js';
 
 const $ = (id) => document.getElementById(id);
 const PER_PAGE = 12;
@@ -125,7 +126,7 @@ async function check() {
   }
   const placed = columns.filter((c) => c > 0).length;
   if (placed < n) {
-    say($('place-status'), `${placed} of ${n} queens placed.`);
+    say($('place-status'), `${placed} of ${plural(n, 'queen')} placed.`);
     return;
   }
   try {

@@ -1,6 +1,7 @@
 // The walk: every position comes from the library (POST /api/live/walk/plan replays the moves
 // made and plans the rest), so the page never applies the rule itself.
 import { api, intInput, say, linked, fromLink, toLink } from './common.js';
+import { plural } from './number.js';
 
 const $ = (id) => document.getElementById(id);
 let rows = 4, cols = 4;
@@ -35,7 +36,7 @@ function render() {
   $('left').textContent = plan.length;
   $('path').textContent = moves || '(start)';
   toLink({ rows, cols, moves });
-  if (state.solved) say($('status'), `All black in ${moves.length} moves!`, 'ok');
+  if (state.solved) say($('status'), `All black in ${plural(moves.length, 'move')}!`, 'ok');
 }
 
 async function sync(move) {

@@ -157,6 +157,8 @@ pub static ASSETS: LazyLock<Vec<Asset>> = LazyLock::new(|| {
         .chain([
             asset!("/style.css", "style.css", "text/css; charset=utf-8"),
             asset!("/common.js", "common.js", JS),
+            // The one number format of the pages (the library's, in JavaScript).
+            asset!("/number.js", "number.js", JS),
             // The static site's (crates/damier-wasm): loaded only by the exported pages.
             asset!("/local.js", "local.js", JS),
             asset!("/worker.js", "worker.js", JS),
@@ -321,6 +323,24 @@ mod tests {
             // The script is one of the embedded files.
             if let Some(s) = page.script {
                 assert!(ASSETS.iter().any(|a| a.path == s), "{s}");
+            }
+        }
+    }
+
+    /// Issue 38: the pages wrote numbers with toFixed and toLocaleString ("0.00 s", "14,200",
+    /// "1 presses"); every script writes them through number.js (the library's format, tested
+    /// against it in the CLI's web tests), the only one that may call JavaScript's formatters.
+    #[test]
+    fn the_pages_write_numbers_through_number_js_only() {
+        let scripts: Vec<&Asset> = ASSETS.iter().filter(|a| a.path.ends_with(".js")).collect();
+        assert!(scripts.iter().any(|a| a.path == "/number.js"));
+        for a in scripts.iter().filter(|a| a.path != "/number.js") {
+            for call in ["toFixed(", "toPrecision(", "toExponential(", "toLocaleString(", "Intl."] {
+                assert!(!a.body.contains(call), "{}: writes a number with {call}", a.path);
+            }
+            // A page that shows a number imports the format.
+            if a.body.contains("textContent") || a.body.contains("say(") {
+                assert!(a.body.contains("from './number.js'"), "{}: does not import number.js", a.path);
             }
         }
     }
