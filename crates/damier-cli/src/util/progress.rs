@@ -3,7 +3,9 @@
 //! at its end, so a log or a pipe still shows that something long happened.
 //!
 //! The runs that can last long ([`Progress::long_run`]: `queens estimate`, large counts,
-//! `automaton growth/sweep/scale`, `factor sweep`) say they are alive on a terminal or not: a
+//! `automaton growth/sweep/scale`, `factor sweep`; by their size ([`Progress::sized`]) large
+//! `lights table`, `walk count`, `queens timing` and `queens bench` runs) say they are alive
+//! on a terminal or not: a
 //! line when they start (what they do), then on a terminal the bar, off it a line of progress
 //! at most every [`LINE_EVERY`], and a line at the end (issue 38, section 6). `--quiet`
 //! silences every bar and line ([`set_quiet`]).
@@ -105,7 +107,8 @@ impl Progress {
             let (mut said, mut last) = (started, 0);
             while !flag.load(Ordering::Relaxed) {
                 let done = control.done().saturating_sub(base);
-                if said.elapsed() >= every && done != last {
+                // A run without units of work (total 0) says it is still running.
+                if said.elapsed() >= every && (done != last || total == 0) {
                     errln!("damier: {label}: {}", how_far(done, total, started.elapsed()));
                     (said, last) = (Instant::now(), done);
                 }
@@ -114,6 +117,25 @@ impl Progress {
             }
         });
         Progress { stop, thread: Some(thread), end: Some(end) }
+    }
+
+    /// A run whose size says whether it can last long: [`Progress::long_run`] when `long`
+    /// (saying `what()` at the start), else [`Progress::start`] (a bar on a terminal only).
+    /// `total` is 0 where the engine reports no units of work (the lines then say the time
+    /// only).
+    pub fn sized(
+        long: bool,
+        control: &'static Control,
+        total: u64,
+        label: &str,
+        what: impl FnOnce() -> String,
+    ) -> Progress {
+        let long = long || super::test_hooks::read().is_ok_and(|h| h.all_runs_long);
+        if long {
+            Progress::long_run(control, total, label, &what())
+        } else {
+            Progress::start(control, total, label)
+        }
     }
 
     /// The bar on a terminal, with the end line of a long run when `end` is given.
@@ -208,19 +230,22 @@ impl Drop for Progress {
             && e.announced.load(Ordering::Relaxed)
         {
             let done = e.control.done().saturating_sub(e.base);
-            errln!(
-                "damier: {}: ended after {} s, {done} of {} done",
-                e.label,
-                crate::util::number(e.started.elapsed().as_secs_f64()),
-                e.total
-            );
+            let seconds = crate::util::number(e.started.elapsed().as_secs_f64());
+            if e.total == 0 {
+                errln!("damier: {}: ended after {seconds} s", e.label);
+            } else {
+                errln!("damier: {}: ended after {seconds} s, {done} of {} done", e.label, e.total);
+            }
         }
     }
 }
 
-/// "12 of 200 done after 61 s, about 950 s left".
+/// "12 of 200 done after 61 s, about 950 s left"; "running for 61 s" without units of work.
 fn how_far(done: u64, total: u64, elapsed: Duration) -> String {
     let seconds = elapsed.as_secs_f64();
+    if total == 0 {
+        return format!("running for {} s", crate::util::number(seconds));
+    }
     let left = if done > 0 && done < total {
         format!(", about {} s left", crate::util::number(seconds * (total - done) as f64 / done as f64))
     } else {
@@ -238,5 +263,6 @@ mod tests {
         assert_eq!(how_far(10, 40, Duration::from_secs(60)), "10 of 40 done after 60 s, about 180 s left");
         assert_eq!(how_far(0, 40, Duration::from_secs(60)), "0 of 40 done after 60 s");
         assert_eq!(how_far(40, 40, Duration::from_millis(1500)), "40 of 40 done after 1.5 s");
+        assert_eq!(how_far(0, 0, Duration::from_secs(60)), "running for 60 s");
     }
 }

@@ -18,7 +18,9 @@
 //! - `DAMIER_TEST_BENCH_TINY=1`: `damier bench` measures its toy-sized suite (every kind of
 //!   row in seconds of a debug build; the figures mean nothing);
 //! - `DAMIER_TEST_LONG_RUN_MS=K`: off a terminal, a run is announced as long after K ms
-//!   instead of `util::progress::LONG_RUN`.
+//!   instead of `util::progress::LONG_RUN`;
+//! - `DAMIER_TEST_ALL_RUNS_LONG=1`: every run whose size decides whether it is a long one
+//!   (`util::progress::Progress::sized`) is one, so a test sees its lines on a small input.
 
 use damier::cpu::Isa;
 
@@ -43,6 +45,8 @@ pub struct TestHooks {
     pub bench_tiny: bool,
     /// Milliseconds after which a run off a terminal is announced as long.
     pub long_run_ms: Option<u64>,
+    /// Every run sized by `Progress::sized` says it is alive, whatever its size.
+    pub all_runs_long: bool,
 }
 
 /// The hooks set in the environment (debug builds), or none (release builds).
@@ -58,6 +62,7 @@ pub fn read() -> anyhow::Result<TestHooks> {
             cost_warning_hours: var("DAMIER_TEST_COST_WARNING_HOURS")?,
             bench_tiny: var::<u8>("DAMIER_TEST_BENCH_TINY")?.is_some_and(|v| v != 0),
             long_run_ms: var("DAMIER_TEST_LONG_RUN_MS")?,
+            all_runs_long: var::<u8>("DAMIER_TEST_ALL_RUNS_LONG")?.is_some_and(|v| v != 0),
         })
     }
     #[cfg(not(debug_assertions))]

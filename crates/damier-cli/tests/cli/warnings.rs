@@ -76,6 +76,19 @@ fn output_paths_are_checked_before_the_work() {
     assert!(!dir.path().join("a").exists(), "{err}");
 }
 
+/// Runs `command` (`args`, for messages): it succeeds, its stderr is a start line and an end
+/// line of the run `label`, and its stdout is JSON alone, returned.
+fn starts_and_ends(command: &mut assert_cmd::Command, args: &[&str], label: &str) -> serde_json::Value {
+    let out = command.output().unwrap();
+    assert!(out.status.success(), "{args:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{args:?}: {err}");
+    assert!(lines[0].starts_with(&format!("damier: {label}: ")), "{err}");
+    assert!(lines[1].starts_with(&format!("damier: {label}: ended after ")), "{err}");
+    serde_json::from_slice(&out.stdout).expect("stdout is the JSON alone")
+}
+
 /// Issue 38, section 6: `queens estimate 28 --samples 2` ran 45 minutes printing nothing.
 /// The runs that can last long say on stderr, piped too, what they start, how far they are
 /// (at most once a minute off a terminal; every finished unit with the interval at 0 ms, a
@@ -109,14 +122,7 @@ fn long_runs_say_when_they_start_how_far_they_are_and_when_they_end() {
         (&["queens", "count", "19", "--share", "1/400", "--json"], "queens count"),
     ];
     for &(args, label) in runs {
-        let out = damier().args(args).output().unwrap();
-        assert!(out.status.success(), "{args:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        let lines: Vec<&str> = err.lines().collect();
-        assert_eq!(lines.len(), 2, "{args:?}: {err}");
-        assert!(lines[0].starts_with(&format!("damier: {label}: ")), "{err}");
-        assert!(lines[1].starts_with(&format!("damier: {label}: ended after ")), "{err}");
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is the JSON alone");
+        let v = starts_and_ends(damier().args(args), args, label);
         let quiet = damier().args(args).arg("--quiet").output().unwrap();
         assert!(
             quiet.status.success() && quiet.stderr.is_empty(),
@@ -139,6 +145,37 @@ fn long_runs_say_when_they_start_how_far_they_are_and_when_they_end() {
     // A small count is no long run: nothing on stderr.
     let out = damier().args(["queens", "count", "12", "--json"]).output().unwrap();
     assert!(out.status.success() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// Issue 38, section 6, continued: `lights table`, `walk count`, `walk solve`, `queens timing`
+/// and `queens bench` run for seconds to minutes on large inputs and said nothing off a
+/// terminal for 10 s. From the size where they take seconds (here on small inputs, a test
+/// hook making every sized run a long one) they say what they start and when they end,
+/// stdout keeps the JSON alone, `--quiet` silences them; small runs stay silent.
+#[test]
+fn large_runs_of_every_command_say_when_they_start_and_end() {
+    let runs: &[(&[&str], &str)] = &[
+        (&["lights", "table", "--to", "12", "--json"], "lights table"),
+        (&["walk", "count", "19", "19", "--json"], "walk count"),
+        (&["walk", "count", "4", "5", "--method", "brute", "--json"], "walk count"),
+        (&["walk", "solve", "6", "7", "--json"], "walk solve"),
+        (&["queens", "timing", "--to", "6", "--naive-max", "5", "--min-ms", "1", "--json"], "queens timing"),
+        (&["queens", "bench", "7", "--json"], "queens bench"),
+    ];
+    let long = [("DAMIER_TEST_ALL_RUNS_LONG", "1")];
+    for &(args, label) in runs {
+        starts_and_ends(hooked(&long).args(args), args, label);
+        for quiet in
+            [hooked(&long).args(args).arg("--quiet").output().unwrap(), damier().args(args).output().unwrap()]
+        {
+            assert!(
+                quiet.status.success() && quiet.stderr.is_empty(),
+                "{args:?}: {}",
+                String::from_utf8_lossy(&quiet.stderr)
+            );
+            assert!(serde_json::from_slice::<serde_json::Value>(&quiet.stdout).is_ok(), "{args:?}");
+        }
+    }
 }
 
 #[test]

@@ -42,7 +42,15 @@ fn scaling(
 ) -> anyhow::Result<CountScaling> {
     let control = interrupt::control();
     let tasks = queens::count::task_count(n).unwrap_or(0) * u64::from(repeat) * 2;
-    let _bar = Progress::start(control, tasks, "counting");
+    // q(16) takes 2.4 s on one thread and then on all (release, 2 loaded cores); each n
+    // from there says it is alive.
+    let _bar = Progress::sized(n >= 16, control, tasks, "queens bench", || {
+        format!(
+            "counting q({n}) on 1 thread, then on {}, best of {}: {tasks} tasks",
+            crate::util::plural(all.current_num_threads() as u64, "thread"),
+            crate::util::plural(repeat, "run")
+        )
+    });
     Ok(bench::timers::count_scaling(one, all, n, repeat, options, control)?)
 }
 

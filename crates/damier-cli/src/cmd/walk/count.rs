@@ -37,7 +37,10 @@ pub struct TableArgs {
 
 pub(super) fn count(a: CountArgs) -> anyhow::Result<ExitCode> {
     let board = walk::board_size(a.rows, a.cols)?;
-    let sols = solutions(board, a.method.into())?;
+    let sols = {
+        let _progress = progress("walk count", board, a.method.into());
+        solutions(board, a.method.into())?
+    };
     sols.counted().print(a.json)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -6,6 +6,7 @@ use damier::board::{Board, Size};
 use damier::walk::{self, Method, Solutions, path};
 
 use crate::util::interrupt;
+use crate::util::progress::Progress;
 
 /// Solver choice on the command line.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -30,6 +31,35 @@ impl From<MethodArg> for Method {
             MethodArg::Poly => Method::Poly,
         }
     }
+}
+
+/// The progress of solving `board` by `method` for the command `label` (`walk count`,
+/// `walk solve`): a board that takes seconds says so when the run starts and ends, and how far
+/// it is ([`Progress::sized`]; measured in a release build on 2 loaded cores: brute at 30
+/// cells 5.7 s, rows 24 wide 2.8 s, fast 2048 x 2048 1 s and 4096 x 4096 5.5 s); the brute
+/// and rows engines report their units of work, the others none.
+pub(super) fn progress(label: &str, board: Size, method: Method) -> Progress {
+    let (cells, narrow) = (board.cells(), board.width().min(board.height()));
+    let (units, long) = match method {
+        Method::Brute => {
+            (1u64 << cells.saturating_sub(12).min(63), (28..=walk::brute::MAX_CELLS).contains(&cells))
+        }
+        Method::Rows => (1u64 << narrow.min(63), (23..=walk::rows::MAX_WIDTH).contains(&narrow)),
+        Method::Fast | Method::Poly => (0, cells >= 1 << 22),
+    };
+    let engine = match method {
+        Method::Brute => "brute",
+        Method::Rows => "rows",
+        Method::Fast => "fast",
+        Method::Poly => "poly",
+    };
+    Progress::sized(long, interrupt::control(), units, label, || {
+        format!(
+            "solving the {} x {} board ({cells} cells) by the {engine} method",
+            board.height(),
+            board.width()
+        )
+    })
 }
 
 /// Solves with the process-wide control (Ctrl-C interrupts).

@@ -50,6 +50,8 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         // The listing's size is known from the board's: refused before the solve.
         walk::check_listing(board)?;
     }
+    // Until the report is printed: a large board's solve, path and file take seconds.
+    let progress = progress("walk solve", board, a.method.into());
     let sols = solutions(board, a.method.into())?;
     let path = checked_path(board, &sols.particular)?;
     if let Some(p) = &a.pattern {
@@ -91,6 +93,7 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         nullity: sols.nullity(),
         activated: sols.particular.count_ones(),
     };
+    drop(progress);
     report.print(a.json)?;
     Ok(ExitCode::SUCCESS)
 }
