@@ -293,10 +293,11 @@ pub fn api(
     // Messages name the input by its field (`file: line 2 ...`), not by the temporary path.
     let prefix = format!("{}/", files.display());
     let leaf = matches.subcommand_matches(&group).and_then(|g| g.subcommand_matches(&command));
+    let definition = tree.find_subcommand(&group).and_then(|g| g.find_subcommand(&command));
     if !a.allow_heavy {
-        let bounded = match leaf {
-            Some(m) => served::check(&group, &command, m),
-            None => Err(format!("no command `{group} {command}` here")),
+        let bounded = match (definition, leaf) {
+            (Some(d), Some(m)) => served::check(&group, &command, d, m),
+            _ => Err(format!("no command `{group} {command}` here")),
         };
         if let Err(m) = bounded {
             let _ = writeln!(std::io::stderr(), "damier: error: {}", m.replace(&prefix, ""));

@@ -288,7 +288,7 @@ proptest! {
         };
         let Ok(matches) = Cli::command().try_get_matches_from(argv) else { return Ok(()) };
         let leaf = matches.subcommand_matches(group).and_then(|g| g.subcommand_matches(command)).unwrap();
-        if limits::check(group, command, leaf).is_err() {
+        if limits::check(group, command, &served(group, command), leaf).is_err() {
             return Ok(());
         }
         prop_assert_eq!(within_bounds(group, command, leaf), Ok(()), "{}", body);
