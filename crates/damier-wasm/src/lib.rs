@@ -8,7 +8,7 @@
 //! `damier <group> <command> --json` (the same keys), or `{"error": "one line"}`.
 //!
 //! Every answer comes from the library's functions, the ones the CLI and the server call
-//! (lights solve, fewest presses, kernel and chase; queens check, list and count; the live
+//! (lights solve, fewest presses, kernel and chase; queens check, list, count and solve; the live
 //! automaton and the walk's plan of `damier_web::live`): this crate maps a request onto them
 //! and bounds it, and computes nothing itself. The bounds are the server's (`damier serve`
 //! without `--allow-heavy`): a page offers the same sizes either way.
@@ -48,6 +48,7 @@ pub const PATHS: &[&str] = &[
     "queens/check",
     "queens/list",
     "queens/count",
+    "queens/solve",
     "live/automaton/models",
     "live/automaton",
     "live/automaton/{id}/step",
@@ -75,6 +76,7 @@ pub fn call_with(session: &mut Session, path: &str, body: &Value, host: &dyn Hos
         "queens/check" => queens::check(body),
         "queens/list" => queens::list(body),
         "queens/count" => queens::count(body, host),
+        "queens/solve" => queens::solve(body, host),
         "live/automaton/models" => Ok(Answer::ok(damier_web::live::models(), true)),
         "live/automaton" => live::new_run(session, body, host),
         "live/walk/plan" => live::walk_plan(body),

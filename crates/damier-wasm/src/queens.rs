@@ -1,12 +1,14 @@
-//! n queens: `queens check`, `queens list`, `queens count`, mapped onto the library as the CLI
-//! maps them (crates/damier-cli/src/cmd/queens/).
+//! n queens: `queens check`, `queens list`, `queens count`, `queens solve`, mapped onto the
+//! library as the CLI maps them (crates/damier-cli/src/cmd/queens/).
 
 use damier::control::Control;
 use damier::queens::count::{CountOptions, Share, Strategy, TimedCounts};
+use damier::queens::local::SearchStats;
 use damier::queens::placement::{CheckedListing, check_queens};
 use damier::queens::search::{self, Solutions};
+use damier::queens::solve::{self as solving, Method, Solution};
 use damier::queens::{Placement, count, symmetry};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::answer::{Answer, Refusal, Reply, fields};
@@ -19,6 +21,8 @@ pub const COUNT_MAX_N: u32 = 18;
 pub const LIST_MAX_N: u32 = 14;
 /// Most solutions listed with `limit`: the server's bound.
 pub const LIST_MAX_LIMIT: u64 = 1_000_000;
+/// Largest `n` solved (construction or local search): the server's bound (`damier serve`).
+pub const SOLVE_MAX_N: u32 = 1_000_000;
 /// Most rows checked (the CLI's bound).
 const CHECK_MAX: usize = 10_000_000;
 /// The parts a count is split into (the library's shares), for its progress.
@@ -155,4 +159,67 @@ pub(crate) fn count(body: &Value, host: &dyn Host) -> Reply {
         TimedCounts { n: counts.n, total: counts.total, unique: counts.unique, seconds: host.seconds() - t0 };
     let any = report.total > 0;
     Ok(Answer::ok(report, any))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SolveRequest {
+    n: u32,
+    /// `construct` (the default, as the CLI's) or `local`.
+    #[serde(default)]
+    method: Option<String>,
+    #[serde(default)]
+    seed: Option<u64>,
+}
+
+/// The JSON of `damier queens solve --json` (crates/damier-cli/src/cmd/queens/solve.rs): the
+/// same keys in the same order.
+#[derive(Serialize)]
+struct Solved {
+    n: u32,
+    method: Method,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    search: Option<SearchStats>,
+    seconds: f64,
+    /// 1-based.
+    columns: Vec<u64>,
+}
+
+/// `queens solve n [--method local] [--seed S]`: one checked solution by the construction or by
+/// local search (the library's [`solving::solve`], as the CLI calls it; neither reads a clock),
+/// up to the server's bound; a seed drawn by the host when the page gave none.
+pub(crate) fn solve(body: &Value, host: &dyn Host) -> Reply {
+    let req: SolveRequest = fields(body)?;
+    let method = match req.method.as_deref() {
+        None | Some("construct") => Method::Construct,
+        Some("local") => Method::Local,
+        Some(other) => {
+            return Err(Refusal::Input(format!("invalid value '{other}' for method: construct or local")));
+        }
+    };
+    if req.n > SOLVE_MAX_N {
+        return Err(Refusal::Bound(format!("n = {} is above {SOLVE_MAX_N}, this server's bound", req.n)));
+    }
+    if method == Method::Construct && req.seed.is_some() {
+        return Err(Refusal::Input(
+            "--seed applies to --method local only (the construction has no randomness)".into(),
+        ));
+    }
+    let seed = match method {
+        Method::Local => req.seed.unwrap_or_else(|| host.seed()),
+        Method::Construct => 0,
+    };
+    let t0 = host.seconds();
+    let found = solving::solve(req.n, method, seed, &Control::new())?;
+    let seconds = host.seconds() - t0;
+    let (seed, search) = match &found {
+        Solution::Searched { seed, stats, .. } => (Some(*seed), Some(*stats)),
+        Solution::None(none) => return Ok(Answer::ok(none, false)),
+        Solution::Constructed { .. } => (None, None),
+    };
+    let n = found.n();
+    let columns = (0..n).map(|r| found.column(r).map_or(0, |c| u64::from(c) + 1)).collect();
+    Ok(Answer::ok(Solved { n, method, seed, search, seconds, columns }, true))
 }

@@ -135,3 +135,51 @@ fn live_factoring_and_huge_boards() {
     let b = ask(&mut s, "live/lights/solve", json!({ "start": "all_on", "size": "2001x2" }));
     assert_eq!(b.status, 422);
 }
+
+/// `queens solve`: local search answers the library's solution for the seed (the CLI's, which
+/// calls the same function), valid; the construction; the "no"
+/// answers and the refusals. (The browser's build answered 404 before: the huge-boards page
+/// needed the server for its queens.)
+#[test]
+fn queens_solve_by_local_search_and_construction() {
+    let mut s = Session::default();
+    let a = ask(&mut s, "queens/solve", json!({ "n": 20_000, "method": "local", "seed": 7 }));
+    assert_eq!((a.status, a.exit), (200, 0), "{:?}", a.body.get("error"));
+    assert_eq!(
+        (a.body["n"].clone(), a.body["method"].clone(), a.body["seed"].clone()),
+        (json!(20_000), json!("local"), json!(7))
+    );
+    assert!(a.body["search"]["greedy_rows"].is_u64());
+    let cols: Vec<u64> = a.body["columns"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).collect();
+    let library = damier::queens::local::solve(20_000, 7, &damier::control::Control::new()).unwrap();
+    let expected: Vec<u64> = library.placement.columns().iter().map(|&c| u64::from(c) + 1).collect();
+    assert_eq!(cols, expected);
+    assert!(non_attacking(&cols));
+    let c = ask(&mut s, "queens/solve", json!({ "n": 1000 }));
+    assert_eq!((c.status, c.body["method"].clone(), c.body.get("seed")), (200, json!("construct"), None));
+    let cols: Vec<u64> = c.body["columns"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).collect();
+    assert!(cols.len() == 1000 && non_attacking(&cols));
+    // A seed drawn by the host when the page gives none, and said.
+    let d = ask(&mut s, "queens/solve", json!({ "n": 50, "method": "local" }));
+    assert!(d.body["seed"].is_u64(), "{d:?}");
+    let none = ask(&mut s, "queens/solve", json!({ "n": 3, "method": "local", "seed": 1 }));
+    assert_eq!((none.status, none.exit, none.body["columns"].clone()), (200, 1, Value::Null));
+    for (body, status) in [
+        (json!({ "n": 0 }), 400),
+        (json!({ "n": 10, "seed": 1 }), 400),
+        (json!({ "n": 10, "method": "guess" }), 400),
+        (json!({ "n": 1_000_001, "method": "local", "seed": 1 }), 422),
+        (json!({ "n": -5 }), 400),
+    ] {
+        let a = ask(&mut s, "queens/solve", body.clone());
+        assert_eq!((a.status, a.exit), (status, 2), "{body}: {a:?}");
+        assert!(!a.body["error"].as_str().unwrap().contains('\n'));
+    }
+}
+
+/// 1-based columns of a valid placement, by the library's checker (the browser test checks the
+/// page's with one of its own).
+fn non_attacking(cols: &[u64]) -> bool {
+    let zero_based = cols.iter().map(|&c| u32::try_from(c.wrapping_sub(1)).unwrap_or(u32::MAX)).collect();
+    damier::queens::Placement::new(zero_based).is_ok_and(|p| p.is_valid())
+}

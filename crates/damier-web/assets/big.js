@@ -1,10 +1,13 @@
-// Huge boards: a Lights Out board up to 2000 x 2000 solved on the server, both boards drawn
-// from the raw PBM files it answers (which are also the downloads), zoom and pan on a canvas;
-// one n-queens solution by local search drawn as an image.
-import { api, say, newSeed, seedInput, linked, fromLink, toLink } from './common.js';
+// Huge boards: a Lights Out board up to 2000 x 2000 solved by the library (on the server, or in
+// the page's worker on the static site), both boards drawn from the raw PBM files it answers
+// (which are also the downloads), zoom and pan on a canvas; one n-queens solution by local
+// search drawn as an image.
+import { api, say, newSeed, seedInput, linked, fromLink, toLink, serverless } from './common.js';
 import { count, measured, number, plural } from './number.js';
 
 const $ = (id) => document.getElementById(id);
+// Who checked an answer: the server, or the library in this page (the static site).
+const checker = serverless ? 'the library in this page' : 'the server';
 const view = $('view');
 const ctx = view.getContext('2d');
 let answer = null;
@@ -120,7 +123,7 @@ async function solve(body) {
     if (body.start !== 'pbm') Object.assign(link, { start: body.start, w: answer.width, h: answer.height, seed: answer.seed });
     toLink(link);
     say($('status'), answer.solvable
-      ? `Solved: ${plural(answer.presses, 'press')} ${answer.presses === 1 ? 'switches' : 'switch'} every light off (checked by the server).`
+      ? `Solved: ${plural(answer.presses, 'press')} ${answer.presses === 1 ? 'switches' : 'switch'} every light off (checked by ${checker}).`
       : 'This board cannot be switched off.', answer.solvable ? 'ok' : 'bad');
     fit();
   } catch (e) { say($('status'), e.message, 'bad'); }
@@ -200,7 +203,7 @@ $('queens').onclick = async () => {
       }
     });
     g.putImageData(img, 0, 0);
-    say($('queens-status'), `n = ${count(data.n)}: a solution (checked by the server) in ${number(data.seconds)} s, seed ${data.seed}.`, 'ok');
+    say($('queens-status'), `n = ${count(data.n)}: a solution (checked by ${checker}) in ${number(data.seconds)} s, seed ${data.seed}.`, 'ok');
     Object.assign(link, { qn: data.n, qseed: data.seed });
     toLink(link);
   } catch (e) { say($('queens-status'), e.message, 'bad'); }

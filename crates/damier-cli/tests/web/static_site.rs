@@ -66,6 +66,8 @@ fn the_static_site_plays_every_ported_page_with_the_cli_answers() {
         );
         assert_eq!(api, json!([]), "requests to a server");
         factoring(b, &base);
+        huge(b, &base);
+        b.screenshot(shots, "static-big");
         // What the browser's build does not answer is said in one line.
         b.goto(&format!("{base}/count.html"));
         b.click("#estimate");
@@ -178,4 +180,69 @@ fn factoring(b: &Browser, base: &str) {
     b.wait("the factors", "document.getElementById('status').textContent.startsWith('Factored')");
     assert!(b.text("#status").contains("143 = 11 × 13"), "{}", b.text("#status"));
     no_errors(b, "factor");
+}
+
+/// 1-based columns with no two queens on a column or a diagonal: the test's own O(n) check
+/// (sets), independent of the library's.
+fn non_attacking(cols: &[u64]) -> bool {
+    let n = cols.len() as i64;
+    let mut seen = std::collections::HashSet::new();
+    cols.iter().enumerate().all(|(r, &c)| {
+        let (r, c) = (r as i64, c as i64);
+        (1..=n).contains(&c)
+            && seen.insert(('c', c))
+            && seen.insert(('u', r + c))
+            && seen.insert(('d', r - c))
+    })
+}
+
+/// The CLI's columns of `queens solve n --method local --seed seed`.
+fn cli_local(n: u32, seed: u64) -> Vec<u64> {
+    let out = cli(&["queens", "solve", &n.to_string(), "--method", "local", "--seed", &seed.to_string()]);
+    out["columns"].as_array().expect("columns").iter().map(|c| c.as_u64().unwrap()).collect()
+}
+
+/// Huge boards: the page's Lights Out board solved, then n queens by local search. At n = 300
+/// the canvas has one pixel per cell: the queens read back from its pixels are the CLI's for
+/// the same seed, and non-attacking. At n = 100 000 (the most the page offers) the page
+/// answers, and the worker's columns for its seed are the CLI's.
+fn huge(b: &Browser, base: &str) {
+    b.goto(&format!("{base}/big.html?qn=300&qseed=7"));
+    b.wait_for(
+        "the Lights Out board",
+        "document.getElementById('status').textContent.startsWith('Solved')",
+        Duration::from_secs(60),
+    );
+    b.wait_for(
+        "300 queens",
+        "document.getElementById('queens-status').textContent.includes('a solution')",
+        Duration::from_secs(60),
+    );
+    assert!(b.text("#queens-status").contains("seed 7"), "{}", b.text("#queens-status"));
+    let drawn = b.run(
+        "const c = document.getElementById('queens-view'); const d = c.getContext('2d').getImageData(0, 0, 300, 300).data;
+         return [...Array(300).keys()].map((y) => [...Array(300).keys()].filter((x) => d[4 * (300 * y + x)] < 128).map((x) => x + 1));",
+    );
+    let rows: Vec<Vec<u64>> = serde_json::from_value(drawn).unwrap();
+    assert!(rows.iter().all(|r| r.len() == 1), "one queen drawn in each row");
+    let shown: Vec<u64> = rows.iter().map(|r| r[0]).collect();
+    assert!(non_attacking(&shown), "the queens drawn attack each other");
+    assert_eq!(shown, cli_local(300, 7), "the page's queens are the CLI's for seed 7");
+    no_errors(b, "big");
+
+    b.run("const q = document.getElementById('qn'); q.value = '100000'; return 0;");
+    b.click("#queens");
+    b.wait_for(
+        "100 000 queens",
+        "(t => t.includes('a solution') && t.replace(/\\D/g, '').startsWith('100000'))(document.getElementById('queens-status').textContent)",
+        Duration::from_secs(120),
+    );
+    let columns = b.run(
+        "return import('./common.js').then((m) => m.api('queens/solve', { n: 100000, method: 'local', seed: 7 })).then((a) => a.data.columns);",
+    );
+    let columns: Vec<u64> = serde_json::from_value(columns).unwrap();
+    assert_eq!(columns.len(), 100_000);
+    assert!(non_attacking(&columns));
+    assert_eq!(columns, cli_local(100_000, 7), "the worker's queens are the CLI's for seed 7");
+    no_errors(b, "big");
 }
