@@ -229,6 +229,30 @@ fn check_reads_binary_solutions_and_every_max_witness() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+/// Issue 38, section 2, second pass: a newcomer gives the file as an argument (`queens check
+/// q8.bin`, `queens check -`) and got only "'q8.bin' is not a column number". `-` reads stdin,
+/// and a word that is no column says how a file is read.
+#[test]
+fn check_reads_stdin_for_a_dash_and_says_how_a_file_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("q8.bin");
+    let out =
+        damier().args(["queens", "solve", "8", "--format", "binary", "--out"]).arg(&path).output().unwrap();
+    assert!(out.status.success());
+    let bytes = std::fs::read(&path).unwrap();
+    let out = damier().args(["queens", "check", "-"]).write_stdin(bytes).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = damier().args(["queens", "check"]).arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is not a column number") && err.contains("damier queens check < FILE"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // On stdin, the message is the reader's own.
+    let out = damier().args(["queens", "check"]).write_stdin("1 x 3").output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.code() == Some(2) && !err.contains("< FILE"), "{err}");
+}
+
 #[test]
 fn solve_binary_files_hold_u32_little_endian_columns() {
     let dir = tempfile::tempdir().unwrap();

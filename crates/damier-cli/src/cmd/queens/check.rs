@@ -1,7 +1,7 @@
 //! `damier queens check`: is a placement valid, and if not which queens attack which.
 //!
 //! Columns are 1-based, one per row, as arguments (`damier queens check 2 4 1 3`) or on
-//! stdin, separated by whitespace and/or commas. Whatever `queens first|list|solve|max`
+//! stdin (no argument, or `-`), separated by whitespace and/or commas. Whatever `queens first|list|solve|max`
 //! prints, as text, `--columns` or `--json`, reads back (`damier queens first 8 | damier
 //! queens check`): see `Placement::read_all`; so does the file of `queens solve --format
 //! binary` on stdin (`Placement::from_binary`), and the witness of `queens max` when R(n) < n,
@@ -12,7 +12,7 @@
 use std::process::ExitCode;
 
 use damier::queens::Placement;
-use damier::queens::placement::{CheckedListing, check_queens};
+use damier::queens::placement::{CheckedListing, PlacementError, check_queens};
 
 use crate::report::queens::WitnessCheck;
 use crate::util::output::Report;
@@ -23,7 +23,7 @@ const CHECK_MAX: usize = 10_000_000;
 /// Arguments of `damier queens check`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// 1-based columns, one per row (read from stdin when absent). Also read: what `queens
+    /// 1-based columns, one per row (read from stdin when absent or `-`). Also read: what `queens
     /// first`, `list`, `solve` and `max` print (with or without the header and brackets,
     /// boards, `--columns` lines, `--json`; a witness of `max` with empty rows, 0, has its
     /// queens checked), and on stdin the file of `queens solve --format binary`; a listing is
@@ -36,8 +36,22 @@ pub struct Args {
     json: bool,
 }
 
+/// A token of the arguments that is no column: a file name, most likely (issue 38: `queens
+/// check q8.bin` said only "'q8.bin' is not a column number"), so the message says how a file
+/// is read.
+fn explained(e: PlacementError, from_arguments: bool) -> anyhow::Error {
+    match e {
+        PlacementError::NotANumber { .. } if from_arguments => anyhow::anyhow!(
+            "{e}: the arguments are columns; a placement in a file (text, --json or --format binary) is \
+             read on stdin: damier queens check < FILE"
+        ),
+        e => e.into(),
+    }
+}
+
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let bytes = if a.columns.is_empty() {
+    let from_arguments = !(a.columns.is_empty() || a.columns == ["-"]);
+    let bytes = if !from_arguments {
         input::read(input::Source::Stdin, input::PLACEMENTS_MAX_BYTES, "a placement")?
     } else {
         a.columns.join(" ").into_bytes()
@@ -52,12 +66,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let tokens = text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).count();
         anyhow::ensure!(tokens <= CHECK_MAX, "placement of {tokens} rows is too large: at most {CHECK_MAX}");
         if let Some(witness) = Placement::read_witness(&text) {
-            let (n, queens) = witness?;
+            let (n, queens) = witness.map_err(|e| explained(e, from_arguments))?;
             let report = WitnessCheck { report: check_queens(n, &queens), queens: queens.len() as u64 };
             report.print(a.json)?;
             return Ok(if report.report.is_valid() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) });
         }
-        Placement::read_all(&text)?
+        Placement::read_all(&text).map_err(|e| explained(e, from_arguments))?
     };
     let valid = match &placements[..] {
         [one] => {
