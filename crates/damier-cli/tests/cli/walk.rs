@@ -231,7 +231,12 @@ fn replay_reads_a_path_from_a_file_or_stdin() {
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "NE\nSx").unwrap();
     let err = fails_with(&["walk", "replay", "2", "2", "--from", bad.to_str().unwrap()], 2);
-    assert!(err.contains("illegal move 'x' at position 5"), "{err}");
+    assert!(err.contains("illegal move 'x' at position 5") && !err.contains("--from FILE"), "{err}");
+    // Issue 38, second pass: the file given as the moves said only "illegal move 'p'"; the
+    // message says how a file is replayed.
+    let err = fails_with(&["walk", "replay", "2", "2", bad.to_str().unwrap()], 2);
+    assert!(err.contains("illegal move") && err.contains("is replayed with --from FILE"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
     std::fs::write(&bad, "NE\nS").unwrap();
     let v = json(&["walk", "replay", "2", "2", "--from", bad.to_str().unwrap(), "--json"]);
     assert_eq!(v["moves"], 3);

@@ -40,7 +40,15 @@ pub(super) fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     let mut replayer = Replayer::new(board);
     let source = match (&a.moves, &a.from) {
         (Some(m), _) if m != "-" => {
-            for mv in path::parse_moves(m)? {
+            // A file name given as the moves (issue 38, second pass: `walk replay 2000 2000
+            // path.txt` said only "illegal move 'p'"): the message says how a file is read.
+            let moves = path::parse_moves(m).map_err(|e| match e {
+                WalkError::BadMove { .. } => anyhow::anyhow!(
+                    "{e}; a path in a file (what walk solve --out wrote) is replayed with --from FILE"
+                ),
+                e => e.into(),
+            })?;
+            for mv in moves {
                 replayer.play(mv);
             }
             None
