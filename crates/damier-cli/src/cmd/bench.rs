@@ -4,15 +4,14 @@
 //! The rows and their timed calls are the bench crate's (`damier_bench`), shared with the
 //! per-problem `bench` commands; this file only shows progress and prints.
 
-use std::io::IsTerminal;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Context;
 use damier_bench::{self as bench, BenchRow, Machine, Report, Suite};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::util::output::{self, Report as _, outln};
+use crate::util::progress::Progress;
 use crate::util::{interrupt, number, test_hooks};
 
 /// The commit this binary was built from (`git describe --always --dirty`, by build.rs).
@@ -48,16 +47,28 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let machine = Machine::detect();
     let items = bench::items(suite);
     let control = interrupt::control();
-    let bar = progress_bar(items.len());
+    // The rows done, for the progress (the timed calls report in their own units).
+    static ROWS: damier::control::Control = damier::control::Control::new();
+    // A few minutes (about one with --quick): it says so, piped or not (issue 38, section 6).
+    let what = format!(
+        "{} rows of the {} suite, one after the other ({})",
+        items.len(),
+        suite_name(suite),
+        match suite {
+            Suite::Full => "a few minutes on 2 cores",
+            Suite::Quick => "about a minute on 2 cores",
+            Suite::Tiny => "seconds",
+        }
+    );
+    let progress = Progress::long_run(&ROWS, items.len() as u64, "bench", &what);
     let clock = Instant::now();
     let mut rows = Vec::with_capacity(items.len());
     for item in &items {
-        bar.set_message(item.task());
         let row = item.run(control).with_context(|| item.task())?;
-        bar.inc(1);
+        ROWS.advance(1);
         rows.push(row);
     }
-    bar.finish_and_clear();
+    drop(progress);
     let report = Report {
         suite,
         commit: COMMIT.to_string(),
@@ -71,17 +82,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A bar over the rows, naming the one running, on a terminal only.
-fn progress_bar(len: usize) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
+/// The suite's name in messages.
+fn suite_name(suite: Suite) -> &'static str {
+    match suite {
+        Suite::Full => "full",
+        Suite::Quick => "quick",
+        Suite::Tiny => "tiny",
     }
-    let bar = ProgressBar::new(len as u64);
-    if let Ok(style) = ProgressStyle::with_template("bench [{elapsed_precise}] {pos}/{len} {spinner} {msg}") {
-        bar.set_style(style);
-    }
-    bar.enable_steady_tick(Duration::from_millis(200));
-    bar
 }
 
 /// The figure with its unit, at a precision that fits it.
@@ -94,9 +101,8 @@ impl output::Report for Report {
         let r = self;
         let m = &r.machine;
         let suite = match r.suite {
-            Suite::Full => "full",
-            Suite::Quick => "quick",
             Suite::Tiny => "tiny (test sizes: the figures mean nothing)",
+            other => suite_name(other),
         };
         outln!("damier bench, {suite} report: commit {}, {} (UTC)", r.commit, r.date)?;
         let memory = m

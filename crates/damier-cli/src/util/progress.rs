@@ -147,16 +147,22 @@ impl Progress {
         end: Option<EndLine>,
     ) -> Progress {
         let bar = ProgressBar::new(total);
-        bar.set_style(
-            ProgressStyle::with_template("{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} (eta {eta})")
-                .expect("valid template"),
-        );
+        // Without units of work (total 0), the time only.
+        let template = if total == 0 {
+            "{msg} [{elapsed_precise}] {spinner}"
+        } else {
+            "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} (eta {eta})"
+        };
+        bar.set_style(ProgressStyle::with_template(template).expect("valid template"));
         bar.set_message(label.to_string());
         let base = control.done();
         let flag = Arc::clone(&stop);
         let thread = std::thread::spawn(move || {
             while !flag.load(Ordering::Relaxed) {
                 bar.set_position(control.done().saturating_sub(base));
+                if total == 0 {
+                    bar.tick();
+                }
                 std::thread::sleep(Duration::from_millis(100));
             }
             bar.finish_and_clear();

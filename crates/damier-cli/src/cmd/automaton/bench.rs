@@ -10,6 +10,7 @@ use damier_bench::tables;
 
 use crate::util::interrupt;
 use crate::util::output::Report;
+use crate::util::progress::Progress;
 
 use super::shared::*;
 
@@ -35,6 +36,22 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
     for &n in &a.n {
         check_n(damier::automaton::Model::Pair, n)?;
     }
-    tables::automaton_rates(&a.n, a.seconds, interrupt::control())?.print(a.json)?;
+    // Three models, each n, on 1 thread and on all: as many measurements of --seconds each
+    // (the default 18 s on 2 cores), so the run says so when it is more than a few seconds.
+    let threads = if std::thread::available_parallelism().map_or(1, |p| p.get()) > 1 { 2 } else { 1 };
+    let projected = a.seconds * (3 * a.n.len() * threads) as f64;
+    let progress = Progress::sized(projected >= 5.0, interrupt::control(), 0, "automaton bench", || {
+        format!(
+            "{} measurements of about {} s (3 models, n = {}, on 1 thread{}): about {} s",
+            3 * a.n.len() * threads,
+            crate::util::number(a.seconds),
+            a.n.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
+            if threads > 1 { " and on all" } else { "" },
+            crate::util::number(projected)
+        )
+    });
+    let rates = tables::automaton_rates(&a.n, a.seconds, interrupt::control())?;
+    drop(progress);
+    rates.print(a.json)?;
     Ok(ExitCode::SUCCESS)
 }
