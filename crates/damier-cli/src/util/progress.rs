@@ -38,6 +38,22 @@ pub fn set_quiet(quiet: bool) {
     QUIET.store(quiet, Ordering::Relaxed);
 }
 
+/// Whether `--quiet` was given.
+pub fn is_quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
+}
+
+/// [`LONG_RUN`], or the test hook's `DAMIER_TEST_LONG_RUN_MS` (debug builds): how long a run
+/// goes off a terminal before it says so, and (for the hook) how often it says so then.
+pub fn long_run_after() -> Duration {
+    super::test_hooks::read().ok().and_then(|h| h.long_run_ms).map_or(LONG_RUN, Duration::from_millis)
+}
+
+/// [`LINE_EVERY`], or the test hook's `DAMIER_TEST_LONG_RUN_MS` (debug builds).
+pub fn line_every() -> Duration {
+    super::test_hooks::read().ok().and_then(|h| h.long_run_ms).map_or(LINE_EVERY, Duration::from_millis)
+}
+
 /// A bar following a [`Control`]'s counter; finishes and clears when dropped.
 pub struct Progress {
     stop: Arc<AtomicBool>,
@@ -65,7 +81,7 @@ impl Progress {
         if std::env::var_os("DAMIER_PROGRESS").is_some_and(|v| v == "lines") {
             return Progress::lines(control, total, label, stop);
         }
-        if QUIET.load(Ordering::Relaxed) || std::env::var_os("DAMIER_PROGRESS").is_some_and(|v| v == "none") {
+        if is_quiet() || std::env::var_os("DAMIER_PROGRESS").is_some_and(|v| v == "none") {
             return Progress { stop, thread: None, end: None };
         }
         if !std::io::stderr().is_terminal() {
@@ -83,7 +99,7 @@ impl Progress {
         if std::env::var_os("DAMIER_PROGRESS").is_some_and(|v| v == "lines") {
             return Progress::lines(control, total, label, stop);
         }
-        if QUIET.load(Ordering::Relaxed) || std::env::var_os("DAMIER_PROGRESS").is_some_and(|v| v == "none") {
+        if is_quiet() || std::env::var_os("DAMIER_PROGRESS").is_some_and(|v| v == "none") {
             return Progress { stop, thread: None, end: None };
         }
         errln!("damier: {label}: {what}");
@@ -98,10 +114,7 @@ impl Progress {
         if std::io::stderr().is_terminal() {
             return Progress::bar(control, total, label, stop, Some(end));
         }
-        let every = super::test_hooks::read()
-            .ok()
-            .and_then(|h| h.long_run_ms)
-            .map_or(LINE_EVERY, Duration::from_millis);
+        let every = line_every();
         let (flag, label, started, base) = (Arc::clone(&stop), end.label.clone(), end.started, end.base);
         let thread = std::thread::spawn(move || {
             let (mut said, mut last) = (started, 0);
@@ -180,10 +193,7 @@ impl Progress {
             base: control.done(),
             total,
         };
-        let long = super::test_hooks::read()
-            .ok()
-            .and_then(|h| h.long_run_ms)
-            .map_or(LONG_RUN, Duration::from_millis);
+        let long = long_run_after();
         let (flag, announced, label, started, base) =
             (Arc::clone(&stop), Arc::clone(&end.announced), end.label.clone(), end.started, end.base);
         let thread = std::thread::spawn(move || {

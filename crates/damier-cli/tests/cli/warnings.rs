@@ -181,6 +181,30 @@ fn large_runs_of_every_command_say_when_they_start_and_end() {
     }
 }
 
+/// Issue 38, section 6, continued: a model 3 `automaton run` of minutes printed nothing when
+/// piped (its bar was drawn on a terminal only, and `--quiet` did not silence it). Off a
+/// terminal a run that lasts (here at once, a test hook) says how far it is, at most once a
+/// minute, and when it ends; stdout keeps the JSON; `--quiet` and short runs say nothing.
+#[test]
+fn a_long_automaton_run_says_how_far_it_is() {
+    let args = ["automaton", "run", "-n", "8", "--seed", "1", "--json"];
+    let out = hooked(&[("DAMIER_TEST_LONG_RUN_MS", "0")]).args(args).output().unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(lines.len() >= 2, "{err}");
+    assert!(
+        lines[0].starts_with("damier: automaton run: running for ") && lines[0].contains("conflicts left"),
+        "{err}"
+    );
+    assert!(lines[lines.len() - 1].starts_with("damier: automaton run: ended after "), "{err}");
+    let _: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is the JSON alone");
+    let quiet = hooked(&[("DAMIER_TEST_LONG_RUN_MS", "0")]).args(args).arg("--quiet").output().unwrap();
+    assert!(quiet.status.success() && quiet.stderr.is_empty(), "{}", String::from_utf8_lossy(&quiet.stderr));
+    let short = damier().args(args).output().unwrap();
+    assert!(short.status.success() && short.stderr.is_empty(), "{}", String::from_utf8_lossy(&short.stderr));
+}
+
 #[test]
 fn long_runs_off_a_terminal_leave_one_start_and_one_end_line() {
     // A run shorter than the threshold says nothing on stderr.

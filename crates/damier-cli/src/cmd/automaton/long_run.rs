@@ -1,5 +1,5 @@
-//! A single long `automaton run`: progress (steps, moves, conflicts left) on a terminal, and
-//! checkpoints so the run can stop (Ctrl-C, kill) and resume bit-exactly.
+//! A single long `automaton run`: progress (steps, moves, conflicts left) on a terminal, lines
+//! off one once it lasts, and checkpoints so the run can stop (Ctrl-C, kill) and resume bit-exactly.
 
 use std::io::{IsTerminal, Read};
 use std::path::Path;
@@ -11,7 +11,7 @@ use damier::automaton::{Automaton, Stop, checkpoint};
 use damier::control::Interrupted;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::util::{input, output};
+use crate::util::{input, number, output, progress};
 
 /// How often the bar is redrawn.
 const DRAW_PERIOD: Duration = Duration::from_millis(200);
@@ -49,6 +49,38 @@ pub fn save(aut: &Automaton, path: &Path) -> anyhow::Result<()> {
     output::write_bytes(path, output::Durability::Synced, &checkpoint::encode(aut))
 }
 
+/// How often a run off a terminal looks whether it is time for a line.
+const LINE_CHECK: Duration = Duration::from_secs(1);
+
+/// Off a terminal: a line once the run has lasted `after`, then at most every `every`.
+struct Lines {
+    started: Instant,
+    after: Duration,
+    every: Duration,
+    /// When the last line was printed.
+    said: Option<Instant>,
+}
+
+impl Lines {
+    fn observe(&mut self, a: &Automaton, max_steps: u64) {
+        let due = match self.said {
+            None => self.started.elapsed() >= self.after,
+            Some(t) => t.elapsed() >= self.every,
+        };
+        if due {
+            output::errln!(
+                "damier: automaton run: running for {} s: step {} of at most {max_steps}, {} moves, {} \
+                 conflicts left (a bar is drawn on a terminal; --quiet for none)",
+                number(self.started.elapsed().as_secs_f64()),
+                a.steps(),
+                a.moves(),
+                a.conflicts()
+            );
+            self.said = Some(Instant::now());
+        }
+    }
+}
+
 /// Runs `aut` like [`Automaton::run_until`], with a bar on a terminal and, with `checkpoint`, a
 /// checkpoint every `every`, on Ctrl-C and at the end.
 pub fn run(
@@ -58,7 +90,8 @@ pub fn run(
     checkpoint: Option<&Path>,
     every: Duration,
 ) -> anyhow::Result<RunResult> {
-    let bar = std::io::stderr().is_terminal().then(|| {
+    let quiet = progress::is_quiet();
+    let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new(max_steps);
         bar.set_style(
             ProgressStyle::with_template("[{elapsed_precise}] steps {human_pos}/{human_len} {msg}")
@@ -66,10 +99,19 @@ pub fn run(
         );
         bar
     });
-    let period = match (&bar, checkpoint) {
-        (Some(_), _) => DRAW_PERIOD,
-        (None, Some(_)) => every,
-        (None, None) => Duration::MAX,
+    // Off a terminal, lines once the run has lasted long (issue 38, section 6: a model 3 run of
+    // minutes printed nothing when piped).
+    let mut lines = (!quiet && bar.is_none()).then(|| Lines {
+        started: Instant::now(),
+        after: progress::long_run_after(),
+        every: progress::line_every(),
+        said: None,
+    });
+    let period = match (&bar, checkpoint, &lines) {
+        (Some(_), _, _) => DRAW_PERIOD,
+        (None, Some(_), None) => every,
+        (None, _, Some(l)) => every.min(l.after).min(LINE_CHECK),
+        (None, None, None) => Duration::MAX,
     };
     if let Some(path) = checkpoint {
         // At once: a path that cannot be written fails now, not after the first period, and
@@ -82,6 +124,9 @@ pub fn run(
             bar.set_position(a.steps());
             bar.set_message(format!("moves {}, conflicts left {}", a.moves(), a.conflicts()));
         }
+        if let Some(l) = &mut lines {
+            l.observe(a, max_steps);
+        }
         if let Some(path) = checkpoint
             && last_save.elapsed() >= every
         {
@@ -92,6 +137,15 @@ pub fn run(
     });
     if let Some(bar) = bar {
         bar.finish_and_clear();
+    }
+    if let Some(l) = &lines
+        && l.said.is_some()
+    {
+        output::errln!(
+            "damier: automaton run: ended after {} s at step {}",
+            number(l.started.elapsed().as_secs_f64()),
+            aut.steps()
+        );
     }
     // Saved after a solution, the step cap or Ctrl-C alike: the state is consistent in all
     // three cases (the run stops between chunks of updates).
