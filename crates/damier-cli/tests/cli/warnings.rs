@@ -148,11 +148,11 @@ fn long_runs_say_when_they_start_how_far_they_are_and_when_they_end() {
 }
 
 /// Issue 38, section 6, continued: `lights table`, `walk count`, `walk solve`, `queens timing`,
-/// `queens bench`, `lights bench` and `automaton bench` run for seconds to minutes on large
-/// inputs and said nothing off a terminal for 10 s. From the size where they take seconds
-/// (here on small inputs, a test hook making every sized run a long one) they say what they
-/// start and when they end, stdout keeps the JSON alone, `--quiet` silences them; small runs
-/// stay silent.
+/// `queens bench`, `lights bench`, `automaton bench` and `automaton trap` run for seconds to
+/// minutes on large inputs and said nothing off a terminal for 10 s. From the size where they
+/// take seconds (here on small inputs, a test hook making every sized run a long one) they say
+/// what they start and when they end, stdout keeps the JSON alone, `--quiet` silences them;
+/// small runs stay silent.
 #[test]
 fn large_runs_of_every_command_say_when_they_start_and_end() {
     let runs: &[(&[&str], &str)] = &[
@@ -164,6 +164,10 @@ fn large_runs_of_every_command_say_when_they_start_and_end() {
         (&["queens", "bench", "7", "--json"], "queens bench"),
         (&["lights", "bench", "--sizes", "64", "--nullities-to", "40", "--json"], "lights bench"),
         (&["automaton", "bench", "-n", "5", "--seconds", "0.02", "--json"], "automaton bench"),
+        (
+            &["automaton", "trap", "--figure", "1", "--samples", "2", "--max-steps", "1000", "--json"],
+            "automaton trap",
+        ),
     ];
     let long = [("DAMIER_TEST_ALL_RUNS_LONG", "1")];
     for &(args, label) in runs {
