@@ -57,9 +57,15 @@ pub extern "C" fn damier_input(len: usize) -> *mut u8 {
     })
 }
 
+/// The worker's clock as the library takes it (its counts time their tasks).
+fn now() -> f64 {
+    now_ms()
+}
+
 /// Answers the request in the input buffer; the length of the answer at [`damier_output`].
 #[unsafe(no_mangle)]
 pub extern "C" fn damier_call() -> usize {
+    damier::control::set_host_clock(now);
     let request = INPUT.with_borrow(|v| serde_json::from_slice::<Value>(v));
     let answer = match request {
         Ok(r) => match (r.get("path").and_then(Value::as_str), r.get("body")) {

@@ -25,8 +25,18 @@ pub const LIST_MAX_LIMIT: u64 = 1_000_000;
 pub const SOLVE_MAX_N: u32 = 1_000_000;
 /// Most rows checked (the CLI's bound).
 const CHECK_MAX: usize = 10_000_000;
-/// The parts a count is split into (the library's shares), for its progress.
-const COUNT_PARTS: u32 = 64;
+/// From this `n` the browser counts with the quarter-board engine, below it with the
+/// backtracker: the faster one in the worker (measured in Chromium on the project machine,
+/// docs/web.md: n = 12 took 0.095 s by quarters, 0.028 s by the backtracker; n = 14 0.19 and
+/// 0.27 s; n = 16 2.3 and 8.2 s).
+pub const QUARTERS_FROM_N: u32 = 14;
+
+/// The engine and the number of parts (the library's shares, for the progress) a count of `n`
+/// runs in the browser. Each share of the quarter-board engine plans its own tables: 8 parts
+/// took 1.0 to 1.4 times as long as one at n = 16 and 17, 64 parts 2.4 to 3 times.
+pub(crate) fn count_plan(n: u32) -> (Strategy, u32) {
+    if n >= QUARTERS_FROM_N { (Strategy::Quarters, 8) } else { (Strategy::Backtrack, 64) }
+}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -137,22 +147,24 @@ struct CountRequest {
 
 /// `queens count n`: the library's shares counted one after the other (their totals add up
 /// to the count's, which gives the unique count: [`count::counts_from_total`]), with the
-/// progress between them. One thread, so the bitboard backtracker (the quarter-board engine
-/// builds tables for many threads); every strategy gives the same counts.
+/// progress between them, on the one thread a worker has, by the engine of [`count_plan`]
+/// (the quarter-board engine reads the host's clock for its task timings:
+/// [`damier::control::set_host_clock`]); every engine gives the same counts.
 pub(crate) fn count(body: &Value, host: &dyn Host) -> Reply {
     let req: CountRequest = fields(body)?;
     if req.n > COUNT_MAX_N {
         return Err(Refusal::Bound(format!("n = {} is above {COUNT_MAX_N}, this server's bound", req.n)));
     }
+    let (strategy, parts) = count_plan(req.n);
     let t0 = host.seconds();
-    let options = CountOptions { strategy: Some(Strategy::Backtrack), ..CountOptions::default() };
+    let options = CountOptions { strategy: Some(strategy), ..CountOptions::default() };
     let control = Control::new();
     let mut total: u128 = 0;
-    host.progress(0, u64::from(COUNT_PARTS));
-    for i in 0..COUNT_PARTS {
-        let share = Share::new(i, COUNT_PARTS).ok_or_else(|| Refusal::Input("no such share".into()))?;
+    host.progress(0, u64::from(parts));
+    for i in 0..parts {
+        let share = Share::new(i, parts).ok_or_else(|| Refusal::Input("no such share".into()))?;
         total += u128::from(count::count_share_with(req.n, share, &options, &control)?);
-        host.progress(u64::from(i) + 1, u64::from(COUNT_PARTS));
+        host.progress(u64::from(i) + 1, u64::from(parts));
     }
     let counts = count::counts_from_total(req.n, count::total_from_sum(total)?)?;
     let report =

@@ -50,6 +50,13 @@ fn queens_check_list_count() {
     assert_eq!(a.body.as_array().unwrap().len(), 12);
     let a = ask(&mut s, "queens/count", json!({ "n": 10 }));
     assert_eq!((a.body["total"].clone(), a.body["unique"].clone()), (json!(724), json!(92)));
+    // Each side of the engines' boundary: the backtracker, then the quarter-board engine.
+    assert_eq!(queens::count_plan(13).0, damier::queens::count::Strategy::Backtrack);
+    assert_eq!(queens::count_plan(14).0, damier::queens::count::Strategy::Quarters);
+    let a = ask(&mut s, "queens/count", json!({ "n": 13 }));
+    assert_eq!((a.body["total"].clone(), a.body["unique"].clone()), (json!(73712), json!(9233)));
+    let a = ask(&mut s, "queens/count", json!({ "n": 14 }));
+    assert_eq!((a.body["total"].clone(), a.body["unique"].clone()), (json!(365596), json!(45752)));
     let a = ask(&mut s, "queens/count", json!({ "n": 3 }));
     assert_eq!((a.exit, a.body["total"].clone()), (1, json!(0)));
 }

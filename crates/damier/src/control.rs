@@ -3,6 +3,8 @@
 //! The library never draws progress bars itself: an engine that may run for long takes a
 //! [`Control`], polls [`Control::cancelled`] at a coarse grain and reports work done through
 //! [`Control::advance`]. The CLI wires these to Ctrl-C and to an indicatif bar.
+//! [`set_host_clock`] gives the library a clock where the standard library has none
+//! (WebAssembly in a browser), for the task timings of a count.
 //!
 //! The experiments of both automata share the rest: a [`Stop`] (cancellation or a wall-clock
 //! budget), why a run was [`Censored`], the polling grain [`CHUNK`], and [`stream_seed`], the
@@ -21,6 +23,8 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
+
+pub use crate::clock::set_host_clock;
 
 /// Shared cancellation flag and progress counter; cheap to poll from many threads.
 #[derive(Debug, Default)]

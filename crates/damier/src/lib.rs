@@ -35,6 +35,7 @@
 
 pub mod automaton;
 pub mod board;
+mod clock;
 pub mod control;
 pub mod cpu;
 pub mod factor;

@@ -26,7 +26,7 @@
 //! assert!(TaskList::new(3).is_err()); // the task list starts at n = 4
 //! ```
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rayon::prelude::*;
 
@@ -305,7 +305,7 @@ pub fn count_tasks(
                 if control.cancelled() {
                     return Err(Interrupted);
                 }
-                let start = Instant::now();
+                let start = crate::clock::Stopwatch::start();
                 let count = backtrack_task(list.n, task, control)?;
                 on_done(TaskDone { index, count, elapsed: start.elapsed() });
                 control.advance(1);

@@ -777,7 +777,7 @@ fn for_each_task<T: Copy + Sync, R>(
             if control.cancelled() {
                 return Err(Interrupted);
             }
-            let start = std::time::Instant::now();
+            let start = crate::clock::Stopwatch::start();
             let r = run(t, w)?;
             on_done(i, r, start.elapsed());
             control.advance(1);
