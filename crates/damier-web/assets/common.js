@@ -19,7 +19,8 @@ export function fromLink(ids) {
 /**
  * Writes `state` (key → value; empty, null and undefined left out) as the page's query string,
  * so that the address bar always holds a link to what is on the page; the browser's history
- * gets no entry.
+ * gets no entry. An unchanged link is left alone (replacing it costs the browser milliseconds:
+ * a quarter of a Lights Out hint's time at 20 x 20).
  */
 export function toLink(state) {
   const q = new URLSearchParams();
@@ -27,6 +28,7 @@ export function toLink(state) {
     if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
   }
   const query = q.toString();
+  if (location.search === (query ? `?${query}` : '')) return;
   history.replaceState(null, '', query ? `${location.pathname}?${query}` : location.pathname);
 }
 

@@ -25,14 +25,25 @@ function press(r, c) {
   }
 }
 
+// What each cell shows ('on', 'mark', 'hint' flags), as last drawn: only the cells that change
+// are touched (a 20 x 20 board redrawn whole on each hint spent most of the answer's time in
+// the browser's restyling, not in the library).
+let drawn = [];
+
 function render() {
+  if (drawn.length !== H || drawn[0]?.length !== W) drawn = Array.from({ length: H }, () => new Array(W).fill(-1));
   for (let r = 0; r < H; r++) {
     for (let c = 0; c < W; c++) {
+      const on = lights[r][c] === 1, mark = !!marks && marks[r][c] === '1';
+      const hint = !!hintCell && hintCell[0] === r && hintCell[1] === c;
+      const state = on | mark << 1 | hint << 2;
+      if (drawn[r][c] === state) continue;
+      drawn[r][c] = state;
       const b = grid.cells[r][c];
-      b.classList.toggle('on', lights[r][c] === 1);
-      b.classList.toggle('mark', !!marks && marks[r][c] === '1');
-      b.classList.toggle('hint', !!hintCell && hintCell[0] === r && hintCell[1] === c);
-      b.setAttribute('aria-pressed', lights[r][c] === 1 ? 'true' : 'false');
+      b.classList.toggle('on', on);
+      b.classList.toggle('mark', mark);
+      b.classList.toggle('hint', hint);
+      b.setAttribute('aria-pressed', on ? 'true' : 'false');
     }
   }
   $('presses').textContent = history.length;
@@ -84,6 +95,7 @@ function newBoard(random) {
   }
   history = [];
   grid = makeGrid($('board'), H, W, onCell, `Lights Out board, ${W} by ${H}`);
+  drawn = [];
   $('board').style.width = `min(100%, ${Math.max(200, Math.min(560, W * 56))}px)`;
   afterChange();
   loadKernel();
