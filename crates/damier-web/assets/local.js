@@ -16,7 +16,10 @@ function end(error) {
 }
 
 function start() {
-  worker = new Worker(new URL('./worker.js', import.meta.url));
+  // The first worker was started by the page's head (assets.rs, `LOCAL_MARK`), before its
+  // scripts load: it is compiling the module already.
+  worker = globalThis.damierWorker ?? new Worker(new URL('./worker.js', import.meta.url));
+  globalThis.damierWorker = null;
   worker.onmessage = (e) => {
     const { id, progress, answer } = e.data;
     const p = pending.get(id);
@@ -48,3 +51,7 @@ export function call(path, body, onProgress, signal) {
     worker.postMessage({ id, path, body });
   });
 }
+
+// Taken over as the page loads (this module is imported by every exported page): the worker
+// fetches and compiles the module before the first call.
+start();

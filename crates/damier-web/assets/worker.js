@@ -17,11 +17,23 @@ const imports = {
   },
 };
 
-let engine = null;
+// The module, compiled as it downloads (and cached compiled by the browser for the next visit)
+// where the host serves it as application/wasm; from its bytes otherwise.
 async function load() {
-  const bytes = await (await fetch(new URL('damier.wasm', self.location.href))).arrayBuffer();
-  return (await WebAssembly.instantiate(bytes, imports)).instance.exports;
+  const url = new URL('damier.wasm', self.location.href);
+  try {
+    return (await WebAssembly.instantiateStreaming(fetch(url), imports)).instance.exports;
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err; // a wrong media type (or a failed fetch): by bytes
+    const bytes = await (await fetch(url)).arrayBuffer();
+    return (await WebAssembly.instantiate(bytes, imports)).instance.exports;
+  }
 }
+
+// Loaded as soon as the worker starts (the page starts it on load), before the first call; a
+// failure is answered to the calls, which load again.
+let engine = load();
+engine.catch(() => {});
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

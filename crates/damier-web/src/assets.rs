@@ -195,8 +195,13 @@ fn render(page: &Page) -> String {
         .replacen("{{main}}", &page.main(), 1)
 }
 
-/// The mark of an exported page: its calls go to the library in a Web Worker (`local.js`).
-const LOCAL_MARK: &str = r#"<meta name="damier-local" content="worker">"#;
+/// The mark of an exported page: its calls go to the library in a Web Worker (`local.js`),
+/// which the head starts at once, so that it fetches and compiles the module while the page
+/// loads (the page's scripts come at the end of the body: starting it from `local.js`
+/// answered the first call about 0.3 s later on a first visit, measured on the project
+/// machine).
+const LOCAL_MARK: &str = r#"<meta name="damier-local" content="worker">
+<script>globalThis.damierWorker = new Worker('worker.js');</script>"#;
 
 /// The file of `path` in the static site: `/` is `index.html`, `/lights` is `lights.html`,
 /// `/style.css` stays `style.css`.
