@@ -26,6 +26,13 @@
 //! Bookkeeping outside the rule (never read by it): each row's queen column, so the
 //! generation loop does not scan for queens, and the line counts of the O(1) solution test.
 //!
+//! The layout is bit-sliced: each of a cell's 20 field bits (6 counts of 2 bits, 2 waves of
+//! 4) lives in its own bit plane, 64 cells a word, so a synchronous generation updates 256
+//! cells with a few dozen word operations (a count is the source row's plane shifted by one
+//! column, the danger a bit-sliced adder, a wave's minimum a bit-sliced comparison), with
+//! AVX2 where the processor has it. Every kernel computes the same bits as the plain
+//! cell-at-a-time rule (a property test checks it), and the trajectories are pinned.
+//!
 //! ```
 //! use damier::automaton::row::{RowBoard, Rule};
 //!
@@ -119,9 +126,6 @@ impl Rule {
 /// Smallest board side whose generations run their rows on every core (below, a generation
 /// takes too little time to share).
 pub const PARALLEL_N: usize = 192;
-/// One padded row's outputs in a generation: its index, then its slices of the next counts
-/// (6 layers), the dangers, the next west and east waves.
-type RowOut<'a> = (usize, ((&'a mut [u8], &'a mut [u8]), (&'a mut [u8], &'a mut [u8])));
 
 /// Fewest rows a core takes at a time in a parallel generation.
 const PARALLEL_ROWS: usize = 16;
@@ -167,34 +171,299 @@ const WORD_WALKING: u32 = 1 << 21;
 /// Bit of a cell word: the walk goes east.
 const WORD_EAST: u32 = 1 << 22;
 
-/// The state of a model 3 run: layers of the padded board, one byte per cell each.
+/// Bit planes of a row: plane `2k` holds bit 0 and plane `2k + 1` bit 1 of the count along
+/// `LINE_DIRS[k]`, then the west wave's 4 planes ([`WEST`]) and the east wave's ([`EAST_P`]),
+/// bit 0 first.
+const PLANES: usize = 20;
+/// First plane of the west wave.
+const WEST: usize = 12;
+/// First plane of the east wave.
+const EAST_P: usize = 16;
+/// Words of a plane row come in blocks of this many (the width of the bit-sliced kernel).
+const BLOCK: usize = 4;
+/// The field bits ([`RowBoard::fields`]) of the counts towards the north (N, NE and NW are
+/// `LINE_DIRS[0]`, `[1]` and `[5]`).
+const NORTH: u32 = 3 | 3 << 2 | 3 << 10;
+/// Column offsets of the 6 counts' sources (`DIRECTIONS[LINE_DIRS[k]].0`).
+const DX: [i32; 6] = [0, 1, 1, 0, -1, -1];
+
+/// Four words of a plane row, updated together (64 cells each).
+#[derive(Clone, Copy)]
+struct V([u64; BLOCK]);
+
+impl V {
+    const ZERO: V = V([0; BLOCK]);
+
+    /// The words `s[i..i + BLOCK]`.
+    ///
+    /// # Safety
+    /// `i + BLOCK <= s.len()`.
+    #[inline(always)]
+    unsafe fn at(s: &[u64], i: usize) -> V {
+        debug_assert!(i + BLOCK <= s.len());
+        // SAFETY: in bounds by the contract; an unaligned read of plain words.
+        V(unsafe { s.as_ptr().add(i).cast::<[u64; BLOCK]>().read_unaligned() })
+    }
+
+    /// Writes the block to `s[i..i + BLOCK]`.
+    ///
+    /// # Safety
+    /// `i + BLOCK <= s.len()`.
+    #[inline(always)]
+    unsafe fn put(self, s: &mut [u64], i: usize) {
+        debug_assert!(i + BLOCK <= s.len());
+        // SAFETY: in bounds by the contract; an unaligned write of plain words.
+        unsafe { s.as_mut_ptr().add(i).cast::<[u64; BLOCK]>().write_unaligned(self.0) }
+    }
+
+    #[inline(always)]
+    fn map(self, o: V, f: impl Fn(u64, u64) -> u64) -> V {
+        V([f(self.0[0], o.0[0]), f(self.0[1], o.0[1]), f(self.0[2], o.0[2]), f(self.0[3], o.0[3])])
+    }
+
+    /// The words at `s[i..]` moved so that bit x holds bit `x + dx` (`dx` in -1..=1); the
+    /// words `s[i - 1]` and `s[i + BLOCK]` supply the bits shifted in.
+    ///
+    /// # Safety
+    /// `1 <= i` and `i + BLOCK < s.len()`.
+    #[inline(always)]
+    unsafe fn shifted(s: &[u64], i: usize, dx: i32) -> V {
+        debug_assert!(1 <= i && i + BLOCK < s.len());
+        // SAFETY: the three reads lie in `s[i - 1..=i + BLOCK]`, in bounds by the contract.
+        unsafe {
+            let v = V::at(s, i);
+            match dx {
+                0 => v,
+                1 => v.map(V::at(s, i + 1), |a, b| a >> 1 | b << 63),
+                _ => v.map(V::at(s, i - 1), |a, b| a << 1 | b >> 63),
+            }
+        }
+    }
+}
+
+impl std::ops::BitAnd for V {
+    type Output = V;
+    #[inline(always)]
+    fn bitand(self, o: V) -> V {
+        self.map(o, |a, b| a & b)
+    }
+}
+
+impl std::ops::BitOr for V {
+    type Output = V;
+    #[inline(always)]
+    fn bitor(self, o: V) -> V {
+        self.map(o, |a, b| a | b)
+    }
+}
+
+impl std::ops::BitXor for V {
+    type Output = V;
+    #[inline(always)]
+    fn bitxor(self, o: V) -> V {
+        self.map(o, |a, b| a ^ b)
+    }
+}
+
+impl std::ops::Not for V {
+    type Output = V;
+    #[inline(always)]
+    fn not(self) -> V {
+        self.map(self, |a, _| !a)
+    }
+}
+
+/// Bit-sliced full adder: the sum bit and the carry of three one-bit numbers per lane.
+#[inline(always)]
+fn full_add(a: V, b: V, c: V) -> (V, V) {
+    let t = a ^ b;
+    (t ^ c, (a & b) | (t & c))
+}
+
+/// Bit-sliced sum of six one-bit numbers: its bits 0, 1 and 2.
+#[inline(always)]
+fn sum6(l: [V; 6]) -> [V; 3] {
+    let (s1, c1) = full_add(l[0], l[1], l[2]);
+    let (s2, c2) = full_add(l[3], l[4], l[5]);
+    let (twos, fours) = full_add(c1, c2, s1 & s2);
+    [s1 ^ s2, twos, fours]
+}
+
+/// Bit-sliced minimum of two 4-bit numbers (bit 0 first).
+#[inline(always)]
+fn min4(a: [V; 4], b: [V; 4]) -> [V; 4] {
+    let (mut lt, mut eq) = (V::ZERO, !V::ZERO);
+    for i in (0..4).rev() {
+        lt = lt | (eq & !a[i] & b[i]);
+        eq = eq & !(a[i] ^ b[i]);
+    }
+    let pick = |i: usize| b[i] ^ ((a[i] ^ b[i]) & lt);
+    [pick(0), pick(1), pick(2), pick(3)]
+}
+
+/// What a row of a synchronous generation reads: the current planes and queens.
+struct Fields<'a> {
+    cur: &'a [u64],
+    /// A row of zero planes: the source of the counts that would come from off the board.
+    zeros: &'a [u64],
+    n: usize,
+    wpp: usize,
+    cap: u8,
+    hide: bool,
+    col: &'a [u32],
+    qs: &'a [u8],
+    pad: &'a [u64],
+    /// The processor has AVX2 (the same kernel, compiled for it).
+    #[cfg(target_arch = "x86_64")]
+    avx2: bool,
+}
+
+impl Fields<'_> {
+    /// Row `y`'s next planes into `out`, with the widest kernel the processor runs (every
+    /// kernel computes the same bits).
+    #[inline(always)]
+    fn row(&self, y: usize, out: &mut [u64]) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: AVX2 was detected at run time (`Fields::avx2`).
+            unsafe { self.row_avx2(y, out) };
+            return;
+        }
+        self.row_kernel(y, out);
+    }
+
+    /// [`Fields::row_kernel`] compiled for AVX2 (a block of 4 words is one register).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn row_avx2(&self, y: usize, out: &mut [u64]) {
+        self.row_kernel(y, out);
+    }
+
+    /// Row `y`'s next planes into `out`: its next counts
+    /// `s_d(c) <- min(cap, seen(c + d) + s_d(c + d))`, its dangers (the sums of its current
+    /// counts, [`FAR`] beyond the board), and its next waves
+    /// `west(c) <- min(danger(c - 1), west(c - 1))`, east likewise.
+    #[inline(always)]
+    fn row_kernel(&self, y: usize, out: &mut [u64]) {
+        let (n, wpp) = (self.n, self.wpp);
+        let ww = wpp + 2;
+        let len = PLANES * ww;
+        let row = |yy: Option<usize>| match yy.filter(|&yy| yy < n) {
+            Some(yy) => &self.cur[yy * len..][..len],
+            None => &self.zeros[..len],
+        };
+        let (north, own, south) = (row(y.checked_sub(1)), row(Some(y)), row(Some(y + 1)));
+        let (out, pad) = (&mut out[..len], &self.pad[..ww]);
+        assert!(wpp % BLOCK == 0);
+        // PERF: one pass over blocks of 4 words (256 cells): the counts are the source rows'
+        // planes shifted by one column (word operations), the danger a bit-sliced adder of the
+        // 12 count planes, the waves' minimum a bit-sliced comparison.
+        for j in (1..wpp + 1).step_by(BLOCK) {
+            // Bounds of every access in this loop: the slices hold PLANES plane rows of ww =
+            // wpp + 2 words (`pad` one), wpp is a multiple of BLOCK, and j - 1 + BLOCK + 2 <=
+            // ww, so plane p's words j - 1 ..= j + BLOCK lie in bounds for every p < PLANES.
+            // SAFETY: in bounds, by the bounds note at the top of the loop.
+            let padv = unsafe { V::at(pad, j) };
+            let mut count = |k: usize, src: &[u64], dx: i32| {
+                // SAFETY: in bounds, by the bounds note at the top of the loop.
+                let (lo, hi) = unsafe {
+                    (V::shifted(src, 2 * k * ww + j, dx), V::shifted(src, (2 * k + 1) * ww + j, dx))
+                };
+                // a shift towards the east moves the last cell's bit into the padding
+                let keep = if dx < 0 { !padv } else { !V::ZERO };
+                // SAFETY: in bounds, by the bounds note at the top of the loop.
+                unsafe {
+                    (lo & keep).put(out, 2 * k * ww + j);
+                    (hi & keep).put(out, (2 * k + 1) * ww + j);
+                }
+            };
+            // DX, spelt out so that each shift is a constant
+            count(0, north, 0);
+            count(1, north, 1);
+            count(2, south, 1);
+            count(3, south, 0);
+            count(4, south, -1);
+            count(5, north, -1);
+            // SAFETY: in bounds, by the bounds note at the top of the loop.
+            let p = |i: usize| unsafe { V::at(own, i * ww + j) };
+            let [a0, a1, a2] = sum6([p(0), p(2), p(4), p(6), p(8), p(10)]);
+            let [b0, b1, b2] = sum6([p(1), p(3), p(5), p(7), p(9), p(11)]);
+            // danger = a + 2 b (at most 12: a count is at most 2)
+            let (t, k1) = (a2 ^ b1, a1 & b0);
+            let k2 = (a2 & b1) | (t & k1);
+            let danger = [a0 | padv, (a1 ^ b0) | padv, (t ^ k1) | padv, (b2 ^ k2) | padv];
+            let west = min4(danger, [p(WEST), p(WEST + 1), p(WEST + 2), p(WEST + 3)]);
+            let east = min4(danger, [p(EAST_P), p(EAST_P + 1), p(EAST_P + 2), p(EAST_P + 3)]);
+            for i in 0..4 {
+                // SAFETY: in bounds, by the bounds note at the top of the loop.
+                unsafe {
+                    west[i].put(out, (WEST + i) * ww + j);
+                    east[i].put(out, (EAST_P + i) * ww + j);
+                }
+            }
+        }
+        // Each source row's queen, when seen, adds to the one cell that looks at it.
+        for (k, &dx) in DX.iter().enumerate() {
+            let Some(yy) =
+                (if k < 2 || k == 5 { y.checked_sub(1) } else { Some(y + 1) }).filter(|&yy| yy < n)
+            else {
+                continue;
+            };
+            if self.qs[yy] & WALKING != 0 && self.hide {
+                continue;
+            }
+            let Some(x) = (self.col[yy] as usize).checked_add_signed(-dx as isize).filter(|&x| x < n) else {
+                continue;
+            };
+            let (j, bit) = (2 * k * ww + 1 + x / 64, 1u64 << (x % 64));
+            let v = u8::from(out[j] & bit != 0) + 2 * u8::from(out[j + ww] & bit != 0);
+            let v = (v + 1).min(self.cap);
+            out[j] = out[j] & !bit | if v & 1 != 0 { bit } else { 0 };
+            out[j + ww] = out[j + ww] & !bit | if v & 2 != 0 { bit } else { 0 };
+        }
+        // The waves: `min(danger, wave)` of the cell one column towards the wave's side, FAR
+        // (all ones, the guard words) shifted in at the ends; in place, in the order that
+        // reads each word before it is rewritten.
+        for i in 0..4 {
+            let (w, e) = ((WEST + i) * ww, (EAST_P + i) * ww);
+            // SAFETY: as in the loop above.
+            unsafe {
+                for j in (1..wpp + 1).step_by(BLOCK).rev() {
+                    (V::shifted(out, w + j, -1) | V::at(pad, j)).put(out, w + j);
+                }
+                for j in (1..wpp + 1).step_by(BLOCK) {
+                    (V::shifted(out, e + j, 1) | V::at(pad, j)).put(out, e + j);
+                }
+            }
+        }
+    }
+}
+
+/// The state of a model 3 run: bit planes of the board, 64 cells a word.
 #[derive(Clone, Debug)]
 pub struct RowBoard {
     rule: Rule,
     n: usize,
-    /// Padded row width, `n + 2`.
-    w: usize,
-    /// Per padded cell: [`QUEEN`] when it holds the queen of its row, plus [`WALKING`] while
-    /// that queen walks (one queen per row, so never more).
-    q: Vec<u8>,
-    /// The 6 conflict counts, row-interleaved: padded row `y`'s count along `LINE_DIRS[k]`
-    /// at padded column `x` is byte `(6 y + k) w + x` ([`RowBoard::sidx`]), so that one row's
-    /// 6 layers are one slice (a row of the parallel generation).
-    sig: Vec<u8>,
-    /// West and east wave values, one layer each.
-    west: Vec<u8>,
-    east: Vec<u8>,
-    /// Scratch of the synchronous schedule: next counts (same layout as `sig`) and waves, and
-    /// every cell's danger (frame cells: [`FAR`]).
-    next_sig: Vec<u8>,
-    next_west: Vec<u8>,
-    next_east: Vec<u8>,
-    danger: Vec<u8>,
-    /// Padded offsets of the 6 line directions.
-    off: [isize; 6],
-    /// Bookkeeping: column of each row's queen.
+    /// Words per plane row: n bits rounded up to whole blocks of [`BLOCK`] words.
+    wpp: usize,
+    /// Per word of a plane row (with its guard words), the bits beyond the board's last
+    /// column.
+    pad: Vec<u64>,
+    /// The planes: row `y`'s plane `p` ([`PLANES`]) is `wpp + 2` words from
+    /// `(y PLANES + p) (wpp + 2)`: a guard word, the `wpp` words of the cells (bit `x % 64` of
+    /// word `1 + x / 64`), a guard word. One row's planes are one slice (a row of the
+    /// parallel generation). Guard and padding bits: counts 0, waves [`FAR`].
+    cur: Vec<u64>,
+    /// Scratch of the synchronous schedule: the next planes.
+    next: Vec<u64>,
+    /// One row of zero planes (the counts' source beyond the first and last rows).
+    zeros: Vec<u64>,
+    /// Per row: [`QUEEN`], plus [`WALKING`] and [`EAST`] while its queen walks.
+    qs: Vec<u8>,
+    /// Column of each row's queen.
     col: Vec<u32>,
-    /// Queens per column, then per diagonal `x - y + n - 1`, then per anti-diagonal `x + y`.
+    /// Bookkeeping: queens per column, then per diagonal `x - y + n - 1`, then per
+    /// anti-diagonal `x + y`.
     lines: Vec<u32>,
     /// Lines holding two queens or more.
     crowded: u32,
@@ -205,6 +474,16 @@ pub struct RowBoard {
     rng: Rand,
     steps: u64,
     moves: u64,
+}
+
+/// The danger (sum of the 6 counts) of a cell's field bits ([`RowBoard::fields`]).
+#[inline(always)]
+fn danger_of_fields(f: u32) -> u8 {
+    let mut d = 0;
+    for k in 0..6 {
+        d += (f >> (2 * k)) as u8 & 3;
+    }
+    d
 }
 
 /// A probability as a threshold on 53 random bits.
@@ -236,31 +515,30 @@ impl RowBoard {
 
     fn with_rng(rule: Rule, cols: &[u32], rng: Rand) -> RowBoard {
         let n = cols.len();
-        let w = n + 2;
-        let size = w * w;
-        let off = LINE_DIRS.map(|d| {
-            let (dx, dy) = DIRECTIONS[d];
-            dy as isize * w as isize + dx as isize
-        });
-        let mut danger = vec![FAR; size];
-        for y in 1..=n {
-            danger[y * w + 1..y * w + 1 + n].fill(0);
+        let wpp = n.div_ceil(64 * BLOCK).max(1) * BLOCK;
+        let ww = wpp + 2;
+        let pad: Vec<u64> = (0..ww)
+            .map(|j| match (j, n.saturating_sub(64 * j.saturating_sub(1))) {
+                (0, _) | (_, 0) => !0,
+                (_, r) if r >= 64 => 0,
+                (_, r) => !0 << r,
+            })
+            .collect();
+        let mut planes = vec![0u64; n * PLANES * ww];
+        for row in planes.chunks_mut(PLANES * ww) {
+            row[WEST * ww..].fill(!0); // waves FAR
         }
         let mut b = RowBoard {
             rule,
             n,
-            w,
-            q: vec![0; size],
-            sig: vec![0; 6 * size],
-            west: vec![FAR; size],
-            east: vec![FAR; size],
-            next_sig: vec![0; 6 * size],
-            next_west: vec![FAR; size],
-            next_east: vec![FAR; size],
-            danger,
-            off,
+            wpp,
+            pad,
+            next: planes.clone(),
+            cur: planes,
+            zeros: vec![0; PLANES * ww],
+            qs: vec![QUEEN; n],
             col: cols.to_vec(),
-            lines: vec![0; n + 2 * (2 * n - 1)],
+            lines: vec![0; n + 2 * (2 * n).saturating_sub(1)],
             crowded: 0,
             eps_t: threshold(rule.eps),
             plateau_t: threshold(rule.plateau),
@@ -272,8 +550,6 @@ impl RowBoard {
         };
         for (y, &x) in cols.iter().enumerate() {
             assert!((x as usize) < n, "column {x} of row {y} is off the board");
-            let c = b.idx(x as usize, y);
-            b.q[c] = QUEEN;
             b.add_lines(x as usize, y, 1);
         }
         b
@@ -298,21 +574,16 @@ impl RowBoard {
     /// `LINE_DIRS[k]`, 12..16 the west wave, 16..20 the east wave, bit 20 the queen, 21
     /// walking, 22 walking east.
     pub fn word(&self, x: usize, y: usize) -> u32 {
-        let c = self.idx(x, y);
-        let mut word = 0;
-        for k in 0..6 {
-            word |= u32::from(self.sig[self.sidx(k, c)]) << (2 * k);
-        }
-        word |= u32::from(self.west[c]) << 12 | u32::from(self.east[c]) << 16;
-        let q = self.q[c];
-        if q & QUEEN != 0 {
+        let mut word = self.fields(x, y);
+        if self.col[y] as usize == x {
+            let q = self.qs[y];
             word |= WORD_QUEEN;
-        }
-        if q & WALKING != 0 {
-            word |= WORD_WALKING;
-        }
-        if q & EAST != 0 {
-            word |= WORD_EAST;
+            if q & WALKING != 0 {
+                word |= WORD_WALKING;
+            }
+            if q & EAST != 0 {
+                word |= WORD_EAST;
+            }
         }
         word
     }
@@ -349,7 +620,6 @@ impl RowBoard {
             {
                 return bad("a walking flag this rule never sets");
             }
-            let c = b.idx(x, y);
             for (k, &d) in LINE_DIRS.iter().enumerate() {
                 let v = (word >> (2 * k) & 3) as u8;
                 let (dx, dy) = DIRECTIONS[d];
@@ -358,28 +628,19 @@ impl RowBoard {
                 if v > rule.cap || v > 0 && !inside {
                     return bad("a count above the cap or from off the board");
                 }
-                let si = b.sidx(k, c);
-                b.sig[si] = v;
+                b.set_count(k, x, y, v);
             }
             let (west, east) = ((word >> 12 & 15) as u8, (word >> 16 & 15) as u8);
             if west > FAR || east > FAR || x == 0 && west != FAR || x == n - 1 && east != FAR {
                 return bad("a wave value from off the board");
             }
-            b.west[c] = west;
-            b.east[c] = east;
+            b.set_field(WEST, 4, x, y, west);
+            b.set_field(EAST_P, 4, x, y, east);
             if word & WORD_WALKING != 0 {
-                b.q[c] |= WALKING;
+                b.qs[y] |= WALKING;
             }
             if word & WORD_EAST != 0 {
-                b.q[c] |= EAST;
-            }
-        }
-        if rule.schedule == Schedule::RandomCell {
-            for y in 0..n {
-                for x in 0..n {
-                    let c = b.idx(x, y);
-                    b.danger[c] = b.danger_of(c);
-                }
+                b.qs[y] |= EAST;
             }
         }
         b.steps = steps;
@@ -392,14 +653,12 @@ impl RowBoard {
         let (s, west, east) = self.true_fields();
         let n = self.n;
         for i in 0..n * n {
-            let c = self.idx(i % n, i / n);
+            let (x, y) = (i % n, i / n);
             for k in 0..6 {
-                let j = self.sidx(k, c);
-                self.sig[j] = s[k * n * n + i];
+                self.set_count(k, x, y, s[k * n * n + i]);
             }
-            self.west[c] = west[i];
-            self.east[c] = east[i];
-            self.danger[c] = self.danger_of(c);
+            self.set_field(WEST, 4, x, y, west[i]);
+            self.set_field(EAST_P, 4, x, y, east[i]);
         }
     }
 
@@ -428,15 +687,47 @@ impl RowBoard {
         self.crowded
     }
 
+    /// Word index and bit of cell `(x, y)` in plane `p`.
     #[inline(always)]
-    fn idx(&self, x: usize, y: usize) -> usize {
-        (y + 1) * self.w + x + 1
+    fn at(&self, p: usize, x: usize, y: usize) -> (usize, u64) {
+        ((y * PLANES + p) * (self.wpp + 2) + 1 + x / 64, 1 << (x % 64))
     }
 
-    /// Index in `sig` of the count along `LINE_DIRS[k]` of padded cell `c`.
+    /// The 20 field bits of cell `(x, y)`: plane `p`'s bit is bit `p`.
     #[inline(always)]
-    fn sidx(&self, k: usize, c: usize) -> usize {
-        (c / self.w * 6 + k) * self.w + c % self.w
+    fn fields(&self, x: usize, y: usize) -> u32 {
+        let (i, _) = self.at(0, x, y);
+        let ww = self.wpp + 2;
+        let mut f = 0;
+        for p in 0..PLANES {
+            f |= ((self.cur[i + p * ww] >> (x % 64)) as u32 & 1) << p;
+        }
+        f
+    }
+
+    /// Bit of cell `(x, y)` in plane `p`.
+    #[inline(always)]
+    fn bit(&self, p: usize, x: usize, y: usize) -> u8 {
+        let (i, bit) = self.at(p, x, y);
+        u8::from(self.cur[i] & bit != 0)
+    }
+
+    /// The `bits`-bit field of cell `(x, y)` starting at plane `p`.
+    #[inline(always)]
+    fn field(&self, p: usize, bits: usize, x: usize, y: usize) -> u8 {
+        (0..bits).map(|i| self.bit(p + i, x, y) << i).sum()
+    }
+
+    /// Sets the `bits`-bit field of cell `(x, y)` starting at plane `p` to `v`.
+    fn set_field(&mut self, p: usize, bits: usize, x: usize, y: usize, v: u8) {
+        for i in 0..bits {
+            let (j, bit) = self.at(p + i, x, y);
+            self.cur[j] = self.cur[j] & !bit | if v >> i & 1 != 0 { bit } else { 0 };
+        }
+    }
+
+    fn set_count(&mut self, k: usize, x: usize, y: usize, v: u8) {
+        self.set_field(2 * k, 2, x, y, v);
     }
 
     fn add_lines(&mut self, x: usize, y: usize, delta: i32) {
@@ -455,34 +746,66 @@ impl RowBoard {
 
     /// The conflict count of cell `(x, y)` along `LINE_DIRS[k]`.
     pub fn count(&self, k: usize, x: usize, y: usize) -> u8 {
-        self.sig[self.sidx(k, self.idx(x, y))]
+        self.field(2 * k, 2, x, y)
     }
 
     /// The west and east wave values of cell `(x, y)`.
     pub fn waves(&self, x: usize, y: usize) -> (u8, u8) {
-        let c = self.idx(x, y);
-        (self.west[c], self.east[c])
+        (self.field(WEST, 4, x, y), self.field(EAST_P, 4, x, y))
     }
 
     /// Queens on `(x, y)` (0 or 1).
     pub fn queens(&self, x: usize, y: usize) -> u8 {
-        self.q[self.idx(x, y)] & QUEEN
+        u8::from(self.col[y] as usize == x)
     }
 
     /// True when the queen on `(x, y)` is walking (unseen by the counts).
     pub fn walking(&self, x: usize, y: usize) -> bool {
-        self.q[self.idx(x, y)] & WALKING != 0
+        self.col[y] as usize == x && self.qs[y] & WALKING != 0
     }
 
-    /// Danger of padded cell `c` from its current counts.
+    /// True when the queen of row `y` stands on `x` and the counts see it.
+    fn seen(&self, x: usize, y: usize) -> bool {
+        self.col[y] as usize == x && (self.qs[y] & WALKING == 0 || !self.rule.hide_walkers)
+    }
+
+    /// Danger of cell `(x, y)` from its current counts.
     #[inline(always)]
-    fn danger_of(&self, c: usize) -> u8 {
-        (0..6).map(|k| self.sig[self.sidx(k, c)]).sum()
+    fn danger_of(&self, x: usize, y: usize) -> u8 {
+        danger_of_fields(self.fields(x, y))
+    }
+
+    /// Danger of the row neighbour of `(x, y)` towards the east or the west ([`FAR`] off the
+    /// board).
+    fn neighbour_danger(&self, x: usize, y: usize, east: bool) -> u8 {
+        match if east { x + 1 } else { x.wrapping_sub(1) } {
+            u if u < self.n => self.danger_of(u, y),
+            _ => FAR,
+        }
     }
 
     /// Performs up to `limit` updates, stopping at a solution; returns
     /// [`RowBoard::is_solution`].
     pub fn run_steps(&mut self, limit: u64) -> bool {
+        if self.parallel() {
+            // PERF: the whole loop on a thread of the pool, so that each generation's rows
+            // are shared from inside it (no hand-over from the calling thread and back per
+            // generation).
+            return rayon::scope(|_| self.run_steps_here(limit));
+        }
+        self.run_steps_here(limit)
+    }
+
+    /// True when the generations run their rows on every core: synchronous, n at least
+    /// [`PARALLEL_N`], and more than one thread.
+    fn parallel(&self) -> bool {
+        self.rule.schedule == Schedule::Synchronous
+            && self.n >= PARALLEL_N
+            && rayon::current_num_threads() > 1
+    }
+
+    /// [`RowBoard::run_steps`] on the calling thread.
+    fn run_steps_here(&mut self, limit: u64) -> bool {
         for _ in 0..limit {
             if self.is_solution() {
                 break;
@@ -498,8 +821,7 @@ impl RowBoard {
             Schedule::Synchronous => self.generation(),
             Schedule::RandomCell => {
                 let k = below(&mut self.rng, (self.n * self.n) as u64) as usize;
-                let c = self.idx(k % self.n, k / self.n);
-                self.cell_update(c);
+                self.cell_update(k % self.n, k / self.n);
             }
         }
         self.steps += 1;
@@ -507,138 +829,107 @@ impl RowBoard {
 
     /// One synchronous generation: every count, wave and queen from the previous one.
     fn generation(&mut self) {
-        let (n, w) = (self.n, self.w);
-        let cap = self.rule.cap;
-        // A walking queen is not counted when the rule hides walkers: `q & !(q >> 1)` is 1 on a
-        // settled queen only.
-        let hide = u8::from(self.rule.hide_walkers);
-        // Source row offsets (in rows) and column shifts of the 6 counts.
-        let dirs = LINE_DIRS.map(|d| DIRECTIONS[d]);
-        let (sig, q, west, east) = (&self.sig, &self.q, &self.west, &self.east);
-        // 1-3, fused per padded row y (its outputs are its own rows of next_sig, danger,
-        // next_west and next_east; it reads rows y - 1 to y + 1 of the previous generation):
-        // its dangers, then its next counts `s_d(c) <- min(cap, q(c + d) + s_d(c + d))`, then
-        // its next waves `west(c) <- min(danger(c - 1), west(c - 1))`, east likewise.
-        let row = |(y, ((next, dan), (nw, ne))): RowOut<'_>| {
-            if y == 0 || y > n {
-                return; // frame rows: counts 0, dangers and waves FAR, never rewritten
-            }
-            let inner = 1..n + 1;
-            let dan_in = &mut dan[inner.clone()];
-            dan_in.fill(0);
-            for k in 0..6 {
-                let own = &sig[(6 * y + k) * w..][inner.clone()];
-                // PERF: row slices zipped, so the compiler vectorises the byte adds.
-                for (d, &s) in dan_in.iter_mut().zip(own) {
-                    *d += s;
-                }
-                let (dx, dy) = dirs[k];
-                let from = (1 + dx) as usize..(n as i32 + 1 + dx) as usize;
-                let yy = (y as i32 + dy) as usize;
-                let src = &sig[(6 * yy + k) * w..][from.clone()];
-                let qs = &q[yy * w..][from];
-                for ((d, &qq), &s) in next[k * w..][inner.clone()].iter_mut().zip(qs).zip(src) {
-                    *d = ((qq & !(qq >> 1 & hide) & QUEEN) + s).min(cap);
-                }
-            }
-            let (wv, ev) = (&west[y * w..(y + 1) * w], &east[y * w..(y + 1) * w]);
-            for ((d, &a), &b) in nw[inner.clone()].iter_mut().zip(&dan[..n]).zip(&wv[..n]) {
-                *d = a.min(b);
-            }
-            for ((d, &a), &b) in ne[inner].iter_mut().zip(&dan[2..]).zip(&ev[2..]) {
-                *d = a.min(b);
-            }
+        let n = self.n;
+        let fields = Fields {
+            cur: &self.cur,
+            zeros: &self.zeros,
+            #[cfg(target_arch = "x86_64")]
+            avx2: std::arch::is_x86_feature_detected!("avx2"),
+            n,
+            wpp: self.wpp,
+            cap: self.rule.cap,
+            hide: self.rule.hide_walkers,
+            col: &self.col,
+            qs: &self.qs,
+            pad: &self.pad,
         };
+        let stride = PLANES * (self.wpp + 2);
         // PERF: rows on every core above PARALLEL_N; the fields involve no random draw, so
         // the trajectory is the same on any number of threads.
-        if n >= PARALLEL_N {
+        if self.parallel() {
             use rayon::prelude::*;
-            let outs = self.next_sig.par_chunks_mut(6 * w).zip(self.danger.par_chunks_mut(w));
-            let waves = self.next_west.par_chunks_mut(w).zip(self.next_east.par_chunks_mut(w));
-            outs.zip(waves).enumerate().with_min_len(PARALLEL_ROWS).for_each(row);
+            self.next
+                .par_chunks_mut(stride)
+                .enumerate()
+                .with_min_len(PARALLEL_ROWS)
+                .for_each(|(y, out)| fields.row(y, out));
         } else {
-            let outs = self.next_sig.chunks_mut(6 * w).zip(self.danger.chunks_mut(w));
-            let waves = self.next_west.chunks_mut(w).zip(self.next_east.chunks_mut(w));
-            outs.zip(waves).enumerate().for_each(row);
+            for (y, out) in self.next.chunks_mut(stride).enumerate() {
+                fields.row(y, out);
+            }
         }
-        // 4. Queens, from the previous generation's dangers and waves, in row order (the only
+        // Queens, from the previous generation's dangers and waves, in row order (the only
         // random draws).
         for y in 0..n {
             let x = self.col[y] as usize;
-            let c = self.idx(x, y);
-            let (own, l, r) = if self.rule.wave {
-                (self.danger[c], self.west[c], self.east[c])
+            let f = self.fields(x, y);
+            let own = danger_of_fields(f);
+            let (l, r) = if self.rule.wave {
+                ((f >> WEST) as u8 & 15, (f >> EAST_P) as u8 & 15)
             } else {
-                (self.danger[c], self.danger[c - 1], self.danger[c + 1])
+                (self.neighbour_danger(x, y, false), self.neighbour_danger(x, y, true))
             };
-            if let Some(east) = self.decide(c, own, l, r) {
+            if let Some(east) = self.decide(y, f & NORTH != 0, own, l, r) {
                 self.move_queen(x, y, east);
             }
         }
-        std::mem::swap(&mut self.sig, &mut self.next_sig);
-        std::mem::swap(&mut self.west, &mut self.next_west);
-        std::mem::swap(&mut self.east, &mut self.next_east);
+        std::mem::swap(&mut self.cur, &mut self.next);
     }
 
-    /// The random-cell schedule: cell `c` recomputes its counts and waves in place from its
-    /// neighbours, then its queen (if any) decides.
-    fn cell_update(&mut self, c: usize) {
-        let cap = self.rule.cap;
+    /// The random-cell schedule: cell `(x, y)` recomputes its counts and waves in place from
+    /// its neighbours, then its queen (if any) decides.
+    fn cell_update(&mut self, x: usize, y: usize) {
+        let (n, cap) = (self.n, self.rule.cap);
         let mut dan = 0;
-        for k in 0..6 {
-            let b = (c as isize + self.off[k]) as usize;
-            let qq = self.q[b];
-            let seen = qq & !(qq >> 1 & u8::from(self.rule.hide_walkers)) & QUEEN;
-            let s = (seen + self.sig[self.sidx(k, b)]).min(cap);
-            let i = self.sidx(k, c);
-            self.sig[i] = s;
+        for (k, &d) in LINE_DIRS.iter().enumerate() {
+            let (dx, dy) = DIRECTIONS[d];
+            let u = x.wrapping_add_signed(dx as isize);
+            let v = y.wrapping_add_signed(dy as isize);
+            let s =
+                if u < n && v < n { (u8::from(self.seen(u, v)) + self.count(k, u, v)).min(cap) } else { 0 };
+            self.set_count(k, x, y, s);
             dan += s;
         }
-        self.danger[c] = dan;
-        let dw = self.neighbour_danger(c - 1);
-        let de = self.neighbour_danger(c + 1);
-        self.west[c] = dw.min(self.west[c - 1]);
-        self.east[c] = de.min(self.east[c + 1]);
-        if self.q[c] == 0 {
+        let dw = self.neighbour_danger(x, y, false);
+        let de = self.neighbour_danger(x, y, true);
+        let west = if x > 0 { self.field(WEST, 4, x - 1, y) } else { FAR };
+        let east = if x + 1 < n { self.field(EAST_P, 4, x + 1, y) } else { FAR };
+        let (west, east) = (dw.min(west), de.min(east));
+        self.set_field(WEST, 4, x, y, west);
+        self.set_field(EAST_P, 4, x, y, east);
+        if self.col[y] as usize != x {
             return;
         }
-        let (l, r) = if self.rule.wave { (self.west[c], self.east[c]) } else { (dw, de) };
-        let (x, y) = (c % self.w - 1, c / self.w - 1);
-        if let Some(east) = self.decide(c, dan, l, r) {
+        let (l, r) = if self.rule.wave { (west, east) } else { (dw, de) };
+        let north = [0, 1, 5].iter().any(|&k| self.count(k, x, y) > 0);
+        if let Some(east) = self.decide(y, north, dan, l, r) {
             self.move_queen(x, y, east);
         }
     }
 
-    /// Danger of a row neighbour read from its counts ([`FAR`] on the frame).
-    fn neighbour_danger(&self, c: usize) -> u8 {
-        let x = c % self.w;
-        if x == 0 || x == self.w - 1 { FAR } else { self.danger_of(c) }
-    }
-
-    /// The choice of the queen on padded cell `c` from its own danger and what it knows of the
-    /// west and east sides (wave values, or the neighbours' dangers): `Some(true)` east,
-    /// `Some(false)` west. With [`Rule::hide_walkers`] it also starts and ends walks.
+    /// The choice of the queen of row `y` from its own danger, whether one of its conflicts
+    /// lies north, and what it knows of the west and east sides (wave values, or the
+    /// neighbours' dangers): `Some(true)` east, `Some(false)` west. With
+    /// [`Rule::hide_walkers`] it also starts and ends walks.
     #[inline(always)]
-    fn decide(&mut self, c: usize, own: u8, l: u8, r: u8) -> Option<bool> {
+    fn decide(&mut self, y: usize, north: bool, own: u8, l: u8, r: u8) -> Option<bool> {
         if !self.rule.hide_walkers {
             if own == 0 || !draw(&mut self.rng, self.activity_t) {
                 return None;
             }
             return self.choose(own, l, r);
         }
-        let state = self.q[c];
+        let state = self.qs[y];
         if state & WALKING != 0 {
             // A walk goes on while a better cell lies further on its side, then settles.
             let east = state & EAST != 0;
             if (if east { r } else { l }) < own {
                 return Some(east);
             }
-            self.q[c] = QUEEN;
+            self.qs[y] = QUEEN;
             return None;
         }
-        // Counts N, NE and NW are layers 0, 1 and 5 of LINE_DIRS.
-        let north = self.sig[self.sidx(0, c)] | self.sig[self.sidx(1, c)] | self.sig[self.sidx(5, c)];
-        let t = if north > 0 { self.activity_t } else { self.south_t };
+        let t = if north { self.activity_t } else { self.south_t };
         if own == 0 || !draw(&mut self.rng, t) {
             return None;
         }
@@ -651,7 +942,7 @@ impl RowBoard {
         let walk = best < own || best == own && draw(&mut self.rng, self.plateau_t);
         if walk {
             let east = if l == r { self.rng.next_u64() >> 63 == 1 } else { r < l };
-            self.q[c] = QUEEN | WALKING | if east { EAST } else { 0 };
+            self.qs[y] = QUEEN | WALKING | if east { EAST } else { 0 };
             return Some(east);
         }
         if best == own {
@@ -702,9 +993,6 @@ impl RowBoard {
     fn move_queen(&mut self, x: usize, y: usize, east: bool) {
         let to = if east { x + 1 } else { x - 1 };
         debug_assert!(to < self.n);
-        let (c, t) = (self.idx(x, y), self.idx(to, y));
-        self.q[t] = self.q[c];
-        self.q[c] = 0;
         self.col[y] = to as u32;
         self.add_lines(x, y, -1);
         self.add_lines(to, y, 1);
@@ -717,10 +1005,7 @@ impl RowBoard {
     pub fn true_fields(&self) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
         let n = self.n as i32;
         let nn = self.n * self.n;
-        let seen = |x: i32, y: i32| {
-            let qq = self.q[self.idx(x as usize, y as usize)];
-            u8::from(qq == QUEEN || qq != 0 && !self.rule.hide_walkers)
-        };
+        let seen = |x: i32, y: i32| u8::from(self.seen(x as usize, y as usize));
         let mut s = vec![0u8; 6 * nn];
         for (k, &d) in LINE_DIRS.iter().enumerate() {
             let (dx, dy) = DIRECTIONS[d];
@@ -758,17 +1043,14 @@ impl RowBoard {
     /// a plateau step with probability [`Rule::plateau`], or an uphill step with probability
     /// ε > 0): the absorbing configurations are exactly the solutions with true fields.
     pub fn is_absorbing(&self) -> bool {
-        if self.q.iter().any(|&q| q & WALKING != 0) {
+        if self.qs.iter().any(|&q| q & WALKING != 0) {
             return false;
         }
         let (s, west, east) = self.true_fields();
         let nn = self.n * self.n;
         (0..nn).all(|i| {
             let (x, y) = (i % self.n, i / self.n);
-            let c = self.idx(x, y);
-            (0..6).all(|k| self.sig[self.sidx(k, c)] == s[k * nn + i])
-                && self.west[c] == west[i]
-                && self.east[c] == east[i]
+            (0..6).all(|k| self.count(k, x, y) == s[k * nn + i]) && self.waves(x, y) == (west[i], east[i])
         })
     }
 }
