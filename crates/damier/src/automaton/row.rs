@@ -123,9 +123,11 @@ impl Rule {
     }
 }
 
-/// Smallest board side whose generations run their rows on every core (below, a generation
-/// takes too little time to share).
-pub const PARALLEL_N: usize = 192;
+/// Smallest board side whose generations run their rows on every core when the pool has more
+/// than one thread. Below, a bit-sliced generation (about 130 µs at n = 512 on one core) takes
+/// too little time to share: on the project's 2 cores, 2 threads cost as much CPU per update
+/// as one and won no wall time at n = 128 to 384 (docs/automaton.md).
+pub const PARALLEL_N: usize = 512;
 
 /// Fewest rows a core takes at a time in a parallel generation.
 const PARALLEL_ROWS: usize = 16;
@@ -321,30 +323,31 @@ struct Fields<'a> {
 impl Fields<'_> {
     /// Row `y`'s next planes into `out`, with the widest kernel the processor runs (every
     /// kernel computes the same bits).
+    /// Returns the current field bits of the row's queen cell ([`RowBoard::fields`]).
     #[inline(always)]
-    fn row(&self, y: usize, out: &mut [u64]) {
+    fn row(&self, y: usize, out: &mut [u64]) -> u32 {
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
             // SAFETY: AVX2 was detected at run time (`Fields::avx2`).
-            unsafe { self.row_avx2(y, out) };
-            return;
+            return unsafe { self.row_avx2(y, out) };
         }
-        self.row_kernel(y, out);
+        self.row_kernel(y, out)
     }
 
     /// [`Fields::row_kernel`] compiled for AVX2 (a block of 4 words is one register).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn row_avx2(&self, y: usize, out: &mut [u64]) {
-        self.row_kernel(y, out);
+    fn row_avx2(&self, y: usize, out: &mut [u64]) -> u32 {
+        self.row_kernel(y, out)
     }
 
     /// Row `y`'s next planes into `out`: its next counts
     /// `s_d(c) <- min(cap, seen(c + d) + s_d(c + d))`, its dangers (the sums of its current
     /// counts, [`FAR`] beyond the board), and its next waves
-    /// `west(c) <- min(danger(c - 1), west(c - 1))`, east likewise.
+    /// `west(c) <- min(danger(c - 1), west(c - 1))`, east likewise. Returns the current
+    /// field bits of the row's queen cell.
     #[inline(always)]
-    fn row_kernel(&self, y: usize, out: &mut [u64]) {
+    fn row_kernel(&self, y: usize, out: &mut [u64]) -> u32 {
         let (n, wpp) = (self.n, self.wpp);
         let ww = wpp + 2;
         let len = PLANES * ww;
@@ -436,6 +439,14 @@ impl Fields<'_> {
                 }
             }
         }
+        // PERF: the queen's fields for the queens' phase, read here while the row's planes
+        // are in the cache.
+        let x = self.col[y] as usize;
+        let mut f = 0;
+        for p in 0..PLANES {
+            f |= ((own[p * ww + 1 + x / 64] >> (x % 64)) as u32 & 1) << p;
+        }
+        f
     }
 }
 
@@ -458,6 +469,9 @@ pub struct RowBoard {
     next: Vec<u64>,
     /// One row of zero planes (the counts' source beyond the first and last rows).
     zeros: Vec<u64>,
+    /// Scratch of the synchronous schedule: per row, the field bits of its queen's cell in the
+    /// generation being computed.
+    queen_fields: Vec<u32>,
     /// Per row: [`QUEEN`], plus [`WALKING`] and [`EAST`] while its queen walks.
     qs: Vec<u8>,
     /// Column of each row's queen.
@@ -536,6 +550,7 @@ impl RowBoard {
             next: planes.clone(),
             cur: planes,
             zeros: vec![0; PLANES * ww],
+            queen_fields: vec![0; n],
             qs: vec![QUEEN; n],
             col: cols.to_vec(),
             lines: vec![0; n + 2 * (2 * n).saturating_sub(1)],
@@ -850,19 +865,20 @@ impl RowBoard {
             use rayon::prelude::*;
             self.next
                 .par_chunks_mut(stride)
+                .zip(self.queen_fields.par_iter_mut())
                 .enumerate()
                 .with_min_len(PARALLEL_ROWS)
-                .for_each(|(y, out)| fields.row(y, out));
+                .for_each(|(y, (out, f))| *f = fields.row(y, out));
         } else {
-            for (y, out) in self.next.chunks_mut(stride).enumerate() {
-                fields.row(y, out);
+            for (y, (out, f)) in self.next.chunks_mut(stride).zip(&mut self.queen_fields).enumerate() {
+                *f = fields.row(y, out);
             }
         }
         // Queens, from the previous generation's dangers and waves, in row order (the only
         // random draws).
         for y in 0..n {
             let x = self.col[y] as usize;
-            let f = self.fields(x, y);
+            let f = self.queen_fields[y];
             let own = danger_of_fields(f);
             let (l, r) = if self.rule.wave {
                 ((f >> WEST) as u8 & 15, (f >> EAST_P) as u8 & 15)
