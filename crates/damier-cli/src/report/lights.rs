@@ -151,8 +151,85 @@ pub struct Solve {
     pub start_file: Option<PathBuf>,
 }
 
+impl Solve {
+    /// What was solved and the answer, in one line: "random winnable start, seed 5, written to
+    /// big.pbm; 2000x2000 board, nullity 0: 1 solution; N presses written to presses.pbm". With a file written (`--save-start`, `--out`) this line is the whole
+    /// summary (issue 38: five lines, and before that a 4 MB start, for one answer).
+    fn one_line(&self) -> String {
+        let mut parts = Vec::new();
+        if let (Some(seed), Some(path)) = (self.seed, &self.start_file) {
+            let kind = if self.winnable { "random winnable start" } else { "random start" };
+            parts.push(format!("{kind}, seed {seed}, written to {}", path.display()));
+        }
+        let board = format!("{}x{} board, nullity {}", self.width, self.height, self.nullity);
+        if !self.solvable {
+            parts.push(format!("{board}: no solution (the start cannot reach the target)"));
+            return parts.join("; ");
+        }
+        let s = if self.solutions == "1" { "" } else { "s" };
+        parts.push(format!("{board}: {} solution{s}", self.solutions));
+        if self.all.is_none() {
+            let n = self.press_count.unwrap_or(0);
+            let which = match self.exact_min {
+                Some(true) => " (fewest)",
+                Some(false) => " (few: heuristic above nullity 30, not proven fewest)",
+                None => "",
+            };
+            let presses = if n == 1 { "press" } else { "presses" };
+            parts.push(match &self.out {
+                Some(path) => format!("{n} {presses}{which} written to {}", path.display()),
+                None => format!("{n} {presses}{which}"),
+            });
+        }
+        parts.join("; ")
+    }
+
+    fn print_steps(&self) -> std::io::Result<()> {
+        let Some(steps) = &self.steps else { return Ok(()) };
+        outln!(
+            "unknown x_k: press cell k; equation L_k: the light of cell k (cells numbered from 1, \
+             row by row from the top left); each row is [matrix | right-hand side]"
+        )?;
+        for s in steps {
+            let k = s.column;
+            match s.pivot_row {
+                Some(r) => outln!("column {k}: pivot row L{r}")?,
+                None => outln!("column {k}: no pivot (free unknown x{k})")?,
+            }
+            for op in &s.ops {
+                outln!("  {op}")?;
+            }
+            for line in &s.matrix {
+                outln!("  {line}")?;
+            }
+        }
+        Ok(())
+    }
+
+    fn print_all(&self) -> std::io::Result<()> {
+        for (i, s) in self.all.iter().flatten().enumerate() {
+            outln!("solution {}:", i + 1)?;
+            for r in s {
+                outln!("{r}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Report for Solve {
     fn print_text(&self) -> anyhow::Result<()> {
+        if self.start_file.is_some() || self.out.is_some() {
+            // A file was written: one line, then only what was asked for on stdout (the
+            // steps, every solution, or the presses when not written and small enough).
+            self.print_steps()?;
+            outln!("{}", self.one_line())?;
+            self.print_all()?;
+            for r in self.presses.iter().flatten() {
+                outln!("{r}")?;
+            }
+            return Ok(());
+        }
         if let Some(seed) = self.seed {
             let kind = if self.winnable { "random winnable start" } else { "random start" };
             match &self.start {
@@ -164,29 +241,8 @@ impl Report for Solve {
                 }
                 None => outln!("{kind}, seed {seed}")?,
             }
-            if let Some(path) = &self.start_file {
-                outln!("start written to {}", path.display())?;
-            }
         }
-        if let Some(steps) = &self.steps {
-            outln!(
-                "unknown x_k: press cell k; equation L_k: the light of cell k (cells numbered from 1, \
-                 row by row from the top left); each row is [matrix | right-hand side]"
-            )?;
-            for s in steps {
-                let k = s.column;
-                match s.pivot_row {
-                    Some(r) => outln!("column {k}: pivot row L{r}")?,
-                    None => outln!("column {k}: no pivot (free unknown x{k})")?,
-                }
-                for op in &s.ops {
-                    outln!("  {op}")?;
-                }
-                for line in &s.matrix {
-                    outln!("  {line}")?;
-                }
-            }
-        }
+        self.print_steps()?;
         if self.solvable {
             outln!(
                 "{}x{} board, nullity {}: {} solution{}",
@@ -196,13 +252,8 @@ impl Report for Solve {
                 self.solutions,
                 if self.solutions == "1" { "" } else { "s" }
             )?;
-            if let Some(list) = &self.all {
-                for (i, s) in list.iter().enumerate() {
-                    outln!("solution {}:", i + 1)?;
-                    for r in s {
-                        outln!("{r}")?;
-                    }
-                }
+            if self.all.is_some() {
+                self.print_all()?;
             } else {
                 let label = match self.exact_min {
                     Some(true) => "fewest presses",
@@ -210,9 +261,6 @@ impl Report for Solve {
                     None => "presses",
                 };
                 outln!("{label}: {}", self.press_count.unwrap_or(0))?;
-                if let Some(path) = &self.out {
-                    outln!("presses written to {}", path.display())?;
-                }
                 for r in self.presses.iter().flatten() {
                     outln!("{r}")?;
                 }

@@ -360,8 +360,9 @@ fn malformed_bitmaps_and_bad_out_files_are_refused() {
 #[test]
 fn random_start_written_to_files_is_not_printed() {
     // Issue 38: `--random 2000x2000 --winnable --save-start big.pbm --out presses.pbm` printed
-    // the whole start (4 MB) on stdout. With a file written, the start is not printed (its seed
-    // is), nor in the JSON; the presses are printed unless written to --out.
+    // the whole start (4 MB) on stdout, then five lines. With a file written, the start is not
+    // printed (its seed is), nor in the JSON; the summary is one line (what was solved, where
+    // it was written, the number of presses); the presses follow unless written to --out.
     let dir = tempfile::tempdir().unwrap();
     let (start, out) = (dir.path().join("big.pbm"), dir.path().join("presses.pbm"));
     let (start, out) = (start.to_str().unwrap(), out.to_str().unwrap());
@@ -371,15 +372,29 @@ fn random_start_written_to_files_is_not_printed() {
         let o = damier().args(&args).output().unwrap();
         assert!(o.status.success(), "{args:?}");
         let text = String::from_utf8(o.stdout).unwrap();
-        let before_answer = text.lines().take_while(|l| !l.contains("board, nullity")).count();
-        assert_eq!(before_answer, 1 + files.contains(&"--save-start") as usize, "{args:?}:\n{text}");
-        assert!(text.contains("seed 5"), "{text}");
         let v = json(&[&args[..], &["--json"]].concat());
         assert!(v.get("start").is_none(), "{args:?}");
         assert_eq!(v["seed"], 5);
+        let mut lines = text.lines();
+        let summary = lines.next().unwrap();
+        let presses = format!("{} presses", v["press_count"]);
+        assert!(summary.contains("300x300 board, nullity 0: 1 solution"), "{summary}");
+        assert!(summary.contains(&presses), "{summary}");
+        if files.contains(&"--save-start") {
+            let said = format!("random winnable start, seed 5, written to {start}");
+            assert!(summary.starts_with(&said), "{summary}");
+        } else {
+            assert!(!summary.contains("seed 5"), "no file, no seed: {summary}");
+        }
+        let rest: Vec<&str> = lines.collect();
         if files.contains(&"--out") {
-            assert!(text.len() < 400, "{args:?} printed a board:\n{text}");
+            assert!(summary.ends_with(&format!("{presses} written to {out}")), "{summary}");
+            assert!(rest.is_empty(), "{args:?}: one line only:\n{text}");
             assert!(v["presses"].is_null());
+        } else {
+            // The presses are the answer, printed under the line.
+            assert_eq!(rest.len(), 300, "{args:?}");
+            assert!(rest.iter().all(|r| r.len() == 300 && r.bytes().all(|b| b == b'0' || b == b'1')));
         }
     }
     // Without a file, the start is still printed.

@@ -28,7 +28,8 @@ pub struct SolveArgs {
     all_on: Option<String>,
     /// Start from a random WxH board (each light on with probability 1/2; on most sizes most
     /// such boards cannot be solved: add --winnable). The start is printed (and in the JSON)
-    /// unless --save-start, --out or --summary is given: then its seed only.
+    /// unless --save-start, --out or --summary is given: then its seed only. With
+    /// --save-start or --out the text is one line (the start, the files, the presses).
     #[arg(long, value_name = "WxH")]
     random: Option<String>,
     /// With --random: draw a random winnable board (the lights left by random presses on a
