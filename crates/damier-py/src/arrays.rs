@@ -196,7 +196,8 @@ fn columns<T: Copy + Into<i128> + std::fmt::Display>(
             Ok(col) if (col as usize) < n => cols.push(col),
             _ => {
                 return Err(errors::value(format!(
-                    "column {c} (row {row}) is out of range 0..{n} (0-based columns)"
+                    "column {c} (row {row}) is out of range: 0 to {} (0-based columns)",
+                    n.saturating_sub(1)
                 )));
             }
         }

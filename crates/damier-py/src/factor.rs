@@ -24,7 +24,7 @@ pub fn factor<'py>(
     max_steps: i128,
 ) -> PyResult<Bound<'py, PyDict>> {
     let n = u64::try_from(n).map_err(|_| {
-        errors::value(format!("n = {n} is out of range: 2..=18446744073709551615 (2^64 - 1)"))
+        errors::value(format!("n = {n} is out of range: {} is supported", damier::util::range(2, u64::MAX)))
     })?;
     let params = FactorParams { q, eps }.validated().or_raise()?;
     let max_steps = numbers::u64_in("max_steps", max_steps, 0..=u64::MAX)?;

@@ -17,16 +17,15 @@ pub fn u64_in(name: &str, value: i128, range: std::ops::RangeInclusive<u64>) -> 
     match u64::try_from(value) {
         Ok(v) if range.contains(&v) => Ok(v),
         _ => Err(errors::value(format!(
-            "{name} = {value} is out of range: {}..={} is supported",
-            range.start(),
-            range.end()
+            "{name} = {value} is out of range: {} is supported",
+            damier::util::range(*range.start(), *range.end())
         ))),
     }
 }
 
 /// A board side (`usize`, at least 1; the library checks the cell count).
 pub fn side(name: &str, value: i128) -> PyResult<usize> {
-    // Not "1..=18446744073709551615 is supported" (issue 38, section 3).
+    // Not "1 to 2^64 - 1 is supported": a side is bounded by the cell count (issue 38, section 3).
     if value < 1 {
         return Err(errors::value(format!("{name} = {value} is out of range: a side is at least 1")));
     }

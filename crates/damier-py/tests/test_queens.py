@@ -86,10 +86,10 @@ def test_estimate_returns_the_clis_record():
         (lambda: queens.solve(10**9 + 1), "is too large"),
         (lambda: queens.solve(10**8 + 1, method="local"), "too large for local search"),
         (lambda: queens.check([]), "empty placement"),
-        (lambda: queens.check([0, 5]), "column 5 (row 1) is out of range 0..2"),
+        (lambda: queens.check([0, 5]), "column 5 (row 1) is out of range: 0 to 1 (0-based columns)"),
         (lambda: queens.check([[0, 1], [1, 0]]), "must be a 1-D array"),
-        (lambda: queens.estimate(3), "n = 3 is out of range: 4..=28"),
-        (lambda: queens.solve(8, method="local", seed=-1), "seed = -1 is out of range"),
+        (lambda: queens.estimate(3), "n = 3 is out of range: 4 to 28 is supported"),
+        (lambda: queens.solve(8, method="local", seed=-1), "seed = -1 is out of range: 0 to 2^64 - 1 is supported"),
     ],
 )
 def test_bad_input_raises_value_error(call, message):

@@ -65,8 +65,11 @@ def test_factor_returns_the_clis_record():
 def test_factor_errors():
     with pytest.raises(ValueError, match="nothing to factor: 1 has no factorization"):
         damier.factor(1)
-    with pytest.raises(ValueError, match="out of range"):
+    # Issue 38, section 3: the README's words, not "2..=18446744073709551615 (2^64 - 1)".
+    with pytest.raises(ValueError, match=r"^n = 18446744073709551616 is out of range: 2 to 2\^64 - 1 is supported$"):
         damier.factor(2**64)
+    with pytest.raises(ValueError, match=r"^max_steps = -1 is out of range: 0 to 2\^64 - 1 is supported$"):
+        damier.factor(15, max_steps=-1)
     with pytest.raises(ValueError, match="q = 0 is not a probability"):
         damier.factor(15, q=0.0)
 

@@ -61,7 +61,7 @@ fn lights(a: LightsArgs) -> anyhow::Result<ExitCode> {
     let playable = |w: usize, h: usize| {
         anyhow::ensure!(
             (1..=MAX_SIDE).contains(&w) && (1..=MAX_SIDE).contains(&h),
-            "board {w}x{h} cannot be played here: each side must be in 1..={MAX_SIDE}"
+            "board {w}x{h} cannot be played here: each side must be 1 to {MAX_SIDE}"
         );
         Ok(())
     };
@@ -107,7 +107,7 @@ fn walk(a: WalkArgs) -> anyhow::Result<ExitCode> {
     };
     anyhow::ensure!(
         (1..=MAX_SIDE).contains(&rows) && (1..=MAX_SIDE).contains(&cols),
-        "board {rows} x {cols} cannot be played here: each side must be in 1..={MAX_SIDE}"
+        "board {rows} x {cols} cannot be played here: each side must be 1 to {MAX_SIDE}"
     );
     let board = damier::walk::board_size(rows, cols)?;
     tui::require_terminal("play walk")?;

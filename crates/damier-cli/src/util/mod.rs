@@ -62,9 +62,8 @@ pub fn parse_sizes(
                 s.trim().parse::<u32>().with_context(|| format!("{flag} {spec:?}: {s:?} is not a {noun}"))?;
             anyhow::ensure!(
                 range.contains(&v),
-                "{flag} {spec:?}: {v} is out of range: {}..={} is supported",
-                range.start(),
-                range.end()
+                "{flag} {spec:?}: {v} is out of range: {} is supported",
+                damier::util::range(u64::from(*range.start()), u64::from(*range.end()))
             );
             Ok(v)
         };
@@ -103,7 +102,7 @@ mod tests {
         assert_eq!(err("8,,9"), "--bits \"8,,9\": empty item (expected A..B or a list of sizes)");
         assert_eq!(err("8..x"), "--bits \"8..x\": \"x\" is not a size in bits");
         assert_eq!(err("9..8"), "--bits \"9..8\": empty range 9..8");
-        assert_eq!(err("5..8"), "--bits \"5..8\": 5 is out of range: 6..=64 is supported");
-        assert_eq!(err("65"), "--bits \"65\": 65 is out of range: 6..=64 is supported");
+        assert_eq!(err("5..8"), "--bits \"5..8\": 5 is out of range: 6 to 64 is supported");
+        assert_eq!(err("65"), "--bits \"65\": 65 is out of range: 6 to 64 is supported");
     }
 }

@@ -410,3 +410,24 @@ fn printed_numbers_follow_the_readme_rule() {
         assert!(numbers_breaking_the_rule(&text).is_empty(), "{text}");
     }
 }
+
+/// Issue 38, section 3: ranges in messages read as the README writes them ("2 to 2^64 - 1"),
+/// not as Rust writes them (`2..=18446744073709551615`), whether the CLI or the library
+/// words the message.
+#[test]
+fn ranges_in_messages_read_as_words() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["factor", "-7"], "give a number in 2 to 2^64 - 1"),
+        (&["factor", "sweep", "--bits", "5..8", "--samples", "1"], "5 is out of range: 6 to 64 is supported"),
+        (&["automaton", "run", "-n", "0"], "is out of range: 1 to "),
+        (&["queens", "count", "9", "--share", "3/2"], "K must be 1 to 2"),
+        (&["play", "lights", "500x500"], "each side must be 1 to 60"),
+    ];
+    for (args, says) in cases {
+        let err = fails_with(args, 2);
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains("..=") && !err.contains("18446744073709551615"), "{args:?}: {err}");
+    }
+    let help = stdout_of(&["factor", "--help"]);
+    assert!(help.contains("2 to 2^64 - 1") && !help.contains("..="), "{help}");
+}

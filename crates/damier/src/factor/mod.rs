@@ -111,7 +111,7 @@ pub enum FactorError {
         lb: usize,
     },
     /// A sweep size outside the supported range.
-    #[error("semiprime size {0} bits is out of range: 6..=64 is supported")]
+    #[error("semiprime size {0} bits is out of range: 6 to 64 is supported")]
     Bits(u32),
     /// Cancelled.
     #[error("interrupted")]

@@ -45,7 +45,7 @@ pub enum PlacementError {
         token: String,
     },
     /// A column is outside `1..=n`.
-    #[error("column {column} (row {row}) is out of range 1..={n}")]
+    #[error("column {column} (row {row}) is out of range: 1 to {n}")]
     OutOfRange {
         /// 1-based row.
         row: usize,

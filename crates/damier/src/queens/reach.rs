@@ -98,7 +98,7 @@ fn past_u64(n: u32) -> String {
     if known::total_fits_u64(n) {
         String::new()
     } else {
-        format!(", and its total would not fit the 64-bit count ({} at most)", u64::MAX)
+        format!(", and its total would not fit the 64-bit count ({} at most)", crate::util::bound(u64::MAX))
     }
 }
 

@@ -2,7 +2,7 @@
 //! Python package, the benchmark report): not part of any puzzle's API, as regex-automata's
 //! `util` is not. The operating system's figures (a thread's CPU time, the memory available
 //! and total) and the one builder of thread pools; [`number`], the one format of a measured
-//! quantity in messages and text tables; FNV-1a ([`Fnv1a`], [`fnv1a`]), the hash of the
+//! quantity in messages and text tables, and [`range`] of an integer range in them; FNV-1a ([`Fnv1a`], [`fnv1a`]), the hash of the
 //! library's fingerprints and checksums, whose output is part of on-disk formats.
 //!
 //! ```
@@ -19,4 +19,4 @@ mod text;
 
 pub use hash::{Fnv1a, fnv1a};
 pub use system::{available_memory, thread_cpu_seconds, thread_pool, total_memory};
-pub use text::number;
+pub use text::{bound, number, range};

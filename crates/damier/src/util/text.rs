@@ -30,6 +30,22 @@ pub fn number(v: f64) -> String {
     format!("{}e{exponent}", trimmed(mantissa))
 }
 
+/// An integer bound in a message: exact, but the type limits by name (`2^64 - 1`, not
+/// `18446744073709551615`; issue 38, section 3).
+pub fn bound(v: u64) -> String {
+    match v {
+        u64::MAX => "2^64 - 1".into(),
+        v if v == u64::from(u32::MAX) => "2^32 - 1".into(),
+        v => v.to_string(),
+    }
+}
+
+/// An inclusive range of integers in a message, as the README writes it: `2 to 2^64 - 1`,
+/// `1 to 1024` (not Rust's `2..=18446744073709551615`).
+pub fn range(low: u64, high: u64) -> String {
+    format!("{} to {}", bound(low), bound(high))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -53,5 +69,13 @@ mod tests {
         for (v, s) in cases {
             assert_eq!(number(v), s, "{v}");
         }
+    }
+
+    #[test]
+    fn ranges_read_as_words() {
+        assert_eq!(range(2, u64::MAX), "2 to 2^64 - 1");
+        assert_eq!(range(1, u64::from(u32::MAX)), "1 to 2^32 - 1");
+        assert_eq!(range(4, 28), "4 to 28");
+        assert_eq!(bound(0), "0");
     }
 }

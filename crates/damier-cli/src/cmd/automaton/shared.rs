@@ -63,7 +63,7 @@ pub(crate) fn eta_for(models: &[Model], eta: Option<f64>) -> anyhow::Result<Opti
 /// The help of `--eta` in every command that runs the automaton.
 pub(crate) fn eta_help() -> String {
     format!(
-        "Model 2: probability of a uniform destination [default: {}] [range: 0..=1]; refused \
+        "Model 2: probability of a uniform destination [default: {}] [range: 0 to 1]; refused \
          when no model of the run uses it (models 1 and 3 do not)",
         engine::DEFAULT_ETA
     )
@@ -73,7 +73,7 @@ pub(crate) fn eta_help() -> String {
 pub(super) fn check_n(model: engine::Model, n: u32) -> anyhow::Result<()> {
     anyhow::ensure!(
         (1..=model.max_n()).contains(&n),
-        "n = {n} is out of range: 1..={} is supported for {} (the board must fit in memory)",
+        "n = {n} is out of range: 1 to {} is supported for {} (the board must fit in memory)",
         model.max_n(),
         model.label()
     );

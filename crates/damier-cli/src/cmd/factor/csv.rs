@@ -126,7 +126,7 @@ impl TryFrom<SweepRow> for (SweepSample, Option<SweepSetting>) {
             return Err(Invalid::column("eps", format!("{v} is not a probability in (0, 1]")));
         }
         if !(1..=64).contains(&r.bits) {
-            return Err(Invalid::column("bits", format!("{} is not a size in bits (1..=64)", r.bits)));
+            return Err(Invalid::column("bits", format!("{} is not a size in bits (1 to 64)", r.bits)));
         }
         let (n, p, q) = (r.n, r.p, r.q);
         if p.checked_mul(q) != Some(n) || p > q {

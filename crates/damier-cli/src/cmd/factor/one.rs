@@ -16,7 +16,7 @@ use super::shared::{ParamArgs, parse_n};
 /// One run on N.
 #[derive(Debug, Args)]
 pub(super) struct OneArgs {
-    /// The number to factor, 2..=18446744073709551615 (2^64 - 1).
+    /// The number to factor, 2 to 2^64 - 1 (18446744073709551615).
     #[arg(value_name = "N")]
     n: Option<String>,
     /// Generator seed [default: picked from the OS and printed].

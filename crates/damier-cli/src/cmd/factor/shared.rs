@@ -31,10 +31,10 @@ pub(super) fn parse_n(text: &str) -> anyhow::Result<u64> {
         && !rest.is_empty()
         && rest.bytes().all(|b| b.is_ascii_digit())
     {
-        anyhow::bail!("N = {t} is negative: give a number in 2..={}", u64::MAX);
+        anyhow::bail!("N = {t} is negative: give a number in {}", damier::util::range(2, u64::MAX));
     }
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        anyhow::bail!("N = {t} is too large: at most 2^64 - 1 = {} is supported", u64::MAX);
+        anyhow::bail!("N = {t} is too large: at most 2^64 - 1 ({}) is supported", u64::MAX);
     }
     anyhow::bail!("N = {text:?} is not a whole number (decimal digits expected)")
 }

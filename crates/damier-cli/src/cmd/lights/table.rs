@@ -88,7 +88,7 @@ pub(super) fn table(a: TableArgs) -> anyhow::Result<ExitCode> {
     let n = a.to as usize;
     let control = interrupt::control();
     let bar = Progress::sized(a.to >= LONG_TABLE_FROM, control, (n as u64 + 2) / 2, "lights table", || {
-        format!("the nullities of the L x L boards, L = 2..={n}")
+        format!("the nullities of the L x L boards, L = 2 to {n}")
     });
     let table = lights::sizes::square_table(n, control)?;
     drop(bar);

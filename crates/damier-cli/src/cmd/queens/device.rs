@@ -91,7 +91,7 @@ pub(super) fn plan(r: &mut Run, device: Device, kernel: Kernel) -> anyhow::Resul
     anyhow::ensure!(
         (damier::queens::count::tasks::MIN_TASK_N..=damier::queens::count::tasks::MAX_TASK_N)
             .contains(&r.plan.n),
-        "--device {} counts the task list: n in {}..={}",
+        "--device {} counts the task list: n = {} to {}",
         if device == Device::Gpu { "gpu" } else { "all" },
         damier::queens::count::tasks::MIN_TASK_N,
         damier::queens::count::tasks::MAX_TASK_N

@@ -61,7 +61,7 @@ fn check(line: Line) -> Result<Measurement, Invalid> {
     }
     if !N_RANGE.contains(&line.n) {
         let (low, high) = (N_RANGE.start(), N_RANGE.end());
-        return Err(Invalid::column("n", format!("{} is outside {low}..={high}", line.n)));
+        return Err(Invalid::column("n", format!("{} is outside {low} to {high}", line.n)));
     }
     let metric = match line.metric.as_str() {
         "cpu_seconds" => Metric::CpuSeconds,

@@ -80,7 +80,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let long = a.to >= 16 || a.naive_max.min(a.to) >= 13 || floor_ms >= 5_000;
         let _bar = Progress::sized(long, steps, u64::from(sizes), "queens timing", || {
             format!(
-                "timing the fast counter for n = {}..={} and the naive one to n = {}, each for at least {} ms",
+                "timing the fast counter for n = {} to {} and the naive one to n = {}, each for at least {} ms",
                 a.from,
                 a.to,
                 a.naive_max.min(a.to),

@@ -33,7 +33,7 @@ pub enum CountError {
     /// A sum of counts (shares, tasks) larger than a count holds: refused, never wrapped.
     #[error(
         "the counts add up to {total}, more than the largest total a count holds ({max}): a share or task is counted wrong, or n is past q(28)",
-        max = u64::MAX
+        max = crate::util::bound(u64::MAX)
     )]
     TotalTooLarge {
         /// The sum, exact.

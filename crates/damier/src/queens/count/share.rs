@@ -16,10 +16,10 @@ pub enum ShareError {
     #[error("share count {0:?} is not a positive integer")]
     BadCount(String),
     /// `M` is 0 or above [`MAX_SHARES`].
-    #[error("the share count must be in 1..={MAX_SHARES}")]
+    #[error("the share count must be 1 to {MAX_SHARES}")]
     CountOutOfRange,
     /// `K` is 0 or above `M`.
-    #[error("share {k} of {m}: K must be in 1..={m}")]
+    #[error("share {k} of {m}: K must be 1 to {m}")]
     IndexOutOfRange {
         /// The 1-based share given.
         k: u32,

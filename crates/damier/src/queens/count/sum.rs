@@ -56,7 +56,7 @@ pub enum SumError {
     #[error("no share report given")]
     Empty,
     /// A share count outside `1..=MAX_SHARES`.
-    #[error("{0} shares: the share count must be in 1..={MAX_SHARES}")]
+    #[error("{0} shares: the share count must be 1 to {MAX_SHARES}")]
     ShareCount(u32),
     /// Shares of two different splits.
     #[error("shares of different counts: n = {n}, {shares} shares and n = {other_n}, {other_shares} shares")]
@@ -179,7 +179,7 @@ mod tests {
     fn bad_sets_of_shares_are_refused() {
         let e = |s: &[ShareCount]| sum_shares(s).unwrap_err().to_string();
         assert_eq!(e(&[]), "no share report given");
-        assert!(e(&[share(8, 1, 0, 1)]).contains("the share count must be in"));
+        assert!(e(&[share(8, 1, 0, 1)]).contains("the share count must be 1 to"));
         assert!(e(&[share(8, 1, 2, 40), share(9, 2, 2, 52)]).starts_with("shares of different counts"));
         assert_eq!(e(&[share(8, 3, 2, 40)]), "share 3 of 2 is out of range");
         assert_eq!(e(&[share(8, 1, 2, 40), share(8, 1, 2, 40)]), "share 1 of 2 is given twice");

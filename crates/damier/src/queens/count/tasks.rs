@@ -95,7 +95,7 @@ impl TaskEngine {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TaskError {
     /// n has no task list.
-    #[error("n = {0} has no task list: tasks are defined for n in {MIN_TASK_N}..={MAX_TASK_N}")]
+    #[error("n = {0} has no task list: tasks are defined for n = {MIN_TASK_N} to {MAX_TASK_N}")]
     OutOfRange(u32),
     /// The engine cannot run tasks of this n on this build.
     #[error("the {} engine cannot run tasks of n = {n} yet (it runs n <= {max})", engine.name())]
