@@ -1,7 +1,10 @@
 //! The automaton's live view: queens, the signals of every cell, steps per second. Model 3
 //! shows its extra state: conflict counts (an arrow, bold red for 2 or more), the two waves
 //! (the digits left and right of the cell: the least danger seen on that side of the row),
-//! each cell's danger in the counts view, and walking queens in magenta.
+//! each cell's danger in the counts view, and walking queens in magenta. Boards too large for
+//! one cell per character (from n = [`BLOCKS_N`]) start in the blocks view: two characters per
+//! square block of cells, shaded by the block's density of queens and coloured by the share of
+//! them that are in conflict, with the step counter and the conflicts left beside.
 //!
 //! Runs the library's [`Automaton`] itself, so a seed gives the trajectory of
 //! `damier automaton run` with the same seed, step for step.
@@ -26,6 +29,12 @@ const ARROWS: [char; 8] = ['↑', '↗', '→', '↘', '↓', '↙', '←', '↖
 /// Width of the status panel beside the board.
 const PANEL: u16 = 30;
 
+/// Smallest side shown in the blocks view when the watch starts.
+pub const BLOCKS_N: u32 = 64;
+
+/// Shades of a block, by its density of queens (none, then quarters of the block's side).
+const SHADES: [&str; 5] = ["··", "░░", "▒▒", "▓▓", "██"];
+
 /// How cells are drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CellView {
@@ -33,6 +42,55 @@ pub enum CellView {
     Arrows,
     /// 2 characters: the queen, or the number of signals in colour.
     Counts,
+    /// 2 characters per square block of cells, as many cells a block as the board needs to
+    /// fit the terminal: shaded by the block's density of queens, green when none of them is
+    /// in conflict, yellow when some are, red when half or more are.
+    Blocks,
+}
+
+/// Per block of `side` x `side` cells (row-major, `ceil(n / side)` blocks a side): the queens
+/// in it and how many of them share a column or diagonal with another queen.
+pub fn block_density(a: &Automaton, side: usize) -> Vec<(u32, u32)> {
+    let n = a.n() as usize;
+    let side = side.max(1);
+    let blocks = n.div_ceil(side);
+    let mut queens: Vec<(usize, usize, u32)> = Vec::new();
+    match a.model3() {
+        // one queen per row: O(n)
+        Some(b) => queens.extend(b.columns().iter().enumerate().map(|(y, &x)| (x as usize, y, 1))),
+        None => {
+            for y in 0..n {
+                for x in 0..n {
+                    let k = a.count(x, y);
+                    if k > 0 {
+                        queens.push((x, y, k));
+                    }
+                }
+            }
+        }
+    }
+    // queens per column, diagonal x - y + n - 1 and anti-diagonal x + y
+    let mut lines = vec![0u32; n + 2 * (2 * n).saturating_sub(1)];
+    let line_ids = |x: usize, y: usize| [x, n + x + n - 1 - y, 3 * n - 1 + x + y];
+    for &(x, y, k) in &queens {
+        for l in line_ids(x, y) {
+            lines[l] += k;
+        }
+    }
+    let mut out = vec![(0, 0); blocks * blocks];
+    for &(x, y, k) in &queens {
+        let cell = &mut out[y / side * blocks + x / side];
+        cell.0 += k;
+        if k > 1 || line_ids(x, y).iter().any(|&l| lines[l] > 1) {
+            cell.1 += k;
+        }
+    }
+    out
+}
+
+/// Side of the square blocks that fit an `n` x `n` board into `cols` x `rows` blocks.
+fn block_side(n: usize, cols: u16, rows: u16) -> usize {
+    n.div_ceil(usize::from(cols.min(rows)).max(1)).max(1)
 }
 
 /// The live view's state.
@@ -48,7 +106,11 @@ impl Watch {
     /// A view of `automaton`, paused or running at `speed` updates per second (rounded to
     /// the nearest offered speed).
     pub fn new(automaton: Automaton, speed: u64, paused: bool) -> Watch {
-        let view = if automaton.n() <= 12 { CellView::Arrows } else { CellView::Counts };
+        let view = match automaton.n() {
+            ..=12 => CellView::Arrows,
+            n if n < BLOCKS_N => CellView::Counts,
+            _ => CellView::Blocks,
+        };
         let solved_at = automaton.is_solution().then(|| automaton.steps());
         Watch { automaton, pace: Pace::new(speed, paused), view, solved_at }
     }
@@ -73,8 +135,41 @@ impl Watch {
     fn cell_size(&self) -> (u16, u16) {
         match self.view {
             CellView::Arrows => (4, 3),
-            CellView::Counts => (2, 1),
+            CellView::Counts | CellView::Blocks => (2, 1),
         }
+    }
+
+    /// Width and height of the board's inside in the blocks view, in blocks, for a screen
+    /// `area`.
+    fn blocks_fit(area: Rect) -> (u16, u16) {
+        (area.width.saturating_sub(PANEL + 2) / 2, area.height.saturating_sub(2))
+    }
+
+    /// The blocks view: `cols` x `rows` blocks at most.
+    fn block_lines(&self, cols: u16, rows: u16) -> Vec<Line<'static>> {
+        let n = self.automaton.n() as usize;
+        let side = block_side(n, cols, rows);
+        let blocks = n.div_ceil(side);
+        let density = block_density(&self.automaton, side);
+        density
+            .chunks(blocks)
+            .map(|row| {
+                Line::from(
+                    row.iter()
+                        .map(|&(q, c)| {
+                            let shade = SHADES[(q as usize * 4).div_ceil(side).min(4)];
+                            let colour = match (q, c) {
+                                (0, _) => Color::DarkGray,
+                                (_, 0) => Color::Green,
+                                (q, c) if 2 * c < q => Color::Yellow,
+                                _ => Color::Red,
+                            };
+                            Span::styled(shade, Style::default().fg(colour))
+                        })
+                        .collect::<Vec<_>>(),
+                )
+            })
+            .collect()
     }
 
     fn board_lines(&self) -> Vec<Line<'static>> {
@@ -136,6 +231,7 @@ impl Watch {
                     }
                 }
             }
+            CellView::Blocks => unreachable!("drawn by block_lines"),
             CellView::Counts => {
                 for y in 0..n {
                     let mut spans = Vec::new();
@@ -160,7 +256,8 @@ impl Watch {
         lines
     }
 
-    fn status_lines(&self) -> Vec<Line<'static>> {
+    /// The panel; `fit`: the blocks the board may hold ([`Watch::blocks_fit`]).
+    fn status_lines(&self, fit: (u16, u16)) -> Vec<Line<'static>> {
         let a = &self.automaton;
         let p = a.params();
         let state = match (self.solved_at, self.pace.paused) {
@@ -183,6 +280,7 @@ impl Watch {
             Line::from(""),
             Line::from(format!("steps {}", a.steps())),
             Line::from(format!("moves {}", a.moves())),
+            Line::from(format!("conflicts left {}", a.conflicts())),
             Line::from(format!("speed {}/s", self.pace.per_second())),
             Line::from(format!("rate  {}/s", crate::util::number(self.pace.rate))),
             Line::from(""),
@@ -194,14 +292,26 @@ impl Watch {
         if a.is_solution() && a.is_absorbing() {
             lines.push(Line::from("absorbing: nothing can move"));
         }
-        if a.model3().is_some() {
+        if self.view == CellView::Blocks {
+            let side = block_side(a.n() as usize, fit.0, fit.1);
+            lines.extend(
+                [
+                    String::new(),
+                    format!("blocks of {side} x {side} cells"),
+                    "shade: queens in the block".to_string(),
+                    "green: no conflict".to_string(),
+                    "yellow / red: some / half".to_string(),
+                ]
+                .map(|s| Line::styled(s, Style::default().fg(Color::Gray))),
+            );
+        } else if a.model3().is_some() {
             lines.extend(
                 ["", "arrows: counts (red: 2+)", "side digits: waves", "numbers: danger", "magenta: walking"]
                     .map(|s| Line::styled(s, Style::default().fg(Color::Gray))),
             );
         }
         lines.extend(
-            ["", "space pause/run", "+ / -  speed", ".  one step", "v  arrows/counts", "q  quit"]
+            ["", "space pause/run", "+ / -  speed", ".  one step", "v  arrows/counts/blocks", "q  quit"]
                 .map(|s| Line::styled(s, Style::default().fg(Color::Gray))),
         );
         lines
@@ -233,6 +343,9 @@ fn signal_style(count: u32) -> Style {
 
 impl App for Watch {
     fn min_size(&self) -> (u16, u16) {
+        if self.view == CellView::Blocks {
+            return (2 + 2 * 8 + PANEL, 24);
+        }
         let (cw, ch) = self.cell_size();
         let n = self.automaton.n() as u16;
         (n.saturating_mul(cw).saturating_add(2 + PANEL), n.saturating_mul(ch).max(18).saturating_add(2))
@@ -240,16 +353,24 @@ impl App for Watch {
 
     fn draw(&self, frame: &mut Frame, area: Rect) {
         let (cw, _) = self.cell_size();
-        let board_w = (self.automaton.n() as u16).saturating_mul(cw).saturating_add(2);
+        let (cols, rows) = Watch::blocks_fit(area);
+        let n = self.automaton.n() as usize;
+        let board_w = match self.view {
+            CellView::Blocks => {
+                (n.div_ceil(block_side(n, cols, rows)) as u16).saturating_mul(2).saturating_add(2)
+            }
+            _ => (n as u16).saturating_mul(cw).saturating_add(2),
+        };
         let [board, panel, _] =
             Layout::horizontal([Constraint::Length(board_w), Constraint::Length(PANEL), Constraint::Min(0)])
                 .areas(area);
+        let lines = match self.view {
+            CellView::Blocks => self.block_lines(cols, rows),
+            _ => self.board_lines(),
+        };
+        frame.render_widget(Paragraph::new(lines).block(Block::bordered().title(" queens ")), board);
         frame.render_widget(
-            Paragraph::new(self.board_lines()).block(Block::bordered().title(" queens ")),
-            board,
-        );
-        frame.render_widget(
-            Paragraph::new(self.status_lines()).block(Block::bordered().title(" automaton ")),
+            Paragraph::new(self.status_lines((cols, rows))).block(Block::bordered().title(" automaton ")),
             panel,
         );
     }
@@ -267,7 +388,8 @@ impl App for Watch {
             KeyCode::Char('v') => {
                 self.view = match self.view {
                     CellView::Arrows => CellView::Counts,
-                    CellView::Counts => CellView::Arrows,
+                    CellView::Counts => CellView::Blocks,
+                    CellView::Blocks => CellView::Arrows,
                 }
             }
             _ => {}
@@ -342,6 +464,54 @@ mod tests {
     fn small_terminal_gets_a_message() {
         let w = watch(Model::Pair, 8, 1);
         assert!(screen(&w, 30, 10).contains("Terminal too small"));
+    }
+
+    /// Issue 40 §3: per block, the queens and those sharing a line, against a pairwise
+    /// count; blocks of one cell are the queen counts themselves.
+    #[test]
+    fn block_density_counts_queens_and_queens_in_conflict() {
+        for (model, n, seed) in [(Model::Row, 100, 1), (Model::Row, 37, 5), (Model::Pair, 9, 2)] {
+            let a = Automaton::from_seed(&Params::new(model, n).unwrap(), seed).unwrap();
+            let n = n as usize;
+            let queens: Vec<(usize, usize)> =
+                (0..n * n).filter(|&i| a.count(i % n, i / n) > 0).map(|i| (i % n, i / n)).collect();
+            let attacked = |&(x, y): &(usize, usize)| {
+                queens.iter().any(|&(u, v)| (u, v) != (x, y) && (u == x || u.abs_diff(x) == v.abs_diff(y)))
+                    || a.count(x, y) > 1
+            };
+            for side in [1, 7, 10, n] {
+                let blocks = n.div_ceil(side);
+                let d = block_density(&a, side);
+                assert_eq!(d.len(), blocks * blocks);
+                let mut want = vec![(0, 0); blocks * blocks];
+                for q in &queens {
+                    let k = a.count(q.0, q.1);
+                    let b = &mut want[q.1 / side * blocks + q.0 / side];
+                    b.0 += k;
+                    if attacked(q) {
+                        b.1 += k;
+                    }
+                }
+                assert_eq!(d, want, "{model:?} n = {n} side {side}");
+            }
+        }
+    }
+
+    /// Issue 40 §3: a board of 1 000 starts in the blocks view and fits an 80 x 30 terminal,
+    /// with the step counter and the conflicts left.
+    #[test]
+    fn large_boards_are_drawn_in_blocks_with_steps_and_conflicts() {
+        let mut w = watch(Model::Row, 1000, 1);
+        assert_eq!(w.view, CellView::Blocks);
+        let s = screen(&w, 80, 30);
+        assert!(!s.contains("Terminal too small"), "{s}");
+        assert!(s.contains("blocks of 42 x 42 cells"), "{s}");
+        assert!(s.contains(&format!("conflicts left {}", w.automaton().conflicts())), "{s}");
+        w.advance(3);
+        let s = screen(&w, 80, 30);
+        assert!(s.contains("steps 3"), "{s}");
+        assert!(s.contains(&format!("conflicts left {}", w.automaton().conflicts())), "{s}");
+        assert!(s.contains('░') || s.contains('▒'), "{s}");
     }
 
     #[test]

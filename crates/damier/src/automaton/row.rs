@@ -124,9 +124,9 @@ impl Rule {
 }
 
 /// Smallest board side whose generations run their rows on every core when the pool has more
-/// than one thread. Below, a bit-sliced generation (about 130 µs at n = 512 on one core) takes
+/// than one thread. Below, a bit-sliced generation (about 0.1 ms at n = 512 on one core) takes
 /// too little time to share: on the project's 2 cores, 2 threads cost as much CPU per update
-/// as one and won no wall time at n = 128 to 384 (docs/automaton.md).
+/// as one or more, with no consistent wall-time gain, at n = 128 to 384 (docs/automaton.md).
 pub const PARALLEL_N: usize = 512;
 
 /// Fewest rows a core takes at a time in a parallel generation.
