@@ -94,10 +94,16 @@ pub struct Ratio {
     pub n: u32,
     /// damier's vector unit.
     pub isa: String,
-    /// The other program and its build (the fastest one at this n).
+    /// The other program and its build (the fastest one at this n), as the CSV names them.
     pub other: String,
     /// damier's CPU seconds over the other program's.
     pub ratio: f64,
+    /// The other program, as the CSV names it (for a front end to word it; in `other`).
+    #[serde(skip)]
+    pub other_program: String,
+    /// The other program's build, as the CSV names it (in `other`).
+    #[serde(skip)]
+    pub other_isa: String,
 }
 
 /// The measurements and the ratios (the JSON of `damier queens speed`).
@@ -121,18 +127,25 @@ impl SpeedTable {
 /// The ratios damier / other program, per n and damier vector unit, where both measured the
 /// whole count's CPU time (the other program's fastest build at that n).
 fn ratios(rows: &[Measurement]) -> Vec<Ratio> {
-    let mut best_other: BTreeMap<u32, (f64, String)> = BTreeMap::new();
+    let mut best_other: BTreeMap<u32, &Measurement> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.whole_count() && r.program != "damier") {
-        let e = best_other.entry(r.n).or_insert((f64::INFINITY, String::new()));
-        if r.value < e.0 {
-            *e = (r.value, format!("{} {}", r.program, r.isa));
+        let e = best_other.entry(r.n).or_insert(r);
+        if r.value < e.value {
+            *e = r;
         }
     }
     rows.iter()
         .filter(|r| r.whole_count() && r.program == "damier")
         .filter_map(|r| {
-            let (other, name) = best_other.get(&r.n)?;
-            Some(Ratio { n: r.n, isa: r.isa.clone(), other: name.clone(), ratio: r.value / other })
+            let other = best_other.get(&r.n)?;
+            Some(Ratio {
+                n: r.n,
+                isa: r.isa.clone(),
+                other: format!("{} {}", other.program, other.isa),
+                ratio: r.value / other.value,
+                other_program: other.program.clone(),
+                other_isa: other.isa.clone(),
+            })
         })
         .collect()
 }

@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 use damier_bench::speed::{Measurement, Metric, Source, SpeedTable};
 
+use crate::report::queens::{OTHER_COUNTER, OTHER_COUNTER_NOTE, program_and_build};
 use crate::util::chart::{self, Axis, Chart, Curve, Interval, Point, Scale};
 use crate::util::csv_file::{self, Invalid};
 use crate::util::output::{self, Report};
@@ -115,7 +116,7 @@ fn panels(rows: &[Measurement]) -> (Vec<Curve>, Vec<Curve>) {
     }
     let curve = |program: &str, isa: &str, source: Source, mut points: Vec<Point>| {
         points.sort_by(|a, b| a.x.total_cmp(&b.x));
-        let who = legend_name(program, isa);
+        let who = program_and_build(program, isa);
         let name = match source {
             Source::Measured => format!("{who}, whole counts"),
             Source::Estimate => format!("{who}, estimated from timed tasks"),
@@ -129,24 +130,6 @@ fn panels(rows: &[Measurement]) -> (Vec<Curve>, Vec<Curve>) {
         })
         .unzip()
 }
-
-/// A curve's program in words a reader of the figure knows: the CSV's `anchor native` (a
-/// term of docs/performance.md) is the other counter built for this CPU (issue 38, section 3).
-fn legend_name(program: &str, isa: &str) -> String {
-    if program != ANCHOR {
-        return format!("{program} {isa}");
-    }
-    let build = match isa {
-        "native" => "built for this CPU".to_string(),
-        "haswell" => "built for AVX2".to_string(),
-        "portable" => "built without vector units".to_string(),
-        other => format!("built with -march={other}"),
-    };
-    format!("fastest other counter (C++), {build}")
-}
-
-/// The CSV's name of the other counter, which the second subtitle line names.
-const ANCHOR: &str = "anchor";
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(p) = &a.plot {
@@ -170,12 +153,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let file =
             a.csv.file_name().map_or_else(|| a.csv.display().to_string(), |f| f.to_string_lossy().into());
         let mut subtitle = vec![format!("{dates}, same machine for every program (see {file})")];
-        if rows.iter().any(|r| r.program == ANCHOR) {
-            subtitle.push(
-                "fastest other counter: the fastest public n-queens counter known to us, \
-                 EvgenyKluev/N-Queens-Count-Sol (C++20, meet in the middle)"
-                    .into(),
-            );
+        if rows.iter().any(|r| r.program == OTHER_COUNTER) {
+            subtitle.push(OTHER_COUNTER_NOTE.into());
         }
         let times = Chart {
             title: "n queens: CPU time to count q(n), one core".into(),

@@ -11,7 +11,7 @@ mod table;
 pub(crate) use estimate::print_estimate;
 pub(crate) use estimate::warn_about_the_sample;
 pub(crate) use placement::{DrawnText, WitnessCheck};
-pub(crate) use table::Table;
+pub(crate) use table::{OTHER_COUNTER, OTHER_COUNTER_NOTE, Table, program_and_build};
 
 /// Boards are drawn up to this size by default; wider ones do not fit a terminal.
 pub(crate) const BOARD_MAX: u32 = 32;

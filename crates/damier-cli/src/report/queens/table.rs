@@ -33,10 +33,51 @@ impl Report for Table {
     }
 }
 
+/// The CSV's name of the other counter (docs/figures/counting_speed.csv; old files keep it):
+/// printed in words, since only docs/performance.md defined it (issue 38, section 3).
+pub(crate) const OTHER_COUNTER: &str = "anchor";
+
+/// What the other counter is, under the speed table and in the figure's subtitle.
+pub(crate) const OTHER_COUNTER_NOTE: &str = "fastest other counter: the fastest public n-queens counter known to us, \
+     EvgenyKluev/N-Queens-Count-Sol (C++20, meet in the middle)";
+
+/// A program of the speed table in words: the other counter by what it is, any other by its
+/// CSV name.
+pub(crate) fn program_words(program: &str) -> &str {
+    if program == OTHER_COUNTER { "fastest other counter (C++)" } else { program }
+}
+
+/// A program's build in words: the other counter's compiler target (`native` is "built for
+/// this CPU"), damier's vector unit as named.
+pub(crate) fn build_words(program: &str, isa: &str) -> String {
+    if program != OTHER_COUNTER {
+        return isa.to_string();
+    }
+    match isa {
+        "native" => "built for this CPU".to_string(),
+        "haswell" => "built for AVX2".to_string(),
+        "portable" => "built without vector units".to_string(),
+        other => format!("built with -march={other}"),
+    }
+}
+
+/// A program and its build in one label (the figure's legend, the ratios' lines).
+pub(crate) fn program_and_build(program: &str, isa: &str) -> String {
+    if program == OTHER_COUNTER {
+        format!("{}, {}", program_words(program), build_words(program, isa))
+    } else {
+        format!("{program} {isa}")
+    }
+}
+
 impl Report for SpeedTable {
     fn print_text(&self) -> anyhow::Result<()> {
+        let program_width =
+            self.rows.iter().map(|r| program_words(&r.program).len()).max().unwrap_or(0).max(7);
+        let build_width =
+            self.rows.iter().map(|r| build_words(&r.program, &r.isa).len()).max().unwrap_or(0).max(5);
         outln!(
-            "{:>3}  {:<16} {:<10} {:<16} {:>12}  {:<9} {}",
+            "{:>3}  {:<16} {:<program_width$} {:<build_width$} {:>12}  {:<9} {}",
             "n",
             "metric",
             "program",
@@ -55,10 +96,10 @@ impl Report for SpeedTable {
                 Source::Estimate => "estimate",
             };
             outln!(
-                "{:>3}  {metric:<16} {:<10} {:<16} {:>12}  {source:<9} {}",
+                "{:>3}  {metric:<16} {:<program_width$} {:<build_width$} {:>12}  {source:<9} {}",
                 r.n,
-                r.program,
-                r.isa,
+                program_words(&r.program),
+                build_words(&r.program, &r.isa),
                 number(r.value),
                 r.date
             )?;
@@ -66,8 +107,12 @@ impl Report for SpeedTable {
         if !self.ratios.is_empty() {
             outln!("damier's CPU time over the other program's fastest, whole counts:")?;
             for r in &self.ratios {
-                outln!("{:>3}  {:<10} {}x  ({})", r.n, r.isa, number(r.ratio), r.other)?;
+                let other = program_and_build(&r.other_program, &r.other_isa);
+                outln!("{:>3}  {:<10} {:>7}x  ({other})", r.n, r.isa, number(r.ratio))?;
             }
+        }
+        if self.rows.iter().any(|r| r.program == OTHER_COUNTER) {
+            outln!("{OTHER_COUNTER_NOTE}")?;
         }
         Ok(())
     }
