@@ -6,7 +6,8 @@
 //! `automaton growth/sweep/scale`, `factor sweep`; by their size ([`Progress::sized`]) large
 //! `lights table`, `walk count`, `queens timing` and `queens bench` runs) say they are alive
 //! on a terminal or not: a
-//! line when they start (what they do), then on a terminal the bar, off it a line of progress
+//! line when they start (what they do, and their projected time where the command can project
+//! it from its size: [`projected`]), then on a terminal the bar, off it a line of progress
 //! at most every [`LINE_EVERY`], and a line at the end (issue 38, section 6). `--quiet`
 //! silences every bar and line ([`set_quiet`]).
 //!
@@ -256,6 +257,12 @@ impl Drop for Progress {
     }
 }
 
+/// A start line's projected time, from the figures measured for the command (a release build
+/// on 2 loaded cores): "about 13 s (as measured on 2 loaded cores, release build)".
+pub fn projected(seconds: f64) -> String {
+    format!("about {} s (as measured on 2 loaded cores, release build)", crate::util::number(seconds))
+}
+
 /// "12 of 200 done after 61 s, about 950 s left"; "running for 61 s" without units of work.
 fn how_far(done: u64, total: u64, elapsed: Duration) -> String {
     let seconds = elapsed.as_secs_f64();
@@ -280,5 +287,10 @@ mod tests {
         assert_eq!(how_far(0, 40, Duration::from_secs(60)), "0 of 40 done after 60 s");
         assert_eq!(how_far(40, 40, Duration::from_millis(1500)), "40 of 40 done after 1.5 s");
         assert_eq!(how_far(0, 0, Duration::from_secs(60)), "running for 60 s");
+    }
+
+    #[test]
+    fn projected_times_follow_the_number_rule() {
+        assert_eq!(projected(12.62), "about 12.6 s (as measured on 2 loaded cores, release build)");
     }
 }

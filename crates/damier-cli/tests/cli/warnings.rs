@@ -185,6 +185,46 @@ fn large_runs_of_every_command_say_when_they_start_and_end() {
     }
 }
 
+/// Issue 38, section 6: a long run's start line says its projected time. Only `automaton
+/// bench` and the count's cost warning did; `lights table`, `walk count` (brute, fast) and
+/// `queens timing` project theirs from their size (here on small inputs, a test hook making
+/// every sized run a long one).
+#[test]
+fn start_lines_say_the_projected_time() {
+    let runs: &[(&[&str], &str, &str)] = &[
+        (&["lights", "table", "--to", "12", "--json"], "lights table", "L = 2 to 12: about "),
+        (&["walk", "count", "4", "5", "--method", "brute", "--json"], "walk count", "brute method: about "),
+        (&["walk", "count", "40", "40", "--method", "fast", "--json"], "walk count", "fast method: about "),
+        (
+            &[
+                "queens",
+                "timing",
+                "--from",
+                "5",
+                "--to",
+                "6",
+                "--naive-max",
+                "5",
+                "--min-ms",
+                "100",
+                "--json",
+            ],
+            "queens timing",
+            "each for at least 100 ms: at least 0.3 s in all",
+        ),
+    ];
+    for &(args, label, says) in runs {
+        let out = hooked(&[("DAMIER_TEST_ALL_RUNS_LONG", "1")]).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        let start = err.lines().next().unwrap_or("");
+        assert!(start.starts_with(&format!("damier: {label}: ")) && start.contains(says), "{args:?}: {err}");
+        if says.ends_with("about ") {
+            assert!(start.ends_with(" s (as measured on 2 loaded cores, release build)"), "{err}");
+        }
+    }
+}
+
 /// Issue 38, section 6, continued: a model 3 `automaton run` of minutes printed nothing when
 /// piped (its bar was drawn on a terminal only, and `--quiet` did not silence it). Off a
 /// terminal a run that lasts (here at once, a test hook) says how far it is, at most once a

@@ -8,7 +8,8 @@ use damier::lights;
 use crate::report::lights::Kernel;
 use crate::util::OutputPath;
 use crate::util::output::{Report, errln};
-use crate::util::{board_io, interrupt, output, progress::Progress};
+use crate::util::progress::{self, Progress};
+use crate::util::{board_io, interrupt, output};
 
 use super::shared::*;
 
@@ -88,7 +89,9 @@ pub(super) fn table(a: TableArgs) -> anyhow::Result<ExitCode> {
     let n = a.to as usize;
     let control = interrupt::control();
     let bar = Progress::sized(a.to >= LONG_TABLE_FROM, control, (n as u64 + 2) / 2, "lights table", || {
-        format!("the nullities of the L x L boards, L = 2 to {n}")
+        // 1.1 s at 10 000, about L^2.2.
+        let seconds = 1.1 * (n as f64 / 1e4).powf(2.2);
+        format!("the nullities of the L x L boards, L = 2 to {n}: {}", progress::projected(seconds))
     });
     let table = lights::sizes::square_table(n, control)?;
     drop(bar);

@@ -80,11 +80,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let long = a.to >= 16 || a.naive_max.min(a.to) >= 13 || floor_ms >= 5_000;
         let _bar = Progress::sized(long, steps, u64::from(sizes), "queens timing", || {
             format!(
-                "timing the fast counter for n = {} to {} and the naive one to n = {}, each for at least {} ms",
+                "timing the fast counter for n = {} to {} and the naive one to n = {}, each for at least {} ms: \
+                 at least {} s in all",
                 a.from,
                 a.to,
                 a.naive_max.min(a.to),
-                a.min_ms
+                a.min_ms,
+                crate::util::number(floor_ms as f64 / 1e3)
             )
         });
         let min = Duration::from_millis(a.min_ms);

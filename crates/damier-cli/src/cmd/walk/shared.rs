@@ -6,7 +6,7 @@ use damier::board::{Board, Size};
 use damier::walk::{self, Method, Solutions, path};
 
 use crate::util::interrupt;
-use crate::util::progress::Progress;
+use crate::util::progress::{self, Progress};
 
 /// Solver choice on the command line.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -53,9 +53,17 @@ pub(super) fn progress(label: &str, board: Size, method: Method) -> Progress {
         Method::Fast => "fast",
         Method::Poly => "poly",
     };
+    // The projection where the time follows the size alone: brute doubles with each cell,
+    // fast grows about as cells^1.23; rows and poly are left without one.
+    let seconds = match method {
+        Method::Brute => Some(5.7 * 2f64.powi(cells as i32 - 30)),
+        Method::Fast => Some((cells as f64 / f64::from(1u32 << 22)).powf(1.23)),
+        Method::Rows | Method::Poly => None,
+    };
     Progress::sized(long, interrupt::control(), units, label, || {
+        let time = seconds.map_or_else(String::new, |s| format!(": {}", progress::projected(s)));
         format!(
-            "solving the {} x {} board ({cells} cells) by the {engine} method",
+            "solving the {} x {} board ({cells} cells) by the {engine} method{time}",
             board.height(),
             board.width()
         )
