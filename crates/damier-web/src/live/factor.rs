@@ -51,10 +51,9 @@ impl NumberText {
     fn value(&self) -> Result<u64, String> {
         match self {
             NumberText::Number(v) => Ok(*v),
-            NumberText::Text(t) => t
-                .trim()
-                .parse()
-                .map_err(|_| format!("n = {t:?} is not a whole number in 2..=18446744073709551615")),
+            NumberText::Text(t) => t.trim().parse().map_err(|_| {
+                format!("n = {t:?} is not a whole number in {}", damier::util::range(2, u64::MAX))
+            }),
         }
     }
 }
@@ -259,5 +258,9 @@ mod tests {
         ] {
             assert!(runs.create(&bad).is_err(), "{bad:?}");
         }
+        // Issue 38, section 3: the README's words, not "2..=18446744073709551615".
+        let text =
+            NewFactor { n: Some(NumberText::Text("x".into())), bits: None, q: None, eps: None, seed: None };
+        assert_eq!(runs.create(&text).unwrap_err(), "n = \"x\" is not a whole number in 2 to 2^64 - 1");
     }
 }
