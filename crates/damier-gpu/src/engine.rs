@@ -319,10 +319,9 @@ impl Gpu {
             None => Ok(rows.default_start_row()),
             Some(r) if range.contains(&r) => Ok(r),
             Some(r) => Err(GpuError::Setting(format!(
-                "--gpu-rows {r}: n = {} takes {}..={} rows placed on the host",
+                "--gpu-rows {r}: n = {} takes {} rows placed on the host",
                 rows.n,
-                range.start(),
-                range.end()
+                damier::util::range(u64::from(*range.start()), u64::from(*range.end()))
             ))),
         }
     }

@@ -136,7 +136,7 @@ fn a_start_row_the_kernel_cannot_run_is_refused() {
     let Some(gpu) = gpu(GpuSettings { start_row: Some(11), ..GpuSettings::default() }) else { return };
     let list = TaskList::new(12).unwrap();
     let e = on_gpu(&gpu, &list, &[0]).unwrap_err();
-    assert_eq!(e.to_string(), "--gpu-rows 11: n = 12 takes 1..=10 rows placed on the host");
+    assert_eq!(e.to_string(), "--gpu-rows 11: n = 12 takes 1 to 10 rows placed on the host");
     assert!(!e.is_device_fault());
 }
 
