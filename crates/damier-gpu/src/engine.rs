@@ -231,6 +231,26 @@ impl Gpu {
         })
     }
 
+    /// The bind group of `pipeline`'s group 0: `buffers` bound in order, binding i to the i-th.
+    pub(crate) fn bind(
+        &self,
+        label: &str,
+        pipeline: &wgpu::ComputePipeline,
+        buffers: &[&wgpu::Buffer],
+    ) -> wgpu::BindGroup {
+        let layout = pipeline.get_bind_group_layout(0);
+        let entries: Vec<wgpu::BindGroupEntry> = buffers
+            .iter()
+            .enumerate()
+            .map(|(i, b)| wgpu::BindGroupEntry { binding: i as u32, resource: b.as_entire_binding() })
+            .collect();
+        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(label),
+            layout: &layout,
+            entries: &entries,
+        })
+    }
+
     /// One dispatch of `pipeline` over `groups` workgroups, then the first four words of
     /// `state` copied to `readback` and read: what each kernel does once per dispatch. Returns
     /// the words and the time from submission to read-back (the dispatch's budget adapts to it).
@@ -578,25 +598,19 @@ impl<'a> Runner<'a> {
             wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         );
         gpu.check("allocating a batch")?;
-        let layout = self.gpu.pipeline.get_bind_group_layout(0);
-        let entries: Vec<wgpu::BindGroupEntry> = [
-            &self.params,
-            &row_buffer,
-            &task_buffer,
-            &prefix_buffer,
-            &self.slot_buffer,
-            &self.control,
-            &counts,
-        ]
-        .iter()
-        .enumerate()
-        .map(|(i, b)| wgpu::BindGroupEntry { binding: i as u32, resource: b.as_entire_binding() })
-        .collect();
-        let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("queens"),
-            layout: &layout,
-            entries: &entries,
-        });
+        let bind = gpu.bind(
+            "queens",
+            &gpu.pipeline,
+            &[
+                &self.params,
+                &row_buffer,
+                &task_buffer,
+                &prefix_buffer,
+                &self.slot_buffer,
+                &self.control,
+                &counts,
+            ],
+        );
         gpu.queue.write_buffer(&self.control, 0, &[0; 16]);
         let target = Duration::from_millis(u64::from(gpu.settings.dispatch_ms.unwrap_or(50).max(1)));
         let max_budget = if gpu.adapter.is_software() { SOFTWARE_MAX_BUDGET } else { 1 << 22 };

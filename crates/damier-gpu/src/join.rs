@@ -224,17 +224,8 @@ impl Gpu {
                 at += 1;
             }
             let pairs = self.buffer("join pairs", bytemuck::cast_slice(&group), wgpu::BufferUsages::STORAGE);
-            let layout = self.join_pipeline.get_bind_group_layout(0);
-            let entries_bind: Vec<wgpu::BindGroupEntry> = [&params, rows, queries, tails, &pairs, &state]
-                .iter()
-                .enumerate()
-                .map(|(i, b)| wgpu::BindGroupEntry { binding: i as u32, resource: b.as_entire_binding() })
-                .collect();
-            let bind = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("join"),
-                layout: &layout,
-                entries: &entries_bind,
-            });
+            let bind =
+                self.bind("join", &self.join_pipeline, &[&params, rows, queries, tails, &pairs, &state]);
             self.check("allocating a join batch")?;
             let mut begin = 0u64;
             while begin < tiles {
