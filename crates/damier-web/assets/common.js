@@ -280,7 +280,7 @@ export class Pacer {
 }
 
 /**
- * A bounded count with live progress (the stream of `queens count`): `n` the input (1..=18,
+ * A bounded count with live progress (the stream of `queens count`): `n` the input (1 to 18,
  * this server's bound), `go`/`cancel` the buttons, `bar` a <progress>, `status` the line.
  */
 export function countWithProgress(n, go, cancel, bar, status) {

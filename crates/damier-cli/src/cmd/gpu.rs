@@ -11,12 +11,12 @@ pub struct Args {
     /// max_buffer, max_workgroups, default; with --bench: the timing's record).
     #[arg(long)]
     json: bool,
-    /// Time random tasks of N (4..=28) on the GPU, then on every CPU core, compare their counts
+    /// Time random tasks of N (4 to 28) on the GPU, then on every CPU core, compare their counts
     /// (exit 1 if any differs) and print the time per solution of each.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(4..=28))]
+    #[arg(long, value_name = "N", value_parser = crate::util::ranged::<u32>(4, 28))]
     bench: Option<u32>,
     /// Tasks drawn for --bench.
-    #[arg(long, default_value_t = 8, requires = "bench", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    #[arg(long, default_value_t = 8, requires = "bench", value_parser = crate::util::ranged::<u32>(1, 1_000_000))]
     tasks: u32,
     /// Seed of --bench's draw.
     #[arg(long, default_value_t = 1, requires = "bench")]
@@ -25,7 +25,7 @@ pub struct Args {
     #[arg(long, requires = "bench")]
     no_cpu: bool,
     /// Worker threads of the CPU's half [default: all cores].
-    #[arg(long, requires = "bench", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(long, requires = "bench", value_parser = crate::util::ranged::<u32>(1, 1024))]
     threads: Option<u32>,
     #[command(flatten)]
     gpu: super::queens::GpuArgs,

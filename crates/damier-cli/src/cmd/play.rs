@@ -36,7 +36,7 @@ pub struct LightsArgs {
 /// Arguments of `damier play walk`.
 #[derive(Debug, clap::Args)]
 pub struct WalkArgs {
-    /// Rows (the blog post's height L); with COLS. Random (2..=8) when absent.
+    /// Rows (the blog post's height L); with COLS. Random (2 to 8) when absent.
     #[arg(requires = "cols")]
     rows: Option<usize>,
     /// Columns (the blog post's width C).

@@ -21,7 +21,7 @@ pub struct Args {
     /// Update rule: `pair` (model 1), `cell` (model 2) or `row` (model 3).
     #[arg(long, value_enum, default_value = "pair")]
     model: super::automaton::ModelArg,
-    /// Probability of accepting a dangerous move. [range: 0..=1]
+    /// Probability of accepting a dangerous move. [range: 0 to 1]
     #[arg(long, default_value_t = damier::automaton::DEFAULT_EPS)]
     eps: f64,
     #[arg(long, help = super::automaton::eta_help())]

@@ -44,6 +44,40 @@ pub fn pick_seed(seed: Option<u64>) -> u64 {
     seed.unwrap_or_else(rand::random::<u64>)
 }
 
+/// The value parser of a whole-number option in `low` to `high` (both included): out of
+/// range, clap's usual `invalid value '0' for '--threads <THREADS>'` goes on with the range in
+/// words, as every other message writes it (`0 is out of range: 1 to 1024 is supported`,
+/// `2 to 2^64 - 1`, through the library's [`damier::util::range`]), not in Rust's `1..=1024`
+/// as clap's own `.range()` would (issue 38, section 3). The value type stays `T`, which the
+/// lab's API reads.
+pub fn ranged<T>(low: T, high: T) -> impl clap::builder::TypedValueParser<Value = T>
+where
+    T: Copy + Into<u64> + TryFrom<u64> + Send + Sync + 'static,
+{
+    use clap::builder::TypedValueParser;
+    let (low, high) = (low.into(), high.into());
+    clap::builder::StringValueParser::new().try_map(move |s: String| {
+        let words = damier::util::range(low, high);
+        let out_of_range = || format!("{s} is out of range: {words} is supported");
+        match s.parse::<i128>() {
+            Ok(v) => u64::try_from(v)
+                .ok()
+                .filter(|v| (low..=high).contains(v))
+                .and_then(|v| T::try_from(v).ok())
+                .ok_or_else(out_of_range),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow
+                ) =>
+            {
+                Err(out_of_range())
+            }
+            Err(_) => Err(format!("not a whole number in {words}")),
+        }
+    })
+}
+
 /// Parses a list of sizes given to `flag`: `A..B` or `A..=B` (both inclusive), a
 /// comma-separated list, or a mix, each in `range`; sorted, without repeats. `noun` names one
 /// size in the errors ("board size", "size in bits").

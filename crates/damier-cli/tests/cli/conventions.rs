@@ -431,3 +431,63 @@ fn ranges_in_messages_read_as_words() {
     let help = stdout_of(&["factor", "--help"]);
     assert!(help.contains("2 to 2^64 - 1") && !help.contains("..="), "{help}");
 }
+
+/// Issue 38, section 3: an option's value out of its range keeps clap's message shape and exit
+/// code 2, and says the range in words as every other message does (clap's own `.range()`
+/// wrote `1..=1024`, `1..=18446744073709551615`).
+#[test]
+fn out_of_range_options_say_the_range_in_words() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["queens", "count", "9", "--threads", "0"],
+            "'0' for '--threads <THREADS>': 0 is out of range: 1 to 1024 is supported",
+        ),
+        (&["queens", "list", "8", "--limit", "0"], "0 is out of range: 1 to 2^64 - 1 is supported"),
+        (&["queens", "list", "8", "--limit=-3"], "-3 is out of range: 1 to 2^64 - 1 is supported"),
+        (
+            &["queens", "list", "8", "--limit", "99999999999999999999999"],
+            "is out of range: 1 to 2^64 - 1 is supported",
+        ),
+        (
+            &["queens", "list", "8", "--limit", "many"],
+            "'many' for '--limit <K>': not a whole number in 1 to 2^64 - 1",
+        ),
+        (&["queens", "estimate", "3"], "'3' for '<N>': 3 is out of range: 4 to 28 is supported"),
+        (&["queens", "timing", "--naive-max", "17"], "17 is out of range: 0 to 16 is supported"),
+        (&["automaton", "trap", "--figure", "0"], "0 is out of range: 1 to 7 is supported"),
+        (&["walk", "table", "--to", "301"], "301 is out of range: 1 to 300 is supported"),
+        (&["lights", "table", "--to", "1"], "1 is out of range: 2 to 100000 is supported"),
+        (&["serve", "--timeout", "86401"], "86401 is out of range: 1 to 86400 is supported"),
+    ];
+    for (args, says) in cases {
+        let err = fails_with(args, 2);
+        assert!(err.starts_with("error: invalid value '"), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains("..") && !err.contains("18446744073709551615"), "{args:?}: {err}");
+    }
+}
+
+/// Issue 38, section 3: no `--help` of any command writes a range in Rust's `A..=B` (its
+/// descriptions say `1 to 32`, `[range: 0 to 1]`).
+#[test]
+fn no_help_writes_a_rust_range() {
+    let mut todo: Vec<Vec<String>> = vec![vec![]];
+    let mut seen = 0;
+    while let Some(path) = todo.pop() {
+        let mut args = path.clone();
+        args.push("--help".into());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let help = stdout_of(&args);
+        seen += 1;
+        assert!(!help.contains("..="), "damier {args:?}:\n{help}");
+        // The subcommands listed under "Commands:", up to the blank line that ends the list.
+        let list = help.split_once("\nCommands:\n").map_or("", |(_, rest)| rest);
+        for line in list.lines().take_while(|l| !l.trim().is_empty()) {
+            let name = line.split_whitespace().next().unwrap_or("help");
+            if name != "help" {
+                todo.push([path.clone(), vec![name.to_string()]].concat());
+            }
+        }
+    }
+    assert!(seen > 40, "only {seen} commands' help read");
+}

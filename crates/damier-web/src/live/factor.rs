@@ -22,7 +22,7 @@ pub struct NewFactor {
     /// The number to factor, as a decimal string (a page's numbers are doubles) or a number.
     #[serde(default)]
     pub n: Option<NumberText>,
-    /// Instead of `n`: a random balanced semiprime of this many bits (6..=64), drawn from the
+    /// Instead of `n`: a random balanced semiprime of this many bits (6 to 64), drawn from the
     /// seed.
     #[serde(default)]
     pub bits: Option<u32>,

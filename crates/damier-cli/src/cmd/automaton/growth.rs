@@ -51,9 +51,9 @@ pub struct GrowthArgs {
     #[arg(long, default_value = "12,16,20,24")]
     local_n: String,
     /// Runs per (series, n); run i has seed i (1-based), as `automaton run --seed i`.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    #[arg(long, default_value_t = 10, value_parser = crate::util::ranged::<u64>(1, 100_000))]
     samples: u64,
-    /// ε [range: 0..=1].
+    /// ε [range: 0 to 1].
     #[arg(long, default_value_t = damier::automaton::DEFAULT_EPS)]
     eps: f64,
     #[arg(long, help = eta_help())]
@@ -73,20 +73,20 @@ pub struct GrowthArgs {
     #[arg(long)]
     row_max_steps: Option<u64>,
     /// Worker threads [default: all cores].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(long, value_parser = crate::util::ranged::<u32>(1, 1024))]
     threads: Option<u32>,
     /// Write the per-run CSV (after running).
     #[arg(long, value_name = "F")]
     runs_out: Option<OutputPath>,
     /// Bootstrap resamples of the intervals.
-    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    #[arg(long, default_value_t = 2000, value_parser = crate::util::ranged::<u64>(0, 1_000_000))]
     resamples: u64,
     /// Seed of the bootstrap.
     #[arg(long, default_value_t = 1)]
     boot_seed: u64,
     /// Fit only the n with at least this many runs (a single run adds no spread to the
     /// bootstrap, so it would make the interval look tighter than it is).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    #[arg(long, default_value_t = 3, value_parser = crate::util::ranged::<u64>(1, 100_000))]
     min_runs: u64,
     #[command(flatten)]
     out: OutputArgs,

@@ -23,10 +23,10 @@ pub struct RunArgs {
     /// Update rule [default: pair].
     #[arg(long, value_enum)]
     model: Option<ModelArg>,
-    /// Board side (1..=2048, model 3: 1..=16384); optional with --from (taken from the file).
+    /// Board side (1 to 2048, model 3: 1 to 16384); optional with --from (taken from the file).
     #[arg(short = 'n', long = "n")]
     n: Option<u32>,
-    /// Probability of accepting a move to a dangerous cell [range: 0..=1] [default: 0.01].
+    /// Probability of accepting a move to a dangerous cell [range: 0 to 1] [default: 0.01].
     #[arg(long)]
     eps: Option<f64>,
     #[arg(long, help = eta_help())]
@@ -42,7 +42,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     from: Option<InputFile>,
     /// Print the board with its signals every K updates (on stderr with --json).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "K", value_parser = crate::util::ranged::<u64>(1, u64::MAX))]
     trace: Option<u64>,
     /// Save the whole state (board, signals, generator) to FILE every --checkpoint-every
     /// seconds, on Ctrl-C and at the end; if FILE exists, resume from it (model, n, ε, η and
@@ -52,7 +52,7 @@ pub struct RunArgs {
     checkpoint: Option<OutputPath>,
     /// Seconds between two checkpoints.
     #[arg(long, value_name = "SECONDS", default_value_t = 60, requires = "checkpoint",
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = crate::util::ranged::<u64>(1, u64::MAX))]
     checkpoint_every: u64,
     /// Print JSON (keys: model, n, eps, eta (null for model 1), seed, steps, moves, solved,
     /// absorbing, placement, censored, seconds).

@@ -27,13 +27,13 @@ pub struct ScaleArgs {
     /// Board sides: `A..B` (inclusive) or a comma list, or both (`4..8,10`).
     #[arg(short = 'n', long = "n", default_value = "4..12")]
     n: String,
-    /// ε [range: 0..=1].
+    /// ε [range: 0 to 1].
     #[arg(long, default_value_t = engine::DEFAULT_EPS)]
     eps: f64,
     #[arg(long, help = eta_help())]
     eta: Option<f64>,
     /// Runs per (model, n).
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    #[arg(long, default_value_t = 30, value_parser = crate::util::ranged::<u64>(1, 1_000_000))]
     samples: u64,
     /// Wall-clock budget per (model, n) point, seconds; runs still going are censored.
     #[arg(long, value_name = "SECONDS")]

@@ -32,7 +32,7 @@ pub struct SweepArgs {
     #[arg(long, help = eta_help())]
     eta: Option<f64>,
     /// Runs per ε.
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    #[arg(long, default_value_t = 100, value_parser = crate::util::ranged::<u64>(1, 1_000_000))]
     samples: u64,
     #[command(flatten)]
     exp: ExperimentArgs,

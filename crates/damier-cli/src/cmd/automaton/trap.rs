@@ -15,13 +15,13 @@ use crate::util::progress::Progress;
 #[derive(Debug, Args)]
 pub struct TrapArgs {
     /// Which figure of the automaton report: 1 (model 1, every move blocked) or 7 (model 2, η = 0 loop).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=7))]
+    #[arg(long, value_parser = crate::util::ranged::<u8>(1, 7))]
     figure: u8,
     /// Random seed of the search (the report's fig. 1 position) and of the demonstration runs.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Demonstration runs per setting.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    #[arg(long, default_value_t = 20, value_parser = crate::util::ranged::<u64>(1, 100_000))]
     samples: u64,
     /// Step cap of the demonstration runs.
     #[arg(long, default_value_t = 10_000_000)]

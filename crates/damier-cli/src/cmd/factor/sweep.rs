@@ -23,11 +23,11 @@ use super::shared::ParamArgs;
 /// Arguments of `damier factor sweep`.
 #[derive(Debug, Args)]
 pub(super) struct SweepArgs {
-    /// Sizes in bits: `A..B` (inclusive) or a comma-separated list, each in 6..=64.
+    /// Sizes in bits: `A..B` (inclusive) or a comma-separated list, each in 6 to 64.
     #[arg(long, default_value = "8..24")]
     bits: String,
     /// Semiprimes per size.
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    #[arg(long, default_value_t = 30, value_parser = crate::util::ranged::<u64>(1, 100_000))]
     samples: u64,
     /// Seed of the sweep (numbers and runs derive from it) [default: from the OS, printed].
     #[arg(long)]
@@ -40,7 +40,7 @@ pub(super) struct SweepArgs {
     #[arg(long, value_name = "SECONDS")]
     budget: Option<f64>,
     /// Worker threads [default: all cores].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(long, value_parser = crate::util::ranged::<u32>(1, 1024))]
     threads: Option<u32>,
     #[command(flatten)]
     params: ParamArgs,

@@ -26,7 +26,7 @@ pub enum Command {
     Kernel(table::KernelArgs),
     /// Is a board winnable? By the orthogonality criterion and by solving (exit 1 if not).
     Winnable(solve::WinnableArgs),
-    /// The Lights Out text's table: solutions from all-on to all-off on L x L boards, L = 2..=N.
+    /// The Lights Out text's table: solutions from all-on to all-off on L x L boards, L = 2 to N.
     Table(table::TableArgs),
     /// Light chasing step by step: chase down, fix the first row, chase again.
     Chase(chase::ChaseArgs),

@@ -29,8 +29,8 @@ pub struct KernelArgs {
 /// Arguments of `damier lights table`.
 #[derive(Debug, clap::Args)]
 pub struct TableArgs {
-    /// Largest side L (2..=100000).
-    #[arg(long, default_value_t = 39, value_parser = clap::value_parser!(u64).range(2..=100_000))]
+    /// Largest side L (2 to 100000).
+    #[arg(long, default_value_t = 39, value_parser = crate::util::ranged::<u64>(2, 100_000))]
     to: u64,
     /// Print JSON (a list of {size, nullity, solutions}).
     #[arg(long)]

@@ -22,7 +22,7 @@ pub struct Args {
     #[arg(value_name = "N", default_values_t = [14u32, 15, 16])]
     n: Vec<u32>,
     /// Runs per measurement, the best one is kept (1 to 100).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(long, default_value_t = 1, value_parser = crate::util::ranged::<u32>(1, 100))]
     repeat: u32,
     /// Vector unit of the counting kernels (auto, portable, avx2, avx512), as for `count`.
     #[arg(long, value_name = "ISA", default_value = "auto", value_parser = super::count::parse_isa)]

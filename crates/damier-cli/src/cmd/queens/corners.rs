@@ -10,7 +10,7 @@ use crate::util::{interrupt, progress::Progress};
 /// Arguments of `damier queens corners`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Board size n (1..=14): solutions of n+1 are reduced to n, solutions of n extended.
+    /// Board size n (1 to 14): solutions of n+1 are reduced to n, solutions of n extended.
     n: u32,
     /// Examples shown per exercise.
     #[arg(long, default_value_t = 3, value_name = "K")]

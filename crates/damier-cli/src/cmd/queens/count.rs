@@ -18,10 +18,10 @@ use crate::util::test_hooks;
 /// Arguments of `damier queens count`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Board size (1..=32).
+    /// Board size (1 to 32).
     n: u32,
     /// Worker threads [default: all cores].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(long, value_parser = crate::util::ranged::<u32>(1, 1024))]
     threads: Option<u32>,
     /// Count only share K of M (1 <= K <= M): run the M shares on as many processes or
     /// machines, then add them with `damier queens sum`.
@@ -50,7 +50,7 @@ pub struct Args {
     /// --verify-sample).
     #[arg(long)]
     json: bool,
-    /// Engine counting each task of the task list (n in 4..=28): the quarter-board matcher, or
+    /// Engine counting each task of the task list (n in 4 to 28): the quarter-board matcher, or
     /// an independent backtracker that recounts any share [default: quarters where it runs].
     #[arg(long, value_enum)]
     strategy: Option<TaskStrategy>,
@@ -60,14 +60,14 @@ pub struct Args {
     journal: Option<OutputPath>,
     /// After the count, recount K random tasks of the share with both engines; exit 1 naming
     /// the task and the counts if any disagree.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    #[arg(long, value_name = "K", value_parser = crate::util::ranged::<u32>(1, 1_000_000))]
     verify_sample: Option<u32>,
     /// Seed of --verify-sample's draw [default: random, printed].
     #[arg(long, requires = "verify_sample")]
     seed: Option<u64>,
     /// Where the tasks are counted: cpu; gpu (a build with the `gpu` feature; docs/gpu.md);
     /// all (the GPU and the CPU cores, taking tasks from one queue); list (print the GPU
-    /// adapters and exit). A GPU count is on the task list: n in 4..=28.
+    /// adapters and exit). A GPU count is on the task list: n in 4 to 28.
     #[arg(long, value_enum, default_value = "cpu")]
     device: Device,
     #[command(flatten)]

@@ -64,11 +64,11 @@ pub(crate) struct GpuArgs {
     #[arg(long, value_name = "ROWS")]
     gpu_rows: Option<u32>,
     /// Kernel invocations per dispatch [default: 131072 on a GPU, 1024 on a software driver].
-    #[arg(long, value_name = "SLOTS", value_parser = clap::value_parser!(u32).range(64..=1 << 24))]
+    #[arg(long, value_name = "SLOTS", value_parser = crate::util::ranged::<u32>(64, 1 << 24))]
     gpu_slots: Option<u32>,
     /// Loop iterations per invocation and dispatch (search), or tiles of 64 matches per
     /// dispatch (join) [default: adapted to 50 ms a dispatch].
-    #[arg(long, value_name = "ITERATIONS", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "ITERATIONS", value_parser = crate::util::ranged::<u32>(1, u32::MAX))]
     gpu_budget: Option<u32>,
     /// The kernel: search (the backtracker's search, all on the GPU) or join (the quarters
     /// engine: halves sealed on the CPU cores, matched on the GPU) [default: search].

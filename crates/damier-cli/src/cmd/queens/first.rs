@@ -10,7 +10,7 @@ use crate::util::{exit, interrupt};
 /// Arguments of `damier queens first`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Board size (1..=64).
+    /// Board size (1 to 64).
     n: u32,
     /// Print JSON (keys: n, columns (1-based, null if none), nodes, seconds).
     #[arg(long)]

@@ -21,20 +21,20 @@ const LIST_ALL_MAX: u32 = 14;
 /// Arguments of `damier queens list`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Board size (1..=64).
+    /// Board size (1 to 64).
     n: u32,
     /// One representative per class up to the 8 symmetries (the smallest S of its class).
     #[arg(long)]
     unique: bool,
     /// Print at most K solutions (K >= 1).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "K", value_parser = crate::util::ranged::<u64>(1, u64::MAX))]
     limit: Option<u64>,
     /// List everything even when N > 14 (millions of lines).
     #[arg(long, conflicts_with = "limit")]
     all: bool,
     /// K solutions drawn at random instead (with replacement): exactly uniform for N <= 14,
     /// one local search each (random, not uniform) for 15 <= N <= 1000; K * N at most 2^24.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1_000_000),
+    #[arg(long, value_name = "K", value_parser = crate::util::ranged::<u64>(1, 1_000_000),
           conflicts_with_all = ["unique", "limit", "all"])]
     random: Option<u64>,
     /// Seed of --random (the same seed gives the same draws); without it one is drawn and printed.

@@ -53,7 +53,7 @@ pub enum Format {
 /// Arguments of `damier queens solve`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Board size (1..=1000000000 by construction, 1..=100000000 by local search; 2 and 3
+    /// Board size (1 to 1000000000 by construction, 1 to 100000000 by local search; 2 and 3
     /// have no solution).
     n: u32,
     /// construct: one fixed solution by formula; local: a random one by local search.

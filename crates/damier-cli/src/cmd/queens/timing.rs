@@ -25,20 +25,20 @@ use crate::util::{interrupt, output, progress::Progress};
 /// Arguments of `damier queens timing`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Largest n (1..=32).
+    /// Largest n (1 to 32).
     #[arg(long, value_name = "N")]
     to: u32,
     /// Smallest n.
     #[arg(long, value_name = "N", default_value_t = 1)]
     from: u32,
     /// Largest n for the naive counter (0 to 16).
-    #[arg(long, value_name = "N", default_value_t = 13, value_parser = clap::value_parser!(u32).range(0..=16))]
+    #[arg(long, value_name = "N", default_value_t = 13, value_parser = crate::util::ranged::<u32>(0, 16))]
     naive_max: u32,
     /// Repeat each measurement until this many milliseconds are spent.
     #[arg(long, value_name = "MS", default_value_t = 50)]
     min_ms: u64,
     /// Worker threads for the fast counter [default: all cores].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(long, value_parser = crate::util::ranged::<u32>(1, 1024))]
     threads: Option<u32>,
     /// Write the table as CSV (n,naive_seconds,fast_seconds,total), atomically.
     #[arg(long, value_name = "FILE")]

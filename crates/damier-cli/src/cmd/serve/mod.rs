@@ -37,10 +37,10 @@ pub struct Args {
     #[arg(long)]
     allow_heavy: bool,
     /// Most commands running at once; more requests wait [default: one per core].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(long, value_parser = crate::util::ranged::<u32>(1, 256))]
     jobs: Option<u32>,
-    /// Time limit of one request in seconds, waiting included [range: 1..=86400].
-    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    /// Time limit of one request in seconds, waiting included [range: 1 to 86400].
+    #[arg(long, default_value_t = 60, value_parser = crate::util::ranged::<u64>(1, 86_400))]
     timeout: u64,
     /// A long count's journal (`queens count --journal FILE`) for the counting page to show,
     /// read-only; the only file the lab reads besides its own executable.

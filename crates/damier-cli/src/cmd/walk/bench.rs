@@ -14,8 +14,8 @@ use super::shared::*;
 /// Arguments of `damier walk bench`.
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
-    /// Largest square side timed [range: 1..=4096].
-    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    /// Largest square side timed [range: 1 to 4096].
+    #[arg(long, default_value_t = 2000, value_parser = crate::util::ranged::<u32>(1, 4096))]
     max: u32,
     /// Solver timed: fast or poly (brute and rows cannot reach these sizes).
     #[arg(long, value_enum, default_value = "fast")]

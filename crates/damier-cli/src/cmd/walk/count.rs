@@ -27,8 +27,8 @@ pub struct CountArgs {
 /// Arguments of `damier walk table`.
 #[derive(Debug, clap::Args)]
 pub struct TableArgs {
-    /// Largest square side [range: 1..=300].
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=300))]
+    /// Largest square side [range: 1 to 300].
+    #[arg(long, default_value_t = 20, value_parser = crate::util::ranged::<u32>(1, 300))]
     to: u32,
     /// Print JSON (a list of {rows, cols, solutions, nullity}).
     #[arg(long)]

@@ -14,8 +14,8 @@ use super::shared::*;
 /// Arguments of `damier walk export`.
 #[derive(Debug, clap::Args)]
 pub struct ExportArgs {
-    /// Largest side [range: 1..=64].
-    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(u32).range(1..=64))]
+    /// Largest side [range: 1 to 64].
+    #[arg(long, default_value_t = 19, value_parser = crate::util::ranged::<u32>(1, 64))]
     to: u32,
     /// Directory to write into (created if missing).
     dir: OutputPath,
