@@ -48,46 +48,6 @@ pub enum CellView {
     Blocks,
 }
 
-/// Per block of `side` x `side` cells (row-major, `ceil(n / side)` blocks a side): the queens
-/// in it and how many of them share a column or diagonal with another queen.
-pub fn block_density(a: &Automaton, side: usize) -> Vec<(u32, u32)> {
-    let n = a.n() as usize;
-    let side = side.max(1);
-    let blocks = n.div_ceil(side);
-    let mut queens: Vec<(usize, usize, u32)> = Vec::new();
-    match a.model3() {
-        // one queen per row: O(n)
-        Some(b) => queens.extend(b.columns().iter().enumerate().map(|(y, &x)| (x as usize, y, 1))),
-        None => {
-            for y in 0..n {
-                for x in 0..n {
-                    let k = a.count(x, y);
-                    if k > 0 {
-                        queens.push((x, y, k));
-                    }
-                }
-            }
-        }
-    }
-    // queens per column, diagonal x - y + n - 1 and anti-diagonal x + y
-    let mut lines = vec![0u32; n + 2 * (2 * n).saturating_sub(1)];
-    let line_ids = |x: usize, y: usize| [x, n + x + n - 1 - y, 3 * n - 1 + x + y];
-    for &(x, y, k) in &queens {
-        for l in line_ids(x, y) {
-            lines[l] += k;
-        }
-    }
-    let mut out = vec![(0, 0); blocks * blocks];
-    for &(x, y, k) in &queens {
-        let cell = &mut out[y / side * blocks + x / side];
-        cell.0 += k;
-        if k > 1 || line_ids(x, y).iter().any(|&l| lines[l] > 1) {
-            cell.1 += k;
-        }
-    }
-    out
-}
-
 /// Side of the square blocks that fit an `n` x `n` board into `cols` x `rows` blocks.
 fn block_side(n: usize, cols: u16, rows: u16) -> usize {
     n.div_ceil(usize::from(cols.min(rows)).max(1)).max(1)
@@ -150,7 +110,7 @@ impl Watch {
         let n = self.automaton.n() as usize;
         let side = block_side(n, cols, rows);
         let blocks = n.div_ceil(side);
-        let density = block_density(&self.automaton, side);
+        let density = self.automaton.block_density(side);
         density
             .chunks(blocks)
             .map(|row| {
@@ -464,37 +424,6 @@ mod tests {
     fn small_terminal_gets_a_message() {
         let w = watch(Model::Pair, 8, 1);
         assert!(screen(&w, 30, 10).contains("Terminal too small"));
-    }
-
-    /// Issue 40 §3: per block, the queens and those sharing a line, against a pairwise
-    /// count; blocks of one cell are the queen counts themselves.
-    #[test]
-    fn block_density_counts_queens_and_queens_in_conflict() {
-        for (model, n, seed) in [(Model::Row, 100, 1), (Model::Row, 37, 5), (Model::Pair, 9, 2)] {
-            let a = Automaton::from_seed(&Params::new(model, n).unwrap(), seed).unwrap();
-            let n = n as usize;
-            let queens: Vec<(usize, usize)> =
-                (0..n * n).filter(|&i| a.count(i % n, i / n) > 0).map(|i| (i % n, i / n)).collect();
-            let attacked = |&(x, y): &(usize, usize)| {
-                queens.iter().any(|&(u, v)| (u, v) != (x, y) && (u == x || u.abs_diff(x) == v.abs_diff(y)))
-                    || a.count(x, y) > 1
-            };
-            for side in [1, 7, 10, n] {
-                let blocks = n.div_ceil(side);
-                let d = block_density(&a, side);
-                assert_eq!(d.len(), blocks * blocks);
-                let mut want = vec![(0, 0); blocks * blocks];
-                for q in &queens {
-                    let k = a.count(q.0, q.1);
-                    let b = &mut want[q.1 / side * blocks + q.0 / side];
-                    b.0 += k;
-                    if attacked(q) {
-                        b.1 += k;
-                    }
-                }
-                assert_eq!(d, want, "{model:?} n = {n} side {side}");
-            }
-        }
     }
 
     /// Issue 40 §3: a board of 1 000 starts in the blocks view and fits an 80 x 30 terminal,

@@ -557,3 +557,41 @@ proptest! {
         }
     }
 }
+
+/// Issue 40 §3: per block, the queens and those on a crowded line (a row, column or
+/// diagonal of two queens or more, the lines `conflicts` counts), against a pairwise count;
+/// blocks of one cell are the queen counts themselves.
+#[test]
+fn block_density_counts_queens_and_queens_in_conflict() {
+    for (model, n, seed) in
+        [(Model::Row, 100, 1), (Model::Row, 37, 5), (Model::Pair, 9, 2), (Model::Cell, 11, 3)]
+    {
+        let a = Automaton::from_seed(&Params::new(model, n).unwrap(), seed).unwrap();
+        let n = n as usize;
+        let queens: Vec<(usize, usize)> =
+            (0..n * n).filter(|&i| a.count(i % n, i / n) > 0).map(|i| (i % n, i / n)).collect();
+        let attacked = |&(x, y): &(usize, usize)| {
+            queens
+                .iter()
+                .any(|&(u, v)| (u, v) != (x, y) && (u == x || v == y || u.abs_diff(x) == v.abs_diff(y)))
+                || a.count(x, y) > 1
+        };
+        for side in [0, 1, 7, 10, n] {
+            let blocks = n.div_ceil(side.max(1));
+            let d = a.block_density(side);
+            assert_eq!(d.len(), blocks * blocks);
+            let mut want = vec![(0, 0); blocks * blocks];
+            for q in &queens {
+                let k = a.count(q.0, q.1);
+                let b = &mut want[q.1 / side.max(1) * blocks + q.0 / side.max(1)];
+                b.0 += k;
+                if attacked(q) {
+                    b.1 += k;
+                }
+            }
+            assert_eq!(d, want, "{model:?} n = {n} side {side}");
+            let in_conflict: u32 = d.iter().map(|b| b.1).sum();
+            assert_eq!(in_conflict == 0, a.conflicts() == 0, "{model:?} n = {n}");
+        }
+    }
+}
