@@ -77,7 +77,7 @@ pub fn call_with(session: &mut Session, path: &str, body: &Value, host: &dyn Hos
         "queens/list" => queens::list(body),
         "queens/count" => queens::count(body, host),
         "queens/solve" => queens::solve(body, host),
-        "live/automaton/models" => Ok(Answer::ok(damier_web::live::models(), true)),
+        "live/automaton/models" => Ok(Answer::ok(damier_web::live::models(false), true)),
         "live/automaton" => live::new_run(session, body, host),
         "live/walk/plan" => live::walk_plan(body),
         "live/factor" => live::new_factor(session, body, host),

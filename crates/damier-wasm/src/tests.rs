@@ -82,6 +82,24 @@ fn live_automaton_and_walk() {
     assert_eq!(last.body["steps"], whole.steps());
     let models = ask(&mut s, "live/automaton/models", json!({}));
     assert!(models.body.as_array().unwrap().len() >= 3);
+    // Above 64 cells a side, the frame carries blocks, as the server's.
+    let f = ask(&mut s, "live/automaton", json!({ "model": "row", "n": 512, "seed": 1 }));
+    assert_eq!(f.status, 200, "{f:?}");
+    assert_eq!(
+        (f.body["blocks"]["side"].clone(), f.body["blocks"]["across"].clone()),
+        (json!(4), json!(128))
+    );
+    assert_eq!(
+        f.body["conflicts"].as_u64(),
+        Some(u64::from(
+            damier::automaton::Automaton::from_seed(
+                &damier::automaton::Params::new(damier::automaton::Model::Row, 512).unwrap(),
+                1
+            )
+            .unwrap()
+            .conflicts()
+        ))
+    );
     let p = ask(&mut s, "live/walk/plan", json!({ "rows": 3, "cols": 3, "moves": "" }));
     assert_eq!(p.status, 200, "{p:?}");
     let plan = p.body["plan"].as_str().unwrap().to_string();
@@ -104,6 +122,10 @@ fn refusals_say_why_in_one_line() {
     let a = ask(&mut s, "live/automaton", json!({ "n": 65 }));
     assert_eq!(a.status, 422);
     assert!(!a.body["error"].as_str().unwrap().contains('\n'));
+    // Model 3 runs up to 2048, as on the server.
+    let a = ask(&mut s, "live/automaton", json!({ "model": "row", "n": 2049 }));
+    assert_eq!(a.status, 422);
+    assert!(a.body["error"].as_str().unwrap().contains("above 2048"), "{a:?}");
 }
 
 #[test]

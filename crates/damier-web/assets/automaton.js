@@ -1,5 +1,6 @@
 // The automaton: a run lives on the server (the library's Automaton); the page asks for
-// updates and draws each frame.
+// updates and draws each frame: every cell up to n = 64, above the blocks the server computed
+// (the library's block density: queens and queens in conflict per block) as a heat map.
 import { api, intInput, say, seedInput, fromLink, toLink, toLinkedSteps } from './common.js';
 import { count, plural } from './number.js';
 
@@ -13,9 +14,76 @@ let inflight = false;
 const speed = () => 10 ** Number($('speed').value);
 function showSpeed() { $('speed-label').textContent = `${plural(speed(), 'update')} per frame`; }
 
+const EMPTY = [233, 228, 216];
+const CALM = [46, 125, 79], HALF = [222, 140, 20], CROWDED = [176, 65, 62];
+const mix = (a, b, t) => a.map((v, i) => Math.round(v + (b[i] - v) * t));
+
+/**
+ * A block's colour: plain when empty; else its hue says the share of its queens in conflict
+ * (green none, orange half, red all) and its depth the queens a row of the block (`rows` rows).
+ */
+function blockColour(queens, conflicts, rows) {
+  if (!queens) return EMPTY;
+  const share = conflicts / queens;
+  const hue = share <= 0.5 ? mix(CALM, HALF, share * 2) : mix(HALF, CROWDED, share * 2 - 1);
+  return mix(EMPTY, hue, 0.45 + 0.55 * Math.min(1, queens / rows));
+}
+
+/** The legend's two strips, drawn by the colours of the board. */
+function drawLegend() {
+  const strip = (id, colour) => {
+    const c = $(id), g = c.getContext('2d');
+    for (let x = 0; x < c.width; x++) {
+      g.fillStyle = `rgb(${colour(x / (c.width - 1)).join(',')})`;
+      g.fillRect(x, 0, 1, c.height);
+    }
+  };
+  strip('legend-density', (t) => blockColour(1 + t * 99, 0, 100));
+  strip('legend-conflict', (t) => blockColour(100, Math.round(t * 100), 100));
+}
+
+/** The board in blocks: one pixel a block on a small canvas, scaled up without smoothing. */
+function drawBlocks(b, n) {
+  const img = new ImageData(b.across, b.across);
+  for (let by = 0; by < b.across; by++) {
+    const rows = Math.min(b.side, n - by * b.side);
+    for (let bx = 0; bx < b.across; bx++) {
+      const i = by * b.across + bx;
+      const [r, g, bl] = blockColour(b.queens[i], b.conflicts[i], rows);
+      img.data.set([r, g, bl, 255], 4 * i);
+    }
+  }
+  const small = document.createElement('canvas');
+  small.width = small.height = b.across;
+  small.getContext('2d').putImageData(img, 0, 0);
+  const size = canvas.width;
+  // The last blocks are cut by the board's edge: the image covers across * side cells.
+  const scaled = (size * b.across * b.side) / n;
+  ctx.clearRect(0, 0, size, size);
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(small, 0, 0, scaled, scaled);
+  if (frame.solved) {
+    ctx.strokeStyle = '#2e7d4f';
+    ctx.lineWidth = 6;
+    ctx.strokeRect(3, 3, size - 6, size - 6);
+  }
+}
+
 function draw() {
   if (!frame) return;
   const n = frame.n;
+  $('legend').hidden = !frame.blocks;
+  if (frame.blocks) {
+    drawBlocks(frame.blocks, n);
+    const side = frame.blocks.side;
+    $('legend-blocks').textContent = side > 1
+      ? `${n} x ${n} cells in ${frame.blocks.across} x ${frame.blocks.across} blocks of ${side} x ${side}`
+      : `${n} x ${n} cells, one a block`;
+  } else drawCells(n);
+  showCounters();
+}
+
+function drawCells(n) {
   const size = canvas.width;
   const cell = size / n;
   ctx.clearRect(0, 0, size, size);
@@ -60,8 +128,12 @@ function draw() {
       }
     }
   }
+}
+
+function showCounters() {
   $('s-seed').textContent = frame.seed;
   $('s-steps').textContent = count(frame.steps);
+  $('s-conflicts').textContent = count(frame.conflicts);
   $('s-moves').textContent = count(frame.moves);
   $('s-solved').textContent = frame.solved ? 'yes' : 'no';
   $('s-absorbing').textContent = frame.absorbing ? 'yes' : 'no';
@@ -74,7 +146,7 @@ async function newRun() {
   setPlaying(false);
   const body = {
     model: $('model').value,
-    n: intInput($('n'), 1, 64),
+    n: intInput($('n'), 1, Number($('n').max) || 2 ** 32 - 1),
     eps: Number($('eps').value),
   };
   // η only for a model that uses it: the server refuses it for the others.
@@ -127,13 +199,20 @@ async function loadModels() {
   try {
     const { data } = await api('live/automaton/models', {});
     $('model').innerHTML = data.map((m) => `<option value="${m.name}">${m.label}</option>`).join('');
-    const etaUsed = () => { $('eta').disabled = !data.find((m) => m.name === $('model').value)?.uses_eta; };
-    $('model').onchange = etaUsed;
-    etaUsed();
+    // η only where the model uses it; n up to the server's bound for the model (none: no max).
+    const chosen = () => {
+      const m = data.find((d) => d.name === $('model').value);
+      $('eta').disabled = !m?.uses_eta;
+      $('n').max = m?.max_n ?? '';
+      $('n-max').textContent = m?.max_n ? `up to ${count(m.max_n)}` : '';
+    };
+    $('model').onchange = chosen;
+    chosen();
   } catch (e) { say($('status'), e.message, 'bad'); }
 }
 
 showSpeed();
+drawLegend();
 // The run of the link (`?model=cell&n=8&eps=0.01&eta=0.03&seed=7&steps=300`), or a new one.
 loadModels()
   .then(() => {

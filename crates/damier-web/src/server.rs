@@ -493,7 +493,8 @@ async fn automaton_step(State(state): State<Arc<AppState>>, Path(id): Path<Strin
 }
 
 async fn automaton_models(State(state): State<Arc<AppState>>) -> Response {
-    in_slot(&state, |_| Ok(crate::live::models())).await
+    let heavy = state.settings.allow_heavy;
+    in_slot(&state, move |_| Ok(crate::live::models(heavy))).await
 }
 
 async fn factor_new(State(state): State<Arc<AppState>>, body: Body) -> Response {

@@ -18,7 +18,7 @@ static HOST: std::sync::OnceLock<fn() -> f64> = std::sync::OnceLock::new();
 
 /// A started stopwatch: `Instant::now()` and `elapsed()`, or the host's clock.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Stopwatch {
+pub struct Stopwatch {
     #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
     start: std::time::Instant,
     #[cfg(all(target_family = "wasm", target_os = "unknown"))]
@@ -28,7 +28,7 @@ pub(crate) struct Stopwatch {
 impl Stopwatch {
     /// Starts now.
     #[inline]
-    pub(crate) fn start() -> Stopwatch {
+    pub fn start() -> Stopwatch {
         #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
         return Stopwatch { start: std::time::Instant::now() };
         #[cfg(all(target_family = "wasm", target_os = "unknown"))]
@@ -37,7 +37,7 @@ impl Stopwatch {
 
     /// The time since [`Stopwatch::start`].
     #[inline]
-    pub(crate) fn elapsed(&self) -> Duration {
+    pub fn elapsed(&self) -> Duration {
         #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
         return self.start.elapsed();
         #[cfg(all(target_family = "wasm", target_os = "unknown"))]

@@ -24,7 +24,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-pub use crate::clock::set_host_clock;
+pub use crate::clock::{Stopwatch, set_host_clock};
 
 /// Shared cancellation flag and progress counter; cheap to poll from many threads.
 #[derive(Debug, Default)]

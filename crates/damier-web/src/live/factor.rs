@@ -213,7 +213,7 @@ impl Runs<FactorAutomaton> {
 
 /// Steps `au` by up to `updates` (within the time budget), stopping once absorbing.
 pub fn step(id: u64, au: &mut FactorAutomaton, updates: u64) -> FactorFrame {
-    step_within(updates, au.is_absorbing(), |k| au.run_steps(k));
+    step_within(updates, u64::MAX, au.is_absorbing(), |k| au.run_steps(k));
     frame(id, au)
 }
 
