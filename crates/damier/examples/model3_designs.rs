@@ -3,6 +3,9 @@
 //! with the thread's CPU seconds.
 //!
 //! `cargo run --release -p damier --example model3_designs -- DESIGN N[,N...] SEEDS MAX_STEPS`
+//! (SEEDS: k for seeds 1 to k, or a-b), `... -- trace DESIGN N SEED EVERY TOTAL` (a run's
+//! statistics every EVERY generations) and `... -- jam DESIGN N SEED GEN` (the queens on a
+//! crowded line after GEN generations). ABSORB=0 skips the check of the absorbing state.
 
 use damier::automaton::row::{RowBoard, Rule, Schedule};
 use damier::util::thread_cpu_seconds;
@@ -17,6 +20,11 @@ fn design(name: &str) -> Option<Rule> {
         south_activity: 0.5,
         plateau: 0.5,
         eps: 0.01,
+        patience: 0,
+        patience_rate: 0.0,
+        patience_keeps: false,
+        rest: 0,
+        rest_rate: 0.0,
     };
     Some(match name {
         "gradient" => Rule { wave: false, ..base },
@@ -38,6 +46,11 @@ fn design(name: &str) -> Option<Rule> {
                     "south" => r.south_activity = v.parse().ok()?,
                     "plat" => r.plateau = v.parse().ok()?,
                     "eps" => r.eps = v.parse().ok()?,
+                    "pat" => r.patience = v.parse().ok()?,
+                    "patq" => r.patience_rate = v.parse().ok()?,
+                    "keep" => r.patience_keeps = v == "1",
+                    "rest" => r.rest = v.parse().ok()?,
+                    "restq" => r.rest_rate = v.parse().ok()?,
                     "hide" => r.hide_walkers = v == "1",
                     "async" => {
                         r.schedule = if v == "1" { Schedule::RandomCell } else { Schedule::Synchronous }
@@ -72,9 +85,43 @@ fn main() {
         }
         return;
     }
-    if args.len() == 5 && args[0] == "trace" {
+    if args.len() == 6 && args[0] == "trace" {
+        // trace DESIGN N SEED EVERY TOTAL: one line of statistics every EVERY generations.
         let rule = design(&args[1]).expect("design");
-        trace(rule, args[2].parse().unwrap(), 1, args[3].parse().unwrap(), args[4].parse().unwrap());
+        let num = |i: usize| args[i].parse::<u64>().expect("a number");
+        trace(rule, num(2) as usize, num(3), num(4), num(5));
+        return;
+    }
+    if args.len() == 5 && args[0] == "jam" {
+        // jam DESIGN N SEED GEN: after GEN generations, every queen on a crowded line with
+        // its counts, waves, true danger, the least true danger of its row and the state bits.
+        let rule = design(&args[1]).expect("design");
+        let n: usize = args[2].parse().unwrap();
+        let mut b = RowBoard::from_seed(rule, n, args[3].parse().unwrap());
+        b.run_steps(args[4].parse().unwrap());
+        let (s, _, _) = b.true_fields();
+        let nn = n * n;
+        let cols = b.columns().to_vec();
+        let lines = line_counts(&cols);
+        let td = |x: usize, y: usize| (0..6).map(|k| s[k * nn + y * n + x]).sum::<u8>();
+        for (y, &x) in cols.iter().enumerate() {
+            let x = x as usize;
+            let l = [lines[x], lines[n + x + n - 1 - y], lines[3 * n + x + y]];
+            if l.iter().all(|&c| c < 2) {
+                continue;
+            }
+            let counts: Vec<u8> = (0..6).map(|k| b.count(k, x, y)).collect();
+            let mins: Vec<u8> =
+                (0..=12).map(|d| (0..n).filter(|&xx| td(xx, y) == d).count().min(99) as u8).collect();
+            println!(
+                "gen {} row {y} col {x} lines {l:?} counts N,NE,SE,S,SW,NW {counts:?} waves {:?} true {} row cells by true danger 0..: {:?} word {:#x}",
+                b.steps(),
+                b.waves(x, y),
+                td(x, y),
+                &mins[..6],
+                b.word(x, y) >> 20
+            );
+        }
         return;
     }
     let usage = "usage: model3_designs DESIGN N[,N...] SEEDS MAX_STEPS";
@@ -86,11 +133,15 @@ fn main() {
         eprintln!("unknown design {name}");
         std::process::exit(2);
     };
-    let seeds: u64 = seeds.parse().expect("SEEDS");
+    // SEEDS: k (seeds 1 to k) or a-b (seeds a to b)
+    let seeds: std::ops::RangeInclusive<u64> = match seeds.split_once('-') {
+        Some((a, b)) => a.parse().expect("SEEDS")..=b.parse().expect("SEEDS"),
+        None => 1..=seeds.parse().expect("SEEDS"),
+    };
     let cap: u64 = cap.parse().expect("MAX_STEPS");
     println!("design,n,seed,steps,moves,solved,absorbing,cpu_s,moves_after,generations_to_absorbing");
     for n in ns.split(',').map(|s| s.parse::<usize>().expect("N")) {
-        for seed in 1..=seeds {
+        for seed in seeds.clone() {
             let t0 = thread_cpu_seconds().unwrap_or(0.0);
             let mut b = RowBoard::from_seed(rule, n, seed);
             let solved = b.run_steps(cap);
@@ -105,7 +156,9 @@ fn main() {
                 ((n * n) as u64, 100 * (n as u64).pow(3))
             };
             let mut extra = 0;
-            let mut settled = absorbing;
+            // ABSORB=0 in the environment skips this (O(n^2) per check: slow from n = 1 000).
+            let check = std::env::var("ABSORB").map_or(true, |v| v != "0");
+            let mut settled = absorbing || !check;
             while solved && !settled && extra < most {
                 for _ in 0..every {
                     b.step();
@@ -114,44 +167,67 @@ fn main() {
                 settled = b.is_solution() && b.is_absorbing();
             }
             let after = b.moves() - moves;
-            let settled = if settled { (extra / every) as i64 } else { -1 };
+            let settled = if settled && check { (extra / every) as i64 } else { -1 };
             let label = name.replace(',', ";");
             println!("{label},{n},{seed},{steps},{moves},{solved},{absorbing},{t:.3},{after},{settled}");
         }
     }
 }
 
+/// Queens per line: columns, then diagonals `x - y + n - 1` from `n`, then anti-diagonals
+/// `x + y` from `3 n`.
+fn line_counts(cols: &[u32]) -> Vec<u32> {
+    let n = cols.len();
+    let mut lines = vec![0u32; 5 * n];
+    for (y, &x) in cols.iter().enumerate() {
+        let x = x as usize;
+        lines[x] += 1;
+        lines[n + x + n - 1 - y] += 1;
+        lines[3 * n + x + y] += 1;
+    }
+    lines
+}
+
+/// Every `every` generations: moves in the stretch, crowded lines, queens on a crowded line
+/// (true conflicts), walkers, settled queens whose counts show danger (perceived), of them
+/// with a conflict north, queens whose true danger is positive, queens whose perceived danger
+/// differs from the true one, and the thread's CPU seconds so far.
 fn trace(rule: Rule, n: usize, seed: u64, every: u64, total: u64) {
     let mut b = RowBoard::from_seed(rule, n, seed);
+    let t0 = thread_cpu_seconds().unwrap_or(0.0);
     let mut last = 0;
-    for _ in 0..total / every {
+    println!("gen,moves,crowded,in_conflict,walkers,perceived,perceived_north,true_danger,stale,cpu_s");
+    while b.steps() < total {
         b.run_steps(every);
-        let (s, west, _) = b.true_fields();
+        let (s, _, _) = b.true_fields();
         let nn = n * n;
         let cols = b.columns().to_vec();
-        let mut hot = 0;
-        let mut hist = [0u32; 16];
-        let mut better = 0;
+        let lines = line_counts(&cols);
+        let (mut conflict, mut walkers, mut perceived, mut north, mut truly, mut stale) = (0, 0, 0, 0, 0, 0);
         for (y, &x) in cols.iter().enumerate() {
-            let i = y * n + x as usize;
-            let d: u8 = (0..6).map(|k| s[k * nn + i]).sum();
-            hist[d as usize] += 1;
-            if d > 0 {
-                hot += 1;
+            let x = x as usize;
+            if lines[x] > 1 || lines[n + x + n - 1 - y] > 1 || lines[3 * n + x + y] > 1 {
+                conflict += 1;
             }
-            let rowmin = (0..n).map(|xx| (0..6).map(|k| s[k * nn + y * n + xx]).sum::<u8>()).min().unwrap();
-            if rowmin < d {
-                better += 1;
+            let seen: u8 = (0..6).map(|k| b.count(k, x, y)).sum();
+            let t: u8 = (0..6).map(|k| s[k * nn + y * n + x]).sum();
+            if b.walking(x, y) {
+                walkers += 1;
+            } else if seen > 0 {
+                perceived += 1;
+                if [0, 1, 5].iter().any(|&k| b.count(k, x, y) > 0) {
+                    north += 1;
+                }
             }
+            truly += u32::from(t > 0);
+            stale += u32::from(t != seen);
         }
-        let _ = west;
+        let cpu = thread_cpu_seconds().unwrap_or(0.0) - t0;
         println!(
-            "step {} moves {} conflicts {} hot {hot} better {better} hist {:?} absorbing {}",
+            "{},{},{},{conflict},{walkers},{perceived},{north},{truly},{stale},{cpu:.2}",
             b.steps(),
             b.moves() - last,
-            b.conflicts(),
-            &hist[..8],
-            b.is_absorbing()
+            b.conflicts()
         );
         last = b.moves();
         if b.is_solution() {

@@ -5,7 +5,8 @@
 //! - a cell's update reads only its own state and its 8 neighbours' states and writes only its
 //!   own state (and, when its queen moves, the queen count of the neighbour it moves to);
 //! - a cell's state is finite and independent of n: its queen count, 6 conflict counts
-//!   saturating at [`Rule::cap`], and two wave values at most [`FAR`];
+//!   saturating at [`Rule::cap`], and two wave values at most [`FAR`] (and, for the rules with
+//!   [`Rule::patience`] or [`Rule::rest`], its settled queen's two 4-bit counts);
 //! - the schedule is synchronous (every cell at once, from the previous generation) or the
 //!   automaton report's one random cell per step ([`Schedule`]); the generator is the only shared thing;
 //! - a configuration is absorbing exactly when the queens form a solution and every count
@@ -59,11 +60,15 @@ pub const LINE_DIRS: [usize; 6] = [0, 1, 3, 4, 5, 7];
 pub const FAR: u8 = 15;
 
 /// A cell holding its row's queen.
-const QUEEN: u8 = 1;
+const QUEEN: u16 = 1;
 /// The queen of the cell is walking (only with [`Rule::hide_walkers`]).
-const WALKING: u8 = 2;
+const WALKING: u16 = 2;
 /// A walking queen's direction: east when set, else west.
-const EAST: u8 = 4;
+const EAST: u16 = 4;
+/// A settled queen's patience count ([`Rule::patience`]): 4 bits from this one.
+const PATIENCE_SHIFT: u32 = 3;
+/// A settled queen's rest count ([`Rule::rest`]): 4 bits from this one.
+const REST_SHIFT: u32 = 7;
 
 /// How the cells are scheduled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,23 +107,58 @@ pub struct Rule {
     /// min-conflicts' random walk), and of an uphill step when no side is as good; must be
     /// positive for the absorbing states to be exactly the solutions. [range: 0..=1]
     pub eps: f64,
+    /// Patience of a queen whose conflicts all lie south (0: none, the queen acts with
+    /// probability [`Rule::south_activity`] every generation): a settled queen in such danger
+    /// counts up to `patience` (one step with probability [`Rule::patience_rate`] per
+    /// generation; the count restarts when the queen is out of danger or moves) and only
+    /// then acts with probability [`Rule::south_activity`]. The southern queen of a conflict
+    /// moves first; the northern one moves only when the conflict persists. [range: 0..=15]
+    pub patience: u8,
+    /// Probability per generation that a waiting queen's patience count goes up.
+    /// [range: 0..=1]
+    pub patience_rate: f64,
+    /// The patience count survives the queen's stretches out of danger (it restarts only
+    /// when the queen moves): the count measures all the time the queen has spent in
+    /// southern conflicts on its cell, not only the current one.
+    pub patience_keeps: bool,
+    /// Rest after a walk (0: none): a queen that settles in danger (the best cell its walk
+    /// found is attacked) rests for `rest` counts (each ending with probability
+    /// [`Rule::rest_rate`] per generation) and does not act while it rests, so that the
+    /// queens it attacks see it (the counts travel one cell per generation) and yield before
+    /// it moves again. [range: 0..=15]
+    pub rest: u8,
+    /// Probability per generation that a resting queen's rest count goes down.
+    /// [range: 0..=1]
+    pub rest_rate: f64,
 }
 
 impl Rule {
     /// Model 3 as the product runs it (the kept design of `docs/automaton.md`): counts
     /// saturating at 2, waves, synchronous, walkers unseen, activity [`ACTIVITY`] (north
     /// conflicts) and [`SOUTH_ACTIVITY`] (south only), plateau walks with probability
-    /// [`PLATEAU`], uphill steps with probability `eps`.
+    /// [`PLATEAU`], uphill steps with probability `eps`, no patience and no rest.
     pub fn model3(eps: f64) -> Rule {
+        Rule { south_activity: SOUTH_ACTIVITY, ..Rule::model3_v1(eps) }
+    }
+
+    /// Model 3's first kept rule (design 4 of `docs/automaton.md`, the default until
+    /// issue 40): the same with [`SOUTH_ACTIVITY_V1`], 3.3 times [`SOUTH_ACTIVITY`]. It
+    /// solves n <= 512 but not n = 1 000 (the moves never settle).
+    pub fn model3_v1(eps: f64) -> Rule {
         Rule {
             cap: 2,
             wave: true,
             schedule: Schedule::Synchronous,
             hide_walkers: true,
             activity: ACTIVITY,
-            south_activity: SOUTH_ACTIVITY,
+            south_activity: SOUTH_ACTIVITY_V1,
             plateau: PLATEAU,
             eps,
+            patience: 0,
+            patience_rate: 0.0,
+            patience_keeps: false,
+            rest: 0,
+            rest_rate: 0.0,
         }
     }
 }
@@ -140,8 +180,11 @@ pub const PLATEAU: f64 = 0.1;
 /// in a generation (measured in `docs/automaton.md`).
 pub const ACTIVITY: f64 = 0.1;
 /// Model 3: the same for a queen whose conflicts all lie south (it mostly waits: the other
-/// queen of the line moves).
-pub const SOUTH_ACTIVITY: f64 = 0.01;
+/// queen of the line moves). At 0.01 ([`SOUTH_ACTIVITY_V1`]) the northern queens of n = 1 000
+/// kept the moves from settling (docs/automaton.md).
+pub const SOUTH_ACTIVITY: f64 = 0.003;
+/// [`Rule::model3_v1`]: the same.
+pub const SOUTH_ACTIVITY_V1: f64 = 0.01;
 
 /// Why cell words are not a model 3 state.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -172,6 +215,10 @@ const WORD_QUEEN: u32 = 1 << 20;
 const WORD_WALKING: u32 = 1 << 21;
 /// Bit of a cell word: the walk goes east.
 const WORD_EAST: u32 = 1 << 22;
+/// First of the 4 bits of a cell word that hold its settled queen's patience count.
+const WORD_PATIENCE_SHIFT: u32 = 23;
+/// First of the 4 bits of a cell word that hold its settled queen's rest count.
+const WORD_REST_SHIFT: u32 = 27;
 
 /// Bit planes of a row: plane `2k` holds bit 0 and plane `2k + 1` bit 1 of the count along
 /// `LINE_DIRS[k]`, then the west wave's 4 planes ([`WEST`]) and the east wave's ([`EAST_P`]),
@@ -313,7 +360,7 @@ struct Fields<'a> {
     cap: u8,
     hide: bool,
     col: &'a [u32],
-    qs: &'a [u8],
+    qs: &'a [u16],
     pad: &'a [u64],
     /// The processor has AVX2 (the same kernel, compiled for it).
     #[cfg(target_arch = "x86_64")]
@@ -472,8 +519,9 @@ pub struct RowBoard {
     /// Scratch of the synchronous schedule: per row, the field bits of its queen's cell in the
     /// generation being computed.
     queen_fields: Vec<u32>,
-    /// Per row: [`QUEEN`], plus [`WALKING`] and [`EAST`] while its queen walks.
-    qs: Vec<u8>,
+    /// Per row: [`QUEEN`], plus [`WALKING`] and [`EAST`] while its queen walks, and its
+    /// patience and rest counts (from [`PATIENCE_SHIFT`] and [`REST_SHIFT`]) while it is settled.
+    qs: Vec<u16>,
     /// Column of each row's queen.
     col: Vec<u32>,
     /// Bookkeeping: queens per column, then per diagonal `x - y + n - 1`, then per
@@ -485,6 +533,8 @@ pub struct RowBoard {
     plateau_t: u64,
     activity_t: u64,
     south_t: u64,
+    patience_t: u64,
+    rest_t: u64,
     rng: Rand,
     steps: u64,
     moves: u64,
@@ -559,6 +609,8 @@ impl RowBoard {
             plateau_t: threshold(rule.plateau),
             activity_t: threshold(rule.activity),
             south_t: threshold(rule.south_activity),
+            patience_t: threshold(rule.patience_rate),
+            rest_t: threshold(rule.rest_rate),
             rng,
             steps: 0,
             moves: 0,
@@ -587,7 +639,8 @@ impl RowBoard {
 
     /// Cell `(x, y)` as one word (the checkpoint's layout): bits `2k..2k+2` the count along
     /// `LINE_DIRS[k]`, 12..16 the west wave, 16..20 the east wave, bit 20 the queen, 21
-    /// walking, 22 walking east.
+    /// walking, 22 walking east, 23..27 the settled queen's patience count, 27..31 its rest
+    /// count.
     pub fn word(&self, x: usize, y: usize) -> u32 {
         let mut word = self.fields(x, y);
         if self.col[y] as usize == x {
@@ -599,6 +652,8 @@ impl RowBoard {
             if q & EAST != 0 {
                 word |= WORD_EAST;
             }
+            word |= u32::from(q >> PATIENCE_SHIFT & 15) << WORD_PATIENCE_SHIFT;
+            word |= u32::from(q >> REST_SHIFT & 15) << WORD_REST_SHIFT;
         }
         word
     }
@@ -627,8 +682,17 @@ impl RowBoard {
         for (i, &word) in words.iter().enumerate() {
             let (x, y) = (i % n, i / n);
             let bad = |what| Err(RowStateError::Cell { x, y, what });
-            if word >> 23 != 0 || word & (WORD_WALKING | WORD_EAST) != 0 && word & WORD_QUEEN == 0 {
-                return bad("unknown bits, or a walk without a queen");
+            let patience = (word >> WORD_PATIENCE_SHIFT & 15) as u16;
+            let rest = (word >> WORD_REST_SHIFT & 15) as u16;
+            if word & (WORD_WALKING | WORD_EAST) != 0 && word & WORD_QUEEN == 0 {
+                return bad("a walk without a queen");
+            }
+            let settled = word & (WORD_QUEEN | WORD_WALKING) == WORD_QUEEN;
+            if patience > u16::from(rule.patience)
+                || rest > u16::from(rule.rest)
+                || (patience > 0 || rest > 0) && !settled
+            {
+                return bad("a patience or rest count this rule never reaches, or off a settled queen");
             }
             if word & WORD_EAST != 0 && word & WORD_WALKING == 0
                 || word & WORD_WALKING != 0 && !rule.hide_walkers
@@ -656,6 +720,9 @@ impl RowBoard {
             }
             if word & WORD_EAST != 0 {
                 b.qs[y] |= EAST;
+            }
+            if word & WORD_QUEEN != 0 {
+                b.qs[y] |= patience << PATIENCE_SHIFT | rest << REST_SHIFT;
             }
         }
         b.steps = steps;
@@ -942,8 +1009,32 @@ impl RowBoard {
             if (if east { r } else { l }) < own {
                 return Some(east);
             }
-            self.qs[y] = QUEEN;
+            // A queen that settles in danger (no better cell on its side) rests.
+            self.qs[y] = QUEEN | if own > 0 { u16::from(self.rule.rest.min(15)) << REST_SHIFT } else { 0 };
             return None;
+        }
+        let rest = state >> REST_SHIFT & 15;
+        if rest > 0 {
+            // Resting after a walk: no action until the count runs out.
+            if draw(&mut self.rng, self.rest_t) {
+                self.qs[y] = state & !(15 << REST_SHIFT) | (rest - 1) << REST_SHIFT;
+            }
+            return None;
+        }
+        if self.rule.patience > 0 {
+            // A queen out of danger, or with a conflict north, starts its patience afresh; one
+            // whose conflicts all lie south waits until its count is full.
+            let count = state >> PATIENCE_SHIFT & 15;
+            if own == 0 || north {
+                if !self.rule.patience_keeps {
+                    self.qs[y] = QUEEN;
+                }
+            } else if count < u16::from(self.rule.patience.min(15)) {
+                if draw(&mut self.rng, self.patience_t) {
+                    self.qs[y] = QUEEN | (count + 1) << PATIENCE_SHIFT;
+                }
+                return None;
+            }
         }
         let t = if north { self.activity_t } else { self.south_t };
         if own == 0 || !draw(&mut self.rng, t) {
