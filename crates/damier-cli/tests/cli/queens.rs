@@ -216,7 +216,7 @@ fn check_reads_binary_solutions_and_every_max_witness() {
                 String::from_utf8_lossy(&out.stderr)
             );
             if n == "3" && !json {
-                assert!(text.contains("valid: 2 queens on a 3x3 board"), "{text}");
+                assert!(text.contains("valid: 2 queens on the 3x3 board"), "{text}");
             }
         }
     }

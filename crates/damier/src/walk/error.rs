@@ -75,7 +75,7 @@ pub enum WalkError {
         reason: String,
     },
     /// No walk realises the requested activation set (only the 1 x 1 board with the empty set).
-    #[error("no walk lands on exactly these cells an odd number of times on a {rows} x {cols} board")]
+    #[error("no walk lands on exactly these cells an odd number of times on the {rows} x {cols} board")]
     NoWalk {
         /// The board's rows.
         rows: usize,

@@ -188,12 +188,12 @@ fn print_report(report: &CheckReport, queens: u64, prefix: &str) -> anyhow::Resu
     let n = report.n;
     if report.is_valid() {
         let queens = plural(queens, "queen");
-        outln!("{prefix}valid: {queens} on a {n}x{n} board, no two attack each other")?;
+        outln!("{prefix}valid: {queens} on the {n}x{n} board, no two attack each other")?;
         return Ok(());
     }
     let pairs = report.attacks.len();
     outln!(
-        "{prefix}invalid: {pairs} attacking {} on a {n}x{n} board",
+        "{prefix}invalid: {pairs} attacking {} on the {n}x{n} board",
         if pairs == 1 { "pair" } else { "pairs" }
     )?;
     for x in report.attacks.iter().take(PRINT_MAX) {
