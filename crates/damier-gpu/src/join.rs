@@ -35,6 +35,26 @@ const MAX_TILES: u64 = 1 << 31;
 /// counter of a dispatch stays below 2^32.
 const MAX_DISPATCH_TILES: u32 = 1 << 24;
 
+/// Stack of each thread that seals and matches in the join kernel's pipeline: they all call
+/// the GPU driver. On an NVIDIA H200 (driver 580.159.04, 16 threads) a join count aborted
+/// with a stack overflow in an unnamed rayon worker (2 MiB, Rust's default for spawned
+/// threads) in 2 of 7 runs, at n = 18 and 21, never with the search kernel, which calls the
+/// driver from one thread; the driver's stack needs are its own, so the workers get 4 times
+/// a main thread's 8 MiB (address space only: untouched pages cost no memory).
+const DRIVER_STACK: usize = 32 << 20;
+
+/// A pool of as many workers as the current rayon pool, with [`DRIVER_STACK`] each and named
+/// `damier-gpu-join-I` (a fault names the thread).
+fn driver_pool() -> Result<rayon::ThreadPool, GpuError> {
+    let threads = rayon::current_num_threads();
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(DRIVER_STACK)
+        .thread_name(|i| format!("damier-gpu-join-{i}"))
+        .build()
+        .map_err(|e| GpuError::Setting(format!("cannot start the join kernel's {threads} threads: {e}")))
+}
+
 impl Gpu {
     /// Counts the tasks `indices` of `list` with the join kernel (see [`Gpu::count_tasks`]):
     /// the halves assembled and sealed by the workers of the current rayon pool, each batch
@@ -47,20 +67,23 @@ impl Gpu {
         on_done: &(dyn Fn(TaskDone) + Sync),
     ) -> Result<(), GpuError> {
         let isa = damier::cpu::Isa::best();
-        count_tasks_with_matching::<GpuError>(
-            list,
-            isa,
-            None,
-            indices,
-            control,
-            &|sealed| self.match_sealed(sealed, control),
-            on_done,
-        )
-        .map_err(|e| match e {
-            // Cancelled while sealing: the same error as when cancelled on the device.
-            GpuError::Tasks(TaskError::Interrupted(i)) => GpuError::Interrupted(i),
-            e => e,
-        })
+        driver_pool()?
+            .install(|| {
+                count_tasks_with_matching::<GpuError>(
+                    list,
+                    isa,
+                    None,
+                    indices,
+                    control,
+                    &|sealed| self.match_sealed(sealed, control),
+                    on_done,
+                )
+            })
+            .map_err(|e| match e {
+                // Cancelled while sealing: the same error as when cancelled on the device.
+                GpuError::Tasks(TaskError::Interrupted(i)) => GpuError::Interrupted(i),
+                e => e,
+            })
     }
 
     /// The count of one sealed batch, matched on the GPU: the sum over its pairs of the
@@ -319,6 +342,30 @@ fn units_between(group: &[[u32; PAIR_WORDS]], units: &[u64], begin: u64, end: u6
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Stack used by `depth` frames of 64 KiB each.
+    fn deep(depth: u32) -> u8 {
+        let frame = std::hint::black_box([depth as u8; 1 << 16]);
+        if depth == 0 { frame[0] } else { deep(depth - 1).wrapping_add(frame[std::hint::black_box(7)]) }
+    }
+
+    /// The join's workers run what overflowed a default worker's 2 MiB: 12 MiB of stack on
+    /// every worker (on a default pool this test aborts with a stack overflow).
+    #[test]
+    fn the_join_workers_have_stacks_for_the_driver() {
+        let outer = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+        let names = outer.install(|| {
+            let pool = driver_pool().unwrap();
+            assert_eq!(pool.current_num_threads(), 3);
+            pool.broadcast(|_| {
+                std::hint::black_box(deep(192));
+                std::thread::current().name().map(str::to_owned)
+            })
+        });
+        let mut names: Vec<String> = names.into_iter().map(Option::unwrap).collect();
+        names.sort();
+        assert_eq!(names, ["damier-gpu-join-0", "damier-gpu-join-1", "damier-gpu-join-2"]);
+    }
 
     #[test]
     fn units_of_a_tile_range_add_up() {

@@ -54,13 +54,19 @@ fn on_cpu(list: &TaskList, engine: TaskEngine, indices: &[u32]) -> HashMap<u32, 
     counts.into_inner().unwrap()
 }
 
+/// The search kernel's settings (the default kernel is the join since 2026-11-28): the tests
+/// of its prefixes, slots, loop budget and estimate.
+fn search() -> GpuSettings {
+    GpuSettings { kernel: GpuKernel::Search, ..GpuSettings::default() }
+}
+
 fn all(list: &TaskList) -> Vec<u32> {
     (0..list.len()).collect()
 }
 
 #[test]
 fn every_task_to_12_has_the_cpu_engines_count() {
-    let Some(gpu) = gpu(GpuSettings::default()) else { return };
+    let Some(gpu) = gpu(search()) else { return };
     for n in 4..=12 {
         let list = TaskList::new(n).unwrap();
         let got = on_gpu(&gpu, &list, &all(&list)).unwrap();
@@ -133,7 +139,7 @@ fn slots_resumed_every_few_iterations_and_every_start_row_give_the_same_counts()
 
 #[test]
 fn a_start_row_the_kernel_cannot_run_is_refused() {
-    let Some(gpu) = gpu(GpuSettings { start_row: Some(11), ..GpuSettings::default() }) else { return };
+    let Some(gpu) = gpu(GpuSettings { start_row: Some(11), ..search() }) else { return };
     let list = TaskList::new(12).unwrap();
     let e = on_gpu(&gpu, &list, &[0]).unwrap_err();
     assert_eq!(e.to_string(), "--gpu-rows 11: n = 12 takes 1 to 10 rows placed on the host");
@@ -147,8 +153,7 @@ fn a_start_row_the_kernel_cannot_run_is_refused() {
 /// GPU counts it right.
 #[test]
 fn a_loop_the_driver_cuts_short_fails_the_count_instead_of_shortening_it() {
-    let settings =
-        GpuSettings { start_row: Some(1), slots: Some(64), budget: Some(1 << 24), ..GpuSettings::default() };
+    let settings = GpuSettings { start_row: Some(1), slots: Some(64), budget: Some(1 << 24), ..search() };
     let Some(gpu) = gpu(settings) else { return };
     let list = TaskList::new(12).unwrap();
     match on_gpu(&gpu, &list, &all(&list)) {
@@ -167,7 +172,7 @@ fn a_loop_the_driver_cuts_short_fails_the_count_instead_of_shortening_it() {
 
 #[test]
 fn a_cancelled_count_reports_no_task_and_a_missing_task_is_refused() {
-    let Some(gpu) = gpu(GpuSettings::default()) else { return };
+    let Some(gpu) = gpu(search()) else { return };
     let list = TaskList::new(10).unwrap();
     let stop = Control::new();
     stop.cancel();
@@ -181,7 +186,7 @@ fn a_cancelled_count_reports_no_task_and_a_missing_task_is_refused() {
 /// count, and the projected solutions (from the same sample as the time) bracket q(n).
 #[test]
 fn estimates_count_their_tasks_as_the_cpu_and_bracket_the_known_totals() {
-    let Some(gpu) = gpu(GpuSettings::default()) else { return };
+    let Some(gpu) = gpu(search()) else { return };
     let (mut inside, mut tried) = (0, 0);
     for n in 10..=13 {
         let list = TaskList::new(n).unwrap();

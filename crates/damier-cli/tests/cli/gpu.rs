@@ -39,7 +39,11 @@ fn counts_on_the_gpu_and_beside_the_cpu_are_the_known_totals() {
     if !has_adapter() {
         return;
     }
+    // The default kernel is the join (the quarters engine's matching on the GPU).
     let r = json(&["queens", "count", "12", "--device", "gpu", "--json"]);
+    assert_eq!((r["total"].as_u64(), r["unique"].as_u64()), (Some(14_200), Some(1_787)), "{r}");
+    assert_eq!(r["strategy"], "quarters");
+    let r = json(&["queens", "count", "12", "--device", "gpu", "--gpu-kernel", "search", "--json"]);
     assert_eq!((r["total"].as_u64(), r["unique"].as_u64()), (Some(14_200), Some(1_787)), "{r}");
     assert_eq!(r["strategy"], "backtrack");
     let r = json(&["queens", "count", "13", "--device", "all", "--threads", "2", "--json"]);
@@ -66,10 +70,11 @@ fn a_gpu_journal_resumes_and_is_rechecked_on_the_cpu() {
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("12.journal");
     let journal = journal.to_str().unwrap();
-    let args: Vec<&str> = "queens count 12 --device gpu --verify-sample 5 --seed 3 --json --journal"
-        .split(' ')
-        .chain([journal])
-        .collect();
+    let args: Vec<&str> =
+        "queens count 12 --device gpu --gpu-kernel search --verify-sample 5 --seed 3 --json --journal"
+            .split(' ')
+            .chain([journal])
+            .collect();
     let first = json(&args);
     assert_eq!(first["total"].as_u64(), Some(14_200));
     assert_eq!(first["verified_tasks"].as_u64(), Some(5));
@@ -81,7 +86,11 @@ fn a_gpu_journal_resumes_and_is_rechecked_on_the_cpu() {
     // The header says what counted the tasks: the backtracker's search, on a GPU.
     assert_eq!((audit["strategy"].as_str(), audit["device"].as_str()), (Some("backtrack"), Some("gpu")));
     // The CPU's default engine refuses the GPU's journal rather than mixing engines.
-    fails_with(&["queens", "count", "12", "--journal", journal], 2);
+    let err = fails_with(&["queens", "count", "12", "--journal", journal], 2);
+    assert!(!err.contains("--gpu-kernel"), "{err}");
+    // So does the default kernel (the join, since 2026-11-28), naming the one that resumes it.
+    let err = fails_with(&["queens", "count", "12", "--device", "gpu", "--journal", journal], 2);
+    assert!(err.contains("or resume it with --gpu-kernel search"), "{err}");
 }
 
 /// `--gpu-kernel join` (the quarters engine, its matching on the GPU): the known totals alone
@@ -124,8 +133,13 @@ fn the_join_kernel_counts_journals_and_estimates() {
     assert_eq!((audit["strategy"].as_str(), audit["device"].as_str()), (Some("quarters"), Some("gpu")));
     assert_eq!(audit["recheck"]["engine"], "backtrack", "{audit}");
     assert_eq!(audit["recheck"]["agree"], true, "{audit}");
-    // A journal of the other kernel (another engine in its header) is not resumed by this one.
-    fails_with(&["queens", "count", "12", "--device", "gpu", "--journal", journal], 2);
+    // A journal of the other kernel (another engine in its header) is not resumed by this one;
+    // the error says which kernel resumes it.
+    let err = fails_with(
+        &["queens", "count", "12", "--device", "gpu", "--gpu-kernel", "search", "--journal", journal],
+        2,
+    );
+    assert!(err.ends_with("or resume it with --gpu-kernel join\n") && err.lines().count() == 1, "{err}");
     let r = json(&[
         "queens",
         "estimate",
@@ -164,7 +178,15 @@ fn gpu_errors_are_one_line_with_their_exit_codes() {
     if !has_adapter() {
         return;
     }
-    fails_with(&["queens", "count", "12", "--device", "gpu", "--gpu-rows", "11"], 2);
+    fails_with(
+        &["queens", "count", "12", "--device", "gpu", "--gpu-kernel", "search", "--gpu-rows", "11"],
+        2,
+    );
+    // The search kernel's settings are refused with the join kernel (the default), not ignored.
+    for flag in ["--gpu-rows", "--gpu-slots"] {
+        let err = fails_with(&["queens", "count", "12", "--device", "gpu", flag, "64"], 2);
+        assert!(err.contains("set the search kernel: add --gpu-kernel search"), "{err}");
+    }
     // A device fault: lavapipe cuts a loop this long short (one row placed on the host, 64
     // slots, no budget); the count exits 74 and records none of the batch's tasks. A real
     // GPU runs it to the end.
@@ -172,7 +194,7 @@ fn gpu_errors_are_one_line_with_their_exit_codes() {
     let journal = dir.path().join("cut.journal");
     let journal = journal.to_str().unwrap();
     let args: Vec<&str> =
-        "queens count 12 --device gpu --gpu-rows 1 --gpu-slots 64 --gpu-budget 16777216 --journal"
+        "queens count 12 --device gpu --gpu-kernel search --gpu-rows 1 --gpu-slots 64 --gpu-budget 16777216 --journal"
             .split(' ')
             .chain([journal])
             .collect();
@@ -198,6 +220,13 @@ fn the_bench_compares_the_gpu_with_the_cpu() {
     assert!(r["solutions"].as_u64().unwrap() > 0, "{r}");
     assert_eq!(r["cpu_engine"], "quarters", "{r}");
     assert!(r["gpu_ns_per_solution"].as_f64().unwrap() > 0.0, "{r}");
+    // The CPU's time is its tasks' own, not the wall time x threads: 2 tasks on 8 threads
+    // keep at most 2 busy (each task's time is within the wall time).
+    let r = json(&["gpu", "--bench", "13", "--tasks", "2", "--threads", "8", "--seed", "2", "--json"]);
+    let busy = r["cpu_core_ns_per_solution"].as_f64().unwrap() * r["solutions"].as_f64().unwrap() * 1e-9;
+    let wall = r["cpu_seconds"].as_f64().unwrap();
+    assert_eq!(r["cpu_threads"].as_u64(), Some(8), "{r}");
+    assert!(busy > 0.0 && busy <= 2.0 * wall * 1.000_001, "{r}");
 }
 
 /// `queens estimate --device gpu`: the sample counted on the GPU, the projection in GPU hours,
@@ -214,7 +243,7 @@ fn the_estimate_on_the_gpu_projects_gpu_hours_and_brackets_the_known_total() {
         json(&["queens", "estimate", "13", "--device", "gpu", "--samples", "60", "--seed", "3", "--json"]);
     assert_eq!((r["device"].as_str(), r["isa"].as_str()), (Some("gpu"), Some("wgsl")), "{r}");
     assert_eq!((r["samples"].as_u64(), r["seed"].as_u64()), (Some(60), Some(3)), "{r}");
-    assert_eq!((r["engine"].as_str(), r["clock"].as_str()), (Some("backtrack"), Some("wall")), "{r}");
+    assert_eq!((r["engine"].as_str(), r["clock"].as_str()), (Some("quarters"), Some("wall")), "{r}");
     assert_eq!(r["known_inside"], true, "{r}");
     assert!(r["core_hours"].as_f64().unwrap() > 0.0 && r["ns_per_solution"].as_f64().unwrap() > 0.0, "{r}");
     assert!(!r["adapter"].as_str().unwrap().is_empty(), "{r}");
@@ -252,7 +281,8 @@ fn a_long_gpu_count_is_announced_in_gpu_hours() {
 
 /// `cargo test -p damier-cli --features mpi,gpu --test cli -- mpi gpu` (Open MPI's `mpirun`
 /// and an adapter): every process of the job counts its batches on its own GPU (lavapipe on
-/// each here), the total exact, the journal headed `backtrack` and rechecked on the CPU.
+/// each here), the total exact, the journal headed `quarters` (the default join kernel) and
+/// rechecked on the CPU by the backtracker.
 #[cfg(all(feature = "gpu", feature = "mpi"))]
 #[test]
 fn mpi_processes_count_on_their_gpus() {
@@ -280,7 +310,7 @@ fn mpi_processes_count_on_their_gpus() {
     assert!(out.status.success(), "mpirun failed: {err}");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON report, from process 0");
     assert_eq!((v["total"].as_u64(), v["processes"].as_u64()), (Some(14_200), Some(2)), "{v}");
-    assert_eq!(v["strategy"], "backtrack", "{v}");
+    assert_eq!(v["strategy"], "quarters", "{v}");
     let by: Vec<u64> =
         v["tasks_by_process"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect();
     assert_eq!(by.iter().sum::<u64>(), v["tasks"].as_u64().unwrap(), "{v}");
@@ -291,7 +321,7 @@ fn mpi_processes_count_on_their_gpus() {
     let audit = json(&["queens", "journal", journal, "--recheck", "10", "--seed", "2", "--json"]);
     assert_eq!(
         (audit["recheck"]["engine"].as_str(), audit["recheck"]["agree"].as_bool()),
-        (Some("quarters"), Some(true))
+        (Some("backtrack"), Some(true))
     );
     // The rerun resumes every task from the journal.
     let again = mpirun("gpu");

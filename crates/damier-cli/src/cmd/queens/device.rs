@@ -1,12 +1,12 @@
 //! `damier queens count --device gpu|all`: the task list counted on a GPU (the crate
 //! damier-gpu), alone or beside the CPU cores, recorded in the same journal as a CPU count.
 //!
-//! The journal's header names one engine for all its tasks. The default kernel (`search`)
-//! runs the backtracker's search (row by row over the task's columns, then the other
-//! columns), so a `--device gpu` count is headed `backtrack`, and `journal --recheck` recounts
-//! its tasks with the quarters engine on the CPU; the `join` kernel runs the quarters engine
-//! (its matching on the GPU), so its `--device gpu` journals are headed `quarters` and
-//! rechecked by the backtracker. A `--device all` count is headed with the CPU's engine
+//! The journal's header names one engine for all its tasks. The default kernel (`join`) runs
+//! the quarters engine (its matching on the GPU), so a `--device gpu` count is headed
+//! `quarters`, and `journal --recheck` recounts its tasks with the backtracker on the CPU;
+//! the `search` kernel runs the backtracker's search (row by row over the task's columns,
+//! then the other columns), so its `--device gpu` journals are headed `backtrack` and
+//! rechecked by the quarters engine. A `--device all` count is headed with the CPU's engine
 //! (quarters), and the recheck recounts every task, GPU ones included, with the CPU's
 //! backtracker.
 
@@ -36,10 +36,10 @@ pub(crate) enum Device {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum Kernel {
     /// The backtracker's search, all on the GPU (journals headed `backtrack`).
-    #[default]
     Search,
     /// The quarters engine's join: halves assembled and sealed on the CPU cores (--threads),
-    /// matched on the GPU (journals headed `quarters`).
+    /// matched on the GPU (journals headed `quarters`); the faster of the two.
+    #[default]
     Join,
 }
 
@@ -71,7 +71,7 @@ pub(crate) struct GpuArgs {
     #[arg(long, value_name = "ITERATIONS", value_parser = crate::util::ranged::<u32>(1, u32::MAX))]
     gpu_budget: Option<u32>,
     /// The kernel: search (the backtracker's search, all on the GPU) or join (the quarters
-    /// engine: halves sealed on the CPU cores, matched on the GPU) [default: search].
+    /// engine: halves sealed on the CPU cores, matched on the GPU) [default: join].
     #[arg(long, value_name = "KERNEL")]
     pub(crate) gpu_kernel: Option<Kernel>,
 }
@@ -255,12 +255,17 @@ mod imp {
     /// Opens the GPU of `g`: no adapter is a usage error (exit 2), a device that fails a fault
     /// (exit 74).
     pub(crate) fn open(g: GpuArgs) -> anyhow::Result<Gpu> {
+        let kernel = g.gpu_kernel.unwrap_or_default();
+        anyhow::ensure!(
+            kernel == Kernel::Search || (g.gpu_rows.is_none() && g.gpu_slots.is_none()),
+            "--gpu-rows and --gpu-slots set the search kernel: add --gpu-kernel search (the join kernel, the default, takes --gpu-budget only)"
+        );
         let settings = GpuSettings {
             start_row: g.gpu_rows,
             slots: g.gpu_slots,
             budget: g.gpu_budget,
             dispatch_ms: None,
-            kernel: match g.gpu_kernel.unwrap_or_default() {
+            kernel: match kernel {
                 Kernel::Search => damier_gpu::GpuKernel::Search,
                 Kernel::Join => damier_gpu::GpuKernel::Join,
             },
