@@ -51,7 +51,7 @@ pub struct GpuSettings {
     /// Target wall time of one dispatch, milliseconds (default 50: far below the 2 s of an OS
     /// watchdog, and Ctrl-C is seen between dispatches).
     pub dispatch_ms: Option<u32>,
-    /// Which kernel counts (default: [`GpuKernel::Search`]).
+    /// Which kernel counts (default: [`GpuKernel::Join`]).
     pub kernel: GpuKernel,
 }
 

@@ -38,7 +38,7 @@ const MAX_DISPATCH_TILES: u32 = 1 << 24;
 /// Stack of each thread that seals and matches in the join kernel's pipeline: they all call
 /// the GPU driver. On an NVIDIA H200 (driver 580.159.04, 16 threads) a join count aborted
 /// with a stack overflow in an unnamed rayon worker (2 MiB, Rust's default for spawned
-/// threads) in 2 of 7 runs, at n = 18 and 21, never with the search kernel, which calls the
+/// threads) in 2 of 15 runs, at n = 18 and 21, never with the search kernel, which calls the
 /// driver from one thread; the driver's stack needs are its own, so the workers get 4 times
 /// a main thread's 8 MiB (address space only: untouched pages cost no memory).
 const DRIVER_STACK: usize = 32 << 20;

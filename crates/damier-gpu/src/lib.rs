@@ -3,7 +3,9 @@
 //! weighted count per task as the CPU engines, so that one journal, share or work queue can
 //! mix tasks counted on GPUs and on CPUs (docs/gpu.md).
 //!
-//! The design: the host places a task's first rows (a *prefix*, columns and both diagonals
+//! Two kernels ([`GpuKernel`]): the default, `Join`, runs the quarters engine with its
+//! matching on the GPU (module `join`); `Search` runs the backtracker's search, all of it on
+//! the GPU. The search kernel's design: the host places a task's first rows (a *prefix*, columns and both diagonals
 //! as bit masks); every invocation of the kernel is a *slot* that takes prefixes from an
 //! atomic counter and finishes each by an iterative depth-first search, the last row counted
 //! by popcount. A dispatch runs a bounded number of loop iterations per slot, the slots'
