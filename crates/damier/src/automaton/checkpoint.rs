@@ -1,12 +1,12 @@
 //! Checkpoints: the whole state of a run (board, signals, counters and the generator's state)
 //! as bytes, so a run of hours can stop and resume bit-exactly.
 //!
-//! Format (version 1), all integers little-endian:
+//! Format (version 2; version 1 has the same layout), all integers little-endian:
 //!
 //! | bytes | content |
 //! | --- | --- |
 //! | 8 | magic `DMRAUTO\0` |
-//! | 4 | format version (1) |
+//! | 4 | format version (2: a model 3 state is under its rule of issue 40; 1: read for models 1 and 2 only) |
 //! | 1 | model: 0 = pair, 1 = cell, 2 = row |
 //! | 4 | n |
 //! | 8 + 8 | ε and η as IEEE-754 bits (exact) |
@@ -33,7 +33,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 pub(super) mod format;
 
-pub use format::{CheckpointError, MAGIC, VERSION};
+pub use format::{CheckpointError, MAGIC, OLDEST_VERSION, VERSION};
 
 use super::{Automaton, AutomatonError, Model, Params, ROW_MAX_N};
 use crate::util::fnv1a;
@@ -117,7 +117,7 @@ pub fn declared_len(head: &[u8]) -> Result<u64, CheckpointError> {
     }
     let mut r = Reader { bytes: head, at: 8 };
     let version = r.u32();
-    if version != VERSION {
+    if !(OLDEST_VERSION..=VERSION).contains(&version) {
         return Err(CheckpointError::Version(version));
     }
     if head.len() < HEADER {
@@ -137,6 +137,7 @@ pub fn declared_len(head: &[u8]) -> Result<u64, CheckpointError> {
 /// The automaton a checkpoint holds, ready to continue its run.
 pub fn decode(bytes: &[u8]) -> Result<Automaton, CheckpointError> {
     let expected = declared_len(bytes)?;
+    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("checked by declared_len"));
     let mut r = Reader { bytes, at: 12 };
     let model_code = r.take::<1>()[0];
     let n = r.u32();
@@ -155,6 +156,9 @@ pub fn decode(bytes: &[u8]) -> Result<Automaton, CheckpointError> {
         2 => Model::Row,
         k => return Err(CheckpointError::State(format!("model code {k}"))),
     };
+    if model == Model::Row && version < 2 {
+        return Err(CheckpointError::RuleUnknown);
+    }
     let eps = f64::from_bits(r.u64());
     let eta = f64::from_bits(r.u64());
     let (seed, steps, moves) = (r.u64(), r.u64(), r.u64());
@@ -169,6 +173,35 @@ mod tests {
     use super::*;
     use crate::automaton::experiment::Stop;
     use crate::control::Control;
+
+    /// `bytes` relabelled as format version `version`, the checksum redone.
+    fn as_version(bytes: &[u8], version: u32) -> Vec<u8> {
+        let mut v = bytes[..bytes.len() - 8].to_vec();
+        v[8..12].copy_from_slice(&version.to_le_bytes());
+        let sum = fnv1a(&v);
+        v.extend_from_slice(&sum.to_le_bytes());
+        v
+    }
+
+    /// Version 1 (before the rule of issue 40): models 1 and 2 resume as they were written; a
+    /// model 3 state, whose rule it does not record, is refused rather than resumed under
+    /// another rule.
+    #[test]
+    fn version_1_resumes_models_1_and_2_and_refuses_model_3() {
+        for model in [Model::Pair, Model::Cell] {
+            let mut a = Automaton::from_seed(&params(model, 8), 3).unwrap();
+            a.run_steps(500);
+            let b = decode(&as_version(&encode(&a), 1)).unwrap();
+            assert_eq!((a.steps(), a.moves(), a.counts()), (b.steps(), b.moves(), b.counts()), "{model:?}");
+        }
+        let mut a = Automaton::from_seed(&params(Model::Row, 8), 3).unwrap();
+        a.run_steps(50);
+        let bytes = encode(&a);
+        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), VERSION);
+        assert!(decode(&bytes).is_ok());
+        assert_eq!(decode(&as_version(&bytes, 1)).unwrap_err(), CheckpointError::RuleUnknown);
+        assert_eq!(decode(&as_version(&bytes, 3)).unwrap_err(), CheckpointError::Version(3));
+    }
 
     fn params(model: Model, n: u32) -> Params {
         Params { model, n, eps: 0.01, eta: 0.03 }.validated().unwrap()
