@@ -9,33 +9,39 @@
 #   scripts/gpu-bench.sh                      # the defaults below, under 8 minutes
 #   QUICK=1 scripts/gpu-bench.sh              # a quick run (lavapipe: n = 10..12, 13 and 14)
 #
-# Both kernels (--gpu-kernel search and join) run side by side, size by size: each step is
+# The join kernel (the default) is timed at every size; the search kernel, 2.7 to 19 times
+# slower on an H200 (docs/gpu.md), only at the small sizes, for the comparison. Each step is
 # stopped at STEP_S, and a kernel stopped on a q(n) skips the larger q(n).
 #
 # Environment:
 #   DAMIER        the binary [default: ./damier beside this script, else target/release/damier]
-#   KERNELS       the kernels timed, in order [default: search join]
-#   Q_SIZES       n whose q(n) is counted on the GPU and checked [default: 18 19 20 21 22]
-#   EST_SIZES     n whose random tasks are timed on the GPU and the CPU [default: 23..28]
-#   CPU_MAX_N     largest n timed on the CPU too [default: 26: a task of 27 or 28 takes
-#                 minutes on one core]
+#   KERNELS       the kernels timed, in order [default: join search]
+#   Q_SIZES       n whose q(n) the join kernel counts and checks [default: 18 19 20 21]
+#   SEARCH_Q_SIZES  the same for the search kernel [default: 18]
+#   EST_SIZES     n whose random tasks the join kernel and the CPU time [default: 23..28]
+#   SEARCH_EST_SIZES  the same for the search kernel [default: 23 24]
+#   TASKS         random tasks per n [default: 2 per host thread up to n = 24, then 1 per
+#                 thread: a sample smaller than the pool leaves sealing threads idle]
+#   CPU_MAX_N     largest n timed on the CPU too [default: 27]
 #   BUDGET_S      wall-clock budget of the whole run, seconds [default: 470]
-#   STEP_S        longest step (one count or one bench), seconds [default: 60]
+#   STEP_S        longest step (one count or one bench), seconds [default: 120]
 #   VK_ICD_FILENAMES  the Vulkan driver (ICD) file; found or written when unset (below)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 start=$SECONDS
 budget=${BUDGET_S:-470}
-step_s=${STEP_S:-60}
-kernels=${KERNELS:-search join}
+step_s=${STEP_S:-120}
+kernels=${KERNELS:-join search}
 if [ -n "${QUICK:-}" ]; then
-  q_default="10 11 12" est_default="13 14"
+  q_default="10 11 12" sq_default="10" est_default="13 14" sest_default="13"
 else
-  q_default="18 19 20 21 22" est_default="23 24 25 26 27 28"
+  q_default="18 19 20 21" sq_default="18" est_default="23 24 25 26 27 28" sest_default="23 24"
 fi
 q_sizes=${Q_SIZES:-$q_default}
+search_q_sizes=${SEARCH_Q_SIZES:-$sq_default}
 est_sizes=${EST_SIZES:-$est_default}
-cpu_max_n=${CPU_MAX_N:-26}
+search_est_sizes=${SEARCH_EST_SIZES:-$sest_default}
+cpu_max_n=${CPU_MAX_N:-27}
 
 damier=${DAMIER:-}
 if [ -z "$damier" ]; then
@@ -88,10 +94,13 @@ export DAMIER_PROGRESS=none
 a000170=(1 1 0 0 2 10 4 40 92 352 724 2680 14200 73712 365596 2279184 14772512 95815104
   666090624 4968057848 39029188884 314666222712 2691008701644 24233937684440
   227514171973736 2207893435808352 22317699616364044 234907967154122528)
+# The sizes of each kernel: "$1" is the kernel, "$2" the join's list, "$3" the search's.
+sizes_of() { if [ "$1" = search ]; then echo "$3"; else echo "$2"; fi; }
 echo "== q(n) on the GPU, kernels: $kernels; wall time, the total checked against OEIS A000170"
 stopped=" "
-for n in $q_sizes; do
+for n in $(tr ' ' '\n' <<<"$q_sizes $search_q_sizes" | sort -nu); do
   for kernel in $kernels; do
+    [[ " $(sizes_of "$kernel" "$q_sizes" "$search_q_sizes") " == *" $n "* ]] || continue
     if [[ "$stopped" == *" $kernel "* ]]; then echo "n = $n, $kernel: skipped (stopped on a smaller n)"; continue; fi
     out=$(timed "$damier" queens count "$n" --device gpu --gpu-kernel "$kernel" --json) || stopped+="$kernel "
     out=$(tr -d " \n" <<<"$out")
@@ -107,11 +116,13 @@ for n in $q_sizes; do
   done
 done
 echo "== random tasks: GPU time per solution by kernel, and the CPU engine on the same tasks with $nproc_ threads"
-for n in $est_sizes; do
-  case $n in 2[0-4]|1?) k=16 ;; 25|26) k=4 ;; *) k=1 ;; esac
+for n in $(tr ' ' '\n' <<<"$est_sizes $search_est_sizes" | sort -nu); do
+  case $n in 2[0-4]|1?) k=$((2 * nproc_)) ;; *) k=$nproc_ ;; esac
+  k=${TASKS:-$k}
   cpu=()
   [ "$n" -gt "$cpu_max_n" ] && cpu=(--no-cpu)
   for kernel in $kernels; do
+    [[ " $(sizes_of "$kernel" "$est_sizes" "$search_est_sizes") " == *" $n "* ]] || continue
     # The CPU's time once per n: with the first kernel.
     timed "$damier" gpu --bench "$n" --tasks "$k" --seed "$n" --gpu-kernel "$kernel" "${cpu[@]}"
     cpu=(--no-cpu)
