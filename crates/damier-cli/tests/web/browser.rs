@@ -11,9 +11,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use fantoccini::elements::Element;
-use fantoccini::wd::WebDriverCompatibleCommand;
-use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -29,48 +26,56 @@ impl Drop for Guard {
     }
 }
 
-/// The browser's console log since the last read (a Chromium extension of WebDriver that
-/// fantoccini has no method for).
-#[derive(Debug)]
-struct BrowserLog;
+/// The key under which WebDriver returns an element's reference (the W3C specification's).
+const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
-impl WebDriverCompatibleCommand for BrowserLog {
-    fn endpoint(&self, base: &url::Url, session: Option<&str>) -> Result<url::Url, url::ParseError> {
-        base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
-    }
+/// An element of the page: its WebDriver reference.
+pub(super) struct Element(String);
 
-    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
-        (http::Method::POST, Some(json!({ "type": "browser" }).to_string()))
-    }
-}
-
-/// A WebDriver session (fantoccini, async) driven from this synchronous test: each call
-/// blocks on a small runtime of its own.
+/// A WebDriver session, driven by blocking HTTP requests (ureq) to chromedriver: the W3C
+/// WebDriver commands this test uses, and Chromium's browser log. (A WebDriver crate would
+/// bring an async HTTP client and a URL parser, whose dependencies changed the features of
+/// crates the CLI shares and made `cargo test` rebuild them: README, the cost paragraph.)
 pub(super) struct Browser {
-    rt: tokio::runtime::Runtime,
-    client: Client,
+    agent: ureq::Agent,
+    /// `http://127.0.0.1:PORT/session/ID`.
+    session: String,
 }
 
 impl Browser {
-    pub(super) fn block<T>(&self, f: impl std::future::Future<Output = T>) -> T {
-        self.rt.block_on(f)
+    /// Sends a WebDriver command (`body` `None`: GET, `Some`: POST) and returns its `value`;
+    /// an error names the command and the driver's message.
+    fn command(&self, path: &str, body: Option<Value>) -> Result<Value, String> {
+        send(&self.agent, &format!("{}{path}", self.session), body)
+    }
+
+    fn element_path(e: &Element) -> String {
+        format!("/element/{}", e.0)
     }
 
     pub(super) fn goto(&self, url: &str) {
-        self.block(self.client.goto(url)).unwrap_or_else(|e| panic!("goto {url}: {e}"));
+        self.command("/url", Some(json!({ "url": url }))).unwrap_or_else(|e| panic!("goto {url}: {e}"));
     }
 
     /// Runs `script` (a function body: `return` gives the value).
     pub(super) fn run(&self, script: &str) -> Value {
-        self.block(self.client.execute(script, Vec::new())).unwrap_or_else(|e| panic!("{script}: {e}"))
+        self.command("/execute/sync", Some(json!({ "script": script, "args": [] })))
+            .unwrap_or_else(|e| panic!("{script}: {e}"))
     }
 
     pub(super) fn find(&self, css: &str) -> Element {
-        self.block(self.client.find(Locator::Css(css))).unwrap_or_else(|e| panic!("find {css}: {e}"))
+        let v = self
+            .command("/element", Some(json!({ "using": "css selector", "value": css })))
+            .unwrap_or_else(|e| panic!("find {css}: {e}"));
+        element(&v).unwrap_or_else(|| panic!("find {css}: no element reference in {v}"))
     }
 
     pub(super) fn find_all(&self, css: &str) -> Vec<Element> {
-        self.block(self.client.find_all(Locator::Css(css))).unwrap_or_else(|e| panic!("find {css}: {e}"))
+        let v = self
+            .command("/elements", Some(json!({ "using": "css selector", "value": css })))
+            .unwrap_or_else(|e| panic!("find {css}: {e}"));
+        let list = v.as_array().unwrap_or_else(|| panic!("find {css}: not a list: {v}"));
+        list.iter().map(|e| element(e).unwrap_or_else(|| panic!("find {css}: {e}"))).collect()
     }
 
     /// A real click on the element (the driver moves the pointer there).
@@ -80,18 +85,30 @@ impl Browser {
     }
 
     pub(super) fn click_on(&self, e: &Element) {
-        self.block(e.click()).unwrap_or_else(|err| panic!("click: {err}"));
+        self.command(&format!("{}/click", Self::element_path(e)), Some(json!({})))
+            .unwrap_or_else(|err| panic!("click: {err}"));
     }
 
     /// Types `text` into the element (WebDriver key codes for arrows and the like).
     pub(super) fn keys(&self, css: &str, text: &str) {
         let e = self.find(css);
-        self.block(e.send_keys(text)).unwrap_or_else(|err| panic!("keys into {css}: {err}"));
+        self.command(&format!("{}/value", Self::element_path(&e)), Some(json!({ "text": text })))
+            .unwrap_or_else(|err| panic!("keys into {css}: {err}"));
+    }
+
+    /// Empties the input `css`.
+    pub(super) fn clear(&self, css: &str) {
+        let e = self.find(css);
+        self.command(&format!("{}/clear", Self::element_path(&e)), Some(json!({})))
+            .unwrap_or_else(|err| panic!("clear {css}: {err}"));
     }
 
     pub(super) fn text(&self, css: &str) -> String {
         let e = self.find(css);
-        self.block(e.text()).unwrap_or_else(|err| panic!("text of {css}: {err}"))
+        let v = self
+            .command(&format!("{}/text", Self::element_path(&e)), None)
+            .unwrap_or_else(|err| panic!("text of {css}: {err}"));
+        v.as_str().unwrap_or_else(|| panic!("text of {css}: {v}")).to_string()
     }
 
     /// Waits (up to 30 s) until `script` (an expression) is truthy.
@@ -112,14 +129,19 @@ impl Browser {
     }
 
     pub(super) fn screenshot(&self, dir: &Path, name: &str) {
-        let png = self.block(self.client.screenshot()).expect("a screenshot");
+        use base64::Engine as _;
+        let v = self.command("/screenshot", None).expect("a screenshot");
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(v.as_str().expect("a screenshot in base64"))
+            .expect("a screenshot in base64");
         assert!(png.starts_with(b"\x89PNG"), "a PNG");
         std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
     }
 
-    /// Console messages at level SEVERE since the last call.
+    /// Console messages at level SEVERE since the last call (Chromium's extension of
+    /// WebDriver).
     pub(super) fn console_errors(&self) -> Vec<String> {
-        let v = self.block(self.client.issue_cmd(BrowserLog)).expect("the browser log");
+        let v = self.command("/se/log", Some(json!({ "type": "browser" }))).expect("the browser log");
         v.as_array()
             .map(|a| {
                 a.iter()
@@ -131,8 +153,40 @@ impl Browser {
     }
 
     pub(super) fn resize(&self, w: u32, h: u32) {
-        self.block(self.client.set_window_size(w, h)).expect("a window size");
+        self.command("/window/rect", Some(json!({ "width": w, "height": h }))).expect("a window size");
     }
+
+    /// Ends the session (the browser closes).
+    fn close(&self) {
+        let _ = self.agent.delete(&self.session).call();
+    }
+}
+
+/// The element reference in a WebDriver answer.
+fn element(v: &Value) -> Option<Element> {
+    v[ELEMENT_KEY].as_str().map(|id| Element(id.to_string()))
+}
+
+/// One WebDriver request: GET without a body, POST with one; the answer's `value`, or the
+/// driver's error.
+fn send(agent: &ureq::Agent, url: &str, body: Option<Value>) -> Result<Value, String> {
+    let answer = match body {
+        None => agent.get(url).call(),
+        Some(b) => agent.post(url).content_type("application/json").send(b.to_string()),
+    };
+    let mut answer = answer.map_err(|e| format!("{url}: {e}"))?;
+    let status = answer.status();
+    let text = answer
+        .body_mut()
+        .with_config()
+        .limit(64 << 20)
+        .read_to_string()
+        .map_err(|e| format!("{url}: {e}"))?;
+    let v: Value = serde_json::from_str(&text).map_err(|e| format!("{url}: {e}: {text}"))?;
+    if !status.is_success() {
+        return Err(format!("{url}: {status}: {} {}", v["value"]["error"], v["value"]["message"]));
+    }
+    Ok(v["value"].clone())
 }
 
 pub(super) fn free_port() -> u16 {
@@ -207,13 +261,18 @@ fn open_browser() -> Option<(Guard, Browser, tempfile::TempDir)> {
         },
         "goog:loggingPrefs": { "browser": "ALL" },
     });
-    let Value::Object(caps) = caps else { unreachable!("an object") };
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-    let client = rt
-        .block_on(ClientBuilder::new(connector).capabilities(caps).connect(&base))
-        .unwrap_or_else(|e| panic!("a new WebDriver session: {e}"));
-    Some((driver, Browser { rt, client }, profile))
+    // No status code is an error: a failed command's body says why.
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(120)))
+        .build()
+        .into();
+    let v =
+        send(&agent, &format!("{base}/session"), Some(json!({ "capabilities": { "alwaysMatch": caps } })))
+            .unwrap_or_else(|e| panic!("a new WebDriver session: {e}"));
+    let id = v["sessionId"].as_str().unwrap_or_else(|| panic!("a new WebDriver session: {v}"));
+    let session = format!("{base}/session/{id}");
+    Some((driver, Browser { agent, session }, profile))
 }
 
 /// Runs `drive` in a fresh browser session against `base`, closing the session even when
@@ -227,8 +286,7 @@ pub(super) fn with_browser(name: &str, drive: impl FnOnce(&Browser, &Path)) {
     b.run("console.error('probe');");
     assert!(b.console_errors().iter().any(|e| e.contains("probe")), "the browser log is readable");
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drive(&b, &shots)));
-    let Browser { rt, client } = b;
-    let _ = rt.block_on(client.close());
+    b.close();
     if let Err(e) = result {
         std::panic::resume_unwind(e);
     }

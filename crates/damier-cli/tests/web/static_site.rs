@@ -143,8 +143,7 @@ fn queens(b: &Browser, base: &str) {
     // n = 10 by the backtracker, n = 14 by the quarter-board engine (which times its tasks by
     // the worker's clock: std's panics in WebAssembly).
     for n in ["10", "14"] {
-        let input = b.find("#count-n");
-        b.block(input.clear()).unwrap();
+        b.clear("#count-n");
         b.keys("#count-n", n);
         b.click("#count");
         b.wait_for(

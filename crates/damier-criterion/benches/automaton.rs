@@ -1,5 +1,5 @@
 //! Criterion benchmarks of the automaton engines: updates per second of model 1 (pairs) and
-//! model 2 (cells) on one thread. Run: `cargo bench -p damier --bench automaton`.
+//! model 2 (cells) on one thread. Run: `cargo bench -p damier-criterion --bench automaton`.
 //! Each iteration makes 100 000 updates (restarting from the next seed after a solution);
 //! criterion reports the throughput in elements (updates) per second.
 

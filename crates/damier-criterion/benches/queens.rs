@@ -1,5 +1,5 @@
 //! Criterion benchmarks of the n-queens counters and of local search. Run:
-//! `cargo bench -p damier --bench queens` (`-- "queens local"` for local search only).
+//! `cargo bench -p damier-criterion --bench queens` (`-- "queens local"` for local search only).
 //!
 //! Small boards only (criterion repeats each run many times); the q(16..19) table comes from
 //! `damier queens bench 16 17 18 19` (see docs/performance.md).

@@ -1,4 +1,4 @@
-//! Criterion benchmarks of the walk. Run: `cargo bench -p damier --bench walk`.
+//! Criterion benchmarks of the walk. Run: `cargo bench -p damier-criterion --bench walk`.
 //!
 //! The target (issue 5): a 2000 x 2000 board solved *with its path* in at most 1 s.
 

@@ -1,4 +1,4 @@
-//! Criterion benchmarks of the lights engines. Run: `cargo bench -p damier --bench lights`.
+//! Criterion benchmarks of the lights engines. Run: `cargo bench -p damier-criterion --bench lights`.
 //!
 //! The big figures of the issue (10^4 and 10^5 boards, nullities to 25 000) are printed by
 //! `damier lights bench`; here, sizes that criterion can repeat many times.

@@ -1,5 +1,5 @@
 //! Criterion benchmarks of factoring: updates per second of the automaton on one thread, and
-//! the two baselines on one balanced semiprime. Run: `cargo bench -p damier --bench factor`.
+//! the two baselines on one balanced semiprime. Run: `cargo bench -p damier-criterion --bench factor`.
 //! An automaton iteration makes 100 000 updates from a fresh random start (24- and 40-bit N,
 //! never absorbed that early); criterion reports updates per second.
 
