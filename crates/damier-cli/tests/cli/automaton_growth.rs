@@ -54,7 +54,8 @@ fn runs_replay_and_redraw_gives_the_same_table() {
     assert!(std::fs::read_to_string(&plot).unwrap().contains("<svg"));
     assert!(std::fs::read_to_string(&table).unwrap().starts_with("series,n,runs,censored,mean"));
     let series = v["series"].as_array().unwrap();
-    assert_eq!(series.len(), 6, "{v}");
+    // Steps and moves of each of the three series, and their CPU seconds.
+    assert_eq!(series.len(), 9, "{v}");
     for s in series {
         let f = &s["fit"];
         let (r, lo, hi) = (
@@ -102,7 +103,15 @@ fn model3_runs_replay_and_get_both_fits() {
     }
     let series = v["series"].as_array().unwrap();
     let names: Vec<&str> = series.iter().map(|s| s["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["model 3 (row): cell updates", "model 3 (row): moves", "model 3 (row): generations"]);
+    assert_eq!(
+        names,
+        [
+            "model 3 (row): cell updates",
+            "model 3 (row): moves",
+            "model 3 (row): generations",
+            "model 3 (row): CPU seconds"
+        ]
+    );
     for s in series {
         let (e, p) = (&s["fit"], &s["power_fit"]);
         let k = p["exponent"].as_f64().unwrap();

@@ -386,8 +386,9 @@ pub fn measure(plan: &GrowthPlan, control: &Control) -> Result<Vec<Measured>, Me
                 }
             };
             control.advance(1);
-            // Milliseconds, as the runs file stores them, so a redraw gives the same table.
-            let cpu_s = start.zip(thread_cpu_seconds()).map(|(t0, t1)| ((t1 - t0) * 1e3).round() / 1e3);
+            // Microseconds, as the runs file stores them, so a redraw gives the same table
+            // (milliseconds made min-conflicts' runs below n = 1 000 cost 0).
+            let cpu_s = start.zip(thread_cpu_seconds()).map(|(t0, t1)| ((t1 - t0) * 1e6).round() / 1e6);
             Ok(Measured { series, n, seed, steps, moves, solved, cpu_s })
         })
         .collect()
@@ -403,6 +404,9 @@ pub enum Counter {
     /// Cell updates: steps times the cells one step updates (`n^2` for model 3, 1 otherwise),
     /// the unit models 1 and 2 count their steps in.
     CellUpdates,
+    /// The run's CPU seconds (runs without a time are left out; at least a microsecond): the
+    /// one unit in which the models and min-conflicts compare.
+    CpuSeconds,
 }
 
 /// A cost to fit: which runs, which counter.
@@ -417,7 +421,7 @@ pub struct Quantity {
 }
 
 /// The quantities of the growth experiment, in the order they are reported.
-pub const QUANTITIES: [Quantity; 9] = [
+pub const QUANTITIES: [Quantity; 13] = [
     Quantity { series: Series::Pair, label: "model 1 (pair): steps", counter: Counter::Steps },
     Quantity { series: Series::Cell, label: "model 2 (cell): steps", counter: Counter::Steps },
     Quantity { series: Series::Row, label: "model 3 (row): cell updates", counter: Counter::CellUpdates },
@@ -427,6 +431,10 @@ pub const QUANTITIES: [Quantity; 9] = [
     Quantity { series: Series::Row, label: "model 3 (row): generations", counter: Counter::Steps },
     Quantity { series: Series::Local, label: "min-conflicts: swaps evaluated", counter: Counter::Steps },
     Quantity { series: Series::Local, label: "min-conflicts: moves", counter: Counter::Moves },
+    Quantity { series: Series::Pair, label: "model 1 (pair): CPU seconds", counter: Counter::CpuSeconds },
+    Quantity { series: Series::Cell, label: "model 2 (cell): CPU seconds", counter: Counter::CpuSeconds },
+    Quantity { series: Series::Row, label: "model 3 (row): CPU seconds", counter: Counter::CpuSeconds },
+    Quantity { series: Series::Local, label: "min-conflicts: CPU seconds", counter: Counter::CpuSeconds },
 ];
 
 /// One n of a quantity: its [`Point`] and the mean CPU time of its runs.
@@ -495,7 +503,8 @@ pub fn analyse(rows: &[Measured], a: &Analysis) -> Result<Vec<QuantityGrowth>, G
     };
     let mut out = Vec::new();
     for q in &QUANTITIES {
-        let mine: Vec<&Measured> = rows.iter().filter(|r| r.series == q.series).collect();
+        let timed = |r: &Measured| q.counter != Counter::CpuSeconds || r.cpu_s.is_some();
+        let mine: Vec<&Measured> = rows.iter().filter(|r| r.series == q.series && timed(r)).collect();
         if mine.is_empty() {
             continue;
         }
@@ -507,6 +516,7 @@ pub fn analyse(rows: &[Measured], a: &Analysis) -> Result<Vec<QuantityGrowth>, G
                     Counter::Steps => r.steps.max(1) as f64,
                     Counter::Moves => r.moves.max(1) as f64,
                     Counter::CellUpdates => r.steps.max(1) as f64 * cells,
+                    Counter::CpuSeconds => r.cpu_s.unwrap_or(0.0).max(1e-6),
                 };
                 RunCost { n: r.n, cost, censored: !r.solved || r.steps > cap(q.series) }
             })
@@ -754,9 +764,15 @@ mod tests {
                 "model 1 (pair): steps",
                 "model 1 (pair): moves",
                 "min-conflicts: swaps evaluated",
-                "min-conflicts: moves"
+                "min-conflicts: moves",
+                "model 1 (pair): CPU seconds",
+                "min-conflicts: CPU seconds"
             ]
         );
+        // Every run took 0.5 CPU-s: a flat CPU cost, its n = 8 censored with its steps.
+        assert_eq!(out[4].points[0].point.mean, Some(0.5));
+        assert_eq!(out[4].fit.as_ref().unwrap().ns, [6, 7]);
+        assert!((out[5].fit.as_ref().unwrap().rate - 1.0).abs() < 1e-9);
         // n = 8 needed 900 steps, beyond the cap of 500: censored, out of the fit.
         let censored: Vec<usize> = out[0].points.iter().map(|p| p.point.censored).collect();
         assert_eq!(censored, [0, 0, 3]);
@@ -825,8 +841,19 @@ mod tests {
         let names: Vec<&str> = out.iter().map(|q| q.name).collect();
         assert_eq!(
             names,
-            ["model 3 (row): cell updates", "model 3 (row): moves", "model 3 (row): generations"]
+            [
+                "model 3 (row): cell updates",
+                "model 3 (row): moves",
+                "model 3 (row): generations",
+                "model 3 (row): CPU seconds"
+            ]
         );
+        // Times are kept to the microsecond, at least one: every run has its own.
+        assert!(
+            rows.iter()
+                .all(|r| r.cpu_s.is_some_and(|t| t >= 0.0 && ((t * 1e6).round() - t * 1e6).abs() < 1e-6))
+        );
+        assert!(out[3].points.iter().all(|p| p.point.mean.is_some_and(|m| m >= 1e-6)));
         let gens = out[2].points[1].point.mean.unwrap();
         assert_eq!(out[0].points[1].point.mean.unwrap(), gens * 144.0);
         assert!(out[0].power_fit.is_some() && out[0].fit.is_some());

@@ -8,7 +8,8 @@
 //! `cell` (model 2), `row` (model 3: `steps` are generations) or `local` (min-conflicts); for
 //! `local`, `steps` is the swaps evaluated
 //! and `moves` counts every queen a greedy start places as one move and every swap made as
-//! two. `cpu_s` is the run's CPU time in seconds (empty when unknown).
+//! two. `cpu_s` is the run's CPU time in seconds, to the microsecond (empty when unknown;
+//! files written before 2026-11-28 give milliseconds).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -113,7 +114,7 @@ struct RunRow {
     moves: u64,
     /// `true` or `false` (`1` and `0` are read too).
     solved: String,
-    #[serde(serialize_with = "format::milli_opt")]
+    #[serde(serialize_with = "format::micro_opt")]
     cpu_s: Option<f64>,
 }
 
@@ -165,7 +166,7 @@ struct SummaryRow<'a> {
     ci_high: Option<f64>,
     #[serde(serialize_with = "format::sci6_opt")]
     median: Option<f64>,
-    #[serde(serialize_with = "format::milli_opt")]
+    #[serde(serialize_with = "format::micro_opt")]
     mean_cpu_s: Option<f64>,
 }
 
@@ -274,6 +275,18 @@ fn what_ran(ran: &[Series]) -> String {
     listed(&parts)
 }
 
+/// The x axis of n: logarithmic when the sizes span a factor of 10 or more (model 3 and
+/// min-conflicts from 16 to 10 000: a linear axis crushes every n below 1 000 against the
+/// origin), else linear with integer ticks (models 1 and 2, n = 8 to 32).
+fn n_axis(ns: impl Iterator<Item = u32>) -> Axis {
+    let (low, high) = ns.fold((u32::MAX, 0), |(l, h), n| (l.min(n), h.max(n)));
+    if low > 0 && high >= low.saturating_mul(10) {
+        Axis { label: "n (board side, queens; log scale)".into(), scale: Scale::Log }
+    } else {
+        Axis { label: "n (board side, queens)".into(), scale: Scale::Integer }
+    }
+}
+
 fn draw(report: &GrowthResult, path: &std::path::Path, a: &GrowthArgs) -> anyhow::Result<()> {
     let ran = series_ran(report);
     let caps: Vec<String> = ran
@@ -324,8 +337,8 @@ fn draw(report: &GrowthResult, path: &std::path::Path, a: &GrowthArgs) -> anyhow
                 a.resamples, a.boot_seed
             ),
         ],
-        x: Axis { label: "n (board side, queens)".into(), scale: Scale::Integer },
-        y: Axis { label: "cell updates (steps), moves, swaps evaluated".into(), scale: Scale::Log },
+        x: n_axis(report.series.iter().flat_map(|s| s.points.iter().map(|p| p.point.n))),
+        y: Axis { label: "cell updates (steps), moves, swaps evaluated, CPU seconds".into(), scale: Scale::Log },
         curves,
         censored_note: "censored: some runs hit the cap, so the mean is a lower bound (not fitted)".into(),
     }
@@ -401,4 +414,17 @@ pub fn run(a: GrowthArgs) -> anyhow::Result<ExitCode> {
     }
     report.print(a.out.json)?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_spanning_a_factor_of_ten_are_drawn_on_a_log_axis() {
+        assert_eq!(n_axis([16, 32, 10_000].into_iter()).scale, Scale::Log);
+        assert_eq!(n_axis([16, 160].into_iter()).scale, Scale::Log);
+        assert_eq!(n_axis([8, 10, 12, 32].into_iter()).scale, Scale::Integer);
+        assert_eq!(n_axis(std::iter::empty()).scale, Scale::Integer);
+    }
 }
