@@ -404,8 +404,9 @@ pub enum Counter {
     /// Cell updates: steps times the cells one step updates (`n^2` for model 3, 1 otherwise),
     /// the unit models 1 and 2 count their steps in.
     CellUpdates,
-    /// The run's CPU seconds (runs without a time are left out; at least a microsecond): the
-    /// one unit in which the models and min-conflicts compare.
+    /// The run's CPU seconds (runs without a time, or with a time of 0, below the resolution
+    /// it was kept at, are left out): the one unit in which the models and min-conflicts
+    /// compare.
     CpuSeconds,
 }
 
@@ -503,7 +504,9 @@ pub fn analyse(rows: &[Measured], a: &Analysis) -> Result<Vec<QuantityGrowth>, G
     };
     let mut out = Vec::new();
     for q in &QUANTITIES {
-        let timed = |r: &Measured| q.counter != Counter::CpuSeconds || r.cpu_s.is_some();
+        // A time of 0 is below the clock's or the file's resolution (files before 2026-11-28
+        // kept milliseconds): not a measurement, so it is left out of the CPU seconds.
+        let timed = |r: &Measured| q.counter != Counter::CpuSeconds || r.cpu_s.is_some_and(|t| t > 0.0);
         let mine: Vec<&Measured> = rows.iter().filter(|r| r.series == q.series && timed(r)).collect();
         if mine.is_empty() {
             continue;
@@ -516,7 +519,7 @@ pub fn analyse(rows: &[Measured], a: &Analysis) -> Result<Vec<QuantityGrowth>, G
                     Counter::Steps => r.steps.max(1) as f64,
                     Counter::Moves => r.moves.max(1) as f64,
                     Counter::CellUpdates => r.steps.max(1) as f64 * cells,
-                    Counter::CpuSeconds => r.cpu_s.unwrap_or(0.0).max(1e-6),
+                    Counter::CpuSeconds => r.cpu_s.unwrap_or(0.0),
                 };
                 RunCost { n: r.n, cost, censored: !r.solved || r.steps > cap(q.series) }
             })
@@ -788,6 +791,30 @@ mod tests {
         assert!(e.contains("at least 4 runs"), "{e}");
     }
 
+    /// A time of 0 (below a file's millisecond resolution) or none is not a measurement: left
+    /// out of the CPU seconds, kept in the steps and moves.
+    #[test]
+    fn runs_without_a_measured_time_are_left_out_of_the_cpu_seconds() {
+        let mut rows = Vec::new();
+        for n in [6, 7, 8] {
+            for (seed, cpu_s) in [(1, Some(0.0)), (2, None), (3, Some(0.25)), (4, Some(0.75))] {
+                rows.push(Measured { cpu_s, ..measured(Series::Local, n, seed, 10, 2, true) });
+            }
+        }
+        let a = Analysis {
+            pair_max_steps: 1,
+            cell_max_steps: 1,
+            row_max_steps: 1,
+            resamples: 0,
+            boot_seed: 1,
+            min_runs: 2,
+        };
+        let out = analyse(&rows, &a).unwrap();
+        assert_eq!(out[0].points[0].point.runs, 4, "{:?}", out[0]);
+        let cpu = out.iter().find(|q| q.name == "min-conflicts: CPU seconds").unwrap();
+        assert!(cpu.points.iter().all(|p| p.point.runs == 2 && p.point.mean == Some(0.5)), "{cpu:?}");
+    }
+
     #[test]
     fn exact_power_data_gives_the_exact_exponent_and_the_better_fit() {
         let runs: Vec<RunCost> = [16u32, 32, 64, 128, 256]
@@ -853,7 +880,7 @@ mod tests {
             rows.iter()
                 .all(|r| r.cpu_s.is_some_and(|t| t >= 0.0 && ((t * 1e6).round() - t * 1e6).abs() < 1e-6))
         );
-        assert!(out[3].points.iter().all(|p| p.point.mean.is_some_and(|m| m >= 1e-6)));
+        assert!(out[3].points.iter().all(|p| p.point.mean.is_some_and(|m| m > 0.0)));
         let gens = out[2].points[1].point.mean.unwrap();
         assert_eq!(out[0].points[1].point.mean.unwrap(), gens * 144.0);
         assert!(out[0].power_fit.is_some() && out[0].fit.is_some());
