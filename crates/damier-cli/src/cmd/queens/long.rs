@@ -6,7 +6,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use damier::queens::count::journal::{JournalDevice, JournalError};
+use damier::queens::count::journal::{JournalDevice, JournalError, JournalHeader};
 use damier::queens::count::long::{LongCount, LongCountError, LongCountResult, LongRun};
 use damier::queens::count::tasks::{TaskDone, TaskEngine, TaskError};
 
@@ -36,28 +36,24 @@ pub(super) fn prepare(r: &Run, pool: &rayon::ThreadPool) -> anyhow::Result<LongR
         LongCountError::Tasks(TaskError::EngineCannotRun { engine: TaskEngine::Quarters, .. }) => {
             anyhow::anyhow!("{e}; --strategy backtrack can (slowly)")
         }
-        LongCountError::Journal(JournalError::Foreign { .. }) => match gpu_kernel_of_journal(r) {
-            Some(kernel) => anyhow::anyhow!("{e}, or resume it with --gpu-kernel {kernel}"),
-            None => e.into(),
-        },
+        LongCountError::Journal(JournalError::Foreign { ref found, ref wanted, .. }) => {
+            match gpu_kernel_of_journal(found, wanted) {
+                Some(kernel) => anyhow::anyhow!("{e}, or resume it with --gpu-kernel {kernel}"),
+                None => e.into(),
+            }
+        }
         e => e.into(),
     })
 }
 
-/// The `--gpu-kernel` that wrote `r`'s journal, when it is a `--device gpu` journal that
-/// differs from this run's only by the kernel (the default changed from `search` to `join`
-/// on 2026-11-28: an older journal names the search kernel's engine).
-fn gpu_kernel_of_journal(r: &Run) -> Option<&'static str> {
-    if r.plan.device != JournalDevice::Gpu {
-        return None;
-    }
-    let found = damier::queens::count::journal::read(r.plan.journal.as_deref()?).ok()?.header;
-    let share = r.plan.share.unwrap_or(damier::queens::count::Share::WHOLE);
-    let same_count = found.n == r.plan.n
-        && found.share == share
-        && found.version == env!("CARGO_PKG_VERSION")
-        && found.format == damier::queens::count::tasks::TASK_FORMAT_VERSION;
-    if !same_count || found.device != Some(JournalDevice::Gpu) || Some(found.engine) == r.plan.engine {
+/// The `--gpu-kernel` that wrote a journal headed `found`, when it is a `--device gpu`
+/// journal that differs from this run's header `wanted` only by the kernel (the default
+/// changed from `search` to `join` on 2026-11-28: an older journal names the search kernel's
+/// engine).
+fn gpu_kernel_of_journal(found: &JournalHeader, wanted: &JournalHeader) -> Option<&'static str> {
+    let only_the_engine_differs =
+        found.engine != wanted.engine && JournalHeader { engine: wanted.engine, ..found.clone() } == *wanted;
+    if !only_the_engine_differs || found.device != Some(JournalDevice::Gpu) {
         return None;
     }
     match found.engine {

@@ -239,14 +239,18 @@ pub enum JournalError {
         path: PathBuf,
     },
     /// The journal records another count.
-    #[error("journal {path} was written for {found}, not for {wanted}: use another file")]
+    #[error(
+        "journal {path} was written for {}, not for {}: use another file",
+        .found.describe(),
+        .wanted.describe()
+    )]
     Foreign {
         /// The journal's path.
         path: PathBuf,
         /// What it records.
-        found: String,
+        found: Box<JournalHeader>,
         /// What this run counts.
-        wanted: String,
+        wanted: Box<JournalHeader>,
     },
     /// A damaged record with good records after it, or contradictory records.
     #[error("journal {path} is corrupted at line {line}: {why}")]
@@ -540,8 +544,8 @@ impl Journal {
                 if !c.header.continued_by(header) {
                     return Err(JournalError::Foreign {
                         path: path.to_path_buf(),
-                        found: c.header.describe(),
-                        wanted: header.describe(),
+                        found: Box::new(c.header.clone()),
+                        wanted: Box::new(header.clone()),
                     });
                 }
                 file.set_len(c.valid_len).map_err(io)?;
