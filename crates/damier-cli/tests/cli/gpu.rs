@@ -139,7 +139,10 @@ fn the_join_kernel_counts_journals_and_estimates() {
         &["queens", "count", "12", "--device", "gpu", "--gpu-kernel", "search", "--journal", journal],
         2,
     );
-    assert!(err.ends_with("or resume it with --gpu-kernel join\n") && err.lines().count() == 1, "{err}");
+    // The journal is read after the adapter opened, so a headless Mesa may have printed its
+    // own warning first (docs/gpu.md); damier's error is one line of its own.
+    let ours: Vec<&str> = err.lines().filter(|l| !l.contains("XDG_RUNTIME_DIR")).collect();
+    assert!(err.ends_with("or resume it with --gpu-kernel join\n") && ours.len() == 1, "{err}");
     let r = json(&[
         "queens",
         "estimate",
