@@ -198,8 +198,20 @@ impl Report for TrapText<'_> {
     }
 }
 
+/// The fitted factor per n, `×3.63 per n [3.26, 4.04]`; within 10% of 1, where three
+/// significant digits of the factor say nothing (`×1.00 [1.00, 1.01]`), the growth per n
+/// in percent: `+0.431% per n [+0.365%, +0.5%]`.
 pub(crate) fn fit_text(f: &Fit) -> String {
-    format!("×{} per n [{}, {}]", number(f.rate), number(f.rate_interval.0), number(f.rate_interval.1))
+    let (lo, hi) = f.rate_interval;
+    if [f.rate, lo, hi].iter().all(|r| (0.9..=1.1).contains(r)) {
+        let percent = |r: f64| {
+            let p = (r - 1.0) * 100.0;
+            format!("{}{}%", if p > 0.0 { "+" } else { "" }, number(p))
+        };
+        format!("{} per n [{}, {}]", percent(f.rate), percent(lo), percent(hi))
+    } else {
+        format!("×{} per n [{}, {}]", number(f.rate), number(lo), number(hi))
+    }
 }
 
 pub(crate) fn power_text(p: &PowerFit) -> String {
@@ -286,5 +298,24 @@ impl Report for Vec<AutomatonRate> {
             )?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fit(rate: f64, lo: f64, hi: f64) -> Fit {
+        Fit { rate, rate_interval: (lo, hi), intercept: 0.0, ns: vec![], resamples: 0, seed: 0, rss: 0.0 }
+    }
+
+    /// Issue 40: model 3's fits printed `×1.01 per n [1.01, 1.01]`, an interval of one value.
+    #[test]
+    fn a_factor_near_one_is_printed_as_a_percentage() {
+        assert_eq!(fit_text(&fit(3.63, 3.26, 4.04)), "×3.63 per n [3.26, 4.04]");
+        assert_eq!(fit_text(&fit(1.00431, 1.00365, 1.005)), "+0.431% per n [+0.365%, +0.5%]");
+        assert_eq!(fit_text(&fit(0.9988, 0.998, 1.0004)), "-0.12% per n [-0.2%, +0.04%]");
+        // One end far from 1: the factor, as before.
+        assert_eq!(fit_text(&fit(1.05, 0.95, 1.2)), "×1.05 per n [0.95, 1.2]");
     }
 }
