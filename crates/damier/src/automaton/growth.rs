@@ -374,7 +374,14 @@ pub fn measure(plan: &GrowthPlan, control: &Control) -> Result<Vec<Measured>, Me
             let start = thread_cpu_seconds();
             let (steps, moves, solved) = match series {
                 Series::Local => {
-                    let s = local::solve(n, seed, control)?.stats;
+                    // `local::solve` advances its control by rows, and the growth's progress
+                    // counts runs: the search reports into a control of its own, and Ctrl-C
+                    // is seen between runs (a run at the CLI's largest n, ROW_MAX_N, takes
+                    // about a millisecond).
+                    if control.cancelled() {
+                        return Err(crate::control::Interrupted.into());
+                    }
+                    let s = local::solve(n, seed, &Control::new())?.stats;
                     (s.swaps_tried, (u64::from(s.restarts) + 1) * u64::from(n) + 2 * s.swaps_made, true)
                 }
                 Series::Pair | Series::Cell | Series::Row => {
@@ -728,6 +735,8 @@ mod tests {
             ]
         );
         assert!(rows.iter().all(|r| r.solved));
+        // One unit of progress per run, not the search's rows too (it was 2 360 here).
+        assert_eq!(control.done(), 6);
         // The automaton run is `automaton run --seed` replayed; the local search counts a
         // greedy start's queens and two moves per swap made.
         let params = Params { eps: plan.eps, eta: plan.eta, ..Params::new(Model::Pair, 6).unwrap() };
