@@ -81,9 +81,11 @@ timed() {
   l=$(left)
   [ "$l" -gt "$step_s" ] && l=$step_s
   if [ "$l" -le 5 ]; then echo "gpu-bench: budget spent, skipped: ${*: -6}"; return 1; fi
-  timeout --signal=INT "$l" "$@"
+  # Ctrl-C first (the count stops cleanly); a count stuck in the driver, which never gets back
+  # to its check, is killed 15 s later.
+  timeout -k 15 --signal=INT "$l" "$@"
   local rc=$?
-  if [ $rc -eq 124 ] || [ $rc -eq 130 ]; then echo "gpu-bench: stopped after $l s: ${*: -6}"; return 1; fi
+  if [ $rc -eq 124 ] || [ $rc -eq 130 ] || [ $rc -eq 137 ]; then echo "gpu-bench: stopped after $l s: ${*: -6}"; return 1; fi
   return 0
 }
 

@@ -61,8 +61,8 @@ pub enum GpuKernel {
     /// The backtracker's search, prefixes of each task finished by a bounded, resumable
     /// depth-first search per slot: all the work on the GPU.
     Search,
-    /// The quarters engine's join: its halves assembled and sealed on the CPU cores (the
-    /// current rayon pool), the matching of each sealed batch on the GPU. In the settings,
+    /// The quarters engine's join: its halves assembled and sealed on the CPU cores (a pool
+    /// of its own, as many workers as the current rayon pool), the matching of each sealed batch on the GPU. In the settings,
     /// `budget` is then the tiles (of 64 query-block matches) per dispatch, `slots` and
     /// `start_row` are unused. The default: 2.7 to 19 times faster than `Search` per
     /// solution on an NVIDIA H200 at n = 23 to 27 (docs/gpu.md).
@@ -353,8 +353,8 @@ impl Gpu {
     /// a task is reported only once all its prefixes are counted, its count checked against
     /// overflow. On an error no task of the failed batch is reported.
     ///
-    /// With [`GpuKernel::Join`], the tasks' halves are assembled and sealed by the workers of
-    /// the current rayon pool and each sealed batch is matched on the GPU
+    /// With [`GpuKernel::Join`], the tasks' halves are assembled and sealed by a pool of as
+    /// many workers as the current rayon pool (each call starts one) and each sealed batch is matched on the GPU
     /// ([`Gpu::match_sealed`]); a task is reported once all its batches are matched.
     pub fn count_tasks(
         &self,

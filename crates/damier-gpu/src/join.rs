@@ -1,6 +1,7 @@
 //! The second kernel, `join`: the quarters engine's matching on the GPU (docs/gpu.md). The
-//! library's quarters engine assembles and seals each task's halves on the CPU cores (the
-//! workers of the current rayon pool, [`count_tasks_with_matching`]) and hands every sealed
+//! library's quarters engine assembles and seals each task's halves on the CPU cores (a pool
+//! of as many workers as the current rayon pool, with stacks for the driver:
+//! [`count_tasks_with_matching`]) and hands every sealed
 //! batch ([`Sealed`]) to [`Gpu::match_sealed`], which uploads its rows, queries and tails,
 //! cuts its pairs into tiles of 64 (query, block) units and runs them in bounded dispatches.
 
@@ -44,20 +45,24 @@ const MAX_DISPATCH_TILES: u32 = 1 << 24;
 const DRIVER_STACK: usize = 32 << 20;
 
 /// A pool of as many workers as the current rayon pool, with [`DRIVER_STACK`] each and named
-/// `damier-gpu-join-I` (a fault names the thread).
-fn driver_pool() -> Result<rayon::ThreadPool, GpuError> {
+/// `damier-gpu-join-I` (a fault names the thread). Threads the system will not start are a
+/// fault of the machine (exit 74), not a setting.
+fn driver_pool(adapter: &str) -> Result<rayon::ThreadPool, GpuError> {
     let threads = rayon::current_num_threads();
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .stack_size(DRIVER_STACK)
         .thread_name(|i| format!("damier-gpu-join-{i}"))
         .build()
-        .map_err(|e| GpuError::Setting(format!("cannot start the join kernel's {threads} threads: {e}")))
+        .map_err(|e| GpuError::Device {
+            adapter: adapter.to_string(),
+            why: format!("cannot start the join kernel's {threads} threads: {e}"),
+        })
 }
 
 impl Gpu {
     /// Counts the tasks `indices` of `list` with the join kernel (see [`Gpu::count_tasks`]):
-    /// the halves assembled and sealed by the workers of the current rayon pool, each batch
+    /// the halves assembled and sealed by a pool of as many workers as the current one, each batch
     /// matched on the GPU; tasks reported as they finish, in any order.
     pub(crate) fn count_tasks_join(
         &self,
@@ -67,7 +72,7 @@ impl Gpu {
         on_done: &(dyn Fn(TaskDone) + Sync),
     ) -> Result<(), GpuError> {
         let isa = damier::cpu::Isa::best();
-        driver_pool()?
+        driver_pool(&self.adapter.name)?
             .install(|| {
                 count_tasks_with_matching::<GpuError>(
                     list,
@@ -355,7 +360,7 @@ mod tests {
     fn the_join_workers_have_stacks_for_the_driver() {
         let outer = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
         let names = outer.install(|| {
-            let pool = driver_pool().unwrap();
+            let pool = driver_pool("test").unwrap();
             assert_eq!(pool.current_num_threads(), 3);
             pool.broadcast(|_| {
                 std::hint::black_box(deep(192));

@@ -303,7 +303,7 @@ pub struct Measured {
     pub moves: u64,
     /// The run reached a solution.
     pub solved: bool,
-    /// CPU time of the run, seconds, rounded to milliseconds (`None` where unknown).
+    /// CPU time of the run's thread, seconds, rounded to microseconds (`None` where unknown).
     pub cpu_s: Option<f64>,
 }
 

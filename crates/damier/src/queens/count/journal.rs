@@ -799,7 +799,11 @@ mod tests {
                 JournalError::Foreign { found, wanted, .. } => (found, wanted),
                 _ => unreachable!(),
             };
-            assert_ne!(found, wanted, "{e}");
+            assert_ne!(found.describe(), wanted.describe(), "{e}");
+            assert!(
+                e.to_string().contains(&found.describe()) && e.to_string().contains(&wanted.describe()),
+                "{e}"
+            );
         }
         // Still intact.
         assert_eq!(read(&path).unwrap().total(), 23);
