@@ -1,6 +1,7 @@
 //! Measures the local rules of model 3's design family (docs/automaton.md): for each design
-//! and n, runs seeds 1..=k one after another on this thread and prints one CSV line per run
-//! with the thread's CPU seconds.
+//! and n, runs seeds 1..=k one after another and prints one CSV line per run with the
+//! process's CPU seconds (every thread's: from n = 512 a generation's rows run on all of them
+//! unless `RAYON_NUM_THREADS=1`; the thread's alone, as before 2026-11-28, left theirs out).
 //!
 //! `cargo run --release -p damier --example model3_designs -- DESIGN N[,N...] SEEDS MAX_STEPS`
 //! (SEEDS: k for seeds 1 to k, or a-b), `... -- trace DESIGN N SEED EVERY TOTAL` (a run's
@@ -8,7 +9,7 @@
 //! crowded line after GEN generations). ABSORB=0 skips the check of the absorbing state.
 
 use damier::automaton::row::{RowBoard, Rule, Schedule};
-use damier::util::thread_cpu_seconds;
+use damier::util::process_cpu_seconds;
 
 fn design(name: &str) -> Option<Rule> {
     let base = Rule {
@@ -142,10 +143,10 @@ fn main() {
     println!("design,n,seed,steps,moves,solved,absorbing,cpu_s,moves_after,generations_to_absorbing");
     for n in ns.split(',').map(|s| s.parse::<usize>().expect("N")) {
         for seed in seeds.clone() {
-            let t0 = thread_cpu_seconds().unwrap_or(0.0);
+            let t0 = process_cpu_seconds().unwrap_or(0.0);
             let mut b = RowBoard::from_seed(rule, n, seed);
             let solved = b.run_steps(cap);
-            let t = thread_cpu_seconds().unwrap_or(0.0) - t0;
+            let t = process_cpu_seconds().unwrap_or(0.0) - t0;
             let (steps, moves, absorbing) = (b.steps(), b.moves(), solved && b.is_absorbing());
             // Then on until the state is absorbing (a solution with true fields, checked every
             // generation, or every n^2 cells), at most 100 n generations: the extra generations
@@ -191,10 +192,11 @@ fn line_counts(cols: &[u32]) -> Vec<u32> {
 /// Every `every` generations: moves in the stretch, crowded lines, queens on a crowded line
 /// (true conflicts), walkers, settled queens whose counts show danger (perceived), of them
 /// with a conflict north, queens whose true danger is positive, queens whose perceived danger
-/// differs from the true one, and the thread's CPU seconds so far.
+/// differs from the true one, and the process's CPU seconds so far (every thread: from
+/// n = 512 a generation's rows run on all of them).
 fn trace(rule: Rule, n: usize, seed: u64, every: u64, total: u64) {
     let mut b = RowBoard::from_seed(rule, n, seed);
-    let t0 = thread_cpu_seconds().unwrap_or(0.0);
+    let t0 = process_cpu_seconds().unwrap_or(0.0);
     let mut last = 0;
     println!("gen,moves,crowded,in_conflict,walkers,perceived,perceived_north,true_danger,stale,cpu_s");
     while b.steps() < total {
@@ -222,7 +224,7 @@ fn trace(rule: Rule, n: usize, seed: u64, every: u64, total: u64) {
             truly += u32::from(t > 0);
             stale += u32::from(t != seen);
         }
-        let cpu = thread_cpu_seconds().unwrap_or(0.0) - t0;
+        let cpu = process_cpu_seconds().unwrap_or(0.0) - t0;
         println!(
             "{},{},{},{conflict},{walkers},{perceived},{north},{truly},{stale},{cpu:.2}",
             b.steps(),

@@ -371,9 +371,17 @@ pub fn measure(plan: &GrowthPlan, control: &Control) -> Result<Vec<Measured>, Me
     }
     jobs.par_iter()
         .map(|&(series, n, seed)| -> Result<Measured, MeasureError> {
-            let start = thread_cpu_seconds();
-            let (steps, moves, solved) = match series {
-                Series::Local => {
+            // A run and its thread's CPU time, in microseconds as the runs file stores them,
+            // so a redraw gives the same table (milliseconds made min-conflicts' runs below
+            // n = 1 000 cost 0).
+            let timed = |run: &dyn Fn() -> Result<(u64, u64, bool), MeasureError>| {
+                let start = thread_cpu_seconds();
+                let r = run()?;
+                let cpu_s = start.zip(thread_cpu_seconds()).map(|(t0, t1)| ((t1 - t0) * 1e6).round() / 1e6);
+                Ok::<_, MeasureError>((r, cpu_s))
+            };
+            let ((steps, moves, solved), cpu_s) = match series {
+                Series::Local => timed(&|| {
                     // `local::solve` advances its control by rows, and the growth's progress
                     // counts runs: the search reports into a control of its own, and Ctrl-C
                     // is seen between runs (a run at the CLI's largest n, ROW_MAX_N, takes
@@ -382,20 +390,29 @@ pub fn measure(plan: &GrowthPlan, control: &Control) -> Result<Vec<Measured>, Me
                         return Err(crate::control::Interrupted.into());
                     }
                     let s = local::solve(n, seed, &Control::new())?.stats;
-                    (s.swaps_tried, (u64::from(s.restarts) + 1) * u64::from(n) + 2 * s.swaps_made, true)
-                }
+                    Ok((s.swaps_tried, (u64::from(s.restarts) + 1) * u64::from(n) + 2 * s.swaps_made, true))
+                })?,
                 Series::Pair | Series::Cell | Series::Row => {
                     let model = series.model().expect("an automaton series");
                     let params = Params { eps: plan.eps, eta: plan.eta, ..Params::new(model, n)? };
-                    let mut aut = Automaton::from_seed(&params, seed)?;
-                    let r = aut.run_until(plan.cap(series), &Stop::new(control))?;
-                    (r.steps, r.moves, r.solved)
+                    let run = || {
+                        let mut aut = Automaton::from_seed(&params, seed)?;
+                        let r = aut.run_until(plan.cap(series), &Stop::new(control))?;
+                        Ok((r.steps, r.moves, r.solved))
+                    };
+                    // A run's time is its thread's, and from n = PARALLEL_N model 3 would
+                    // share each generation's rows with the pool's other workers, their time
+                    // uncounted: each run keeps to a pool of one thread (the same trajectory
+                    // on any thread count), and the cores run the runs side by side instead.
+                    match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+                        Ok(solo) => solo.install(|| timed(&run))?,
+                        // No thread to be had: on the calling one (model 3's time may then
+                        // leave out the other workers' share).
+                        Err(_) => timed(&run)?,
+                    }
                 }
             };
             control.advance(1);
-            // Microseconds, as the runs file stores them, so a redraw gives the same table
-            // (milliseconds made min-conflicts' runs below n = 1 000 cost 0).
-            let cpu_s = start.zip(thread_cpu_seconds()).map(|(t0, t1)| ((t1 - t0) * 1e6).round() / 1e6);
             Ok(Measured { series, n, seed, steps, moves, solved, cpu_s })
         })
         .collect()

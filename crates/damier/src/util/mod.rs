@@ -18,5 +18,5 @@ mod system;
 mod text;
 
 pub use hash::{Fnv1a, fnv1a};
-pub use system::{available_memory, thread_cpu_seconds, thread_pool, total_memory};
+pub use system::{available_memory, process_cpu_seconds, thread_cpu_seconds, thread_pool, total_memory};
 pub use text::{bound, number, range};

@@ -73,7 +73,8 @@ pub struct GrowthArgs {
     /// Step cap of model 3 runs, in generations [default: --max-steps].
     #[arg(long)]
     row_max_steps: Option<u64>,
-    /// Worker threads [default: all cores].
+    /// Worker threads, running runs side by side, each run on one thread (so its CPU time is
+    /// its own) [default: all cores].
     #[arg(long, value_parser = crate::util::ranged::<u32>(1, 1024))]
     threads: Option<u32>,
     /// Write the per-run CSV (after running).
