@@ -14,33 +14,38 @@
 //! ```
 
 /// CPU time of the calling thread, in seconds, where the system tells it.
-#[cfg(unix)]
 pub fn thread_cpu_seconds() -> Option<f64> {
-    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `t` is a valid, writable timespec for the duration of the call.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
-    ok.then(|| t.tv_sec as f64 + t.tv_nsec as f64 / 1e9)
-}
-
-/// CPU time of the calling thread: not available here.
-#[cfg(not(unix))]
-pub fn thread_cpu_seconds() -> Option<f64> {
-    None
+    cpu_seconds(CpuClock::Thread)
 }
 
 /// CPU time of the whole process (every thread), in seconds, where the system tells it: the
 /// time of one run that spreads over a pool's workers.
-#[cfg(unix)]
 pub fn process_cpu_seconds() -> Option<f64> {
+    cpu_seconds(CpuClock::Process)
+}
+
+/// Whose CPU time.
+#[cfg_attr(not(unix), allow(dead_code))]
+enum CpuClock {
+    Thread,
+    Process,
+}
+
+#[cfg(unix)]
+fn cpu_seconds(clock: CpuClock) -> Option<f64> {
+    let id = match clock {
+        CpuClock::Thread => libc::CLOCK_THREAD_CPUTIME_ID,
+        CpuClock::Process => libc::CLOCK_PROCESS_CPUTIME_ID,
+    };
     let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: `t` is a valid, writable timespec for the duration of the call.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) } == 0;
+    let ok = unsafe { libc::clock_gettime(id, &mut t) } == 0;
     ok.then(|| t.tv_sec as f64 + t.tv_nsec as f64 / 1e9)
 }
 
-/// CPU time of the whole process: not available here.
+/// Not available here.
 #[cfg(not(unix))]
-pub fn process_cpu_seconds() -> Option<f64> {
+fn cpu_seconds(_: CpuClock) -> Option<f64> {
     None
 }
 
