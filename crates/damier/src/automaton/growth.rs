@@ -752,7 +752,8 @@ mod tests {
             ]
         );
         assert!(rows.iter().all(|r| r.solved));
-        // One unit of progress per run, not the search's rows too (it was 2 360 here).
+        // One unit of progress per run, not the search's rows too (it was 78 here: 6 runs and
+        // 2n rows for each of the 4 min-conflicts runs).
         assert_eq!(control.done(), 6);
         // The automaton run is `automaton run --seed` replayed; the local search counts a
         // greedy start's queens and two moves per swap made.
