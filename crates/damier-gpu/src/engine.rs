@@ -62,9 +62,9 @@ pub enum GpuKernel {
     /// depth-first search per slot: all the work on the GPU.
     Search,
     /// The quarters engine's join: its halves assembled and sealed on the CPU cores (a pool
-    /// of its own, as many workers as the current rayon pool), the matching of each sealed batch on the GPU. In the settings,
-    /// `budget` is then the tiles (of 64 query-block matches) per dispatch, `slots` and
-    /// `start_row` are unused. The default: 2.7 to 19 times faster than `Search` per
+    /// of its own, as many workers as the current rayon pool), the matching of each sealed
+    /// batch on the GPU. In the settings, `budget` is then the tiles (of 64 query-block
+    /// matches) per dispatch, `slots` and `start_row` are unused. The default: 2.7 to 19 times faster than `Search` per
     /// solution on an NVIDIA H200 at n = 23 to 27 (docs/gpu.md).
     #[default]
     Join,
@@ -354,8 +354,9 @@ impl Gpu {
     /// overflow. On an error no task of the failed batch is reported.
     ///
     /// With [`GpuKernel::Join`], the tasks' halves are assembled and sealed by a pool of as
-    /// many workers as the current rayon pool (each call starts one) and each sealed batch is matched on the GPU
-    /// ([`Gpu::match_sealed`]); a task is reported once all its batches are matched.
+    /// many workers as the current rayon pool (each call starts one) and each sealed batch is
+    /// matched on the GPU ([`Gpu::match_sealed`]); a task is reported once all its batches
+    /// are matched.
     pub fn count_tasks(
         &self,
         list: &TaskList,

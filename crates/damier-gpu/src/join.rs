@@ -1,9 +1,9 @@
 //! The second kernel, `join`: the quarters engine's matching on the GPU (docs/gpu.md). The
 //! library's quarters engine assembles and seals each task's halves on the CPU cores (a pool
 //! of as many workers as the current rayon pool, with stacks for the driver:
-//! [`count_tasks_with_matching`]) and hands every sealed
-//! batch ([`Sealed`]) to [`Gpu::match_sealed`], which uploads its rows, queries and tails,
-//! cuts its pairs into tiles of 64 (query, block) units and runs them in bounded dispatches.
+//! [`count_tasks_with_matching`]) and hands every sealed batch ([`Sealed`]) to
+//! [`Gpu::match_sealed`], which uploads its rows, queries and tails, cuts its pairs into tiles
+//! of 64 (query, block) units and runs them in bounded dispatches.
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -62,8 +62,8 @@ fn driver_pool(adapter: &str) -> Result<rayon::ThreadPool, GpuError> {
 
 impl Gpu {
     /// Counts the tasks `indices` of `list` with the join kernel (see [`Gpu::count_tasks`]):
-    /// the halves assembled and sealed by a pool of as many workers as the current one, each batch
-    /// matched on the GPU; tasks reported as they finish, in any order.
+    /// the halves assembled and sealed by a pool of as many workers as the current one, each
+    /// batch matched on the GPU; tasks reported as they finish, in any order.
     pub(crate) fn count_tasks_join(
         &self,
         list: &TaskList,

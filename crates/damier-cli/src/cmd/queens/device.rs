@@ -507,9 +507,9 @@ mod imp {
 
     /// The GPU and the CPU pool taking chunks of `left` from one cursor until none is left.
     /// With the join kernel, the GPU side seals its tasks on a pool of its own per chunk (as
-    /// many workers as rayon's global pool: `damier_gpu`'s join), beside the
-    /// CPU pool (the cores oversubscribed: a worker waiting for the GPU sleeps, and a
-    /// worker of the CPU pool blocked on the GPU would idle a core).
+    /// many workers as rayon's global pool: `damier_gpu`'s join), beside the CPU pool (the
+    /// cores oversubscribed: a worker waiting for the GPU sleeps, and a worker of the CPU pool
+    /// blocked on the GPU would idle a core).
     fn both(
         gpu: &Gpu,
         p: &LongRun,
