@@ -197,6 +197,16 @@ pub enum RowStateError {
         /// Queens found on it.
         queens: u32,
     },
+    /// Planes ([`RowBoard::set_planes`]) of the wrong length.
+    #[error("{found} plane words for n = {n}; model 3 takes {expected}")]
+    Planes {
+        /// Board side.
+        n: usize,
+        /// Words expected.
+        expected: usize,
+        /// Words given.
+        found: usize,
+    },
     /// A field out of its range, or a count from off the board.
     #[error("cell ({x}, {y}): {what}")]
     Cell {
@@ -221,9 +231,9 @@ const WORD_PATIENCE_SHIFT: u32 = 23;
 const WORD_REST_SHIFT: u32 = 27;
 
 /// Bit planes of a row: plane `2k` holds bit 0 and plane `2k + 1` bit 1 of the count along
-/// `LINE_DIRS[k]`, then the west wave's 4 planes ([`WEST`]) and the east wave's ([`EAST_P`]),
-/// bit 0 first.
-const PLANES: usize = 20;
+/// `LINE_DIRS[k]`, then the west wave's 4 planes (12..16) and the east wave's (16..20), bit 0
+/// first. Public for the engines that compute the fields elsewhere ([`RowBoard::plane`]).
+pub const PLANES: usize = 20;
 /// First plane of the west wave.
 const WEST: usize = 12;
 /// First plane of the east wave.
@@ -941,9 +951,14 @@ impl RowBoard {
                 *f = fields.row(y, out);
             }
         }
-        // Queens, from the previous generation's dangers and waves, in row order (the only
-        // random draws).
-        for y in 0..n {
+        self.queens_phase();
+        std::mem::swap(&mut self.cur, &mut self.next);
+    }
+
+    /// The queens of a synchronous generation, from the previous generation's dangers and
+    /// waves (each row's queen cell in `queen_fields`), in row order: the only random draws.
+    fn queens_phase(&mut self) {
+        for y in 0..self.n {
             let x = self.col[y] as usize;
             let f = self.queen_fields[y];
             let own = danger_of_fields(f);
@@ -956,7 +971,93 @@ impl RowBoard {
                 self.move_queen(x, y, east);
             }
         }
-        std::mem::swap(&mut self.cur, &mut self.next);
+    }
+
+    /// One synchronous generation whose fields another engine computed (the GPU's, which
+    /// keeps the planes in its own memory): the queens' phase from `queen_fields`, the
+    /// current field bits of each row's queen cell (plane `p`'s bit is bit `p`, as in
+    /// [`RowBoard::word`]), counted as a step. The random draws are this board's, so a run
+    /// whose fields are computed elsewhere follows the CPU's trajectory bit for bit. This
+    /// board's planes are left as they are: the engine puts its planes back with
+    /// [`RowBoard::set_planes`] when it needs a whole state. With [`Rule::wave`] false the
+    /// queens compare their neighbours' dangers, which are read from this board's planes:
+    /// those must then be current.
+    ///
+    /// # Panics
+    /// If `queen_fields` does not hold n words.
+    pub fn queens_generation(&mut self, queen_fields: &[u32]) {
+        assert_eq!(queen_fields.len(), self.n, "one queen cell per row");
+        self.queen_fields.copy_from_slice(queen_fields);
+        self.queens_phase();
+        self.steps += 1;
+    }
+
+    /// Row `y`'s plane `p` ([`PLANES`]): `n.div_ceil(64)` words, cell `x` in bit `x % 64` of
+    /// word `x / 64`; bits beyond the board hold count 0 and wave [`FAR`] (all ones). The
+    /// state an engine that computes the fields elsewhere starts from.
+    pub fn plane(&self, p: usize, y: usize) -> &[u64] {
+        let start = (y * PLANES + p) * (self.wpp + 2) + 1;
+        &self.cur[start..start + self.n.div_ceil(64)]
+    }
+
+    /// Every plane set from `planes`: row `y`'s plane `p` ([`RowBoard::plane`]'s layout) at
+    /// `(y PLANES + p) n.div_ceil(64)`. Checked as [`RowBoard::from_words`] checks cells
+    /// (counts within the cap and none from off the board, waves [`FAR`] at the ends) and
+    /// the bits beyond the board as [`RowBoard::plane`] has them; on an error the board is
+    /// unchanged. How planes computed elsewhere come back into a board.
+    pub fn set_planes(&mut self, planes: &[u64]) -> Result<(), RowStateError> {
+        let (n, m, ww) = (self.n, self.n.div_ceil(64), self.wpp + 2);
+        if planes.len() != n * PLANES * m {
+            return Err(RowStateError::Planes { n, expected: n * PLANES * m, found: planes.len() });
+        }
+        // The board's cells in word j.
+        let inside = |j: usize| if 64 * (j + 1) <= n { !0u64 } else { !(!0u64 << (n - 64 * j)) };
+        let last = 1u64 << (n.saturating_sub(1) % 64);
+        for (y, row) in planes.chunks_exact(PLANES * m).enumerate() {
+            for j in 0..m {
+                let cells = inside(j);
+                let bad = |bits: u64, what| {
+                    Err(RowStateError::Cell { x: 64 * j + bits.trailing_zeros() as usize, y, what })
+                };
+                for (k, &d) in LINE_DIRS.iter().enumerate() {
+                    let (dx, dy) = DIRECTIONS[d];
+                    // The cells whose source along the direction lies on the board.
+                    let mut may = if (0..n as i32).contains(&(y as i32 + dy)) { cells } else { 0 };
+                    if dx < 0 && j == 0 {
+                        may &= !1;
+                    }
+                    if dx > 0 && j == m - 1 {
+                        may &= !last;
+                    }
+                    let (lo, hi) = (row[2 * k * m + j], row[(2 * k + 1) * m + j]);
+                    let over = (if self.rule.cap < 2 { hi } else { lo & hi }) | (lo | hi) & !may;
+                    if over != 0 {
+                        return bad(over, "a count above the cap or from off the board");
+                    }
+                }
+                for w in [WEST, EAST_P] {
+                    // The cells whose wave must be FAR: the board's end on its side, and beyond.
+                    let mut edge = !cells;
+                    if w == WEST && j == 0 {
+                        edge |= 1;
+                    }
+                    if w == EAST_P && j == m - 1 {
+                        edge |= last;
+                    }
+                    let far = (0..4).fold(!0u64, |a, i| a & row[(w + i) * m + j]);
+                    if edge & !far != 0 {
+                        return bad(edge & !far, "a wave value from off the board");
+                    }
+                }
+            }
+        }
+        for (y, row) in planes.chunks_exact(PLANES * m).enumerate() {
+            for p in 0..PLANES {
+                let start = (y * PLANES + p) * ww + 1;
+                self.cur[start..start + m].copy_from_slice(&row[p * m..(p + 1) * m]);
+            }
+        }
+        Ok(())
     }
 
     /// The random-cell schedule: cell `(x, y)` recomputes its counts and waves in place from

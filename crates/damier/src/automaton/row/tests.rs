@@ -264,6 +264,83 @@ fn a_trajectory_does_not_depend_on_the_thread_count() {
     assert_eq!(run(3), one);
 }
 
+/// Every plane of `b` in [`RowBoard::set_planes`]'s layout.
+fn planes(b: &RowBoard) -> Vec<u64> {
+    (0..b.n()).flat_map(|y| (0..PLANES).flat_map(move |p| b.plane(p, y).to_vec())).collect()
+}
+
+/// The current field bits of each row's queen cell, read from the exported planes.
+fn queen_fields_of(b: &RowBoard) -> Vec<u32> {
+    (0..b.n())
+        .map(|y| {
+            let x = b.columns()[y] as usize;
+            (0..PLANES).map(|p| ((b.plane(p, y)[x / 64] >> (x % 64)) as u32 & 1) << p).sum()
+        })
+        .collect()
+}
+
+#[test]
+fn generations_driven_from_outside_follow_the_boards_own_trajectory() {
+    // An outside field engine (here another board's generations, read through `plane`)
+    // drives a board through `queens_generation` and `set_planes`: the same trajectory, bit
+    // for bit, as the board's own generations (what the GPU engine relies on).
+    let m3 = Rule::model3(0.01);
+    let rules = [
+        (m3, 9),
+        (Rule::model3_v1(0.01), 70),
+        (Rule { cap: 1, ..m3 }, 33),
+        (Rule { hide_walkers: false, ..m3 }, 64),
+        (m3, 1),
+    ];
+    for (rule, n) in rules {
+        let mut own = RowBoard::from_seed(rule, n, 5);
+        let mut driven = RowBoard::from_seed(rule, n, 5);
+        for _ in 0..300 {
+            if own.is_solution() {
+                break;
+            }
+            let fields = queen_fields_of(&driven);
+            own.step();
+            driven.queens_generation(&fields);
+            driven.set_planes(&planes(&own)).unwrap();
+        }
+        assert!(n < 9 || own.moves() > 0, "queens moved");
+        assert_eq!(
+            (driven.steps(), driven.moves(), driven.columns(), words(&driven)),
+            (own.steps(), own.moves(), own.columns(), words(&own)),
+            "{rule:?}, n = {n}"
+        );
+    }
+}
+
+#[test]
+fn set_planes_refuses_impossible_planes_and_keeps_the_board() {
+    let mut b = RowBoard::from_seed(Rule { cap: 1, ..Rule::model3(0.01) }, 70, 2);
+    for _ in 0..50 {
+        b.step();
+    }
+    let (good, before) = (planes(&b), words(&b));
+    let m = 70usize.div_ceil(64);
+    // (plane, row, word, bits): a count of 2 under cap 1, a N count on row 0, a NW count in
+    // column 0, a NE count in the last column, a count beyond the board, a west wave below
+    // FAR in column 0, an east wave below FAR in the last column.
+    let cases = [(1, 5, 0, 1 << 3), (0, 0, 0, 1 << 7), (10, 4, 0, 1), (2, 4, 1, 1 << 5), (6, 9, 1, 1 << 6)];
+    for (p, y, j, bits) in cases {
+        let mut bad = good.clone();
+        bad[(y * PLANES + p) * m + j] |= bits;
+        assert!(matches!(b.set_planes(&bad), Err(RowStateError::Cell { .. })), "plane {p} row {y}");
+    }
+    for (p, y, j, bits) in [(WEST, 3, 0, 1u64), (EAST_P + 2, 3, 1, 1 << 5)] {
+        let mut bad = good.clone();
+        bad[(y * PLANES + p) * m + j] &= !bits;
+        assert!(matches!(b.set_planes(&bad), Err(RowStateError::Cell { .. })), "plane {p} row {y}");
+    }
+    assert!(matches!(b.set_planes(&good[1..]), Err(RowStateError::Planes { .. })));
+    assert_eq!(words(&b), before, "a refused set changed the board");
+    b.set_planes(&good).unwrap();
+    assert_eq!(words(&b), before);
+}
+
 /// The plain loop of a synchronous generation's fields, one cell at a time from the cell
 /// words: each cell's next counts and waves (bits 0..20 of its next word).
 fn plain_fields(rule: &Rule, n: usize, w: &[u32]) -> Vec<u32> {
