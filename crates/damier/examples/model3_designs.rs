@@ -7,6 +7,9 @@
 //! (SEEDS: k for seeds 1 to k, or a-b), `... -- trace DESIGN N SEED EVERY TOTAL` (a run's
 //! statistics every EVERY generations) and `... -- jam DESIGN N SEED GEN` (the queens on a
 //! crowded line after GEN generations). ABSORB=0 skips the check of the absorbing state.
+//! `... -- table FILE...` sums runs files up (the report's tables) and `... -- crowded
+//! GEN[,GEN...] FILE...` reads the crowded lines of traces at given generations.
+//! scripts/model3-report.sh runs every measurement of the report with these modes.
 
 use damier::automaton::row::{RowBoard, Rule, Schedule};
 use damier::util::process_cpu_seconds;
@@ -125,6 +128,14 @@ fn main() {
         }
         return;
     }
+    if args.len() >= 2 && args[0] == "table" {
+        // table FILE...: the runs files summed up, a Markdown row per design and n.
+        return table(&args[1..]);
+    }
+    if args.len() >= 3 && args[0] == "crowded" {
+        // crowded GEN[,GEN...] FILE...: each trace's crowded lines at those generations.
+        return crowded(&args[1], &args[2..]);
+    }
     let usage = "usage: model3_designs DESIGN N[,N...] SEEDS MAX_STEPS";
     let [name, ns, seeds, cap] = args.as_slice() else {
         eprintln!("{usage}");
@@ -235,5 +246,119 @@ fn trace(rule: Rule, n: usize, seed: u64, every: u64, total: u64) {
         if b.is_solution() {
             break;
         }
+    }
+}
+
+/// A CSV file as its header and rows, or an error line naming the file.
+fn read_csv(path: &str) -> Result<(Vec<String>, Vec<Vec<String>>), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut lines = text.lines().filter(|l| !l.is_empty());
+    let split = |l: &str| l.split(',').map(str::to_string).collect::<Vec<_>>();
+    let head = split(lines.next().ok_or(format!("{path}: empty"))?);
+    Ok((head, lines.map(split).collect()))
+}
+
+/// Exits with status 2 after an error line.
+fn fail(msg: String) -> ! {
+    eprintln!("model3_designs: {msg}");
+    std::process::exit(2)
+}
+
+/// One Markdown row per design and n of the runs files: runs, solved, generations (unsolved
+/// runs counted at their cap, so the mean is a lower bound when some are unsolved), moves and
+/// CPU seconds, in the order the files list them.
+fn table(files: &[String]) {
+    /// A run's generations, moves, whether it solved, and CPU seconds.
+    struct Run(f64, f64, bool, f64);
+    let mut groups: Vec<((String, u64), Vec<Run>)> = Vec::new();
+    for path in files {
+        let (head, rows) = read_csv(path).unwrap_or_else(|e| fail(e));
+        let col = |name: &str| {
+            head.iter().position(|h| h == name).unwrap_or_else(|| fail(format!("{path}: no column {name}")))
+        };
+        let (d, n, st, mv, so, cpu) =
+            (col("design"), col("n"), col("steps"), col("moves"), col("solved"), col("cpu_s"));
+        for r in rows {
+            let num = |i: usize| -> f64 {
+                r.get(i)
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or_else(|| fail(format!("{path}: bad row {r:?}")))
+            };
+            let key = (r[d].replace(';', ","), num(n) as u64);
+            let run = Run(num(st), num(mv), r.get(so).is_some_and(|v| v == "true"), num(cpu));
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, runs)) => runs.push(run),
+                None => groups.push((key, vec![run])),
+            }
+        }
+    }
+    println!("| design | n | solved | generations: mean | median | range | moves: mean | CPU-s per run |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    for ((design, n), runs) in groups {
+        let k = runs.len() as f64;
+        let mut gens: Vec<f64> = runs.iter().map(|r| r.0).collect();
+        gens.sort_by(f64::total_cmp);
+        let median = if gens.len() % 2 == 1 {
+            gens[gens.len() / 2]
+        } else {
+            (gens[gens.len() / 2 - 1] + gens[gens.len() / 2]) / 2.0
+        };
+        let mean = |f: fn(&Run) -> f64| runs.iter().map(f).sum::<f64>() / k;
+        let solved = runs.iter().filter(|r| r.2).count();
+        println!(
+            "| {design} | {n} | {solved} of {} | {}{:.0} | {median:.0} | {:.0} – {:.0} | {:.0} | {:.2} |",
+            runs.len(),
+            if solved < runs.len() { "≥ " } else { "" },
+            mean(|r| r.0),
+            gens[0],
+            gens[gens.len() - 1],
+            mean(|r| r.1),
+            mean(|r| r.3),
+        );
+    }
+}
+
+/// One Markdown row per generation asked for: each trace's crowded lines at the last line
+/// recorded at or before it (its generation in brackets when it differs), "solved at G" after
+/// a trace's last line when that line has none, "stopped at G" otherwise.
+fn crowded(gens: &str, files: &[String]) {
+    let gens: Vec<u64> =
+        gens.split(',').map(|g| g.parse().unwrap_or_else(|_| fail(format!("bad generation {g}")))).collect();
+    let traces: Vec<Vec<(u64, u64)>> = files
+        .iter()
+        .map(|path| {
+            let (head, rows) = read_csv(path).unwrap_or_else(|e| fail(e));
+            let at = |name: &str| head.iter().position(|h| h == name);
+            let (Some(g), Some(c)) = (at("gen"), at("crowded")) else {
+                fail(format!("{path}: no gen or crowded column"))
+            };
+            rows.iter()
+                .map(|r| {
+                    let num = |i: usize| r.get(i).and_then(|v| v.parse().ok());
+                    num(g).zip(num(c)).unwrap_or_else(|| fail(format!("{path}: bad row {r:?}")))
+                })
+                .collect()
+        })
+        .collect();
+    let names: Vec<&str> = files.iter().map(|f| f.rsplit('/').next().unwrap_or(f)).collect();
+    println!("| generation | {} |", names.join(" | "));
+    println!("|{}", " --- |".repeat(names.len() + 1));
+    for g in gens {
+        let cells: Vec<String> = traces
+            .iter()
+            .map(|t| {
+                let last = t.last().copied();
+                match t.iter().rev().find(|&&(x, _)| x <= g) {
+                    _ if last.is_some_and(|(x, c)| x < g && c == 0) => {
+                        format!("solved at {}", last.unwrap().0)
+                    }
+                    _ if last.is_some_and(|(x, _)| x < g) => format!("stopped at {}", last.unwrap().0),
+                    Some(&(x, c)) if x == g => c.to_string(),
+                    Some(&(x, c)) => format!("{c} ({x})"),
+                    None => "—".to_string(),
+                }
+            })
+            .collect();
+        println!("| {g} | {} |", cells.join(" | "));
     }
 }

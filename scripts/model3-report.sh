@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# Every measurement, table and figure of the model 3 report (docs/automaton.md, "Model 3: a
+# local rule that scales"), from nothing, in one command:
+#
+#   scripts/model3-report.sh [OUT]            # OUT defaults to target/model3-report
+#   QUICK=1 scripts/model3-report.sh [OUT]    # the same pipeline on small boards: minutes
+#
+# OUT receives the files the report cites, under the names of docs/figures (runs CSVs, traces,
+# the growth CSV and SVG), one Markdown file per table of runs (`*.md`) and the growth
+# command's printed tables (`growth_row_local.txt`); `diff -r` against
+# docs/figures shows what changed. Each stage skips when its output exists, so an interrupted
+# run resumes where it stopped (delete a file to redo its stage).
+#
+# The full run is long: about 4 CPU-hours on the 2-core project machine (2026-11-28), most of
+# it the three traces at n = 4 096 (each of their generations takes 15 to 25 ms). Generations, moves and solutions are exact on any machine
+# (the runs are seeded); CPU seconds are this machine's.
+set -euo pipefail
+
+# The whole script is one function, read before it runs: editing the file during a run
+# (hours) cannot change what the run does.
+main() {
+  cd "$(dirname "$0")/.."
+
+  out=${1:-target/model3-report}
+  mkdir -p "$out/model3_traces"
+  quick=${QUICK:-0}
+
+  cargo build --release --locked -p damier-cli -p damier --example model3_designs
+  target=$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+  damier=$target/release/damier
+  designs=$target/release/examples/model3_designs
+
+  say() { printf '%s model3-report: %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+
+  # runs FILE DESIGN SIZES SEEDS CAP: the example's runs, appended to FILE (one header).
+  runs() {
+    local file=$1
+    shift
+    say "runs $* -> $file"
+    if [[ -s $file ]]; then
+      "$designs" "$@" | tail -n +2 >>"$file"
+    else
+      "$designs" "$@" >"$file"
+    fi
+  }
+
+  # stage FILE: true when FILE must be made (absent or empty), else says it is kept.
+  stage() {
+    if [[ -s $1 ]]; then
+      say "kept $1"
+      return 1
+    fi
+  }
+
+  # The measured sizes, or small ones for QUICK=1 (the same commands, so the same code paths).
+  if [[ $quick == 1 ]]; then
+    small=8,16 small_seeds=2 small_cap=20000 async_n=6,8
+    i40_small=16,20 i40_mid=32 i40_large=48 i40_seeds=2 i40_cap=200000
+    t_mid=64 t_large=96 t_huge=128 t_every=500 t_total=3000
+    growth_small=16,32 growth_1024=48 growth_2048=64 growth_seeds=2 local_n=16,32,64,128
+    cli_n=64 cli_seeds="1 2"
+  else
+    small=16,32,64,128,256 small_seeds=5 small_cap=300000 async_n=8,16,32,64
+    i40_small=16,32,64,128,256 i40_mid=512 i40_large=1000 i40_seeds=10 i40_cap=200000
+    t_mid=1000 t_large=2048 t_huge=4096 t_every=1000 t_total=400000
+    growth_small=16,32,64,128,256,512 growth_1024=1024 growth_2048=2048 growth_seeds=10
+    local_n=16,32,64,128,256,512,1024,2048,4096,10000
+    cli_n=1000 cli_seeds="1 2 3 4 5 6 7 8 9 10"
+  fi
+
+  # 1. The design family at small n (the designs table): 5 seeds, at most 300 000 generations
+  #    (the random-cell schedule's cap is in cell updates), the absorbing check on.
+  f=$out/model3_designs.csv
+  if stage "$f"; then
+    tmp=$f.part
+    rm -f "$tmp"
+    for d in hide=0,wave=0,act=0.1,plat=0.1 hide=0,wave=1,act=0.1,plat=0.1 \
+      hide=0,wave=1,act=0.01,plat=0.1 hide=1,act=0.1,plat=0.1 hide=1,act=0.01,plat=0.1 \
+      hide=1,act=0.1,south=0.01,plat=0.1 hide=1,act=0.1,south=0.01,plat=0.1,cap=1 \
+      hide=1,act=0.1,south=0.01,plat=0.1,wave=0; do
+      runs "$tmp" "$d" "$small" "$small_seeds" "$small_cap"
+    done
+    runs "$tmp" hide=1,act=0.1,south=0.01,plat=0.1,async=1 "$async_n" "$small_seeds" 20000000000
+    mv "$tmp" "$f"
+  fi
+  stage "$out/model3_designs.md" && "$designs" table "$f" >"$out/model3_designs.md"
+
+  # 2. The rule at n = 1 000 (issue 40): the kept rule and its neighbours, 10 seeds up to
+  #    n = 1 000, no absorbing check (O(n^2) a generation).
+  f=$out/model3_designs_issue40.csv
+  if stage "$f"; then
+    tmp=$f.part
+    rm -f "$tmp"
+    export ABSORB=0
+    kept=hide=1,act=0.1,south=0.003,plat=0.1
+    runs "$tmp" "$kept" "$i40_small" "$i40_seeds" 3000000
+    runs "$tmp" "$kept" "$i40_mid" "$i40_seeds" 1000000
+    runs "$tmp" "$kept" "$i40_large" "$i40_seeds" "$i40_cap"
+    rare=hide=1,act=0.1,south=0.001,plat=0.1
+    runs "$tmp" "$rare" "$i40_small,24" "$i40_seeds" 3000000
+    runs "$tmp" "$rare" "$i40_mid" "$i40_seeds" 1000000
+    runs "$tmp" "$rare" "$i40_large" "$i40_seeds" "$i40_cap"
+    runs "$tmp" hide=1,act=0.1,south=0.001,plat=0.3 "$i40_large" 1-5 "$i40_cap"
+    runs "$tmp" hide=1,act=0.1,south=0.001,plat=0.03 "$i40_large" 1-2 "$i40_cap"
+    runs "$tmp" hide=1,act=0.1,south=0.01,plat=0.01,pat=15,patq=0.01,keep=1 "$i40_large" 1-5 "$i40_cap"
+    unset ABSORB
+    mv "$tmp" "$f"
+  fi
+  stage "$out/model3_designs_issue40.md" && "$designs" table "$f" >"$out/model3_designs_issue40.md"
+
+  # 3. Traces (seed 1; a line every K generations): how each design's conflicts fall, or not.
+  trace() {
+    local name=$1 design=$2 n=$3 every=$4 total=$5
+    local f=$out/model3_traces/$name.csv
+    if stage "$f"; then
+      say "trace $design n=$n -> $f"
+      ABSORB=0 "$designs" trace "$design" "$n" 1 "$every" "$total" >"$f.part"
+      mv "$f.part" "$f"
+    fi
+  }
+  half=$((t_every / 2))
+  trace v1_n512_seed1 hide=1,act=0.1,south=0.01,plat=0.1 $((t_mid / 2)) "$half" "$t_total"
+  trace v1_n1000_seed1 hide=1,act=0.1,south=0.01,plat=0.1 "$t_mid" "$t_every" $((t_total / 8))
+  trace kept_n1000_seed1 hide=1,act=0.1,south=0.003,plat=0.1 "$t_mid" "$t_every" "$t_total"
+  trace south001_n1000_seed1 hide=1,act=0.1,south=0.001,plat=0.1 "$t_mid" "$t_every" "$t_total"
+  trace south0_n1000_seed1 hide=1,act=0.1,south=0,plat=0.1 "$t_mid" $((2 * t_every)) $((t_total / 2))
+  trace patience300_plat0_n1000_seed1 hide=1,act=0.1,south=0.1,plat=0,pat=15,patq=0.05 \
+    "$t_mid" "$half" $((t_total / 4))
+  trace patience_rest_n1000_seed1 hide=1,act=0.1,south=0.1,pat=15,patq=0.01,rest=15,restq=0.05 \
+    "$t_mid" "$half" $((t_total / 5))
+  trace patience_keep_n1000_seed1 hide=1,act=0.1,south=0.01,pat=15,patq=0.01,keep=1 \
+    "$t_mid" "$half" "$t_total"
+  patience=hide=1,act=0.1,south=0.01,plat=0.01,pat=15,patq=0.01,keep=1
+  trace patience_keep_plat001_n1000_seed1 "$patience" "$t_mid" "$t_every" "$t_total"
+  trace patience_keep_plat001_n2048_seed1 "$patience" "$t_large" $((2 * t_every)) "$t_total"
+  trace south001_n2048_seed1 hide=1,act=0.1,south=0.001,plat=0.1 "$t_large" $((2 * t_every)) $((t_total / 8))
+  trace kept_n4096_seed1 hide=1,act=0.1,south=0.003,plat=0.1 "$t_huge" $((2 * t_every)) $((t_total / 5))
+  trace patience_kept_n4096_seed1 "$patience" "$t_huge" $((2 * t_every)) "$t_total"
+  trace slow10_n4096_seed1 hide=1,act=0.01,south=0.001,plat=0.1 "$t_huge" $((2 * t_every)) $((t_total / 2))
+  if stage "$out/model3_traces_n4096.md"; then
+    t=$out/model3_traces
+    if [[ $quick == 1 ]]; then gens=500,1000,2000,3000; else gens=2000,10000,26000,50000,78000,104000,124000,150000,176000,178000,188000; fi
+    "$designs" crowded "$gens" "$t/kept_n4096_seed1.csv" "$t/patience_kept_n4096_seed1.csv" \
+      "$t/slow10_n4096_seed1.csv" >"$out/model3_traces_n4096.md"
+  fi
+
+  # 4. Model 3 against min-conflicts: the growth study, its fits and figure (one thread per
+  #    run, so that CPU seconds are one core's).
+  g() { "$damier" automaton growth --model row --local-n "" --threads 1 --row-max-steps 400000 "$@"; }
+  stage "$out/rows-small.csv" && g --row-n "$growth_small" --samples "$growth_seeds" --runs-out "$out/rows-small.csv" >/dev/null
+  stage "$out/rows-1024.csv" && g --row-n "$growth_1024" --samples "$growth_seeds" --runs-out "$out/rows-1024.csv" >/dev/null
+  stage "$out/rows-2048.csv" && g --row-n "$growth_2048" --samples 1 --runs-out "$out/rows-2048.csv" >/dev/null
+  if stage "$out/growth_runs_local_large.csv"; then
+    "$damier" automaton growth --model row --row-n "" --local-n "$local_n" --samples 10 --threads 1 \
+      --runs-out "$out/growth_runs_local_large.csv" >/dev/null
+  fi
+  if stage "$out/growth_runs_row.csv"; then
+    { cat "$out/rows-small.csv"; tail -n +2 "$out/rows-1024.csv"; tail -n +2 "$out/rows-2048.csv"; } \
+      >"$out/growth_runs_row.csv"
+  fi
+  # The tables (means with intervals, medians, both fits) as the command prints them.
+  if stage "$out/growth_row_local.txt"; then
+    "$damier" automaton growth --from "$out/growth_runs_row.csv" --from "$out/growth_runs_local_large.csv" \
+      --row-max-steps 400000 --csv "$out/growth_row_local.csv" --plot "$out/growth_row_local.svg" \
+      >"$out/growth_row_local.txt.part"
+    mv "$out/growth_row_local.txt.part" "$out/growth_row_local.txt"
+  fi
+
+  # The figure of every model: models 1 and 2's runs are those committed (their own study,
+  # under "The automaton at scale" in docs/automaton.md, takes days of CPU), model 3's these.
+  if stage "$out/growth.txt"; then
+    "$damier" automaton growth --from docs/figures/growth_runs_automaton.csv \
+      --from docs/figures/growth_runs_local.csv --from "$out/growth_runs_row.csv" \
+      --pair-max-steps 120000000000 --cell-max-steps 720000000000 --row-max-steps 400000 \
+      --csv "$out/growth.csv" --plot "$out/growth.svg" >"$out/growth.txt.part"
+    mv "$out/growth.txt.part" "$out/growth.txt"
+  fi
+
+  # 5. The target at n = 1 000 from the CLI: wall and CPU seconds of each seed, on every core.
+  f=$out/model3_cli_n$cli_n.csv
+  if stage "$f"; then
+    echo "seed,generations,wall_s,user_s,system_s" >"$f.part"
+    for s in $cli_seeds; do
+      say "damier automaton run --model row -n $cli_n --seed $s"
+      timing=$( { /usr/bin/time -f "%e,%U,%S" "$damier" automaton run --model row -n "$cli_n" --seed "$s" \
+        --json >"$f.json"; } 2>&1)
+      steps=$(sed -n 's/^ *"steps": \([0-9]*\),$/\1/p' "$f.json")
+      echo "$s,$steps,$timing" >>"$f.part"
+    done
+    rm -f "$f.json"
+    mv "$f.part" "$f"
+  fi
+  say "done: $out"
+}
+
+main "$@"
