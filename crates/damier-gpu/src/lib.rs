@@ -15,6 +15,9 @@
 //! reports a loop that ended any other way than by its own exits ([`GpuError::LoopCut`]).
 //! Counts are pairs of `u32` words with carries, every overflow reported.
 //!
+//! [`RowEngine`] runs the queens automaton's model 3 with each generation's fields on the GPU
+//! and its queens on the host, bit for bit the CPU's trajectory (module `row`).
+//!
 //! ```no_run
 //! use damier::control::Control;
 //! use damier::queens::count::tasks::TaskList;
@@ -37,7 +40,9 @@ mod engine;
 mod error;
 mod join;
 mod prefix;
+mod row;
 
 pub use adapters::{AdapterDescription, adapters};
 pub use engine::{Gpu, GpuKernel, GpuSettings};
 pub use error::GpuError;
+pub use row::RowEngine;

@@ -9,11 +9,12 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::sync::Mutex;
 
+use damier::automaton::row::{RowBoard, Rule, Schedule};
 use damier::control::Control;
 use damier::cpu::Isa;
 use damier::queens::count::known::known_total;
 use damier::queens::count::tasks::{TaskEngine, TaskList, count_tasks, sample_tasks};
-use damier_gpu::{Gpu, GpuError, GpuKernel, GpuSettings};
+use damier_gpu::{Gpu, GpuError, GpuKernel, GpuSettings, RowEngine};
 
 /// The default adapter with `settings`, or `None` (the test skipped) when there is none.
 fn gpu(settings: GpuSettings) -> Option<Gpu> {
@@ -385,4 +386,103 @@ fn random_tasks_agree(settings: GpuSettings) {
             start.elapsed().as_secs_f64()
         );
     }
+}
+
+/// Every cell of a model 3 board as one word ([`RowBoard::word`]), row-major.
+fn cell_words(b: &RowBoard) -> Vec<u32> {
+    (0..b.n() * b.n()).map(|i| b.word(i % b.n(), i / b.n())).collect()
+}
+
+/// The rules the model 3 tests run: the kept one, the first kept one, counts saturating at 1,
+/// walkers seen.
+fn model3_rules() -> [Rule; 4] {
+    let m3 = Rule::model3(0.01);
+    [m3, Rule::model3_v1(0.01), Rule { cap: 1, ..m3 }, Rule { hide_walkers: false, ..m3 }]
+}
+
+#[test]
+fn model3_on_the_gpu_follows_the_cpus_trajectory_bit_for_bit() {
+    let Some(gpu) = gpu(GpuSettings::default()) else { return };
+    for rule in model3_rules() {
+        for n in [1, 2, 5, 31, 32, 33, 63, 64, 65, 100] {
+            let seed = n as u64 + 11;
+            let mut cpu = RowBoard::from_seed(rule, n, seed);
+            let mut engine = RowEngine::new(&gpu, RowBoard::from_seed(rule, n, seed)).unwrap();
+            // Compared after 1, 40 and 300 generations: the downloads in between change nothing.
+            for limit in [1, 39, 260] {
+                let solved = cpu.run_steps(limit);
+                assert_eq!(engine.run_steps(limit).unwrap(), solved, "{rule:?}, n = {n}");
+                let on_gpu = engine.board().unwrap();
+                assert_eq!(
+                    (on_gpu.steps(), on_gpu.moves(), on_gpu.columns(), on_gpu.conflicts()),
+                    (cpu.steps(), cpu.moves(), cpu.columns(), cpu.conflicts()),
+                    "{rule:?}, n = {n}"
+                );
+                assert!(cell_words(on_gpu) == cell_words(&cpu), "a cell differs: {rule:?}, n = {n}");
+            }
+            assert!(n < 31 || cpu.moves() > 0, "the queens moved: {rule:?}, n = {n}");
+        }
+    }
+}
+
+#[test]
+fn model3_on_the_gpu_solves_in_the_cpus_generations() {
+    let Some(gpu) = gpu(GpuSettings::default()) else { return };
+    // Seeds the CPU solves in 2 697 and 1 279 generations.
+    for (n, seed) in [(16, 1), (24, 9)] {
+        let rule = Rule::model3(0.01);
+        let mut cpu = RowBoard::from_seed(rule, n, seed);
+        assert!(cpu.run_steps(200_000), "the CPU solves n = {n}");
+        let mut engine = RowEngine::new(&gpu, RowBoard::from_seed(rule, n, seed)).unwrap();
+        assert!(engine.run_steps(200_000).unwrap(), "the GPU engine solves n = {n}");
+        let on_gpu = engine.into_board().unwrap();
+        assert_eq!((on_gpu.steps(), on_gpu.moves()), (cpu.steps(), cpu.moves()), "n = {n}");
+        assert_eq!(on_gpu.columns(), cpu.columns());
+        assert!(cell_words(&on_gpu) == cell_words(&cpu), "a cell differs at n = {n}");
+    }
+}
+
+#[test]
+fn model3_rules_the_kernel_does_not_run_are_refused() {
+    let Some(gpu) = gpu(GpuSettings::default()) else { return };
+    let m3 = Rule::model3(0.01);
+    for rule in [Rule { wave: false, ..m3 }, Rule { schedule: Schedule::RandomCell, ..m3 }] {
+        let e = RowEngine::new(&gpu, RowBoard::from_seed(rule, 8, 1)).unwrap_err();
+        assert!(matches!(e, GpuError::Setting(_)), "{e}");
+    }
+}
+
+/// Generations per second of model 3 at n = 1 000 (200 generations from seed 1): the GPU
+/// engine on this machine's adapter against the CPU board on one thread and on the default
+/// pool. A measurement, printed (on lavapipe the "GPU" is the CPU too, so its figure says
+/// nothing of a real GPU's):
+/// `cargo test -p damier-gpu --test lavapipe -- --ignored model3_generations_per_second --nocapture`.
+#[test]
+#[ignore = "a measurement; see the doc comment for the command"]
+fn model3_generations_per_second() {
+    let Some(gpu) = gpu(GpuSettings::default()) else { return };
+    let (rule, n, gens) = (Rule::model3(0.01), 1_000, 200);
+    let rate = |start: std::time::Instant| gens as f64 / start.elapsed().as_secs_f64();
+    let mut engine = RowEngine::new(&gpu, RowBoard::from_seed(rule, n, 1)).unwrap();
+    let start = std::time::Instant::now();
+    engine.run_steps(gens).unwrap();
+    let on_gpu = rate(start);
+    let board = engine.into_board().unwrap();
+    let cpu = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            let mut b = RowBoard::from_seed(rule, n, 1);
+            let start = std::time::Instant::now();
+            b.run_steps(gens);
+            (rate(start), cell_words(&b))
+        })
+    };
+    let (one, words) = cpu(1);
+    let (all, _) = cpu(rayon::current_num_threads());
+    assert!(words == cell_words(&board), "the runs differ");
+    println!(
+        "model 3, n = {n}, {gens} generations: {} {on_gpu:.0}/s, CPU 1 thread {one:.0}/s, CPU {} threads {all:.0}/s",
+        gpu.adapter().name,
+        rayon::current_num_threads()
+    );
 }
