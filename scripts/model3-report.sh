@@ -55,14 +55,14 @@ main() {
   # The measured sizes, or small ones for QUICK=1 (the same commands, so the same code paths).
   if [[ $quick == 1 ]]; then
     small=8,16 small_seeds=2 small_cap=20000 async_n=6,8
-    i40_small=16,20 i40_mid=32 i40_large=48 i40_seeds=2 i40_cap=200000
-    t_mid=64 t_large=96 t_huge=128 t_every=500 t_total=3000
+    i40_small=16,20 i40_rare=16,20,24 i40_mid=32 i40_large=48 i40_seeds=2 i40_cap=200000
+    t_small=32 t_mid=64 t_large=96 t_huge=128 t_every=500 t_total=3000
     growth_small=16,32 growth_1024=48 growth_2048=64 growth_seeds=2 local_n=16,32,64,128
     cli_n=64 cli_seeds="1 2"
   else
     small=16,32,64,128,256 small_seeds=5 small_cap=300000 async_n=8,16,32,64
-    i40_small=16,32,64,128,256 i40_mid=512 i40_large=1000 i40_seeds=10 i40_cap=200000
-    t_mid=1000 t_large=2048 t_huge=4096 t_every=1000 t_total=400000
+    i40_small=16,32,64,128,256 i40_rare=16,24,32,64,128,256 i40_mid=512 i40_large=1000 i40_seeds=10 i40_cap=200000
+    t_small=512 t_mid=1000 t_large=2048 t_huge=4096 t_every=1000 t_total=400000
     growth_small=16,32,64,128,256,512 growth_1024=1024 growth_2048=2048 growth_seeds=10
     local_n=16,32,64,128,256,512,1024,2048,4096,10000
     cli_n=1000 cli_seeds="1 2 3 4 5 6 7 8 9 10"
@@ -97,7 +97,7 @@ main() {
     runs "$tmp" "$kept" "$i40_mid" "$i40_seeds" 1000000
     runs "$tmp" "$kept" "$i40_large" "$i40_seeds" "$i40_cap"
     rare=hide=1,act=0.1,south=0.001,plat=0.1
-    runs "$tmp" "$rare" "$i40_small,24" "$i40_seeds" 3000000
+    runs "$tmp" "$rare" "$i40_rare" "$i40_seeds" 3000000
     runs "$tmp" "$rare" "$i40_mid" "$i40_seeds" 1000000
     runs "$tmp" "$rare" "$i40_large" "$i40_seeds" "$i40_cap"
     runs "$tmp" hide=1,act=0.1,south=0.001,plat=0.3 "$i40_large" 1-5 "$i40_cap"
@@ -119,7 +119,7 @@ main() {
     fi
   }
   half=$((t_every / 2))
-  trace v1_n512_seed1 hide=1,act=0.1,south=0.01,plat=0.1 $((t_mid / 2)) "$half" "$t_total"
+  trace v1_n512_seed1 hide=1,act=0.1,south=0.01,plat=0.1 "$t_small" "$half" "$t_total"
   trace v1_n1000_seed1 hide=1,act=0.1,south=0.01,plat=0.1 "$t_mid" "$t_every" $((t_total / 8))
   trace kept_n1000_seed1 hide=1,act=0.1,south=0.003,plat=0.1 "$t_mid" "$t_every" "$t_total"
   trace south001_n1000_seed1 hide=1,act=0.1,south=0.001,plat=0.1 "$t_mid" "$t_every" "$t_total"
@@ -182,7 +182,7 @@ main() {
     echo "seed,generations,wall_s,user_s,system_s" >"$f.part"
     for s in $cli_seeds; do
       say "damier automaton run --model row -n $cli_n --seed $s"
-      timing=$( { /usr/bin/time -f "%e,%U,%S" "$damier" automaton run --model row -n "$cli_n" --seed "$s" \
+      timing=$( { /usr/bin/time -f "%e,%U,%S" "$damier" automaton run --model row -n "$cli_n" --seed "$s" --quiet \
         --json >"$f.json"; } 2>&1)
       steps=$(sed -n 's/^ *"steps": \([0-9]*\),$/\1/p' "$f.json")
       echo "$s,$steps,$timing" >>"$f.part"
@@ -193,4 +193,4 @@ main() {
   say "done: $out"
 }
 
-main "$@"
+main "$@"; exit
