@@ -14,6 +14,7 @@ fn without_the_feature_the_gpu_options_say_how_to_build_it() {
         &["queens", "count", "10", "--device", "gpu"][..],
         &["queens", "count", "10", "--device", "list"],
         &["queens", "estimate", "10", "--device", "gpu"],
+        &["automaton", "run", "--model", "row", "-n", "8", "--device", "gpu"],
         &["gpu"],
     ] {
         let err = fails_with(args, 2);
@@ -350,4 +351,40 @@ fn mpi_processes_count_on_their_gpus() {
     assert_eq!((v["total"].as_u64(), v["strategy"].as_str()), (Some(73_712), Some("quarters")), "{v}");
     let status = json(&["queens", "journal", journal2.to_str().unwrap(), "--json"]);
     assert_eq!(status["device"], "cpu+gpu", "{status}");
+}
+
+#[cfg(feature = "gpu")]
+#[test]
+fn model3_on_the_gpu_runs_the_cpus_trajectory_and_checkpoints_it() {
+    if !has_adapter() {
+        return;
+    }
+    let run = ["automaton", "run", "--model", "row", "-n", "16", "--seed", "1", "--json"];
+    let cpu = json(&run);
+    let gpu = json(&[&run[..], &["--device", "gpu"]].concat());
+    assert_eq!(cpu["solved"], true);
+    for key in ["steps", "moves", "solved", "absorbing", "placement"] {
+        assert_eq!(gpu[key], cpu[key], "{key}");
+    }
+    // Stopped on the GPU after 500 generations into a checkpoint, resumed on the CPU: the
+    // same run (the file holds the device's planes, downloaded).
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("row.ckpt");
+    let path = path.to_str().unwrap();
+    let out = damier()
+        .args(&run[..run.len() - 1])
+        .args(["--device", "gpu", "--max-steps", "500", "--checkpoint", path, "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let resumed = json(&["automaton", "run", "--checkpoint", path, "--json"]);
+    for key in ["steps", "moves", "solved", "placement"] {
+        assert_eq!(resumed[key], cpu[key], "{key}");
+    }
+    // Models 1 and 2, and --trace, stay on the CPU.
+    let err = fails_with(&["automaton", "run", "-n", "8", "--device", "gpu"], 2);
+    assert!(err.contains("--model row"), "{err}");
+    let err =
+        fails_with(&["automaton", "run", "--model", "row", "-n", "8", "--device", "gpu", "--trace", "5"], 2);
+    assert!(err.contains("--trace"), "{err}");
 }

@@ -358,6 +358,15 @@ pub enum AutomatonError {
         /// Queens in the position.
         got: u64,
     },
+    /// A model 3 board put into an automaton it does not continue
+    /// ([`Automaton::set_model3`]).
+    #[error("a model 3 board of n = {got} under another rule or model does not continue this run (n = {n})")]
+    Model3Board {
+        /// The automaton's side.
+        n: u32,
+        /// The board's side.
+        got: u32,
+    },
 }
 
 #[cfg(test)]

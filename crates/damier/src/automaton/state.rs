@@ -310,6 +310,20 @@ impl Automaton {
         self.row.as_deref()
     }
 
+    /// Replaces model 3's state with `board`, the same run's state computed elsewhere (the GPU
+    /// engine's, downloaded): for its checkpoints and its result. Refused unless the
+    /// automaton runs model 3 and the board has its n and rule.
+    pub fn set_model3(&mut self, board: RowBoard) -> Result<(), AutomatonError> {
+        let (n, got) = (self.params.n, board.n() as u32);
+        match &mut self.row {
+            Some(row) if got == n && board.rule() == row.rule() => {
+                **row = board;
+                Ok(())
+            }
+            _ => Err(AutomatonError::Model3Board { n, got }),
+        }
+    }
+
     /// Steps between two polls of a long run's stop flag and observers: [`CHUNK`] updates
     /// for models 1 and 2; for model 3, whose step (a generation) updates n^2 cells, as many
     /// generations as make 2^10 chunks of cell updates (at least one).

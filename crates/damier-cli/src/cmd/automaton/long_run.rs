@@ -62,21 +62,85 @@ struct Lines {
 }
 
 impl Lines {
-    fn observe(&mut self, a: &Automaton, max_steps: u64) {
+    fn observe(&mut self, (steps, moves, conflicts): (u64, u64, u32), max_steps: u64) {
         let due = match self.said {
             None => self.started.elapsed() >= self.after,
             Some(t) => t.elapsed() >= self.every,
         };
         if due {
             output::errln!(
-                "damier: automaton run: running for {} s: step {} of at most {max_steps}, {} moves, {} \
-                 conflicts left (a bar is drawn on a terminal; --quiet for none)",
+                "damier: automaton run: running for {} s: step {steps} of at most {max_steps}, {moves} moves, \
+                 {conflicts} conflicts left (a bar is drawn on a terminal; --quiet for none)",
                 number(self.started.elapsed().as_secs_f64()),
-                a.steps(),
-                a.moves(),
-                a.conflicts()
             );
             self.said = Some(Instant::now());
+        }
+    }
+}
+
+/// What a long run shows: a bar on a terminal, lines off one once it lasts (the CPU's runs
+/// and the GPU's alike).
+pub(super) struct Progress {
+    bar: Option<ProgressBar>,
+    lines: Option<Lines>,
+    max_steps: u64,
+}
+
+impl Progress {
+    pub(super) fn new(max_steps: u64) -> Progress {
+        let quiet = progress::is_quiet();
+        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+            let bar = ProgressBar::new(max_steps);
+            bar.set_style(
+                ProgressStyle::with_template("[{elapsed_precise}] steps {human_pos}/{human_len} {msg}")
+                    .expect("valid template"),
+            );
+            bar
+        });
+        // Off a terminal, lines once the run has lasted long (issue 38, section 6: a model 3 run of
+        // minutes printed nothing when piped).
+        let lines = (!quiet && bar.is_none()).then(|| Lines {
+            started: Instant::now(),
+            after: progress::long_run_after(),
+            every: progress::line_every(),
+            said: None,
+        });
+        Progress { bar, lines, max_steps }
+    }
+
+    /// How often the run is observed: the bar's redraw, a checkpoint's period, a line's check.
+    pub(super) fn period(&self, checkpoint: bool, every: Duration) -> Duration {
+        match (&self.bar, checkpoint, &self.lines) {
+            (Some(_), _, _) => DRAW_PERIOD,
+            (None, true, None) => every,
+            (None, _, Some(l)) => every.min(l.after).min(LINE_CHECK),
+            (None, false, None) => Duration::MAX,
+        }
+    }
+
+    /// Shows the run at `(steps, moves, conflicts left)`.
+    pub(super) fn show(&mut self, (steps, moves, conflicts): (u64, u64, u32)) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(steps);
+            bar.set_message(format!("moves {moves}, conflicts left {conflicts}"));
+        }
+        if let Some(l) = &mut self.lines {
+            l.observe((steps, moves, conflicts), self.max_steps);
+        }
+    }
+
+    /// Clears the bar, or ends the lines with the step reached.
+    pub(super) fn finish(self, steps: u64) {
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+        }
+        if let Some(l) = &self.lines
+            && l.said.is_some()
+        {
+            output::errln!(
+                "damier: automaton run: ended after {} s at step {steps}",
+                number(l.started.elapsed().as_secs_f64()),
+            );
         }
     }
 }
@@ -90,29 +154,8 @@ pub fn run(
     checkpoint: Option<&Path>,
     every: Duration,
 ) -> anyhow::Result<RunResult> {
-    let quiet = progress::is_quiet();
-    let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
-        let bar = ProgressBar::new(max_steps);
-        bar.set_style(
-            ProgressStyle::with_template("[{elapsed_precise}] steps {human_pos}/{human_len} {msg}")
-                .expect("valid template"),
-        );
-        bar
-    });
-    // Off a terminal, lines once the run has lasted long (issue 38, section 6: a model 3 run of
-    // minutes printed nothing when piped).
-    let mut lines = (!quiet && bar.is_none()).then(|| Lines {
-        started: Instant::now(),
-        after: progress::long_run_after(),
-        every: progress::line_every(),
-        said: None,
-    });
-    let period = match (&bar, checkpoint, &lines) {
-        (Some(_), _, _) => DRAW_PERIOD,
-        (None, Some(_), None) => every,
-        (None, _, Some(l)) => every.min(l.after).min(LINE_CHECK),
-        (None, None, None) => Duration::MAX,
-    };
+    let mut progress = Progress::new(max_steps);
+    let period = progress.period(checkpoint.is_some(), every);
     if let Some(path) = checkpoint {
         // At once: a path that cannot be written fails now, not after the first period, and
         // a kill before the first period still leaves a file to resume from.
@@ -120,13 +163,7 @@ pub fn run(
     }
     let mut last_save = Instant::now();
     let result = aut.run_until_observed(max_steps, stop, period, |a| -> anyhow::Result<()> {
-        if let Some(bar) = &bar {
-            bar.set_position(a.steps());
-            bar.set_message(format!("moves {}, conflicts left {}", a.moves(), a.conflicts()));
-        }
-        if let Some(l) = &mut lines {
-            l.observe(a, max_steps);
-        }
+        progress.show((a.steps(), a.moves(), a.conflicts()));
         if let Some(path) = checkpoint
             && last_save.elapsed() >= every
         {
@@ -135,18 +172,17 @@ pub fn run(
         }
         Ok(())
     });
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
-    if let Some(l) = &lines
-        && l.said.is_some()
-    {
-        output::errln!(
-            "damier: automaton run: ended after {} s at step {}",
-            number(l.started.elapsed().as_secs_f64()),
-            aut.steps()
-        );
-    }
+    progress.finish(aut.steps());
+    save_at_the_end(aut, checkpoint, &result)?;
+    result
+}
+
+/// Saves `aut` to `checkpoint` after a run that ended with `result`.
+pub(super) fn save_at_the_end<T>(
+    aut: &Automaton,
+    checkpoint: Option<&Path>,
+    result: &anyhow::Result<T>,
+) -> anyhow::Result<()> {
     // Saved after a solution, the step cap or Ctrl-C alike: the state is consistent in all
     // three cases (the run stops between chunks of updates).
     let interrupted = result.as_ref().is_err_and(|e| e.downcast_ref::<Interrupted>().is_some());
@@ -158,5 +194,5 @@ pub fn run(
             output::errln!("checkpoint saved to {} at step {}", path.display(), aut.steps());
         }
     }
-    result
+    Ok(())
 }

@@ -3,11 +3,12 @@
 //! a throughput benchmark.
 //!
 //! This file is the list of commands and the dispatch; each command's arguments and run are in
-//! its own file (`run.rs` (with `long_run.rs` for progress and checkpoints), `sweep.rs`,
+//! its own file (`run.rs` (with `long_run.rs` for progress and checkpoints, `gpu_run.rs` for model 3 on a GPU), `sweep.rs`,
 //! `scale.rs`, `trap.rs`, `bench.rs`, `growth.rs`), what they share in `shared.rs`, so that
 //! imports point one way: here -> commands -> shared.
 
 mod bench;
+mod gpu_run;
 mod growth;
 mod long_run;
 mod run;

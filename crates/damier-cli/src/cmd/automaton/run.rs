@@ -14,8 +14,8 @@ use crate::util::output::{Report, errln, outln};
 use crate::util::{InputFile, OutputPath};
 use crate::util::{exit, input, interrupt, output};
 
-use super::long_run;
 use super::shared::*;
+use super::{gpu_run, long_run};
 
 /// Arguments of `damier automaton run`.
 #[derive(Debug, Args)]
@@ -58,9 +58,35 @@ pub struct RunArgs {
     /// absorbing, placement, censored, seconds).
     #[arg(long)]
     json: bool,
+    /// Where the generations run: cpu, or gpu (model 3: each generation's fields on the GPU,
+    /// its queens on the host, the same trajectory as on the CPU; a build with the `gpu`
+    /// feature, docs/gpu.md).
+    #[arg(long, value_enum, default_value = "cpu")]
+    device: RunDevice,
+    /// With --device gpu: the adapter, by its index in `damier gpu` [default: the first
+    /// discrete GPU, else the first adapter].
+    #[arg(long, value_name = "INDEX")]
+    gpu_adapter: Option<usize>,
+}
+
+/// `--device` of `automaton run`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum RunDevice {
+    /// The CPU cores.
+    Cpu,
+    /// Model 3's fields on the GPU.
+    Gpu,
 }
 
 pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
+    #[cfg(not(feature = "gpu"))]
+    anyhow::ensure!(a.device == RunDevice::Cpu, crate::cmd::queens::NO_GPU_FEATURE);
+    let gpu = a.device == RunDevice::Gpu;
+    anyhow::ensure!(gpu || a.gpu_adapter.is_none(), "--gpu-adapter picks the GPU of --device gpu");
+    anyhow::ensure!(
+        !gpu || a.trace.is_none(),
+        "--trace draws the board from the CPU's run: drop it with --device gpu"
+    );
     let eps = a.eps.unwrap_or(engine::DEFAULT_EPS);
     check_probability("eps", eps)?;
     let resumed = match &a.checkpoint {
@@ -127,6 +153,7 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
         (None, None) => anyhow::bail!("give the board side with -n N (or a position with --from FILE)"),
     };
     check_n(model, n)?;
+    anyhow::ensure!(!gpu || model == Model::Row, "--device gpu runs model 3: add --model row");
     let params = match &resumed {
         Some(r) => *r.params(),
         None => Params { model, n, eps, eta: eta.unwrap_or(engine::DEFAULT_ETA) }.validated()?,
@@ -158,7 +185,12 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
     let result = match a.trace {
         None => {
             let every = Duration::from_secs(a.checkpoint_every);
-            long_run::run(&mut aut, a.max_steps, &stop, a.checkpoint.as_deref(), every)?
+            let path = a.checkpoint.as_deref();
+            if gpu {
+                gpu_run::run(&mut aut, a.max_steps, &stop, path, every, a.gpu_adapter)?
+            } else {
+                long_run::run(&mut aut, a.max_steps, &stop, path, every)?
+            }
         }
         Some(k) => {
             let mut sink: Box<dyn Write> =

@@ -595,3 +595,20 @@ fn block_density_counts_queens_and_queens_in_conflict() {
         }
     }
 }
+
+#[test]
+fn set_model3_takes_the_same_runs_board_and_refuses_others() {
+    let params = Params::new(Model::Row, 12).unwrap();
+    let mut a = Automaton::from_seed(&params, 4).unwrap();
+    let mut b = a.model3().unwrap().clone();
+    b.run_steps(50);
+    a.set_model3(b.clone()).unwrap();
+    assert_eq!((a.steps(), a.moves(), a.conflicts()), (b.steps(), b.moves(), b.conflicts()));
+    // A board of another n, of another rule, and an automaton of another model.
+    let rule = *b.rule();
+    assert!(a.set_model3(RowBoard::from_seed(rule, 11, 4)).is_err());
+    assert!(a.set_model3(RowBoard::from_seed(Rule { eps: rule.eps / 2.0, ..rule }, 12, 4)).is_err());
+    let mut pair = Automaton::from_seed(&Params::new(Model::Pair, 12).unwrap(), 4).unwrap();
+    assert!(matches!(pair.set_model3(b), Err(AutomatonError::Model3Board { n: 12, got: 12 })));
+    assert_eq!(a.steps(), 50);
+}
