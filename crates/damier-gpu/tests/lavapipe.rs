@@ -426,6 +426,22 @@ fn model3_on_the_gpu_follows_the_cpus_trajectory_bit_for_bit() {
 }
 
 #[test]
+fn model3_on_the_gpu_matches_the_cpu_over_several_workgroups_a_row() {
+    // n = 1 100: 35 words a plane row, two workgroups along the words (32 each) and 275
+    // along the rows; the boards above test one.
+    let Some(gpu) = gpu(GpuSettings::default()) else { return };
+    let (rule, n) = (Rule::model3(0.01), 1_100);
+    let mut cpu = RowBoard::from_seed(rule, n, 5);
+    let mut engine = RowEngine::new(&gpu, RowBoard::from_seed(rule, n, 5)).unwrap();
+    cpu.run_steps(30);
+    engine.run_steps(30).unwrap();
+    let on_gpu = engine.board().unwrap();
+    assert!(cpu.moves() > 0);
+    assert_eq!((on_gpu.steps(), on_gpu.moves(), on_gpu.columns()), (cpu.steps(), cpu.moves(), cpu.columns()));
+    assert!(cell_words(on_gpu) == cell_words(&cpu), "a cell differs");
+}
+
+#[test]
 fn model3_on_the_gpu_solves_in_the_cpus_generations() {
     let Some(gpu) = gpu(GpuSettings::default()) else { return };
     // Seeds the CPU solves in 2 697 and 1 279 generations.
