@@ -468,16 +468,20 @@ fn model3_rules_the_kernel_does_not_run_are_refused() {
     }
 }
 
-/// Generations per second of model 3 at n = 1 000 (200 generations from seed 1): the GPU
-/// engine on this machine's adapter against the CPU board on one thread and on the default
-/// pool. A measurement, printed (on lavapipe the "GPU" is the CPU too, so its figure says
-/// nothing of a real GPU's):
+/// Generations per second of model 3 at n = 1 000 (200 generations from seed 1; the
+/// variables `DAMIER_MODEL3_N` and `DAMIER_MODEL3_GENERATIONS` change them, e.g. n = 10 000
+/// on a real GPU): the GPU engine on this machine's adapter against the CPU board on one
+/// thread and on the default pool, the two runs' cells compared. A measurement, printed (on
+/// lavapipe the "GPU" is the CPU too, so its figure says nothing of a real GPU's):
 /// `cargo test -p damier-gpu --test lavapipe -- --ignored model3_generations_per_second --nocapture`.
 #[test]
 #[ignore = "a measurement; see the doc comment for the command"]
 fn model3_generations_per_second() {
     let Some(gpu) = gpu(GpuSettings::default()) else { return };
-    let (rule, n, gens) = (Rule::model3(0.01), 1_000, 200);
+    let var =
+        |name: &str, default: u64| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    let (rule, n, gens) =
+        (Rule::model3(0.01), var("DAMIER_MODEL3_N", 1_000) as usize, var("DAMIER_MODEL3_GENERATIONS", 200));
     let rate = |start: std::time::Instant| gens as f64 / start.elapsed().as_secs_f64();
     let mut engine = RowEngine::new(&gpu, RowBoard::from_seed(rule, n, 1)).unwrap();
     let start = std::time::Instant::now();
