@@ -23,6 +23,9 @@
 #   TASKS         random tasks per n [default: 2 per host thread up to n = 24, then 1 per
 #                 thread: a sample smaller than the pool leaves sealing threads idle]
 #   CPU_MAX_N     largest n timed on the CPU too [default: 27]
+#   ROW_SIZES     n at which model 3 of the automaton runs ROW_GENERATIONS generations on the
+#                 GPU and on every CPU core, its moves compared [default: 4096 10000]
+#   ROW_GENERATIONS  generations of each model 3 run [default: 2000]
 #   BUDGET_S      wall-clock budget of the whole run, seconds [default: 470]
 #   STEP_S        longest step (one count or one bench), seconds [default: 120]
 #   VK_ICD_FILENAMES  the Vulkan driver (ICD) file; found or written when unset (below)
@@ -34,9 +37,13 @@ step_s=${STEP_S:-120}
 kernels=${KERNELS:-join search}
 if [ -n "${QUICK:-}" ]; then
   q_default="10 11 12" sq_default="10" est_default="13 14" sest_default="13"
+  row_default="64 200" rowgen_default=200
 else
   q_default="18 19 20 21" sq_default="18" est_default="23 24 25 26 27 28" sest_default="23 24"
+  row_default="4096 10000" rowgen_default=2000
 fi
+row_sizes=${ROW_SIZES:-$row_default}
+row_generations=${ROW_GENERATIONS:-$rowgen_default}
 q_sizes=${Q_SIZES:-$q_default}
 search_q_sizes=${SEARCH_Q_SIZES:-$sq_default}
 est_sizes=${EST_SIZES:-$est_default}
@@ -116,6 +123,36 @@ for n in $(tr ' ' '\n' <<<"$q_sizes $search_q_sizes" | sort -nu); do
       echo "n = $n, $kernel: q = $total: MISMATCH with A000170 (${a000170[$n]:-unknown}), $seconds s"
     fi
   done
+done
+# Model 3 of the automaton (docs/automaton.md): its fields on the GPU, its queens on the host,
+# the same trajectory as on the CPU (so the moves after as many generations agree); first the
+# n = 1 000 run of seed 1 to its solution, whose generations the report gives (21 599).
+row_run() {
+  local out
+  out=$(timed "$damier" automaton run --model row --quiet --json "$@") || return 1
+  out=$(tr -d " \n" <<<"$out")
+  echo "$(sed -n 's/.*"steps":\([0-9]*\).*/\1/p' <<<"$out") $(sed -n 's/.*"moves":\([0-9]*\).*/\1/p' <<<"$out") $(sed -n 's/.*"seconds":\([0-9.e+-]*\).*/\1/p' <<<"$out")"
+}
+echo "== model 3 of the automaton: generations on the GPU and on $nproc_ CPU threads, the same trajectory"
+# n, then the generations and moves of seed 1's run on the CPU (docs/figures/model3_designs_issue40.csv)
+if [ -n "${QUICK:-}" ]; then solve=(16 2697 113); else solve=(1000 21599 876054); fi
+if r=$(row_run -n "${solve[0]}" --seed 1 --device gpu); then
+  read -r steps moves secs <<<"$r"
+  echo "n = ${solve[0]} seed 1, gpu: solved at generation $steps (the CPU's: ${solve[1]}), $moves moves (${solve[2]}), $secs s"
+else
+  echo "n = ${solve[0]} seed 1, gpu: stopped"
+fi
+for n in $row_sizes; do
+  line="n = $n, $row_generations generations:"
+  for dev in gpu cpu; do
+    if r=$(row_run -n "$n" --seed 1 --device "$dev" --max-steps "$row_generations"); then
+      read -r steps moves secs <<<"$r"
+      line+=" $dev $secs s ($moves moves);"
+    else
+      line+=" $dev stopped;"
+    fi
+  done
+  echo "$line"
 done
 echo "== random tasks: GPU time per solution by kernel, and the CPU engine on the same tasks with $nproc_ threads"
 for n in $(tr ' ' '\n' <<<"$est_sizes $search_est_sizes" | sort -nu); do
