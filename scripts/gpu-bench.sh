@@ -7,7 +7,8 @@
 # this script or the binary.
 #
 #   scripts/gpu-bench.sh                      # the defaults below, under 8 minutes
-#   QUICK=1 scripts/gpu-bench.sh              # a quick run (lavapipe: n = 10..12, 13 and 14)
+#   QUICK=1 scripts/gpu-bench.sh              # a quick run (lavapipe: n = 10..12, 13 and 14;
+#                                             # model 3: n = 16 solved, 200 generations at 64, 200)
 #
 # The join kernel (the default) is timed at every size; the search kernel, 2.7 to 19 times
 # slower on an H200 (docs/gpu.md), only at the small sizes, for the comparison. Each step is
@@ -131,27 +132,40 @@ row_run() {
   local out
   out=$(timed "$damier" automaton run --model row --quiet --json "$@") || return 1
   out=$(tr -d " \n" <<<"$out")
-  echo "$(sed -n 's/.*"steps":\([0-9]*\).*/\1/p' <<<"$out") $(sed -n 's/.*"moves":\([0-9]*\).*/\1/p' <<<"$out") $(sed -n 's/.*"seconds":\([0-9.e+-]*\).*/\1/p' <<<"$out")"
+  local steps moves secs
+  steps=$(sed -n 's/.*"steps":\([0-9]*\).*/\1/p' <<<"$out")
+  moves=$(sed -n 's/.*"moves":\([0-9]*\).*/\1/p' <<<"$out")
+  secs=$(sed -n 's/.*"seconds":\([0-9.e+-]*\).*/\1/p' <<<"$out")
+  # A run that failed (its error is on stderr) prints no JSON.
+  [ -n "$steps" ] && [ -n "$moves" ] || return 1
+  echo "$steps $moves $secs"
 }
 echo "== model 3 of the automaton: generations on the GPU and on $nproc_ CPU threads, the same trajectory"
 # n, then the generations and moves of seed 1's run on the CPU (docs/figures/model3_designs_issue40.csv)
 if [ -n "${QUICK:-}" ]; then solve=(16 2697 113); else solve=(1000 21599 876054); fi
 if r=$(row_run -n "${solve[0]}" --seed 1 --device gpu); then
   read -r steps moves secs <<<"$r"
-  echo "n = ${solve[0]} seed 1, gpu: solved at generation $steps (the CPU's: ${solve[1]}), $moves moves (${solve[2]}), $secs s"
+  verdict=agrees
+  [ "$steps $moves" = "${solve[1]} ${solve[2]}" ] || verdict=MISMATCH
+  echo "n = ${solve[0]} seed 1, gpu: solved at generation $steps, $moves moves, $secs s (the CPU's: ${solve[1]}, ${solve[2]}: $verdict)"
 else
-  echo "n = ${solve[0]} seed 1, gpu: stopped"
+  echo "n = ${solve[0]} seed 1, gpu: stopped or failed"
 fi
 for n in $row_sizes; do
   line="n = $n, $row_generations generations:"
+  seen=()
   for dev in gpu cpu; do
     if r=$(row_run -n "$n" --seed 1 --device "$dev" --max-steps "$row_generations"); then
       read -r steps moves secs <<<"$r"
       line+=" $dev $secs s ($moves moves);"
+      seen+=("$moves")
     else
-      line+=" $dev stopped;"
+      line+=" $dev stopped or failed;"
     fi
   done
+  if [ ${#seen[@]} -eq 2 ]; then
+    if [ "${seen[0]}" = "${seen[1]}" ]; then line+=" moves agree"; else line+=" MISMATCH"; fi
+  fi
   echo "$line"
 done
 echo "== random tasks: GPU time per solution by kernel, and the CPU engine on the same tasks with $nproc_ threads"

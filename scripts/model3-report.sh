@@ -11,8 +11,9 @@
 # docs/figures shows what changed. Each stage skips when its output exists, so an interrupted
 # run resumes where it stopped (delete a file to redo its stage).
 #
-# The full run is long: about 4 CPU-hours on the 2-core project machine (2026-11-28), most of
-# it the three traces at n = 4 096 (each of their generations takes 15 to 25 ms). Generations, moves and solutions are exact on any machine
+# The full run is long: 3 to 4 hours of wall time on the 2-core project machine (2026-11-28),
+# two thirds of it the three traces at n = 4 096 (445 000 generations of 15 to 25 ms); QUICK=1
+# takes about a minute after the build. The timed CLI runs need GNU time (Debian: `time`). Generations, moves and solutions are exact on any machine
 # (the runs are seeded); CPU seconds are this machine's.
 set -euo pipefail
 
@@ -25,7 +26,10 @@ main() {
   mkdir -p "$out/model3_traces"
   quick=${QUICK:-0}
 
-  cargo build --release --locked -p damier-cli -p damier --example model3_designs
+  command -v /usr/bin/time >/dev/null || { echo "model3-report: needs /usr/bin/time (Debian: apt install time)" >&2; exit 2; }
+  # Two builds: with --example, cargo builds only the targets named.
+  cargo build --release --locked -p damier-cli --bin damier
+  cargo build --release --locked -p damier --example model3_designs
   target=$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
   damier=$target/release/damier
   designs=$target/release/examples/model3_designs
@@ -44,6 +48,15 @@ main() {
     fi
   }
 
+  # table FILE MODE ARGS...: the example's Markdown table into FILE, through a part file (a
+  # stage keeps a file that exists).
+  table() {
+    local file=$1
+    shift
+    "$designs" "$@" >"$file.part"
+    mv "$file.part" "$file"
+  }
+
   # stage FILE: true when FILE must be made (absent or empty), else says it is kept.
   stage() {
     if [[ -s $1 ]]; then
@@ -57,12 +70,15 @@ main() {
     small=8,16 small_seeds=2 small_cap=20000 async_n=6,8
     i40_small=16,20 i40_rare=16,20,24 i40_mid=32 i40_large=48 i40_seeds=2 i40_cap=200000
     t_small=32 t_mid=64 t_large=96 t_huge=128 t_every=500 t_total=3000
+    tot_v1=3000 tot_s0=3000 tot_p300=3000 tot_rest=3000 tot_2048=3000 tot_kept4096=3000 tot_slow=3000
     growth_small=16,32 growth_1024=48 growth_2048=64 growth_seeds=2 local_n=16,32,64,128
     cli_n=64 cli_seeds="1 2"
   else
     small=16,32,64,128,256 small_seeds=5 small_cap=300000 async_n=8,16,32,64
     i40_small=16,32,64,128,256 i40_rare=16,24,32,64,128,256 i40_mid=512 i40_large=1000 i40_seeds=10 i40_cap=200000
     t_small=512 t_mid=1000 t_large=2048 t_huge=4096 t_every=1000 t_total=400000
+    # The runs that never solve stop where the committed traces stop.
+    tot_v1=53000 tot_s0=200000 tot_p300=100000 tot_rest=80000 tot_2048=48000 tot_kept4096=78000 tot_slow=188000
     growth_small=16,32,64,128,256,512 growth_1024=1024 growth_2048=2048 growth_seeds=10
     local_n=16,32,64,128,256,512,1024,2048,4096,10000
     cli_n=1000 cli_seeds="1 2 3 4 5 6 7 8 9 10"
@@ -83,7 +99,7 @@ main() {
     runs "$tmp" hide=1,act=0.1,south=0.01,plat=0.1,async=1 "$async_n" "$small_seeds" 20000000000
     mv "$tmp" "$f"
   fi
-  stage "$out/model3_designs.md" && "$designs" table "$f" >"$out/model3_designs.md"
+  stage "$out/model3_designs.md" && table "$out/model3_designs.md" table "$f"
 
   # 2. The rule at n = 1 000 (issue 40): the kept rule and its neighbours, 10 seeds up to
   #    n = 1 000, no absorbing check (O(n^2) a generation).
@@ -106,7 +122,7 @@ main() {
     unset ABSORB
     mv "$tmp" "$f"
   fi
-  stage "$out/model3_designs_issue40.md" && "$designs" table "$f" >"$out/model3_designs_issue40.md"
+  stage "$out/model3_designs_issue40.md" && table "$out/model3_designs_issue40.md" table "$f"
 
   # 3. Traces (seed 1; a line every K generations): how each design's conflicts fall, or not.
   trace() {
@@ -120,28 +136,30 @@ main() {
   }
   half=$((t_every / 2))
   trace v1_n512_seed1 hide=1,act=0.1,south=0.01,plat=0.1 "$t_small" "$half" "$t_total"
-  trace v1_n1000_seed1 hide=1,act=0.1,south=0.01,plat=0.1 "$t_mid" "$t_every" $((t_total / 8))
+  trace v1_n1000_seed1 hide=1,act=0.1,south=0.01,plat=0.1 "$t_mid" "$t_every" "$tot_v1"
   trace kept_n1000_seed1 hide=1,act=0.1,south=0.003,plat=0.1 "$t_mid" "$t_every" "$t_total"
   trace south001_n1000_seed1 hide=1,act=0.1,south=0.001,plat=0.1 "$t_mid" "$t_every" "$t_total"
-  trace south0_n1000_seed1 hide=1,act=0.1,south=0,plat=0.1 "$t_mid" $((2 * t_every)) $((t_total / 2))
+  trace south0_n1000_seed1 hide=1,act=0.1,south=0,plat=0.1 "$t_mid" $((2 * t_every)) "$tot_s0"
   trace patience300_plat0_n1000_seed1 hide=1,act=0.1,south=0.1,plat=0,pat=15,patq=0.05 \
-    "$t_mid" "$half" $((t_total / 4))
+    "$t_mid" "$half" "$tot_p300"
   trace patience_rest_n1000_seed1 hide=1,act=0.1,south=0.1,pat=15,patq=0.01,rest=15,restq=0.05 \
-    "$t_mid" "$half" $((t_total / 5))
+    "$t_mid" "$half" "$tot_rest"
   trace patience_keep_n1000_seed1 hide=1,act=0.1,south=0.01,pat=15,patq=0.01,keep=1 \
     "$t_mid" "$half" "$t_total"
   patience=hide=1,act=0.1,south=0.01,plat=0.01,pat=15,patq=0.01,keep=1
   trace patience_keep_plat001_n1000_seed1 "$patience" "$t_mid" "$t_every" "$t_total"
   trace patience_keep_plat001_n2048_seed1 "$patience" "$t_large" $((2 * t_every)) "$t_total"
-  trace south001_n2048_seed1 hide=1,act=0.1,south=0.001,plat=0.1 "$t_large" $((2 * t_every)) $((t_total / 8))
-  trace kept_n4096_seed1 hide=1,act=0.1,south=0.003,plat=0.1 "$t_huge" $((2 * t_every)) $((t_total / 5))
+  trace south001_n2048_seed1 hide=1,act=0.1,south=0.001,plat=0.1 "$t_large" $((2 * t_every)) "$tot_2048"
+  # (The committed kept_n4096_seed1.csv holds the CLI's progress lines of the same trajectory,
+  # at other generations: its table cells then name the generation they come from.)
+  trace kept_n4096_seed1 hide=1,act=0.1,south=0.003,plat=0.1 "$t_huge" $((2 * t_every)) "$tot_kept4096"
   trace patience_kept_n4096_seed1 "$patience" "$t_huge" $((2 * t_every)) "$t_total"
-  trace slow10_n4096_seed1 hide=1,act=0.01,south=0.001,plat=0.1 "$t_huge" $((2 * t_every)) $((t_total / 2))
+  trace slow10_n4096_seed1 hide=1,act=0.01,south=0.001,plat=0.1 "$t_huge" $((2 * t_every)) "$tot_slow"
   if stage "$out/model3_traces_n4096.md"; then
     t=$out/model3_traces
     if [[ $quick == 1 ]]; then gens=500,1000,2000,3000; else gens=2000,10000,26000,50000,78000,104000,124000,150000,176000,178000,188000; fi
-    "$designs" crowded "$gens" "$t/kept_n4096_seed1.csv" "$t/patience_kept_n4096_seed1.csv" \
-      "$t/slow10_n4096_seed1.csv" >"$out/model3_traces_n4096.md"
+    table "$out/model3_traces_n4096.md" crowded "$gens" "$t/kept_n4096_seed1.csv" \
+      "$t/patience_kept_n4096_seed1.csv" "$t/slow10_n4096_seed1.csv"
   fi
 
   # 4. Model 3 against min-conflicts: the growth study, its fits and figure (one thread per
@@ -182,12 +200,12 @@ main() {
     echo "seed,generations,wall_s,user_s,system_s" >"$f.part"
     for s in $cli_seeds; do
       say "damier automaton run --model row -n $cli_n --seed $s"
-      timing=$( { /usr/bin/time -f "%e,%U,%S" "$damier" automaton run --model row -n "$cli_n" --seed "$s" --quiet \
-        --json >"$f.json"; } 2>&1)
+      /usr/bin/time -o "$f.time" -f "%e,%U,%S" "$damier" automaton run --model row -n "$cli_n" \
+        --seed "$s" --quiet --json >"$f.json"
       steps=$(sed -n 's/^ *"steps": \([0-9]*\),$/\1/p' "$f.json")
-      echo "$s,$steps,$timing" >>"$f.part"
+      echo "$s,$steps,$(cat "$f.time")" >>"$f.part"
     done
-    rm -f "$f.json"
+    rm -f "$f.json" "$f.time"
     mv "$f.part" "$f"
   fi
   say "done: $out"

@@ -381,6 +381,19 @@ fn model3_on_the_gpu_runs_the_cpus_trajectory_and_checkpoints_it() {
     for key in ["steps", "moves", "solved", "placement"] {
         assert_eq!(resumed[key], cpu[key], "{key}");
     }
+    // The other way: stopped on the CPU, resumed on the GPU (the file's planes uploaded).
+    let path = dir.path().join("row-cpu.ckpt");
+    let path = path.to_str().unwrap();
+    let out = damier()
+        .args(&run[..run.len() - 1])
+        .args(["--max-steps", "700", "--checkpoint", path, "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let resumed = json(&["automaton", "run", "--checkpoint", path, "--device", "gpu", "--json"]);
+    for key in ["steps", "moves", "solved", "placement"] {
+        assert_eq!(resumed[key], cpu[key], "{key}");
+    }
     // Models 1 and 2, and --trace, stay on the CPU.
     let err = fails_with(&["automaton", "run", "-n", "8", "--device", "gpu"], 2);
     assert!(err.contains("--model row"), "{err}");
