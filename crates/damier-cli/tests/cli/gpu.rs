@@ -401,3 +401,52 @@ fn model3_on_the_gpu_runs_the_cpus_trajectory_and_checkpoints_it() {
         fails_with(&["automaton", "run", "--model", "row", "-n", "8", "--device", "gpu", "--trace", "5"], 2);
     assert!(err.contains("--trace"), "{err}");
 }
+
+/// A GPU run of model 3 saves the device's state every second and on Ctrl-C (exit 130), and
+/// the file goes on to the same state as a run that was never interrupted.
+#[cfg(all(feature = "gpu", unix))]
+#[test]
+fn ctrl_c_on_a_gpu_run_saves_a_checkpoint_that_resumes_bit_exactly() {
+    if !has_adapter() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (cut, whole) = (dir.path().join("cut.ckpt"), dir.path().join("whole.ckpt"));
+    let args = ["automaton", "run", "--model", "row", "-n", "200", "--seed", "1"];
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("damier"))
+        .args(args)
+        .args(["--device", "gpu", "--max-steps", "100000000000", "--checkpoint-every", "1", "--checkpoint"])
+        .arg(&cut)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Steps in a checkpoint (little-endian u64 after magic, version, model, n, ε, η, seed).
+    let steps_in = |bytes: &[u8]| bytes.get(41..49).map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap()));
+    // A periodic save with steps done (the device's planes downloaded mid-run) says the run is
+    // under way, however slowly the adapter started; Ctrl-C then.
+    let start = std::time::Instant::now();
+    while steps_in(&std::fs::read(&cut).unwrap_or_default()) == 0
+        && start.elapsed() < std::time::Duration::from_secs(120)
+    {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let status = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let steps = steps_in(&std::fs::read(&cut).expect("checkpoint written on Ctrl-C"));
+    assert!(steps > 0, "{stderr}");
+    // On to a later cap on the CPU, and the same cap in one CPU run: the same file.
+    let target = (steps + 300).to_string();
+    let resumed = damier()
+        .args(["automaton", "run", "--max-steps", &target, "--checkpoint"])
+        .arg(&cut)
+        .output()
+        .unwrap();
+    let straight =
+        damier().args(args).args(["--max-steps", &target, "--checkpoint"]).arg(&whole).output().unwrap();
+    assert_eq!(resumed.status.code(), straight.status.code(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    assert_eq!(std::fs::read(&cut).unwrap(), std::fs::read(&whole).unwrap());
+}
