@@ -64,8 +64,8 @@ pub enum GpuKernel {
     /// The quarters engine's join: its halves assembled and sealed on the CPU cores (a pool
     /// of its own, as many workers as the current rayon pool), the matching of each sealed
     /// batch on the GPU. In the settings, `budget` is then the tiles (of 64 query-block
-    /// matches) per dispatch, `slots` and `start_row` are unused. The default: 2.7 to 19 times faster than `Search` per
-    /// solution on an NVIDIA H200 at n = 23 to 27 (docs/gpu.md).
+    /// matches) per dispatch, `slots` and `start_row` are unused. The default: 2.7 to 19 times
+    /// faster than `Search` per solution on an NVIDIA H200 at n = 23 to 27 (docs/gpu.md).
     #[default]
     Join,
 }

@@ -40,6 +40,8 @@ pub struct RowEngine<'a> {
     binds: [wgpu::BindGroup; 2],
     current: usize,
     queens: wgpu::Buffer,
+    /// The host's side of `queens`, refilled each generation (no allocation per generation).
+    queens_up: Vec<u32>,
     fields: wgpu::Buffer,
     fields_read: wgpu::Buffer,
     /// Words per plane row (32 cells each).
@@ -145,6 +147,7 @@ impl<'a> RowEngine<'a> {
             binds,
             current: 0,
             queens,
+            queens_up: Vec::with_capacity(n),
             fields,
             fields_read,
             words,
@@ -160,13 +163,13 @@ impl<'a> RowEngine<'a> {
             return Ok(());
         }
         let hide = self.board.rule().hide_walkers;
-        let queens: Vec<u32> = (0..n)
-            .map(|y| {
-                let x = self.board.columns()[y];
-                x | if hide && self.board.walking(x as usize, y) { HIDDEN } else { 0 }
-            })
-            .collect();
-        gpu.queue.write_buffer(&self.queens, 0, bytemuck::cast_slice(&queens));
+        let board = &self.board;
+        self.queens_up.clear();
+        self.queens_up.extend((0..n).map(|y| {
+            let x = board.columns()[y];
+            x | if hide && board.walking(x as usize, y) { HIDDEN } else { 0 }
+        }));
+        gpu.queue.write_buffer(&self.queens, 0, bytemuck::cast_slice(&self.queens_up));
         let mut enc = gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("model 3 generation") });

@@ -12,6 +12,7 @@
 //! scripts/model3-report.sh runs every measurement of the report with these modes.
 
 use damier::automaton::row::{RowBoard, Rule, Schedule};
+use damier::stats::{self, quantile};
 use damier::util::process_cpu_seconds;
 
 fn design(name: &str) -> Option<Rule> {
@@ -295,15 +296,11 @@ fn table(files: &[String]) {
     println!("| design | n | solved | generations: mean | median | range | moves: mean | CPU-s per run |");
     println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
     for ((design, n), runs) in groups {
-        let k = runs.len() as f64;
         let mut gens: Vec<f64> = runs.iter().map(|r| r.0).collect();
         gens.sort_by(f64::total_cmp);
-        let median = if gens.len() % 2 == 1 {
-            gens[gens.len() / 2]
-        } else {
-            (gens[gens.len() / 2 - 1] + gens[gens.len() / 2]) / 2.0
-        };
-        let mean = |f: fn(&Run) -> f64| runs.iter().map(f).sum::<f64>() / k;
+        let median = quantile(&gens, 0.5);
+        let mean =
+            |f: fn(&Run) -> f64| stats::mean(&runs.iter().map(f).collect::<Vec<_>>()).unwrap_or(f64::NAN);
         let solved = runs.iter().filter(|r| r.2).count();
         println!(
             "| {design} | {n} | {solved} of {} | {}{:.0} | {median:.0} | {:.0} – {:.0} | {:.0} | {:.2} |",
