@@ -6,46 +6,58 @@
 # (libvulkan.so.1, Debian's libvulkan1), either installed or carried in the same folder as
 # this script or the binary.
 #
-#   scripts/gpu-bench.sh                      # the defaults below, under 8 minutes
+#   scripts/gpu-bench.sh                      # the defaults below, at most 400 s in all
 #   QUICK=1 scripts/gpu-bench.sh              # a quick run (lavapipe: n = 10..12, 13 and 14;
 #                                             # model 3: n = 16 solved, 200 generations at 64, 200)
 #
-# The join kernel (the default) is timed at every size; the search kernel, 2.7 to 19 times
-# slower on an H200 (docs/gpu.md), only at the small sizes, for the comparison. Each step is
-# stopped at STEP_S, and a kernel stopped on a q(n) skips the larger q(n).
+# The whole run is hard-capped at BUDGET_S (400 s: a rerun fits in the same 15 minutes of a
+# lent machine): every step runs under `timeout` inside what is left of it (Ctrl-C first, a
+# kill 10 s later, both inside the budget), and a step that would not fit is skipped. Without
+# an adapter it stops at once (exit 2) with one line saying where it looked.
+#
+# Order (what matters most first, so that a spent budget cuts the least useful steps): the
+# adapter; q(18..20) by the join kernel (the default); random tasks of n = 23..28 by the join
+# kernel with the breakdown of where the time goes (`damier gpu --bench`: sealing CPU
+# seconds, bytes uploaded, the GPU's busy fraction, the host's wait) beside the CPU engine on
+# every core; the search kernel at q(18) and n = 23 for the comparison; q(21); then model 3
+# of the automaton. A kernel stopped on a q(n) skips the larger q(n).
 #
 # Environment:
 #   DAMIER        the binary [default: ./damier beside this script, else target/release/damier]
 #   KERNELS       the kernels timed, in order [default: join search]
-#   Q_SIZES       n whose q(n) the join kernel counts and checks [default: 18 19 20 21]
+#   Q_SIZES       n whose q(n) the join kernel counts and checks [default: 18 19 20, and 21
+#                 after the random tasks]
 #   SEARCH_Q_SIZES  the same for the search kernel [default: 18]
 #   EST_SIZES     n whose random tasks the join kernel and the CPU time [default: 23..28]
-#   SEARCH_EST_SIZES  the same for the search kernel [default: 23 24]
-#   TASKS         random tasks per n [default: 2 per host thread up to n = 24, then 1 per
-#                 thread: a sample smaller than the pool leaves sealing threads idle]
+#   SEARCH_EST_SIZES  the same for the search kernel [default: 23]
+#   TASKS         random tasks per n [default: 2 per host thread up to n = 24, 1 per thread
+#                 at 25 and 26, one task at 27 and 28]
 #   CPU_MAX_N     largest n timed on the CPU too [default: 27]
 #   ROW_SIZES     n at which model 3 of the automaton runs ROW_GENERATIONS generations on the
 #                 GPU and on every CPU core, its moves compared [default: 4096 10000]
 #   ROW_GENERATIONS  generations of each model 3 run [default: 2000]
-#   BUDGET_S      wall-clock budget of the whole run, seconds [default: 470]
+#   BUDGET_S      wall-clock cap of the whole run, seconds [default: 400]
 #   STEP_S        longest step (one count or one bench), seconds [default: 120]
-#   VK_ICD_FILENAMES  the Vulkan driver (ICD) file; found or written when unset (below)
+#   VK_DRIVER_FILES, VK_ICD_FILENAMES  the Vulkan driver (ICD) file: either is honoured (and
+#                 copied to the other, for old and new loaders); found or written when unset
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 start=$SECONDS
-budget=${BUDGET_S:-470}
+budget=${BUDGET_S:-400}
 step_s=${STEP_S:-120}
+# Seconds between a step's Ctrl-C and its kill.
+grace=10
 kernels=${KERNELS:-join search}
 if [ -n "${QUICK:-}" ]; then
-  q_default="10 11 12" sq_default="10" est_default="13 14" sest_default="13"
+  q_default="10 11" q_late_default="12" sq_default="10" est_default="13 14" sest_default="13"
   row_default="64 200" rowgen_default=200
 else
-  q_default="18 19 20 21" sq_default="18" est_default="23 24 25 26 27 28" sest_default="23 24"
-  row_default="4096 10000" rowgen_default=2000
+  q_default="18 19 20" q_late_default="21" sq_default="18" est_default="23 24 25 26 27 28"
+  sest_default="23" row_default="4096 10000" rowgen_default=2000
 fi
 row_sizes=${ROW_SIZES:-$row_default}
 row_generations=${ROW_GENERATIONS:-$rowgen_default}
-q_sizes=${Q_SIZES:-$q_default}
+if [ -n "${Q_SIZES:-}" ]; then q_sizes=$Q_SIZES q_late=""; else q_sizes=$q_default q_late=$q_late_default; fi
 search_q_sizes=${SEARCH_Q_SIZES:-$sq_default}
 est_sizes=${EST_SIZES:-$est_default}
 search_est_sizes=${SEARCH_EST_SIZES:-$sest_default}
@@ -58,79 +70,139 @@ if [ -z "$damier" ]; then
   done
 fi
 [ -n "$damier" ] && [ -x "$damier" ] || { echo "gpu-bench: no damier binary (set DAMIER=...)" >&2; exit 2; }
-# A loader carried beside the script or the binary.
-for d in "$here" "$(dirname "$damier")"; do
-  [ -e "$d/libvulkan.so.1" ] && export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# Libraries carried beside the script or the binary (the Vulkan loader), and the NVIDIA
+# driver's where the lent machines mount it.
+for d in "$here" "$(dirname "$damier")" /usr/local/nvidia/lib64 /usr/local/nvidia/lib; do
+  if [ -e "$d/libvulkan.so.1" ] || [ -e "$d/libGLX_nvidia.so.0" ]; then
+    export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  fi
 done
-# The NVIDIA driver's ICD file: where the driver package puts it, else one written here that
-# names the driver's Vulkan library (containers often carry the library without the file).
-if [ -z "${VK_ICD_FILENAMES:-}" ]; then
-  for f in /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json \
-           /usr/share/vulkan/icd.d/nvidia_icd.x86_64.json \
-           /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json; do
-    [ -e "$f" ] && export VK_ICD_FILENAMES=$f && break
+# Whether the dynamic linker finds library $1 (the system's cache or LD_LIBRARY_PATH).
+has_lib() {
+  ldconfig -p 2>/dev/null | grep -q "$1" && return 0
+  local d IFS=:
+  for d in ${LD_LIBRARY_PATH:-}; do [ -e "$d/$1" ] && return 0; done
+  return 1
+}
+# The driver file: VK_DRIVER_FILES (loaders since 1.3.207) or VK_ICD_FILENAMES (older ones), each
+# copied to the other; else the NVIDIA ICD file where the driver package or the lent machines
+# put it, else one written here that names the driver's Vulkan library (containers often carry
+# the library without the file).
+icd=${VK_DRIVER_FILES:-${VK_ICD_FILENAMES:-}}
+if [ -z "$icd" ]; then
+  for f in /usr/share/vulkan/icd.d/nvidia_icd*.json /etc/vulkan/icd.d/nvidia_icd*.json \
+           /usr/local/share/vulkan/icd.d/nvidia_icd*.json \
+           /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd*.json \
+           /usr/local/nvidia/etc/vulkan/icd.d/nvidia_icd*.json \
+           /usr/local/nvidia/vulkan/icd.d/nvidia_icd*.json; do
+    [ -e "$f" ] && icd=$f && break
   done
-  if [ -z "${VK_ICD_FILENAMES:-}" ] && ldconfig -p 2>/dev/null | grep -q libGLX_nvidia.so.0; then
+  if [ -z "$icd" ] && has_lib libGLX_nvidia.so.0; then
     icd=$(mktemp --suffix=.json)
     printf '{"file_format_version":"1.0.0","ICD":{"library_path":"libGLX_nvidia.so.0","api_version":"1.3.0"}}\n' >"$icd"
-    export VK_ICD_FILENAMES=$icd
   fi
 fi
-echo "gpu-bench: damier $("$damier" --version | cut -d' ' -f2), ICD ${VK_ICD_FILENAMES:-(none set: the default search path)}"
+if [ -n "$icd" ]; then export VK_DRIVER_FILES=$icd VK_ICD_FILENAMES=$icd; fi
+# The NVIDIA Vulkan driver lives in libGLX_nvidia.so.0, which needs GLVND's dispatch library.
+if has_lib libGLX_nvidia.so.0 && ! has_lib libGLdispatch.so.0; then
+  echo "gpu-bench: libGLdispatch.so.0 not found: the NVIDIA Vulkan driver cannot start without GLVND (Debian's libglvnd0; docs/gpu.md lists what to carry)" >&2
+fi
+echo "gpu-bench: damier $("$damier" --version | cut -d' ' -f2), ICD ${icd:-(none set: the default search path of the loader)}, budget $budget s"
 nproc_=$(nproc)
 echo "gpu-bench: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $nproc_ threads"
-command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+command -v nvidia-smi >/dev/null && timeout -k 5 20 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 
 left() { echo $((budget - (SECONDS - start))); }
-# Runs "$@" for at most STEP_S and the budget left; says so when stopped. Returns 1 when the
-# step was stopped or skipped.
+# Runs "$@" for at most STEP_S and inside the budget left (its kill included); says so when
+# stopped. Returns the step's exit status, 124 when it was stopped or skipped.
 timed() {
   local l
-  l=$(left)
+  l=$(($(left) - grace))
   [ "$l" -gt "$step_s" ] && l=$step_s
-  if [ "$l" -le 5 ]; then echo "gpu-bench: budget spent, skipped: ${*: -6}"; return 1; fi
+  if [ "$l" -le 5 ]; then echo "gpu-bench: budget spent, skipped: ${*: -6}" >&2; return 124; fi
   # Ctrl-C first (the count stops cleanly); a count stuck in the driver, which never gets back
-  # to its check, is killed 15 s later.
-  timeout -k 15 --signal=INT "$l" "$@"
+  # to its check, is killed $grace s later.
+  timeout -k "$grace" --signal=INT "$l" "$@"
   local rc=$?
-  if [ $rc -eq 124 ] || [ $rc -eq 130 ] || [ $rc -eq 137 ]; then echo "gpu-bench: stopped after $l s: ${*: -6}"; return 1; fi
-  return 0
+  if [ $rc -eq 124 ] || [ $rc -eq 130 ] || [ $rc -eq 137 ]; then echo "gpu-bench: stopped after $l s: ${*: -6}" >&2; return 124; fi
+  return $rc
 }
 
 echo "== adapters"
-"$damier" gpu || exit $?
+adapters=$(timeout -k 5 60 "$damier" gpu)
+rc=$?
+[ -n "$adapters" ] && echo "$adapters"
+if [ $rc -ne 0 ]; then
+  echo "gpu-bench: no usable GPU adapter (damier gpu exited $rc; ICD ${icd:-none found}; LD_LIBRARY_PATH ${LD_LIBRARY_PATH:-unset}): stopped" >&2
+  exit $rc
+fi
+if grep -q '^\* .*, cpu;' <<<"$adapters"; then
+  echo "gpu-bench: the adapter counting is a software driver (the CPU cores): its figures are not a GPU's"
+fi
 export DAMIER_PROGRESS=none
 # OEIS A000170, n = 0..27.
 a000170=(1 1 0 0 2 10 4 40 92 352 724 2680 14200 73712 365596 2279184 14772512 95815104
   666090624 4968057848 39029188884 314666222712 2691008701644 24233937684440
   227514171973736 2207893435808352 22317699616364044 234907967154122528)
-# The sizes of each kernel: "$1" is the kernel, "$2" the join's list, "$3" the search's.
-sizes_of() { if [ "$1" = search ]; then echo "$3"; else echo "$2"; fi; }
-echo "== q(n) on the GPU, kernels: $kernels; wall time, the total checked against OEIS A000170"
+has_kernel() { [[ " $kernels " == *" $1 "* ]]; }
+# q(n) by kernel "$1" for the sizes "$2", checked against A000170; a kernel stopped at a size
+# skips the larger ones.
 stopped=" "
-for n in $(tr ' ' '\n' <<<"$q_sizes $search_q_sizes" | sort -nu); do
-  for kernel in $kernels; do
-    [[ " $(sizes_of "$kernel" "$q_sizes" "$search_q_sizes") " == *" $n "* ]] || continue
+q_counts() {
+  local kernel=$1 n out total seconds rc
+  has_kernel "$kernel" || return 0
+  for n in $2; do
     if [[ "$stopped" == *" $kernel "* ]]; then echo "n = $n, $kernel: skipped (stopped on a smaller n)"; continue; fi
-    out=$(timed "$damier" queens count "$n" --device gpu --gpu-kernel "$kernel" --json) || stopped+="$kernel "
+    out=$(timed "$damier" queens count "$n" --device gpu --gpu-kernel "$kernel" --json)
+    rc=$?
+    [ $rc -eq 0 ] || stopped+="$kernel "
     out=$(tr -d " \n" <<<"$out")
     total=$(sed -n 's/.*"total":\([0-9]*\).*/\1/p' <<<"$out")
     seconds=$(sed -n 's/.*"seconds":\([0-9.e+-]*\).*/\1/p' <<<"$out")
     if [ -z "$total" ]; then
-      echo "n = $n, $kernel: no total ($out)"
+      echo "n = $n, $kernel: no total (exit $rc${out:+: $out})"
     elif [ "$total" = "${a000170[$n]:-}" ]; then
       echo "n = $n, $kernel: q = $total (A000170: agrees), $seconds s"
     else
       echo "n = $n, $kernel: q = $total: MISMATCH with A000170 (${a000170[$n]:-unknown}), $seconds s"
     fi
   done
-done
+}
+# Random tasks of the sizes "$2" on kernel "$1" (`damier gpu --bench`: time per solution and
+# where the time goes), and the CPU engine on the same tasks once per n up to CPU_MAX_N.
+cpu_done=" "
+benches() {
+  local kernel=$1 n k cpu
+  has_kernel "$kernel" || return 0
+  for n in $2; do
+    case $n in 1?|2[0-4]) k=$((2 * nproc_)) ;; 2[56]) k=$nproc_ ;; *) k=1 ;; esac
+    k=${TASKS:-$k}
+    cpu=()
+    if [ "$n" -gt "$cpu_max_n" ] || [[ "$cpu_done" == *" $n "* ]]; then cpu=(--no-cpu); else cpu_done+="$n "; fi
+    timed "$damier" gpu --bench "$n" --tasks "$k" --seed "$n" --gpu-kernel "$kernel" "${cpu[@]}"
+  done
+}
+echo "== q(n) by the join kernel: wall time, the total checked against OEIS A000170"
+q_counts join "$q_sizes"
+echo "== random tasks by the join kernel: GPU time per solution and where it goes; the CPU engine on the same tasks with $nproc_ threads"
+benches join "$est_sizes"
+if has_kernel search; then
+  echo "== the search kernel, for the comparison: q(n), random tasks"
+  q_counts search "$search_q_sizes"
+  benches search "$search_est_sizes"
+fi
+if [ -n "$q_late" ]; then
+  echo "== q(n) by the join kernel, the larger sizes"
+  q_counts join "$q_late"
+fi
 # Model 3 of the automaton (docs/automaton.md): its fields on the GPU, its queens on the host,
 # the same trajectory as on the CPU (so the moves after as many generations agree); first the
 # n = 1 000 run of seed 1 to its solution, whose generations the report gives (21 599).
 row_run() {
   local out
-  out=$(timed "$damier" automaton run --model row --quiet --json "$@") || return 1
+  # Exit 1: not solved within --max-steps, a run all the same.
+  out=$(timed "$damier" automaton run --model row --quiet --json "$@")
+  [ $? -le 1 ] || return 1
   out=$(tr -d " \n" <<<"$out")
   local steps moves secs
   steps=$(sed -n 's/.*"steps":\([0-9]*\).*/\1/p' <<<"$out")
@@ -167,18 +239,5 @@ for n in $row_sizes; do
     if [ "${seen[0]}" = "${seen[1]}" ]; then line+=" moves agree"; else line+=" MISMATCH"; fi
   fi
   echo "$line"
-done
-echo "== random tasks: GPU time per solution by kernel, and the CPU engine on the same tasks with $nproc_ threads"
-for n in $(tr ' ' '\n' <<<"$est_sizes $search_est_sizes" | sort -nu); do
-  case $n in 2[0-4]|1?) k=$((2 * nproc_)) ;; *) k=$nproc_ ;; esac
-  k=${TASKS:-$k}
-  cpu=()
-  [ "$n" -gt "$cpu_max_n" ] && cpu=(--no-cpu)
-  for kernel in $kernels; do
-    [[ " $(sizes_of "$kernel" "$est_sizes" "$search_est_sizes") " == *" $n "* ]] || continue
-    # The CPU's time once per n: with the first kernel.
-    timed "$damier" gpu --bench "$n" --tasks "$k" --seed "$n" --gpu-kernel "$kernel" "${cpu[@]}"
-    cpu=(--no-cpu)
-  done
 done
 echo "gpu-bench: done in $((SECONDS - start)) s"

@@ -26,8 +26,11 @@ fn without_the_feature_the_gpu_options_say_how_to_build_it() {
 /// Whether the machine has an adapter; without one the test is skipped (a failure under CI).
 #[cfg(feature = "gpu")]
 fn has_adapter() -> bool {
-    let adapters = json(&["gpu", "--json"]);
+    // `damier gpu` exits 2 without an adapter, after the empty list.
+    let out = damier().args(["gpu", "--json"]).output().expect("runs");
+    let adapters: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
     let found = !adapters.as_array().expect("a list").is_empty();
+    assert_eq!(out.status.code(), Some(if found { 0 } else { 2 }), "{adapters}");
     if !found {
         super::skip::skip("a GPU test", "no Vulkan adapter (install mesa-vulkan-drivers)");
     }
@@ -176,6 +179,21 @@ fn gpu_errors_are_one_line_with_their_exit_codes() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("damier: error: no GPU adapter found"), "{err}");
+    // `damier gpu` and `--device list` too (scripts/gpu-bench.sh stops on it); `--json`
+    // prints the empty list first.
+    for (args, stdout) in [
+        (&["gpu"][..], ""),
+        (&["gpu", "--json"], "[]\n"),
+        (&["queens", "count", "10", "--device", "list"], ""),
+    ] {
+        let out = damier().env("VK_ICD_FILENAMES", "/nonexistent/icd.json").args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        let err: Vec<&str> = err.lines().filter(|l| !l.contains("XDG_RUNTIME_DIR")).collect();
+        assert_eq!(err.len(), 1, "{args:?}: {err:?}");
+        assert!(err[0].starts_with("damier: error: no GPU adapter found"), "{args:?}: {err:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), stdout, "{args:?}");
+    }
     let err = fails_with(&["queens", "count", "12", "--device", "gpu", "--strategy", "quarters"], 2);
     assert!(err.contains("--strategy picks the CPU's engine"), "{err}");
     fails_with(&["queens", "count", "3", "--device", "gpu"], 2);

@@ -209,13 +209,17 @@ mod imp_list {
 
     use crate::util::output::outln;
 
+    /// No adapter is an error (exit 2, the library's one line), so that a script stops at
+    /// once; `--json` still prints the empty list first.
     pub(super) fn list(json: bool) -> anyhow::Result<ExitCode> {
         let adapters = damier_gpu::adapters();
         if json {
             outln!("{}", serde_json::to_string(&adapters)?)?;
-        } else if adapters.is_empty() {
-            outln!("no GPU adapter (Vulkan, Metal or DX12) found: docs/gpu.md says which driver to install")?;
-        } else {
+        }
+        if adapters.is_empty() {
+            return Err(anyhow::Error::new(damier_gpu::GpuError::NoAdapter));
+        }
+        if !json {
             for a in &adapters {
                 outln!(
                     "{}{}: {} ({}, {}; driver {}; storage binding {} MiB, buffer {} MiB, {} workgroups)",
