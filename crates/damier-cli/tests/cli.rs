@@ -10,6 +10,7 @@ mod cli {
     mod automaton_growth;
     mod bench;
     mod conventions;
+    mod docs_commands;
     mod factor;
     mod faults;
     mod gpu;

@@ -48,7 +48,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let model = Model::from(a.model);
     let eta = super::automaton::eta_for(&[model], a.eta)?.unwrap_or(automaton::DEFAULT_ETA);
     let params = Params { model, n: a.n, eps: a.eps, eta }.validated()?;
-    anyhow::ensure!(params.n <= 64, "n = {} is too large to watch: at most 64 fits a terminal", params.n);
+    // Any side the model accepts is watched: from `tui::watch::BLOCKS_N` in blocks of cells.
     tui::require_terminal("watch")?;
     let seed = crate::util::pick_seed(a.seed);
     let automaton = Automaton::from_seed(&params, seed).context("cannot start the automaton")?;

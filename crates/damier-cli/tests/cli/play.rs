@@ -56,6 +56,26 @@ fn watch_under_tmux_runs_to_a_solution_and_quits() {
     t.wait_exit();
 }
 
+/// Issue 52 §1: the documented `damier watch --model row -n 1000` runs, in blocks, and sides up
+/// to each model's largest are accepted (above it, refused with the limit).
+#[test]
+fn watch_draws_1000_in_blocks_under_tmux() {
+    let err = fails_with(&["watch", "--model", "row", "-n", "16385"], 2);
+    assert!(err.contains("16384"), "{err}");
+    let err = fails_with(&["watch", "-n", "2049"], 2);
+    assert!(err.contains("2048"), "{err}");
+    for args in [&["watch", "--model", "row", "-n", "16384"][..], &["watch", "-n", "2048"]] {
+        let err = fails_with(args, 2);
+        assert!(err.contains("interactive terminal"), "{args:?}: {err}");
+    }
+    let Some(t) = Tmux::start(&["watch", "--model", "row", "-n", "1000", "--seed", "1"], 80, 30) else {
+        return;
+    };
+    t.wait_for("blocks of");
+    t.send(&["q"]);
+    t.wait_exit();
+}
+
 #[test]
 fn watch_under_tmux_runs_model_2_with_the_eta_given() {
     let args = ["watch", "--model", "cell", "--eta", "0.2", "-n", "5", "--seed", "3", "--speed", "1000000"];
