@@ -391,6 +391,76 @@ fn corrupt_or_foreign_checkpoints_are_refused() {
     assert!(err.contains("cannot write"), "{err}");
 }
 
+/// The checkpoint at `path` with `field` written at byte `at` and its checksum (FNV-1a 64 of
+/// every byte before it, the last 8 bytes) redone: a file altered on purpose.
+fn forge(path: &std::path::Path, at: usize, field: &[u8]) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let body = bytes.len() - 8;
+    bytes[at..at + field.len()].copy_from_slice(field);
+    let sum = damier::util::fnv1a(&bytes[..body]);
+    bytes[body..].copy_from_slice(&sum.to_le_bytes());
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// Issue 49: a checkpoint whose generator state is all zeros (checksum redone) made `automaton
+/// run --checkpoint` spin forever, deaf to --max-steps and Ctrl-C; counters near 2^64 wrapped
+/// silently. Each is refused at once: exit 2, one line naming the file and what is wrong (a
+/// regression is killed after 20 s instead of hanging the suite).
+#[test]
+fn forged_generator_states_and_counters_are_refused_at_once() {
+    // Byte offsets of the steps, the moves and the generator's four words (the library's
+    // checkpoint format: magic 8, version 4, model 1, n 4, eps 8, eta 8, seed 8 bytes first).
+    let (steps_at, moves_at, rng_at) = (41, 49, 57);
+    let dir = tempfile::tempdir().unwrap();
+    let refused = |path: &std::path::Path, what: &str| {
+        let out = damier()
+            .args(["automaton", "run", "--max-steps", "1000", "--checkpoint"])
+            .arg(path)
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{what}: {err}");
+        assert_eq!(err.lines().count(), 1, "{what}: {err}");
+        assert!(err.contains(path.to_str().unwrap()), "{what}: {err}");
+        err.into_owned()
+    };
+    for model in ["pair", "cell", "row"] {
+        let path = dir.path().join(format!("{model}.ckpt"));
+        let out = damier()
+            .args(["automaton", "run", "--model", model, "-n", "9", "--seed", "1", "--max-steps", "100"])
+            .arg("--checkpoint")
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&out.stderr));
+        let good = std::fs::read(&path).unwrap();
+        let steps = u64::from_le_bytes(good[steps_at..steps_at + 8].try_into().unwrap());
+        forge(&path, rng_at, &[0; 32]);
+        let err = refused(&path, model);
+        assert!(err.contains("generator state") && err.contains("zero"), "{err}");
+        std::fs::write(&path, &good).unwrap();
+        forge(&path, steps_at, &(u64::MAX - 5).to_le_bytes());
+        let err = refused(&path, model);
+        assert!(err.contains(&format!("steps = {}", u64::MAX - 5)) && err.contains("2^63"), "{err}");
+        std::fs::write(&path, &good).unwrap();
+        forge(&path, moves_at, &u64::MAX.to_le_bytes());
+        let err = refused(&path, model);
+        assert!(err.contains(&format!("moves = {}", u64::MAX)), "{err}");
+        std::fs::write(&path, &good).unwrap();
+        // More moves than the steps can make (one a step; model 3: one a row a generation).
+        let moves = steps * if model == "row" { 9 } else { 1 } + 1;
+        forge(&path, moves_at, &moves.to_le_bytes());
+        let err = refused(&path, model);
+        assert!(err.contains(&format!("{moves} moves after {steps} steps")), "{err}");
+        // The untouched file still resumes.
+        std::fs::write(&path, &good).unwrap();
+        let out =
+            damier().args(["automaton", "run", "--max-steps", "200", "--checkpoint"]).arg(&path).output();
+        assert!(matches!(out.unwrap().status.code(), Some(0 | 1)), "{model}");
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn ctrl_c_saves_a_checkpoint_that_resumes_bit_exactly() {

@@ -10,13 +10,18 @@
 //! | 1 | model: 0 = pair, 1 = cell, 2 = row |
 //! | 4 | n |
 //! | 8 + 8 | ε and η as IEEE-754 bits (exact) |
-//! | 8 + 8 + 8 | seed, steps, moves |
-//! | 32 | the generator's state (4 words of xoshiro256++) |
+//! | 8 + 8 + 8 | seed, steps, moves (each at most [`MAX_COUNTER`] = 2^63) |
+//! | 32 | the generator's state (4 words of xoshiro256++, not all zero) |
 //! | 4 n² | each cell row-major: signal bits 0..8, queen count above (models 1 and 2); model 3: [`RowBoard::word`](super::row::RowBoard::word) |
 //! | 8 | FNV-1a 64 of every byte before it |
 //!
 //! [`decode`] checks everything a foreign or damaged file could break (magic, version, length,
-//! checksum, parameters, queen total, signal bits) and answers with a [`CheckpointError`].
+//! checksum, parameters, counters, the generator's state, queen total, signal bits) and
+//! answers with a [`CheckpointError`]. The checksum only catches accidents: a file altered on
+//! purpose can carry a correct one, so every field is also checked against what a run can
+//! reach. A generator state of all zeros (xoshiro256++ draws only zeros from it, forever) and
+//! step or move counts above [`MAX_COUNTER`] (2^63, so that a resumed run's counters have
+//! 2^63 updates of room before they could wrap) are refused.
 //!
 //! ```
 //! use damier::automaton::{Automaton, Model, Params, checkpoint};
@@ -33,7 +38,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 pub(super) mod format;
 
-pub use format::{CheckpointError, MAGIC, OLDEST_VERSION, VERSION};
+pub use format::{CheckpointError, MAGIC, MAX_COUNTER, OLDEST_VERSION, VERSION};
 
 use super::{Automaton, AutomatonError, Model, Params, ROW_MAX_N};
 use crate::util::fnv1a;
@@ -134,6 +139,22 @@ pub fn declared_len(head: &[u8]) -> Result<u64, CheckpointError> {
     Ok((HEADER + 4 * n as usize * n as usize + 8) as u64)
 }
 
+/// Refuses counters a run cannot have reached or could not go on from: steps or moves above
+/// [`MAX_COUNTER`], or more moves than `steps` steps of `model` make.
+fn check_counters(model: Model, n: u32, steps: u64, moves: u64) -> Result<(), CheckpointError> {
+    for (what, value) in [("steps", steps), ("moves", moves)] {
+        if value > MAX_COUNTER {
+            return Err(CheckpointError::Counter { what, value });
+        }
+    }
+    // A model 3 generation moves each row's queen once at most; a step of the others one queen.
+    let per_step = if model == Model::Row { u64::from(n) } else { 1 };
+    if u128::from(moves) > u128::from(steps) * u128::from(per_step) {
+        return Err(CheckpointError::Moves { moves, steps, per_step });
+    }
+    Ok(())
+}
+
 /// The automaton a checkpoint holds, ready to continue its run.
 pub fn decode(bytes: &[u8]) -> Result<Automaton, CheckpointError> {
     let expected = declared_len(bytes)?;
@@ -162,7 +183,12 @@ pub fn decode(bytes: &[u8]) -> Result<Automaton, CheckpointError> {
     let eps = f64::from_bits(r.u64());
     let eta = f64::from_bits(r.u64());
     let (seed, steps, moves) = (r.u64(), r.u64(), r.u64());
-    let rng = rng_from_words([r.u64(), r.u64(), r.u64(), r.u64()])?;
+    check_counters(model, n, steps, moves)?;
+    let words = [r.u64(), r.u64(), r.u64(), r.u64()];
+    if words == [0; 4] {
+        return Err(CheckpointError::ZeroGenerator);
+    }
+    let rng = rng_from_words(words)?;
     let cells: Vec<u32> = (0..cell_count).map(|_| r.u32()).collect();
     let params = Params { model, n, eps, eta }.validated()?;
     Automaton::restore(&params, seed, &cells, steps, moves, rng)
@@ -257,6 +283,98 @@ mod tests {
             declared_len(&head),
             Err(CheckpointError::Params(AutomatonError::Size { n: ROW_MAX_N, max: crate::automaton::MAX_N }))
         ));
+    }
+
+    /// Where the steps, the moves and the generator's state lie in a checkpoint.
+    const STEPS_AT: usize = 41;
+    const MOVES_AT: usize = 49;
+    const RNG_AT: usize = 57;
+
+    /// `bytes` with `field` written at `at` and the checksum redone: a forged file.
+    fn forged(bytes: &[u8], at: usize, field: &[u8]) -> Vec<u8> {
+        let mut v = bytes[..bytes.len() - 8].to_vec();
+        v[at..at + field.len()].copy_from_slice(field);
+        let sum = fnv1a(&v);
+        v.extend_from_slice(&sum.to_le_bytes());
+        v
+    }
+
+    #[test]
+    fn the_fields_lie_where_the_forging_tests_write_them() {
+        let mut a = Automaton::from_seed(&params(Model::Cell, 9), 3).unwrap();
+        a.run_steps(5_000);
+        let bytes = encode(&a);
+        let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+        assert_eq!((word(STEPS_AT), word(MOVES_AT)), (a.steps(), a.moves()));
+        assert_eq!(word(RNG_AT), rng_words(a.generator())[0]);
+        assert_eq!(RNG_AT + 32, HEADER);
+    }
+
+    /// Issue 49: a generator state of all zeros, checksum redone, made `automaton run` spin
+    /// forever (every draw of `below` was rejected). Refused, for every model.
+    #[test]
+    fn an_all_zero_generator_state_is_refused() {
+        for model in [Model::Pair, Model::Cell, Model::Row] {
+            let mut a = Automaton::from_seed(&params(model, 9), 3).unwrap();
+            a.run_steps(100);
+            let v = forged(&encode(&a), RNG_AT, &[0; 32]);
+            assert_eq!(decode(&v).unwrap_err(), CheckpointError::ZeroGenerator, "{model:?}");
+            // One zero word among others is a state like any other.
+            assert!(decode(&forged(&encode(&a), RNG_AT, &[0; 8])).is_ok(), "{model:?}");
+        }
+    }
+
+    /// Whatever state the automaton is in, even one the reader refuses (a generator that only
+    /// yields zeros), a run ends at its step cap and on its stop flag.
+    #[test]
+    fn a_generator_stuck_at_zero_still_stops_at_the_cap_and_on_the_flag() {
+        let zero = rng_from_words([0; 4]).unwrap();
+        for model in [Model::Pair, Model::Cell, Model::Row] {
+            let a = Automaton::from_seed(&params(model, 9), 3).unwrap();
+            let (steps, moves) = (a.steps(), a.moves());
+            let mut b =
+                Automaton::restore(a.params(), 3, &a.cell_words(), steps, moves, zero.clone()).unwrap();
+            let control = Control::new();
+            let r = b.run_until(steps + 1_000, &Stop::new(&control)).unwrap();
+            if !r.solved {
+                assert_eq!(b.steps(), steps + 1_000, "{model:?}");
+            }
+            control.cancel();
+            if !b.is_solution() {
+                assert!(b.run_until(u64::MAX, &Stop::new(&control)).is_err(), "{model:?}");
+            }
+        }
+    }
+
+    /// Issue 49: counters near 2^64 wrapped silently on the next step; counters above
+    /// `MAX_COUNTER` and more moves than the steps can make are refused.
+    #[test]
+    fn counters_without_room_or_beyond_the_steps_are_refused() {
+        let a = Automaton::from_seed(&params(Model::Pair, 8), 1).unwrap();
+        let good = encode(&a);
+        let near = (u64::MAX - 3).to_le_bytes();
+        let v = forged(&forged(&good, STEPS_AT, &near), MOVES_AT, &0u64.to_le_bytes());
+        assert_eq!(decode(&v).unwrap_err(), CheckpointError::Counter { what: "steps", value: u64::MAX - 3 });
+        let v = forged(&forged(&good, STEPS_AT, &MAX_COUNTER.to_le_bytes()), MOVES_AT, &near);
+        assert_eq!(decode(&v).unwrap_err(), CheckpointError::Counter { what: "moves", value: u64::MAX - 3 });
+        // At the bound, with room: read, and a run goes on without wrapping.
+        let v = forged(
+            &forged(&good, STEPS_AT, &MAX_COUNTER.to_le_bytes()),
+            MOVES_AT,
+            &MAX_COUNTER.to_le_bytes(),
+        );
+        let mut b = decode(&v).unwrap();
+        b.run_steps(10_000);
+        assert!(b.steps() > MAX_COUNTER && b.moves() >= MAX_COUNTER);
+        // More moves than steps: a model 1 or 2 step moves one queen at most.
+        let v = forged(&forged(&good, STEPS_AT, &10u64.to_le_bytes()), MOVES_AT, &11u64.to_le_bytes());
+        assert_eq!(decode(&v).unwrap_err(), CheckpointError::Moves { moves: 11, steps: 10, per_step: 1 });
+        // Model 3: n moves a generation at most.
+        let row = encode(&Automaton::from_seed(&params(Model::Row, 8), 1).unwrap());
+        let v = forged(&forged(&row, STEPS_AT, &10u64.to_le_bytes()), MOVES_AT, &80u64.to_le_bytes());
+        assert!(decode(&v).is_ok());
+        let v = forged(&v, MOVES_AT, &81u64.to_le_bytes());
+        assert_eq!(decode(&v).unwrap_err(), CheckpointError::Moves { moves: 81, steps: 10, per_step: 8 });
     }
 
     #[test]

@@ -12,6 +12,13 @@ pub const MAGIC: &[u8; 8] = b"DMRAUTO\0";
 pub const VERSION: u32 = 2;
 /// The oldest format version read (models 1 and 2 only).
 pub const OLDEST_VERSION: u32 = 1;
+/// Largest step or move count a checkpoint may hold: 2^63. A run resumed from it has 2^63
+/// (9.2 x 10^18) more updates before a `u64` counter could wrap, 730 years at the fastest
+/// rate measured (model 2, 4 x 10^8 updates a CPU-second; a move takes at least one update,
+/// and a model 3 generation of n rows far longer than n updates): the counters' `+=` never
+/// wraps, and a file claiming more (forged, or damaged with its checksum redone) is refused
+/// instead of wrapping silently.
+pub const MAX_COUNTER: u64 = 1 << 63;
 /// Why bytes are not a usable checkpoint.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum CheckpointError {
@@ -38,6 +45,35 @@ pub enum CheckpointError {
     /// The checksum does not match: the bytes were altered.
     #[error("checkpoint checksum mismatch: the file is damaged")]
     Checksum,
+    /// The generator's state is all zeros, a state xoshiro256++ never reaches and never
+    /// leaves (it would draw only zeros, and a draw that rejects a value would never end).
+    #[error(
+        "checkpoint holds an impossible generator state: all four words are zero, which no run reaches (xoshiro256++ would draw only zeros from it); the file was altered"
+    )]
+    ZeroGenerator,
+    /// A step or move count above [`MAX_COUNTER`].
+    #[error(
+        "checkpoint holds {what} = {value}, above the largest this build resumes ({MAX_COUNTER} = 2^63, which leaves the count room to go on without wrapping); the file was altered"
+    )]
+    Counter {
+        /// `steps` or `moves`.
+        what: &'static str,
+        /// The value it holds.
+        value: u64,
+    },
+    /// More moves than its steps can make (a model 1 or 2 step moves one queen at most, a
+    /// model 3 generation one queen a row).
+    #[error(
+        "checkpoint holds {moves} moves after {steps} steps, more than the {per_step} a step this model can make; the file was altered"
+    )]
+    Moves {
+        /// Moves recorded.
+        moves: u64,
+        /// Steps recorded.
+        steps: u64,
+        /// Most moves one step makes.
+        per_step: u64,
+    },
     /// A field out of range (model code, signal bits, queen total).
     #[error("checkpoint holds an impossible state: {0}")]
     State(String),
