@@ -16,8 +16,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Ok("search") | Err(_) => GpuKernel::Search,
         Ok(k) => return Err(format!("DAMIER_GPU_KERNEL={k}: search or join").into()),
     };
-    let settings =
-        GpuSettings { start_row: opt(1), slots: opt(2), budget: opt(3), dispatch_ms: None, kernel };
+    let settings = GpuSettings {
+        start_row: opt(1),
+        slots: opt(2),
+        budget: opt(3),
+        dispatch_ms: None,
+        kernel,
+        ring: None,
+    };
     let gpu = Gpu::open(None, settings)?;
     let list = TaskList::new(n)?;
     let all: Vec<u32> = (0..list.len()).collect();

@@ -53,6 +53,10 @@ pub struct GpuSettings {
     pub dispatch_ms: Option<u32>,
     /// Which kernel counts (default: [`GpuKernel::Join`]).
     pub kernel: GpuKernel,
+    /// The join kernel's batches in flight at most: slots of its ring of device buffers
+    /// (default: one per sealing worker; each slot keeps the buffers of the largest batch it
+    /// has held).
+    pub ring: Option<u32>,
 }
 
 /// The two kernel designs (docs/gpu.md). Both give every task the same count.
@@ -103,6 +107,10 @@ pub struct Gpu {
     pub(crate) join_pipeline: wgpu::ComputePipeline,
     /// The join kernel's tiles per dispatch, adapted (shared by the workers submitting).
     pub(crate) join_tiles: AtomicU32,
+    /// Whether the device writes timestamps at the join's passes (`TIMESTAMP_QUERY`).
+    pub(crate) timestamps: bool,
+    /// Where the join's time went (summed over its counts).
+    pub(crate) stats: crate::pipeline::Stats,
     /// The first error the device reported (out of memory?, message), or its loss.
     problems: Problems,
     pub(crate) settings: GpuSettings,
@@ -130,9 +138,11 @@ impl Gpu {
         let (description, adapter) = all.swap_remove(pos);
         let name = description.name.clone();
         let limits = adapter.limits();
+        // Timestamps where the adapter has them: the GPU's busy time (`Gpu::breakdown`).
+        let features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
         let desc = wgpu::DeviceDescriptor {
             label: Some("damier queens"),
-            required_features: wgpu::Features::empty(),
+            required_features: features,
             // The adapter's own limits: the largest buffers it allows.
             required_limits: limits.clone(),
             experimental_features: wgpu::ExperimentalFeatures::disabled(),
@@ -186,6 +196,8 @@ impl Gpu {
             pipeline,
             join_pipeline,
             join_tiles,
+            timestamps: features.contains(wgpu::Features::TIMESTAMP_QUERY),
+            stats: Default::default(),
             problems,
             settings,
             limits,
@@ -204,6 +216,13 @@ impl Gpu {
     /// The kernel counting.
     pub fn kernel(&self) -> GpuKernel {
         self.settings.kernel
+    }
+
+    /// Where the join kernel's time went, summed over every count since [`Gpu::open`]
+    /// (all zero for the search kernel): the sealing workers' time sealing, preparing the
+    /// upload and waiting, the bytes uploaded, the GPU's busy time, jobs and dispatches.
+    pub fn breakdown(&self) -> crate::Breakdown {
+        self.stats.breakdown(self.timestamps)
     }
 
     /// The error the device reported since the last check, if any.

@@ -1,19 +1,22 @@
 //! The second kernel, `join`: the quarters engine's matching on the GPU (docs/gpu.md). The
 //! library's quarters engine assembles and seals each task's halves on the CPU cores (a pool
 //! of as many workers as the current rayon pool, with stacks for the driver:
-//! [`count_tasks_with_matching`]) and hands every sealed batch ([`Sealed`]) to
-//! [`Gpu::match_sealed`], which uploads its rows, queries and tails, cuts its pairs into tiles
-//! of 64 (query, block) units and runs them in bounded dispatches.
+//! [`count_tasks_with_matching`]) and hands every sealed batch ([`Sealed`]) to the pipeline
+//! (module `pipeline`): the batch is written into a free slot of a ring of device buffers,
+//! its pairs cut into tiles of 64 (query, block) units, and the tiles run in bounded
+//! dispatches by one submitting thread.
 
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::sync::mpsc::SyncSender;
+use std::time::{Duration, Instant};
 
 use damier::control::{Control, Interrupted};
 use damier::queens::count::join::Sealed;
 use damier::queens::count::tasks::{TaskDone, TaskError, TaskList, count_tasks_with_matching};
 
-use crate::engine::{FAULT_CUT, FAULT_OVERFLOW, Gpu, words_to_bytes};
+use crate::engine::Gpu;
 use crate::error::GpuError;
+use crate::pipeline::{Dispatch, JOB_DISPATCHES, Job, Ring, reset_mark, timed_matching};
 
 /// The kernel (`src/join.wgsl`).
 pub(crate) const JOIN_KERNEL: &str = include_str!("join.wgsl");
@@ -26,6 +29,9 @@ const PAIR_WORDS: usize = 8;
 
 /// Words of the kernel's `Params`.
 const PARAM_WORDS: usize = 8;
+
+/// Most slots of a ring (a slot holds the device buffers of the largest batch it has seen).
+const MAX_RING: usize = 256;
 
 /// Most pairs uploaded at once (32 MB), and most tiles under one running sum (the kernel's
 /// `u32`).
@@ -63,7 +69,9 @@ fn driver_pool(adapter: &str) -> Result<rayon::ThreadPool, GpuError> {
 impl Gpu {
     /// Counts the tasks `indices` of `list` with the join kernel (see [`Gpu::count_tasks`]):
     /// the halves assembled and sealed by a pool of as many workers as the current one, each
-    /// batch matched on the GPU; tasks reported as they finish, in any order.
+    /// batch matched on the GPU through the pipeline (module `pipeline`: a ring of as many
+    /// slots as workers, or [`crate::GpuSettings::ring`], and one submitting thread); tasks
+    /// reported as they finish, in any order.
     pub(crate) fn count_tasks_join(
         &self,
         list: &TaskList,
@@ -72,38 +80,81 @@ impl Gpu {
         on_done: &(dyn Fn(TaskDone) + Sync),
     ) -> Result<(), GpuError> {
         let isa = damier::cpu::Isa::best();
-        driver_pool(&self.adapter.name)?
-            .install(|| {
+        let pool = driver_pool(&self.adapter.name)?;
+        let slots = self.settings.ring.map_or(pool.current_num_threads(), |r| r as usize);
+        let ring = Ring::new(self, slots.clamp(1, MAX_RING));
+        self.check("allocating the join's buffers")?;
+        pool.broadcast(|_| reset_mark());
+        let start = Instant::now();
+        self.with_submitter(&ring, |jobs| {
+            pool.install(|| {
                 count_tasks_with_matching::<GpuError>(
                     list,
                     isa,
                     None,
                     indices,
                     control,
-                    &|sealed| self.match_sealed(sealed, control),
+                    &|sealed| {
+                        timed_matching(&self.stats, start, || self.match_on(&ring, jobs, sealed, control))
+                    },
                     on_done,
                 )
             })
-            .map_err(|e| match e {
-                // Cancelled while sealing: the same error as when cancelled on the device.
-                GpuError::Tasks(TaskError::Interrupted(i)) => GpuError::Interrupted(i),
-                e => e,
-            })
+        })?
+        .map_err(|e| match e {
+            // Cancelled while sealing: the same error as when cancelled on the device.
+            GpuError::Tasks(TaskError::Interrupted(i)) => GpuError::Interrupted(i),
+            e => e,
+        })
     }
 
     /// The count of one sealed batch, matched on the GPU: the sum over its pairs of the
     /// weighted matches (what [`Sealed::count`] gives on the CPU), every dispatch's units and
-    /// faults checked.
+    /// faults checked. (A count matches its batches through one pipeline; this makes one for
+    /// the batch.)
     pub fn match_sealed(&self, sealed: &Sealed<'_>, control: &Control) -> Result<u64, GpuError> {
+        let ring = Ring::new(self, 1);
+        self.check("allocating the join's buffers")?;
+        self.with_submitter(&ring, |jobs| self.match_on(&ring, jobs, sealed, control))?
+    }
+
+    /// Runs `f` with a submitting thread (its own stack, named `damier-gpu-submit`) taking
+    /// the jobs `f` sends; the thread ends when `f` has returned and its jobs are answered.
+    fn with_submitter<T>(&self, ring: &Ring, f: impl FnOnce(&SyncSender<Job>) -> T) -> Result<T, GpuError> {
+        std::thread::scope(|s| {
+            let (jobs, taken) = std::sync::mpsc::sync_channel(ring.slots.len());
+            let submitter = std::thread::Builder::new()
+                .name("damier-gpu-submit".into())
+                .stack_size(DRIVER_STACK)
+                .spawn_scoped(s, move || self.submitter(ring, taken))
+                .map_err(|e| self.fault(format!("cannot start the join's submitting thread: {e}")))?;
+            let r = f(&jobs);
+            drop(jobs);
+            submitter.join().map_err(|_| self.fault("the join's submitting thread failed".into()))?;
+            Ok(r)
+        })
+    }
+
+    /// [`Gpu::match_sealed`] through `ring` and the submitter of `jobs`: the batch written
+    /// into a free slot (in windows of blocks that one rows binding holds, in groups of
+    /// pairs the kernel's sums hold), its tiles handed over in jobs of at most
+    /// [`JOB_DISPATCHES`] dispatches of the adapted budget.
+    fn match_on(
+        &self,
+        ring: &Ring,
+        jobs: &SyncSender<Job>,
+        sealed: &Sealed<'_>,
+        control: &Control,
+    ) -> Result<u64, GpuError> {
         if sealed.pairs.is_empty() {
             return Ok(0);
         }
+        // The start of the preparation not yet counted (packing, copying into the upload).
+        let mut packed = Instant::now();
         let rows_per_block = sealed.rows_per_block();
         let block_bytes = (rows_per_block * 64) as u64;
         let binding = self.limits.max_storage_buffer_binding_size.min(self.limits.max_buffer_size);
         let window = (binding / block_bytes).max(1) as usize;
-        let key_words =
-            |keys: &[u64]| -> Vec<u32> { keys.iter().flat_map(|&k| [k as u32, (k >> 32) as u32]).collect() };
         if 8 * sealed.queries.len() as u64 > binding {
             return Err(GpuError::Setting(format!(
                 "GPU {}: a batch of {} queries passes the adapter's {} MiB storage binding",
@@ -112,8 +163,6 @@ impl Gpu {
                 binding >> 20
             )));
         }
-        let storage = wgpu::BufferUsages::STORAGE;
-        let queries = self.buffer("queries", &words_to_bytes(&key_words(sealed.queries)), storage);
         // The tails, each once (a key group's pairs are consecutive and share its tail).
         let mut tails: Vec<u64> = Vec::new();
         let mut tail_at: Vec<u32> = Vec::with_capacity(sealed.pairs.len());
@@ -131,7 +180,9 @@ impl Gpu {
             };
             tail_at.push(at);
         }
-        let tails = self.buffer("tails", &words_to_bytes(&key_words(&tails)), storage);
+        // PERF: keys are uploaded as they lie (little-endian u64: the kernel's (low, high)).
+        let queries: &[u8] = bytemuck::cast_slice(sealed.queries);
+        let tail_bytes: &[u8] = bytemuck::cast_slice(&tails);
         let blocks = sealed.rows.len() / rows_per_block.max(1);
         let mut total = 0u64;
         // Windows of blocks that one rows binding holds (one window but for huge batches).
@@ -171,134 +222,70 @@ impl Gpu {
                     q += len;
                 }
             }
-            if !entries.is_empty() {
-                let rows: &[u8] =
-                    bytemuck::cast_slice(&sealed.rows[w0 * rows_per_block..w1 * rows_per_block]);
-                let rows = self.buffer("rows", rows, storage);
-                total = total
-                    .checked_add(self.run_entries(
-                        &entries,
-                        sealed.chunks,
-                        &rows,
-                        &queries,
-                        &tails,
-                        control,
-                    )?)
-                    .ok_or(GpuError::Overflow { adapter: self.adapter.name.clone() })?;
+            let rows: &[u8] = bytemuck::cast_slice(&sealed.rows[w0 * rows_per_block..w1 * rows_per_block]);
+            let mut at = 0;
+            while at < entries.len() {
+                let (group, units, tiles) = next_group(&entries, &mut at);
+                let packing = packed.elapsed();
+                let taken = ring.take(self, control)?;
+                let since = Instant::now();
+                let bytes = ring.slots[taken.slot].lock().unwrap_or_else(|e| e.into_inner()).load(
+                    self,
+                    rows,
+                    queries,
+                    tail_bytes,
+                    bytemuck::cast_slice(&group),
+                );
+                self.upload_time(packing + since.elapsed(), bytes);
+                self.check("allocating a join batch")?;
+                let mut begin = 0u64;
+                while begin < tiles {
+                    if control.cancelled() {
+                        return Err(Interrupted.into());
+                    }
+                    let since = Instant::now();
+                    let budget = u64::from(self.join_budget());
+                    let max_dim = self.limits.max_compute_workgroups_per_dimension.max(1);
+                    let mut dispatches = Vec::with_capacity(JOB_DISPATCHES);
+                    let mut params: Vec<[u32; PARAM_WORDS]> = Vec::with_capacity(JOB_DISPATCHES);
+                    while dispatches.len() < JOB_DISPATCHES && begin < tiles {
+                        let end = (begin + budget).min(tiles);
+                        let count = (end - begin) as u32;
+                        let width = count.min(max_dim);
+                        let height = count.div_ceil(width);
+                        params.push([
+                            begin as u32,
+                            end as u32,
+                            group.len() as u32,
+                            sealed.chunks as u32,
+                            width,
+                            0,
+                            0,
+                            0,
+                        ]);
+                        dispatches.push(Dispatch {
+                            groups: (width, height),
+                            units: units_between(&group, &units, begin, end),
+                            tiles: (begin, end),
+                        });
+                        begin = end;
+                    }
+                    let bytes = ring.slots[taken.slot]
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .load_params(self, &params);
+                    self.upload_time(since.elapsed(), bytes);
+                    total = total
+                        .checked_add(self.run_job(jobs, taken.slot, dispatches)?)
+                        .ok_or(GpuError::Overflow { adapter: self.adapter.name.clone() })?;
+                }
+                packed = Instant::now();
             }
             w0 = w1;
             if w0 >= blocks {
                 return Ok(total);
             }
         }
-    }
-
-    /// A buffer holding `bytes` (64 zero bytes when empty: a binding may not be empty, nor
-    /// smaller than one of its array's elements).
-    fn buffer(&self, label: &str, bytes: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
-        use wgpu::util::DeviceExt;
-        let contents = if bytes.is_empty() { &[0u8; 64][..] } else { bytes };
-        self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some(label),
-            contents,
-            usage,
-        })
-    }
-
-    /// Runs `entries` (pairs, running sums of tiles not yet set) against the buffers, in
-    /// groups of at most [`MAX_PAIRS`] pairs and [`MAX_TILES`] tiles, each in dispatches of the
-    /// adapted tile budget; the weighted count.
-    fn run_entries(
-        &self,
-        entries: &[[u32; PAIR_WORDS]],
-        chunks: usize,
-        rows: &wgpu::Buffer,
-        queries: &wgpu::Buffer,
-        tails: &wgpu::Buffer,
-        control: &Control,
-    ) -> Result<u64, GpuError> {
-        let params = self.blank(
-            "join params",
-            (PARAM_WORDS * 4) as u64,
-            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        );
-        let state = self.blank(
-            "join control",
-            16,
-            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
-        );
-        let readback =
-            self.blank("join readback", 16, wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST);
-        self.check("allocating a join batch")?;
-        let mut total = 0u64;
-        let mut at = 0;
-        while at < entries.len() {
-            // One group: running sums of tiles, and each pair's units (for the checks).
-            let mut group: Vec<[u32; PAIR_WORDS]> = Vec::new();
-            let mut units: Vec<u64> = Vec::new();
-            let mut tiles = 0u64;
-            while at < entries.len() && group.len() < MAX_PAIRS {
-                let mut e = entries[at];
-                let per = u64::from(e[1]) + u64::from(e[5] > 0);
-                let u = per * u64::from(e[3]);
-                let t = u.div_ceil(TILE);
-                if tiles + t > MAX_TILES && !group.is_empty() {
-                    break;
-                }
-                tiles += t;
-                e[7] = tiles as u32;
-                group.push(e);
-                units.push(u);
-                at += 1;
-            }
-            let pairs = self.buffer("join pairs", bytemuck::cast_slice(&group), wgpu::BufferUsages::STORAGE);
-            let bind =
-                self.bind("join", &self.join_pipeline, &[&params, rows, queries, tails, &pairs, &state]);
-            self.check("allocating a join batch")?;
-            let mut begin = 0u64;
-            while begin < tiles {
-                if control.cancelled() {
-                    return Err(Interrupted.into());
-                }
-                let budget = u64::from(self.join_budget());
-                let end = (begin + budget).min(tiles);
-                let count = (end - begin) as u32;
-                let max_dim = self.limits.max_compute_workgroups_per_dimension.max(1);
-                let width = count.min(max_dim);
-                let height = count.div_ceil(width);
-                let p: [u32; PARAM_WORDS] =
-                    [begin as u32, end as u32, group.len() as u32, chunks as u32, width, 0, 0, 0];
-                self.queue.write_buffer(&params, 0, &words_to_bytes(&p));
-                self.queue.write_buffer(&state, 0, &[0; 16]);
-                let (words, took) = self.dispatch_and_read(
-                    "join",
-                    &self.join_pipeline,
-                    &bind,
-                    (width, height),
-                    &state,
-                    &readback,
-                )?;
-                self.adapt_join_budget(took);
-                let (lo, hi, fault, done) = (words[0], words[1], words[2], words[3]);
-                if fault & FAULT_CUT != 0 {
-                    return Err(GpuError::LoopCut { adapter: self.adapter.name.clone(), budget: count });
-                }
-                if fault & FAULT_OVERFLOW != 0 {
-                    return Err(GpuError::Overflow { adapter: self.adapter.name.clone() });
-                }
-                let want = units_between(&group, &units, begin, end);
-                if u64::from(done) != want {
-                    return Err(self.fault(format!(
-                        "the join kernel did {done} of {want} units of a dispatch (tiles {begin}..{end})"
-                    )));
-                }
-                total = total
-                    .checked_add(u64::from(hi) << 32 | u64::from(lo))
-                    .ok_or(GpuError::Overflow { adapter: self.adapter.name.clone() })?;
-                begin = end;
-            }
-        }
-        Ok(total)
     }
 
     /// Tiles per join dispatch: the setting, or the adapted budget.
@@ -310,7 +297,7 @@ impl Gpu {
     }
 
     /// Adapts the join's tiles per dispatch to the target wall time of a dispatch.
-    fn adapt_join_budget(&self, took: Duration) {
+    pub(crate) fn adapt_join_budget(&self, took: Duration) {
         if self.settings.budget.is_some() {
             return;
         }
@@ -325,6 +312,30 @@ impl Gpu {
         };
         self.join_tiles.store(next, Ordering::Relaxed);
     }
+}
+
+/// The next group of `entries` from `at` (moved past it): at most [`MAX_PAIRS`] pairs and
+/// [`MAX_TILES`] tiles (but one pair at the least), their running sums of tiles set in word 7;
+/// with each pair's units and the group's tiles.
+fn next_group(entries: &[[u32; PAIR_WORDS]], at: &mut usize) -> (Vec<[u32; PAIR_WORDS]>, Vec<u64>, u64) {
+    let mut group: Vec<[u32; PAIR_WORDS]> = Vec::new();
+    let mut units: Vec<u64> = Vec::new();
+    let mut tiles = 0u64;
+    while *at < entries.len() && group.len() < MAX_PAIRS {
+        let mut e = entries[*at];
+        let per = u64::from(e[1]) + u64::from(e[5] > 0);
+        let u = per * u64::from(e[3]);
+        let t = u.div_ceil(TILE);
+        if tiles + t > MAX_TILES && !group.is_empty() {
+            break;
+        }
+        tiles += t;
+        e[7] = tiles as u32;
+        group.push(e);
+        units.push(u);
+        *at += 1;
+    }
+    (group, units, tiles)
 }
 
 /// Units of the tiles `begin..end` of a group of pairs (running sums of tiles in word 7, units

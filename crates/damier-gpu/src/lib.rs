@@ -39,10 +39,12 @@ mod adapters;
 mod engine;
 mod error;
 mod join;
+mod pipeline;
 mod prefix;
 mod row;
 
 pub use adapters::{AdapterDescription, adapters};
 pub use engine::{Gpu, GpuKernel, GpuSettings};
 pub use error::GpuError;
+pub use pipeline::Breakdown;
 pub use row::RowEngine;

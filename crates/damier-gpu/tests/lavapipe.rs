@@ -131,6 +131,7 @@ fn slots_resumed_every_few_iterations_and_every_start_row_give_the_same_counts()
                 budget: Some(5),
                 dispatch_ms: None,
                 kernel: GpuKernel::Search,
+                ring: None,
             };
             let Some(gpu) = gpu(settings) else { return };
             assert_eq!(on_gpu(&gpu, &list, &all(&list)).unwrap(), want, "n = {n}, rows {start_row}");
@@ -264,6 +265,32 @@ fn join_in_tiny_dispatches_gives_the_same_counts() {
             "n = {n}, {tiles} tiles a dispatch"
         );
     }
+}
+
+/// The pipeline with several batches in flight: 4 sealing workers share a ring of 2 slots
+/// (and dispatches of a few tiles, so that jobs hold several dispatches), every slot reused
+/// for many batches; every task of n = 11 and 12 gets the CPU quarters engine's count, and
+/// the breakdown adds up (bytes uploaded, dispatches per job, two jobs in flight at once).
+#[test]
+fn join_with_batches_in_flight_on_a_small_ring_gives_every_tasks_count() {
+    let Some(gpu) = gpu(GpuSettings { ring: Some(2), ..join(Some(2)) }) else { return };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+    for n in [11, 12] {
+        let list = TaskList::new(n).unwrap();
+        let before = gpu.breakdown();
+        let got = pool.install(|| on_gpu(&gpu, &list, &all(&list))).unwrap();
+        assert_eq!(got, on_cpu(&list, TaskEngine::Quarters, &all(&list)), "n = {n}");
+        let b = gpu.breakdown();
+        eprintln!("n = {n}: {b:?}");
+        assert_eq!(b.ring, 2);
+        assert!(b.jobs > before.jobs + 2 * u64::from(b.ring), "slots reused: {b:?}");
+        assert!(b.dispatches >= b.jobs && b.dispatches <= 8 * b.jobs, "{b:?}");
+        assert!(b.bytes_uploaded > before.bytes_uploaded, "{b:?}");
+        assert!(b.sealing_seconds > 0.0 && b.wait_seconds > 0.0 && b.gpu_busy_seconds > 0.0, "{b:?}");
+    }
+    // Four workers on two slots: both slots' batches were in flight at once (hundreds of
+    // batches, each waiting for the GPU while the other worker's is submitted).
+    assert_eq!(gpu.breakdown().most_in_flight, 2, "{:?}", gpu.breakdown());
 }
 
 /// The join kernel's estimate counts its sample as the CPU does; a cancelled join count

@@ -85,6 +85,28 @@ mod bench {
         cpu_core_ns_per_solution: Option<f64>,
         /// How many of these CPU cores one GPU is worth.
         cores_per_gpu: Option<f64>,
+        /// Where the GPU run's time went (the join kernel; null for the search kernel):
+        /// seconds the sealing workers spent assembling and sealing (summed over them).
+        sealing_cpu_seconds: Option<f64>,
+        /// Seconds they spent packing batches and copying them into the upload.
+        upload_prep_seconds: Option<f64>,
+        /// Bytes written to the device (rows, queries, tails, pairs, parameters).
+        bytes_uploaded: Option<u64>,
+        /// Those bytes over the GPU run's wall time, in GB/s.
+        upload_gb_per_s: Option<f64>,
+        /// The GPU's busy time over the run's wall time, in [0, 1].
+        gpu_busy_fraction: Option<f64>,
+        /// How the busy time was measured: `timestamps` (the adapter's timestamp queries) or
+        /// `dispatch wall times` (each job's submission to its end, as the host saw them).
+        gpu_busy_from: Option<&'static str>,
+        /// Seconds the sealing workers waited for a ring slot or a batch's count (summed).
+        host_wait_seconds: Option<f64>,
+        /// Jobs (up to 8 dispatches of one batch, one submission) and dispatches run.
+        jobs: Option<u64>,
+        dispatches: Option<u64>,
+        /// Most jobs in flight at once, and the slots of the ring (the most there can be).
+        most_in_flight: Option<u32>,
+        ring: Option<u32>,
     }
 
     fn per_task(
@@ -140,7 +162,34 @@ mod bench {
             cpu_seconds: None,
             cpu_core_ns_per_solution: None,
             cores_per_gpu: None,
+            sealing_cpu_seconds: None,
+            upload_prep_seconds: None,
+            bytes_uploaded: None,
+            upload_gb_per_s: None,
+            gpu_busy_fraction: None,
+            gpu_busy_from: None,
+            host_wait_seconds: None,
+            jobs: None,
+            dispatches: None,
+            most_in_flight: None,
+            ring: None,
         };
+        let b = gpu.breakdown();
+        if b.jobs > 0 {
+            record.sealing_cpu_seconds = Some(b.sealing_seconds);
+            record.upload_prep_seconds = Some(b.upload_seconds);
+            record.bytes_uploaded = Some(b.bytes_uploaded);
+            record.upload_gb_per_s = Some(b.bytes_uploaded as f64 / gpu_seconds / 1e9);
+            // Jobs' times can overlap a little on a device that runs passes side by side.
+            record.gpu_busy_fraction = Some((b.gpu_busy_seconds / gpu_seconds).clamp(0.0, 1.0));
+            record.gpu_busy_from =
+                Some(if b.busy_from_timestamps { "timestamps" } else { "dispatch wall times" });
+            record.host_wait_seconds = Some(b.wait_seconds);
+            record.jobs = Some(b.jobs);
+            record.dispatches = Some(b.dispatches);
+            record.most_in_flight = Some(b.most_in_flight);
+            record.ring = Some(b.ring);
+        }
         if !a.no_cpu {
             let pool = crate::util::pool(a.threads)?;
             let engine = TaskEngine::best_for(n);
@@ -211,6 +260,29 @@ mod bench {
                 );
             }
             outln!("{line}")?;
+            if let (Some(seal), Some(prep), Some(bytes), Some(rate), Some(busy), Some(from), Some(wait)) = (
+                self.sealing_cpu_seconds,
+                self.upload_prep_seconds,
+                self.bytes_uploaded,
+                self.upload_gb_per_s,
+                self.gpu_busy_fraction,
+                self.gpu_busy_from,
+                self.host_wait_seconds,
+            ) {
+                outln!(
+                    "  where the time went: sealing {} CPU-s; {} bytes uploaded ({} GB/s over the run; {} s preparing them); GPU busy {}% of the run ({from}); sealing workers waited {} s for the GPU; {} jobs, {} dispatches, up to {} of {} ring slots in flight",
+                    number(seal),
+                    number(bytes as f64),
+                    number(rate),
+                    number(prep),
+                    number(100.0 * busy),
+                    number(wait),
+                    self.jobs.unwrap_or(0),
+                    self.dispatches.unwrap_or(0),
+                    self.most_in_flight.unwrap_or(0),
+                    self.ring.unwrap_or(0)
+                )?;
+            }
             Ok(())
         }
     }

@@ -251,6 +251,34 @@ fn the_bench_compares_the_gpu_with_the_cpu() {
     assert!(busy > 0.0 && busy <= 2.0 * wall * 1.000_001, "{r}");
 }
 
+/// Issue 50 §5: the bench says where the GPU run's time went (the join kernel), figures that
+/// agree with each other; the search kernel leaves them null.
+#[cfg(feature = "gpu")]
+#[test]
+fn the_bench_says_where_the_time_goes() {
+    if !has_adapter() {
+        return;
+    }
+    let r = json(&["gpu", "--bench", "12", "--tasks", "12", "--seed", "3", "--no-cpu", "--json"]);
+    let f = |k: &str| r[k].as_f64().unwrap_or_else(|| panic!("{k}: {r}"));
+    let u = |k: &str| r[k].as_u64().unwrap_or_else(|| panic!("{k}: {r}"));
+    assert!(u("bytes_uploaded") > 0, "{r}");
+    let rate = u("bytes_uploaded") as f64 / f("gpu_seconds") / 1e9;
+    assert!((f("upload_gb_per_s") - rate).abs() <= 1e-9 * rate.max(1.0), "{r}");
+    assert!((0.0..=1.0).contains(&f("gpu_busy_fraction")), "{r}");
+    assert!(["timestamps", "dispatch wall times"].contains(&r["gpu_busy_from"].as_str().unwrap()), "{r}");
+    for k in ["sealing_cpu_seconds", "upload_prep_seconds", "host_wait_seconds"] {
+        assert!(f(k) >= 0.0, "{k}: {r}");
+    }
+    assert!(u("jobs") >= 1 && u("dispatches") >= u("jobs"), "{r}");
+    assert!(u("most_in_flight") >= 1 && u("most_in_flight") <= u("ring"), "{r}");
+    let text = damier().args(["gpu", "--bench", "12", "--tasks", "4", "--no-cpu"]).output().unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("where the time went: sealing") && text.contains("bytes uploaded"), "{text}");
+    let r = json(&["gpu", "--bench", "12", "--tasks", "4", "--no-cpu", "--gpu-kernel", "search", "--json"]);
+    assert!(r["bytes_uploaded"].is_null() && r["gpu_busy_fraction"].is_null(), "{r}");
+}
+
 /// `queens estimate --device gpu`: the sample counted on the GPU, the projection in GPU hours,
 /// its solutions bracketing q(n) as the CPU's estimate does.
 #[cfg(feature = "gpu")]

@@ -269,6 +269,7 @@ mod imp {
             slots: g.gpu_slots,
             budget: g.gpu_budget,
             dispatch_ms: None,
+            ring: None,
             kernel: match kernel {
                 Kernel::Search => damier_gpu::GpuKernel::Search,
                 Kernel::Join => damier_gpu::GpuKernel::Join,
