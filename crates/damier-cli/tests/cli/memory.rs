@@ -110,3 +110,27 @@ fn every_other_reader_stops_at_its_cap() {
     );
     refused(&limited(&["queens", "sum"], zeros()), "queens sum < /dev/zero", "stdin: larger than 256 MiB");
 }
+
+/// Issue 49: a count journal on a device was read up to the journal's own bound, 2 GiB, before
+/// it was refused. Now anything but a regular file is refused before a byte is read, by every
+/// command that reads or continues a journal (under the 1 GiB limit, a read of the bound would
+/// abort).
+#[test]
+fn count_journals_that_are_not_files_are_refused_unread() {
+    let says = "journal /dev/zero is a character device, not a regular file";
+    for args in [
+        &["queens", "journal", "/dev/zero"][..],
+        &["queens", "journal", "/dev/zero", "--json"],
+        &["queens", "count", "8", "--journal", "/dev/zero"],
+        &["queens", "count", "8", "--journal", "/dev/zero", "--share", "1/2"],
+    ] {
+        refused(&limited(args, Stdio::null()), &args.join(" "), says);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().to_str().unwrap();
+    refused(
+        &limited(&["queens", "journal", folder], Stdio::null()),
+        "a folder",
+        "is a folder, not a regular file",
+    );
+}

@@ -188,6 +188,23 @@ fn killed_jobs_leave_no_folder_behind() {
     server.stop();
 }
 
+/// Issue 49: `damier serve --journal /dev/zero` read 2 GiB into the server at every `POST
+/// /api/live/journal`. The journal's reader refuses anything but a regular file before a byte
+/// is read: each request is answered 503 and the server's peak memory stays small.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_journal_on_a_device_is_refused_unread() {
+    let server = Server::start(&["--journal", "/dev/zero"], &[]);
+    for _ in 0..5 {
+        let (status, body) = post(&server.addr, "/api/live/journal", "{}");
+        assert_eq!(status, 503, "{body}");
+        assert!(body.contains("cannot be read"), "{body}");
+    }
+    let peak = server.peak_rss_kib();
+    assert!(peak < 128 * 1024, "the server's peak RSS is {} MiB", peak / 1024);
+    server.stop();
+}
+
 /// Opens `k` connections to `addr` that send the start of a request's headers and then one
 /// byte a second; answers how many the server closed within `within`.
 fn trickling_clients(addr: &str, k: usize, within: Duration) -> usize {

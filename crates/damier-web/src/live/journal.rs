@@ -1,7 +1,9 @@
 //! The read-only view of a long count's journal (`/count`): the file is the one named on the
 //! server's command line (`damier serve --journal FILE`), never a path from a request; it is
 //! only ever opened for reading, by the library's journal reader, which drops a torn tail (a
-//! count still writing) and checks every record's checksum.
+//! count still writing) and checks every record's checksum. That reader refuses anything but
+//! a regular file of at most [`journal::MAX_BYTES`] before it reads a byte, so a journal
+//! named on a device (`--journal /dev/zero`) costs a request nothing.
 //!
 //! `POST /api/live/journal` with `{}` answers the progress: tasks done and left, the running
 //! total, the rate and ETA over the count's sessions, and the per-task times of the latest

@@ -80,8 +80,18 @@ impl JournalDevice {
     }
 }
 
-/// Largest journal read: 10 million tasks (n = 27) at under 80 bytes a record, with room.
-const MAX_BYTES: u64 = 2 << 30;
+/// Largest journal read or continued, 2 GiB. The largest task list, n = 28
+/// ([`super::tasks::MAX_TASK_N`]), has 20 060 016 tasks; a task line is at most
+/// [`MAX_TASK_LINE`] = 93 bytes (every field at its widest: about 65 in a real count of 28), so
+/// a journal of the whole count takes at most 1.87 GB (1.30 GB at 65 bytes a line), and the
+/// 0.28 GB left hold the header and some 5 million session lines of at most 51 bytes. A file
+/// beyond it is refused before a byte is read, and so is anything but a regular file (a
+/// device such as `/dev/zero` never ends; a pipe would block the reader).
+pub const MAX_BYTES: u64 = 2 << 30;
+
+/// Longest task line: `T`, five tabs, the index (a `u32`: 10 digits), the count, the worker
+/// microseconds and the time (`u64`s: 20 digits each), the 16-digit checksum, a newline.
+pub const MAX_TASK_LINE: u64 = 1 + 5 + 10 + 3 * 20 + 16 + 1;
 
 /// What a journal is for: a run may only continue a journal with the same header.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -279,11 +289,70 @@ pub enum JournalError {
         found: u32,
     },
     /// The file is too large to be a journal.
-    #[error("journal {path} is larger than {} MiB", MAX_BYTES >> 20)]
+    #[error(
+        "journal {path} is {len} bytes, more than any journal takes ({MAX_BYTES} bytes: every task of n = 28 at the longest record, with room)"
+    )]
     TooLarge {
         /// The journal's path.
         path: PathBuf,
+        /// Its length (at least, for a file still growing).
+        len: u64,
     },
+    /// Not a regular file: a device (`/dev/zero` never ends), a pipe, a folder.
+    #[error("journal {path} is {what}, not a regular file: a journal is a file a count writes")]
+    NotAFile {
+        /// The journal's path.
+        path: PathBuf,
+        /// What it is instead ("a character device", "a pipe", ...).
+        what: &'static str,
+    },
+}
+
+/// What a file that is not a regular file is, for [`JournalError::NotAFile`].
+fn kind_of(file_type: std::fs::FileType) -> &'static str {
+    if file_type.is_dir() {
+        return "a folder";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+        if file_type.is_fifo() {
+            return "a pipe";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    "something else"
+}
+
+/// Opens the journal at `path` with `options` and checks it before a byte is read: a regular
+/// file of at most [`MAX_BYTES`]. (The reads that follow still stop past [`MAX_BYTES`]: the
+/// file may grow meanwhile.)
+fn open_checked(path: &Path, options: &mut OpenOptions) -> Result<File, JournalError> {
+    let io = |source| JournalError::Io { path: path.to_path_buf(), source };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // A pipe opened for reading waits for a writer: opened without waiting, it is refused
+        // below. (A regular file ignores the flag.)
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    if !meta.is_file() {
+        return Err(JournalError::NotAFile { path: path.to_path_buf(), what: kind_of(meta.file_type()) });
+    }
+    if meta.len() > MAX_BYTES {
+        return Err(JournalError::TooLarge { path: path.to_path_buf(), len: meta.len() });
+    }
+    Ok(file)
 }
 
 /// One finished task as recorded.
@@ -414,18 +483,20 @@ impl Line {
     }
 }
 
-/// Reads a journal (any header), dropping a torn tail.
+/// Reads a journal (any header), dropping a torn tail. Anything but a regular file of at most
+/// [`MAX_BYTES`] is refused before a byte is read.
 pub fn read(path: &Path) -> Result<JournalContents, JournalError> {
     let io = |source| JournalError::Io { path: path.to_path_buf(), source };
     let mut bytes = Vec::new();
-    File::open(path).map_err(io)?.take(MAX_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
+    let file = open_checked(path, OpenOptions::new().read(true))?;
+    file.take(MAX_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
     parse(path, &bytes)?.ok_or_else(|| JournalError::NotAJournal { path: path.to_path_buf() })
 }
 
 /// Parses a journal's bytes; `None` when not even the header line is complete.
 fn parse(path: &Path, bytes: &[u8]) -> Result<Option<JournalContents>, JournalError> {
     if bytes.len() as u64 > MAX_BYTES {
-        return Err(JournalError::TooLarge { path: path.to_path_buf() });
+        return Err(JournalError::TooLarge { path: path.to_path_buf(), len: bytes.len() as u64 });
     }
     let not_a_journal = || JournalError::NotAJournal { path: path.to_path_buf() };
     let Some(end) = bytes.iter().position(|&b| b == b'\n') else {
@@ -529,7 +600,7 @@ impl Journal {
     ) -> Result<(Journal, JournalContents), JournalError> {
         let io = |source| JournalError::Io { path: path.to_path_buf(), source };
         let mut file =
-            OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path).map_err(io)?;
+            open_checked(path, OpenOptions::new().read(true).write(true).create(true).truncate(false))?;
         match file.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
@@ -901,6 +972,76 @@ mod tests {
         ));
         std::fs::create_dir_all(&dir).unwrap();
         TempDir(dir)
+    }
+
+    /// The bound holds the largest real journal: every task of n = 28 at the longest task line,
+    /// its header and a million sessions at the longest session line.
+    #[test]
+    fn the_byte_bound_holds_a_whole_count_of_28() {
+        let widest = TaskRecord { index: u32::MAX, count: u64::MAX, micros: u64::MAX, unix_ms: u64::MAX };
+        assert_eq!(Line::Task(widest).encode(u64::MAX).len() as u64, MAX_TASK_LINE);
+        let session = Line::Session { unix_ms: u64::MAX, threads: u32::MAX }.encode(u64::MAX).len() as u64;
+        assert_eq!(session, 51);
+        // Tasks of 28: the column sets of 14 of 28, a set and its mirror image once.
+        let (sets, own_mirror) = ((15..=28u64).product::<u64>() / (1..=14u64).product::<u64>(), 3_432);
+        let tasks = (sets + own_mirror) / 2;
+        assert_eq!(tasks, 20_060_016);
+        assert_eq!(super::super::tasks::MAX_TASK_N, 28);
+        let list = TaskList::new(9).unwrap();
+        let mut h = JournalHeader::new(&list, Share::WHOLE, TaskEngine::Backtrack);
+        h.n = 28;
+        h.tasks = u32::MAX;
+        let needed = h.line().len() as u64 + tasks * MAX_TASK_LINE + 1_000_000 * session;
+        assert!(needed < MAX_BYTES, "{needed} > {MAX_BYTES}");
+    }
+
+    /// Issue 49: `serve --journal /dev/zero` read 2 GiB at every request. Anything but a
+    /// regular file is refused before a byte is read (a pipe without waiting for a writer), and
+    /// a file over the bound from its length.
+    #[test]
+    fn devices_pipes_folders_and_oversized_files_are_refused_unread() {
+        let (_, h) = header(9, Share::WHOLE);
+        let not_a_file = |r: Result<(), JournalError>, what: &str| match r {
+            Err(JournalError::NotAFile { what: w, .. }) => assert_eq!(w, what),
+            other => panic!("{what}: {other:?}"),
+        };
+        #[cfg(unix)]
+        {
+            let dev = Path::new("/dev/zero");
+            not_a_file(read(dev).map(drop), "a character device");
+            not_a_file(Journal::open(dev, &h, 1).map(drop), "a character device");
+            let e = read(dev).unwrap_err().to_string();
+            assert_eq!(
+                e,
+                "journal /dev/zero is a character device, not a regular file: a journal is a file a count writes"
+            );
+        }
+        let dir = tempfile_dir();
+        not_a_file(read(&dir.0).map(drop), "a folder");
+        #[cfg(unix)]
+        {
+            let fifo = dir.join("fifo");
+            let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+            // SAFETY: a valid C string; mkfifo only creates the node.
+            assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+            // No writer ever comes: a reader that waited for one would never answer.
+            let (tx, rx) = std::sync::mpsc::channel();
+            let (f1, f2) = (fifo.clone(), fifo.clone());
+            let hh = h.clone();
+            std::thread::spawn(move || {
+                let _ = tx.send((read(&f1).map(drop), Journal::open(&f2, &hh, 1).map(drop)));
+            });
+            let (r, o) = rx.recv_timeout(Duration::from_secs(20)).expect("a pipe blocked the reader");
+            not_a_file(r, "a pipe");
+            not_a_file(o, "a pipe");
+        }
+        // A sparse file one byte over the bound: refused from its length, nothing read.
+        let big = dir.join("big");
+        File::create(&big).unwrap().set_len(MAX_BYTES + 1).unwrap();
+        for e in [read(&big).unwrap_err(), Journal::open(&big, &h, 1).unwrap_err()] {
+            assert!(matches!(e, JournalError::TooLarge { len, .. } if len == MAX_BYTES + 1), "{e:?}");
+        }
+        assert_eq!(std::fs::metadata(&big).unwrap().len(), MAX_BYTES + 1, "left as it was");
     }
 
     /// A journal written before headers recorded the device (the first version, as a GPU
