@@ -22,6 +22,7 @@ mod cli {
     mod memory;
     mod open_term;
     mod outputs;
+    mod pipes;
     mod play;
     mod queens;
     mod speed;

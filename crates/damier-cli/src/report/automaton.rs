@@ -18,7 +18,6 @@ fn show(v: Option<f64>) -> String {
 impl Report for RunRecord {
     fn print_text(&self) -> anyhow::Result<()> {
         if let Some(p) = self.placement.as_ref().filter(|_| self.solved) {
-            let cols: Vec<String> = p.one_based().iter().map(u64::to_string).collect();
             outln!(
                 "solved at step {} after {} moves ({}absorbing), {} s",
                 self.steps,
@@ -26,7 +25,8 @@ impl Report for RunRecord {
                 if self.absorbing { "" } else { "not yet " },
                 crate::util::number(self.seconds)
             )?;
-            outln!("placement (1-based column per row): {}", cols.join(" "))?;
+            // The placement as every command writes it, which `queens check` reads back.
+            outln!("solution S = {p}")?;
         } else {
             outln!(
                 "no solution within {} steps ({} moves), {} s",

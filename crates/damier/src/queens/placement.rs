@@ -81,8 +81,11 @@ pub enum PlacementError {
     /// More rows than [`Placement::MAX_N`].
     #[error("placement of {0} rows is too large: at most {max} rows", max = Placement::MAX_N)]
     TooLarge(usize),
-    /// A JSON answer without any `columns` list (the answer for an n without solution).
-    #[error("no placement in the JSON (no \"columns\" list: did the command find no solution?)")]
+    /// A JSON answer without any `columns` or `placement` list (the answer for an n without
+    /// solution, a run that found none).
+    #[error(
+        "no placement in the JSON (no \"columns\" or \"placement\" list: did the command find no solution?)"
+    )]
     NoneInJson,
 }
 

@@ -1,10 +1,13 @@
 //! `damier walk replay`: a move string played from the bottom-left cell, given as an argument
-//! or read from a file or stdin (a path `walk solve --out` wrote, millions of moves).
+//! or read from a file or stdin: a path `walk solve --out` wrote (millions of moves, streamed),
+//! or what `walk solve` prints, as text or `--json`, and the files of `walk export` (issue 52
+//! §4: every output is the next command's input).
 
-use std::io::Read;
+use std::io::{BufRead, Read};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use damier::board::Size;
 use damier::walk::path::{self, Move, ReplayRecord, Replayer};
 use damier::walk::{self, WalkError, picture};
 
@@ -20,11 +23,12 @@ pub struct ReplayArgs {
     /// Columns (C), at least 1.
     cols: usize,
     /// Moves: N, S, E, W (O accepted for W), either case; spaces and line breaks ignored.
-    /// `-` reads them from stdin.
+    /// `-` reads them from stdin, as --from does.
     #[arg(required_unless_present = "from", conflicts_with = "from")]
     moves: Option<String>,
-    /// Read the moves from this file (`-`: stdin), as `walk solve --out` writes them; any
-    /// length, replayed as it is read.
+    /// Read the moves from this file (`-`: stdin): the path `walk solve --out` writes (any
+    /// length, replayed as it is read), or what `walk solve` prints (text or --json) and the
+    /// files of `walk export` (their path, on the board size they name).
     #[arg(long, value_name = "FILE")]
     from: Option<InputFile>,
     /// Also print the final board ('#' black, '_' white, top row first).
@@ -57,14 +61,15 @@ pub(super) fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
         _ => Some(input::Source::Stdin),
     };
     if let Some(source) = source {
+        let name = source.name();
         match source {
-            input::Source::Stdin => play_stream(std::io::stdin().lock(), &mut replayer),
+            input::Source::Stdin => play_input(std::io::stdin().lock(), &name, board, &mut replayer),
             input::Source::File(p) => {
                 let file = std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?;
-                play_stream(file, &mut replayer)
+                play_input(file, &name, board, &mut replayer)
             }
         }
-        .with_context(|| source.name())?;
+        .with_context(|| name)?;
     }
     let moves = replayer.moves();
     let r = replayer.finish();
@@ -74,11 +79,109 @@ pub(super) fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     Ok(code)
 }
 
+/// The most bytes of `walk solve`'s text or JSON read back (a bare list of moves, what `walk
+/// solve --out` writes, is streamed at any length): `walk solve` prints a path and a picture
+/// for at most `walk::MAX_CELLS` (2^24) cells, well within it.
+const SOLVE_OUTPUT_MAX_BYTES: u64 = 256 << 20;
+
+/// Plays what `reader` holds: bare moves (streamed), or, when it starts with `{`, `#` or a
+/// digit, what `walk solve` prints (text, `--json`) or a `walk export` file: its path, on a
+/// board of the size it names.
+fn play_input(reader: impl Read, name: &str, board: Size, replayer: &mut Replayer) -> anyhow::Result<()> {
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, reader);
+    let mut skipped = 0usize; // leading whitespace, counted in the positions of bad moves
+    let first = loop {
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e.into()),
+        };
+        if buf.is_empty() {
+            return Ok(()); // no moves
+        }
+        let blank = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        let first = buf.get(blank).copied();
+        reader.consume(blank);
+        skipped += blank;
+        if let Some(first) = first {
+            break first;
+        }
+    };
+    if matches!(first, b'{' | b'#' | b'0'..=b'9') {
+        let bytes = input::read_from(reader, name, SOLVE_OUTPUT_MAX_BYTES, "a walk solution")?;
+        let path = solution_path(&String::from_utf8_lossy(&bytes), board)?;
+        play_stream(path.as_bytes(), replayer, 0)
+    } else {
+        play_stream(reader, replayer, skipped)
+    }
+}
+
+/// The path in `walk solve`'s text or JSON, or a `walk export` file, checked to be of `board`'s
+/// size when it names one.
+fn solution_path(text: &str, board: Size) -> anyhow::Result<String> {
+    let same_size = |rows: u64, cols: u64, said: &str| {
+        anyhow::ensure!(
+            (rows, cols) == (board.height() as u64, board.width() as u64),
+            "the path is of a {rows} x {cols} board ({said}), not {} x {}",
+            board.height(),
+            board.width()
+        );
+        Ok(())
+    };
+    let several =
+        "the input holds several paths (walk solve --all): replay one, as walk replay ROWS COLS MOVES";
+    if text.starts_with('{') {
+        let v: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| anyhow::anyhow!("not the JSON of walk solve: {e}"))?;
+        if let (Some(rows), Some(cols)) = (v["rows"].as_u64(), v["cols"].as_u64()) {
+            same_size(rows, cols, "its rows and cols")?;
+        }
+        anyhow::ensure!(v.get("all").is_none(), "{several}");
+        return match (v["path"].as_str(), v["out"].as_str()) {
+            (Some(path), _) => Ok(path.to_string()),
+            (None, Some(file)) => {
+                anyhow::bail!("the JSON holds no path: replay the file it names, --from {file}")
+            }
+            (None, None) => {
+                anyhow::bail!("the JSON holds no path (key \"path\"), as walk solve --json prints it")
+            }
+        };
+    }
+    let mut lines = text.lines();
+    if let Some((rows, cols)) = lines.clone().next().and_then(size_named) {
+        same_size(rows, cols, "its first line")?;
+    }
+    let header = |l: &str| l.starts_with("path:") || l.starts_with("# path");
+    let mut paths = Vec::new();
+    while let Some(line) = lines.next() {
+        if header(line.trim_start()) {
+            paths.push(lines.next().unwrap_or("").to_string());
+        }
+    }
+    match paths.len() {
+        0 => anyhow::bail!(
+            "no path in the input: moves (N, S, E, W), or what walk solve prints (its path under a line \"path: ...\")"
+        ),
+        1 => Ok(paths.pop().expect("one path")),
+        _ => anyhow::bail!("{several}"),
+    }
+}
+
+/// The board size a first line names: `4 x 5` in `4 x 5: 16 solutions` or `# damier walk: 4 x 5
+/// board`.
+fn size_named(line: &str) -> Option<(u64, u64)> {
+    let (left, right) = line.split_once(" x ")?;
+    let rows = left.rsplit(|c: char| !c.is_ascii_digit()).next()?.parse().ok()?;
+    let cols = right.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()?;
+    Some((rows, cols))
+}
+
 /// Plays the moves read from `reader` a chunk at a time (Ctrl-C heard between chunks): ASCII
-/// whitespace is skipped, anything but a move letter is an error at its 1-based character.
-fn play_stream(mut reader: impl Read, replayer: &mut Replayer) -> anyhow::Result<()> {
+/// whitespace is skipped, anything but a move letter is an error at its 1-based character
+/// (`start` characters came before the reader's first).
+fn play_stream(mut reader: impl Read, replayer: &mut Replayer, start: usize) -> anyhow::Result<()> {
     let mut chunk = vec![0u8; 1 << 20];
-    let mut position = 0usize; // characters read so far
+    let mut position = start; // characters read so far
     loop {
         interrupt::check()?;
         let n = match reader.read(&mut chunk) {

@@ -26,8 +26,9 @@ pub struct SolveArgs {
     /// (Lights Out's limits), refused before the solve.
     #[arg(long, conflicts_with = "out")]
     all: bool,
-    /// Write the path (one line of moves) to this file instead of printing it and the picture;
-    /// boards up to 2^30 cells (use --method poly beyond 4096 cells across).
+    /// Write the path (one line of moves) to this file instead of printing it and the picture
+    /// (`-`: the path alone on stdout); boards up to 2^30 cells (use --method poly beyond 4096
+    /// cells across).
     #[arg(long, value_name = "FILE")]
     out: Option<OutputPath>,
     /// Write the activation set (landed on an odd number of times = 1) to this file: `.pbm`
@@ -41,6 +42,12 @@ pub struct SolveArgs {
 }
 
 pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
+    // `--out -`: the path is stdout's only content, as `walk replay - ` reads it.
+    let path_to_stdout = a.out.as_deref().is_some_and(|p| p == std::path::Path::new("-"));
+    anyhow::ensure!(
+        !(path_to_stdout && a.json),
+        "--out - writes the path alone on standard output: it takes no --json"
+    );
     let limit = if a.out.is_some() { walk::MAX_CELLS_PATH_TO_FILE } else { walk::MAX_CELLS };
     let board = walk::board_size_with_limit(a.rows, a.cols, limit)?;
     if let Some(p) = &a.pattern {
@@ -57,15 +64,23 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
     if let Some(p) = &a.pattern {
         board_io::write(p, &sols.particular)?;
     }
+    // A path to a file can be a gigabyte: Ctrl-C is heard between chunks.
+    let write_path = |w: &mut dyn Write| -> anyhow::Result<()> {
+        for chunk in path.as_bytes().chunks(1 << 22) {
+            interrupt::check()?;
+            w.write_all(chunk)?;
+        }
+        Ok(w.write_all(b"\n")?)
+    };
+    if path_to_stdout {
+        drop(progress);
+        let mut out = output::stdout();
+        write_path(&mut out)?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Some(f) = &a.out {
-        output::write_file(f, output::Durability::Renamed, |w| {
-            // A path to a file can be a gigabyte: Ctrl-C is heard between chunks.
-            for chunk in path.as_bytes().chunks(1 << 22) {
-                interrupt::check()?;
-                w.write_all(chunk)?;
-            }
-            Ok(w.write_all(b"\n")?)
-        })?;
+        output::write_file(f, output::Durability::Renamed, |w| write_path(w))?;
     }
     let to_screen = a.out.is_none();
     let all = if a.all {

@@ -232,7 +232,8 @@ fn json_witness(_: &str) -> Option<Vec<String>> {
 impl Placement {
     /// Every placement in what the tool prints, its JSON included ([`Placement::parse_all`]
     /// for text): every `columns` list and every list of `solutions` in a JSON answer of
-    /// `damier queens first|list|solve --json` (1-based columns). What `damier queens check`
+    /// `damier queens first|list|solve --json`, and the `placement` of `damier automaton run
+    /// --json` (1-based columns). What `damier queens check`
     /// reads. A JSON array of plain numbers (`[1, 5, 8, 6, 3, 7, 2, 4]`) is read as text: one
     /// bracketed placement.
     ///
@@ -248,7 +249,8 @@ impl Placement {
     }
 }
 
-/// The placements of a JSON answer: every `columns` list and every list of `solutions`;
+/// The placements of a JSON answer: every `columns` (or `placement`) list and every list of
+/// `solutions`;
 /// `None` when the text is not JSON or holds no object (plain arrays are text's brackets).
 #[cfg(feature = "serde")]
 fn json_placements(text: &str) -> Option<Result<Vec<Placement>, PlacementError>> {
@@ -273,7 +275,8 @@ fn json_placements(text: &str) -> Option<Result<Vec<Placement>, PlacementError>>
                 object
             }
             Value::Object(map) => {
-                found.extend(map.get("columns").and_then(columns));
+                // `placement`: the solution of `automaton run --json`.
+                found.extend(map.get("columns").or_else(|| map.get("placement")).and_then(columns));
                 if let Some(list) = map.get("solutions").and_then(Value::as_array) {
                     found.extend(list.iter().filter_map(columns));
                 }
@@ -307,6 +310,9 @@ mod tests {
         assert_eq!(Placement::read_all(list).unwrap().len(), 2);
         let nested = r#"[{"columns": [1, 5, 8, 6, 3, 7, 2, 4]}, {"columns": [2, 4, 1, 3]}]"#;
         assert_eq!(Placement::read_all(nested).unwrap()[0], eight);
+        // `automaton run --json` (issue 52 §4).
+        let run = r#"{"model": "pair", "n": 8, "solved": true, "placement": [1, 5, 8, 6, 3, 7, 2, 4]}"#;
+        assert_eq!(Placement::read_all(run).unwrap(), std::slice::from_ref(&eight));
         let none = r#"{"columns": null, "method": "construct", "n": 3}"#;
         assert_eq!(Placement::read_all(none), Err(PlacementError::NoneInJson));
         assert!(matches!(
