@@ -1,8 +1,5 @@
 //! `damier serve`: the API against the router, and the pages in a real (headless) browser.
 
-#[path = "common/skip.rs"]
-mod skip;
-
 #[path = "web/api.rs"]
 mod api;
 
