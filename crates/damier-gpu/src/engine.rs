@@ -176,10 +176,31 @@ impl Gpu {
             compilation_options: Default::default(),
             cache: None,
         });
-        let join_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("queens join kernel"),
-            source: wgpu::ShaderSource::Wgsl(crate::join::JOIN_KERNEL.into()),
-        });
+        // PERF: the join kernel without the checks naga would add (a counter on every loop,
+        // a clamp on every index, a test on every division: about 6 instructions a loop
+        // iteration of its inner loops).
+        let trusted = wgpu::ShaderRuntimeChecks {
+            bounds_checks: false,
+            force_loop_bounding: false,
+            int_div_checks: false,
+            ..wgpu::ShaderRuntimeChecks::checked()
+        };
+        // SAFETY: every loop of join.wgsl ends (the pair search after at most 40 steps, the
+        // others after `params.chunks` or a pair's `tail_len` steps, each counted: a loop the
+        // driver cuts short still raises the fault bit); every index is in its binding, as the
+        // host checks before each upload (`join::check_group`: a pair's rows, queries and
+        // tail inside the batch's, the pair count the group's, the chunks the rows' per
+        // block) and the kernel reads pairs below `pair_count` only; every division is by a
+        // constant or by a pair's units per query, taken only when the pair has units.
+        let join_module = unsafe {
+            device.create_shader_module_trusted(
+                wgpu::ShaderModuleDescriptor {
+                    label: Some("queens join kernel"),
+                    source: wgpu::ShaderSource::Wgsl(crate::join::JOIN_KERNEL.into()),
+                },
+                trusted,
+            )
+        };
         let join_pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some("queens join kernel"),
             layout: None,

@@ -68,6 +68,10 @@ struct Control {
 @group(0) @binding(4) var<storage, read> pairs: array<Pair>;
 @group(0) @binding(5) var<storage, read_write> control: Control;
 
+// The tile's pair, found once by the workgroup's first invocation (NO_PAIR: its search failed).
+var<workgroup> tile_pair: u32;
+const NO_PAIR: u32 = 0xffffffffu;
+
 var<workgroup> group_sum: atomic<u32>;
 var<workgroup> group_units: atomic<u32>;
 var<workgroup> group_fault: atomic<u32>;
@@ -80,23 +84,33 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         return;
     }
     var fault = 0u;
-    // The tile's pair: the first whose running sum of tiles passes the tile.
-    var lo = 0u;
-    var hi = params.pair_count;
-    var steps = 0u;
-    loop {
-        if (lo >= hi || steps == 40u) {
-            break;
+    // The tile's pair: the first whose running sum of tiles passes the tile, found once for
+    // the workgroup (PERF: not by each of its 64 invocations).
+    if (lid == 0u) {
+        var lo = 0u;
+        var hi = params.pair_count;
+        var steps = 0u;
+        loop {
+            if (lo >= hi || steps == 40u) {
+                break;
+            }
+            steps += 1u;
+            let mid = (lo + hi) / 2u;
+            if (pairs[mid].tiles_end > tile) {
+                hi = mid;
+            } else {
+                lo = mid + 1u;
+            }
         }
-        steps += 1u;
-        let mid = (lo + hi) / 2u;
-        if (pairs[mid].tiles_end > tile) {
-            hi = mid;
+        if (lo != hi || lo >= params.pair_count) {
+            tile_pair = NO_PAIR;
         } else {
-            lo = mid + 1u;
+            tile_pair = lo;
         }
     }
-    if (lo != hi || lo >= params.pair_count) {
+    // A barrier, and the same value in every invocation (the barrier below stays uniform).
+    let lo = workgroupUniformLoad(&tile_pair);
+    if (lo == NO_PAIR) {
         fault |= FAULT_CUT;
     } else {
         let p = pairs[lo];
