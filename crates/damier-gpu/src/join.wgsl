@@ -11,11 +11,14 @@
 // 11 row reads of 64 bytes or 11 tail keys) and a dispatch runs the tiles it is given.
 //
 // Counts: a unit's matches (at most 512) shifted by its weight (at most 6), summed in the
-// workgroup (below 2^21), then added to a u32 pair with a carry; an overflow of the pair sets
-// a fault bit. Every loop counts its iterations and a loop the driver cut short sets another
+// workgroup (below 2^21), then added to a u32 pair with a carry, one of SUM_SLOTS pairs chosen
+// by the tile (PERF: the workgroups of a dispatch add into 32 words, not all into one); an
+// overflow of a pair sets a fault bit. The host adds the slots. Every loop counts its iterations and a loop the driver cut short sets another
 // (lavapipe ends long loops silently); the host also checks the units done.
 
 const WG: u32 = 64u;
+// Partial sums of a dispatch (a power of two; the host reads as many).
+const SUM_SLOTS: u32 = 32u;
 const FAULT_CUT: u32 = 1u;
 const FAULT_OVERFLOW: u32 = 2u;
 // Bits of a query's high word below its weight exponent (key bits 32..59).
@@ -66,7 +69,7 @@ struct Control {
 @group(0) @binding(2) var<storage, read> queries: array<vec2<u32>>;
 @group(0) @binding(3) var<storage, read> tails: array<vec2<u32>>;
 @group(0) @binding(4) var<storage, read> pairs: array<Pair>;
-@group(0) @binding(5) var<storage, read_write> control: Control;
+@group(0) @binding(5) var<storage, read_write> control: array<Control, SUM_SLOTS>;
 
 // The tile's pair, found once by the workgroup's first invocation (NO_PAIR: its search failed).
 var<workgroup> tile_pair: u32;
@@ -173,18 +176,19 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }
     workgroupBarrier();
     if (lid == 0u) {
+        let c = tile & (SUM_SLOTS - 1u);
         var f = atomicLoad(&group_fault);
         let s = atomicLoad(&group_sum);
-        let old = atomicAdd(&control.lo, s);
+        let old = atomicAdd(&control[c].lo, s);
         if (old + s < old) {
-            let old_hi = atomicAdd(&control.hi, 1u);
+            let old_hi = atomicAdd(&control[c].hi, 1u);
             if (old_hi == 0xffffffffu) {
                 f |= FAULT_OVERFLOW;
             }
         }
-        atomicAdd(&control.units, atomicLoad(&group_units));
+        atomicAdd(&control[c].units, atomicLoad(&group_units));
         if (f != 0u) {
-            atomicOr(&control.fault, f);
+            atomicOr(&control[c].fault, f);
         }
     }
 }

@@ -9,7 +9,7 @@
 //! the oldest job in flight, checks each finished job (fault bits, units done) and answers
 //! its worker. As many jobs are in flight as workers hold slots.
 //!
-//! Every dispatch of a job has its own 256-byte *record* in the slot's parameter and state
+//! Every dispatch of a job has its own 512-byte *record* in the slot's parameter and state
 //! buffers, bound at that offset by the record's bind group (made with the slot's buffers),
 //! so the kernel and its checks are the same as for one dispatch at a time.
 //!
@@ -32,13 +32,17 @@ use crate::error::GpuError;
 /// Ctrl-C within about this many dispatches (of about 50 ms each).
 pub(crate) const JOB_DISPATCHES: usize = 8;
 
-/// Bytes of one dispatch's record in the parameter and state buffers: the largest offset
-/// alignment of a binding that wgpu allows (so a multiple of every adapter's).
-const RECORD: u64 = 256;
+/// Partial sums of a dispatch: the kernel's `SUM_SLOTS` (each a `Control` of 4 words).
+const SUM_SLOTS: usize = 32;
 
-/// Bytes of the kernel's `Params` and `Control` as bound.
+/// Bytes of one dispatch's record in the parameter and state buffers: a multiple of the
+/// largest offset alignment of a binding that wgpu allows (256, so of every adapter's), and
+/// room for the kernel's partial sums.
+const RECORD: u64 = 512;
+
+/// Bytes of the kernel's `Params` and its `control` array as bound.
 const PARAM_BYTES: u64 = 32;
-const STATE_BYTES: u64 = 16;
+const STATE_BYTES: u64 = 16 * SUM_SLOTS as u64;
 
 /// Where the read-back buffer holds the timestamps of a job's pass (two `u64`).
 const STAMPS_AT: u64 = JOB_DISPATCHES as u64 * RECORD;
@@ -510,10 +514,15 @@ impl Gpu {
                         let word = |at: usize| {
                             u32::from_le_bytes([view[at], view[at + 1], view[at + 2], view[at + 3]])
                         };
-                        let records: Vec<[u32; 4]> = (0..f.job.dispatches.len())
+                        // Each dispatch's partial sums: (lo, hi, fault, units) words.
+                        let records: Vec<Vec<[u32; 4]>> = (0..f.job.dispatches.len())
                             .map(|k| {
-                                let at = k * RECORD as usize;
-                                [word(at), word(at + 4), word(at + 8), word(at + 12)]
+                                (0..SUM_SLOTS)
+                                    .map(|i| {
+                                        let at = k * RECORD as usize + 16 * i;
+                                        [word(at), word(at + 4), word(at + 8), word(at + 12)]
+                                    })
+                                    .collect()
                             })
                             .collect();
                         let at = STAMPS_AT as usize;
@@ -540,7 +549,9 @@ impl Gpu {
         add_time(&self.stats.busy_ns, busy);
         self.adapt_join_budget(busy / f.job.dispatches.len().max(1) as u32);
         let mut total = 0u64;
-        for (d, [lo, hi, fault, done]) in f.job.dispatches.iter().zip(records) {
+        for (d, sums) in f.job.dispatches.iter().zip(records) {
+            let fault = sums.iter().fold(0, |f, s| f | s[2]);
+            let done: u64 = sums.iter().map(|s| u64::from(s[3])).sum();
             if fault & FAULT_CUT != 0 {
                 return Err(GpuError::LoopCut {
                     adapter: self.adapter.name.clone(),
@@ -550,15 +561,17 @@ impl Gpu {
             if fault & FAULT_OVERFLOW != 0 {
                 return Err(GpuError::Overflow { adapter: self.adapter.name.clone() });
             }
-            if u64::from(done) != d.units {
+            if done != d.units {
                 return Err(self.fault(format!(
                     "the join kernel did {done} of {} units of a dispatch (tiles {}..{})",
                     d.units, d.tiles.0, d.tiles.1
                 )));
             }
-            total = total
-                .checked_add(u64::from(hi) << 32 | u64::from(lo))
-                .ok_or(GpuError::Overflow { adapter: self.adapter.name.clone() })?;
+            for s in sums {
+                total = total
+                    .checked_add(u64::from(s[1]) << 32 | u64::from(s[0]))
+                    .ok_or(GpuError::Overflow { adapter: self.adapter.name.clone() })?;
+            }
         }
         Ok(total)
     }
