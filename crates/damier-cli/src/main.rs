@@ -22,10 +22,15 @@ fn main() -> ExitCode {
 fn run() -> anyhow::Result<ExitCode> {
     let (cli, matches) = match cmd::parse() {
         Ok(parsed) => parsed,
-        Err(err) => {
-            // clap prints help/version to stdout (exit 0) and usage errors to stderr (exit 2).
+        // A usage error goes to stderr (exit 2; a message that cannot be shown is dropped).
+        Err(err) if err.use_stderr() => {
             let _ = err.print();
-            return Ok(ExitCode::from(if err.use_stderr() { 2 } else { 0 }));
+            return Ok(ExitCode::from(util::exit::USAGE));
+        }
+        // Help and version go to stdout (exit 0); a failed write is exit 74 like any other.
+        Err(answer) => {
+            util::output::print_clap(&answer)?;
+            return Ok(ExitCode::SUCCESS);
         }
     };
     // Every file or folder the command will write is checked before any work (exit 2).

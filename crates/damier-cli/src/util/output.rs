@@ -155,6 +155,16 @@ pub fn flush_stdout() -> io::Result<()> {
     io::stdout().flush().map_err(|e| name_target(STDOUT, e))
 }
 
+/// Prints what clap answers on stdout (the help of `--help`, the version of `-V`), flushed; a
+/// failed write (a full disk, a stdout closed at the start) is a [`WriteError`] naming
+/// standard output, as every other write to stdout (exit 74; a broken pipe stays quiet).
+pub fn print_clap(answer: &clap::Error) -> io::Result<()> {
+    RawStdout::check_open()
+        .and_then(|()| answer.print())
+        .and_then(|()| io::stdout().flush())
+        .map_err(|e| name_target(STDOUT, e))
+}
+
 /// `println!` that returns `std::io::Result<()>`: use as `outln!(...)?`.
 macro_rules! outln {
     () => {

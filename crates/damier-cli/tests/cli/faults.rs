@@ -245,6 +245,26 @@ fn a_closed_stdout_fails_with_74_like_any_failed_write() {
 }
 
 #[test]
+fn help_and_version_on_a_failed_stdout_fail_with_74() {
+    // clap printed them and the run ended 0 whatever became of the text.
+    let dir = tempfile::tempdir().unwrap();
+    for args in
+        [&["--help"][..], &["queens", "count", "--help"], &["-V"], &["--version"], &["help", "queens"]]
+    {
+        let what = args.join(" ");
+        assert_fault(&with_stdout_full(args), &format!("{what} >/dev/full"), "standard output");
+        let out = with_stdout_closed(args, dir.path());
+        assert_fault(&out, &format!("{what} >&-"), "standard output");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("Bad file descriptor"), "{what}");
+        // A reader gone stays quiet (exit 0), and a stdout that works gets the text.
+        super::util::quiet_on_closed_pipe(args);
+        let out = Command::new(bin()).args(args).stdin(Stdio::null()).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{what}");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("damier"), "{what}");
+    }
+}
+
+#[test]
 fn a_full_or_closed_stderr_never_crashes_a_run() {
     let full = || std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
     // A message on stderr (no solution), progress lines, a warning: the answer is unchanged.
