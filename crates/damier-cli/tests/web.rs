@@ -15,6 +15,9 @@ mod numbers;
 #[path = "web/serve.rs"]
 mod serve;
 
+#[path = "web/stopping.rs"]
+mod stopping;
+
 #[path = "web/static_site.rs"]
 mod static_site;
 

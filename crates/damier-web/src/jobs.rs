@@ -9,8 +9,14 @@
 //!
 //! The server owns each job's private folder (0700, [`private_folder`]), where the child writes
 //! the request's input files (0600): the folder is removed when the job ends, whatever ends it
-//! (an answer, the time limit, the page gone: the [`Job`] guard's `Drop` kills the child and
-//! removes the folder once the child is gone).
+//! (an answer, the time limit, the page gone, the server stopping: the [`Job`] guard's `Drop`
+//! kills the child and removes the folder once the child is gone).
+//!
+//! A server that cannot clean up (killed by SIGKILL, or the machine stopped) still leaves
+//! nothing running: on Linux each child gets the parent-death signal (SIGKILL when the server
+//! is gone). Its folders stay; each holds a lock file ([`OWNER_FILE`]) locked by its owner for
+//! as long as it lives, and the next server removes those whose owner is gone
+//! ([`sweep_stale_folders`]).
 
 use std::process::Stdio;
 use std::time::Duration;
@@ -96,9 +102,33 @@ pub struct Runner<'a> {
 /// The prefix of a job's folder name in the system's temporary folder.
 pub const FOLDER_PREFIX: &str = "damier-job-";
 
+/// The lock file in each job folder: created (0600) and locked (`flock`, exclusive) by the
+/// folder's owner, who writes [`OWNER_MARK`] in it once locked, and holds the lock until the
+/// folder is removed. The system releases the lock when its owner dies, however it dies. (No
+/// input file starts with a dot: their names are the command's argument names.)
+pub const OWNER_FILE: &str = ".owner";
+
+/// What the owner writes in [`OWNER_FILE`] once it holds the lock.
+const OWNER_MARK: &[u8] = b"damier job folder\n";
+
+/// A job's private folder: removed (with its content) when dropped; its [`OWNER_FILE`] stays
+/// locked until then.
+pub struct JobFolder {
+    // Declared first, dropped first: the folder is gone before its lock is released.
+    dir: tempfile::TempDir,
+    _owner: std::fs::File,
+}
+
+impl JobFolder {
+    /// The folder's path.
+    pub fn path(&self) -> &std::path::Path {
+        self.dir.path()
+    }
+}
+
 /// A new private folder for one job's input files: in the system's temporary folder, readable
-/// by its owner only (0700 on Unix).
-pub fn private_folder() -> std::io::Result<tempfile::TempDir> {
+/// by its owner only (0700 on Unix), its [`OWNER_FILE`] locked.
+pub fn private_folder() -> std::io::Result<JobFolder> {
     let mut builder = tempfile::Builder::new();
     builder.prefix(FOLDER_PREFIX);
     #[cfg(unix)]
@@ -106,34 +136,109 @@ pub fn private_folder() -> std::io::Result<tempfile::TempDir> {
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o700));
     }
-    builder.tempdir()
+    let dir = builder.tempdir()?;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut owner = options.open(dir.path().join(OWNER_FILE))?;
+    owner.try_lock().map_err(std::io::Error::from)?;
+    std::io::Write::write_all(&mut owner, OWNER_MARK)?;
+    Ok(JobFolder { dir, _owner: owner })
+}
+
+/// Removes the job folders in `temp` (the system's temporary folder) left by a server (or a
+/// `damier __api` run by hand) that died without removing them: only a real folder (not a
+/// link) named [`FOLDER_PREFIX`]..., owned by this user, whose [`OWNER_FILE`] (a regular file
+/// owned by this user) holds [`OWNER_MARK`] and whose lock nobody holds, so its owner is gone.
+/// A folder without that file (being made, or another program's) is left alone. Answers how
+/// many were removed.
+pub fn sweep_stale_folders(temp: &std::path::Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(temp) else { return 0 };
+    entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with(FOLDER_PREFIX))
+        .filter(|e| is_stale(&e.path()))
+        .filter(|e| std::fs::remove_dir_all(e.path()).is_ok())
+        .count()
+}
+
+/// Whether `folder` is a job folder of this user whose owner is gone ([`sweep_stale_folders`]).
+fn is_stale(folder: &std::path::Path) -> bool {
+    use std::io::Read;
+    #[cfg(unix)]
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    let Ok(meta) = std::fs::symlink_metadata(folder) else { return false };
+    if !meta.is_dir() {
+        return false;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    let Ok(mut owner) = options.open(folder.join(OWNER_FILE)) else { return false };
+    let Ok(file) = owner.metadata() else { return false };
+    #[cfg(unix)]
+    {
+        // SAFETY: `geteuid` only reads the process's effective user id; it cannot fail.
+        let me = unsafe { libc::geteuid() };
+        if meta.uid() != me || file.uid() != me {
+            return false;
+        }
+    }
+    if !file.is_file() || owner.try_lock().is_err() {
+        return false;
+    }
+    // Locked by us now: a mark written under the lock says the owner held it and is gone (a
+    // file still empty may be one whose owner is between creating and locking it).
+    let mut mark = [0u8; OWNER_MARK.len()];
+    owner.read_exact(&mut mark).is_ok() && mark == OWNER_MARK
 }
 
 /// A running job: its child, its folder and its slot. Dropping it before the child was waited
-/// for (the request's future dropped: the page went away, or the time limit passed) kills the
-/// child, and removes the folder and frees the slot once the child is gone, so nothing is
-/// written there after the removal and the slots count the children still dying; otherwise
-/// the folder is removed and the slot freed at once.
+/// for (the request's future dropped: the page went away, the time limit passed, or the server
+/// is stopping) kills the child, and removes the folder and frees the slot once the child is
+/// gone, so nothing is written there after the removal and the slots count the children still
+/// dying; otherwise the folder is removed and the slot freed at once.
 pub struct Job {
     child: Option<tokio::process::Child>,
-    folder: Option<tempfile::TempDir>,
+    folder: Option<JobFolder>,
     slot: Option<tokio::sync::OwnedSemaphorePermit>,
 }
 
 impl Drop for Job {
     fn drop(&mut self) {
         let (folder, slot) = (self.folder.take(), self.slot.take());
-        let Some(mut child) = self.child.take() else { return };
-        let _ = child.start_kill();
-        match tokio::runtime::Handle::try_current() {
-            Ok(runtime) => {
-                // If the runtime is stopping, the task is dropped unrun: the folder goes then.
-                runtime.spawn(async move {
-                    let _ = child.wait().await;
-                    drop((folder, slot));
-                });
-            }
-            Err(_) => drop((folder, slot)),
+        let Some(child) = self.child.take() else { return };
+        let mut killed = Killed { child, _folder: folder, _slot: slot };
+        let _ = killed.child.start_kill();
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            // If the runtime is stopping, the task is dropped unrun: `Killed`'s drop waits then.
+            runtime.spawn(async move {
+                let _ = killed.child.wait().await;
+            });
+        }
+    }
+}
+
+/// A killed child with its folder and slot, released once the child is gone. Dropped before
+/// the child was waited for (no runtime, or a runtime that is stopping: the server is
+/// stopping), it waits for the child here, at most [`REAP_WAIT`] (a killed child goes in
+/// milliseconds).
+struct Killed {
+    child: tokio::process::Child,
+    _folder: Option<JobFolder>,
+    _slot: Option<tokio::sync::OwnedSemaphorePermit>,
+}
+
+/// The longest a stopping server waits for one killed child before removing its folder.
+const REAP_WAIT: Duration = Duration::from_secs(2);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let start = std::time::Instant::now();
+        while matches!(self.child.try_wait(), Ok(None)) && start.elapsed() < REAP_WAIT {
+            std::thread::sleep(Duration::from_millis(2));
         }
     }
 }
@@ -156,15 +261,15 @@ async fn run_child(
         child.arg("--allow-heavy");
     }
     child.arg("--files").arg(folder.path());
-    let child = match child
+    child
         .args([group, command])
         .env(PROGRESS_ENV, if progress.is_some() { "lines" } else { "none" })
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-    {
+        .kill_on_drop(true);
+    end_with_the_server(&mut child);
+    let child = match child.spawn() {
         Ok(c) => c,
         Err(e) => {
             return Outcome::Failed(format!("cannot start {}: {e}", runner.executable.display()));
@@ -235,6 +340,36 @@ async fn run_child(
     }
 }
 
+/// Makes the child end when the server is gone, however it goes (SIGKILL included): on Linux
+/// the parent-death signal, SIGKILL, set in the child before it runs `damier`; a server
+/// already gone by then (the child was adopted by another process) fails the start. Elsewhere
+/// the server's own stop kills its children (the [`Job`] guard).
+///
+/// The signal comes when the thread that started the child ends: jobs start on the runtime's
+/// worker threads, which live as long as the server's runtime.
+fn end_with_the_server(child: &mut Command) {
+    #[cfg(target_os = "linux")]
+    {
+        let server = std::process::id();
+        // SAFETY: the closure runs in the forked child before `exec`, where only
+        // async-signal-safe calls are allowed: `prctl` and `getppid` are plain system calls,
+        // and the errors hold only an error number (no allocation, no lock).
+        unsafe {
+            child.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) == -1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                if libc::getppid() as u32 != server {
+                    return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = child;
+}
+
 /// The first meaningful line of the child's messages, without the `damier: error: ` prefix.
 /// A line ending with `:` (clap's "the following required arguments were not provided:") is
 /// joined with the line after it, which names what is missing.
@@ -271,6 +406,54 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 #[cfg(test)]
 mod tests {
     use super::one_line;
+
+    #[cfg(unix)]
+    #[test]
+    fn only_folders_whose_owner_is_gone_are_swept() {
+        use super::{FOLDER_PREFIX, OWNER_FILE, OWNER_MARK, sweep_stale_folders};
+        use std::io::Write;
+        let temp = tempfile::tempdir().unwrap();
+        let folder = |name: &str| {
+            let f = temp.path().join(format!("{FOLDER_PREFIX}{name}"));
+            std::fs::create_dir(&f).unwrap();
+            f
+        };
+        let owner = |f: &std::path::Path, mark: &[u8]| {
+            let mut file = std::fs::File::create(f.join(OWNER_FILE)).unwrap();
+            file.write_all(mark).unwrap();
+            file
+        };
+        // Gone owners: the marked, unlocked file of a dead server.
+        let stale = folder("stale");
+        drop(owner(&stale, OWNER_MARK));
+        std::fs::write(stale.join("from"), "x").unwrap();
+        // Kept: a live owner (locked), a folder being made (no file, or not yet marked),
+        // another program's folder of the same prefix, a link to a stale folder.
+        let live = folder("live");
+        let held = owner(&live, OWNER_MARK);
+        held.try_lock().unwrap();
+        let making = folder("making");
+        let unmarked = folder("unmarked");
+        drop(owner(&unmarked, b""));
+        let other = temp.path().join("elsewhere");
+        std::fs::create_dir(&other).unwrap();
+        drop(owner(&other, OWNER_MARK));
+        let link = temp.path().join(format!("{FOLDER_PREFIX}link"));
+        std::os::unix::fs::symlink(&other, &link).unwrap();
+        assert_eq!(sweep_stale_folders(temp.path()), 1);
+        assert!(!stale.exists());
+        for kept in [&live, &making, &unmarked, &other, &link] {
+            assert!(kept.exists(), "{kept:?} was removed");
+        }
+        // A real job folder is live until dropped, then gone with its lock.
+        let job = super::private_folder().unwrap();
+        assert!(!super::is_stale(job.path()));
+        let path = job.path().to_path_buf();
+        drop(job);
+        assert!(!path.exists());
+        drop(held);
+        assert_eq!(sweep_stale_folders(temp.path()), 1, "the live folder, its owner gone");
+    }
 
     #[test]
     fn error_line_is_the_first_meaningful_line() {

@@ -18,6 +18,37 @@ pub fn install() {
     });
 }
 
+/// Makes SIGTERM and SIGHUP stop the run as a first Ctrl-C does (`damier serve`: a service
+/// manager's stop, the terminal closed), so that it ends its children and removes their files
+/// instead of dying at once. A signal the process was started ignoring (`nohup` ignores
+/// SIGHUP) stays ignored.
+pub fn install_stop_signals() {
+    #[cfg(unix)]
+    for signal in [libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: `sigaction` with a null new action only reads the current one into `old`, a
+        // zeroed `sigaction` it may write; the handler installed next only stores an atomic
+        // flag (`Control::cancel`), which is async-signal-safe; `sigemptyset` fills the mask
+        // of a struct we own.
+        unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(signal, std::ptr::null(), &mut old) != 0 || old.sa_sigaction == libc::SIG_IGN {
+                continue;
+            }
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_stop_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
+    }
+}
+
+/// The handler of SIGTERM and SIGHUP: only an atomic store.
+#[cfg(unix)]
+extern "C" fn on_stop_signal(_: libc::c_int) {
+    CONTROL.cancel();
+}
+
 /// The process-wide control that Ctrl-C cancels; pass it to long-running engines.
 pub fn control() -> &'static Control {
     &CONTROL

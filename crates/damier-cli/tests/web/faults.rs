@@ -19,24 +19,29 @@ fn exe() -> String {
 
 /// `damier serve --port 0 ARGS` with its own temporary folder (`TMPDIR`), where the job
 /// folders go.
-struct Server {
-    child: Child,
-    addr: String,
-    tmp: tempfile::TempDir,
+pub(super) struct Server {
+    pub(super) child: Child,
+    pub(super) addr: String,
+    pub(super) tmp: tempfile::TempDir,
 }
 
 impl Server {
-    fn start(args: &[&str], env: &[(&str, &str)]) -> Server {
-        let tmp = tempfile::tempdir().unwrap();
-        let mut child = Command::new(exe())
-            .args(["serve", "--port", "0"])
-            .args(args)
-            .env("TMPDIR", tmp.path())
-            .envs(env.iter().copied())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+    pub(super) fn start(args: &[&str], env: &[(&str, &str)]) -> Server {
+        Server::start_in(tempfile::tempdir().unwrap(), args, env)
+    }
+
+    /// `damier serve --port 0 ARGS` with `tmp` as its temporary folder.
+    pub(super) fn start_in(tmp: tempfile::TempDir, args: &[&str], env: &[(&str, &str)]) -> Server {
+        let mut command = Command::new(exe());
+        command.args(["serve", "--port", "0"]).args(args).envs(env.iter().copied());
+        Server::launch(command, tmp)
+    }
+
+    /// Runs `command` (`damier serve --port 0`, however started) with `tmp` as its temporary
+    /// folder, and reads the URL it prints.
+    pub(super) fn launch(mut command: Command, tmp: tempfile::TempDir) -> Server {
+        let mut child =
+            command.env("TMPDIR", tmp.path()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
         let mut line = String::new();
         std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().unwrap()), &mut line)
             .unwrap();
@@ -45,12 +50,12 @@ impl Server {
         Server { child, addr, tmp }
     }
 
-    fn pid(&self) -> u32 {
+    pub(super) fn pid(&self) -> u32 {
         self.child.id()
     }
 
     /// The job folders in the server's temporary folder.
-    fn job_folders(&self) -> Vec<PathBuf> {
+    pub(super) fn job_folders(&self) -> Vec<PathBuf> {
         std::fs::read_dir(self.tmp.path())
             .unwrap()
             .map(|e| e.unwrap().path())
@@ -74,7 +79,7 @@ impl Server {
         line.split_whitespace().nth(1).unwrap().parse().unwrap()
     }
 
-    fn stop(mut self) {
+    pub(super) fn stop(mut self) {
         let status = Command::new("sh").args(["-c", &format!("kill -INT {}", self.pid())]).status().unwrap();
         assert!(status.success());
         assert!(self.child.wait().unwrap().success());
@@ -83,7 +88,7 @@ impl Server {
 
 /// One raw HTTP/1.1 request (`Connection: close`) to `addr`: the status and the body. `head`
 /// holds the request line and headers but the `Host`, which is `host`.
-fn raw(addr: &str, host: &str, head: &str, body: &[u8]) -> (u16, String) {
+pub(super) fn raw(addr: &str, host: &str, head: &str, body: &[u8]) -> (u16, String) {
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
     let head = head.trim_end();
@@ -118,7 +123,7 @@ fn position() -> String {
 /// A job that runs for minutes with an input file (on a server with `--allow-heavy`): an
 /// automaton run from [`position`], accepting every move (`eps` 1: it never settles), for 10^12
 /// updates.
-fn slow_job() -> String {
+pub(super) fn slow_job() -> String {
     serde_json::json!({"from": position(), "eps": 1, "seed": 1, "max_steps": 1_000_000_000_000u64})
         .to_string()
 }
@@ -129,7 +134,7 @@ const SLOW_COUNT: &str = r#"{"n": 18, "threads": 1}"#;
 
 /// Waits (up to 20 s) for a job folder (holding the file `file`, if given), and checks that it
 /// is private.
-fn wait_for_job_folder(server: &Server, file: Option<&str>) -> PathBuf {
+pub(super) fn wait_for_job_folder(server: &Server, file: Option<&str>) -> PathBuf {
     let start = Instant::now();
     loop {
         let found = server.job_folders().into_iter().find(|f| file.is_none_or(|name| f.join(name).exists()));
@@ -151,7 +156,7 @@ fn wait_for_job_folder(server: &Server, file: Option<&str>) -> PathBuf {
 }
 
 /// Sends `body` to `path` and returns the connection without reading the answer.
-fn send_only(addr: &str, path: &str, body: &str) -> TcpStream {
+pub(super) fn send_only(addr: &str, path: &str, body: &str) -> TcpStream {
     let mut s = TcpStream::connect(addr).unwrap();
     let head = format!(
         "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",

@@ -158,6 +158,17 @@ async fn listen(host: &Host, port: u16) -> anyhow::Result<Vec<tokio::net::TcpLis
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    // SIGTERM and SIGHUP stop the server as Ctrl-C does: its jobs killed, their folders removed.
+    interrupt::install_stop_signals();
+    let temp = std::env::temp_dir();
+    let swept = damier_web::jobs::sweep_stale_folders(&temp);
+    if swept > 0 {
+        errln!(
+            "damier: note: removed {swept} job folder{} left in {} by a server that was killed",
+            if swept == 1 { "" } else { "s" },
+            temp.display()
+        );
+    }
     let exe = std::env::current_exe().context("cannot find the damier executable")?;
     let mut settings = damier_web::Settings::new(exe);
     settings.served = served::list();
@@ -279,7 +290,8 @@ pub fn api(
                 .map_err(|e| exit::fault(format!("cannot create a temporary folder: {e}")))?,
         ),
     };
-    let files = a.files.as_deref().or(own.as_ref().map(tempfile::TempDir::path)).context("no folder")?;
+    let files =
+        a.files.as_deref().or(own.as_ref().map(damier_web::jobs::JobFolder::path)).context("no folder")?;
     let args = match fields::to_arguments(tree, &group, &command, &fields, files) {
         Ok(args) => args,
         Err(e @ fields::FieldError::Storage(..)) => return Err(exit::fault(e.to_string())),

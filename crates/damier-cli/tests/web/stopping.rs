@@ -1,0 +1,103 @@
+//! Every way `damier serve` stops leaves nothing behind: SIGTERM and SIGHUP, like Ctrl-C, end
+//! the running jobs and remove their folders before the server exits; a server killed by
+//! SIGKILL cannot clean up, but its jobs end with it (the parent-death signal), and the next
+//! server removes the folders it left.
+
+#![cfg(target_os = "linux")]
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use super::faults::{Server, raw, send_only, slow_job, wait_for_job_folder};
+use super::serve::children;
+
+/// Sends `signal` (`TERM`, `HUP`, `KILL`...) to `pid` with the shell's own `kill`.
+fn signal(pid: u32, signal: &str) {
+    let status = Command::new("sh").args(["-c", &format!("kill -{signal} {pid}")]).status().unwrap();
+    assert!(status.success(), "kill -{signal} {pid}");
+}
+
+/// Whether process `pid` is gone (a zombie counts as gone: it runs nothing).
+fn gone(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().next()) == Some("Z"),
+    }
+}
+
+/// Waits (up to `within`) until process `pid` is gone.
+fn wait_until_gone(pid: u32, within: Duration, what: &str) {
+    let start = Instant::now();
+    while !gone(pid) {
+        assert!(start.elapsed() < within, "{what} ({pid}) still runs after {within:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A server with `--allow-heavy` running one job of minutes ([`slow_job`], with an input file
+/// in its folder), its client still waiting: the server, the client's connection and the
+/// job's process.
+fn server_with_a_job() -> (Server, std::net::TcpStream, u32) {
+    let server = Server::start(&["--allow-heavy"], &[]);
+    let client = send_only(&server.addr, "/api/automaton/run", &slow_job());
+    wait_for_job_folder(&server, Some("from"));
+    let jobs = children(server.pid());
+    assert_eq!(jobs.len(), 1, "one job runs: {jobs:?}");
+    (server, client, jobs[0])
+}
+
+/// `signal` to a server running a job: the server exits 0 within seconds, its job's process is
+/// gone, and no job folder is left.
+fn stops_cleanly_on(name: &str) {
+    let (mut server, _client, job) = server_with_a_job();
+    signal(server.pid(), name);
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "SIG{name}: the server did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "SIG{name}: {status:?}");
+    // The server removed the folder before it exited, once the job was gone.
+    assert!(server.job_folders().is_empty(), "SIG{name}: folders left {:?}", server.job_folders());
+    wait_until_gone(job, Duration::from_secs(5), &format!("SIG{name}: the job"));
+}
+
+#[test]
+fn sigterm_ends_the_jobs_and_removes_their_folders() {
+    stops_cleanly_on("TERM");
+}
+
+#[test]
+fn sighup_ends_the_jobs_and_removes_their_folders() {
+    stops_cleanly_on("HUP");
+}
+
+#[test]
+fn a_server_killed_by_sigkill_takes_its_jobs_with_it() {
+    let (mut server, _client, job) = server_with_a_job();
+    signal(server.pid(), "KILL");
+    server.child.wait().unwrap();
+    wait_until_gone(job, Duration::from_secs(5), "the job of a killed server");
+    // Nobody was left to remove its folder: the next server does, at its start.
+    assert_eq!(server.job_folders().len(), 1, "the killed server's folder");
+    let Server { tmp, .. } = server;
+    let next = Server::start_in(tmp, &[], &[]);
+    assert!(next.job_folders().is_empty(), "left: {:?}", next.job_folders());
+    next.stop();
+}
+
+#[test]
+fn a_server_started_ignoring_sighup_keeps_serving() {
+    // `nohup damier serve`: the ignored SIGHUP stays ignored.
+    let mut nohup = Command::new("sh");
+    nohup.args(["-c", "trap '' HUP && exec \"$0\" serve --port 0"]).arg(env!("CARGO_BIN_EXE_damier"));
+    let server = Server::launch(nohup, tempfile::tempdir().unwrap());
+    signal(server.pid(), "HUP");
+    std::thread::sleep(Duration::from_millis(300));
+    let (status, page) = raw(&server.addr, &server.addr, "GET / HTTP/1.1", b"");
+    assert_eq!(status, 200, "SIGHUP stopped a server started ignoring it: {page}");
+    server.stop();
+}
