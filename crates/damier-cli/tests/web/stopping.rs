@@ -71,6 +71,12 @@ fn sigterm_ends_the_jobs_and_removes_their_folders() {
 }
 
 #[test]
+fn sigint_ends_the_jobs_and_removes_their_folders() {
+    // Ctrl-C reaches the server alone here (`kill -INT`, not the terminal's process group).
+    stops_cleanly_on("INT");
+}
+
+#[test]
 fn sighup_ends_the_jobs_and_removes_their_folders() {
     stops_cleanly_on("HUP");
 }
