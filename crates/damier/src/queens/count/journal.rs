@@ -25,11 +25,12 @@
 //! is a torn write and is dropped (those tasks run again); a bad line followed by good ones is
 //! corruption, and the journal is refused rather than guessed at, as is a task recorded twice
 //! with two counts. A task recorded twice with one count counts once. So no task is ever
-//! counted twice.
+//! counted twice. The reader takes a regular file of at most [`MAX_BYTES`] only, checked
+//! before a byte is read, and reads it line by line: it holds the records, never the file.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{BufRead, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -484,31 +485,85 @@ impl Line {
 }
 
 /// Reads a journal (any header), dropping a torn tail. Anything but a regular file of at most
-/// [`MAX_BYTES`] is refused before a byte is read.
+/// [`MAX_BYTES`] is refused before a byte is read; the file is read line by line, never held
+/// whole (what the answer holds is its records).
 pub fn read(path: &Path) -> Result<JournalContents, JournalError> {
-    let io = |source| JournalError::Io { path: path.to_path_buf(), source };
-    let mut bytes = Vec::new();
     let file = open_checked(path, OpenOptions::new().read(true))?;
-    file.take(MAX_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
-    parse(path, &bytes)?.ok_or_else(|| JournalError::NotAJournal { path: path.to_path_buf() })
+    parse(path, file)?.ok_or_else(|| JournalError::NotAJournal { path: path.to_path_buf() })
 }
 
-/// Parses a journal's bytes; `None` when not even the header line is complete.
-fn parse(path: &Path, bytes: &[u8]) -> Result<Option<JournalContents>, JournalError> {
-    if bytes.len() as u64 > MAX_BYTES {
-        return Err(JournalError::TooLarge { path: path.to_path_buf(), len: bytes.len() as u64 });
+/// Longest line kept to be decoded: a task line is at most [`MAX_TASK_LINE`] bytes, a session
+/// line 51, a header a few hundred. A longer line is damage: it is skipped, not held.
+const MAX_LINE: usize = 4096;
+
+/// A line as [`next_line`] read it.
+struct LineRead {
+    /// Bytes it took from the file, its newline included.
+    len: u64,
+    /// Whether it ended with a newline (else the file ended first).
+    newline: bool,
+    /// Whether it was longer than [`MAX_LINE`] (only its start was kept).
+    cut: bool,
+}
+
+/// The next line of `r` into `buf` (its first [`MAX_LINE`] bytes, without the newline);
+/// `None` at the end of the file.
+fn next_line(r: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<LineRead>> {
+    buf.clear();
+    let (mut len, mut newline) = (0u64, false);
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        let (take, found) =
+            chunk.iter().position(|&b| b == b'\n').map_or((chunk.len(), false), |p| (p, true));
+        let room = MAX_LINE - buf.len();
+        buf.extend_from_slice(&chunk[..take.min(room)]);
+        len += (take + usize::from(found)) as u64;
+        r.consume(take + usize::from(found));
+        if found {
+            newline = true;
+            break;
+        }
     }
+    if len == 0 {
+        return Ok(None);
+    }
+    let cut = len - u64::from(newline) > buf.len() as u64;
+    Ok(Some(LineRead { len, newline, cut }))
+}
+
+/// Parses a journal, read line by line from `file` (at most [`MAX_BYTES`] of it); `None`
+/// when not even the header line is complete.
+fn parse(path: &Path, file: impl Read) -> Result<Option<JournalContents>, JournalError> {
+    let io = |source| JournalError::Io { path: path.to_path_buf(), source };
+    let too_large = |len| JournalError::TooLarge { path: path.to_path_buf(), len };
     let not_a_journal = || JournalError::NotAJournal { path: path.to_path_buf() };
-    let Some(end) = bytes.iter().position(|&b| b == b'\n') else {
+    // PERF: read in blocks of 64 KiB, one line at a time: the bytes are never held whole.
+    let mut r = std::io::BufReader::with_capacity(1 << 16, file.take(MAX_BYTES + 1));
+    let mut buf = Vec::with_capacity(MAX_LINE);
+    let Some(first) = next_line(&mut r, &mut buf).map_err(io)? else { return Ok(None) };
+    if first.len > MAX_BYTES {
+        return Err(too_large(first.len));
+    }
+    if !first.newline {
         // A header cut short is a journal torn while being created, unless it says otherwise.
-        return if MAGIC.as_bytes().starts_with(&bytes[..bytes.len().min(MAGIC.len())]) {
+        return if MAGIC.as_bytes().starts_with(&buf[..buf.len().min(MAGIC.len())]) {
             Ok(None)
         } else {
             Err(not_a_journal())
         };
-    };
-    let header =
-        std::str::from_utf8(&bytes[..end]).ok().and_then(JournalHeader::parse).ok_or_else(not_a_journal)?;
+    }
+    let header = Some(&buf[..])
+        .filter(|_| !first.cut)
+        .and_then(|b| std::str::from_utf8(b).ok())
+        .and_then(JournalHeader::parse)
+        .ok_or_else(not_a_journal)?;
     if header.format != TASK_FORMAT_VERSION {
         return Err(JournalError::OtherFormat { path: path.to_path_buf(), found: header.format });
     }
@@ -518,20 +573,19 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Option<JournalContents>, JournalEr
     let mut records: Vec<TaskRecord> = Vec::new();
     let mut seen: HashMap<u32, u64> = HashMap::new();
     let mut sessions: Vec<Session> = Vec::new();
-    let (mut at, mut valid_len) = (end + 1, end as u64 + 1);
+    let (mut at, mut valid_len) = (first.len, first.len);
     // The first bad line, if no good one follows it (a torn tail).
     let mut bad: Option<usize> = None;
     let mut line_no = 1;
     let mut torn_lines = 0;
-    while at < bytes.len() {
+    while let Some(l) = next_line(&mut r, &mut buf).map_err(io)? {
         line_no += 1;
-        let stop = bytes[at..].iter().position(|&b| b == b'\n').map(|p| at + p);
-        let text = std::str::from_utf8(&bytes[at..stop.unwrap_or(bytes.len())]).ok();
-        let decoded = match (stop, text) {
-            (Some(_), Some(t)) => Line::decode(chain, t),
-            _ => None,
+        at += l.len;
+        let decoded = if l.newline && !l.cut {
+            std::str::from_utf8(&buf).ok().and_then(|t| Line::decode(chain, t))
+        } else {
+            None
         };
-        at = stop.map_or(bytes.len(), |s| s + 1);
         let Some(line) = decoded else {
             bad.get_or_insert(line_no);
             torn_lines += 1;
@@ -540,7 +594,7 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Option<JournalContents>, JournalEr
         if let Some(b) = bad {
             return Err(corrupted(b, "a damaged record followed by good ones".into()));
         }
-        valid_len = at as u64;
+        valid_len = at;
         match line {
             Line::Session { unix_ms, threads } => {
                 sessions.push(Session { unix_ms, threads, tasks: 0, last_ms: unix_ms });
@@ -567,6 +621,9 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Option<JournalContents>, JournalEr
                 records.push(r);
             }
         }
+    }
+    if at > MAX_BYTES {
+        return Err(too_large(at));
     }
     Ok(Some(JournalContents { header, records, sessions, valid_len, torn_lines }))
 }
@@ -608,9 +665,7 @@ impl Journal {
             }
             Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
         }
-        let mut bytes = Vec::new();
-        (&file).take(MAX_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
-        let contents = match parse(path, &bytes)? {
+        let contents = match parse(path, &file)? {
             Some(c) => {
                 if !c.header.continued_by(header) {
                     return Err(JournalError::Foreign {
@@ -972,6 +1027,49 @@ mod tests {
         ));
         std::fs::create_dir_all(&dir).unwrap();
         TempDir(dir)
+    }
+
+    /// Lines longer than any record (held only up to `MAX_LINE`): one at the end is a torn
+    /// tail, dropped and cut off by the next run; one before good records is corruption; a
+    /// header that long is not a journal's.
+    #[test]
+    fn overlong_lines_are_damage_and_are_not_held() {
+        let dir = tempfile_dir();
+        let path = dir.join("j");
+        let (bytes, last) = three_records(&path);
+        let long = vec![b'x'; 3 * MAX_LINE + 17];
+        for newline in [false, true] {
+            let mut v = bytes.clone();
+            v.extend_from_slice(&long);
+            if newline {
+                v.push(b'\n');
+            }
+            std::fs::write(&path, &v).unwrap();
+            let c = read(&path).unwrap();
+            assert_eq!((c.records.len(), c.torn_lines, c.valid_len), (3, 1, bytes.len() as u64));
+        }
+        let mut v = bytes[..last].to_vec();
+        v.extend_from_slice(&long);
+        v.push(b'\n');
+        v.extend_from_slice(&bytes[last..]);
+        std::fs::write(&path, &v).unwrap();
+        assert!(matches!(read(&path).unwrap_err(), JournalError::Corrupted { line: 5, .. }));
+        // Continued: the torn tail is cut off and the journal goes on.
+        let mut v = bytes.clone();
+        v.extend_from_slice(&long);
+        std::fs::write(&path, &v).unwrap();
+        let (_, h) = header(9, Share::WHOLE);
+        let (j, held) = Journal::open(&path, &h, 1).unwrap();
+        assert_eq!(held.records.len(), 3);
+        j.record(done(4, 1));
+        j.finish().unwrap();
+        drop(j);
+        assert_eq!(read(&path).unwrap().total(), 24);
+        let mut header_line = MAGIC.as_bytes().to_vec();
+        header_line.extend_from_slice(&long);
+        header_line.push(b'\n');
+        std::fs::write(&path, &header_line).unwrap();
+        assert!(matches!(read(&path).unwrap_err(), JournalError::NotAJournal { .. }));
     }
 
     /// The bound holds the largest real journal: every task of n = 28 at the longest task line,
