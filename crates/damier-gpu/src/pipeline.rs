@@ -72,6 +72,8 @@ pub struct Breakdown {
     pub busy_from_timestamps: bool,
     /// Jobs submitted (a job is up to [`JOB_DISPATCHES`] dispatches of one batch's tiles).
     pub jobs: u64,
+    /// Submissions to the device: the jobs waiting when the submitter takes them go in one.
+    pub submissions: u64,
     /// Dispatches run.
     pub dispatches: u64,
     /// Most jobs in flight at once.
@@ -89,6 +91,7 @@ pub(crate) struct Stats {
     bytes: AtomicU64,
     busy_ns: AtomicU64,
     jobs: AtomicU64,
+    submissions: AtomicU64,
     dispatches: AtomicU64,
     most_in_flight: AtomicU32,
     ring: AtomicU32,
@@ -109,6 +112,7 @@ impl Stats {
             gpu_busy_seconds: s(&self.busy_ns),
             busy_from_timestamps: timestamps,
             jobs: self.jobs.load(Ordering::Relaxed),
+            submissions: self.submissions.load(Ordering::Relaxed),
             dispatches: self.dispatches.load(Ordering::Relaxed),
             most_in_flight: self.most_in_flight.load(Ordering::Relaxed),
             ring: self.ring.load(Ordering::Relaxed),
@@ -391,9 +395,11 @@ impl Gpu {
         // A fault that ended the device for this count: every later job gets it too.
         let mut dead: Option<String> = None;
         loop {
-            // Take what the workers have sent; wait for a job only when none is in flight.
+            // Take what the workers have sent (PERF: all of it in one submission); wait for a
+            // job only when none is in flight.
+            let mut fresh = Vec::new();
             while open {
-                let job = if flying.is_empty() {
+                let job = if flying.is_empty() && fresh.is_empty() {
                     match jobs.recv() {
                         Ok(j) => j,
                         Err(_) => {
@@ -411,11 +417,15 @@ impl Gpu {
                         }
                     }
                 };
-                if let Some(why) = &dead {
-                    let _ = job.reply.send(Err(self.fault(why.clone())));
-                    continue;
+                match &dead {
+                    Some(why) => {
+                        let _ = job.reply.send(Err(self.fault(why.clone())));
+                    }
+                    None => fresh.push(job),
                 }
-                flying.push_back(self.submit(ring, job));
+            }
+            if !fresh.is_empty() {
+                flying.extend(self.submit(ring, fresh));
                 self.stats.most_in_flight.fetch_max(flying.len() as u32, Ordering::Relaxed);
             }
             let Some(head) = flying.front() else {
@@ -458,43 +468,61 @@ impl Gpu {
         }
     }
 
-    /// Encodes and submits a job: its dispatches in one pass (timed when the adapter can),
-    /// the state records and timestamps copied to the read-back buffer, which is then mapped.
-    fn submit(&self, ring: &Ring, job: Job) -> Flying {
-        let slot = ring.slots[job.slot].lock().unwrap_or_else(|e| e.into_inner());
+    /// Encodes and submits jobs, in one submission: each job's dispatches in one pass (timed
+    /// when the adapter can), its state records and timestamps copied to its read-back
+    /// buffer, which is then mapped.
+    fn submit(&self, ring: &Ring, jobs: Vec<Job>) -> Vec<Flying> {
+        let slots: Vec<_> =
+            jobs.iter().map(|j| ring.slots[j.slot].lock().unwrap_or_else(|e| e.into_inner())).collect();
         let mut enc =
             self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("join") });
-        {
-            let timestamp_writes = slot.stamps.as_ref().map(|(set, _)| wgpu::ComputePassTimestampWrites {
-                query_set: set,
-                beginning_of_pass_write_index: Some(0),
-                end_of_pass_write_index: Some(1),
-            });
-            let mut pass = enc
-                .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("join"), timestamp_writes });
-            pass.set_pipeline(&self.join_pipeline);
-            for (k, d) in job.dispatches.iter().enumerate() {
-                pass.set_bind_group(0, &slot.binds[k], &[]);
-                pass.dispatch_workgroups(d.groups.0, d.groups.1, 1);
+        for (job, slot) in jobs.iter().zip(&slots) {
+            {
+                let timestamp_writes =
+                    slot.stamps.as_ref().map(|(set, _)| wgpu::ComputePassTimestampWrites {
+                        query_set: set,
+                        beginning_of_pass_write_index: Some(0),
+                        end_of_pass_write_index: Some(1),
+                    });
+                let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("join"),
+                    timestamp_writes,
+                });
+                pass.set_pipeline(&self.join_pipeline);
+                for (k, d) in job.dispatches.iter().enumerate() {
+                    pass.set_bind_group(0, &slot.binds[k], &[]);
+                    pass.dispatch_workgroups(d.groups.0, d.groups.1, 1);
+                }
             }
-        }
-        let records = job.dispatches.len() as u64 * RECORD;
-        enc.copy_buffer_to_buffer(&slot.state, 0, &slot.readback, 0, records);
-        if let Some((set, resolve)) = &slot.stamps {
-            enc.resolve_query_set(set, 0..2, resolve, 0);
-            enc.copy_buffer_to_buffer(resolve, 0, &slot.readback, STAMPS_AT, 16);
+            let records = job.dispatches.len() as u64 * RECORD;
+            enc.copy_buffer_to_buffer(&slot.state, 0, &slot.readback, 0, records);
+            if let Some((set, resolve)) = &slot.stamps {
+                enc.resolve_query_set(set, 0..2, resolve, 0);
+                enc.copy_buffer_to_buffer(resolve, 0, &slot.readback, STAMPS_AT, 16);
+            }
         }
         let submitted = Instant::now();
         let index = self.queue.submit([enc.finish()]);
-        let mapped = Arc::new(Mutex::new(None));
-        let m = mapped.clone();
-        slot.readback.map_async(wgpu::MapMode::Read, .., move |r| {
-            *m.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
-        });
-        self.stats.jobs.fetch_add(1, Ordering::Relaxed);
-        self.stats.dispatches.fetch_add(job.dispatches.len() as u64, Ordering::Relaxed);
-        drop(slot);
-        Flying { job, index, submitted, mapped }
+        let mapped: Vec<_> = slots
+            .iter()
+            .map(|slot| {
+                let mapped = Arc::new(Mutex::new(None));
+                let m = mapped.clone();
+                slot.readback.map_async(wgpu::MapMode::Read, .., move |r| {
+                    *m.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+                });
+                mapped
+            })
+            .collect();
+        drop(slots);
+        self.stats.jobs.fetch_add(jobs.len() as u64, Ordering::Relaxed);
+        let dispatches: usize = jobs.iter().map(|j| j.dispatches.len()).sum();
+        self.stats.dispatches.fetch_add(dispatches as u64, Ordering::Relaxed);
+        self.stats.submissions.fetch_add(1, Ordering::Relaxed);
+        jobs.into_iter()
+            .zip(mapped)
+            .map(|(job, mapped)| Flying { job, index: index.clone(), submitted, mapped })
+            .collect()
     }
 
     /// A finished job's count: each dispatch's faults and units checked, its time counted

@@ -285,6 +285,7 @@ fn join_with_batches_in_flight_on_a_small_ring_gives_every_tasks_count() {
         assert_eq!(b.ring, 2);
         assert!(b.jobs > before.jobs + 2 * u64::from(b.ring), "slots reused: {b:?}");
         assert!(b.dispatches >= b.jobs && b.dispatches <= 8 * b.jobs, "{b:?}");
+        assert!(b.submissions > before.submissions && b.submissions <= b.jobs, "{b:?}");
         assert!(b.bytes_uploaded > before.bytes_uploaded, "{b:?}");
         assert!(b.sealing_seconds > 0.0 && b.wait_seconds > 0.0 && b.gpu_busy_seconds > 0.0, "{b:?}");
     }

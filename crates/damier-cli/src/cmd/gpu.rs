@@ -101,8 +101,10 @@ mod bench {
         gpu_busy_from: Option<&'static str>,
         /// Seconds the sealing workers waited for a ring slot or a batch's count (summed).
         host_wait_seconds: Option<f64>,
-        /// Jobs (up to 8 dispatches of one batch, one submission) and dispatches run.
+        /// Jobs (up to 8 dispatches of one batch), submissions (the jobs waiting together go in
+        /// one) and dispatches run.
         jobs: Option<u64>,
+        submissions: Option<u64>,
         dispatches: Option<u64>,
         /// Most jobs in flight at once, and the slots of the ring (the most there can be).
         most_in_flight: Option<u32>,
@@ -170,6 +172,7 @@ mod bench {
             gpu_busy_from: None,
             host_wait_seconds: None,
             jobs: None,
+            submissions: None,
             dispatches: None,
             most_in_flight: None,
             ring: None,
@@ -186,6 +189,7 @@ mod bench {
                 Some(if b.busy_from_timestamps { "timestamps" } else { "dispatch wall times" });
             record.host_wait_seconds = Some(b.wait_seconds);
             record.jobs = Some(b.jobs);
+            record.submissions = Some(b.submissions);
             record.dispatches = Some(b.dispatches);
             record.most_in_flight = Some(b.most_in_flight);
             record.ring = Some(b.ring);
@@ -270,7 +274,7 @@ mod bench {
                 self.host_wait_seconds,
             ) {
                 outln!(
-                    "  where the time went: sealing {} CPU-s; {} bytes uploaded ({} GB/s over the run; {} s preparing them); GPU busy {}% of the run ({from}); sealing workers waited {} s for the GPU; {} jobs, {} dispatches, up to {} of {} ring slots in flight",
+                    "  where the time went: sealing {} CPU-s; {} bytes uploaded ({} GB/s over the run; {} s preparing them); GPU busy {}% of the run ({from}); sealing workers waited {} s for the GPU; {} jobs in {} submissions, {} dispatches, up to {} of {} ring slots in flight",
                     number(seal),
                     number(bytes as f64),
                     number(rate),
@@ -278,6 +282,7 @@ mod bench {
                     number(100.0 * busy),
                     number(wait),
                     self.jobs.unwrap_or(0),
+                    self.submissions.unwrap_or(0),
                     self.dispatches.unwrap_or(0),
                     self.most_in_flight.unwrap_or(0),
                     self.ring.unwrap_or(0)

@@ -271,6 +271,7 @@ fn the_bench_says_where_the_time_goes() {
         assert!(f(k) >= 0.0, "{k}: {r}");
     }
     assert!(u("jobs") >= 1 && u("dispatches") >= u("jobs"), "{r}");
+    assert!(u("submissions") >= 1 && u("submissions") <= u("jobs"), "{r}");
     assert!(u("most_in_flight") >= 1 && u("most_in_flight") <= u("ring"), "{r}");
     let text = damier().args(["gpu", "--bench", "12", "--tasks", "4", "--no-cpu"]).output().unwrap();
     let text = String::from_utf8_lossy(&text.stdout);
