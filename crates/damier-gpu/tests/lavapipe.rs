@@ -294,6 +294,35 @@ fn join_with_batches_in_flight_on_a_small_ring_gives_every_tasks_count() {
     assert_eq!(gpu.breakdown().most_in_flight, 2, "{:?}", gpu.breakdown());
 }
 
+/// Ctrl-C in the middle of a pipelined count (4 workers, a ring of 2, jobs in flight): the
+/// count stops with `Interrupted` (no hang waiting for the submitter), every task reported
+/// before has the CPU's count, and the same `Gpu` then counts the whole list right.
+#[test]
+fn join_cancelled_with_batches_in_flight_stops_and_the_gpu_counts_on() {
+    let Some(gpu) = gpu(GpuSettings { ring: Some(2), ..join(Some(2)) }) else { return };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+    let list = TaskList::new(13).unwrap();
+    let want = on_cpu(&list, TaskEngine::Quarters, &all(&list));
+    let stop = Control::new();
+    let seen = Mutex::new(HashMap::new());
+    let r = pool.install(|| {
+        gpu.count_tasks(&list, &all(&list), &stop, &|d| {
+            let mut seen = seen.lock().unwrap();
+            seen.insert(d.index, d.count);
+            if seen.len() == 20 {
+                stop.cancel();
+            }
+        })
+    });
+    assert!(matches!(r, Err(GpuError::Interrupted(_))), "{r:?}");
+    let seen = seen.into_inner().unwrap();
+    assert!(seen.len() >= 20 && seen.len() < want.len(), "{} of {}", seen.len(), want.len());
+    for (i, c) in &seen {
+        assert_eq!(Some(c), want.get(i), "task {i}");
+    }
+    assert_eq!(pool.install(|| on_gpu(&gpu, &list, &all(&list))).unwrap(), want);
+}
+
 /// The join kernel's estimate counts its sample as the CPU does; a cancelled join count
 /// reports nothing.
 #[test]
