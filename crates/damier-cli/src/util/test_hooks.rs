@@ -20,7 +20,9 @@
 //! - `DAMIER_TEST_LONG_RUN_MS=K`: off a terminal, a run is announced as long after K ms
 //!   instead of `util::progress::LONG_RUN`;
 //! - `DAMIER_TEST_ALL_RUNS_LONG=1`: every run whose size decides whether it is a long one
-//!   (`util::progress::Progress::sized`) is one, so a test sees its lines on a small input.
+//!   (`util::progress::Progress::sized`) is one, so a test sees its lines on a small input;
+//! - `DAMIER_TEST_SERVER_PANIC_MS=K`: `damier serve` panics on its main thread K ms after it
+//!   starts serving (a fatal error of the server: a test checks that it still ends its jobs).
 
 use damier::cpu::Isa;
 
@@ -47,6 +49,8 @@ pub struct TestHooks {
     pub long_run_ms: Option<u64>,
     /// Every run sized by `Progress::sized` says it is alive, whatever its size.
     pub all_runs_long: bool,
+    /// Milliseconds after which `damier serve` panics.
+    pub server_panic_ms: Option<u64>,
 }
 
 /// The hooks set in the environment (debug builds), or none (release builds).
@@ -63,6 +67,7 @@ pub fn read() -> anyhow::Result<TestHooks> {
             bench_tiny: var::<u8>("DAMIER_TEST_BENCH_TINY")?.is_some_and(|v| v != 0),
             long_run_ms: var("DAMIER_TEST_LONG_RUN_MS")?,
             all_runs_long: var::<u8>("DAMIER_TEST_ALL_RUNS_LONG")?.is_some_and(|v| v != 0),
+            server_panic_ms: var("DAMIER_TEST_SERVER_PANIC_MS")?,
         })
     }
     #[cfg(not(debug_assertions))]

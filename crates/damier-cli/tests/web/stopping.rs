@@ -1,7 +1,8 @@
 //! Every way `damier serve` stops leaves nothing behind: SIGTERM and SIGHUP, like Ctrl-C, end
-//! the running jobs and remove their folders before the server exits; a server killed by
-//! SIGKILL cannot clean up, but its jobs end with it (the parent-death signal), and the next
-//! server removes the folders it left.
+//! the running jobs and remove their folders before the server exits, and so does a server
+//! that fails (a panic of its main thread); a server killed by SIGKILL cannot clean up, but
+//! its jobs end with it (the parent-death signal), and the next server removes the folders it
+//! left.
 
 #![cfg(target_os = "linux")]
 
@@ -34,6 +35,18 @@ fn wait_until_gone(pid: u32, within: Duration, what: &str) {
     }
 }
 
+/// Waits (up to 20 s) for `child` to exit: its status.
+fn wait_for_exit(child: &mut std::process::Child, what: &str) -> std::process::ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "{what} did not exit");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// A server with `--allow-heavy` running one job of minutes ([`slow_job`], with an input file
 /// in its folder), its client still waiting: the server, the client's connection and the
 /// job's process.
@@ -46,19 +59,12 @@ fn server_with_a_job() -> (Server, std::net::TcpStream, u32) {
     (server, client, jobs[0])
 }
 
-/// `signal` to a server running a job: the server exits 0 within seconds, its job's process is
+/// `signal` to a server running a job: the server exits 0 (within 20 s), its job's process is
 /// gone, and no job folder is left.
 fn stops_cleanly_on(name: &str) {
     let (mut server, _client, job) = server_with_a_job();
     signal(server.pid(), name);
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = server.child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(start.elapsed() < Duration::from_secs(10), "SIG{name}: the server did not stop");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = wait_for_exit(&mut server.child, &format!("SIG{name}: the server"));
     assert!(status.success(), "SIG{name}: {status:?}");
     // The server removed the folder before it exited, once the job was gone.
     assert!(server.job_folders().is_empty(), "SIG{name}: folders left {:?}", server.job_folders());
@@ -79,6 +85,23 @@ fn sigint_ends_the_jobs_and_removes_their_folders() {
 #[test]
 fn sighup_ends_the_jobs_and_removes_their_folders() {
     stops_cleanly_on("HUP");
+}
+
+#[test]
+fn a_server_that_fails_ends_its_jobs_and_removes_their_folders() {
+    // A fatal error: the server's main thread panics while a job runs (a debug-build hook; 4 s
+    // leaves the job time to start on a loaded machine).
+    let server = Server::start(&["--allow-heavy"], &[("DAMIER_TEST_SERVER_PANIC_MS", "4000")]);
+    let _client = send_only(&server.addr, "/api/automaton/run", &slow_job());
+    wait_for_job_folder(&server, Some("from"));
+    let jobs = children(server.pid());
+    assert_eq!(jobs.len(), 1, "one job runs: {jobs:?}");
+    let Server { mut child, tmp, .. } = server;
+    let status = wait_for_exit(&mut child, "the failing server");
+    assert_eq!(status.code(), Some(101), "a panic: {status:?}");
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(left.is_empty(), "left: {left:?}");
+    wait_until_gone(jobs[0], Duration::from_secs(5), "the job of a failed server");
 }
 
 #[test]

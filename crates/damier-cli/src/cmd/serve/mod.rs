@@ -179,6 +179,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         settings.max_jobs = j as usize;
     }
     settings.journal = a.journal.map(|f| f.as_ref().to_path_buf());
+    let panic_after = crate::util::test_hooks::read()?.server_panic_ms.map(Duration::from_millis);
+    // Whatever ends `block_on` (the stop signals, an error, a panic) drops the runtime, and with
+    // it every running job's guard: the jobs are killed and their folders removed.
     let runtime = tokio::runtime::Runtime::new().context("cannot start the server's runtime")?;
     runtime.block_on(async move {
         let listeners = listen(&a.host, a.port).await?;
@@ -216,7 +219,15 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
         };
-        damier_web::serve(listeners, settings, shutdown).await.context("the server stopped")
+        let serving = damier_web::serve(listeners, settings, shutdown);
+        match panic_after {
+            None => serving.await,
+            Some(after) => tokio::select! {
+                served = serving => served,
+                () = tokio::time::sleep(after) => panic!("DAMIER_TEST_SERVER_PANIC_MS: the server fails"),
+            },
+        }
+        .context("the server stopped")
     })?;
     Ok(ExitCode::SUCCESS)
 }
