@@ -1,9 +1,9 @@
 //! Running one command as a child process of the `damier` executable, with bounds.
 //!
-//! The child is `damier __api GROUP COMMAND`, the JSON object on its stdin; it maps the object
-//! onto its own arguments, checks them against its bounds (both the CLI's, with its commands)
-//! and runs the command with `--json`, so the answer is byte for byte what the command line
-//! prints. The server only bounds the run: a permit from
+//! The child is `damier __api GROUP COMMAND`, the JSON object on its stdin; it reads the object
+//! as a typed request of the request layer (`damier-api`), or for the commands not yet moved
+//! there maps it onto its own arguments, checks it against its bounds and runs it, so the
+//! answer is byte for byte what `damier GROUP COMMAND --json` prints. The server only bounds the run: a permit from
 //! a semaphore (at most `max_jobs` children at once), a time limit, a cap on the answer's size,
 //! and `kill_on_drop`, so a page that goes away (or cancels) kills its job.
 //!

@@ -10,7 +10,8 @@
 //!
 //! What a request can make the server do is the CLI's to rule (the `__api` child): no argument
 //! that writes or names a file on the server, input files as content, and bounds on the values
-//! that will run (`damier-cli`'s `cmd/serve/fields.rs` and `served.rs`).
+//! that will run (the request layer, `damier-api`, and `damier-cli`'s `cmd/serve/fields.rs`
+//! and `served.rs` for the commands not yet moved there).
 
 use std::net::{IpAddr, SocketAddr};
 

@@ -187,7 +187,7 @@ async fn bad_requests_get_one_line_4xx_and_the_server_keeps_serving() {
     assert!(m.contains("unknown field `colour`") && m.contains("n, threads"), "{m}");
     assert!(refused("/api/queens/count", r#"{"n": "eight"}"#, bad).await.contains("eight"));
     assert!(refused("/api/queens/count", r#"{"n": {"x": 1}}"#, bad).await.contains("field `n`"));
-    assert!(refused("/api/queens/count", r#"{}"#, bad).await.contains("not provided: <N>"));
+    assert!(refused("/api/queens/count", r#"{}"#, bad).await.contains("missing field `n`"));
     assert!(
         refused("/api/queens/solve", r#"{"n": 8, "out": "/tmp/x"}"#, bad).await.contains("writes a file")
     );
@@ -707,5 +707,90 @@ async fn a_huge_declared_body_is_refused_at_once_and_a_stalled_one_in_time() {
         assert_eq!(status, StatusCode::REQUEST_TIMEOUT, "{path}: {}", String::from_utf8_lossy(&b));
         let v: Value = serde_json::from_slice(&b).unwrap();
         assert!(v["error"].as_str().is_some(), "{v}");
+    }
+}
+
+/// `text` with every `"seconds": <number>` (pretty JSON) replaced by `"seconds": S`.
+fn seconds_masked(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("\"seconds\": ") {
+        let (head, tail) = rest.split_at(i + "\"seconds\": ".len());
+        out.push_str(head);
+        out.push('S');
+        rest = tail.trim_start_matches(|c: char| c.is_ascii_digit() || ".-+eE".contains(c));
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The request layer's commands answer byte for byte what `--json` prints (the timings
+/// masked): the job process prints the record itself, no command line in between.
+#[test]
+fn the_request_layers_answers_are_the_command_lines_bytes() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let cases: &[(&str, &str, &[&str])] = &[
+        ("queens count", r#"{"n": 8}"#, &["queens", "count", "8"]),
+        ("queens count", r#"{"n": 10, "share": "2/3"}"#, &["queens", "count", "10", "--share", "2/3"]),
+        ("queens count", r#"{"n": 3}"#, &["queens", "count", "3"]),
+        ("queens list", r#"{"n": 6}"#, &["queens", "list", "6"]),
+        ("queens list", r#"{"n": 3}"#, &["queens", "list", "3"]),
+        (
+            "queens list",
+            r#"{"n": 8, "unique": true, "limit": 3}"#,
+            &["queens", "list", "8", "--unique", "--limit", "3"],
+        ),
+        (
+            "queens list",
+            r#"{"n": 9, "random": 2, "seed": 5}"#,
+            &["queens", "list", "9", "--random", "2", "--seed", "5"],
+        ),
+        ("queens first", r#"{"n": 3}"#, &["queens", "first", "3"]),
+        ("queens first", r#"{"n": 10}"#, &["queens", "first", "10"]),
+        ("queens solve", r#"{"n": 30}"#, &["queens", "solve", "30"]),
+        ("queens solve", r#"{"n": 3}"#, &["queens", "solve", "3"]),
+        (
+            "queens solve",
+            r#"{"n": 50, "method": "local", "seed": 7}"#,
+            &["queens", "solve", "50", "--method", "local", "--seed", "7"],
+        ),
+        ("queens max", r#"{"n": 5}"#, &["queens", "max", "5"]),
+        ("queens corners", r#"{"n": 5, "examples": 2}"#, &["queens", "corners", "5", "--examples", "2"]),
+        ("queens check", r#"{"columns": [2, 4, 1, 3]}"#, &["queens", "check", "2", "4", "1", "3"]),
+        ("queens check", r#"{"columns": ["1", 3, 2]}"#, &["queens", "check", "1", "3", "2"]),
+        (
+            "queens check",
+            r#"{"columns": "[2, 4, 1, 3] [3, 1, 4, 2]"}"#,
+            &["queens", "check", "[2, 4, 1, 3] [3, 1, 4, 2]"],
+        ),
+        (
+            "queens check",
+            r#"{"columns": "witness (column per row, 0 = empty row): 1 3 0"}"#,
+            &["queens", "check", "witness (column per row, 0 = empty row): 1 3 0"],
+        ),
+    ];
+    for &(command, body, args) in cases {
+        let mut child = Command::new(EXE)
+            .arg("__api")
+            .args(command.split(' '))
+            .env("DAMIER_PROGRESS", "none")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(body.as_bytes()).unwrap();
+        let web = child.wait_with_output().unwrap();
+        let cli = Command::new(EXE).args(args).arg("--json").output().unwrap();
+        let shown = |o: &std::process::Output| String::from_utf8_lossy(&o.stdout).into_owned();
+        assert_eq!(
+            web.status.code(),
+            cli.status.code(),
+            "{command} {body}: {}",
+            String::from_utf8_lossy(&web.stderr)
+        );
+        assert!(!cli.stdout.is_empty(), "{command} {body}: the command line printed JSON");
+        assert_eq!(seconds_masked(&shown(&web)), seconds_masked(&shown(&cli)), "{command} {body}");
     }
 }

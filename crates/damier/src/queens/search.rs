@@ -214,7 +214,7 @@ pub struct FirstSolution {
 /// [`first`] with the queens placed and the time taken, the placement checked by the
 /// independent checker ([`Placement::is_valid`]) before it is returned.
 pub fn first_timed(n: u32, control: &Control) -> Result<FirstSolution, SearchError> {
-    let start = std::time::Instant::now();
+    let start = crate::control::Stopwatch::start();
     let mut s = Solutions::new(n)?;
     let placement = s.next_with(control)?.map(|c| Placement::from_trusted(c.to_vec()));
     if placement.as_ref().is_some_and(|p| !p.is_valid()) {

@@ -44,6 +44,18 @@ impl Method {
     }
 }
 
+impl std::str::FromStr for Method {
+    type Err = String;
+
+    /// `construct` or `local`, as [`Method::name`] writes them.
+    fn from_str(s: &str) -> Result<Method, String> {
+        [Method::Construct, Method::Local]
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| format!("invalid value '{s}': construct or local"))
+    }
+}
+
 /// The answer for an n without solution. Serialised as `columns` (null: no solution), `method`
 /// and `n`.
 #[derive(Clone, Debug, PartialEq, Eq)]

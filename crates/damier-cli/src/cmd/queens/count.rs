@@ -86,29 +86,14 @@ fn parse_share(text: &str) -> Result<Share, String> {
     Share::parse(text).map_err(|e| e.to_string())
 }
 
-/// Parses a memory size with `bytesize`: bytes, or a number and a unit. A one-letter unit
-/// (`800M`, `1.5G`) counts in powers of 1024, as `MiB`, `GiB`, ... do; `KB`, `MB`, ... count
-/// in powers of 1000.
+/// Parses a memory size (the request layer's reading: one-letter units in powers of 1024).
 pub(super) fn parse_size(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    let unit = t.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.').trim_start();
-    let binary = unit.len() == 1 && !unit.eq_ignore_ascii_case("b");
-    let spelled = if binary { format!("{t}i") } else { t.to_string() };
-    let size: bytesize::ByteSize = spelled.parse().map_err(|_| {
-        format!(
-            "{text:?} is not a size such as 800M or 16G (K, M, G, T: powers of 1024; KB, MB, ...: of 1000)"
-        )
-    })?;
-    match size.as_u64() {
-        // A product past a u64 saturates.
-        0 | u64::MAX => Err(format!("{text:?} is not a size between 1 byte and 16 EiB")),
-        bytes => Ok(bytes),
-    }
+    damier_api::queens::parse_size(text)
 }
 
 /// Parses `--isa`: `auto` (the widest unit this CPU runs) or a unit's name.
 pub(super) fn parse_isa(text: &str) -> Result<IsaChoice, String> {
-    text.parse().map_err(|_| "expected auto, portable, avx2 or avx512".to_string())
+    damier_api::queens::parse_isa(text)
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {

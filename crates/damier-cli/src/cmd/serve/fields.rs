@@ -9,8 +9,8 @@
 //! served are those of [`super::served::SERVED`].
 //!
 //! Each argument takes exactly one JSON shape ([`ArgRule`]): a flag `true`, `false` or `null`;
-//! a one-value argument a number or a string; a many-value argument (a positional list such as
-//! `queens check`'s columns, or a repeated option) an array of them or one of them; an input
+//! a one-value argument a number or a string; a many-value argument (a positional list, or a
+//! repeated option) an array of them or one of them; an input
 //! file ([`InputFile`]) its content as a string, which goes to a file in a private temporary
 //! folder whose path the command gets. Any other shape is refused, and so is every argument
 //! that writes or names a file on the server (its type says so: [`OutputPath`], or a bare
@@ -275,7 +275,7 @@ mod tests {
                 ),
             )
             .subcommand(
-                Command::new("queens")
+                Command::new("lights")
                     .subcommand(
                         Command::new("count")
                             .arg(Arg::new("n").required(true))
@@ -285,7 +285,7 @@ mod tests {
                             .arg(Arg::new("json").long("json").action(ArgAction::SetTrue)),
                     )
                     .subcommand(
-                        Command::new("check")
+                        Command::new("chase")
                             .arg(Arg::new("columns").num_args(0..).allow_negative_numbers(true))
                             .arg(Arg::new("json").long("json").action(ArgAction::SetTrue)),
                     )
@@ -310,10 +310,10 @@ mod tests {
 
     #[test]
     fn maps_positionals_options_and_flags() {
-        let a = args("queens", "count", serde_json::json!({"n": 10, "threads": 2})).unwrap();
-        assert_eq!(a, ["damier", "queens", "count", "--threads=2", "--json", "--", "10"]);
-        let a = args("queens", "check", serde_json::json!({"columns": [2, -1, "3"]})).unwrap();
-        assert_eq!(a, ["damier", "queens", "check", "--json", "--", "2", "-1", "3"]);
+        let a = args("lights", "count", serde_json::json!({"n": 10, "threads": 2})).unwrap();
+        assert_eq!(a, ["damier", "lights", "count", "--threads=2", "--json", "--", "10"]);
+        let a = args("lights", "chase", serde_json::json!({"columns": [2, -1, "3"]})).unwrap();
+        assert_eq!(a, ["damier", "lights", "chase", "--json", "--", "2", "-1", "3"]);
         // Positionals keep the command's order whatever the keys' order.
         let a = args("walk", "solve", serde_json::json!({"cols": 5, "rows": 4})).unwrap();
         assert_eq!(a, ["damier", "walk", "solve", "--json", "--", "4", "5"]);
@@ -321,48 +321,48 @@ mod tests {
 
     #[test]
     fn refuses_unknown_fields_commands_and_writers() {
-        let e = args("queens", "count", serde_json::json!({"m": 1})).unwrap_err();
+        let e = args("lights", "count", serde_json::json!({"m": 1})).unwrap_err();
         assert!(matches!(e, FieldError::UnknownField { ref field, .. } if field == "m"), "{e}");
         assert!(e.to_string().contains("fields: n, threads"), "{e}");
         assert!(matches!(
-            args("queens", "bench", serde_json::json!({})),
+            args("lights", "bench", serde_json::json!({})),
             Err(FieldError::UnknownCommand(..))
         ));
-        assert!(matches!(args("queens", "nope", serde_json::json!({})), Err(FieldError::UnknownCommand(..))));
+        assert!(matches!(args("lights", "nope", serde_json::json!({})), Err(FieldError::UnknownCommand(..))));
         for (command, field) in [("solve", "out"), ("count", "journal")] {
-            let e = args("queens", command, serde_json::json!({"n": 8, field: "/etc/x"})).unwrap_err();
+            let e = args("lights", command, serde_json::json!({"n": 8, field: "/etc/x"})).unwrap_err();
             assert!(matches!(e, FieldError::Refused { field: ref f, .. } if f == field), "{e}");
             assert!(e.to_string().contains("writes a file"), "{e}");
         }
         // Hidden arguments are no fields, and are not listed.
-        let e = args("queens", "count", serde_json::json!({"secret": 1})).unwrap_err();
+        let e = args("lights", "count", serde_json::json!({"secret": 1})).unwrap_err();
         let FieldError::UnknownField { ref known, .. } = e else { panic!("{e}") };
         assert_eq!(known, "n, threads", "hidden and refused fields are not offered");
-        assert_eq!(args("queens", "count", serde_json::json!([1])), Err(FieldError::NotAnObject));
+        assert_eq!(args("lights", "count", serde_json::json!([1])), Err(FieldError::NotAnObject));
     }
 
     #[test]
     fn each_argument_takes_one_shape() {
         let bad = |v: Value| {
-            let e = args("queens", "count", v.clone()).unwrap_err();
+            let e = args("lights", "count", v.clone()).unwrap_err();
             assert!(matches!(e, FieldError::BadValue { .. }), "{v}: {e}");
         };
         bad(serde_json::json!({"n": {"a": 1}}));
         bad(serde_json::json!({"n": [8, 9]}));
         bad(serde_json::json!({"n": true}));
         bad(serde_json::json!({"n": 8, "threads": [2]}));
-        let e = args("queens", "check", serde_json::json!({"columns": [1, [2]]})).unwrap_err();
+        let e = args("lights", "chase", serde_json::json!({"columns": [1, [2]]})).unwrap_err();
         assert!(matches!(e, FieldError::BadValue { .. }), "{e}");
-        let e = args("queens", "solve", serde_json::json!({"n": 8, "from": ["a"]})).unwrap_err();
+        let e = args("lights", "solve", serde_json::json!({"n": 8, "from": ["a"]})).unwrap_err();
         assert!(matches!(e, FieldError::BadValue { .. }), "{e}");
         // A list of one value may be one value; null is "not given".
-        let a = args("queens", "check", serde_json::json!({"columns": 3})).unwrap();
-        assert_eq!(a, ["damier", "queens", "check", "--json", "--", "3"]);
-        let a = args("queens", "count", serde_json::json!({"n": 8, "threads": null})).unwrap();
-        assert_eq!(a, ["damier", "queens", "count", "--json", "--", "8"]);
+        let a = args("lights", "chase", serde_json::json!({"columns": 3})).unwrap();
+        assert_eq!(a, ["damier", "lights", "chase", "--json", "--", "3"]);
+        let a = args("lights", "count", serde_json::json!({"n": 8, "threads": null})).unwrap();
+        assert_eq!(a, ["damier", "lights", "count", "--json", "--", "8"]);
         // Values that look like options stay values.
-        let a = args("queens", "count", serde_json::json!({"n": "-5", "threads": "--help"})).unwrap();
-        assert_eq!(a, ["damier", "queens", "count", "--threads=--help", "--json", "--", "-5"]);
+        let a = args("lights", "count", serde_json::json!({"n": "-5", "threads": "--help"})).unwrap();
+        assert_eq!(a, ["damier", "lights", "count", "--threads=--help", "--json", "--", "-5"]);
     }
 
     #[test]
@@ -370,7 +370,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let a = to_arguments(
             &tree(),
-            "queens",
+            "lights",
             "solve",
             &serde_json::json!({"n": 8, "from": "1 2\n"}),
             dir.path(),

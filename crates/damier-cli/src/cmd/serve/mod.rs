@@ -1,12 +1,16 @@
 //! `damier serve`: the web lab ([`damier_web`]); and the hidden `damier __api GROUP COMMAND`,
-//! the child the server runs for one API call (the JSON object on stdin, mapped onto the
-//! command's own arguments ([`fields`]), bounded ([`served`]), then run with `--json`).
+//! the child the server runs for one API call (the JSON object on stdin). A command of the
+//! request layer ([`damier_api::PATHS`]) is read as a typed request, bounded and run by
+//! [`damier_api`] ([`request`]); the others are still mapped onto the command's own arguments
+//! ([`fields`]), bounded ([`served`]), then run with `--json`.
 //!
-//! The web crate keeps HTTP, trust, jobs and the live views; what a request may make a command
-//! do is ruled here, beside the commands: the served commands and their bounds, and the
-//! mapping of a JSON object onto a command's clap arguments.
+//! The web crate keeps HTTP, trust, jobs and the live views; the request layer holds the moved
+//! commands' requests and bounds; what a request may make the other commands do is ruled here,
+//! beside the commands: their bounds, and the mapping of a JSON object onto their clap
+//! arguments.
 
 pub mod fields;
+mod request;
 pub mod served;
 
 use std::io::{Read, Write};
@@ -293,6 +297,10 @@ pub fn api(
     } else {
         serde_json::from_str(&body).context("malformed JSON")?
     };
+    let path = format!("{group}/{command}");
+    if damier_api::PATHS.contains(&path.as_str()) {
+        return request::answer(&path, &fields, a.allow_heavy);
+    }
     // The server's folder for this job (it removes it), or one of our own when run by hand.
     let own = match a.files {
         Some(_) => None,

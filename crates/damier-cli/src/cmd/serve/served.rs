@@ -1,9 +1,10 @@
-//! The commands the web lab serves, each with its bounds: the one list of them.
+//! The commands the web lab serves through their command line, each with its bounds; with the
+//! request layer's ([`damier_api::PATHS`], bounded there), the list of what the lab serves.
 //!
-//! `POST /api/<group>/<command>` runs a command only if it is in [`SERVED`], and the child
-//! runs it only once its bound accepted the parsed arguments: serving a new command is one
-//! entry here, with its bound. The server's list of served commands
-//! (`damier_web::Settings::served`) is derived from this one ([`list`]), and so are the tests'.
+//! `POST /api/<group>/<command>` runs a command only if it is in [`SERVED`] or the request
+//! layer's, and the child runs it only once its bound accepted the parsed arguments. The
+//! server's list of served commands (`damier_web::Settings::served`) is derived from these
+//! ([`list`]), and so are the tests'.
 //! Benchmarks, timings, exports and the multi-machine `sum` are not served: they measure the
 //! machine or write files.
 //!
@@ -25,52 +26,22 @@ pub use damier_web::live::{AUTOMATON_MAX_N, BOARD_MAX_SIDE};
 
 use crate::util::InputFile;
 
-/// Largest `n` counted (`queens count`): n = 18 takes seconds on two cores.
-pub const COUNT_MAX_N: u64 = 18;
-/// Largest `n` listed in full (`queens list` without `limit`); 365,596 solutions at 14.
-pub const LIST_MAX_N: u64 = 14;
-/// Most solutions listed with `limit`.
-pub const LIST_MAX_LIMIT: u64 = 1_000_000;
-/// Largest `n` for the construction, R(n) and random draws (the answer is `n` numbers).
-pub const SOLVE_MAX_N: u64 = 1_000_000;
-/// Largest `n` for the corner exercises (they list the solutions of n + 1).
-pub const CORNERS_MAX_N: u64 = 12;
 /// Most automaton updates of one run.
 pub const AUTOMATON_MAX_STEPS: u64 = 100_000_000;
 /// Most boards one traced automaton run prints.
 pub const AUTOMATON_MAX_TRACES: u64 = 10_000;
 /// Most automaton updates of a trap search, all samples together.
 pub const TRAP_MAX_UPDATES: u64 = 1_000_000_000;
-/// Most tasks timed by one `queens estimate`.
-pub const ESTIMATE_MAX_SAMPLES: u64 = 1000;
-/// Largest `n` whose tasks `queens estimate` times whole (`queries = all`): beyond, a task
-/// takes a second (n = 25) to a minute (n = 27).
-pub const ESTIMATE_WHOLE_MAX_N: u64 = 22;
-/// Beyond [`ESTIMATE_WHOLE_MAX_N`]: most queries matched per task.
-pub const ESTIMATE_MAX_QUERIES: u64 = 32_768;
-/// Beyond [`ESTIMATE_WHOLE_MAX_N`]: most tasks timed (at n = 26 the set-up takes 15 s and
-/// each sampled task about 1.3 s, measured on the project machine under load).
-pub const ESTIMATE_BIG_MAX_SAMPLES: u64 = 20;
-/// Largest `n` estimated: beyond, a whole task runs minutes, and a sampled task still makes
-/// both its halves (a count's memory per task: up to about 2.8 GB at n = 27, more at 28).
-pub const ESTIMATE_MAX_N: u64 = 26;
-/// Most worker threads one request may ask for (`threads` of the counters).
-pub const MAX_THREADS: u64 = 64;
+/// Most worker threads one request may ask for (`threads`), the request layer's.
+pub use damier_api::MAX_THREADS;
 
 /// A served command's bound: refuses its parsed arguments when they exceed this server's
 /// bounds, with a message naming the bound.
 type Bound = fn(&Parsed<'_>) -> Result<(), String>;
 
-/// The served commands, `(group, command, bound)`.
+/// The served commands still run through their command line, `(group, command, bound)`;
+/// those of the request layer ([`damier_api::PATHS`]) have their bounds there.
 pub const SERVED: &[(&str, &str, Bound)] = &[
-    ("queens", "count", queens_count),
-    ("queens", "list", queens_list),
-    ("queens", "first", unbounded),
-    ("queens", "solve", queens_solve),
-    ("queens", "max", queens_solve),
-    ("queens", "corners", |m| at_most(m, "n", CORNERS_MAX_N)),
-    ("queens", "check", unbounded),
-    ("queens", "estimate", queens_estimate),
     ("automaton", "run", automaton_run),
     ("automaton", "trap", automaton_trap),
     ("lights", "solve", |m| lights_boards(m, &["all_on", "random"], &["file", "target"])),
@@ -87,9 +58,12 @@ pub const SERVED: &[(&str, &str, Bound)] = &[
     ("walk", "replay", walk_sides),
 ];
 
-/// The served commands as `(group, command)`, for `damier_web::Settings::served`.
+/// The served commands as `(group, command)`, for `damier_web::Settings::served`: the request
+/// layer's, then those still run through their command line.
 pub fn list() -> Vec<(String, String)> {
-    SERVED.iter().map(|&(g, c, _)| (g.to_string(), c.to_string())).collect()
+    let layer = damier_api::PATHS.iter().filter_map(|p| p.split_once('/'));
+    let layer = layer.map(|(g, c)| (g.to_string(), c.to_string()));
+    layer.chain(SERVED.iter().map(|&(g, c, _)| (g.to_string(), c.to_string()))).collect()
 }
 
 /// True if `group command` is served.
@@ -165,57 +139,9 @@ impl<'a> Parsed<'a> {
     }
 }
 
-/// Bounded by the library and the time limit (`queens first`: n <= 64; `check`: the columns
-/// by the body size).
+/// Bounded by the library and the time limit.
 fn unbounded(_: &Parsed<'_>) -> Result<(), String> {
     Ok(())
-}
-
-fn queens_count(m: &Parsed<'_>) -> Result<(), String> {
-    at_most(m, "n", COUNT_MAX_N)
-}
-
-fn queens_list(m: &Parsed<'_>) -> Result<(), String> {
-    if flag(m, "all")? {
-        return Err(format!("all = true lists millions of solutions {HEAVY}"));
-    }
-    at_most(m, "limit", LIST_MAX_LIMIT)?;
-    if number(m, "random")?.is_some() {
-        return at_most(m, "n", SOLVE_MAX_N);
-    }
-    if number(m, "limit")?.is_some() {
-        return Ok(());
-    }
-    match number(m, "n")? {
-        Some(n) if n > LIST_MAX_N => Err(format!(
-            "n = {n} is above {LIST_MAX_N}, this server's bound for a full list \
-             (give a limit, or start the server with --allow-heavy)"
-        )),
-        _ => Ok(()),
-    }
-}
-
-fn queens_solve(m: &Parsed<'_>) -> Result<(), String> {
-    at_most(m, "n", SOLVE_MAX_N)
-}
-
-fn queens_estimate(m: &Parsed<'_>) -> Result<(), String> {
-    at_most(m, "samples", ESTIMATE_MAX_SAMPLES)?;
-    at_most(m, "n", ESTIMATE_MAX_N)?;
-    if number(m, "n")?.unwrap_or(0) <= ESTIMATE_WHOLE_MAX_N {
-        return Ok(());
-    }
-    at_most(m, "samples", ESTIMATE_BIG_MAX_SAMPLES)?;
-    // `queries` is `all` or a count, in the command's own type: read as given.
-    let queries = raw_text(m, "queries")?;
-    match queries.as_deref().map(str::parse::<u64>) {
-        Some(Ok(k)) if k <= ESTIMATE_MAX_QUERIES => Ok(()),
-        _ => Err(format!(
-            "queries = {} times whole tasks, minutes each above n = {ESTIMATE_WHOLE_MAX_N}: give \
-             queries at most {ESTIMATE_MAX_QUERIES} {HEAVY}",
-            queries.as_deref().unwrap_or("(none)")
-        )),
-    }
 }
 
 fn automaton_run(m: &Parsed<'_>) -> Result<(), String> {
@@ -330,11 +256,6 @@ fn number(m: &Parsed<'_>, id: &str) -> Result<Option<u64>, String> {
     Err(unreadable(id))
 }
 
-/// The value of the flag `id`.
-fn flag(m: &Parsed<'_>, id: &str) -> Result<bool, String> {
-    Ok(m.one::<bool>(id)?.copied().unwrap_or(false))
-}
-
 /// The value of the text argument `id`.
 fn text<'a>(m: &Parsed<'a>, id: &str) -> Result<Option<&'a str>, String> {
     Ok(m.one::<String>(id)?.map(String::as_str))
@@ -363,11 +284,12 @@ fn unreadable(id: &str) -> String {
 mod tests {
     use super::*;
     use crate::util::InputFile;
-    use clap::{Arg, ArgAction, Command, value_parser};
+    use clap::{Arg, Command, value_parser};
 
-    fn count() -> Command {
-        Command::new("count")
-            .arg(Arg::new("n").value_parser(value_parser!(u32)))
+    fn walk() -> Command {
+        Command::new("solve")
+            .arg(Arg::new("rows").value_parser(value_parser!(u32)))
+            .arg(Arg::new("cols").value_parser(value_parser!(u32)))
             .arg(Arg::new("threads").long("threads").value_parser(value_parser!(u32)))
     }
 
@@ -379,38 +301,21 @@ mod tests {
 
     #[test]
     fn bounds_read_the_parsed_values() {
-        assert!(bound("queens", "count", count(), &["18"]).is_ok());
-        let e = bound("queens", "count", count(), &["19"]).unwrap_err();
-        assert!(e.contains("18") && e.contains("--allow-heavy"), "{e}");
-        assert!(bound("queens", "count", count(), &["8", "--threads", "65"]).is_err());
-        assert!(bound("queens", "count", count(), &["8", "--threads", "2"]).is_ok());
+        assert!(bound("walk", "solve", walk(), &["2000", "5"]).is_ok());
+        let e = bound("walk", "solve", walk(), &["2001", "5"]).unwrap_err();
+        assert!(e.contains("2000") && e.contains("--allow-heavy"), "{e}");
+        assert!(bound("walk", "solve", walk(), &["8", "8", "--threads", "65"]).is_err());
+        assert!(bound("walk", "solve", walk(), &["8", "8", "--threads", "2"]).is_ok());
         let gpu = || {
-            count()
+            walk()
                 .arg(Arg::new("device").long("device").default_value("cpu"))
                 .arg(Arg::new("gpu_rows").long("gpu-rows").value_parser(value_parser!(u32)))
         };
-        assert!(bound("queens", "count", gpu(), &["8"]).is_ok());
-        assert!(bound("queens", "count", gpu(), &["8", "--device", "cpu"]).is_ok());
-        let e = bound("queens", "count", gpu(), &["8", "--device", "gpu"]).unwrap_err();
+        assert!(bound("walk", "solve", gpu(), &["8", "8"]).is_ok());
+        assert!(bound("walk", "solve", gpu(), &["8", "8", "--device", "cpu"]).is_ok());
+        let e = bound("walk", "solve", gpu(), &["8", "8", "--device", "gpu"]).unwrap_err();
         assert!(e.contains("GPU") && e.contains("--allow-heavy"), "{e}");
-        assert!(bound("queens", "count", gpu(), &["8", "--gpu-rows", "3"]).is_err());
-        let estimate = Command::new("estimate")
-            .arg(Arg::new("n").value_parser(value_parser!(u32)))
-            .arg(Arg::new("samples").long("samples").value_parser(value_parser!(u32)))
-            .arg(Arg::new("device").long("device").default_value("cpu"));
-        assert!(bound("queens", "estimate", estimate.clone(), &["12", "--samples", "5"]).is_ok());
-        let e = bound("queens", "estimate", estimate, &["12", "--samples", "5", "--device", "gpu"]);
-        assert!(e.unwrap_err().contains("GPU"));
-        let list = || {
-            Command::new("list")
-                .arg(Arg::new("n").value_parser(value_parser!(u32)))
-                .arg(Arg::new("limit").long("limit").value_parser(value_parser!(u64)))
-                .arg(Arg::new("random").long("random").value_parser(value_parser!(u64)))
-                .arg(Arg::new("all").long("all").action(ArgAction::SetTrue))
-        };
-        assert!(bound("queens", "list", list(), &["15"]).is_err());
-        assert!(bound("queens", "list", list(), &["15", "--limit", "10"]).is_ok());
-        assert!(bound("queens", "list", list(), &["8", "--all"]).is_err());
+        assert!(bound("walk", "solve", gpu(), &["8", "8", "--gpu-rows", "3"]).is_err());
         let solve = || {
             Command::new("solve")
                 .arg(Arg::new("random").long("random"))
@@ -427,18 +332,6 @@ mod tests {
         assert!(bound("lights", "kernel", kernel(), &[" 5 × 3000 "]).is_err());
         // Malformed values are the command's to refuse, with its own message.
         assert!(bound("lights", "solve", solve(), &["--random", "axb"]).is_ok());
-        // An estimate past n = 26 would run minutes per task and gigabytes per sampled task.
-        let estimate = || {
-            Command::new("estimate")
-                .arg(Arg::new("n").value_parser(value_parser!(u32)))
-                .arg(Arg::new("samples").long("samples").value_parser(value_parser!(u32)))
-                .arg(Arg::new("queries").long("queries"))
-        };
-        let args = ["26", "--samples", "10", "--queries", "32768"];
-        assert!(bound("queens", "estimate", estimate(), &args).is_ok());
-        let e = bound("queens", "estimate", estimate(), &["27", "--samples", "10", "--queries", "32768"])
-            .unwrap_err();
-        assert!(e.contains("26") && e.contains("--allow-heavy"), "{e}");
     }
 
     #[test]
@@ -486,18 +379,12 @@ mod tests {
         // A command without rules, and a bound whose argument is missing or of another type.
         let e = bound("queens", "bench", Command::new("bench"), &[]).unwrap_err();
         assert!(e.contains("not served"), "{e}");
-        let e = bound("queens", "count", Command::new("count"), &[]).unwrap_err();
-        assert!(e.contains("cannot read `n`"), "{e}");
-        let text_n = || Command::new("count").arg(Arg::new("n"));
-        assert!(bound("queens", "count", text_n(), &["19"]).is_err());
-        let e = bound("queens", "count", text_n(), &[]).unwrap_err();
-        assert!(e.contains("cannot read `n`"), "{e}");
-        // A renamed flag: `queens list --all` must not pass for want of the id.
-        let list = Command::new("list")
-            .arg(Arg::new("n").value_parser(value_parser!(u32)))
-            .arg(Arg::new("everything").long("all").action(ArgAction::SetTrue));
-        let e = bound("queens", "list", list, &["8", "--all"]).unwrap_err();
-        assert!(e.contains("cannot read `all`"), "{e}");
+        let e = bound("walk", "solve", Command::new("solve"), &[]).unwrap_err();
+        assert!(e.contains("cannot read `rows`"), "{e}");
+        let text_rows = || Command::new("solve").arg(Arg::new("rows"));
+        assert!(bound("walk", "solve", text_rows(), &["2001"]).is_err());
+        let e = bound("walk", "solve", text_rows(), &[]).unwrap_err();
+        assert!(e.contains("cannot read `rows`"), "{e}");
     }
 
     trait RepeatLine {

@@ -83,7 +83,7 @@ fn every_served_argument_is_declared_for_what_it_does() {
         }
     }
     // The known writers and readers are among them (the walk found the real definitions).
-    for w in ["queens count journal", "queens solve out", "automaton run checkpoint", "walk solve pattern"] {
+    for w in ["lights solve out", "walk solve out", "automaton run checkpoint", "walk solve pattern"] {
         assert!(writers.iter().any(|x| x == w), "{w} in {writers:?}");
     }
     for r in ["lights solve file", "lights solve target", "automaton run from"] {
@@ -225,28 +225,6 @@ fn within_bounds(group: &str, command: &str, m: &clap::ArgMatches) -> Result<(),
     };
     let bad = match (group, command) {
         _ if over("threads", limits::MAX_THREADS) => Some("threads"),
-        ("queens", "count") if over("n", limits::COUNT_MAX_N) => Some("n"),
-        ("queens", "list") if m.try_get_one::<bool>("all").ok().flatten() == Some(&true) => Some("all"),
-        ("queens", "list")
-            if get("limit").is_none() && get("random").is_none() && over("n", limits::LIST_MAX_N) =>
-        {
-            Some("n")
-        }
-        ("queens", "solve" | "max") if over("n", limits::SOLVE_MAX_N) => Some("n"),
-        ("queens", "corners") if over("n", limits::CORNERS_MAX_N) => Some("n"),
-        ("queens", "estimate") if over("samples", limits::ESTIMATE_MAX_SAMPLES) => Some("samples"),
-        ("queens", "estimate") if over("n", limits::ESTIMATE_MAX_N) => Some("n"),
-        ("queens", "estimate")
-            if over("n", limits::ESTIMATE_WHOLE_MAX_N)
-                && (over("samples", limits::ESTIMATE_BIG_MAX_SAMPLES)
-                    || !m.get_raw("queries").and_then(|mut v| v.next_back()).is_some_and(|q| {
-                        q.to_str()
-                            .and_then(|q| q.parse::<u64>().ok())
-                            .is_some_and(|k| k <= limits::ESTIMATE_MAX_QUERIES)
-                    })) =>
-        {
-            Some("queries")
-        }
         ("automaton", "run") if over("n", limits::AUTOMATON_MAX_N) => Some("n"),
         ("automaton", "run") if over("max_steps", limits::AUTOMATON_MAX_STEPS) => Some("max_steps"),
         ("lights", _) if ["size", "all_on", "random"].iter().any(|id| side(id)) => Some("size"),
@@ -301,5 +279,37 @@ proptest! {
             prop_assert!(body.get(name.to_string_lossy().as_ref()).is_some(), "{:?} not a field", name);
         }
         prop_assert!(!Path::new("/tmp/damier-web-probe").exists());
+    }
+}
+
+/// Every argument of a command the request layer serves is one of its request's fields, or
+/// refused there with a reason, or one the lab leaves to the command line (the GPU's tuning,
+/// MPI): a new option of the command is not silently missing from the lab.
+#[test]
+fn the_request_layer_knows_every_argument_of_its_commands() {
+    let left_to_the_command_line =
+        ["json", "help", "gpu_adapter", "gpu_rows", "gpu_slots", "gpu_budget", "gpu_kernel", "mpi"];
+    for path in damier_api::PATHS {
+        let (group, command) = path.split_once('/').unwrap();
+        let (fields, refused) = damier_api::Request::fields(path).unwrap();
+        for arg in served(group, command).get_arguments() {
+            let id = arg.get_id().as_str();
+            let known = fields.contains(&id)
+                || refused.iter().any(|(k, _)| *k == id)
+                || left_to_the_command_line.contains(&id);
+            assert!(known, "{group} {command} {id}: neither a field of the request nor refused");
+            if is(arg, TypeId::of::<OutputPath>()) {
+                assert!(
+                    refused.iter().any(|(k, _)| *k == id),
+                    "{group} {command} {id} writes a file: refused"
+                );
+            }
+        }
+        for f in fields {
+            assert!(
+                served(group, command).get_arguments().any(|a| a.get_id() == *f),
+                "{group} {command}: field {f} is no argument of the command"
+            );
+        }
     }
 }

@@ -1,0 +1,159 @@
+//! The request layer of damier: typed requests, their bounds, one [`run`], and the records it
+//! answers.
+//!
+//! A front end turns what it was given (a JSON body from the web lab's server or from the
+//! browser's worker) into a [`Request`] ([`Request::parse`]), checks the server's bounds
+//! ([`Request::bound`]: a page cannot keep a machine busy for hours unless the server was
+//! started with `--allow-heavy`), and runs it ([`run`]) in its surroundings ([`Host`]: the
+//! cancel flag, a clock, randomness, progress). The answer is a [`Record`], whose JSON
+//! ([`Record::write_json`]) is byte for byte what `damier <group> <command> --json` prints.
+//! The server's job process and the static lab both call this crate, so a request answers the
+//! same in either, and the bounds are defined here once.
+//!
+//! Groups moved here so far: `queens` (count, list, first, solve, max, corners, check,
+//! estimate). The other served commands still go through the command line's arguments
+//! (`damier-cli`'s `cmd/serve/fields.rs`).
+//!
+//! ```
+//! use damier_api::{Native, Request, run};
+//! let request = Request::parse("queens/check", &serde_json::json!({"columns": [2, 4, 1, 3]})).unwrap();
+//! request.bound(false).unwrap();
+//! let record = run(&request, &Native::default()).unwrap();
+//! assert!(record.yes());
+//! assert!(record.to_json().contains("\"valid\": true"));
+//! ```
+
+#![deny(missing_docs)]
+
+mod de;
+mod fields;
+mod host;
+pub mod queens;
+mod records;
+mod refusal;
+
+use serde_json::{Map, Value};
+
+pub use fields::MAX_THREADS;
+pub use fields::Refused;
+use fields::{Fields, typed};
+pub use host::{Host, Native};
+pub use records::{Record, Solved};
+pub use refusal::Refusal;
+
+/// The paths this crate answers (`group/command`, as after `/api/`).
+pub const PATHS: &[&str] = &[
+    "queens/count",
+    "queens/list",
+    "queens/first",
+    "queens/solve",
+    "queens/max",
+    "queens/corners",
+    "queens/check",
+    "queens/estimate",
+];
+
+/// A request: one command of one group with its fields, as the web lab's pages send it
+/// (`POST /api/<group>/<command>` with a JSON object of the fields).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Request {
+    /// `queens count`.
+    QueensCount(queens::Count),
+    /// `queens list`.
+    QueensList(queens::List),
+    /// `queens first`.
+    QueensFirst(queens::First),
+    /// `queens solve`.
+    QueensSolve(queens::Solve),
+    /// `queens max`.
+    QueensMax(queens::Max),
+    /// `queens corners`.
+    QueensCorners(queens::Corners),
+    /// `queens check`.
+    QueensCheck(queens::Check),
+    /// `queens estimate`.
+    QueensEstimate(queens::Estimate),
+}
+
+impl Request {
+    /// The request at `path` (`group/command`) with the JSON fields `body` (an object; `null`
+    /// is no field). Unknown keys are refused with the keys the command takes.
+    pub fn parse(path: &str, body: &Value) -> Result<Request, Refusal> {
+        let empty = Map::new();
+        let fields = match body {
+            Value::Object(m) => m,
+            Value::Null => &empty,
+            _ => {
+                return Err(Refusal::Input(
+                    "the request body must be a JSON object of the command's options".into(),
+                ));
+            }
+        };
+        Ok(match path {
+            "queens/count" => Request::QueensCount(typed(path, fields)?),
+            "queens/list" => Request::QueensList(typed(path, fields)?),
+            "queens/first" => Request::QueensFirst(typed(path, fields)?),
+            "queens/solve" => Request::QueensSolve(typed(path, fields)?),
+            "queens/max" => Request::QueensMax(typed(path, fields)?),
+            "queens/corners" => Request::QueensCorners(typed(path, fields)?),
+            "queens/check" => Request::QueensCheck(typed(path, fields)?),
+            "queens/estimate" => Request::QueensEstimate(typed(path, fields)?),
+            _ => return Err(Refusal::NotHere(format!("no command `{}` here", path.replace('/', " ")))),
+        })
+    }
+
+    /// The keys the request at `path` takes, and those it refuses with the reason (options
+    /// of the command that write files or choose a text form); `None` for a path not here.
+    pub fn fields(path: &str) -> Option<(&'static [&'static str], Refused)> {
+        fn of<T: Fields>() -> (&'static [&'static str], Refused) {
+            (T::FIELDS, T::REFUSED)
+        }
+        Some(match path {
+            "queens/count" => of::<queens::Count>(),
+            "queens/list" => of::<queens::List>(),
+            "queens/first" => of::<queens::First>(),
+            "queens/solve" => of::<queens::Solve>(),
+            "queens/max" => of::<queens::Max>(),
+            "queens/corners" => of::<queens::Corners>(),
+            "queens/check" => of::<queens::Check>(),
+            "queens/estimate" => of::<queens::Estimate>(),
+            _ => return None,
+        })
+    }
+
+    /// Refuses the request when it exceeds the server's bounds (unless `heavy`: a server
+    /// started with `--allow-heavy`); the message names the bound. The library's own checks
+    /// still apply when it runs.
+    pub fn bound(&self, heavy: bool) -> Result<(), Refusal> {
+        if heavy {
+            return Ok(());
+        }
+        match self {
+            Request::QueensCount(r) => r.bound(),
+            Request::QueensList(r) => r.bound(),
+            Request::QueensFirst(_) | Request::QueensCheck(_) => Ok(()),
+            Request::QueensSolve(r) => queens::at_most("n", r.n.into(), queens::SOLVE_MAX_N),
+            Request::QueensMax(r) => queens::at_most("n", r.n.into(), queens::SOLVE_MAX_N),
+            Request::QueensCorners(r) => queens::at_most("n", r.n.into(), queens::CORNERS_MAX_N),
+            Request::QueensEstimate(r) => r.bound(),
+        }
+    }
+}
+
+/// Runs `request` in `host`'s surroundings. The bounds are the caller's to check first
+/// ([`Request::bound`]); the library's own limits are checked here.
+pub fn run(request: &Request, host: &dyn Host) -> Result<Record, Refusal> {
+    match request {
+        Request::QueensCount(r) => queens::count(r, host),
+        Request::QueensList(r) => queens::list(r, host),
+        Request::QueensFirst(r) => queens::first(r, host),
+        Request::QueensSolve(r) => queens::solve(r, host),
+        Request::QueensMax(r) => queens::max(r, host),
+        Request::QueensCorners(r) => queens::corners(r, host),
+        Request::QueensCheck(r) => queens::check(r),
+        Request::QueensEstimate(r) => queens::estimate(r, host),
+    }
+}
+
+#[cfg(test)]
+mod tests;

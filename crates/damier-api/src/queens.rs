@@ -1,0 +1,792 @@
+//! n queens: the requests of `queens count`, `list`, `first`, `solve`, `max`, `corners`,
+//! `check` and `estimate`, their bounds, and their runs on the library.
+
+use damier::cpu::IsaChoice;
+use damier::queens::count::estimate::{self, EstimateRecord};
+use damier::queens::count::journal::JournalDevice;
+use damier::queens::count::long::LongCount;
+use damier::queens::count::tasks::{MAX_TASK_N, MIN_TASK_N, TaskEngine, TaskList};
+use damier::queens::count::{self, CountOptions, Share, ShareCount, Strategy, TimedCounts};
+use damier::queens::local;
+use damier::queens::placement::{CheckedListing, PlacementError, check_queens};
+use damier::queens::search::{self, Solutions};
+use damier::queens::solve::{self as solving, Method, NoSolution, Solution};
+use damier::queens::{Placement, corners as corner, max as maximum, sample, symmetry};
+use serde::Deserialize;
+
+use crate::de;
+use crate::fields::{Fields, MAX_THREADS, Refused, TEXT_FORM, WRITES};
+use crate::host::Host;
+use crate::records::{Record, Solved};
+use crate::refusal::Refusal;
+
+/// Largest `n` counted: n = 18 takes seconds on two cores, about a minute in one browser
+/// thread (docs/web.md has the measured times).
+pub const COUNT_MAX_N: u64 = 18;
+/// Largest `n` listed in full (without `limit`); 365,596 solutions at 14.
+pub const LIST_MAX_N: u64 = 14;
+/// Most solutions listed with `limit`.
+pub const LIST_MAX_LIMIT: u64 = 1_000_000;
+/// Largest `n` for the construction, R(n) and random draws (the answer is `n` numbers).
+pub const SOLVE_MAX_N: u64 = 1_000_000;
+/// Largest `n` for the corner exercises (they list the solutions of n + 1).
+pub const CORNERS_MAX_N: u64 = 12;
+/// Most tasks timed by one `queens estimate`.
+pub const ESTIMATE_MAX_SAMPLES: u64 = 1000;
+/// Largest `n` whose tasks `queens estimate` times whole (`queries = all`): beyond, a task
+/// takes a second (n = 25) to a minute (n = 27).
+pub const ESTIMATE_WHOLE_MAX_N: u64 = 22;
+/// Beyond [`ESTIMATE_WHOLE_MAX_N`]: most queries matched per task.
+pub const ESTIMATE_MAX_QUERIES: u64 = 32_768;
+/// Beyond [`ESTIMATE_WHOLE_MAX_N`]: most tasks timed (at n = 26 the set-up takes 15 s and
+/// each sampled task about 1.3 s, measured on the project machine under load).
+pub const ESTIMATE_BIG_MAX_SAMPLES: u64 = 20;
+/// Largest `n` estimated: beyond, a whole task runs minutes, and a sampled task still makes
+/// both its halves (a count's memory per task: up to about 2.8 GB at n = 27, more at 28).
+pub const ESTIMATE_MAX_N: u64 = 26;
+/// Most rows checked (the checker keeps a hash map entry per queen and line).
+pub const CHECK_MAX: usize = 10_000_000;
+/// Largest `n` listed in full by the command line without `--limit` or `--all`.
+pub const LIST_ALL_MAX: u32 = 14;
+/// From this `n` a count without threads (a browser's worker) uses the quarter-board engine,
+/// below it the backtracker: the faster one on one thread (measured in Chromium on the
+/// project machine, docs/web.md: n = 12 took 0.095 s by quarters, 0.028 s by the
+/// backtracker; n = 14 0.19 and 0.27 s; n = 16 2.3 and 8.2 s).
+pub const QUARTERS_FROM_N: u32 = 14;
+
+/// Refuses `field`'s value `v` above `max`, naming the bound.
+pub(crate) fn at_most(field: &str, v: u64, max: u64) -> Result<(), Refusal> {
+    if v > max {
+        return Err(Refusal::Bound(format!("{field} = {v} is above {max}, this server's bound")));
+    }
+    Ok(())
+}
+
+/// Refuses `field`'s value outside `low..=high` (the command line's range).
+fn in_range(field: &str, v: u64, low: u64, high: u64) -> Result<(), Refusal> {
+    if !(low..=high).contains(&v) {
+        return Err(Refusal::Input(format!(
+            "field `{field}`: {v} is out of range: {low} to {high} is supported"
+        )));
+    }
+    Ok(())
+}
+
+/// Parses a memory size: bytes, or a number and a unit. A one-letter unit (`800M`, `1.5G`)
+/// counts in powers of 1024, as `MiB`, `GiB`, ... do; `KB`, `MB`, ... count in powers of 1000.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let unit = t.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.').trim_start();
+    let binary = unit.len() == 1 && !unit.eq_ignore_ascii_case("b");
+    let spelled = if binary { format!("{t}i") } else { t.to_string() };
+    let size: bytesize::ByteSize = spelled.parse().map_err(|_| {
+        format!(
+            "{text:?} is not a size such as 800M or 16G (K, M, G, T: powers of 1024; KB, MB, ...: of 1000)"
+        )
+    })?;
+    match size.as_u64() {
+        // A product past a u64 saturates.
+        0 | u64::MAX => Err(format!("{text:?} is not a size between 1 byte and 16 EiB")),
+        bytes => Ok(bytes),
+    }
+}
+
+/// Parses a vector unit's name: `auto` (the widest unit this CPU runs) or a unit's name.
+pub fn parse_isa(text: &str) -> Result<IsaChoice, String> {
+    text.parse().map_err(|_| "expected auto, portable, avx2 or avx512".to_string())
+}
+
+/// The value of the text field `field`, parsed by `parse`.
+fn parsed<T>(
+    field: &str,
+    text: Option<&str>,
+    parse: impl FnOnce(&str) -> Result<T, String>,
+) -> Result<Option<T>, Refusal> {
+    text.map(|t| parse(t).map_err(|e| Refusal::Input(format!("field `{field}`: {e}")))).transpose()
+}
+
+/// The worker threads of a request, checked (1 to 1024, the command line's range).
+fn threads(t: Option<u32>) -> Result<Option<u32>, Refusal> {
+    if let Some(t) = t {
+        in_range("threads", t.into(), 1, 1024)?;
+    }
+    Ok(t)
+}
+
+/// Runs `f` on a pool of `threads` workers (all cores when `None`).
+fn on_pool<T: Send>(threads: Option<u32>, f: impl FnOnce() -> T + Send) -> Result<T, Refusal> {
+    let pool = damier::util::thread_pool(threads.map(|t| t as usize))
+        .map_err(|e| Refusal::Fault(format!("cannot start the thread pool: {e}")))?;
+    Ok(pool.install(f))
+}
+
+/// A request the browser's worker cannot run.
+fn not_here(what: &str) -> Refusal {
+    Refusal::NotHere(format!(
+        "{what}: not in the browser's build of the lab: this needs the server (`damier serve`)"
+    ))
+}
+
+/// The fields of `queens count` (`damier queens count N`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Count {
+    /// Board size (1 to 32).
+    #[serde(deserialize_with = "de::int")]
+    pub n: u32,
+    /// Worker threads (all cores when `None`).
+    #[serde(default, deserialize_with = "de::opt_int")]
+    pub threads: Option<u32>,
+    /// Count only share `K/M`.
+    #[serde(default, deserialize_with = "de::opt_text")]
+    pub share: Option<String>,
+    /// Vector unit (`auto`, `portable`, `avx2`, `avx512`).
+    #[serde(default, deserialize_with = "de::opt_text")]
+    pub isa: Option<String>,
+    /// Most memory, as bytes or with a unit.
+    #[serde(default, deserialize_with = "de::opt_text")]
+    pub memory: Option<String>,
+    /// The engine of each task: `quarters` or `backtrack`.
+    #[serde(default, deserialize_with = "de::opt_text")]
+    pub strategy: Option<String>,
+    /// Recount this many random tasks with both engines.
+    #[serde(default, deserialize_with = "de::opt_int")]
+    pub verify_sample: Option<u32>,
+    /// Seed of the recount's draw.
+    #[serde(default, deserialize_with = "de::opt_int")]
+    pub seed: Option<u64>,
+    /// `cpu` (the only device a request runs on).
+    #[serde(default, deserialize_with = "de::opt_text")]
+    pub device: Option<String>,
+}
+
+impl Fields for Count {
+    const FIELDS: &'static [&'static str] =
+        &["n", "threads", "share", "isa", "memory", "strategy", "verify_sample", "seed", "device"];
+    const REFUSED: Refused = &[("journal", WRITES)];
+
+    fn check(&self) -> Result<(), Refusal> {
+        self.options().map(|_| ())
+    }
+}
+
+/// What a count request asks for, read: the share, the vector unit, the memory, the engine.
+struct CountChoices {
+    threads: Option<u32>,
+    share: Option<Share>,
+    isa: IsaChoice,
+    memory: Option<u64>,
+    engine: Option<TaskEngine>,
+}
+
+impl Count {
+    /// The request's values read and checked as the command line reads them.
+    fn options(&self) -> Result<CountChoices, Refusal> {
+        let threads = threads(self.threads)?;
+        if let Some(k) = self.verify_sample {
+            in_range("verify_sample", k.into(), 1, 1_000_000)?;
+        } else if self.seed.is_some() {
+            return Err(Refusal::Input(
+                "field `seed` is the seed of verify_sample: give verify_sample too".into(),
+            ));
+        }
+        match self.device.as_deref() {
+            None | Some("cpu" | "gpu" | "all" | "list") => {}
+            Some(d) => {
+                return Err(Refusal::Input(format!(
+                    "field `device`: invalid value '{d}': cpu, gpu, all or list"
+                )));
+            }
+        }
+        Ok(CountChoices {
+            threads,
+            share: parsed("share", self.share.as_deref(), |t| Share::parse(t).map_err(|e| e.to_string()))?,
+            isa: parsed("isa", self.isa.as_deref(), parse_isa)?.unwrap_or(IsaChoice::Widest),
+            memory: parsed("memory", self.memory.as_deref(), parse_size)?,
+            engine: parsed("strategy", self.strategy.as_deref(), |t| {
+                TaskEngine::from_name(t).ok_or_else(|| format!("invalid value '{t}': quarters or backtrack"))
+            })?,
+        })
+    }
+}
+
+/// "uses the server's GPU": the server's GPU is not lent to requests.
+fn cpu_only(device: Option<&str>) -> Result<(), Refusal> {
+    match device {
+        None | Some("cpu") => Ok(()),
+        Some(_) => Err(Refusal::Bound("device other than cpu uses the server's GPU".into())),
+    }
+}
+
+impl Count {
+    pub(crate) fn bound(&self) -> Result<(), Refusal> {
+        at_most("threads", self.threads.unwrap_or(1).into(), MAX_THREADS)?;
+        cpu_only(self.device.as_deref())?;
+        at_most("n", self.n.into(), COUNT_MAX_N)
+    }
+}
+
+/// `queens count`: the counts of n (all of them, or one share), as the command line counts
+/// them; on the task list when an engine, a share of it or a recount is asked for.
+pub(crate) fn count(r: &Count, host: &dyn Host) -> Result<Record, Refusal> {
+    let CountChoices { threads, share, isa, memory, engine } = r.options()?;
+    if let Some(d @ ("gpu" | "all" | "list")) = r.device.as_deref() {
+        return Err(Refusal::Input(format!(
+            "device = {d}: the GPU runs from the command line (`damier queens count {} --device {d}`), \
+             not through the lab",
+            r.n
+        )));
+    }
+    // Past the fast engine only the backtracker is left: years of counting, refused unless
+    // an engine is forced.
+    damier::queens::reach::check_count(r.n, engine.is_some()).map_err(Refusal::input)?;
+    let isa = isa.resolve().map_err(Refusal::input)?;
+    let options = CountOptions::on_this_machine(isa, memory);
+    let plan = LongCount {
+        n: r.n,
+        share,
+        engine,
+        isa,
+        memory: options.memory,
+        journal: None,
+        recount_sample: r.verify_sample,
+        device: JournalDevice::Cpu,
+    };
+    if plan.needs_task_list() {
+        if !host.parallel() {
+            return Err(not_here("a count on the task list (strategy, verify_sample, a share)"));
+        }
+        return long_count(&plan, threads, r.seed, host);
+    }
+    let control = host.control();
+    let start = host.seconds();
+    if let Some(share) = share {
+        let tasks = count::task_count_share(r.n, share).unwrap_or(0);
+        let _watch = host.watch("counting", tasks);
+        let run = || count::count_share_with(r.n, share, &options, control);
+        let share_total =
+            if host.parallel() { on_pool(threads, run)? } else { run() }.map_err(Refusal::input)?;
+        return Ok(Record::Share(ShareCount {
+            n: r.n,
+            share: share.index() + 1,
+            shares: share.of(),
+            share_total,
+            seconds: host.seconds() - start,
+            tasks,
+            fingerprint: None,
+        }));
+    }
+    let counts = if host.parallel() {
+        let _watch = host.watch("counting", count::task_count(r.n).unwrap_or(0));
+        on_pool(threads, || count::count_solutions_with(r.n, &options, control))?.map_err(Refusal::input)?
+    } else {
+        count_by_shares(r.n, &options, host)?
+    };
+    Ok(Record::Counts(TimedCounts {
+        n: counts.n,
+        total: counts.total,
+        unique: counts.unique,
+        seconds: host.seconds() - start,
+    }))
+}
+
+/// A count on one thread: the library's shares one after the other (their totals add up to
+/// the count's, which gives the unique count), saying how far it is between them, by the
+/// faster engine on one thread ([`QUARTERS_FROM_N`]). Each share of the quarter-board engine
+/// plans its own tables: 8 parts took 1.0 to 1.4 times as long as one at n = 16 and 17, 64
+/// parts 2.4 to 3 times.
+fn count_by_shares(
+    n: u32,
+    options: &CountOptions,
+    host: &dyn Host,
+) -> Result<damier::queens::Counts, Refusal> {
+    let (strategy, parts) =
+        if n >= QUARTERS_FROM_N { (Strategy::Quarters, 8) } else { (Strategy::Backtrack, 64) };
+    let options = CountOptions { strategy: Some(strategy), ..*options };
+    let mut total: u128 = 0;
+    host.step(0, u64::from(parts));
+    for i in 0..parts {
+        let share = Share::new(i, parts).ok_or_else(|| Refusal::Input("no such share".into()))?;
+        total +=
+            u128::from(count::count_share_with(n, share, &options, host.control()).map_err(Refusal::input)?);
+        host.step(u64::from(i) + 1, u64::from(parts));
+    }
+    let total = count::total_from_sum(total).map_err(Refusal::input)?;
+    count::counts_from_total(n, total).map_err(Refusal::input)
+}
+
+/// A count on the task list: prepared, counted, recounted when asked (a "no" naming the tasks
+/// that disagree), concluded.
+fn long_count(
+    plan: &LongCount,
+    threads: Option<u32>,
+    seed: Option<u64>,
+    host: &dyn Host,
+) -> Result<Record, Refusal> {
+    let control = host.control();
+    let result = on_pool(threads, || {
+        let p = plan.prepare().map_err(|e| match e {
+            damier::queens::count::long::LongCountError::Tasks(
+                damier::queens::count::tasks::TaskError::OutOfRange(_),
+            ) => Refusal::Input(format!("{e}: share with strategy or verify_sample works on the task list")),
+            e => Refusal::input(e),
+        })?;
+        let left = p.left();
+        {
+            let _watch = host.watch("counting", left.len() as u64);
+            p.count(&left, control, &|d| p.record(d)).map_err(Refusal::input)?;
+        }
+        let mut recount = None;
+        if let Some(k) = plan.recount_sample {
+            let seed = seed.unwrap_or_else(|| host.seed());
+            let sampled = u64::from(k).min(p.tasks().len() as u64);
+            let _watch = host.watch("recounting", sampled * TaskEngine::ALL.len() as u64);
+            let checked = p.recount_sample(k, seed, control).map_err(Refusal::input)?;
+            if !checked.mismatches.is_empty() {
+                let mut lines: Vec<String> =
+                    checked.mismatches.iter().map(|m| format!("MISMATCH: n = {}, {m}", plan.n)).collect();
+                lines.push(format!(
+                    "{} of {} sampled tasks disagree (seed {seed}): do not trust this count",
+                    checked.mismatches.len(),
+                    checked.tasks.len()
+                ));
+                return Err(Refusal::No(lines.join("\n")));
+            }
+            recount = Some(checked);
+        }
+        p.conclude(recount.as_ref()).map_err(Refusal::input)
+    })??;
+    Ok(Record::LongCount(result))
+}
+
+/// The fields of `queens list`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct List {
+    /// Board size (1 to 64).
+    #[serde(deserialize_with = "de::int")]
+    pub n: u32,
+    /// One representative per class up to the 8 symmetries.
+    #[serde(default, deserialize_with = "de::flag")]
+    pub unique: bool,
+    /// At most this many solutions.
+    #[serde(default, deserialize_with = "de::opt_int")]
+    pub limit: Option<u64>,
+    /// Everything even when n > 14.
+    #[serde(default, deserialize_with = "de::flag")]
+    pub all: bool,
+    /// This many solutions drawn at random instead.
+    #[serde(default, deserialize_with = "de::opt_int")]
+    pub random: Option<u64>,
+    /// Seed of `random`.
+    #[serde(default, deserialize_with = "de::opt_int")]
+    pub seed: Option<u64>,
+    /// Boards are never in the JSON: accepted, as the command line takes it.
+    #[serde(default, deserialize_with = "de::flag")]
+    pub no_boards: bool,
+}
+
+impl Fields for List {
+    const FIELDS: &'static [&'static str] = &["n", "unique", "limit", "all", "random", "seed", "no_boards"];
+    const REFUSED: Refused = &[("columns", TEXT_FORM)];
+
+    fn check(&self) -> Result<(), Refusal> {
+        if let Some(k) = self.random {
+            if self.unique || self.limit.is_some() || self.all {
+                return Err(Refusal::Input("random cannot be used with unique, limit or all".into()));
+            }
+            in_range("random", k, 1, 1_000_000)?;
+        } else if self.seed.is_some() {
+            return Err(Refusal::Input("field `seed` is the seed of random: give random too".into()));
+        }
+        if self.all && self.limit.is_some() {
+            return Err(Refusal::Input("all and limit cannot be used together".into()));
+        }
+        if let Some(k) = self.limit {
+            in_range("limit", k, 1, u64::MAX)?;
+        }
+        Ok(())
+    }
+}
+
+impl List {
+    pub(crate) fn bound(&self) -> Result<(), Refusal> {
+        if self.all {
+            return Err(Refusal::Bound("all = true lists millions of solutions".into()));
+        }
+        at_most("limit", self.limit.unwrap_or(0), LIST_MAX_LIMIT)?;
+        if self.random.is_some() {
+            return at_most("n", self.n.into(), SOLVE_MAX_N);
+        }
+        if self.limit.is_none() && u64::from(self.n) > LIST_MAX_N {
+            return Err(Refusal::Bound(format!(
+                "n = {} is above {LIST_MAX_N}, this server's bound for a full list (give a limit)",
+                self.n
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// `queens list`: the solutions in backtracking order (one per class with `unique`), or
+/// `random` solutions drawn.
+pub(crate) fn list(r: &List, host: &dyn Host) -> Result<Record, Refusal> {
+    r.check()?;
+    if r.n < 1 {
+        return Err(Refusal::Input("n must be at least 1".into()));
+    }
+    let control = host.control();
+    if let Some(k) = r.random {
+        let seed = r.seed.unwrap_or_else(|| host.seed());
+        let _watch = host.watch("drawing", k);
+        return Ok(Record::Drawn(sample::Drawn::draw(r.n, k, seed, control).map_err(Refusal::input)?));
+    }
+    if r.n > search::MAX_N {
+        return Err(Refusal::Input(format!(
+            "n = {} is too large: the search handles at most {}",
+            r.n,
+            search::MAX_N
+        )));
+    }
+    if r.n > LIST_ALL_MAX && r.limit.is_none() && !r.all {
+        return Err(Refusal::Input(format!(
+            "n = {} has millions of solutions: pass --limit K (or --all to list them anyway; \
+             `damier queens count {}` just counts them)",
+            r.n, r.n
+        )));
+    }
+    let limit = r.limit.unwrap_or(u64::MAX);
+    let mut s = Solutions::new(r.n).map_err(Refusal::input)?;
+    let mut listed = Vec::new();
+    // The progress counts the first row's columns whose subtrees are finished.
+    let _watch = host.watch("listing", u64::from(r.n));
+    let mut reported = 0;
+    while (listed.len() as u64) < limit {
+        let Some(cols) = s.next_with(control).map_err(Refusal::input)? else { break };
+        let p = Placement::new(cols.to_vec()).map_err(Refusal::input)?;
+        let done = s.first_row_done();
+        control.advance(u64::from(done.saturating_sub(reported)));
+        reported = reported.max(done);
+        if let Some(l) = symmetry::Listed::of(p, listed.len() as u64 + 1, r.unique) {
+            listed.push(l);
+        }
+    }
+    Ok(Record::Listing(listed))
+}
+
+/// The fields of `queens first`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct First {
+    /// Board size (1 to 64).
+    #[serde(deserialize_with = "de::int")]
+    pub n: u32,
+}
+
+impl Fields for First {
+    const FIELDS: &'static [&'static str] = &["n"];
+    const REFUSED: Refused = &[("columns", TEXT_FORM)];
+}
+
+/// `queens first`: the first solution in backtracking order, with the queens placed.
+pub(crate) fn first(r: &First, host: &dyn Host) -> Result<Record, Refusal> {
+    if r.n < 1 {
+        return Err(Refusal::Input("n must be at least 1".into()));
+    }
+    if r.n > search::MAX_N {
+        return Err(Refusal::Input(format!(
+            "n = {} is too large for backtracking: at most {} (`damier queens solve {}` constructs one)",
+            r.n,
+            search::MAX_N,
+            r.n
+        )));
+    }
+    Ok(Record::First(search::first_timed(r.n, host.control()).map_err(Refusal::input)?))
+}
+
+/// The fields of `queens solve`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Solve {
+    /// Board size.
+    #[serde(deserialize_with = "de::int")]
+    pub n: u32,
+    /// `construct` (the default) or `local`.
+    #[serde(default, deserialize_with = "de::opt_text")]
+    pub method: Option<String>,
+    /// Seed of the local search.
+    #[serde(default, deserialize_with = "de::opt_int")]
+    pub seed: Option<u64>,
+}
+
+impl Fields for Solve {
+    const FIELDS: &'static [&'static str] = &["n", "method", "seed"];
+    const REFUSED: Refused = &[("out", WRITES), ("format", TEXT_FORM), ("columns", TEXT_FORM)];
+}
+
+/// `queens solve`: one checked solution by the construction or by local search, or the
+/// answer of an n without one.
+pub(crate) fn solve(r: &Solve, host: &dyn Host) -> Result<Record, Refusal> {
+    let method: Method = parsed("method", r.method.as_deref(), |t| t.parse())?.unwrap_or(Method::Construct);
+    if r.n == 0 {
+        return Err(Refusal::input(solving::SolveError::NoBoard));
+    }
+    if let Some(none) = NoSolution::of(r.n, method).map_err(Refusal::input)? {
+        return Ok(Record::NoSolution(none));
+    }
+    if method == Method::Construct && r.seed.is_some() {
+        return Err(Refusal::Input(
+            "--seed applies to --method local only (the construction has no randomness)".into(),
+        ));
+    }
+    // The seed is drawn only once the search is known to run.
+    let seed = match method {
+        Method::Local if (1..=local::MAX_N).contains(&r.n) => r.seed.unwrap_or_else(|| host.seed()),
+        _ => 0,
+    };
+    let label = match method {
+        Method::Construct => "verifying",
+        Method::Local => "searching, then checking",
+    };
+    let start = host.seconds();
+    let found = {
+        let _watch = host.watch(label, solving::progress_units(r.n, method));
+        solving::solve(r.n, method, seed, host.control()).map_err(Refusal::input)?
+    };
+    let seconds = host.seconds() - start;
+    let (seed, search) = match &found {
+        Solution::Searched { seed, stats, .. } => (Some(*seed), Some(*stats)),
+        Solution::None(none) => return Ok(Record::NoSolution(none.clone())),
+        Solution::Constructed { .. } => (None, None),
+    };
+    Ok(Record::Solved(Solved { method, seed, search, seconds, solution: found }))
+}
+
+/// The fields of `queens max`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Max {
+    /// Board size.
+    #[serde(deserialize_with = "de::int")]
+    pub n: u32,
+}
+
+impl Fields for Max {
+    const FIELDS: &'static [&'static str] = &["n"];
+}
+
+/// `queens max`: R(n) with a witness.
+pub(crate) fn max(r: &Max, host: &dyn Host) -> Result<Record, Refusal> {
+    Ok(Record::Max(maximum::max_queens_checked(r.n, host.control()).map_err(Refusal::input)?))
+}
+
+/// The fields of `queens corners`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Corners {
+    /// Board size (1 to 14).
+    #[serde(deserialize_with = "de::int")]
+    pub n: u32,
+    /// Examples shown per exercise (3 when `None`).
+    #[serde(default, deserialize_with = "de::opt_int")]
+    pub examples: Option<usize>,
+}
+
+impl Fields for Corners {
+    const FIELDS: &'static [&'static str] = &["n", "examples"];
+}
+
+/// `queens corners`: the corner exercises between n + 1 and n.
+pub(crate) fn corners(r: &Corners, host: &dyn Host) -> Result<Record, Refusal> {
+    if r.n < 1 {
+        return Err(Refusal::Input("n must be at least 1".into()));
+    }
+    if r.n > corner::MAX_N {
+        return Err(Refusal::Input(format!(
+            "n = {} is too large: at most {} (every solution of n+1 is enumerated)",
+            r.n,
+            corner::MAX_N
+        )));
+    }
+    let _watch = host.watch("corners", u64::from(2 * r.n + 1));
+    let found = corner::exercises(r.n, r.examples.unwrap_or(3), host.control()).map_err(Refusal::input)?;
+    Ok(Record::Corners(found))
+}
+
+/// The fields of `queens check`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Check {
+    /// The 1-based columns, or what `queens first`, `list`, `solve` and `max` print.
+    #[serde(default, deserialize_with = "de::words")]
+    pub columns: Vec<String>,
+}
+
+impl Fields for Check {
+    const FIELDS: &'static [&'static str] = &["columns"];
+}
+
+/// A token that is no column: a file name, most likely, so the message says how a file is
+/// read.
+fn explained(e: PlacementError) -> Refusal {
+    match e {
+        PlacementError::NotANumber { .. } => Refusal::Input(format!(
+            "{e}: the arguments are columns; a placement in a file (text, --json or --format binary) is \
+             read on stdin: damier queens check < FILE"
+        )),
+        e => Refusal::input(e),
+    }
+}
+
+/// `queens check`: a placement (or a listing, placement by placement, or a witness of `queens
+/// max` with empty rows) checked.
+pub(crate) fn check(r: &Check) -> Result<Record, Refusal> {
+    let text = r.columns.join(" ");
+    let bytes = text.as_bytes();
+    let placements = if Placement::is_binary(bytes) {
+        // `queens solve --format binary`: 4 bytes per row.
+        let rows = bytes.len() / 4;
+        if rows > CHECK_MAX {
+            return Err(Refusal::Input(format!(
+                "placement of {rows} rows is too large: at most {CHECK_MAX}"
+            )));
+        }
+        vec![Placement::from_binary(bytes).map_err(Refusal::input)?]
+    } else {
+        let tokens = text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).count();
+        if tokens > CHECK_MAX {
+            return Err(Refusal::Input(format!(
+                "placement of {tokens} rows is too large: at most {CHECK_MAX}"
+            )));
+        }
+        if let Some(witness) = Placement::read_witness(&text) {
+            let (n, queens) = witness.map_err(explained)?;
+            return Ok(Record::Check(check_queens(n, &queens)));
+        }
+        Placement::read_all(&text).map_err(explained)?
+    };
+    Ok(match &placements[..] {
+        [one] => Record::Check(one.check()),
+        _ => Record::Checks(CheckedListing::of(&placements)),
+    })
+}
+
+/// The fields of `queens estimate`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Estimate {
+    /// Board size (4 to 28).
+    #[serde(deserialize_with = "de::int")]
+    pub n: u32,
+    /// Tasks to time (200 when `None`).
+    #[serde(default, deserialize_with = "de::opt_int")]
+    pub samples: Option<u32>,
+    /// Seed of the draw.
+    #[serde(default, deserialize_with = "de::opt_int")]
+    pub seed: Option<u64>,
+    /// Vector unit.
+    #[serde(default, deserialize_with = "de::opt_text")]
+    pub isa: Option<String>,
+    /// Most queries matched per task, or `all` (the default).
+    #[serde(default, deserialize_with = "de::opt_text")]
+    pub queries: Option<String>,
+    /// Tasks timed at once (1 when `None`).
+    #[serde(default, deserialize_with = "de::opt_int")]
+    pub threads: Option<u32>,
+    /// `cpu` (the only device a request runs on).
+    #[serde(default, deserialize_with = "de::opt_text")]
+    pub device: Option<String>,
+}
+
+impl Fields for Estimate {
+    const FIELDS: &'static [&'static str] = &["n", "samples", "seed", "isa", "queries", "threads", "device"];
+
+    fn check(&self) -> Result<(), Refusal> {
+        self.options().map(|_| ())
+    }
+}
+
+impl Estimate {
+    /// The samples, threads, queries and vector unit, read and checked as the command line
+    /// reads them.
+    fn options(&self) -> Result<(u32, u32, Option<u32>, IsaChoice), Refusal> {
+        in_range("n", self.n.into(), MIN_TASK_N.into(), MAX_TASK_N.into())?;
+        let samples = self.samples.unwrap_or(ESTIMATE_SAMPLES);
+        in_range("samples", samples.into(), 1, 1_000_000)?;
+        let threads = threads(self.threads)?.unwrap_or(1);
+        let queries = parsed("queries", self.queries.as_deref(), parse_queries)?.flatten();
+        match self.device.as_deref() {
+            None | Some("cpu" | "gpu") => {}
+            Some(d) => {
+                return Err(Refusal::Input(format!("field `device`: invalid value '{d}': cpu or gpu")));
+            }
+        }
+        let isa = parsed("isa", self.isa.as_deref(), parse_isa)?.unwrap_or(IsaChoice::Widest);
+        Ok((samples, threads, queries, isa))
+    }
+}
+
+/// The default of `samples`.
+const ESTIMATE_SAMPLES: u32 = 200;
+
+/// Parses `queries`: a positive number, or `all` (`None`: whole tasks).
+fn parse_queries(text: &str) -> Result<Option<u32>, String> {
+    match text {
+        "all" => Ok(None),
+        _ => match text.parse::<u32>() {
+            Ok(k) if k >= 1 => Ok(Some(k)),
+            _ => Err("expected a positive number of queries, or all".to_string()),
+        },
+    }
+}
+
+impl Estimate {
+    pub(crate) fn bound(&self) -> Result<(), Refusal> {
+        at_most("threads", self.threads.unwrap_or(1).into(), MAX_THREADS)?;
+        cpu_only(self.device.as_deref())?;
+        let samples = u64::from(self.samples.unwrap_or(ESTIMATE_SAMPLES));
+        at_most("samples", samples, ESTIMATE_MAX_SAMPLES)?;
+        at_most("n", self.n.into(), ESTIMATE_MAX_N)?;
+        if u64::from(self.n) <= ESTIMATE_WHOLE_MAX_N {
+            return Ok(());
+        }
+        at_most("samples", samples, ESTIMATE_BIG_MAX_SAMPLES).map_err(|e| match (e, self.samples) {
+            (Refusal::Bound(m), None) => Refusal::Bound(format!(
+                "{m} (the command's default: give samples at most {ESTIMATE_BIG_MAX_SAMPLES})"
+            )),
+            (e, _) => e,
+        })?;
+        let queries = self.queries.as_deref().unwrap_or("all");
+        match queries.parse::<u64>() {
+            Ok(k) if k <= ESTIMATE_MAX_QUERIES => Ok(()),
+            _ => Err(Refusal::Bound(format!(
+                "queries = {queries} times whole tasks, minutes each above n = {ESTIMATE_WHOLE_MAX_N}: give \
+                 queries at most {ESTIMATE_MAX_QUERIES}"
+            ))),
+        }
+    }
+}
+
+/// `queens estimate`: the projected cost of counting n from a timed random sample of its
+/// tasks, on the CPU.
+pub(crate) fn estimate(r: &Estimate, host: &dyn Host) -> Result<Record, Refusal> {
+    let (samples, threads, queries, isa) = r.options()?;
+    if r.device.as_deref() == Some("gpu") {
+        return Err(Refusal::Input(format!(
+            "device = gpu: the GPU runs from the command line (`damier queens estimate {} --device gpu`), \
+             not through the lab",
+            r.n
+        )));
+    }
+    let isa = isa.resolve().map_err(Refusal::input)?;
+    if !host.parallel() {
+        return Err(not_here("queens estimate"));
+    }
+    let seed = r.seed.unwrap_or_else(|| host.seed());
+    let tasks = TaskList::new(r.n).map(|l| u64::from(l.len())).unwrap_or(0);
+    // One more than the sample: the first task also runs once as a warm-up.
+    let _watch = host.watch("queens estimate", u64::from(samples).min(tasks) + 1);
+    let options = estimate::EstimateOptions { samples, seed, isa, queries, threads: threads as usize };
+    let e = estimate::estimate_cost_with(r.n, &options, host.control(), &|_| {}).map_err(Refusal::input)?;
+    Ok(Record::Estimate(Box::new(EstimateRecord::new(e, isa, seed))))
+}

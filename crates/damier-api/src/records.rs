@@ -1,0 +1,153 @@
+//! The records: what a request answers, and their JSON as the command line's `--json` prints
+//! it.
+
+use std::io::Write;
+
+use damier::queens::local::SearchStats;
+use damier::queens::solve::{Method, Solution};
+use serde::Serialize;
+
+/// The answer of a request: what the command's `--json` prints, and whether it is a "yes"
+/// (exit 0) or a "no" (exit 1: no solution, an invalid placement).
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum Record {
+    /// `queens count`.
+    Counts(damier::queens::count::TimedCounts),
+    /// `queens count --share`.
+    Share(damier::queens::count::ShareCount),
+    /// `queens count` on the task list (a chosen engine, a sampled recount, a share of it).
+    LongCount(damier::queens::count::long::LongCountResult),
+    /// `queens list`: the listing.
+    Listing(Vec<damier::queens::symmetry::Listed>),
+    /// `queens list --random`.
+    Drawn(damier::queens::sample::Drawn),
+    /// `queens first`.
+    First(damier::queens::search::FirstSolution),
+    /// `queens solve`.
+    Solved(Solved),
+    /// `queens solve` of an n without solution.
+    NoSolution(damier::queens::solve::NoSolution),
+    /// `queens max`.
+    Max(damier::queens::max::Max),
+    /// `queens corners`.
+    Corners(damier::queens::corners::Corners),
+    /// `queens check` of one placement.
+    Check(damier::queens::placement::CheckReport),
+    /// `queens check` of several placements.
+    Checks(damier::queens::placement::CheckedListing),
+    /// `queens estimate`.
+    Estimate(Box<damier::queens::count::estimate::EstimateRecord>),
+}
+
+impl Record {
+    /// A "yes" (exit 0), or a "no" (exit 1) that still answers this record.
+    pub fn yes(&self) -> bool {
+        match self {
+            Record::Counts(c) => c.total > 0,
+            Record::Listing(l) => !l.is_empty(),
+            Record::Drawn(d) => !d.solutions.is_empty(),
+            Record::First(f) => f.placement.is_some(),
+            Record::NoSolution(_) => false,
+            Record::Check(c) => c.is_valid(),
+            Record::Checks(c) => c.valid,
+            Record::Share(_)
+            | Record::LongCount(_)
+            | Record::Solved(_)
+            | Record::Max(_)
+            | Record::Corners(_)
+            | Record::Estimate(_) => true,
+        }
+    }
+
+    /// Writes the JSON as `--json` prints it: pretty, with a final newline; a listing one
+    /// solution a line; a solution's columns on one line, streamed (10^9 of them fit no
+    /// vector).
+    pub fn write_json(&self, w: &mut dyn Write) -> std::io::Result<()> {
+        match self {
+            Record::Listing(list) => {
+                w.write_all(b"[")?;
+                for (i, listed) in list.iter().enumerate() {
+                    w.write_all(if i == 0 { b"\n  " } else { b",\n  " })?;
+                    serde_json::to_writer(&mut *w, listed)?;
+                }
+                w.write_all(if list.is_empty() { b"]\n" } else { b"\n]\n" })
+            }
+            Record::Solved(s) => s.write_json(w),
+            other => {
+                serde_json::to_writer_pretty(&mut *w, other)?;
+                w.write_all(b"\n")
+            }
+        }
+    }
+
+    /// [`Record::write_json`] as a string.
+    pub fn to_json(&self) -> String {
+        let mut out = Vec::new();
+        // Writing to a vector fails only on a serializer's error, which these records have not.
+        let _ = self.write_json(&mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+}
+
+/// A solution of `queens solve`: its JSON is the command line's, columns 1-based on one line.
+#[derive(Debug)]
+pub struct Solved {
+    /// How it was found.
+    pub method: Method,
+    /// The seed of the local search.
+    pub seed: Option<u64>,
+    /// The local search's figures.
+    pub search: Option<SearchStats>,
+    /// Seconds to find and check it.
+    pub seconds: f64,
+    /// The solution (the construction's columns computed when written, never stored).
+    pub solution: Solution,
+}
+
+impl Solved {
+    /// The 1-based column of 0-based `row` (0: none).
+    fn one_based(&self, row: u32) -> u64 {
+        self.solution.column(row).map_or(0, |c| u64::from(c) + 1)
+    }
+
+    /// Writes `{"n", "method", "seed", "search", "seconds", "columns"}` as the command line
+    /// does, the columns streamed.
+    pub fn write_json(&self, w: &mut dyn Write) -> std::io::Result<()> {
+        let n = self.solution.n();
+        write!(w, "{{\n  \"n\": {n},\n  \"method\": \"{}\",\n", self.method.name())?;
+        if let Some(seed) = self.seed {
+            writeln!(w, "  \"seed\": {seed},")?;
+        }
+        if let Some(stats) = &self.search {
+            writeln!(w, "  \"search\": {},", serde_json::to_string(stats)?)?;
+        }
+        write!(w, "  \"seconds\": {},\n  \"columns\": [", self.seconds)?;
+        for row in 0..n {
+            if row > 0 {
+                w.write_all(b", ")?;
+            }
+            write!(w, "{}", self.one_based(row))?;
+        }
+        w.write_all(b"]\n}\n")
+    }
+}
+
+impl serde::Serialize for Solved {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("n", &self.solution.n())?;
+        m.serialize_entry("method", self.method.name())?;
+        if let Some(seed) = self.seed {
+            m.serialize_entry("seed", &seed)?;
+        }
+        if let Some(stats) = &self.search {
+            m.serialize_entry("search", stats)?;
+        }
+        m.serialize_entry("seconds", &self.seconds)?;
+        let columns: Vec<u64> = (0..self.solution.n()).map(|r| self.one_based(r)).collect();
+        m.serialize_entry("columns", &columns)?;
+        m.end()
+    }
+}

@@ -1,0 +1,30 @@
+//! Why a request is not answered with a record.
+
+/// Why a request is not answered with a record.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// Malformed or invalid input (HTTP 400, exit 2).
+    #[error("{0}")]
+    Input(String),
+    /// Beyond the server's bounds (HTTP 422; exit 77 from the server's job process); the
+    /// message names the bound.
+    #[error("{0}")]
+    Bound(String),
+    /// Not answered in these surroundings (the browser has no threads, files or clock of its
+    /// own for it): HTTP 404.
+    #[error("{0}")]
+    NotHere(String),
+    /// A "no" answer that has no record, only messages (exit 1), one per line.
+    #[error("{0}")]
+    No(String),
+    /// A failure of the machine, not of the request (exit 74).
+    #[error("{0}")]
+    Fault(String),
+}
+
+impl Refusal {
+    /// [`Refusal::Input`] with the error's message.
+    pub fn input(e: impl std::fmt::Display) -> Refusal {
+        Refusal::Input(e.to_string())
+    }
+}

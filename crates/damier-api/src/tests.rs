@@ -1,0 +1,109 @@
+use serde_json::json;
+
+use super::*;
+
+fn parse(path: &str, body: Value) -> Result<Request, Refusal> {
+    Request::parse(path, &body)
+}
+
+#[test]
+fn fields_are_read_as_the_server_read_them() {
+    // A number as a number or as a string of digits; null is "not given".
+    let a = parse("queens/count", json!({"n": 8, "threads": "2", "share": null})).unwrap();
+    let Request::QueensCount(c) = a else { panic!() };
+    assert_eq!((c.n, c.threads, c.share), (8, Some(2), None));
+    let Request::QueensCheck(c) = parse("queens/check", json!({"columns": [2, "-1", 3]})).unwrap() else {
+        panic!()
+    };
+    assert_eq!(c.columns, ["2", "-1", "3"]);
+    let Request::QueensCheck(c) = parse("queens/check", json!({"columns": 3})).unwrap() else { panic!() };
+    assert_eq!(c.columns, ["3"]);
+    let Request::QueensList(l) = parse("queens/list", json!({"n": 8, "unique": null, "all": false})).unwrap()
+    else {
+        panic!()
+    };
+    assert!(!l.unique && !l.all);
+}
+
+#[test]
+fn bad_fields_are_refused_by_name() {
+    let input = |path: &str, body: Value| match parse(path, body.clone()) {
+        Err(Refusal::Input(m)) => m,
+        other => panic!("{path} {body}: {other:?}"),
+    };
+    let m = input("queens/count", json!({"n": 8, "colour": "red"}));
+    assert!(m.contains("unknown field `colour`") && m.contains("n, threads"), "{m}");
+    assert!(input("queens/count", json!({"n": "eight"})).contains("eight"));
+    assert!(input("queens/count", json!({"n": {"x": 1}})).contains("field `n`"));
+    assert!(input("queens/count", json!({"n": [8, 9]})).contains("field `n`"));
+    assert!(input("queens/count", json!({"n": true})).contains("field `n`"));
+    assert!(input("queens/count", json!({"n": 8.5})).contains("field `n`"));
+    assert!(input("queens/count", json!({"n": -5})).contains("field `n`"));
+    assert!(input("queens/count", json!({"n": "--help"})).contains("--help"));
+    assert!(input("queens/count", json!({})).contains("missing field `n`"));
+    assert!(input("queens/count", json!([8])).contains("JSON object"));
+    assert!(input("queens/count", json!({"n": 8, "journal": "/tmp/j"})).contains("writes a file"));
+    for path in ["queens/first", "queens/list", "queens/solve"] {
+        let m = input(path, json!({"n": 8, "columns": true}));
+        assert!(m.contains("field `columns`") && m.contains("always answers JSON"), "{path}: {m}");
+        let m = input(path, json!({"n": 8, "colour": 1}));
+        assert!(!m.contains("columns"), "{path}: a refused field is not offered: {m}");
+    }
+    assert!(input("queens/check", json!({"columns": [1, [2]]})).contains("columns"));
+    assert!(matches!(parse("queens/bench", json!({})), Err(Refusal::NotHere(_))));
+}
+
+#[test]
+fn bounds_hold_unless_heavy() {
+    let bound = |path: &str, body: Value| parse(path, body).unwrap().bound(false);
+    assert!(bound("queens/count", json!({"n": 18})).is_ok());
+    let e = bound("queens/count", json!({"n": 19})).unwrap_err();
+    assert!(matches!(&e, Refusal::Bound(m) if m.contains("18")), "{e:?}");
+    assert!(parse("queens/count", json!({"n": 19})).unwrap().bound(true).is_ok());
+    assert!(bound("queens/count", json!({"n": 8, "threads": 65})).is_err());
+    assert!(bound("queens/count", json!({"n": 8, "device": "gpu"})).is_err());
+    assert!(bound("queens/count", json!({"n": 8, "device": "cpu"})).is_ok());
+    assert!(bound("queens/list", json!({"n": 15})).is_err());
+    assert!(bound("queens/list", json!({"n": 15, "limit": 10})).is_ok());
+    assert!(bound("queens/list", json!({"n": 8, "all": true})).is_err());
+    assert!(bound("queens/list", json!({"n": 8, "limit": 1_000_001})).is_err());
+    assert!(bound("queens/solve", json!({"n": 1_000_001})).is_err());
+    assert!(bound("queens/corners", json!({"n": 13})).is_err());
+    assert!(bound("queens/estimate", json!({"n": 12, "samples": 5})).is_ok());
+    assert!(bound("queens/estimate", json!({"n": 12, "samples": 1001})).is_err());
+    let e = bound("queens/estimate", json!({"n": 25})).unwrap_err();
+    assert!(matches!(&e, Refusal::Bound(m) if m.contains("samples") && m.contains("default")), "{e:?}");
+    assert!(bound("queens/estimate", json!({"n": 25, "samples": 10})).is_err());
+    assert!(bound("queens/estimate", json!({"n": 26, "samples": 10, "queries": 32768})).is_ok());
+    assert!(bound("queens/estimate", json!({"n": 27, "samples": 10, "queries": 32768})).is_err());
+}
+
+/// The records' JSON, as `--json` prints it (pinned against the executable by the CLI's
+/// tests; here the forms this crate writes by hand).
+#[test]
+fn records_write_the_command_lines_json() {
+    let native = Native::default();
+    let run_json = |path: &str, body: Value| {
+        let r = run(&parse(path, body).unwrap(), &native).unwrap();
+        (r.yes(), r.to_json())
+    };
+    let (yes, text) = run_json("queens/list", json!({"n": 4}));
+    assert!(yes);
+    assert_eq!(text, "[\n  {\"index\":1,\"columns\":[2,4,1,3]},\n  {\"index\":2,\"columns\":[3,1,4,2]}\n]\n");
+    assert_eq!(run_json("queens/list", json!({"n": 3})), (false, "[]\n".to_string()));
+    let (yes, text) = run_json("queens/solve", json!({"n": 4}));
+    assert!(yes);
+    assert!(text.starts_with("{\n  \"n\": 4,\n  \"method\": \"construct\",\n  \"seconds\": "), "{text}");
+    assert!(text.ends_with("\"columns\": [2, 4, 1, 3]\n}\n"), "{text}");
+    let solved: Value = serde_json::from_str(&text).unwrap();
+    let r = run(&parse("queens/solve", json!({"n": 4})).unwrap(), &native).unwrap();
+    let mut via_serde = serde_json::to_value(&r).unwrap();
+    via_serde["seconds"] = solved["seconds"].clone();
+    assert_eq!(via_serde, solved);
+    let (yes, _) = run_json("queens/solve", json!({"n": 3}));
+    assert!(!yes);
+    let (yes, text) = run_json("queens/count", json!({"n": 8}));
+    assert!(yes && text.contains("\"total\": 92"), "{text}");
+    let (yes, _) = run_json("queens/check", json!({"columns": [1, 2]}));
+    assert!(!yes);
+}
