@@ -28,7 +28,10 @@
 #   Q_SIZES       n whose q(n) the join kernel counts and checks [default: 18 19 20, and 21
 #                 after the random tasks]
 #   SEARCH_Q_SIZES  the same for the search kernel [default: 18]
-#   EST_SIZES     n whose random tasks the join kernel and the CPU time [default: 23..28]
+#   EST_SIZES     n whose random tasks the join kernel and the CPU time [default: 21, 23..28]
+#   WIDE_N        n whose random tasks the join kernel times again with twice as many sealing
+#                 workers as threads (RAYON_NUM_THREADS), to see whether the GPU then waits
+#                 less [default: 23; empty: skipped]
 #   SEARCH_EST_SIZES  the same for the search kernel [default: 23]
 #   TASKS         random tasks per n [default: 2 per host thread up to n = 24, 1 per thread
 #                 at 25 and 26, one task at 27 and 28]
@@ -52,7 +55,7 @@ if [ -n "${QUICK:-}" ]; then
   q_default="10 11" q_late_default="12" sq_default="10" est_default="13 14" sest_default="13"
   row_default="64 200" rowgen_default=200
 else
-  q_default="18 19 20" q_late_default="21" sq_default="18" est_default="23 24 25 26 27 28"
+  q_default="18 19 20" q_late_default="21" sq_default="18" est_default="21 23 24 25 26 27 28"
   sest_default="23" row_default="4096 10000" rowgen_default=2000
 fi
 row_sizes=${ROW_SIZES:-$row_default}
@@ -186,6 +189,12 @@ echo "== q(n) by the join kernel: wall time, the total checked against OEIS A000
 q_counts join "$q_sizes"
 echo "== random tasks by the join kernel: GPU time per solution and where it goes; the CPU engine on the same tasks with $nproc_ threads"
 benches join "$est_sizes"
+wide_n=${WIDE_N-$(cut -d' ' -f2 <<<"$est_default")}
+if [ -n "$wide_n" ] && has_kernel join; then
+  echo "== random tasks of n = $wide_n by the join kernel with $((2 * nproc_)) sealing workers (twice the threads)"
+  k=${TASKS:-$((2 * nproc_))}
+  RAYON_NUM_THREADS=$((2 * nproc_)) timed "$damier" gpu --bench "$wide_n" --tasks "$k" --seed "$wide_n" --no-cpu
+fi
 if has_kernel search; then
   echo "== the search kernel, for the comparison: q(n), random tasks"
   q_counts search "$search_q_sizes"

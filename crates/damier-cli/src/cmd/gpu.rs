@@ -57,7 +57,7 @@ mod bench {
     use damier::queens::count::tasks::{TaskEngine, TaskList, count_tasks, sample_tasks};
 
     use crate::util::output::{Report, errln, outln};
-    use crate::util::{exit, number};
+    use crate::util::{exit, number, plural};
 
     /// The record of `damier gpu --bench`.
     #[derive(Debug, serde::Serialize)]
@@ -274,18 +274,18 @@ mod bench {
                 self.host_wait_seconds,
             ) {
                 outln!(
-                    "  where the time went: sealing {} CPU-s; {} bytes uploaded ({} GB/s over the run; {} s preparing them); GPU busy {}% of the run ({from}); sealing workers waited {} s for the GPU; {} jobs in {} submissions, {} dispatches, up to {} of {} ring slots in flight",
+                    "  where the time went: sealing {} CPU-s; {} bytes uploaded ({} GB/s over the run; {} s preparing them); GPU busy {}% of the run ({from}); sealing workers waited {} s for the GPU; {} in {}, {}, up to {} of {} in flight",
                     number(seal),
                     number(bytes as f64),
                     number(rate),
                     number(prep),
                     number(100.0 * busy),
                     number(wait),
-                    self.jobs.unwrap_or(0),
-                    self.submissions.unwrap_or(0),
-                    self.dispatches.unwrap_or(0),
+                    plural(self.jobs.unwrap_or(0), "job"),
+                    plural(self.submissions.unwrap_or(0), "submission"),
+                    plural(self.dispatches.unwrap_or(0), "dispatch"),
                     self.most_in_flight.unwrap_or(0),
-                    self.ring.unwrap_or(0)
+                    plural(self.ring.unwrap_or(0), "ring slot")
                 )?;
             }
             Ok(())
