@@ -263,8 +263,8 @@ impl Slot {
         (rows.len() + queries.len() + tails.len() + pairs.len()) as u64
     }
 
-    /// Writes the parameters of a job's dispatches (one record each) and clears their state;
-    /// returns the bytes written.
+    /// Writes the parameters of a job's dispatches (one record each; their state is cleared
+    /// on the device, by the job's submission); returns the bytes written.
     pub(crate) fn load_params(&self, gpu: &Gpu, params: &[[u32; 8]]) -> u64 {
         debug_assert!(params.len() <= JOB_DISPATCHES);
         let mut bytes = vec![0u8; params.len() * RECORD as usize];
@@ -273,9 +273,7 @@ impl Slot {
             bytes[at..at + PARAM_BYTES as usize].copy_from_slice(bytemuck::cast_slice(p));
         }
         gpu.queue.write_buffer(&self.params, 0, &bytes);
-        bytes.fill(0);
-        gpu.queue.write_buffer(&self.state, 0, &bytes);
-        2 * bytes.len() as u64
+        bytes.len() as u64
     }
 }
 
@@ -477,6 +475,9 @@ impl Gpu {
         let mut enc =
             self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("join") });
         for (job, slot) in jobs.iter().zip(&slots) {
+            let records = job.dispatches.len() as u64 * RECORD;
+            // PERF: the partial sums cleared on the device, not uploaded as zeros.
+            enc.clear_buffer(&slot.state, 0, Some(records));
             {
                 let timestamp_writes =
                     slot.stamps.as_ref().map(|(set, _)| wgpu::ComputePassTimestampWrites {
@@ -494,7 +495,6 @@ impl Gpu {
                     pass.dispatch_workgroups(d.groups.0, d.groups.1, 1);
                 }
             }
-            let records = job.dispatches.len() as u64 * RECORD;
             enc.copy_buffer_to_buffer(&slot.state, 0, &slot.readback, 0, records);
             if let Some((set, resolve)) = &slot.stamps {
                 enc.resolve_query_set(set, 0..2, resolve, 0);
