@@ -41,6 +41,9 @@ pub use host::{Host, Native};
 pub use records::{Record, Solved};
 pub use refusal::Refusal;
 
+/// The paths of [`PATHS`] that start threads (a browser's worker answers them 404).
+pub const NEEDS_THREADS: &[&str] = &["queens/estimate"];
+
 /// The paths this crate answers (`group/command`, as after `/api/`).
 pub const PATHS: &[&str] = &[
     "queens/count",

@@ -3,7 +3,7 @@
 //! (`abi`); the native ones serve the tests.
 
 /// The surroundings of a request.
-pub trait Host {
+pub trait Host: Sync {
     /// A monotonic clock, in seconds (the `seconds` of the answers).
     fn seconds(&self) -> f64;
     /// A random seed below 2^53 (exact as a JavaScript number), for a run without one.

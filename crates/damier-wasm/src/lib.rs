@@ -7,11 +7,12 @@
 //! server answers: `{"status", "exit", "body"}`, the body being the JSON of
 //! `damier <group> <command> --json` (the same keys), or `{"error": "one line"}`.
 //!
-//! Every answer comes from the library's functions, the ones the CLI and the server call
-//! (lights solve, fewest presses, kernel and chase; queens check, list, count and solve; the live
-//! automaton and the walk's plan of `damier_web::live`): this crate maps a request onto them
-//! and bounds it, and computes nothing itself. The bounds are the server's (`damier serve`
-//! without `--allow-heavy`): a page offers the same sizes either way.
+//! Every answer comes from the library's functions, the ones the CLI and the server call: the
+//! queens commands through the request layer ([`damier_api`]: the very requests, bounds, runs
+//! and records of the server's job process, on one thread), and, mapped here, lights solve,
+//! fewest presses, kernel and chase, the live automaton and the walk's plan of
+//! `damier_web::live`. This crate computes nothing itself. The bounds are the server's
+//! (`damier serve` without `--allow-heavy`): a page offers the same sizes either way.
 //!
 //! ```
 //! use damier_wasm::{Session, call};
@@ -25,9 +26,9 @@
 
 mod answer;
 mod host;
+mod layer;
 mod lights;
 mod live;
-mod queens;
 
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 mod abi;
@@ -49,6 +50,9 @@ pub const PATHS: &[&str] = &[
     "queens/list",
     "queens/count",
     "queens/solve",
+    "queens/first",
+    "queens/max",
+    "queens/corners",
     "live/automaton/models",
     "live/automaton",
     "live/automaton/{id}/step",
@@ -73,10 +77,7 @@ pub fn call_with(session: &mut Session, path: &str, body: &Value, host: &dyn Hos
         "lights/solve" => lights::solve(body, host),
         "lights/kernel" => lights::kernel(body),
         "lights/chase" => lights::chase(body),
-        "queens/check" => queens::check(body),
-        "queens/list" => queens::list(body),
-        "queens/count" => queens::count(body, host),
-        "queens/solve" => queens::solve(body, host),
+        _ if damier_api::PATHS.contains(&path) => layer::answer(path, body, host),
         "live/automaton/models" => Ok(Answer::ok(damier_web::live::models(false), true)),
         "live/automaton" => live::new_run(session, body, host),
         "live/walk/plan" => live::walk_plan(body),

@@ -51,8 +51,6 @@ fn queens_check_list_count() {
     let a = ask(&mut s, "queens/count", json!({ "n": 10 }));
     assert_eq!((a.body["total"].clone(), a.body["unique"].clone()), (json!(724), json!(92)));
     // Each side of the engines' boundary: the backtracker, then the quarter-board engine.
-    assert_eq!(queens::count_plan(13).0, damier::queens::count::Strategy::Backtrack);
-    assert_eq!(queens::count_plan(14).0, damier::queens::count::Strategy::Quarters);
     let a = ask(&mut s, "queens/count", json!({ "n": 13 }));
     assert_eq!((a.body["total"].clone(), a.body["unique"].clone()), (json!(73712), json!(9233)));
     let a = ask(&mut s, "queens/count", json!({ "n": 14 }));
@@ -211,4 +209,43 @@ fn queens_solve_by_local_search_and_construction() {
 fn non_attacking(cols: &[u64]) -> bool {
     let zero_based = cols.iter().map(|&c| u32::try_from(c.wrapping_sub(1)).unwrap_or(u32::MAX)).collect();
     damier::queens::Placement::new(zero_based).is_ok_and(|p| p.is_valid())
+}
+
+/// `v` without its `seconds` keys, at any depth (timings differ between runs).
+fn without_seconds(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter().filter(|(k, _)| *k != "seconds").map(|(k, x)| (k.clone(), without_seconds(x))).collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(without_seconds).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The browser's answers equal the command line's `--json` (and its exit code), recorded in
+/// `tests/data/cli_answers.json`; the CLI's web tests check that the executable still prints
+/// exactly what that file holds (crates/damier-cli/tests/web/api.rs), so both ends are pinned
+/// to the same answers.
+#[test]
+fn the_browsers_answers_are_the_command_lines() {
+    let cases: Vec<Value> = serde_json::from_str(include_str!("../tests/data/cli_answers.json")).unwrap();
+    assert!(cases.len() >= 10);
+    let mut s = Session::default();
+    for case in &cases {
+        let path = case["path"].as_str().unwrap();
+        let a = ask(&mut s, path, case["body"].clone());
+        assert_eq!((a.status, u64::from(a.exit)), (200, case["exit"].as_u64().unwrap()), "{path}: {a:?}");
+        assert_eq!(without_seconds(&a.body), without_seconds(&case["json"]), "{}", case["command"]);
+    }
+}
+
+/// Every command of the request layer that needs no threads is answered in the browser.
+#[test]
+fn the_request_layers_commands_are_listed() {
+    for path in damier_api::PATHS {
+        let listed = PATHS.contains(path);
+        assert_eq!(listed, !damier_api::NEEDS_THREADS.contains(path), "{path}");
+    }
+    let a = ask(&mut Session::default(), "queens/estimate", json!({ "n": 12 }));
+    assert_eq!(a.status, 404, "{a:?}");
 }

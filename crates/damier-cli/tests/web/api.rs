@@ -794,3 +794,19 @@ fn the_request_layers_answers_are_the_command_lines_bytes() {
         assert_eq!(seconds_masked(&shown(&web)), seconds_masked(&shown(&cli)), "{command} {body}");
     }
 }
+
+/// The command line still prints what the static lab's tests expect of it
+/// (crates/damier-wasm/tests/data/cli_answers.json, whose answers the browser's build must
+/// equal): the two ends are pinned to the same answers.
+#[test]
+fn the_static_labs_expected_answers_are_the_command_lines() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../damier-wasm/tests/data/cli_answers.json");
+    let cases: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for case in &cases {
+        let command = case["command"].as_str().unwrap();
+        let args: Vec<&str> = command.split(' ').skip(1).filter(|a| *a != "--json").collect();
+        let (code, cli) = cli_json(&args, &[]);
+        assert_eq!(code as u64, case["exit"].as_u64().unwrap(), "{command}");
+        assert_eq!(without_seconds(cli), without_seconds(case["json"].clone()), "{command}");
+    }
+}
