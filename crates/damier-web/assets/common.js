@@ -99,14 +99,18 @@ export async function stream(path, body, onProgress, signal) {
   const reader = r.body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
+  // Where the search for the end of an event resumes: a result of megabytes arrives in many
+  // reads, and each is searched once, not the whole buffer again.
+  let scanned = 0;
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
     buffer += decoder.decode(value, { stream: true });
     let cut;
-    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+    while ((cut = buffer.indexOf('\n\n', scanned)) >= 0) {
       const block = buffer.slice(0, cut);
       buffer = buffer.slice(cut + 2);
+      scanned = 0;
       let event = 'message';
       const data = [];
       for (const line of block.split('\n')) {
@@ -121,6 +125,7 @@ export async function stream(path, body, onProgress, signal) {
         return { data: payload.body, exit: payload.exit };
       }
     }
+    scanned = Math.max(0, buffer.length - 1);
   }
   throw new ApiError('the stream ended without a result', 0);
 }

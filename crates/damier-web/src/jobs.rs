@@ -5,7 +5,8 @@
 //! there maps it onto its own arguments, checks it against its bounds and runs it, so the
 //! answer is byte for byte what `damier GROUP COMMAND --json` prints. The server only bounds the run: a permit from
 //! a semaphore (at most `max_jobs` children at once), a time limit, a cap on the answer's size,
-//! and `kill_on_drop`, so a page that goes away (or cancels) kills its job.
+//! the server-wide [`Budget`] of bytes held (the answer is read into chunks taken from it), and
+//! `kill_on_drop`, so a page that goes away (or cancels) kills its job.
 //!
 //! The server owns each job's private folder (0700, [`private_folder`]), where the child writes
 //! the request's input files (0600): the folder is removed when the job ends, whatever ends it
@@ -21,9 +22,11 @@
 use std::process::Stdio;
 use std::time::Duration;
 
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::Command;
 use tokio::sync::mpsc;
+
+use crate::budget::{Budget, Chunk};
 
 /// Largest answer returned (bytes of JSON); `queens list 14` is about 20 MB.
 pub const MAX_OUTPUT: u64 = 64 << 20;
@@ -44,8 +47,8 @@ pub enum Outcome {
     /// Exit 0 (yes / done) or 1 (a "no" answer): the JSON the command printed (or, when it
     /// printed nothing, `{"exit", "message"}` with its messages).
     Answer {
-        /// The command's stdout, verbatim.
-        json: Vec<u8>,
+        /// The command's stdout, verbatim, in chunks held in the server's [`Budget`].
+        json: Vec<Chunk>,
         /// 0 or 1.
         exit: i32,
     },
@@ -97,6 +100,8 @@ pub struct Runner<'a> {
     pub timeout: Duration,
     /// One permit per running command, held until its child is gone.
     pub slots: &'a std::sync::Arc<tokio::sync::Semaphore>,
+    /// The bytes the whole server may hold for answers: the child's output is read into it.
+    pub budget: &'a Budget,
 }
 
 /// The prefix of a job's folder name in the system's temporary folder.
@@ -288,11 +293,8 @@ async fn run_child(
         let _ = stdin.write_all(&body).await;
         drop(stdin);
     };
-    let read_out = async move {
-        let mut out = Vec::new();
-        let r = stdout.take(MAX_OUTPUT + 1).read_to_end(&mut out).await;
-        r.map(|_| out)
-    };
+    // PERF: chunks taken from the server's budget, never one buffer doubling to the size.
+    let read_out = runner.budget.read_to_end(stdout, MAX_OUTPUT);
     let read_err = async move {
         let mut lines = BufReader::new(stderr).lines();
         let mut messages = String::new();
@@ -310,8 +312,8 @@ async fn run_child(
     };
     let ((), out, messages) = tokio::join!(feed, read_out, read_err);
     let out = match out {
-        Ok(o) if o.len() as u64 > MAX_OUTPUT => return Outcome::TooLarge,
-        Ok(o) => o,
+        Ok(None) => return Outcome::TooLarge,
+        Ok(Some(o)) => o,
         Err(e) => return Outcome::Failed(format!("cannot read the answer: {e}")),
     };
     let Some(child) = job.child.as_mut() else { return Outcome::Failed("no child".into()) };
@@ -325,10 +327,15 @@ async fn run_child(
     match status.code() {
         // Every answer is a JSON body: a command that printed nothing (a "no" said only on
         // stderr) answers its exit code and its message.
-        Some(code @ (0 | 1)) if out.iter().all(u8::is_ascii_whitespace) => Outcome::Answer {
-            json: serde_json::json!({ "exit": code, "message": messages.trim() }).to_string().into_bytes(),
-            exit: code,
-        },
+        Some(code @ (0 | 1)) if out.iter().all(|c| c.as_slice().iter().all(u8::is_ascii_whitespace)) => {
+            drop(out);
+            let json =
+                serde_json::json!({ "exit": code, "message": messages.trim() }).to_string().into_bytes();
+            match runner.budget.hold(json).await {
+                Ok(json) => Outcome::Answer { json: vec![json], exit: code },
+                Err(e) => Outcome::Failed(format!("cannot hold the answer: {e}")),
+            }
+        }
         Some(code @ (0 | 1)) => Outcome::Answer { json: out, exit: code },
         Some(2) => Outcome::Refused(one_line(&messages)),
         Some(EXIT_BEYOND_BOUND) => Outcome::BeyondBound(one_line(&messages)),

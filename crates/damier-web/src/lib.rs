@@ -40,6 +40,10 @@
 
 pub mod assets;
 #[cfg(feature = "server")]
+pub mod budget;
+#[cfg(feature = "server")]
+mod deadline;
+#[cfg(feature = "server")]
 pub mod jobs;
 pub mod live;
 #[cfg(feature = "server")]

@@ -13,11 +13,12 @@ use axum::extract::Request;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
-use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, post};
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::sync::{Semaphore, mpsc};
+
+use crate::budget::{Budget, Chunk};
 
 /// The HTTP framework, re-exported for tests that drive [`router`] directly.
 pub use axum;
@@ -34,6 +35,15 @@ pub const MAX_BODY: usize = 1 << 20;
 /// end of its previous request) on: a slow or silent client is disconnected then (the default
 /// of [`Settings::header_timeout`]).
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Longest a connection may wait for its client to take the next bytes of an answer: a client
+/// that reads nothing for this long is disconnected, and what it held goes back (the default
+/// of [`Settings::send_timeout`]).
+pub const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Largest buffer of one connection (hyper's, for reading and for writing): request headers
+/// above it are refused (431), and N connections hold at most N times this.
+pub const CONNECTION_BUFFER: usize = 64 << 10;
 
 /// How long [`serve`] lets the requests in flight end once it is told to stop.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
@@ -78,6 +88,13 @@ pub struct Settings {
     /// until one ends (a silent one ends at `header_timeout`), so that clients cannot spend
     /// the server's file descriptors. [default: [`MAX_CONNECTIONS`]]
     pub max_connections: usize,
+    /// Longest wait for a client to take the next bytes of an answer (the connection is
+    /// closed beyond, and the job of a stream killed). [default: [`SEND_TIMEOUT`]]
+    pub send_timeout: Duration,
+    /// Most bytes the whole server holds for answers not yet sent and request bodies being
+    /// read, whatever the number of clients ([`crate::budget`]); a job whose answer finds no
+    /// room waits for it, within its time limit. [default: [`crate::budget::ANSWER_MEMORY`]]
+    pub answer_memory: usize,
     /// The job slots, when the caller holds them (shared by several routers, or held by a
     /// test); otherwise [`router`] makes `max_jobs` new ones. [default: none]
     pub slots: Option<Arc<Semaphore>>,
@@ -98,6 +115,8 @@ impl Settings {
             header_timeout: HEADER_TIMEOUT,
             body_timeout: BODY_TIMEOUT,
             max_connections: MAX_CONNECTIONS,
+            send_timeout: SEND_TIMEOUT,
+            answer_memory: crate::budget::ANSWER_MEMORY,
             slots: None,
         }
     }
@@ -107,6 +126,10 @@ impl Settings {
 pub struct AppState {
     settings: Settings,
     jobs: Arc<Semaphore>,
+    /// Answers not yet sent ([`Settings::answer_memory`]).
+    budget: Budget,
+    /// Request bodies being read ([`crate::budget::REQUEST_MEMORY`]).
+    requests: Budget,
     runs: Mutex<crate::live::Runs<damier::automaton::Automaton>>,
     factor_runs: Mutex<crate::live::Runs<damier::factor::FactorAutomaton>>,
     journal: Option<Mutex<crate::live::journal::JournalSource>>,
@@ -120,6 +143,7 @@ impl AppState {
             allow_heavy: self.settings.allow_heavy,
             timeout: self.settings.timeout,
             slots: &self.jobs,
+            budget: &self.budget,
         }
     }
 }
@@ -157,6 +181,8 @@ pub fn router(settings: Settings) -> Router {
         (settings.body_timeout, settings.timeout.saturating_add(settings.body_timeout));
     let state = Arc::new(AppState {
         jobs,
+        budget: Budget::new(settings.answer_memory),
+        requests: Budget::new(crate::budget::REQUEST_MEMORY),
         runs: Mutex::new(crate::live::Runs::default()),
         factor_runs: Mutex::new(crate::live::Runs::default()),
         journal: settings.journal.clone().map(|p| Mutex::new(crate::live::journal::JournalSource::new(p))),
@@ -201,7 +227,9 @@ fn too_large() -> Response {
 async fn guard(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
     let (method, path) = (request.method(), request.uri().path());
     let hosts = crate::trust::Hosts { listen: &state.settings.listen, names: &state.settings.allowed_hosts };
-    match crate::trust::guard(&hosts, method, path, request.headers()) {
+    // A target in absolute form (`POST http://name:port/api/...`) names a host too.
+    let target = crate::trust::Target { path, authority: request.uri().authority().map(|a| a.as_str()) };
+    match crate::trust::guard(&hosts, method, &target, request.headers()) {
         Ok(()) => next.run(request).await,
         Err(refusal) => error(refusal.status(), refusal.to_string()),
     }
@@ -213,7 +241,8 @@ async fn guard(State(state): State<Arc<AppState>>, request: Request, next: Next)
 ///
 /// Each connection is hyper's HTTP/1 server with a header read timeout
 /// ([`Settings::header_timeout`]): a client that sends its headers slowly, or nothing, is
-/// disconnected.
+/// disconnected; so is a client that takes none of an answer's bytes for
+/// [`Settings::send_timeout`]; its buffers hold at most [`CONNECTION_BUFFER`] bytes.
 pub async fn serve(
     listeners: Vec<tokio::net::TcpListener>,
     mut settings: Settings,
@@ -226,11 +255,11 @@ pub async fn serve(
     if listeners.is_empty() {
         return Err(std::io::Error::other("no address to listen on"));
     }
-    let header_timeout = settings.header_timeout;
+    let (header_timeout, send_timeout) = (settings.header_timeout, settings.send_timeout);
     let connections = Arc::new(Semaphore::new(settings.max_connections.max(1)));
     let app = router(settings);
     let mut http = hyper::server::conn::http1::Builder::new();
-    http.timer(TokioTimer::new()).header_read_timeout(header_timeout);
+    http.timer(TokioTimer::new()).header_read_timeout(header_timeout).max_buf_size(CONNECTION_BUFFER);
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let mut shutdown = std::pin::pin!(shutdown.fuse());
     loop {
@@ -255,6 +284,7 @@ pub async fn serve(
             }
         };
         let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        let stream = crate::deadline::WriteDeadline::new(stream, send_timeout);
         let connection = http.serve_connection(TokioIo::new(stream), service);
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
@@ -291,28 +321,100 @@ async fn fallback(method: axum::http::Method, uri: axum::http::Uri) -> Response 
     crate::assets::serve(uri).await
 }
 
-/// Reads the body up to [`MAX_BODY`] and parses it as JSON (an empty body is `{}`).
-async fn json_body(body: Body) -> Result<Value, Response> {
-    let bytes: Bytes = axum::body::to_bytes(body, MAX_BODY).await.map_err(|e| {
-        let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&e);
-        while let Some(s) = source {
-            if s.is::<http_body_util::LengthLimitError>() {
-                return too_large();
+/// Reads the body up to [`MAX_BODY`], its bytes taken from the server's budget of request
+/// bodies as they come.
+async fn body_bytes(state: &AppState, body: Body) -> Result<Chunk, Response> {
+    use crate::budget::BodyError;
+    state.requests.read_body(body, MAX_BODY).await.map_err(|e| match e {
+        BodyError::TooLarge => too_large(),
+        BodyError::Hold(e) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+        BodyError::Read(e) => {
+            let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&e);
+            while let Some(s) = source {
+                if s.is::<http_body_util::LengthLimitError>() {
+                    return too_large();
+                }
+                if s.is::<tower_http::timeout::TimeoutError>() {
+                    return error(
+                        StatusCode::REQUEST_TIMEOUT,
+                        "the request body stopped arriving (this server's time limit)",
+                    );
+                }
+                source = s.source();
             }
-            if s.is::<tower_http::timeout::TimeoutError>() {
-                return error(
-                    StatusCode::REQUEST_TIMEOUT,
-                    "the request body stopped arriving (this server's time limit)",
-                );
-            }
-            source = s.source();
+            error(StatusCode::BAD_REQUEST, format!("the request body could not be read: {e}"))
         }
-        error(StatusCode::BAD_REQUEST, format!("the request body could not be read: {e}"))
-    })?;
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(json!({}));
+    })
+}
+
+/// The body as JSON text: an empty body (or only whitespace) is `{}`.
+fn or_empty_object(bytes: &[u8]) -> &[u8] {
+    if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { bytes }
+}
+
+/// Checks that `bytes` are one JSON object, without building it: any keys and values, read
+/// and dropped as they come (a megabyte of small values would be tens of megabytes as a tree).
+fn check_object(bytes: &[u8]) -> Result<(), Refusal> {
+    struct Object;
+    impl<'de> serde::de::Visitor<'de> for Object {
+        type Value = bool;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+            while map.next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?.is_some() {}
+            Ok(true)
+        }
     }
-    serde_json::from_slice(&bytes).map_err(|e| error(StatusCode::BAD_REQUEST, format!("malformed JSON: {e}")))
+    impl<'de> serde::de::DeserializeSeed<'de> for Object {
+        type Value = bool;
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+            d.deserialize_any(Either)
+        }
+    }
+    /// Any JSON value: `true` for an object, `false` for anything else.
+    struct Either;
+    impl<'de> serde::de::Visitor<'de> for Either {
+        type Value = bool;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<bool, A::Error> {
+            Object.visit_map(map)
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+            while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+            Ok(false)
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_unit<E>(self) -> Result<bool, E> {
+            Ok(false)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let object = serde::de::DeserializeSeed::deserialize(Object, &mut de).and_then(|o| de.end().map(|()| o));
+    match object {
+        Ok(true) => Ok(()),
+        Ok(false) => Err((
+            StatusCode::BAD_REQUEST,
+            "the request body must be a JSON object of the command's options".into(),
+        )),
+        Err(e) => Err((StatusCode::BAD_REQUEST, format!("malformed JSON: {e}"))),
+    }
 }
 
 async fn api(
@@ -324,32 +426,41 @@ async fn api(
     if !state.settings.served.iter().any(|(g, c)| *g == group && *c == command) {
         return error(StatusCode::NOT_FOUND, format!("no command `{group} {command}` here"));
     }
-    let value = match json_body(body).await {
-        Ok(v) => v,
+    let bytes = match body_bytes(&state, body).await {
+        Ok(b) => b,
         Err(r) => return r,
     };
-    if !value.is_object() {
-        return error(
-            StatusCode::BAD_REQUEST,
-            "the request body must be a JSON object of the command's options",
-        );
+    let body = or_empty_object(bytes.as_slice());
+    // The bounds are checked by the child, on the arguments it parsed; the body goes to it as
+    // it came.
+    if let Err((status, m)) = check_object(body) {
+        return error(status, m);
     }
-    // The bounds are checked by the child, on the arguments it parsed.
-    let body = value.to_string().into_bytes();
     let stream = query.is_some_and(|q| q.split('&').any(|p| p == "stream" || p.starts_with("stream=")));
     if stream {
+        let body = body.to_vec();
+        drop(bytes);
         return streamed(state, group, command, body);
     }
-    answer(&group, &command, crate::jobs::run(&state.runner(), &group, &command, &body, None).await)
+    let outcome = crate::jobs::run(&state.runner(), &group, &command, body, None).await;
+    drop(bytes);
+    answer(&group, &command, outcome)
+}
+
+/// The answer of a job: a command's output as it was read (chunks held in the server's
+/// budget), or a message.
+enum Answered {
+    Output(Vec<Chunk>),
+    Message(Vec<u8>),
 }
 
 /// The HTTP status and JSON body of a job's outcome. A failure on the server's side answers a
 /// short message; its detail goes to the server's stderr.
-fn outcome_parts(group: &str, command: &str, o: crate::jobs::Outcome) -> (StatusCode, Option<i32>, Vec<u8>) {
+fn outcome_parts(group: &str, command: &str, o: crate::jobs::Outcome) -> (StatusCode, Option<i32>, Answered) {
     use crate::jobs::Outcome;
-    let msg = |m: String| json!({ "error": m }).to_string().into_bytes();
+    let msg = |m: String| Answered::Message(json!({ "error": m }).to_string().into_bytes());
     match o {
-        Outcome::Answer { json, exit } => (StatusCode::OK, Some(exit), json),
+        Outcome::Answer { json, exit } => (StatusCode::OK, Some(exit), Answered::Output(json)),
         Outcome::Refused(m) => (StatusCode::BAD_REQUEST, None, msg(m)),
         Outcome::BeyondBound(m) => (StatusCode::UNPROCESSABLE_ENTITY, None, msg(m)),
         Outcome::TimedOut(d) => (
@@ -379,6 +490,12 @@ fn outcome_parts(group: &str, command: &str, o: crate::jobs::Outcome) -> (Status
 
 fn answer(group: &str, command: &str, o: crate::jobs::Outcome) -> Response {
     let (status, exit, body) = outcome_parts(group, command, o);
+    let body = match body {
+        Answered::Output(chunks) => {
+            Body::new(Frames::new(chunks.into_iter().map(Chunk::into_bytes).collect()))
+        }
+        Answered::Message(m) => Body::from(m),
+    };
     let mut r = (status, body).into_response();
     r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     if let Some(code) = exit {
@@ -387,20 +504,83 @@ fn answer(group: &str, command: &str, o: crate::jobs::Outcome) -> Response {
     r
 }
 
-/// Server-sent events: `progress` lines while the job runs, then one `result`. When the page
-/// closes the stream, the job's future is dropped, which kills the child.
+/// A body of frames already made, its length known (sent with a `content-length`): each
+/// frame's memory goes when the connection has written it.
+struct Frames {
+    frames: std::collections::VecDeque<Bytes>,
+    left: u64,
+}
+
+impl Frames {
+    fn new(frames: std::collections::VecDeque<Bytes>) -> Frames {
+        let left = frames.iter().map(|f| f.len() as u64).sum();
+        Frames { frames, left }
+    }
+}
+
+impl hyper::body::Body for Frames {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Bytes>, Infallible>>> {
+        let frame = self.frames.pop_front();
+        if let Some(f) = &frame {
+            self.left -= f.len() as u64;
+        }
+        std::task::Poll::Ready(frame.map(|f| Ok(hyper::body::Frame::data(f))))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.frames.is_empty()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        hyper::body::SizeHint::with_exact(self.left)
+    }
+}
+
+/// One server-sent event whose data is one line (a line break in `data` would end it early:
+/// JSON has none but as white space, which a space replaces).
+fn event(name: &str, data: &[u8]) -> Bytes {
+    let mut e = Vec::with_capacity(name.len() + data.len() + 16);
+    e.extend_from_slice(b"event: ");
+    e.extend_from_slice(name.as_bytes());
+    e.extend_from_slice(b"\ndata: ");
+    e.extend(data.iter().map(|&b| if b == b'\n' || b == b'\r' { b' ' } else { b }));
+    e.extend_from_slice(b"\n\n");
+    Bytes::from(e)
+}
+
+/// How often a stream with nothing to say sends a comment, so that proxies and browsers keep
+/// it open.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// Server-sent events: `progress` lines while the job runs, then one `result`
+/// (`{"status", "exit", "body"}`), written around the command's output as it was read, never
+/// parsed (its line breaks, white space in JSON, become spaces: the event is one line). When
+/// the page closes the stream, or reads nothing for the send deadline, the job's future is
+/// dropped, which kills the child.
 fn streamed(state: Arc<AppState>, group: String, command: String, body: Vec<u8>) -> Response {
-    let (events, rx) = mpsc::channel::<Event>(64);
+    let (events, rx) = mpsc::channel::<Bytes>(16);
     tokio::spawn(async move {
         let (progress, mut lines) = mpsc::channel::<String>(64);
         let runner = state.runner();
         let job = crate::jobs::run(&runner, &group, &command, &body, Some(&progress));
         tokio::pin!(job);
+        let mut keep_alive = tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
         let outcome = loop {
             tokio::select! {
                 o = &mut job => break o,
                 Some(p) = lines.recv() => {
-                    if events.send(Event::default().event("progress").data(p)).await.is_err() {
+                    if events.send(event("progress", p.as_bytes())).await.is_err() {
+                        return;
+                    }
+                }
+                _ = keep_alive.tick() => {
+                    if events.send(Bytes::from_static(b":\n\n")).await.is_err() {
                         return;
                     }
                 }
@@ -408,14 +588,41 @@ fn streamed(state: Arc<AppState>, group: String, command: String, body: Vec<u8>)
             }
         };
         let (status, exit, body) = outcome_parts(&group, &command, outcome);
-        let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-        let result = json!({ "status": status.as_u16(), "exit": exit, "body": body }).to_string();
-        let _ = events.send(Event::default().event("result").data(result)).await;
+        let open = format!(
+            "{{\"status\":{},\"exit\":{},\"body\":",
+            status.as_u16(),
+            exit.map_or("null".to_string(), |e| e.to_string())
+        );
+        let chunks = match body {
+            Answered::Output(chunks) => chunks,
+            Answered::Message(m) => {
+                let _ = events.send(event("result", &[open.as_bytes(), &m, b"}"].concat())).await;
+                return;
+            }
+        };
+        if events.send(Bytes::from(format!("event: result\ndata: {open}"))).await.is_err() {
+            return;
+        }
+        for mut chunk in chunks {
+            // PERF: in place, in the chunk the budget holds: no copy of the answer.
+            for b in chunk.as_mut_slice() {
+                if *b == b'\n' || *b == b'\r' {
+                    *b = b' ';
+                }
+            }
+            if events.send(chunk.into_bytes()).await.is_err() {
+                return;
+            }
+        }
+        let _ = events.send(Bytes::from_static(b"}\n\n")).await;
     });
     let stream = futures_util::stream::unfold(rx, |mut rx| async move {
         rx.recv().await.map(|e| (Ok::<_, Infallible>(e), rx))
     });
-    Sse::new(stream).keep_alive(axum::response::sse::KeepAlive::default()).into_response()
+    let mut r = Body::from_stream(stream).into_response();
+    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
+    r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    r
 }
 
 /// A refusal or failure of a live view: its status and one line.
@@ -443,24 +650,35 @@ async fn in_slot<T: serde::Serialize + Send + 'static>(
     let limit = state.settings.timeout;
     let control = Arc::new(damier::control::Control::new());
     let cancel = CancelOnDrop(control.clone());
-    let slots = state.jobs.clone();
+    let (slots, budget) = (state.jobs.clone(), state.budget.clone());
     let run = async move {
         let Ok(slot) = slots.acquire_owned().await else {
             return Err((StatusCode::SERVICE_UNAVAILABLE, "the server is stopping".to_string()));
         };
+        let failed = || (StatusCode::INTERNAL_SERVER_ERROR, "the computation failed".to_string());
+        // The answer is written in the slot, and held in the server's budget before the slot
+        // goes: computations waiting for room hold no more than the slots allow.
         let done = tokio::task::spawn_blocking(move || {
-            let _slot = slot;
-            work(&control)
+            let answer = work(&control).and_then(|v| serde_json::to_vec(&v).map_err(|_| failed()));
+            (slot, answer)
         })
         .await;
-        done.unwrap_or_else(|_| {
-            Err((StatusCode::INTERNAL_SERVER_ERROR, "the computation failed".to_string()))
-        })
+        let Ok((slot, answer)) = done else { return Err(failed()) };
+        let held = budget.hold(answer?).await.map_err(|e| match e {
+            crate::budget::HoldError::TooLarge(_) => (StatusCode::UNPROCESSABLE_ENTITY, e.to_string()),
+            crate::budget::HoldError::Closed => (StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+        });
+        drop(slot);
+        held
     };
     let answer = tokio::time::timeout(limit, run).await;
     drop(cancel);
     match answer {
-        Ok(Ok(v)) => axum::Json(v).into_response(),
+        Ok(Ok(v)) => {
+            let mut r = Body::new(Frames::new([v.into_bytes()].into())).into_response();
+            r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+            r
+        }
         Ok(Err((status, m))) => error(status, m),
         Err(_) => error(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -470,7 +688,7 @@ async fn in_slot<T: serde::Serialize + Send + 'static>(
 }
 
 async fn automaton_new(State(state): State<Arc<AppState>>, body: Body) -> Response {
-    let req: crate::live::NewRun = match typed_body(body).await {
+    let req: crate::live::NewRun = match typed_body(&state, body).await {
         Ok(r) => r,
         Err(r) => return r,
     };
@@ -498,7 +716,7 @@ async fn automaton_models(State(state): State<Arc<AppState>>) -> Response {
 }
 
 async fn factor_new(State(state): State<Arc<AppState>>, body: Body) -> Response {
-    let req: crate::live::factor::NewFactor = match typed_body(body).await {
+    let req: crate::live::factor::NewFactor = match typed_body(&state, body).await {
         Ok(r) => r,
         Err(r) => return r,
     };
@@ -523,7 +741,7 @@ async fn step_run<T: Send + 'static, F: serde::Serialize + Send + 'static>(
     body: Body,
     step: fn(u64, &mut T, u64) -> F,
 ) -> Response {
-    let req: crate::live::Step = match typed_body(body).await {
+    let req: crate::live::Step = match typed_body(&state, body).await {
         Ok(r) => r,
         Err(r) => return r,
     };
@@ -550,7 +768,7 @@ async fn step_run<T: Send + 'static, F: serde::Serialize + Send + 'static>(
 /// cancelled through its `Control` when the limit passes). The size is checked against the
 /// bound before the board is made.
 async fn lights_solve(State(state): State<Arc<AppState>>, body: Body) -> Response {
-    let req: crate::live::lights::SolveBig = match typed_body(body).await {
+    let req: crate::live::lights::SolveBig = match typed_body(&state, body).await {
         Ok(r) => r,
         Err(r) => return r,
     };
@@ -574,7 +792,7 @@ impl Drop for CancelOnDrop {
 
 /// The journal named on the server's command line, read-only; 404 without one.
 async fn journal_view(State(state): State<Arc<AppState>>, body: Body) -> Response {
-    if let Err(r) = typed_body::<crate::live::journal::JournalRequest>(body).await {
+    if let Err(r) = typed_body::<crate::live::journal::JournalRequest>(&state, body).await {
         return r;
     }
     if state.journal.is_none() {
@@ -601,7 +819,7 @@ async fn journal_view(State(state): State<Arc<AppState>>, body: Body) -> Respons
 }
 
 async fn walk_plan(State(state): State<Arc<AppState>>, body: Body) -> Response {
-    let req: crate::live::WalkPlan = match typed_body(body).await {
+    let req: crate::live::WalkPlan = match typed_body(&state, body).await {
         Ok(r) => r,
         Err(r) => return r,
     };
@@ -609,8 +827,11 @@ async fn walk_plan(State(state): State<Arc<AppState>>, body: Body) -> Response {
     in_slot(&state, move |control| Ok(crate::live::walk_plan(&req, heavy, control)?)).await
 }
 
-/// A body parsed into `T` (unknown fields refused), or the 4xx answer.
-async fn typed_body<T: serde::de::DeserializeOwned>(body: Body) -> Result<T, Response> {
-    let value = json_body(body).await?;
-    serde_json::from_value(value).map_err(|e| error(StatusCode::BAD_REQUEST, format!("bad request: {e}")))
+/// A body parsed into `T` (unknown fields refused; an empty body is `{}`), or the 4xx answer.
+async fn typed_body<T: serde::de::DeserializeOwned>(state: &AppState, body: Body) -> Result<T, Response> {
+    let bytes = body_bytes(state, body).await?;
+    serde_json::from_slice(or_empty_object(bytes.as_slice())).map_err(|e| {
+        let what = if e.is_data() { "bad request" } else { "malformed JSON" };
+        error(StatusCode::BAD_REQUEST, format!("{what}: {e}"))
+    })
 }

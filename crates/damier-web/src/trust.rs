@@ -3,7 +3,9 @@
 //!
 //! **Only the lab's own pages drive it** ([`guard`]): every request must name the server's own
 //! address in `Host`, or a name the person who started it allowed ([`Hosts::names`], `damier
-//! serve --allow-host NAME`); 421 otherwise: a DNS-rebinding page names its own domain. An API
+//! serve --allow-host NAME`); 421 otherwise: a DNS-rebinding page names its own domain. A
+//! request target in absolute form (`http://name:port/path`) names a host too, checked the same
+//! way. An API
 //! call must carry a JSON body (`content-type: application/json`, 415 otherwise: the one type a
 //! page on another site cannot send without a preflight the server never grants), and an
 //! `Origin`, when there is one, must be the server's own (403 otherwise).
@@ -57,17 +59,37 @@ pub struct Hosts<'a> {
     pub names: &'a [String],
 }
 
-/// Checks a request's headers against the server's names (`hosts`): the `Host` for every
-/// request, and for API calls (`POST /api/...`) every `Origin`, every `Sec-Fetch-Site` and the
-/// content type.
-pub fn guard(hosts: &Hosts<'_>, method: &Method, path: &str, headers: &HeaderMap) -> Result<(), Refusal> {
+/// A request's target: its path, and the authority (`name:port`) it names when it is in
+/// absolute form (`POST http://name:port/api/...`) or authority form.
+#[derive(Debug, Clone, Copy)]
+pub struct Target<'a> {
+    /// The path.
+    pub path: &'a str,
+    /// The target's authority, if it has one.
+    pub authority: Option<&'a str>,
+}
+
+/// Checks a request against the server's names (`hosts`): the `Host` and the authority of the
+/// target (when it names one) for every request, and for API calls (`POST /api/...`) every
+/// `Origin`, every `Sec-Fetch-Site` and the content type.
+pub fn guard(
+    hosts: &Hosts<'_>,
+    method: &Method,
+    target: &Target<'_>,
+    headers: &HeaderMap,
+) -> Result<(), Refusal> {
     // One Host: a second one (which HTTP/1.1 forbids) is refused rather than guessed at.
     let mut given = headers.get_all(header::HOST).iter();
     let (Some(host), None) = (given.next(), given.next()) else { return Err(Refusal::NoHost) };
     let host = host.to_str().map_err(|_| Refusal::NoHost)?;
-    if !hosts.listen.iter().any(|&l| host_is_ours(l, hosts.names, host)) {
-        return Err(Refusal::WrongHost(host.chars().take(100).collect()));
+    // The target's authority is what HTTP/1.1 says the request is for, whatever `Host` says:
+    // both are checked.
+    for name in std::iter::once(host).chain(target.authority) {
+        if !hosts.listen.iter().any(|&l| host_is_ours(l, hosts.names, name)) {
+            return Err(Refusal::WrongHost(name.chars().take(100).collect()));
+        }
     }
+    let path = target.path;
     if !(path.starts_with("/api/") && method == Method::POST) {
         return Ok(());
     }
@@ -148,7 +170,7 @@ mod tests {
 
     /// `guard` for a server listening on `listen`, with no allowed name.
     fn guard_on(listen: &[SocketAddr], method: &Method, path: &str, h: &HeaderMap) -> Result<(), Refusal> {
-        guard(&Hosts { listen, names: &[] }, method, path, h)
+        guard(&Hosts { listen, names: &[] }, method, &Target { path, authority: None }, h)
     }
 
     fn api(pairs: &[(&'static str, &str)]) -> Result<(), Refusal> {
@@ -208,7 +230,12 @@ mod tests {
         let hosts = Hosts { listen: &[any], names: &names };
         let json = ("content-type", "application/json");
         let call = |pairs: &[(&'static str, &str)]| {
-            guard(&hosts, &Method::POST, "/api/queens/count", &headers(pairs))
+            guard(
+                &hosts,
+                &Method::POST,
+                &Target { path: "/api/queens/count", authority: None },
+                &headers(pairs),
+            )
         };
         assert_eq!(call(&[("host", "lab.school:8080"), json, ("origin", "http://lab.school:8080")]), Ok(()));
         let e = call(&[("host", "lab.school:8080"), json, ("origin", "http://evil.example")]).unwrap_err();
@@ -262,5 +289,26 @@ mod tests {
         }
         let other = guard_on(&both, &Method::GET, "/", &headers(&[("host", "[::2]:8080")]));
         assert_eq!(other.unwrap_err().status(), StatusCode::MISDIRECTED_REQUEST);
+    }
+
+    #[test]
+    fn a_target_in_absolute_form_names_a_host_checked_as_host_is() {
+        let listen = [LOCAL.parse().unwrap()];
+        let hosts = Hosts { listen: &listen, names: &[] };
+        let h = headers(&[("host", LOCAL), ("content-type", "application/json")]);
+        let at = |authority| {
+            let target = Target { path: "/api/queens/count", authority: Some(authority) };
+            guard(&hosts, &Method::POST, &target, &h)
+        };
+        for other in ["other.example:8080", "127.0.0.2:8080", "127.0.0.1:8081", "user@127.0.0.1:8080", ""] {
+            assert_eq!(at(other), Err(Refusal::WrongHost(other.to_string())), "{other}");
+        }
+        for ours in ["127.0.0.1:8080", "localhost:8080"] {
+            assert_eq!(at(ours), Ok(()), "{ours}");
+        }
+        // Pages too.
+        let page =
+            guard(&hosts, &Method::GET, &Target { path: "/", authority: Some("other.example:8080") }, &h);
+        assert_eq!(page.unwrap_err().status(), StatusCode::MISDIRECTED_REQUEST);
     }
 }

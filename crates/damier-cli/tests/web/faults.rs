@@ -465,3 +465,135 @@ fn fault_campaign() {
     assert!(peak < CAMPAIGN_MAX_RSS_MIB * 1024, "peak RSS {} MiB", peak / 1024);
     server.stop();
 }
+
+/// The bound on the server's resident memory whatever its clients do (docs/web.md).
+const SERVER_MAX_RSS_MIB: u64 = 256;
+
+/// The solutions of 14 queens, and the size of `queens list 14 --json` (a big answer within
+/// the bounds).
+const Q14: usize = 365_596;
+
+/// The JSON of the `result` event of a stream read over HTTP/1.0 (no chunked framing).
+fn stream_result(sse: &str) -> serde_json::Value {
+    let data = sse.split("event: result\ndata: ").nth(1).expect("a result event");
+    serde_json::from_str(data.split("\n\n").next().unwrap()).expect("the result is JSON")
+}
+
+/// Whether the server's end of the connection from the local port `client` to `server` is
+/// still established (Linux's `/proc/net/tcp`; its state leaves `01` once the server closed it,
+/// even while the kernel still holds data the client has not read).
+#[cfg(target_os = "linux")]
+fn server_side_established(server: &str, client: u16) -> bool {
+    let server_port: u16 = server.rsplit(':').next().unwrap().parse().unwrap();
+    let port = |a: &str| u16::from_str_radix(a.rsplit(':').next().unwrap(), 16).unwrap();
+    std::fs::read_to_string("/proc/net/tcp").unwrap().lines().skip(1).any(|l| {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        port(f[1]) == server_port && port(f[2]) == client && f[3] == "01"
+    })
+}
+
+/// Issue 49: streams of a big answer and clients that never read (streamed or not) leave the
+/// server under [`SERVER_MAX_RSS_MIB`] (it was 1.9 GB for three such streams, and 20 silent
+/// clients held 460 MB past `--timeout`); the streams read are whole and right; the silent
+/// clients are let go of at the send deadline; the pages answer all along.
+#[cfg(target_os = "linux")]
+#[test]
+fn memory_stays_bounded_with_big_streams_and_clients_that_never_read() {
+    let server = Server::start(&["--timeout", "40"], &[]);
+    let addr = server.addr.clone();
+    let list = r#"{"n": 14}"#;
+    let head = format!(
+        "POST /api/queens/list?stream HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: {}",
+        list.len()
+    );
+    // Streams read to their end, first: the job slots and the bytes held are served in turn.
+    let readers: Vec<_> = (0..3)
+        .map(|_| {
+            let (addr, head) = (addr.clone(), head.clone());
+            std::thread::spawn(move || raw(&addr, &addr, &head, list.as_bytes()))
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    // Two streams and twenty plain calls whose clients never read a byte.
+    let mut silent: Vec<TcpStream> =
+        (0..2).map(|_| send_only(&addr, "/api/queens/list?stream", list)).collect();
+    silent.extend((0..20).map(|_| send_only(&addr, "/api/queens/list", list)));
+    let started = Instant::now();
+    let mut pages = 0;
+    // The pages answer while it all runs, and for 15 s more: past the send deadline (10 s) of
+    // the first silent ones.
+    while !readers.iter().all(std::thread::JoinHandle::is_finished)
+        || started.elapsed() < Duration::from_secs(15)
+    {
+        let (status, _) = raw(&addr, &addr, "GET / HTTP/1.1", b"");
+        assert_eq!(status, 200);
+        pages += 1;
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    for r in readers {
+        let (status, sse) = r.join().unwrap();
+        assert_eq!(status, 200);
+        let result = stream_result(&sse);
+        assert_eq!(
+            (result["status"].as_u64(), result["exit"].as_u64()),
+            (Some(200), Some(0)),
+            "{result:.200}"
+        );
+        let rows = result["body"].as_array().expect("the listing");
+        assert_eq!(rows.len(), Q14);
+        assert_eq!(rows[Q14 - 1]["index"], Q14);
+    }
+    let peak = server.peak_rss_kib();
+    println!("{pages} pages answered; the server's peak RSS {} MiB", peak / 1024);
+    assert!(peak < SERVER_MAX_RSS_MIB * 1024, "peak RSS {} MiB", peak / 1024);
+    // The first silent plain call was answered, then let go of: the server's end of its
+    // connection is closed (within its time limit and the send deadline), and what reaches the
+    // client is the start of its answer.
+    let first = &mut silent[2];
+    let port = first.local_addr().unwrap().port();
+    let start = Instant::now();
+    while server_side_established(&addr, port) {
+        assert!(start.elapsed() < Duration::from_secs(60), "a client that read nothing is still served");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    first.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut got = Vec::new();
+    let end = first.read_to_end(&mut got);
+    assert!(
+        !matches!(end, Err(ref e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)),
+        "a client that read nothing is still connected ({} bytes read)",
+        got.len()
+    );
+    let text = String::from_utf8_lossy(&got[..got.len().min(200)]).into_owned();
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+    assert!(got.len() < 23_000_000, "the whole answer was sent to a client that read nothing");
+    drop(silent);
+    server.stop();
+}
+
+/// Issue 49: a request target in absolute form names a host, checked as `Host` is (it was
+/// answered 200 with another host in the target and the server's own in `Host`).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_target_naming_another_host_is_refused() {
+    let server = Server::start(&[], &[]);
+    let addr = server.addr.clone();
+    let port = addr.rsplit(':').next().unwrap().to_string();
+    let count = |target: &str| {
+        let head = format!("POST {target} HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 8");
+        raw(&addr, &addr, &head, br#"{"n": 6}"#)
+    };
+    for other in [format!("other.example:{port}"), format!("127.0.0.2:{port}"), "127.0.0.1:1".to_string()] {
+        let (status, body) = count(&format!("http://{other}/api/queens/count"));
+        assert_eq!(status, 421, "{other}: {body}");
+        assert!(body.contains("not this server's address"), "{body}");
+        let (status, _) = raw(&addr, &addr, &format!("GET http://{other}/ HTTP/1.1"), b"");
+        assert_eq!(status, 421, "{other}");
+    }
+    // The server's own address in the target is served, as HTTP/1.1 wants.
+    let (status, body) = count(&format!("http://{addr}/api/queens/count"));
+    assert_eq!(status, 200, "{body}");
+    let (status, _) = count(&format!("http://localhost:{port}/api/queens/count"));
+    assert_eq!(status, 200);
+    server.stop();
+}
