@@ -15,13 +15,17 @@
 //!   with the bound, and a failure on the server's side (a write error, a crash) 500 with a
 //!   short message, the detail going to the server's stderr.
 //!   Add `?stream` to get server-sent events instead: `progress` events while it runs, then
-//!   one `result` (`{"status", "exit", "body"}`); closing the stream kills the job.
+//!   one `result` (`{"status", "exit", "body"}`, written around the command's output, never
+//!   parsed); closing the stream kills the job.
 //! - Trust ([`trust`]): only requests naming the server's own address (or a name of
 //!   [`Settings::allowed_hosts`]) in `Host`, and API calls with a JSON body from no other
 //!   origin than the server's, are served.
 //! - Bounds ([`jobs`]): bodies up to [`MAX_BODY`], at most `max_jobs` jobs at once (others
 //!   wait), each within `timeout`; the child refuses heavy sizes unless `allow_heavy`; every
-//!   refusal is a 4xx with a one-line JSON message, and the server keeps serving.
+//!   refusal is a 4xx with a one-line JSON message, and the server keeps serving. The bytes of
+//!   answers not yet sent and of request bodies come from server-wide budgets ([`budget`]),
+//!   and a client that reads nothing for [`Settings::send_timeout`] is dropped: the server's
+//!   memory stays bounded whatever the number of clients.
 //! - Live views ([`live`]) use the library directly: automaton and factoring runs stepped by
 //!   the page, the walk's plan from any position, huge Lights Out boards in and out as PBM,
 //!   and the read-only view of the journal named by [`Settings::journal`].
