@@ -4,6 +4,7 @@
 // panic when a write fails, and a failed write of a result must be reported (exit 74).
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+use std::io::Write;
 use std::process::ExitCode;
 
 mod cmd;
@@ -22,9 +23,13 @@ fn main() -> ExitCode {
 fn run() -> anyhow::Result<ExitCode> {
     let (cli, matches) = match cmd::parse() {
         Ok(parsed) => parsed,
-        // A usage error goes to stderr (exit 2; a message that cannot be shown is dropped).
+        // A usage error goes to stderr (exit 2; a message that cannot be shown is dropped),
+        // under the program's one prefix, `damier: error: ` (issue 52 §5: clap's began
+        // `error: `).
         Err(err) if err.use_stderr() => {
-            let _ = err.print();
+            let text = err.render().to_string();
+            let _ =
+                write!(std::io::stderr(), "damier: error: {}", text.strip_prefix("error: ").unwrap_or(&text));
             return Ok(ExitCode::from(util::exit::USAGE));
         }
         // Help and version go to stdout (exit 0); a failed write is exit 74 like any other.

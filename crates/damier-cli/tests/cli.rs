@@ -20,6 +20,7 @@ mod cli {
     mod lights;
     mod long_counts;
     mod memory;
+    mod newcomer;
     mod open_term;
     mod outputs;
     mod pipes;

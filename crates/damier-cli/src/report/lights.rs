@@ -34,8 +34,9 @@ impl Report for SizeCount {
 /// The square table (its JSON: the list of rows).
 impl Report for Vec<SquareRow> {
     fn print_text(&self) -> anyhow::Result<()> {
+        outln!("{:>5}  solutions (from all on to all off, on L x L)", "L")?;
         for r in self {
-            outln!("L = {:>3}  {}", r.size, r.solutions)?;
+            outln!("{:>5}  {}", r.size, r.solutions)?;
         }
         Ok(())
     }

@@ -165,9 +165,16 @@ impl Progress {
         let template = if total == 0 {
             "{msg} [{elapsed_precise}] {spinner}"
         } else {
-            "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} (eta {eta})"
+            "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} {left}"
         };
-        bar.set_style(ProgressStyle::with_template(template).expect("valid template"));
+        // The time left as the lines off a terminal say it, from the same average pace ("about
+        // 950 s left"; indicatif's `{eta}` wrote "18m" from its own recent rate: issue 52 §5).
+        let left = |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            if let Some(left) = time_left(s.pos(), s.len().unwrap_or(0), s.elapsed()) {
+                let _ = write!(w, "({left})");
+            }
+        };
+        bar.set_style(ProgressStyle::with_template(template).expect("valid template").with_key("left", left));
         bar.set_message(label.to_string());
         let base = control.done();
         let flag = Arc::clone(&stop);
@@ -269,12 +276,17 @@ fn how_far(done: u64, total: u64, elapsed: Duration) -> String {
     if total == 0 {
         return format!("running for {} s", crate::util::number(seconds));
     }
-    let left = if done > 0 && done < total {
-        format!(", about {} s left", crate::util::number(seconds * (total - done) as f64 / done as f64))
-    } else {
-        String::new()
-    };
+    let left = time_left(done, total, elapsed).map(|l| format!(", {l}")).unwrap_or_default();
     format!("{done} of {total} done after {} s{left}", crate::util::number(seconds))
+}
+
+/// "about 950 s left" at the average pace so far, `None` before the first unit or after the
+/// last: the one estimate and format of the time left, bar and lines alike.
+pub fn time_left(done: u64, total: u64, elapsed: Duration) -> Option<String> {
+    (done > 0 && done < total).then(|| {
+        let seconds = elapsed.as_secs_f64() * (total - done) as f64 / done as f64;
+        format!("about {} s left", crate::util::number(seconds))
+    })
 }
 
 #[cfg(test)]
@@ -287,6 +299,9 @@ mod tests {
         assert_eq!(how_far(0, 40, Duration::from_secs(60)), "0 of 40 done after 60 s");
         assert_eq!(how_far(40, 40, Duration::from_millis(1500)), "40 of 40 done after 1.5 s");
         assert_eq!(how_far(0, 0, Duration::from_secs(60)), "running for 60 s");
+        // The bar's time left is the same estimate in the same words.
+        assert_eq!(time_left(10, 40, Duration::from_secs(60)).as_deref(), Some("about 180 s left"));
+        assert_eq!(time_left(0, 40, Duration::from_secs(60)), None);
     }
 
     #[test]

@@ -461,7 +461,7 @@ fn out_of_range_options_say_the_range_in_words() {
     ];
     for (args, says) in cases {
         let err = fails_with(args, 2);
-        assert!(err.starts_with("error: invalid value '"), "{args:?}: {err}");
+        assert!(err.starts_with("damier: error: invalid value '"), "{args:?}: {err}");
         assert!(err.contains(says), "{args:?}: {err}");
         assert!(!err.contains("..") && !err.contains("18446744073709551615"), "{args:?}: {err}");
     }

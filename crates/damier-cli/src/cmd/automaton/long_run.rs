@@ -92,7 +92,8 @@ impl Progress {
         let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
             let bar = ProgressBar::new(max_steps);
             bar.set_style(
-                ProgressStyle::with_template("[{elapsed_precise}] steps {human_pos}/{human_len} {msg}")
+                // Counts in full, as the README writes them (not `582,483,968`).
+                ProgressStyle::with_template("[{elapsed_precise}] steps {pos}/{len} {msg}")
                     .expect("valid template"),
             );
             bar

@@ -169,15 +169,19 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("{}", a.from.as_ref().expect("from").display()))?,
         (None, None) => Automaton::from_seed(&params, seed)?,
     };
+    // No solution exists for n = 2, 3, so the run could only go on to its step cap: said once
+    // (issue 52 §5), on stderr, or as the JSON record, before the header of a run not made.
+    if let Some(not_made) = UnsolvableRun::of(&aut)? {
+        if a.json {
+            not_made.print(true)?;
+        } else {
+            errln!("damier: {}", not_made.reason());
+        }
+        return Ok(ExitCode::from(exit::NO));
+    }
     if !a.json {
         let eta_text = params.used_eta().map(|e| format!(" eta = {e}")).unwrap_or_default();
         outln!("model {} n = {n} eps = {}{eta_text} seed = {seed}", params.model, params.eps)?;
-    }
-    // No solution exists for n = 2, 3, so the run could only go on to its step cap.
-    if let Some(not_made) = UnsolvableRun::of(&aut)? {
-        errln!("damier: {}", not_made.reason());
-        not_made.print(a.json)?;
-        return Ok(ExitCode::from(exit::NO));
     }
     let control = interrupt::control();
     let stop = Stop::new(control);

@@ -55,6 +55,9 @@ pub enum Format {
 pub struct Args {
     /// Board size (1 to 1000000000 by construction, 1 to 100000000 by local search; 2 and 3
     /// have no solution).
+    // The real limit in the parser's message (issue 52 §5: past 2^32 it said "not in
+    // 0..=4294967295"); local search's lower one is the library's.
+    #[arg(value_parser = crate::util::ranged::<u32>(1, damier::queens::construct::MAX_N))]
     n: u32,
     /// construct: one fixed solution by formula; local: a random one by local search.
     #[arg(long, value_enum, default_value_t = Method::Construct)]

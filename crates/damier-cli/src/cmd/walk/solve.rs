@@ -49,7 +49,16 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         "--out - writes the path alone on standard output: it takes no --json"
     );
     let limit = if a.out.is_some() { walk::MAX_CELLS_PATH_TO_FILE } else { walk::MAX_CELLS };
-    let board = walk::board_size_with_limit(a.rows, a.cols, limit)?;
+    let board = walk::board_size_with_limit(a.rows, a.cols, limit).map_err(|e| match e {
+        // The way around the screen's limit, when there is one (issue 52 §5).
+        walk::WalkError::TooLarge { rows, cols, .. }
+            if a.out.is_none()
+                && rows.checked_mul(cols).is_some_and(|c| c <= walk::MAX_CELLS_PATH_TO_FILE) =>
+        {
+            anyhow::anyhow!("{e}; --out FILE writes the path of boards up to 2^30 cells")
+        }
+        e => e.into(),
+    })?;
     if let Some(p) = &a.pattern {
         board_io::format_of(p)?; // refuse a bad extension before the work
     }

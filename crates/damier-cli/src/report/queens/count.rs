@@ -122,11 +122,13 @@ impl Report for JournalStatus {
             _ => outln!("solutions so far in this share: {}", r.share_total)?,
         }
         let rate = r.rate.map_or("unknown".to_string(), |x| format!("{} tasks/s", number(x)));
-        let eta = r
-            .eta_seconds
-            .map_or("unknown".to_string(), |s| format!("{} s ({} h)", number(s), number(s / 3600.0)));
+        // The time left as the progress lines say it (issue 52 §5: "ETA 637 s" here, "eta 18m"
+        // on the count's bar).
+        let left = r.eta_seconds.map_or("time left unknown".to_string(), |s| {
+            format!("about {} s left ({} h)", number(s), number(s / 3600.0))
+        });
         outln!(
-            "{}, {} worker seconds on finished tasks, rate {rate}, ETA {eta}",
+            "{}, {} worker seconds on finished tasks, rate {rate}, {left}",
             crate::util::plural(r.sessions as u64, "session"),
             number(r.task_seconds)
         )?;

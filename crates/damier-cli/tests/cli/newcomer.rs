@@ -1,0 +1,58 @@
+//! A newcomer's first hour (issue 52 §5): each cause said once, one prefix for every error,
+//! limits as they are with the way around them, tables with their header.
+
+use super::util::{damier, fails_with};
+
+/// `automaton run -n 3` said its cause twice and printed a random seed for a run never made.
+#[test]
+fn a_run_that_cannot_succeed_says_so_once() {
+    let out = damier().args(["automaton", "run", "-n", "3"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("n = 3 has no solution"), "{err}");
+    assert!(out.stdout.is_empty(), "nothing on stdout: {}", String::from_utf8_lossy(&out.stdout));
+    // With --json, the record alone, on stdout.
+    let out = damier().args(["automaton", "run", "-n", "3", "--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["solved"], false);
+}
+
+/// The option parser's errors and the program's own begin the same way.
+#[test]
+fn every_error_has_one_prefix() {
+    for args in [
+        &["queens", "count", "--bogus"][..],
+        &["queens", "solve", "x"],
+        &["walk", "solve", "0", "3"],
+        &["bogus"],
+    ] {
+        let err = fails_with(args, 2);
+        assert!(err.starts_with("damier: error: "), "{args:?}: {err}");
+    }
+}
+
+/// Limits are the real ones, with the way around them when there is one.
+#[test]
+fn limits_are_the_real_ones_with_the_way_around() {
+    let err = fails_with(&["queens", "solve", "20000000000"], 2);
+    assert!(err.contains("1 to 1000000000 is supported"), "{err}");
+    assert!(!err.contains("4294967295"), "{err}");
+    let err = fails_with(&["walk", "solve", "5000", "5000"], 2);
+    assert!(err.contains("--out FILE writes the path of boards up to 2^30 cells"), "{err}");
+    // Past 2^30 cells, no way around: none is offered.
+    let err = fails_with(&["walk", "solve", "40000", "40000"], 2);
+    assert!(!err.contains("--out"), "{err}");
+}
+
+#[test]
+fn the_lights_table_has_a_header() {
+    let out = damier().args(["lights", "table", "--to", "4"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("    L  solutions (from all on to all off, on L x L)"));
+    assert_eq!(lines.collect::<Vec<_>>(), ["    2  1", "    3  1", "    4  16"]);
+}
