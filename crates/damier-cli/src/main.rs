@@ -27,9 +27,10 @@ fn run() -> anyhow::Result<ExitCode> {
         // under the program's one prefix, `damier: error: ` (issue 52 §5: clap's began
         // `error: `).
         Err(err) if err.use_stderr() => {
+            // (The help that a missing command prints there is no error: it keeps its text.)
             let text = err.render().to_string();
-            let _ =
-                write!(std::io::stderr(), "damier: error: {}", text.strip_prefix("error: ").unwrap_or(&text));
+            let prefix = if text.starts_with("error: ") { "damier: " } else { "" };
+            let _ = write!(std::io::stderr(), "{prefix}{text}");
             return Ok(ExitCode::from(util::exit::USAGE));
         }
         // Help and version go to stdout (exit 0); a failed write is exit 74 like any other.

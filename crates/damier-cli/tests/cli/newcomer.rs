@@ -32,6 +32,9 @@ fn every_error_has_one_prefix() {
         let err = fails_with(args, 2);
         assert!(err.starts_with("damier: error: "), "{args:?}: {err}");
     }
+    // A missing command prints the help, which is no error.
+    let err = fails_with(&[], 2);
+    assert!(err.starts_with("The damier command-line tool"), "{err}");
 }
 
 /// Limits are the real ones, with the way around them when there is one.
