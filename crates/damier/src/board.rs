@@ -24,6 +24,7 @@ use std::fmt;
 use rand::Rng;
 
 use crate::gf2::{BitVec, words_for};
+use crate::util::{OutOfMemory, try_filled, try_with_capacity};
 
 mod error;
 pub mod pbm;
@@ -54,22 +55,59 @@ impl Board {
         Board { width, height, stride, words: vec![0; stride * height] }
     }
 
+    /// [`Board::new`], or [`OutOfMemory`] when the allocator refuses its [`Size::bytes`]: for
+    /// the boards of a request, which may be as large as [`MAX_CELLS`] bits.
+    pub fn try_new(size: Size) -> Result<Board, OutOfMemory> {
+        let (width, height) = (size.width(), size.height());
+        let stride = words_for(width);
+        Ok(Board { width, height, stride, words: try_filled(0, stride * height)? })
+    }
+
     /// The all-on board.
     pub fn ones(size: Size) -> Board {
         let mut b = Board::new(size);
-        b.words.fill(!0);
-        b.clear_tails();
+        b.fill_ones();
         b
+    }
+
+    /// [`Board::ones`], or [`OutOfMemory`].
+    pub fn try_ones(size: Size) -> Result<Board, OutOfMemory> {
+        let mut b = Board::try_new(size)?;
+        b.fill_ones();
+        Ok(b)
+    }
+
+    fn fill_ones(&mut self) {
+        self.words.fill(!0);
+        self.clear_tails();
+    }
+
+    /// A copy ([`Clone`]), or [`OutOfMemory`].
+    pub fn try_clone(&self) -> Result<Board, OutOfMemory> {
+        let mut words = try_with_capacity(self.words.len())?;
+        words.extend_from_slice(&self.words);
+        Ok(Board { words, ..*self })
     }
 
     /// A uniformly random board.
     pub fn random<R: Rng + ?Sized>(size: Size, rng: &mut R) -> Board {
         let mut b = Board::new(size);
-        for w in b.words.iter_mut() {
+        b.fill_random(rng);
+        b
+    }
+
+    /// [`Board::random`], or [`OutOfMemory`].
+    pub fn try_random<R: Rng + ?Sized>(size: Size, rng: &mut R) -> Result<Board, OutOfMemory> {
+        let mut b = Board::try_new(size)?;
+        b.fill_random(rng);
+        Ok(b)
+    }
+
+    fn fill_random<R: Rng + ?Sized>(&mut self, rng: &mut R) {
+        for w in self.words.iter_mut() {
             *w = rng.next_u64();
         }
-        b.clear_tails();
-        b
+        self.clear_tails();
     }
 
     /// A board from a vector of `width * height` cells, row by row (cell `(x, y)` at `y * width + x`).
@@ -199,21 +237,23 @@ impl Board {
         ones % 2 == 1
     }
 
-    /// The transpose: cell `(x, y)` goes to `(y, x)`.
+    /// The transpose: cell `(x, y)` goes to `(y, x)`. Panics when the transposed size passes
+    /// [`MAX_CELLS`] (a board of width 1 holds 64 bits a cell): boards of a request go
+    /// through [`Board::try_transpose`].
     pub fn transpose(&self) -> Board {
-        let mut t = Board {
-            width: self.height,
-            height: self.width,
-            stride: words_for(self.height),
-            words: Vec::new(),
-        };
-        t.words = vec![0; t.stride * t.height];
+        self.try_transpose().expect("the transposed board fits")
+    }
+
+    /// The transpose, or why not: its size checked ([`Size::checked_transposed`]) and its
+    /// words allocated without aborting ([`BoardError::OutOfMemory`]).
+    pub fn try_transpose(&self) -> Result<Board, BoardError> {
+        let mut t = Board::try_new(self.size().checked_transposed()?)?;
         for y in 0..self.height {
             for x in self.row_ones(y) {
                 t.words[x * t.stride + y / 64] |= 1 << (y % 64);
             }
         }
-        t
+        Ok(t)
     }
 
     /// The rows as strings of `on`/`off` characters.
@@ -284,6 +324,21 @@ impl fmt::Debug for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_transpose_is_checked_and_counted_in_whole_words() {
+        let wide = Size::new(1_000_000_000, 2).unwrap();
+        assert_eq!(wide.bytes(), 2 * 15_625_000 * 8);
+        // Each of the transpose's 10^9 rows takes a word: 8 GB, past the largest board.
+        assert_eq!(wide.transposed().bytes(), 8_000_000_000);
+        assert!(matches!(wide.checked_transposed(), Err(BoardError::TooLarge { .. })));
+        let b = Board::parse("10\n01\n11").unwrap();
+        let t = b.try_transpose().unwrap();
+        assert_eq!(t, b.transpose());
+        assert_eq!(t.to_rows('1', '0'), ["101", "011"]);
+        assert_eq!(b.try_clone().unwrap(), b);
+        assert_eq!(Board::try_ones(b.size()).unwrap(), Board::ones(b.size()));
+    }
 
     #[test]
     fn parse_formats_and_round_trip() {

@@ -18,13 +18,18 @@ const LIMIT: u64 = 1 << 30;
 /// `damier ARGS` under [`LIMIT`], with `stdin` (glibc's malloc held to one arena, so that
 /// threads reserve no address space of their own).
 fn limited(args: &[&str], stdin: Stdio) -> Output {
+    limited_to(LIMIT, args, stdin)
+}
+
+/// `damier ARGS` under an address-space limit of `bytes`.
+fn limited_to(bytes: u64, args: &[&str], stdin: Stdio) -> Output {
     let mut c = Command::new(assert_cmd::cargo::cargo_bin("damier"));
     c.args(args).stdin(stdin).env("MALLOC_ARENA_MAX", "1");
     // SAFETY: between fork and exec, only `setrlimit` (async-signal-safe) runs; it takes a
     // plain struct on the stack and allocates nothing.
     unsafe {
-        c.pre_exec(|| {
-            let limit = libc::rlimit { rlim_cur: LIMIT, rlim_max: LIMIT };
+        c.pre_exec(move || {
+            let limit = libc::rlimit { rlim_cur: bytes, rlim_max: bytes };
             if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
                 return Err(std::io::Error::last_os_error());
             }
@@ -133,4 +138,85 @@ fn count_journals_that_are_not_files_are_refused_unread() {
         "a folder",
         "is a folder, not a regular file",
     );
+}
+/// Issue 49: sizes inside each command's bound aborted (signal 6) under `prlimit
+/// --as=3000000000`, each past a check that counted one buffer of several: every board the
+/// solve holds, the transpose of a wide board, the checker's hash map. Each now runs, or is
+/// refused at once (exit 2, one line with what it needs and the limit).
+#[test]
+fn sizes_inside_the_bounds_run_or_are_refused_never_abort() {
+    const ISSUE_CAP: u64 = 3_000_000_000;
+    // Their boards together (4 GB) do not fit the cap: refused before the start is made.
+    for args in [
+        &["lights", "solve", "--all-on", "131072x131072"][..],
+        &["lights", "solve", "--all-on", "1x268435456"],
+        &["lights", "solve", "--all-on", "1x268435456", "--json"],
+    ] {
+        refused(
+            &limited_to(ISSUE_CAP, args, Stdio::null()),
+            &args.join(" "),
+            "board holds 4 GB of boards at once: out of memory: 4 GB is more than the address-space limit, 2.79 GB",
+        );
+    }
+    // Solved on their transpose, whose rows are whole words: 128 GB and 7.45 GB, refused.
+    for (args, says) in [
+        (&["lights", "solve", "--all-on", "17179869184x1"][..], "which would hold 128 GB"),
+        (&["lights", "solve", "--all-on", "1000000000x2", "--summary"], "which would hold 7.45 GB"),
+        (
+            &["lights", "solve", "--random", "1000000000x2", "--seed", "1", "--summary"],
+            "which would hold 7.45 GB",
+        ),
+    ] {
+        let out = limited_to(ISSUE_CAP, args, Stdio::null());
+        refused(&out, &args.join(" "), says);
+        refused(&out, &args.join(" "), "at most 2 GB a board");
+    }
+    // Nullity 0: the kernel is empty, and its transpose (8 GB) is never made.
+    let out = limited_to(ISSUE_CAP, &["lights", "kernel", "1000000000x2"], Stdio::null());
+    assert_eq!(out.status.code(), Some(0), "lights kernel 1000000000x2: {out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("nullity 0"));
+    // Nullity 4: four boards and their transposes, 5.31 GB, refused before the folder is made.
+    let dir = tempfile::tempdir().unwrap();
+    let kernel_dir = dir.path().join("k");
+    let args = ["lights", "kernel", "134217729x4", "--out", kernel_dir.to_str().unwrap()];
+    refused(&limited(&args, Stdio::null()), "lights kernel 134217729x4 --out", "would hold 5.31 GB");
+    assert!(!kernel_dir.exists(), "no folder made for a refused kernel");
+    refused(
+        &limited(&["lights", "solve", "--all-on", "134217729x4", "--min", "--summary"], Stdio::null()),
+        "lights solve --min",
+        "its kernel basis, 4 boards, would hold 5.31 GB",
+    );
+}
+
+#[test]
+fn queens_max_and_check_hold_16_and_12_bytes_a_row() {
+    // Under a cap below what they hold: refused at once, with the need and the limit.
+    const SMALL: u64 = 150_000_000;
+    refused(
+        &limited_to(SMALL, &["queens", "max", "10000000"], Stdio::null()),
+        "queens max 10000000",
+        "n = 10000000 holds 153 MB (16 bytes per row): out of memory: 153 MB is more than the address-space limit",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("q.bin");
+    let big = |rows: u32| {
+        let bytes: Vec<u8> = (1..=rows).flat_map(u32::to_le_bytes).collect();
+        std::fs::write(&file, bytes).unwrap();
+        Stdio::from(std::fs::File::open(&file).unwrap())
+    };
+    refused(
+        &limited_to(SMALL, &["queens", "check"], big(10_000_000)),
+        "queens check < 10^7 rows",
+        "checking 10000000 rows holds 153 MB (12 bytes a row besides the input): out of memory",
+    );
+    // 3 * 10^6 rows took about 2 GB (a hash map entry per queen and line): now about 50 MB,
+    // run to the end under the 1 GiB cap. One column per row, all in column order: every
+    // queen attacks along the diagonal, 3 * 10^6 - 1 pairs reported (20 bytes each).
+    let out = limited(&["queens", "check"], big(3_000_000));
+    assert_eq!(out.status.code(), Some(1), "queens check < 3 * 10^6 rows: {out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("invalid: 2999999 attacking pairs on the 3000000x3000000 board"), "{text}");
+    let out = limited(&["queens", "max", "3000000"], Stdio::null());
+    assert_eq!(out.status.code(), Some(0), "queens max 3000000: {out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("R(3000000) = 3000000"));
 }

@@ -54,6 +54,9 @@ pub enum BoardError {
         /// The limit.
         max: u64,
     },
+    /// A board the allocator refused (an address-space limit, a machine out of memory).
+    #[error(transparent)]
+    OutOfMemory(#[from] crate::util::OutOfMemory),
     /// A size that is not `WxH`.
     #[error("bad board size {0:?}: expected WIDTHxHEIGHT, for example 5x5")]
     BadSize(String),

@@ -48,10 +48,25 @@ impl Size {
         self.width * self.height
     }
 
-    /// Width and height swapped: the size of the transposed board.
+    /// Width and height swapped: the size of the transposed board. Unchecked: a board stores
+    /// each row in whole words, so the transpose of a wide, short board can be far larger than
+    /// the board (`10^9 x 2` holds 250 MB, `2 x 10^9` 16 GB); what allocates one checks it
+    /// with [`Size::checked_transposed`].
     #[inline]
     pub fn transposed(self) -> Size {
         Size { width: self.height, height: self.width }
+    }
+
+    /// [`Size::transposed`], checked against [`MAX_CELLS`] as every size is.
+    pub fn checked_transposed(self) -> Result<Size, BoardError> {
+        Size::new(self.height, self.width)
+    }
+
+    /// The bytes a board of this size holds: `height` rows of `ceil(width / 64)` words.
+    #[inline]
+    pub fn bytes(self) -> u64 {
+        // At most MAX_CELLS / 8: no overflow.
+        8 * self.width.div_ceil(64) as u64 * self.height as u64
     }
 }
 

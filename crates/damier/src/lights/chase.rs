@@ -73,18 +73,19 @@ fn chase_residual_impl(b: &Board, x0: &[u64], control: &Control) -> Result<Vec<u
 }
 
 /// Chases `b` with first-row presses `x0`: the press pattern and the lights left on the last
-/// row (all zero exactly when the pattern solves `b`).
-pub fn chase_presses(b: &Board, x0: &[u64], control: &Control) -> Result<(Board, Vec<u64>), Interrupted> {
+/// row (all zero exactly when the pattern solves `b`). The pattern is a new board: its
+/// allocation refused is [`LightsError::Board`] (out of memory).
+pub fn chase_presses(b: &Board, x0: &[u64], control: &Control) -> Result<(Board, Vec<u64>), LightsError> {
     let (w, h, s) = (b.width(), b.height(), b.stride());
     assert_eq!(x0.len(), s, "first row length mismatch");
     let mask = tail_mask(w);
-    let mut p = Board::new(b.size());
+    let mut p = Board::try_new(b.size()).map_err(crate::board::BoardError::from)?;
     p.row_mut(0).copy_from_slice(x0);
     let zero = vec![0u64; s];
     let mut residual = vec![0u64; s];
     for y in 0..h {
         if y % POLL_ROWS == POLL_ROWS - 1 && control.cancelled() {
-            return Err(Interrupted);
+            return Err(Interrupted.into());
         }
         if y + 1 < h {
             // Rows y - 1 and y are read, row y + 1 written: split the storage around it.

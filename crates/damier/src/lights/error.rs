@@ -1,8 +1,9 @@
 //! What went wrong in a Lights Out computation (kept apart so that the engines and the
 //! module that calls them import it one way).
 
-use crate::board::{BoardError, Size};
+use crate::board::{BoardError, MAX_CELLS, Size};
 use crate::control::Interrupted;
+use crate::util::{OutOfMemory, bytes_text};
 
 use super::method::Method;
 
@@ -53,16 +54,47 @@ pub enum LightsError {
     /// The kernel basis was needed, but it would hold too many cells (refused before it is
     /// computed).
     #[error(
-        "{size} has nullity {nullity}: its kernel basis, {nullity} boards, would hold more than {max} cells \
-         (1 GiB as bits)"
+        "{size} has nullity {nullity}: its kernel basis, {nullity} boards, would hold {} (each row in whole \
+         64-cell words, with the board it is chased on and the transposes of a wide board): at most {}",
+        bytes_text(*bytes),
+        bytes_text(*max / 8)
     )]
     KernelTooLarge {
         /// The board's size.
         size: Size,
         /// The nullity.
         nullity: usize,
-        /// The limit on `nullity · W · H`.
+        /// What the basis would hold, in bytes ([`super::kernel_bits`] / 8).
+        bytes: u64,
+        /// The limit on [`super::kernel_bits`].
         max: u64,
+    },
+    /// A wide board is solved on its transpose (along the long side), and that transpose passes
+    /// the largest board: each of its rows is stored in whole 64-cell words.
+    #[error(
+        "{size} is solved on its transpose, {}, which would hold {} (each of its {} rows in whole 64-cell \
+         words): at most {} a board",
+        size.transposed(),
+        bytes_text(size.transposed().bytes()),
+        size.width(),
+        bytes_text(MAX_CELLS / 8)
+    )]
+    TransposeTooLarge {
+        /// The board's size.
+        size: Size,
+    },
+    /// The allocator refused a board (an address-space limit, a machine out of memory): what
+    /// the computation holds in all, and what was refused.
+    #[error("{what} a {size} board holds {} of boards at once: {source}", bytes_text(*need))]
+    OutOfMemory {
+        /// What was being done (`solving`, `the kernel of`).
+        what: &'static str,
+        /// The board's size.
+        size: Size,
+        /// The bytes it holds at once ([`super::solve_bytes`], [`super::kernel_bits`]).
+        need: u64,
+        /// The allocation refused.
+        source: OutOfMemory,
     },
     /// Stopped through the control.
     #[error("interrupted")]

@@ -43,10 +43,11 @@ pub mod press;
 pub mod records;
 pub mod sizes;
 
-use crate::board::{Board, Size};
+use crate::board::{Board, BoardError, Size};
 use crate::control::{Control, Interrupted};
 use crate::gf2::{BitVec, Coset, XorVector};
 pub use crate::gf2::{power_of_two_decimal, power_of_two_minus_one_decimal};
+use crate::util::{check_fits, try_with_capacity};
 
 pub use error::LightsError;
 pub use method::Method;
@@ -69,9 +70,10 @@ impl Solution {
     }
 }
 
-/// The lights that must change: `start + target` (`start` when `target` is `None`).
+/// The lights that must change: `start + target` (`start` when `target` is `None`), a new
+/// board ([`LightsError::Board`] when its allocation is refused).
 pub fn difference(start: &Board, target: Option<&Board>) -> Result<Board, LightsError> {
-    let mut b = start.clone();
+    let mut b = start.try_clone().map_err(BoardError::from)?;
     if let Some(t) = target {
         if t.size() != start.size() {
             return Err(LightsError::SizeMismatch { start: start.size(), target: t.size() });
@@ -81,21 +83,79 @@ pub fn difference(start: &Board, target: Option<&Board>) -> Result<Board, Lights
     Ok(b)
 }
 
+/// Whether `method` solves a board of `size` on its transpose (it chases along the long side):
+/// the chase engine whenever the board is wider than tall, the polynomial one only beyond 128
+/// times (see [`solve_in_place`]).
+fn transposes(size: Size, method: Method) -> bool {
+    let (w, h) = (size.width(), size.height());
+    w > h && (method == Method::Chase || (method == Method::Poly && w > 128 * h))
+}
+
+/// The transposed size a wide board is solved on, refused when its boards would pass
+/// [`MAX_CELLS`](crate::board::MAX_CELLS) bits ([`LightsError::TransposeTooLarge`]).
+fn checked_transpose(size: Size) -> Result<Size, LightsError> {
+    size.checked_transposed().map_err(|_| LightsError::TransposeTooLarge { size })
+}
+
+/// The memory [`solve`] takes for a board of `size`, the start and the target (when there
+/// is one) included: in bytes, the boards it holds at once, each [`Size::bytes`]: the start,
+/// the target, the lights to change (which become the presses), and, when the engine chases
+/// along the long side, their transpose. Refused when that transpose passes the largest board
+/// ([`LightsError::TransposeTooLarge`]: `10^9 x 2` holds 250 MB, its transpose 8 GB, each row
+/// being whole words). Row buffers and the engines' `W x W` systems are not counted.
+pub fn solve_bytes(size: Size, target: bool, method: Method) -> Result<u64, LightsError> {
+    let boards = (2 + u64::from(target)) * size.bytes();
+    if !transposes(size, method) {
+        return Ok(boards);
+    }
+    Ok(boards + checked_transpose(size)?.bytes())
+}
+
+/// [`solve_bytes`], refused as [`LightsError::OutOfMemory`] when it cannot fit the process's
+/// address space ([`check_fits`]): the check [`solve`] makes before it allocates, which a
+/// front end makes before it makes the start.
+pub fn check_solve_memory(size: Size, target: bool, method: Method) -> Result<u64, LightsError> {
+    let need = solve_bytes(size, target, method)?;
+    check_fits(need).map_err(|source| LightsError::OutOfMemory { what: SOLVING, size, need, source })?;
+    Ok(need)
+}
+
+/// `err` with what the solve of a board of `size` holds in all when it is out of memory
+/// ([`LightsError::OutOfMemory`]); any other error as it is.
+fn with_need(err: LightsError, what: &'static str, size: Size, need: u64) -> LightsError {
+    match err {
+        LightsError::Board(BoardError::OutOfMemory(source)) => {
+            LightsError::OutOfMemory { what, size, need, source }
+        }
+        e => e,
+    }
+}
+
 /// Solves `start → target` (all off when `None`) with the given engine; the press pattern is
-/// verified before it is returned.
+/// verified before it is returned. Its memory ([`solve_bytes`]) is checked first; an
+/// allocation refused on the way is [`LightsError::OutOfMemory`], with what it needs.
 pub fn solve(
     start: &Board,
     target: Option<&Board>,
     method: Method,
     control: &Control,
 ) -> Result<Solution, LightsError> {
-    let mut b = difference(start, target)?;
-    let (nullity, solvable) = solve_in_place(&mut b, method, control)?;
+    let size = start.size();
+    let need = check_solve_memory(size, target.is_some(), method)?;
+    let solved = (|| {
+        let mut b = difference(start, target)?;
+        let (nullity, solvable) = solve_in_place(&mut b, method, control)?;
+        Ok((nullity, solvable, b))
+    })();
+    let (nullity, solvable, b) = solved.map_err(|e| with_need(e, SOLVING, size, need))?;
     if solvable && !verify(start, target, &b) {
         return Err(LightsError::Unverified(method));
     }
     Ok(Solution { nullity, presses: solvable.then_some(b) })
 }
+
+/// What [`LightsError::OutOfMemory`] says a solve was doing.
+pub const SOLVING: &str = "solving";
 
 /// Solves `M x = b` without the final check (for benchmarks that time the check apart).
 pub fn solve_unverified(b: &Board, method: Method, control: &Control) -> Result<Solution, LightsError> {
@@ -123,9 +183,14 @@ pub fn solve_in_place(
             // Chase along the long side: the reduced system is min(W, H) wide. The dense W x W
             // system always wants that; the polynomial one costs only O(W^2 / 128) word
             // operations, cheaper than a bit-by-bit transposition unless W > 128 H.
-            let mut t = b.transpose();
+            checked_transpose(b.size())?;
+            let mut t = b.try_transpose()?;
+            // The lights are in `t` now: `b`'s words are freed before the presses come back
+            // (unsolvable, `t` is unchanged and turns back into the same lights).
+            *b = Board::new(Size::new(1, 1).expect("1x1 is a size"));
             let (nullity, solvable) = solve_in_place(&mut t, method, control)?;
-            (nullity, solvable.then(|| t.transpose()))
+            *b = t.try_transpose()?;
+            return Ok((nullity, solvable));
         }
         Method::Chase => {
             check_chase(b.width())?;
@@ -179,15 +244,32 @@ fn check_chase(w: usize) -> Result<(), LightsError> {
 }
 
 /// A basis of the neutral configurations (the kernel of `M`: presses that change nothing).
-/// Refused above [`KERNEL_MAX_CELLS`] cells in all ([`check_kernel`], before any work);
-/// stopped by `control`.
+/// Refused beyond [`KERNEL_MAX_CELLS`] bits in all ([`check_kernel`], before any work); an
+/// allocation refused on the way is [`LightsError::OutOfMemory`]; stopped by `control`.
 pub fn kernel(size: Size, method: Method, control: &Control) -> Result<Vec<Board>, LightsError> {
-    check_kernel(size, nullity(size))?;
+    let k = nullity(size);
+    check_kernel(size, k)?;
+    if k == 0 && method != Method::Dense {
+        // Nothing to chase: not even the board (or its transpose) is made.
+        return Ok(Vec::new());
+    }
+    let need = kernel_bits(size, k) / 8;
+    let what = "the kernel of";
+    check_fits(need).map_err(|source| LightsError::OutOfMemory { what, size, need, source })?;
+    kernel_unchecked(size, method, control).map_err(|e| with_need(e, what, size, need))
+}
+
+fn kernel_unchecked(size: Size, method: Method, control: &Control) -> Result<Vec<Board>, LightsError> {
     let width = size.width();
     if width > size.height() && method != Method::Dense {
-        return Ok(kernel(size.transposed(), method, control)?.iter().map(Board::transpose).collect());
+        // Each vector turned back as it comes, so the two bases are never held whole at once.
+        let mut basis = try_with_capacity(nullity(size)).map_err(BoardError::from)?;
+        for v in kernel_unchecked(checked_transpose(size)?, method, control)? {
+            basis.push(v.try_transpose()?);
+        }
+        return Ok(basis);
     }
-    let zero = Board::new(size);
+    let zero = Board::try_new(size).map_err(BoardError::from)?;
     let first_rows: Vec<Vec<u64>> = match method {
         Method::Dense => {
             check_dense(size)?;
@@ -258,14 +340,27 @@ pub fn check_listing(size: Size, nullity: usize) -> Result<(), LightsError> {
     Ok(())
 }
 
-/// The most cells a kernel basis may hold together (`nullity · W · H`): `2^33`, 1 GiB as bits.
+/// The most bits a kernel basis may hold together, as stored ([`kernel_bits`]): `2^33`, 1 GiB.
 pub const KERNEL_MAX_CELLS: u64 = 1 << 33;
 
+/// The bits [`kernel`] holds for a board of `size` with this nullity: `nullity` boards, each
+/// row in whole 64-bit words ([`Size::bytes`]), and the board they are chased on; when the
+/// board is wider than tall, as many of its transpose (the basis is found on the transpose,
+/// then turned back). Saturates rather than overflows.
+pub fn kernel_bits(size: Size, nullity: usize) -> u64 {
+    let mut bytes = size.bytes();
+    if size.width() > size.height() {
+        bytes = bytes.saturating_add(size.transposed().bytes());
+    }
+    (nullity as u64).saturating_add(1).saturating_mul(bytes).saturating_mul(8)
+}
+
 /// Checks that the kernel basis of a board of `size` with this nullity can be held: at most
-/// [`KERNEL_MAX_CELLS`] cells in all, before it is computed.
+/// [`KERNEL_MAX_CELLS`] bits in all ([`kernel_bits`]), before it is computed.
 pub fn check_kernel(size: Size, nullity: usize) -> Result<(), LightsError> {
-    if (nullity as u64).saturating_mul(size.cells() as u64) > KERNEL_MAX_CELLS {
-        return Err(LightsError::KernelTooLarge { size, nullity, max: KERNEL_MAX_CELLS });
+    let bits = kernel_bits(size, nullity);
+    if nullity > 0 && bits > KERNEL_MAX_CELLS {
+        return Err(LightsError::KernelTooLarge { size, nullity, bytes: bits / 8, max: KERNEL_MAX_CELLS });
     }
     Ok(())
 }

@@ -263,8 +263,54 @@ fn listings_and_kernels_are_bounded_from_the_size_alone() {
     assert!(matches!(solve_all(&on, None, &one, Method::Poly), Err(LightsError::TooManySolutions { .. })));
     // A kernel of 2072 boards of 4096x4096 would hold 4.3 GB: refused, before it is computed.
     assert!(check_kernel(size(4096, 4096), 2072).is_err());
-    assert!(check_kernel(size(4096, 4096), 512).is_ok());
+    // 511 boards and the zero board they are chased on: 1 GiB, the limit.
+    assert!(check_kernel(size(4096, 4096), 511).is_ok());
+    assert!(check_kernel(size(4096, 4096), 512).is_err());
     assert!(check_kernel(size(1, 1), usize::MAX).is_err());
+}
+
+#[test]
+fn the_memory_of_a_solve_counts_every_board_and_the_transpose() {
+    let size = |w, h| Size::new(w, h).unwrap();
+    // Start, working copy (and target): each row in whole words.
+    assert_eq!(solve_bytes(size(64, 10), false, Method::Poly), Ok(2 * 80));
+    assert_eq!(solve_bytes(size(65, 10), true, Method::Poly), Ok(3 * 160));
+    // Issue 49: 131072x131072 passed the 2 GiB-a-board check and then asked for 2 GiB more.
+    assert_eq!(solve_bytes(size(131_072, 131_072), false, Method::Poly), Ok(4 << 30));
+    // The chase engine works on the transpose of a wide board: counted.
+    assert_eq!(solve_bytes(size(200, 3), false, Method::Chase), Ok(2 * 3 * 32 + 200 * 8));
+    assert_eq!(solve_bytes(size(200, 3), false, Method::Poly), Ok(2 * 3 * 32));
+    // A transpose past the largest board is refused, not allocated (8 GB and 128 GiB).
+    for s in [size(1_000_000_000, 2), size(1 << 34, 1)] {
+        assert_eq!(solve_bytes(s, false, Method::Poly), Err(LightsError::TransposeTooLarge { size: s }));
+    }
+    let message = LightsError::TransposeTooLarge { size: size(1_000_000_000, 2) }.to_string();
+    assert!(message.contains("2x1000000000, which would hold 7.45 GB"), "{message}");
+    assert!(message.contains("at most 2 GB a board"), "{message}");
+    // A wide board solved on its transpose still solves: the lights come back in place.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    let b = Board::random(size(300, 2), &mut rng);
+    for method in [Method::Chase, Method::Poly] {
+        let s = solve(&b, None, method, &Control::new()).unwrap();
+        if let Some(p) = &s.presses {
+            assert!(apply_presses_naive(&b, p).is_zero());
+        }
+    }
+}
+
+#[test]
+fn a_kernel_counts_its_transposes_and_skips_an_empty_one() {
+    let size = |w, h| Size::new(w, h).unwrap();
+    // 134217729x4 has nullity 4: 4 boards of 64 MB and their transposes, 1 GB each.
+    let wide = size(134_217_729, 4);
+    assert!(kernel_bits(wide, 4) / 8 > 5 << 30);
+    assert!(matches!(check_kernel(wide, 4), Err(LightsError::KernelTooLarge { nullity: 4, .. })));
+    // Issue 49: 10^9 x 2 has nullity 0; its transpose (8 GB) is never made.
+    assert_eq!(kernel(size(1_000_000_000, 2), Method::Poly, &Control::new()), Ok(Vec::new()));
+    // A wide board's basis, found on the transpose, is neutral on the board.
+    let basis = kernel(size(9, 4), Method::Poly, &Control::new()).unwrap();
+    assert_eq!(basis.len(), 4);
+    assert!(basis.iter().all(|v| v.size() == size(9, 4) && verify(&Board::new(v.size()), None, v)));
 }
 
 #[test]

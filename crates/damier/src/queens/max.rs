@@ -16,13 +16,19 @@
 
 use crate::control::{Control, Interrupted};
 use crate::queens::construct::{self, ConstructError};
-use crate::queens::placement::check_queens;
+use crate::queens::placement::try_check_owned;
+use crate::util::{OutOfMemory, check_fits, try_with_capacity};
 
 /// Largest n decided by exhaustive branch-and-bound search [default: 10].
 pub const SEARCH_MAX: u32 = 10;
 
-/// Largest n accepted: the witness is stored, 8 bytes per row (80 MB at the limit).
+/// Largest n accepted: 160 MB at the limit ([`BYTES_PER_ROW`]).
 pub const MAX_N: u32 = 10_000_000;
+
+/// Bytes held per row at once: the witness (an `Option<u32>`, 8 bytes) and the independent
+/// checker's copy of the queens (8 bytes); the construction's own 4 bytes a row and 5 bits of
+/// occupancy come and go before the check.
+pub const BYTES_PER_ROW: u64 = 16;
 
 /// How R(n) was established.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,14 +63,20 @@ fn one_based_or_zero<S: serde::Serializer>(witness: &[Option<u32>], s: S) -> Res
 }
 
 impl Max {
-    /// True when the witness passes the independent checker ([`check_queens`]): `max` queens
+    /// True when the witness passes the independent checker
+    /// ([`check_queens`](crate::queens::placement::check_queens)): `max` queens
     /// on the n x n board, at most one per row, no two attacking.
     pub fn is_valid(&self) -> bool {
-        let queens: Vec<(u32, u32)> =
-            self.witness.iter().enumerate().filter_map(|(r, c)| c.map(|c| (r as u32, c))).collect();
-        queens.len() as u64 == self.max
+        self.try_is_valid().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Max::is_valid`], or [`OutOfMemory`] when the checker's copy cannot be allocated.
+    pub fn try_is_valid(&self) -> Result<bool, OutOfMemory> {
+        let mut queens = try_with_capacity(self.witness.iter().flatten().count())?;
+        queens.extend(self.witness.iter().enumerate().filter_map(|(r, c)| c.map(|c| (r as u32, c))));
+        Ok(queens.len() as u64 == self.max
             && self.witness.len() == self.n as usize
-            && check_queens(self.n, &queens).is_valid()
+            && try_check_owned(self.n, queens)?.is_valid())
     }
 }
 
@@ -72,8 +84,20 @@ impl Max {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MaxError {
     /// Above [`MAX_N`].
-    #[error("n = {0} is too large: at most {MAX_N} (the witness is stored, 8 bytes per row)")]
+    #[error(
+        "n = {0} is too large: at most {MAX_N} (the witness is stored and checked, {BYTES_PER_ROW} bytes per row)"
+    )]
     TooLarge(u32),
+    /// The allocator refused the witness or its check: what `n` needs ([`BYTES_PER_ROW`]).
+    #[error("n = {n} holds {} ({BYTES_PER_ROW} bytes per row): {source}", crate::util::bytes_text(*need))]
+    OutOfMemory {
+        /// The board size.
+        n: u32,
+        /// Bytes needed.
+        need: u64,
+        /// What was refused.
+        source: OutOfMemory,
+    },
     /// The construction refused n (too large).
     #[error(transparent)]
     Construct(#[from] ConstructError),
@@ -156,20 +180,22 @@ pub fn max_queens(n: u32, control: &Control) -> Result<Max, MaxError> {
     if n > MAX_N {
         return Err(MaxError::TooLarge(n));
     }
-    let p = construct::solve(n)?;
-    Ok(Max {
-        n,
-        max: u64::from(n),
-        witness: p.columns().iter().map(|&c| Some(c)).collect(),
-        method: Method::Construction,
-    })
+    let need = u64::from(n) * BYTES_PER_ROW;
+    let oom = |source| MaxError::OutOfMemory { n, need, source };
+    check_fits(need).map_err(oom)?;
+    // Checked by the occupancy (5n bits), then written straight into the witness.
+    construct::check_with(n, control)?;
+    let mut witness = try_with_capacity(n as usize).map_err(oom)?;
+    witness.extend((0..n).map(|r| Some(construct::column(n, r))));
+    Ok(Max { n, max: u64::from(n), witness, method: Method::Construction })
 }
 
 /// [`max_queens`], its witness checked by the independent checker ([`Max::is_valid`]) before
 /// it is returned.
 pub fn max_queens_checked(n: u32, control: &Control) -> Result<Max, MaxError> {
     let m = max_queens(n, control)?;
-    if !m.is_valid() {
+    let need = u64::from(n) * BYTES_PER_ROW;
+    if !m.try_is_valid().map_err(|source| MaxError::OutOfMemory { n, need, source })? {
         return Err(MaxError::Invalid(n));
     }
     Ok(m)
@@ -178,6 +204,7 @@ pub fn max_queens_checked(n: u32, control: &Control) -> Result<Max, MaxError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::queens::placement::check_queens;
 
     /// Brute force over every subset of squares, for tiny boards.
     fn brute(n: u32) -> u64 {
@@ -220,5 +247,20 @@ mod tests {
         assert!(!attacking.is_valid());
         let short = Max { max: m.max + 1, ..m };
         assert!(!short.is_valid());
+    }
+
+    #[test]
+    fn the_limit_states_what_is_held() {
+        // Issue 49: n = 10^7 took 5.6 GB (a hash map entry per queen and line); the witness and
+        // the checker's copy now hold 16 bytes a row, 160 MB at the limit.
+        assert_eq!(u64::from(MAX_N) * BYTES_PER_ROW, 160_000_000);
+        assert_eq!(
+            BYTES_PER_ROW,
+            size_of::<Option<u32>>() as u64 + crate::queens::placement::CHECK_BYTES_PER_QUEEN
+        );
+        let m = max_queens_checked(100_003, &Control::new()).unwrap();
+        assert_eq!((m.max, m.witness.len()), (100_003, 100_003));
+        assert_eq!(max_queens(MAX_N + 1, &Control::new()), Err(MaxError::TooLarge(MAX_N + 1)));
+        assert!(MaxError::TooLarge(MAX_N + 1).to_string().contains("16 bytes per row"));
     }
 }

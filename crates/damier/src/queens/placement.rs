@@ -16,8 +16,9 @@
 //! assert!(Placement::parse("1 5").is_err()); // column 5 on a 2 x 2 board
 //! ```
 
-use std::collections::HashMap;
 use std::fmt;
+
+use crate::util::{OutOfMemory, try_with_capacity};
 
 mod listing;
 
@@ -120,23 +121,30 @@ impl Placement {
 
     /// Parses 1-based columns separated by whitespace and/or commas (`"2 4 1 3"`, `"2,4,1,3"`).
     pub fn parse(text: &str) -> Result<Placement, PlacementError> {
-        let tokens: Vec<&str> =
-            text.split(|ch: char| ch.is_whitespace() || ch == ',').filter(|t| !t.is_empty()).collect();
-        Self::from_tokens(&tokens)
+        // PERF: the tokens are walked twice (counted, then read) rather than collected: the
+        // placement holds 4 bytes a row, a list of tokens would hold 16 more.
+        let tokens = || text.split(|ch: char| ch.is_whitespace() || ch == ',').filter(|t| !t.is_empty());
+        Self::from_token_iter(tokens().count(), tokens())
     }
 
     /// Parses one 1-based column per token.
     pub fn from_tokens<S: AsRef<str>>(tokens: &[S]) -> Result<Placement, PlacementError> {
-        if tokens.is_empty() {
+        Self::from_token_iter(tokens.len(), tokens.iter().map(AsRef::as_ref))
+    }
+
+    /// [`Placement::from_tokens`] from the `n` tokens of `tokens`.
+    fn from_token_iter<'a>(
+        n: usize,
+        tokens: impl Iterator<Item = &'a str>,
+    ) -> Result<Placement, PlacementError> {
+        if n == 0 {
             return Err(PlacementError::Empty);
         }
-        let n = tokens.len();
         if above_max_n(n) {
             return Err(PlacementError::TooLarge(n));
         }
         let mut cols = Vec::with_capacity(n);
-        for (i, t) in tokens.iter().enumerate() {
-            let t = t.as_ref();
+        for (i, t) in tokens.enumerate() {
             let c: u64 =
                 t.parse().map_err(|_| PlacementError::NotANumber { index: i + 1, token: t.to_string() })?;
             if c == 0 || c > n as u64 {
@@ -173,10 +181,17 @@ impl Placement {
         self.cols.iter().enumerate().map(|(r, &c)| (r as u32, c))
     }
 
-    /// Checks the placement with the independent checker.
+    /// Checks the placement with the independent checker ([`check_queens`]).
     pub fn check(&self) -> CheckReport {
-        let queens: Vec<(u32, u32)> = self.queens().collect();
-        check_queens(self.n(), &queens)
+        self.try_check().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Placement::check`], or [`OutOfMemory`]: the checker holds
+    /// [`CHECK_BYTES_PER_QUEEN`] a row besides the placement.
+    pub fn try_check(&self) -> Result<CheckReport, OutOfMemory> {
+        let mut queens = try_with_capacity(self.cols.len())?;
+        queens.extend(self.queens());
+        try_check_owned(self.n(), queens)
     }
 
     /// True if no two queens attack each other.
@@ -299,9 +314,6 @@ impl CheckReport {
     }
 }
 
-/// Checks any set of queens on an `n` x `n` board: which lie outside, which pairs attack.
-///
-/// Runs in O(q log q) for q queens by grouping them per line (hash maps), independently of
 #[cfg(feature = "serde")]
 impl serde::Serialize for CheckReport {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -343,38 +355,81 @@ pub struct CheckedListing {
 impl CheckedListing {
     /// Checks every placement of `list`.
     pub fn of(list: &[Placement]) -> CheckedListing {
-        let placements: Vec<CheckReport> = list.iter().map(Placement::check).collect();
-        CheckedListing {
+        CheckedListing::try_of(list).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`CheckedListing::of`], or [`OutOfMemory`].
+    pub fn try_of(list: &[Placement]) -> Result<CheckedListing, OutOfMemory> {
+        let mut placements = try_with_capacity(list.len())?;
+        for p in list {
+            placements.push(p.try_check()?);
+        }
+        Ok(CheckedListing {
             count: placements.len(),
             valid: placements.iter().all(CheckReport::is_valid),
             placements,
-        }
+        })
     }
 }
 
-/// every search in this module.
+/// Bytes the checker ([`try_check_queens`]) holds per queen besides its answer: one copy of
+/// the queens, sorted along each kind of line in turn.
+pub const CHECK_BYTES_PER_QUEEN: u64 = size_of::<(u32, u32)>() as u64;
+
+/// Bytes of each attacking pair the checker reports (at most three per queen when each row
+/// holds one, four in general) and of each queen outside the board.
+pub const CHECK_BYTES_PER_ATTACK: u64 = size_of::<Attack>() as u64;
+
+/// Checks any set of queens on an `n` x `n` board: which lie outside, which pairs attack.
+///
+/// Runs in O(q log q) for q queens, independently of every search in this module: one copy
+/// of the queens ([`CHECK_BYTES_PER_QUEEN`] a queen) is sorted by row, column and each
+/// diagonal in turn, and neighbours on a line are the attacking pairs. For the small sets of
+/// the tests and the searches; a request's placement goes through [`try_check_queens`].
 pub fn check_queens(n: u32, queens: &[(u32, u32)]) -> CheckReport {
-    let outside: Vec<(u32, u32)> = queens.iter().copied().filter(|&(r, c)| r >= n || c >= n).collect();
-    let mut lines: HashMap<(Line, i64), Vec<(u32, u32)>> = HashMap::new();
-    for &(r, c) in queens {
-        let (ri, ci) = (i64::from(r), i64::from(c));
-        lines.entry((Line::Row, ri)).or_default().push((r, c));
-        lines.entry((Line::Column, ci)).or_default().push((r, c));
-        lines.entry((Line::Diagonal, ri - ci)).or_default().push((r, c));
-        lines.entry((Line::AntiDiagonal, ri + ci)).or_default().push((r, c));
-    }
-    let mut attacks = Vec::new();
-    for ((line, _), mut qs) in lines {
-        if qs.len() < 2 {
-            continue;
+    try_check_queens(n, queens).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`check_queens`], every buffer allocated without aborting: [`OutOfMemory`] when the
+/// allocator refuses one.
+pub fn try_check_queens(n: u32, queens: &[(u32, u32)]) -> Result<CheckReport, OutOfMemory> {
+    let mut copy = try_with_capacity(queens.len())?;
+    copy.extend_from_slice(queens);
+    try_check_owned(n, copy)
+}
+
+/// [`try_check_queens`] on its own copy of the queens, which it sorts (no second copy).
+pub fn try_check_owned(n: u32, mut queens: Vec<(u32, u32)>) -> Result<CheckReport, OutOfMemory> {
+    let off = |&(r, c): &(u32, u32)| r >= n || c >= n;
+    let mut outside = try_with_capacity(queens.iter().filter(|q| off(q)).count())?;
+    outside.extend(queens.iter().copied().filter(off));
+    let mut attacks: Vec<Attack> = Vec::new();
+    for line in [Line::Row, Line::Column, Line::Diagonal, Line::AntiDiagonal] {
+        // The line through a queen (offset by 2^32 so that `row - column` is not negative),
+        // then its row and column: one integer, so that sorting compares words.
+        let key = |&(r, c): &(u32, u32)| {
+            let (r, c) = (u64::from(r), u64::from(c));
+            let on = match line {
+                Line::Row => r,
+                Line::Column => c,
+                Line::Diagonal => r + (1 << 32) - c,
+                Line::AntiDiagonal => r + c,
+            };
+            u128::from(on) << 64 | u128::from(r) << 32 | u128::from(c)
+        };
+        // PERF: the queens themselves are sorted (8 bytes each), not indices into them: no
+        // second array, and the comparisons read memory in order.
+        queens.sort_unstable_by_key(key);
+        for w in queens.windows(2) {
+            if key(&w[0]) >> 64 == key(&w[1]) >> 64 {
+                attacks.try_reserve(1).map_err(|_| OutOfMemory::refused(CHECK_BYTES_PER_ATTACK))?;
+                attacks.push(Attack { a: w[0], b: w[1], line });
+            }
         }
-        qs.sort_unstable();
-        for w in qs.windows(2) {
-            attacks.push(Attack { a: w[0], b: w[1], line });
-        }
     }
+    drop(queens);
     attacks.sort_unstable();
-    CheckReport { n, outside, attacks }
+    Ok(CheckReport { n, outside, attacks })
 }
 
 /// Streaming O(n)-memory verifier for huge placements produced row by row.
@@ -494,6 +549,59 @@ impl Occupancy {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every pair of distinct queens on one line with no queen between them: the checker's
+    /// answer, found the slow way.
+    fn attacks_by_pairs(queens: &[(u32, u32)]) -> Vec<Attack> {
+        let line = |(r, c): (u32, u32), (s, d): (u32, u32)| {
+            let (r, c, s, d) = (i64::from(r), i64::from(c), i64::from(s), i64::from(d));
+            match () {
+                _ if r == s => Some(Line::Row),
+                _ if c == d => Some(Line::Column),
+                _ if r - c == s - d => Some(Line::Diagonal),
+                _ if r + c == s + d => Some(Line::AntiDiagonal),
+                _ => None,
+            }
+        };
+        let between = |a: (u32, u32), b: (u32, u32), q: (u32, u32)| {
+            q != a && q != b && line(a, q) == line(a, b) && a.min(b) < q && q < a.max(b)
+        };
+        let mut found = Vec::new();
+        for (i, &a) in queens.iter().enumerate() {
+            for &b in &queens[i + 1..] {
+                if let Some(l) = line(a, b)
+                    && !queens.iter().any(|&q| between(a, b, q))
+                {
+                    found.push(Attack { a: a.min(b), b: a.max(b), line: l });
+                }
+            }
+        }
+        found.sort_unstable();
+        found
+    }
+
+    #[test]
+    fn the_sorting_checker_finds_the_pairs_the_slow_way_finds() {
+        use rand_xoshiro::rand_core::SeedableRng;
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(49);
+        let mut below = |m: u32| crate::random::below(&mut rng, u64::from(m)) as u32;
+        for _ in 0..300 {
+            let n = 1 + below(8);
+            let mut queens: Vec<(u32, u32)> = (0..below(12)).map(|_| (below(n + 2), below(n + 2))).collect();
+            queens.sort_unstable();
+            queens.dedup();
+            let report = check_queens(n, &queens);
+            assert_eq!(report.attacks, attacks_by_pairs(&queens), "n = {n}, {queens:?}");
+            let outside: Vec<_> = queens.iter().copied().filter(|&(r, c)| r >= n || c >= n).collect();
+            assert_eq!(report.outside, outside);
+            assert_eq!(try_check_queens(n, &queens), Ok(report));
+        }
+        // What the checker holds: 8 bytes a queen, 20 a pair it reports.
+        assert_eq!((CHECK_BYTES_PER_QUEEN, CHECK_BYTES_PER_ATTACK), (8, 20));
+        // One column per line (`queens solve --out`) is one placement, as before.
+        assert_eq!(Placement::parse_all("2\n4\n1\n3\n").unwrap(), vec![Placement::parse("2 4 1 3").unwrap()]);
+        assert_eq!(Placement::parse_all("1 2\n2 1\n").unwrap().len(), 2);
+    }
 
     #[test]
     fn parses_one_based_and_checks() {

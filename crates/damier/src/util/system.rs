@@ -54,6 +54,25 @@ pub fn available_memory() -> Option<u64> {
     meminfo_bytes(&std::fs::read_to_string("/proc/meminfo").ok()?, "MemAvailable")
 }
 
+/// The address space this process may take, in bytes (`RLIMIT_AS`, as `ulimit -v` or
+/// `prlimit --as` set it), when it has a limit.
+#[cfg(unix)]
+pub fn address_space_limit() -> Option<u64> {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: `limit` is a valid, writable rlimit for the duration of the call.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
+    // `rlim_t` is not `u64` on every Unix.
+    #[allow(clippy::unnecessary_cast)]
+    let bytes = limit.rlim_cur as u64;
+    (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(bytes)
+}
+
+/// No address-space limit is known here.
+#[cfg(not(unix))]
+pub fn address_space_limit() -> Option<u64> {
+    None
+}
+
 /// The machine's memory, in bytes (`MemTotal` of /proc/meminfo), if the system says.
 pub fn total_memory() -> Option<u64> {
     meminfo_bytes(&std::fs::read_to_string("/proc/meminfo").ok()?, "MemTotal")

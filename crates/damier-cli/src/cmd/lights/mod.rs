@@ -19,10 +19,18 @@ use clap::Subcommand;
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Solve a board: no solution, or 2^k (k = nullity); one, all, or the fewest presses.
+    ///
+    /// Memory: a W x H board holds ceil(W / 64) * 8 * H bytes (each row in whole 64-bit words;
+    /// at most 2 GB). The solve holds the start, the target, a working copy and, when it chases
+    /// along the long side of a wide board, its transpose (H rows become W rows): refused at
+    /// once when the transpose passes 2 GB or the whole cannot fit the address-space limit.
     Solve(solve::SolveArgs),
     /// Nullity, number of ways from all-on to all-off, fraction of winnable starts.
     Count(shared::SizeArgs),
     /// A basis of the neutral configurations (presses that change nothing).
+    ///
+    /// Memory: nullity + 1 boards of ceil(W / 64) * 8 * H bytes, as many of the transpose for a
+    /// board wider than tall: at most 1 GB in all, refused before anything is made.
     Kernel(table::KernelArgs),
     /// Is a board winnable? By the orthogonality criterion and by solving (exit 1 if not).
     Winnable(solve::WinnableArgs),

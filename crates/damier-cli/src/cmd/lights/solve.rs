@@ -105,21 +105,35 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         }
         Ok(())
     };
+    let method: Method = a.method.into();
+    // What the solve holds at once ([`lights::solve_bytes`]) is known from the size: refused
+    // (a transpose too large) before the start is made, and said if the allocator refuses.
+    let memory = |size: Size| lights::check_solve_memory(size, a.target.is_some(), method);
+    let out_of_memory = |size: Size, need: u64| {
+        move |e: damier::util::OutOfMemory| lights::LightsError::OutOfMemory {
+            what: lights::SOLVING,
+            size,
+            need,
+            source: e,
+        }
+    };
     let mut seed_used = None;
     let start = if let Some(size) = &a.all_on {
         let size: Size = size.parse()?;
         check_listing(size)?;
-        Board::ones(size)
+        let need = memory(size)?;
+        Board::try_ones(size).map_err(out_of_memory(size, need))?
     } else if let Some(size) = &a.random {
         let size: Size = size.parse()?;
         check_listing(size)?;
+        let need = memory(size)?;
         let seed = crate::util::pick_seed(a.seed);
         seed_used = Some(seed);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let start = if a.winnable {
             lights::game::LightsState::random_winnable(size, &mut rng)
         } else {
-            Board::random(size, &mut rng)
+            Board::try_random(size, &mut rng).map_err(out_of_memory(size, need))?
         };
         if let Some(path) = &a.save_start {
             board_io::write(path, &start)?;
@@ -128,13 +142,14 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
     } else {
         let start = read_board(a.file.as_deref().expect("clap requires a board"))?;
         check_listing(start.size())?;
+        memory(start.size())?;
         start
     };
     let target = a.target.as_deref().map(read_board).transpose()?;
     let (w, h) = (start.width(), start.height());
-    let method: Method = a.method.into();
     let t0 = Instant::now();
     let sol = lights::solve(&start, target.as_ref(), method, control)?;
+    let (nullity, solvable) = (sol.nullity, sol.solvable());
     let mut steps = None;
     if a.explain {
         anyhow::ensure!(
@@ -148,8 +163,9 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
     }
     let mut exact_min = None;
     let mut all = None;
-    let mut presses = sol.presses.clone();
-    if let Some(p) = &sol.presses {
+    // Moved, not copied: the presses are a board as large as the start.
+    let mut presses = sol.presses;
+    if let Some(p) = &presses {
         if a.min {
             let f = lights::solve_fewest(&start, target.as_ref(), p, method, control)?;
             exact_min = Some(f.exact);
@@ -173,9 +189,9 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
     let report = Solve {
         width: w,
         height: h,
-        nullity: sol.nullity,
-        solvable: sol.solvable(),
-        solutions: if sol.solvable() { lights::power_of_two_decimal(sol.nullity as u64) } else { "0".into() },
+        nullity,
+        solvable,
+        solutions: if solvable { lights::power_of_two_decimal(nullity as u64) } else { "0".into() },
         press_count: presses.as_ref().map(Board::count_ones),
         presses: presses.as_ref().filter(|_| printable).map(rows),
         out: a.out.as_deref().map(std::path::Path::to_path_buf).filter(|_| presses.is_some()),
@@ -192,7 +208,7 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         start_file: a.save_start.as_deref().map(std::path::Path::to_path_buf),
     };
     report.print(a.json)?;
-    Ok(if sol.solvable() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
+    Ok(if solvable { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
 }
 
 pub(super) fn winnable(a: WinnableArgs) -> anyhow::Result<ExitCode> {

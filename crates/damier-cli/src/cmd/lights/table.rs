@@ -48,14 +48,10 @@ const KERNEL_FILE_MAX_CELLS: usize = lights::KERNEL_MAX_CELLS as usize;
 
 pub(super) fn kernel(a: KernelArgs) -> anyhow::Result<ExitCode> {
     let size: Size = a.size.parse()?;
-    // The folder is made ready (only its last part created, said so) before the work.
-    if let Some(dir) = &a.out
-        && output::ensure_last_dir(dir)?
-    {
-        errln!("created the folder {}", dir.display());
-    }
     let (w, h) = (size.width(), size.height());
     let k = lights::nullity(size);
+    // What the basis holds is refused before anything is made, the folder included.
+    lights::check_kernel(size, k)?;
     let limit = if a.out.is_some() { KERNEL_FILE_MAX_CELLS } else { PRINT_MAX_CELLS };
     anyhow::ensure!(
         k.saturating_mul(w * h) <= limit,
@@ -63,6 +59,12 @@ pub(super) fn kernel(a: KernelArgs) -> anyhow::Result<ExitCode> {
         w * h,
         if a.out.is_some() { "to hold" } else { "to print (--out DIR writes it as bitmaps)" }
     );
+    // The folder is made ready (only its last part created, said so) before the work.
+    if let Some(dir) = &a.out
+        && output::ensure_last_dir(dir)?
+    {
+        errln!("created the folder {}", dir.display());
+    }
     let basis = lights::sizes::neutral_basis(size, interrupt::control())?;
     let record = match &a.out {
         Some(dir) => {

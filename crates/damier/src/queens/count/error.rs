@@ -51,7 +51,7 @@ pub enum CountError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error(
     "n = {n} needs about {} besides the quarter table, more than the {} allowed",
-    bytes_text(*need), bytes_text(*limit)
+    crate::util::bytes_text(*need), crate::util::bytes_text(*limit)
 )]
 pub struct MemoryLimit {
     /// Board size.
@@ -60,14 +60,4 @@ pub struct MemoryLimit {
     pub need: u64,
     /// Bytes allowed.
     pub limit: u64,
-}
-
-/// A size for a message: bytes, KB, MB or GB (powers of 1024), in the largest unit it fills.
-fn bytes_text(b: u64) -> String {
-    match b {
-        0..1024 => format!("{b} bytes"),
-        1024..0x10_0000 => format!("{} KB", b.div_ceil(1 << 10)),
-        0x10_0000..0x4000_0000 => format!("{} MB", b.div_ceil(1 << 20)),
-        _ => format!("{} GB", crate::util::number(b as f64 / f64::from(1u32 << 30))),
-    }
 }

@@ -73,7 +73,7 @@ impl Placement {
     ///    there are several lines that each hold the same number k >= 2 of columns, all in
     ///    `1..=k` (what `--columns` prints), otherwise the whole text is one placement (one
     ///    column per line, as `queens solve --out` writes, is one placement).
-    pub fn parse_all(text: &str) -> Result<Vec<Placement>, PlacementError> {
+    pub fn parse_all<'a>(text: &'a str) -> Result<Vec<Placement>, PlacementError> {
         let groups = column_groups(text);
         if !groups.is_empty() {
             return groups.into_iter().map(Placement::parse).collect();
@@ -95,22 +95,22 @@ impl Placement {
             }
             return Ok(found);
         }
-        let lines: Vec<Vec<&str>> = text
-            .lines()
-            .map(|l| l.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).collect())
-            .filter(|t: &Vec<&str>| !t.is_empty())
-            .collect();
-        let k = lines.first().map_or(0, Vec::len);
-        let per_line = lines.len() >= 2
+        // PERF: the lines are walked again rather than collected (a list of tokens per line
+        // would hold about 100 bytes a row of `queens solve --out`).
+        let tokens = |l: &'a str| l.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty());
+        let lines = text.lines().filter(|l| tokens(l).next().is_some());
+        let k = lines.clone().next().map_or(0, |l| tokens(l).count());
+        let per_line = lines.clone().nth(1).is_some()
             && k >= 2
-            && lines.iter().all(|l| {
-                l.len() == k && l.iter().all(|t| t.parse::<u64>().is_ok_and(|c| (1..=k as u64).contains(&c)))
+            && lines.clone().all(|l| {
+                let mut len = 0;
+                let in_range = tokens(l).all(|t| {
+                    len += 1;
+                    t.parse::<u64>().is_ok_and(|c| (1..=k as u64).contains(&c))
+                });
+                in_range && len == k
             });
-        if per_line {
-            lines.iter().map(|l| Placement::from_tokens(l)).collect()
-        } else {
-            Ok(vec![Placement::parse(text)?])
-        }
+        if per_line { lines.map(Placement::parse).collect() } else { Ok(vec![Placement::parse(text)?]) }
     }
 }
 
