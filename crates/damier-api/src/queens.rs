@@ -8,7 +8,7 @@ use damier::queens::count::long::LongCount;
 use damier::queens::count::tasks::{MAX_TASK_N, MIN_TASK_N, TaskEngine, TaskList};
 use damier::queens::count::{self, CountOptions, Share, ShareCount, Strategy, TimedCounts};
 use damier::queens::local;
-use damier::queens::placement::{CheckedListing, PlacementError, check_queens};
+use damier::queens::placement::{CheckedListing, PlacementError, try_check_queens};
 use damier::queens::search::{self, Solutions};
 use damier::queens::solve::{self as solving, Method, NoSolution, Solution};
 use damier::queens::{Placement, corners as corner, max as maximum, sample, symmetry};
@@ -661,13 +661,13 @@ pub(crate) fn check(r: &Check) -> Result<Record, Refusal> {
         }
         if let Some(witness) = Placement::read_witness(&text) {
             let (n, queens) = witness.map_err(explained)?;
-            return Ok(Record::Check(check_queens(n, &queens)));
+            return Ok(Record::Check(try_check_queens(n, &queens).map_err(Refusal::input)?));
         }
         Placement::read_all(&text).map_err(explained)?
     };
     Ok(match &placements[..] {
-        [one] => Record::Check(one.check()),
-        _ => Record::Checks(CheckedListing::of(&placements)),
+        [one] => Record::Check(one.try_check().map_err(Refusal::input)?),
+        _ => Record::Checks(CheckedListing::try_of(&placements).map_err(Refusal::input)?),
     })
 }
 
