@@ -16,7 +16,7 @@ use damier::queens::count::tasks::{TaskDone, TaskError, TaskList, count_tasks_wi
 
 use crate::engine::Gpu;
 use crate::error::GpuError;
-use crate::pipeline::{Dispatch, JOB_DISPATCHES, Job, Ring, reset_mark, timed_matching};
+use crate::pipeline::{Dispatch, JOB_DISPATCHES, Job, MERGE_TILES, Ring, Whole, reset_mark, timed_matching};
 
 /// The kernel (`src/join.wgsl`).
 pub(crate) const JOIN_KERNEL: &str = include_str!("join.wgsl");
@@ -284,8 +284,23 @@ impl Gpu {
                         .unwrap_or_else(|e| e.into_inner())
                         .load_params(self, &params);
                     self.upload_time(since.elapsed(), bytes);
+                    // The whole batch in this one dispatch, and small: the submitter may run it
+                    // with others in one dispatch.
+                    let whole = (w0 == 0
+                        && w1 == blocks
+                        && group.len() == entries.len()
+                        && dispatches.len() == 1
+                        && dispatches[0].tiles == (0, tiles)
+                        && tiles <= MERGE_TILES)
+                        .then(|| Whole {
+                            pairs: group.clone(),
+                            units: units.iter().sum(),
+                            tiles,
+                            chunks: sealed.chunks as u32,
+                            bytes: [rows.len() as u64, queries.len() as u64, tail_bytes.len() as u64],
+                        });
                     total = total
-                        .checked_add(self.run_job(jobs, taken.slot, dispatches)?)
+                        .checked_add(self.run_job(jobs, taken.slot, dispatches, whole)?)
                         .ok_or(GpuError::Overflow { adapter: self.adapter.name.clone() })?;
                 }
                 packed = Instant::now();
@@ -353,7 +368,7 @@ fn next_group(entries: &[[u32; PAIR_WORDS]], at: &mut usize) -> (Vec<[u32; PAIR_
 /// and a block's rows the 32 of each of its `chunks` (the kernel's stride); the pair count
 /// fits the kernel's `u32`, every pair has units. `Err` names the first pair that does not (a
 /// fault of the host, never of the data).
-fn check_group(
+pub(crate) fn check_group(
     group: &[[u32; PAIR_WORDS]],
     rows: usize,
     queries: usize,

@@ -71,6 +71,11 @@ struct Control {
 @group(0) @binding(4) var<storage, read> pairs: array<Pair>;
 @group(0) @binding(5) var<storage, read_write> control: array<Control, SUM_SLOTS>;
 
+// A pair's `shift` word: the weight exponent in bits 0-7; for a batch the host gathered with
+// others into one dispatch (MERGED), its place among them in bits 8-15, which picks its
+// partial sum (so that each batch's count comes back apart).
+const MERGED: u32 = 0x10000u;
+
 // The tile's pair, found once by the workgroup's first invocation (NO_PAIR: its search failed).
 var<workgroup> tile_pair: u32;
 const NO_PAIR: u32 = 0xffffffffu;
@@ -167,7 +172,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                     fault |= FAULT_CUT;
                 }
             }
-            atomicAdd(&group_sum, hits << (p.shift + (q.y >> 28u)));
+            atomicAdd(&group_sum, hits << ((p.shift & 0xffu) + (q.y >> 28u)));
             atomicAdd(&group_units, 1u);
         }
     }
@@ -176,7 +181,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }
     workgroupBarrier();
     if (lid == 0u) {
-        let c = tile & (SUM_SLOTS - 1u);
+        var c = tile & (SUM_SLOTS - 1u);
+        if (lo != NO_PAIR) {
+            let w = pairs[lo].shift;
+            if ((w & MERGED) != 0u) {
+                c = (w >> 8u) & (SUM_SLOTS - 1u);
+            }
+        }
         var f = atomicLoad(&group_fault);
         let s = atomicLoad(&group_sum);
         let old = atomicAdd(&control[c].lo, s);

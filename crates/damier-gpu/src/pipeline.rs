@@ -44,6 +44,19 @@ const RECORD: u64 = 512;
 const PARAM_BYTES: u64 = 32;
 const STATE_BYTES: u64 = 16 * SUM_SLOTS as u64;
 
+/// Usage of a slot's data buffers: bound, written, and copied from into a merge slot.
+const DATA_USAGE: wgpu::BufferUsages =
+    wgpu::BufferUsages::STORAGE.union(wgpu::BufferUsages::COPY_DST).union(wgpu::BufferUsages::COPY_SRC);
+
+/// Slots of the submitter's own in which small batches are gathered, one dispatch for all
+/// (each busy until its dispatch is read back).
+const MERGE_SLOTS: usize = 3;
+
+/// The word of a pair holding its weight exponent (bits 0-7) and, for a batch gathered with
+/// others, its place among them (bits 8-15) and the mark [`MERGED`].
+const SHIFT_WORD: usize = 6;
+const MERGED: u32 = 1 << 16;
+
 /// Where the read-back buffer holds the timestamps of a job's pass (two `u64`).
 const STAMPS_AT: u64 = JOB_DISPATCHES as u64 * RECORD;
 
@@ -74,6 +87,9 @@ pub struct Breakdown {
     pub jobs: u64,
     /// Submissions to the device: the jobs waiting when the submitter takes them go in one.
     pub submissions: u64,
+    /// Batches the submitter gathered with others into one dispatch (small whole batches:
+    /// many tasks per dispatch at small n).
+    pub merged: u64,
     /// Dispatches run.
     pub dispatches: u64,
     /// Most jobs in flight at once.
@@ -92,6 +108,7 @@ pub(crate) struct Stats {
     busy_ns: AtomicU64,
     jobs: AtomicU64,
     submissions: AtomicU64,
+    merged: AtomicU64,
     dispatches: AtomicU64,
     most_in_flight: AtomicU32,
     ring: AtomicU32,
@@ -113,6 +130,7 @@ impl Stats {
             busy_from_timestamps: timestamps,
             jobs: self.jobs.load(Ordering::Relaxed),
             submissions: self.submissions.load(Ordering::Relaxed),
+            merged: self.merged.load(Ordering::Relaxed),
             dispatches: self.dispatches.load(Ordering::Relaxed),
             most_in_flight: self.most_in_flight.load(Ordering::Relaxed),
             ring: self.ring.load(Ordering::Relaxed),
@@ -166,7 +184,7 @@ pub(crate) struct Slot {
 impl Slot {
     fn new(gpu: &Gpu) -> Slot {
         let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
-        let grown = |label: &str| Grown { buffer: gpu.blank(label, 64, storage), size: 64 };
+        let grown = |label: &str| Grown { buffer: gpu.blank(label, 64, DATA_USAGE), size: 64 };
         let records = JOB_DISPATCHES as u64 * RECORD;
         let stamps = gpu.timestamps.then(|| {
             let set = gpu.device.create_query_set(&wgpu::QuerySetDescriptor {
@@ -237,30 +255,41 @@ impl Slot {
     /// Writes a batch's data (each a whole number of words), growing the buffers it
     /// outgrows; returns the bytes written.
     pub(crate) fn load(&mut self, gpu: &Gpu, rows: &[u8], queries: &[u8], tails: &[u8], pairs: &[u8]) -> u64 {
+        let data = [rows, queries, tails, pairs];
+        self.reserve(gpu, data.map(|d| d.len() as u64));
+        for (g, d) in [&self.rows, &self.queries, &self.tails, &self.pairs].into_iter().zip(data) {
+            if !d.is_empty() {
+                gpu.queue.write_buffer(&g.buffer, 0, d);
+            }
+        }
+        data.iter().map(|d| d.len() as u64).sum()
+    }
+
+    /// Grows the rows, queries, tails and pairs buffers to hold `bytes` each (their bind
+    /// groups made again when one grew).
+    fn reserve(&mut self, gpu: &Gpu, bytes: [u64; 4]) {
         let binding = gpu.limits.max_storage_buffer_binding_size.min(gpu.limits.max_buffer_size);
         let mut grew = false;
-        for (g, data, label) in [
-            (&mut self.rows, rows, "join rows"),
-            (&mut self.queries, queries, "join queries"),
-            (&mut self.tails, tails, "join tails"),
-            (&mut self.pairs, pairs, "join pairs"),
-        ] {
-            let len = data.len() as u64;
+        for ((g, label), len) in [
+            (&mut self.rows, "join rows"),
+            (&mut self.queries, "join queries"),
+            (&mut self.tails, "join tails"),
+            (&mut self.pairs, "join pairs"),
+        ]
+        .into_iter()
+        .zip(bytes)
+        {
             if len > g.size {
                 // PERF: powers of two, so that a few growths serve a whole count.
                 let size = len.next_power_of_two().min(binding).max(len);
-                g.buffer = gpu.blank(label, size, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST);
+                g.buffer = gpu.blank(label, size, DATA_USAGE);
                 g.size = size;
                 grew = true;
-            }
-            if !data.is_empty() {
-                gpu.queue.write_buffer(&g.buffer, 0, data);
             }
         }
         if grew {
             self.rebind(gpu);
         }
-        (rows.len() + queries.len() + tails.len() + pairs.len()) as u64
     }
 
     /// Writes the parameters of a job's dispatches (one record each; their state is cleared
@@ -285,6 +314,8 @@ pub(crate) struct Ring {
     freed: Condvar,
     /// Set when the submitter has stopped: nobody answers jobs any more.
     closed: AtomicBool,
+    /// The submitter's own slots, into which it gathers small batches (see [`Whole`]).
+    merges: Vec<Mutex<Slot>>,
 }
 
 impl Ring {
@@ -296,6 +327,7 @@ impl Ring {
             free: Mutex::new((0..slots).rev().collect()),
             freed: Condvar::new(),
             closed: AtomicBool::new(false),
+            merges: (0..MERGE_SLOTS).map(|_| Mutex::new(Slot::new(gpu))).collect(),
         }
     }
 
@@ -344,19 +376,63 @@ pub(crate) struct Dispatch {
     pub(crate) tiles: (u64, u64),
 }
 
+/// A whole batch in one dispatch, small enough that the submitter may gather it with others
+/// into one dispatch (issue 50: many tasks per dispatch at small n): what the submitter needs
+/// to copy it out of its slot and to rewrite its pairs.
+#[derive(Clone, Debug)]
+pub(crate) struct Whole {
+    /// The pairs as uploaded (running sums of tiles from 0).
+    pub(crate) pairs: Vec<[u32; 8]>,
+    /// Units and tiles of the batch.
+    pub(crate) units: u64,
+    pub(crate) tiles: u64,
+    /// The kernel's chunks (only batches of the same chunks go together).
+    pub(crate) chunks: u32,
+    /// Bytes of its rows, queries and tails in its slot.
+    pub(crate) bytes: [u64; 3],
+}
+
 /// Up to [`JOB_DISPATCHES`] dispatches of a slot's batch, their records written.
 pub(crate) struct Job {
     pub(crate) slot: usize,
     pub(crate) dispatches: Vec<Dispatch>,
     pub(crate) reply: SyncSender<Result<u64, GpuError>>,
+    /// Set when the job is its whole batch in one dispatch of at most [`MERGE_TILES`] tiles.
+    pub(crate) whole: Option<Whole>,
 }
 
-/// A job submitted, its read-back buffer being mapped.
+/// Most tiles of a batch the submitter gathers with others, and of one gathered dispatch.
+pub(crate) const MERGE_TILES: u64 = 1 << 12;
+
+/// Most batches gathered into one dispatch: the kernel's partial sums, one per batch.
+const MERGE_BATCHES: usize = SUM_SLOTS;
+
+/// The slot a submitted job's results are in.
+#[derive(Clone, Copy, Debug)]
+enum Place {
+    /// A worker's slot of the ring: one job.
+    Ring(usize),
+    /// One of the submitter's merge slots: several whole batches in one dispatch.
+    Merge(usize),
+}
+
+/// Jobs submitted, their read-back buffer being mapped.
 struct Flying {
-    job: Job,
+    jobs: Vec<Job>,
+    place: Place,
     index: wgpu::SubmissionIndex,
     submitted: Instant,
     mapped: Arc<Mutex<Option<Result<(), wgpu::BufferAsyncError>>>>,
+}
+
+impl Ring {
+    fn slot(&self, place: Place) -> std::sync::MutexGuard<'_, Slot> {
+        let m = match place {
+            Place::Ring(i) => &self.slots[i],
+            Place::Merge(i) => &self.merges[i],
+        };
+        m.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 impl Gpu {
@@ -367,11 +443,12 @@ impl Gpu {
         jobs: &SyncSender<Job>,
         slot: usize,
         dispatches: Vec<Dispatch>,
+        whole: Option<Whole>,
     ) -> Result<u64, GpuError> {
         let (reply, answer) = std::sync::mpsc::sync_channel(1);
         let start = Instant::now();
         let gone = || self.fault("the join's submitting thread has stopped".into());
-        jobs.send(Job { slot, dispatches, reply }).map_err(|_| gone())?;
+        jobs.send(Job { slot, dispatches, reply, whole }).map_err(|_| gone())?;
         let r = answer.recv().map_err(|_| gone())?;
         add_time(&self.stats.wait_ns, start.elapsed());
         r
@@ -390,6 +467,7 @@ impl Gpu {
         let mut flying: VecDeque<Flying> = VecDeque::new();
         let mut open = true;
         let mut last_end = Instant::now();
+        let mut merge_busy = [false; MERGE_SLOTS];
         // A fault that ended the device for this count: every later job gets it too.
         let mut dead: Option<String> = None;
         loop {
@@ -423,8 +501,10 @@ impl Gpu {
                 }
             }
             if !fresh.is_empty() {
-                flying.extend(self.submit(ring, fresh));
-                self.stats.most_in_flight.fetch_max(flying.len() as u32, Ordering::Relaxed);
+                let units = self.gather(fresh, &mut merge_busy);
+                flying.extend(self.submit(ring, units));
+                let jobs_in_flight: usize = flying.iter().map(|f| f.jobs.len()).sum();
+                self.stats.most_in_flight.fetch_max(jobs_in_flight as u32, Ordering::Relaxed);
             }
             let Some(head) = flying.front() else {
                 if open {
@@ -438,7 +518,8 @@ impl Gpu {
                 submission_index: Some(head.index.clone()),
                 timeout: Some(Duration::from_millis(20)),
             });
-            let overdue = head.submitted.elapsed() > DISPATCH_TIMEOUT * head.job.dispatches.len() as u32;
+            let most = head.jobs.iter().map(|j| j.dispatches.len()).max().unwrap_or(1);
+            let overdue = head.submitted.elapsed() > DISPATCH_TIMEOUT * most as u32;
             let fault = match waited {
                 Ok(_) => None,
                 Err(wgpu::PollError::Timeout) if !overdue => continue,
@@ -450,7 +531,9 @@ impl Gpu {
             });
             if let Some(why) = fault {
                 for f in flying.drain(..) {
-                    let _ = f.job.reply.send(Err(self.fault(why.clone())));
+                    for j in f.jobs {
+                        let _ = j.reply.send(Err(self.fault(why.clone())));
+                    }
                 }
                 dead = Some(why);
                 continue;
@@ -460,22 +543,78 @@ impl Gpu {
                     break;
                 }
                 let f = flying.pop_front().expect("a front");
-                let r = self.finish(ring, &f, &mut last_end);
-                let _ = f.job.reply.send(r);
+                if let Place::Merge(m) = f.place {
+                    merge_busy[m] = false;
+                }
+                let answers = self.finish(ring, &f, &mut last_end);
+                for (j, r) in f.jobs.iter().zip(answers) {
+                    let _ = j.reply.send(r);
+                }
             }
         }
     }
 
+    /// Cuts the jobs taken at once into what is submitted: the whole small batches of the
+    /// same chunks gathered into merge slots that are free (up to [`MERGE_BATCHES`] batches
+    /// and [`MERGE_TILES`] tiles each; at least two, else not worth the copies), every other
+    /// job on its own. A fixed tile budget (`--gpu-budget`) gathers nothing.
+    fn gather(&self, fresh: Vec<Job>, merge_busy: &mut [bool; MERGE_SLOTS]) -> Vec<(Place, Vec<Job>)> {
+        let mut out = Vec::new();
+        let mut small: Vec<Job> = Vec::new();
+        for j in fresh {
+            if j.whole.is_some() && self.settings.budget.is_none() {
+                small.push(j);
+            } else {
+                out.push((Place::Ring(j.slot), vec![j]));
+            }
+        }
+        // Same chunks together (stable: the workers' order otherwise).
+        small.sort_by_key(|j| j.whole.as_ref().map_or(0, |w| w.chunks));
+        let mut small = small.into_iter().peekable();
+        while let Some(first) = small.next() {
+            let chunks = first.whole.as_ref().map_or(0, |w| w.chunks);
+            let mut tiles = first.whole.as_ref().map_or(0, |w| w.tiles);
+            let mut batch = vec![first];
+            while let Some(next) = small.peek() {
+                let w = next.whole.as_ref().expect("a whole batch");
+                if w.chunks != chunks || batch.len() == MERGE_BATCHES || tiles + w.tiles > MERGE_TILES {
+                    break;
+                }
+                tiles += w.tiles;
+                batch.push(small.next().expect("peeked"));
+            }
+            match merge_busy.iter().position(|b| !b) {
+                Some(m) if batch.len() >= 2 => {
+                    merge_busy[m] = true;
+                    self.stats.merged.fetch_add(batch.len() as u64, Ordering::Relaxed);
+                    out.push((Place::Merge(m), batch));
+                }
+                _ => out.extend(batch.into_iter().map(|j| (Place::Ring(j.slot), vec![j]))),
+            }
+        }
+        out
+    }
+
     /// Encodes and submits jobs, in one submission: each job's dispatches in one pass (timed
     /// when the adapter can), its state records and timestamps copied to its read-back
-    /// buffer, which is then mapped.
-    fn submit(&self, ring: &Ring, jobs: Vec<Job>) -> Vec<Flying> {
-        let slots: Vec<_> =
-            jobs.iter().map(|j| ring.slots[j.slot].lock().unwrap_or_else(|e| e.into_inner())).collect();
+    /// buffer, which is then mapped. A merge first copies its batches' data out of their
+    /// slots into the merge slot (their pairs rewritten to the new places, each batch's sums
+    /// in a partial sum of its own), then runs them in one dispatch.
+    fn submit(&self, ring: &Ring, units: Vec<(Place, Vec<Job>)>) -> Vec<Flying> {
         let mut enc =
             self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("join") });
-        for (job, slot) in jobs.iter().zip(&slots) {
-            let records = job.dispatches.len() as u64 * RECORD;
+        for (place, jobs) in &units {
+            let mut slot = ring.slot(*place);
+            // The dispatches: a ring job's own, or the one of a merge.
+            let merged;
+            let dispatches: &[Dispatch] = match place {
+                Place::Ring(_) => &jobs[0].dispatches,
+                Place::Merge(_) => {
+                    merged = [self.merge(ring, &mut slot, jobs, &mut enc)];
+                    &merged
+                }
+            };
+            let records = dispatches.len() as u64 * RECORD;
             // PERF: the partial sums cleared on the device, not uploaded as zeros.
             enc.clear_buffer(&slot.state, 0, Some(records));
             {
@@ -490,7 +629,7 @@ impl Gpu {
                     timestamp_writes,
                 });
                 pass.set_pipeline(&self.join_pipeline);
-                for (k, d) in job.dispatches.iter().enumerate() {
+                for (k, d) in dispatches.iter().enumerate() {
                     pass.set_bind_group(0, &slot.binds[k], &[]);
                     pass.dispatch_workgroups(d.groups.0, d.groups.1, 1);
                 }
@@ -500,39 +639,96 @@ impl Gpu {
                 enc.resolve_query_set(set, 0..2, resolve, 0);
                 enc.copy_buffer_to_buffer(resolve, 0, &slot.readback, STAMPS_AT, 16);
             }
+            self.stats.dispatches.fetch_add(dispatches.len() as u64, Ordering::Relaxed);
         }
         let submitted = Instant::now();
         let index = self.queue.submit([enc.finish()]);
-        let mapped: Vec<_> = slots
-            .iter()
-            .map(|slot| {
+        self.stats.submissions.fetch_add(1, Ordering::Relaxed);
+        units
+            .into_iter()
+            .map(|(place, jobs)| {
                 let mapped = Arc::new(Mutex::new(None));
                 let m = mapped.clone();
-                slot.readback.map_async(wgpu::MapMode::Read, .., move |r| {
+                ring.slot(place).readback.map_async(wgpu::MapMode::Read, .., move |r| {
                     *m.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
                 });
-                mapped
+                self.stats.jobs.fetch_add(jobs.len() as u64, Ordering::Relaxed);
+                Flying { jobs, place, index: index.clone(), submitted, mapped }
             })
-            .collect();
-        drop(slots);
-        self.stats.jobs.fetch_add(jobs.len() as u64, Ordering::Relaxed);
-        let dispatches: usize = jobs.iter().map(|j| j.dispatches.len()).sum();
-        self.stats.dispatches.fetch_add(dispatches as u64, Ordering::Relaxed);
-        self.stats.submissions.fetch_add(1, Ordering::Relaxed);
-        jobs.into_iter()
-            .zip(mapped)
-            .map(|(job, mapped)| Flying { job, index: index.clone(), submitted, mapped })
             .collect()
     }
 
-    /// A finished job's count: each dispatch's faults and units checked, its time counted
-    /// (and the dispatch budget adapted to it).
-    fn finish(&self, ring: &Ring, f: &Flying, last_end: &mut Instant) -> Result<u64, GpuError> {
+    /// Gathers whole batches into merge slot `slot` (encoded into `enc`: copies of their
+    /// rows, queries and tails; their pairs and the dispatch's parameters written), and
+    /// returns the dispatch that runs them all.
+    fn merge(&self, ring: &Ring, slot: &mut Slot, jobs: &[Job], enc: &mut wgpu::CommandEncoder) -> Dispatch {
+        let wholes: Vec<&Whole> = jobs.iter().map(|j| j.whole.as_ref().expect("a whole batch")).collect();
+        let sum = |i: usize| wholes.iter().map(|w| w.bytes[i]).sum::<u64>();
+        let pair_count: usize = wholes.iter().map(|w| w.pairs.len()).sum();
+        slot.reserve(self, [sum(0), sum(1), sum(2), (pair_count * 32) as u64]);
+        let (mut at, mut tiles, mut units) = ([0u64; 3], 0u64, 0u64);
+        let mut pairs: Vec<[u32; 8]> = Vec::with_capacity(pair_count);
+        for (k, (job, w)) in jobs.iter().zip(&wholes).enumerate() {
+            let from = ring.slot(Place::Ring(job.slot));
+            for (i, (src, dst)) in
+                [(&from.rows, &slot.rows), (&from.queries, &slot.queries), (&from.tails, &slot.tails)]
+                    .into_iter()
+                    .enumerate()
+            {
+                if w.bytes[i] > 0 {
+                    enc.copy_buffer_to_buffer(&src.buffer, 0, &dst.buffer, at[i], w.bytes[i]);
+                }
+            }
+            drop(from);
+            for p in &w.pairs {
+                let mut p = *p;
+                p[0] += (at[0] / 64) as u32;
+                p[2] += (at[1] / 8) as u32;
+                p[4] += (at[2] / 8) as u32;
+                p[SHIFT_WORD] |= MERGED | (k as u32) << 8;
+                p[7] += tiles as u32;
+                pairs.push(p);
+            }
+            for (a, b) in at.iter_mut().zip(w.bytes) {
+                *a += b;
+            }
+            tiles += w.tiles;
+            units += w.units;
+        }
+        self.queue.write_buffer(&slot.pairs.buffer, 0, bytemuck::cast_slice(&pairs));
+        let max_dim = self.limits.max_compute_workgroups_per_dimension.max(1);
+        let width = (tiles as u32).min(max_dim);
+        let height = (tiles as u32).div_ceil(width);
+        let params = [0, tiles as u32, pairs.len() as u32, wholes[0].chunks, width, 0, 0, 0];
+        debug_assert_eq!(
+            crate::join::check_group(
+                &pairs,
+                (at[0] / 64) as usize,
+                (at[1] / 8) as usize,
+                (at[2] / 8) as usize,
+                wholes[0].chunks as usize,
+                32 * wholes[0].chunks as usize
+            ),
+            Ok(())
+        );
+        let bytes = slot.load_params(self, &[params]);
+        self.stats.bytes.fetch_add(bytes + 32 * pairs.len() as u64, Ordering::Relaxed);
+        Dispatch { groups: (width, height), units, tiles: (0, tiles) }
+    }
+
+    /// The counts of finished jobs, one answer each: each dispatch's faults and units
+    /// checked (of a merge, each batch's in its own partial sum), the time counted (and the
+    /// dispatch budget adapted to it).
+    fn finish(&self, ring: &Ring, f: &Flying, last_end: &mut Instant) -> Vec<Result<u64, GpuError>> {
         let now = Instant::now();
         let wall = now.saturating_duration_since(f.submitted.max(*last_end));
         *last_end = now;
+        let dispatches = match f.place {
+            Place::Ring(_) => f.jobs[0].dispatches.len(),
+            Place::Merge(_) => 1,
+        };
         let mapped = f.mapped.lock().unwrap_or_else(|e| e.into_inner()).take();
-        let slot = ring.slots[f.job.slot].lock().unwrap_or_else(|e| e.into_inner());
+        let slot = ring.slot(f.place);
         let read = match mapped {
             Some(Ok(())) => {
                 let read = slot
@@ -543,7 +739,7 @@ impl Gpu {
                             u32::from_le_bytes([view[at], view[at + 1], view[at + 2], view[at + 3]])
                         };
                         // Each dispatch's partial sums: (lo, hi, fault, units) words.
-                        let records: Vec<Vec<[u32; 4]>> = (0..f.job.dispatches.len())
+                        let records: Vec<Vec<[u32; 4]>> = (0..dispatches)
                             .map(|k| {
                                 (0..SUM_SLOTS)
                                     .map(|i| {
@@ -566,8 +762,13 @@ impl Gpu {
             None => Err(self.fault("reading results back: the map never completed".into())),
         };
         drop(slot);
-        self.check("running the join kernel")?;
-        let (records, stamps) = read?;
+        let (records, stamps) = match self.check("running the join kernel").and(read) {
+            Ok(r) => r,
+            Err(e) => {
+                let why = e.to_string();
+                return f.jobs.iter().map(|_| Err(self.fault(why.clone()))).collect();
+            }
+        };
         let busy = if self.timestamps {
             let ticks = stamps.1.saturating_sub(stamps.0);
             Duration::from_nanos((ticks as f64 * f64::from(self.queue.get_timestamp_period())) as u64)
@@ -575,31 +776,55 @@ impl Gpu {
             wall
         };
         add_time(&self.stats.busy_ns, busy);
-        self.adapt_join_budget(busy / f.job.dispatches.len().max(1) as u32);
+        self.adapt_join_budget(busy / dispatches.max(1) as u32);
+        match f.place {
+            Place::Ring(_) => {
+                let mut total = Ok(0u64);
+                for (d, sums) in f.jobs[0].dispatches.iter().zip(&records) {
+                    total = total.and_then(|t: u64| {
+                        let c = self.tally(sums, d.units, d.tiles)?;
+                        t.checked_add(c).ok_or(GpuError::Overflow { adapter: self.adapter.name.clone() })
+                    });
+                }
+                vec![total]
+            }
+            Place::Merge(_) => f
+                .jobs
+                .iter()
+                .enumerate()
+                .map(|(k, j)| {
+                    let w = j.whole.as_ref().expect("a whole batch");
+                    self.tally(&records[0][k..k + 1], w.units, (0, w.tiles))
+                })
+                .collect(),
+        }
+    }
+
+    /// The count in partial sums `sums` of a dispatch (or of one batch of a merge) that
+    /// should have done `units` units: its fault bits and units checked.
+    fn tally(&self, sums: &[[u32; 4]], units: u64, tiles: (u64, u64)) -> Result<u64, GpuError> {
+        let fault = sums.iter().fold(0, |f, s| f | s[2]);
+        let done: u64 = sums.iter().map(|s| u64::from(s[3])).sum();
+        if fault & FAULT_CUT != 0 {
+            return Err(GpuError::LoopCut {
+                adapter: self.adapter.name.clone(),
+                budget: (tiles.1 - tiles.0) as u32,
+            });
+        }
+        if fault & FAULT_OVERFLOW != 0 {
+            return Err(GpuError::Overflow { adapter: self.adapter.name.clone() });
+        }
+        if done != units {
+            return Err(self.fault(format!(
+                "the join kernel did {done} of {units} units of a dispatch (tiles {}..{})",
+                tiles.0, tiles.1
+            )));
+        }
         let mut total = 0u64;
-        for (d, sums) in f.job.dispatches.iter().zip(records) {
-            let fault = sums.iter().fold(0, |f, s| f | s[2]);
-            let done: u64 = sums.iter().map(|s| u64::from(s[3])).sum();
-            if fault & FAULT_CUT != 0 {
-                return Err(GpuError::LoopCut {
-                    adapter: self.adapter.name.clone(),
-                    budget: (d.tiles.1 - d.tiles.0) as u32,
-                });
-            }
-            if fault & FAULT_OVERFLOW != 0 {
-                return Err(GpuError::Overflow { adapter: self.adapter.name.clone() });
-            }
-            if done != d.units {
-                return Err(self.fault(format!(
-                    "the join kernel did {done} of {} units of a dispatch (tiles {}..{})",
-                    d.units, d.tiles.0, d.tiles.1
-                )));
-            }
-            for s in sums {
-                total = total
-                    .checked_add(u64::from(s[1]) << 32 | u64::from(s[0]))
-                    .ok_or(GpuError::Overflow { adapter: self.adapter.name.clone() })?;
-            }
+        for s in sums {
+            total = total
+                .checked_add(u64::from(s[1]) << 32 | u64::from(s[0]))
+                .ok_or(GpuError::Overflow { adapter: self.adapter.name.clone() })?;
         }
         Ok(total)
     }

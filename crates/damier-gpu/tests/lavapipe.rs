@@ -294,6 +294,25 @@ fn join_with_batches_in_flight_on_a_small_ring_gives_every_tasks_count() {
     assert_eq!(gpu.breakdown().most_in_flight, 2, "{:?}", gpu.breakdown());
 }
 
+/// Small whole batches gathered into one dispatch (many tasks per dispatch at small n): 8
+/// workers on a ring of 8, the budget adapted (a fixed one gathers nothing); every task of
+/// n = 10..=13 gets the CPU quarters engine's count, and batches were gathered (the jobs of
+/// 8 workers pile up while the GPU runs one: hundreds of batches of a few tiles each).
+#[test]
+fn join_gathers_small_batches_into_one_dispatch_and_counts_each() {
+    let Some(gpu) = gpu(GpuSettings { ring: Some(8), ..join(None) }) else { return };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(8).build().unwrap();
+    for n in 10..=13 {
+        let list = TaskList::new(n).unwrap();
+        let got = pool.install(|| on_gpu(&gpu, &list, &all(&list))).unwrap();
+        assert_eq!(got, on_cpu(&list, TaskEngine::Quarters, &all(&list)), "n = {n}");
+    }
+    let b = gpu.breakdown();
+    eprintln!("{b:?}");
+    assert!(b.merged >= 2 && b.merged <= b.jobs, "{b:?}");
+    assert!(b.dispatches < b.jobs, "gathered batches share dispatches: {b:?}");
+}
+
 /// Ctrl-C in the middle of a pipelined count (4 workers, a ring of 2, jobs in flight): the
 /// count stops with `Interrupted` (no hang waiting for the submitter), every task reported
 /// before has the CPU's count, and the same `Gpu` then counts the whole list right.

@@ -105,6 +105,8 @@ mod bench {
         /// one) and dispatches run.
         jobs: Option<u64>,
         submissions: Option<u64>,
+        /// Small whole batches the submitter gathered with others into one dispatch.
+        merged_batches: Option<u64>,
         dispatches: Option<u64>,
         /// Most jobs in flight at once, and the slots of the ring (the most there can be).
         most_in_flight: Option<u32>,
@@ -173,6 +175,7 @@ mod bench {
             host_wait_seconds: None,
             jobs: None,
             submissions: None,
+            merged_batches: None,
             dispatches: None,
             most_in_flight: None,
             ring: None,
@@ -190,6 +193,7 @@ mod bench {
             record.host_wait_seconds = Some(b.wait_seconds);
             record.jobs = Some(b.jobs);
             record.submissions = Some(b.submissions);
+            record.merged_batches = Some(b.merged);
             record.dispatches = Some(b.dispatches);
             record.most_in_flight = Some(b.most_in_flight);
             record.ring = Some(b.ring);
@@ -274,7 +278,7 @@ mod bench {
                 self.host_wait_seconds,
             ) {
                 outln!(
-                    "  where the time went: sealing {} CPU-s; {} bytes uploaded ({} GB/s over the run; {} s preparing them); GPU busy {}% of the run ({from}); sealing workers waited {} s for the GPU; {} in {}, {}, up to {} of {} in flight",
+                    "  where the time went: sealing {} CPU-s; {} bytes uploaded ({} GB/s over the run; {} s preparing them); GPU busy {}% of the run ({from}); sealing workers waited {} s for the GPU; {} in {} ({} gathered with others into one dispatch), {}, up to {} of {} in flight",
                     number(seal),
                     number(bytes as f64),
                     number(rate),
@@ -283,6 +287,7 @@ mod bench {
                     number(wait),
                     plural(self.jobs.unwrap_or(0), "job"),
                     plural(self.submissions.unwrap_or(0), "submission"),
+                    self.merged_batches.unwrap_or(0),
                     plural(self.dispatches.unwrap_or(0), "dispatch"),
                     self.most_in_flight.unwrap_or(0),
                     plural(self.ring.unwrap_or(0), "ring slot")
