@@ -8,6 +8,14 @@
         one stream of `queens list 15` with `limit` 900 000
     scripts/measure-server-memory.py DAMIER silent [K]
         K plain calls of `queens list 14` (default 20) whose clients never read, watched 60 s
+    scripts/measure-server-memory.py DAMIER bodies [K]
+        K connections (default 300) each sending a body of 1 MiB but its last byte, held 5 s
+    scripts/measure-server-memory.py DAMIER arrays [K]
+        K requests (default 40) at once whose bodies are 1 MiB of small JSON values
+    scripts/measure-server-memory.py DAMIER headers [K]
+        K connections (default 500) each holding 60 KB of headers that never end
+    scripts/measure-server-memory.py DAMIER trickle [K]
+        K plain calls of `queens list 14` (default 6) read 1 KiB every 2 s, for 40 s
 
 Starts `DAMIER serve --port 0` (its own temporary folder), samples the server's VmRSS every
 50 ms, asks for `GET /` every 200 ms, and prints the peak (VmRSS sampled and VmHWM), the
@@ -81,6 +89,55 @@ def main(exe, scenario, k=None):
         for _ in range(6):
             time.sleep(10)
             print(f"{time.perf_counter() - start:.0f} s: VmRSS {mib('VmRSS:')} MB")
+        del held
+    elif scenario == "bodies":
+        body = (b'{"n": [' + b"0," * 524000)[: 1 << 20]
+        head = (f"POST /api/queens/count HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body) + 1}\r\n\r\n").encode()
+        held = [socket.create_connection((host, int(port))) for _ in range(int(k or 300))]
+        push = lambda s: (s.sendall(head), s.sendall(body))
+        threads = [threading.Thread(target=push, args=(s,), daemon=True) for s in held]
+        [t.start() for t in threads]
+        time.sleep(5)
+        del held
+    elif scenario == "arrays":
+        body = b'{"x": [' + b"0," * 520000 + b"0]}"
+        statuses = []
+
+        def one(path):
+            s = send(path, body.decode())
+            statuses.append(read_all(s)[:12].decode())
+        paths = ["/api/queens/count", "/api/live/walk/plan"]
+        threads = [threading.Thread(target=one, args=(paths[i % 2],)) for i in range(int(k or 40))]
+        [t.start() for t in threads]
+        [t.join() for t in threads]
+        print("answers:", sorted(set(statuses)))
+    elif scenario == "headers":
+        held = []
+        for _ in range(int(k or 500)):
+            s = socket.create_connection((host, int(port)))
+            s.sendall(f"GET / HTTP/1.1\r\nHost: {addr}\r\nX-A: {'a' * 60000}".encode())
+            held.append(s)
+        time.sleep(2)
+        del held
+    elif scenario == "trickle":
+        held = []
+        for _ in range(int(k or 6)):
+            s = socket.create_connection((host, int(port)))
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.sendall((f"POST /api/queens/list HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n"
+                       f"Content-Length: 9\r\n\r\n{{\"n\": 14}}").encode())
+            s.settimeout(0.1)
+            held.append(s)
+        got = [0] * len(held)
+        for _ in range(20):
+            for i, s in enumerate(held):
+                try:
+                    got[i] += len(s.recv(1024))
+                except OSError:
+                    pass
+            time.sleep(2)
+        print("bytes each slow reader got:", got)
         del held
     else:
         sys.exit(f"unknown scenario {scenario}")

@@ -259,7 +259,10 @@ pub async fn serve(
     let connections = Arc::new(Semaphore::new(settings.max_connections.max(1)));
     let app = router(settings);
     let mut http = hyper::server::conn::http1::Builder::new();
-    http.timer(TokioTimer::new()).header_read_timeout(header_timeout).max_buf_size(CONNECTION_BUFFER);
+    http.timer(TokioTimer::new())
+        .header_read_timeout(header_timeout)
+        .max_buf_size(CONNECTION_BUFFER)
+        .max_header_size(CONNECTION_BUFFER);
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let mut shutdown = std::pin::pin!(shutdown.fuse());
     loop {

@@ -530,6 +530,9 @@ fn memory_stays_bounded_with_big_streams_and_clients_that_never_read() {
         pages += 1;
         std::thread::sleep(Duration::from_millis(200));
     }
+    // Headers above a connection's buffer (64 KiB) are refused, not held.
+    let (status, _) = raw(&addr, &addr, &format!("GET / HTTP/1.1\r\nX-Big: {}", "a".repeat(70_000)), b"");
+    assert_eq!(status, 431);
     for r in readers {
         let (status, sse) = r.join().unwrap();
         assert_eq!(status, 200);
