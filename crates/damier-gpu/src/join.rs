@@ -313,7 +313,7 @@ impl Gpu {
     }
 
     /// Tiles per join dispatch: the setting, or the adapted budget.
-    fn join_budget(&self) -> u32 {
+    pub(crate) fn join_budget(&self) -> u32 {
         match self.settings.budget {
             Some(b) => b.clamp(1, MAX_DISPATCH_TILES),
             None => self.join_tiles.load(Ordering::Relaxed),

@@ -568,8 +568,10 @@ impl Gpu {
                 out.push((Place::Ring(j.slot), vec![j]));
             }
         }
-        // Same chunks together (stable: the workers' order otherwise).
+        // Same chunks together (stable: the workers' order otherwise); a gathered dispatch no
+        // longer than one of the adapted budget.
         small.sort_by_key(|j| j.whole.as_ref().map_or(0, |w| w.chunks));
+        let cap = MERGE_TILES.min(u64::from(self.join_budget()));
         let mut small = small.into_iter().peekable();
         while let Some(first) = small.next() {
             let chunks = first.whole.as_ref().map_or(0, |w| w.chunks);
@@ -577,7 +579,7 @@ impl Gpu {
             let mut batch = vec![first];
             while let Some(next) = small.peek() {
                 let w = next.whole.as_ref().expect("a whole batch");
-                if w.chunks != chunks || batch.len() == MERGE_BATCHES || tiles + w.tiles > MERGE_TILES {
+                if w.chunks != chunks || batch.len() == MERGE_BATCHES || tiles + w.tiles > cap {
                     break;
                 }
                 tiles += w.tiles;
