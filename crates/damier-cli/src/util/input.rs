@@ -90,7 +90,9 @@ pub fn read_from(mut reader: impl Read, name: &str, limit: u64, what: &str) -> a
         );
         if bytes.capacity() - bytes.len() < n {
             let want = (2 * bytes.capacity()).clamp(bytes.len() + n, limit_len);
-            bytes.reserve_exact(want - bytes.len());
+            bytes.try_reserve_exact(want - bytes.len()).map_err(|_| {
+                anyhow::anyhow!("{name}: {}", damier::util::OutOfMemory::refused((want - bytes.len()) as u64))
+            })?;
         }
         bytes.extend_from_slice(&chunk[..n]);
     }

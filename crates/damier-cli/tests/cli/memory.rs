@@ -23,6 +23,11 @@ fn limited(args: &[&str], stdin: Stdio) -> Output {
 
 /// `damier ARGS` under an address-space limit of `bytes`.
 fn limited_to(bytes: u64, args: &[&str], stdin: Stdio) -> Output {
+    limited_command(bytes, args, stdin).output().expect("runs")
+}
+
+/// The command of [`limited_to`], not started.
+fn limited_command(bytes: u64, args: &[&str], stdin: Stdio) -> Command {
     let mut c = Command::new(assert_cmd::cargo::cargo_bin("damier"));
     c.args(args).stdin(stdin).env("MALLOC_ARENA_MAX", "1");
     // SAFETY: between fork and exec, only `setrlimit` (async-signal-safe) runs; it takes a
@@ -36,7 +41,7 @@ fn limited_to(bytes: u64, args: &[&str], stdin: Stdio) -> Output {
             Ok(())
         });
     }
-    c.output().expect("runs")
+    c
 }
 
 /// Asserts that `out` is a clean refusal: exit 2, one line on stderr that contains `says`.
@@ -219,4 +224,35 @@ fn queens_max_and_check_hold_16_and_12_bytes_a_row() {
     let out = limited(&["queens", "max", "3000000"], Stdio::null());
     assert_eq!(out.status.code(), Some(0), "queens max 3000000: {out:?}");
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("R(3000000) = 3000000"));
+}
+
+/// A legal board larger than the address space lets the reader hold: refused when its words
+/// cannot be reserved (exit 2, one line), where the reader's growth aborted (signal 6).
+#[test]
+fn a_board_reader_refused_memory_says_so() {
+    use std::io::Write;
+    // A 65536 x 65536 raw PBM, 512 MiB of bits, under a 300 MB limit; the pixels stream in
+    // until the reader gives up (the writer then meets a closed pipe).
+    let mut child = limited_command(300_000_000, &["lights", "solve", "-", "--summary"], Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let zeros = vec![0u8; 1 << 20];
+        let _ = stdin.write_all(b"P4\n65536 65536\n");
+        for _ in 0..600 {
+            if stdin.write_all(&zeros).is_err() {
+                break;
+            }
+        }
+    });
+    let out = child.wait_with_output().expect("runs");
+    writer.join().unwrap();
+    refused(
+        &out,
+        "lights solve - < a 65536x65536 PBM",
+        "stdin: out of memory: 256 MB could not be allocated",
+    );
 }

@@ -61,6 +61,10 @@ pub enum PbmError {
     /// A size refused by the board (zero, or too many cells).
     #[error("PBM header: {0}")]
     Size(#[from] BoardError),
+    /// The allocator refused the board's words (an address-space limit, a machine out of
+    /// memory).
+    #[error(transparent)]
+    OutOfMemory(#[from] crate::util::OutOfMemory),
     /// A plain-PBM pixel that is not `0` or `1`.
     #[error("byte {offset}: {found:?} is not a pixel (plain PBM pixels are 0 and 1)")]
     BadPixel {
@@ -282,7 +286,7 @@ impl Board {
                             return Err(PbmError::Truncated { offset: cur.offset, row: y, height: h });
                         }
                         let start = words.len();
-                        words.resize(start + buf.len().div_ceil(8), 0);
+                        super::text::grow_words(&mut words, buf.len().div_ceil(8), stride * h)?;
                         bytes_to_words(buf, &mut words[start..]);
                         done += buf.len();
                     }
@@ -307,7 +311,8 @@ impl Board {
                             }
                         }
                         if x % 64 == 63 || x + 1 == w {
-                            words.push(word);
+                            super::text::grow_words(&mut words, 1, stride * h)?;
+                            *words.last_mut().expect("a word was just added") = word;
                             word = 0;
                         }
                     }

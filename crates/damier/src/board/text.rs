@@ -5,6 +5,7 @@
 
 use super::{Board, BoardError, MAX_CELLS, check_size};
 use crate::gf2::words_for;
+use crate::util::OutOfMemory;
 
 /// The words of the largest board: the most a [`TextReader`] reserves.
 const MAX_WORDS: usize = (MAX_CELLS / 64) as usize;
@@ -85,14 +86,14 @@ impl TextReader {
             // The first row grows a word at a time, within the largest board.
             None if x.is_multiple_of(64) => {
                 check_size(x as u64 + 1, 1)?;
-                self.grow(1);
+                self.grow(1)?;
             }
             None => {}
             Some(width) if x == 0 => {
                 // A new row: checked, then made, as a whole.
                 check_size(width as u64, self.height as u64 + 1)?;
                 self.row_start = self.words.len();
-                self.grow(words_for(width));
+                self.grow(words_for(width))?;
             }
             // Past the first row's width: counted for the error at the row's end, not stored.
             Some(width) if x >= width => {
@@ -109,14 +110,10 @@ impl TextReader {
     }
 
     /// Appends `n` zero words, reserving no more than the largest board's words (a vector
-    /// that doubles could reserve twice the board).
-    fn grow(&mut self, n: usize) {
-        let len = self.words.len();
-        if self.words.capacity() - len < n {
-            let want = (2 * len).min(MAX_WORDS).max(len + n);
-            self.words.reserve_exact(want - len);
-        }
-        self.words.resize(len + n, 0);
+    /// that doubles could reserve twice the board); a reservation the allocator refuses is
+    /// [`BoardError::OutOfMemory`].
+    fn grow(&mut self, n: usize) -> Result<(), BoardError> {
+        Ok(grow_words(&mut self.words, n, MAX_WORDS)?)
     }
 
     fn end_row(&mut self) -> Result<(), BoardError> {
@@ -156,6 +153,18 @@ impl Board {
         }
         reader.finish()
     }
+}
+
+/// Appends `n` zero words to `words`, its capacity doubling up to `most` words at most (never
+/// twice a board), each reservation fallible: the one growth of the board readers.
+pub(super) fn grow_words(words: &mut Vec<u64>, n: usize, most: usize) -> Result<(), OutOfMemory> {
+    let len = words.len();
+    if words.capacity() - len < n {
+        let want = (2 * len).min(most).max(len + n);
+        words.try_reserve_exact(want - len).map_err(|_| OutOfMemory::refused(8 * (want - len) as u64))?;
+    }
+    words.resize(len + n, 0);
+    Ok(())
 }
 
 #[cfg(test)]
