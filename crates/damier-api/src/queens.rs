@@ -93,7 +93,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 
 /// Parses a vector unit's name: `auto` (the widest unit this CPU runs) or a unit's name.
 pub fn parse_isa(text: &str) -> Result<IsaChoice, String> {
-    text.parse().map_err(|_| "expected auto, portable, avx2 or avx512".to_string())
+    text.parse().map_err(|_| "expected auto, portable, neon, avx2 or avx512".to_string())
 }
 
 /// The value of the text field `field`, parsed by `parse`.
@@ -140,7 +140,7 @@ pub struct Count {
     /// Count only share `K/M`.
     #[serde(default, deserialize_with = "de::opt_text")]
     pub share: Option<String>,
-    /// Vector unit (`auto`, `portable`, `avx2`, `avx512`).
+    /// Vector unit (`auto`, `portable`, `neon`, `avx2`, `avx512`).
     #[serde(default, deserialize_with = "de::opt_text")]
     pub isa: Option<String>,
     /// Most memory, as bytes or with a unit.

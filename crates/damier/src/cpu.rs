@@ -1,8 +1,9 @@
 //! The CPU's vector units, detected once for the whole library.
 //!
-//! Fast loops come in up to three builds: portable Rust (compiled with `popcnt` enabled when the
-//! CPU has it), AVX2 and AVX-512. [`Isa::best`] names the widest one this CPU runs; the kernels
-//! that take an [`Isa`] can be forced onto a narrower one (to test every path against the
+//! Fast loops come in up to three builds per architecture: portable Rust (compiled with
+//! `popcnt` enabled when the CPU has it), and on x86-64 AVX2 and AVX-512, on aarch64 NEON.
+//! [`Isa::best`] names the widest one this CPU runs; the kernels that take an [`Isa`] can be
+//! forced onto a narrower one (to test every path against the
 //! others, or to measure what a CPU without AVX-512 would see). Detection runs once and is
 //! cached: every later query is one load. Hot loops also share one cache hint here,
 //! `prefetch` (crate-internal).
@@ -20,11 +21,16 @@ use std::sync::OnceLock;
 
 /// A family of vector instructions a kernel can be built for.
 ///
-/// Ordered from narrowest to widest: a CPU that runs one runs every narrower one.
+/// Ordered from narrowest to widest. A CPU runs the portable build and the units of its own
+/// architecture up to its widest ([`Isa::best`]): an x86-64 one that runs AVX-512 runs AVX2,
+/// and no x86-64 CPU runs NEON nor an ARM one AVX2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Isa {
     /// Plain Rust, no vector intrinsics (with the `popcnt` instruction where the CPU has it).
     Portable,
+    /// NEON (Advanced SIMD): 128-bit vectors and a per-byte popcount, on every aarch64 CPU
+    /// (ARM servers, Apple's M series).
+    Neon,
     /// AVX2 with `popcnt`: 256-bit vectors (nearly every x86-64 CPU since 2013).
     Avx2,
     /// AVX-512 F with VPOPCNTDQ, plus AVX2 and `popcnt`: 512-bit vectors and a vector popcount.
@@ -33,13 +39,14 @@ pub enum Isa {
 
 impl Isa {
     /// Every ISA, narrowest first.
-    pub const ALL: [Isa; 3] = [Isa::Portable, Isa::Avx2, Isa::Avx512];
+    pub const ALL: [Isa; 4] = [Isa::Portable, Isa::Neon, Isa::Avx2, Isa::Avx512];
 
-    /// Short lowercase name (`portable`, `avx2`, `avx512`), as [`FromStr`](std::str::FromStr)
+    /// Short lowercase name (`portable`, `neon`, `avx2`, `avx512`), as [`FromStr`](std::str::FromStr)
     /// reads it.
     pub fn name(self) -> &'static str {
         match self {
             Isa::Portable => "portable",
+            Isa::Neon => "neon",
             Isa::Avx2 => "avx2",
             Isa::Avx512 => "avx512",
         }
@@ -52,7 +59,12 @@ impl Isa {
 
     /// True when this CPU runs the ISA's instructions.
     pub fn is_available(self) -> bool {
-        self <= Isa::best()
+        let this_architecture = match self {
+            Isa::Portable => true,
+            Isa::Neon => cfg!(target_arch = "aarch64"),
+            Isa::Avx2 | Isa::Avx512 => cfg!(target_arch = "x86_64"),
+        };
+        this_architecture && self <= Isa::best()
     }
 
     /// The ISAs this CPU runs, narrowest first.
@@ -69,7 +81,7 @@ impl std::fmt::Display for Isa {
 
 /// A name that is not an [`Isa`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown instruction set {0:?}: expected portable, avx2 or avx512")]
+#[error("unknown instruction set {0:?}: expected portable, neon, avx2 or avx512")]
 pub struct UnknownIsa(pub String);
 
 impl std::str::FromStr for Isa {
@@ -186,7 +198,16 @@ fn microcoded_pext() -> bool {
     amd && family < 0x19
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(target_arch = "aarch64")]
+fn detect() -> Features {
+    // NEON is part of the aarch64 baseline (every target of it in Rust enables it); asked
+    // anyway, so that a build for a target without it would fall back rather than fault.
+    let best = if std::arch::is_aarch64_feature_detected!("neon") { Isa::Neon } else { Isa::Portable };
+    // The other fields are read by x86-64 kernels only.
+    Features { best, clmul: false }
+}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 fn detect() -> Features {
     // The other fields are read by x86-64 kernels only.
     Features { best: Isa::Portable, clmul: false }
@@ -261,13 +282,27 @@ mod tests {
             assert_eq!(isa.name().parse::<Isa>(), Ok(isa));
         }
         assert!("sse".parse::<Isa>().is_err());
-        assert!(Isa::Portable < Isa::Avx2 && Isa::Avx2 < Isa::Avx512);
+        assert!(Isa::Portable < Isa::Neon && Isa::Neon < Isa::Avx2 && Isa::Avx2 < Isa::Avx512);
         assert!(Isa::Portable.is_available());
+        // Each architecture's units, and only those.
+        assert_eq!(Isa::Neon.is_available(), cfg!(target_arch = "aarch64"));
+        if cfg!(target_arch = "aarch64") {
+            assert_eq!(Isa::best(), Isa::Neon);
+            assert_eq!(IsaChoice::Widest.resolve(), Ok(Isa::Neon));
+        }
+        if cfg!(target_arch = "x86_64") {
+            assert_eq!(IsaChoice::Named(Isa::Neon).resolve(), Err(IsaUnavailable(Isa::Neon)));
+            assert!(!Isa::Avx2.is_available() || Isa::best() >= Isa::Avx2);
+        } else {
+            assert!(!Isa::Avx2.is_available() && !Isa::Avx512.is_available());
+        }
         assert_eq!(Isa::available().last(), Some(Isa::best()));
         assert_eq!("auto".parse(), Ok(IsaChoice::Widest));
         assert_eq!("avx2".parse(), Ok(IsaChoice::Named(Isa::Avx2)));
         assert_eq!(IsaChoice::Widest.resolve(), Ok(Isa::best()));
-        assert_eq!(IsaChoice::Widest.resolve_below(Some(Isa::Avx2)), Ok(Isa::Portable));
+        let below_avx2 = if cfg!(target_arch = "aarch64") { Isa::Neon } else { Isa::Portable };
+        assert_eq!(IsaChoice::Widest.resolve_below(Some(Isa::Avx2)), Ok(below_avx2));
+        assert_eq!(IsaChoice::Widest.resolve_below(Some(Isa::Neon)), Ok(Isa::Portable));
         assert_eq!(
             IsaChoice::Named(Isa::Avx2).resolve_below(Some(Isa::Avx2)),
             Err(IsaUnavailable(Isa::Avx2))

@@ -24,7 +24,7 @@ pub struct Args {
     /// Runs per measurement, the best one is kept (1 to 100).
     #[arg(long, default_value_t = 1, value_parser = crate::util::ranged::<u32>(1, 100))]
     repeat: u32,
-    /// Vector unit of the counting kernels (auto, portable, avx2, avx512), as for `count`.
+    /// Vector unit of the counting kernels (auto, portable, neon, avx2, avx512), as for `count`.
     #[arg(long, value_name = "ISA", default_value = "auto", value_parser = super::count::parse_isa)]
     isa: damier::cpu::IsaChoice,
     /// Print JSON (a list of {n, total, unique, threads, seconds_1_thread, seconds_all_threads}).

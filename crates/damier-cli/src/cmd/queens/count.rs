@@ -34,8 +34,8 @@ pub struct Args {
     #[cfg(feature = "mpi")]
     #[arg(long, conflicts_with = "share")]
     mpi: bool,
-    /// Vector unit of the counting kernels: auto (the widest this CPU has), portable, avx2 or
-    /// avx512. A unit the CPU lacks is refused.
+    /// Vector unit of the counting kernels: auto (the widest this CPU has), portable, neon
+    /// (ARM), avx2 or avx512 (x86-64). A unit the CPU lacks is refused.
     #[arg(long, value_name = "ISA", default_value = "auto", value_parser = parse_isa)]
     isa: IsaChoice,
     /// Most memory the count may take, as bytes or with a K, M, G or T suffix (powers of 1024;

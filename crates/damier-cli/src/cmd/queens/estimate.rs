@@ -21,8 +21,8 @@ pub struct Args {
     /// Seed of the draw [default: random, printed].
     #[arg(long)]
     seed: Option<u64>,
-    /// Vector unit of the counting kernels: auto (the widest this CPU has), portable, avx2 or
-    /// avx512. A unit the CPU lacks is refused.
+    /// Vector unit of the counting kernels: auto (the widest this CPU has), portable, neon
+    /// (ARM), avx2 or avx512 (x86-64). A unit the CPU lacks is refused.
     #[arg(long, value_name = "ISA", default_value = "auto", value_parser = super::count::parse_isa)]
     isa: damier::cpu::IsaChoice,
     /// Most queries (top halves) matched per task: a task with more matches a random sample

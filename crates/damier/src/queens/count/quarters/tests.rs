@@ -476,6 +476,66 @@ fn transpose_moves_every_bit() {
     check::<8>();
 }
 
+/// Every task of n <= 12 on every vector unit this CPU runs, against the plain backtracker
+/// (the definition of a task's count). With the next test, what CI runs for NEON under qemu
+/// (.ci/run): `cargo test -p damier --lib -- quarters::tests::every_isa`.
+#[test]
+fn every_isa_counts_every_task_to_12_as_the_backtracker() {
+    for n in MIN_N..=12 {
+        let g = Geometry::new(n);
+        let all = tasks(&g);
+        let want: Vec<u64> = all.iter().map(|t| weighted_by_backtracking(n, t.cols)).collect();
+        for table in [true, false] {
+            let quarters = Quarters::new(&g, table, u64::MAX, &Control::new()).unwrap();
+            for isa in covered() {
+                let mut w = Work::new(&g, isa);
+                for (t, &want) in all.iter().zip(&want) {
+                    let got = uncancelled(&g, &quarters, Task { cols: t.cols, weight: 1 }, &mut w);
+                    assert_eq!(got, want, "{isa}, n = {n}, columns {:b}, table {table}", t.cols);
+                }
+            }
+        }
+    }
+}
+
+/// q(4..=14) on every vector unit this CPU runs, against the known-answer file (OEIS A000170).
+#[test]
+fn every_isa_counts_q_4_to_14_as_the_known_answer_file() {
+    let file: toml::Table =
+        toml::from_str(include_str!("../../../../tests/data/known_answers.toml")).expect("the file parses");
+    let totals = file["queens"]["total"].as_array().expect("queens.total is a list");
+    for isa in covered() {
+        for n in MIN_N..=14 {
+            let want = totals[n as usize - 1].as_integer().expect("an integer") as u64;
+            assert_eq!(total(n, Share::WHOLE, isa, None, &Control::new()), Ok(want), "{isa}, n = {n}");
+        }
+    }
+}
+
+/// The count kernel over more blocks than its narrow accumulators hold (NEON widens its 16-bit
+/// lanes every 1023 blocks): all-ones rows count every key of every block, random rows what
+/// the portable loop counts.
+#[test]
+fn every_isa_counts_past_a_thousand_blocks() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+    let (chunks, blocks) = (2, 2100);
+    let ones = vec![super::sliced::Row([u64::MAX; 8]); blocks * (chunks << CHUNK)];
+    let random: Vec<super::sliced::Row> =
+        (0..ones.len()).map(|_| super::sliced::Row(std::array::from_fn(|_| rng.random::<u64>()))).collect();
+    // Weight exponents 0 and 2 in the queries' bits from WEIGHT_AT.
+    let queries: Vec<u64> = (0..5).map(|i| rng.random::<u64>() & 0x3ff | (i % 2 * 2) << WEIGHT_AT).collect();
+    let want_random = super::kernel::count(Isa::Portable, &random, chunks, &queries);
+    for isa in covered() {
+        assert_eq!(
+            super::kernel::count(isa, &ones, chunks, &[0, 1 << WEIGHT_AT]),
+            3 * 512 * blocks as u64,
+            "{isa}"
+        );
+        assert_eq!(super::kernel::count(isa, &random, chunks, &queries), want_random, "{isa}");
+    }
+}
+
 #[test]
 fn every_isa_slices_a_block_into_the_same_rows() {
     use rand::{RngExt, SeedableRng};
