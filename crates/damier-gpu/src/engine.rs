@@ -395,8 +395,9 @@ impl Gpu {
     ///
     /// With [`GpuKernel::Join`], the tasks' halves are assembled and sealed by a pool of as
     /// many workers as the current rayon pool (each call starts one) and each sealed batch is
-    /// matched on the GPU ([`Gpu::match_sealed`]); a task is reported once all its batches
-    /// are matched.
+    /// matched on the GPU through the pipeline (a ring of device buffers, one submitting
+    /// thread; docs/gpu.md, "The pipeline"; [`Gpu::breakdown`] says where the time went); a
+    /// task is reported once all its batches are matched.
     pub fn count_tasks(
         &self,
         list: &TaskList,
