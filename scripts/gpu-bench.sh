@@ -148,6 +148,14 @@ a000170=(1 1 0 0 2 10 4 40 92 352 724 2680 14200 73712 365596 2279184 14772512 9
   666090624 4968057848 39029188884 314666222712 2691008701644 24233937684440
   227514171973736 2207893435808352 22317699616364044 234907967154122528)
 has_kernel() { [[ " $kernels " == *" $1 "* ]]; }
+# Seconds as the README's rule for numbers writes them: three significant digits, plain up to
+# 99 999 (the JSON gives every digit).
+secs() {
+  awk -v x="$1" 'BEGIN {
+    if (x == 0 || (x >= 0.001 && x < 1000)) { printf "%.3g", x; exit }
+    if (x >= 1000 && x < 99999.5) { printf "%.0f", x; exit }
+    e = int(log(x) / log(10)); if (10 ^ e > x) e--; printf "%.3ge%d", x / 10 ^ e, e }'
+}
 # q(n) by kernel "$1" for the sizes "$2", checked against A000170; a kernel stopped at a size
 # skips the larger ones.
 stopped=" "
@@ -165,9 +173,9 @@ q_counts() {
     if [ -z "$total" ]; then
       echo "n = $n, $kernel: no total (exit $rc${out:+: $out})"
     elif [ "$total" = "${a000170[$n]:-}" ]; then
-      echo "n = $n, $kernel: q = $total (A000170: agrees), $seconds s"
+      echo "n = $n, $kernel: q = $total (A000170: agrees), $(secs "$seconds") s"
     else
-      echo "n = $n, $kernel: q = $total: MISMATCH with A000170 (${a000170[$n]:-unknown}), $seconds s"
+      echo "n = $n, $kernel: q = $total: MISMATCH with A000170 (${a000170[$n]:-unknown}), $(secs "$seconds") s"
     fi
   done
 }
@@ -219,7 +227,7 @@ row_run() {
   secs=$(sed -n 's/.*"seconds":\([0-9.e+-]*\).*/\1/p' <<<"$out")
   # A run that failed (its error is on stderr) prints no JSON.
   [ -n "$steps" ] && [ -n "$moves" ] || return 1
-  echo "$steps $moves $secs"
+  echo "$steps $moves $(secs "$secs")"
 }
 echo "== model 3 of the automaton: generations on the GPU and on $nproc_ CPU threads, the same trajectory"
 # n, then the generations and moves of seed 1's run on the CPU (docs/figures/model3_designs_issue40.csv)
