@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Exports the web lab as a static site into DIR: HTML, CSS, JavaScript and one WebAssembly
 # module, no server code (docs/web.md, "The lab without a server"). Host the folder anywhere
-# static: `python3 -m http.server -d DIR`, a university web space, a Git host's pages.
+# static: `python3 -m http.server --bind 127.0.0.1 -d DIR`, a university web space, a Git host's pages.
 #
 #   scripts/export-lab.sh DIR
 #

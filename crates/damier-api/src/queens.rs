@@ -123,7 +123,7 @@ fn on_pool<T: Send>(threads: Option<u32>, f: impl FnOnce() -> T + Send) -> Resul
 /// A request the browser's worker cannot run.
 fn not_here(what: &str) -> Refusal {
     Refusal::NotHere(format!(
-        "{what}: not in the browser's build of the lab: this needs the server (`damier serve`)"
+        "{what}: not in the browser's build of the lab: this needs the lab's server, damier serve"
     ))
 }
 

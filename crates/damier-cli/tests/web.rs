@@ -18,6 +18,9 @@ mod serve;
 #[path = "web/stopping.rs"]
 mod stopping;
 
+#[path = "web/static_pages.rs"]
+mod static_pages;
+
 #[path = "web/static_site.rs"]
 mod static_site;
 

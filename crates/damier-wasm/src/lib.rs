@@ -63,7 +63,8 @@ pub const PATHS: &[&str] = &[
 ];
 
 /// The message of a path the browser build does not answer.
-pub const NOT_HERE: &str = "not in the browser's build of the lab: this needs the server (`damier serve`)";
+/// (Plain words: a page shows it as written, backticks included.)
+pub const NOT_HERE: &str = "not in the browser's build of the lab: this needs the lab's server, damier serve";
 
 /// Answers `path` (as after `/api/`) with `body`, as `damier serve` would (without
 /// `--allow-heavy`), on this machine's clock and randomness.

@@ -1,6 +1,6 @@
 // Counting: an estimate (queens estimate), a bounded count with live progress (the stream of
 // queens count), and the read-only view of the journal the server was started with.
-import { api, intInput, say, countWithProgress, newSeed, seedInput, linked, toLink } from './common.js';
+import { api, intInput, say, countWithProgress, newSeed, seedInput, linked, toLink, serverless } from './common.js';
 import { count, measured, number, plural } from './number.js';
 
 const $ = (id) => document.getElementById(id);
@@ -88,6 +88,7 @@ async function refreshJournal() {
   }
 }
 
+// The static site has no server, so no journal to follow (its panel is hidden there).
 (async function poll() {
-  if (await refreshJournal()) setTimeout(poll, 2000);
+  if (!serverless && (await refreshJournal())) setTimeout(poll, 2000);
 })();

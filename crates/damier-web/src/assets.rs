@@ -200,7 +200,10 @@ fn render(page: &Page) -> String {
 /// loads (the page's scripts come at the end of the body: starting it from `local.js`
 /// answered the first call about 0.3 s later on a first visit, measured on the project
 /// machine).
+/// Its style offers only what the static build can do: `.server-only` (an estimate, a
+/// journal) hidden, `.static-only` (their words for this build) shown.
 const LOCAL_MARK: &str = r#"<meta name="damier-local" content="worker">
+<style>.server-only { display: none !important; } .static-only { display: revert !important; }</style>
 <script>globalThis.damierWorker = new Worker('worker.js');</script>"#;
 
 /// The file of `path` in the static site: `/` is `index.html`, `/lights` is `lights.html`,
