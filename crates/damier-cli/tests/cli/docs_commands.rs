@@ -1,8 +1,9 @@
 //! Every `damier` command the README and `docs/*.md` show in a code block is run by this test,
 //! through `bash` as a reader would paste it (pipes, redirections and `&&` included), and fails
 //! when one errors (issue 52 §1: `damier watch --model row -n 1000`, documented, was refused).
-//! A command is expected to exit 0, or the code its comment names (`# ... (exit 1)`); a line
-//! ending in `echo $?` must print the code its comment starts with. The commands not run here
+//! A command is expected to exit 0, or the code its comment names (`# ... (exit 1)`), or 2 when
+//! the block shows it answering `damier: error: ...`; a line ending in `echo $?` must print the
+//! code its comment starts with. The commands not run here
 //! are in [`NOT_RUN`], each with why; an entry that matches no documented command fails the
 //! test too, so the list cannot go stale. Commands written inline in the prose (`damier queens
 //! count N`) are synopses with placeholders, not examples, and are not collected.
@@ -78,6 +79,8 @@ struct DocCommand {
     place: String,
     text: String,
     comment: String,
+    /// The block shows the command answering an error (`$ damier ...` then `damier: error:`).
+    shown_error: bool,
 }
 
 /// Whether a code line runs the `damier` executable (not cargo building it, nor a path).
@@ -133,10 +136,13 @@ fn documented_commands() -> Vec<DocCommand> {
                 shell = in_block && matches!(lang.trim(), "" | "sh" | "console");
                 continue;
             }
+            let prompted = line.trim().starts_with("$ ");
             let line = line.trim().strip_prefix("$ ").unwrap_or(line.trim());
             if !shell || !runs_damier(line) {
                 continue;
             }
+            let shown_error =
+                prompted && lines.clone().next().is_some_and(|(_, next)| next.starts_with("damier: error:"));
             let (mut text, mut comment) = split_comment(line);
             let mut joined = String::new();
             while let Some(head) = text.strip_suffix('\\') {
@@ -150,20 +156,21 @@ fn documented_commands() -> Vec<DocCommand> {
                 place: format!("{name}:{}", i + 1),
                 text: joined,
                 comment: comment.to_string(),
+                shown_error,
             });
         }
     }
     found
 }
 
-/// The exit code a command's comment promises: `exit N` in it, else 0.
-fn expected_exit(comment: &str) -> i32 {
-    comment
+/// The exit code a command's comment promises: `exit N` in it, else 2 for an error shown, else 0.
+fn expected_exit(c: &DocCommand) -> i32 {
+    c.comment
         .split("exit ")
         .nth(1)
         .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
         .and_then(|code| code.parse().ok())
-        .unwrap_or(0)
+        .unwrap_or(if c.shown_error { 2 } else { 0 })
 }
 
 /// A folder to run the commands in: `damier` and `target/release/damier` the executable under
@@ -215,7 +222,7 @@ fn every_command_in_the_docs_runs() {
             .output()
             .unwrap();
         let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-        let want = expected_exit(&c.comment);
+        let want = expected_exit(c);
         let mut wrong = out.status.code() != Some(want) || stderr.contains("panicked");
         if c.text.trim_end().ends_with("echo $?") || c.text.contains("echo $?;") {
             let code = c.comment.split(|ch: char| !ch.is_ascii_digit()).next().unwrap_or("");
