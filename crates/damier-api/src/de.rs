@@ -35,6 +35,21 @@ pub(crate) fn opt_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>
     d.deserialize_option(OptText)
 }
 
+/// A required text value: a JSON string or number.
+pub(crate) fn text<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    d.deserialize_any(Word)
+}
+
+/// A file's content: a JSON string.
+pub(crate) fn content<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    d.deserialize_any(Content)
+}
+
+/// [`content`], or `None` for `null` (not given).
+pub(crate) fn opt_content<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    d.deserialize_option(OptContent)
+}
+
 /// Words: a JSON array of numbers or strings, or one of them (a list of one).
 pub(crate) fn words<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
     d.deserialize_any(Words)
@@ -178,5 +193,41 @@ impl<'de> serde::Deserialize<'de> for OneWord {
         d.deserialize_any(Word)
             .map(OneWord)
             .map_err(|_| de::Error::custom("expected a list of numbers or strings"))
+    }
+}
+
+struct Content;
+
+impl Visitor<'_> for Content {
+    type Value = String;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("the file's content as a string")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+}
+
+struct OptContent;
+
+impl<'de> Visitor<'de> for OptContent {
+    type Value = Option<String>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("the file's content as a string")
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Option<String>, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Option<String>, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<String>, D::Error> {
+        d.deserialize_any(Content).map(Some)
     }
 }

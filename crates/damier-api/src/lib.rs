@@ -11,8 +11,9 @@
 //! same in either, and the bounds are defined here once.
 //!
 //! Groups moved here so far: `queens` (count, list, first, solve, max, corners, check,
-//! estimate). The other served commands still go through the command line's arguments
-//! (`damier-cli`'s `cmd/serve/fields.rs`).
+//! estimate) and `lights` (solve, count, kernel, winnable, table, chase, chase-table). The
+//! other served commands still go through the command line's arguments (`damier-cli`'s
+//! `cmd/serve/fields.rs`).
 //!
 //! ```
 //! use damier_api::{Native, Request, run};
@@ -28,6 +29,7 @@
 mod de;
 mod fields;
 mod host;
+pub mod lights;
 pub mod queens;
 mod records;
 mod refusal;
@@ -38,7 +40,8 @@ pub use fields::MAX_THREADS;
 pub use fields::Refused;
 use fields::{Fields, typed};
 pub use host::{Host, Native};
-pub use records::{Record, Solved};
+pub use lights::BOARD_MAX_SIDE;
+pub use records::{Kernel, LightsSolved, Record, Solved};
 pub use refusal::Refusal;
 
 /// The paths of [`PATHS`] that start threads (a browser's worker answers them 404).
@@ -54,6 +57,13 @@ pub const PATHS: &[&str] = &[
     "queens/corners",
     "queens/check",
     "queens/estimate",
+    "lights/solve",
+    "lights/count",
+    "lights/kernel",
+    "lights/winnable",
+    "lights/table",
+    "lights/chase",
+    "lights/chase-table",
 ];
 
 /// A request: one command of one group with its fields, as the web lab's pages send it
@@ -76,6 +86,20 @@ pub enum Request {
     QueensCheck(queens::Check),
     /// `queens estimate`.
     QueensEstimate(queens::Estimate),
+    /// `lights solve`.
+    LightsSolve(lights::Solve),
+    /// `lights count`.
+    LightsCount(lights::Sized),
+    /// `lights kernel`.
+    LightsKernel(lights::Sized),
+    /// `lights winnable`.
+    LightsWinnable(lights::Winnable),
+    /// `lights table`.
+    LightsTable(lights::Table),
+    /// `lights chase`.
+    LightsChase(lights::Chase),
+    /// `lights chase-table`.
+    LightsChaseTable(lights::Sized),
 }
 
 impl Request {
@@ -101,6 +125,13 @@ impl Request {
             "queens/corners" => Request::QueensCorners(typed(path, fields)?),
             "queens/check" => Request::QueensCheck(typed(path, fields)?),
             "queens/estimate" => Request::QueensEstimate(typed(path, fields)?),
+            "lights/solve" => Request::LightsSolve(typed(path, fields)?),
+            "lights/count" => Request::LightsCount(typed(path, fields)?),
+            "lights/kernel" => Request::LightsKernel(typed(path, fields)?),
+            "lights/winnable" => Request::LightsWinnable(typed(path, fields)?),
+            "lights/table" => Request::LightsTable(typed(path, fields)?),
+            "lights/chase" => Request::LightsChase(typed(path, fields)?),
+            "lights/chase-table" => Request::LightsChaseTable(typed(path, fields)?),
             _ => return Err(Refusal::NotHere(format!("no command `{}` here", path.replace('/', " ")))),
         })
     }
@@ -120,6 +151,11 @@ impl Request {
             "queens/corners" => of::<queens::Corners>(),
             "queens/check" => of::<queens::Check>(),
             "queens/estimate" => of::<queens::Estimate>(),
+            "lights/solve" => of::<lights::Solve>(),
+            "lights/count" | "lights/kernel" | "lights/chase-table" => of::<lights::Sized>(),
+            "lights/winnable" => of::<lights::Winnable>(),
+            "lights/table" => of::<lights::Table>(),
+            "lights/chase" => of::<lights::Chase>(),
             _ => return None,
         })
     }
@@ -139,6 +175,11 @@ impl Request {
             Request::QueensMax(r) => queens::at_most("n", r.n.into(), queens::SOLVE_MAX_N),
             Request::QueensCorners(r) => queens::at_most("n", r.n.into(), queens::CORNERS_MAX_N),
             Request::QueensEstimate(r) => r.bound(),
+            Request::LightsSolve(r) => r.bound(),
+            Request::LightsCount(r) | Request::LightsKernel(r) | Request::LightsChaseTable(r) => r.bound(),
+            Request::LightsWinnable(r) => r.bound(),
+            Request::LightsTable(r) => r.bound(),
+            Request::LightsChase(r) => r.bound(),
         }
     }
 }
@@ -155,6 +196,13 @@ pub fn run(request: &Request, host: &dyn Host) -> Result<Record, Refusal> {
         Request::QueensCorners(r) => queens::corners(r, host),
         Request::QueensCheck(r) => queens::check(r),
         Request::QueensEstimate(r) => queens::estimate(r, host),
+        Request::LightsSolve(r) => lights::solve(r, host),
+        Request::LightsCount(r) => lights::count(r),
+        Request::LightsKernel(r) => lights::kernel(r, host),
+        Request::LightsWinnable(r) => lights::winnable(r, host),
+        Request::LightsTable(r) => lights::table(r, host),
+        Request::LightsChase(r) => lights::chase(r, host),
+        Request::LightsChaseTable(r) => lights::chase_table(r),
     }
 }
 

@@ -3,6 +3,7 @@
 
 use std::io::Write;
 
+use damier::lights::records::ExplainedStep;
 use damier::queens::local::SearchStats;
 use damier::queens::solve::{Method, Solution};
 use serde::Serialize;
@@ -38,6 +39,20 @@ pub enum Record {
     Checks(damier::queens::placement::CheckedListing),
     /// `queens estimate`.
     Estimate(Box<damier::queens::count::estimate::EstimateRecord>),
+    /// `lights solve`.
+    LightsSolve(LightsSolved),
+    /// `lights count`.
+    LightsCount(damier::lights::sizes::SizeCount),
+    /// `lights kernel`.
+    LightsKernel(Kernel),
+    /// `lights winnable`.
+    LightsWinnable(damier::lights::records::Winnability),
+    /// `lights table`.
+    LightsTable(Vec<damier::lights::sizes::SquareRow>),
+    /// `lights chase`.
+    LightsChase(damier::lights::chase::ExplainedChase),
+    /// `lights chase-table`.
+    LightsChaseTable(damier::lights::chase::ChaseTable),
 }
 
 impl Record {
@@ -51,12 +66,19 @@ impl Record {
             Record::NoSolution(_) => false,
             Record::Check(c) => c.is_valid(),
             Record::Checks(c) => c.valid,
+            Record::LightsSolve(s) => s.solvable,
+            Record::LightsWinnable(w) => w.winnable,
+            Record::LightsChase(c) => c.first_row.is_some(),
             Record::Share(_)
             | Record::LongCount(_)
             | Record::Solved(_)
             | Record::Max(_)
             | Record::Corners(_)
-            | Record::Estimate(_) => true,
+            | Record::Estimate(_)
+            | Record::LightsCount(_)
+            | Record::LightsKernel(_)
+            | Record::LightsTable(_)
+            | Record::LightsChaseTable(_) => true,
         }
     }
 
@@ -150,4 +172,57 @@ impl serde::Serialize for Solved {
         m.serialize_entry("columns", &columns)?;
         m.end()
     }
+}
+
+/// What `lights solve` answers: the library's solve (verified), the random start it drew, the
+/// fewest presses, every solution or the elimination when asked.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LightsSolved {
+    /// Width.
+    pub width: usize,
+    /// Height.
+    pub height: usize,
+    /// Nullity of the press matrix.
+    pub nullity: usize,
+    /// The start reaches the target.
+    pub solvable: bool,
+    /// Number of solutions, in decimal (`0` or `2^nullity`).
+    pub solutions: String,
+    /// The presses shown, rows of 0/1 (none when too large to print or not asked for).
+    pub presses: Option<Vec<String>>,
+    /// Presses in the solution shown.
+    pub press_count: Option<u64>,
+    /// The file the presses were written to (the command line's `--out`; never a request's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub out: Option<std::path::PathBuf>,
+    /// The random seed of a random start.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// The random start, rows of 0/1, when small enough to print.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<Vec<String>>,
+    /// With the fewest presses asked for: whether they are proven fewest (exact search).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_min: Option<bool>,
+    /// Every solution, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub all: Option<Vec<Vec<String>>>,
+    /// The elimination step by step, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub steps: Option<Vec<ExplainedStep>>,
+    /// Seconds of solving.
+    pub seconds: f64,
+}
+
+/// What `lights kernel` answers: a basis of the neutral configurations.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Kernel {
+    /// Width.
+    pub width: usize,
+    /// Height.
+    pub height: usize,
+    /// The nullity (basis vectors).
+    pub nullity: usize,
+    /// The basis, each vector as rows of 0/1.
+    pub basis: Vec<Vec<String>>,
 }

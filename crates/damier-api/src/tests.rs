@@ -107,3 +107,36 @@ fn records_write_the_command_lines_json() {
     let (yes, _) = run_json("queens/check", json!({"columns": [1, 2]}));
     assert!(!yes);
 }
+
+/// The Lights Out bounds read what runs: every spelling of a size the commands accept (the
+/// same parser), and the sides of a board given as content (the library's reader); a value
+/// neither reads is the command's to refuse, with its message.
+#[test]
+fn lights_bounds_read_sizes_and_boards() {
+    let bound = |path: &str, body: Value| parse(path, body).unwrap().bound(false);
+    assert!(bound("lights/solve", json!({"random": "2000x2000"})).is_ok());
+    assert!(bound("lights/solve", json!({"random": "2001x5"})).is_err());
+    assert!(bound("lights/solve", json!({"all_on": "5x2001"})).is_err());
+    assert!(bound("lights/kernel", json!({"size": "3000*5"})).is_err());
+    assert!(bound("lights/kernel", json!({"size": " 5 × 3000 "})).is_err());
+    assert!(bound("lights/table", json!({"to": 2001})).is_err());
+    assert!(bound("lights/solve", json!({"random": "axb"})).is_ok());
+    let mut pbm = b"P4\n2001 1\n".to_vec();
+    pbm.extend(std::iter::repeat_n(0u8, 251));
+    let pbm = String::from_utf8(pbm).unwrap();
+    let e = bound("lights/solve", json!({ "file": pbm })).unwrap_err();
+    assert!(matches!(&e, Refusal::Bound(m) if m.contains("2001x1")), "{e:?}");
+    assert!(bound("lights/winnable", json!({"file": "101\n010\n", "target": pbm})).is_err());
+    assert!(bound("lights/chase", json!({"file": "101\n010\n"})).is_ok());
+    // Bad input is refused before the bounds, by name.
+    let e = parse("lights/solve", json!({"file": ["01"]})).unwrap_err();
+    assert!(matches!(&e, Refusal::Input(m) if m.contains("field `file`") && m.contains("content")), "{e:?}");
+    let e = parse("lights/solve", json!({"random": "3x3", "out": "/tmp/x"})).unwrap_err();
+    assert!(matches!(&e, Refusal::Input(m) if m.contains("writes a file")), "{e:?}");
+    assert!(parse("lights/solve", json!({"file": "01", "random": "3x3"})).is_err());
+    assert!(parse("lights/solve", json!({"file": "01", "min": true, "all": true})).is_err());
+    assert!(parse("lights/table", json!({"to": 1})).is_err());
+    let native = Native::default();
+    let e = run(&parse("lights/solve", json!({"file": "01\n1x"})).unwrap(), &native).unwrap_err();
+    assert!(matches!(&e, Refusal::Input(m) if m.starts_with("file: line 2")), "{e:?}");
+}

@@ -8,10 +8,9 @@
 //! `damier <group> <command> --json` (the same keys), or `{"error": "one line"}`.
 //!
 //! Every answer comes from the library's functions, the ones the CLI and the server call: the
-//! queens commands through the request layer ([`damier_api`]: the very requests, bounds, runs
-//! and records of the server's job process, on one thread), and, mapped here, lights solve,
-//! fewest presses, kernel and chase, the live automaton and the walk's plan of
-//! `damier_web::live`. This crate computes nothing itself. The bounds are the server's
+//! queens and Lights Out commands through the request layer ([`damier_api`]: the very
+//! requests, bounds, runs and records of the server's job process, on one thread), and the
+//! live automaton, factoring and the walk's plan of `damier_web::live`. This crate computes nothing itself. The bounds are the server's
 //! (`damier serve` without `--allow-heavy`): a page offers the same sizes either way.
 //!
 //! ```
@@ -27,7 +26,6 @@
 mod answer;
 mod host;
 mod layer;
-mod lights;
 mod live;
 
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
@@ -44,8 +42,12 @@ pub use live::Session;
 /// that need it say so (they need `damier serve`).
 pub const PATHS: &[&str] = &[
     "lights/solve",
+    "lights/count",
     "lights/kernel",
+    "lights/winnable",
+    "lights/table",
     "lights/chase",
+    "lights/chase-table",
     "queens/check",
     "queens/list",
     "queens/count",
@@ -75,9 +77,6 @@ pub fn call(session: &mut Session, path: &str, body: &Value) -> Answer {
 /// [`call`] with the host's clock, randomness and progress (the browser's, in the worker).
 pub fn call_with(session: &mut Session, path: &str, body: &Value, host: &dyn Host) -> Answer {
     let reply = match path {
-        "lights/solve" => lights::solve(body, host),
-        "lights/kernel" => lights::kernel(body),
-        "lights/chase" => lights::chase(body),
         _ if damier_api::PATHS.contains(&path) => layer::answer(path, body, host),
         "live/automaton/models" => Ok(Answer::ok(damier_web::live::models(false), true)),
         "live/automaton" => live::new_run(session, body, host),

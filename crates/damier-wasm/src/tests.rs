@@ -223,7 +223,8 @@ fn without_seconds(v: &Value) -> Value {
 }
 
 /// The browser's answers equal the command line's `--json` (and its exit code), recorded in
-/// `tests/data/cli_answers.json`; the CLI's web tests check that the executable still prints
+/// `tests/data/cli_answers.json` (each case: the request, the command's arguments with `@file`
+/// for a board file holding the body's `file`, the exit code and the JSON); the CLI's web tests check that the executable still prints
 /// exactly what that file holds (crates/damier-cli/tests/web/api.rs), so both ends are pinned
 /// to the same answers.
 #[test]
@@ -235,7 +236,7 @@ fn the_browsers_answers_are_the_command_lines() {
         let path = case["path"].as_str().unwrap();
         let a = ask(&mut s, path, case["body"].clone());
         assert_eq!((a.status, u64::from(a.exit)), (200, case["exit"].as_u64().unwrap()), "{path}: {a:?}");
-        assert_eq!(without_seconds(&a.body), without_seconds(&case["json"]), "{}", case["command"]);
+        assert_eq!(without_seconds(&a.body), without_seconds(&case["json"]), "{path} {}", case["body"]);
     }
 }
 

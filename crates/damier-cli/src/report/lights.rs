@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use damier::board::{Board, Size};
 use damier::lights;
 use damier::lights::chase::{ChaseTable, ExplainedChase};
-use damier::lights::records::{ExplainedStep, Winnability};
+use damier::lights::records::Winnability;
 use damier::lights::sizes::{SizeCount, SquareRow};
 
 use crate::util::output::{Report, outln};
@@ -106,50 +106,27 @@ impl Report for Kernel {
     }
 }
 
-/// What `lights solve` prints: the library's solve (verified) with what the CLI adds: the
-/// random start it drew, the files it wrote, the explanation when asked.
+/// What `lights solve` prints: the request layer's record (the JSON), with what only the text
+/// says: whether the random start was drawn winnable, and the file it was saved to.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Solve {
-    /// Width.
-    pub width: usize,
-    /// Height.
-    pub height: usize,
-    /// Nullity of the press matrix.
-    pub nullity: usize,
-    /// The start reaches the target.
-    pub solvable: bool,
-    /// Number of solutions, in decimal (`0` or `2^nullity`).
-    pub solutions: String,
-    /// The presses shown, rows of 0/1 (none when too large to print or not asked for).
-    pub presses: Option<Vec<String>>,
-    /// Presses in the solution shown.
-    pub press_count: Option<u64>,
-    /// The file the presses were written to.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub out: Option<PathBuf>,
-    /// The random seed of a random start.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub seed: Option<u64>,
-    /// The random start, rows of 0/1, when small enough to print.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub start: Option<Vec<String>>,
-    /// With the fewest presses asked for: whether they are proven fewest (exact search).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub exact_min: Option<bool>,
-    /// Every solution, when asked for.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub all: Option<Vec<Vec<String>>>,
-    /// The elimination step by step, when asked for.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub steps: Option<Vec<ExplainedStep>>,
-    /// Seconds of solving.
-    pub seconds: f64,
+    /// The answer, as the lab answers it too.
+    #[serde(flatten)]
+    pub record: damier_api::LightsSolved,
     /// The random start was drawn winnable (`--winnable`; in the text).
     #[serde(skip)]
     pub winnable: bool,
     /// The file the random start was saved to (`--save-start`; in the text).
     #[serde(skip)]
     pub start_file: Option<PathBuf>,
+}
+
+impl std::ops::Deref for Solve {
+    type Target = damier_api::LightsSolved;
+
+    fn deref(&self) -> &damier_api::LightsSolved {
+        &self.record
+    }
 }
 
 impl Solve {

@@ -770,7 +770,30 @@ fn the_request_layers_answers_are_the_command_lines_bytes() {
             &["queens", "check", "witness (column per row, 0 = empty row): 1 3 0"],
         ),
     ];
-    for &(command, body, args) in cases {
+    let board = "10101\n01010\n11011\n00100\n10001\n";
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("board.txt");
+    std::fs::write(&file, board).unwrap();
+    let file = file.to_str().unwrap();
+    let with_board = |extra: &str| format!(r#"{{"file": {}{extra}}}"#, serde_json::to_string(board).unwrap());
+    let lights: Vec<(&str, String, Vec<&str>)> = vec![
+        ("lights solve", with_board(r#", "min": true"#), vec!["lights", "solve", file, "--min"]),
+        ("lights solve", with_board(r#", "explain": true"#), vec!["lights", "solve", file, "--explain"]),
+        (
+            "lights solve",
+            r#"{"random": "6x4", "seed": 5, "all": true}"#.into(),
+            vec!["lights", "solve", "--random", "6x4", "--seed", "5", "--all"],
+        ),
+        ("lights solve", r#"{"all_on": "3x2"}"#.into(), vec!["lights", "solve", "--all-on", "3x2"]),
+        ("lights count", r#"{"size": "5x5"}"#.into(), vec!["lights", "count", "5x5"]),
+        ("lights kernel", r#"{"size": "5x5"}"#.into(), vec!["lights", "kernel", "5x5"]),
+        ("lights winnable", with_board(""), vec!["lights", "winnable", file]),
+        ("lights table", r#"{"to": 7}"#.into(), vec!["lights", "table", "--to", "7"]),
+        ("lights chase", with_board(""), vec!["lights", "chase", file]),
+        ("lights chase-table", r#"{"size": "4x3"}"#.into(), vec!["lights", "chase-table", "4x3"]),
+    ];
+    let cases = cases.iter().map(|&(c, b, a)| (c, b.to_string(), a.to_vec())).chain(lights);
+    for (command, body, args) in cases {
         let mut child = Command::new(EXE)
             .arg("__api")
             .args(command.split(' '))
@@ -782,7 +805,7 @@ fn the_request_layers_answers_are_the_command_lines_bytes() {
             .unwrap();
         child.stdin.take().unwrap().write_all(body.as_bytes()).unwrap();
         let web = child.wait_with_output().unwrap();
-        let cli = Command::new(EXE).args(args).arg("--json").output().unwrap();
+        let cli = Command::new(EXE).args(&args).arg("--json").output().unwrap();
         let shown = |o: &std::process::Output| String::from_utf8_lossy(&o.stdout).into_owned();
         assert_eq!(
             web.status.code(),
@@ -803,9 +826,10 @@ fn the_static_labs_expected_answers_are_the_command_lines() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../damier-wasm/tests/data/cli_answers.json");
     let cases: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     for case in &cases {
-        let command = case["command"].as_str().unwrap();
-        let args: Vec<&str> = command.split(' ').skip(1).filter(|a| *a != "--json").collect();
-        let (code, cli) = cli_json(&args, &[]);
+        let args: Vec<&str> = case["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+        let file = case["body"]["file"].as_str().unwrap_or_default();
+        let command = args.join(" ");
+        let (code, cli) = cli_json(&args, &[("file", file)]);
         assert_eq!(code as u64, case["exit"].as_u64().unwrap(), "{command}");
         assert_eq!(without_seconds(cli), without_seconds(case["json"].clone()), "{command}");
     }

@@ -49,9 +49,9 @@ pub const MAX_BLOCKS: usize = 128;
 /// 11 bytes a cell).
 pub const MAX_LIVE_CELLS: u64 = 1 << 24;
 
-/// Largest board side of the live views (Lights Out, the walk), without `--allow-heavy`;
-/// the Lights Out and walk commands over HTTP have the same bound.
-pub const BOARD_MAX_SIDE: u64 = 2000;
+/// Largest board side of the live views (Lights Out, the walk), without `--allow-heavy`: the
+/// request layer's bound of the Lights Out commands, which the walk commands share.
+pub use damier_api::BOARD_MAX_SIDE;
 
 /// Why a live view refuses a request.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -186,7 +186,7 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
              (--out FILE.pbm writes them)"
         );
     }
-    let report = Solve {
+    let record = damier_api::LightsSolved {
         width: w,
         height: h,
         nullity,
@@ -204,6 +204,9 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         all,
         steps,
         seconds,
+    };
+    let report = Solve {
+        record,
         winnable: a.winnable,
         start_file: a.save_start.as_deref().map(std::path::Path::to_path_buf),
     };

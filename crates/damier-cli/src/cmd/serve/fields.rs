@@ -267,17 +267,25 @@ mod tests {
     fn tree() -> Command {
         Command::new("damier")
             .subcommand(
-                Command::new("walk").subcommand(
-                    Command::new("solve")
-                        .arg(Arg::new("rows").required(true))
-                        .arg(Arg::new("cols").required(true))
-                        .arg(Arg::new("json").long("json").action(ArgAction::SetTrue)),
-                ),
-            )
-            .subcommand(
-                Command::new("lights")
+                Command::new("walk")
                     .subcommand(
                         Command::new("count")
+                            .arg(Arg::new("rows").required(true))
+                            .arg(Arg::new("cols").required(true))
+                            .arg(Arg::new("json").long("json").action(ArgAction::SetTrue)),
+                    )
+                    .subcommand(
+                        Command::new("table")
+                            .arg(Arg::new("n").required(true))
+                            .arg(Arg::new("out").long("out").value_parser(value_parser!(OutputPath)))
+                            .arg(Arg::new("from").long("from").value_parser(value_parser!(InputFile)))
+                            .arg(Arg::new("json").long("json").action(ArgAction::SetTrue)),
+                    ),
+            )
+            .subcommand(
+                Command::new("automaton")
+                    .subcommand(
+                        Command::new("trap")
                             .arg(Arg::new("n").required(true))
                             .arg(Arg::new("threads").long("threads"))
                             .arg(Arg::new("journal").long("journal").value_parser(value_parser!(OutputPath)))
@@ -285,15 +293,8 @@ mod tests {
                             .arg(Arg::new("json").long("json").action(ArgAction::SetTrue)),
                     )
                     .subcommand(
-                        Command::new("chase")
+                        Command::new("run")
                             .arg(Arg::new("columns").num_args(0..).allow_negative_numbers(true))
-                            .arg(Arg::new("json").long("json").action(ArgAction::SetTrue)),
-                    )
-                    .subcommand(
-                        Command::new("solve")
-                            .arg(Arg::new("n").required(true))
-                            .arg(Arg::new("out").long("out").value_parser(value_parser!(OutputPath)))
-                            .arg(Arg::new("from").long("from").value_parser(value_parser!(InputFile)))
                             .arg(Arg::new("json").long("json").action(ArgAction::SetTrue)),
                     )
                     .subcommand(
@@ -310,72 +311,70 @@ mod tests {
 
     #[test]
     fn maps_positionals_options_and_flags() {
-        let a = args("lights", "count", serde_json::json!({"n": 10, "threads": 2})).unwrap();
-        assert_eq!(a, ["damier", "lights", "count", "--threads=2", "--json", "--", "10"]);
-        let a = args("lights", "chase", serde_json::json!({"columns": [2, -1, "3"]})).unwrap();
-        assert_eq!(a, ["damier", "lights", "chase", "--json", "--", "2", "-1", "3"]);
+        let a = args("automaton", "trap", serde_json::json!({"n": 10, "threads": 2})).unwrap();
+        assert_eq!(a, ["damier", "automaton", "trap", "--threads=2", "--json", "--", "10"]);
+        let a = args("automaton", "run", serde_json::json!({"columns": [2, -1, "3"]})).unwrap();
+        assert_eq!(a, ["damier", "automaton", "run", "--json", "--", "2", "-1", "3"]);
         // Positionals keep the command's order whatever the keys' order.
-        let a = args("walk", "solve", serde_json::json!({"cols": 5, "rows": 4})).unwrap();
-        assert_eq!(a, ["damier", "walk", "solve", "--json", "--", "4", "5"]);
+        let a = args("walk", "count", serde_json::json!({"cols": 5, "rows": 4})).unwrap();
+        assert_eq!(a, ["damier", "walk", "count", "--json", "--", "4", "5"]);
     }
 
     #[test]
     fn refuses_unknown_fields_commands_and_writers() {
-        let e = args("lights", "count", serde_json::json!({"m": 1})).unwrap_err();
+        let e = args("automaton", "trap", serde_json::json!({"m": 1})).unwrap_err();
         assert!(matches!(e, FieldError::UnknownField { ref field, .. } if field == "m"), "{e}");
         assert!(e.to_string().contains("fields: n, threads"), "{e}");
         assert!(matches!(
-            args("lights", "bench", serde_json::json!({})),
+            args("automaton", "bench", serde_json::json!({})),
             Err(FieldError::UnknownCommand(..))
         ));
-        assert!(matches!(args("lights", "nope", serde_json::json!({})), Err(FieldError::UnknownCommand(..))));
-        for (command, field) in [("solve", "out"), ("count", "journal")] {
-            let e = args("lights", command, serde_json::json!({"n": 8, field: "/etc/x"})).unwrap_err();
+        assert!(matches!(
+            args("automaton", "nope", serde_json::json!({})),
+            Err(FieldError::UnknownCommand(..))
+        ));
+        for (group, command, field) in [("walk", "table", "out"), ("automaton", "trap", "journal")] {
+            let e = args(group, command, serde_json::json!({"n": 8, field: "/etc/x"})).unwrap_err();
             assert!(matches!(e, FieldError::Refused { field: ref f, .. } if f == field), "{e}");
             assert!(e.to_string().contains("writes a file"), "{e}");
         }
         // Hidden arguments are no fields, and are not listed.
-        let e = args("lights", "count", serde_json::json!({"secret": 1})).unwrap_err();
+        let e = args("automaton", "trap", serde_json::json!({"secret": 1})).unwrap_err();
         let FieldError::UnknownField { ref known, .. } = e else { panic!("{e}") };
         assert_eq!(known, "n, threads", "hidden and refused fields are not offered");
-        assert_eq!(args("lights", "count", serde_json::json!([1])), Err(FieldError::NotAnObject));
+        assert_eq!(args("automaton", "trap", serde_json::json!([1])), Err(FieldError::NotAnObject));
     }
 
     #[test]
     fn each_argument_takes_one_shape() {
         let bad = |v: Value| {
-            let e = args("lights", "count", v.clone()).unwrap_err();
+            let e = args("automaton", "trap", v.clone()).unwrap_err();
             assert!(matches!(e, FieldError::BadValue { .. }), "{v}: {e}");
         };
         bad(serde_json::json!({"n": {"a": 1}}));
         bad(serde_json::json!({"n": [8, 9]}));
         bad(serde_json::json!({"n": true}));
         bad(serde_json::json!({"n": 8, "threads": [2]}));
-        let e = args("lights", "chase", serde_json::json!({"columns": [1, [2]]})).unwrap_err();
+        let e = args("automaton", "run", serde_json::json!({"columns": [1, [2]]})).unwrap_err();
         assert!(matches!(e, FieldError::BadValue { .. }), "{e}");
-        let e = args("lights", "solve", serde_json::json!({"n": 8, "from": ["a"]})).unwrap_err();
+        let e = args("walk", "table", serde_json::json!({"n": 8, "from": ["a"]})).unwrap_err();
         assert!(matches!(e, FieldError::BadValue { .. }), "{e}");
         // A list of one value may be one value; null is "not given".
-        let a = args("lights", "chase", serde_json::json!({"columns": 3})).unwrap();
-        assert_eq!(a, ["damier", "lights", "chase", "--json", "--", "3"]);
-        let a = args("lights", "count", serde_json::json!({"n": 8, "threads": null})).unwrap();
-        assert_eq!(a, ["damier", "lights", "count", "--json", "--", "8"]);
+        let a = args("automaton", "run", serde_json::json!({"columns": 3})).unwrap();
+        assert_eq!(a, ["damier", "automaton", "run", "--json", "--", "3"]);
+        let a = args("automaton", "trap", serde_json::json!({"n": 8, "threads": null})).unwrap();
+        assert_eq!(a, ["damier", "automaton", "trap", "--json", "--", "8"]);
         // Values that look like options stay values.
-        let a = args("lights", "count", serde_json::json!({"n": "-5", "threads": "--help"})).unwrap();
-        assert_eq!(a, ["damier", "lights", "count", "--threads=--help", "--json", "--", "-5"]);
+        let a = args("automaton", "trap", serde_json::json!({"n": "-5", "threads": "--help"})).unwrap();
+        assert_eq!(a, ["damier", "automaton", "trap", "--threads=--help", "--json", "--", "-5"]);
     }
 
     #[test]
     fn input_files_take_their_content() {
         let dir = tempfile::tempdir().unwrap();
-        let a = to_arguments(
-            &tree(),
-            "lights",
-            "solve",
-            &serde_json::json!({"n": 8, "from": "1 2\n"}),
-            dir.path(),
-        )
-        .unwrap();
+        let a =
+            to_arguments(&tree(), "walk", "table", &serde_json::json!({"n": 8, "from": "1 2\n"}), dir.path())
+                .unwrap();
         let path = dir.path().join("from");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "1 2\n");
         assert!(a.contains(&OsString::from(format!("--from={}", path.display()))), "{a:?}");

@@ -44,13 +44,6 @@ type Bound = fn(&Parsed<'_>) -> Result<(), String>;
 pub const SERVED: &[(&str, &str, Bound)] = &[
     ("automaton", "run", automaton_run),
     ("automaton", "trap", automaton_trap),
-    ("lights", "solve", |m| lights_boards(m, &["all_on", "random"], &["file", "target"])),
-    ("lights", "count", lights_size),
-    ("lights", "kernel", lights_size),
-    ("lights", "winnable", |m| lights_boards(m, &[], &["file", "target"])),
-    ("lights", "table", |m| at_most(m, "to", BOARD_MAX_SIDE)),
-    ("lights", "chase", |m| lights_boards(m, &[], &["file"])),
-    ("lights", "chase-table", lights_size),
     ("walk", "solve", walk_sides),
     ("walk", "count", walk_sides),
     // Bounded by its own range (to <= 300).
@@ -182,10 +175,6 @@ fn automaton_trap(m: &Parsed<'_>) -> Result<(), String> {
     Ok(())
 }
 
-fn lights_size(m: &Parsed<'_>) -> Result<(), String> {
-    lights_boards(m, &["size"], &[])
-}
-
 fn walk_sides(m: &Parsed<'_>) -> Result<(), String> {
     at_most(m, "rows", BOARD_MAX_SIDE)?;
     at_most(m, "cols", BOARD_MAX_SIDE)
@@ -207,36 +196,6 @@ fn at_most(m: &Parsed<'_>, id: &str, max: u64) -> Result<(), String> {
     }
 }
 
-/// Refuses the boards of a Lights Out command above [`BOARD_MAX_SIDE`]: the `WxH` sizes in
-/// `sizes` (read by the commands' own parser) and the board files in `files` (read by the
-/// library's reader). A value either refuses is the command's to refuse, with its message.
-fn lights_boards(m: &Parsed<'_>, sizes: &[&str], files: &[&str]) -> Result<(), String> {
-    for &id in sizes {
-        if let Some(Ok(size)) = text(m, id)?.map(str::parse::<damier::board::Size>) {
-            board_side(id, size.width(), size.height())?;
-        }
-    }
-    for &id in files {
-        if let Some(path) = input(m, id)? {
-            let file = std::fs::File::open(path).map_err(|e| format!("{id}: {e}"))?;
-            if let Ok(board) = damier::board::read_board(std::io::BufReader::new(file)) {
-                board_side(id, board.width(), board.height())?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Refuses a board wider or taller than [`BOARD_MAX_SIDE`].
-fn board_side(id: &str, width: usize, height: usize) -> Result<(), String> {
-    if width as u64 > BOARD_MAX_SIDE || height as u64 > BOARD_MAX_SIDE {
-        return Err(format!(
-            "{id}: a {width}x{height} board has sides above {BOARD_MAX_SIDE}, this server's bound {HEAVY}"
-        ));
-    }
-    Ok(())
-}
-
 /// Whether the command has an argument `id`.
 fn has(m: &Parsed<'_>, id: &str) -> bool {
     m.arg(id).is_some()
@@ -254,11 +213,6 @@ fn number(m: &Parsed<'_>, id: &str) -> Result<Option<u64>, String> {
     }
     try_types!(u8, u16, u32, u64, usize, i32, i64);
     Err(unreadable(id))
-}
-
-/// The value of the text argument `id`.
-fn text<'a>(m: &Parsed<'a>, id: &str) -> Result<Option<&'a str>, String> {
-    Ok(m.one::<String>(id)?.map(String::as_str))
 }
 
 /// The text the argument `id` was given as (its last value), whatever type it parses to.
@@ -316,44 +270,11 @@ mod tests {
         let e = bound("walk", "solve", gpu(), &["8", "8", "--device", "gpu"]).unwrap_err();
         assert!(e.contains("GPU") && e.contains("--allow-heavy"), "{e}");
         assert!(bound("walk", "solve", gpu(), &["8", "8", "--gpu-rows", "3"]).is_err());
-        let solve = || {
-            Command::new("solve")
-                .arg(Arg::new("random").long("random"))
-                .arg(Arg::new("all_on").long("all-on"))
-                .arg(Arg::new("file").value_parser(value_parser!(InputFile)))
-                .arg(Arg::new("target").long("target").value_parser(value_parser!(InputFile)))
-        };
-        assert!(bound("lights", "solve", solve(), &["--random", "2000x2000"]).is_ok());
-        assert!(bound("lights", "solve", solve(), &["--random", "2001x5"]).is_err());
-        assert!(bound("lights", "solve", solve(), &["--all-on", "5x2001"]).is_err());
-        // Every spelling the commands accept is bounded (the same parser).
-        let kernel = || Command::new("kernel").arg(Arg::new("size"));
-        assert!(bound("lights", "kernel", kernel(), &["3000*5"]).is_err());
-        assert!(bound("lights", "kernel", kernel(), &[" 5 × 3000 "]).is_err());
-        // Malformed values are the command's to refuse, with its own message.
-        assert!(bound("lights", "solve", solve(), &["--random", "axb"]).is_ok());
     }
 
     #[test]
     fn input_files_are_bounded_by_what_they_hold() {
         let dir = tempfile::tempdir().unwrap();
-        let big = dir.path().join("big");
-        std::fs::write(&big, "P4\n2001 1\n").unwrap();
-        let mut bytes = std::fs::read(&big).unwrap();
-        bytes.extend(std::iter::repeat_n(0u8, 251));
-        std::fs::write(&big, bytes).unwrap();
-        let c = || {
-            Command::new("solve")
-                .arg(Arg::new("file").value_parser(value_parser!(InputFile)))
-                .arg(Arg::new("target").long("target").value_parser(value_parser!(InputFile)))
-                .arg(Arg::new("random").long("random"))
-                .arg(Arg::new("all_on").long("all-on"))
-        };
-        let e = bound("lights", "solve", c(), &[big.to_str().unwrap()]).unwrap_err();
-        assert!(e.contains("2001x1"), "{e}");
-        let small = dir.path().join("small");
-        std::fs::write(&small, "101\n010\n").unwrap();
-        assert!(bound("lights", "solve", c(), &[small.to_str().unwrap()]).is_ok());
         let pos = dir.path().join("pos");
         std::fs::write(&pos, ".".repeat(65).repeat_line(65)).unwrap();
         let run = || {

@@ -83,12 +83,10 @@ fn every_served_argument_is_declared_for_what_it_does() {
         }
     }
     // The known writers and readers are among them (the walk found the real definitions).
-    for w in ["lights solve out", "walk solve out", "automaton run checkpoint", "walk solve pattern"] {
+    for w in ["walk solve out", "automaton run checkpoint", "walk solve pattern"] {
         assert!(writers.iter().any(|x| x == w), "{w} in {writers:?}");
     }
-    for r in ["lights solve file", "lights solve target", "automaton run from"] {
-        assert!(inputs.iter().any(|x| x == r), "{r} in {inputs:?}");
-    }
+    assert!(inputs.iter().any(|x| x == "automaton run from"), "automaton run from in {inputs:?}");
 }
 
 #[test]
@@ -214,21 +212,10 @@ fn within_bounds(group: &str, command: &str, m: &clap::ArgMatches) -> Result<(),
             .or_else(|| m.try_get_one::<usize>(id).ok().flatten().map(|&v| v as u64))
     };
     let over = |id: &str, max: u64| get(id).is_some_and(|v| v > max);
-    let side = |id: &str| {
-        m.try_get_one::<String>(id)
-            .ok()
-            .flatten()
-            .and_then(|s| s.parse::<damier::board::Size>().ok())
-            .is_some_and(|s| {
-                s.width() as u64 > limits::BOARD_MAX_SIDE || s.height() as u64 > limits::BOARD_MAX_SIDE
-            })
-    };
     let bad = match (group, command) {
         _ if over("threads", limits::MAX_THREADS) => Some("threads"),
         ("automaton", "run") if over("n", limits::AUTOMATON_MAX_N) => Some("n"),
         ("automaton", "run") if over("max_steps", limits::AUTOMATON_MAX_STEPS) => Some("max_steps"),
-        ("lights", _) if ["size", "all_on", "random"].iter().any(|id| side(id)) => Some("size"),
-        ("lights", "table") if over("to", limits::BOARD_MAX_SIDE) => Some("to"),
         ("walk", _) if over("rows", limits::BOARD_MAX_SIDE) || over("cols", limits::BOARD_MAX_SIDE) => {
             Some("rows/cols")
         }

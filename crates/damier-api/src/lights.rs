@@ -1,0 +1,418 @@
+//! Lights Out: the requests of `lights solve`, `count`, `kernel`, `winnable`, `table`,
+//! `chase` and `chase-table`, their bounds, and their runs on the library. A board is given
+//! as its content (text or PBM), as the lab's pages send it.
+
+use damier::board::{Board, Size, read_board};
+use damier::lights::records::{ExplainedStep, Winnability};
+use damier::lights::{self, Method, dense};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::SeedableRng;
+use serde::Deserialize;
+
+use crate::de;
+use crate::fields::{Fields, Refused, WRITES};
+use crate::host::Host;
+use crate::records::{Kernel, LightsSolved, Record};
+use crate::refusal::Refusal;
+
+/// Largest board side of a request (and of the live views, without `--allow-heavy`): a
+/// 2000 x 2000 board solves in seconds.
+pub const BOARD_MAX_SIDE: u64 = 2000;
+/// Press patterns are listed up to this many cells; beyond, only the summary. The limit of a
+/// listing of every solution too ([`lights::ALL_MAX_CELLS`]).
+pub const PRINT_MAX_CELLS: usize = lights::ALL_MAX_CELLS as usize;
+/// Largest side of `lights table` (the command line's range).
+const TABLE_MAX_SIDE: u64 = 100_000;
+
+/// Refuses a board wider or taller than [`BOARD_MAX_SIDE`]; `what` names it.
+fn board_side(what: &str, width: usize, height: usize) -> Result<(), Refusal> {
+    if width as u64 > BOARD_MAX_SIDE || height as u64 > BOARD_MAX_SIDE {
+        return Err(Refusal::Bound(format!(
+            "{what}: a {width}x{height} board has sides above {BOARD_MAX_SIDE}, this server's bound"
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a `WxH` size of the field `what` above the bound; a size that does not parse is the
+/// command's to refuse, with its message.
+fn size_bound(what: &str, text: Option<&str>) -> Result<(), Refusal> {
+    match text.map(str::parse::<Size>) {
+        Some(Ok(size)) => board_side(what, size.width(), size.height()),
+        _ => Ok(()),
+    }
+}
+
+/// Refuses the board content of the field `what` above the bound (read by the library's
+/// reader); content that does not read is the command's to refuse.
+fn content_bound(what: &str, text: Option<&str>) -> Result<(), Refusal> {
+    match text.map(|t| read_board(t.as_bytes())) {
+        Some(Ok(b)) => board_side(what, b.width(), b.height()),
+        _ => Ok(()),
+    }
+}
+
+/// The board whose content is the field `what`, its errors named by the field.
+fn board(what: &str, text: &str) -> Result<Board, Refusal> {
+    read_board(text.as_bytes()).map_err(|e| Refusal::Input(format!("{what}: {e}")))
+}
+
+/// A `WxH` size.
+fn size(text: &str) -> Result<Size, Refusal> {
+    text.parse().map_err(Refusal::input)
+}
+
+/// A board as rows of 0/1.
+fn rows(b: &Board) -> Vec<String> {
+    b.to_rows('1', '0')
+}
+
+/// The fields of `lights solve`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Solve {
+    /// The board's content: rows of 0/1, ./# or _/#, or a PBM bitmap.
+    #[serde(default, deserialize_with = "de::opt_content")]
+    pub file: Option<String>,
+    /// Start from the all-on `WxH` board.
+    #[serde(default, deserialize_with = "de::opt_text")]
+    pub all_on: Option<String>,
+    /// Start from a random `WxH` board.
+    #[serde(default, deserialize_with = "de::opt_text")]
+    pub random: Option<String>,
+    /// With `random`: a random winnable board.
+    #[serde(default, deserialize_with = "de::flag")]
+    pub winnable: bool,
+    /// Seed of the random board.
+    #[serde(default, deserialize_with = "de::opt_int")]
+    pub seed: Option<u64>,
+    /// The target board's content (all off when `None`).
+    #[serde(default, deserialize_with = "de::opt_content")]
+    pub target: Option<String>,
+    /// Every solution.
+    #[serde(default, deserialize_with = "de::flag")]
+    pub all: bool,
+    /// The fewest presses.
+    #[serde(default, deserialize_with = "de::flag")]
+    pub min: bool,
+    /// The elimination step by step.
+    #[serde(default, deserialize_with = "de::flag")]
+    pub explain: bool,
+    /// The engine: `dense`, `chase` or `poly` (the default).
+    #[serde(default, deserialize_with = "de::opt_text")]
+    pub method: Option<String>,
+    /// Only the counts, no press pattern.
+    #[serde(default, deserialize_with = "de::flag")]
+    pub summary: bool,
+}
+
+impl Fields for Solve {
+    const FIELDS: &'static [&'static str] = &[
+        "file", "all_on", "random", "winnable", "seed", "target", "all", "min", "explain", "method",
+        "summary",
+    ];
+    const REFUSED: Refused = &[("save_start", WRITES), ("out", WRITES)];
+
+    fn check(&self) -> Result<(), Refusal> {
+        self.method().map(|_| ())?;
+        let starts = [self.file.is_some(), self.all_on.is_some(), self.random.is_some()];
+        match starts.iter().filter(|&&s| s).count() {
+            0 => return Err(Refusal::Input("give the board: file, all_on or random".into())),
+            1 => {}
+            _ => return Err(Refusal::Input("give one board only: file, all_on or random".into())),
+        }
+        if self.random.is_none() && (self.winnable || self.seed.is_some()) {
+            return Err(Refusal::Input("winnable and seed apply to random only".into()));
+        }
+        if self.min && self.all {
+            return Err(Refusal::Input("min and all cannot be used together".into()));
+        }
+        if self.summary && self.all {
+            return Err(Refusal::Input("summary and all cannot be used together".into()));
+        }
+        Ok(())
+    }
+}
+
+impl Solve {
+    /// The engine asked for.
+    fn method(&self) -> Result<Method, Refusal> {
+        match self.method.as_deref() {
+            None | Some("poly") => Ok(Method::Poly),
+            Some("dense") => Ok(Method::Dense),
+            Some("chase") => Ok(Method::Chase),
+            Some(m) => {
+                Err(Refusal::Input(format!("field `method`: invalid value '{m}': dense, chase or poly")))
+            }
+        }
+    }
+
+    pub(crate) fn bound(&self) -> Result<(), Refusal> {
+        size_bound("all_on", self.all_on.as_deref())?;
+        size_bound("random", self.random.as_deref())?;
+        content_bound("file", self.file.as_deref())?;
+        content_bound("target", self.target.as_deref())
+    }
+}
+
+/// `lights solve`: the presses that take the start to the target (all off), or none.
+pub(crate) fn solve(r: &Solve, host: &dyn Host) -> Result<Record, Refusal> {
+    r.check()?;
+    let method = r.method()?;
+    let control = host.control();
+    // What `all` lists and what `min` holds (the kernel) are known from the board's size:
+    // refused before the board is made or solved.
+    let check_listing = |size: Size| -> Result<(), Refusal> {
+        if r.all {
+            lights::check_listing_of_size(size).map_err(Refusal::input)?;
+        }
+        if r.min {
+            lights::check_kernel(size, lights::nullity(size)).map_err(Refusal::input)?;
+        }
+        Ok(())
+    };
+    // What the solve holds at once ([`lights::solve_bytes`]) is known from the size: refused
+    // (a transpose too large) before the start is made, and said if the allocator refuses.
+    let memory =
+        |size: Size| lights::check_solve_memory(size, r.target.is_some(), method).map_err(Refusal::input);
+    let out_of_memory = |size: Size, need: u64| {
+        move |e: damier::util::OutOfMemory| {
+            Refusal::input(lights::LightsError::OutOfMemory { what: lights::SOLVING, size, need, source: e })
+        }
+    };
+    let mut seed_used = None;
+    let start = if let Some(text) = &r.all_on {
+        let size = size(text)?;
+        check_listing(size)?;
+        let need = memory(size)?;
+        Board::try_ones(size).map_err(out_of_memory(size, need))?
+    } else if let Some(text) = &r.random {
+        let size = size(text)?;
+        check_listing(size)?;
+        let need = memory(size)?;
+        let seed = r.seed.unwrap_or_else(|| host.seed());
+        seed_used = Some(seed);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        if r.winnable {
+            lights::game::LightsState::random_winnable(size, &mut rng)
+        } else {
+            Board::try_random(size, &mut rng).map_err(out_of_memory(size, need))?
+        }
+    } else {
+        let start = board("file", r.file.as_deref().unwrap_or_default())?;
+        check_listing(start.size())?;
+        memory(start.size())?;
+        start
+    };
+    let target = r.target.as_deref().map(|t| board("target", t)).transpose()?;
+    let (w, h) = (start.width(), start.height());
+    let t0 = host.seconds();
+    let sol = lights::solve(&start, target.as_ref(), method, control).map_err(Refusal::input)?;
+    let (nullity, solvable) = (sol.nullity, sol.solvable());
+    let mut steps = None;
+    if r.explain {
+        if w * h > dense::EXPLAIN_MAX_CELLS {
+            return Err(Refusal::Input(format!(
+                "--explain shows the {n} x {n} matrix at each step: boards up to {} cells only",
+                dense::EXPLAIN_MAX_CELLS,
+                n = w * h
+            )));
+        }
+        let difference = lights::difference(&start, target.as_ref()).map_err(Refusal::input)?;
+        let (_, st) = dense::explain(&difference);
+        steps = Some(st.iter().map(ExplainedStep::of).collect::<Vec<_>>());
+    }
+    // Moved, not copied: the presses are a board as large as the start.
+    let (mut exact_min, mut all, mut presses) = (None, None, sol.presses);
+    if let Some(p) = &presses {
+        if r.min {
+            let f =
+                lights::solve_fewest(&start, target.as_ref(), p, method, control).map_err(Refusal::input)?;
+            exact_min = Some(f.exact);
+            presses = Some(f.presses);
+        } else if r.all {
+            let list = lights::solve_all(&start, target.as_ref(), p, method).map_err(Refusal::input)?;
+            all = Some(list.iter().map(rows).collect::<Vec<_>>());
+        }
+    }
+    let seconds = host.seconds() - t0;
+    let printable = !r.summary && w * h <= PRINT_MAX_CELLS;
+    Ok(Record::LightsSolve(LightsSolved {
+        width: w,
+        height: h,
+        nullity,
+        solvable,
+        solutions: if solvable { lights::power_of_two_decimal(nullity as u64) } else { "0".into() },
+        press_count: presses.as_ref().map(Board::count_ones),
+        presses: presses.as_ref().filter(|_| printable).map(rows),
+        out: None,
+        seed: seed_used,
+        // Only summed up, a start is not printed: a 2000 x 2000 one is 4 MB.
+        start: seed_used.filter(|_| printable).map(|_| rows(&start)),
+        exact_min,
+        all,
+        steps,
+        seconds,
+    }))
+}
+
+/// The fields of `lights count`, `kernel` and `chase-table`: a size.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sized {
+    /// Board size, `WxH`.
+    #[serde(deserialize_with = "de::text")]
+    pub size: String,
+}
+
+impl Fields for Sized {
+    const FIELDS: &'static [&'static str] = &["size"];
+    const REFUSED: Refused = &[("out", WRITES)];
+}
+
+impl Sized {
+    pub(crate) fn bound(&self) -> Result<(), Refusal> {
+        size_bound("size", Some(&self.size))
+    }
+}
+
+/// `lights count`: the nullity, the ways from all on to all off, the winnable fraction.
+pub(crate) fn count(r: &Sized) -> Result<Record, Refusal> {
+    Ok(Record::LightsCount(lights::sizes::size_count(size(&r.size)?)))
+}
+
+/// `lights kernel`: a basis of the presses that change nothing.
+pub(crate) fn kernel(r: &Sized, host: &dyn Host) -> Result<Record, Refusal> {
+    let size = size(&r.size)?;
+    let (w, h) = (size.width(), size.height());
+    let k = lights::nullity(size);
+    // What the basis holds is refused before anything is made.
+    lights::check_kernel(size, k).map_err(Refusal::input)?;
+    if k.saturating_mul(w * h) > PRINT_MAX_CELLS {
+        return Err(Refusal::Input(format!(
+            "{w}x{h} has nullity {k}: a basis of {k} boards of {} cells is too large to print \
+             (--out DIR writes it as bitmaps) ({PRINT_MAX_CELLS} cells at most)",
+            w * h
+        )));
+    }
+    let basis = lights::sizes::neutral_basis(size, host.control()).map_err(Refusal::input)?;
+    Ok(Record::LightsKernel(Kernel {
+        width: w,
+        height: h,
+        nullity: basis.len(),
+        basis: basis.iter().map(rows).collect(),
+    }))
+}
+
+/// `lights chase-table`: which first-row presses fix which last row.
+pub(crate) fn chase_table(r: &Sized) -> Result<Record, Refusal> {
+    Ok(Record::LightsChaseTable(lights::chase::chase_table(size(&r.size)?).map_err(Refusal::input)?))
+}
+
+/// The fields of `lights winnable`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Winnable {
+    /// The board's content.
+    #[serde(deserialize_with = "de::content")]
+    pub file: String,
+    /// The target board's content (all off when `None`).
+    #[serde(default, deserialize_with = "de::opt_content")]
+    pub target: Option<String>,
+}
+
+impl Fields for Winnable {
+    const FIELDS: &'static [&'static str] = &["file", "target"];
+}
+
+impl Winnable {
+    pub(crate) fn bound(&self) -> Result<(), Refusal> {
+        content_bound("file", Some(&self.file))?;
+        content_bound("target", self.target.as_deref())
+    }
+}
+
+/// `lights winnable`: by the orthogonality criterion and by solving.
+pub(crate) fn winnable(r: &Winnable, host: &dyn Host) -> Result<Record, Refusal> {
+    let start = board("file", &r.file)?;
+    let target = r.target.as_deref().map(|t| board("target", t)).transpose()?;
+    let (w, h) = (start.width(), start.height());
+    let sol = lights::solve(&start, target.as_ref(), Method::Poly, host.control()).map_err(Refusal::input)?;
+    if sol.nullity.saturating_mul(w * h) > 4 * PRINT_MAX_CELLS {
+        return Err(Refusal::Input(format!(
+            "{w}x{h} has nullity {}: the orthogonality test needs the whole kernel, too large here",
+            sol.nullity
+        )));
+    }
+    Ok(Record::LightsWinnable(Winnability::of(&start, target.as_ref(), &sol).map_err(Refusal::input)?))
+}
+
+/// The fields of `lights table`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Table {
+    /// Largest side L (39 when `None`).
+    #[serde(default, deserialize_with = "de::opt_int")]
+    pub to: Option<u64>,
+}
+
+impl Fields for Table {
+    const FIELDS: &'static [&'static str] = &["to"];
+
+    fn check(&self) -> Result<(), Refusal> {
+        let to = self.to.unwrap_or(TABLE_TO);
+        if !(2..=TABLE_MAX_SIDE).contains(&to) {
+            return Err(Refusal::Input(format!(
+                "field `to`: {to} is out of range: 2 to {TABLE_MAX_SIDE} is supported"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The default largest side of `lights table`.
+const TABLE_TO: u64 = 39;
+
+impl Table {
+    pub(crate) fn bound(&self) -> Result<(), Refusal> {
+        crate::queens::at_most("to", self.to.unwrap_or(TABLE_TO), BOARD_MAX_SIDE)
+    }
+}
+
+/// `lights table`: the solutions from all on to all off on the L x L boards, L = 2 to `to`.
+pub(crate) fn table(r: &Table, host: &dyn Host) -> Result<Record, Refusal> {
+    r.check()?;
+    let n = r.to.unwrap_or(TABLE_TO) as usize;
+    let _watch = host.watch("lights table", (n as u64 + 2) / 2);
+    Ok(Record::LightsTable(lights::sizes::square_table(n, host.control()).map_err(Refusal::input)?))
+}
+
+/// The fields of `lights chase`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Chase {
+    /// The board's content.
+    #[serde(deserialize_with = "de::content")]
+    pub file: String,
+}
+
+impl Fields for Chase {
+    const FIELDS: &'static [&'static str] = &["file"];
+}
+
+impl Chase {
+    pub(crate) fn bound(&self) -> Result<(), Refusal> {
+        content_bound("file", Some(&self.file))
+    }
+}
+
+/// `lights chase`: light chasing step by step.
+pub(crate) fn chase(r: &Chase, host: &dyn Host) -> Result<Record, Refusal> {
+    let start = board("file", &r.file)?;
+    if start.width() * start.height() > PRINT_MAX_CELLS || start.width() > 100_000 {
+        return Err(Refusal::Input(format!(
+            "chase prints boards: up to {PRINT_MAX_CELLS} cells and 100000 columns"
+        )));
+    }
+    Ok(Record::LightsChase(lights::chase::explain(&start, host.control()).map_err(Refusal::input)?))
+}
