@@ -4,68 +4,26 @@
 //! unless `RAYON_NUM_THREADS=1`; the thread's alone, as before 2026-11-28, left theirs out).
 //!
 //! `cargo run --release -p damier --example model3_designs -- DESIGN N[,N...] SEEDS MAX_STEPS`
-//! (SEEDS: k for seeds 1 to k, or a-b), `... -- trace DESIGN N SEED EVERY TOTAL` (a run's
+//! (DESIGN: a rule name of `automaton run --rule`, or `key=value` overrides; SEEDS: k for
+//! seeds 1 to k, or a-b), `... -- trace DESIGN N SEED EVERY TOTAL` (a run's
 //! statistics every EVERY generations) and `... -- jam DESIGN N SEED GEN` (the queens on a
 //! crowded line after GEN generations). ABSORB=0 skips the check of the absorbing state.
 //! `... -- table FILE...` sums runs files up (the report's tables) and `... -- crowded
 //! GEN[,GEN...] FILE...` reads the crowded lines of traces at given generations.
 //! scripts/model3-report.sh runs every measurement of the report with these modes.
 
-use damier::automaton::row::{RowBoard, Rule, Schedule};
+use damier::automaton::row::{RowBoard, Rule, RuleName, Schedule, rule_names};
 use damier::stats::{self, quantile};
 use damier::util::process_cpu_seconds;
 
+/// A design by name (`RuleName`: the kept rule and the designs of docs/automaton.md, uphill
+/// probability 0.01), or as `key=value` overrides (`Rule::from_overrides`, e.g.
+/// `hide=1,act=0.1,south=0.003,plat=0.1`).
 fn design(name: &str) -> Option<Rule> {
-    let base = Rule {
-        cap: 2,
-        wave: true,
-        schedule: Schedule::Synchronous,
-        hide_walkers: false,
-        activity: 0.5,
-        south_activity: 0.5,
-        plateau: 0.5,
-        eps: 0.01,
-        patience: 0,
-        patience_rate: 0.0,
-        patience_keeps: false,
-        rest: 0,
-        rest_rate: 0.0,
-    };
-    Some(match name {
-        "gradient" => Rule { wave: false, ..base },
-        "binary-wave" => Rule { cap: 1, ..base },
-        "count-wave" => base,
-        "count-wave-async" => Rule { schedule: Schedule::RandomCell, activity: 1.0, ..base },
-        _ => {
-            // key=value overrides on count-wave: cap=1,wave=0,act=0.3,plat=0.2,eps=0.01,async=1
-            let mut r = base;
-            for kv in name.split(',') {
-                let (k, v) = kv.split_once('=')?;
-                match k {
-                    "cap" => r.cap = v.parse().ok()?,
-                    "wave" => r.wave = v == "1",
-                    "act" => {
-                        r.activity = v.parse().ok()?;
-                        r.south_activity = r.activity;
-                    }
-                    "south" => r.south_activity = v.parse().ok()?,
-                    "plat" => r.plateau = v.parse().ok()?,
-                    "eps" => r.eps = v.parse().ok()?,
-                    "pat" => r.patience = v.parse().ok()?,
-                    "patq" => r.patience_rate = v.parse().ok()?,
-                    "keep" => r.patience_keeps = v == "1",
-                    "rest" => r.rest = v.parse().ok()?,
-                    "restq" => r.rest_rate = v.parse().ok()?,
-                    "hide" => r.hide_walkers = v == "1",
-                    "async" => {
-                        r.schedule = if v == "1" { Schedule::RandomCell } else { Schedule::Synchronous }
-                    }
-                    _ => return None,
-                }
-            }
-            r
-        }
-    })
+    match name.parse::<RuleName>() {
+        Ok(r) => Some(r.rule(0.01)),
+        Err(_) => Rule::from_overrides(name, 0.01).ok(),
+    }
 }
 
 fn main() {
@@ -143,7 +101,7 @@ fn main() {
         std::process::exit(2);
     };
     let Some(rule) = design(name) else {
-        eprintln!("unknown design {name}");
+        eprintln!("unknown design {name}: a rule name ({}) or key=value overrides", rule_names());
         std::process::exit(2);
     };
     // SEEDS: k (seeds 1 to k) or a-b (seeds a to b)

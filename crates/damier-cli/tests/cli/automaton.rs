@@ -305,6 +305,64 @@ fn eta_is_refused_for_the_models_that_ignore_it() {
     assert_eq!(json(&[&from[..], &["--eta", "0.2", "--json"]].concat())["eta"], 0.2);
 }
 
+/// Issue 53: `--rule NAME` picks model 3's rule; a typo lists the names; the checkpoint
+/// records the rule, a resumed run keeps it, and a `--rule` that disagrees is refused.
+#[test]
+fn model3_rules_by_name_and_in_checkpoints() {
+    let run = ["automaton", "run", "--model", "row", "-n", "12", "--seed", "1", "--json"];
+    let kept = json(&run);
+    let explicit = json(&[&run[..], &["--rule", "kept"]].concat());
+    assert_eq!((&explicit["steps"], &explicit["moves"]), (&kept["steps"], &kept["moves"]));
+    let mut differ = 0;
+    for rule in ["v1", "patience", "slow", "committed", "yes-no", "gradient", "random-cells"] {
+        let out = damier().args(run).args(["--rule", rule, "--max-steps", "3000"]).output().unwrap();
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{rule}: {}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        differ += usize::from(v["steps"] != kept["steps"] || v["moves"] != kept["moves"]);
+    }
+    assert!(differ >= 5, "the rules run the same trajectory: {differ}");
+    let text = damier().args(&run[..run.len() - 1]).args(["--rule", "patience"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&text.stdout).contains("rule = patience"));
+    let err = fails_with(&[&run[..], &["--rule", "kep"]].concat(), 2);
+    assert!(err.contains("kep") && err.contains("patience") && err.contains("random-cells"), "{err}");
+    let err = fails_with(&["automaton", "run", "-n", "8", "--rule", "kept"], 2);
+    assert!(err.contains("--model row") && err.lines().count() == 1, "{err}");
+    let err = fails_with(&["automaton", "growth", "--model", "pair", "--rule", "v1"], 2);
+    assert!(err.contains("row"), "{err}");
+    // Stopped under patience, resumed with no --rule: the patience run, not the kept one.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.ckpt");
+    let path = path.to_str().unwrap();
+    let patience = json(&[&run[..], &["--rule", "patience"]].concat());
+    assert_ne!((&patience["steps"], &patience["moves"]), (&kept["steps"], &kept["moves"]));
+    let out = damier()
+        .args(&run[..run.len() - 1])
+        .args(["--rule", "patience", "--max-steps", "40", "--checkpoint", path])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = fails_with(&["automaton", "run", "--checkpoint", path, "--rule", "kept"], 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("under rule patience") && err.contains("drop --rule"), "{err}");
+    let resumed = json(&["automaton", "run", "--checkpoint", path, "--json"]);
+    for key in ["steps", "moves", "solved", "placement"] {
+        assert_eq!(resumed[key], patience[key], "{key}");
+    }
+    let again = json(&["automaton", "run", "--checkpoint", path, "--rule", "patience", "--json"]);
+    assert_eq!(again["steps"], patience["steps"]);
+    // The growth study takes the rule too: its model 3 runs are the CLI's runs under it.
+    let runs = dir.path().join("runs.csv");
+    let out = damier()
+        .args(["automaton", "growth", "--model", "row", "--row-n", "12", "--local-n", "", "--samples", "1"])
+        .args(["--rule", "patience", "--runs-out", runs.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let line = format!("row,12,1,{},{},true,", patience["steps"], patience["moves"]);
+    let csv = std::fs::read_to_string(&runs).unwrap();
+    assert!(csv.lines().any(|l| l.starts_with(&line)), "{line} not in {csv}");
+}
+
 #[test]
 fn checkpoint_resume_equals_an_uninterrupted_run() {
     checkpoint_resume("cell", "10", "100");

@@ -452,6 +452,53 @@ fn model3_on_the_gpu_runs_the_cpus_trajectory_and_checkpoints_it() {
     assert!(err.contains("--trace"), "{err}");
 }
 
+/// Issue 53: every rule the GPU runs gives the CPU's run from the CLI (small n, a few hundred
+/// generations), a checkpoint written on the GPU under a rule resumes on the CPU under it, and
+/// the rules without waves or on the random-cell schedule are refused on the GPU in one line.
+#[cfg(feature = "gpu")]
+#[test]
+fn model3_rules_run_alike_on_both_devices() {
+    if !has_adapter() {
+        return;
+    }
+    let names = ["kept", "v1", "patience", "slow", "rare-south", "strict", "patience-reset", "patience-rest"];
+    for rule in
+        names.iter().chain(&["memoryless", "memoryless-slow", "committed", "committed-slow", "yes-no"])
+    {
+        let run = ["automaton", "run", "--model", "row", "-n", "11", "--seed", "4", "--max-steps", "400"];
+        let cpu = damier().args(run).args(["--rule", rule, "--json"]).output().unwrap();
+        let gpu = damier().args(run).args(["--rule", rule, "--json", "--device", "gpu"]).output().unwrap();
+        assert_eq!(cpu.status.code(), gpu.status.code(), "{rule}: {}", String::from_utf8_lossy(&gpu.stderr));
+        let (cpu, gpu): (serde_json::Value, serde_json::Value) =
+            (serde_json::from_slice(&cpu.stdout).unwrap(), serde_json::from_slice(&gpu.stdout).unwrap());
+        for key in ["steps", "moves", "solved", "absorbing", "placement"] {
+            assert_eq!(gpu[key], cpu[key], "{rule}: {key}");
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.ckpt");
+    let path = path.to_str().unwrap();
+    let run = ["automaton", "run", "--model", "row", "-n", "12", "--seed", "1", "--rule", "patience"];
+    let straight = json(&[&run[..], &["--json"]].concat());
+    let out = damier()
+        .args(run)
+        .args(["--device", "gpu", "--max-steps", "40", "--checkpoint", path])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let resumed = json(&["automaton", "run", "--checkpoint", path, "--json"]);
+    for key in ["steps", "moves", "solved", "placement"] {
+        assert_eq!(resumed[key], straight[key], "{key}");
+    }
+    for rule in ["gradient", "no-waves", "random-cells"] {
+        let err = fails_with(
+            &["automaton", "run", "--model", "row", "-n", "8", "--rule", rule, "--device", "gpu"],
+            2,
+        );
+        assert!(err.contains("CPU only") && err.lines().count() == 1, "{err}");
+    }
+}
+
 /// A GPU run of model 3 saves the device's state every second and on Ctrl-C (exit 130), and
 /// the file goes on to the same state as a run that was never interrupted.
 #[cfg(all(feature = "gpu", unix))]

@@ -1,25 +1,27 @@
 //! Checkpoints: the whole state of a run (board, signals, counters and the generator's state)
 //! as bytes, so a run of hours can stop and resume bit-exactly.
 //!
-//! Format (version 2; version 1 has the same layout), all integers little-endian:
+//! Format (version 3; versions 1 and 2 have the same layout without the rule byte), all
+//! integers little-endian:
 //!
 //! | bytes | content |
 //! | --- | --- |
 //! | 8 | magic `DMRAUTO\0` |
-//! | 4 | format version (2: a model 3 state is under its rule of issue 40; 1: read for models 1 and 2 only) |
+//! | 4 | format version (3: the rule byte below; 2: no rule byte, a model 3 state is under the kept rule of issue 40, `kept`; 1: read for models 1 and 2 only) |
 //! | 1 | model: 0 = pair, 1 = cell, 2 = row |
 //! | 4 | n |
 //! | 8 + 8 | ε and η as IEEE-754 bits (exact) |
 //! | 8 + 8 + 8 | seed, steps, moves (each at most [`MAX_COUNTER`] = 2^63) |
 //! | 32 | the generator's state (4 words of xoshiro256++, not all zero) |
 //! | 4 n² | each cell row-major: signal bits 0..8, queen count above (models 1 and 2); model 3: [`RowBoard::word`](super::row::RowBoard::word) |
+//! | 1 | version 3 only: model 3's rule, [`RuleName::code`] (0, the kept rule, for models 1 and 2) |
 //! | 8 | FNV-1a 64 of every byte before it |
 //!
 //! [`decode`] checks everything a foreign or damaged file could break (magic, version, length,
 //! checksum, parameters, counters, the generator's state, queen total, signal bits) and
 //! answers with a [`CheckpointError`]. The checksum only catches accidents: a file altered on
 //! purpose can carry a correct one, so every field is also checked against what a run can
-//! reach. A generator state of all zeros (xoshiro256++ draws only zeros from it, forever) and
+//! reach. A model 3 state resumes under the rule that wrote it. A generator state of all zeros (xoshiro256++ draws only zeros from it, forever) and
 //! step or move counts above [`MAX_COUNTER`] (2^63, so that a resumed run's counters have
 //! 2^63 updates of room before they could wrap) are refused.
 //!
@@ -40,6 +42,7 @@ pub(super) mod format;
 
 pub use format::{CheckpointError, MAGIC, MAX_COUNTER, OLDEST_VERSION, VERSION};
 
+use super::row::RuleName;
 use super::{Automaton, AutomatonError, Model, Params, ROW_MAX_N};
 use crate::util::fnv1a;
 
@@ -48,7 +51,13 @@ const HEADER: usize = 8 + 4 + 1 + 4 + 8 + 8 + 8 + 8 + 8 + 32;
 /// The length of the largest checkpoint (n = `ROW_MAX_N`, model 3's largest side): a reader
 /// never needs more bytes to decode or refuse a file (a device such as `/dev/zero` never
 /// ends).
-pub const MAX_LEN: u64 = (HEADER + 4 * ROW_MAX_N as usize * ROW_MAX_N as usize + 8) as u64;
+pub const MAX_LEN: u64 = (HEADER + 4 * ROW_MAX_N as usize * ROW_MAX_N as usize + 1 + 8) as u64;
+
+/// Bytes after the cells and before the checksum in format `version`: the rule byte from
+/// version 3.
+fn rule_bytes(version: u32) -> usize {
+    usize::from(version >= 3)
+}
 
 /// The generator's four state words, read through its serde form.
 fn rng_words(rng: &Xoshiro256PlusPlus) -> [u64; 4] {
@@ -84,6 +93,7 @@ pub fn encode(a: &Automaton) -> Vec<u8> {
     for word in a.cell_words() {
         out.extend_from_slice(&word.to_le_bytes());
     }
+    out.push(a.row_rule().unwrap_or(RuleName::Kept).code());
     let sum = fnv1a(&out);
     out.extend_from_slice(&sum.to_le_bytes());
     out
@@ -136,7 +146,7 @@ pub fn declared_len(head: &[u8]) -> Result<u64, CheckpointError> {
     if n == 0 || n > max {
         return Err(AutomatonError::Size { n, max }.into());
     }
-    Ok((HEADER + 4 * n as usize * n as usize + 8) as u64)
+    Ok((HEADER + 4 * n as usize * n as usize + rule_bytes(version) + 8) as u64)
 }
 
 /// Refuses counters a run cannot have reached or could not go on from: steps or moves above
@@ -190,8 +200,19 @@ pub fn decode(bytes: &[u8]) -> Result<Automaton, CheckpointError> {
     }
     let rng = rng_from_words(words)?;
     let cells: Vec<u32> = (0..cell_count).map(|_| r.u32()).collect();
+    // Version 2 knew one model 3 rule, the kept one.
+    let rule = match rule_bytes(version) {
+        0 => RuleName::Kept,
+        _ => {
+            let code = r.take::<1>()[0];
+            match RuleName::from_code(code) {
+                Some(rule) if model == Model::Row || rule == RuleName::Kept => rule,
+                _ => return Err(CheckpointError::State(format!("rule code {code}"))),
+            }
+        }
+    };
     let params = Params { model, n, eps, eta }.validated()?;
-    Automaton::restore(&params, seed, &cells, steps, moves, rng)
+    Automaton::restore(&params, rule, seed, &cells, steps, moves, rng)
 }
 
 #[cfg(test)]
@@ -200,9 +221,10 @@ mod tests {
     use crate::automaton::experiment::Stop;
     use crate::control::Control;
 
-    /// `bytes` relabelled as format version `version`, the checksum redone.
+    /// `bytes` (the current version's) rewritten as format version `version`: relabelled, the
+    /// rule byte dropped before version 3, the checksum redone.
     fn as_version(bytes: &[u8], version: u32) -> Vec<u8> {
-        let mut v = bytes[..bytes.len() - 8].to_vec();
+        let mut v = bytes[..bytes.len() - 8 - rule_bytes(VERSION) + rule_bytes(version)].to_vec();
         v[8..12].copy_from_slice(&version.to_le_bytes());
         let sum = fnv1a(&v);
         v.extend_from_slice(&sum.to_le_bytes());
@@ -226,7 +248,51 @@ mod tests {
         assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), VERSION);
         assert!(decode(&bytes).is_ok());
         assert_eq!(decode(&as_version(&bytes, 1)).unwrap_err(), CheckpointError::RuleUnknown);
-        assert_eq!(decode(&as_version(&bytes, 3)).unwrap_err(), CheckpointError::Version(3));
+        assert_eq!(decode(&as_version(&bytes, 4)).unwrap_err(), CheckpointError::Version(4));
+    }
+
+    /// Issue 53: a model 3 checkpoint records its rule, and resumes under it; a version 2
+    /// file (no rule byte) resumes under the kept rule, the one rule version 2 wrote.
+    #[test]
+    fn model_3_checkpoints_record_their_rule_and_version_2_reads_as_the_kept_rule() {
+        let stop_control = Control::new();
+        let stop = Stop::new(&stop_control);
+        for rule in RuleName::ALL {
+            let mut a = Automaton::from_seed_under(&params(Model::Row, 10), rule, 6).unwrap();
+            a.run_until(40, &stop).unwrap();
+            let bytes = encode(&a);
+            assert_eq!(bytes[bytes.len() - 9], rule.code(), "{rule}");
+            let mut b = decode(&bytes).unwrap();
+            assert_eq!(b.row_rule(), Some(rule));
+            assert_eq!(b.model3().unwrap().rule(), a.model3().unwrap().rule());
+            // The resumed run is the straight one.
+            let (ra, rb) = (a.run_until(400, &stop).unwrap(), b.run_until(400, &stop).unwrap());
+            assert_eq!((ra, a.cell_words()), (rb, b.cell_words()), "{rule}");
+        }
+        let mut a = Automaton::from_seed(&params(Model::Row, 9), 2).unwrap();
+        a.run_steps(30);
+        let old = as_version(&encode(&a), 2);
+        assert_eq!(old.len() + 1, encode(&a).len());
+        assert_eq!(declared_len(&old[..HEADER_LEN]).unwrap(), old.len() as u64);
+        let mut b = decode(&old).unwrap();
+        assert_eq!(b.row_rule(), Some(RuleName::Kept));
+        a.run_steps(500);
+        b.run_steps(500);
+        assert_eq!((a.steps(), a.cell_words()), (b.steps(), b.cell_words()));
+        // Models 1 and 2 record the kept rule's code; an unknown code is refused.
+        let pair = encode(&Automaton::from_seed(&params(Model::Pair, 6), 1).unwrap());
+        assert_eq!(pair[pair.len() - 9], 0);
+        let at = pair.len() - 9;
+        assert_eq!(
+            decode(&forged(&pair, at, &[2])).unwrap_err(),
+            CheckpointError::State("rule code 2".into())
+        );
+        let row = encode(&a);
+        let at = row.len() - 9;
+        assert_eq!(
+            decode(&forged(&row, at, &[99])).unwrap_err(),
+            CheckpointError::State("rule code 99".into())
+        );
     }
 
     fn params(model: Model, n: u32) -> Params {
@@ -332,8 +398,16 @@ mod tests {
         for model in [Model::Pair, Model::Cell, Model::Row] {
             let a = Automaton::from_seed(&params(model, 9), 3).unwrap();
             let (steps, moves) = (a.steps(), a.moves());
-            let mut b =
-                Automaton::restore(a.params(), 3, &a.cell_words(), steps, moves, zero.clone()).unwrap();
+            let mut b = Automaton::restore(
+                a.params(),
+                RuleName::Kept,
+                3,
+                &a.cell_words(),
+                steps,
+                moves,
+                zero.clone(),
+            )
+            .unwrap();
             let control = Control::new();
             let r = b.run_until(steps + 1_000, &Stop::new(&control)).unwrap();
             if !r.solved {

@@ -36,6 +36,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::SeedableRng;
 use rayon::prelude::*;
 
+use super::row::RuleName;
 use super::{Automaton, Model, Params, Stop};
 use crate::control::Control;
 use crate::queens::local;
@@ -324,6 +325,8 @@ pub struct GrowthPlan {
     pub cell_max_steps: u64,
     /// Step cap (generations) of a model 3 run.
     pub row_max_steps: u64,
+    /// Model 3's rule.
+    pub row_rule: RuleName,
 }
 
 impl GrowthPlan {
@@ -396,7 +399,7 @@ pub fn measure(plan: &GrowthPlan, control: &Control) -> Result<Vec<Measured>, Me
                     let model = series.model().expect("an automaton series");
                     let params = Params { eps: plan.eps, eta: plan.eta, ..Params::new(model, n)? };
                     let run = || {
-                        let mut aut = Automaton::from_seed(&params, seed)?;
+                        let mut aut = Automaton::from_seed_under(&params, plan.row_rule, seed)?;
                         let r = aut.run_until(plan.cap(series), &Stop::new(control))?;
                         Ok((r.steps, r.moves, r.solved))
                     };
@@ -736,6 +739,7 @@ mod tests {
             pair_max_steps: 100_000_000,
             cell_max_steps: 1,
             row_max_steps: 1_000_000,
+            row_rule: RuleName::Kept,
         };
         let control = Control::new();
         let rows = measure(&plan, &control).unwrap();
@@ -875,6 +879,7 @@ mod tests {
             pair_max_steps: 1,
             cell_max_steps: 1,
             row_max_steps: 10_000_000,
+            row_rule: RuleName::Kept,
         };
         let control = Control::new();
         let rows = measure(&plan, &control).unwrap();

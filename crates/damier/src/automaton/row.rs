@@ -49,6 +49,10 @@ use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use super::dir::DIRECTIONS;
 use crate::random::below;
 
+mod named;
+
+pub use named::{RuleName, RuleSpecError, UnknownRule, rule_names};
+
 /// The generator of every run.
 type Rand = Xoshiro256PlusPlus;
 

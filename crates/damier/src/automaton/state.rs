@@ -16,7 +16,7 @@ use rand_xoshiro::rand_core::SeedableRng;
 #[cfg(feature = "serde")]
 use super::checkpoint::format::CheckpointError;
 use super::dir::DIRECTIONS;
-use super::row::{LINE_DIRS, RowBoard, Rule};
+use super::row::{LINE_DIRS, RowBoard, RuleName};
 use super::{AutomatonError, Model, Params, pairs};
 use crate::queens::Placement;
 use crate::random::below;
@@ -65,6 +65,8 @@ pub struct Automaton {
     /// Model 3's whole state (its own layers, generator and counters); the fields above then
     /// only hold the parameters, the seed and empty tables.
     row: Option<Box<RowBoard>>,
+    /// Model 3's rule ([`RuleName::Kept`] for models 1 and 2, which ignore it).
+    row_rule: RuleName,
 }
 
 /// How the signals start in [`Automaton::from_position`].
@@ -82,11 +84,19 @@ impl Automaton {
     /// which then drives the run. The same `params` and `seed` give the same trajectory
     /// everywhere (the CLI's `--seed`, the web lab, Python).
     pub fn from_seed(params: &Params, seed: u64) -> Result<Automaton, AutomatonError> {
+        Automaton::from_seed_under(params, RuleName::Kept, seed)
+    }
+
+    /// [`Automaton::from_seed`], model 3 under the named rule `rule` (models 1 and 2 ignore
+    /// it). The start is the same under every rule: the rules differ from the first
+    /// generation on.
+    pub fn from_seed_under(params: &Params, rule: RuleName, seed: u64) -> Result<Automaton, AutomatonError> {
         let params = params.validated()?;
         let n = params.n as usize;
         let mut a = Automaton::empty(params, seed);
         if params.model == Model::Row {
-            a.row = Some(Box::new(RowBoard::from_seed(row_rule(&params), n, seed)));
+            a.row_rule = rule;
+            a.row = Some(Box::new(RowBoard::from_seed(rule.rule(params.eps), n, seed)));
             return Ok(a);
         }
         for _ in 0..n {
@@ -100,6 +110,18 @@ impl Automaton {
     /// `signals` says; `seed` seeds the generator that drives the run.
     pub fn from_position(
         params: &Params,
+        counts: &[u32],
+        signals: StartSignals,
+        seed: u64,
+    ) -> Result<Automaton, AutomatonError> {
+        Automaton::from_position_under(params, RuleName::Kept, counts, signals, seed)
+    }
+
+    /// [`Automaton::from_position`], model 3 under the named rule `rule` (models 1 and 2
+    /// ignore it).
+    pub fn from_position_under(
+        params: &Params,
+        rule: RuleName,
         counts: &[u32],
         signals: StartSignals,
         seed: u64,
@@ -123,7 +145,8 @@ impl Automaton {
                 let Some(x) = x else { return Err(AutomatonError::RowStart { row: y as u32, queens }) };
                 cols.push(x as u32);
             }
-            let mut b = RowBoard::from_columns(row_rule(&params), &cols, seed);
+            let mut b = RowBoard::from_columns(rule.rule(params.eps), &cols, seed);
+            a.row_rule = rule;
             if signals == StartSignals::True {
                 b.set_true_fields();
             }
@@ -146,6 +169,7 @@ impl Automaton {
     /// row-major (signals in bits 0..8, queen count above), counters and generator.
     pub(super) fn restore(
         params: &Params,
+        rule: RuleName,
         seed: u64,
         cells: &[u32],
         steps: u64,
@@ -158,9 +182,10 @@ impl Automaton {
             return Err(AutomatonError::PositionSize { n: params.n, got }.into());
         }
         if params.model == Model::Row {
-            let b = RowBoard::from_words(row_rule(params), n, cells, steps, moves, rng)
+            let b = RowBoard::from_words(rule.rule(params.eps), n, cells, steps, moves, rng)
                 .map_err(|e| CheckpointError::State(e.to_string()))?;
             let mut a = Automaton::empty(*params, seed);
+            a.row_rule = rule;
             a.row = Some(Box::new(b));
             return Ok(a);
         }
@@ -234,6 +259,7 @@ impl Automaton {
                 steps: 0,
                 moves: 0,
                 row: None,
+                row_rule: RuleName::Kept,
             };
         }
         let pairs = (0..pairs::count(params.n))
@@ -275,6 +301,7 @@ impl Automaton {
             steps: 0,
             moves: 0,
             row: None,
+            row_rule: RuleName::Kept,
         }
     }
 
@@ -308,6 +335,11 @@ impl Automaton {
     /// `None` for models 1 and 2.
     pub fn model3(&self) -> Option<&RowBoard> {
         self.row.as_deref()
+    }
+
+    /// Model 3's named rule; `None` for models 1 and 2.
+    pub fn row_rule(&self) -> Option<RuleName> {
+        self.row.is_some().then_some(self.row_rule)
     }
 
     /// Replaces model 3's state with `board`, the same run's state computed elsewhere (the GPU
@@ -637,11 +669,6 @@ impl Automaton {
         let n = self.n;
         [y, n + x, 2 * n + x + n - 1 - y, 4 * n - 1 + x + y]
     }
-}
-
-/// Model 3's rule for these parameters: ε is the probability of an uphill step (η unused).
-fn row_rule(params: &Params) -> Rule {
-    Rule::model3(params.eps)
 }
 
 #[cfg(test)]

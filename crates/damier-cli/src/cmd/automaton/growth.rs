@@ -28,7 +28,7 @@ use crate::util::output::{self, Report};
 use crate::util::{interrupt, progress::Progress};
 
 use super::scale::{parse_ns, parse_ns_up_to};
-use super::shared::{ModelArg, check_probability, eta_for, eta_help};
+use super::shared::{ModelArg, check_probability, eta_for, eta_help, parse_rule};
 
 /// Arguments of `damier automaton growth`.
 #[derive(Debug, Args)]
@@ -59,6 +59,10 @@ pub struct GrowthArgs {
     eps: f64,
     #[arg(long, help = eta_help())]
     eta: Option<f64>,
+    /// Model 3's rule, by name (the names of `automaton run --rule`) [default: kept]. The
+    /// runs file does not record it: keep one file per rule.
+    #[arg(long, value_name = "NAME", value_parser = parse_rule)]
+    rule: Option<damier::automaton::row::RuleName>,
     /// Step cap of an automaton run (it is censored beyond); also applied to runs read with
     /// --from (a run that needed more is counted as censored).
     #[arg(long, default_value_t = super::shared::DEFAULT_MAX_STEPS)]
@@ -211,6 +215,7 @@ fn plan(a: &GrowthArgs, eta: f64) -> anyhow::Result<GrowthPlan> {
         pair_max_steps: a.cap(Series::Pair),
         cell_max_steps: a.cap(Series::Cell),
         row_max_steps: a.cap(Series::Row),
+        row_rule: a.rule.unwrap_or(damier::automaton::row::RuleName::Kept),
     })
 }
 
@@ -352,6 +357,10 @@ pub fn run(a: GrowthArgs) -> anyhow::Result<ExitCode> {
     let clock = Instant::now();
     // η is checked against the models of the runs: those to run, or those the files hold.
     let (rows, eta) = if a.from.is_empty() {
+        anyhow::ensure!(
+            a.rule.is_none() || a.model.contains(&ModelArg::Row),
+            "--rule chooses model 3's rule: add row to --model"
+        );
         let models: Vec<Model> = a.model.iter().map(|&m| m.into()).collect();
         let eta = eta_for(&models, a.eta)?;
         let rows = measure(&a, eta.unwrap_or(DEFAULT_ETA))?;
@@ -362,6 +371,10 @@ pub fn run(a: GrowthArgs) -> anyhow::Result<ExitCode> {
         (rows, eta)
     } else {
         anyhow::ensure!(a.runs_out.is_none(), "--runs-out writes measured runs: it does not go with --from");
+        anyhow::ensure!(
+            a.rule.is_none(),
+            "--rule chooses the rule of runs to make: it does not go with --from"
+        );
         let mut rows = Vec::new();
         for p in &a.from {
             rows.extend(read_runs(p)?);

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::Args;
 use damier::automaton::experiment::{Censored, RunRecord, UnsolvableRun};
+use damier::automaton::row::RuleName;
 use damier::automaton::{self as engine};
 use damier::automaton::{Automaton, Model, Params, StartSignals, Stop, text};
 
@@ -31,6 +32,8 @@ pub struct RunArgs {
     eps: Option<f64>,
     #[arg(long, help = eta_help())]
     eta: Option<f64>,
+    #[arg(long, value_name = "NAME", value_parser = parse_rule, help = rule_help())]
+    rule: Option<RuleName>,
     /// Generator seed [default: picked from the OS and printed].
     #[arg(long)]
     seed: Option<u64>,
@@ -45,9 +48,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "K", value_parser = crate::util::ranged::<u64>(1, u64::MAX))]
     trace: Option<u64>,
     /// Save the whole state (board, signals, generator) to FILE every --checkpoint-every
-    /// seconds, on Ctrl-C and at the end; if FILE exists, resume from it (model, n, ε, η and
-    /// seed then come from the file: --model, -n, --eps, --eta and --seed, if given, must
-    /// match it; --max-steps counts all steps).
+    /// seconds, on Ctrl-C and at the end; if FILE exists, resume from it (model, n, ε, η,
+    /// model 3's rule and seed then come from the file: --model, -n, --eps, --eta, --rule and
+    /// --seed, if given, must match it; --max-steps counts all steps).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["trace", "from"])]
     checkpoint: Option<OutputPath>,
     /// Seconds between two checkpoints.
@@ -112,6 +115,13 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
             "{file} holds a run of {}: drop --model or use another file",
             p.model.label()
         );
+        if let Some(rule) = a.rule {
+            anyhow::ensure!(
+                r.row_rule() == Some(rule),
+                "{file} holds a run under rule {}: drop --rule or use another file",
+                r.row_rule().map_or("none (models 1 and 2 have no --rule)", RuleName::name)
+            );
+        }
         anyhow::ensure!(
             a.eps.is_none_or(|e| e == p.eps),
             "{file} holds a run with eps = {}: drop --eps or use another file",
@@ -154,6 +164,16 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
     };
     check_n(model, n)?;
     anyhow::ensure!(!gpu || model == Model::Row, "--device gpu runs model 3: add --model row");
+    anyhow::ensure!(
+        a.rule.is_none() || model == Model::Row,
+        "--rule chooses model 3's rule: add --model row"
+    );
+    // A resumed run's rule is the file's (a --rule that differs was refused above).
+    let rule = resumed.as_ref().and_then(Automaton::row_rule).or(a.rule).unwrap_or(RuleName::Kept);
+    anyhow::ensure!(
+        !gpu || rule.runs_on_gpu(),
+        "rule {rule} runs on the CPU only (the GPU runs the synchronous rules with waves): drop --device gpu"
+    );
     let params = match &resumed {
         Some(r) => *r.params(),
         None => Params { model, n, eps, eta: eta.unwrap_or(engine::DEFAULT_ETA) }.validated()?,
@@ -165,9 +185,11 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
             }
             r
         }
-        (None, Some((_, counts))) => Automaton::from_position(&params, counts, StartSignals::None, seed)
-            .with_context(|| format!("{}", a.from.as_ref().expect("from").display()))?,
-        (None, None) => Automaton::from_seed(&params, seed)?,
+        (None, Some((_, counts))) => {
+            Automaton::from_position_under(&params, rule, counts, StartSignals::None, seed)
+                .with_context(|| format!("{}", a.from.as_ref().expect("from").display()))?
+        }
+        (None, None) => Automaton::from_seed_under(&params, rule, seed)?,
     };
     // No solution exists for n = 2, 3, so the run could only go on to its step cap: said once
     // (issue 52 §5), on stderr, or as the JSON record, before the header of a run not made.
@@ -181,7 +203,8 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
     }
     if !a.json {
         let eta_text = params.used_eta().map(|e| format!(" eta = {e}")).unwrap_or_default();
-        outln!("model {} n = {n} eps = {}{eta_text} seed = {seed}", params.model, params.eps)?;
+        let rule_text = aut.row_rule().map(|r| format!(" rule = {r}")).unwrap_or_default();
+        outln!("model {} n = {n} eps = {}{eta_text}{rule_text} seed = {seed}", params.model, params.eps)?;
     }
     let control = interrupt::control();
     let stop = Stop::new(control);

@@ -116,6 +116,20 @@ impl From<&Summary> for SummaryCells {
 pub(super) const SUMMARY_HEADER: [&str; 8] =
     ["runs", "solved", "censored", "mean_steps", "ci95_low", "ci95_high", "median_steps", "mean_moves"];
 
+/// `--rule NAME`: model 3's rule by its name (`damier::automaton::row::RuleName`); a typo is
+/// refused with the list of names.
+pub(super) fn parse_rule(name: &str) -> Result<damier::automaton::row::RuleName, String> {
+    name.parse().map_err(|e: damier::automaton::row::UnknownRule| e.to_string())
+}
+
+/// The help of `--rule`, with every name.
+pub(super) fn rule_help() -> String {
+    format!(
+        "Model 3's rule (--model row), by name: {} [default: kept]. The designs of docs/automaton.md; the GPU runs those with waves on the synchronous schedule (all but gradient, no-waves and random-cells)",
+        damier::automaton::row::rule_names()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,10 +6,12 @@ use crate::automaton::AutomatonError;
 
 /// First bytes of every checkpoint.
 pub const MAGIC: &[u8; 8] = b"DMRAUTO\0";
-/// The format version written. Version 2 (since 2026-11-28) has version 1's layout and says
-/// that a model 3 state was written under model 3's rule of issue 40 (`Rule::model3`);
-/// version 1 is still read for models 1 and 2, whose rules have not changed.
-pub const VERSION: u32 = 2;
+/// The format version written. Version 3 (issue 53) adds a byte after the cells: model 3's
+/// rule (`RuleName::code`). Version 2 (since 2026-11-28) has version 1's layout and says that
+/// a model 3 state was written under model 3's rule of issue 40 (`Rule::model3`, the rule
+/// `kept`): still read, as that rule. Version 1 is still read for models 1 and 2, whose rules
+/// have not changed.
+pub const VERSION: u32 = 3;
 /// The oldest format version read (models 1 and 2 only).
 pub const OLDEST_VERSION: u32 = 1;
 /// Largest step or move count a checkpoint may hold: 2^63. A run resumed from it has 2^63

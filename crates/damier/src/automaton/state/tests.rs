@@ -5,6 +5,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::automaton::dir::{NAMES, delta};
+use crate::automaton::row::Rule;
 
 /// Reference state: plain counts and signal booleans, `(x, y)` addressing.
 #[derive(Clone, Debug, PartialEq)]
