@@ -59,3 +59,30 @@ fn the_lights_table_has_a_header() {
     assert_eq!(lines.next(), Some("    L  solutions (from all on to all off, on L x L)"));
     assert_eq!(lines.collect::<Vec<_>>(), ["    2  1", "    3  1", "    4  16"]);
 }
+
+/// On a terminal, bars print counts in full (the automaton's wrote `582,483,968`) and the time
+/// left as the lines do, "about N s left" (the count's bar wrote indicatif's `eta 18m`).
+#[test]
+fn bars_print_counts_in_full_and_the_time_left_in_words_under_tmux() {
+    let Some(t) = super::tmux::Tmux::start(
+        &["automaton", "run", "--model", "cell", "-n", "40", "--seed", "1"],
+        120,
+        10,
+    ) else {
+        return;
+    };
+    let screen = t.wait_for("conflicts left");
+    let bar = screen.lines().find(|l| l.contains("steps ")).expect("the bar");
+    let counts = bar.split("steps ").nth(1).and_then(|r| r.split_whitespace().next()).expect("steps X/Y");
+    let (done, cap) = counts.split_once('/').expect("steps X/Y");
+    assert!(done.parse::<u64>().is_ok() && cap == "10000000000", "{bar}");
+    t.send(&["C-c"]);
+    t.wait_exit();
+    let Some(t) = super::tmux::Tmux::start(&["queens", "count", "19", "--threads", "1"], 120, 10) else {
+        return;
+    };
+    let screen = t.wait_for(" s left)");
+    assert!(!screen.contains("eta"), "{screen}");
+    t.send(&["C-c"]);
+    t.wait_exit();
+}
