@@ -86,3 +86,17 @@ fn bars_print_counts_in_full_and_the_time_left_in_words_under_tmux() {
     t.send(&["C-c"]);
     t.wait_exit();
 }
+
+/// Found on the walk through the README: a finished journal said "about 0 s left (0 h)".
+#[test]
+fn a_finished_journal_has_no_time_left_to_project() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("q10.journal");
+    let out =
+        damier().args(["queens", "count", "10", "--journal", journal.to_str().unwrap()]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = damier().args(["queens", "journal", journal.to_str().unwrap()]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("finished: 724 solutions"), "{text}");
+    assert!(text.contains(", no task left") && !text.contains("s left"), "{text}");
+}

@@ -124,9 +124,12 @@ impl Report for JournalStatus {
         let rate = r.rate.map_or("unknown".to_string(), |x| format!("{} tasks/s", number(x)));
         // The time left as the progress lines say it (issue 52 §5: "ETA 637 s" here, "eta 18m"
         // on the count's bar).
-        let left = r.eta_seconds.map_or("time left unknown".to_string(), |s| {
-            format!("about {} s left ({} h)", number(s), number(s / 3600.0))
-        });
+        // A finished count has no time left to project ("about 0 s left (0 h)" before).
+        let left = match r.eta_seconds {
+            _ if r.left == 0 => "no task left".to_string(),
+            Some(s) => format!("about {} s left ({} h)", number(s), number(s / 3600.0)),
+            None => "time left unknown".to_string(),
+        };
         outln!(
             "{}, {} worker seconds on finished tasks, rate {rate}, {left}",
             crate::util::plural(r.sessions as u64, "session"),
