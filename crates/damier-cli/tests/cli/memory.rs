@@ -221,6 +221,12 @@ fn queens_max_and_check_hold_16_and_12_bytes_a_row() {
     assert_eq!(out.status.code(), Some(1), "queens check < 3 * 10^6 rows: {out:?}");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("invalid: 2999999 attacking pairs on the 3000000x3000000 board"), "{text}");
+    // Local search at its limit holds 501 MB: refused at once under a smaller cap.
+    refused(
+        &limited_to(300_000_000, &["queens", "solve", "100000000", "--method", "local"], Stdio::null()),
+        "queens solve 10^8 --method local",
+        "n = 100000000: local search holds 501 MB (4 bytes a row and 10 bits of bitmaps): out of memory",
+    );
     let out = limited(&["queens", "max", "3000000"], Stdio::null());
     assert_eq!(out.status.code(), Some(0), "queens max 3000000: {out:?}");
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("R(3000000) = 3000000"));
@@ -255,4 +261,26 @@ fn a_board_reader_refused_memory_says_so() {
         "lights solve - < a 65536x65536 PBM",
         "stdin: out of memory: 256 MB could not be allocated",
     );
+}
+
+/// The walk's path to a file (up to 2^30 cells) was built in a vector left to double and
+/// then copied into its text: `walk solve 32768 32768 --method poly --out FILE` was signal 6
+/// after 37 s under a 3 GB limit. What it holds is now computed from the size (2.38 GB here:
+/// the longest path, a byte a move, and three boards) and refused at once when it cannot fit.
+#[test]
+fn the_walks_path_is_refused_when_it_cannot_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("p.txt");
+    let args = ["walk", "solve", "32768", "32768", "--method", "poly", "--out", file.to_str().unwrap()];
+    refused(
+        &limited(&args, Stdio::null()),
+        "walk solve 32768 32768 --out",
+        "the path of the 32768 x 32768 board holds 2.38 GB",
+    );
+    refused(
+        &limited(&args, Stdio::null()),
+        "walk solve 32768 32768 --out",
+        "more than the address-space limit, 1 GB",
+    );
+    assert!(!file.exists());
 }

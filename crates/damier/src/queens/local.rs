@@ -52,6 +52,9 @@ use crate::random::below;
 /// bitmaps, and the check another 5 bits per row (about 0.5 GB at the limit).
 pub const MAX_N: u32 = 100_000_000;
 
+/// What [`bytes_needed`] counts, for messages.
+const BYTES_PER_ROW_TEXT: &str = "4 bytes a row and 10 bits of bitmaps";
+
 /// Bytes the search and its check need for `n` rows (the figure quoted when refusing).
 pub fn bytes_needed(n: u32) -> u64 {
     let rows = u64::from(n);
@@ -74,6 +77,14 @@ pub enum LocalError {
     TooLarge {
         /// The n asked for.
         n: u32,
+    },
+    /// What the search needs ([`bytes_needed`]) cannot fit the address-space limit.
+    #[error("n = {n}: local search holds {} ({BYTES_PER_ROW_TEXT}): {source}", crate::util::bytes_text(bytes_needed(*n)))]
+    OutOfMemory {
+        /// The n asked for.
+        n: u32,
+        /// The refusal.
+        source: crate::util::OutOfMemory,
     },
     /// Cancelled through the [`Control`].
     #[error("interrupted")]
@@ -136,6 +147,7 @@ pub fn solve(n: u32, seed: u64, control: &Control) -> Result<LocalSolution, Loca
     if n > MAX_N {
         return Err(LocalError::TooLarge { n });
     }
+    crate::util::check_fits(bytes_needed(n)).map_err(|source| LocalError::OutOfMemory { n, source })?;
     let mut search = Search::new(n as usize, seed);
     let stats = search.run(control)?;
     let cols = search.cols;

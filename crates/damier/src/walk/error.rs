@@ -118,6 +118,23 @@ pub enum WalkError {
     /// An error of the Lights Out engine the fast solver runs on.
     #[error(transparent)]
     Lights(#[from] LightsError),
+    /// The allocator refused the path or a board ([`super::path::path_bytes`] is what it
+    /// holds).
+    #[error(
+        "the path of the {rows} x {cols} board holds {} (at most 2·L·C + L + 3·C moves, a byte each, and three \
+         boards): {source}",
+        crate::util::bytes_text(*need)
+    )]
+    OutOfMemory {
+        /// The board's rows.
+        rows: usize,
+        /// The board's columns.
+        cols: usize,
+        /// Bytes held at once.
+        need: u64,
+        /// What was refused.
+        source: crate::util::OutOfMemory,
+    },
 }
 
 impl WalkError {

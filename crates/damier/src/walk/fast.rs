@@ -36,7 +36,9 @@ pub fn solve(size: Size, control: &Control) -> Result<Solutions, WalkError> {
 pub fn solve_with(size: Size, method: lights::Method, control: &Control) -> Result<Solutions, WalkError> {
     // All-ones is always in the image of a symmetric matrix with ones on the diagonal
     // (Sutner's theorem), so `None` would be a bug; report it rather than panic.
-    solve_target(size, &Board::ones(size), method, control)?.ok_or(WalkError::Unsolvable)
+    let ones = Board::try_ones(size)
+        .map_err(|e| WalkError::from_lights(crate::board::BoardError::from(e).into()))?;
+    solve_target(size, &ones, method, control)?.ok_or(WalkError::Unsolvable)
 }
 
 /// Solves `M a = target` for any target (the cells whose colour must change), or `None` when

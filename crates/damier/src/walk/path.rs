@@ -50,6 +50,7 @@ use super::{MAX_CELLS_PATH_TO_FILE, WalkError, check_board, start_cell};
 use crate::board::{Board, Size};
 use crate::control::{Control, Interrupted};
 use crate::lights::press_cell;
+use crate::util::{OutOfMemory, try_with_capacity};
 
 /// Moves (or columns of a band) between two polls of the cancel flag: about a millisecond.
 const POLL_EVERY: usize = 1 << 20;
@@ -122,6 +123,15 @@ pub fn parse_moves(s: &str) -> Result<Vec<Move>, WalkError> {
 /// The move string, one letter per move.
 pub fn moves_to_string(moves: &[Move]) -> String {
     moves.iter().map(|m| m.letter()).collect()
+}
+
+/// [`moves_to_string`] of a path that is no longer needed as moves: its bytes become the text.
+pub fn into_string(moves: Vec<Move>) -> String {
+    // PERF: a move and its letter are one byte each, so `collect` reuses the vector's
+    // allocation (in-place iteration): no second buffer of the path's length (2 GB at 2^30
+    // cells).
+    let bytes: Vec<u8> = moves.into_iter().map(|m| m.letter() as u8).collect();
+    String::from_utf8(bytes).expect("the letters are ASCII")
 }
 
 /// How a replayed walk ended.
@@ -234,7 +244,11 @@ pub fn replay(size: Size, moves: &[Move]) -> Replay {
 
 /// [`replay`], stopped by `control` (a walk of a billion moves takes seconds).
 pub fn replay_with(size: Size, moves: &[Move], control: &Control) -> Result<Replay, Interrupted> {
-    let mut replayer = Replayer::new(size);
+    replay_on(Replayer::new(size), moves, control)
+}
+
+/// `moves` played by `replayer`, polling `control`.
+fn replay_on(mut replayer: Replayer, moves: &[Move], control: &Control) -> Result<Replay, Interrupted> {
     for part in moves.chunks(POLL_EVERY) {
         if control.cancelled() {
             return Err(Interrupted);
@@ -265,12 +279,17 @@ pub struct Replayer {
 impl Replayer {
     /// The pawn's first landing, on the bottom-left cell.
     pub fn new(size: Size) -> Replayer {
-        let mut black = Board::new(size);
-        let mut landings = Board::new(size);
+        Replayer::try_new(size).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Replayer::new`], or [`OutOfMemory`] when its two boards cannot be allocated.
+    pub fn try_new(size: Size) -> Result<Replayer, OutOfMemory> {
+        let mut black = Board::try_new(size)?;
+        let mut landings = Board::try_new(size)?;
         let pos = start_cell(size);
         press_cell(&mut black, pos.1, pos.0);
         landings.flip(pos.1, pos.0);
-        Replayer { size, black, landings, pos, moves: 0, left: None }
+        Ok(Replayer { size, black, landings, pos, moves: 0, left: None })
     }
 
     /// Plays `mv`: false once the walk has left the board (this move or an earlier one), after
@@ -315,7 +334,43 @@ impl Replayer {
 pub fn path_for(size: Size, activation: &Board, control: &Control) -> Result<Vec<Move>, WalkError> {
     check_board(size, activation)?;
     check_path_length(size)?;
-    sweep(size, activation, control)
+    let need = check_path_memory(size)?;
+    sweep(size, activation, control).map_err(|e| with_need(e, size, need))
+}
+
+/// The most moves a path takes on a board of `size`: `2·L·C + L + 3·C` (module doc).
+pub fn max_moves(size: Size) -> usize {
+    let (rows, cols) = (size.height(), size.width());
+    2 * rows * cols + rows + 3 * cols
+}
+
+/// What the path of a board of `size` holds at once, in bytes: its moves (room for
+/// [`max_moves`], a byte each, turned into its text in place), the board it is built from and
+/// the two boards of its replay.
+pub fn path_bytes(size: Size) -> u64 {
+    max_moves(size) as u64 + 3 * size.bytes()
+}
+
+/// [`path_bytes`], refused when it cannot fit the address-space limit
+/// ([`crate::util::check_fits`]).
+pub fn check_path_memory(size: Size) -> Result<u64, WalkError> {
+    let need = path_bytes(size);
+    crate::util::check_fits(need).map_err(|source| out_of_memory(size, need, source))?;
+    Ok(need)
+}
+
+fn out_of_memory(size: Size, need: u64, source: OutOfMemory) -> WalkError {
+    WalkError::OutOfMemory { rows: size.height(), cols: size.width(), need, source }
+}
+
+/// `err` with what the path holds, when it is a refused allocation.
+fn with_need(err: WalkError, size: Size, need: u64) -> WalkError {
+    match err {
+        WalkError::Lights(crate::lights::LightsError::Board(crate::board::BoardError::OutOfMemory(e))) => {
+            out_of_memory(size, need, e)
+        }
+        e => e,
+    }
 }
 
 /// The walk that turns the board all black by landing on the cells of `solution` (an
@@ -323,7 +378,8 @@ pub fn path_for(size: Size, activation: &Board, control: &Control) -> Result<Vec
 /// returned.
 pub fn solution_path(size: Size, solution: &Board, control: &Control) -> Result<Vec<Move>, WalkError> {
     let moves = path_for(size, solution, control)?;
-    let replay = replay_with(size, &moves, control)?;
+    let replayer = Replayer::try_new(size).map_err(|e| out_of_memory(size, path_bytes(size), e))?;
+    let replay = replay_on(replayer, &moves, control)?;
     if !(replay.all_black() && replay.landings == *solution) {
         return Err(WalkError::PathUnverified { rows: size.height(), cols: size.width() });
     }
@@ -507,8 +563,11 @@ fn bands(size: Size, target: &Board, control: &Control) -> Result<Vec<Move>, Wal
         let f = if cols == 1 { Move::N } else { Move::E };
         return Ok(vec![f, f.opposite(), f]);
     };
-    let mut t = target.clone();
-    let mut moves = Vec::with_capacity(size.cells() + size.cells() / 4 + 8);
+    let need = path_bytes(size);
+    let mut t = target.try_clone().map_err(|e| out_of_memory(size, need, e))?;
+    // Room for the longest path at once: it never grows (a doubling vector could ask for
+    // twice the path), and a refusal is an error.
+    let mut moves = try_with_capacity(max_moves(size)).map_err(|e| out_of_memory(size, need, e))?;
     let last_band = (rows - 1 - top_used) / 2;
     for band in 0..=last_band {
         let bottom = rows - 1 - 2 * band; // row index (0 = top) of the band's lower row

@@ -77,5 +77,5 @@ pub(super) fn solutions(board: Size, method: Method) -> anyhow::Result<Solutions
 
 /// The path of `activation`, checked by replaying it cell by cell.
 pub(super) fn checked_path(board: Size, activation: &Board) -> anyhow::Result<String> {
-    Ok(path::moves_to_string(&path::solution_path(board, activation, interrupt::control())?))
+    Ok(path::into_string(path::solution_path(board, activation, interrupt::control())?))
 }

@@ -66,6 +66,8 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         // The listing's size is known from the board's: refused before the solve.
         walk::check_listing(board)?;
     }
+    // What the path holds at once is known from the size: refused before the solve.
+    walk::path::check_path_memory(board)?;
     // Until the report is printed: a large board's solve, path and file take seconds.
     let progress = progress("walk solve", board, a.method.into());
     let sols = solutions(board, a.method.into())?;
