@@ -73,7 +73,7 @@ impl<T: FromStr + TryFrom<u64> + TryFrom<i64>> Visitor<'_> for Int<T> {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
-        v.trim().parse().map_err(|_| E::custom(format!("invalid value '{v}': expected a whole number")))
+        v.trim().parse().map_err(|_| E::custom(format!("invalid value {v:?}: expected a whole number")))
     }
 }
 

@@ -106,6 +106,11 @@ impl Request {
     /// The request at `path` (`group/command`) with the JSON fields `body` (an object; `null`
     /// is no field). Unknown keys are refused with the keys the command takes.
     pub fn parse(path: &str, body: &Value) -> Result<Request, Refusal> {
+        Request::read(path, body).map_err(Refusal::one_line)
+    }
+
+    /// [`Request::parse`], its messages as they come.
+    fn read(path: &str, body: &Value) -> Result<Request, Refusal> {
         let empty = Map::new();
         let fields = match body {
             Value::Object(m) => m,
@@ -187,6 +192,11 @@ impl Request {
 /// Runs `request` in `host`'s surroundings. The bounds are the caller's to check first
 /// ([`Request::bound`]); the library's own limits are checked here.
 pub fn run(request: &Request, host: &dyn Host) -> Result<Record, Refusal> {
+    answer(request, host).map_err(Refusal::one_line)
+}
+
+/// [`run`], its refusals' messages as they come.
+fn answer(request: &Request, host: &dyn Host) -> Result<Record, Refusal> {
     match request {
         Request::QueensCount(r) => queens::count(r, host),
         Request::QueensList(r) => queens::list(r, host),

@@ -142,7 +142,7 @@ impl Solve {
             Some("dense") => Ok(Method::Dense),
             Some("chase") => Ok(Method::Chase),
             Some(m) => {
-                Err(Refusal::Input(format!("field `method`: invalid value '{m}': dense, chase or poly")))
+                Err(Refusal::Input(format!("field `method`: invalid value {m:?}: dense, chase or poly")))
             }
         }
     }

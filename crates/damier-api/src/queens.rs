@@ -194,7 +194,7 @@ impl Count {
             None | Some("cpu" | "gpu" | "all" | "list") => {}
             Some(d) => {
                 return Err(Refusal::Input(format!(
-                    "field `device`: invalid value '{d}': cpu, gpu, all or list"
+                    "field `device`: invalid value {d:?}: cpu, gpu, all or list"
                 )));
             }
         }
@@ -204,7 +204,7 @@ impl Count {
             isa: parsed("isa", self.isa.as_deref(), parse_isa)?.unwrap_or(IsaChoice::Widest),
             memory: parsed("memory", self.memory.as_deref(), parse_size)?,
             engine: parsed("strategy", self.strategy.as_deref(), |t| {
-                TaskEngine::from_name(t).ok_or_else(|| format!("invalid value '{t}': quarters or backtrack"))
+                TaskEngine::from_name(t).ok_or_else(|| format!("invalid value {t:?}: quarters or backtrack"))
             })?,
         })
     }
@@ -718,7 +718,7 @@ impl Estimate {
         match self.device.as_deref() {
             None | Some("cpu" | "gpu") => {}
             Some(d) => {
-                return Err(Refusal::Input(format!("field `device`: invalid value '{d}': cpu or gpu")));
+                return Err(Refusal::Input(format!("field `device`: invalid value {d:?}: cpu or gpu")));
             }
         }
         let isa = parsed("isa", self.isa.as_deref(), parse_isa)?.unwrap_or(IsaChoice::Widest);

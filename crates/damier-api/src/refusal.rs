@@ -27,4 +27,17 @@ impl Refusal {
     pub fn input(e: impl std::fmt::Display) -> Refusal {
         Refusal::Input(e.to_string())
     }
+
+    /// The refusal with its message on one line: a line break a value brought into it (a
+    /// board's content named in an error) written `\n`.
+    pub fn one_line(self) -> Refusal {
+        let line = |m: String| m.replace('\r', "\\r").replace('\n', "\\n");
+        match self {
+            Refusal::Input(m) => Refusal::Input(line(m)),
+            Refusal::Bound(m) => Refusal::Bound(line(m)),
+            Refusal::NotHere(m) => Refusal::NotHere(line(m)),
+            Refusal::No(m) => Refusal::No(m),
+            Refusal::Fault(m) => Refusal::Fault(line(m)),
+        }
+    }
 }

@@ -140,3 +140,110 @@ fn lights_bounds_read_sizes_and_boards() {
     let e = run(&parse("lights/solve", json!({"file": "01\n1x"})).unwrap(), &native).unwrap_err();
     assert!(matches!(&e, Refusal::Input(m) if m.starts_with("file: line 2")), "{e:?}");
 }
+
+/// One random JSON value: numbers around and past the bounds, sizes, words, lists, objects.
+fn any_value() -> impl proptest::strategy::Strategy<Value = Value> {
+    use proptest::prelude::*;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (0u64..40).prop_map(|n| json!(n)),
+        (0u64..3000).prop_map(|n| json!(n)),
+        (0u64..2_000_000_000).prop_map(|n| json!(n)),
+        any::<i64>().prop_map(|n| json!(n)),
+        prop::sample::select(vec![
+            "5x5",
+            "2000x2000",
+            "2001x3",
+            "3x3000",
+            "1/4",
+            "all",
+            "cpu",
+            "gpu",
+            "local",
+            "-5",
+            "19",
+            "0101\n1010\n",
+            "--help",
+            "P4\n2001 1\n",
+        ])
+        .prop_map(|s| json!(s)),
+        "[ -~]{0,12}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(1, 6, 3, |inner| prop::collection::vec(inner, 0..3).prop_map(Value::Array))
+}
+
+/// The independent reading of the bounds, for the property (none of the bounds' code): the
+/// largest value each bounded field may reach on a request that passed.
+fn within_bounds(request: &Request) -> Result<(), String> {
+    let side = |text: &Option<String>| {
+        text.as_deref()
+            .and_then(|t| t.parse::<damier::board::Size>().ok())
+            .is_some_and(|s| s.width() > 2000 || s.height() > 2000)
+    };
+    let board = |text: &Option<String>| {
+        text.as_deref()
+            .and_then(|t| damier::board::read_board(t.as_bytes()).ok())
+            .is_some_and(|b| b.width() > 2000 || b.height() > 2000)
+    };
+    let bad = match request {
+        Request::QueensCount(r) => {
+            r.n > 18 || r.threads.unwrap_or(1) > 64 || r.device.as_deref().is_some_and(|d| d != "cpu")
+        }
+        Request::QueensList(r) => {
+            r.all
+                || r.limit.unwrap_or(0) > 1_000_000
+                || (r.limit.is_none() && r.random.is_none() && r.n > 14)
+                || (r.random.is_some() && r.n > 1_000_000)
+        }
+        Request::QueensSolve(r) => r.n > 1_000_000,
+        Request::QueensMax(r) => r.n > 1_000_000,
+        Request::QueensCorners(r) => r.n > 12,
+        Request::QueensEstimate(r) => {
+            let samples = r.samples.unwrap_or(200);
+            let queries = r.queries.as_deref().unwrap_or("all").parse::<u64>().ok();
+            samples > 1000
+                || r.n > 26
+                || r.threads.unwrap_or(1) > 64
+                || (r.n > 22 && (samples > 20 || queries.is_none_or(|q| q > 32_768)))
+        }
+        Request::LightsSolve(r) => side(&r.all_on) || side(&r.random) || board(&r.file) || board(&r.target),
+        Request::LightsCount(r) | Request::LightsKernel(r) | Request::LightsChaseTable(r) => {
+            side(&Some(r.size.clone()))
+        }
+        Request::LightsWinnable(r) => board(&Some(r.file.clone())) || board(&r.target),
+        Request::LightsTable(r) => r.to.unwrap_or(39) > 2000,
+        Request::LightsChase(r) => board(&Some(r.file.clone())),
+        Request::QueensFirst(_) | Request::QueensCheck(_) => false,
+    };
+    if bad { Err(format!("{request:?} is past a bound")) } else { Ok(()) }
+}
+
+/// A request: a path and an object of its own fields (each present or not), now and then
+/// with an unknown one.
+fn any_request() -> impl proptest::strategy::Strategy<Value = (&'static str, Value)> {
+    use proptest::prelude::*;
+    prop::sample::select(PATHS.to_vec()).prop_flat_map(|path| {
+        let (fields, _) = Request::fields(path).unwrap();
+        let mut each: Vec<BoxedStrategy<Option<(String, Value)>>> = fields
+            .iter()
+            .map(|&f| prop::option::weighted(0.6, any_value().prop_map(move |v| (f.to_string(), v))).boxed())
+            .collect();
+        each.push(prop::option::weighted(0.05, any_value().prop_map(|v| ("colour".to_string(), v))).boxed());
+        (Just(path), each).prop_map(|(p, kv)| (p, Value::Object(kv.into_iter().flatten().collect())))
+    })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 4000, ..Default::default() })]
+
+    /// Whatever the body, a request that parses and passes its bound is within the bounds, and
+    /// a refusal is one line.
+    #[test]
+    fn any_body_is_parsed_and_bounded((path, body) in any_request()) {
+        match Request::parse(path, &body).and_then(|r| r.bound(false).map(|()| r)) {
+            Ok(r) => proptest::prop_assert_eq!(within_bounds(&r), Ok(()), "{}", body),
+            Err(e) => proptest::prop_assert!(!e.to_string().contains('\n'), "{}: {:?}", body, e),
+        }
+    }
+}

@@ -52,7 +52,7 @@ impl std::str::FromStr for Method {
         [Method::Construct, Method::Local]
             .into_iter()
             .find(|m| m.name() == s)
-            .ok_or_else(|| format!("invalid value '{s}': construct or local"))
+            .ok_or_else(|| format!("invalid value {s:?}: construct or local"))
     }
 }
 
