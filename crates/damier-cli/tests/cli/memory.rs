@@ -163,6 +163,15 @@ fn sizes_inside_the_bounds_run_or_are_refused_never_abort() {
             "board holds 4 GB of boards at once: out of memory: 4 GB is more than the address-space limit, 2.79 GB",
         );
     }
+    // A random winnable start is drawn on three boards at once (1.5 GB here): counted too.
+    refused(
+        &limited(
+            &["lights", "solve", "--random", "65536x65536", "--winnable", "--seed", "1", "--summary"],
+            Stdio::null(),
+        ),
+        "lights solve --random 65536x65536 --winnable",
+        "holds 1.5 GB of boards at once: out of memory: 1.5 GB is more than the address-space limit, 1 GB",
+    );
     // Solved on their transpose, whose rows are whole words: 128 GB and 7.45 GB, refused.
     for (args, says) in [
         (&["lights", "solve", "--all-on", "17179869184x1"][..], "which would hold 128 GB"),

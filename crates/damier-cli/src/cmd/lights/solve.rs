@@ -131,6 +131,9 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         seed_used = Some(seed);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let start = if a.winnable {
+            // Drawn as the lights of random presses on a dark board: three boards at once.
+            let drawing = 3 * size.bytes();
+            damier::util::check_fits(drawing).map_err(out_of_memory(size, drawing.max(need)))?;
             lights::game::LightsState::random_winnable(size, &mut rng)
         } else {
             Board::try_random(size, &mut rng).map_err(out_of_memory(size, need))?
