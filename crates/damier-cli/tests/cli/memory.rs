@@ -236,6 +236,12 @@ fn queens_max_and_check_hold_16_and_12_bytes_a_row() {
         "queens solve 10^8 --method local",
         "n = 100000000: local search holds 501 MB (4 bytes a row and 10 bits of bitmaps): out of memory",
     );
+    // The construction's check at its limit holds 5n bits (597 MB at 10^9): checked too.
+    refused(
+        &limited_to(300_000_000, &["queens", "solve", "1000000000", "--out", "/dev/null"], Stdio::null()),
+        "queens solve 10^9",
+        "n = 1000000000: verifying the construction holds 597 MB (5n bits): out of memory",
+    );
     let out = limited(&["queens", "max", "3000000"], Stdio::null());
     assert_eq!(out.status.code(), Some(0), "queens max 3000000: {out:?}");
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("R(3000000) = 3000000"));

@@ -42,6 +42,14 @@ pub enum ConstructError {
         /// The n asked for.
         n: u32,
     },
+    /// The verification's occupancy (5n bits) cannot fit the address-space limit.
+    #[error("n = {n}: verifying the construction holds {} (5n bits): {source}", crate::util::bytes_text(Occupancy::bytes_for(*n)))]
+    OutOfMemory {
+        /// The n asked for.
+        n: u32,
+        /// The refusal.
+        source: crate::util::OutOfMemory,
+    },
     /// Cancelled through the [`Control`].
     #[error("interrupted")]
     Interrupted(#[from] Interrupted),
@@ -119,6 +127,8 @@ pub fn check(n: u32) -> Result<(), ConstructError> {
 pub fn check_with(n: u32, control: &Control) -> Result<(), ConstructError> {
     const BLOCK: u32 = 1 << 20;
     validate(n)?;
+    crate::util::check_fits(Occupancy::bytes_for(n))
+        .map_err(|source| ConstructError::OutOfMemory { n, source })?;
     let mut occ = Occupancy::new(n);
     let mut start = 0;
     while start < n {
