@@ -24,7 +24,7 @@
 #
 # Environment:
 #   DAMIER        the binary [default: ./damier beside this script, else target/release/damier]
-#   KERNELS       the kernels timed, in order [default: join search]
+#   KERNELS       the kernels timed, in order [default: join search; none: model 3 alone]
 #   Q_SIZES       n whose q(n) the join kernel counts and checks [default: 18 19 20, and 21
 #                 after the random tasks]
 #   SEARCH_Q_SIZES  the same for the search kernel [default: 18]
@@ -39,6 +39,14 @@
 #   ROW_SIZES     n at which model 3 of the automaton runs ROW_GENERATIONS generations on the
 #                 GPU and on every CPU core, its moves compared [default: 4096 10000]
 #   ROW_GENERATIONS  generations of each model 3 run [default: 2000]
+#   ROW_SOLVE_SIZES  n at which model 3 runs to a solution, seeds ROW_SOLVE_SEEDS, under the
+#                 rule ROW_RULE, at most ROW_SOLVE_CAP generations and STEP_S seconds each
+#                 (issue 53's targets: 4 096 in 2 minutes, 10 000 in 10; a run stopped at
+#                 STEP_S, 120 s by default, missed the first) [default: 4096; QUICK: 12]
+#   ROW_SOLVE_SEEDS  [default: 1 2 3]
+#   ROW_RULE      model 3's rule of the solving runs (`automaton run --rule`) [default:
+#                 patience, the rule that solved n = 4 096 on the CPU]
+#   ROW_SOLVE_CAP  generation cap of a solving run [default: 2000000]
 #   BUDGET_S      wall-clock cap of the whole run, seconds [default: 400]
 #   STEP_S        longest step (one count or one bench), seconds [default: 120]
 #   VK_DRIVER_FILES, VK_ICD_FILENAMES  the Vulkan driver (ICD) file: either is honoured (and
@@ -53,13 +61,17 @@ grace=10
 kernels=${KERNELS:-join search}
 if [ -n "${QUICK:-}" ]; then
   q_default="10 11" q_late_default="12" sq_default="10" est_default="13 14" sest_default="13"
-  row_default="64 200" rowgen_default=200
+  row_default="64 200" rowgen_default=200 rsolve_default=12
 else
   q_default="18 19 20" q_late_default="21" sq_default="18" est_default="21 23 24 25 26 27 28"
-  sest_default="23" row_default="4096 10000" rowgen_default=2000
+  sest_default="23" row_default="4096 10000" rowgen_default=2000 rsolve_default=4096
 fi
 row_sizes=${ROW_SIZES:-$row_default}
 row_generations=${ROW_GENERATIONS:-$rowgen_default}
+row_solve_sizes=${ROW_SOLVE_SIZES:-$rsolve_default}
+row_solve_seeds=${ROW_SOLVE_SEEDS:-1 2 3}
+row_rule=${ROW_RULE:-patience}
+row_solve_cap=${ROW_SOLVE_CAP:-2000000}
 if [ -n "${Q_SIZES:-}" ]; then q_sizes=$Q_SIZES q_late=""; else q_sizes=$q_default q_late=$q_late_default; fi
 search_q_sizes=${SEARCH_Q_SIZES:-$sq_default}
 est_sizes=${EST_SIZES:-$est_default}
@@ -212,9 +224,10 @@ if [ -n "$q_late" ]; then
   echo "== q(n) by the join kernel, the larger sizes"
   q_counts join "$q_late"
 fi
-# Model 3 of the automaton (docs/automaton.md): its fields on the GPU, its queens on the host,
-# the same trajectory as on the CPU (so the moves after as many generations agree); first the
-# n = 1 000 run of seed 1 to its solution, whose generations the report gives (21 599).
+# Model 3 of the automaton (docs/automaton.md): wholly on the GPU (fields and queens, many
+# generations a submission), the same trajectory as on the CPU (so the moves after as many
+# generations agree); first the n = 1 000 run of seed 1 to its solution, whose generations
+# the report gives (21 599), then generations per second, then runs to a solution.
 row_run() {
   local out
   # Exit 1: not solved within --max-steps, a run all the same.
@@ -246,7 +259,8 @@ for n in $row_sizes; do
   for dev in gpu cpu; do
     if r=$(row_run -n "$n" --seed 1 --device "$dev" --max-steps "$row_generations"); then
       read -r steps moves secs <<<"$r"
-      line+=" $dev $secs s ($moves moves);"
+      rate=$(awk -v g="$steps" -v s="$secs" 'BEGIN { if (s > 0) printf "%.0f", g / s; else print "?" }')
+      line+=" $dev $secs s, $rate generations/s ($moves moves);"
       seen+=("$moves")
     else
       line+=" $dev stopped or failed;"
@@ -256,5 +270,17 @@ for n in $row_sizes; do
     if [ "${seen[0]}" = "${seen[1]}" ]; then line+=" moves agree"; else line+=" MISMATCH"; fi
   fi
   echo "$line"
+done
+for n in $row_solve_sizes; do
+  for seed in $row_solve_seeds; do
+    if r=$(row_run -n "$n" --seed "$seed" --rule "$row_rule" --device gpu --max-steps "$row_solve_cap"); then
+      read -r steps moves secs <<<"$r"
+      if [ "$steps" -lt "$row_solve_cap" ]; then what="solved at generation $steps"; else what="not solved in $steps generations"; fi
+      rate=$(awk -v g="$steps" -v s="$secs" 'BEGIN { if (s > 0) printf "%.0f", g / s; else print "?" }')
+      echo "n = $n seed $seed, rule $row_rule, gpu: $what, $moves moves, $secs s ($rate generations/s)"
+    else
+      echo "n = $n seed $seed, rule $row_rule, gpu: stopped or failed (STEP_S = $step_s s, or the budget)"
+    fi
+  done
 done
 echo "gpu-bench: done in $((SECONDS - start)) s"

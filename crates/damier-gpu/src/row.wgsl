@@ -6,7 +6,8 @@
 // word x / 32. Bits beyond the board's last column hold count 0 and wave 15; beyond a row's
 // ends (word -1, word `words`) the guard of the CPU's layout: counts 0, waves 15.
 // One invocation per (word, row) computes the 20 next planes of its 32 cells and, in the
-// word of its row's queen, that cell's current 20 field bits for the host's queens phase.
+// word of its row's queen, that cell's current 20 field bits for the queens' phase
+// (`row_queens.wgsl`).
 
 struct Params {
     n: u32,
@@ -24,6 +25,9 @@ struct Params {
 // Per row: its queen's column, HIDDEN when the counts do not see it (a walker, unseen).
 @group(0) @binding(3) var<storage, read> queens: array<u32>;
 @group(0) @binding(4) var<storage, read_write> queen_fields: array<u32>;
+// The run's status (`row_queens.wgsl`): word 0, the conflicts left. A generation that starts
+// on a solution copies the planes (the run has stopped, as the CPU's stops).
+@group(0) @binding(5) var<storage, read> status: array<u32, 13>;
 
 const PLANES: u32 = 20u;
 const WEST: u32 = 12u;
@@ -140,6 +144,13 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let w = id.x;
     let y = id.y;
     if (w >= params.words || y >= params.n) {
+        return;
+    }
+    if (status[0] == 0u) {
+        for (var p = 0u; p < PLANES; p++) {
+            let i = (y * PLANES + p) * params.words + w;
+            next[i] = cur[i];
+        }
         return;
     }
     let wi = i32(w);

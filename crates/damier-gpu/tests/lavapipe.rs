@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::sync::Mutex;
 
-use damier::automaton::row::{RowBoard, Rule, Schedule};
+use damier::automaton::row::{RowBoard, Rule, RuleName, Schedule};
 use damier::control::Control;
 use damier::cpu::Isa;
 use damier::queens::count::known::known_total;
@@ -469,18 +469,26 @@ fn cell_words(b: &RowBoard) -> Vec<u32> {
     (0..b.n() * b.n()).map(|i| b.word(i % b.n(), i / b.n())).collect()
 }
 
-/// The rules the model 3 tests run: the kept one, the first kept one, counts saturating at 1,
-/// walkers seen.
-fn model3_rules() -> [Rule; 4] {
-    let m3 = Rule::model3(0.01);
-    [m3, Rule::model3_v1(0.01), Rule { cap: 1, ..m3 }, Rule { hide_walkers: false, ..m3 }]
+/// The rules the model 3 tests run: every named rule the GPU runs (the kept one, the first
+/// kept one, patience with and without rest, counts saturating at 1, walkers seen, ...), and
+/// patience that acts at once (every draw of its branches taken often).
+fn model3_rules() -> Vec<Rule> {
+    let mut rules: Vec<Rule> =
+        RuleName::ALL.into_iter().filter(|r| r.runs_on_gpu()).map(|r| r.rule(0.01)).collect();
+    let quick =
+        Rule { patience: 2, patience_rate: 0.5, rest: 3, rest_rate: 0.5, eps: 0.2, ..Rule::model3(0.2) };
+    rules.extend([quick, Rule { patience_keeps: true, plateau: 1.0, ..quick }]);
+    rules
 }
 
 #[test]
 fn model3_on_the_gpu_follows_the_cpus_trajectory_bit_for_bit() {
     let Some(gpu) = gpu(GpuSettings::default()) else { return };
-    for rule in model3_rules() {
-        for n in [1, 2, 5, 31, 32, 33, 63, 64, 65, 100] {
+    for (i, rule) in model3_rules().into_iter().enumerate() {
+        // Every width for the first rules, a few for the others (the rule is in the queens'
+        // phase, which reads no width).
+        let ns: &[usize] = if i < 4 { &[1, 2, 5, 31, 32, 33, 63, 64, 65, 100] } else { &[2, 33, 100] };
+        for &n in ns {
             let seed = n as u64 + 11;
             let mut cpu = RowBoard::from_seed(rule, n, seed);
             let mut engine = RowEngine::new(&gpu, RowBoard::from_seed(rule, n, seed)).unwrap();
@@ -495,6 +503,7 @@ fn model3_on_the_gpu_follows_the_cpus_trajectory_bit_for_bit() {
                     "{rule:?}, n = {n}"
                 );
                 assert!(cell_words(on_gpu) == cell_words(&cpu), "a cell differs: {rule:?}, n = {n}");
+                assert!(on_gpu.generator() == cpu.generator(), "the generators differ: {rule:?}, n = {n}");
             }
             assert!(n < 31 || cpu.moves() > 0, "the queens moved: {rule:?}, n = {n}");
         }
@@ -506,15 +515,22 @@ fn model3_on_the_gpu_matches_the_cpu_over_several_workgroups_a_row() {
     // n = 1 100: 35 words a plane row, two workgroups along the words (32 each) and 275
     // along the rows; the boards above test one.
     let Some(gpu) = gpu(GpuSettings::default()) else { return };
-    let (rule, n) = (Rule::model3(0.01), 1_100);
-    let mut cpu = RowBoard::from_seed(rule, n, 5);
-    let mut engine = RowEngine::new(&gpu, RowBoard::from_seed(rule, n, 5)).unwrap();
-    cpu.run_steps(30);
-    engine.run_steps(30).unwrap();
-    let on_gpu = engine.board().unwrap();
-    assert!(cpu.moves() > 0);
-    assert_eq!((on_gpu.steps(), on_gpu.moves(), on_gpu.columns()), (cpu.steps(), cpu.moves(), cpu.columns()));
-    assert!(cell_words(on_gpu) == cell_words(&cpu), "a cell differs");
+    for rule in [RuleName::Kept, RuleName::Patience] {
+        let (rule, n) = (rule.rule(0.01), 1_100);
+        let mut cpu = RowBoard::from_seed(rule, n, 5);
+        let mut engine = RowEngine::new(&gpu, RowBoard::from_seed(rule, n, 5)).unwrap();
+        cpu.run_steps(30);
+        engine.run_steps(30).unwrap();
+        assert_eq!((engine.steps(), engine.moves(), engine.conflicts()), (30, cpu.moves(), cpu.conflicts()));
+        let on_gpu = engine.board().unwrap();
+        assert!(cpu.moves() > 0);
+        assert_eq!(
+            (on_gpu.steps(), on_gpu.moves(), on_gpu.columns()),
+            (cpu.steps(), cpu.moves(), cpu.columns())
+        );
+        assert!(cell_words(on_gpu) == cell_words(&cpu), "a cell differs");
+        assert!(on_gpu.generator() == cpu.generator(), "the generators differ");
+    }
 }
 
 #[test]
@@ -527,8 +543,11 @@ fn model3_on_the_gpu_solves_in_the_cpus_generations() {
         assert!(cpu.run_steps(200_000), "the CPU solves n = {n}");
         let mut engine = RowEngine::new(&gpu, RowBoard::from_seed(rule, n, seed)).unwrap();
         assert!(engine.run_steps(200_000).unwrap(), "the GPU engine solves n = {n}");
+        // Many generations a submission: the ones after the solution changed nothing.
+        assert!(engine.steps() == cpu.steps() && engine.is_solution());
         let on_gpu = engine.into_board().unwrap();
         assert_eq!((on_gpu.steps(), on_gpu.moves()), (cpu.steps(), cpu.moves()), "n = {n}");
+        assert!(on_gpu.generator() == cpu.generator(), "the generators differ at n = {n}");
         assert_eq!(on_gpu.columns(), cpu.columns());
         assert!(cell_words(&on_gpu) == cell_words(&cpu), "a cell differs at n = {n}");
     }

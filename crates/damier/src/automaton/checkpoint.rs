@@ -59,14 +59,16 @@ fn rule_bytes(version: u32) -> usize {
     usize::from(version >= 3)
 }
 
-/// The generator's four state words, read through its serde form.
-fn rng_words(rng: &Xoshiro256PlusPlus) -> [u64; 4] {
+/// The generator's four state words (xoshiro256++'s `s`), read through its serde form: what
+/// a checkpoint stores, and what an engine that draws elsewhere (the GPU's) starts from.
+pub fn generator_words(rng: &Xoshiro256PlusPlus) -> [u64; 4] {
     let v = serde_json::to_value(rng).expect("the generator serialises");
     let s = v.get("s").and_then(|s| s.as_array()).expect("xoshiro256++ state is `s: [u64; 4]`");
     std::array::from_fn(|i| s[i].as_u64().expect("state word"))
 }
 
-fn rng_from_words(words: [u64; 4]) -> Result<Xoshiro256PlusPlus, CheckpointError> {
+/// The generator whose state words are `words` ([`generator_words`]).
+pub fn generator_from_words(words: [u64; 4]) -> Result<Xoshiro256PlusPlus, CheckpointError> {
     serde_json::from_value(serde_json::json!({ "s": words }))
         .map_err(|e| CheckpointError::State(format!("generator state: {e}")))
 }
@@ -87,7 +89,7 @@ pub fn encode(a: &Automaton) -> Vec<u8> {
     for v in [p.eps.to_bits(), p.eta.to_bits(), a.seed(), a.steps(), a.moves()] {
         out.extend_from_slice(&v.to_le_bytes());
     }
-    for w in rng_words(a.generator()) {
+    for w in generator_words(a.generator()) {
         out.extend_from_slice(&w.to_le_bytes());
     }
     for word in a.cell_words() {
@@ -198,7 +200,7 @@ pub fn decode(bytes: &[u8]) -> Result<Automaton, CheckpointError> {
     if words == [0; 4] {
         return Err(CheckpointError::ZeroGenerator);
     }
-    let rng = rng_from_words(words)?;
+    let rng = generator_from_words(words)?;
     let cells: Vec<u32> = (0..cell_count).map(|_| r.u32()).collect();
     // Version 2 knew one model 3 rule, the kept one.
     let rule = match rule_bytes(version) {
@@ -372,7 +374,7 @@ mod tests {
         let bytes = encode(&a);
         let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
         assert_eq!((word(STEPS_AT), word(MOVES_AT)), (a.steps(), a.moves()));
-        assert_eq!(word(RNG_AT), rng_words(a.generator())[0]);
+        assert_eq!(word(RNG_AT), generator_words(a.generator())[0]);
         assert_eq!(RNG_AT + 32, HEADER);
     }
 
@@ -394,7 +396,7 @@ mod tests {
     /// yields zeros), a run ends at its step cap and on its stop flag.
     #[test]
     fn a_generator_stuck_at_zero_still_stops_at_the_cap_and_on_the_flag() {
-        let zero = rng_from_words([0; 4]).unwrap();
+        let zero = generator_from_words([0; 4]).unwrap();
         for model in [Model::Pair, Model::Cell, Model::Row] {
             let a = Automaton::from_seed(&params(model, 9), 3).unwrap();
             let (steps, moves) = (a.steps(), a.moves());

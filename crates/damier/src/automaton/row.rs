@@ -996,6 +996,65 @@ impl RowBoard {
         self.steps += 1;
     }
 
+    /// The state bits of row `y`'s queen: [`RowBoard::word`]'s bits from 20 shifted down
+    /// (bit 0 the queen, 1 walking, 2 walking east, 3..7 the patience count, 7..11 the rest
+    /// count). What an engine that runs the queens elsewhere starts from.
+    pub fn queen_state(&self, y: usize) -> u32 {
+        u32::from(self.qs[y])
+    }
+
+    /// The queens' side of a state computed elsewhere (the GPU's queens' phase): each row's
+    /// queen column and state bits ([`RowBoard::queen_state`]), the generator and the
+    /// counters; the line counts are counted again. Checked as [`RowBoard::from_words`]
+    /// checks the queen bits of a cell; on an error the board is unchanged. The planes come
+    /// back with [`RowBoard::set_planes`].
+    pub fn set_queens(
+        &mut self,
+        cols: &[u32],
+        states: &[u32],
+        rng: Xoshiro256PlusPlus,
+        steps: u64,
+        moves: u64,
+    ) -> Result<(), RowStateError> {
+        let n = self.n;
+        if cols.len() != n || states.len() != n {
+            return Err(RowStateError::Planes { n, expected: n, found: cols.len().min(states.len()) });
+        }
+        let rule = self.rule;
+        for (y, (&x, &s)) in cols.iter().zip(states).enumerate() {
+            let bad = |what| Err(RowStateError::Cell { x: x as usize, y, what });
+            if x as usize >= n {
+                return Err(RowStateError::Row { row: y, queens: 0 });
+            }
+            let (walking, patience, rest) = (s & 2 != 0, s >> 3 & 15, s >> 7 & 15);
+            if s & 1 == 0 || s >> 11 != 0 {
+                return bad("a queen state this rule never reaches");
+            }
+            if s & 4 != 0 && !walking || walking && !rule.hide_walkers {
+                return bad("a walking flag this rule never sets");
+            }
+            if patience > u32::from(rule.patience)
+                || rest > u32::from(rule.rest)
+                || (patience > 0 || rest > 0) && walking
+            {
+                return bad("a patience or rest count this rule never reaches, or off a settled queen");
+            }
+        }
+        self.col.copy_from_slice(cols);
+        for (q, &s) in self.qs.iter_mut().zip(states) {
+            *q = s as u16;
+        }
+        self.lines.fill(0);
+        self.crowded = 0;
+        for y in 0..n {
+            self.add_lines(self.col[y] as usize, y, 1);
+        }
+        self.rng = rng;
+        self.steps = steps;
+        self.moves = moves;
+        Ok(())
+    }
+
     /// Row `y`'s plane `p` ([`PLANES`]): `n.div_ceil(64)` words, cell `x` in bit `x % 64` of
     /// word `x / 64`; bits beyond the board hold count 0 and wave [`FAR`] (all ones). The
     /// state an engine that computes the fields elsewhere starts from.

@@ -1,6 +1,6 @@
-//! `automaton run --model row --device gpu`: model 3's generations with their fields on the GPU
-//! and their queens on the host (`damier_gpu::RowEngine`: the CPU's trajectory, bit for bit),
-//! with the same progress, checkpoints and result as a run on the CPU.
+//! `automaton run --model row --device gpu`: model 3's generations wholly on the GPU, fields
+//! and queens, many a submission (`damier_gpu::RowEngine`: the CPU's trajectory, bit for
+//! bit), with the same progress, checkpoints and result as a run on the CPU.
 
 use std::path::Path;
 use std::time::Duration;
@@ -38,14 +38,14 @@ pub(super) fn run(
         save(aut, path)?;
     }
     let (mut last_show, mut last_save) = (Instant::now(), Instant::now());
-    // One generation per poll: each is a round trip to the device already.
+    // One submission per poll (`RowEngine::advance`: as many generations as take about 50 ms
+    // of device time), so progress, Ctrl-C and checkpoints are seen within it.
     let mut generations = || -> anyhow::Result<Option<Censored>> {
         loop {
-            let b = engine.mirror();
-            if b.is_solution() {
+            if engine.is_solution() {
                 return Ok(None);
             }
-            if b.steps() >= max_steps {
+            if engine.steps() >= max_steps {
                 return Ok(Some(Censored::StepCap));
             }
             if stop.control.cancelled() {
@@ -54,10 +54,9 @@ pub(super) fn run(
             if stop.deadline.is_some_and(|d| Instant::now() >= d) {
                 return Ok(Some(Censored::Budget));
             }
-            engine.step().map_err(gpu_error)?;
+            engine.advance(max_steps - engine.steps()).map_err(gpu_error)?;
             if last_show.elapsed() >= period {
-                let b = engine.mirror();
-                progress.show((b.steps(), b.moves(), b.conflicts()));
+                progress.show((engine.steps(), engine.moves(), engine.conflicts()));
                 last_show = Instant::now();
             }
             if let Some(path) = checkpoint
@@ -70,8 +69,8 @@ pub(super) fn run(
         }
     };
     let result = generations();
-    progress.finish(engine.mirror().steps());
-    // The state after the last whole generation, downloaded (a device fault leaves the file
+    progress.finish(engine.steps());
+    // The state after the last whole submission, downloaded (a device fault leaves the file
     // of the last checkpoint as it was).
     let interrupted = result.as_ref().is_err_and(|e| e.downcast_ref::<Interrupted>().is_some());
     if result.is_ok() || interrupted {
