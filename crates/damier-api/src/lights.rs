@@ -137,14 +137,8 @@ impl Fields for Solve {
 impl Solve {
     /// The engine asked for.
     fn method(&self) -> Result<Method, Refusal> {
-        match self.method.as_deref() {
-            None | Some("poly") => Ok(Method::Poly),
-            Some("dense") => Ok(Method::Dense),
-            Some("chase") => Ok(Method::Chase),
-            Some(m) => {
-                Err(Refusal::Input(format!("field `method`: invalid value {m:?}: dense, chase or poly")))
-            }
-        }
+        let method = self.method.as_deref().map(str::parse::<Method>).transpose();
+        Ok(method.map_err(|e| Refusal::Input(format!("field `method`: {e}")))?.unwrap_or_default())
     }
 
     pub(crate) fn bound(&self) -> Result<(), Refusal> {
@@ -194,6 +188,9 @@ pub(crate) fn solve(r: &Solve, host: &dyn Host) -> Result<Record, Refusal> {
         seed_used = Some(seed);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         if r.winnable {
+            // Drawn as the lights of random presses on a dark board: three boards at once.
+            let drawing = 3 * size.bytes();
+            damier::util::check_fits(drawing).map_err(out_of_memory(size, drawing.max(need)))?;
             lights::game::LightsState::random_winnable(size, &mut rng)
         } else {
             Board::try_random(size, &mut rng).map_err(out_of_memory(size, need))?

@@ -203,9 +203,7 @@ impl Count {
             share: parsed("share", self.share.as_deref(), |t| Share::parse(t).map_err(|e| e.to_string()))?,
             isa: parsed("isa", self.isa.as_deref(), parse_isa)?.unwrap_or(IsaChoice::Widest),
             memory: parsed("memory", self.memory.as_deref(), parse_size)?,
-            engine: parsed("strategy", self.strategy.as_deref(), |t| {
-                TaskEngine::from_name(t).ok_or_else(|| format!("invalid value {t:?}: quarters or backtrack"))
-            })?,
+            engine: parsed("strategy", self.strategy.as_deref(), str::parse)?,
         })
     }
 }

@@ -247,3 +247,23 @@ proptest::proptest! {
         }
     }
 }
+
+/// The engines' names read back through `FromStr` (the library's), as the requests read them.
+#[test]
+fn engine_names_round_trip() {
+    use damier::queens::count::tasks::TaskEngine;
+    for m in damier::lights::Method::ALL {
+        assert_eq!(m.name().parse::<damier::lights::Method>(), Ok(m));
+    }
+    for e in TaskEngine::ALL {
+        assert_eq!(e.name().parse::<TaskEngine>(), Ok(e));
+    }
+    for m in [damier::queens::solve::Method::Construct, damier::queens::solve::Method::Local] {
+        assert_eq!(m.name().parse::<damier::queens::solve::Method>(), Ok(m));
+    }
+    assert!("fast".parse::<damier::lights::Method>().unwrap_err().contains("dense, chase or poly"));
+    let e = parse("lights/solve", json!({"all_on": "3x3", "method": "fast"})).unwrap_err();
+    assert!(matches!(&e, Refusal::Input(m) if m.contains("field `method`")), "{e:?}");
+    let e = parse("queens/count", json!({"n": 8, "strategy": "fast"})).unwrap_err();
+    assert!(matches!(&e, Refusal::Input(m) if m.contains("quarters or backtrack")), "{e:?}");
+}

@@ -12,3 +12,29 @@ pub enum Method {
     #[default]
     Poly,
 }
+
+impl Method {
+    /// Every engine, in the order of their names' list.
+    pub const ALL: [Method; 3] = [Method::Dense, Method::Chase, Method::Poly];
+
+    /// The engine's name: `dense`, `chase` or `poly`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Dense => "dense",
+            Method::Chase => "chase",
+            Method::Poly => "poly",
+        }
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = String;
+
+    /// `dense`, `chase` or `poly`, as [`Method::name`] writes them.
+    fn from_str(s: &str) -> Result<Method, String> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| format!("invalid value {s:?}: dense, chase or poly"))
+    }
+}

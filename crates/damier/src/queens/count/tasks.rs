@@ -452,6 +452,14 @@ impl Search {
     }
 }
 
+impl std::str::FromStr for TaskEngine {
+    type Err = String;
+
+    /// `quarters` or `backtrack`, as [`TaskEngine::name`] writes them.
+    fn from_str(s: &str) -> Result<TaskEngine, String> {
+        TaskEngine::from_name(s).ok_or_else(|| format!("invalid value {s:?}: quarters or backtrack"))
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;
