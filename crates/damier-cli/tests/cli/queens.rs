@@ -109,8 +109,9 @@ fn solve_constructs_checked_solutions() {
     let (code, _) = stdout(&["queens", "solve", "3"]);
     assert_eq!(code, 1);
     fails_with(&["queens", "solve", "0"], 2);
+    // The real limit, in words (issue 52 §5).
     let err = fails_with(&["queens", "solve", "1000000001"], 2);
-    assert!(err.contains("at most"), "{err}");
+    assert!(err.contains("1 to 1000000000"), "{err}");
     fails_with(&["queens", "solve", "many"], 2);
 }
 

@@ -191,13 +191,13 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
         }
         (None, None) => Automaton::from_seed_under(&params, rule, seed)?,
     };
-    // No solution exists for n = 2, 3, so the run could only go on to its step cap: said once
-    // (issue 52 §5), on stderr, or as the JSON record, before the header of a run not made.
+    // No solution exists for n = 2, 3, so the run could only go on to its step cap: the cause
+    // is said once on stderr (issue 52 §5), with --json the record of the run not made on
+    // stdout beside it, and no header or seed for it.
     if let Some(not_made) = UnsolvableRun::of(&aut)? {
+        errln!("damier: {}", not_made.reason());
         if a.json {
             not_made.print(true)?;
-        } else {
-            errln!("damier: {}", not_made.reason());
         }
         return Ok(ExitCode::from(exit::NO));
     }
