@@ -83,7 +83,7 @@ pub struct Breakdown {
     pub gpu_busy_seconds: f64,
     /// Whether [`Breakdown::gpu_busy_seconds`] came from the adapter's timestamp queries.
     pub busy_from_timestamps: bool,
-    /// Jobs submitted (a job is up to [`JOB_DISPATCHES`] dispatches of one batch's tiles).
+    /// Jobs submitted (a job is up to `JOB_DISPATCHES` (8) dispatches of one batch's tiles).
     pub jobs: u64,
     /// Submissions to the device: the jobs waiting when the submitter takes them go in one.
     pub submissions: u64,

@@ -282,7 +282,7 @@ impl<'a> RowEngine<'a> {
         self.conflicts() == 0
     }
 
-    /// One submission: up to `limit` generations (as many as take about [`TARGET`]), fewer
+    /// One submission: up to `limit` generations (as many as take about `TARGET` (50 ms)), fewer
     /// when the queens reach a solution first. Returns the generations made.
     pub fn advance(&mut self, limit: u64) -> Result<u64, GpuError> {
         let gpu = self.gpu;

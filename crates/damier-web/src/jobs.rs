@@ -114,7 +114,7 @@ pub const FOLDER_PREFIX: &str = "damier-job-";
 pub const OWNER_FILE: &str = ".owner";
 
 /// What the owner writes in [`OWNER_FILE`] once it holds the lock.
-const OWNER_MARK: &[u8] = b"damier job folder\n";
+pub const OWNER_MARK: &[u8] = b"damier job folder\n";
 
 /// A job's private folder: removed (with its content) when dropped; its [`OWNER_FILE`] stays
 /// locked until then.
