@@ -14,10 +14,11 @@
 //! stops. The whole state comes back only when asked ([`RowEngine::board`]: checkpoints, the
 //! result).
 //!
-//! The queens' phase is one invocation: the generator is one stream, and how many draws a
+//! The queens' phase is one thread's work: the generator is one stream, and how many draws a
 //! row makes depends on the rows before it. It costs n steps of one thread per generation
 //! (a few draws for each queen in danger, nothing for the others), beside the fields' n²
-//! cells on every core of the device.
+//! cells on every core of the device; its workgroup of 256 brings the rows' words into
+//! workgroup memory 256 at a time for it.
 
 use std::time::{Duration, Instant};
 

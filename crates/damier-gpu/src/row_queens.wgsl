@@ -64,6 +64,17 @@ var<private> s1: vec2<u32>;
 var<private> s2: vec2<u32>;
 var<private> s3: vec2<u32>;
 var<private> crowded: u32;
+// The queen state of the row deciding.
+var<private> state_of: u32;
+
+// Rows a workgroup loads at a time: their fields, columns and states go to workgroup memory
+// in one coalesced load (every invocation one row), then the first invocation decides them
+// in order from there, then every invocation writes its row back.
+const CHUNK: u32 = 256u;
+var<workgroup> fields_sh: array<u32, 256>;
+var<workgroup> queens_sh: array<u32, 256>;
+var<workgroup> states_sh: array<u32, 256>;
+var<workgroup> live: u32;
 var<private> moves: vec2<u32>;
 
 fn add64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
@@ -156,27 +167,27 @@ fn choose(own: u32, l: u32, r: u32) -> i32 {
     return uphill(l, r);
 }
 
-// `RowBoard::decide`.
-fn decide(y: u32, north: bool, own: u32, l: u32, r: u32) -> i32 {
+// `RowBoard::decide`, on the row's queen state `state_of`.
+fn decide(north: bool, own: u32, l: u32, r: u32) -> i32 {
     if (rule.hide == 0u) {
         if (own == 0u || !draw(ACTIVITY)) {
             return STAY;
         }
         return choose(own, l, r);
     }
-    let state = qs[y];
+    let state = state_of;
     if ((state & WALKING) != 0u) {
         let east = (state & EAST) != 0u;
         if (select(l, r, east) < own) {
             return select(0, 1, east);
         }
-        qs[y] = QUEEN | select(0u, min(rule.rest, 15u) << REST_SHIFT, own > 0u);
+        state_of = QUEEN | select(0u, min(rule.rest, 15u) << REST_SHIFT, own > 0u);
         return STAY;
     }
     let rest = (state >> REST_SHIFT) & 15u;
     if (rest > 0u) {
         if (draw(REST_RATE)) {
-            qs[y] = (state & ~(15u << REST_SHIFT)) | ((rest - 1u) << REST_SHIFT);
+            state_of = (state & ~(15u << REST_SHIFT)) | ((rest - 1u) << REST_SHIFT);
         }
         return STAY;
     }
@@ -184,11 +195,11 @@ fn decide(y: u32, north: bool, own: u32, l: u32, r: u32) -> i32 {
         let count = (state >> PATIENCE_SHIFT) & 15u;
         if (own == 0u || north) {
             if (rule.keeps == 0u) {
-                qs[y] = QUEEN;
+                state_of = QUEEN;
             }
         } else if (count < min(rule.patience, 15u)) {
             if (draw(PATIENCE_RATE)) {
-                qs[y] = QUEEN | ((count + 1u) << PATIENCE_SHIFT);
+                state_of = QUEEN | ((count + 1u) << PATIENCE_SHIFT);
             }
             return STAY;
         }
@@ -209,7 +220,7 @@ fn decide(y: u32, north: bool, own: u32, l: u32, r: u32) -> i32 {
         if (l == r) {
             east = coin();
         }
-        qs[y] = QUEEN | WALKING | select(0u, EAST, east);
+        state_of = QUEEN | WALKING | select(0u, EAST, east);
         return select(0, 1, east);
     }
     if (best == own) {
@@ -234,47 +245,70 @@ fn add_lines(x: u32, y: u32, add: bool) {
     }
 }
 
-@compute @workgroup_size(1)
-fn main() {
-    crowded = status[0];
-    if (crowded == 0u) {
+// PERF: the rows' words come to workgroup memory CHUNK at a time, loaded by CHUNK invocations
+// at once, so the one invocation that decides reads them at workgroup-memory latency instead of
+// three dependent global loads a row.
+@compute @workgroup_size(256)
+fn main(@builtin(local_invocation_index) lid: u32) {
+    if (lid == 0u) {
+        live = status[0];
+    }
+    if (workgroupUniformLoad(&live) == 0u) {
         return;
     }
-    moves = vec2<u32>(status[3], status[4]);
-    s0 = vec2<u32>(status[5], status[6]);
-    s1 = vec2<u32>(status[7], status[8]);
-    s2 = vec2<u32>(status[9], status[10]);
-    s3 = vec2<u32>(status[11], status[12]);
-    for (var y = 0u; y < rule.n; y++) {
-        let x = queens[y] & ~HIDDEN;
-        let f = queen_fields[y];
-        var own = 0u;
-        for (var k = 0u; k < 6u; k++) {
-            own += (f >> (2u * k)) & 3u;
-        }
-        let go = decide(y, (f & NORTH) != 0u, own, (f >> 12u) & 15u, (f >> 16u) & 15u);
-        var to = x;
-        if (go != STAY) {
-            to = select(x - 1u, x + 1u, go == 1);
-            add_lines(x, y, false);
-            add_lines(to, y, true);
-            moves = add64(moves, vec2<u32>(1u, 0u));
-        }
-        let hidden = rule.hide != 0u && (qs[y] & WALKING) != 0u;
-        queens[y] = to | select(0u, HIDDEN, hidden);
+    if (lid == 0u) {
+        crowded = status[0];
+        moves = vec2<u32>(status[3], status[4]);
+        s0 = vec2<u32>(status[5], status[6]);
+        s1 = vec2<u32>(status[7], status[8]);
+        s2 = vec2<u32>(status[9], status[10]);
+        s3 = vec2<u32>(status[11], status[12]);
     }
-    let steps = add64(vec2<u32>(status[1], status[2]), vec2<u32>(1u, 0u));
-    status[0] = crowded;
-    status[1] = steps.x;
-    status[2] = steps.y;
-    status[3] = moves.x;
-    status[4] = moves.y;
-    status[5] = s0.x;
-    status[6] = s0.y;
-    status[7] = s1.x;
-    status[8] = s1.y;
-    status[9] = s2.x;
-    status[10] = s2.y;
-    status[11] = s3.x;
-    status[12] = s3.y;
+    let n = rule.n;
+    for (var base = 0u; base < n; base += CHUNK) {
+        let mine = base + lid;
+        if (mine < n) {
+            fields_sh[lid] = queen_fields[mine];
+            queens_sh[lid] = queens[mine];
+            states_sh[lid] = qs[mine];
+        }
+        workgroupBarrier();
+        if (lid == 0u) {
+            for (var i = 0u; i < min(CHUNK, n - base); i++) {
+                let y = base + i;
+                let x = queens_sh[i] & ~HIDDEN;
+                let f = fields_sh[i];
+                var own = 0u;
+                for (var k = 0u; k < 6u; k++) {
+                    own += (f >> (2u * k)) & 3u;
+                }
+                state_of = states_sh[i];
+                let go = decide((f & NORTH) != 0u, own, (f >> 12u) & 15u, (f >> 16u) & 15u);
+                var to = x;
+                if (go != STAY) {
+                    to = select(x - 1u, x + 1u, go == 1);
+                    add_lines(x, y, false);
+                    add_lines(to, y, true);
+                    moves = add64(moves, vec2<u32>(1u, 0u));
+                }
+                states_sh[i] = state_of;
+                let hidden = rule.hide != 0u && (state_of & WALKING) != 0u;
+                queens_sh[i] = to | select(0u, HIDDEN, hidden);
+            }
+        }
+        workgroupBarrier();
+        if (mine < n) {
+            queens[mine] = queens_sh[lid];
+            qs[mine] = states_sh[lid];
+        }
+    }
+    if (lid == 0u) {
+        let steps = add64(vec2<u32>(status[1], status[2]), vec2<u32>(1u, 0u));
+        let words = array<u32, 13>(
+            crowded, steps.x, steps.y, moves.x, moves.y, s0.x, s0.y, s1.x, s1.y, s2.x, s2.y, s3.x, s3.y
+        );
+        for (var i = 0u; i < 13u; i++) {
+            status[i] = words[i];
+        }
+    }
 }
