@@ -339,11 +339,27 @@ async fn run_child(
         Some(code @ (0 | 1)) => Outcome::Answer { json: out, exit: code },
         Some(2) => Outcome::Refused(one_line(&messages)),
         Some(EXIT_BEYOND_BOUND) => Outcome::BeyondBound(one_line(&messages)),
-        other => Outcome::Failed(format!(
-            "the command ended abnormally ({}): {}",
-            other.map_or("killed by a signal".to_string(), |c| format!("exit {c}")),
-            one_line(&messages)
-        )),
+        _ => Outcome::Failed(abnormal_end(status, &messages)),
+    }
+}
+
+/// The log's line for a child that ended with neither an answer nor a refusal: how it ended
+/// (its exit code, or the signal that killed it) and its first message, if it printed one.
+fn abnormal_end(status: std::process::ExitStatus, messages: &str) -> String {
+    let how = match status.code() {
+        Some(c) => format!("exit {c}"),
+        None => {
+            #[cfg(unix)]
+            let signal = std::os::unix::process::ExitStatusExt::signal(&status);
+            #[cfg(not(unix))]
+            let signal: Option<i32> = None;
+            signal.map_or("ended without an exit code".to_string(), |s| format!("killed by signal {s}"))
+        }
+    };
+    if messages.trim().is_empty() {
+        format!("the command ended abnormally ({how})")
+    } else {
+        format!("the command ended abnormally ({how}): {}", one_line(messages))
     }
 }
 
@@ -412,7 +428,7 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
 #[cfg(test)]
 mod tests {
-    use super::one_line;
+    use super::{abnormal_end, one_line};
 
     #[cfg(unix)]
     #[test]
@@ -475,6 +491,28 @@ mod tests {
         assert_eq!(
             one_line("error: the following required arguments were not provided:\n  <N>\n\nUsage: damier"),
             "the following required arguments were not provided: <N>"
+        );
+    }
+
+    /// A child killed by a signal, having printed nothing, was logged "(killed by a signal):
+    /// the command refused its input": the signal is named and no cause invented.
+    #[cfg(unix)]
+    #[test]
+    fn an_abnormal_end_says_how_the_command_ended_and_nothing_more() {
+        use std::os::unix::process::ExitStatusExt;
+        let killed = std::process::ExitStatus::from_raw(libc::SIGKILL);
+        assert_eq!(abnormal_end(killed, ""), "the command ended abnormally (killed by signal 9)");
+        assert_eq!(abnormal_end(killed, "\n  \n"), "the command ended abnormally (killed by signal 9)");
+        let aborted = std::process::ExitStatus::from_raw(libc::SIGABRT);
+        assert_eq!(
+            abnormal_end(aborted, "thread 'main' panicked at src/x.rs:1:1:\nboom\n"),
+            "the command ended abnormally (killed by signal 6): thread 'main' panicked at src/x.rs:1:1: boom"
+        );
+        let exit_3 = std::process::ExitStatus::from_raw(3 << 8);
+        assert_eq!(abnormal_end(exit_3, ""), "the command ended abnormally (exit 3)");
+        assert_eq!(
+            abnormal_end(exit_3, "damier: error: disk full\n"),
+            "the command ended abnormally (exit 3): disk full"
         );
     }
 }

@@ -1,9 +1,15 @@
 //! The read-only view of a long count's journal (`/count`): the file is the one named on the
 //! server's command line (`damier serve --journal FILE`), never a path from a request; it is
-//! only ever opened for reading, by the library's journal reader, which drops a torn tail (a
-//! count still writing) and checks every record's checksum. That reader refuses anything but
-//! a regular file of at most [`journal::MAX_BYTES`] before it reads a byte, so a journal
-//! named on a device (`--journal /dev/zero`) costs a request nothing.
+//! only ever opened for reading, by the library's journal summary ([`journal::summarize`]),
+//! which drops a torn tail (a count still writing) and checks every record's checksum. It
+//! refuses anything but a regular file of at most [`journal::MAX_BYTES`] before it reads a
+//! byte, so a journal named on a device (`--journal /dev/zero`) costs a request nothing.
+//!
+//! The view's memory does not grow with the journal: the summary folds the records as it reads
+//! them and keeps only the last [`RECENT_TASKS`] and one bit per task of the share (2.5 MB at
+//! most, for n = 28's 20 060 016 tasks), where the whole records of a journal of 28 take
+//! hundreds of MB. When the file grew since the last reading, only the bytes appended are read;
+//! a file that shrank, or whose start changed, or another file at the path, is read whole.
 //!
 //! `POST /api/live/journal` with `{}` answers the progress: tasks done and left, the running
 //! total, the rate and ETA over the count's sessions, and the per-task times of the latest
@@ -58,12 +64,14 @@ pub struct JournalView {
 pub struct JournalSource {
     path: PathBuf,
     last: Option<((u64, Option<SystemTime>), JournalView)>,
+    /// The last reading's summary, which the next one continues.
+    summary: Option<journal::JournalSummary>,
 }
 
 impl JournalSource {
     /// The journal at `path` (named on the server's command line).
     pub fn new(path: PathBuf) -> JournalSource {
-        JournalSource { path, last: None }
+        JournalSource { path, last: None, summary: None }
     }
 
     /// The path it reads.
@@ -80,14 +88,47 @@ impl JournalSource {
         {
             return Ok(v.clone());
         }
-        let view = read_view(&self.path)?;
+        // The last summary continues with what was appended (or reads the file again).
+        let summary = match self.summary.take() {
+            Some(s) => s.update(&self.path),
+            None => journal::summarize(&self.path, RECENT_TASKS),
+        }
+        .map_err(|e| e.to_string())?;
+        let view = view_of(&self.path, &summary);
+        self.summary = Some(summary);
         self.last = Some((stamp, view.clone()));
         Ok(view)
     }
 }
 
-/// Reads the journal at `path` into a view.
+/// Reads the journal at `path` into a view, whole.
 pub fn read_view(path: &Path) -> Result<JournalView, String> {
+    let summary = journal::summarize(path, RECENT_TASKS).map_err(|e| e.to_string())?;
+    Ok(view_of(path, &summary))
+}
+
+/// The view of the journal at `path`, summarized as `s`.
+fn view_of(path: &Path, s: &journal::JournalSummary) -> JournalView {
+    JournalView {
+        file: path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default(),
+        n: s.header.n,
+        tasks: u64::from(s.header.share_tasks()),
+        done: s.done,
+        left: s.left(),
+        partial_total: s.total().to_string(),
+        rate: s.rate(),
+        eta_seconds: s.eta_seconds(),
+        task_seconds: s.task_seconds(),
+        sessions: s.sessions,
+        torn_lines: s.torn_lines,
+        recent: s.recent().map(|r| (r.unix_ms, r.micros as f64 / 1e6)).collect(),
+    }
+}
+
+/// The view as it was computed before the summary: from every record held
+/// ([`journal::read`]); the summary's view must equal it for every file.
+#[cfg(test)]
+fn view_from_records(path: &Path) -> Result<JournalView, String> {
     let c = journal::read(path).map_err(|e| e.to_string())?;
     let skip = c.records.len().saturating_sub(RECENT_TASKS);
     Ok(JournalView {
@@ -104,4 +145,81 @@ pub fn read_view(path: &Path) -> Result<JournalView, String> {
         torn_lines: c.torn_lines,
         recent: c.records[skip..].iter().map(|r| (r.unix_ms, r.micros as f64 / 1e6)).collect(),
     })
+}
+
+#[cfg(all(test, feature = "server"))]
+mod tests {
+    use super::*;
+    use damier::queens::count::Share;
+    use damier::queens::count::journal::{Journal, JournalHeader};
+    use damier::queens::count::tasks::{TaskDone, TaskEngine, TaskList};
+    use std::io::Write;
+    use std::time::Duration;
+
+    /// Asserts that the source's view of its journal now is the view from every record, to
+    /// the byte of the answer (errors included).
+    fn assert_same_view(source: &mut JournalSource) {
+        let json = |v: Result<JournalView, String>| v.map(|v| serde_json::to_string(&v).unwrap());
+        let path = source.path().to_path_buf();
+        assert_eq!(json(source.view()), json(view_from_records(&path)));
+        assert_eq!(json(read_view(&path)), json(view_from_records(&path)));
+    }
+
+    /// A journal that grows by sessions, tasks recorded twice and torn tails, viewed after each
+    /// step by one source (which reads only what was appended): the same answers as the view
+    /// computed from every record. Then a task recorded twice with two counts, and a file
+    /// replaced by a shorter one.
+    #[test]
+    fn the_view_of_a_growing_journal_equals_the_view_from_every_record() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("count.journal");
+        let header = JournalHeader::new(&TaskList::new(14).unwrap(), Share::WHOLE, TaskEngine::Quarters);
+        assert!(header.tasks > 600);
+        let mut source = JournalSource::new(path.clone());
+        assert!(source.view().is_err(), "no file yet");
+        let done = |index: u32, count: u64| TaskDone {
+            index,
+            count,
+            elapsed: Duration::from_micros(300 + u64::from(index)),
+        };
+        let mut next = 0u32;
+        for session in 0..4u32 {
+            let (j, _) = Journal::open(&path, &header, 1 + session).unwrap();
+            assert_same_view(&mut source);
+            for _ in 0..(90 + 37 * session) {
+                j.record(done(next, u64::from(next % 7) + 1));
+                if next % 29 == 3 {
+                    j.record(done(next, u64::from(next % 7) + 1));
+                }
+                next += 1;
+                if next.is_multiple_of(31) {
+                    assert_same_view(&mut source);
+                }
+            }
+            j.finish().unwrap();
+            drop(j);
+            assert_same_view(&mut source);
+            // A torn tail, then the line completed by hand would be damage: the next session
+            // cuts the tail off (the file shrinks) and goes on.
+            std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"T\t9\t1\t2").unwrap();
+            assert_same_view(&mut source);
+        }
+        assert!(source.view().unwrap().recent.len() == RECENT_TASKS);
+        // A task recorded again with another count: the same refusal.
+        let (j, _) = Journal::open(&path, &header, 1).unwrap();
+        j.record(done(5, 1_000));
+        j.finish().unwrap();
+        drop(j);
+        let e = source.view().unwrap_err();
+        assert!(e.contains("task 5 recorded twice"), "{e}");
+        assert_same_view(&mut source);
+        // Replaced by a shorter journal.
+        std::fs::remove_file(&path).unwrap();
+        let (j, _) = Journal::open(&path, &header, 2).unwrap();
+        j.record(done(1, 2));
+        j.finish().unwrap();
+        drop(j);
+        assert_same_view(&mut source);
+        assert_eq!(source.view().unwrap().done, 1);
+    }
 }

@@ -39,6 +39,9 @@ use super::Share;
 use super::tasks::{TASK_FORMAT_VERSION, TaskDone, TaskEngine, TaskList};
 use crate::util::Fnv1a;
 
+mod summary;
+pub use summary::{JournalSummary, MAX_REPEATS, summarize};
+
 /// Longest time between two flushes of the journal to the disk while tasks finish.
 pub const SYNC_INTERVAL: Duration = Duration::from_secs(1);
 
@@ -89,6 +92,11 @@ impl JournalDevice {
 /// beyond it is refused before a byte is read, and so is anything but a regular file (a
 /// device such as `/dev/zero` never ends; a pipe would block the reader).
 pub const MAX_BYTES: u64 = 2 << 30;
+
+/// Most tasks a journal's header may name: the largest task list, n = 28
+/// ([`super::tasks::MAX_TASK_N`]), has 20 060 016 tasks. A header naming more is refused: no
+/// list has them, and the summary's set of tasks done ([`summarize`]) is sized by it.
+pub const MAX_TASKS: u32 = 20_060_016;
 
 /// Longest task line: `T`, five tabs, the index (a `u32`: 10 digits), the count, the worker
 /// microseconds and the time (`u64`s: 20 digits each), the 16-digit checksum, a newline.
@@ -298,6 +306,14 @@ pub enum JournalError {
         path: PathBuf,
         /// Its length (at least, for a file still growing).
         len: u64,
+    },
+    /// The header names more tasks than any task list has.
+    #[error("journal {path} names {tasks} tasks, more than any task list has ({MAX_TASKS}, n = 28)")]
+    TooManyTasks {
+        /// The journal's path.
+        path: PathBuf,
+        /// The tasks it names.
+        tasks: u32,
     },
     /// Not a regular file: a device (`/dev/zero` never ends), a pipe, a folder.
     #[error("journal {path} is {what}, not a regular file: a journal is a file a count writes")]
@@ -538,18 +554,18 @@ fn next_line(r: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<
     Ok(Some(LineRead { len, newline, cut }))
 }
 
-/// Parses a journal, read line by line from `file` (at most [`MAX_BYTES`] of it); `None`
-/// when not even the header line is complete.
-fn parse(path: &Path, file: impl Read) -> Result<Option<JournalContents>, JournalError> {
+/// The header of a journal read from `r` and the length of its line (its newline included);
+/// `None` when not even the header line is complete.
+fn read_header(
+    path: &Path,
+    r: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+) -> Result<Option<(JournalHeader, u64)>, JournalError> {
     let io = |source| JournalError::Io { path: path.to_path_buf(), source };
-    let too_large = |len| JournalError::TooLarge { path: path.to_path_buf(), len };
     let not_a_journal = || JournalError::NotAJournal { path: path.to_path_buf() };
-    // PERF: read in blocks of 64 KiB, one line at a time: the bytes are never held whole.
-    let mut r = std::io::BufReader::with_capacity(1 << 16, file.take(MAX_BYTES + 1));
-    let mut buf = Vec::with_capacity(MAX_LINE);
-    let Some(first) = next_line(&mut r, &mut buf).map_err(io)? else { return Ok(None) };
+    let Some(first) = next_line(r, buf).map_err(io)? else { return Ok(None) };
     if first.len > MAX_BYTES {
-        return Err(too_large(first.len));
+        return Err(JournalError::TooLarge { path: path.to_path_buf(), len: first.len });
     }
     if !first.newline {
         // A header cut short is a journal torn while being created, unless it says otherwise.
@@ -567,22 +583,68 @@ fn parse(path: &Path, file: impl Read) -> Result<Option<JournalContents>, Journa
     if header.format != TASK_FORMAT_VERSION {
         return Err(JournalError::OtherFormat { path: path.to_path_buf(), found: header.format });
     }
-    let chain = header.hash();
+    if header.tasks > MAX_TASKS {
+        return Err(JournalError::TooManyTasks { path: path.to_path_buf(), tasks: header.tasks });
+    }
+    Ok(Some((header, first.len)))
+}
+
+/// A point of a journal between two lines: its byte offset and the number of the line before.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Position {
+    /// Bytes before it.
+    at: u64,
+    /// 1-based number of the line that ends there (1: the header).
+    line_no: usize,
+}
+
+/// Where a [`scan`] ended: the end of the last good line, and the torn lines after it.
+struct ScanEnd {
+    valid: Position,
+    torn_lines: usize,
+}
+
+/// What [`scan`] hands the good records of a journal to, in the order written.
+trait Sink {
+    /// Whether a session started (a task before any is corruption).
+    fn in_session(&self) -> bool;
+    /// A session line.
+    fn session(&mut self, unix_ms: u64, threads: u32);
+    /// A task line of the header's share, at line `line_no`; an error for a contradiction.
+    fn task(&mut self, path: &Path, r: TaskRecord, line_no: usize) -> Result<(), JournalError>;
+    /// Each good line's bytes (without the newline), after it is handed over.
+    fn good_line(&mut self, _bytes: &[u8]) {}
+    /// The first error in the lines handed over so far that the sink left to check later;
+    /// called before any other error is returned, and at the end.
+    fn settle(&mut self, _path: &Path) -> Result<(), JournalError> {
+        Ok(())
+    }
+}
+
+/// Reads the records of a journal headed `header` from `r`, which starts at `from`, into
+/// `sink`: a torn tail (bad lines at the end) is counted and dropped; a bad line followed by a
+/// good one, a task outside the share or before any session is corruption.
+fn scan(
+    path: &Path,
+    r: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    header: &JournalHeader,
+    from: Position,
+    sink: &mut impl Sink,
+) -> Result<ScanEnd, JournalError> {
+    let io = |source| JournalError::Io { path: path.to_path_buf(), source };
     let corrupted =
         |line: usize, why: String| JournalError::Corrupted { path: path.to_path_buf(), line, why };
-    let mut records: Vec<TaskRecord> = Vec::new();
-    let mut seen: HashMap<u32, u64> = HashMap::new();
-    let mut sessions: Vec<Session> = Vec::new();
-    let (mut at, mut valid_len) = (first.len, first.len);
+    let chain = header.hash();
+    let (mut at, mut line_no, mut valid) = (from.at, from.line_no, from);
     // The first bad line, if no good one follows it (a torn tail).
     let mut bad: Option<usize> = None;
-    let mut line_no = 1;
     let mut torn_lines = 0;
-    while let Some(l) = next_line(&mut r, &mut buf).map_err(io)? {
+    while let Some(l) = next_line(r, buf).map_err(io)? {
         line_no += 1;
         at += l.len;
         let decoded = if l.newline && !l.cut {
-            std::str::from_utf8(&buf).ok().and_then(|t| Line::decode(chain, t))
+            std::str::from_utf8(buf).ok().and_then(|t| Line::decode(chain, t))
         } else {
             None
         };
@@ -592,40 +654,98 @@ fn parse(path: &Path, file: impl Read) -> Result<Option<JournalContents>, Journa
             continue;
         };
         if let Some(b) = bad {
-            return Err(corrupted(b, "a damaged record followed by good ones".into()));
+            let e = corrupted(b, "a damaged record followed by good ones".into());
+            return Err(first_of(sink, path, e));
         }
-        valid_len = at;
+        valid = Position { at, line_no };
         match line {
-            Line::Session { unix_ms, threads } => {
-                sessions.push(Session { unix_ms, threads, tasks: 0, last_ms: unix_ms });
-            }
+            Line::Session { unix_ms, threads } => sink.session(unix_ms, threads),
             Line::Task(r) => {
                 if !header.holds(r.index) {
-                    return Err(corrupted(line_no, format!("task {} is not in this share", r.index)));
+                    let e = corrupted(line_no, format!("task {} is not in this share", r.index));
+                    return Err(first_of(sink, path, e));
                 }
-                let Some(session) = sessions.last_mut() else {
-                    return Err(corrupted(line_no, "a task before any session".into()));
-                };
-                match seen.insert(r.index, r.count) {
-                    Some(c) if c != r.count => {
-                        return Err(corrupted(
-                            line_no,
-                            format!("task {} recorded twice, with counts {c} and {}", r.index, r.count),
-                        ));
-                    }
-                    Some(_) => continue,
-                    None => {}
+                if !sink.in_session() {
+                    let e = corrupted(line_no, "a task before any session".into());
+                    return Err(first_of(sink, path, e));
                 }
-                session.tasks += 1;
-                session.last_ms = session.last_ms.max(r.unix_ms);
-                records.push(r);
+                sink.task(path, r, line_no)?;
             }
         }
+        sink.good_line(buf);
     }
     if at > MAX_BYTES {
-        return Err(too_large(at));
+        let e = JournalError::TooLarge { path: path.to_path_buf(), len: at };
+        return Err(first_of(sink, path, e));
     }
-    Ok(Some(JournalContents { header, records, sessions, valid_len, torn_lines }))
+    sink.settle(path)?;
+    Ok(ScanEnd { valid, torn_lines })
+}
+
+/// `e`, unless `sink` holds an error at an earlier line.
+fn first_of(sink: &mut impl Sink, path: &Path, e: JournalError) -> JournalError {
+    sink.settle(path).err().unwrap_or(e)
+}
+
+/// [`read`]'s sink: every record, each task once.
+#[derive(Default)]
+struct Records {
+    records: Vec<TaskRecord>,
+    /// The count of each task recorded.
+    seen: HashMap<u32, u64>,
+    sessions: Vec<Session>,
+}
+
+impl Sink for Records {
+    fn in_session(&self) -> bool {
+        !self.sessions.is_empty()
+    }
+
+    fn session(&mut self, unix_ms: u64, threads: u32) {
+        self.sessions.push(Session { unix_ms, threads, tasks: 0, last_ms: unix_ms });
+    }
+
+    fn task(&mut self, path: &Path, r: TaskRecord, line_no: usize) -> Result<(), JournalError> {
+        match self.seen.insert(r.index, r.count) {
+            Some(c) if c != r.count => {
+                return Err(JournalError::Corrupted {
+                    path: path.to_path_buf(),
+                    line: line_no,
+                    why: twice(r.index, c, r.count),
+                });
+            }
+            Some(_) => return Ok(()),
+            None => {}
+        }
+        let session = self.sessions.last_mut().expect("a session started");
+        session.tasks += 1;
+        session.last_ms = session.last_ms.max(r.unix_ms);
+        self.records.push(r);
+        Ok(())
+    }
+}
+
+/// What is wrong with a task recorded with the counts `first`, then `then`.
+fn twice(index: u32, first: u64, then: u64) -> String {
+    format!("task {index} recorded twice, with counts {first} and {then}")
+}
+
+/// Parses a journal, read line by line from `file` (at most [`MAX_BYTES`] of it); `None`
+/// when not even the header line is complete.
+fn parse(path: &Path, file: impl Read) -> Result<Option<JournalContents>, JournalError> {
+    // PERF: read in blocks of 64 KiB, one line at a time: the bytes are never held whole.
+    let mut r = std::io::BufReader::with_capacity(1 << 16, file.take(MAX_BYTES + 1));
+    let mut buf = Vec::with_capacity(MAX_LINE);
+    let Some((header, len)) = read_header(path, &mut r, &mut buf)? else { return Ok(None) };
+    let mut sink = Records::default();
+    let end = scan(path, &mut r, &mut buf, &header, Position { at: len, line_no: 1 }, &mut sink)?;
+    Ok(Some(JournalContents {
+        header,
+        records: sink.records,
+        sessions: sink.sessions,
+        valid_len: end.valid.at,
+        torn_lines: end.torn_lines,
+    }))
 }
 
 /// An open journal that a run appends to (see the module docs).
@@ -1003,10 +1123,10 @@ mod tests {
     }
 
     /// A fresh directory, removed when dropped.
-    struct TempDir(PathBuf);
+    pub(super) struct TempDir(PathBuf);
 
     impl TempDir {
-        fn join(&self, name: impl AsRef<Path>) -> PathBuf {
+        pub(super) fn join(&self, name: impl AsRef<Path>) -> PathBuf {
             self.0.join(name)
         }
     }
@@ -1017,7 +1137,7 @@ mod tests {
         }
     }
 
-    fn tempfile_dir() -> TempDir {
+    pub(super) fn tempfile_dir() -> TempDir {
         use std::sync::atomic::{AtomicU32, Ordering};
         static NEXT: AtomicU32 = AtomicU32::new(0);
         let dir = std::env::temp_dir().join(format!(
@@ -1084,6 +1204,7 @@ mod tests {
         let (sets, own_mirror) = ((15..=28u64).product::<u64>() / (1..=14u64).product::<u64>(), 3_432);
         let tasks = (sets + own_mirror) / 2;
         assert_eq!(tasks, 20_060_016);
+        assert_eq!(tasks, u64::from(MAX_TASKS));
         assert_eq!(super::super::tasks::MAX_TASK_N, 28);
         let list = TaskList::new(9).unwrap();
         let mut h = JournalHeader::new(&list, Share::WHOLE, TaskEngine::Backtrack);
@@ -1190,5 +1311,221 @@ mod tests {
         let e = Journal::open(&path, &new, 1).unwrap_err();
         assert!(e.to_string().contains("engine backtrack on gpu") && e.to_string().contains("on cpu"), "{e}");
         assert_eq!(Journal::open(&path, &gpu, 1).unwrap().1.total(), 2);
+    }
+}
+
+#[cfg(test)]
+mod summary_tests {
+    use super::tests::tempfile_dir as dir;
+    use super::*;
+
+    /// Asserts that the summary of the journal at `path` (`s`, keeping `keep` records) answers
+    /// what [`read`] answers: the same error, or the same figures to the bit.
+    fn assert_agrees(path: &Path, s: Result<JournalSummary, JournalError>, keep: usize) {
+        let what = || String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();
+        match (read(path), s) {
+            (Ok(c), Ok(s)) => {
+                assert_eq!(s.header, c.header);
+                assert_eq!(s.done, c.records.len() as u64, "{}", what());
+                assert_eq!((s.total(), s.left()), (c.total(), c.left()));
+                assert_eq!(s.rate().map(f64::to_bits), c.rate().map(f64::to_bits), "{}", what());
+                assert_eq!(s.eta_seconds().map(f64::to_bits), c.eta_seconds().map(f64::to_bits));
+                assert_eq!(s.task_seconds().to_bits(), c.task_seconds().to_bits());
+                assert_eq!(
+                    (s.sessions, s.torn_lines, s.valid_len()),
+                    (c.sessions.len(), c.torn_lines, c.valid_len)
+                );
+                let skip = c.records.len().saturating_sub(keep);
+                assert_eq!(s.recent().copied().collect::<Vec<_>>(), c.records[skip..]);
+            }
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+            (a, b) => panic!("read: {a:?}\nsummary: {b:?}\n{}", what()),
+        }
+    }
+
+    /// A line of [`journal`]: `None` a session, `Some((index, count))` a task.
+    type Entry = Option<(u32, u64)>;
+
+    /// A journal of n = 9 (share `share`) with these lines after the header.
+    fn journal(share: Share, lines: &[Entry]) -> Vec<u8> {
+        let list = TaskList::new(9).unwrap();
+        let h = JournalHeader::new(&list, share, TaskEngine::Quarters);
+        let chain = h.hash();
+        let mut text = h.line();
+        let mut ms = 1_000;
+        for (i, l) in (0u64..).zip(lines) {
+            ms += 7 + i * i % 13;
+            text += &match *l {
+                None => Line::Session { unix_ms: ms, threads: 3 },
+                Some((index, count)) => {
+                    Line::Task(TaskRecord { index, count, micros: 1_000 + 37 * i, unix_ms: ms })
+                }
+            }
+            .encode(chain);
+        }
+        text.into_bytes()
+    }
+
+    /// Every kind of journal the reader meets: several sessions, tasks recorded twice with one
+    /// count or with two, torn tails, damage followed by good records, tasks outside the share
+    /// or before a session. Each is summarized whole, and from each of its prefixes then
+    /// updated to the whole: the same answers as `read`, errors included.
+    #[test]
+    fn a_summary_answers_what_read_answers() {
+        let dir = dir();
+        let path = dir.join("j");
+        let (s, t) = (None, |i, c| Some((i, c)));
+        let cases: Vec<(Share, Vec<Entry>)> = vec![
+            (Share::WHOLE, vec![]),
+            (Share::WHOLE, vec![s]),
+            (Share::WHOLE, vec![s, t(0, 5), t(1, 7), s, s, t(2, 11), t(0, 5), s, t(3, 1), t(1, 7)]),
+            (Share::WHOLE, vec![s, t(0, 5), t(1, 7), t(0, 6), t(2, 1)]),
+            (Share::WHOLE, vec![s, t(0, 5), t(1, 7), t(0, 5), t(1, 7), t(0, 6), t(1, 8)]),
+            (Share::WHOLE, vec![s, t(0, 5), t(1, 7), t(1, 7), t(0, 5), t(1, 9), t(0, 4)]),
+            (Share::WHOLE, vec![s, t(0, 5), t(0, 5), t(400, 1)]),
+            (Share::WHOLE, vec![s, t(0, 5), t(0, 6), t(400, 1)]),
+            (Share::WHOLE, vec![t(0, 5), s]),
+            (Share::new(1, 3).unwrap(), vec![s, t(1, 2), t(4, 3), s, t(4, 3), t(7, 1), t(2, 9)]),
+            (Share::new(1, 3).unwrap(), vec![s, t(1, 2), t(4, 3), t(4, 4), t(2, 9)]),
+            (Share::WHOLE, vec![s, t(0, u64::MAX), t(1, u64::MAX), t(2, 3)]),
+        ];
+        for (share, lines) in cases {
+            let bytes = journal(share, &lines);
+            let header_end = bytes.iter().position(|&b| b == b'\n').unwrap() + 1;
+            // The whole, with a torn tail cut at every byte of a last line, or damage inside.
+            let mut variants = vec![bytes.clone()];
+            let mut torn = bytes.clone();
+            torn.extend_from_slice(b"T\t5\t1\t2\t3\tdeadbeef");
+            variants.push(torn.clone());
+            torn.extend_from_slice(b"\nT\tgarbage\n");
+            variants.push(torn);
+            if let Some(second) = bytes[header_end..].iter().position(|&b| b == b'\n') {
+                let mut damaged = bytes.clone();
+                damaged[header_end + second - 1] ^= 1;
+                variants.push(damaged);
+            }
+            for v in variants {
+                std::fs::write(&path, &v).unwrap();
+                for keep in [0, 2, 100] {
+                    assert_agrees(&path, summarize(&path, keep), keep);
+                }
+                // Read at each length, then updated at the whole.
+                for cut in header_end..=v.len() {
+                    std::fs::write(&path, &v[..cut]).unwrap();
+                    let Ok(part) = summarize(&path, 2) else { continue };
+                    assert_agrees(&path, Ok(part.clone()), 2);
+                    std::fs::write(&path, &v).unwrap();
+                    assert_agrees(&path, part.update(&path), 2);
+                }
+            }
+        }
+    }
+
+    /// A journal replaced by another, shortened or rewritten at its start is read again whole.
+    #[test]
+    fn a_changed_journal_is_read_again_whole() {
+        let dir = dir();
+        let path = dir.join("j");
+        let (s, t) = (None, |i, c| Some((i, c)));
+        let long = journal(Share::WHOLE, &[s, t(0, 5), t(1, 7), t(2, 11), s, t(3, 13)]);
+        std::fs::write(&path, &long).unwrap();
+        let first = summarize(&path, 10).unwrap();
+        assert_eq!(first.total(), 36);
+        // Shorter (a count that cut a torn tail, or another file).
+        let short = journal(Share::WHOLE, &[s, t(0, 5), t(1, 8)]);
+        std::fs::write(&path, &short).unwrap();
+        assert_agrees(&path, first.clone().update(&path), 10);
+        // As long, the same start, another last line.
+        let other = journal(Share::WHOLE, &[s, t(0, 5), t(1, 7), t(2, 11), s, t(4, 13), t(5, 1)]);
+        std::fs::write(&path, &other).unwrap();
+        assert_agrees(&path, first.clone().update(&path), 10);
+        // Another share at the path.
+        let share =
+            journal(Share::new(0, 2).unwrap(), &[s, t(0, 5), t(2, 7), t(4, 11), s, t(6, 13), t(8, 1)]);
+        std::fs::write(&path, &share).unwrap();
+        assert_agrees(&path, first.clone().update(&path), 10);
+        // Replaced by another file (another inode) with the same bytes and more.
+        let mut more = long.clone();
+        more.extend_from_slice(
+            &journal(Share::WHOLE, &[t(7, 2)])[long.iter().position(|&b| b == b'\n').unwrap() + 1..],
+        );
+        let tmp = dir.join("tmp");
+        std::fs::write(&tmp, &more).unwrap();
+        std::fs::rename(&tmp, &path).unwrap();
+        assert_agrees(&path, first.update(&path), 10);
+    }
+
+    /// A header naming more tasks than the largest list is refused by both readers.
+    #[test]
+    fn a_header_naming_more_tasks_than_any_list_is_refused() {
+        let dir = dir();
+        let path = dir.join("j");
+        let list = TaskList::new(9).unwrap();
+        let h = JournalHeader {
+            tasks: MAX_TASKS + 1,
+            ..JournalHeader::new(&list, Share::WHOLE, TaskEngine::Quarters)
+        };
+        std::fs::write(&path, h.line()).unwrap();
+        let e = read(&path).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "journal {} names 20060017 tasks, more than any task list has (20060016, n = 28)",
+                path.display()
+            )
+        );
+        assert_agrees(&path, summarize(&path, 1), 1);
+    }
+
+    /// A journal as large as a whole count of n = 24 (1 352 540 tasks, in two shuffled halves
+    /// over three sessions, some tasks recorded twice, a torn tail): the summary equals `read`,
+    /// whole and updated with the second half, and holds a bit per task, not the records.
+    #[test]
+    fn a_journal_of_n_24_is_summarized_as_read_reads_it() {
+        const TASKS: u32 = 1_352_540;
+        let dir = dir();
+        let path = dir.join("24.journal");
+        let list = TaskList::new(9).unwrap();
+        let h = JournalHeader {
+            n: 24,
+            tasks: TASKS,
+            ..JournalHeader::new(&list, Share::WHOLE, TaskEngine::Quarters)
+        };
+        let chain = h.hash();
+        // A fixed permutation of the tasks: i * 7919 mod TASKS (7919 is prime, not a factor).
+        let order: Vec<u32> = (0..u64::from(TASKS)).map(|i| (i * 7919 % u64::from(TASKS)) as u32).collect();
+        let encode = |text: &mut String, from: usize, to: usize, ms: u64| {
+            *text += &Line::Session { unix_ms: ms, threads: 16 }.encode(chain);
+            for (k, &index) in order[from..to].iter().enumerate() {
+                let k = k as u64;
+                let r = TaskRecord {
+                    index,
+                    count: u64::from(index % 977) * 8 + 4,
+                    micros: 900 + k % 5_000,
+                    unix_ms: ms + k / 3,
+                };
+                *text += &Line::Task(r).encode(chain);
+                if k % 100_000 == 7 {
+                    // Recorded again, with the same count.
+                    *text += &Line::Task(r).encode(chain);
+                }
+            }
+        };
+        let mut text = h.line();
+        let half = TASKS as usize / 2;
+        encode(&mut text, 0, half / 2, 1_700_000_000_000);
+        encode(&mut text, half / 2, half, 1_700_100_000_000);
+        let first_len = text.len();
+        encode(&mut text, half, TASKS as usize, 1_700_200_000_000);
+        text += "T\t12\t";
+        std::fs::write(&path, &text.as_bytes()[..first_len]).unwrap();
+        let s = summarize(&path, 200).unwrap();
+        assert_agrees(&path, Ok(s.clone()), 200);
+        assert_eq!(s.seen.len(), (TASKS as usize).div_ceil(64), "a bit per task");
+        std::fs::write(&path, &text).unwrap();
+        let s = s.update(&path).unwrap();
+        assert_eq!((s.done, s.left(), s.torn_lines, s.sessions), (u64::from(TASKS), 0, 1, 3));
+        assert_agrees(&path, Ok(s), 200);
+        assert_agrees(&path, summarize(&path, 200), 200);
     }
 }
