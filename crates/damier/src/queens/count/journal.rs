@@ -448,6 +448,90 @@ impl JournalContents {
     }
 }
 
+/// What a journal says of its count's progress, answered alike by [`JournalContents`] (every
+/// record held) and by [`JournalSummary`] (folded as read: memory independent of the
+/// journal's length).
+pub trait JournalProgress {
+    /// What the journal is for.
+    fn header(&self) -> &JournalHeader;
+    /// Tasks recorded (each once).
+    fn done(&self) -> u64;
+    /// Tasks of the share not recorded yet.
+    fn left(&self) -> u64;
+    /// The sum of the recorded tasks' counts, exact.
+    fn total(&self) -> u128;
+    /// Runs that wrote the journal.
+    fn sessions(&self) -> usize;
+    /// Lines dropped as a torn tail.
+    fn torn_lines(&self) -> usize;
+    /// Worker seconds spent on the recorded tasks.
+    fn task_seconds(&self) -> f64;
+    /// Tasks finished per second of wall time, over all sessions.
+    fn rate(&self) -> Option<f64>;
+    /// Seconds until the share is done at that rate.
+    fn eta_seconds(&self) -> Option<f64>;
+}
+
+impl JournalProgress for JournalContents {
+    fn header(&self) -> &JournalHeader {
+        &self.header
+    }
+    fn done(&self) -> u64 {
+        self.records.len() as u64
+    }
+    fn left(&self) -> u64 {
+        JournalContents::left(self)
+    }
+    fn total(&self) -> u128 {
+        JournalContents::total(self)
+    }
+    fn sessions(&self) -> usize {
+        self.sessions.len()
+    }
+    fn torn_lines(&self) -> usize {
+        self.torn_lines
+    }
+    fn task_seconds(&self) -> f64 {
+        JournalContents::task_seconds(self)
+    }
+    fn rate(&self) -> Option<f64> {
+        JournalContents::rate(self)
+    }
+    fn eta_seconds(&self) -> Option<f64> {
+        JournalContents::eta_seconds(self)
+    }
+}
+
+impl JournalProgress for JournalSummary {
+    fn header(&self) -> &JournalHeader {
+        &self.header
+    }
+    fn done(&self) -> u64 {
+        self.done
+    }
+    fn left(&self) -> u64 {
+        JournalSummary::left(self)
+    }
+    fn total(&self) -> u128 {
+        JournalSummary::total(self)
+    }
+    fn sessions(&self) -> usize {
+        self.sessions
+    }
+    fn torn_lines(&self) -> usize {
+        self.torn_lines
+    }
+    fn task_seconds(&self) -> f64 {
+        JournalSummary::task_seconds(self)
+    }
+    fn rate(&self) -> Option<f64> {
+        JournalSummary::rate(self)
+    }
+    fn eta_seconds(&self) -> Option<f64> {
+        JournalSummary::eta_seconds(self)
+    }
+}
+
 fn checksum(chain: u64, text: &str) -> u64 {
     let mut h = Fnv1a::new();
     h.write(&chain.to_le_bytes());

@@ -41,7 +41,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::journal::{Journal, JournalContents, JournalDevice, JournalError, JournalHeader};
+use super::journal::{Journal, JournalContents, JournalDevice, JournalError, JournalHeader, JournalProgress};
 use super::recount::{self, Detection, Mismatch, SampleSize, ShareTotalError};
 use super::tasks::{self, MIN_TASK_N, TaskDone, TaskEngine, TaskError, TaskList};
 use super::{CountError, Share, counts_from_total};
@@ -514,9 +514,11 @@ impl JournalStatus {
     /// The status of the journal `c`, with its audit. Fails when the finished tasks add up to
     /// more than a count holds, or a finished whole count to no possible total (unless the
     /// audit disagrees: see [`JournalStatus::total_error`]).
-    pub fn of(c: &JournalContents, recheck: Option<Recheck>) -> Result<JournalStatus, CountError> {
-        let h = &c.header;
-        let (done, left) = (c.records.len() as u64, c.left());
+    /// `c` is the journal read whole ([`JournalContents`]) or summarized
+    /// ([`super::journal::JournalSummary`]): the same status.
+    pub fn of(c: &impl JournalProgress, recheck: Option<Recheck>) -> Result<JournalStatus, CountError> {
+        let h = c.header();
+        let (done, left) = (c.done(), c.left());
         // Exact in a u128; a sum past a u64 (tampered counts) is refused, not wrapped.
         let share_total = super::total_from_sum(c.total())?;
         let finished_whole = left == 0 && h.share.of() == 1;
@@ -540,11 +542,11 @@ impl JournalStatus {
             share_total,
             total: counts.map(|c| c.total),
             unique: counts.map(|c| c.unique),
-            sessions: c.sessions.len(),
+            sessions: c.sessions(),
             task_seconds: c.task_seconds(),
             rate: c.rate(),
             eta_seconds: if left == 0 { Some(0.0) } else { c.eta_seconds() },
-            torn_lines: c.torn_lines,
+            torn_lines: c.torn_lines(),
             recheck,
             total_error,
         })
