@@ -1,5 +1,6 @@
 //! Count journals: any file is refused or read into records that respect the header (each
-//! task once, inside the share); the summaries never overflow.
+//! task once, inside the share); the summaries never overflow, and the folded summary
+//! (`journal::summarize`) answers what the records answer.
 //!
 //! The first byte chooses the mode. Raw: the rest is the file. Sealed: the rest is split in
 //! lines, and each gets the checksum the format chains to the header's (computed here with
@@ -39,7 +40,24 @@ pub fn check(data: &[u8]) {
     let bytes = if mode % 2 == 0 { rest.to_vec() } else { seal(rest) };
     let path = std::env::temp_dir().join(format!("damier-fuzz-journal-{}", std::process::id()));
     std::fs::File::create(&path).and_then(|mut f| f.write_all(&bytes)).expect("temp file");
-    let Ok(contents) = journal::read(&path) else { return };
+    // The summary (what the server's journal view and `queens journal` read) answers what
+    // the reader of every record answers: the same refusal, or the same figures to the bit.
+    let (read, summary) = (journal::read(&path), journal::summarize(&path, 8));
+    match (&read, &summary) {
+        (Ok(c), Ok(s)) => {
+            let skip = c.records.len().saturating_sub(8);
+            assert_eq!(s.header, c.header);
+            assert_eq!((s.done, s.total(), s.left()), (c.records.len() as u64, c.total(), c.left()));
+            assert_eq!((s.sessions, s.torn_lines), (c.sessions.len(), c.torn_lines));
+            assert_eq!(s.rate().map(f64::to_bits), c.rate().map(f64::to_bits));
+            assert_eq!(s.eta_seconds().map(f64::to_bits), c.eta_seconds().map(f64::to_bits));
+            assert_eq!(s.task_seconds().to_bits(), c.task_seconds().to_bits());
+            assert!(s.recent().eq(c.records[skip..].iter()));
+        }
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+        _ => panic!("read and summarize disagree: {read:?} / {summary:?}"),
+    }
+    let Ok(contents) = read else { return };
     let h = &contents.header;
     let mut seen = std::collections::HashSet::new();
     for r in &contents.records {

@@ -12,7 +12,10 @@ pub fn check(data: &[u8]) {
     // read back, alone and as a listing.
     if let Ok(all) = Placement::parse_all(text) {
         for p in &all {
-            assert_eq!(Placement::parse_all(&format!("S = {p}\n{}", p.board())).as_ref(), Ok(&vec![p.clone()]));
+            assert_eq!(
+                Placement::parse_all(&format!("S = {p}\n{}", p.board())).as_ref(),
+                Ok(&vec![p.clone()])
+            );
         }
     }
     let Ok(p) = Placement::parse(text) else { return };
