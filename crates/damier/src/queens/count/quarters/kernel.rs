@@ -40,15 +40,39 @@ pub(super) fn join(isa: Isa, left: Cell, right: Cell, keep: u64, out: &mut Vec<u
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `usable` returns at most `Isa::best()`: the CPU has AVX-512 F and `popcnt`
         // (`cpu::features`), all that `join_avx512` is compiled with.
-        Isa::Avx512 => unsafe { join_avx512(left, right, keep, out) },
+        Isa::Avx512 => unsafe {
+            let (left, right) = oriented::<8>(left, right);
+            join_avx512(left, right, keep, out)
+        },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has AVX2 and `popcnt`.
-        Isa::Avx2 => unsafe { join_avx2(left, right, keep, out) },
+        Isa::Avx2 => unsafe {
+            let (left, right) = oriented::<4>(left, right);
+            join_avx2(left, right, keep, out)
+        },
         #[cfg(target_arch = "aarch64")]
         // SAFETY: as above, the CPU has NEON.
-        Isa::Neon => unsafe { join_neon(left, right, keep, out) },
+        Isa::Neon => unsafe {
+            let (left, right) = oriented::<2>(left, right);
+            join_neon(left, right, keep, out)
+        },
         _ => join_portable(left, right, keep, out),
     }
+}
+
+/// The two lists of [`join`] in the order a vector kernel of `LANES` lanes pairs them in fewer
+/// steps.
+///
+/// PERF: a vector kernel loads `LANES` placements of the right list at once and streams the
+/// left one: `ceil(r / LANES)` passes of `l` steps. The pairs are the same either way round
+/// (the clash test and the key sum are symmetric), so the lists are swapped when that takes
+/// fewer steps (AVX2, 9 left and 2 right placements: 6 steps instead of 9). The portable loop
+/// takes `l * r` steps either way and keeps its order.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+fn oriented<'a, const LANES: usize>(left: Cell<'a>, right: Cell<'a>) -> (Cell<'a>, Cell<'a>) {
+    let steps = |l: Cell, r: Cell| r.len().div_ceil(LANES) * l.len();
+    if steps(right, left) < steps(left, right) { (right, left) } else { (left, right) }
 }
 
 /// [`join`] in plain Rust.
