@@ -26,7 +26,11 @@ pub enum BoardFormat {
 }
 
 /// The format for `path`, or an error naming the accepted extensions.
+/// `-` (standard output) is the text format.
 pub fn format_of(path: &Path) -> anyhow::Result<BoardFormat> {
+    if super::output::is_stdout(path) {
+        return Ok(BoardFormat::Text);
+    }
     match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
         Some("pbm") => Ok(BoardFormat::Pbm),
         Some("txt") => Ok(BoardFormat::Text),
@@ -34,9 +38,16 @@ pub fn format_of(path: &Path) -> anyhow::Result<BoardFormat> {
     }
 }
 
-/// Writes `b` to `path` (format from the extension), atomically.
+/// Writes `b` to `path` (format from the extension), atomically; `-` writes the text format
+/// on standard output.
 pub fn write(path: &Path, b: &Board) -> anyhow::Result<()> {
     let format = format_of(path)?;
+    if super::output::is_stdout(path) {
+        let mut out = super::output::stdout();
+        write_text(&mut out, b)?;
+        out.flush()?;
+        return Ok(());
+    }
     super::output::write_file(path, super::output::Durability::Renamed, |out| {
         match format {
             BoardFormat::Pbm => b.write_pbm(out, PbmKind::Raw)?,

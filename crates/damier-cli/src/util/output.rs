@@ -355,10 +355,40 @@ fn check_writable(dir: &Path) -> anyhow::Result<()> {
 /// Checks, before any work, every file or folder argument the command will write (typed
 /// [`super::OutputPath`]): a file's folder exists and is writable; a folder argument (value
 /// name `DIR`) exists, or its parent does (the last folder is created by the command).
+///
+/// `-` is standard output for the options in [`TO_STDOUT`]; any other option refuses it (it
+/// names a file, a folder or a journal that is written more than once).
 pub fn check_output_paths(cmd: &clap::Command, m: &clap::ArgMatches) -> anyhow::Result<()> {
+    check_output_paths_in(cmd, m, "")
+}
+
+/// The options (subcommand path, argument id) where `-` is standard output: each writes one
+/// text or board that is the next command's input (issue 52 §4).
+pub const TO_STDOUT: &[(&str, &str)] = &[
+    ("walk solve", "out"),
+    ("queens solve", "out"),
+    ("lights solve", "out"),
+    ("lights solve", "save_start"),
+];
+
+/// Whether `path` is `-`, standard output for the options in [`TO_STDOUT`].
+pub fn is_stdout(path: &Path) -> bool {
+    path == Path::new("-")
+}
+
+fn check_output_paths_in(cmd: &clap::Command, m: &clap::ArgMatches, path_name: &str) -> anyhow::Result<()> {
     for arg in cmd.get_arguments() {
         let id = arg.get_id().as_str();
         let Ok(Some(path)) = m.try_get_one::<super::OutputPath>(id) else { continue };
+        if is_stdout(path) {
+            let long = arg.get_long().unwrap_or(id);
+            anyhow::ensure!(
+                TO_STDOUT.contains(&(path_name, id)),
+                "--{long} - : standard output is not offered here (--{long} names a file to write); \
+                 give a file name (./- for a file named -)"
+            );
+            continue;
+        }
         let folder = arg.get_value_names().is_some_and(|names| names.iter().any(|n| n.as_str() == "DIR"));
         if folder {
             check_dir(path)?;
@@ -369,7 +399,7 @@ pub fn check_output_paths(cmd: &clap::Command, m: &clap::ArgMatches) -> anyhow::
     if let Some((name, sub)) = m.subcommand()
         && let Some(sub_cmd) = cmd.find_subcommand(name)
     {
-        check_output_paths(sub_cmd, sub)?;
+        check_output_paths_in(sub_cmd, sub, format!("{path_name} {name}").trim_start())?;
     }
     Ok(())
 }

@@ -155,3 +155,66 @@ fn walk_replay_refuses_what_it_cannot_replay() {
         assert!(err.contains(says), "{input:?}: {err}");
     }
 }
+
+/// Runs `damier args` in an empty folder: its exit code, stdout, stderr, and whether it left a
+/// file named `-` there.
+fn in_empty_folder(args: &[&str]) -> (Option<i32>, String, String, bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = damier().current_dir(dir.path()).args(args).output().unwrap();
+    let stray = dir.path().join("-").exists();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    (out.status.code(), stdout.into_owned(), stderr.into_owned(), stray)
+}
+
+#[test]
+fn queens_solve_out_dash_is_stdout() {
+    let (code, stdout, stderr, stray) = in_empty_folder(&["queens", "solve", "8", "--out", "-"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stray, "queens solve --out - wrote a file named -");
+    assert_eq!(stdout.lines().count(), 8, "one column per line: {stdout}");
+    assert!(stderr.contains("written to standard output"), "{stderr}");
+    pipes(&["queens", "solve", "8", "--out", "-"], &["queens", "check", "-"], "valid: ");
+    pipes(&["queens", "solve", "9", "--out", "-", "--json"], &["queens", "check", "-"], "valid: ");
+}
+
+#[test]
+fn lights_solve_writes_its_boards_to_stdout_with_dash() {
+    let random = ["lights", "solve", "--random", "4x4", "--winnable", "--seed", "3"];
+    // The start alone on stdout: the next solve reads it, and answers as for the same board.
+    let (code, start, stderr, stray) = in_empty_folder(&[&random[..], &["--save-start", "-"]].concat());
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stray, "--save-start - wrote a file named -");
+    assert_eq!(start.lines().collect::<Vec<_>>().len(), 4, "{start}");
+    assert!(start.lines().all(|l| l.len() == 4 && l.bytes().all(|b| b == b'0' || b == b'1')), "{start}");
+    pipes(&[&random[..], &["--save-start", "-"]].concat(), &["lights", "solve", "-"], "4x4 board");
+    // The presses alone on stdout: the very presses the report prints.
+    let (code, presses, stderr, stray) = in_empty_folder(&[&random[..], &["--out", "-"]].concat());
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stray, "--out - wrote a file named -");
+    let report = String::from_utf8(stdout_of(&random)).unwrap();
+    assert!(report.contains(&presses), "presses {presses:?} not in the report {report}");
+    // Refused, clearly: two outputs on stdout, or a board and JSON on it.
+    for (extra, says) in [
+        (&["--save-start", "-", "--out", "-"][..], "both write to standard output"),
+        (&["--save-start", "-", "--json"], "takes no --json"),
+        (&["--out", "-", "--json"], "takes no --json"),
+    ] {
+        let (code, stdout, stderr, stray) = in_empty_folder(&[&random[..], extra].concat());
+        assert_eq!((code, stdout.as_str(), stray), (Some(2), "", false), "{extra:?}: {stderr}");
+        assert!(stderr.contains(says) && stderr.lines().count() == 1, "{extra:?}: {stderr}");
+    }
+}
+
+#[test]
+fn output_options_that_cannot_be_stdout_refuse_dash() {
+    for args in [
+        &["queens", "count", "6", "--journal", "-"][..],
+        &["lights", "kernel", "5x5", "--out", "-"],
+        &["walk", "solve", "4", "4", "--pattern", "-"],
+    ] {
+        let (code, stdout, stderr, stray) = in_empty_folder(args);
+        assert_eq!((code, stdout.as_str(), stray), (Some(2), "", false), "{args:?}: {stderr}");
+        assert!(stderr.contains("standard output is not offered here"), "{args:?}: {stderr}");
+    }
+}

@@ -37,7 +37,8 @@ pub struct SolveArgs {
     #[arg(long, requires = "random")]
     winnable: bool,
     /// With --random: also write the start to FILE (`.pbm` or `.txt`), to solve it again or
-    /// play it (`damier play lights --from FILE`).
+    /// play it (`damier play lights --from FILE`); `-` writes it alone on stdout instead of the
+    /// report (`| damier lights solve -`).
     #[arg(long, value_name = "FILE", requires = "random")]
     save_start: Option<OutputPath>,
     /// Seed of the random board [default: from the OS, printed].
@@ -47,7 +48,8 @@ pub struct SolveArgs {
     #[arg(long)]
     target: Option<InputFile>,
     /// Write the presses to this file instead of printing them: `.pbm` (raw PBM bitmap, any
-    /// size) or `.txt` (rows of 0/1).
+    /// size) or `.txt` (rows of 0/1); `-` writes them alone on stdout (rows of 0/1), without
+    /// the report.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["all", "summary"])]
     out: Option<OutputPath>,
     /// List every solution (refused above nullity 16, or beyond 10^7 cells in all, before the
@@ -88,7 +90,20 @@ pub struct WinnableArgs {
 }
 
 pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
-    for path in [&a.out, &a.save_start].into_iter().flatten() {
+    // `-` (--out or --save-start): that board alone on stdout, in the text format, for
+    // `| damier lights solve -`; the report is not printed.
+    let start_to_stdout = a.save_start.as_deref().is_some_and(output::is_stdout);
+    let presses_to_stdout = a.out.as_deref().is_some_and(output::is_stdout);
+    anyhow::ensure!(
+        !(start_to_stdout && presses_to_stdout),
+        "--save-start - and --out - both write to standard output: give one of them a file name"
+    );
+    anyhow::ensure!(
+        !(a.json && (start_to_stdout || presses_to_stdout)),
+        "--{} - writes the board alone on standard output: it takes no --json",
+        if start_to_stdout { "save-start" } else { "out" }
+    );
+    for path in [&a.out, &a.save_start].into_iter().flatten().filter(|p| !output::is_stdout(p)) {
         // A bad extension or folder is refused before the work.
         board_io::format_of(path)?;
         output::check_folder(path)?;
@@ -181,6 +196,12 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
     let seconds = t0.elapsed().as_secs_f64();
     if let (Some(path), Some(p)) = (&a.out, &presses) {
         board_io::write(path, p)?;
+    }
+    if start_to_stdout || presses_to_stdout {
+        if !solvable {
+            errln!("damier: {w}x{h}: this start cannot be solved (no presses turn it into the target)");
+        }
+        return Ok(if solvable { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) });
     }
     let printable = !a.summary && a.out.is_none() && w * h <= PRINT_MAX_CELLS;
     if !a.summary && a.out.is_none() && !printable {

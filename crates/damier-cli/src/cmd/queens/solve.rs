@@ -66,7 +66,8 @@ pub struct Args {
     /// without it a seed is drawn from the clock and printed.
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
-    /// Write the solution to FILE (atomically): 1-based columns one per line, or JSON with --json.
+    /// Write the solution to FILE (atomically): 1-based columns one per line, or JSON with
+    /// --json; `-` writes them alone on stdout (for `| damier queens check -`).
     #[arg(long, value_name = "FILE")]
     out: Option<OutputPath>,
     /// File format of --out: text (one column per line) or binary (u32 little-endian).
@@ -208,11 +209,21 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let seed_note = header.seed.map(|s| format!(", seed {s}")).unwrap_or_default();
     if let Some(path) = &a.out {
         let _bar = Progress::start(interrupt::control(), u64::from(n), "writing");
-        // A solution of 10^9 queens takes a while to find: pushed to the disk before it is named.
-        output::write_file(path, Durability::Synced, |w| write_columns(w, &cols, a.format, a.json, &header))?;
+        let to = if output::is_stdout(path) {
+            // `--out -`: the columns alone on stdout, as `queens check -` reads them.
+            let mut w = output::stdout();
+            write_columns(&mut w, &cols, a.format, a.json, &header)?;
+            w.flush()?;
+            "standard output".to_string()
+        } else {
+            // A solution of 10^9 queens takes a while to find: pushed to the disk before it is named.
+            output::write_file(path, Durability::Synced, |w| {
+                write_columns(w, &cols, a.format, a.json, &header)
+            })?;
+            path.display().to_string()
+        };
         errln!(
-            "n = {n}{seed_note}: checked solution written to {} ({} s to find and check)",
-            path.display(),
+            "n = {n}{seed_note}: checked solution written to {to} ({} s to find and check)",
             crate::util::number(seconds)
         );
         return Ok(ExitCode::SUCCESS);
