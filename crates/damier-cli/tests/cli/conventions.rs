@@ -491,3 +491,45 @@ fn no_help_writes_a_rust_range() {
     }
     assert!(seen > 40, "only {seen} commands' help read");
 }
+
+/// Issue 51: one module layout. A module with children is a folder with a `mod.rs` (or the
+/// `main.rs` of a test binary), never a `foo.rs` beside a `foo/` folder, and no `#[path]`
+/// points a module elsewhere (but at the `tests/common/` files that two test binaries share).
+#[test]
+fn modules_with_children_live_in_a_folder_with_mod_rs() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let (mut files, mut stack) = (Vec::new(), vec![root.join("crates"), root.join("fuzz")]);
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            if p.is_dir()
+                && !["target", "node_modules", "pkg"].contains(&name.as_str())
+                && !name.starts_with('.')
+            {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                files.push(p);
+            }
+        }
+    }
+    assert!(files.len() > 100, "{} Rust files found", files.len());
+    let mut wrong = Vec::new();
+    for f in &files {
+        let folder = f.with_extension("");
+        let has_rust = |d: &std::path::Path| {
+            std::fs::read_dir(d)
+                .is_ok_and(|r| r.flatten().any(|e| e.path().extension().is_some_and(|x| x == "rs")))
+        };
+        if folder.is_dir() && has_rust(&folder) {
+            wrong.push(format!("{} beside {}/ (move it to {0}/mod.rs)", f.display(), folder.display()));
+        }
+        let text = std::fs::read_to_string(f).unwrap();
+        for line in text.lines().map(str::trim_start).filter(|l| l.starts_with("#[path")) {
+            if !line.contains("\"../common/") {
+                wrong.push(format!("{}: {line}", f.display()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "the other module layout:\n{}", wrong.join("\n"));
+}

@@ -1,5 +1,5 @@
 //! The checkpoint format's marks and the errors of reading it: what the automaton's state
-//! needs when it restores itself (kept below `checkpoint.rs`, which reads the state, so that
+//! needs when it restores itself (kept below `checkpoint/mod.rs`, which reads the state, so that
 //! imports point one way).
 
 use crate::automaton::AutomatonError;

@@ -1,6 +1,6 @@
 //! A cell's word and what both rules read of it: the layout (signals, emitted byte, queen
 //! count), the generator and its Bernoulli draws, model 1's table entries and model 2's gather
-//! of the neighbours' emitted bits. Below `state.rs`, `pair.rs` and `cell.rs`, so that imports
+//! of the neighbours' emitted bits. Below `state/mod.rs`, `pair.rs` and `cell.rs`, so that imports
 //! point one way.
 
 use rand_xoshiro::Xoshiro256PlusPlus;

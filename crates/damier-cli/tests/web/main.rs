@@ -1,30 +1,13 @@
 //! `damier serve`: the API against the router, and the pages in a real (headless) browser.
 
-#[path = "web/api.rs"]
 mod api;
-
-#[path = "web/browser.rs"]
 mod browser;
-
-#[path = "web/faults.rs"]
 mod faults;
-
-#[path = "web/numbers.rs"]
 mod numbers;
-
-#[path = "web/serve.rs"]
 mod serve;
-
-#[path = "web/stopping.rs"]
-mod stopping;
-
-#[path = "web/static_pages.rs"]
 mod static_pages;
-
-#[path = "web/static_site.rs"]
 mod static_site;
-
-#[path = "web/trust.rs"]
+mod stopping;
 mod trust;
 
 /// The commands the server serves, as `damier __api --served` prints them: the CLI's own list

@@ -454,5 +454,4 @@ pub fn is_factorization(n: u64, lo: u64, hi: u64) -> bool {
 }
 
 #[cfg(test)]
-#[path = "grid_tests.rs"]
 mod tests;
