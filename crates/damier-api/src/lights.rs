@@ -3,10 +3,9 @@
 //! as its content (text or PBM), as the lab's pages send it.
 
 use damier::board::{Board, Size, read_board};
-use damier::lights::records::{ExplainedStep, Winnability};
-use damier::lights::{self, Method, dense};
-use rand_xoshiro::Xoshiro256PlusPlus;
-use rand_xoshiro::rand_core::SeedableRng;
+use damier::lights::records::Winnability;
+use damier::lights::request::{SolveRequest, Start};
+use damier::lights::{self, Method};
 use serde::Deserialize;
 
 use crate::de;
@@ -152,105 +151,31 @@ impl Solve {
 /// `lights solve`: the presses that take the start to the target (all off), or none.
 pub(crate) fn solve(r: &Solve, host: &dyn Host) -> Result<Record, Refusal> {
     r.check()?;
-    let method = r.method()?;
-    let control = host.control();
-    // What `all` lists and what `min` holds (the kernel) are known from the board's size:
-    // refused before the board is made or solved.
-    let check_listing = |size: Size| -> Result<(), Refusal> {
-        if r.all {
-            lights::check_listing_of_size(size).map_err(Refusal::input)?;
-        }
-        if r.min {
-            lights::check_kernel(size, lights::nullity(size)).map_err(Refusal::input)?;
-        }
-        Ok(())
+    let request = SolveRequest {
+        method: r.method()?,
+        target: r.target.is_some(),
+        all: r.all,
+        min: r.min,
+        explain: r.explain,
     };
-    // What the solve holds at once ([`lights::solve_bytes`]) is known from the size: refused
-    // (a transpose too large) before the start is made, and said if the allocator refuses.
-    let memory =
-        |size: Size| lights::check_solve_memory(size, r.target.is_some(), method).map_err(Refusal::input);
-    let out_of_memory = |size: Size, need: u64| {
-        move |e: damier::util::OutOfMemory| {
-            Refusal::input(lights::LightsError::OutOfMemory { what: lights::SOLVING, size, need, source: e })
-        }
-    };
-    let mut seed_used = None;
+    let mut seed = None;
     let start = if let Some(text) = &r.all_on {
-        let size = size(text)?;
-        check_listing(size)?;
-        let need = memory(size)?;
-        Board::try_ones(size).map_err(out_of_memory(size, need))?
+        request.make(&Start::AllOn(size(text)?))
     } else if let Some(text) = &r.random {
         let size = size(text)?;
-        check_listing(size)?;
-        let need = memory(size)?;
-        let seed = r.seed.unwrap_or_else(|| host.seed());
-        seed_used = Some(seed);
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        if r.winnable {
-            // Drawn as the lights of random presses on a dark board: three boards at once.
-            let drawing = 3 * size.bytes();
-            damier::util::check_fits(drawing).map_err(out_of_memory(size, drawing.max(need)))?;
-            lights::game::LightsState::random_winnable(size, &mut rng)
-        } else {
-            Board::try_random(size, &mut rng).map_err(out_of_memory(size, need))?
-        }
+        let drawn = r.seed.unwrap_or_else(|| host.seed());
+        seed = Some(drawn);
+        request.make(&Start::Random { size, seed: drawn, winnable: r.winnable })
     } else {
         let start = board("file", r.file.as_deref().unwrap_or_default())?;
-        check_listing(start.size())?;
-        memory(start.size())?;
-        start
-    };
+        request.check_size(start.size()).map(|_| start)
+    }
+    .map_err(Refusal::input)?;
     let target = r.target.as_deref().map(|t| board("target", t)).transpose()?;
-    let (w, h) = (start.width(), start.height());
     let t0 = host.seconds();
-    let sol = lights::solve(&start, target.as_ref(), method, control).map_err(Refusal::input)?;
-    let (nullity, solvable) = (sol.nullity, sol.solvable());
-    let mut steps = None;
-    if r.explain {
-        if w * h > dense::EXPLAIN_MAX_CELLS {
-            return Err(Refusal::Input(format!(
-                "--explain shows the {n} x {n} matrix at each step: boards up to {} cells only",
-                dense::EXPLAIN_MAX_CELLS,
-                n = w * h
-            )));
-        }
-        let difference = lights::difference(&start, target.as_ref()).map_err(Refusal::input)?;
-        let (_, st) = dense::explain(&difference);
-        steps = Some(st.iter().map(ExplainedStep::of).collect::<Vec<_>>());
-    }
-    // Moved, not copied: the presses are a board as large as the start.
-    let (mut exact_min, mut all, mut presses) = (None, None, sol.presses);
-    if let Some(p) = &presses {
-        if r.min {
-            let f =
-                lights::solve_fewest(&start, target.as_ref(), p, method, control).map_err(Refusal::input)?;
-            exact_min = Some(f.exact);
-            presses = Some(f.presses);
-        } else if r.all {
-            let list = lights::solve_all(&start, target.as_ref(), p, method).map_err(Refusal::input)?;
-            all = Some(list.iter().map(rows).collect::<Vec<_>>());
-        }
-    }
+    let solved = request.solve(start, target.as_ref(), host.control()).map_err(Refusal::input)?;
     let seconds = host.seconds() - t0;
-    let printable = !r.summary && w * h <= PRINT_MAX_CELLS;
-    Ok(Record::LightsSolve(LightsSolved {
-        width: w,
-        height: h,
-        nullity,
-        solvable,
-        solutions: if solvable { lights::power_of_two_decimal(nullity as u64) } else { "0".into() },
-        press_count: presses.as_ref().map(Board::count_ones),
-        presses: presses.as_ref().filter(|_| printable).map(rows),
-        out: None,
-        seed: seed_used,
-        // Only summed up, a start is not printed: a 2000 x 2000 one is 4 MB.
-        start: seed_used.filter(|_| printable).map(|_| rows(&start)),
-        exact_min,
-        all,
-        steps,
-        seconds,
-    }))
+    Ok(Record::LightsSolve(LightsSolved::of(&solved, seed, seconds, r.summary, None, false)))
 }
 
 /// The fields of `lights count`, `kernel` and `chase-table`: a size.

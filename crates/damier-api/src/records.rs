@@ -4,6 +4,7 @@
 use std::io::Write;
 
 use damier::lights::records::ExplainedStep;
+use damier::lights::request;
 use damier::queens::local::SearchStats;
 use damier::queens::solve::{Method, Solution};
 use serde::Serialize;
@@ -212,6 +213,49 @@ pub struct LightsSolved {
     pub steps: Option<Vec<ExplainedStep>>,
     /// Seconds of solving.
     pub seconds: f64,
+}
+
+impl LightsSolved {
+    /// The record of `solved`, solved in `seconds` from the random start drawn from `seed`
+    /// (`None`: a start given or all on). The boards are shown up to
+    /// [`crate::lights::PRINT_MAX_CELLS`] cells, unless `summary` or the presses were written
+    /// to the file `out`; the random start not either when it was saved to a file
+    /// (`start_saved`).
+    pub fn of(
+        solved: &request::Solved,
+        seed: Option<u64>,
+        seconds: f64,
+        summary: bool,
+        out: Option<&std::path::Path>,
+        start_saved: bool,
+    ) -> LightsSolved {
+        let rows = |b: &damier::board::Board| b.to_rows('1', '0');
+        let (w, h) = (solved.start.width(), solved.start.height());
+        let (nullity, solvable, presses) = (solved.nullity, solved.solvable(), solved.presses.as_ref());
+        let printable = !summary && out.is_none() && w * h <= crate::lights::PRINT_MAX_CELLS;
+        LightsSolved {
+            width: w,
+            height: h,
+            nullity,
+            solvable,
+            solutions: if solvable {
+                damier::lights::power_of_two_decimal(nullity as u64)
+            } else {
+                "0".into()
+            },
+            press_count: presses.map(damier::board::Board::count_ones),
+            presses: presses.filter(|_| printable).map(rows),
+            out: out.map(std::path::Path::to_path_buf).filter(|_| presses.is_some()),
+            seed,
+            // Written to a file, or only summed up, a start is not printed: a 2000 x 2000 one
+            // is 4 MB.
+            start: seed.filter(|_| printable && !start_saved).map(|_| rows(&solved.start)),
+            exact_min: solved.exact_min,
+            all: solved.all.as_ref().map(|list| list.iter().map(rows).collect()),
+            steps: solved.steps.as_ref().map(|st| st.iter().map(ExplainedStep::of).collect()),
+            seconds,
+        }
+    }
 }
 
 /// What `lights kernel` answers: a basis of the neutral configurations.

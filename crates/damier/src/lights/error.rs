@@ -96,6 +96,14 @@ pub enum LightsError {
         /// The allocation refused.
         source: OutOfMemory,
     },
+    /// The elimination step by step was asked for a board too large to show it.
+    #[error("--explain shows the {cells} x {cells} matrix at each step: boards up to {max} cells only")]
+    ExplainTooLarge {
+        /// The board's cells.
+        cells: usize,
+        /// The most cells explained ([`super::dense::EXPLAIN_MAX_CELLS`]).
+        max: usize,
+    },
     /// Stopped through the control.
     #[error("interrupted")]
     Interrupted(#[from] Interrupted),

@@ -41,6 +41,7 @@ mod method;
 pub mod poly;
 pub mod press;
 pub mod records;
+pub mod request;
 pub mod sizes;
 
 use crate::board::{Board, BoardError, Size};

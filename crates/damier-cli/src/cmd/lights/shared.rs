@@ -1,15 +1,15 @@
-//! What Lights Out's commands share: the printing limits, the solver argument, the size
-//! argument, boards read and printed.
+//! What Lights Out's commands share: the printing limit, the solver argument, the size
+//! argument, boards read.
 
 use clap::ValueEnum;
 use damier::board::Board;
-use damier::lights::{self, Method};
+use damier::lights::Method;
 
 use crate::util::board_io;
 
-/// Press patterns are printed up to this many cells; beyond, only the summary. The limit of
-/// a listing of every solution too ([`lights::ALL_MAX_CELLS`]).
-pub(super) const PRINT_MAX_CELLS: usize = lights::ALL_MAX_CELLS as usize;
+/// Press patterns are printed up to this many cells; beyond, only the summary (the request
+/// layer's limit, which its records follow).
+pub(super) use damier_api::lights::PRINT_MAX_CELLS;
 
 /// The engine that solves the system.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -45,8 +45,4 @@ pub struct SizeArgs {
 /// Reads a board file, text or PBM (`-`: stdin).
 pub(super) fn read_board(path: &std::path::Path) -> anyhow::Result<Board> {
     board_io::read(path)
-}
-
-pub(super) fn rows(b: &Board) -> Vec<String> {
-    b.to_rows('1', '0')
 }

@@ -3,11 +3,10 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use damier::board::{Board, Size};
-use damier::lights::records::{ExplainedStep, Winnability};
-use damier::lights::{self, Method, dense};
-use rand::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
+use damier::board::Size;
+use damier::lights::records::Winnability;
+use damier::lights::request::{SolveRequest, Start};
+use damier::lights::{self, Method};
 
 use crate::report::lights::Solve;
 use crate::util::output::{Report, errln};
@@ -108,93 +107,37 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         board_io::format_of(path)?;
         output::check_folder(path)?;
     }
-    let control = interrupt::control();
-    // What --all lists and what --min holds (the kernel) are known from the board's size:
-    // refused before the board is made or solved.
-    let check_listing = |size: Size| -> Result<(), lights::LightsError> {
-        if a.all {
-            lights::check_listing_of_size(size)?;
-        }
-        if a.min {
-            lights::check_kernel(size, lights::nullity(size))?;
-        }
-        Ok(())
+    let request = SolveRequest {
+        method: a.method.into(),
+        target: a.target.is_some(),
+        all: a.all,
+        min: a.min,
+        explain: a.explain,
     };
-    let method: Method = a.method.into();
-    // What the solve holds at once ([`lights::solve_bytes`]) is known from the size: refused
-    // (a transpose too large) before the start is made, and said if the allocator refuses.
-    let memory = |size: Size| lights::check_solve_memory(size, a.target.is_some(), method);
-    let out_of_memory = |size: Size, need: u64| {
-        move |e: damier::util::OutOfMemory| lights::LightsError::OutOfMemory {
-            what: lights::SOLVING,
-            size,
-            need,
-            source: e,
-        }
-    };
-    let mut seed_used = None;
+    let mut seed = None;
     let start = if let Some(size) = &a.all_on {
-        let size: Size = size.parse()?;
-        check_listing(size)?;
-        let need = memory(size)?;
-        Board::try_ones(size).map_err(out_of_memory(size, need))?
+        request.make(&Start::AllOn(size.parse()?))?
     } else if let Some(size) = &a.random {
         let size: Size = size.parse()?;
-        check_listing(size)?;
-        let need = memory(size)?;
-        let seed = crate::util::pick_seed(a.seed);
-        seed_used = Some(seed);
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        let start = if a.winnable {
-            // Drawn as the lights of random presses on a dark board: three boards at once.
-            let drawing = 3 * size.bytes();
-            damier::util::check_fits(drawing).map_err(out_of_memory(size, drawing.max(need)))?;
-            lights::game::LightsState::random_winnable(size, &mut rng)
-        } else {
-            Board::try_random(size, &mut rng).map_err(out_of_memory(size, need))?
-        };
+        let drawn = crate::util::pick_seed(a.seed);
+        seed = Some(drawn);
+        let start = request.make(&Start::Random { size, seed: drawn, winnable: a.winnable })?;
         if let Some(path) = &a.save_start {
             board_io::write(path, &start)?;
         }
         start
     } else {
         let start = read_board(a.file.as_deref().expect("clap requires a board"))?;
-        check_listing(start.size())?;
-        memory(start.size())?;
+        request.check_size(start.size())?;
         start
     };
     let target = a.target.as_deref().map(read_board).transpose()?;
     let (w, h) = (start.width(), start.height());
     let t0 = Instant::now();
-    let sol = lights::solve(&start, target.as_ref(), method, control)?;
-    let (nullity, solvable) = (sol.nullity, sol.solvable());
-    let mut steps = None;
-    if a.explain {
-        anyhow::ensure!(
-            w * h <= dense::EXPLAIN_MAX_CELLS,
-            "--explain shows the {n} x {n} matrix at each step: boards up to {} cells only",
-            dense::EXPLAIN_MAX_CELLS,
-            n = w * h
-        );
-        let (_, st) = dense::explain(&lights::difference(&start, target.as_ref())?);
-        steps = Some(st.iter().map(ExplainedStep::of).collect::<Vec<_>>());
-    }
-    let mut exact_min = None;
-    let mut all = None;
-    // Moved, not copied: the presses are a board as large as the start.
-    let mut presses = sol.presses;
-    if let Some(p) = &presses {
-        if a.min {
-            let f = lights::solve_fewest(&start, target.as_ref(), p, method, control)?;
-            exact_min = Some(f.exact);
-            presses = Some(f.presses);
-        } else if a.all {
-            let list = lights::solve_all(&start, target.as_ref(), p, method)?;
-            all = Some(list.iter().map(rows).collect::<Vec<_>>());
-        }
-    }
+    let solved = request.solve(start, target.as_ref(), interrupt::control())?;
     let seconds = t0.elapsed().as_secs_f64();
-    if let (Some(path), Some(p)) = (&a.out, &presses) {
+    let solvable = solved.solvable();
+    if let (Some(path), Some(p)) = (&a.out, &solved.presses) {
         board_io::write(path, p)?;
     }
     if start_to_stdout || presses_to_stdout {
@@ -203,32 +146,20 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         }
         return Ok(if solvable { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) });
     }
-    let printable = !a.summary && a.out.is_none() && w * h <= PRINT_MAX_CELLS;
-    if !a.summary && a.out.is_none() && !printable {
+    if !a.summary && a.out.is_none() && w * h > PRINT_MAX_CELLS {
         errln!(
             "damier: {w}x{h} is too large to print the presses ({PRINT_MAX_CELLS} cells at most): summary only \
              (--out FILE.pbm writes them)"
         );
     }
-    let record = damier_api::LightsSolved {
-        width: w,
-        height: h,
-        nullity,
-        solvable,
-        solutions: if solvable { lights::power_of_two_decimal(nullity as u64) } else { "0".into() },
-        press_count: presses.as_ref().map(Board::count_ones),
-        presses: presses.as_ref().filter(|_| printable).map(rows),
-        out: a.out.as_deref().map(std::path::Path::to_path_buf).filter(|_| presses.is_some()),
-        seed: seed_used,
-        // Written to a file, or only summed up, a start is not printed: a 2000 x 2000 one is 4 MB.
-        start: seed_used
-            .filter(|_| !a.summary && a.save_start.is_none() && a.out.is_none() && w * h <= PRINT_MAX_CELLS)
-            .map(|_| rows(&start)),
-        exact_min,
-        all,
-        steps,
+    let record = damier_api::LightsSolved::of(
+        &solved,
+        seed,
         seconds,
-    };
+        a.summary,
+        a.out.as_deref(),
+        a.save_start.is_some(),
+    );
     let report = Solve {
         record,
         winnable: a.winnable,

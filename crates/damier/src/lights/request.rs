@@ -1,0 +1,158 @@
+//! The use case behind `lights solve`, whichever front end asks (the command line, the lab's
+//! server, the browser): a start made or given, refused before it is made when what is asked
+//! cannot fit, solved, and the fewest presses, every solution or the elimination when asked.
+//! The answer is plain data (boards, 0-based steps); the request layer makes the record.
+//!
+//! ```
+//! use damier::control::Control;
+//! use damier::lights::request::{SolveRequest, Start};
+//!
+//! let request = SolveRequest { min: true, ..SolveRequest::default() };
+//! let start = request.make(&Start::AllOn("5x5".parse().unwrap())).unwrap();
+//! let solved = request.solve(start, None, &Control::new()).unwrap();
+//! assert_eq!(solved.nullity, 2);
+//! assert_eq!(solved.presses.unwrap().count_ones(), 15);
+//! assert_eq!(solved.exact_min, Some(true));
+//! ```
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::board::{Board, Size};
+use crate::control::Control;
+use crate::gf2::EliminationStep;
+use crate::util::{OutOfMemory, check_fits};
+
+use super::{LightsError, Method, SOLVING, dense};
+
+/// What a solve asks for beyond one press pattern.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolveRequest {
+    /// The engine.
+    pub method: Method,
+    /// Whether a target will be given (all off otherwise): the solve then holds one more board.
+    pub target: bool,
+    /// Every solution (refused beyond [`super::check_listing`]'s limits, before the board is
+    /// made).
+    pub all: bool,
+    /// The solution with the fewest presses (refused when its kernel would be too large,
+    /// before the board is made).
+    pub min: bool,
+    /// The elimination step by step (boards up to [`dense::EXPLAIN_MAX_CELLS`] cells).
+    pub explain: bool,
+}
+
+/// A start the request makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// Every light on.
+    AllOn(Size),
+    /// Each light on with probability 1/2 (`winnable`: the lights left by random presses on a
+    /// dark board, every winnable board equally likely), drawn from `seed`.
+    Random {
+        /// The size.
+        size: Size,
+        /// The seed of the draw.
+        seed: u64,
+        /// Only winnable boards.
+        winnable: bool,
+    },
+}
+
+/// The answer of a [`SolveRequest`].
+#[derive(Clone, Debug)]
+pub struct Solved {
+    /// The start that was solved.
+    pub start: Board,
+    /// The nullity `k` of the press matrix: `2^k` solutions when there is one.
+    pub nullity: usize,
+    /// The press pattern (the fewest presses when asked), verified; `None` when the target
+    /// cannot be reached.
+    pub presses: Option<Board>,
+    /// With [`SolveRequest::min`] and a solution: whether the presses are proven fewest.
+    pub exact_min: Option<bool>,
+    /// With [`SolveRequest::all`] and a solution: every solution.
+    pub all: Option<Vec<Board>>,
+    /// With [`SolveRequest::explain`]: the elimination's steps.
+    pub steps: Option<Vec<EliminationStep>>,
+}
+
+impl Solved {
+    /// True when the target can be reached.
+    pub fn solvable(&self) -> bool {
+        self.presses.is_some()
+    }
+}
+
+impl SolveRequest {
+    /// Refuses, from its size only, a board this request cannot solve: its listing (`all`), its
+    /// kernel (`min`) or the solve's memory ([`super::check_solve_memory`]); the bytes the
+    /// solve holds at once.
+    pub fn check_size(&self, size: Size) -> Result<u64, LightsError> {
+        if self.all {
+            super::check_listing_of_size(size)?;
+        }
+        if self.min {
+            super::check_kernel(size, super::nullity(size))?;
+        }
+        super::check_solve_memory(size, self.target, self.method)
+    }
+
+    /// The start, once [`SolveRequest::check_size`] accepts its size; a refused allocation is
+    /// [`LightsError::OutOfMemory`] with what the solve holds.
+    pub fn make(&self, start: &Start) -> Result<Board, LightsError> {
+        let out_of_memory = |size: Size, need: u64| {
+            move |source: OutOfMemory| LightsError::OutOfMemory { what: SOLVING, size, need, source }
+        };
+        match *start {
+            Start::AllOn(size) => {
+                let need = self.check_size(size)?;
+                Board::try_ones(size).map_err(out_of_memory(size, need))
+            }
+            Start::Random { size, seed, winnable } => {
+                let need = self.check_size(size)?;
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+                if winnable {
+                    // Drawn as the lights of random presses on a dark board: three boards at once.
+                    let drawing = 3 * size.bytes();
+                    check_fits(drawing).map_err(out_of_memory(size, drawing.max(need)))?;
+                    Ok(super::game::LightsState::random_winnable(size, &mut rng))
+                } else {
+                    Board::try_random(size, &mut rng).map_err(out_of_memory(size, need))
+                }
+            }
+        }
+    }
+
+    /// Solves `start → target` (all off when `None`), then explains, and finds the fewest
+    /// presses or every solution, as asked.
+    pub fn solve(
+        &self,
+        start: Board,
+        target: Option<&Board>,
+        control: &Control,
+    ) -> Result<Solved, LightsError> {
+        let sol = super::solve(&start, target, self.method, control)?;
+        let cells = start.width() * start.height();
+        let mut steps = None;
+        if self.explain {
+            if cells > dense::EXPLAIN_MAX_CELLS {
+                return Err(LightsError::ExplainTooLarge { cells, max: dense::EXPLAIN_MAX_CELLS });
+            }
+            let (_, st) = dense::explain(&super::difference(&start, target)?);
+            steps = Some(st);
+        }
+        // Moved, not copied: the presses are a board as large as the start.
+        let (mut exact_min, mut all, mut presses) = (None, None, sol.presses);
+        if let Some(p) = &presses {
+            if self.min {
+                let f = super::solve_fewest(&start, target, p, self.method, control)?;
+                exact_min = Some(f.exact);
+                presses = Some(f.presses);
+            } else if self.all {
+                all = Some(super::solve_all(&start, target, p, self.method)?);
+            }
+        }
+        Ok(Solved { start, nullity: sol.nullity, presses, exact_min, all, steps })
+    }
+}
