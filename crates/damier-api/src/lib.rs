@@ -200,10 +200,12 @@ fn answer(request: &Request, host: &dyn Host) -> Result<Record, Refusal> {
     match request {
         Request::QueensCount(r) => queens::count(r, host),
         Request::QueensList(r) => queens::list(r, host),
-        Request::QueensFirst(r) => queens::first(r, host),
-        Request::QueensSolve(r) => queens::solve(r, host),
-        Request::QueensMax(r) => queens::max(r, host),
-        Request::QueensCorners(r) => queens::corners(r, host),
+        Request::QueensFirst(r) => queens::first(r, host).map(Record::First),
+        Request::QueensSolve(r) => {
+            Ok(queens::solve(r, host)?.map_or_else(Record::NoSolution, Record::Solved))
+        }
+        Request::QueensMax(r) => queens::max(r, host).map(Record::Max),
+        Request::QueensCorners(r) => queens::corners(r, host).map(Record::Corners),
         Request::QueensCheck(r) => queens::check(r),
         Request::QueensEstimate(r) => queens::estimate(r, host),
         Request::LightsSolve(r) => lights::solve(r, host),

@@ -17,9 +17,7 @@ use crate::refusal::Refusal;
 /// Largest board side of a request (and of the live views, without `--allow-heavy`): a
 /// 2000 x 2000 board solves in seconds.
 pub const BOARD_MAX_SIDE: u64 = 2000;
-/// Press patterns are listed up to this many cells; beyond, only the summary. The limit of a
-/// listing of every solution too ([`lights::ALL_MAX_CELLS`]).
-pub const PRINT_MAX_CELLS: usize = lights::ALL_MAX_CELLS as usize;
+pub use crate::records::PRINT_MAX_CELLS;
 /// Largest side of `lights table` (the command line's range).
 const TABLE_MAX_SIDE: u64 = 100_000;
 

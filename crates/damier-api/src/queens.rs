@@ -5,8 +5,9 @@ use damier::cpu::IsaChoice;
 use damier::queens::count::estimate::{self, EstimateRecord};
 use damier::queens::count::journal::JournalDevice;
 use damier::queens::count::long::LongCount;
+use damier::queens::count::request::CountRequest;
 use damier::queens::count::tasks::{MAX_TASK_N, MIN_TASK_N, TaskEngine, TaskList};
-use damier::queens::count::{self, CountOptions, Share, ShareCount, Strategy, TimedCounts};
+use damier::queens::count::{self, CountOptions, Share, ShareCount, TimedCounts};
 use damier::queens::local;
 use damier::queens::placement::{CheckedListing, PlacementError, try_check_queens};
 use damier::queens::search::{self, Solutions};
@@ -49,10 +50,8 @@ pub const CHECK_MAX: usize = 10_000_000;
 /// Largest `n` listed in full by the command line without `--limit` or `--all`.
 pub const LIST_ALL_MAX: u32 = 14;
 /// From this `n` a count without threads (a browser's worker) uses the quarter-board engine,
-/// below it the backtracker: the faster one on one thread (measured in Chromium on the
-/// project machine, docs/web.md: n = 12 took 0.095 s by quarters, 0.028 s by the
-/// backtracker; n = 14 0.19 and 0.27 s; n = 16 2.3 and 8.2 s).
-pub const QUARTERS_FROM_N: u32 = 14;
+/// below it the backtracker (the library's choice).
+pub use damier::queens::count::request::QUARTERS_FROM_N;
 
 /// Refuses `field`'s value `v` above `max`, naming the bound.
 pub(crate) fn at_most(field: &str, v: u64, max: u64) -> Result<(), Refusal> {
@@ -274,43 +273,20 @@ pub(crate) fn count(r: &Count, host: &dyn Host) -> Result<Record, Refusal> {
             fingerprint: None,
         }));
     }
+    let request = CountRequest::new(r.n, options).map_err(Refusal::input)?;
     let counts = if host.parallel() {
-        let _watch = host.watch("counting", count::task_count(r.n).unwrap_or(0));
-        on_pool(threads, || count::count_solutions_with(r.n, &options, control))?.map_err(Refusal::input)?
+        let _watch = host.watch("counting", request.tasks());
+        on_pool(threads, || request.count(control))?
     } else {
-        count_by_shares(r.n, &options, host)?
-    };
+        request.count_by_parts(control, &mut |done, parts| host.step(done, parts))
+    }
+    .map_err(Refusal::input)?;
     Ok(Record::Counts(TimedCounts {
         n: counts.n,
         total: counts.total,
         unique: counts.unique,
         seconds: host.seconds() - start,
     }))
-}
-
-/// A count on one thread: the library's shares one after the other (their totals add up to
-/// the count's, which gives the unique count), saying how far it is between them, by the
-/// faster engine on one thread ([`QUARTERS_FROM_N`]). Each share of the quarter-board engine
-/// plans its own tables: 8 parts took 1.0 to 1.4 times as long as one at n = 16 and 17, 64
-/// parts 2.4 to 3 times.
-fn count_by_shares(
-    n: u32,
-    options: &CountOptions,
-    host: &dyn Host,
-) -> Result<damier::queens::Counts, Refusal> {
-    let (strategy, parts) =
-        if n >= QUARTERS_FROM_N { (Strategy::Quarters, 8) } else { (Strategy::Backtrack, 64) };
-    let options = CountOptions { strategy: Some(strategy), ..*options };
-    let mut total: u128 = 0;
-    host.step(0, u64::from(parts));
-    for i in 0..parts {
-        let share = Share::new(i, parts).ok_or_else(|| Refusal::Input("no such share".into()))?;
-        total +=
-            u128::from(count::count_share_with(n, share, &options, host.control()).map_err(Refusal::input)?);
-        host.step(u64::from(i) + 1, u64::from(parts));
-    }
-    let total = count::total_from_sum(total).map_err(Refusal::input)?;
-    count::counts_from_total(n, total).map_err(Refusal::input)
 }
 
 /// A count on the task list: prepared, counted, recounted when asked (a "no" naming the tasks
@@ -487,7 +463,7 @@ impl Fields for First {
 }
 
 /// `queens first`: the first solution in backtracking order, with the queens placed.
-pub(crate) fn first(r: &First, host: &dyn Host) -> Result<Record, Refusal> {
+pub fn first(r: &First, host: &dyn Host) -> Result<search::FirstSolution, Refusal> {
     if r.n < 1 {
         return Err(Refusal::Input("n must be at least 1".into()));
     }
@@ -499,7 +475,7 @@ pub(crate) fn first(r: &First, host: &dyn Host) -> Result<Record, Refusal> {
             r.n
         )));
     }
-    Ok(Record::First(search::first_timed(r.n, host.control()).map_err(Refusal::input)?))
+    search::first_timed(r.n, host.control()).map_err(Refusal::input)
 }
 
 /// The fields of `queens solve`.
@@ -524,13 +500,13 @@ impl Fields for Solve {
 
 /// `queens solve`: one checked solution by the construction or by local search, or the
 /// answer of an n without one.
-pub(crate) fn solve(r: &Solve, host: &dyn Host) -> Result<Record, Refusal> {
+pub fn solve(r: &Solve, host: &dyn Host) -> Result<Result<Solved, NoSolution>, Refusal> {
     let method: Method = parsed("method", r.method.as_deref(), |t| t.parse())?.unwrap_or(Method::Construct);
     if r.n == 0 {
         return Err(Refusal::input(solving::SolveError::NoBoard));
     }
     if let Some(none) = NoSolution::of(r.n, method).map_err(Refusal::input)? {
-        return Ok(Record::NoSolution(none));
+        return Ok(Err(none));
     }
     if method == Method::Construct && r.seed.is_some() {
         return Err(Refusal::Input(
@@ -554,10 +530,10 @@ pub(crate) fn solve(r: &Solve, host: &dyn Host) -> Result<Record, Refusal> {
     let seconds = host.seconds() - start;
     let (seed, search) = match &found {
         Solution::Searched { seed, stats, .. } => (Some(*seed), Some(*stats)),
-        Solution::None(none) => return Ok(Record::NoSolution(none.clone())),
+        Solution::None(none) => return Ok(Err(none.clone())),
         Solution::Constructed { .. } => (None, None),
     };
-    Ok(Record::Solved(Solved { method, seed, search, seconds, solution: found }))
+    Ok(Ok(Solved { method, seed, search, seconds, solution: found }))
 }
 
 /// The fields of `queens max`.
@@ -574,8 +550,8 @@ impl Fields for Max {
 }
 
 /// `queens max`: R(n) with a witness.
-pub(crate) fn max(r: &Max, host: &dyn Host) -> Result<Record, Refusal> {
-    Ok(Record::Max(maximum::max_queens_checked(r.n, host.control()).map_err(Refusal::input)?))
+pub fn max(r: &Max, host: &dyn Host) -> Result<maximum::Max, Refusal> {
+    maximum::max_queens_checked(r.n, host.control()).map_err(Refusal::input)
 }
 
 /// The fields of `queens corners`.
@@ -595,7 +571,7 @@ impl Fields for Corners {
 }
 
 /// `queens corners`: the corner exercises between n + 1 and n.
-pub(crate) fn corners(r: &Corners, host: &dyn Host) -> Result<Record, Refusal> {
+pub fn corners(r: &Corners, host: &dyn Host) -> Result<corner::Corners, Refusal> {
     if r.n < 1 {
         return Err(Refusal::Input("n must be at least 1".into()));
     }
@@ -607,8 +583,7 @@ pub(crate) fn corners(r: &Corners, host: &dyn Host) -> Result<Record, Refusal> {
         )));
     }
     let _watch = host.watch("corners", u64::from(2 * r.n + 1));
-    let found = corner::exercises(r.n, r.examples.unwrap_or(3), host.control()).map_err(Refusal::input)?;
-    Ok(Record::Corners(found))
+    corner::exercises(r.n, r.examples.unwrap_or(3), host.control()).map_err(Refusal::input)
 }
 
 /// The fields of `queens check`.

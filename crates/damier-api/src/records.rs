@@ -134,9 +134,9 @@ impl Solved {
         self.solution.column(row).map_or(0, |c| u64::from(c) + 1)
     }
 
-    /// Writes `{"n", "method", "seed", "search", "seconds", "columns"}` as the command line
-    /// does, the columns streamed.
-    pub fn write_json(&self, w: &mut dyn Write) -> std::io::Result<()> {
+    /// Writes the JSON up to the columns' opening bracket, `{"n", "method", "seed", "search",
+    /// "seconds", "columns": [`, for a writer that streams the columns itself (then `]\n}\n`).
+    pub fn write_json_head(&self, w: &mut dyn Write) -> std::io::Result<()> {
         let n = self.solution.n();
         write!(w, "{{\n  \"n\": {n},\n  \"method\": \"{}\",\n", self.method.name())?;
         if let Some(seed) = self.seed {
@@ -145,7 +145,14 @@ impl Solved {
         if let Some(stats) = &self.search {
             writeln!(w, "  \"search\": {},", serde_json::to_string(stats)?)?;
         }
-        write!(w, "  \"seconds\": {},\n  \"columns\": [", self.seconds)?;
+        write!(w, "  \"seconds\": {},\n  \"columns\": [", self.seconds)
+    }
+
+    /// Writes `{"n", "method", "seed", "search", "seconds", "columns"}` as the command line
+    /// does, the columns streamed.
+    pub fn write_json(&self, w: &mut dyn Write) -> std::io::Result<()> {
+        let n = self.solution.n();
+        self.write_json_head(w)?;
         for row in 0..n {
             if row > 0 {
                 w.write_all(b", ")?;
@@ -174,6 +181,10 @@ impl serde::Serialize for Solved {
         m.end()
     }
 }
+
+/// Press patterns are listed up to this many cells; beyond, only the summary. The limit of a
+/// listing of every solution too ([`damier::lights::ALL_MAX_CELLS`]).
+pub const PRINT_MAX_CELLS: usize = damier::lights::ALL_MAX_CELLS as usize;
 
 /// What `lights solve` answers: the library's solve (verified), the random start it drew, the
 /// fewest presses, every solution or the elimination when asked.
@@ -218,7 +229,7 @@ pub struct LightsSolved {
 impl LightsSolved {
     /// The record of `solved`, solved in `seconds` from the random start drawn from `seed`
     /// (`None`: a start given or all on). The boards are shown up to
-    /// [`crate::lights::PRINT_MAX_CELLS`] cells, unless `summary` or the presses were written
+    /// [`PRINT_MAX_CELLS`] cells, unless `summary` or the presses were written
     /// to the file `out`; the random start not either when it was saved to a file
     /// (`start_saved`).
     pub fn of(
@@ -232,7 +243,7 @@ impl LightsSolved {
         let rows = |b: &damier::board::Board| b.to_rows('1', '0');
         let (w, h) = (solved.start.width(), solved.start.height());
         let (nullity, solvable, presses) = (solved.nullity, solved.solvable(), solved.presses.as_ref());
-        let printable = !summary && out.is_none() && w * h <= crate::lights::PRINT_MAX_CELLS;
+        let printable = !summary && out.is_none() && w * h <= PRINT_MAX_CELLS;
         LightsSolved {
             width: w,
             height: h,

@@ -2,14 +2,15 @@
 //! projected cost of a count.
 
 use damier::cpu::Isa;
-use damier::queens::count::cost::{self, CostQuery};
+use damier::queens::count::cost;
 use damier::queens::count::estimate::{self, EstimateOptions, EstimateRecord};
-use damier::queens::count::tasks::{MAX_TASK_N, MIN_TASK_N, TaskEngine, TaskList};
+use damier::queens::count::request::CountRequest;
+use damier::queens::count::tasks::{MAX_TASK_N, MIN_TASK_N};
 use damier::queens::count::{self, CountOptions};
 use damier::queens::placement::Occupancy;
 use damier::queens::search;
 use damier::queens::solve::{self as request, Method};
-use damier::queens::{construct, local, reach};
+use damier::queens::{construct, local};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -47,36 +48,26 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
 fn count_py(py: Python<'_>, n: i128, threads: Option<i128>) -> PyResult<(u64, u64)> {
     let n = u32::try_from(n.max(0))
         .map_err(|_| errors::value(format!("n = {n} is too large: at most {} is supported", count::MAX_N)))?;
-    // The CLI's checks: past the fast engine only the backtracker is left, for core years.
-    reach::check_count(n, false).or_raise()?;
+    // The CLI's request: past the fast engine only the backtracker is left, for core years.
+    let request = CountRequest::new(n, CountOptions::on_this_machine(Isa::best(), None)).or_raise()?;
     let threads = threads.map(|t| numbers::u32_in("threads", t, 1..=1024)).transpose()?;
     let pool = damier::util::thread_pool(threads.map(|t| t as usize)).map_err(errors::internal)?;
-    let options = CountOptions::on_this_machine(Isa::best(), None);
-    if let Ok(list) = TaskList::new(n) {
-        let tasks = u64::from(list.len());
-        let query =
-            CostQuery { n, engine: TaskEngine::best_for(n), tasks, all_tasks: tasks, isa: options.isa };
-        let seed = numbers::seed(None)?;
-        let warning = worker::run(py, move |control| {
-            cost::projected_cost(&query, cost::WARN_CORE_HOURS, seed, control)
-        })?
-        .or_raise()?;
-        if let Some(w) = warning {
-            let cores = threads.map_or_else(|| pool.current_num_threads(), |t| t as usize);
-            errors::warn(
-                py,
-                &format!(
-                    "n = {n}: projected {} core hours ({}), about {} h on {cores} threads",
-                    damier::util::number(w.core_hours),
-                    w.reason(),
-                    damier::util::number(w.core_hours / cores as f64)
-                ),
-            )?;
-        }
+    let seed = numbers::seed(None)?;
+    let warning =
+        worker::run(py, move |control| request.warning(cost::WARN_CORE_HOURS, seed, control))?.or_raise()?;
+    if let Some(w) = warning {
+        let cores = threads.map_or_else(|| pool.current_num_threads(), |t| t as usize);
+        errors::warn(
+            py,
+            &format!(
+                "n = {n}: projected {} core hours ({}), about {} h on {cores} threads",
+                damier::util::number(w.core_hours),
+                w.reason(),
+                damier::util::number(w.core_hours / cores as f64)
+            ),
+        )?;
     }
-    let counts =
-        worker::run(py, move |control| pool.install(|| count::count_solutions_with(n, &options, control)))?
-            .or_raise()?;
+    let counts = worker::run(py, move |control| pool.install(|| request.count(control)))?.or_raise()?;
     Ok((counts.total, counts.unique))
 }
 

@@ -6,6 +6,7 @@ pub mod csv_file;
 pub mod exit;
 pub mod input;
 pub mod interrupt;
+pub mod layer;
 pub mod output;
 mod output_args;
 mod paths;

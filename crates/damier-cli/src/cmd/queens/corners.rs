@@ -2,10 +2,8 @@
 
 use std::process::ExitCode;
 
-use damier::queens::corners;
-
+use crate::util::layer::{self, Process};
 use crate::util::output::Report;
-use crate::util::{interrupt, progress::Progress};
 
 /// Arguments of `damier queens corners`.
 #[derive(Debug, clap::Args)]
@@ -22,18 +20,8 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    anyhow::ensure!(a.n >= 1, "n must be at least 1");
-    anyhow::ensure!(
-        a.n <= corners::MAX_N,
-        "n = {} is too large: at most {} (every solution of n+1 is enumerated)",
-        a.n,
-        corners::MAX_N
-    );
-    let control = interrupt::control();
-    let result = {
-        let _bar = Progress::start(control, u64::from(2 * a.n + 1), "corners");
-        corners::exercises(a.n, a.examples, control)?
-    };
+    let request = damier_api::queens::Corners { n: a.n, examples: Some(a.examples) };
+    let result = damier_api::queens::corners(&request, &Process).map_err(layer::error)?;
     result.print(a.json)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -3,7 +3,7 @@
 //! that only the backtracker could make past the fast engine's range is refused by the
 //! library, `queens::reach`).
 
-use damier::queens::count::cost::{self, CostQuery};
+use damier::queens::count::cost::{self, CostQuery, CostWarning};
 use damier::queens::count::tasks::TaskEngine;
 
 use crate::util::output::errln;
@@ -13,10 +13,15 @@ use crate::util::{interrupt, test_hooks};
 /// projected past one core hour (or `DAMIER_TEST_COST_WARNING_HOURS`, debug builds). Small
 /// counts pay nothing (no estimate runs). Stdout (and so `--json`) is left alone.
 pub(super) fn warn_if_costly(query: &CostQuery) -> anyhow::Result<()> {
-    let Some(warning) = cost::projected_cost(query, threshold()?, rand::random(), interrupt::control())?
-    else {
-        return Ok(());
-    };
+    if let Some(warning) = cost::projected_cost(query, threshold()?, rand::random(), interrupt::control())? {
+        announce(&warning);
+    }
+    Ok(())
+}
+
+/// Prints `warning` to stderr with the ways to split the count.
+pub(super) fn announce(warning: &CostWarning) {
+    let query = &warning.query;
     let closer = match query.engine {
         TaskEngine::Quarters => format!("; `damier queens estimate {}` projects it more closely", query.n),
         TaskEngine::Backtrack => String::new(),
@@ -33,7 +38,6 @@ pub(super) fn warn_if_costly(query: &CostQuery) -> anyhow::Result<()> {
         crate::util::number(warning.core_hours / cores as f64),
         ways_to_split(&closer),
     );
-    Ok(())
 }
 
 /// The projected hours (of one core, or of one GPU) past which a count is announced: one, or

@@ -7,13 +7,14 @@ use damier::cpu::IsaChoice;
 use damier::queens;
 use damier::queens::count::journal::JournalDevice;
 use damier::queens::count::long::LongCount;
+use damier::queens::count::request::CountRequest;
 use damier::queens::count::tasks::TaskEngine;
 use damier::queens::count::{CountOptions, Share, TimedCounts};
 
 use super::device::{Device, GpuArgs};
 use crate::util::OutputPath;
 use crate::util::output::Report;
-use crate::util::test_hooks;
+use crate::util::{interrupt, test_hooks};
 
 /// Arguments of `damier queens count`.
 #[derive(Debug, clap::Args)]
@@ -151,18 +152,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         report.print(a.json)?;
         return Ok(ExitCode::SUCCESS);
     }
-    if let Ok(list) = damier::queens::count::tasks::TaskList::new(a.n) {
-        let tasks = u64::from(list.len());
-        let engine = TaskEngine::best_for(a.n);
-        super::cost::warn_if_costly(&damier::queens::count::cost::CostQuery {
-            n: a.n,
-            engine,
-            tasks,
-            all_tasks: tasks,
-            isa: options.isa,
-        })?;
+    let request = CountRequest::new(a.n, options)?;
+    let warning = request.warning(super::cost::threshold()?, rand::random(), interrupt::control())?;
+    if let Some(warning) = &warning {
+        super::cost::announce(warning);
     }
-    let counts = pool.install(|| super::shared::count_with(a.n, &options))?;
+    let counts = pool.install(|| super::shared::count_with(&request))?;
     let report = TimedCounts {
         n: counts.n,
         total: counts.total,

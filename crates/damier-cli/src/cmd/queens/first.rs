@@ -1,11 +1,11 @@
 //! `damier queens first N`: the first solution in backtracking order (the course chapter's
 //! "stop at the first solution" exercise), with the number of queens placed to reach it.
 
-use damier::queens::search;
 use std::process::ExitCode;
 
+use crate::util::exit;
+use crate::util::layer::{self, Process};
 use crate::util::output::{Report, errln, outln};
-use crate::util::{exit, interrupt};
 
 /// Arguments of `damier queens first`.
 #[derive(Debug, clap::Args)]
@@ -21,15 +21,8 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    anyhow::ensure!(a.n >= 1, "n must be at least 1");
-    anyhow::ensure!(
-        a.n <= search::MAX_N,
-        "n = {} is too large for backtracking: at most {} (`damier queens solve {}` constructs one)",
-        a.n,
-        search::MAX_N,
-        a.n
-    );
-    let report = search::first_timed(a.n, interrupt::control())?;
+    let report =
+        damier_api::queens::first(&damier_api::queens::First { n: a.n }, &Process).map_err(layer::error)?;
     match (&report.placement, a.columns) {
         (Some(p), true) => outln!("{}", super::shared::columns_line(&p.one_based()))?,
         (None, true) => errln!("n = {}: no solution", a.n),

@@ -2,9 +2,7 @@
 
 use std::process::ExitCode;
 
-use damier::queens::max;
-
-use crate::util::interrupt;
+use crate::util::layer::{self, Process};
 use crate::util::output::Report;
 
 /// Arguments of `damier queens max`.
@@ -19,7 +17,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let m = max::max_queens_checked(a.n, interrupt::control())?;
+    let m = damier_api::queens::max(&damier_api::queens::Max { n: a.n }, &Process).map_err(layer::error)?;
     m.print(a.json)?;
     Ok(ExitCode::SUCCESS)
 }

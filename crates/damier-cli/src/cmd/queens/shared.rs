@@ -4,17 +4,14 @@
 pub(super) use crate::report::queens::{BOARD_MAX, columns_line};
 use crate::util::progress::Progress;
 
-/// The counts of n with chosen options (engine, vector unit), on the current pool, with a
-/// progress bar (on a terminal) over its tasks; Ctrl-C surfaces as `Interrupted` in the error
-/// chain (exit 130).
+/// The counts of a count request, on the current pool, with a progress bar (on a terminal)
+/// over its tasks; Ctrl-C surfaces as `Interrupted` in the error chain (exit 130).
 pub(super) fn count_with(
-    n: u32,
-    options: &damier::queens::count::CountOptions,
+    request: &damier::queens::count::request::CountRequest,
 ) -> anyhow::Result<damier::queens::Counts> {
     let control = crate::util::interrupt::control();
-    let tasks = damier::queens::count::task_count(n).unwrap_or(0);
-    let _bar = counting_bar(control, n, tasks, "");
-    Ok(damier::queens::count::count_solutions_with(n, options, control)?)
+    let _bar = counting_bar(control, request.n(), request.tasks(), "");
+    Ok(request.count(control)?)
 }
 
 /// [`count_with`] for one share of the tasks: its total only.

@@ -10,13 +10,14 @@
 use std::io::{IsTerminal, Write};
 
 use std::process::ExitCode;
-use std::time::Instant;
 
+use damier::queens::Placement;
 use damier::queens::solve::{self, NoSolution, Solution};
-use damier::queens::{Placement, local};
+use damier_api::Solved;
 
 use super::shared::BOARD_MAX;
 use crate::util::OutputPath;
+use crate::util::layer::{self, Process};
 use crate::util::output::{Durability, Report, errln, outln};
 use crate::util::{exit, interrupt, output, progress::Progress};
 
@@ -88,40 +89,13 @@ fn one_based(found: &Solution, row: u32) -> u64 {
     found.column(row).map_or(0, |c| u64::from(c) + 1)
 }
 
-/// What the JSON header says besides the columns.
-struct Header {
-    method: Method,
-    seed: Option<u64>,
-    seconds: f64,
-    stats: Option<local::SearchStats>,
-}
-
-impl Header {
-    fn write_json_head(&self, w: &mut impl Write, n: u32) -> anyhow::Result<()> {
-        write!(w, "{{\n  \"n\": {n},\n  \"method\": \"{}\",\n", solve::Method::from(self.method).name())?;
-        if let Some(seed) = self.seed {
-            writeln!(w, "  \"seed\": {seed},")?;
-        }
-        if let Some(stats) = &self.stats {
-            writeln!(w, "  \"search\": {},", serde_json::to_string(stats)?)?;
-        }
-        write!(w, "  \"seconds\": {},\n  \"columns\": [", self.seconds)?;
-        Ok(())
-    }
-}
-
 /// Writes the columns as text (one per line), as a JSON object, or as binary u32.
-fn write_columns(
-    w: &mut impl Write,
-    cols: &Solution,
-    format: Format,
-    json: bool,
-    header: &Header,
-) -> anyhow::Result<()> {
+fn write_columns(w: &mut impl Write, solved: &Solved, format: Format, json: bool) -> anyhow::Result<()> {
     let control = interrupt::control();
+    let cols = &solved.solution;
     let n = cols.n();
     if json {
-        header.write_json_head(w, n)?;
+        solved.write_json_head(w)?;
     }
     for row in 0..n {
         if row.is_multiple_of(1 << 20) {
@@ -146,53 +120,19 @@ fn write_columns(
     Ok(())
 }
 
-/// Finds and checks the solution (the library's [`solve::solve`]), or says that there is none
-/// (N = 2, 3).
-fn find(a: &Args) -> anyhow::Result<Result<(Solution, Header), NoSolution>> {
-    let n = a.n;
-    if n == 0 {
-        return Err(solve::SolveError::NoBoard.into());
-    }
-    if let Some(none) = NoSolution::of(n, a.method.into())? {
-        return Ok(Err(none));
-    }
-    anyhow::ensure!(
-        a.method == Method::Local || a.seed.is_none(),
-        "--seed applies to --method local only (the construction has no randomness)"
-    );
+/// Finds and checks the solution (the request layer's `queens solve`), or says that there is
+/// none (N = 2, 3).
+fn find(a: &Args) -> anyhow::Result<Result<Solved, NoSolution>> {
     let method = solve::Method::from(a.method);
-    // The seed is drawn (and printed) only once the search is known to run.
-    let seed = match method {
-        solve::Method::Local if (1..=local::MAX_N).contains(&n) => crate::util::pick_seed(a.seed),
-        _ => 0,
-    };
-    let control = interrupt::control();
-    let label = match method {
-        solve::Method::Construct => "verifying",
-        solve::Method::Local => "searching, then checking",
-    };
-    let start = Instant::now();
-    let found = {
-        let units = solve::progress_units(n, method);
-        let _bar = (units > 0).then(|| Progress::start(control, units, label));
-        solve::solve(n, method, seed, control)?
-    };
-    let seconds = start.elapsed().as_secs_f64();
-    let (seed, stats) = match &found {
-        Solution::Searched { seed, stats, .. } => (Some(*seed), Some(*stats)),
-        _ => (None, None),
-    };
-    match found {
-        Solution::None(none) => Ok(Err(none)),
-        found => Ok(Ok((found, Header { method: a.method, seed, seconds, stats }))),
-    }
+    let request = damier_api::queens::Solve { n: a.n, method: Some(method.name().into()), seed: a.seed };
+    damier_api::queens::solve(&request, &Process).map_err(layer::error)
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(path) = &a.out {
         output::check_folder(path)?;
     }
-    let (cols, header) = match find(&a)? {
+    let solved = match find(&a)? {
         Ok(found) => found,
         Err(none) => {
             // Every outcome is JSON on stdout with --json, "no solution" included (the text
@@ -204,22 +144,21 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(exit::NO));
         }
     };
+    let cols = &solved.solution;
     let n = cols.n();
-    let seconds = header.seconds;
-    let seed_note = header.seed.map(|s| format!(", seed {s}")).unwrap_or_default();
+    let seconds = solved.seconds;
+    let seed_note = solved.seed.map(|s| format!(", seed {s}")).unwrap_or_default();
     if let Some(path) = &a.out {
         let _bar = Progress::start(interrupt::control(), u64::from(n), "writing");
         let to = if output::is_stdout(path) {
             // `--out -`: the columns alone on stdout, as `queens check -` reads them.
             let mut w = output::stdout();
-            write_columns(&mut w, &cols, a.format, a.json, &header)?;
+            write_columns(&mut w, &solved, a.format, a.json)?;
             w.flush()?;
             "standard output".to_string()
         } else {
             // A solution of 10^9 queens takes a while to find: pushed to the disk before it is named.
-            output::write_file(path, Durability::Synced, |w| {
-                write_columns(w, &cols, a.format, a.json, &header)
-            })?;
+            output::write_file(path, Durability::Synced, |w| write_columns(w, &solved, a.format, a.json))?;
             path.display().to_string()
         };
         errln!(
@@ -229,7 +168,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if std::io::stdout().is_terminal() && u64::from(n) > TERMINAL_MAX {
-        let head: Vec<String> = (0..10).map(|r| one_based(&cols, r).to_string()).collect();
+        let head: Vec<String> = (0..10).map(|r| one_based(cols, r).to_string()).collect();
         outln!(
             "n = {n}{seed_note}: solution found and checked in {} s; S begins {} …\n\
              ({n} columns are too many for a terminal: use --out FILE or a pipe)",
@@ -244,19 +183,19 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             if row.is_multiple_of(1 << 20) {
                 interrupt::check()?;
             }
-            write!(w, "{}{}", if row == 0 { "" } else { " " }, one_based(&cols, row))?;
+            write!(w, "{}{}", if row == 0 { "" } else { " " }, one_based(cols, row))?;
         }
         writeln!(w)?;
     } else if a.json {
-        write_columns(&mut w, &cols, Format::Text, true, &header)?;
+        write_columns(&mut w, &solved, Format::Text, true)?;
     } else if n <= BOARD_MAX {
-        let p = Placement::new((0..n).map(|r| (one_based(&cols, r) - 1) as u32).collect())?;
+        let p = Placement::new((0..n).map(|r| (one_based(cols, r) - 1) as u32).collect())?;
         // Small boards also go through the hash-map checker (n = 1 has no formula).
         anyhow::ensure!(p.is_valid(), "internal error: placement {p} is invalid");
         writeln!(w, "n = {n}{seed_note}: S = {p} (checked)")?;
         write!(w, "{}", p.board())?;
     } else {
-        write_columns(&mut w, &cols, Format::Text, false, &header)?;
+        write_columns(&mut w, &solved, Format::Text, false)?;
     }
     w.flush()?;
     Ok(ExitCode::SUCCESS)

@@ -2,41 +2,17 @@
 //! typed request, bounded, run in this process's surroundings (Ctrl-C, progress lines), and
 //! its record printed as `--json` prints it. No command line is built and clap parses nothing.
 
-use std::any::Any;
 use std::io::Write;
 use std::process::ExitCode;
 
-use damier::control::Control;
-use damier_api::{Host, Refusal, Request};
+use damier_api::{Refusal, Request};
 
+use crate::util::layer::Process;
 use crate::util::output::errln;
-use crate::util::{exit, interrupt, output, progress::Progress};
+use crate::util::{exit, output};
 
 /// The advice at the end of every refusal beyond the bounds.
 const HEAVY: &str = "(start the server with --allow-heavy for more)";
-
-/// This process's surroundings: the Ctrl-C control, its clock, fresh seeds, progress bars or
-/// the server's progress lines (`DAMIER_PROGRESS`).
-struct Process;
-
-impl Host for Process {
-    fn control(&self) -> &Control {
-        interrupt::control()
-    }
-
-    fn seconds(&self) -> f64 {
-        static EPOCH: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
-        EPOCH.get_or_init(std::time::Instant::now).elapsed().as_secs_f64()
-    }
-
-    fn seed(&self) -> u64 {
-        crate::util::pick_seed(None)
-    }
-
-    fn watch(&self, label: &str, total: u64) -> Box<dyn Any> {
-        Box::new(Progress::start(interrupt::control(), total, label))
-    }
-}
 
 /// Answers the request at `path` with the JSON fields `body`: the record on stdout (exit 0, or
 /// 1 for a "no"), or a refusal: one line on stderr, exit 2 (bad input), the server's

@@ -33,6 +33,7 @@ mod quarters;
 #[doc(hidden)]
 pub use quarters::measure;
 pub mod recount;
+pub mod request;
 mod share;
 mod sum;
 mod symmetric;
