@@ -9,7 +9,7 @@ use damier::queens::count::request::CountRequest;
 use damier::queens::count::tasks::{MAX_TASK_N, MIN_TASK_N, TaskEngine, TaskList};
 use damier::queens::count::{self, CountOptions, Share, ShareCount, TimedCounts};
 use damier::queens::local;
-use damier::queens::placement::{CheckedListing, PlacementError, try_check_queens};
+use damier::queens::placement::{CheckedListing, PlacementError, try_check_owned};
 use damier::queens::search::{self, Solutions};
 use damier::queens::solve::{self as solving, Method, NoSolution, Solution};
 use damier::queens::{Placement, corners as corner, max as maximum, sample, symmetry};
@@ -45,7 +45,8 @@ pub const ESTIMATE_BIG_MAX_SAMPLES: u64 = 20;
 /// Largest `n` estimated: beyond, a whole task runs minutes, and a sampled task still makes
 /// both its halves (a count's memory per task: up to about 2.8 GB at n = 27, more at 28).
 pub const ESTIMATE_MAX_N: u64 = 26;
-/// Most rows checked (the checker keeps a hash map entry per queen and line).
+/// Most rows checked, here and by the command line (reading and checking holds
+/// `damier::queens::placement::READ_BYTES_PER_ROW` a row).
 pub const CHECK_MAX: usize = 10_000_000;
 /// Largest `n` listed in full by the command line without `--limit` or `--all`.
 pub const LIST_ALL_MAX: u32 = 14;
@@ -626,15 +627,16 @@ pub(crate) fn check(r: &Check) -> Result<Record, Refusal> {
         }
         vec![Placement::from_binary(bytes).map_err(Refusal::input)?]
     } else {
-        let tokens = text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).count();
-        if tokens > CHECK_MAX {
+        // Every whole number counts (a token may hold several: `(1)(1)`).
+        let rows = Placement::read_size(&text).rows;
+        if rows > CHECK_MAX {
             return Err(Refusal::Input(format!(
-                "placement of {tokens} rows is too large: at most {CHECK_MAX}"
+                "placement of {rows} rows is too large: at most {CHECK_MAX}"
             )));
         }
         if let Some(witness) = Placement::read_witness(&text) {
             let (n, queens) = witness.map_err(explained)?;
-            return Ok(Record::Check(try_check_queens(n, &queens).map_err(Refusal::input)?));
+            return Ok(Record::Check(try_check_owned(n, queens).map_err(Refusal::input)?));
         }
         Placement::read_all(&text).map_err(explained)?
     };

@@ -221,7 +221,8 @@ fn queens_max_and_check_hold_16_and_12_bytes_a_row() {
     refused(
         &limited_to(SMALL, &["queens", "check"], big(10_000_000)),
         "queens check < 10^7 rows",
-        "checking 10000000 rows holds 153 MB (12 bytes a row besides the input): out of memory",
+        "checking 10000000 rows, 1 placement, holds 153 MB (12 bytes a row and 136 a placement besides \
+         the input): out of memory",
     );
     // 3 * 10^6 rows took about 2 GB (a hash map entry per queen and line): now about 50 MB,
     // run to the end under the 1 GiB cap. One column per row, all in column order: every
@@ -230,6 +231,25 @@ fn queens_max_and_check_hold_16_and_12_bytes_a_row() {
     assert_eq!(out.status.code(), Some(1), "queens check < 3 * 10^6 rows: {out:?}");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("invalid: 2999999 attacking pairs on the 3000000x3000000 board"), "{text}");
+    // A JSON answer was parsed into a tree of values, about 600 bytes a column (5.5 GB for
+    // `queens solve 9000000 --json`, signal 6 under the issue's 3 GB cap): now read as it
+    // goes by, 4 bytes a column, 3 * 10^6 rows checked under the 1 GiB cap.
+    let n = 3_000_001u32; // n mod 6 = 1: the even columns, then the odd ones, is a solution.
+    let columns: Vec<String> = (2..=n).step_by(2).chain((1..=n).step_by(2)).map(|c| c.to_string()).collect();
+    let json = format!("{{\"n\": {n}, \"method\": \"construct\", \"columns\": [{}]}}", columns.join(", "));
+    let out = limited(&["queens", "check"], text_file(&file, &json));
+    assert_eq!(out.status.code(), Some(0), "queens check < solve 3000001 --json: {out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("valid: 3000001 queens"), "{out:?}");
+    // A listing of 10^6 placements of one row each (JSON, bracketed text with no space to
+    // count as tokens): 136 bytes a placement besides its row, 153 MB, refused at once.
+    let json = format!("{{\"n\": 1, \"solutions\": [{}]}}", vec!["[1]"; 1_000_000].join(","));
+    for (what, text) in [("JSON", json), ("text", "(1)".repeat(1_000_000))] {
+        refused(
+            &limited_to(SMALL, &["queens", "check"], text_file(&file, &text)),
+            &format!("queens check < 10^6 placements ({what})"),
+            " placements, holds 14",
+        );
+    }
     // Local search at its limit holds 501 MB: refused at once under a smaller cap.
     refused(
         &limited_to(300_000_000, &["queens", "solve", "100000000", "--method", "local"], Stdio::null()),
@@ -245,6 +265,12 @@ fn queens_max_and_check_hold_16_and_12_bytes_a_row() {
     let out = limited(&["queens", "max", "3000000"], Stdio::null());
     assert_eq!(out.status.code(), Some(0), "queens max 3000000: {out:?}");
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("R(3000000) = 3000000"));
+}
+
+/// `text` written to `file`, opened for reading.
+fn text_file(file: &std::path::Path, text: &str) -> Stdio {
+    std::fs::write(file, text).unwrap();
+    Stdio::from(std::fs::File::open(file).unwrap())
 }
 
 /// A legal board larger than the address space lets the reader hold: refused when its words

@@ -12,40 +12,56 @@
 use std::process::ExitCode;
 
 use damier::queens::Placement;
-use damier::queens::placement::{CHECK_BYTES_PER_QUEEN, CheckedListing, PlacementError, try_check_queens};
-use damier::util::{OutOfMemory, bytes_text, check_fits};
+use damier::queens::placement::{
+    CheckedListing, PlacementError, READ_BYTES_PER_PLACEMENT, READ_BYTES_PER_ROW, ReadSize, try_check_owned,
+};
+use damier::util::{bytes_text, check_fits};
+// Largest placement checked, in rows (columns read), as the web lab's: reading and
+// checking holds `READ_BYTES_PER_ROW` a row and `READ_BYTES_PER_PLACEMENT` a placement
+// of a listing (`ReadSize::bytes`), besides the input read (at most
+// `input::PLACEMENTS_MAX_BYTES`) and 20 bytes per attacking pair found.
+use damier_api::queens::CHECK_MAX;
 
 use crate::report::queens::WitnessCheck;
 use crate::util::output::Report;
 use crate::util::{exit, input};
 
-/// Largest placement checked, in rows (columns read): the placement holds 4 bytes a row, the
-/// checker's copy [`CHECK_BYTES_PER_QUEEN`], besides the input read (at most
-/// [`input::PLACEMENTS_MAX_BYTES`]) and 20 bytes per attacking pair found.
-const CHECK_MAX: usize = 10_000_000;
-
-/// Bytes held per row checked: the placement's column and the checker's copy of the queen.
-const BYTES_PER_ROW: u64 = 4 + CHECK_BYTES_PER_QUEEN;
-
-/// Refuses `rows` beyond [`CHECK_MAX`], and a need (the `input` bytes read and [`BYTES_PER_ROW`]
-/// a row) that cannot fit the address space, before the placement is made.
-fn check_rows(rows: usize, input: usize) -> anyhow::Result<u64> {
+/// Refuses a size beyond [`CHECK_MAX`] rows, and a need (the `input` bytes read and what
+/// reading and checking `size` holds) that cannot fit the address space, before anything is
+/// parsed.
+fn check_size(size: ReadSize, input: usize) -> anyhow::Result<u64> {
+    let rows = size.rows;
     anyhow::ensure!(
         rows <= CHECK_MAX,
-        "placement of {rows} rows is too large: at most {CHECK_MAX} ({BYTES_PER_ROW} bytes a row)"
+        "placement of {rows} rows is too large: at most {CHECK_MAX} ({READ_BYTES_PER_ROW} bytes a row)"
     );
-    let need = input as u64 + rows as u64 * BYTES_PER_ROW;
-    check_fits(need).map_err(|e| out_of_memory(rows, need, e))?;
+    let need = (input as u64).saturating_add(size.bytes());
+    check_fits(need).map_err(|e| out_of_memory(size, need, e))?;
     Ok(need)
 }
 
-/// The error of a check that ran out of memory: its rows and what it needs.
-fn out_of_memory(rows: usize, need: u64, e: OutOfMemory) -> anyhow::Error {
+/// The error of a check that ran out of memory: its size and what it needs.
+fn out_of_memory(size: ReadSize, need: u64, e: impl std::fmt::Display) -> anyhow::Error {
+    let placements = match size.placements {
+        1 => "1 placement".to_string(),
+        p => format!("{p} placements"),
+    };
     anyhow::anyhow!(
-        "checking {rows} rows holds {} ({BYTES_PER_ROW} bytes a row besides the input): {e}",
+        "checking {} rows, {placements}, holds {} ({READ_BYTES_PER_ROW} bytes a row and \
+         {READ_BYTES_PER_PLACEMENT} a placement besides the input): {e}",
+        size.rows,
         bytes_text(need)
     )
 }
+
+/// A [`PlacementError`] of a reading that ran out of memory, said as [`out_of_memory`].
+fn read_error(e: PlacementError, size: ReadSize, need: u64, from_arguments: bool) -> anyhow::Error {
+    match e {
+        PlacementError::OutOfMemory(e) => out_of_memory(size, need, e),
+        e => explained(e, from_arguments),
+    }
+}
+
 /// Arguments of `damier queens check`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -54,7 +70,7 @@ pub struct Args {
     /// boards, `--columns` lines, `--json`; a witness of `max` with empty rows, 0, has its
     /// queens checked), and on stdin the file of `queens solve --format binary`; a listing is
     /// checked placement by placement. At most 10^7 columns; memory: the input (at most 256
-    /// MiB) and 12 bytes a row, 20 more per attacking pair found.
+    /// MiB), 12 bytes a row and 136 a placement of a listing, 20 more per attacking pair found.
     #[arg(allow_negative_numbers = true, value_name = "COLUMN")]
     columns: Vec<String>,
     /// Print JSON (keys: n, valid, attacks: [{a, b, line}] with 1-based [row, column]; for
@@ -83,34 +99,37 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     } else {
         a.columns.join(" ").into_bytes()
     };
-    let (placements, rows, need) = if Placement::is_binary(&bytes) {
+    let (placements, size, need) = if Placement::is_binary(&bytes) {
         // `queens solve --format binary`: 4 bytes per row.
         let rows = bytes.len() / 4;
-        let need = check_rows(rows, bytes.len())?;
-        let placement = Placement::from_binary(&bytes)?;
+        let size = ReadSize { rows, placements: 1 };
+        let need = check_size(size, bytes.len())?;
+        let placement = Placement::from_binary(&bytes).map_err(|e| read_error(e, size, need, false))?;
         drop(bytes);
-        (vec![placement], rows, need)
+        (vec![placement], size, need)
     } else {
         let text = input::text_of(bytes, input::Source::Stdin)?;
-        let tokens = text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).count();
-        let need = check_rows(tokens, text.len())?;
+        let size = Placement::read_size(&text);
+        let need = check_size(size, text.len())?;
         if let Some(witness) = Placement::read_witness(&text) {
-            let (n, queens) = witness.map_err(|e| explained(e, from_arguments))?;
-            let checked = try_check_queens(n, &queens).map_err(|e| out_of_memory(tokens, need, e))?;
-            let report = WitnessCheck { report: checked, queens: queens.len() as u64 };
+            let (n, queens) = witness.map_err(|e| read_error(e, size, need, from_arguments))?;
+            let count = queens.len() as u64;
+            let checked = try_check_owned(n, queens).map_err(|e| out_of_memory(size, need, e))?;
+            let report = WitnessCheck { report: checked, queens: count };
             report.print(a.json)?;
             return Ok(if report.report.is_valid() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) });
         }
-        (Placement::read_all(&text).map_err(|e| explained(e, from_arguments))?, tokens, need)
+        let placements = Placement::read_all(&text).map_err(|e| read_error(e, size, need, from_arguments))?;
+        (placements, size, need)
     };
     let valid = match &placements[..] {
         [one] => {
-            let report = one.try_check().map_err(|e| out_of_memory(rows, need, e))?;
+            let report = one.try_check().map_err(|e| out_of_memory(size, need, e))?;
             report.print(a.json)?;
             report.is_valid()
         }
         _ => {
-            let listing = CheckedListing::try_of(&placements).map_err(|e| out_of_memory(rows, need, e))?;
+            let listing = CheckedListing::try_of(&placements).map_err(|e| out_of_memory(size, need, e))?;
             listing.print(a.json)?;
             listing.valid
         }

@@ -6,6 +6,7 @@
 //! and brackets, so that `damier queens first 8 | damier queens check` works.
 
 use super::{Placement, PlacementError};
+use crate::util::try_with_capacity;
 
 /// Characters of a drawn board row (`Q . . .`): a queen, an empty cell, the spacing.
 fn is_board_line(line: &str) -> bool {
@@ -16,28 +17,24 @@ fn is_board_line(line: &str) -> bool {
 /// The inside of every innermost `( … )` or `[ … ]` group made of digits, commas and
 /// whitespace only (`(1, 5, 8, 6)`; not `(113 queens placed)`, not `(checked)`, and not an
 /// argument list such as `R(6)`, whose bracket follows a letter or digit).
-fn column_groups(text: &str) -> Vec<&str> {
-    let mut groups = Vec::new();
+fn column_groups(text: &str) -> impl Iterator<Item = &str> + Clone {
+    // PERF: an iterator, not a list (16 bytes a group): counted, then read.
     let mut open: Option<usize> = None;
     let mut previous = ' ';
-    for (i, c) in text.char_indices() {
+    text.char_indices().filter_map(move |(i, c)| {
         let after = std::mem::replace(&mut previous, c);
         match c {
             '(' | '[' if after.is_alphanumeric() || after == '_' => open = None,
             '(' | '[' => open = Some(i + 1),
             ')' | ']' => {
-                if let Some(start) = open.take() {
-                    let inside = &text[start..i];
-                    let numeric = inside.chars().all(|c| c.is_ascii_digit() || c == ',' || c.is_whitespace());
-                    if numeric && inside.chars().any(|c| c.is_ascii_digit()) {
-                        groups.push(inside);
-                    }
-                }
+                let inside = &text[open.take()?..i];
+                let numeric = inside.chars().all(|c| c.is_ascii_digit() || c == ',' || c.is_whitespace());
+                return (numeric && inside.chars().any(|c| c.is_ascii_digit())).then_some(inside);
             }
             _ => {}
         }
-    }
-    groups
+        None
+    })
 }
 
 /// One drawn board (consecutive board lines starting at 1-based line `first_line`) as a
@@ -73,10 +70,10 @@ impl Placement {
     ///    there are several lines that each hold the same number k >= 2 of columns, all in
     ///    `1..=k` (what `--columns` prints), otherwise the whole text is one placement (one
     ///    column per line, as `queens solve --out` writes, is one placement).
-    pub fn parse_all<'a>(text: &'a str) -> Result<Vec<Placement>, PlacementError> {
+    pub fn parse_all(text: &str) -> Result<Vec<Placement>, PlacementError> {
         let groups = column_groups(text);
-        if !groups.is_empty() {
-            return groups.into_iter().map(Placement::parse).collect();
+        if groups.clone().next().is_some() {
+            return groups.map(Placement::parse).collect();
         }
         if text.lines().any(is_board_line) {
             let mut found = Vec::new();
@@ -95,22 +92,110 @@ impl Placement {
             }
             return Ok(found);
         }
-        // PERF: the lines are walked again rather than collected (a list of tokens per line
-        // would hold about 100 bytes a row of `queens solve --out`).
-        let tokens = |l: &'a str| l.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty());
-        let lines = text.lines().filter(|l| tokens(l).next().is_some());
-        let k = lines.clone().next().map_or(0, |l| tokens(l).count());
-        let per_line = lines.clone().nth(1).is_some()
-            && k >= 2
-            && lines.clone().all(|l| {
-                let mut len = 0;
-                let in_range = tokens(l).all(|t| {
-                    len += 1;
-                    t.parse::<u64>().is_ok_and(|c| (1..=k as u64).contains(&c))
-                });
-                in_range && len == k
+        match placement_lines(text) {
+            Some(lines) => lines.map(Placement::parse).collect(),
+            None => Ok(vec![Placement::parse(text)?]),
+        }
+    }
+
+    /// An upper bound on what reading `text` back ([`Placement::read_all`],
+    /// [`Placement::read_witness`]) finds, for a bound on the memory of reading and checking
+    /// it ([`ReadSize::bytes`]) before anything is read: the rows (every whole number and every
+    /// token counts as one) and the placements (those [`Placement::parse_all`] finds, or in
+    /// JSON, one per `[`).
+    ///
+    /// ```
+    /// use damier::queens::Placement;
+    ///
+    /// let size = Placement::read_size("(1)(1)(1)");
+    /// assert_eq!((size.rows, size.placements), (3, 3));
+    /// ```
+    pub fn read_size(text: &str) -> ReadSize {
+        let tokens = text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).count();
+        let mut previous = b' ';
+        let numbers = text
+            .bytes()
+            .filter(|&b| {
+                let starts = b.is_ascii_digit() && !previous.is_ascii_digit();
+                previous = b;
+                starts
+            })
+            .count();
+        let groups = column_groups(text).count();
+        let in_text = if groups > 0 {
+            groups
+        } else if text.lines().any(is_board_line) {
+            let mut inside = false;
+            text.lines()
+                .filter(|l| {
+                    let starts = is_board_line(l) && !inside;
+                    inside = is_board_line(l);
+                    starts
+                })
+                .count()
+        } else {
+            placement_lines(text).map_or(1, Iterator::count)
+        };
+        let t = text.trim_start();
+        let json = if t.starts_with('{') || t.starts_with('[') {
+            t.bytes().filter(|&b| b == b'[').count()
+        } else {
+            0
+        };
+        ReadSize { rows: tokens.max(numbers), placements: in_text.max(json) }
+    }
+}
+
+/// The lines of `text` that hold columns, when each is one placement (what `--columns`
+/// prints): several lines, each of the same number k >= 2 of columns, all in `1..=k`.
+fn placement_lines(text: &str) -> Option<impl Iterator<Item = &str> + Clone> {
+    // PERF: the lines are walked again rather than collected (a list of tokens per line
+    // would hold about 100 bytes a row of `queens solve --out`).
+    fn tokens_of(l: &str) -> impl Iterator<Item = &str> {
+        l.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty())
+    }
+    let lines = text.lines().filter(|l| tokens_of(l).next().is_some());
+    let k = lines.clone().next().map_or(0, |l| tokens_of(l).count());
+    let per_line = lines.clone().nth(1).is_some()
+        && k >= 2
+        && lines.clone().all(|l| {
+            let mut len = 0;
+            let in_range = tokens_of(l).all(|t| {
+                len += 1;
+                t.parse::<u64>().is_ok_and(|c| (1..=k as u64).contains(&c))
             });
-        if per_line { lines.map(Placement::parse).collect() } else { Ok(vec![Placement::parse(text)?]) }
+            in_range && len == k
+        });
+    per_line.then_some(lines)
+}
+
+/// Bytes held a row by reading a placement back and checking it: its column (4; 12 for a
+/// moment while a list of JSON grows by doubling, before any check) and the checker's copy of
+/// the queen ([`super::CHECK_BYTES_PER_QUEEN`]).
+pub const READ_BYTES_PER_ROW: u64 = 4 + super::CHECK_BYTES_PER_QUEEN;
+
+/// Bytes held a placement of a listing besides its rows: its place in the list (twice its
+/// size: the list grows by doubling), the allocator's minimum block and rounding for its
+/// columns (32), and its report ([`super::CheckReport`]).
+pub const READ_BYTES_PER_PLACEMENT: u64 =
+    (2 * size_of::<Placement>() + 32 + size_of::<super::CheckReport>()) as u64;
+
+/// An upper bound on the rows and placements of a text read back ([`Placement::read_size`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadSize {
+    /// Rows: every whole number and every token (a cell of a drawn board) counts as one.
+    pub rows: usize,
+    /// Placements.
+    pub placements: usize,
+}
+
+impl ReadSize {
+    /// The bytes reading and checking them holds besides the text: [`READ_BYTES_PER_ROW`] a
+    /// row and [`READ_BYTES_PER_PLACEMENT`] a placement (attacks found aside).
+    pub fn bytes(&self) -> u64 {
+        (self.rows as u64)
+            .saturating_mul(READ_BYTES_PER_ROW)
+            .saturating_add((self.placements as u64).saturating_mul(READ_BYTES_PER_PLACEMENT))
     }
 }
 
@@ -144,20 +229,17 @@ impl Placement {
         if super::above_max_n(n) {
             return Err(PlacementError::TooLarge(n));
         }
-        let cols = bytes
-            .chunks_exact(4)
-            .enumerate()
-            .map(|(r, b)| {
-                let c = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                match c {
-                    0 => Err(PlacementError::OutOfRange { row: r + 1, column: 0, n }),
-                    c if c as usize > n => {
-                        Err(PlacementError::OutOfRange { row: r + 1, column: c.into(), n })
-                    }
-                    c => Ok(c - 1),
+        // Exactly n columns (a collect of results would grow by doubling).
+        let mut cols = try_with_capacity(n)?;
+        for (r, b) in bytes.chunks_exact(4).enumerate() {
+            match u32::from_le_bytes([b[0], b[1], b[2], b[3]]) {
+                0 => return Err(PlacementError::OutOfRange { row: r + 1, column: 0, n }),
+                c if c as usize > n => {
+                    return Err(PlacementError::OutOfRange { row: r + 1, column: c.into(), n });
                 }
-            })
-            .collect::<Result<Vec<u32>, _>>()?;
+                c => cols.push(c - 1),
+            }
+        }
         Ok(Placement { cols })
     }
 
@@ -182,49 +264,49 @@ impl Placement {
     /// assert!(Placement::read_witness("S = (2, 4, 1, 3)").is_none());
     /// ```
     pub fn read_witness(text: &str) -> Option<Result<Witness, PlacementError>> {
-        let tokens: Vec<String> = match text.lines().find_map(|l| l.split_once(EMPTY_ROW_WITNESS)) {
-            Some((_, cols)) => cols
-                .split(|c: char| c.is_whitespace() || c == ',')
-                .filter(|t| !t.is_empty())
-                .map(String::from)
-                .collect(),
-            None => json_witness(text)?,
-        };
-        let n = tokens.len();
-        if n == 0 {
-            return Some(Err(PlacementError::Empty));
+        match text.lines().find_map(|l| l.split_once(EMPTY_ROW_WITNESS)) {
+            Some((_, cols)) => Some(text_witness(cols)),
+            None => json_witness(text),
         }
-        let Ok(size) = u32::try_from(n) else {
-            return Some(Err(PlacementError::TooLarge(n)));
-        };
-        let mut queens = Vec::new();
-        for (r, t) in tokens.iter().enumerate() {
-            let Ok(c) = t.parse::<u64>() else {
-                return Some(Err(PlacementError::NotANumber { index: r + 1, token: t.clone() }));
-            };
-            match c {
-                0 => {}
-                c if c <= n as u64 => queens.push((r as u32, (c - 1) as u32)),
-                c => return Some(Err(PlacementError::OutOfRange { row: r + 1, column: c, n })),
-            }
-        }
-        Some(Ok((size, queens)))
     }
 }
 
-/// The `columns` of a JSON answer when they hold a 0 (an empty row: `queens max --json` when
-/// R(n) < n), as text tokens.
+/// The witness of the columns `cols` (text, 1-based, 0 an empty row).
+fn text_witness(cols: &str) -> Result<Witness, PlacementError> {
+    // PERF: the tokens are walked twice (counted, then read) rather than collected.
+    let tokens = || cols.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty());
+    let n = tokens().count();
+    if n == 0 {
+        return Err(PlacementError::Empty);
+    }
+    let size = u32::try_from(n).map_err(|_| PlacementError::TooLarge(n))?;
+    let mut queens = try_with_capacity(n)?;
+    for (r, t) in tokens().enumerate() {
+        let Ok(c) = t.parse::<u64>() else {
+            return Err(PlacementError::NotANumber { index: r + 1, token: t.to_string() });
+        };
+        match c {
+            0 => {}
+            c if c <= n as u64 => queens.push((r as u32, (c - 1) as u32)),
+            c => return Err(PlacementError::OutOfRange { row: r + 1, column: c, n }),
+        }
+    }
+    Ok((size, queens))
+}
+
+/// The witness of a JSON answer whose `columns` hold a 0 (an empty row: `queens max --json`
+/// when R(n) < n).
 #[cfg(feature = "serde")]
-fn json_witness(text: &str) -> Option<Vec<String>> {
-    let v: serde_json::Value = serde_json::from_str(text.trim_start()).ok()?;
-    let cols = v.as_object()?.get("columns")?.as_array()?;
-    let cols: Vec<u64> = cols.iter().map(serde_json::Value::as_u64).collect::<Option<_>>()?;
-    cols.contains(&0).then(|| cols.iter().map(u64::to_string).collect())
+fn json_witness(text: &str) -> Option<Result<Witness, PlacementError>> {
+    match super::json::top_columns(text.trim_start())? {
+        Ok(cols) => cols.has_empty_row().then(|| cols.witness()),
+        Err(e) => Some(Err(e.into())),
+    }
 }
 
 /// Without the `serde` feature, JSON is not read.
 #[cfg(not(feature = "serde"))]
-fn json_witness(_: &str) -> Option<Vec<String>> {
+fn json_witness(_: &str) -> Option<Result<Witness, PlacementError>> {
     None
 }
 
@@ -250,49 +332,15 @@ impl Placement {
 }
 
 /// The placements of a JSON answer: every `columns` (or `placement`) list and every list of
-/// `solutions`;
-/// `None` when the text is not JSON or holds no object (plain arrays are text's brackets).
+/// `solutions`, read as the text goes by (`super::json`); `None` when the text is not JSON or
+/// holds no object (plain arrays are text's brackets).
 #[cfg(feature = "serde")]
 fn json_placements(text: &str) -> Option<Result<Vec<Placement>, PlacementError>> {
-    use serde_json::Value;
     let t = text.trim_start();
     if !(t.starts_with('{') || t.starts_with('[')) {
         return None;
     }
-    let v: Value = serde_json::from_str(t).ok()?;
-    fn columns(v: &Value) -> Option<Vec<String>> {
-        v.as_array()?.iter().map(|c| c.as_u64().map(|c| c.to_string())).collect()
-    }
-    /// Collects the placements under `v`; says whether `v` holds an object.
-    fn walk(v: &Value, found: &mut Vec<Vec<String>>) -> bool {
-        match v {
-            // Every item is walked (no short circuit): each may hold placements.
-            Value::Array(items) => {
-                let mut object = false;
-                for i in items {
-                    object |= walk(i, found);
-                }
-                object
-            }
-            Value::Object(map) => {
-                // `placement`: the solution of `automaton run --json`.
-                found.extend(map.get("columns").or_else(|| map.get("placement")).and_then(columns));
-                if let Some(list) = map.get("solutions").and_then(Value::as_array) {
-                    found.extend(list.iter().filter_map(columns));
-                }
-                true
-            }
-            _ => false,
-        }
-    }
-    let mut found = Vec::new();
-    if !walk(&v, &mut found) {
-        return None;
-    }
-    if found.is_empty() {
-        return Some(Err(PlacementError::NoneInJson));
-    }
-    Some(found.iter().map(|cols| Placement::from_tokens(cols)).collect())
+    super::json::placements(t)
 }
 
 #[cfg(test)]

@@ -20,9 +20,11 @@ use std::fmt;
 
 use crate::util::{OutOfMemory, try_with_capacity};
 
+#[cfg(feature = "serde")]
+mod json;
 mod listing;
 
-pub use listing::{EMPTY_ROW_WITNESS, Witness};
+pub use listing::{EMPTY_ROW_WITNESS, READ_BYTES_PER_PLACEMENT, READ_BYTES_PER_ROW, ReadSize, Witness};
 
 /// One queen per row: `columns()[r]` is the 0-based column of the queen on row `r`.
 ///
@@ -88,6 +90,9 @@ pub enum PlacementError {
         "no placement in the JSON (no \"columns\" or \"placement\" list: did the command find no solution?)"
     )]
     NoneInJson,
+    /// Memory refused while the placements were read.
+    #[error(transparent)]
+    OutOfMemory(#[from] OutOfMemory),
 }
 
 /// Whether `n` rows are more than [`Placement::MAX_N`]: a length no `u32` holds (never, where
