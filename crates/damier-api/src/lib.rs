@@ -209,12 +209,12 @@ fn answer(request: &Request, host: &dyn Host) -> Result<Record, Refusal> {
         Request::QueensCheck(r) => queens::check(r),
         Request::QueensEstimate(r) => queens::estimate(r, host),
         Request::LightsSolve(r) => lights::solve(r, host),
-        Request::LightsCount(r) => lights::count(r),
+        Request::LightsCount(r) => lights::count(r).map(Record::LightsCount),
         Request::LightsKernel(r) => lights::kernel(r, host),
         Request::LightsWinnable(r) => lights::winnable(r, host),
         Request::LightsTable(r) => lights::table(r, host),
         Request::LightsChase(r) => lights::chase(r, host),
-        Request::LightsChaseTable(r) => lights::chase_table(r),
+        Request::LightsChaseTable(r) => lights::chase_table(r).map(Record::LightsChaseTable),
     }
 }
 

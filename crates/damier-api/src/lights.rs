@@ -3,6 +3,7 @@
 //! as its content (text or PBM), as the lab's pages send it.
 
 use damier::board::{Board, Size, read_board};
+use damier::control::Control;
 use damier::lights::records::Winnability;
 use damier::lights::request::{SolveRequest, Start};
 use damier::lights::{self, Method};
@@ -197,8 +198,8 @@ impl Sized {
 }
 
 /// `lights count`: the nullity, the ways from all on to all off, the winnable fraction.
-pub(crate) fn count(r: &Sized) -> Result<Record, Refusal> {
-    Ok(Record::LightsCount(lights::sizes::size_count(size(&r.size)?)))
+pub fn count(r: &Sized) -> Result<lights::sizes::SizeCount, Refusal> {
+    Ok(lights::sizes::size_count(size(&r.size)?))
 }
 
 /// `lights kernel`: a basis of the presses that change nothing.
@@ -225,8 +226,8 @@ pub(crate) fn kernel(r: &Sized, host: &dyn Host) -> Result<Record, Refusal> {
 }
 
 /// `lights chase-table`: which first-row presses fix which last row.
-pub(crate) fn chase_table(r: &Sized) -> Result<Record, Refusal> {
-    Ok(Record::LightsChaseTable(lights::chase::chase_table(size(&r.size)?).map_err(Refusal::input)?))
+pub fn chase_table(r: &Sized) -> Result<lights::chase::ChaseTable, Refusal> {
+    lights::chase::chase_table(size(&r.size)?).map_err(Refusal::input)
 }
 
 /// The fields of `lights winnable`.
@@ -256,15 +257,21 @@ impl Winnable {
 pub(crate) fn winnable(r: &Winnable, host: &dyn Host) -> Result<Record, Refusal> {
     let start = board("file", &r.file)?;
     let target = r.target.as_deref().map(|t| board("target", t)).transpose()?;
+    Ok(Record::LightsWinnable(winnability(&start, target.as_ref(), host.control())?))
+}
+
+/// Whether `start` can reach `target` (all off when `None`), by the orthogonality criterion
+/// and by solving: what `lights winnable` answers for boards already read.
+pub fn winnability(start: &Board, target: Option<&Board>, control: &Control) -> Result<Winnability, Refusal> {
     let (w, h) = (start.width(), start.height());
-    let sol = lights::solve(&start, target.as_ref(), Method::Poly, host.control()).map_err(Refusal::input)?;
+    let sol = lights::solve(start, target, Method::Poly, control).map_err(Refusal::input)?;
     if sol.nullity.saturating_mul(w * h) > 4 * PRINT_MAX_CELLS {
         return Err(Refusal::Input(format!(
             "{w}x{h} has nullity {}: the orthogonality test needs the whole kernel, too large here",
             sol.nullity
         )));
     }
-    Ok(Record::LightsWinnable(Winnability::of(&start, target.as_ref(), &sol).map_err(Refusal::input)?))
+    Winnability::of(start, target, &sol).map_err(Refusal::input)
 }
 
 /// The fields of `lights table`.
@@ -328,11 +335,16 @@ impl Chase {
 
 /// `lights chase`: light chasing step by step.
 pub(crate) fn chase(r: &Chase, host: &dyn Host) -> Result<Record, Refusal> {
-    let start = board("file", &r.file)?;
+    Ok(Record::LightsChase(chase_of(&board("file", &r.file)?, host.control())?))
+}
+
+/// Light chasing on `start` step by step: what `lights chase` answers for a board already
+/// read.
+pub fn chase_of(start: &Board, control: &Control) -> Result<lights::chase::ExplainedChase, Refusal> {
     if start.width() * start.height() > PRINT_MAX_CELLS || start.width() > 100_000 {
         return Err(Refusal::Input(format!(
             "chase prints boards: up to {PRINT_MAX_CELLS} cells and 100000 columns"
         )));
     }
-    Ok(Record::LightsChase(lights::chase::explain(&start, host.control()).map_err(Refusal::input)?))
+    lights::chase::explain(start, control).map_err(Refusal::input)
 }

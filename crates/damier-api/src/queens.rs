@@ -1,6 +1,7 @@
 //! n queens: the requests of `queens count`, `list`, `first`, `solve`, `max`, `corners`,
 //! `check` and `estimate`, their bounds, and their runs on the library.
 
+use damier::control::Control;
 use damier::cpu::IsaChoice;
 use damier::queens::count::estimate::{self, EstimateRecord};
 use damier::queens::count::journal::JournalDevice;
@@ -407,46 +408,89 @@ impl List {
 /// `random` solutions drawn.
 pub(crate) fn list(r: &List, host: &dyn Host) -> Result<Record, Refusal> {
     r.check()?;
-    if r.n < 1 {
-        return Err(Refusal::Input("n must be at least 1".into()));
-    }
-    let control = host.control();
     if let Some(k) = r.random {
-        let seed = r.seed.unwrap_or_else(|| host.seed());
-        let _watch = host.watch("drawing", k);
-        return Ok(Record::Drawn(sample::Drawn::draw(r.n, k, seed, control).map_err(Refusal::input)?));
+        return draw(r.n, k, r.seed, host).map(Record::Drawn);
     }
-    if r.n > search::MAX_N {
-        return Err(Refusal::Input(format!(
-            "n = {} is too large: the search handles at most {}",
-            r.n,
-            search::MAX_N
-        )));
-    }
-    if r.n > LIST_ALL_MAX && r.limit.is_none() && !r.all {
-        return Err(Refusal::Input(format!(
-            "n = {} has millions of solutions: pass --limit K (or --all to list them anyway; \
-             `damier queens count {}` just counts them)",
-            r.n, r.n
-        )));
-    }
-    let limit = r.limit.unwrap_or(u64::MAX);
-    let mut s = Solutions::new(r.n).map_err(Refusal::input)?;
+    let mut listing = Listing::new(r.n, r.unique, r.limit, r.all)?;
     let mut listed = Vec::new();
     // The progress counts the first row's columns whose subtrees are finished.
     let _watch = host.watch("listing", u64::from(r.n));
-    let mut reported = 0;
-    while (listed.len() as u64) < limit {
-        let Some(cols) = s.next_with(control).map_err(Refusal::input)? else { break };
-        let p = Placement::new(cols.to_vec()).map_err(Refusal::input)?;
-        let done = s.first_row_done();
-        control.advance(u64::from(done.saturating_sub(reported)));
-        reported = reported.max(done);
-        if let Some(l) = symmetry::Listed::of(p, listed.len() as u64 + 1, r.unique) {
-            listed.push(l);
-        }
+    while let Some(l) = listing.next(host.control())? {
+        listed.push(l);
     }
     Ok(Record::Listing(listed))
+}
+
+/// Refuses a board of no square.
+fn at_least_one(n: u32) -> Result<(), Refusal> {
+    if n < 1 {
+        return Err(Refusal::Input("n must be at least 1".into()));
+    }
+    Ok(())
+}
+
+/// `queens list --random k`: `k` solutions of n drawn from `seed` (drawn by the host when
+/// `None`).
+pub fn draw(n: u32, k: u64, seed: Option<u64>, host: &dyn Host) -> Result<sample::Drawn, Refusal> {
+    at_least_one(n)?;
+    let seed = seed.unwrap_or_else(|| host.seed());
+    let _watch = host.watch("drawing", k);
+    sample::Drawn::draw(n, k, seed, host.control()).map_err(Refusal::input)
+}
+
+/// The solutions `queens list` lists, one after the other as the search finds them (the
+/// command line prints each at once, the layer collects them): in backtracking order, one per
+/// class with `unique`, at most `limit`.
+pub struct Listing {
+    solutions: Solutions,
+    unique: bool,
+    limit: u64,
+    listed: u64,
+    reported: u32,
+}
+
+impl Listing {
+    /// The listing of n, refused above [`search::MAX_N`] and, unless `limit` or `all`, above
+    /// [`LIST_ALL_MAX`] (millions of solutions).
+    pub fn new(n: u32, unique: bool, limit: Option<u64>, all: bool) -> Result<Listing, Refusal> {
+        at_least_one(n)?;
+        if n > search::MAX_N {
+            return Err(Refusal::Input(format!(
+                "n = {n} is too large: the search handles at most {}",
+                search::MAX_N
+            )));
+        }
+        if n > LIST_ALL_MAX && limit.is_none() && !all {
+            return Err(Refusal::Input(format!(
+                "n = {n} has millions of solutions: pass --limit K (or --all to list them anyway; \
+                 `damier queens count {n}` just counts them)"
+            )));
+        }
+        Ok(Listing {
+            solutions: Solutions::new(n).map_err(Refusal::input)?,
+            unique,
+            limit: limit.unwrap_or(u64::MAX),
+            listed: 0,
+            reported: 0,
+        })
+    }
+
+    /// The next solution listed, numbered from 1; `None` at the end or at the limit. Advances
+    /// `control` by the first row's columns whose subtrees are finished.
+    pub fn next(&mut self, control: &Control) -> Result<Option<symmetry::Listed>, Refusal> {
+        while self.listed < self.limit {
+            let Some(cols) = self.solutions.next_with(control).map_err(Refusal::input)? else { break };
+            let p = Placement::new(cols.to_vec()).map_err(Refusal::input)?;
+            let done = self.solutions.first_row_done();
+            control.advance(u64::from(done.saturating_sub(self.reported)));
+            self.reported = self.reported.max(done);
+            if let Some(l) = symmetry::Listed::of(p, self.listed + 1, self.unique) {
+                self.listed += 1;
+                return Ok(Some(l));
+            }
+        }
+        Ok(None)
+    }
 }
 
 /// The fields of `queens first`.

@@ -2,12 +2,11 @@
 
 use std::process::ExitCode;
 
-use damier::board::Size;
-use damier::lights::{self};
+use damier_api::lights::Sized;
 
 use crate::util::InputFile;
 use crate::util::output::Report;
-use crate::util::{exit, interrupt};
+use crate::util::{exit, interrupt, layer};
 
 use super::shared::*;
 
@@ -23,17 +22,13 @@ pub struct ChaseArgs {
 
 pub(super) fn chase(a: ChaseArgs) -> anyhow::Result<ExitCode> {
     let start = read_board(&a.file)?;
-    anyhow::ensure!(
-        start.width() * start.height() <= PRINT_MAX_CELLS && start.width() <= 100_000,
-        "chase prints boards: up to {PRINT_MAX_CELLS} cells and 100000 columns"
-    );
-    let chase = lights::chase::explain(&start, interrupt::control())?;
+    let chase = damier_api::lights::chase_of(&start, interrupt::control()).map_err(layer::error)?;
     chase.print(a.json)?;
     Ok(if chase.first_row.is_some() { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
 }
 
 pub(super) fn chase_table(a: SizeArgs) -> anyhow::Result<ExitCode> {
-    let size: Size = a.size.parse()?;
-    lights::chase::chase_table(size)?.print(a.json)?;
+    let table = damier_api::lights::chase_table(&Sized { size: a.size }).map_err(layer::error)?;
+    table.print(a.json)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -4,14 +4,12 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use damier::board::Size;
-use damier::lights::records::Winnability;
 use damier::lights::request::{SolveRequest, Start};
-use damier::lights::{self, Method};
 
 use crate::report::lights::Solve;
 use crate::util::output::{Report, errln};
 use crate::util::{InputFile, OutputPath};
-use crate::util::{board_io, exit, interrupt, output};
+use crate::util::{board_io, exit, interrupt, layer, output};
 
 use super::shared::*;
 
@@ -172,14 +170,8 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
 pub(super) fn winnable(a: WinnableArgs) -> anyhow::Result<ExitCode> {
     let start = read_board(&a.file)?;
     let target = a.target.as_deref().map(read_board).transpose()?;
-    let (w, h) = (start.width(), start.height());
-    let sol = lights::solve(&start, target.as_ref(), Method::Poly, interrupt::control())?;
-    anyhow::ensure!(
-        sol.nullity.saturating_mul(w * h) <= 4 * PRINT_MAX_CELLS,
-        "{w}x{h} has nullity {}: the orthogonality test needs the whole kernel, too large here",
-        sol.nullity
-    );
-    let report = Winnability::of(&start, target.as_ref(), &sol)?;
+    let report = damier_api::lights::winnability(&start, target.as_ref(), interrupt::control())
+        .map_err(layer::error)?;
     report.print(a.json)?;
     Ok(if report.winnable { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
 }

@@ -9,7 +9,7 @@ use crate::report::lights::Kernel;
 use crate::util::OutputPath;
 use crate::util::output::{Report, errln};
 use crate::util::progress::{self, Progress};
-use crate::util::{board_io, interrupt, output};
+use crate::util::{board_io, interrupt, layer, output};
 
 use super::shared::*;
 
@@ -38,8 +38,9 @@ pub struct TableArgs {
 }
 
 pub(super) fn count(a: SizeArgs) -> anyhow::Result<ExitCode> {
-    let size: Size = a.size.parse()?;
-    lights::sizes::size_count(size).print(a.json)?;
+    let count =
+        damier_api::lights::count(&damier_api::lights::Sized { size: a.size }).map_err(layer::error)?;
+    count.print(a.json)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -7,16 +7,13 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use damier::queens::search::{self, Solutions};
-use damier::queens::{Placement, sample, symmetry};
+use damier_api::queens::Listing;
 
 use super::shared::BOARD_MAX;
 use crate::report::queens::DrawnText;
+use crate::util::layer::{self, Process};
 use crate::util::output::{Report, errln};
 use crate::util::{interrupt, output, progress::Progress};
-
-/// Largest N listed in full without `--limit` or `--all`.
-const LIST_ALL_MAX: u32 = 14;
 
 /// Arguments of `damier queens list`.
 #[derive(Debug, clap::Args)]
@@ -54,54 +51,28 @@ pub struct Args {
 
 /// `--random K`: K solutions drawn at random, printed like the listing.
 fn run_random(a: &Args, k: u64) -> anyhow::Result<ExitCode> {
-    let seed = crate::util::pick_seed(a.seed);
-    let control = interrupt::control();
-    let drawn = {
-        let _bar = Progress::start(control, k, "drawing");
-        sample::Drawn::draw(a.n, k, seed, control)?
-    };
+    let drawn = damier_api::queens::draw(a.n, k, a.seed, &Process).map_err(layer::error)?;
     let boards = !a.no_boards && a.n <= BOARD_MAX;
     DrawnText { drawn: &drawn, columns: a.columns, boards }.print(a.json)?;
     Ok(if drawn.solutions.is_empty() { ExitCode::from(crate::util::exit::NO) } else { ExitCode::SUCCESS })
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    anyhow::ensure!(a.n >= 1, "n must be at least 1");
     if let Some(k) = a.random {
         return run_random(&a, k);
     }
-    anyhow::ensure!(
-        a.n <= search::MAX_N,
-        "n = {} is too large: the search handles at most {}",
-        a.n,
-        search::MAX_N
-    );
-    anyhow::ensure!(
-        a.n <= LIST_ALL_MAX || a.limit.is_some() || a.all,
-        "n = {} has millions of solutions: pass --limit K (or --all to list them anyway; \
-         `damier queens count {}` just counts them)",
-        a.n,
-        a.n
-    );
+    let mut listing = Listing::new(a.n, a.unique, a.limit, a.all).map_err(layer::error)?;
     let limit = a.limit.unwrap_or(u64::MAX);
     let control = interrupt::control();
     let mut out = output::stdout();
     let boards = !a.no_boards && a.n <= BOARD_MAX;
-    let mut s = Solutions::new(a.n)?;
     let mut printed = 0u64;
     // The bar counts the first row's columns whose subtrees are finished.
     let _bar = Progress::start(control, u64::from(a.n), "listing");
-    let mut reported = 0;
     if a.json {
         out.write_all(b"[")?;
     }
-    while printed < limit {
-        let Some(cols) = s.next_with(control)? else { break };
-        let p = Placement::new(cols.to_vec())?;
-        let done = s.first_row_done();
-        control.advance(u64::from(done.saturating_sub(reported)));
-        reported = reported.max(done);
-        let Some(listed) = symmetry::Listed::of(p, printed + 1, a.unique) else { continue };
+    while let Some(listed) = listing.next(control).map_err(layer::error)? {
         printed += 1;
         let p = &listed.placement;
         if a.json {
