@@ -32,6 +32,10 @@
 #   WIDE_N        n whose random tasks the join kernel times again with twice as many sealing
 #                 workers as threads (RAYON_NUM_THREADS), to see whether the GPU then waits
 #                 less [default: 23; empty: skipped]
+#   AHEAD_N       n whose random tasks the join kernel times again with each sealing worker
+#                 waiting for its batch (--gpu-ahead 0, the pipeline before sealing ahead) and
+#                 sealing 3 batches ahead (--gpu-ahead 3; 1 is the default) [default: 23;
+#                 empty: skipped]
 #   SEARCH_EST_SIZES  the same for the search kernel [default: 23]
 #   TASKS         random tasks per n [default: 2 per host thread up to n = 24, 1 per thread
 #                 at 25 and 26, one task at 27 and 28]
@@ -214,6 +218,14 @@ if [ -n "$wide_n" ] && has_kernel join; then
   echo "== random tasks of n = $wide_n by the join kernel with $((2 * nproc_)) sealing workers (twice the threads)"
   k=${TASKS:-$((2 * nproc_))}
   RAYON_NUM_THREADS=$((2 * nproc_)) timed "$damier" gpu --bench "$wide_n" --tasks "$k" --seed "$wide_n" --no-cpu
+fi
+ahead_n=${AHEAD_N-$(cut -d' ' -f2 <<<"$est_default")}
+if [ -n "$ahead_n" ] && has_kernel join; then
+  echo "== random tasks of n = $ahead_n by the join kernel, each sealing worker 0 then 3 batches ahead (1 above)"
+  k=${TASKS:-$((2 * nproc_))}
+  for a in 0 3; do
+    timed "$damier" gpu --bench "$ahead_n" --tasks "$k" --seed "$ahead_n" --no-cpu --gpu-ahead "$a"
+  done
 fi
 if has_kernel search; then
   echo "== the search kernel, for the comparison: q(n), random tasks"

@@ -23,6 +23,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         dispatch_ms: None,
         kernel,
         ring: None,
+        ahead: None,
     };
     let gpu = Gpu::open(None, settings)?;
     let list = TaskList::new(n)?;

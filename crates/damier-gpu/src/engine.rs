@@ -54,9 +54,14 @@ pub struct GpuSettings {
     /// Which kernel counts (default: [`GpuKernel::Join`]).
     pub kernel: GpuKernel,
     /// The join kernel's batches in flight at most: slots of its ring of device buffers
-    /// (default: one per sealing worker; each slot keeps the buffers of the largest batch it
-    /// has held).
+    /// (default: `ahead + 1` per sealing worker, so that no worker waits for a slot; each
+    /// slot keeps the buffers of the largest batch it has held).
     pub ring: Option<u32>,
+    /// The join kernel's batches a sealing worker leaves in flight while it seals on (the
+    /// rest of its task or the next tasks; `count_tasks_sealing_ahead` in
+    /// [`damier::queens::count::tasks`]): default 1; 0 makes each worker wait for every
+    /// batch's count before it seals the next.
+    pub ahead: Option<u32>,
 }
 
 /// The two kernel designs (docs/gpu.md). Both give every task the same count.

@@ -4,19 +4,26 @@
 //! [`count_tasks_with_matching`]) and hands every sealed batch ([`Sealed`]) to the pipeline
 //! (module `pipeline`): the batch is written into a free slot of a ring of device buffers,
 //! its pairs cut into tiles of 64 (query, block) units, and the tiles run in bounded
-//! dispatches by one submitting thread.
+//! dispatches by one submitting thread. A worker does not wait for its batch's count: it
+//! hands the library a pending count ([`Pending`]) and seals on, up to
+//! [`crate::GpuSettings::ahead`] batches ahead ([`count_tasks_sealing_ahead`]).
 
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::SyncSender;
 use std::time::{Duration, Instant};
 
 use damier::control::{Control, Interrupted};
-use damier::queens::count::join::Sealed;
-use damier::queens::count::tasks::{TaskDone, TaskError, TaskList, count_tasks_with_matching};
+use damier::queens::count::join::{Pending, Sealed};
+use damier::queens::count::tasks::{TaskDone, TaskError, TaskList, count_tasks_sealing_ahead};
 
 use crate::engine::Gpu;
 use crate::error::GpuError;
 use crate::pipeline::{Dispatch, JOB_DISPATCHES, Job, MERGE_TILES, Ring, Whole, reset_mark, timed_matching};
+
+/// Batches a sealing worker leaves in flight while it seals on, by default
+/// ([`crate::GpuSettings::ahead`]); at most [`MAX_AHEAD`].
+const AHEAD: usize = 1;
+const MAX_AHEAD: usize = 16;
 
 /// The kernel (`src/join.wgsl`).
 pub(crate) const JOIN_KERNEL: &str = include_str!("join.wgsl");
@@ -69,9 +76,10 @@ fn driver_pool(adapter: &str) -> Result<rayon::ThreadPool, GpuError> {
 impl Gpu {
     /// Counts the tasks `indices` of `list` with the join kernel (see [`Gpu::count_tasks`]):
     /// the halves assembled and sealed by a pool of as many workers as the current one, each
-    /// batch matched on the GPU through the pipeline (module `pipeline`: a ring of as many
-    /// slots as workers, or [`crate::GpuSettings::ring`], and one submitting thread); tasks
-    /// reported as they finish, in any order.
+    /// batch matched on the GPU through the pipeline (module `pipeline`: a ring of `ahead +
+    /// 1` slots per worker, or [`crate::GpuSettings::ring`], and one submitting thread), each
+    /// worker sealing on while up to `ahead` of its batches are matched; tasks reported as
+    /// their counts are all in, in any order.
     pub(crate) fn count_tasks_join(
         &self,
         list: &TaskList,
@@ -81,21 +89,28 @@ impl Gpu {
     ) -> Result<(), GpuError> {
         let isa = damier::cpu::Isa::best();
         let pool = driver_pool(&self.adapter.name)?;
-        let slots = self.settings.ring.map_or(pool.current_num_threads(), |r| r as usize);
+        let workers = pool.current_num_threads();
+        let ahead = self.settings.ahead.map_or(AHEAD, |a| a as usize).min(MAX_AHEAD);
+        let slots = self.settings.ring.map_or(workers * (ahead + 1), |r| r as usize);
         let ring = Ring::new(self, slots.clamp(1, MAX_RING));
+        self.stats.workers.store(workers as u32, Ordering::Relaxed);
+        self.stats.ahead.store(ahead as u32, Ordering::Relaxed);
         self.check("allocating the join's buffers")?;
         pool.broadcast(|_| reset_mark());
         let start = Instant::now();
         self.with_submitter(&ring, |jobs| {
             pool.install(|| {
-                count_tasks_with_matching::<GpuError>(
+                count_tasks_sealing_ahead::<GpuError>(
                     list,
                     isa,
                     None,
                     indices,
                     control,
+                    ahead,
                     &|sealed| {
-                        timed_matching(&self.stats, start, || self.match_on(&ring, jobs, sealed, control))
+                        timed_matching(&self.stats, start, || {
+                            self.match_on(&ring, jobs, sealed, control, start)
+                        })
                     },
                     on_done,
                 )
@@ -115,12 +130,18 @@ impl Gpu {
     pub fn match_sealed(&self, sealed: &Sealed<'_>, control: &Control) -> Result<u64, GpuError> {
         let ring = Ring::new(self, 1);
         self.check("allocating the join's buffers")?;
-        self.with_submitter(&ring, |jobs| self.match_on(&ring, jobs, sealed, control))?
+        self.with_submitter(&ring, |jobs| {
+            self.match_on(&ring, jobs, sealed, control, Instant::now())?.wait()
+        })?
     }
 
     /// Runs `f` with a submitting thread (its own stack, named `damier-gpu-submit`) taking
     /// the jobs `f` sends; the thread ends when `f` has returned and its jobs are answered.
-    fn with_submitter<T>(&self, ring: &Ring, f: impl FnOnce(&SyncSender<Job>) -> T) -> Result<T, GpuError> {
+    fn with_submitter<'r, T>(
+        &self,
+        ring: &'r Ring,
+        f: impl FnOnce(&SyncSender<Job<'r>>) -> T,
+    ) -> Result<T, GpuError> {
         std::thread::scope(|s| {
             let (jobs, taken) = std::sync::mpsc::sync_channel(ring.slots.len());
             let submitter = std::thread::Builder::new()
@@ -138,16 +159,22 @@ impl Gpu {
     /// [`Gpu::match_sealed`] through `ring` and the submitter of `jobs`: the batch written
     /// into a free slot (in windows of blocks that one rows binding holds, in groups of
     /// pairs the kernel's sums hold), its tiles handed over in jobs of at most
-    /// [`JOB_DISPATCHES`] dispatches of the adapted budget.
-    fn match_on(
-        &self,
-        ring: &Ring,
-        jobs: &SyncSender<Job>,
+    /// [`JOB_DISPATCHES`] dispatches of the adapted budget. Its count is pending: the last
+    /// job is handed over with the slot, which the submitter gives back once it is read
+    /// back, and the worker takes its count later (the wait timed as the count's, from
+    /// `start`); the jobs before it (a batch of more than one job: more than
+    /// [`JOB_DISPATCHES`] dispatches, or several windows or groups) are waited for here,
+    /// since they share the slot.
+    fn match_on<'r>(
+        &'r self,
+        ring: &'r Ring,
+        jobs: &SyncSender<Job<'r>>,
         sealed: &Sealed<'_>,
         control: &Control,
-    ) -> Result<u64, GpuError> {
+        start: Instant,
+    ) -> Result<Pending<'r, GpuError>, GpuError> {
         if sealed.pairs.is_empty() {
-            return Ok(0);
+            return Ok(Pending::ready(0));
         }
         // The start of the preparation not yet counted (packing, copying into the upload).
         let mut packed = Instant::now();
@@ -299,15 +326,29 @@ impl Gpu {
                             chunks: sealed.chunks as u32,
                             bytes: [rows.len() as u64, queries.len() as u64, tail_bytes.len() as u64],
                         });
+                    let slot = taken.slot;
+                    if begin >= tiles && at >= entries.len() && w1 >= blocks {
+                        // The batch's last job: its count taken later, the slot given back by
+                        // the submitter.
+                        let answer = self.send_job(jobs, slot, dispatches, whole, Some(taken))?;
+                        return Ok(Pending::later(move || {
+                            timed_matching(&self.stats, start, || {
+                                total
+                                    .checked_add(self.job_count(&answer)?)
+                                    .ok_or(GpuError::Overflow { adapter: self.adapter.name.clone() })
+                            })
+                        }));
+                    }
+                    let answer = self.send_job(jobs, slot, dispatches, whole, None)?;
                     total = total
-                        .checked_add(self.run_job(jobs, taken.slot, dispatches, whole)?)
+                        .checked_add(self.job_count(&answer)?)
                         .ok_or(GpuError::Overflow { adapter: self.adapter.name.clone() })?;
                 }
                 packed = Instant::now();
             }
             w0 = w1;
             if w0 >= blocks {
-                return Ok(total);
+                return Ok(Pending::ready(total));
             }
         }
     }
@@ -414,6 +455,86 @@ fn units_between(group: &[[u32; PAIR_WORDS]], units: &[u64], begin: u64, end: u6
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::GpuSettings;
+    use std::sync::Mutex;
+
+    /// The default adapter (lavapipe in CI) with `settings`, or `None` where there is none:
+    /// the test then passes, but where `CI` is set.
+    fn adapter(settings: GpuSettings) -> Option<Gpu> {
+        match Gpu::open(None, settings) {
+            Ok(g) => Some(g),
+            Err(GpuError::NoAdapter) if std::env::var_os("CI").is_none() => {
+                eprintln!("skipped, because no Vulkan adapter");
+                None
+            }
+            Err(e) => panic!("cannot open the GPU: {e}"),
+        }
+    }
+
+    /// A controlled schedule for the submitter: the first `keep` nonempty sealed batches of
+    /// n's tasks with the chunks of the first one are handed to the pipeline (each its one
+    /// job, into a ring of `keep` slots) before the submitter runs, so that it finds them all
+    /// waiting and takes them at once; then it runs (on this thread) until they are all
+    /// answered, each batch's count from the GPU checked against the CPU's. Returns the
+    /// breakdown's jobs, submissions, most jobs in flight, batches gathered and dispatches.
+    fn handed_over_at_once(gpu: &Gpu, n: u32, keep: usize) -> (u64, u64, u32, u64, u64) {
+        let ring = Ring::new(gpu, keep);
+        let (jobs, taken) = std::sync::mpsc::sync_channel(keep);
+        let list = TaskList::new(n).unwrap();
+        let all: Vec<u32> = (0..list.len()).collect();
+        let handed = Mutex::new(Vec::new());
+        let chunks = Mutex::new(None);
+        let (control, start) = (Control::new(), Instant::now());
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        one.install(|| {
+            damier::queens::count::tasks::count_tasks_with_matching::<GpuError>(
+                &list,
+                damier::cpu::Isa::Portable,
+                None,
+                &all,
+                &control,
+                &|sealed| {
+                    let mut handed = handed.lock().unwrap();
+                    let same = *chunks.lock().unwrap().get_or_insert(sealed.chunks) == sealed.chunks;
+                    if handed.len() < keep && same && !sealed.pairs.is_empty() {
+                        // Sent into the channel, not yet taken: a pending count.
+                        let pending = gpu.match_on(&ring, &jobs, sealed, &control, start)?;
+                        handed.push((pending, sealed.count()));
+                    }
+                    Ok(sealed.count())
+                },
+                &|_| {},
+            )
+        })
+        .unwrap();
+        drop(jobs);
+        gpu.submitter(&ring, taken);
+        let handed = handed.into_inner().unwrap();
+        assert_eq!(handed.len(), keep, "batches of n = {n}");
+        for (pending, want) in handed {
+            assert_eq!(pending.wait().unwrap(), want, "n = {n}");
+        }
+        let b = gpu.breakdown();
+        (b.jobs, b.submissions, b.most_in_flight, b.merged, b.dispatches)
+    }
+
+    /// Jobs that wait for the submitter together go in one submission and are in flight
+    /// together, each answered with its own count (a fixed budget: no gathering).
+    #[test]
+    fn jobs_handed_over_together_are_in_flight_together() {
+        let Some(gpu) = adapter(GpuSettings { budget: Some(1 << 20), ..GpuSettings::default() }) else {
+            return;
+        };
+        assert_eq!(handed_over_at_once(&gpu, 10, 3), (3, 1, 3, 0, 3));
+    }
+
+    /// Small whole batches that wait for the submitter together are gathered into one
+    /// dispatch, each answered with its own count (its own partial sum).
+    #[test]
+    fn small_batches_handed_over_together_share_one_dispatch() {
+        let Some(gpu) = adapter(GpuSettings::default()) else { return };
+        assert_eq!(handed_over_at_once(&gpu, 10, 4), (4, 1, 4, 4, 1));
+    }
 
     /// Stack used by `depth` frames of 64 KiB each.
     fn deep(depth: u32) -> u8 {

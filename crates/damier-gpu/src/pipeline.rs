@@ -96,6 +96,12 @@ pub struct Breakdown {
     pub most_in_flight: u32,
     /// Slots of the ring (of the last count).
     pub ring: u32,
+    /// Sealing workers (of the last count): [`Breakdown::wait_seconds`] over them and the
+    /// count's wall time is the fraction of their time spent waiting.
+    pub workers: u32,
+    /// Batches a worker left in flight while it sealed on (of the last count;
+    /// [`crate::GpuSettings::ahead`]).
+    pub ahead: u32,
 }
 
 /// The running sums of a [`Breakdown`], added to by the workers and the submitter.
@@ -111,7 +117,9 @@ pub(crate) struct Stats {
     merged: AtomicU64,
     dispatches: AtomicU64,
     most_in_flight: AtomicU32,
-    ring: AtomicU32,
+    pub(crate) ring: AtomicU32,
+    pub(crate) workers: AtomicU32,
+    pub(crate) ahead: AtomicU32,
 }
 
 fn add_time(to: &AtomicU64, d: Duration) {
@@ -134,6 +142,8 @@ impl Stats {
             dispatches: self.dispatches.load(Ordering::Relaxed),
             most_in_flight: self.most_in_flight.load(Ordering::Relaxed),
             ring: self.ring.load(Ordering::Relaxed),
+            workers: self.workers.load(Ordering::Relaxed),
+            ahead: self.ahead.load(Ordering::Relaxed),
         }
     }
 }
@@ -393,12 +403,15 @@ pub(crate) struct Whole {
 }
 
 /// Up to [`JOB_DISPATCHES`] dispatches of a slot's batch, their records written.
-pub(crate) struct Job {
+pub(crate) struct Job<'r> {
     pub(crate) slot: usize,
     pub(crate) dispatches: Vec<Dispatch>,
     pub(crate) reply: SyncSender<Result<u64, GpuError>>,
     /// Set when the job is its whole batch in one dispatch of at most [`MERGE_TILES`] tiles.
     pub(crate) whole: Option<Whole>,
+    /// The slot, when the job is its batch's last: given back by the submitter as soon as
+    /// the job is read back (its worker may be sealing on, its count pending).
+    pub(crate) release: Option<Taken<'r>>,
 }
 
 /// Most tiles of a batch the submitter gathers with others, and of one gathered dispatch.
@@ -417,8 +430,8 @@ enum Place {
 }
 
 /// Jobs submitted, their read-back buffer being mapped.
-struct Flying {
-    jobs: Vec<Job>,
+struct Flying<'r> {
+    jobs: Vec<Job<'r>>,
     place: Place,
     index: wgpu::SubmissionIndex,
     submitted: Instant,
@@ -436,22 +449,32 @@ impl Ring {
 }
 
 impl Gpu {
-    /// Hands the submitter the dispatches of `slot` (their records written) and waits for
-    /// their count (the wait counted).
-    pub(crate) fn run_job(
+    /// Hands the submitter a job (its records written); its count comes on the receiver
+    /// returned ([`Gpu::job_count`]).
+    pub(crate) fn send_job<'r>(
         &self,
-        jobs: &SyncSender<Job>,
+        jobs: &SyncSender<Job<'r>>,
         slot: usize,
         dispatches: Vec<Dispatch>,
         whole: Option<Whole>,
-    ) -> Result<u64, GpuError> {
+        release: Option<Taken<'r>>,
+    ) -> Result<Receiver<Result<u64, GpuError>>, GpuError> {
         let (reply, answer) = std::sync::mpsc::sync_channel(1);
+        jobs.send(Job { slot, dispatches, reply, whole, release }).map_err(|_| self.gone())?;
+        Ok(answer)
+    }
+
+    /// Waits for a job's count (the wait counted).
+    pub(crate) fn job_count(&self, answer: &Receiver<Result<u64, GpuError>>) -> Result<u64, GpuError> {
         let start = Instant::now();
-        let gone = || self.fault("the join's submitting thread has stopped".into());
-        jobs.send(Job { slot, dispatches, reply, whole }).map_err(|_| gone())?;
-        let r = answer.recv().map_err(|_| gone())?;
+        let r = answer.recv().map_err(|_| self.gone());
         add_time(&self.stats.wait_ns, start.elapsed());
-        r
+        r?
+    }
+
+    /// The error of a job nobody will answer.
+    fn gone(&self) -> GpuError {
+        self.fault("the join's submitting thread has stopped".into())
     }
 
     /// Counts the time of a worker's preparation of a batch (packing, copying into the
@@ -463,8 +486,8 @@ impl Gpu {
 
     /// The submitting thread: takes jobs from the workers until they have all gone, submits
     /// each at once, and answers each as the GPU finishes it (in submission order).
-    pub(crate) fn submitter(&self, ring: &Ring, jobs: Receiver<Job>) {
-        let mut flying: VecDeque<Flying> = VecDeque::new();
+    pub(crate) fn submitter<'r>(&self, ring: &'r Ring, jobs: Receiver<Job<'r>>) {
+        let mut flying: VecDeque<Flying<'r>> = VecDeque::new();
         let mut open = true;
         let mut last_end = Instant::now();
         let mut merge_busy = [false; MERGE_SLOTS];
@@ -547,7 +570,9 @@ impl Gpu {
                     merge_busy[m] = false;
                 }
                 let answers = self.finish(ring, &f, &mut last_end);
-                for (j, r) in f.jobs.iter().zip(answers) {
+                for (j, r) in f.jobs.into_iter().zip(answers) {
+                    // The slot first: its worker may take it at once for its next batch.
+                    drop(j.release);
                     let _ = j.reply.send(r);
                 }
             }
@@ -558,9 +583,13 @@ impl Gpu {
     /// same chunks gathered into merge slots that are free (up to [`MERGE_BATCHES`] batches
     /// and [`MERGE_TILES`] tiles each; at least two, else not worth the copies), every other
     /// job on its own. A fixed tile budget (`--gpu-budget`) gathers nothing.
-    fn gather(&self, fresh: Vec<Job>, merge_busy: &mut [bool; MERGE_SLOTS]) -> Vec<(Place, Vec<Job>)> {
+    fn gather<'r>(
+        &self,
+        fresh: Vec<Job<'r>>,
+        merge_busy: &mut [bool; MERGE_SLOTS],
+    ) -> Vec<(Place, Vec<Job<'r>>)> {
         let mut out = Vec::new();
-        let mut small: Vec<Job> = Vec::new();
+        let mut small: Vec<Job<'r>> = Vec::new();
         for j in fresh {
             if j.whole.is_some() && self.settings.budget.is_none() {
                 small.push(j);
@@ -602,7 +631,7 @@ impl Gpu {
     /// buffer, which is then mapped. A merge first copies its batches' data out of their
     /// slots into the merge slot (their pairs rewritten to the new places, each batch's sums
     /// in a partial sum of its own), then runs them in one dispatch.
-    fn submit(&self, ring: &Ring, units: Vec<(Place, Vec<Job>)>) -> Vec<Flying> {
+    fn submit<'r>(&self, ring: &Ring, units: Vec<(Place, Vec<Job<'r>>)>) -> Vec<Flying<'r>> {
         let mut enc =
             self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("join") });
         for (place, jobs) in &units {
@@ -663,7 +692,13 @@ impl Gpu {
     /// Gathers whole batches into merge slot `slot` (encoded into `enc`: copies of their
     /// rows, queries and tails; their pairs and the dispatch's parameters written), and
     /// returns the dispatch that runs them all.
-    fn merge(&self, ring: &Ring, slot: &mut Slot, jobs: &[Job], enc: &mut wgpu::CommandEncoder) -> Dispatch {
+    fn merge(
+        &self,
+        ring: &Ring,
+        slot: &mut Slot,
+        jobs: &[Job<'_>],
+        enc: &mut wgpu::CommandEncoder,
+    ) -> Dispatch {
         let wholes: Vec<&Whole> = jobs.iter().map(|j| j.whole.as_ref().expect("a whole batch")).collect();
         let sum = |i: usize| wholes.iter().map(|w| w.bytes[i]).sum::<u64>();
         let pair_count: usize = wholes.iter().map(|w| w.pairs.len()).sum();
@@ -721,7 +756,7 @@ impl Gpu {
     /// The counts of finished jobs, one answer each: each dispatch's faults and units
     /// checked (of a merge, each batch's in its own partial sum), the time counted (and the
     /// dispatch budget adapted to it).
-    fn finish(&self, ring: &Ring, f: &Flying, last_end: &mut Instant) -> Vec<Result<u64, GpuError>> {
+    fn finish(&self, ring: &Ring, f: &Flying<'_>, last_end: &mut Instant) -> Vec<Result<u64, GpuError>> {
         let now = Instant::now();
         let wall = now.saturating_duration_since(f.submitted.max(*last_end));
         *last_end = now;

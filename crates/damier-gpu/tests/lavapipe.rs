@@ -132,6 +132,7 @@ fn slots_resumed_every_few_iterations_and_every_start_row_give_the_same_counts()
                 dispatch_ms: None,
                 kernel: GpuKernel::Search,
                 ring: None,
+                ahead: None,
             };
             let Some(gpu) = gpu(settings) else { return };
             assert_eq!(on_gpu(&gpu, &list, &all(&list)).unwrap(), want, "n = {n}, rows {start_row}");
@@ -269,16 +270,30 @@ fn join_in_tiny_dispatches_gives_the_same_counts() {
 
 /// The pipeline with several batches in flight: 4 sealing workers share a ring of 2 slots
 /// (and dispatches of a few tiles, so that jobs hold several dispatches), every slot reused
-/// for many batches; every task of n = 11 and 12 gets the CPU quarters engine's count, and
-/// the breakdown adds up (bytes uploaded, dispatches per job, two jobs in flight at once).
+/// for many batches, each worker sealing 0, 1 or 3 batches ahead; every task of n = 11 and
+/// 12 gets the CPU quarters engine's count, and the breakdown adds up (bytes uploaded,
+/// dispatches per job, at most the ring's jobs in flight). How many jobs were in flight at
+/// once depends on the schedule: src/join.rs tests that jobs waiting together are in flight
+/// together under a controlled one.
 #[test]
 fn join_with_batches_in_flight_on_a_small_ring_gives_every_tasks_count() {
-    let Some(gpu) = gpu(GpuSettings { ring: Some(2), ..join(Some(2)) }) else { return };
+    for ahead in [0, 1, 3] {
+        let Some(gpu) = gpu(GpuSettings { ring: Some(2), ahead: Some(ahead), ..join(Some(2)) }) else {
+            return;
+        };
+        on_a_small_ring(&gpu);
+        let b = gpu.breakdown();
+        assert_eq!((b.ahead, b.workers), (ahead, 4), "{b:?}");
+    }
+}
+
+/// [`join_with_batches_in_flight_on_a_small_ring_gives_every_tasks_count`] with one setting.
+fn on_a_small_ring(gpu: &Gpu) {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
     for n in [11, 12] {
         let list = TaskList::new(n).unwrap();
         let before = gpu.breakdown();
-        let got = pool.install(|| on_gpu(&gpu, &list, &all(&list))).unwrap();
+        let got = pool.install(|| on_gpu(gpu, &list, &all(&list))).unwrap();
         assert_eq!(got, on_cpu(&list, TaskEngine::Quarters, &all(&list)), "n = {n}");
         let b = gpu.breakdown();
         eprintln!("n = {n}: {b:?}");
@@ -288,16 +303,14 @@ fn join_with_batches_in_flight_on_a_small_ring_gives_every_tasks_count() {
         assert!(b.submissions > before.submissions && b.submissions <= b.jobs, "{b:?}");
         assert!(b.bytes_uploaded > before.bytes_uploaded, "{b:?}");
         assert!(b.sealing_seconds > 0.0 && b.wait_seconds > 0.0 && b.gpu_busy_seconds > 0.0, "{b:?}");
+        assert!((1..=2).contains(&b.most_in_flight), "at most the ring's slots: {b:?}");
     }
-    // Four workers on two slots: both slots' batches were in flight at once (hundreds of
-    // batches, each waiting for the GPU while the other worker's is submitted).
-    assert_eq!(gpu.breakdown().most_in_flight, 2, "{:?}", gpu.breakdown());
 }
 
 /// Small whole batches gathered into one dispatch (many tasks per dispatch at small n): 8
 /// workers on a ring of 8, the budget adapted (a fixed one gathers nothing); every task of
-/// n = 10..=13 gets the CPU quarters engine's count, and batches were gathered (the jobs of
-/// 8 workers pile up while the GPU runs one: hundreds of batches of a few tiles each).
+/// n = 10..=13 gets the CPU quarters engine's count, whichever batches were gathered (that
+/// depends on the schedule: src/join.rs tests the gathering under a controlled one).
 #[test]
 fn join_gathers_small_batches_into_one_dispatch_and_counts_each() {
     let Some(gpu) = gpu(GpuSettings { ring: Some(8), ..join(None) }) else { return };
@@ -309,8 +322,9 @@ fn join_gathers_small_batches_into_one_dispatch_and_counts_each() {
     }
     let b = gpu.breakdown();
     eprintln!("{b:?}");
-    assert!(b.merged >= 2 && b.merged <= b.jobs, "{b:?}");
-    assert!(b.dispatches < b.jobs, "gathered batches share dispatches: {b:?}");
+    assert!(b.merged <= b.jobs && b.submissions <= b.jobs, "{b:?}");
+    // Every job not gathered has a dispatch of its own at least; gathered ones share one.
+    assert!(b.dispatches + b.merged >= b.jobs, "{b:?}");
 }
 
 /// Ctrl-C in the middle of a pipelined count (4 workers, a ring of 2, jobs in flight): the

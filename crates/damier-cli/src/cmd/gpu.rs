@@ -101,6 +101,12 @@ mod bench {
         gpu_busy_from: Option<&'static str>,
         /// Seconds the sealing workers waited for a ring slot or a batch's count (summed).
         host_wait_seconds: Option<f64>,
+        /// Those seconds over the workers' time (their number times the GPU run's wall time).
+        host_wait_fraction: Option<f64>,
+        /// Sealing workers, and the batches each left on the GPU while it sealed on
+        /// (`--gpu-ahead`).
+        sealing_workers: Option<u32>,
+        gpu_ahead: Option<u32>,
         /// Jobs (up to 8 dispatches of one batch), submissions (the jobs waiting together go in
         /// one) and dispatches run.
         jobs: Option<u64>,
@@ -173,6 +179,9 @@ mod bench {
             gpu_busy_fraction: None,
             gpu_busy_from: None,
             host_wait_seconds: None,
+            host_wait_fraction: None,
+            sealing_workers: None,
+            gpu_ahead: None,
             jobs: None,
             submissions: None,
             merged_batches: None,
@@ -191,6 +200,9 @@ mod bench {
             record.gpu_busy_from =
                 Some(if b.busy_from_timestamps { "timestamps" } else { "dispatch wall times" });
             record.host_wait_seconds = Some(b.wait_seconds);
+            record.host_wait_fraction = Some(b.wait_seconds / (f64::from(b.workers.max(1)) * gpu_seconds));
+            record.sealing_workers = Some(b.workers);
+            record.gpu_ahead = Some(b.ahead);
             record.jobs = Some(b.jobs);
             record.submissions = Some(b.submissions);
             record.merged_batches = Some(b.merged);
@@ -278,13 +290,16 @@ mod bench {
                 self.host_wait_seconds,
             ) {
                 outln!(
-                    "  where the time went: sealing {} CPU-s; {} bytes uploaded ({} GB/s over the run; {} s preparing them); GPU busy {}% of the run ({from}); sealing workers waited {} s for the GPU; {} in {} ({} gathered with others into one dispatch), {}, up to {} of {} in flight",
+                    "  where the time went: sealing {} CPU-s; {} bytes uploaded ({} GB/s over the run; {} s preparing them); GPU busy {}% of the run ({from}); {} ({} ahead each) waited {} s for the GPU ({}% of their time); {} in {} ({} gathered with others into one dispatch), {}, up to {} of {} in flight",
                     number(seal),
                     number(bytes as f64),
                     number(rate),
                     number(prep),
                     number(100.0 * busy),
+                    plural(self.sealing_workers.unwrap_or(0), "sealing worker"),
+                    plural(self.gpu_ahead.unwrap_or(0), "batch"),
                     number(wait),
+                    number(100.0 * self.host_wait_fraction.unwrap_or(0.0)),
                     plural(self.jobs.unwrap_or(0), "job"),
                     plural(self.submissions.unwrap_or(0), "submission"),
                     self.merged_batches.unwrap_or(0),

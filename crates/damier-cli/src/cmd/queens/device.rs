@@ -74,6 +74,10 @@ pub(crate) struct GpuArgs {
     /// engine: halves sealed on the CPU cores, matched on the GPU) [default: join].
     #[arg(long, value_name = "KERNEL")]
     pub(crate) gpu_kernel: Option<Kernel>,
+    /// Batches each sealing worker leaves on the GPU while it seals on (join) [default: 1;
+    /// 0: each worker waits for its batch's count before it seals the next].
+    #[arg(long, value_name = "BATCHES", value_parser = crate::util::ranged::<u32>(0, 16))]
+    gpu_ahead: Option<u32>,
 }
 
 /// Counts `r` over the task list on `device` (gpu or all).
@@ -264,12 +268,17 @@ mod imp {
             kernel == Kernel::Search || (g.gpu_rows.is_none() && g.gpu_slots.is_none()),
             "--gpu-rows and --gpu-slots set the search kernel: add --gpu-kernel search (the join kernel, the default, takes --gpu-budget only)"
         );
+        anyhow::ensure!(
+            kernel == Kernel::Join || g.gpu_ahead.is_none(),
+            "--gpu-ahead sets the join kernel's pipeline: the search kernel does not take it"
+        );
         let settings = GpuSettings {
             start_row: g.gpu_rows,
             slots: g.gpu_slots,
             budget: g.gpu_budget,
             dispatch_ms: None,
             ring: None,
+            ahead: g.gpu_ahead,
             kernel: match kernel {
                 Kernel::Search => damier_gpu::GpuKernel::Search,
                 Kernel::Join => damier_gpu::GpuKernel::Join,

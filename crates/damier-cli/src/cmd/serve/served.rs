@@ -86,7 +86,7 @@ pub fn check(group: &str, command: &str, definition: &Command, matches: &ArgMatc
     if raw_text(m, "device").ok().flatten().is_some_and(|d| d != "cpu") {
         return Err(format!("device other than cpu uses the server's GPU {HEAVY}"));
     }
-    for id in ["gpu_adapter", "gpu_rows", "gpu_slots", "gpu_budget", "gpu_kernel"] {
+    for id in ["gpu_adapter", "gpu_rows", "gpu_slots", "gpu_budget", "gpu_kernel", "gpu_ahead"] {
         if has(m, id) && m.matches.value_source(id) == Some(ValueSource::CommandLine) {
             return Err(format!("{id} tunes the server's GPU {HEAVY}"));
         }

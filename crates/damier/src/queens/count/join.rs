@@ -2,7 +2,9 @@
 //! of a task, bit-sliced by blocks, and the queries grouped against them ([`Sealed`]), as
 //! [`super::tasks::count_tasks_with_matching`] gives them to a caller that counts the matches
 //! itself (damier-gpu's join kernel, docs/gpu.md). Assembling the halves and sealing the
-//! stored side stay in the library, on the CPU.
+//! stored side stay in the library, on the CPU. With
+//! [`super::tasks::count_tasks_sealing_ahead`] the caller answers each batch with a
+//! [`Pending`] count instead, taken later, so that the worker seals on meanwhile.
 //!
 //! The layout: for each block of [`BLOCK`] stored keys and each [`CHUNK`]-bit chunk `c` of a
 //! (packed) key, 32 rows of 512 bits; row `c * 32 + v` of a block marks the block's keys that
@@ -38,6 +40,60 @@
 //! ```
 
 use std::ops::Range;
+
+/// The count of a sealed batch handed to another device, taken later: what the matching of
+/// [`super::tasks::count_tasks_sealing_ahead`] answers, so that the worker that sealed the
+/// batch goes on sealing while the device matches it. The worker takes it
+/// ([`Pending::wait`]) once it has handed out more batches than the run's `ahead`, or at the
+/// end of its run; a pending count dropped untaken (the run stopped) is never waited for.
+pub struct Pending<'p, E>(Later<'p, E>);
+
+/// What a [`Pending`] holds.
+enum Later<'p, E> {
+    Ready(u64),
+    Wait(Box<dyn FnOnce() -> Result<u64, E> + Send + 'p>),
+}
+
+impl<'p, E> Pending<'p, E> {
+    /// A count known at once (a batch counted on the spot, or one with nothing to match).
+    pub fn ready(count: u64) -> Self {
+        Pending(Later::Ready(count))
+    }
+
+    /// A count that `wait` gives (blocking until the device has it), called once, on the
+    /// worker that handed the batch out.
+    pub fn later(wait: impl FnOnce() -> Result<u64, E> + Send + 'p) -> Self {
+        Pending(Later::Wait(Box::new(wait)))
+    }
+
+    /// The count, waited for.
+    pub fn wait(self) -> Result<u64, E> {
+        match self.0 {
+            Later::Ready(c) => Ok(c),
+            Later::Wait(f) => f(),
+        }
+    }
+
+    /// The same count with its error mapped by `f`.
+    pub fn map_err<F>(self, f: impl FnOnce(E) -> F + Send + 'p) -> Pending<'p, F>
+    where
+        E: 'p,
+    {
+        match self.0 {
+            Later::Ready(c) => Pending(Later::Ready(c)),
+            Later::Wait(w) => Pending::later(move || w().map_err(f)),
+        }
+    }
+}
+
+impl<E> std::fmt::Debug for Pending<'_, E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Later::Ready(c) => write!(f, "Pending::ready({c})"),
+            Later::Wait(_) => f.write_str("Pending::later(..)"),
+        }
+    }
+}
 
 /// Stored keys per block: one 512-bit row per (chunk, chunk value).
 pub const BLOCK: usize = 512;

@@ -322,9 +322,11 @@ pub fn count_tasks(
 /// [`count_tasks`] with the quarters engine, the matching of each sealed batch of stored keys
 /// done by `matching` (another device: see [`super::join`]) while the workers of the current
 /// rayon pool assemble and seal the tasks' halves on `isa`; `matching` returns the batch's
-/// count ([`super::join::Sealed::count`] is the CPU's reference). The tasks' counts are the
-/// quarters engine's when `matching` counts right, reported as [`count_tasks`] reports them,
-/// and an error of `matching` stops the run (no task whose batch failed is reported).
+/// count ([`super::join::Sealed::count`] is the CPU's reference), and the worker waits for
+/// it before it seals on ([`count_tasks_sealing_ahead`] lets it seal ahead). The tasks'
+/// counts are the quarters engine's when `matching` counts right, reported as [`count_tasks`]
+/// reports them, and an error of `matching` stops the run (no task whose batch failed is
+/// reported).
 pub fn count_tasks_with_matching<E: From<TaskError> + Send>(
     list: &TaskList,
     isa: Isa,
@@ -332,6 +334,32 @@ pub fn count_tasks_with_matching<E: From<TaskError> + Send>(
     indices: &[u32],
     control: &Control,
     matching: &(dyn Fn(&super::join::Sealed<'_>) -> Result<u64, E> + Sync),
+    on_done: &(dyn Fn(TaskDone) + Sync),
+) -> Result<(), E> {
+    let now = |sealed: &super::join::Sealed<'_>| matching(sealed).map(super::join::Pending::ready);
+    count_tasks_sealing_ahead(list, isa, memory, indices, control, 0, &now, on_done)
+}
+
+/// [`count_tasks_with_matching`] with the counts taken later: `matching` hands each sealed
+/// batch to the device and answers at once with its [`Pending`](super::join::Pending)
+/// count, and the worker goes on sealing (the rest of its task, or the next task) while
+/// the device matches; it waits for the oldest pending count only once it has handed out
+/// more than `ahead` batches (so each worker has at most `ahead + 1` batches out, and
+/// `ahead = 0` is [`count_tasks_with_matching`]), and for all of them at the end of its
+/// share of the tasks. Each batch's count is added to its own task: a task is reported once
+/// its halves are sealed and its batches' counts are all in, with the quarters engine's count
+/// when `matching` counts right, and its `elapsed` the worker's time on it (sealing it, and
+/// waiting for its batches). The first error of `matching` or of a pending count stops the
+/// run (no task whose batch failed, or that was still in flight, is reported).
+#[allow(clippy::too_many_arguments)]
+pub fn count_tasks_sealing_ahead<'p, E: From<TaskError> + Send>(
+    list: &TaskList,
+    isa: Isa,
+    memory: Option<u64>,
+    indices: &[u32],
+    control: &Control,
+    ahead: usize,
+    matching: &(dyn Fn(&super::join::Sealed<'_>) -> Result<super::join::Pending<'p, E>, E> + Sync),
     on_done: &(dyn Fn(TaskDone) + Sync),
 ) -> Result<(), E> {
     list.check(TaskEngine::Quarters, isa, indices)?;
@@ -357,13 +385,16 @@ pub fn count_tasks_with_matching<E: From<TaskError> + Send>(
             (t.cols, t.weight)
         })
         .collect();
+    let wrapped =
+        |sealed: &super::join::Sealed<'_>| matching(sealed).map(|p| p.map_err(Wrapped)).map_err(Wrapped);
     quarters::count_column_sets_matched(
         list.n,
         &column_sets,
         isa,
         memory,
         control,
-        &|sealed| matching(sealed).map_err(Wrapped),
+        ahead,
+        &wrapped,
         &|i, count, elapsed| on_done(TaskDone { index: indices[i], count, elapsed }),
     )
     .map_err(|w| w.0)?;
@@ -502,6 +533,114 @@ mod tests {
             &|d| panic!("task {} reported after its matching failed", d.index),
         );
         assert_eq!(refused, Err(TaskError::OutOfRange(99)));
+    }
+
+    /// Sealing ahead: the matching answers each batch with a count taken later (here the
+    /// CPU's reference, computed at hand-off), and every task still gets the quarters
+    /// engine's count, on one worker and on three, leaving 0, 1 or 3 batches pending. On one
+    /// worker the order is fixed: the run hands out up to `ahead + 1` batches before it
+    /// takes the oldest, and takes them oldest first.
+    #[test]
+    fn sealing_ahead_gives_every_task_its_count() {
+        use super::super::join::Pending;
+        use std::sync::Mutex;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        for n in [8, 10, 12] {
+            let list = TaskList::new(n).unwrap();
+            let all: Vec<u32> = (0..list.len()).collect();
+            let want = per_task_on(&list, TaskEngine::Quarters, Isa::Portable, &all);
+            for (threads, ahead) in [(1, 0), (1, 1), (1, 3), (3, 1), (3, 3)] {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                // Batch numbers handed out and taken, in order (one worker: one order).
+                let handed = AtomicUsize::new(0);
+                let events = Mutex::new(Vec::new());
+                let got = Mutex::new(vec![u64::MAX; list.len() as usize]);
+                pool.install(|| {
+                    count_tasks_sealing_ahead::<TaskError>(
+                        &list,
+                        Isa::Portable,
+                        None,
+                        &all,
+                        &Control::new(),
+                        ahead,
+                        &|sealed| {
+                            let (count, b) = (sealed.count(), handed.fetch_add(1, Ordering::Relaxed));
+                            events.lock().unwrap().push((b, true));
+                            let events = &events;
+                            Ok(Pending::later(move || {
+                                events.lock().unwrap().push((b, false));
+                                Ok(count)
+                            }))
+                        },
+                        &|d| {
+                            let mut got = got.lock().unwrap();
+                            assert_eq!(got[d.index as usize], u64::MAX, "task {} reported twice", d.index);
+                            got[d.index as usize] = d.count;
+                        },
+                    )
+                })
+                .unwrap();
+                assert_eq!(got.into_inner().unwrap(), want, "n = {n}, {threads} threads, ahead {ahead}");
+                let events = events.into_inner().unwrap();
+                let batches = handed.into_inner();
+                assert_eq!(events.len(), 2 * batches, "every count taken once");
+                if threads == 1 {
+                    let taken: Vec<usize> = events.iter().filter(|e| !e.1).map(|e| e.0).collect();
+                    assert_eq!(taken, (0..batches).collect::<Vec<_>>(), "oldest first");
+                    let mut out = 0usize;
+                    let mut most = 0;
+                    for &(_, hand) in &events {
+                        out = if hand { out + 1 } else { out - 1 };
+                        most = most.max(out);
+                    }
+                    assert!(batches > ahead + 1, "n = {n}: {batches} batches");
+                    assert_eq!(most, ahead + 1, "n = {n}: batches out at once, ahead {ahead}");
+                }
+            }
+        }
+    }
+
+    /// A pending count that fails stops a run that seals ahead with its error: no task whose
+    /// count it was is reported, every task reported has its right count, and the counts
+    /// still pending are dropped, not waited for.
+    #[test]
+    fn a_failed_pending_count_stops_the_run() {
+        use super::super::join::Pending;
+        use std::sync::Mutex;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let list = TaskList::new(11).unwrap();
+        let all: Vec<u32> = (0..list.len()).collect();
+        let want = per_task_on(&list, TaskEngine::Quarters, Isa::Portable, &all);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let (handed, waited) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        let got = Mutex::new(Vec::new());
+        let r = pool.install(|| {
+            count_tasks_sealing_ahead(
+                &list,
+                Isa::Portable,
+                None,
+                &all,
+                &Control::new(),
+                2,
+                &|sealed| {
+                    let (count, b) = (sealed.count(), handed.fetch_add(1, Ordering::Relaxed));
+                    let waited = &waited;
+                    Ok(Pending::later(move || {
+                        waited.fetch_add(1, Ordering::Relaxed);
+                        if b == 30 { Err(TaskError::OutOfRange(99)) } else { Ok(count) }
+                    }))
+                },
+                &|d| got.lock().unwrap().push((d.index, d.count)),
+            )
+        });
+        assert_eq!(r, Err(TaskError::OutOfRange(99)));
+        let got = got.into_inner().unwrap();
+        assert!(!got.is_empty() && got.len() < all.len(), "{} of {} tasks", got.len(), all.len());
+        for (i, c) in got {
+            assert_eq!(c, want[i as usize], "task {i}");
+        }
+        // Batch 30 was taken with 2 more handed out after it, never taken.
+        assert_eq!((handed.into_inner(), waited.into_inner()), (33, 31));
     }
 
     #[test]

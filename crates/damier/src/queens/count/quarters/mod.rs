@@ -30,7 +30,7 @@ use rayon::prelude::*;
 use super::{CountError, MemoryLimit, Share};
 use crate::control::{Control, Interrupted};
 use crate::cpu::Isa;
-use crate::queens::count::join::Sealed;
+use crate::queens::count::join::{Pending, Sealed};
 
 mod geometry;
 mod kernel;
@@ -809,15 +809,25 @@ pub(crate) fn count_column_sets(
 /// [`count_column_sets`], the matching of every sealed batch done by `matching` (on another
 /// device: [`crate::queens::count::join`]) while the workers of the current rayon pool
 /// assemble and seal the tasks' halves: the count's own pipeline ([`run_task`]) with the
-/// [`Device`] hook. The first error of `matching` stops the run and is returned; no task
-/// whose matching failed, or that was stopped by another's failure, is reported.
-pub(crate) fn count_column_sets_matched<E: From<Interrupted> + From<CountError> + Send>(
+/// [`Device`] hook. `matching` answers each batch with a [`Pending`] count, which the worker
+/// takes only once it has handed out more than `ahead` batches (the oldest first), or at the
+/// end of its share of the tasks: with `ahead` > 0 it seals the next batches (of its task or
+/// the next ones) while the device matches the last ones. A task is reported
+/// (`on_done(i, count, elapsed)`, the sum of its batches' counts times its weight) once its
+/// halves are sealed and all its batches' counts are taken; its `elapsed` is the worker's
+/// time on it: sealing it (less the waits for other tasks' batches meanwhile) and waiting
+/// for its own batches. The first error of `matching` or of a pending count stops the run
+/// and is returned; no task whose matching failed, or that was stopped by another's failure,
+/// is reported.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn count_column_sets_matched<'p, E: From<Interrupted> + From<CountError> + Send>(
     n: u32,
     column_sets: &[(u32, u64)],
     isa: Isa,
     memory: Option<u64>,
     control: &Control,
-    matching: &(dyn Fn(&Sealed<'_>) -> Result<u64, E> + Sync),
+    ahead: usize,
+    matching: &(dyn Fn(&Sealed<'_>) -> Result<Pending<'p, E>, E> + Sync),
     on_done: &(dyn Fn(usize, u64, std::time::Duration) + Sync),
 ) -> Result<(), E> {
     debug_assert!((MIN_N..=MAX_N).contains(&n));
@@ -826,28 +836,184 @@ pub(crate) fn count_column_sets_matched<E: From<Interrupted> + From<CountError> 
     let tasks: Vec<Task> = column_sets.iter().map(|&(cols, weight)| Task { cols, weight }).collect();
     let failed = std::sync::Mutex::new(None);
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let run = |t, w: &mut Work| {
-        let mut hook = Device { matching, failed: &failed, stop: &stop };
-        run_task(&g, &quarters, t, w, &mut hook, control)
-    };
-    let counted = for_each_task(&g, isa, batch, &tasks, control, &run, on_done);
+    let run = Shared { matching, failed: &failed, stop: &stop, ahead, on_done, control };
+    // PERF: one fold state per rayon split, as `for_each_task`'s init: a worker's `Work` and
+    // the batches it has handed out; each split ends by taking its last counts.
+    let counted = tasks
+        .par_iter()
+        .enumerate()
+        .try_fold(
+            || {
+                let mut work = Work::new(&g, isa);
+                work.batch = batch;
+                (work, Flight::default())
+            },
+            |(mut work, mut flight), (i, &t)| {
+                if control.cancelled() {
+                    return Err(Interrupted);
+                }
+                flight.run_task(&g, &quarters, i, t, &mut work, &run)?;
+                Ok((work, flight))
+            },
+        )
+        .try_for_each(|state| state.and_then(|(_, mut flight)| flight.finish(&run)));
     match failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         Some(e) => Err(e),
         None => Ok(counted?),
     }
 }
 
-/// The [`Hook`] of [`count_column_sets_matched`]: each sealed batch handed, with its queries,
-/// to `matching` ([`Matcher::sealed`]). The first error is kept in `failed` and raises
-/// `stop`, which ends every task in flight at its next batch (as interrupted: the pipeline's
-/// error type), so that the run stops soon and reports none of them.
-struct Device<'a, E> {
-    matching: &'a (dyn Fn(&Sealed<'_>) -> Result<u64, E> + Sync),
+/// What the workers of [`count_column_sets_matched`] share.
+struct Shared<'a, 'p, E> {
+    matching: &'a (dyn Fn(&Sealed<'_>) -> Result<Pending<'p, E>, E> + Sync),
+    /// The first error, which raises `stop`: every task in flight then ends at its next batch
+    /// (as interrupted: the pipeline's error type), so that the run stops soon and reports
+    /// none of them.
     failed: &'a std::sync::Mutex<Option<E>>,
     stop: &'a std::sync::atomic::AtomicBool,
+    /// Batches a worker leaves pending while it seals on.
+    ahead: usize,
+    on_done: &'a (dyn Fn(usize, u64, std::time::Duration) + Sync),
+    control: &'a Control,
 }
 
-impl<E> Hook for Device<'_, E> {
+impl<E> Shared<'_, '_, E> {
+    /// Keeps the first error and stops the run.
+    fn fail(&self, e: E) -> Interrupted {
+        self.failed.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        Interrupted
+    }
+}
+
+/// A task of a worker of [`count_column_sets_matched`] not yet reported.
+struct Open {
+    /// Its place in the run's tasks, and its weight.
+    item: usize,
+    weight: u64,
+    /// Its weighted count so far.
+    count: u64,
+    /// Its batches handed out whose counts are not yet taken.
+    left: usize,
+    /// Whether its halves are all made and sealed (no batch of it is to come).
+    sealed: bool,
+    /// The worker's time on it so far.
+    elapsed: std::time::Duration,
+}
+
+/// One worker's batches handed out and its tasks not yet reported, oldest first (a batch
+/// names its task by a number that counts the worker's tasks).
+struct Flight<'p, E> {
+    batches: std::collections::VecDeque<(u64, Pending<'p, E>)>,
+    tasks: std::collections::VecDeque<Open>,
+    /// The number of the first task of `tasks` (or of the next task when it is empty).
+    first: u64,
+    /// The worker's time spent waiting for counts, in all.
+    waited: std::time::Duration,
+}
+
+impl<E> Default for Flight<'_, E> {
+    fn default() -> Self {
+        Flight {
+            batches: Default::default(),
+            tasks: Default::default(),
+            first: 0,
+            waited: std::time::Duration::ZERO,
+        }
+    }
+}
+
+impl<'p, E> Flight<'p, E> {
+    /// Makes and seals the halves of `task` (item `item`), its batches handed to the device
+    /// ([`Device`]), and reports the tasks whose counts are all in.
+    fn run_task(
+        &mut self,
+        g: &Geometry,
+        quarters: &Quarters,
+        item: usize,
+        task: Task,
+        work: &mut Work,
+        run: &Shared<'_, 'p, E>,
+    ) -> Result<(), Interrupted> {
+        let start = crate::clock::Stopwatch::start();
+        let waited = self.waited;
+        self.tasks.push_back(Open {
+            item,
+            weight: task.weight,
+            count: 0,
+            left: 0,
+            sealed: false,
+            elapsed: std::time::Duration::ZERO,
+        });
+        let own = run_task(g, quarters, task, work, &mut Device { flight: self, run }, run.control)?;
+        let sealing = start.elapsed().saturating_sub(self.waited - waited);
+        let open = self.tasks.back_mut().expect("the task just opened");
+        open.count += own;
+        open.sealed = true;
+        open.elapsed += sealing;
+        self.report(run);
+        Ok(())
+    }
+
+    /// Hands out a sealed batch of the last task, then takes the oldest counts until at most
+    /// `ahead` are pending.
+    fn hand_out(&mut self, sealed: &Sealed<'_>, run: &Shared<'_, 'p, E>) -> Result<(), Interrupted> {
+        let pending = (run.matching)(sealed).map_err(|e| run.fail(e))?;
+        let task = self.first + self.tasks.len() as u64 - 1;
+        self.tasks.back_mut().expect("a task in progress").left += 1;
+        self.batches.push_back((task, pending));
+        while self.batches.len() > run.ahead {
+            self.take_oldest(run)?;
+        }
+        Ok(())
+    }
+
+    /// Waits for the oldest pending count and adds it to its task (reporting the tasks then
+    /// complete).
+    fn take_oldest(&mut self, run: &Shared<'_, 'p, E>) -> Result<(), Interrupted> {
+        let Some((task, pending)) = self.batches.pop_front() else { return Ok(()) };
+        let start = crate::clock::Stopwatch::start();
+        let count = pending.wait();
+        let waited = start.elapsed();
+        self.waited += waited;
+        let count = count.map_err(|e| run.fail(e))?;
+        let open = &mut self.tasks[(task - self.first) as usize];
+        open.count += count * open.weight;
+        open.left -= 1;
+        open.elapsed += waited;
+        self.report(run);
+        Ok(())
+    }
+
+    /// Reports the oldest tasks while they are complete.
+    fn report(&mut self, run: &Shared<'_, 'p, E>) {
+        while self.tasks.front().is_some_and(|t| t.sealed && t.left == 0) {
+            let t = self.tasks.pop_front().expect("a front task");
+            self.first += 1;
+            (run.on_done)(t.item, t.count, t.elapsed);
+            run.control.advance(1);
+        }
+    }
+
+    /// Takes every pending count (the end of a worker's share of the tasks).
+    fn finish(&mut self, run: &Shared<'_, 'p, E>) -> Result<(), Interrupted> {
+        while !self.batches.is_empty() {
+            self.take_oldest(run)?;
+        }
+        debug_assert!(self.tasks.is_empty(), "every task reported");
+        Ok(())
+    }
+}
+
+/// The [`Hook`] of [`count_column_sets_matched`]: each sealed batch handed, with its queries
+/// ([`Matcher::sealed`]), to the run's matching, its count pending in the worker's
+/// [`Flight`] (so the task's own count, as [`run_task`] adds it, stays 0).
+struct Device<'f, 'a, 'p, E> {
+    flight: &'f mut Flight<'p, E>,
+    run: &'f Shared<'a, 'p, E>,
+}
+
+impl<E> Hook for Device<'_, '_, '_, E> {
     fn count(
         &mut self,
         _isa: Isa,
@@ -855,15 +1021,11 @@ impl<E> Hook for Device<'_, E> {
         queries: &[u64],
         _control: &Control,
     ) -> Result<u64, Interrupted> {
-        use std::sync::atomic::Ordering;
-        if self.stop.load(Ordering::Relaxed) {
+        if self.run.stop.load(std::sync::atomic::Ordering::Relaxed) {
             return Err(Interrupted);
         }
-        (self.matching)(&matcher.sealed(queries)).map_err(|e| {
-            self.failed.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
-            self.stop.store(true, Ordering::Relaxed);
-            Interrupted
-        })
+        self.flight.hand_out(&matcher.sealed(queries), self.run)?;
+        Ok(0)
     }
 }
 
