@@ -746,10 +746,10 @@ impl Estimate {
 }
 
 /// The default of `samples`.
-const ESTIMATE_SAMPLES: u32 = 200;
+pub const ESTIMATE_SAMPLES: u32 = 200;
 
 /// Parses `queries`: a positive number, or `all` (`None`: whole tasks).
-fn parse_queries(text: &str) -> Result<Option<u32>, String> {
+pub fn parse_queries(text: &str) -> Result<Option<u32>, String> {
     match text {
         "all" => Ok(None),
         _ => match text.parse::<u32>() {

@@ -16,7 +16,7 @@ pub struct Args {
     #[arg(value_parser = crate::util::ranged::<u32>(MIN_TASK_N, MAX_TASK_N))]
     n: u32,
     /// Tasks to time (drawn at random, without replacement).
-    #[arg(long, default_value_t = 200, value_parser = crate::util::ranged::<u32>(1, 1_000_000))]
+    #[arg(long, default_value_t = damier_api::queens::ESTIMATE_SAMPLES, value_parser = crate::util::ranged::<u32>(1, 1_000_000))]
     samples: u32,
     /// Seed of the draw [default: random, printed].
     #[arg(long)]
@@ -72,13 +72,7 @@ struct Queries(Option<u32>);
 
 /// Parses `--queries`: a positive number or `all`.
 fn parse_queries(text: &str) -> Result<Queries, String> {
-    match text {
-        "all" => Ok(Queries(None)),
-        _ => match text.parse::<u32>() {
-            Ok(k) if k >= 1 => Ok(Queries(Some(k))),
-            _ => Err("expected a positive number of queries, or all".to_string()),
-        },
-    }
+    damier_api::queens::parse_queries(text).map(Queries)
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
