@@ -32,12 +32,9 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
 
 /// The engine named `method`.
 fn method(name: &str) -> PyResult<Method> {
-    match name {
-        "poly" => Ok(Method::Poly),
-        "chase" => Ok(Method::Chase),
-        "dense" => Ok(Method::Dense),
-        _ => Err(errors::value(format!("method = {name:?}: expected \"poly\", \"chase\" or \"dense\""))),
-    }
+    // The library's names; the message in Python's words.
+    name.parse()
+        .map_err(|_| errors::value(format!("method = {name:?}: expected \"poly\", \"chase\" or \"dense\"")))
 }
 
 /// Presses that turn `board` into `target` (all off when None), as a bool array of the

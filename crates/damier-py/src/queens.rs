@@ -103,11 +103,10 @@ fn solve<'py>(
     if n < 1 {
         return Err(errors::value("n must be at least 1"));
     }
-    let method = match method {
-        "construct" => Method::Construct,
-        "local" => Method::Local,
-        _ => return Err(errors::value(format!("method = {method:?}: expected \"construct\" or \"local\""))),
-    };
+    // The library's names; the message in Python's words.
+    let method: Method = method
+        .parse()
+        .map_err(|_| errors::value(format!("method = {method:?}: expected \"construct\" or \"local\"")))?;
     if method == Method::Construct && seed.is_some() {
         return Err(errors::value(
             "seed applies to method=\"local\" only (the construction has no randomness)",
