@@ -202,24 +202,35 @@ pub fn count(r: &Sized) -> Result<lights::sizes::SizeCount, Refusal> {
     Ok(lights::sizes::size_count(size(&r.size)?))
 }
 
+/// A basis of a kernel is held before it is written to files: the library's bound on a kernel.
+pub const KERNEL_FILE_MAX_CELLS: usize = lights::KERNEL_MAX_CELLS as usize;
+
+/// Refuses, before anything is made, a basis of the kernel of `size` that is too large to hold
+/// ([`lights::check_kernel`]) or, in all its boards, to print ([`PRINT_MAX_CELLS`]) or, when
+/// written `to_files`, to hold ([`KERNEL_FILE_MAX_CELLS`]); its nullity.
+pub fn check_basis(size: Size, to_files: bool) -> Result<usize, Refusal> {
+    let (w, h) = (size.width(), size.height());
+    let k = lights::nullity(size);
+    lights::check_kernel(size, k).map_err(Refusal::input)?;
+    let limit = if to_files { KERNEL_FILE_MAX_CELLS } else { PRINT_MAX_CELLS };
+    if k.saturating_mul(w * h) > limit {
+        return Err(Refusal::Input(format!(
+            "{w}x{h} has nullity {k}: a basis of {k} boards of {} cells is too large {} ({limit} cells at most)",
+            w * h,
+            if to_files { "to hold" } else { "to print (--out DIR writes it as bitmaps)" }
+        )));
+    }
+    Ok(k)
+}
+
 /// `lights kernel`: a basis of the presses that change nothing.
 pub(crate) fn kernel(r: &Sized, host: &dyn Host) -> Result<Record, Refusal> {
     let size = size(&r.size)?;
-    let (w, h) = (size.width(), size.height());
-    let k = lights::nullity(size);
-    // What the basis holds is refused before anything is made.
-    lights::check_kernel(size, k).map_err(Refusal::input)?;
-    if k.saturating_mul(w * h) > PRINT_MAX_CELLS {
-        return Err(Refusal::Input(format!(
-            "{w}x{h} has nullity {k}: a basis of {k} boards of {} cells is too large to print \
-             (--out DIR writes it as bitmaps) ({PRINT_MAX_CELLS} cells at most)",
-            w * h
-        )));
-    }
+    check_basis(size, false)?;
     let basis = lights::sizes::neutral_basis(size, host.control()).map_err(Refusal::input)?;
     Ok(Record::LightsKernel(Kernel {
-        width: w,
-        height: h,
+        width: size.width(),
+        height: size.height(),
         nullity: basis.len(),
         basis: basis.iter().map(rows).collect(),
     }))

@@ -44,22 +44,11 @@ pub(super) fn count(a: SizeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The basis is held before it is written: the library's bound on a kernel.
-const KERNEL_FILE_MAX_CELLS: usize = lights::KERNEL_MAX_CELLS as usize;
-
 pub(super) fn kernel(a: KernelArgs) -> anyhow::Result<ExitCode> {
     let size: Size = a.size.parse()?;
     let (w, h) = (size.width(), size.height());
-    let k = lights::nullity(size);
     // What the basis holds is refused before anything is made, the folder included.
-    lights::check_kernel(size, k)?;
-    let limit = if a.out.is_some() { KERNEL_FILE_MAX_CELLS } else { PRINT_MAX_CELLS };
-    anyhow::ensure!(
-        k.saturating_mul(w * h) <= limit,
-        "{w}x{h} has nullity {k}: a basis of {k} boards of {} cells is too large {} ({limit} cells at most)",
-        w * h,
-        if a.out.is_some() { "to hold" } else { "to print (--out DIR writes it as bitmaps)" }
-    );
+    damier_api::lights::check_basis(size, a.out.is_some()).map_err(layer::error)?;
     // The folder is made ready (only its last part created, said so) before the work.
     if let Some(dir) = &a.out
         && output::ensure_last_dir(dir)?
