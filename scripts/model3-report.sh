@@ -142,9 +142,9 @@ main() {
   trace south0_n1000_seed1 hide=1,act=0.1,south=0,plat=0.1 "$t_mid" $((2 * t_every)) "$tot_s0"
   trace patience300_plat0_n1000_seed1 hide=1,act=0.1,south=0.1,plat=0,pat=15,patq=0.05 \
     "$t_mid" "$half" "$tot_p300"
-  trace patience_rest_n1000_seed1 hide=1,act=0.1,south=0.1,pat=15,patq=0.01,rest=15,restq=0.05 \
+  trace patience_rest_n1000_seed1 hide=1,act=0.1,south=0.1,plat=0.5,pat=15,patq=0.01,rest=15,restq=0.05 \
     "$t_mid" "$half" "$tot_rest"
-  trace patience_keep_n1000_seed1 hide=1,act=0.1,south=0.01,pat=15,patq=0.01,keep=1 \
+  trace patience_keep_n1000_seed1 hide=1,act=0.1,south=0.01,plat=0.5,pat=15,patq=0.01,keep=1 \
     "$t_mid" "$half" "$t_total"
   patience=hide=1,act=0.1,south=0.01,plat=0.01,pat=15,patq=0.01,keep=1
   trace patience_keep_plat001_n1000_seed1 "$patience" "$t_mid" "$t_every" "$t_total"

@@ -17,8 +17,8 @@ use damier::stats::{self, quantile};
 use damier::util::process_cpu_seconds;
 
 /// A design by name (`RuleName`: the kept rule and the designs of docs/automaton.md, uphill
-/// probability 0.01), or as `key=value` overrides (`Rule::from_overrides`, e.g.
-/// `hide=1,act=0.1,south=0.003,plat=0.1`).
+/// probability 0.01), or as `key=value` overrides of the kept rule (`Rule::from_overrides`,
+/// e.g. `south=0.001,plat=0.3`).
 fn design(name: &str) -> Option<Rule> {
     match name.parse::<RuleName>() {
         Ok(r) => Some(r.rule(0.01)),

@@ -94,26 +94,26 @@ impl RuleName {
         }
     }
 
-    /// The rule as overrides of [`Rule::from_overrides`]'s base (the strings of the model 3
-    /// report's script).
+    /// The rule as overrides of the kept rule, [`Rule::model3`] (what [`Rule::from_overrides`]
+    /// reads; empty for the kept rule itself).
     pub fn overrides(self) -> &'static str {
         match self {
-            RuleName::Kept => "hide=1,act=0.1,south=0.003,plat=0.1",
-            RuleName::V1 => "hide=1,act=0.1,south=0.01,plat=0.1",
-            RuleName::Patience => "hide=1,act=0.1,south=0.01,plat=0.01,pat=15,patq=0.01,keep=1",
-            RuleName::Slow => "hide=1,act=0.01,south=0.001,plat=0.1",
-            RuleName::RareSouth => "hide=1,act=0.1,south=0.001,plat=0.1",
-            RuleName::Strict => "hide=1,act=0.1,south=0,plat=0.1",
-            RuleName::PatienceReset => "hide=1,act=0.1,south=0.1,plat=0,pat=15,patq=0.05",
-            RuleName::PatienceRest => "hide=1,act=0.1,south=0.1,pat=15,patq=0.01,rest=15,restq=0.05",
-            RuleName::Gradient => "hide=0,wave=0,act=0.1,plat=0.1",
-            RuleName::Memoryless => "hide=0,wave=1,act=0.1,plat=0.1",
-            RuleName::MemorylessSlow => "hide=0,wave=1,act=0.01,plat=0.1",
-            RuleName::Committed => "hide=1,act=0.1,plat=0.1",
-            RuleName::CommittedSlow => "hide=1,act=0.01,plat=0.1",
-            RuleName::YesNo => "hide=1,act=0.1,south=0.01,plat=0.1,cap=1",
-            RuleName::NoWaves => "hide=1,act=0.1,south=0.01,plat=0.1,wave=0",
-            RuleName::RandomCells => "hide=1,act=0.1,south=0.01,plat=0.1,async=1",
+            RuleName::Kept => "",
+            RuleName::V1 => "south=0.01",
+            RuleName::Patience => "south=0.01,plat=0.01,pat=15,patq=0.01,keep=1",
+            RuleName::Slow => "act=0.01,south=0.001",
+            RuleName::RareSouth => "south=0.001",
+            RuleName::Strict => "south=0",
+            RuleName::PatienceReset => "south=0.1,plat=0,pat=15,patq=0.05",
+            RuleName::PatienceRest => "south=0.1,plat=0.5,pat=15,patq=0.01,rest=15,restq=0.05",
+            RuleName::Gradient => "hide=0,wave=0,act=0.1",
+            RuleName::Memoryless => "hide=0,act=0.1",
+            RuleName::MemorylessSlow => "hide=0,act=0.01",
+            RuleName::Committed => "act=0.1",
+            RuleName::CommittedSlow => "act=0.01",
+            RuleName::YesNo => "south=0.01,cap=1",
+            RuleName::NoWaves => "south=0.01,wave=0",
+            RuleName::RandomCells => "south=0.01,async=1",
         }
     }
 
@@ -188,29 +188,19 @@ impl std::str::FromStr for RuleName {
 pub struct RuleSpecError(pub String);
 
 impl Rule {
-    /// The rule of `key=value` overrides (comma separated) on the design study's base: counts
-    /// saturating at 2, waves, synchronous, walkers seen, activities and plateau 0.5, uphill
-    /// probability `eps`, no patience, no rest. Keys: `cap`, `wave` (1 or 0), `act` (both
-    /// activities), `south`, `plat`, `eps`, `pat`, `patq`, `keep` (1 or 0), `rest`, `restq`,
-    /// `hide` (1 or 0), `async` (1: the random-cell schedule).
+    /// The rule of `key=value` overrides (comma separated; none: the kept rule) of the kept
+    /// rule [`Rule::model3`], with uphill probability `eps`. Keys: `cap`, `wave` (1 or 0),
+    /// `act` (both activities), `south`, `plat`, `eps`, `pat`, `patq`, `keep` (1 or 0), `rest`,
+    /// `restq`, `hide` (1 or 0), `async` (1: the random-cell schedule).
     pub fn from_overrides(spec: &str, eps: f64) -> Result<Rule, RuleSpecError> {
-        let mut r = Rule {
-            cap: 2,
-            wave: true,
-            schedule: Schedule::Synchronous,
-            hide_walkers: false,
-            activity: 0.5,
-            south_activity: 0.5,
-            plateau: 0.5,
-            eps,
-            patience: 0,
-            patience_rate: 0.0,
-            patience_keeps: false,
-            rest: 0,
-            rest_rate: 0.0,
-        };
+        Rule::model3(eps).overridden(spec)
+    }
+
+    /// This rule with the `key=value` overrides of `spec` ([`Rule::from_overrides`]).
+    fn overridden(self, spec: &str) -> Result<Rule, RuleSpecError> {
+        let mut r = self;
         let bad = || RuleSpecError(spec.to_string());
-        for kv in spec.split(',') {
+        for kv in spec.split(',').filter(|kv| !kv.is_empty()) {
             let (k, v) = kv.split_once('=').ok_or_else(bad)?;
             let p = |v: &str| v.parse::<f64>().ok().filter(|p| (0.0..=1.0).contains(p)).ok_or_else(bad);
             let flag = |v: &str| match v {
@@ -267,10 +257,46 @@ mod tests {
 
     #[test]
     fn overrides_are_checked() {
-        for bad in ["", "cap=3", "act=2", "wave=yes", "pat=16", "x=1", "act"] {
+        for bad in ["cap=3", "act=2", "wave=yes", "pat=16", "x=1", "act"] {
             assert!(Rule::from_overrides(bad, 0.01).is_err(), "{bad}");
         }
         let r = Rule::from_overrides("cap=1,async=1,pat=15,keep=1", 0.01).unwrap();
         assert!(r.cap == 1 && r.schedule == Schedule::RandomCell && r.patience == 15 && r.patience_keeps);
+    }
+
+    /// The named rules are the rules they were when each spelt out its whole setting on the
+    /// design study's old base (walkers seen, activities and plateau 0.5): the strings of the
+    /// model 3 report's script.
+    #[test]
+    fn named_rules_are_the_designs_they_were() {
+        let base = Rule {
+            hide_walkers: false,
+            activity: 0.5,
+            south_activity: 0.5,
+            plateau: 0.5,
+            ..Rule::model3(0.02)
+        };
+        for (name, old) in [
+            (RuleName::Kept, "hide=1,act=0.1,south=0.003,plat=0.1"),
+            (RuleName::V1, "hide=1,act=0.1,south=0.01,plat=0.1"),
+            (RuleName::Patience, "hide=1,act=0.1,south=0.01,plat=0.01,pat=15,patq=0.01,keep=1"),
+            (RuleName::Slow, "hide=1,act=0.01,south=0.001,plat=0.1"),
+            (RuleName::RareSouth, "hide=1,act=0.1,south=0.001,plat=0.1"),
+            (RuleName::Strict, "hide=1,act=0.1,south=0,plat=0.1"),
+            (RuleName::PatienceReset, "hide=1,act=0.1,south=0.1,plat=0,pat=15,patq=0.05"),
+            (RuleName::PatienceRest, "hide=1,act=0.1,south=0.1,pat=15,patq=0.01,rest=15,restq=0.05"),
+            (RuleName::Gradient, "hide=0,wave=0,act=0.1,plat=0.1"),
+            (RuleName::Memoryless, "hide=0,wave=1,act=0.1,plat=0.1"),
+            (RuleName::MemorylessSlow, "hide=0,wave=1,act=0.01,plat=0.1"),
+            (RuleName::Committed, "hide=1,act=0.1,plat=0.1"),
+            (RuleName::CommittedSlow, "hide=1,act=0.01,plat=0.1"),
+            (RuleName::YesNo, "hide=1,act=0.1,south=0.01,plat=0.1,cap=1"),
+            (RuleName::NoWaves, "hide=1,act=0.1,south=0.01,plat=0.1,wave=0"),
+            (RuleName::RandomCells, "hide=1,act=0.1,south=0.01,plat=0.1,async=1"),
+        ] {
+            assert_eq!(name.rule(0.02), base.overridden(old).unwrap(), "{name}");
+        }
+        assert_eq!(Rule::from_overrides("", 0.01), Ok(Rule::model3(0.01)));
+        assert_eq!(Rule::from_overrides(",", 0.01), Ok(Rule::model3(0.01)));
     }
 }

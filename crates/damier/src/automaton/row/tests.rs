@@ -1,4 +1,6 @@
+use super::layout::{EAST_P, WEST, WORD_QUEEN, WORD_WALKING};
 use super::*;
+use crate::automaton::dir::DIRECTIONS;
 use crate::automaton::{Automaton, Model, Params, StartSignals};
 
 /// Every placement with one queen per row on an n x n board, as columns.
