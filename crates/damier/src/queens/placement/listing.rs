@@ -5,7 +5,7 @@
 //! `damier queens check` through [`Placement::parse_all`], with or without its header lines
 //! and brackets, so that `damier queens first 8 | damier queens check` works.
 
-use super::{Placement, PlacementError};
+use super::{Placement, PlacementError, Witness};
 use crate::util::try_with_capacity;
 
 /// Characters of a drawn board row (`Q . . .`): a queen, an empty cell, the spacing.
@@ -202,10 +202,6 @@ impl ReadSize {
 /// The label of a `queens max` witness with empty rows (R(n) < n): `witness (column per
 /// row, 0 = empty row): 1 3 0`. Printed by the CLI, read back by [`Placement::read_witness`].
 pub const EMPTY_ROW_WITNESS: &str = "witness (column per row, 0 = empty row):";
-
-/// Queens on an n x n board, some rows empty: the board size and the queens as 0-based
-/// `(row, column)` ([`Placement::read_witness`]).
-pub type Witness = (u32, Vec<(u32, u32)>);
 
 impl Placement {
     /// The placement `damier queens solve --format binary` writes: 1-based columns as `u32`

@@ -24,7 +24,12 @@ use crate::util::{OutOfMemory, try_with_capacity};
 mod json;
 mod listing;
 
-pub use listing::{EMPTY_ROW_WITNESS, READ_BYTES_PER_PLACEMENT, READ_BYTES_PER_ROW, ReadSize, Witness};
+pub use listing::{EMPTY_ROW_WITNESS, READ_BYTES_PER_PLACEMENT, READ_BYTES_PER_ROW, ReadSize};
+
+/// Queens on an n x n board, some rows empty: the board size and the queens as 0-based
+/// `(row, column)` ([`Placement::read_witness`]). Defined here rather than in `listing.rs`:
+/// `listing.rs` and `json.rs` both read witnesses, and `listing.rs` calls `json.rs`.
+pub type Witness = (u32, Vec<(u32, u32)>);
 
 /// One queen per row: `columns()[r]` is the 0-based column of the queen on row `r`.
 ///
