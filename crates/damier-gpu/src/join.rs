@@ -16,23 +16,18 @@ use damier::control::{Control, Interrupted};
 use damier::queens::count::join::{Pending, Sealed};
 use damier::queens::count::tasks::{TaskDone, TaskError, TaskList, count_tasks_sealing_ahead};
 
-use crate::engine::Gpu;
+use crate::device::Gpu;
 use crate::error::GpuError;
-use crate::pipeline::{Dispatch, JOB_DISPATCHES, Job, MERGE_TILES, Ring, Whole, reset_mark, timed_matching};
+use crate::pipeline::{Dispatch, JOB_DISPATCHES, Job, MERGE_TILES, PAIR_WORDS, Ring, Whole, check_group};
+use crate::stats::{reset_mark, timed_matching};
 
 /// Batches a sealing worker leaves in flight while it seals on, by default
 /// ([`crate::GpuSettings::ahead`]); at most [`MAX_AHEAD`].
 const AHEAD: usize = 1;
 const MAX_AHEAD: usize = 16;
 
-/// The kernel (`src/join.wgsl`).
-pub(crate) const JOIN_KERNEL: &str = include_str!("join.wgsl");
-
 /// Units (one query against one block or a tail) per tile: `@workgroup_size` of the kernel.
 const TILE: u64 = 64;
-
-/// Words of one pair as the kernel reads it (`Pair`).
-const PAIR_WORDS: usize = 8;
 
 /// Words of the kernel's `Params`.
 const PARAM_WORDS: usize = 8;
@@ -403,38 +398,6 @@ fn next_group(entries: &[[u32; PAIR_WORDS]], at: &mut usize) -> (Vec<[u32; PAIR_
     (group, units, tiles)
 }
 
-/// Whether the kernel's every read for `group` lies inside the batch's buffers (the proof
-/// its trusted module relies on, see `Gpu::open`): each pair's blocks inside the `rows` rows
-/// of its window, its queries inside the `queries` keys, its tail inside the `tails` keys,
-/// and a block's rows the 32 of each of its `chunks` (the kernel's stride); the pair count
-/// fits the kernel's `u32`, every pair has units. `Err` names the first pair that does not (a
-/// fault of the host, never of the data).
-pub(crate) fn check_group(
-    group: &[[u32; PAIR_WORDS]],
-    rows: usize,
-    queries: usize,
-    tails: usize,
-    chunks: usize,
-    rows_per_block: usize,
-) -> Result<(), String> {
-    if rows_per_block != 32 * chunks || chunks > 12 || u32::try_from(group.len()).is_err() {
-        return Err(format!("{rows_per_block} rows a block of {chunks} chunks, {} pairs", group.len()));
-    }
-    for (i, e) in group.iter().enumerate() {
-        let [row, blocks, query, query_count, tail, tail_len, _, _] = e.map(|w| w as usize);
-        let inside = row + blocks * rows_per_block <= rows
-            && query + query_count <= queries
-            && tail + tail_len <= tails
-            && (blocks > 0 || tail_len > 0);
-        if !inside {
-            return Err(format!(
-                "pair {i} {e:?} of a batch of {rows} rows, {queries} queries, {tails} tail keys"
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// Units of the tiles `begin..end` of a group of pairs (running sums of tiles in word 7, units
 /// per pair in `units`).
 fn units_between(group: &[[u32; PAIR_WORDS]], units: &[u64], begin: u64, end: u64) -> u64 {
@@ -558,21 +521,6 @@ mod tests {
         let mut names: Vec<String> = names.into_iter().map(Option::unwrap).collect();
         names.sort();
         assert_eq!(names, ["damier-gpu-join-0", "damier-gpu-join-1", "damier-gpu-join-2"]);
-    }
-
-    /// The host's proof for the trusted kernel refuses a pair reading past its batch.
-    #[test]
-    fn a_pair_outside_its_batch_is_refused() {
-        // Blocks of 2 chunks (64 rows); a batch of 3 blocks, 10 queries, 4 tail keys.
-        let ok = [0u32, 3, 0, 10, 0, 4, 0, 1];
-        assert_eq!(check_group(&[ok], 192, 10, 4, 2, 64), Ok(()));
-        for (word, value) in [(0, 1), (1, 4), (2, 1), (3, 11), (4, 1), (5, 5)] {
-            let mut bad = ok;
-            bad[word] = value;
-            assert!(check_group(&[ok, bad], 192, 10, 4, 2, 64).unwrap_err().starts_with("pair 1"), "{bad:?}");
-        }
-        assert!(check_group(&[[0, 0, 0, 10, 0, 0, 0, 1]], 192, 10, 4, 2, 64).is_err(), "no units");
-        assert!(check_group(&[ok], 192, 10, 4, 3, 64).is_err(), "a stride other than the rows'");
     }
 
     #[test]

@@ -36,15 +36,17 @@
 #![deny(missing_docs)]
 
 mod adapters;
+mod device;
 mod engine;
 mod error;
 mod join;
 mod pipeline;
 mod prefix;
 mod row;
+mod stats;
 
 pub use adapters::{AdapterDescription, adapters};
-pub use engine::{Gpu, GpuKernel, GpuSettings};
+pub use device::{Gpu, GpuKernel, GpuSettings};
 pub use error::GpuError;
-pub use pipeline::Breakdown;
 pub use row::RowEngine;
+pub use stats::Breakdown;

@@ -13,20 +13,20 @@
 //! buffers, bound at that offset by the record's bind group (made with the slot's buffers),
 //! so the kernel and its checks are the same as for one dispatch at a time.
 //!
-//! It also keeps the count's [`Breakdown`]: where the time went.
+//! It also adds to the count's [`Breakdown`](crate::Breakdown): where the time went.
 
-use std::cell::Cell;
 use std::collections::VecDeque;
 use std::num::NonZeroU64;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use damier::control::{Control, Interrupted};
 
-use crate::engine::{DISPATCH_TIMEOUT, FAULT_CUT, FAULT_OVERFLOW, Gpu, one_line};
+use crate::device::{DISPATCH_TIMEOUT, FAULT_CUT, FAULT_OVERFLOW, Gpu, one_line};
 use crate::error::GpuError;
+use crate::stats::add_time;
 
 /// Most dispatches of one job. A job's dispatches are submitted together, so a worker sees
 /// Ctrl-C within about this many dispatches (of about 50 ms each).
@@ -59,115 +59,6 @@ const MERGED: u32 = 1 << 16;
 
 /// Where the read-back buffer holds the timestamps of a job's pass (two `u64`).
 const STAMPS_AT: u64 = JOB_DISPATCHES as u64 * RECORD;
-
-/// Where the time of the join kernel's counts went, summed over every count since the
-/// [`Gpu`] was opened ([`Gpu::breakdown`]; zero for the search kernel). The sealing workers
-/// are the CPU threads that assemble and seal the tasks' halves.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Breakdown {
-    /// Seconds the sealing workers spent outside the GPU's hands: assembling and sealing
-    /// (the quarters engine's phase 1), summed over the workers (wall time of each, so CPU
-    /// seconds when the workers do not outnumber the cores).
-    pub sealing_seconds: f64,
-    /// Seconds the sealing workers spent preparing their batches for the GPU: packing the
-    /// pairs and copying the batch into the upload (wgpu's staging memory).
-    pub upload_seconds: f64,
-    /// Seconds the sealing workers waited: for a free slot of the ring, then for their
-    /// batches' counts (the host waiting on the GPU), summed over the workers.
-    pub wait_seconds: f64,
-    /// Bytes written to the device: rows, queries, tails, pairs, parameters.
-    pub bytes_uploaded: u64,
-    /// Seconds the GPU was busy with the join's dispatches: measured by timestamp queries
-    /// when [`Breakdown::busy_from_timestamps`], else the wall time from a job's submission
-    /// (or the end of the one before, whichever is later) to its end as the submitter saw it.
-    pub gpu_busy_seconds: f64,
-    /// Whether [`Breakdown::gpu_busy_seconds`] came from the adapter's timestamp queries.
-    pub busy_from_timestamps: bool,
-    /// Jobs submitted (a job is up to `JOB_DISPATCHES` (8) dispatches of one batch's tiles).
-    pub jobs: u64,
-    /// Submissions to the device: the jobs waiting when the submitter takes them go in one.
-    pub submissions: u64,
-    /// Batches the submitter gathered with others into one dispatch (small whole batches:
-    /// many tasks per dispatch at small n).
-    pub merged: u64,
-    /// Dispatches run.
-    pub dispatches: u64,
-    /// Most jobs in flight at once.
-    pub most_in_flight: u32,
-    /// Slots of the ring (of the last count).
-    pub ring: u32,
-    /// Sealing workers (of the last count): [`Breakdown::wait_seconds`] over them and the
-    /// count's wall time is the fraction of their time spent waiting.
-    pub workers: u32,
-    /// Batches a worker left in flight while it sealed on (of the last count;
-    /// [`crate::GpuSettings::ahead`]).
-    pub ahead: u32,
-}
-
-/// The running sums of a [`Breakdown`], added to by the workers and the submitter.
-#[derive(Debug, Default)]
-pub(crate) struct Stats {
-    sealing_ns: AtomicU64,
-    upload_ns: AtomicU64,
-    wait_ns: AtomicU64,
-    bytes: AtomicU64,
-    busy_ns: AtomicU64,
-    jobs: AtomicU64,
-    submissions: AtomicU64,
-    merged: AtomicU64,
-    dispatches: AtomicU64,
-    most_in_flight: AtomicU32,
-    pub(crate) ring: AtomicU32,
-    pub(crate) workers: AtomicU32,
-    pub(crate) ahead: AtomicU32,
-}
-
-fn add_time(to: &AtomicU64, d: Duration) {
-    to.fetch_add(u64::try_from(d.as_nanos()).unwrap_or(u64::MAX), Ordering::Relaxed);
-}
-
-impl Stats {
-    pub(crate) fn breakdown(&self, timestamps: bool) -> Breakdown {
-        let s = |a: &AtomicU64| a.load(Ordering::Relaxed) as f64 * 1e-9;
-        Breakdown {
-            sealing_seconds: s(&self.sealing_ns),
-            upload_seconds: s(&self.upload_ns),
-            wait_seconds: s(&self.wait_ns),
-            bytes_uploaded: self.bytes.load(Ordering::Relaxed),
-            gpu_busy_seconds: s(&self.busy_ns),
-            busy_from_timestamps: timestamps,
-            jobs: self.jobs.load(Ordering::Relaxed),
-            submissions: self.submissions.load(Ordering::Relaxed),
-            merged: self.merged.load(Ordering::Relaxed),
-            dispatches: self.dispatches.load(Ordering::Relaxed),
-            most_in_flight: self.most_in_flight.load(Ordering::Relaxed),
-            ring: self.ring.load(Ordering::Relaxed),
-            workers: self.workers.load(Ordering::Relaxed),
-            ahead: self.ahead.load(Ordering::Relaxed),
-        }
-    }
-}
-
-thread_local! {
-    /// When this sealing worker last left the GPU's hands (`None`: not yet in this count).
-    static LEFT_GPU: Cell<Option<Instant>> = const { Cell::new(None) };
-}
-
-/// Times one call of the matching callback on a sealing worker: the time since the worker
-/// last left it (or since `start`, the count's start) is sealing.
-pub(crate) fn timed_matching<T>(stats: &Stats, start: Instant, f: impl FnOnce() -> T) -> T {
-    let entered = Instant::now();
-    let since = LEFT_GPU.with(Cell::get).unwrap_or(start);
-    add_time(&stats.sealing_ns, entered.saturating_duration_since(since));
-    let r = f();
-    LEFT_GPU.with(|c| c.set(Some(Instant::now())));
-    r
-}
-
-/// Forgets this thread's mark (a worker starting a count).
-pub(crate) fn reset_mark() {
-    LEFT_GPU.with(|c| c.set(None));
-}
 
 /// A device buffer and its size, grown when a batch needs more.
 #[derive(Debug)]
@@ -738,7 +629,7 @@ impl Gpu {
         let height = (tiles as u32).div_ceil(width);
         let params = [0, tiles as u32, pairs.len() as u32, wholes[0].chunks, width, 0, 0, 0];
         debug_assert_eq!(
-            crate::join::check_group(
+            check_group(
                 &pairs,
                 (at[0] / 64) as usize,
                 (at[1] / 8) as usize,
@@ -864,5 +755,60 @@ impl Gpu {
                 .ok_or(GpuError::Overflow { adapter: self.adapter.name.clone() })?;
         }
         Ok(total)
+    }
+}
+
+/// Words of one pair as the kernel reads it (`Pair`).
+pub(crate) const PAIR_WORDS: usize = 8;
+
+/// Whether the kernel's every read for `group` lies inside the batch's buffers (the proof
+/// its trusted module relies on, see `Gpu::open`): each pair's blocks inside the `rows` rows
+/// of its window, its queries inside the `queries` keys, its tail inside the `tails` keys,
+/// and a block's rows the 32 of each of its `chunks` (the kernel's stride); the pair count
+/// fits the kernel's `u32`, every pair has units. `Err` names the first pair that does not (a
+/// fault of the host, never of the data).
+pub(crate) fn check_group(
+    group: &[[u32; PAIR_WORDS]],
+    rows: usize,
+    queries: usize,
+    tails: usize,
+    chunks: usize,
+    rows_per_block: usize,
+) -> Result<(), String> {
+    if rows_per_block != 32 * chunks || chunks > 12 || u32::try_from(group.len()).is_err() {
+        return Err(format!("{rows_per_block} rows a block of {chunks} chunks, {} pairs", group.len()));
+    }
+    for (i, e) in group.iter().enumerate() {
+        let [row, blocks, query, query_count, tail, tail_len, _, _] = e.map(|w| w as usize);
+        let inside = row + blocks * rows_per_block <= rows
+            && query + query_count <= queries
+            && tail + tail_len <= tails
+            && (blocks > 0 || tail_len > 0);
+        if !inside {
+            return Err(format!(
+                "pair {i} {e:?} of a batch of {rows} rows, {queries} queries, {tails} tail keys"
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The host's proof for the trusted kernel refuses a pair reading past its batch.
+    #[test]
+    fn a_pair_outside_its_batch_is_refused() {
+        // Blocks of 2 chunks (64 rows); a batch of 3 blocks, 10 queries, 4 tail keys.
+        let ok = [0u32, 3, 0, 10, 0, 4, 0, 1];
+        assert_eq!(check_group(&[ok], 192, 10, 4, 2, 64), Ok(()));
+        for (word, value) in [(0, 1), (1, 4), (2, 1), (3, 11), (4, 1), (5, 5)] {
+            let mut bad = ok;
+            bad[word] = value;
+            assert!(check_group(&[ok, bad], 192, 10, 4, 2, 64).unwrap_err().starts_with("pair 1"), "{bad:?}");
+        }
+        assert!(check_group(&[[0, 0, 0, 10, 0, 0, 0, 1]], 192, 10, 4, 2, 64).is_err(), "no units");
+        assert!(check_group(&[ok], 192, 10, 4, 3, 64).is_err(), "a stride other than the rows'");
     }
 }

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use damier::automaton::checkpoint::{generator_from_words, generator_words};
 use damier::automaton::row::{PLANES, RowBoard, Schedule};
 
-use crate::engine::Gpu;
+use crate::device::Gpu;
 use crate::error::GpuError;
 
 /// The fields kernel (`src/row.wgsl`).

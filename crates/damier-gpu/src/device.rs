@@ -1,0 +1,368 @@
+//! The device: the adapter opened, both kernels compiled ([`Gpu::open`]), and what every
+//! kernel's host code does with it (buffers, bind groups, one dispatch and its read-back,
+//! the device's errors). Below the kernels' modules (`engine`, `join`, `pipeline`, `row`), so
+//! that imports point one way.
+
+use std::sync::atomic::AtomicU32;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use damier::queens::count::tasks::TaskEngine;
+
+use crate::adapters::{self, AdapterDescription};
+use crate::error::GpuError;
+use crate::stats::{Breakdown, Stats};
+
+/// The search kernel (`src/kernel.wgsl`).
+const KERNEL: &str = include_str!("kernel.wgsl");
+
+/// The join kernel (`src/join.wgsl`).
+const JOIN_KERNEL: &str = include_str!("join.wgsl");
+
+/// Fault bits the kernels set (`FAULT_CUT`, `FAULT_OVERFLOW`).
+pub(crate) const FAULT_CUT: u32 = 1;
+pub(crate) const FAULT_OVERFLOW: u32 = 2;
+
+/// Longest wait for one dispatch before the device is declared hung.
+pub(crate) const DISPATCH_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How the engine cuts the work. `None` fields take defaults from the adapter and n.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GpuSettings {
+    /// Rows placed on the host before the kernel takes over (default: about n / 2 - 1).
+    pub start_row: Option<u32>,
+    /// Invocations (slots) per dispatch (default: 1 024 on a software driver, 131 072 on a
+    /// GPU, within the adapter's buffer limits).
+    pub slots: Option<u32>,
+    /// Loop iterations per slot and dispatch: fixed when given; otherwise adapted so that a
+    /// dispatch takes about [`GpuSettings::dispatch_ms`] (capped at 32 768 on a software
+    /// driver).
+    pub budget: Option<u32>,
+    /// Target wall time of one dispatch, milliseconds (default 50: far below the 2 s of an OS
+    /// watchdog, and Ctrl-C is seen between dispatches).
+    pub dispatch_ms: Option<u32>,
+    /// Which kernel counts (default: [`GpuKernel::Join`]).
+    pub kernel: GpuKernel,
+    /// The join kernel's batches in flight at most: slots of its ring of device buffers
+    /// (default: `ahead + 1` per sealing worker, so that no worker waits for a slot; each
+    /// slot keeps the buffers of the largest batch it has held).
+    pub ring: Option<u32>,
+    /// The join kernel's batches a sealing worker leaves in flight while it seals on (the
+    /// rest of its task or the next tasks; `count_tasks_sealing_ahead` in
+    /// [`damier::queens::count::tasks`]): default 1; 0 makes each worker wait for every
+    /// batch's count before it seals the next.
+    pub ahead: Option<u32>,
+}
+
+/// The two kernel designs (docs/gpu.md). Both give every task the same count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum GpuKernel {
+    /// The backtracker's search, prefixes of each task finished by a bounded, resumable
+    /// depth-first search per slot: all the work on the GPU.
+    Search,
+    /// The quarters engine's join: its halves assembled and sealed on the CPU cores (a pool
+    /// of its own, as many workers as the current rayon pool), the matching of each sealed
+    /// batch on the GPU. In the settings, `budget` is then the tiles (of 64 query-block
+    /// matches) per dispatch, `slots` and `start_row` are unused. The default: 2.7 to 19 times
+    /// faster than `Search` per solution on an NVIDIA H200 at n = 23 to 27 (docs/gpu.md).
+    #[default]
+    Join,
+}
+
+impl GpuKernel {
+    /// The kernel's name (`--gpu-kernel`).
+    pub fn name(self) -> &'static str {
+        match self {
+            GpuKernel::Search => "search",
+            GpuKernel::Join => "join",
+        }
+    }
+
+    /// The task engine whose algorithm the kernel runs: the one a journal of its counts is
+    /// headed with, and whose other engine rechecks them.
+    pub fn engine(self) -> TaskEngine {
+        match self {
+            GpuKernel::Search => TaskEngine::Backtrack,
+            GpuKernel::Join => TaskEngine::Quarters,
+        }
+    }
+}
+
+/// What a device error handler saw (wgpu reports errors through callbacks).
+type Problems = Arc<Mutex<Option<(bool, String)>>>;
+
+/// An open GPU with the kernel compiled: counts tasks of the task list.
+#[derive(Debug)]
+pub struct Gpu {
+    pub(crate) adapter: AdapterDescription,
+    pub(crate) device: wgpu::Device,
+    pub(crate) queue: wgpu::Queue,
+    /// The search kernel's pipeline.
+    pub(crate) pipeline: wgpu::ComputePipeline,
+    /// The join kernel's pipeline.
+    pub(crate) join_pipeline: wgpu::ComputePipeline,
+    /// The join kernel's tiles per dispatch, adapted (shared by the workers submitting).
+    pub(crate) join_tiles: AtomicU32,
+    /// Whether the device writes timestamps at the join's passes (`TIMESTAMP_QUERY`).
+    pub(crate) timestamps: bool,
+    /// Where the join's time went (summed over its counts).
+    pub(crate) stats: Stats,
+    /// The first error the device reported (out of memory?, message), or its loss.
+    problems: Problems,
+    pub(crate) settings: GpuSettings,
+    pub(crate) limits: wgpu::Limits,
+    /// Wall time of [`Gpu::open`]: the device opened and the kernel compiled, paid once per
+    /// process.
+    pub(crate) opened_in: Duration,
+}
+
+impl Gpu {
+    /// Opens adapter `index` (`None`: the default one, see [`crate::adapters`]) and compiles
+    /// the kernel.
+    pub fn open(index: Option<usize>, settings: GpuSettings) -> Result<Gpu, GpuError> {
+        let start = Instant::now();
+        let instance = adapters::instance();
+        let mut all = adapters::enumerate(&instance);
+        if all.is_empty() {
+            return Err(GpuError::NoAdapter);
+        }
+        let pos = match index {
+            Some(i) if i < all.len() => i,
+            Some(i) => return Err(GpuError::NoSuchAdapter { index: i, count: all.len() }),
+            None => all.iter().position(|(d, _)| d.default).unwrap_or(0),
+        };
+        let (description, adapter) = all.swap_remove(pos);
+        let name = description.name.clone();
+        let limits = adapter.limits();
+        // Timestamps where the adapter has them: the GPU's busy time (`Gpu::breakdown`).
+        let features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
+        let desc = wgpu::DeviceDescriptor {
+            label: Some("damier queens"),
+            required_features: features,
+            // The adapter's own limits: the largest buffers it allows.
+            required_limits: limits.clone(),
+            experimental_features: wgpu::ExperimentalFeatures::disabled(),
+            memory_hints: wgpu::MemoryHints::Performance,
+            trace: wgpu::Trace::Off,
+        };
+        let (device, queue) = pollster::block_on(adapter.request_device(&desc))
+            .map_err(|e| GpuError::Open { adapter: name.clone(), why: e.to_string() })?;
+        let problems: Problems = Arc::new(Mutex::new(None));
+        let p = problems.clone();
+        // wgpu's default handler panics: errors are kept and reported by the next check.
+        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            let oom = matches!(e, wgpu::Error::OutOfMemory { .. });
+            let mut slot = p.lock().unwrap_or_else(|e| e.into_inner());
+            slot.get_or_insert((oom, one_line(&e.to_string())));
+        }));
+        let p = problems.clone();
+        device.set_device_lost_callback(move |reason, message| {
+            let mut slot = p.lock().unwrap_or_else(|e| e.into_inner());
+            slot.get_or_insert((false, format!("device lost ({reason:?}): {}", one_line(&message))));
+        });
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("queens kernel"),
+            source: wgpu::ShaderSource::Wgsl(KERNEL.into()),
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("queens kernel"),
+            layout: None,
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        // PERF: the join kernel without the checks naga would add (a counter on every loop,
+        // a clamp on every index, a test on every division: about 6 instructions a loop
+        // iteration of its inner loops).
+        let trusted = wgpu::ShaderRuntimeChecks {
+            bounds_checks: false,
+            force_loop_bounding: false,
+            int_div_checks: false,
+            ..wgpu::ShaderRuntimeChecks::checked()
+        };
+        // SAFETY: every loop of join.wgsl ends (the pair search after at most 40 steps, the
+        // others after `params.chunks` or a pair's `tail_len` steps, each counted: a loop the
+        // driver cuts short still raises the fault bit); every index is in its binding, as the
+        // host checks before each upload (`pipeline::check_group`: a pair's rows, queries and
+        // tail inside the batch's, the pair count the group's, the chunks the rows' per
+        // block) and the kernel reads pairs below `pair_count` only; every division is by a
+        // constant or by a pair's units per query, taken only when the pair has units.
+        let join_module = unsafe {
+            device.create_shader_module_trusted(
+                wgpu::ShaderModuleDescriptor {
+                    label: Some("queens join kernel"),
+                    source: wgpu::ShaderSource::Wgsl(JOIN_KERNEL.into()),
+                },
+                trusted,
+            )
+        };
+        let join_pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("queens join kernel"),
+            layout: None,
+            module: &join_module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        let join_tiles = AtomicU32::new(if description.is_software() { 1 << 8 } else { 1 << 14 });
+        let mut gpu = Gpu {
+            adapter: description,
+            device,
+            queue,
+            pipeline,
+            join_pipeline,
+            join_tiles,
+            timestamps: features.contains(wgpu::Features::TIMESTAMP_QUERY),
+            stats: Default::default(),
+            problems,
+            settings,
+            limits,
+            opened_in: Duration::ZERO,
+        };
+        gpu.check("compiling the kernel")?;
+        gpu.opened_in = start.elapsed();
+        Ok(gpu)
+    }
+
+    /// The adapter counting.
+    pub fn adapter(&self) -> &AdapterDescription {
+        &self.adapter
+    }
+
+    /// The kernel counting.
+    pub fn kernel(&self) -> GpuKernel {
+        self.settings.kernel
+    }
+
+    /// Where the join kernel's time went, summed over every count since [`Gpu::open`]
+    /// (all zero for the search kernel): the sealing workers' time sealing, preparing the
+    /// upload and waiting, the bytes uploaded, the GPU's busy time, jobs and dispatches.
+    pub fn breakdown(&self) -> Breakdown {
+        self.stats.breakdown(self.timestamps)
+    }
+
+    /// The error the device reported since the last check, if any.
+    pub(crate) fn check(&self, what: &str) -> Result<(), GpuError> {
+        let problem = self.problems.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        match problem {
+            None => Ok(()),
+            Some((true, _)) => {
+                Err(GpuError::OutOfMemory { adapter: self.adapter.name.clone(), what: what.into() })
+            }
+            Some((false, why)) => Err(self.fault(format!("{what}: {why}"))),
+        }
+    }
+
+    pub(crate) fn fault(&self, why: String) -> GpuError {
+        GpuError::Device { adapter: self.adapter.name.clone(), why }
+    }
+
+    /// A buffer of `size` bytes, not mapped.
+    pub(crate) fn blank(&self, label: &str, size: u64, usage: wgpu::BufferUsages) -> wgpu::Buffer {
+        self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size,
+            usage,
+            mapped_at_creation: false,
+        })
+    }
+
+    /// The bind group of `pipeline`'s group 0: `buffers` bound in order, binding i to the i-th.
+    pub(crate) fn bind(
+        &self,
+        label: &str,
+        pipeline: &wgpu::ComputePipeline,
+        buffers: &[&wgpu::Buffer],
+    ) -> wgpu::BindGroup {
+        let layout = pipeline.get_bind_group_layout(0);
+        let entries: Vec<wgpu::BindGroupEntry> = buffers
+            .iter()
+            .enumerate()
+            .map(|(i, b)| wgpu::BindGroupEntry { binding: i as u32, resource: b.as_entire_binding() })
+            .collect();
+        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(label),
+            layout: &layout,
+            entries: &entries,
+        })
+    }
+
+    /// One dispatch of `pipeline` over `groups` workgroups, then the first four words of
+    /// `state` copied to `readback` and read: what each kernel does once per dispatch. Returns
+    /// the words and the time from submission to read-back (the dispatch's budget adapts to it).
+    pub(crate) fn dispatch_and_read(
+        &self,
+        label: &str,
+        pipeline: &wgpu::ComputePipeline,
+        bind: &wgpu::BindGroup,
+        groups: (u32, u32),
+        state: &wgpu::Buffer,
+        readback: &wgpu::Buffer,
+    ) -> Result<(Vec<u32>, Duration), GpuError> {
+        let mut enc =
+            self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(label) });
+        {
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(label),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, bind, &[]);
+            pass.dispatch_workgroups(groups.0, groups.1, 1);
+        }
+        enc.copy_buffer_to_buffer(state, 0, readback, 0, 16);
+        let start = Instant::now();
+        let index = self.queue.submit([enc.finish()]);
+        let words = self.read_words(readback, index, 4)?;
+        Ok((words, start.elapsed()))
+    }
+
+    /// Waits for submission `index` and reads the first `words` words of the readback buffer
+    /// `buffer`. Safe with several threads submitting: the wait is for this submission, and
+    /// the map's callback (run by whichever thread polls) is awaited, not assumed.
+    pub(crate) fn read_words(
+        &self,
+        buffer: &wgpu::Buffer,
+        index: wgpu::SubmissionIndex,
+        words: usize,
+    ) -> Result<Vec<u32>, GpuError> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        buffer.map_async(wgpu::MapMode::Read, .., move |r| {
+            // The receiver waits below; a send to a dropped one has nobody to tell.
+            let _ = tx.send(r);
+        });
+        let start = Instant::now();
+        let mapped = loop {
+            self.device
+                .poll(wgpu::PollType::Wait {
+                    submission_index: Some(index.clone()),
+                    timeout: Some(DISPATCH_TIMEOUT),
+                })
+                .map_err(|e| self.fault(format!("waiting for a dispatch: {}", one_line(&e.to_string()))))?;
+            match rx.recv_timeout(Duration::from_millis(10)) {
+                Ok(r) => break r,
+                Err(_) if start.elapsed() < DISPATCH_TIMEOUT => continue,
+                Err(_) => return Err(self.fault("reading results back: the map never completed".into())),
+            }
+        };
+        self.check("running the kernel")?;
+        mapped.map_err(|e| self.fault(format!("reading results back: {e}")))?;
+        let out = {
+            let view =
+                buffer.get_mapped_range(..).map_err(|e| self.fault(format!("reading results back: {e}")))?;
+            view.chunks_exact(4).take(words).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
+        };
+        buffer.unmap();
+        Ok(out)
+    }
+}
+
+pub(crate) fn words_to_bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// A driver's message on one line.
+pub(crate) fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}

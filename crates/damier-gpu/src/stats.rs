@@ -1,0 +1,118 @@
+//! Where the join kernel's time goes: the [`Breakdown`] of its counts, the running sums the
+//! sealing workers and the submitter add to, and each worker's mark of when it last left the
+//! GPU's hands.
+
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Where the time of the join kernel's counts went, summed over every count since the
+/// [`Gpu`](crate::Gpu) was opened ([`Gpu::breakdown`](crate::Gpu::breakdown); zero for the
+/// search kernel). The sealing workers are the CPU threads that assemble and seal the tasks'
+/// halves.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Breakdown {
+    /// Seconds the sealing workers spent outside the GPU's hands: assembling and sealing
+    /// (the quarters engine's phase 1), summed over the workers (wall time of each, so CPU
+    /// seconds when the workers do not outnumber the cores).
+    pub sealing_seconds: f64,
+    /// Seconds the sealing workers spent preparing their batches for the GPU: packing the
+    /// pairs and copying the batch into the upload (wgpu's staging memory).
+    pub upload_seconds: f64,
+    /// Seconds the sealing workers waited: for a free slot of the ring, then for their
+    /// batches' counts (the host waiting on the GPU), summed over the workers.
+    pub wait_seconds: f64,
+    /// Bytes written to the device: rows, queries, tails, pairs, parameters.
+    pub bytes_uploaded: u64,
+    /// Seconds the GPU was busy with the join's dispatches: measured by timestamp queries
+    /// when [`Breakdown::busy_from_timestamps`], else the wall time from a job's submission
+    /// (or the end of the one before, whichever is later) to its end as the submitter saw it.
+    pub gpu_busy_seconds: f64,
+    /// Whether [`Breakdown::gpu_busy_seconds`] came from the adapter's timestamp queries.
+    pub busy_from_timestamps: bool,
+    /// Jobs submitted (a job is up to `JOB_DISPATCHES` (8) dispatches of one batch's tiles).
+    pub jobs: u64,
+    /// Submissions to the device: the jobs waiting when the submitter takes them go in one.
+    pub submissions: u64,
+    /// Batches the submitter gathered with others into one dispatch (small whole batches:
+    /// many tasks per dispatch at small n).
+    pub merged: u64,
+    /// Dispatches run.
+    pub dispatches: u64,
+    /// Most jobs in flight at once.
+    pub most_in_flight: u32,
+    /// Slots of the ring (of the last count).
+    pub ring: u32,
+    /// Sealing workers (of the last count): [`Breakdown::wait_seconds`] over them and the
+    /// count's wall time is the fraction of their time spent waiting.
+    pub workers: u32,
+    /// Batches a worker left in flight while it sealed on (of the last count;
+    /// [`crate::GpuSettings::ahead`]).
+    pub ahead: u32,
+}
+
+/// The running sums of a [`Breakdown`], added to by the workers and the submitter.
+#[derive(Debug, Default)]
+pub(crate) struct Stats {
+    pub(crate) sealing_ns: AtomicU64,
+    pub(crate) upload_ns: AtomicU64,
+    pub(crate) wait_ns: AtomicU64,
+    pub(crate) bytes: AtomicU64,
+    pub(crate) busy_ns: AtomicU64,
+    pub(crate) jobs: AtomicU64,
+    pub(crate) submissions: AtomicU64,
+    pub(crate) merged: AtomicU64,
+    pub(crate) dispatches: AtomicU64,
+    pub(crate) most_in_flight: AtomicU32,
+    pub(crate) ring: AtomicU32,
+    pub(crate) workers: AtomicU32,
+    pub(crate) ahead: AtomicU32,
+}
+
+/// Adds `d` to the nanoseconds of `to`.
+pub(crate) fn add_time(to: &AtomicU64, d: Duration) {
+    to.fetch_add(u64::try_from(d.as_nanos()).unwrap_or(u64::MAX), Ordering::Relaxed);
+}
+
+impl Stats {
+    pub(crate) fn breakdown(&self, timestamps: bool) -> Breakdown {
+        let s = |a: &AtomicU64| a.load(Ordering::Relaxed) as f64 * 1e-9;
+        Breakdown {
+            sealing_seconds: s(&self.sealing_ns),
+            upload_seconds: s(&self.upload_ns),
+            wait_seconds: s(&self.wait_ns),
+            bytes_uploaded: self.bytes.load(Ordering::Relaxed),
+            gpu_busy_seconds: s(&self.busy_ns),
+            busy_from_timestamps: timestamps,
+            jobs: self.jobs.load(Ordering::Relaxed),
+            submissions: self.submissions.load(Ordering::Relaxed),
+            merged: self.merged.load(Ordering::Relaxed),
+            dispatches: self.dispatches.load(Ordering::Relaxed),
+            most_in_flight: self.most_in_flight.load(Ordering::Relaxed),
+            ring: self.ring.load(Ordering::Relaxed),
+            workers: self.workers.load(Ordering::Relaxed),
+            ahead: self.ahead.load(Ordering::Relaxed),
+        }
+    }
+}
+
+thread_local! {
+    /// When this sealing worker last left the GPU's hands (`None`: not yet in this count).
+    static LEFT_GPU: Cell<Option<Instant>> = const { Cell::new(None) };
+}
+
+/// Times one call of the matching callback on a sealing worker: the time since the worker
+/// last left it (or since `start`, the count's start) is sealing.
+pub(crate) fn timed_matching<T>(stats: &Stats, start: Instant, f: impl FnOnce() -> T) -> T {
+    let entered = Instant::now();
+    let since = LEFT_GPU.with(Cell::get).unwrap_or(start);
+    add_time(&stats.sealing_ns, entered.saturating_duration_since(since));
+    let r = f();
+    LEFT_GPU.with(|c| c.set(Some(Instant::now())));
+    r
+}
+
+/// Forgets this thread's mark (a worker starting a count).
+pub(crate) fn reset_mark() {
+    LEFT_GPU.with(|c| c.set(None));
+}
