@@ -8,6 +8,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 mod cmd;
+mod gpu;
 mod report;
 mod tui;
 mod util;

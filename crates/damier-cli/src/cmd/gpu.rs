@@ -28,12 +28,12 @@ pub struct Args {
     #[arg(long, requires = "bench", value_parser = crate::util::ranged::<u32>(1, 1024))]
     threads: Option<u32>,
     #[command(flatten)]
-    gpu: super::queens::GpuArgs,
+    gpu: crate::gpu::GpuArgs,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     match a.bench {
-        None => super::queens::list_adapters(a.json),
+        None => crate::gpu::list(a.json),
         Some(n) => bench::run(n, &a),
     }
 }
@@ -41,7 +41,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
 #[cfg(not(feature = "gpu"))]
 mod bench {
     pub(super) fn run(_: u32, _: &super::Args) -> anyhow::Result<std::process::ExitCode> {
-        anyhow::bail!(super::super::queens::NO_GPU_FEATURE)
+        anyhow::bail!(crate::gpu::NO_GPU_FEATURE)
     }
 }
 
@@ -140,15 +140,14 @@ mod bench {
     }
 
     pub(super) fn run(n: u32, a: &super::Args) -> anyhow::Result<ExitCode> {
-        let gpu = super::super::queens::open_gpu(a.gpu)?;
+        let gpu = crate::gpu::open(a.gpu)?;
         let list = TaskList::new(n)?;
         let all: Vec<u32> = (0..list.len()).collect();
         let tasks = sample_tasks(&all, a.tasks, a.seed);
         let control = crate::util::interrupt::control();
         let start = Instant::now();
         let on_gpu = per_task(&list, &tasks, |put| {
-            gpu.count_tasks(&list, &tasks, control, &|d| put(d.index, d.count))
-                .map_err(super::super::queens::gpu_error)
+            gpu.count_tasks(&list, &tasks, control, &|d| put(d.index, d.count)).map_err(crate::gpu::error)
         })?;
         let gpu_seconds = start.elapsed().as_secs_f64();
         let solutions = u64::try_from(on_gpu.values().map(|&c| u128::from(c)).sum::<u128>())?;

@@ -27,7 +27,7 @@ pub(super) fn run(
     use damier_gpu::{Gpu, GpuSettings, RowEngine};
 
     use super::long_run::{Progress, save, save_at_the_end};
-    use crate::cmd::queens::gpu_error;
+    use crate::gpu::error as gpu_error;
 
     let gpu = Gpu::open(adapter, GpuSettings::default()).map_err(gpu_error)?;
     let board = aut.model3().context("--device gpu runs model 3 (--model row)")?.clone();
@@ -90,5 +90,5 @@ pub(super) fn run(
     _: Duration,
     _: Option<usize>,
 ) -> anyhow::Result<RunResult> {
-    anyhow::bail!(crate::cmd::queens::NO_GPU_FEATURE)
+    anyhow::bail!(crate::gpu::NO_GPU_FEATURE)
 }

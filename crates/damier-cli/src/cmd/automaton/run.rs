@@ -83,7 +83,7 @@ enum RunDevice {
 
 pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
     #[cfg(not(feature = "gpu"))]
-    anyhow::ensure!(a.device == RunDevice::Cpu, crate::cmd::queens::NO_GPU_FEATURE);
+    anyhow::ensure!(a.device == RunDevice::Cpu, crate::gpu::NO_GPU_FEATURE);
     let gpu = a.device == RunDevice::Gpu;
     anyhow::ensure!(gpu || a.gpu_adapter.is_none(), "--gpu-adapter picks the GPU of --device gpu");
     anyhow::ensure!(

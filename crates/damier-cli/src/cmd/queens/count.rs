@@ -11,7 +11,8 @@ use damier::queens::count::request::CountRequest;
 use damier::queens::count::tasks::TaskEngine;
 use damier::queens::count::{CountOptions, Share, TimedCounts};
 
-use super::device::{Device, GpuArgs};
+use super::device::Device;
+use crate::gpu::GpuArgs;
 use crate::util::OutputPath;
 use crate::util::output::Report;
 use crate::util::{interrupt, test_hooks};
@@ -99,7 +100,7 @@ pub(super) fn parse_isa(text: &str) -> Result<IsaChoice, String> {
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.device == Device::List {
-        return super::device::list(a.json);
+        return crate::gpu::list(a.json);
     }
     // Past the fast engine only the backtracker is left: years of counting, refused unless
     // an engine is forced.

@@ -18,6 +18,9 @@ use damier::queens::count::tasks::TaskEngine;
 use damier::queens::count::{long::LongRun, tasks::TaskDone};
 
 use super::long::Run;
+#[cfg(not(feature = "gpu"))]
+use crate::gpu::NO_GPU_FEATURE;
+use crate::gpu::{GpuArgs, Kernel};
 
 /// `--device`: where the tasks are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -30,54 +33,6 @@ pub(crate) enum Device {
     All,
     /// List the GPU adapters and exit.
     List,
-}
-
-/// `--gpu-kernel`: which of the GPU engine's two kernels counts (docs/gpu.md).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum Kernel {
-    /// The backtracker's search, all on the GPU (journals headed `backtrack`).
-    Search,
-    /// The quarters engine's join: halves assembled and sealed on the CPU cores (--threads),
-    /// matched on the GPU (journals headed `quarters`); the faster of the two.
-    #[default]
-    Join,
-}
-
-impl Kernel {
-    /// The task engine whose algorithm the kernel runs: a `--device gpu` journal's header.
-    fn engine(self) -> TaskEngine {
-        match self {
-            Kernel::Search => TaskEngine::Backtrack,
-            Kernel::Join => TaskEngine::Quarters,
-        }
-    }
-}
-
-/// The GPU settings of `queens count` (`--gpu-*`).
-#[derive(Clone, Copy, Debug, Default, clap::Args)]
-pub(crate) struct GpuArgs {
-    /// The adapter counting, by its index in `damier gpu` [default: the first discrete GPU,
-    /// else the first adapter].
-    #[arg(long, value_name = "INDEX")]
-    gpu_adapter: Option<usize>,
-    /// Rows placed on the host before the kernel takes over [default: about n / 2 - 1].
-    #[arg(long, value_name = "ROWS")]
-    gpu_rows: Option<u32>,
-    /// Kernel invocations per dispatch [default: 131072 on a GPU, 1024 on a software driver].
-    #[arg(long, value_name = "SLOTS", value_parser = crate::util::ranged::<u32>(64, 1 << 24))]
-    gpu_slots: Option<u32>,
-    /// Loop iterations per invocation and dispatch (search), or tiles of 64 matches per
-    /// dispatch (join) [default: adapted to 50 ms a dispatch].
-    #[arg(long, value_name = "ITERATIONS", value_parser = crate::util::ranged::<u32>(1, u32::MAX))]
-    gpu_budget: Option<u32>,
-    /// The kernel: search (the backtracker's search, all on the GPU) or join (the quarters
-    /// engine: halves sealed on the CPU cores, matched on the GPU) [default: join].
-    #[arg(long, value_name = "KERNEL")]
-    pub(crate) gpu_kernel: Option<Kernel>,
-    /// Batches each sealing worker leaves on the GPU while it seals on (join) [default: 1;
-    /// 0: each worker waits for its batch's count before it seals the next].
-    #[arg(long, value_name = "BATCHES", value_parser = crate::util::ranged::<u32>(0, 16))]
-    gpu_ahead: Option<u32>,
 }
 
 /// Counts `r` over the task list on `device` (gpu or all).
@@ -191,59 +146,6 @@ mod imp {
     }
 }
 
-/// The error of a GPU option in a build without the feature.
-#[cfg(not(feature = "gpu"))]
-pub(crate) const NO_GPU_FEATURE: &str = "this damier was built without GPU support: build it with `cargo build --release --features gpu` (docs/gpu.md)";
-
-/// Prints the adapters (`--device list`, `damier gpu`).
-pub(crate) fn list(json: bool) -> anyhow::Result<ExitCode> {
-    imp_list::list(json)
-}
-
-#[cfg(not(feature = "gpu"))]
-mod imp_list {
-    pub(super) fn list(_: bool) -> anyhow::Result<std::process::ExitCode> {
-        anyhow::bail!(super::NO_GPU_FEATURE)
-    }
-}
-
-#[cfg(feature = "gpu")]
-mod imp_list {
-    use std::process::ExitCode;
-
-    use crate::util::output::outln;
-
-    /// No adapter is an error (exit 2, the library's one line), so that a script stops at
-    /// once; `--json` still prints the empty list first.
-    pub(super) fn list(json: bool) -> anyhow::Result<ExitCode> {
-        let adapters = damier_gpu::adapters();
-        if json {
-            outln!("{}", serde_json::to_string(&adapters)?)?;
-        }
-        if adapters.is_empty() {
-            return Err(anyhow::Error::new(damier_gpu::GpuError::NoAdapter));
-        }
-        if !json {
-            for a in &adapters {
-                outln!(
-                    "{}{}: {} ({}, {}; driver {}; storage binding {} MiB, buffer {} MiB, {} workgroups)",
-                    if a.default { "* " } else { "  " },
-                    a.index,
-                    a.name,
-                    a.backend,
-                    a.kind,
-                    a.driver,
-                    a.max_storage_binding >> 20,
-                    a.max_buffer >> 20,
-                    a.max_workgroups
-                )?;
-            }
-            outln!("* = the adapter a count uses without --gpu-adapter")?;
-        }
-        Ok(ExitCode::SUCCESS)
-    }
-}
-
 #[cfg(feature = "gpu")]
 mod imp {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -254,43 +156,12 @@ mod imp {
     use damier::queens::count::known;
     use damier::queens::count::long::LongRun;
     use damier::queens::count::tasks::{TaskDone, TaskList};
-    use damier_gpu::{Gpu, GpuError, GpuSettings};
+    use damier_gpu::{Gpu, GpuError};
 
     use super::*;
+    use crate::gpu::{error, open};
     use crate::util::output::{Report, errln};
     use crate::util::{exit, interrupt, progress::Progress};
-
-    /// Opens the GPU of `g`: no adapter is a usage error (exit 2), a device that fails a fault
-    /// (exit 74).
-    pub(crate) fn open(g: GpuArgs) -> anyhow::Result<Gpu> {
-        let kernel = g.gpu_kernel.unwrap_or_default();
-        anyhow::ensure!(
-            kernel == Kernel::Search || (g.gpu_rows.is_none() && g.gpu_slots.is_none()),
-            "--gpu-rows and --gpu-slots set the search kernel: add --gpu-kernel search (the join kernel, the default, takes --gpu-budget only)"
-        );
-        anyhow::ensure!(
-            kernel == Kernel::Join || g.gpu_ahead.is_none(),
-            "--gpu-ahead sets the join kernel's pipeline: the search kernel does not take it"
-        );
-        let settings = GpuSettings {
-            start_row: g.gpu_rows,
-            slots: g.gpu_slots,
-            budget: g.gpu_budget,
-            dispatch_ms: None,
-            ring: None,
-            ahead: g.gpu_ahead,
-            kernel: match kernel {
-                Kernel::Search => damier_gpu::GpuKernel::Search,
-                Kernel::Join => damier_gpu::GpuKernel::Join,
-            },
-        };
-        Gpu::open(g.gpu_adapter, settings).map_err(error)
-    }
-
-    /// A GPU error for the CLI: device faults exit 74, the rest 2 (Ctrl-C: 130).
-    pub(crate) fn error(e: GpuError) -> anyhow::Error {
-        if e.is_device_fault() { exit::fault(e.to_string()) } else { anyhow::Error::new(e) }
-    }
 
     /// The record of `queens estimate --device gpu`: the estimate's, in GPU time, and the GPU.
     #[derive(Debug, serde::Serialize)]
@@ -582,6 +453,3 @@ mod imp {
         }
     }
 }
-
-#[cfg(feature = "gpu")]
-pub(crate) use imp::{error as gpu_error, open as open_gpu};

@@ -43,7 +43,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "cpu")]
     device: EstimateDevice,
     #[command(flatten)]
-    gpu: super::GpuArgs,
+    gpu: crate::gpu::GpuArgs,
     /// Print JSON (keys: n, tasks, core_hours, low, high (the 95% interval, core hours),
     /// samples, engine, task_seconds, task_seconds_sd, setup_seconds, clock, queries_per_task,
     /// subsampled_tasks, matched_fraction, solutions, solutions_low, solutions_high,

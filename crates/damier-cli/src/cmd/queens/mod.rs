@@ -27,12 +27,6 @@ mod speed;
 mod sum;
 mod timing;
 
-#[cfg(not(feature = "gpu"))]
-pub(crate) use device::NO_GPU_FEATURE;
-pub(crate) use device::{GpuArgs, list as list_adapters};
-#[cfg(feature = "gpu")]
-pub(crate) use device::{gpu_error, open_gpu};
-
 /// Subcommands of `damier queens`.
 #[derive(Debug, Subcommand)]
 pub enum Command {

@@ -17,8 +17,9 @@ use damier::queens::count::tasks::TaskDone;
 use mpi::Tag;
 use mpi::traits::*;
 
-use super::device::{self, Counter, Device, GpuArgs};
+use super::device::{self, Counter, Device};
 use super::long::{self, Run};
+use crate::gpu::GpuArgs;
 use crate::util::{exit, interrupt};
 
 /// A request for work, carrying the counts of the last batch: `index, count, micros` triples.
