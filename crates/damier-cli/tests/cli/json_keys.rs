@@ -62,8 +62,9 @@ impl<'de> Visitor<'de> for Paths<'_> {
 }
 
 /// The key paths of what `damier ARGS` prints (an answer, positive or negative: exit 0 or 1),
-/// space-separated.
-fn keys_of(args: &[&str]) -> String {
+/// space-separated. A new puzzle pins its keys with it in its own test file
+/// (`super::json_keys::keys_of`).
+pub(crate) fn keys_of(args: &[&str]) -> String {
     let out = damier().args(args).output().expect("runs");
     assert!(
         matches!(out.status.code(), Some(0 | 1)),
