@@ -108,7 +108,7 @@ fn status_of(board: &RowBoard) -> [u32; STATUS] {
     s
 }
 
-/// A probability as the queens' kernel's threshold (`threshold` in the library's row.rs):
+/// A probability as the queens' kernel's threshold (`threshold` in the library's row/rule.rs):
 /// low and high words of round(p 2^53).
 fn threshold(p: f64) -> [u32; 2] {
     halves((p * (1u64 << 53) as f64).round() as u64)

@@ -1,5 +1,5 @@
 // Model 3's fields, one synchronous generation (crates/damier-gpu/src/row.rs): the same bits
-// as the CPU's row kernel (`Fields::row_kernel` in crates/damier/src/automaton/row.rs).
+// as the CPU's row kernel (`Fields::row_kernel` in crates/damier/src/automaton/row/kernel.rs).
 //
 // Planes: row y's plane p (20 per row: the 6 counts' two bits, the west wave's 4, the east
 // wave's 4, bit 0 first) is `words` words from `(y * 20 + p) * words`, cell x in bit x % 32 of

@@ -1,5 +1,5 @@
 // Model 3's queens' phase, one synchronous generation (crates/damier-gpu/src/row.rs): the
-// CPU's `RowBoard::queens_phase` (crates/damier/src/automaton/row.rs), row after row with the
+// CPU's `RowBoard::queens_phase` (crates/damier/src/automaton/row/queens.rs), row after row with the
 // run's one xoshiro256++ generator, so that the draws are the CPU's, bit for bit. The
 // generator is one stream whose draws a row makes depend on the rows before it: one
 // invocation runs the whole phase (the fields, n^2 cells, are the parallel part).
@@ -22,7 +22,7 @@ struct Rule {
     pad0: u32,
     pad1: u32,
     pad2: u32,
-    // The thresholds on 53 random bits (`threshold` in row.rs), low word then high word:
+    // The thresholds on 53 random bits (`threshold` in row/rule.rs), low word then high word:
     // eps, plateau, activity, south, patience rate, rest rate.
     t: array<vec2<u32>, 6>,
 }
@@ -102,7 +102,7 @@ fn next_u64() -> vec2<u32> {
     return result;
 }
 
-// One Bernoulli draw against threshold i (`draw` in row.rs): no draw at all for probability 1
+// One Bernoulli draw against threshold i (`draw` in row/rule.rs): no draw at all for probability 1
 // (a threshold of 2^53 or more).
 fn draw(i: u32) -> bool {
     let t = rule.t[i];
