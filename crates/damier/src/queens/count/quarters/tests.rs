@@ -536,6 +536,34 @@ fn every_isa_counts_past_a_thousand_blocks() {
     }
 }
 
+/// The count kernel on every chunk count and on block counts either side of where the
+/// narrow accumulators widen (AVX2 every 15 blocks, its first run 14 after the first block),
+/// dense random rows (so that the AVX2 carry-save adder carries often) and queries of weight
+/// exponents 0 to 5, against the portable loop.
+#[test]
+fn every_isa_counts_blocks_around_each_widening() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(54);
+    for chunks in 1..=11usize {
+        for blocks in [1, 2, 3, 14, 15, 16, 17, 29, 30, 31, 32, 46] {
+            let rows: Vec<super::sliced::Row> = (0..blocks * (chunks << CHUNK))
+                .map(|_| {
+                    super::sliced::Row(std::array::from_fn(|_| rng.random::<u64>() | rng.random::<u64>()))
+                })
+                .collect();
+            let key_bits = (1u64 << (chunks as u32 * CHUNK)) - 1;
+            let queries: Vec<u64> = (0..9)
+                .map(|_| rng.random::<u64>() & key_bits | rng.random_range(0..6u64) << WEIGHT_AT)
+                .collect();
+            let want = super::kernel::count(Isa::Portable, &rows, chunks, &queries);
+            for isa in covered() {
+                let got = super::kernel::count(isa, &rows, chunks, &queries);
+                assert_eq!(got, want, "{isa}, {chunks} chunks, {blocks} blocks");
+            }
+        }
+    }
+}
+
 #[test]
 fn every_isa_slices_a_block_into_the_same_rows() {
     use rand::{RngExt, SeedableRng};
