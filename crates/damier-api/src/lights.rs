@@ -275,6 +275,7 @@ pub(crate) fn winnable(r: &Winnable, host: &dyn Host) -> Result<Record, Refusal>
 /// and by solving: what `lights winnable` answers for boards already read.
 pub fn winnability(start: &Board, target: Option<&Board>, control: &Control) -> Result<Winnability, Refusal> {
     let (w, h) = (start.width(), start.height());
+    lights::check_winnable_memory(start.size(), target.is_some()).map_err(Refusal::input)?;
     let sol = lights::solve(start, target, Method::Poly, control).map_err(Refusal::input)?;
     if sol.nullity.saturating_mul(w * h) > 4 * PRINT_MAX_CELLS {
         return Err(Refusal::Input(format!(

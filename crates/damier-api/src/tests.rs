@@ -141,6 +141,28 @@ fn lights_bounds_read_sizes_and_boards() {
     assert!(matches!(&e, Refusal::Input(m) if m.starts_with("file: line 2")), "{e:?}");
 }
 
+/// Issue 49: the `winnable` draw (three boards) goes through the library's one bound
+/// (`SolveRequest::check_start`, which counts them) and its fallible drawing: a largest board
+/// of the bound is drawn winnable and solved.
+#[test]
+fn a_winnable_random_start_is_drawn_within_the_library_bound() {
+    use damier::lights::request::{SolveRequest, Start};
+    let size: damier::board::Size = "2000x2000".parse().unwrap();
+    let request = SolveRequest {
+        method: damier::lights::Method::Poly,
+        target: false,
+        all: false,
+        min: false,
+        explain: false,
+    };
+    assert_eq!(request.check_start(&Start::Random { size, seed: 1, winnable: true }), Ok(3 * size.bytes()));
+    let r = json!({"random": "2000x2000", "winnable": true, "seed": 1, "summary": true});
+    match run(&parse("lights/solve", r).unwrap(), &Native::default()) {
+        Ok(Record::LightsSolve(s)) => assert!(s.solvable && s.seed == Some(1)),
+        other => panic!("{other:?}"),
+    }
+}
+
 /// One random JSON value: numbers around and past the bounds, sizes, words, lists, objects.
 fn any_value() -> impl proptest::strategy::Strategy<Value = Value> {
     use proptest::prelude::*;

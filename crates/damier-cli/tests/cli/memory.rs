@@ -172,6 +172,28 @@ fn sizes_inside_the_bounds_run_or_are_refused_never_abort() {
         "lights solve --random 65536x65536 --winnable",
         "holds 1.5 GB of boards at once: out of memory: 1.5 GB is more than the address-space limit, 1 GB",
     );
+    // `lights winnable` holds the start, the presses and the lights to change after its solve
+    // (three boards of 48 MB here, nullity 0): counted before the solve, refused under a cap
+    // below them, run under one above.
+    let dir = tempfile::tempdir().unwrap();
+    let pbm = dir.path().join("b.pbm");
+    let mut bytes = b"P4\n20000 20000\n".to_vec();
+    bytes.resize(bytes.len() + 2500 * 20000, 0xff);
+    std::fs::write(&pbm, bytes).unwrap();
+    let args = ["lights", "winnable", pbm.to_str().unwrap()];
+    refused(
+        &limited_to(150_000_000, &args, Stdio::null()),
+        "lights winnable 20000x20000",
+        "the winnability test of a 20000x20000 board holds 144 MB of boards at once: out of memory",
+    );
+    let out = limited(&args, Stdio::null());
+    assert_eq!(out.status.code(), Some(0), "lights winnable 20000x20000: {out:?}");
+    // The random winnable start of the same size (three boards) is drawn under the 1 GiB cap.
+    let out = limited(
+        &["lights", "solve", "--random", "20000x20000", "--winnable", "--seed", "1", "--summary"],
+        Stdio::null(),
+    );
+    assert_eq!(out.status.code(), Some(0), "lights solve --random 20000x20000 --winnable: {out:?}");
     // Solved on their transpose, whose rows are whole words: 128 GB and 7.45 GB, refused.
     for (args, says) in [
         (&["lights", "solve", "--all-on", "17179869184x1"][..], "which would hold 128 GB"),

@@ -21,11 +21,11 @@
 
 use rand::Rng;
 
-use super::{
-    LightsError, Method, apply_presses, fewest_presses, kernel, press_cell, solve, winnable_by_orthogonality,
-};
+use super::press::try_apply_presses;
+use super::{LightsError, Method, fewest_presses, kernel, press_cell, solve, winnable_by_orthogonality};
 use crate::board::{Board, Size};
 use crate::control::Control;
+use crate::util::OutOfMemory;
 
 /// The state of a game: the lights, the presses made, the neutral configurations of the board
 /// size, and a cached fewest-presses solution from the current lights.
@@ -37,6 +37,10 @@ pub struct LightsState {
     solution: Option<Board>,
 }
 
+/// The boards [`LightsState::try_random_winnable`] holds at once: the dark board, the presses
+/// drawn and the lights they leave.
+pub const RANDOM_WINNABLE_BOARDS: u64 = 3;
+
 impl LightsState {
     /// A game starting from `start` (its size's kernel is computed once, here).
     pub fn new(start: Board) -> Result<LightsState, LightsError> {
@@ -45,19 +49,26 @@ impl LightsState {
     }
 
     /// A random winnable board that is not already dark: the lights left by uniformly random
-    /// presses on a dark board (every winnable board equally likely).
+    /// presses on a dark board (every winnable board equally likely). For the boards of games;
+    /// a board of a request goes through [`LightsState::try_random_winnable`].
     pub fn random_winnable<R: Rng + ?Sized>(size: Size, rng: &mut R) -> Board {
-        let dark = Board::new(size);
+        Self::try_random_winnable(size, rng).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`LightsState::random_winnable`], its boards ([`RANDOM_WINNABLE_BOARDS`] at once)
+    /// allocated without aborting: [`OutOfMemory`] when the allocator refuses one.
+    pub fn try_random_winnable<R: Rng + ?Sized>(size: Size, rng: &mut R) -> Result<Board, OutOfMemory> {
+        let dark = Board::try_new(size)?;
         for _ in 0..64 {
-            let board = apply_presses(&dark, &Board::random(size, rng));
+            let board = try_apply_presses(&dark, &Board::try_random(size, rng)?)?;
             if !board.is_zero() {
-                return board;
+                return Ok(board);
             }
         }
         // Every pattern drawn was neutral (a tiny kernel-only chance): one press is never neutral.
         let mut board = dark;
         press_cell(&mut board, 0, 0);
-        board
+        Ok(board)
     }
 
     /// Starts over from `start`, of the same size (the kernel is kept).

@@ -53,7 +53,7 @@ use crate::util::{check_fits, try_with_capacity};
 pub use error::LightsError;
 pub use method::Method;
 pub use poly::{nullity, square_nullities};
-pub use press::{apply_presses, press_cell, verify};
+pub use press::{apply_presses, press_cell, try_apply_presses, verify};
 
 /// The answer for one start and target.
 #[derive(Clone, Debug)]
@@ -157,6 +157,29 @@ pub fn solve(
 
 /// What [`LightsError::OutOfMemory`] says a solve was doing.
 pub const SOLVING: &str = "solving";
+
+/// The bytes `lights winnable` ([`solve`], then [`records::Winnability::of`]) holds at most
+/// for a board of `size`, with a target or not: the solve's ([`solve_bytes`]), then the start,
+/// the target, the presses, the lights to change and the kernel basis of the orthogonality
+/// test ([`kernel_bits`]). Refused when the basis passes [`KERNEL_MAX_CELLS`].
+pub fn winnable_bytes(size: Size, target: bool) -> Result<u64, LightsError> {
+    let solving = solve_bytes(size, target, Method::Poly)?;
+    let k = nullity(size);
+    check_kernel(size, k)?;
+    // A nullity of 0 makes no basis, nor the board it would be chased on.
+    let basis = if k == 0 { 0 } else { kernel_bits(size, k) / 8 };
+    let testing = (3 + u64::from(target)) * size.bytes() + basis;
+    Ok(solving.max(testing))
+}
+
+/// [`winnable_bytes`], refused as [`LightsError::OutOfMemory`] when it cannot fit the
+/// process's address space: the check `lights winnable` makes before it solves.
+pub fn check_winnable_memory(size: Size, target: bool) -> Result<u64, LightsError> {
+    let need = winnable_bytes(size, target)?;
+    let what = "the winnability test of";
+    check_fits(need).map_err(|source| LightsError::OutOfMemory { what, size, need, source })?;
+    Ok(need)
+}
 
 /// Solves `M x = b` without the final check (for benchmarks that time the check apart).
 pub fn solve_unverified(b: &Board, method: Method, control: &Control) -> Result<Solution, LightsError> {

@@ -17,6 +17,7 @@
 
 use crate::board::{Board, Size};
 use crate::gf2::BitMatrix;
+use crate::util::{OutOfMemory, try_filled};
 
 /// Presses cell `(x, y)`: flips it and its orthogonal neighbours inside the board.
 pub fn press_cell(board: &mut Board, x: usize, y: usize) {
@@ -75,18 +76,25 @@ pub(crate) fn tail_mask(width: usize) -> u64 {
     if width.is_multiple_of(64) { !0 } else { (1u64 << (width % 64)) - 1 }
 }
 
-/// `start` after the presses, computed a row at a time with word operations.
+/// `start` after the presses, computed a row at a time with word operations. For the small
+/// boards of games and tests; a board of a request goes through [`try_apply_presses`].
 pub fn apply_presses(start: &Board, presses: &Board) -> Board {
+    try_apply_presses(start, presses).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`apply_presses`], its new board (and one row of zeros) allocated without aborting:
+/// [`OutOfMemory`] when the allocator refuses it. Panics when the sizes differ.
+pub fn try_apply_presses(start: &Board, presses: &Board) -> Result<Board, OutOfMemory> {
     assert_eq!((start.width(), start.height()), (presses.width(), presses.height()), "board sizes differ");
-    let mut out = start.clone();
-    let zero = vec![0u64; start.stride()];
+    let mut out = start.try_clone()?;
+    let zero = try_filled(0u64, start.stride())?;
     let mask = tail_mask(start.width());
     for y in 0..start.height() {
         let above = if y > 0 { presses.row(y - 1) } else { &zero };
         let below = if y + 1 < start.height() { presses.row(y + 1) } else { &zero };
         effect_xor(out.row_mut(y), presses.row(y), above, below, mask);
     }
-    out
+    Ok(out)
 }
 
 crate::cpu::avx2_dispatch! {

@@ -23,6 +23,7 @@ use crate::control::Control;
 use crate::gf2::EliminationStep;
 use crate::util::{OutOfMemory, check_fits};
 
+use super::game::{LightsState, RANDOM_WINNABLE_BOARDS};
 use super::{LightsError, Method, SOLVING, dense};
 
 /// What a solve asks for beyond one press pattern.
@@ -98,7 +99,20 @@ impl SolveRequest {
         super::check_solve_memory(size, self.target, self.method)
     }
 
-    /// The start, once [`SolveRequest::check_size`] accepts its size; a refused allocation is
+    /// [`SolveRequest::check_size`] for the start that [`SolveRequest::make`] makes: a random
+    /// winnable start is drawn on [`RANDOM_WINNABLE_BOARDS`] boards at once, before the solve,
+    /// so the bytes held at most are the larger of the two, checked against the address space.
+    pub fn check_start(&self, start: &Start) -> Result<u64, LightsError> {
+        let (size, drawing) = match *start {
+            Start::AllOn(size) | Start::Random { size, winnable: false, .. } => (size, 0),
+            Start::Random { size, winnable: true, .. } => (size, RANDOM_WINNABLE_BOARDS * size.bytes()),
+        };
+        let need = self.check_size(size)?.max(drawing);
+        check_fits(need).map_err(|source| LightsError::OutOfMemory { what: SOLVING, size, need, source })?;
+        Ok(need)
+    }
+
+    /// The start, once [`SolveRequest::check_start`] accepts it; a refused allocation is
     /// [`LightsError::OutOfMemory`] with what the solve holds.
     pub fn make(&self, start: &Start) -> Result<Board, LightsError> {
         let out_of_memory = |size: Size, need: u64| {
@@ -106,17 +120,14 @@ impl SolveRequest {
         };
         match *start {
             Start::AllOn(size) => {
-                let need = self.check_size(size)?;
+                let need = self.check_start(start)?;
                 Board::try_ones(size).map_err(out_of_memory(size, need))
             }
             Start::Random { size, seed, winnable } => {
-                let need = self.check_size(size)?;
+                let need = self.check_start(start)?;
                 let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
                 if winnable {
-                    // Drawn as the lights of random presses on a dark board: three boards at once.
-                    let drawing = 3 * size.bytes();
-                    check_fits(drawing).map_err(out_of_memory(size, drawing.max(need)))?;
-                    Ok(super::game::LightsState::random_winnable(size, &mut rng))
+                    LightsState::try_random_winnable(size, &mut rng).map_err(out_of_memory(size, need))
                 } else {
                     Board::try_random(size, &mut rng).map_err(out_of_memory(size, need))
                 }

@@ -298,6 +298,32 @@ fn the_memory_of_a_solve_counts_every_board_and_the_transpose() {
     }
 }
 
+/// Issue 49: a random winnable start is drawn on three boards, and `lights winnable` holds the
+/// start, the presses, the lights to change and the basis after its solve: both counted by
+/// the one bound each front end calls, and their boards allocated without aborting.
+#[test]
+fn the_memory_of_a_winnable_draw_and_of_the_winnability_test_is_counted() {
+    use super::request::{SolveRequest, Start};
+    let size = |w, h| Size::new(w, h).unwrap();
+    let s = size(20_000, 20_000);
+    let board = s.bytes();
+    let request =
+        SolveRequest { method: Method::Poly, target: false, all: false, min: false, explain: false };
+    assert_eq!(request.check_start(&Start::AllOn(s)), Ok(2 * board));
+    assert_eq!(request.check_start(&Start::Random { size: s, seed: 1, winnable: false }), Ok(2 * board));
+    assert_eq!(request.check_start(&Start::Random { size: s, seed: 1, winnable: true }), Ok(3 * board));
+    // 20000x20000 has nullity 0: no basis, not even the board it is chased on.
+    assert_eq!(winnable_bytes(s, false), Ok(3 * board));
+    assert_eq!(winnable_bytes(s, true), Ok(4 * board));
+    // 5x5, nullity 2: the basis and the board it is chased on.
+    let five = size(5, 5);
+    assert_eq!(winnable_bytes(five, false), Ok(3 * five.bytes() + kernel_bits(five, 2) / 8));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let drawn = game::LightsState::try_random_winnable(five, &mut rng).unwrap();
+    assert!(!drawn.is_zero() && solve(&drawn, None, Method::Poly, &Control::new()).unwrap().solvable());
+    assert_eq!(try_apply_presses(&drawn, &Board::new(five)).unwrap(), drawn);
+}
+
 #[test]
 fn a_kernel_counts_its_transposes_and_skips_an_empty_one() {
     let size = |w, h| Size::new(w, h).unwrap();

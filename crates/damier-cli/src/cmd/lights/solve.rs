@@ -30,7 +30,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "WxH")]
     random: Option<String>,
     /// With --random: draw a random winnable board (the lights left by random presses on a
-    /// dark board, every winnable board equally likely), as the games do.
+    /// dark board, every winnable board equally likely), as the games do: three boards at once.
     #[arg(long, requires = "random")]
     winnable: bool,
     /// With --random: also write the start to FILE (`.pbm` or `.txt`), to solve it again or
@@ -76,7 +76,8 @@ pub struct SolveArgs {
 /// Arguments of `damier lights winnable`.
 #[derive(Debug, clap::Args)]
 pub struct WinnableArgs {
-    /// Board file, text or PBM; `-` reads stdin.
+    /// Board file, text or PBM; `-` reads stdin. Memory: three boards of ceil(W/64) x 8 x H
+    /// bytes (four with a target) and the kernel basis, checked before the solve.
     file: InputFile,
     /// Target board file, text or PBM [default: all off].
     #[arg(long)]
