@@ -25,6 +25,12 @@ where
     d.deserialize_option(OptInt(PhantomData))
 }
 
+/// A number with a fraction (a probability), as a JSON number or a string, or `None` for
+/// `null` (not given).
+pub(crate) fn opt_float<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    d.deserialize_option(OptFloat)
+}
+
 /// A flag: `true`, `false`, or `null` (not given: false).
 pub(crate) fn flag<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
     Ok(<Option<bool> as serde::Deserialize>::deserialize(d)?.unwrap_or(false))
@@ -96,6 +102,54 @@ impl<'de, T: FromStr + TryFrom<u64> + TryFrom<i64>> Visitor<'de> for OptInt<T> {
 
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<T>, D::Error> {
         int(d).map(Some)
+    }
+}
+
+struct Float;
+
+impl Visitor<'_> for Float {
+    type Value = f64;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a number")
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<f64, E> {
+        Ok(v as f64)
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<f64, E> {
+        Ok(v as f64)
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<f64, E> {
+        Ok(v)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<f64, E> {
+        v.trim().parse().map_err(|_| E::custom(format!("invalid value {v:?}: expected a number")))
+    }
+}
+
+struct OptFloat;
+
+impl<'de> Visitor<'de> for OptFloat {
+    type Value = Option<f64>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a number or null")
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Option<f64>, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Option<f64>, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<f64>, D::Error> {
+        d.deserialize_any(Float).map(Some)
     }
 }
 

@@ -10,10 +10,9 @@
 //! The server's job process and the static lab both call this crate, so a request answers the
 //! same in either, and the bounds are defined here once.
 //!
-//! Groups moved here so far: `queens` (count, list, first, solve, max, corners, check,
-//! estimate) and `lights` (solve, count, kernel, winnable, table, chase, chase-table). The
-//! other served commands still go through the command line's arguments (`damier-cli`'s
-//! `cmd/serve/fields.rs`).
+//! Every command the lab serves is here: `queens` (count, list, first, solve, max, corners,
+//! check, estimate), `lights` (solve, count, kernel, winnable, table, chase, chase-table),
+//! `walk` (solve, count, table, replay) and `automaton` (run, trap).
 //!
 //! ```
 //! use damier_api::{Native, Request, run};
@@ -26,6 +25,7 @@
 
 #![deny(missing_docs)]
 
+pub mod automaton;
 mod de;
 mod fields;
 mod host;
@@ -33,6 +33,7 @@ pub mod lights;
 pub mod queens;
 mod records;
 mod refusal;
+pub mod walk;
 
 use serde_json::{Map, Value};
 
@@ -41,7 +42,7 @@ pub use fields::Refused;
 use fields::{Fields, typed};
 pub use host::{Host, Native};
 pub use lights::BOARD_MAX_SIDE;
-pub use records::{Kernel, LightsSolved, Record, Solved};
+pub use records::{Kernel, LightsSolved, PathedSolution, Record, Solved, WalkSolved};
 pub use refusal::Refusal;
 
 /// The paths of [`PATHS`] that start threads (a browser's worker answers them 404).
@@ -64,6 +65,12 @@ pub const PATHS: &[&str] = &[
     "lights/table",
     "lights/chase",
     "lights/chase-table",
+    "walk/solve",
+    "walk/count",
+    "walk/table",
+    "walk/replay",
+    "automaton/run",
+    "automaton/trap",
 ];
 
 /// A request: one command of one group with its fields, as the web lab's pages send it
@@ -100,6 +107,18 @@ pub enum Request {
     LightsChase(lights::Chase),
     /// `lights chase-table`.
     LightsChaseTable(lights::Sized),
+    /// `walk solve`.
+    WalkSolve(walk::Solve),
+    /// `walk count`.
+    WalkCount(walk::Count),
+    /// `walk table`.
+    WalkTable(walk::Table),
+    /// `walk replay`.
+    WalkReplay(walk::Replay),
+    /// `automaton run`.
+    AutomatonRun(automaton::Run),
+    /// `automaton trap`.
+    AutomatonTrap(automaton::Trap),
 }
 
 impl Request {
@@ -137,6 +156,12 @@ impl Request {
             "lights/table" => Request::LightsTable(typed(path, fields)?),
             "lights/chase" => Request::LightsChase(typed(path, fields)?),
             "lights/chase-table" => Request::LightsChaseTable(typed(path, fields)?),
+            "walk/solve" => Request::WalkSolve(typed(path, fields)?),
+            "walk/count" => Request::WalkCount(typed(path, fields)?),
+            "walk/table" => Request::WalkTable(typed(path, fields)?),
+            "walk/replay" => Request::WalkReplay(typed(path, fields)?),
+            "automaton/run" => Request::AutomatonRun(typed(path, fields)?),
+            "automaton/trap" => Request::AutomatonTrap(typed(path, fields)?),
             _ => return Err(Refusal::NotHere(format!("no command `{}` here", path.replace('/', " ")))),
         })
     }
@@ -161,6 +186,12 @@ impl Request {
             "lights/winnable" => of::<lights::Winnable>(),
             "lights/table" => of::<lights::Table>(),
             "lights/chase" => of::<lights::Chase>(),
+            "walk/solve" => of::<walk::Solve>(),
+            "walk/count" => of::<walk::Count>(),
+            "walk/table" => of::<walk::Table>(),
+            "walk/replay" => of::<walk::Replay>(),
+            "automaton/run" => of::<automaton::Run>(),
+            "automaton/trap" => of::<automaton::Trap>(),
             _ => return None,
         })
     }
@@ -185,6 +216,13 @@ impl Request {
             Request::LightsWinnable(r) => r.bound(),
             Request::LightsTable(r) => r.bound(),
             Request::LightsChase(r) => r.bound(),
+            Request::WalkSolve(r) => r.bound(),
+            Request::WalkCount(r) => r.bound(),
+            // Bounded by its own range (to <= 300).
+            Request::WalkTable(_) => Ok(()),
+            Request::WalkReplay(r) => r.bound(),
+            Request::AutomatonRun(r) => r.bound(),
+            Request::AutomatonTrap(r) => r.bound(),
         }
     }
 }
@@ -215,6 +253,12 @@ fn answer(request: &Request, host: &dyn Host) -> Result<Record, Refusal> {
         Request::LightsTable(r) => lights::table(r, host),
         Request::LightsChase(r) => lights::chase(r, host),
         Request::LightsChaseTable(r) => lights::chase_table(r).map(Record::LightsChaseTable),
+        Request::WalkSolve(r) => walk::solve(r, host),
+        Request::WalkCount(r) => walk::count(r, host),
+        Request::WalkTable(r) => walk::table(r, host),
+        Request::WalkReplay(r) => walk::replay(r),
+        Request::AutomatonRun(r) => automaton::run(r, host),
+        Request::AutomatonTrap(r) => automaton::trap(r, host),
     }
 }
 

@@ -299,13 +299,7 @@ impl Fields for Table {
     const FIELDS: &'static [&'static str] = &["to"];
 
     fn check(&self) -> Result<(), Refusal> {
-        let to = self.to.unwrap_or(TABLE_TO);
-        if !(2..=TABLE_MAX_SIDE).contains(&to) {
-            return Err(Refusal::Input(format!(
-                "field `to`: {to} is out of range: 2 to {TABLE_MAX_SIDE} is supported"
-            )));
-        }
-        Ok(())
+        crate::queens::in_range("to", self.to.unwrap_or(TABLE_TO), 2, TABLE_MAX_SIDE)
     }
 }
 

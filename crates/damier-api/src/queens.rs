@@ -64,7 +64,7 @@ pub(crate) fn at_most(field: &str, v: u64, max: u64) -> Result<(), Refusal> {
 }
 
 /// Refuses `field`'s value outside `low..=high` (the command line's range).
-fn in_range(field: &str, v: u64, low: u64, high: u64) -> Result<(), Refusal> {
+pub(crate) fn in_range(field: &str, v: u64, low: u64, high: u64) -> Result<(), Refusal> {
     if !(low..=high).contains(&v) {
         return Err(Refusal::Input(format!(
             "field `{field}`: {v} is out of range: {low} to {high} is supported"
@@ -210,7 +210,7 @@ impl Count {
 }
 
 /// "uses the server's GPU": the server's GPU is not lent to requests.
-fn cpu_only(device: Option<&str>) -> Result<(), Refusal> {
+pub(crate) fn cpu_only(device: Option<&str>) -> Result<(), Refusal> {
     match device {
         None | Some("cpu") => Ok(()),
         Some(_) => Err(Refusal::Bound("device other than cpu uses the server's GPU".into())),

@@ -54,6 +54,20 @@ pub enum Record {
     LightsChase(damier::lights::chase::ExplainedChase),
     /// `lights chase-table`.
     LightsChaseTable(damier::lights::chase::ChaseTable),
+    /// `walk solve`.
+    WalkSolve(WalkSolved),
+    /// `walk count`.
+    WalkCount(damier::walk::SolutionCount),
+    /// `walk table`.
+    WalkTable(Vec<damier::walk::SolutionCount>),
+    /// `walk replay`.
+    WalkReplay(damier::walk::path::ReplayRecord),
+    /// `automaton run`.
+    AutomatonRun(damier::automaton::experiment::RunRecord),
+    /// `automaton run` of an n without solution: the record of its start, nothing run.
+    AutomatonUnsolvable(damier::automaton::experiment::UnsolvableRun),
+    /// `automaton trap`.
+    AutomatonTrap(Box<damier::automaton::trap::TrapExperiment>),
 }
 
 impl Record {
@@ -70,6 +84,9 @@ impl Record {
             Record::LightsSolve(s) => s.solvable,
             Record::LightsWinnable(w) => w.winnable,
             Record::LightsChase(c) => c.first_row.is_some(),
+            Record::WalkReplay(r) => r.all_black,
+            Record::AutomatonRun(r) => r.solved,
+            Record::AutomatonUnsolvable(_) => false,
             Record::Share(_)
             | Record::LongCount(_)
             | Record::Solved(_)
@@ -79,7 +96,11 @@ impl Record {
             | Record::LightsCount(_)
             | Record::LightsKernel(_)
             | Record::LightsTable(_)
-            | Record::LightsChaseTable(_) => true,
+            | Record::LightsChaseTable(_)
+            | Record::WalkSolve(_)
+            | Record::WalkCount(_)
+            | Record::WalkTable(_)
+            | Record::AutomatonTrap(_) => true,
         }
     }
 
@@ -280,4 +301,50 @@ pub struct Kernel {
     pub nullity: usize,
     /// The basis, each vector as rows of 0/1.
     pub basis: Vec<Vec<String>>,
+}
+
+/// One solution with its path, as `walk solve --all` lists them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PathedSolution {
+    /// The activation set's picture ([`damier::walk::picture`]).
+    pub pattern: Vec<String>,
+    /// The moves, `N`, `S`, `E`, `W`.
+    pub path: String,
+    /// Moves in the path.
+    pub path_length: usize,
+}
+
+/// What `walk solve` answers: the count, one solution's picture and path when shown, the
+/// files the command line wrote them to, or every solution.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WalkSolved {
+    /// Rows.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// `2^nullity`, in decimal.
+    pub solutions: String,
+    /// One solution's picture, when shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<Vec<String>>,
+    /// Its path, when shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Moves in its path.
+    pub path_length: usize,
+    /// The file the path was written to (the command line's `--out`; never a request's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub out: Option<std::path::PathBuf>,
+    /// The file the activation set was written to (the command line's `--pattern`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pattern_file: Option<std::path::PathBuf>,
+    /// Every solution, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub all: Option<Vec<PathedSolution>>,
+    /// The nullity (in the text).
+    #[serde(skip)]
+    pub nullity: usize,
+    /// Cells of the solution shown (in the text).
+    #[serde(skip)]
+    pub activated: u64,
 }

@@ -188,6 +188,11 @@ fn any_value() -> impl proptest::strategy::Strategy<Value = Value> {
             "0101\n1010\n",
             "--help",
             "P4\n2001 1\n",
+            "0.5",
+            "row",
+            "patience",
+            "NNES",
+            ".1\n1.\n",
         ])
         .prop_map(|s| json!(s)),
         "[ -~]{0,12}".prop_map(Value::String),
@@ -236,7 +241,23 @@ fn within_bounds(request: &Request) -> Result<(), String> {
         Request::LightsWinnable(r) => board(&Some(r.file.clone())) || board(&r.target),
         Request::LightsTable(r) => r.to.unwrap_or(39) > 2000,
         Request::LightsChase(r) => board(&Some(r.file.clone())),
-        Request::QueensFirst(_) | Request::QueensCheck(_) => false,
+        Request::QueensFirst(_) | Request::QueensCheck(_) | Request::WalkTable(_) => false,
+        Request::WalkSolve(r) => r.rows > 2000 || r.cols > 2000,
+        Request::WalkCount(r) => r.rows > 2000 || r.cols > 2000,
+        Request::WalkReplay(r) => r.rows > 2000 || r.cols > 2000,
+        Request::AutomatonRun(r) => {
+            let steps = r.max_steps.unwrap_or(10_000_000_000);
+            let from = r.from.as_deref().and_then(|t| damier::automaton::text::parse_position(t).ok());
+            r.n.unwrap_or(0) > 64
+                || from.is_some_and(|(n, _)| n > 64)
+                || r.device.as_deref().is_some_and(|d| d != "cpu")
+                || r.gpu_adapter.is_some()
+                || steps > 100_000_000
+                || r.trace.is_some_and(|k| steps / k > 10_000)
+        }
+        Request::AutomatonTrap(r) => {
+            r.samples.unwrap_or(20).saturating_mul(r.max_steps.unwrap_or(10_000_000)) > 1_000_000_000
+        }
     };
     if bad { Err(format!("{request:?} is past a bound")) } else { Ok(()) }
 }
@@ -288,4 +309,102 @@ fn engine_names_round_trip() {
     assert!(matches!(&e, Refusal::Input(m) if m.contains("field `method`")), "{e:?}");
     let e = parse("queens/count", json!({"n": 8, "strategy": "fast"})).unwrap_err();
     assert!(matches!(&e, Refusal::Input(m) if m.contains("quarters or backtrack")), "{e:?}");
+}
+
+/// The walk's and the automaton's requests: read, bounded and answered as the command line
+/// answers them (the bytes pinned against the executable by the CLI's web tests).
+#[test]
+fn walk_and_automaton_requests() {
+    let native = Native::default();
+    let answer = |path: &str, body: Value| {
+        let r = parse(path, body).and_then(|r| r.bound(false).map(|()| r))?;
+        run(&r, &native)
+    };
+    let solved = answer("walk/solve", json!({"rows": 4, "cols": 5})).unwrap();
+    assert!(solved.yes());
+    let text = solved.to_json();
+    assert!(text.starts_with("{\n  \"rows\": 4,\n  \"cols\": 5,\n  \"solutions\": \"1\""), "{text}");
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let path = v["path"].as_str().unwrap().to_string();
+    // Its path replays all black, given as moves or as the JSON itself (a "from" content).
+    let replayed = answer("walk/replay", json!({"rows": 4, "cols": 5, "moves": path})).unwrap();
+    assert!(replayed.yes(), "{}", replayed.to_json());
+    let from = answer("walk/replay", json!({"rows": 4, "cols": 5, "from": text})).unwrap();
+    assert_eq!(from.to_json(), replayed.to_json());
+    let e = answer("walk/replay", json!({"rows": 5, "cols": 4, "from": text})).unwrap_err();
+    assert!(matches!(&e, Refusal::Input(m) if m.starts_with("from: the path is of a 4 x 5 board")), "{e:?}");
+    let no = answer("walk/replay", json!({"rows": 2, "cols": 2, "moves": "NN"})).unwrap();
+    assert!(!no.yes() && no.to_json().contains("\"left_board\": {"), "{}", no.to_json());
+    for (body, what) in [
+        (json!({"rows": 2, "cols": 2}), "give the moves"),
+        (json!({"rows": 2, "cols": 2, "moves": "N", "from": "N"}), "not both"),
+        (json!({"rows": 2, "cols": 2, "moves": "-"}), "standard input"),
+        (json!({"rows": 2, "cols": 2, "moves": "NX"}), "field `from`"),
+        (json!({"rows": 3, "cols": 3, "method": "quick"}), "brute, rows, fast or poly"),
+        (json!({"rows": 3, "cols": 3, "pattern": "/tmp/p.txt"}), "writes a file"),
+    ] {
+        let path = if body.get("method").is_some() || body.get("pattern").is_some() {
+            "walk/solve"
+        } else {
+            "walk/replay"
+        };
+        let e = answer(path, body.clone()).unwrap_err();
+        assert!(matches!(&e, Refusal::Input(m) if m.contains(what)), "{body}: {e:?}");
+    }
+    assert!(matches!(answer("walk/count", json!({"rows": 2001, "cols": 1})), Err(Refusal::Bound(_))));
+    assert!(matches!(answer("walk/table", json!({"to": 301})), Err(Refusal::Input(_))));
+    let counted = answer("walk/count", json!({"rows": 5, "cols": 5})).unwrap();
+    assert_eq!(
+        counted.to_json(),
+        "{\n  \"rows\": 5,\n  \"cols\": 5,\n  \"solutions\": \"4\",\n  \"nullity\": 2\n}\n"
+    );
+
+    // The automaton: the record names model 3's rule (issue 53), null for the other models.
+    let row = answer(
+        "automaton/run",
+        json!({"model": "row", "n": 12, "seed": 1, "rule": "patience", "max_steps": 100000}),
+    )
+    .unwrap();
+    let v: Value = serde_json::from_str(&row.to_json()).unwrap();
+    assert_eq!((v["rule"].clone(), v["solved"].clone()), (json!("patience"), json!(row.yes())));
+    let pair = answer("automaton/run", json!({"n": 6, "seed": 3, "max_steps": "1000000"})).unwrap();
+    let v: Value = serde_json::from_str(&pair.to_json()).unwrap();
+    assert!(v["rule"].is_null() && v["eta"].is_null() && pair.yes(), "{v}");
+    let keys: Vec<String> = serde_json::from_str::<serde_json::Map<String, Value>>(&pair.to_json())
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    assert_eq!(keys.len(), 13, "{keys:?}");
+    // n = 3 has no solution: nothing is run, a "no" with the record of its start.
+    let none = answer("automaton/run", json!({"n": 3, "seed": 1, "max_steps": 10})).unwrap();
+    assert!(!none.yes() && none.to_json().contains("\"steps\": 0"));
+    // A start position's content, and its bound.
+    let from = answer("automaton/run", json!({"from": ".1\n1.\n", "seed": 1, "max_steps": 10})).unwrap();
+    assert!(!from.yes());
+    let big = format!("{}\n", ".".repeat(65)).repeat(65);
+    let e = answer("automaton/run", json!({"from": big, "max_steps": 10})).unwrap_err();
+    assert!(matches!(&e, Refusal::Bound(m) if m.contains("65 x 65")), "{e:?}");
+    let e = answer("automaton/run", json!({"n": 6})).unwrap_err();
+    assert!(matches!(&e, Refusal::Bound(m) if m.contains("default") && m.contains("max_steps")), "{e:?}");
+    let e = answer("automaton/run", json!({"n": 8, "max_steps": 1000000, "trace": 1})).unwrap_err();
+    assert!(matches!(&e, Refusal::Bound(m) if m.contains("boards")), "{e:?}");
+    for (body, what) in [
+        (json!({"n": 6, "eps": 2, "max_steps": 10}), "not a probability"),
+        (json!({"n": 6, "eta": 0.25, "max_steps": 10}), "model 1 (pair)"),
+        (json!({"n": 6, "rule": "patience", "max_steps": 10}), "model = row"),
+        (json!({"n": 6, "rule": "kep", "max_steps": 10}), "patience"),
+        (json!({"n": 6, "model": "queen", "max_steps": 10}), "field `model`"),
+        (json!({"max_steps": 10}), "board side"),
+        (json!({"n": 6, "checkpoint": "/tmp/c"}), "writes a file"),
+    ] {
+        let e = answer("automaton/run", body.clone()).unwrap_err();
+        assert!(matches!(&e, Refusal::Input(m) if m.contains(what)), "{body}: {e:?}");
+    }
+    assert!(matches!(answer("automaton/run", json!({"n": 6, "device": "gpu"})), Err(Refusal::Bound(_))));
+    let trap = answer("automaton/trap", json!({"figure": 1, "samples": 2, "max_steps": 10000})).unwrap();
+    assert!(trap.yes() && trap.to_json().contains("\"figure\": 1"));
+    assert!(matches!(answer("automaton/trap", json!({"figure": 3})), Err(Refusal::Input(_))));
+    let e = answer("automaton/trap", json!({"figure": 1, "samples": 1000})).unwrap_err();
+    assert!(matches!(&e, Refusal::Bound(m) if m.contains("samples x max_steps")), "{e:?}");
 }

@@ -62,7 +62,7 @@ fn cap(max_steps: Option<i128>) -> PyResult<u64> {
 
 /// One run from a random start (seed: drawn at random when None) to the first solution or
 /// max_steps updates: the dict `damier automaton run --json` prints (model, n, eps, eta,
-/// seed, steps, moves, solved, absorbing, placement (a uint32 array of 0-based columns, as
+/// rule (model 3's, None for the others), seed, steps, moves, solved, absorbing, placement (a uint32 array of 0-based columns, as
 /// everywhere in the package, or None), censored,
 /// seconds). eta (model "cell" only; None: DEFAULT_ETA) is refused for the other models,
 /// which do not use it. n = 2 and 3 have no solution: a UserWarning says so and nothing is
@@ -144,14 +144,14 @@ impl Automaton {
     fn run<'py>(&self, py: Python<'py>, max_steps: Option<i128>) -> PyResult<Bound<'py, PyDict>> {
         let cap = cap(max_steps)?;
         let clock = Instant::now();
-        let params = self.with(py, |a| *a.params());
         if let Some(not_made) = self.with(py, UnsolvableRun::of).map_err(errors::internal)? {
             // As the CLI: no solution exists, so the run could only go on to its step cap.
             errors::warn(py, &not_made.reason())?;
             return records::dict(py, &not_made);
         }
         let result = self.advance(py, cap)?;
-        let record = RunRecord::new(params, result, clock.elapsed().as_secs_f64());
+        let seconds = clock.elapsed().as_secs_f64();
+        let record = self.with(py, |a| RunRecord::new(a, result, seconds));
         let dict = records::dict(py, &record)?;
         // The package's one convention (issue 38, section 2): a placement is an array of
         // 0-based columns, here as from `queens` and `Automaton.placement()`, where the CLI's

@@ -8,9 +8,10 @@
 //! `damier <group> <command> --json` (the same keys), or `{"error": "one line"}`.
 //!
 //! Every answer comes from the library's functions, the ones the CLI and the server call: the
-//! queens and Lights Out commands through the request layer ([`damier_api`]: the very
-//! requests, bounds, runs and records of the server's job process, on one thread), and the
-//! live automaton, factoring and the walk's plan of `damier_web::live`. This crate computes nothing itself. The bounds are the server's
+//! commands through the request layer ([`damier_api`]: the very requests, bounds, runs and
+//! records of the server's job process, on one thread; all but those that start threads of
+//! their own, [`damier_api::NEEDS_THREADS`]), and the live automaton, factoring and the walk's
+//! plan of `damier_web::live`. This crate computes nothing itself. The bounds are the server's
 //! (`damier serve` without `--allow-heavy`): a page offers the same sizes either way.
 //!
 //! ```
@@ -38,23 +39,8 @@ use answer::Refusal;
 pub use host::Host;
 pub use live::Session;
 
-/// The paths answered in the browser. Any other is answered 404 with [`NOT_HERE`]: the pages
-/// that need it say so (they need `damier serve`).
-pub const PATHS: &[&str] = &[
-    "lights/solve",
-    "lights/count",
-    "lights/kernel",
-    "lights/winnable",
-    "lights/table",
-    "lights/chase",
-    "lights/chase-table",
-    "queens/check",
-    "queens/list",
-    "queens/count",
-    "queens/solve",
-    "queens/first",
-    "queens/max",
-    "queens/corners",
+/// The live views answered in the browser (`damier_web::live`'s, run in the worker).
+pub const LIVE_PATHS: &[&str] = &[
     "live/automaton/models",
     "live/automaton",
     "live/automaton/{id}/step",
@@ -63,6 +49,15 @@ pub const PATHS: &[&str] = &[
     "live/factor/{id}/step",
     "live/lights/solve",
 ];
+
+/// The paths answered in the browser: every command of the request layer
+/// ([`damier_api::PATHS`]) but those that start threads ([`damier_api::NEEDS_THREADS`]), and
+/// the live views ([`LIVE_PATHS`]). Any other is answered 404 with [`NOT_HERE`]: the pages
+/// that need it say so (they need `damier serve`).
+pub fn paths() -> Vec<&'static str> {
+    let layer = damier_api::PATHS.iter().filter(|p| !damier_api::NEEDS_THREADS.contains(p));
+    layer.chain(LIVE_PATHS).copied().collect()
+}
 
 /// The message of a path the browser build does not answer.
 /// (Plain words: a page shows it as written, backticks included.)

@@ -1,15 +1,16 @@
 //! Running one command as a child process of the `damier` executable, with bounds.
 //!
 //! The child is `damier __api GROUP COMMAND`, the JSON object on its stdin; it reads the object
-//! as a typed request of the request layer (`damier-api`), or for the commands not yet moved
-//! there maps it onto its own arguments, checks it against its bounds and runs it, so the
-//! answer is byte for byte what `damier GROUP COMMAND --json` prints. The server only bounds the run: a permit from
+//! as a typed request of the request layer (`damier-api`), checks it against its bounds and
+//! runs it, so the answer is byte for byte what `damier GROUP COMMAND --json` prints. The
+//! server only bounds the run: a permit from
 //! a semaphore (at most `max_jobs` children at once), a time limit, a cap on the answer's size,
 //! the server-wide [`Budget`] of bytes held (the answer is read into chunks taken from it), and
 //! `kill_on_drop`, so a page that goes away (or cancels) kills its job.
 //!
-//! The server owns each job's private folder (0700, [`private_folder`]), where the child writes
-//! the request's input files (0600): the folder is removed when the job ends, whatever ends it
+//! The server owns each job's private folder (0700, [`private_folder`]), the child's working
+//! folder (a request's files come as content in its JSON, and nothing of a request names a
+//! path): the folder is removed when the job ends, whatever ends it
 //! (an answer, the time limit, the page gone, the server stopping: the [`Job`] guard's `Drop`
 //! kills the child and removes the folder once the child is gone).
 //!
@@ -109,8 +110,7 @@ pub const FOLDER_PREFIX: &str = "damier-job-";
 
 /// The lock file in each job folder: created (0600) and locked (`flock`, exclusive) by the
 /// folder's owner, who writes [`OWNER_MARK`] in it once locked, and holds the lock until the
-/// folder is removed. The system releases the lock when its owner dies, however it dies. (No
-/// input file starts with a dot: their names are the command's argument names.)
+/// folder is removed. The system releases the lock when its owner dies, however it dies.
 pub const OWNER_FILE: &str = ".owner";
 
 /// What the owner writes in [`OWNER_FILE`] once it holds the lock.
@@ -131,7 +131,7 @@ impl JobFolder {
     }
 }
 
-/// A new private folder for one job's input files: in the system's temporary folder, readable
+/// A new private folder for one job (its working folder): in the system's temporary folder, readable
 /// by its owner only (0700 on Unix), its [`OWNER_FILE`] locked.
 pub fn private_folder() -> std::io::Result<JobFolder> {
     let mut builder = tempfile::Builder::new();
@@ -152,10 +152,10 @@ pub fn private_folder() -> std::io::Result<JobFolder> {
     Ok(JobFolder { dir, _owner: owner })
 }
 
-/// Removes the job folders in `temp` (the system's temporary folder) left by a server (or a
-/// `damier __api` run by hand) that died without removing them: only a real folder (not a
-/// link) named [`FOLDER_PREFIX`]..., owned by this user, whose [`OWNER_FILE`] (a regular file
-/// owned by this user) holds [`OWNER_MARK`] and whose lock nobody holds, so its owner is gone.
+/// Removes the job folders in `temp` (the system's temporary folder) left by a server that
+/// died without removing them: only a real folder (not a link) named [`FOLDER_PREFIX`]...,
+/// owned by this user, whose [`OWNER_FILE`] (a regular file owned by this user) holds
+/// [`OWNER_MARK`] and whose lock nobody holds, so its owner is gone.
 /// A folder without that file (being made, or another program's) is left alone. Answers how
 /// many were removed.
 pub fn sweep_stale_folders(temp: &std::path::Path) -> usize {
@@ -265,9 +265,9 @@ async fn run_child(
     if runner.allow_heavy {
         child.arg("--allow-heavy");
     }
-    child.arg("--files").arg(folder.path());
     child
         .args([group, command])
+        .current_dir(folder.path())
         .env(PROGRESS_ENV, if progress.is_some() { "lines" } else { "none" })
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -394,8 +394,8 @@ fn end_with_the_server(child: &mut Command) {
 }
 
 /// The first meaningful line of the child's messages, without the `damier: error: ` prefix.
-/// A line ending with `:` (clap's "the following required arguments were not provided:") is
-/// joined with the line after it, which names what is missing.
+/// A line ending with `:` (a panic's "thread 'main' panicked at src/x.rs:1:1:") is joined with
+/// the line after it, which says what happened.
 pub fn one_line(messages: &str) -> String {
     let mut lines = messages.lines().map(str::trim).filter(|l| !l.is_empty());
     let first = lines.next().unwrap_or("the command refused its input");
@@ -407,7 +407,7 @@ pub fn one_line(messages: &str) -> String {
         line.push(' ');
         line.push_str(next);
     }
-    // A message that echoes a huge value (clap's "invalid value '999...'") stays one short line.
+    // A message that echoes a huge value (`invalid value "999..."`) stays one short line.
     if let Some((cut, _)) = line.char_indices().nth(MAX_LINE) {
         line.truncate(cut);
         line.push_str("… (cut)");
@@ -481,17 +481,9 @@ mod tests {
     #[test]
     fn error_line_is_the_first_meaningful_line() {
         assert_eq!(one_line("\ndamier: error: bad size `3`\nmore\n"), "bad size `3`");
-        assert_eq!(
-            one_line("error: unexpected argument '--x' found\n\nUsage: ..."),
-            "unexpected argument '--x' found"
-        );
         assert_eq!(one_line(""), "the command refused its input");
-        let long = one_line(&format!("error: invalid value '{}'", "9".repeat(10_000)));
+        let long = one_line(&format!("damier: error: field `n`: invalid value \"{}\"", "9".repeat(10_000)));
         assert!(long.chars().count() < 320 && long.ends_with("(cut)"), "{long}");
-        assert_eq!(
-            one_line("error: the following required arguments were not provided:\n  <N>\n\nUsage: damier"),
-            "the following required arguments were not provided: <N>"
-        );
     }
 
     /// A child killed by a signal, having printed nothing, was logged "(killed by a signal):

@@ -7,9 +7,10 @@
 //! - `POST /api/<group>/<command>` with a JSON object answers exactly what
 //!   `damier <group> <command> ... --json` prints, for the commands of [`Settings::served`]
 //!   (404 for any other): the server runs the `damier` executable ([`Settings::executable`])
-//!   as a child with the object on stdin ([`jobs`]), and the child maps the object onto its own
-//!   clap arguments, bounds them and runs the command (this crate knows no command's
-//!   arguments: the CLI owns the mapping, the bounds and the list of served commands). Exit 0
+//!   as a child with the object on stdin ([`jobs`]), and the child reads it as a typed request
+//!   of the request layer (`damier-api`), bounds it and runs it (this crate knows no command's
+//!   arguments: the request layer owns the fields and the bounds, the CLI hands over the list
+//!   of served commands). Exit 0
 //!   and 1 answer 200 with the JSON (header `x-damier-exit` says which), exit 2 (the input was
 //!   wrong) answers 400 with `{"error": "one line"}`, a size beyond the server's bounds 422
 //!   with the bound, and a failure on the server's side (a write error, a crash) 500 with a

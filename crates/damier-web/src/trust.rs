@@ -10,10 +10,9 @@
 //! page on another site cannot send without a preflight the server never grants), and an
 //! `Origin`, when there is one, must be the server's own (403 otherwise).
 //!
-//! What a request can make the server do is the CLI's to rule (the `__api` child): no argument
-//! that writes or names a file on the server, input files as content, and bounds on the values
-//! that will run (the request layer, `damier-api`, and `damier-cli`'s `cmd/serve/fields.rs`
-//! and `served.rs` for the commands not yet moved there).
+//! What a request can make the server do is the request layer's to rule (`damier-api`, read by
+//! the `__api` child): no field that writes or names a file on the server, input files as
+//! content, and bounds on the values that will run.
 
 use std::net::{IpAddr, SocketAddr};
 

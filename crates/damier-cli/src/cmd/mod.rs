@@ -139,10 +139,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         // nothing of this dispatcher (imports point one way).
         Command::Completions(a) => manual::completions(a, command()),
         Command::Man(a) => manual::man(a, command()),
-        Command::Api(a) => serve::api(a, &command(), |matches| {
-            let cli = Cli::from_arg_matches(matches)
-                .map_err(|e| anyhow::anyhow!("{}", damier_web::jobs::one_line(&e.to_string())))?;
-            run(cli)
-        }),
+        Command::Api(a) => serve::api(a),
     }
 }

@@ -1,10 +1,9 @@
 //! The pawn walk's records and text: `walk count`, `table`, `solve`, `export`, `replay`.
 
-use std::io::Write;
-use std::path::PathBuf;
-
 use damier::walk::SolutionCount;
 use damier::walk::path::{LeftBoard, ReplayRecord};
+use damier_api::WalkSolved;
+use std::io::Write;
 
 use crate::util::output::{self, Report, outln};
 use crate::util::plural;
@@ -30,53 +29,8 @@ impl Report for Vec<SolutionCount> {
     }
 }
 
-/// One solution with its path, as `walk solve --all` lists them.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct PathedSolution {
-    /// The activation set's picture ([`damier::walk::picture`]).
-    pub pattern: Vec<String>,
-    /// The moves, `N`, `S`, `E`, `W`.
-    pub path: String,
-    /// Moves in the path.
-    pub path_length: usize,
-}
-
-/// What `walk solve` prints: the count, one solution's picture and path when shown, the files
-/// they were written to, or every solution.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Solve {
-    /// Rows.
-    pub rows: usize,
-    /// Columns.
-    pub cols: usize,
-    /// `2^nullity`, in decimal.
-    pub solutions: String,
-    /// One solution's picture, when shown.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pattern: Option<Vec<String>>,
-    /// Its path, when shown.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub path: Option<String>,
-    /// Moves in its path.
-    pub path_length: usize,
-    /// The file the path was written to (`--out`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub out: Option<PathBuf>,
-    /// The file the activation set was written to (`--pattern`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pattern_file: Option<PathBuf>,
-    /// Every solution, when asked for.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub all: Option<Vec<PathedSolution>>,
-    /// The nullity (in the text).
-    #[serde(skip)]
-    pub nullity: usize,
-    /// Cells of the solution shown (in the text).
-    #[serde(skip)]
-    pub activated: u64,
-}
-
-impl Report for Solve {
+/// What `walk solve` prints: the request layer's record ([`damier_api::WalkSolved`]).
+impl Report for WalkSolved {
     fn print_text(&self) -> anyhow::Result<()> {
         let mut out = output::stdout();
         writeln!(

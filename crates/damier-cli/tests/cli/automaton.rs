@@ -313,6 +313,8 @@ fn model3_rules_by_name_and_in_checkpoints() {
     let kept = json(&run);
     let explicit = json(&[&run[..], &["--rule", "kept"]].concat());
     assert_eq!((&explicit["steps"], &explicit["moves"]), (&kept["steps"], &kept["moves"]));
+    assert_eq!((&kept["rule"], &explicit["rule"]), (&serde_json::json!("kept"), &serde_json::json!("kept")));
+    assert!(json(&["automaton", "run", "-n", "8", "--seed", "1", "--json"])["rule"].is_null());
     let mut differ = 0;
     for rule in [
         "v1",
@@ -334,6 +336,8 @@ fn model3_rules_by_name_and_in_checkpoints() {
         let out = damier().args(run).args(["--rule", rule, "--max-steps", "3000"]).output().unwrap();
         assert!(matches!(out.status.code(), Some(0 | 1)), "{rule}: {}", String::from_utf8_lossy(&out.stderr));
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        // The record names the rule it ran (null for models 1 and 2, which have none).
+        assert_eq!(v["rule"], rule);
         differ += usize::from(v["steps"] != kept["steps"] || v["moves"] != kept["moves"]);
     }
     assert!(differ >= 12, "the rules run the same trajectory: {differ}");

@@ -248,7 +248,8 @@ fn queens_placements_keep_their_keys() {
 
 #[test]
 fn automaton_commands_keep_their_keys() {
-    let run = "model n eps eta seed steps moves solved absorbing placement censored seconds";
+    // `rule`: model 3's rule by its name, null for models 1 and 2 (issue 53).
+    let run = "model n eps eta rule seed steps moves solved absorbing placement censored seconds";
     for args in
         [&["-n", "8"][..], &["--model", "row", "-n", "8"], &["-n", "3"], &["-n", "8", "--max-steps", "3"]]
     {

@@ -724,8 +724,8 @@ fn seconds_masked(text: &str) -> String {
     out
 }
 
-/// The request layer's commands answer byte for byte what `--json` prints (the timings
-/// masked): the job process prints the record itself, no command line in between.
+/// Every served command (the request layer's) answers byte for byte what `--json` prints (the
+/// timings masked): the job process prints the record itself, no command line in between.
 #[test]
 fn the_request_layers_answers_are_the_command_lines_bytes() {
     use std::io::Write;
@@ -792,7 +792,129 @@ fn the_request_layers_answers_are_the_command_lines_bytes() {
         ("lights chase", with_board(""), vec!["lights", "chase", file]),
         ("lights chase-table", r#"{"size": "4x3"}"#.into(), vec!["lights", "chase-table", "4x3"]),
     ];
-    let cases = cases.iter().map(|&(c, b, a)| (c, b.to_string(), a.to_vec())).chain(lights);
+    // The walk and the automaton: a path given as moves or as a file's content (what `walk
+    // solve` prints), a start position's content, a run of each model, a rule by name.
+    let printed = Command::new(EXE).args(["walk", "solve", "4", "5"]).output().unwrap().stdout;
+    let printed = String::from_utf8(printed).unwrap();
+    let solved = dir.path().join("solved.txt");
+    std::fs::write(&solved, &printed).unwrap();
+    let solved = solved.to_str().unwrap();
+    let position = ".1....\n...1..\n.....1\n1.....\n..1...\n....1.\n";
+    let start = dir.path().join("position.txt");
+    std::fs::write(&start, position).unwrap();
+    let start = start.to_str().unwrap();
+    let with = |key: &str, content: &str, extra: &str| {
+        format!(r#"{{"{key}": {}{extra}}}"#, serde_json::to_string(content).unwrap())
+    };
+    let walk_and_automaton: Vec<(&str, String, Vec<&str>)> = vec![
+        ("walk solve", r#"{"rows": 4, "cols": 5}"#.into(), vec!["walk", "solve", "4", "5"]),
+        (
+            "walk solve",
+            r#"{"rows": 2, "cols": 3, "all": true, "method": "brute"}"#.into(),
+            vec!["walk", "solve", "2", "3", "--all", "--method", "brute"],
+        ),
+        (
+            "walk count",
+            r#"{"rows": 5, "cols": 5, "method": "rows"}"#.into(),
+            vec!["walk", "count", "5", "5", "--method", "rows"],
+        ),
+        ("walk table", r#"{"to": 6}"#.into(), vec!["walk", "table", "--to", "6"]),
+        ("walk table", "{}".into(), vec!["walk", "table"]),
+        (
+            "walk replay",
+            r#"{"rows": 2, "cols": 2, "moves": "NE"}"#.into(),
+            vec!["walk", "replay", "2", "2", "NE"],
+        ),
+        (
+            "walk replay",
+            r#"{"rows": 2, "cols": 2, "moves": "NN"}"#.into(),
+            vec!["walk", "replay", "2", "2", "NN"],
+        ),
+        (
+            "walk replay",
+            with("from", &printed, r#", "rows": 4, "cols": 5"#),
+            vec!["walk", "replay", "4", "5", "--from", solved],
+        ),
+        (
+            "automaton run",
+            r#"{"n": 6, "seed": 3, "max_steps": 1000000}"#.into(),
+            vec!["automaton", "run", "-n", "6", "--seed", "3", "--max-steps", "1000000"],
+        ),
+        (
+            "automaton run",
+            r#"{"model": "cell", "n": 7, "seed": 2, "eta": 0.1, "max_steps": "1000000"}"#.into(),
+            vec![
+                "automaton",
+                "run",
+                "--model",
+                "cell",
+                "-n",
+                "7",
+                "--seed",
+                "2",
+                "--eta",
+                "0.1",
+                "--max-steps",
+                "1000000",
+            ],
+        ),
+        (
+            "automaton run",
+            r#"{"model": "row", "n": 12, "seed": 1, "rule": "patience", "max_steps": 100000}"#.into(),
+            vec![
+                "automaton",
+                "run",
+                "--model",
+                "row",
+                "-n",
+                "12",
+                "--seed",
+                "1",
+                "--rule",
+                "patience",
+                "--max-steps",
+                "100000",
+            ],
+        ),
+        (
+            "automaton run",
+            r#"{"n": 8, "seed": 1, "max_steps": 3}"#.into(),
+            vec!["automaton", "run", "-n", "8", "--seed", "1", "--max-steps", "3"],
+        ),
+        (
+            "automaton run",
+            r#"{"n": 3, "seed": 1, "max_steps": 1000}"#.into(),
+            vec!["automaton", "run", "-n", "3", "--seed", "1", "--max-steps", "1000"],
+        ),
+        (
+            "automaton run",
+            with("from", position, r#", "seed": 4, "max_steps": 100000"#),
+            vec!["automaton", "run", "--from", start, "--seed", "4", "--max-steps", "100000"],
+        ),
+        (
+            "automaton trap",
+            r#"{"figure": 1, "samples": 2, "max_steps": 10000}"#.into(),
+            vec!["automaton", "trap", "--figure", "1", "--samples", "2", "--max-steps", "10000"],
+        ),
+        (
+            "automaton trap",
+            r#"{"figure": 7, "samples": 2, "max_steps": 10000, "seed": 3}"#.into(),
+            vec![
+                "automaton",
+                "trap",
+                "--figure",
+                "7",
+                "--samples",
+                "2",
+                "--max-steps",
+                "10000",
+                "--seed",
+                "3",
+            ],
+        ),
+    ];
+    let cases =
+        cases.iter().map(|&(c, b, a)| (c, b.to_string(), a.to_vec())).chain(lights).chain(walk_and_automaton);
     for (command, body, args) in cases {
         let mut child = Command::new(EXE)
             .arg("__api")

@@ -111,8 +111,8 @@ fn post(addr: &str, path: &str, body: &str) -> (u16, String) {
     raw(addr, addr, &head, body.as_bytes())
 }
 
-/// A 64 x 64 automaton position with every queen on one cell: content for `from`, so that the
-/// job has an input file in its folder.
+/// A 64 x 64 automaton position with seven cells of nine queens: content for `from`, which
+/// the job reads from its request (no file).
 fn position() -> String {
     let mut rows = vec![".".repeat(64); 64];
     rows[0] = format!("{}{}", "9".repeat(7), ".".repeat(57));
@@ -120,9 +120,8 @@ fn position() -> String {
     rows.join("\n") + "\n"
 }
 
-/// A job that runs for minutes with an input file (on a server with `--allow-heavy`): an
-/// automaton run from [`position`], accepting every move (`eps` 1: it never settles), for 10^12
-/// updates.
+/// A job that runs for minutes (on a server with `--allow-heavy`): an automaton run from
+/// [`position`], accepting every move (`eps` 1: it never settles), for 10^12 updates.
 pub(super) fn slow_job() -> String {
     serde_json::json!({"from": position(), "eps": 1, "seed": 1, "max_steps": 1_000_000_000_000u64})
         .to_string()
@@ -132,25 +131,20 @@ pub(super) fn slow_job() -> String {
 /// q(18) on one thread.
 const SLOW_COUNT: &str = r#"{"n": 18, "threads": 1}"#;
 
-/// Waits (up to 20 s) for a job folder (holding the file `file`, if given), and checks that it
-/// is private.
-pub(super) fn wait_for_job_folder(server: &Server, file: Option<&str>) -> PathBuf {
+/// Waits (up to 20 s) for a job: its folder, checked to be private, and its process.
+pub(super) fn wait_for_job(server: &Server) -> PathBuf {
     let start = Instant::now();
     loop {
-        let found = server.job_folders().into_iter().find(|f| file.is_none_or(|name| f.join(name).exists()));
-        if let Some(f) = found {
+        let found = server.job_folders().into_iter().next();
+        if let Some(f) = found.filter(|_| !children(server.pid()).is_empty()) {
             #[cfg(unix)]
             {
                 use std::os::unix::fs::PermissionsExt;
-                let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
-                assert_eq!(mode(&f), 0o700, "{f:?}");
-                if let Some(name) = file {
-                    assert_eq!(mode(&f.join(name)), 0o600);
-                }
+                assert_eq!(std::fs::metadata(&f).unwrap().permissions().mode() & 0o777, 0o700, "{f:?}");
             }
             return f;
         }
-        assert!(start.elapsed() < Duration::from_secs(20), "no job folder: {:?}", server.job_folders());
+        assert!(start.elapsed() < Duration::from_secs(20), "no job: {:?}", server.job_folders());
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -174,7 +168,7 @@ fn killed_jobs_leave_no_folder_behind() {
     // A client gone mid-job: the job's child is killed and its folder removed.
     for _ in 0..3 {
         let s = send_only(&server.addr, "/api/automaton/run", &slow_job());
-        let folder = wait_for_job_folder(&server, Some("from"));
+        let folder = wait_for_job(&server);
         assert_eq!(children(server.pid()).len(), 1, "the job runs");
         drop(s);
         wait_for_no_children(server.pid());
@@ -475,7 +469,7 @@ fn fault_campaign() {
     // Jobs killed by a client gone and by the time limit.
     for _ in 0..3 {
         let s = send_only(&addr, "/api/queens/count", SLOW_COUNT);
-        wait_for_job_folder(&server, None);
+        wait_for_job(&server);
         drop(s);
         tally.add("client gone mid-job", 1);
     }

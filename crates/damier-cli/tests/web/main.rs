@@ -10,8 +10,8 @@ mod static_site;
 mod stopping;
 mod trust;
 
-/// The commands the server serves, as `damier __api --served` prints them: the CLI's own list
-/// (`cmd/serve/served.rs`), read once.
+/// The commands the server serves, as `damier __api --served` prints them: the request
+/// layer's paths (`damier_api::PATHS`), read once.
 pub fn served() -> Vec<(String, String)> {
     static SERVED: std::sync::LazyLock<Vec<(String, String)>> = std::sync::LazyLock::new(|| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_damier"))

@@ -9,7 +9,7 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use super::faults::{Server, raw, send_only, slow_job, wait_for_job_folder};
+use super::faults::{Server, raw, send_only, slow_job, wait_for_job};
 use super::serve::children;
 
 /// Sends `signal` (`TERM`, `HUP`, `KILL`...) to `pid` with the shell's own `kill`.
@@ -47,13 +47,13 @@ fn wait_for_exit(child: &mut std::process::Child, what: &str) -> std::process::E
     }
 }
 
-/// A server with `--allow-heavy` running one job of minutes ([`slow_job`], with an input file
-/// in its folder), its client still waiting: the server, the client's connection and the
+/// A server with `--allow-heavy` running one job of minutes ([`slow_job`]), its client still
+/// waiting: the server, the client's connection and the
 /// job's process.
 fn server_with_a_job() -> (Server, std::net::TcpStream, u32) {
     let server = Server::start(&["--allow-heavy"], &[]);
     let client = send_only(&server.addr, "/api/automaton/run", &slow_job());
-    wait_for_job_folder(&server, Some("from"));
+    wait_for_job(&server);
     let jobs = children(server.pid());
     assert_eq!(jobs.len(), 1, "one job runs: {jobs:?}");
     (server, client, jobs[0])
@@ -93,7 +93,7 @@ fn a_server_that_fails_ends_its_jobs_and_removes_their_folders() {
     // leaves the job time to start on a loaded machine).
     let server = Server::start(&["--allow-heavy"], &[("DAMIER_TEST_SERVER_PANIC_MS", "4000")]);
     let _client = send_only(&server.addr, "/api/automaton/run", &slow_job());
-    wait_for_job_folder(&server, Some("from"));
+    wait_for_job(&server);
     let jobs = children(server.pid());
     assert_eq!(jobs.len(), 1, "one job runs: {jobs:?}");
     let Server { mut child, tmp, .. } = server;

@@ -29,7 +29,8 @@ def run(
 ) -> dict[str, Any]:
     """One run from a random start to the first solution (or max_steps updates; None: no cap).
 
-    Returns the record ``damier automaton run --json`` prints: model, n, eps, eta, seed,
+    Returns the record ``damier automaton run --json`` prints: model, n, eps, eta, rule
+    (model 3's rule, None for the others), seed,
     steps, moves, solved, absorbing, placement (a uint32 array of 0-based columns, as
     everywhere in the package, or None; the CLI's JSON prints 1-based columns), censored ("step-cap" or None), seconds; eta is None for the models that ignore
     it. eta (model "cell" only; None: DEFAULT_ETA) raises ValueError for the other models,

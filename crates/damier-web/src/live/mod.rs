@@ -29,9 +29,9 @@ use damier::walk::game::WalkState;
 use damier::walk::{board_size, path};
 use serde::{Deserialize, Serialize};
 
-/// Largest automaton side of a live run of models 1 and 2 (without `--allow-heavy`);
-/// `automaton run` over HTTP has the same bound (the CLI's served commands use this one).
-pub const AUTOMATON_MAX_N: u64 = 64;
+/// Largest automaton side of a live run of models 1 and 2 (without `--allow-heavy`): the
+/// request layer's bound of `automaton run`.
+pub use damier_api::automaton::AUTOMATON_MAX_N;
 
 /// Largest side of a live run of model 3 (without `--allow-heavy`). A run of this side holds
 /// 22 MB (its 20 bit planes, twice), and one request at this side stays well under a second

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use super::row::RuleName;
 use super::{Automaton, AutomatonError, Model, Params, StartSignals};
 use crate::control::{Control, Interrupted};
 use crate::queens::Placement;
@@ -59,6 +60,9 @@ pub struct RunRecord {
     /// Model, board side and probabilities.
     #[cfg_attr(feature = "serde", serde(flatten))]
     pub params: Params,
+    /// Model 3's rule, by its name (`None` for models 1 and 2, which have none).
+    #[cfg_attr(feature = "serde", serde(serialize_with = "rule_name"))]
+    pub rule: Option<RuleName>,
     /// The seed of the run's generator.
     pub seed: u64,
     /// Updates made: the step of the first solution when solved.
@@ -79,10 +83,21 @@ pub struct RunRecord {
 }
 
 impl RunRecord {
-    /// The record of `result`, a run with `params` that took `seconds`.
-    pub fn new(params: Params, result: RunResult, seconds: f64) -> RunRecord {
+    /// The record of `result`, a run of `aut` (its parameters and model 3's rule) that took
+    /// `seconds`.
+    pub fn new(aut: &Automaton, result: RunResult, seconds: f64) -> RunRecord {
         let RunResult { seed, steps, moves, solved, absorbing, placement, censored } = result;
-        RunRecord { params, seed, steps, moves, solved, absorbing, placement, censored, seconds }
+        let (params, rule) = (*aut.params(), aut.row_rule());
+        RunRecord { params, rule, seed, steps, moves, solved, absorbing, placement, censored, seconds }
+    }
+}
+
+/// Model 3's rule as its name, `null` for the models without one.
+#[cfg(feature = "serde")]
+fn rule_name<S: serde::Serializer>(rule: &Option<RuleName>, s: S) -> Result<S::Ok, S::Error> {
+    match rule {
+        Some(r) => s.serialize_str(r.name()),
+        None => s.serialize_none(),
     }
 }
 
@@ -103,7 +118,7 @@ impl UnsolvableRun {
     /// The run of `aut` not made when no solution exists for its n; `None` when one does.
     pub fn of(aut: &Automaton) -> Result<Option<UnsolvableRun>, MaxError> {
         let Some(most) = max::unsolvable(aut.n())? else { return Ok(None) };
-        Ok(Some(UnsolvableRun { record: RunRecord::new(*aut.params(), aut.result(None), 0.0), most }))
+        Ok(Some(UnsolvableRun { record: RunRecord::new(aut, aut.result(None), 0.0), most }))
     }
 
     /// Why nothing is run, in words: what the CLI says on stderr and Python as a warning.
@@ -137,7 +152,9 @@ impl Automaton {
         mut observe: impl FnMut(&Automaton) -> Result<(), E>,
     ) -> Result<RunResult, E> {
         let mut censored = None;
-        let mut last = Instant::now();
+        // The clock is read only for an observer or a deadline: a run without them (the
+        // browser's, where `wasm32-unknown-unknown` has no `Instant`) never reads it.
+        let mut last = (period != Duration::MAX).then(Instant::now);
         while !self.is_solution() {
             if self.steps() >= max_steps {
                 censored = Some(Censored::StepCap);
@@ -151,9 +168,9 @@ impl Automaton {
                 break;
             }
             self.run_steps(self.poll_steps().min(max_steps - self.steps()));
-            if period != Duration::MAX && last.elapsed() >= period {
+            if last.is_some_and(|t| t.elapsed() >= period) {
                 observe(self)?;
-                last = Instant::now();
+                last = Some(Instant::now());
             }
         }
         Ok(self.result(censored))

@@ -117,6 +117,33 @@ pub enum Method {
     Poly,
 }
 
+impl Method {
+    /// Every method, in the order of their names' list.
+    pub const ALL: [Method; 4] = [Method::Brute, Method::Rows, Method::Fast, Method::Poly];
+
+    /// The method's name: `brute`, `rows`, `fast` or `poly`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Brute => "brute",
+            Method::Rows => "rows",
+            Method::Fast => "fast",
+            Method::Poly => "poly",
+        }
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = String;
+
+    /// `brute`, `rows`, `fast` or `poly`, as [`Method::name`] writes them.
+    fn from_str(s: &str) -> Result<Method, String> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| format!("invalid value {s:?}: brute, rows, fast or poly"))
+    }
+}
+
 /// Solves the board of this size (target all black from all white) with `method`.
 pub fn solve(size: Size, method: Method, control: &Control) -> Result<Solutions, WalkError> {
     match method {

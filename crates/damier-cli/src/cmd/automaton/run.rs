@@ -241,7 +241,7 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
             aut.result(censored)
         }
     };
-    let report = RunRecord::new(params, result, clock.elapsed().as_secs_f64());
+    let report = RunRecord::new(&aut, result, clock.elapsed().as_secs_f64());
     report.print(a.json)?;
     Ok(if report.solved { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
 }

@@ -1,28 +1,22 @@
 //! `damier serve`: the web lab ([`damier_web`]); and the hidden `damier __api GROUP COMMAND`,
-//! the child the server runs for one API call (the JSON object on stdin). A command of the
-//! request layer ([`damier_api::PATHS`]) is read as a typed request, bounded and run by
-//! [`damier_api`] ([`request`]); the others are still mapped onto the command's own arguments
-//! ([`fields`]), bounded ([`served`]), then run with `--json`.
+//! the child the server runs for one API call (the JSON object on stdin), read as a typed
+//! request of the request layer ([`damier_api`]), bounded and run there ([`request`]): no
+//! command line is built and clap parses nothing of a request.
 //!
-//! The web crate keeps HTTP, trust, jobs and the live views; the request layer holds the moved
-//! commands' requests and bounds; what a request may make the other commands do is ruled here,
-//! beside the commands: their bounds, and the mapping of a JSON object onto their clap
-//! arguments.
+//! The web crate keeps HTTP, trust, jobs and the live views; the request layer holds every
+//! served command's request, bounds and record.
 
-pub mod fields;
 mod request;
-pub mod served;
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::net::{IpAddr, SocketAddr};
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
 
 use crate::util::output::{errln, outln};
-use crate::util::{exit, interrupt, output};
+use crate::util::{interrupt, output};
 
 /// Arguments of `damier serve`.
 #[derive(Debug, clap::Args)]
@@ -62,16 +56,12 @@ pub struct Args {
 #[derive(Debug, clap::Args)]
 pub struct ApiArgs {
     /// Print the served commands (`group command`, one a line) and exit: the list the server
-    /// derives from [`served::SERVED`], for the tests that drive the router.
+    /// derives from the request layer's ([`served`]), for the tests that drive the router.
     #[arg(long, exclusive = true)]
     served: bool,
     /// The server was started with --allow-heavy: skip the per-request bounds.
     #[arg(long)]
     allow_heavy: bool,
-    /// The job's private folder, made and removed by the server, where the request's input
-    /// files are written [default: a temporary folder of its own].
-    #[arg(long, value_name = "DIR")]
-    files: Option<PathBuf>,
     /// The command group (queens, automaton, lights, walk).
     #[arg(required_unless_present = "served")]
     group: Option<String>,
@@ -175,7 +165,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     let exe = std::env::current_exe().context("cannot find the damier executable")?;
     let mut settings = damier_web::Settings::new(exe);
-    settings.served = served::list();
+    settings.served = served();
     settings.allowed_hosts = a.allow_host.clone();
     settings.allow_heavy = a.allow_heavy;
     settings.timeout = Duration::from_secs(a.timeout);
@@ -268,16 +258,19 @@ fn open_browser(url: &str) {
     }
 }
 
-/// `damier __api GROUP COMMAND`: maps the JSON object on stdin onto the command's arguments
-/// in `tree` (the whole command line), parses them once, bounds the parsed values, and hands
-/// them to `run` (the dispatcher, which this module does not import).
-pub fn api(
-    a: ApiArgs,
-    tree: &clap::Command,
-    run: impl FnOnce(&clap::ArgMatches) -> anyhow::Result<ExitCode>,
-) -> anyhow::Result<ExitCode> {
+/// The served commands as `(group, command)`, for `damier_web::Settings::served`: the request
+/// layer's paths ([`damier_api::PATHS`]). Benchmarks, timings, exports and the multi-machine
+/// `sum` are not served: they measure the machine or write files.
+pub fn served() -> Vec<(String, String)> {
+    let paths = damier_api::PATHS.iter().filter_map(|p| p.split_once('/'));
+    paths.map(|(g, c)| (g.to_string(), c.to_string())).collect()
+}
+
+/// `damier __api GROUP COMMAND`: reads the JSON object on stdin as the request of `group
+/// command` and answers it ([`request::answer`]).
+pub fn api(a: ApiArgs) -> anyhow::Result<ExitCode> {
     let (Some(group), Some(command)) = (a.group, a.command) else {
-        for (group, command) in served::list() {
+        for (group, command) in served() {
             outln!("{group} {command}")?;
         }
         return Ok(ExitCode::SUCCESS);
@@ -297,48 +290,7 @@ pub fn api(
     } else {
         serde_json::from_str(&body).context("malformed JSON")?
     };
-    let path = format!("{group}/{command}");
-    if damier_api::PATHS.contains(&path.as_str()) {
-        return request::answer(&path, &fields, a.allow_heavy);
-    }
-    // The server's folder for this job (it removes it), or one of our own when run by hand.
-    let own = match a.files {
-        Some(_) => None,
-        None => Some(
-            damier_web::jobs::private_folder()
-                .map_err(|e| exit::fault(format!("cannot create a temporary folder: {e}")))?,
-        ),
-    };
-    let files =
-        a.files.as_deref().or(own.as_ref().map(damier_web::jobs::JobFolder::path)).context("no folder")?;
-    let args = match fields::to_arguments(tree, &group, &command, &fields, files) {
-        Ok(args) => args,
-        Err(e @ fields::FieldError::Storage(..)) => return Err(exit::fault(e.to_string())),
-        Err(e) => return Err(e.into()),
-    };
-    // Parse once: the bounds read the very values the command then runs on.
-    let matches = match tree.clone().try_get_matches_from(args) {
-        Ok(m) => m,
-        Err(e) => anyhow::bail!("{}", damier_web::jobs::one_line(&e.to_string())),
-    };
-    // Messages name the input by its field (`file: line 2 ...`), not by the temporary path.
-    let prefix = format!("{}/", files.display());
-    let leaf = matches.subcommand_matches(&group).and_then(|g| g.subcommand_matches(&command));
-    let definition = tree.find_subcommand(&group).and_then(|g| g.find_subcommand(&command));
-    if !a.allow_heavy {
-        let bounded = match (definition, leaf) {
-            (Some(d), Some(m)) => served::check(&group, &command, d, m),
-            _ => Err(format!("no command `{group} {command}` here")),
-        };
-        if let Err(m) = bounded {
-            let _ = writeln!(std::io::stderr(), "damier: error: {}", m.replace(&prefix, ""));
-            return Ok(ExitCode::from(damier_web::jobs::EXIT_BEYOND_BOUND as u8));
-        }
-    }
-    run(&matches).map_err(|e| {
-        let message = format!("{e:#}").replace(&prefix, "");
-        if exit::is_fault(&e) { exit::fault(message) } else { anyhow::anyhow!("{message}") }
-    })
+    request::answer(&format!("{group}/{command}"), &fields, a.allow_heavy)
 }
 
 #[cfg(test)]

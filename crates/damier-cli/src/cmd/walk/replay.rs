@@ -109,71 +109,12 @@ fn play_input(reader: impl Read, name: &str, board: Size, replayer: &mut Replaye
     };
     if matches!(first, b'{' | b'#' | b'0'..=b'9') {
         let bytes = input::read_from(reader, name, SOLVE_OUTPUT_MAX_BYTES, "a walk solution")?;
-        let path = solution_path(&String::from_utf8_lossy(&bytes), board)?;
+        let path = damier_api::walk::solution_path(&String::from_utf8_lossy(&bytes), board)
+            .map_err(|e| anyhow::anyhow!(e))?;
         play_stream(path.as_bytes(), replayer, 0)
     } else {
         play_stream(reader, replayer, skipped)
     }
-}
-
-/// The path in `walk solve`'s text or JSON, or a `walk export` file, checked to be of `board`'s
-/// size when it names one.
-fn solution_path(text: &str, board: Size) -> anyhow::Result<String> {
-    let same_size = |rows: u64, cols: u64, said: &str| {
-        anyhow::ensure!(
-            (rows, cols) == (board.height() as u64, board.width() as u64),
-            "the path is of a {rows} x {cols} board ({said}), not {} x {}",
-            board.height(),
-            board.width()
-        );
-        Ok(())
-    };
-    let several =
-        "the input holds several paths (walk solve --all): replay one, as walk replay ROWS COLS MOVES";
-    if text.starts_with('{') {
-        let v: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| anyhow::anyhow!("not the JSON of walk solve: {e}"))?;
-        if let (Some(rows), Some(cols)) = (v["rows"].as_u64(), v["cols"].as_u64()) {
-            same_size(rows, cols, "its rows and cols")?;
-        }
-        anyhow::ensure!(v.get("all").is_none(), "{several}");
-        return match (v["path"].as_str(), v["out"].as_str()) {
-            (Some(path), _) => Ok(path.to_string()),
-            (None, Some(file)) => {
-                anyhow::bail!("the JSON holds no path: replay the file it names, --from {file}")
-            }
-            (None, None) => {
-                anyhow::bail!("the JSON holds no path (key \"path\"), as walk solve --json prints it")
-            }
-        };
-    }
-    let mut lines = text.lines();
-    if let Some((rows, cols)) = lines.clone().next().and_then(size_named) {
-        same_size(rows, cols, "its first line")?;
-    }
-    let header = |l: &str| l.starts_with("path:") || l.starts_with("# path");
-    let mut paths = Vec::new();
-    while let Some(line) = lines.next() {
-        if header(line.trim_start()) {
-            paths.push(lines.next().unwrap_or("").to_string());
-        }
-    }
-    match paths.len() {
-        0 => anyhow::bail!(
-            "no path in the input: moves (N, S, E, W), or what walk solve prints (its path under a line \"path: ...\")"
-        ),
-        1 => Ok(paths.pop().expect("one path")),
-        _ => anyhow::bail!("{several}"),
-    }
-}
-
-/// The board size a first line names: `4 x 5` in `4 x 5: 16 solutions` or `# damier walk: 4 x 5
-/// board`.
-fn size_named(line: &str) -> Option<(u64, u64)> {
-    let (left, right) = line.split_once(" x ")?;
-    let rows = left.rsplit(|c: char| !c.is_ascii_digit()).next()?.parse().ok()?;
-    let cols = right.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()?;
-    Some((rows, cols))
 }
 
 /// Plays the moves read from `reader` a chunk at a time (Ctrl-C heard between chunks): ASCII

@@ -3,7 +3,7 @@
 
 use clap::ValueEnum;
 use damier::board::{Board, Size};
-use damier::walk::{self, Method, Solutions, path};
+use damier::walk::{self, Method, Solutions};
 
 use crate::util::interrupt;
 use crate::util::progress::{self, Progress};
@@ -47,12 +47,7 @@ pub(super) fn progress(label: &str, board: Size, method: Method) -> Progress {
         Method::Rows => (1u64 << narrow.min(63), (23..=walk::rows::MAX_WIDTH).contains(&narrow)),
         Method::Fast | Method::Poly => (0, cells >= 1 << 22),
     };
-    let engine = match method {
-        Method::Brute => "brute",
-        Method::Rows => "rows",
-        Method::Fast => "fast",
-        Method::Poly => "poly",
-    };
+    let engine = method.name();
     // The projection where the time follows the size alone: brute doubles with each cell,
     // fast grows about as cells^1.23; rows and poly are left without one.
     let seconds = match method {
@@ -75,7 +70,7 @@ pub(super) fn solutions(board: Size, method: Method) -> anyhow::Result<Solutions
     Ok(walk::solve(board, method, interrupt::control())?)
 }
 
-/// The path of `activation`, checked by replaying it cell by cell.
+/// The path of `activation`, checked by replaying it cell by cell (Ctrl-C interrupts).
 pub(super) fn checked_path(board: Size, activation: &Board) -> anyhow::Result<String> {
-    Ok(path::into_string(path::solution_path(board, activation, interrupt::control())?))
+    Ok(damier_api::walk::checked_path(board, activation, interrupt::control())?)
 }

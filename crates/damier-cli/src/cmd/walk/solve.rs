@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use damier::walk::{self, picture};
 
-use crate::report::walk::{PathedSolution, Solve};
+use damier_api::WalkSolved;
+
 use crate::util::OutputPath;
 use crate::util::output::Report;
 use crate::util::{board_io, interrupt, output};
@@ -95,18 +96,11 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
     }
     let to_screen = a.out.is_none();
     let all = if a.all {
-        let all = sols.all()?;
-        let mut list = Vec::with_capacity(all.len());
-        for g in all {
-            interrupt::check()?;
-            let p = checked_path(board, &g)?;
-            list.push(PathedSolution { pattern: picture(&g), path_length: p.len(), path: p });
-        }
-        Some(list)
+        Some(damier_api::walk::pathed_solutions(board, &sols, interrupt::control())?)
     } else {
         None
     };
-    let report = Solve {
+    let report = WalkSolved {
         rows: board.height(),
         cols: board.width(),
         solutions: sols.count_decimal(),
