@@ -21,6 +21,9 @@ pub const SHARES_MAX_BYTES: u64 = 256 << 20;
 /// An automaton position (`automaton run --from`): the largest board, 2048 x 2048, with room
 /// for comments and spaces.
 pub const POSITION_MAX_BYTES: u64 = 64 << 20;
+/// A report of `lights solve` read for its start (`lights solve --random ... | lights solve -`):
+/// the largest it prints, two boards of 10^7 cells as JSON one cell a row (about 180 MiB).
+pub const REPORT_MAX_BYTES: u64 = 256 << 20;
 /// An automaton checkpoint: the largest one (model 3 at n = 16384, 1 GiB).
 pub const CHECKPOINT_MAX_BYTES: u64 = damier::automaton::checkpoint::MAX_LEN;
 

@@ -5,8 +5,18 @@
 //! the block shows it answering `damier: error: ...`; a line ending in `echo $?` must print the
 //! code its comment starts with. The commands not run here
 //! are in [`NOT_RUN`], each with why; an entry that matches no documented command fails the
-//! test too, so the list cannot go stale. Commands written inline in the prose (`damier queens
-//! count N`) are synopses with placeholders, not examples, and are not collected.
+//! test too, so the list cannot go stale.
+//!
+//! The commands written inline in the prose, in backticks, are checked too (issue 52, third
+//! pass), by [`every_inline_command_in_the_docs_runs_or_parses`]: a synopsis (a placeholder in
+//! capitals such as `N` or `FILE`, `WxH`, an optional part `[...]`, alternatives `a|b`, `...`)
+//! is not a command and is left out; every other is run as a reader would paste it and must exit
+//! 0 (or the code [`INLINE_EXITS`] gives it), except those of [`INLINE_PARSED_ONLY`] (minutes of
+//! computing, servers, terminal programs, a command's name in a sentence) and every one of the
+//! history files (`docs/*-history.md`, the commands of figures measured then, minutes to
+//! hours), which are parsed only: each `damier` in them is run with `--help` appended, so that
+//! its subcommand and options must exist and its values parse. [`INLINE_NOT_COMMANDS`] are
+//! named as commands that do not exist. Both lists are checked for stale entries.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -113,8 +123,8 @@ fn split_comment(line: &str) -> (&str, &str) {
     (line.trim_end(), "")
 }
 
-/// Every command of the code blocks of the README and `docs/*.md`.
-fn documented_commands() -> Vec<DocCommand> {
+/// The README and `docs/*.md`, in order.
+fn doc_files() -> Vec<PathBuf> {
     let root = root();
     let mut files = vec![root.join("README.md")];
     let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
@@ -124,8 +134,14 @@ fn documented_commands() -> Vec<DocCommand> {
         .collect();
     docs.sort();
     files.extend(docs);
+    files
+}
+
+/// Every command of the code blocks of the README and `docs/*.md`.
+fn documented_commands() -> Vec<DocCommand> {
+    let root = root();
     let mut found = Vec::new();
-    for file in files {
+    for file in doc_files() {
         let text = std::fs::read_to_string(&file).unwrap();
         let name = file.strip_prefix(&root).unwrap().display().to_string();
         let (mut in_block, mut shell) = (false, false);
@@ -194,6 +210,19 @@ fn sandbox() -> (tempfile::TempDir, PathBuf) {
     (dir, bin)
 }
 
+/// Runs `text` as a reader pastes it into a shell: `bash -c` in `dir`, with `PATH` and `HOME`
+/// the sandbox's, stdin closed, stopped after 120 s.
+fn pasted(dir: &Path, path: &str, text: &str) -> std::process::Output {
+    Command::new("timeout")
+        .args(["120", "bash", "-c", text])
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("HOME", dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn every_command_in_the_docs_runs() {
     let commands = documented_commands();
@@ -213,14 +242,7 @@ fn every_command_in_the_docs_runs() {
             continue;
         }
         ran += 1;
-        let out = Command::new("timeout")
-            .args(["120", "bash", "-c", &c.text])
-            .current_dir(dir.path())
-            .env("PATH", &path)
-            .env("HOME", dir.path())
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap();
+        let out = pasted(dir.path(), &path, &c.text);
         let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         let want = expected_exit(c);
         let mut wrong = out.status.code() != Some(want) || stderr.contains("panicked");
@@ -240,4 +262,204 @@ fn every_command_in_the_docs_runs() {
     }
     assert!(ran > 20, "only {ran} documented commands ran");
     assert!(failures.is_empty(), "documented commands that fail:\n{}", failures.join("\n"));
+}
+
+/// Inline commands parsed only (`--help` appended), each with why it is not run whole; the
+/// whole inline command, exactly.
+const INLINE_PARSED_ONLY: &[(&str, &str)] = &[
+    // A command or group named in a sentence.
+    ("damier automaton", "a command group's name (its help)"),
+    ("damier factor", "a command group's name"),
+    ("damier queens count", "a command's name in a sentence"),
+    ("damier queens estimate", "a command's name in a sentence"),
+    ("damier queens estimate --json", "a command's JSON named in a sentence"),
+    ("damier queens sum", "a command's name: it reads shares on stdin"),
+    ("damier queens sum share-*.json", "the shares of the count the sentence runs before"),
+    ("damier automaton run --json", "a command's JSON named in a sentence (run without -n: refused)"),
+    ("damier automaton growth", "the growth experiment: hours"),
+    ("damier lights winnable", "a command's name: it needs a board"),
+    // Terminal programs, servers, other tools.
+    ("damier watch", "a terminal program (tests/cli/play.rs runs it under tmux)"),
+    ("damier watch factor", "a terminal program (tests/cli/factor.rs runs it under tmux)"),
+    ("damier watch --model row", "a terminal program"),
+    ("damier play walk", "a terminal program (tests/cli/play.rs)"),
+    ("damier serve", "a server that runs until stopped (tests/web/)"),
+    ("damier serve --port 8742", "a server"),
+    ("damier serve --journal /dev/zero", "a server (the journal is read per request: tests/web/)"),
+    (
+        "damier man | man -l -",
+        "needs man(1), which a build machine may lack (man pages: tests/cli/conventions.rs)",
+    ),
+    ("damier gpu", "needs --features gpu (tests/cli/gpu.rs)"),
+    ("damier gpu --bench 15 --tasks 8 --seed 15", "needs --features gpu and a GPU"),
+    ("damier automaton run --model row --device gpu", "needs --features gpu"),
+    // Minutes of computing in a debug build.
+    ("damier bench", "the performance report: minutes"),
+    ("damier automaton bench", "times for seconds per row"),
+    ("damier automaton bench -n 8", "times for seconds"),
+    (
+        "damier automaton scale --model cell -n 16 --samples 10 --seed 2",
+        "a figure's experiment: seconds to minutes",
+    ),
+    ("damier automaton trap --figure 7", "30 s of demonstration runs in a debug build (fig. 1 is run)"),
+    (
+        "damier factor sweep --bits 8,12,16,20,24,28,32,36 --samples 5 --seed 1 --sat --max-steps 100000 --threads 2",
+        "the factoring sweep: minutes",
+    ),
+    ("damier lights bench", "a benchmark: a minute"),
+    ("damier walk bench", "a benchmark"),
+    ("damier queens bench", "a benchmark: minutes"),
+    ("damier queens bench 16 17 18 --repeat 3", "q(16) to q(18) timed three times: minutes"),
+    ("damier queens count 18 --threads 1 --isa neon", "an aarch64 machine's kernel (CI runs it under qemu)"),
+    ("damier queens count 20 --threads 2", "q(20): minutes"),
+    ("damier queens count 21 --threads 2 --json", "q(21): an hour"),
+    ("damier queens estimate 22", "a minute of sampling in a debug build"),
+    ("damier queens estimate 27 --samples 12 --seed 13", "minutes of sampling"),
+    ("damier queens estimate 28 --samples 3 --seed 28 --json", "minutes of sampling"),
+    ("damier queens estimate 28 --samples 40 --seed 28 --json", "an hour of sampling"),
+    (
+        "target/release/damier queens timing --to 18 --naive-max 13 --csv docs/figures/queens_timing.csv --plot \
+         docs/figures/queens_timing.svg",
+        "times every n to 18: minutes",
+    ),
+    ("damier queens solve 1000000000 --out s.txt", "writes 10 GB"),
+];
+
+/// Inline commands that answer with another exit code than 0, and that code.
+const INLINE_EXITS: &[(&str, i32)] = &[
+    ("damier --help >/dev/full", 74),
+    ("damier queens count --help >/dev/full", 74),
+    ("damier queens solve 1000000 --out /dev/full", 74),
+    ("damier queens count 12 --journal j >&-", 74),
+];
+
+/// Inline `damier ...` that the docs name as commands that do not exist, with why.
+const INLINE_NOT_COMMANDS: &[(&str, &str)] =
+    &[("damier lab export", "docs/web.md says why the export is a script rather than this command")];
+
+/// Whether an inline command is a synopsis: a placeholder in capitals (`N`, `FILE`, `K/M`),
+/// `WxH`, an optional part, alternatives without spaces (`--figure 1|7`), `...` or `<...>`.
+fn is_synopsis(command: &str) -> bool {
+    let bytes = command.as_bytes();
+    let alternatives = bytes.windows(3).any(|w| w[1] == b'|' && w[0] != b' ' && w[2] != b' ');
+    alternatives
+        || ["[", "...", "\u{2026}", "<", "WxH"].iter().any(|s| command.contains(s))
+        || command.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
+            w.starts_with(|c: char| c.is_ascii_uppercase())
+                && w.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+        })
+}
+
+/// Every inline command (in single backticks, outside code blocks) of the README and
+/// `docs/*.md` that is not a synopsis: where it is, its text (`\|` of the tables read as `|`),
+/// and whether its file is a history (parsed only).
+fn inline_commands() -> Vec<(String, String, bool)> {
+    let root = root();
+    let mut found = Vec::new();
+    for file in doc_files() {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let name = file.strip_prefix(&root).unwrap().display().to_string();
+        let history = name.ends_with("-history.md");
+        // The paragraphs outside code blocks (a span may go on to the next line, never past a
+        // blank line), each with the number of its first line.
+        let mut paragraphs: Vec<(usize, String)> = Vec::new();
+        let (mut in_block, mut open) = (false, None::<(usize, String)>);
+        for (i, line) in text.lines().enumerate() {
+            let fence = line.trim_start().starts_with("```");
+            if in_block || fence || line.trim().is_empty() {
+                paragraphs.extend(open.take());
+                in_block ^= fence;
+                continue;
+            }
+            let (_, para) = open.get_or_insert_with(|| (i + 1, String::new()));
+            para.push_str(line);
+            para.push('\n');
+        }
+        paragraphs.extend(open);
+        for (first, para) in paragraphs {
+            let mut line = first;
+            for (k, piece) in para.split('`').enumerate() {
+                if k % 2 == 1 {
+                    let command = piece.split_whitespace().collect::<Vec<_>>().join(" ").replace("\\|", "|");
+                    let words: Vec<&str> = command.split_whitespace().collect();
+                    let is_damier = words.first().is_some_and(|w| *w == "damier" || w.ends_with("/damier"));
+                    // `damier = { path = ... }` is a dependency line, not a command.
+                    let second_ok = words
+                        .get(1)
+                        .is_some_and(|w| w.starts_with(|c: char| c.is_ascii_lowercase() || c == '-'));
+                    if is_damier && second_ok && !is_synopsis(&command) {
+                        found.push((format!("{name}:{line}"), command, history));
+                    }
+                }
+                line += piece.matches('\n').count();
+            }
+        }
+    }
+    found
+}
+
+/// Runs each `damier` of `command` (its parts between `|`, `&&` and `;`, redirections left out)
+/// with `--help` appended: the error, if one fails to parse.
+fn parses(exe: &Path, command: &str) -> Result<(), String> {
+    for part in command.split(['|', ';']).flat_map(|p| p.split("&&")) {
+        let words: Vec<&str> = part.split_whitespace().collect();
+        if !words.first().is_some_and(|w| *w == "damier" || w.ends_with("/damier")) {
+            continue;
+        }
+        let args: Vec<&str> = words[1..]
+            .iter()
+            .copied()
+            .filter(|w| !w.starts_with(['>', '<']) && !w.starts_with("2>"))
+            .collect();
+        let out =
+            Command::new(exe).args(&args).arg("--help").stdin(std::process::Stdio::null()).output().unwrap();
+        if !out.status.success() {
+            return Err(String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or("").to_string());
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn every_inline_command_in_the_docs_runs_or_parses() {
+    let commands = inline_commands();
+    assert!(commands.len() > 50, "the docs' inline commands were not read: {commands:?}");
+    let lists = INLINE_PARSED_ONLY
+        .iter()
+        .chain(INLINE_NOT_COMMANDS)
+        .map(|(c, _)| *c)
+        .chain(INLINE_EXITS.iter().map(|(c, _)| *c));
+    let stale: Vec<&str> = lists.filter(|l| !commands.iter().any(|(_, c, _)| c == l)).collect();
+    assert!(stale.is_empty(), "inline entries that match no documented command: {stale:?}");
+    let exe = assert_cmd::cargo::cargo_bin("damier");
+    let (dir, bin) = sandbox();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let mut failures = Vec::new();
+    let (mut ran, mut parsed) = (0, 0);
+    let mut seen = std::collections::HashSet::new();
+    for (place, command, history) in &commands {
+        if !seen.insert(command.clone()) || INLINE_NOT_COMMANDS.iter().any(|(c, _)| c == command) {
+            continue;
+        }
+        if *history || INLINE_PARSED_ONLY.iter().any(|(c, _)| c == command) {
+            parsed += 1;
+            if let Err(e) = parses(&exe, command) {
+                failures.push(format!("{place}: `{command} --help` does not parse: {e}"));
+            }
+            continue;
+        }
+        ran += 1;
+        let want = INLINE_EXITS.iter().find(|(c, _)| c == command).map_or(0, |(_, code)| *code);
+        let out = pasted(dir.path(), &path, command);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if out.status.code() != Some(want) || stderr.contains("panicked") {
+            failures.push(format!(
+                "{place}: `{command}` exited {:?} (expected {want}): {}",
+                out.status.code(),
+                stderr.lines().last().unwrap_or("")
+            ));
+        }
+    }
+    assert!(ran > 15 && parsed > 50, "only {ran} inline commands ran and {parsed} parsed");
+    assert!(failures.is_empty(), "documented inline commands that fail:\n{}", failures.join("\n"));
 }

@@ -218,3 +218,184 @@ fn output_options_that_cannot_be_stdout_refuse_dash() {
         assert!(stderr.contains("standard output is not offered here"), "{args:?}: {stderr}");
     }
 }
+
+/// `damier first | damier second` where `first` must fail with exit 2 in one line saying `says`.
+fn refused(first: &[&str], second: &[&str], says: &str) {
+    let (code, out) = pipe(first, second);
+    let line = format!("damier {} | damier {}: {out}", first.join(" "), second.join(" "));
+    assert_eq!(code, Some(2), "{line}");
+    assert!(out.contains(says) && out.lines().count() == 1, "{line}");
+}
+
+/// Issue 52: `lights solve --random ... | lights solve -` said "unexpected character 'r'" (and
+/// `'{'` with `--json`): the report's start is read, in both forms, by every command taking a
+/// board, which answers as for the same board saved and given as a file.
+#[test]
+fn lights_solve_reports_pipe_into_the_board_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("start.txt");
+    let saved = saved.to_str().unwrap();
+    for (size, seed) in [("5x5", "3"), ("4x7", "1"), ("1x1", "2")] {
+        let random = ["lights", "solve", "--random", size, "--winnable", "--seed", seed];
+        stdout_of(&[&random[..], &["--save-start", saved]].concat());
+        for second in [
+            &["lights", "solve"][..],
+            &["lights", "solve", "--json"],
+            &["lights", "winnable"],
+            &["lights", "chase"],
+        ] {
+            let by_file = damier().args(second).arg(saved).output().unwrap();
+            assert!(by_file.status.success(), "{second:?} {saved}");
+            let by_file = String::from_utf8(by_file.stdout).unwrap();
+            // `seconds` differs from run to run: compared without it.
+            let timeless =
+                |s: &str| s.lines().filter(|l| !l.contains("\"seconds\"")).collect::<Vec<_>>().join("\n");
+            for form in [&[][..], &["--json"], &["--explain"], &["--all"], &["--json", "--min"]] {
+                if form.contains(&"--explain") && size == "4x7" {
+                    continue;
+                }
+                let first = [&random[..], form].concat();
+                let (code, out) = pipe(&first, &[second, &["-"]].concat());
+                let shown = format!("damier {} | damier {} -", first.join(" "), second.join(" "));
+                assert_eq!(code, Some(0), "{shown}: {out}");
+                assert_eq!(timeless(&out), timeless(&by_file), "{shown}");
+            }
+        }
+    }
+    // `--target -` reads a report too: the start solved into itself needs no press.
+    let random = ["lights", "solve", "--random", "5x5", "--winnable", "--seed", "3"];
+    stdout_of(&[&random[..], &["--save-start", saved]].concat());
+    pipes(&random, &["lights", "solve", saved, "--target", "-"], "presses: 0");
+}
+
+/// A report without a start (the start given as a file, written to a file, or only summed up)
+/// is refused in one line saying so, exit 2; so are malformed JSON and a bad start.
+#[test]
+fn lights_reports_without_their_start_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("s.txt");
+    let saved = saved.to_str().unwrap();
+    let random = ["lights", "solve", "--random", "5x5", "--winnable", "--seed", "3"];
+    let no_start = "holds no start board";
+    for first in [
+        &["lights", "solve", "--all-on", "5x5"][..],
+        &["lights", "solve", "--all-on", "5x5", "--json"],
+        &[&random[..], &["--summary"]].concat(),
+        &[&random[..], &["--summary", "--json"]].concat(),
+        &[&random[..], &["--out", saved]].concat(),
+    ] {
+        refused(first, &["lights", "solve", "-"], no_start);
+        refused(first, &["lights", "winnable", "-"], no_start);
+    }
+    refused(&[&random[..], &["--save-start", saved]].concat(), &["lights", "solve", "-"], "written to");
+    let fed = |input: &str| {
+        let out = damier().args(["lights", "solve", "-"]).write_stdin(input.to_string()).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    for (input, says) in [
+        ("{\"start\": 3}", "nor the JSON of `lights solve`"),
+        ("{\"start\": [\"01x\"]}", "unexpected character 'x'"),
+        ("{\"sta", "nor the JSON of `lights solve`"),
+        ("random start, seed 1:\nhello\n", "no board after"),
+        // A board, not a report: the board reader's own message.
+        ("0a1\n", "unexpected character 'a'"),
+    ] {
+        let (code, err) = fed(input);
+        assert_eq!(code, Some(2), "{input:?}: {err}");
+        assert!(err.contains(says) && err.lines().count() == 1, "{input:?}: {err}");
+    }
+}
+
+/// A report is read whole, within a cap: an endless one (`{` then spaces) is refused at the
+/// cap, in one line naming it, exit 2.
+#[test]
+fn an_endless_report_on_stdin_is_refused_at_the_cap() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    for (head, second) in [("{", "solve"), ("random start, seed 1:\n", "winnable")] {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("damier"))
+            .args(["lights", second, "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let head = head.as_bytes().to_vec();
+        let writer = std::thread::spawn(move || {
+            // Until the reader stops (a broken pipe), or well past the cap.
+            let spaces = vec![b' '; 1 << 20];
+            let _ = stdin.write_all(&head);
+            for _ in 0..1024 {
+                if stdin.write_all(&spaces).is_err() {
+                    return;
+                }
+            }
+        });
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(
+            err.trim_end(),
+            "damier: error: stdin: larger than 256 MiB, the most a report of `lights solve` takes"
+        );
+    }
+}
+
+/// `automaton trap` shows a position; `| automaton run --from -` runs from it, text or JSON,
+/// as from the same position in a file.
+#[test]
+fn automaton_trap_positions_pipe_into_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("trap.txt");
+    for (figure, model) in [("1", "pair"), ("7", "cell")] {
+        let trap = ["automaton", "trap", "--figure", figure, "--samples", "1", "--max-steps", "1000"];
+        let json: serde_json::Value =
+            serde_json::from_slice(&stdout_of(&[&trap[..], &["--json"]].concat())).unwrap();
+        std::fs::write(&file, json["position"].as_str().unwrap()).unwrap();
+        let run = ["automaton", "run", "--model", model, "--seed", "1", "--json"];
+        let by_file: serde_json::Value =
+            serde_json::from_slice(&stdout_of(&[&run[..], &["--from", file.to_str().unwrap()]].concat()))
+                .unwrap();
+        for form in [&[][..], &["--json"]] {
+            let (code, out) = pipe(&[&trap[..], form].concat(), &[&run[..], &["--from", "-"]].concat());
+            assert_eq!(code, Some(0), "{out}");
+            let piped: serde_json::Value = serde_json::from_str(&out).unwrap();
+            for key in ["n", "steps", "moves", "placement"] {
+                assert_eq!(piped[key], by_file[key], "fig. {figure} {form:?}: {key}");
+            }
+        }
+    }
+    let out = damier().args(["automaton", "run", "--from", "-"]).write_stdin("{}").output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("nor the JSON of `automaton trap`") && err.lines().count() == 1, "{err}");
+}
+
+/// `queens count --share K/M --json`, each share, `| queens sum`: the whole count. The shares'
+/// text is refused in one line saying to add --json (it read as a JSON parse error).
+#[test]
+fn count_shares_pipe_into_sum() {
+    let shares = |json: bool| -> Vec<u8> {
+        (1..=3)
+            .flat_map(|k| {
+                let share = format!("{k}/3");
+                let mut args = vec!["queens", "count", "10", "--share", share.as_str()];
+                if json {
+                    args.push("--json");
+                }
+                stdout_of(&args)
+            })
+            .collect()
+    };
+    for second in [&["queens", "sum"][..], &["queens", "sum", "-"]] {
+        let out = damier().args(second).write_stdin(shares(true)).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(String::from_utf8_lossy(&out.stdout).contains("n = 10: 724 solutions, 92 unique"));
+        let out = damier().args(second).write_stdin(shares(false)).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("give `queens count --share K/M` --json") && err.lines().count() == 1, "{err}");
+    }
+}

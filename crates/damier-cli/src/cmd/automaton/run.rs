@@ -41,7 +41,8 @@ pub struct RunArgs {
     #[arg(long, default_value_t = DEFAULT_MAX_STEPS)]
     max_steps: u64,
     /// Start from this position: n lines of n cells, a digit = queens on the cell, `.` = none;
-    /// blank lines and lines starting with `#` are skipped. Signals start empty.
+    /// blank lines and lines starting with `#` are skipped. Signals start empty. Or what
+    /// `automaton trap` prints, text or --json (its position); `-` reads stdin.
     #[arg(long, value_name = "FILE")]
     from: Option<InputFile>,
     /// Print the board with its signals every K updates (on stderr with --json).
@@ -143,13 +144,15 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
     let seed = resumed.as_ref().map_or_else(|| crate::util::pick_seed(a.seed), Automaton::seed);
     let start_pos = match &a.from {
         Some(path) => {
-            let body = input::read_text(input::Source::File(path), input::POSITION_MAX_BYTES, "a position")?;
-            let (n, counts) = text::parse_position(&body).with_context(|| format!("{}", path.display()))?;
+            let source = input::Source::of(path);
+            let body = input::read_text(source, input::POSITION_MAX_BYTES, "a position")?;
+            let body = position_of(&body).with_context(|| source.name())?;
+            let (n, counts) = text::parse_position(&body).with_context(|| source.name())?;
             if let Some(given) = a.n {
                 anyhow::ensure!(
                     given == n,
                     "{}: the position is {n} x {n} but -n {given} was given",
-                    path.display()
+                    source.name()
                 );
             }
             Some((n, counts))
@@ -187,7 +190,7 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
         }
         (None, Some((_, counts))) => {
             Automaton::from_position_under(&params, rule, counts, StartSignals::None, seed)
-                .with_context(|| format!("{}", a.from.as_ref().expect("from").display()))?
+                .with_context(|| input::Source::of(a.from.as_ref().expect("from")).name())?
         }
         (None, None) => Automaton::from_seed_under(&params, rule, seed)?,
     };
@@ -244,4 +247,28 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
     let report = RunRecord::new(&aut, result, clock.elapsed().as_secs_f64());
     report.print(a.json)?;
     Ok(if report.solved { ExitCode::SUCCESS } else { ExitCode::from(exit::NO) })
+}
+
+/// The position in `body`: the body itself, or the position `automaton trap` prints in its
+/// report (`automaton trap --figure 1 | automaton run --from -`): in its text, the first lines
+/// of cells after the `fig. K` header; in its JSON, the `position` key.
+fn position_of(body: &str) -> anyhow::Result<std::borrow::Cow<'_, str>> {
+    let head = body.trim_start();
+    if head.starts_with('{') {
+        #[derive(serde::Deserialize)]
+        struct Trap {
+            position: String,
+        }
+        let trap: Trap = serde_json::from_str(body)
+            .map_err(|e| anyhow::anyhow!("not a position, nor the JSON of `automaton trap` ({e})"))?;
+        return Ok(trap.position.into());
+    }
+    if !head.starts_with("fig. ") {
+        return Ok(body.into());
+    }
+    let is_cells =
+        |l: &&str| !l.trim().is_empty() && l.trim().bytes().all(|b| b == b'.' || b.is_ascii_digit());
+    let rows: Vec<&str> = body.lines().skip_while(|l| !is_cells(l)).take_while(is_cells).collect();
+    anyhow::ensure!(!rows.is_empty(), "a report of `automaton trap` without its position");
+    Ok(rows.join("\n").into())
 }

@@ -36,6 +36,14 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     for source in sources {
         let text = read(source)?;
         let what = source.map_or("stdin".to_string(), |p| p.display().to_string());
+        // The text of a share (`n = 10, share 1 of 3: 258 solutions ...`) lacks the fingerprint
+        // of its task list, which tells that the shares belong to one count: said so, rather
+        // than a JSON parse error.
+        anyhow::ensure!(
+            !text.trim_start().starts_with("n = "),
+            "{what}: a share's text report is not summed (it lacks the fingerprint that tells the \
+             shares belong together): give `queens count --share K/M` --json"
+        );
         for r in serde_json::Deserializer::from_str(&text).into_iter::<queens::count::ShareCount>() {
             reports.push(r.with_context(|| {
                 format!("{what}: not a share report of `damier queens count --share K/M --json`")
