@@ -32,9 +32,6 @@ impl std::str::FromStr for Method {
 
     /// `dense`, `chase` or `poly`, as [`Method::name`] writes them.
     fn from_str(s: &str) -> Result<Method, String> {
-        Method::ALL
-            .into_iter()
-            .find(|m| m.name() == s)
-            .ok_or_else(|| format!("invalid value {s:?}: dense, chase or poly"))
+        crate::util::named(s, &Method::ALL, Method::name, "dense, chase or poly")
     }
 }

@@ -49,10 +49,7 @@ impl std::str::FromStr for Method {
 
     /// `construct` or `local`, as [`Method::name`] writes them.
     fn from_str(s: &str) -> Result<Method, String> {
-        [Method::Construct, Method::Local]
-            .into_iter()
-            .find(|m| m.name() == s)
-            .ok_or_else(|| format!("invalid value {s:?}: construct or local"))
+        crate::util::named(s, &[Method::Construct, Method::Local], Method::name, "construct or local")
     }
 }
 

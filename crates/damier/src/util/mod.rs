@@ -24,4 +24,5 @@ pub use hash::{Fnv1a, fnv1a};
 pub use system::{
     address_space_limit, available_memory, process_cpu_seconds, thread_cpu_seconds, thread_pool, total_memory,
 };
+pub(crate) use text::named;
 pub use text::{bound, number, range};

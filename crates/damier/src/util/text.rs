@@ -46,6 +46,17 @@ pub fn range(low: u64, high: u64) -> String {
     format!("{} to {}", bound(low), bound(high))
 }
 
+/// The member of `all` whose `name` is `s`, else the error every engine's `FromStr` gives:
+/// `invalid value "s": LIST` (`list` names them in words, as `--help` does).
+pub(crate) fn named<T: Copy>(
+    s: &str,
+    all: &[T],
+    name: fn(T) -> &'static str,
+    list: &str,
+) -> Result<T, String> {
+    all.iter().copied().find(|&m| name(m) == s).ok_or_else(|| format!("invalid value {s:?}: {list}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -137,10 +137,7 @@ impl std::str::FromStr for Method {
 
     /// `brute`, `rows`, `fast` or `poly`, as [`Method::name`] writes them.
     fn from_str(s: &str) -> Result<Method, String> {
-        Method::ALL
-            .into_iter()
-            .find(|m| m.name() == s)
-            .ok_or_else(|| format!("invalid value {s:?}: brute, rows, fast or poly"))
+        crate::util::named(s, &Method::ALL, Method::name, "brute, rows, fast or poly")
     }
 }
 
