@@ -25,10 +25,13 @@
 //! is a torn write and is dropped (those tasks run again); a bad line followed by good ones is
 //! corruption, and the journal is refused rather than guessed at, as is a task recorded twice
 //! with two counts. A task recorded twice with one count counts once. So no task is ever
-//! counted twice. The reader takes a regular file of at most [`MAX_BYTES`] only, checked
-//! before a byte is read, and reads it line by line: it holds the records, never the file.
+//! counted twice. A count records each task once: a journal with more than [`MAX_REPEATS`]
+//! tasks recorded twice is refused as corrupted, at the line of the first one too many (so that
+//! the summary, which holds a bit per task, checks its repeats in one more pass at most). The
+//! reader takes a regular file of at most [`MAX_BYTES`] only, checked before a byte is read,
+//! and reads it line by line, in one pass: it holds the records, never the file.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -40,7 +43,7 @@ use super::tasks::{TASK_FORMAT_VERSION, TaskDone, TaskEngine, TaskList};
 use crate::util::Fnv1a;
 
 mod summary;
-pub use summary::{JournalSummary, MAX_REPEATS, summarize};
+pub use summary::{JournalSummary, summarize};
 
 /// Longest time between two flushes of the journal to the disk while tasks finish.
 pub const SYNC_INTERVAL: Duration = Duration::from_secs(1);
@@ -97,6 +100,12 @@ pub const MAX_BYTES: u64 = 2 << 30;
 /// ([`super::tasks::MAX_TASK_N`]), has 20 060 016 tasks. A header naming more is refused: no
 /// list has them, and the summary's set of tasks done ([`summarize`]) is sized by it.
 pub const MAX_TASKS: u32 = 20_060_016;
+
+/// Most tasks a journal may record more than once, 65 536: a count records each task once (a
+/// repeat is a damaged or forged file), and the summary ([`summarize`]) holds each repeated
+/// task until a pass over the file's start finds its first count. The task after them that is
+/// recorded again is refused as corruption, by both readers.
+pub const MAX_REPEATS: usize = 1 << 16;
 
 /// Longest task line: `T`, five tabs, the index (a `u32`: 10 digits), the count, the worker
 /// microseconds and the time (`u64`s: 20 digits each), the 16-digit checksum, a newline.
@@ -568,19 +577,20 @@ impl Line {
         if sum.len() != 16 || u64::from_str_radix(sum, 16).ok()? != checksum(chain, body) {
             return None;
         }
-        let f: Vec<&str> = body.split('\t').collect();
-        match f.as_slice() {
-            ["S", ms, threads] => {
-                Some(Line::Session { unix_ms: ms.parse().ok()?, threads: threads.parse().ok()? })
-            }
-            ["T", index, count, micros, ms] => Some(Line::Task(TaskRecord {
-                index: index.parse().ok()?,
-                count: count.parse().ok()?,
-                micros: micros.parse().ok()?,
-                unix_ms: ms.parse().ok()?,
-            })),
-            _ => None,
-        }
+        // PERF: the fields split in place (no vector per line: a journal has millions).
+        let mut f = body.split('\t');
+        let mut field = || f.next();
+        let line = match field()? {
+            "S" => Line::Session { unix_ms: field()?.parse().ok()?, threads: field()?.parse().ok()? },
+            "T" => Line::Task(TaskRecord {
+                index: field()?.parse().ok()?,
+                count: field()?.parse().ok()?,
+                micros: field()?.parse().ok()?,
+                unix_ms: field()?.parse().ok()?,
+            }),
+            _ => return None,
+        };
+        field().is_none().then_some(line)
     }
 }
 
@@ -777,6 +787,8 @@ struct Records {
     records: Vec<TaskRecord>,
     /// The count of each task recorded.
     seen: HashMap<u32, u64>,
+    /// The tasks recorded more than once (at most [`MAX_REPEATS`]).
+    repeated: HashSet<u32>,
     sessions: Vec<Session>,
 }
 
@@ -790,17 +802,23 @@ impl Sink for Records {
     }
 
     fn task(&mut self, path: &Path, r: TaskRecord, line_no: usize) -> Result<(), JournalError> {
-        match self.seen.insert(r.index, r.count) {
-            Some(c) if c != r.count => {
+        if let Some(&c) = self.seen.get(&r.index) {
+            if !self.repeated.contains(&r.index) {
+                if self.repeated.len() >= MAX_REPEATS {
+                    return Err(too_many_repeats(path, line_no, r.index));
+                }
+                self.repeated.insert(r.index);
+            }
+            if c != r.count {
                 return Err(JournalError::Corrupted {
                     path: path.to_path_buf(),
                     line: line_no,
                     why: twice(r.index, c, r.count),
                 });
             }
-            Some(_) => return Ok(()),
-            None => {}
+            return Ok(());
         }
+        self.seen.insert(r.index, r.count);
         let session = self.sessions.last_mut().expect("a session started");
         session.tasks += 1;
         session.last_ms = session.last_ms.max(r.unix_ms);
@@ -812,6 +830,17 @@ impl Sink for Records {
 /// What is wrong with a task recorded with the counts `first`, then `then`.
 fn twice(index: u32, first: u64, then: u64) -> String {
     format!("task {index} recorded twice, with counts {first} and {then}")
+}
+
+/// Task `index` recorded again at `line` when [`MAX_REPEATS`] tasks already were.
+fn too_many_repeats(path: &Path, line: usize, index: u32) -> JournalError {
+    JournalError::Corrupted {
+        path: path.to_path_buf(),
+        line,
+        why: format!(
+            "task {index} recorded again, after {MAX_REPEATS} other tasks recorded twice: a count records each task once"
+        ),
+    }
 }
 
 /// Parses a journal, read line by line from `file` (at most [`MAX_BYTES`] of it); `None`
@@ -1433,13 +1462,17 @@ mod summary_tests {
     /// A journal of n = 9 (share `share`) with these lines after the header.
     fn journal(share: Share, lines: &[Entry]) -> Vec<u8> {
         let list = TaskList::new(9).unwrap();
-        let h = JournalHeader::new(&list, share, TaskEngine::Quarters);
+        journal_headed(&JournalHeader::new(&list, share, TaskEngine::Quarters), lines.iter().copied())
+    }
+
+    /// A journal headed `h` with these lines after the header.
+    fn journal_headed(h: &JournalHeader, lines: impl IntoIterator<Item = Entry>) -> Vec<u8> {
         let chain = h.hash();
         let mut text = h.line();
         let mut ms = 1_000;
         for (i, l) in (0u64..).zip(lines) {
             ms += 7 + i * i % 13;
-            text += &match *l {
+            text += &match l {
                 None => Line::Session { unix_ms: ms, threads: 3 },
                 Some((index, count)) => {
                     Line::Task(TaskRecord { index, count, micros: 1_000 + 37 * i, unix_ms: ms })
@@ -1611,5 +1644,69 @@ mod summary_tests {
         assert_eq!((s.done, s.left(), s.torn_lines, s.sessions), (u64::from(TASKS), 0, 1, 3));
         assert_agrees(&path, Ok(s), 200);
         assert_agrees(&path, summarize(&path, 200), 200);
+    }
+
+    /// Issue 49: a forged journal of repeated records is read in one pass, whatever it repeats.
+    /// Two million repeats of one task count it once, by both readers (they took a pass over
+    /// the file per 65 536 tasks repeated); a repeat with another count is refused at its
+    /// line; and a journal repeating more than [`MAX_REPEATS`] tasks is refused at the line of
+    /// the first one too many, by both readers, the summary updated across it included.
+    #[test]
+    fn repeated_records_are_read_in_one_pass_and_bounded() {
+        const REPEATS: usize = 2_000_000;
+        let dir = dir();
+        let path = dir.join("j");
+        let list = TaskList::new(9).unwrap();
+        let h = JournalHeader {
+            n: 24,
+            tasks: 1_352_540,
+            ..JournalHeader::new(&list, Share::WHOLE, TaskEngine::Quarters)
+        };
+        let (s, t) = (None, |i, c| Some((i, c)));
+        let mut bytes = journal_headed(&h, [s, t(5, 11), t(6, 13)]);
+        // The first record of task 5, the third line, again (checksums chain to the header only).
+        let third = bytes.split_inclusive(|&b| b == b'\n').nth(2).unwrap().to_vec();
+        bytes.extend(third.repeat(REPEATS));
+        std::fs::write(&path, &bytes).unwrap();
+        let c = read(&path).unwrap();
+        assert_eq!((c.records.len(), c.total(), c.torn_lines), (2, 24, 0));
+        let summary = summarize(&path, 3).unwrap();
+        assert_eq!((summary.done, summary.total(), summary.sessions), (2, 24, 1));
+        assert_eq!(summary.recent().copied().collect::<Vec<_>>(), c.records);
+        // One more repeat, with another count: refused at its line (the header's is 1), by
+        // both readers, and by the summary updated with it (the task's first count kept).
+        bytes.extend_from_slice(&journal_headed(&h, [t(5, 12)])[h.line().len()..]);
+        std::fs::write(&path, &bytes).unwrap();
+        let line = REPEATS + 5;
+        let why = "task 5 recorded twice, with counts 11 and 12";
+        let e = read(&path).unwrap_err().to_string();
+        assert_eq!(e, format!("journal {} is corrupted at line {line}: {why}", path.display()));
+        assert_eq!(summary.update(&path).unwrap_err().to_string(), e);
+        assert_eq!(summarize(&path, 3).unwrap_err().to_string(), e);
+
+        // MAX_REPEATS tasks recorded twice are read; one more is refused.
+        let tasks = MAX_REPEATS as u32 + 1;
+        let once = (0..tasks).map(|i| t(i, u64::from(i % 5) + 1));
+        let again = |k: u32| (0..k).map(|i| t(i, u64::from(i % 5) + 1));
+        let bytes = journal_headed(&h, std::iter::once(s).chain(once.clone()).chain(again(tasks - 1)));
+        std::fs::write(&path, &bytes).unwrap();
+        let c = read(&path).unwrap();
+        assert_eq!(c.records.len(), tasks as usize);
+        let summary = summarize(&path, 0).unwrap();
+        assert_agrees(&path, Ok(summary.clone()), 0);
+        let bytes = journal_headed(&h, std::iter::once(s).chain(once).chain(again(tasks)));
+        std::fs::write(&path, &bytes).unwrap();
+        let line = 2 + 2 * tasks as usize;
+        let e = read(&path).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!(
+                "journal {} is corrupted at line {line}: task {} recorded again, after 65536 other tasks recorded twice: a count records each task once",
+                path.display(),
+                tasks - 1
+            )
+        );
+        assert_eq!(summary.update(&path).unwrap_err().to_string(), e);
+        assert_agrees(&path, summarize(&path, 0), 0);
     }
 }

@@ -6,10 +6,13 @@
 //! hundreds of MB for a journal of n = 28, 20 060 016 tasks). A summary holds the sums, the
 //! sessions' running times, the last records asked for, and one bit per task of the share to
 //! find a task recorded twice (at most [`MAX_TASKS`](super::MAX_TASKS) bits: 2.5 MB). A task recorded twice must
-//! be checked against its first count, which the bit does not keep: such repeats (a few at
-//! most in a real journal) are held until the end of the reading, at most [`MAX_REPEATS`] at
-//! a time, and checked in one more pass over the file's start. Every answer, errors included,
-//! is [`read`](super::read)'s for the same file.
+//! be checked against its first count, which the bit does not keep: such repeats (none in a
+//! journal a count wrote) are held until the end of the reading, checked in one more pass over
+//! the file's start, and kept with the first count it found, so that a later reading checks
+//! them at once. A journal repeats at most [`MAX_REPEATS`] tasks (more are refused by both
+//! readers): the summary holds at most that many (a few MB), and a reading, whatever the file
+//! holds, takes at most two passes over it. Every answer, errors included, is
+//! [`read`](super::read)'s for the same file.
 
 use std::collections::{HashMap, VecDeque};
 use std::fs::OpenOptions;
@@ -17,13 +20,9 @@ use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use super::{
-    JournalError, JournalHeader, Line, MAX_BYTES, MAX_LINE, Position, Session, Sink, TaskRecord, next_line,
-    open_checked, read_header, scan, twice,
+    JournalError, JournalHeader, Line, MAX_BYTES, MAX_LINE, MAX_REPEATS, Position, Session, Sink, TaskRecord,
+    first_of, next_line, open_checked, read_header, scan, too_many_repeats, twice,
 };
-
-/// Most repeated records held before they are checked (a pass over the file's start):
-/// 16 bytes of map each.
-pub const MAX_REPEATS: usize = 1 << 16;
 
 /// A journal's progress, folded from its records as they were read (see the module docs).
 #[derive(Clone, Debug)]
@@ -48,7 +47,7 @@ pub struct JournalSummary {
     keep: usize,
     /// One bit per task of the share (the task's index divided by the number of shares).
     pub(super) seen: Vec<u64>,
-    /// Tasks recorded again since the last check.
+    /// The tasks recorded again (at most [`MAX_REPEATS`]).
     repeats: HashMap<u32, Repeat>,
     /// The end of the last good line, where the next reading starts.
     valid: Position,
@@ -60,11 +59,15 @@ pub struct JournalSummary {
     identity: Option<(u64, u64)>,
 }
 
-/// A task recorded again: its first repeat, and the first later one with another count.
+/// A task recorded again.
 #[derive(Clone, Copy, Debug)]
-struct Repeat {
-    first: (usize, u64),
-    differs: Option<(usize, u64)>,
+enum Repeat {
+    /// Its first count not known yet: its first repeat (line and count), and the first later
+    /// one with another count.
+    Pending { first: (usize, u64), differs: Option<(usize, u64)> },
+    /// Its first count, found by a pass over the file's start: later repeats are checked at
+    /// once.
+    Known(u64),
 }
 
 /// Folds the journal at `path` into a summary that keeps its last `keep` records. The file is
@@ -226,16 +229,31 @@ impl Sink for JournalSummary {
         let slot = (r.index / self.header.share.of()) as usize;
         let (word, bit) = (slot / 64, 1u64 << (slot % 64));
         if self.seen[word] & bit != 0 {
-            self.repeats
-                .entry(r.index)
-                .and_modify(|rep| {
-                    if rep.differs.is_none() && rep.first.1 != r.count {
-                        rep.differs = Some((line_no, r.count));
+            let full = self.repeats.len() >= MAX_REPEATS;
+            let known = match self.repeats.get_mut(&r.index) {
+                Some(Repeat::Known(c)) => Some(*c),
+                Some(Repeat::Pending { first, differs }) => {
+                    if differs.is_none() && first.1 != r.count {
+                        *differs = Some((line_no, r.count));
                     }
-                })
-                .or_insert(Repeat { first: (line_no, r.count), differs: None });
-            if self.repeats.len() >= MAX_REPEATS {
-                self.settle(path)?;
+                    None
+                }
+                None if full => {
+                    return Err(first_of(self, path, too_many_repeats(path, line_no, r.index)));
+                }
+                None => {
+                    self.repeats
+                        .insert(r.index, Repeat::Pending { first: (line_no, r.count), differs: None });
+                    None
+                }
+            };
+            if let Some(c) = known.filter(|&c| c != r.count) {
+                let e = JournalError::Corrupted {
+                    path: path.to_path_buf(),
+                    line: line_no,
+                    why: twice(r.index, c, r.count),
+                };
+                return Err(first_of(self, path, e));
             }
             return Ok(());
         }
@@ -261,22 +279,25 @@ impl Sink for JournalSummary {
         self.last_line.push(b'\n');
     }
 
-    /// Checks the repeated tasks against their first counts, read again from the file's
-    /// start: the first line where one differs is the error [`read`](super::read) gives.
+    /// Checks the repeated tasks whose first counts are not known yet against them, read again
+    /// from the file's start (one pass, up to the last repeat at most): the first line where
+    /// one differs is the error [`read`](super::read) gives. Each keeps the count found.
     fn settle(&mut self, path: &Path) -> Result<(), JournalError> {
-        if self.repeats.is_empty() {
-            return Ok(());
-        }
+        let pending = |rep: &Repeat| match *rep {
+            Repeat::Pending { first, differs } => Some(differs.map_or(first.0, |d| d.0)),
+            Repeat::Known(_) => None,
+        };
+        let Some(last) = self.repeats.values().filter_map(pending).max() else { return Ok(()) };
+        let wanted = self.repeats.values().filter(|r| pending(r).is_some()).count();
         let io = |source| JournalError::Io { path: path.to_path_buf(), source };
-        let last = self.repeats.values().map(|r| r.differs.map_or(r.first.0, |d| d.0)).max().unwrap_or(0);
         let file = open_checked(path, OpenOptions::new().read(true))?;
         let mut r = BufReader::with_capacity(1 << 16, file.take(MAX_BYTES + 1));
         let mut buf = Vec::with_capacity(MAX_LINE);
         let chain = self.header.hash();
-        let mut first: HashMap<u32, u64> = HashMap::with_capacity(self.repeats.len());
+        let mut first: HashMap<u32, u64> = HashMap::with_capacity(wanted);
         let mut line_no = 0;
         while line_no < last
-            && first.len() < self.repeats.len()
+            && first.len() < wanted
             && let Some(l) = next_line(&mut r, &mut buf).map_err(io)?
         {
             line_no += 1;
@@ -284,7 +305,7 @@ impl Sink for JournalSummary {
                 continue;
             }
             if let Some(Line::Task(t)) = std::str::from_utf8(&buf).ok().and_then(|t| Line::decode(chain, t))
-                && self.repeats.contains_key(&t.index)
+                && let Some(Repeat::Pending { .. }) = self.repeats.get(&t.index)
             {
                 first.entry(t.index).or_insert(t.count);
             }
@@ -294,12 +315,21 @@ impl Sink for JournalSummary {
             .repeats
             .iter()
             .filter_map(|(&index, rep)| {
+                let Repeat::Pending { first: at, differs } = *rep else { return None };
                 let c = *first.get(&index)?;
-                let (line, count) = if rep.first.1 != c { Some(rep.first) } else { rep.differs }?;
+                let (line, count) = if at.1 != c { Some(at) } else { differs }?;
                 Some((line, index, c, count))
             })
             .min();
-        self.repeats.clear();
+        // Each keeps its first count; one the pass did not find (a file changed meanwhile) is
+        // not looked for again.
+        self.repeats.retain(|index, rep| match first.get(index) {
+            Some(&c) => {
+                *rep = Repeat::Known(c);
+                true
+            }
+            None => matches!(rep, Repeat::Known(_)),
+        });
         match conflict {
             Some((line, index, c, count)) => {
                 Err(JournalError::Corrupted { path: path.to_path_buf(), line, why: twice(index, c, count) })
