@@ -19,8 +19,8 @@ pub struct Args {
     #[arg(short = 'n', long, default_value_t = 8)]
     n: u32,
     /// Update rule: `pair` (model 1), `cell` (model 2) or `row` (model 3).
-    #[arg(long, value_enum, default_value = "pair")]
-    model: super::automaton::ModelArg,
+    #[arg(long, value_parser = super::automaton::model(), default_value = "pair")]
+    model: Model,
     /// Probability of accepting a dangerous move. [range: 0 to 1]
     #[arg(long, default_value_t = damier::automaton::DEFAULT_EPS)]
     eps: f64,
@@ -45,7 +45,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(Other::Factor(f)) = a.other {
         return super::factor::watch(f);
     }
-    let model = Model::from(a.model);
+    let model = a.model;
     let eta = super::automaton::eta_for(&[model], a.eta)?.unwrap_or(automaton::DEFAULT_ETA);
     let params = Params { model, n: a.n, eps: a.eps, eta }.validated()?;
     // Any side the model accepts is watched: from `tui::watch::BLOCKS_N` in blocks of cells.

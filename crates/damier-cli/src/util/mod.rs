@@ -45,6 +45,27 @@ pub fn pick_seed(seed: Option<u64>) -> u64 {
     seed.unwrap_or_else(rand::random::<u64>)
 }
 
+/// The value parser of an option naming one of a library type's values (an engine, a model):
+/// the possible values are the library's list `all` by their names (`name`, what the type's
+/// `FromStr` reads), each with the `help` `--help` shows beside it (`None` for none), and the
+/// value is the library's type itself, read by its `FromStr`: the CLI keeps no enum of its own
+/// mirroring the library's (issue 51). An unknown name gets clap's usual message, the
+/// possible values listed.
+pub fn named<T>(
+    all: &[T],
+    name: fn(T) -> &'static str,
+    help: fn(T) -> Option<&'static str>,
+) -> impl clap::builder::TypedValueParser<Value = T>
+where
+    T: std::str::FromStr + Copy + Send + Sync + 'static,
+    T::Err: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = all.iter().map(|&v| PossibleValue::new(name(v)).help(help(v)));
+    // Only the listed names reach the map, and each reads back as its value.
+    PossibleValuesParser::new(values).try_map(|s| s.parse::<T>())
+}
+
 /// The value parser of a whole-number option in `low` to `high` (both included): out of
 /// range, clap's usual `invalid value '0' for '--threads <THREADS>'` goes on with the range in
 /// words, as every other message writes it (`0 is out of range: 1 to 1024 is supported`,

@@ -35,6 +35,9 @@ pub enum Method {
 }
 
 impl Method {
+    /// Every method, in the order of their names' list.
+    pub const ALL: [Method; 2] = [Method::Construct, Method::Local];
+
     /// The method's name: `construct` or `local`.
     pub fn name(self) -> &'static str {
         match self {
@@ -49,7 +52,7 @@ impl std::str::FromStr for Method {
 
     /// `construct` or `local`, as [`Method::name`] writes them.
     fn from_str(s: &str) -> Result<Method, String> {
-        crate::util::named(s, &[Method::Construct, Method::Local], Method::name, "construct or local")
+        crate::util::named(s, &Method::ALL, Method::name, "construct or local")
     }
 }
 

@@ -28,7 +28,7 @@ use crate::util::output::{self, Report};
 use crate::util::{interrupt, progress::Progress};
 
 use super::scale::{parse_ns, parse_ns_up_to};
-use super::shared::{ModelArg, check_probability, eta_for, eta_help, parse_rule};
+use super::shared::{check_probability, eta_for, eta_help, model, parse_rule};
 
 /// Arguments of `damier automaton growth`.
 #[derive(Debug, Args)]
@@ -37,8 +37,8 @@ pub struct GrowthArgs {
     #[arg(long, value_name = "F")]
     from: Vec<PathBuf>,
     /// Models to run, comma separated.
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "pair,cell")]
-    model: Vec<ModelArg>,
+    #[arg(long, value_parser = model(), value_delimiter = ',', default_value = "pair,cell")]
+    model: Vec<Model>,
     /// Board sides for model 1 (`A..B` or a list).
     #[arg(long, default_value = "8,10,12,14")]
     pair_n: String,
@@ -193,13 +193,13 @@ fn plan(a: &GrowthArgs, eta: f64) -> anyhow::Result<GrowthPlan> {
         }
     };
     let mut sizes = Vec::new();
-    if a.model.contains(&ModelArg::Pair) {
+    if a.model.contains(&Model::Pair) {
         sizes.push((Series::Pair, sides(&a.pair_n, "--pair-n")?));
     }
-    if a.model.contains(&ModelArg::Cell) {
+    if a.model.contains(&Model::Cell) {
         sizes.push((Series::Cell, sides(&a.cell_n, "--cell-n")?));
     }
-    if a.model.contains(&ModelArg::Row) {
+    if a.model.contains(&Model::Row) {
         sizes.push((Series::Row, sides(&a.row_n, "--row-n")?));
     }
     let local_ns = sides(&a.local_n, "--local-n")?;
@@ -358,10 +358,10 @@ pub fn run(a: GrowthArgs) -> anyhow::Result<ExitCode> {
     // η is checked against the models of the runs: those to run, or those the files hold.
     let (rows, eta) = if a.from.is_empty() {
         anyhow::ensure!(
-            a.rule.is_none() || a.model.contains(&ModelArg::Row),
+            a.rule.is_none() || a.model.contains(&Model::Row),
             "--rule chooses model 3's rule: add row to --model"
         );
-        let models: Vec<Model> = a.model.iter().map(|&m| m.into()).collect();
+        let models: Vec<Model> = a.model.clone();
         let eta = eta_for(&models, a.eta)?;
         let rows = measure(&a, eta.unwrap_or(DEFAULT_ETA))?;
         if let Some(path) = &a.runs_out {

@@ -22,8 +22,8 @@ use super::{gpu_run, long_run};
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Update rule [default: pair].
-    #[arg(long, value_enum)]
-    model: Option<ModelArg>,
+    #[arg(long, value_parser = model())]
+    model: Option<Model>,
     /// Board side (1 to 2048, model 3: 1 to 16384); optional with --from (taken from the file).
     #[arg(short = 'n', long = "n")]
     n: Option<u32>,
@@ -112,7 +112,7 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
             r.seed()
         );
         anyhow::ensure!(
-            a.model.is_none_or(|m| Model::from(m) == p.model),
+            a.model.is_none_or(|m| m == p.model),
             "{file} holds a run of {}: drop --model or use another file",
             p.model.label()
         );
@@ -130,7 +130,7 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
         );
     }
     // A resumed run's model is the file's.
-    let model = resumed.as_ref().map_or(a.model.unwrap_or(ModelArg::Pair).into(), |r| r.params().model);
+    let model = resumed.as_ref().map_or(a.model.unwrap_or(Model::Pair), |r| r.params().model);
     let eta = eta_for(&[model], a.eta)?;
     // Given (and so used by the file's model), it must be the file's η, as -n and --seed.
     if let (Some(r), Some(given)) = (&resumed, a.eta) {

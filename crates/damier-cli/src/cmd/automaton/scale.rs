@@ -22,8 +22,8 @@ use super::shared::*;
 #[derive(Debug, Args)]
 pub struct ScaleArgs {
     /// Models, comma separated.
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "pair,cell")]
-    model: Vec<ModelArg>,
+    #[arg(long, value_parser = model(), value_delimiter = ',', default_value = "pair,cell")]
+    model: Vec<Model>,
     /// Board sides: `A..B` (inclusive) or a comma list, or both (`4..8,10`).
     #[arg(short = 'n', long = "n", default_value = "4..12")]
     n: String,
@@ -62,7 +62,7 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
     let ns = parse_ns(&a.n, "-n")?;
     anyhow::ensure!(!a.model.is_empty(), "--model: the list is empty");
     check_probability("eps", a.eps)?;
-    let mut models: Vec<Model> = a.model.iter().map(|&m| m.into()).collect();
+    let mut models: Vec<Model> = a.model.clone();
     models.dedup();
     let eta = eta_for(&models, a.eta)?;
     if let Some(b) = a.budget {

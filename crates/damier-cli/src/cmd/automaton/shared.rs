@@ -1,32 +1,24 @@
 //! What the automaton's commands share: the model argument, the experiments' options and
 //! checks (η's among them), the summary columns of the sweep and scale tables.
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use damier::automaton::experiment::Summary;
 use damier::automaton::{self as engine, Model};
 
 use crate::util::csv_file::format;
 
-/// The update rule, as named on the command line (the names of [`Model::name`], a test
-/// checks; every command that takes `--model` uses this one).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ModelArg {
-    /// Model 1: adjacent-pair updates (ε).
-    Pair,
-    /// Model 2: cell updates (ε, η).
-    Cell,
-    /// Model 3: one queen per row walking along it; every cell per step (ε: uphill steps).
-    Row,
-}
-
-impl From<ModelArg> for Model {
-    fn from(m: ModelArg) -> Model {
-        match m {
-            ModelArg::Pair => Model::Pair,
-            ModelArg::Cell => Model::Cell,
-            ModelArg::Row => Model::Row,
-        }
-    }
+/// `--model`: the library's [`Model`], by its name (every command that takes `--model` uses
+/// this one), with what `--help` says of each.
+pub(crate) fn model() -> impl clap::builder::TypedValueParser<Value = Model> {
+    crate::util::named(&Model::ALL, Model::name, |m| {
+        Some(match m {
+            Model::Pair => "Model 1: adjacent-pair updates (ε)",
+            Model::Cell => "Model 2: cell updates (ε, η)",
+            Model::Row => {
+                "Model 3: one queen per row walking along it; every cell per step (ε: uphill steps)"
+            }
+        })
+    })
 }
 
 /// Default step cap of a run: 10^10 updates (minutes at the engine's speed).
@@ -128,22 +120,4 @@ pub(super) fn rule_help() -> String {
         "Model 3's rule (--model row), by name: {} [default: kept]. The designs of docs/automaton.md; the GPU runs those with waves on the synchronous schedule (all but gradient, no-waves and random-cells)",
         damier::automaton::row::rule_names()
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_model_argument_names_every_model_of_the_library() {
-        let names: Vec<String> = ModelArg::value_variants()
-            .iter()
-            .map(|m| m.to_possible_value().unwrap().get_name().to_string())
-            .collect();
-        assert_eq!(names, Model::ALL.map(|m| m.name().to_string()));
-        for m in ModelArg::value_variants() {
-            let name = m.to_possible_value().unwrap().get_name().to_string();
-            assert_eq!(name.parse::<Model>(), Ok(Model::from(*m)));
-        }
-    }
 }

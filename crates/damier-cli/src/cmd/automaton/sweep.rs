@@ -6,7 +6,7 @@ use std::time::Instant;
 use clap::Args;
 use damier::automaton::experiment::{self, Summary, SweepPoint, SweepRecord};
 use damier::automaton::{self as engine};
-use damier::automaton::{Params, Stop};
+use damier::automaton::{Model, Params, Stop};
 
 use crate::util::OutputArgs;
 use crate::util::chart::{Axis, Chart, Curve, Interval, Point, Scale};
@@ -21,8 +21,8 @@ use super::shared::*;
 #[derive(Debug, Args)]
 pub struct SweepArgs {
     /// Update rule.
-    #[arg(long, value_enum, default_value = "pair")]
-    model: ModelArg,
+    #[arg(long, value_parser = model(), default_value = "pair")]
+    model: Model,
     /// Board side.
     #[arg(short = 'n', long = "n", default_value_t = 8)]
     n: u32,
@@ -45,13 +45,12 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     for &e in &a.eps {
         check_probability("eps", e)?;
     }
-    let eta = eta_for(&[a.model.into()], a.eta)?;
-    check_n(a.model.into(), a.n)?;
+    let eta = eta_for(&[a.model], a.eta)?;
+    check_n(a.model, a.n)?;
     a.out.check()?;
     let seed = crate::util::pick_seed(a.exp.seed);
-    let params =
-        Params { model: a.model.into(), n: a.n, eps: a.eps[0], eta: eta.unwrap_or(engine::DEFAULT_ETA) }
-            .validated()?;
+    let params = Params { model: a.model, n: a.n, eps: a.eps[0], eta: eta.unwrap_or(engine::DEFAULT_ETA) }
+        .validated()?;
     let control = interrupt::control();
     let clock = Instant::now();
     let points = {

@@ -1,7 +1,6 @@
 //! What Lights Out's commands share: the printing limit, the solver argument, the size
 //! argument, boards read.
 
-use clap::ValueEnum;
 use damier::board::Board;
 use damier::lights::Method;
 
@@ -11,25 +10,15 @@ use crate::util::board_io;
 /// layer's limit, which its records follow).
 pub(super) use damier_api::lights::PRINT_MAX_CELLS;
 
-/// The engine that solves the system.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub(super) enum MethodArg {
-    /// Elimination on the N x N press matrix (up to 4096 cells).
-    Dense,
-    /// Light chasing, then elimination on the W x W system (width up to 4096).
-    Chase,
-    /// Light chasing, then polynomials over GF(2) (any size).
-    Poly,
-}
-
-impl From<MethodArg> for Method {
-    fn from(m: MethodArg) -> Method {
-        match m {
-            MethodArg::Dense => Method::Dense,
-            MethodArg::Chase => Method::Chase,
-            MethodArg::Poly => Method::Poly,
-        }
-    }
+/// `--method`: the library's [`Method`], by its name, with what `--help` says of each.
+pub(super) fn method() -> impl clap::builder::TypedValueParser<Value = Method> {
+    crate::util::named(&Method::ALL, Method::name, |m| {
+        Some(match m {
+            Method::Dense => "Elimination on the N x N press matrix (up to 4096 cells)",
+            Method::Chase => "Light chasing, then elimination on the W x W system (width up to 4096)",
+            Method::Poly => "Light chasing, then polynomials over GF(2) (any size)",
+        })
+    })
 }
 
 /// A board size argument.

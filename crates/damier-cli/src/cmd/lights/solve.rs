@@ -61,8 +61,8 @@ pub struct SolveArgs {
     #[arg(long)]
     explain: bool,
     /// Engine.
-    #[arg(long, value_enum, default_value = "poly")]
-    method: MethodArg,
+    #[arg(long, value_parser = method(), default_value = "poly")]
+    method: damier::lights::Method,
     /// Omit the press pattern (only the counts); not with --all, which lists patterns.
     #[arg(long, conflicts_with = "all")]
     summary: bool,
@@ -107,7 +107,7 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
         output::check_folder(path)?;
     }
     let request = SolveRequest {
-        method: a.method.into(),
+        method: a.method,
         target: a.target.is_some(),
         all: a.all,
         min: a.min,

@@ -54,8 +54,8 @@ pub struct Args {
     json: bool,
     /// Engine counting each task of the task list (n in 4 to 28): the quarter-board matcher, or
     /// an independent backtracker that recounts any share [default: quarters where it runs].
-    #[arg(long, value_enum)]
-    strategy: Option<TaskStrategy>,
+    #[arg(long, value_parser = crate::util::named(&TaskEngine::ALL, TaskEngine::name, |_| None))]
+    strategy: Option<TaskEngine>,
     /// Record every finished task in FILE (created if missing); a rerun with the same FILE
     /// skips the tasks it holds. Refused if FILE was written for another count.
     #[arg(long, value_name = "FILE")]
@@ -74,13 +74,6 @@ pub struct Args {
     device: Device,
     #[command(flatten)]
     gpu: GpuArgs,
-}
-
-/// `--strategy` values: the engines that count one task.
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-enum TaskStrategy {
-    Quarters,
-    Backtrack,
 }
 
 /// Parses `K/M` (1-based share K of M).
@@ -111,10 +104,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         plan: LongCount {
             n: a.n,
             share: a.share,
-            engine: a.strategy.map(|s| match s {
-                TaskStrategy::Quarters => TaskEngine::Quarters,
-                TaskStrategy::Backtrack => TaskEngine::Backtrack,
-            }),
+            engine: a.strategy,
             isa: options.isa,
             memory: options.memory,
             journal: a.journal.as_deref().map(std::path::Path::to_path_buf),

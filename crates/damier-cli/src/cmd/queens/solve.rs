@@ -24,22 +24,18 @@ use crate::util::{exit, interrupt, output, progress::Progress};
 /// Most columns printed to a terminal; pipes and files get them all.
 const TERMINAL_MAX: u64 = 10_000;
 
-/// How the solution is found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Method {
-    /// The explicit construction (Hoffman, Loessi and Moore): one fixed solution, N <= 10^9.
-    Construct,
-    /// Conflict-minimising local search from a random start: a random solution, N <= 10^8.
-    Local,
-}
-
-impl From<Method> for solve::Method {
-    fn from(m: Method) -> solve::Method {
-        match m {
-            Method::Construct => solve::Method::Construct,
-            Method::Local => solve::Method::Local,
-        }
-    }
+/// `--method`: the library's [`solve::Method`], by its name, with what `--help` says of each.
+fn method() -> impl clap::builder::TypedValueParser<Value = solve::Method> {
+    crate::util::named(&solve::Method::ALL, solve::Method::name, |m| {
+        Some(match m {
+            solve::Method::Construct => {
+                "The explicit construction (Hoffman, Loessi and Moore): one fixed solution, N <= 10^9"
+            }
+            solve::Method::Local => {
+                "Conflict-minimising local search from a random start: a random solution, N <= 10^8"
+            }
+        })
+    })
 }
 
 /// How `--out` stores the columns.
@@ -61,8 +57,8 @@ pub struct Args {
     #[arg(value_parser = crate::util::ranged::<u32>(1, damier::queens::construct::MAX_N))]
     n: u32,
     /// construct: one fixed solution by formula; local: a random one by local search.
-    #[arg(long, value_enum, default_value_t = Method::Construct)]
-    method: Method,
+    #[arg(long, value_parser = method(), default_value = "construct")]
+    method: solve::Method,
     /// Seed of the local search (the same seed gives the same solution on every machine);
     /// without it a seed is drawn from the clock and printed.
     #[arg(long, value_name = "S")]
@@ -123,7 +119,7 @@ fn write_columns(w: &mut impl Write, solved: &Solved, format: Format, json: bool
 /// Finds and checks the solution (the request layer's `queens solve`), or says that there is
 /// none (N = 2, 3).
 fn find(a: &Args) -> anyhow::Result<Result<Solved, NoSolution>> {
-    let method = solve::Method::from(a.method);
+    let method = a.method;
     let request = damier_api::queens::Solve { n: a.n, method: Some(method.name().into()), seed: a.seed };
     damier_api::queens::solve(&request, &Process).map_err(layer::error)
 }

@@ -18,8 +18,8 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 2000, value_parser = crate::util::ranged::<u32>(1, 4096))]
     max: u32,
     /// Solver timed: fast or poly (brute and rows cannot reach these sizes).
-    #[arg(long, value_enum, default_value = "fast")]
-    method: MethodArg,
+    #[arg(long, value_parser = method(), default_value = "fast")]
+    method: Method,
     /// Print JSON (a list of {rows, cols, solve_seconds, path_seconds, total_seconds,
     /// replay_seconds, activated, path_length}).
     #[arg(long)]
@@ -27,7 +27,7 @@ pub struct BenchArgs {
 }
 
 pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
-    let method = Method::from(a.method);
+    let method = a.method;
     anyhow::ensure!(
         matches!(method, Method::Fast | Method::Poly),
         "walk bench times the fast and poly methods only"

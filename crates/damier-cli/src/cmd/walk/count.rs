@@ -17,8 +17,8 @@ pub struct CountArgs {
     /// Columns (C), at least 1.
     cols: usize,
     /// Solver.
-    #[arg(long, value_enum, default_value = "fast")]
-    method: MethodArg,
+    #[arg(long, value_parser = method(), default_value = "fast")]
+    method: walk::Method,
     /// Print JSON (keys: rows, cols, solutions, nullity).
     #[arg(long)]
     json: bool,
@@ -38,8 +38,8 @@ pub struct TableArgs {
 pub(super) fn count(a: CountArgs) -> anyhow::Result<ExitCode> {
     let board = walk::board_size(a.rows, a.cols)?;
     let sols = {
-        let _progress = progress("walk count", board, a.method.into());
-        solutions(board, a.method.into())?
+        let _progress = progress("walk count", board, a.method);
+        solutions(board, a.method)?
     };
     sols.counted().print(a.json)?;
     Ok(ExitCode::SUCCESS)

@@ -1,36 +1,24 @@
 //! What the walk's commands share: the solver argument, the solve under Ctrl-C, the path
 //! checked by replaying it.
 
-use clap::ValueEnum;
 use damier::board::{Board, Size};
 use damier::walk::{self, Method, Solutions};
 
 use crate::util::interrupt;
 use crate::util::progress::{self, Progress};
 
-/// Solver choice on the command line.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub(super) enum MethodArg {
-    /// Every activation set (at most 30 cells).
-    Brute,
-    /// Every first row of the narrower side (at most 24 wide).
-    Rows,
-    /// First-row unknowns and a GF(2) system solved by elimination (Lights Out's chase
-    /// engine; any size up to 2^24 cells).
-    Fast,
-    /// The same system solved with polynomials over GF(2) (Lights Out's poly engine).
-    Poly,
-}
-
-impl From<MethodArg> for Method {
-    fn from(m: MethodArg) -> Method {
-        match m {
-            MethodArg::Brute => Method::Brute,
-            MethodArg::Rows => Method::Rows,
-            MethodArg::Fast => Method::Fast,
-            MethodArg::Poly => Method::Poly,
-        }
-    }
+/// `--method`: the library's [`Method`], by its name, with what `--help` says of each.
+pub(super) fn method() -> impl clap::builder::TypedValueParser<Value = Method> {
+    crate::util::named(&Method::ALL, Method::name, |m| {
+        Some(match m {
+            Method::Brute => "Every activation set (at most 30 cells)",
+            Method::Rows => "Every first row of the narrower side (at most 24 wide)",
+            Method::Fast => {
+                "First-row unknowns and a GF(2) system solved by elimination (Lights Out's chase engine; any size up to 2^24 cells)"
+            }
+            Method::Poly => "The same system solved with polynomials over GF(2) (Lights Out's poly engine)",
+        })
+    })
 }
 
 /// The progress of solving `board` by `method` for the command `label` (`walk count`,

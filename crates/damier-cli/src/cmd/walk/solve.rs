@@ -21,8 +21,8 @@ pub struct SolveArgs {
     /// Columns (C), at least 1.
     cols: usize,
     /// Solver.
-    #[arg(long, value_enum, default_value = "fast")]
-    method: MethodArg,
+    #[arg(long, value_parser = method(), default_value = "fast")]
+    method: walk::Method,
     /// List every solution, each with its path: at most 2^16 of them and 10^7 cells in all
     /// (Lights Out's limits), refused before the solve.
     #[arg(long, conflicts_with = "out")]
@@ -70,8 +70,8 @@ pub(super) fn solve(a: SolveArgs) -> anyhow::Result<ExitCode> {
     // What the path holds at once is known from the size: refused before the solve.
     walk::path::check_path_memory(board)?;
     // Until the report is printed: a large board's solve, path and file take seconds.
-    let progress = progress("walk solve", board, a.method.into());
-    let sols = solutions(board, a.method.into())?;
+    let progress = progress("walk solve", board, a.method);
+    let sols = solutions(board, a.method)?;
     let path = checked_path(board, &sols.particular)?;
     if let Some(p) = &a.pattern {
         board_io::write(p, &sols.particular)?;
