@@ -197,8 +197,10 @@ impl Request {
     }
 
     /// Refuses the request when it exceeds the server's bounds (unless `heavy`: a server
-    /// started with `--allow-heavy`); the message names the bound. The library's own checks
-    /// still apply when it runs.
+    /// started with `--allow-heavy`); the message names the bound. A Lights Out request within
+    /// them is then checked by the library's own bound on what it holds (its memory, listings,
+    /// kernels: the run's refusal, with its message, before the job), so that a request
+    /// accepted here is not refused part way; with `heavy` the run makes those checks first.
     pub fn bound(&self, heavy: bool) -> Result<(), Refusal> {
         if heavy {
             return Ok(());
@@ -212,7 +214,8 @@ impl Request {
             Request::QueensCorners(r) => queens::at_most("n", r.n.into(), queens::CORNERS_MAX_N),
             Request::QueensEstimate(r) => r.bound(),
             Request::LightsSolve(r) => r.bound(),
-            Request::LightsCount(r) | Request::LightsKernel(r) | Request::LightsChaseTable(r) => r.bound(),
+            Request::LightsCount(r) | Request::LightsChaseTable(r) => r.bound(),
+            Request::LightsKernel(r) => r.kernel_bound(),
             Request::LightsWinnable(r) => r.bound(),
             Request::LightsTable(r) => r.bound(),
             Request::LightsChase(r) => r.bound(),

@@ -19,6 +19,24 @@ use crate::refusal::Refusal;
 /// 2000 x 2000 board solves in seconds.
 pub const BOARD_MAX_SIDE: u64 = 2000;
 pub use crate::records::PRINT_MAX_CELLS;
+/// Most bytes a request may hold, as the library counts them (its boards, transposes, kernel
+/// bases and listings: [`SolveRequest::bytes`], [`lights::winnable_bytes`]): 512 MiB. Within
+/// the sides, only the fewest presses of a board of large nullity come near it
+/// (`1983x1983`, nullity 1280: a basis of 630 MB and its squeezed copy).
+pub const MEMORY_MAX_BYTES: u64 = 512 << 20;
+
+/// Refuses a request that holds `need` bytes, above [`MEMORY_MAX_BYTES`].
+fn memory_bound(need: u64) -> Result<(), Refusal> {
+    if need > MEMORY_MAX_BYTES {
+        return Err(Refusal::Bound(format!(
+            "this request holds {} at most, above this server's bound of {}",
+            damier::util::bytes_text(need),
+            damier::util::bytes_text(MEMORY_MAX_BYTES)
+        )));
+    }
+    Ok(())
+}
+
 /// Largest side of `lights table` (the command line's range).
 const TABLE_MAX_SIDE: u64 = 100_000;
 
@@ -42,12 +60,18 @@ fn size_bound(what: &str, text: Option<&str>) -> Result<(), Refusal> {
 }
 
 /// Refuses the board content of the field `what` above the bound (read by the library's
-/// reader); content that does not read is the command's to refuse.
-fn content_bound(what: &str, text: Option<&str>) -> Result<(), Refusal> {
+/// reader); the board's size, `None` for content that does not read (the command's to refuse).
+fn content_bound(what: &str, text: Option<&str>) -> Result<Option<Size>, Refusal> {
     match text.map(|t| read_board(t.as_bytes())) {
-        Some(Ok(b)) => board_side(what, b.width(), b.height()),
-        _ => Ok(()),
+        Some(Ok(b)) => board_side(what, b.width(), b.height()).map(|()| Some(b.size())),
+        _ => Ok(None),
     }
+}
+
+/// The size of the field `what`, `None` when absent or when it does not parse (the command's
+/// to refuse).
+fn parsed_size(text: Option<&str>) -> Option<Size> {
+    text.and_then(|t| t.parse().ok())
 }
 
 /// The board whose content is the field `what`, its errors named by the field.
@@ -139,24 +163,46 @@ impl Solve {
         Ok(method.map_err(|e| Refusal::Input(format!("field `method`: {e}")))?.unwrap_or_default())
     }
 
+    /// What the library is asked for.
+    fn request(&self) -> Result<SolveRequest, Refusal> {
+        Ok(SolveRequest {
+            method: self.method()?,
+            target: self.target.is_some(),
+            all: self.all,
+            min: self.min,
+            explain: self.explain,
+        })
+    }
+
+    /// The sides, then the library's own bound on the start the request makes or gives
+    /// ([`SolveRequest::check_start`], [`SolveRequest::check_size`]): the listing, the kernel
+    /// and the elimination shown, refused here as the run would refuse them, before the job;
+    /// and the memory it holds (the three boards of a winnable draw, the solve's boards and
+    /// transpose, the kernel of the fewest presses or of every solution), at most
+    /// [`MEMORY_MAX_BYTES`].
     pub(crate) fn bound(&self) -> Result<(), Refusal> {
         size_bound("all_on", self.all_on.as_deref())?;
         size_bound("random", self.random.as_deref())?;
-        content_bound("file", self.file.as_deref())?;
-        content_bound("target", self.target.as_deref())
+        let file = content_bound("file", self.file.as_deref())?;
+        content_bound("target", self.target.as_deref())?;
+        let request = self.request()?;
+        let checked = if let Some(size) = parsed_size(self.all_on.as_deref()) {
+            request.check_start(&Start::AllOn(size))
+        } else if let Some(size) = parsed_size(self.random.as_deref()) {
+            request.check_start(&Start::Random { size, seed: 0, winnable: self.winnable })
+        } else if let Some(size) = file {
+            request.check_size(size)
+        } else {
+            return Ok(());
+        };
+        memory_bound(checked.map_err(Refusal::input)?)
     }
 }
 
 /// `lights solve`: the presses that take the start to the target (all off), or none.
 pub(crate) fn solve(r: &Solve, host: &dyn Host) -> Result<Record, Refusal> {
     r.check()?;
-    let request = SolveRequest {
-        method: r.method()?,
-        target: r.target.is_some(),
-        all: r.all,
-        min: r.min,
-        explain: r.explain,
-    };
+    let request = r.request()?;
     let mut seed = None;
     let start = if let Some(text) = &r.all_on {
         request.make(&Start::AllOn(size(text)?))
@@ -194,6 +240,13 @@ impl Fields for Sized {
 impl Sized {
     pub(crate) fn bound(&self) -> Result<(), Refusal> {
         size_bound("size", Some(&self.size))
+    }
+
+    /// [`Sized::bound`], then the basis's own bound ([`check_basis`]), as `lights kernel`
+    /// checks it when it runs.
+    pub(crate) fn kernel_bound(&self) -> Result<(), Refusal> {
+        self.bound()?;
+        parsed_size(Some(&self.size)).map_or(Ok(()), |size| check_basis(size, false).map(|_| ()))
     }
 }
 
@@ -258,10 +311,27 @@ impl Fields for Winnable {
 }
 
 impl Winnable {
+    /// The sides, then what the test holds and its kernel ([`check_winnable`]).
     pub(crate) fn bound(&self) -> Result<(), Refusal> {
-        content_bound("file", Some(&self.file))?;
-        content_bound("target", self.target.as_deref())
+        let file = content_bound("file", Some(&self.file))?;
+        content_bound("target", self.target.as_deref())?;
+        file.map_or(Ok(()), |size| memory_bound(check_winnable(size, self.target.is_some())?))
     }
+}
+
+/// Refuses, from the size alone, a winnability test that cannot be made: its memory
+/// ([`lights::check_winnable_memory`]: the solve's, then the boards and the kernel's basis of
+/// the orthogonality test) or a kernel too large to test against; the bytes it holds.
+pub fn check_winnable(size: Size, target: bool) -> Result<u64, Refusal> {
+    let need = lights::check_winnable_memory(size, target).map_err(Refusal::input)?;
+    let (w, h) = (size.width(), size.height());
+    let k = lights::nullity(size);
+    if k.saturating_mul(w * h) > 4 * PRINT_MAX_CELLS {
+        return Err(Refusal::Input(format!(
+            "{w}x{h} has nullity {k}: the orthogonality test needs the whole kernel, too large here"
+        )));
+    }
+    Ok(need)
 }
 
 /// `lights winnable`: by the orthogonality criterion and by solving.
@@ -274,15 +344,8 @@ pub(crate) fn winnable(r: &Winnable, host: &dyn Host) -> Result<Record, Refusal>
 /// Whether `start` can reach `target` (all off when `None`), by the orthogonality criterion
 /// and by solving: what `lights winnable` answers for boards already read.
 pub fn winnability(start: &Board, target: Option<&Board>, control: &Control) -> Result<Winnability, Refusal> {
-    let (w, h) = (start.width(), start.height());
-    lights::check_winnable_memory(start.size(), target.is_some()).map_err(Refusal::input)?;
+    check_winnable(start.size(), target.is_some())?;
     let sol = lights::solve(start, target, Method::Poly, control).map_err(Refusal::input)?;
-    if sol.nullity.saturating_mul(w * h) > 4 * PRINT_MAX_CELLS {
-        return Err(Refusal::Input(format!(
-            "{w}x{h} has nullity {}: the orthogonality test needs the whole kernel, too large here",
-            sol.nullity
-        )));
-    }
     Winnability::of(start, target, &sol).map_err(Refusal::input)
 }
 
@@ -334,9 +397,20 @@ impl Fields for Chase {
 }
 
 impl Chase {
+    /// The sides, then what the chase prints ([`check_chase`]).
     pub(crate) fn bound(&self) -> Result<(), Refusal> {
-        content_bound("file", Some(&self.file))
+        content_bound("file", Some(&self.file))?.map_or(Ok(()), check_chase)
     }
+}
+
+/// Refuses a chase whose steps are too large to print.
+fn check_chase(size: Size) -> Result<(), Refusal> {
+    if size.cells() > PRINT_MAX_CELLS || size.width() > 100_000 {
+        return Err(Refusal::Input(format!(
+            "chase prints boards: up to {PRINT_MAX_CELLS} cells and 100000 columns"
+        )));
+    }
+    Ok(())
 }
 
 /// `lights chase`: light chasing step by step.
@@ -347,10 +421,6 @@ pub(crate) fn chase(r: &Chase, host: &dyn Host) -> Result<Record, Refusal> {
 /// Light chasing on `start` step by step: what `lights chase` answers for a board already
 /// read.
 pub fn chase_of(start: &Board, control: &Control) -> Result<lights::chase::ExplainedChase, Refusal> {
-    if start.width() * start.height() > PRINT_MAX_CELLS || start.width() > 100_000 {
-        return Err(Refusal::Input(format!(
-            "chase prints boards: up to {PRINT_MAX_CELLS} cells and 100000 columns"
-        )));
-    }
+    check_chase(start.size())?;
     lights::chase::explain(start, control).map_err(Refusal::input)
 }

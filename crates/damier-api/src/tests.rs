@@ -163,6 +163,59 @@ fn a_winnable_random_start_is_drawn_within_the_library_bound() {
     }
 }
 
+/// Issue 49: a Lights Out request within the sides is checked by the library's own bound
+/// before the job. Each refusal the run met part way (the elimination of a large board shown:
+/// after the solve; a winnability test's kernel: after the solve) or at its start (a listing,
+/// a basis to print) comes from `bound`, with the run's message, and the run
+/// refuses the same at once; the memory the library counts (`SolveRequest::bytes`: the fewest
+/// presses of 1983x1983 hold a basis of 630 MB and its squeezed copy) is refused beyond
+/// `MEMORY_MAX_BYTES`, unless heavy.
+#[test]
+fn lights_requests_are_refused_by_what_they_hold_before_the_job() {
+    use damier::lights::request::SolveRequest;
+    let bound = |path: &str, body: Value| parse(path, body).unwrap().bound(false);
+    let native = Native::default();
+    let board = |w: usize, h: usize| format!("{}\n", "1".repeat(w)).repeat(h);
+    for (path, body, what) in [
+        (
+            "lights/solve",
+            json!({"all_on": "2000x2000", "explain": true}),
+            "--explain shows the 4000000 x 4000000",
+        ),
+        ("lights/solve", json!({"random": "9x9", "explain": true, "min": true}), "boards up to 64 cells"),
+        ("lights/solve", json!({"file": board(9, 9), "explain": true}), "--explain shows the 81 x 81"),
+        ("lights/solve", json!({"all_on": "1999x1999", "all": true}), "nullity 64"),
+        ("lights/winnable", json!({"file": board(1365, 1365)}), "nullity 264: the orthogonality test"),
+        ("lights/kernel", json!({"size": "1999x1999"}), "too large to print"),
+    ] {
+        let e = bound(path, body.clone()).expect_err(what);
+        assert!(matches!(&e, Refusal::Input(m) if m.contains(what)), "{path} {what}: {e:?}");
+        assert_eq!(run(&parse(path, body).unwrap(), &native).unwrap_err(), e, "{path} {what}");
+    }
+    let size = "1983x1983".parse().unwrap();
+    let min = SolveRequest { min: true, ..SolveRequest::default() };
+    let (bytes, words) = (1_260_442_392, 8 * 31 * 1983);
+    assert_eq!(min.bytes(size), Ok(bytes));
+    assert_eq!(bytes, 2 * words + 1281 * words + 1280 * words, "start, presses; basis and board; its copy");
+    let body = json!({"all_on": "1983x1983", "min": true});
+    let e = bound("lights/solve", body.clone()).unwrap_err();
+    assert_eq!(
+        e,
+        Refusal::Bound("this request holds 1.17 GB at most, above this server's bound of 512 MB".into())
+    );
+    assert!(parse("lights/solve", body).unwrap().bound(true).is_ok());
+    for body in [
+        json!({"all_on": "1365x1365", "min": true}),
+        json!({"random": "2000x2000", "winnable": true}),
+        json!({"all_on": "5x5", "all": true, "explain": true}),
+        json!({"file": board(2000, 1), "target": board(2000, 1)}),
+    ] {
+        assert_eq!(bound("lights/solve", body.clone()), Ok(()), "{body}");
+    }
+    assert_eq!(bound("lights/winnable", json!({"file": board(2000, 2000)})), Ok(()));
+    assert_eq!(bound("lights/chase", json!({"file": board(2000, 2000)})), Ok(()));
+}
+
 /// One random JSON value: numbers around and past the bounds, sizes, words, lists, objects.
 fn any_value() -> impl proptest::strategy::Strategy<Value = Value> {
     use proptest::prelude::*;

@@ -86,9 +86,11 @@ impl Solved {
 }
 
 impl SolveRequest {
-    /// Refuses, from its size only, a board this request cannot solve: its listing (`all`), its
-    /// kernel (`min`) or the solve's memory ([`super::check_solve_memory`]); the bytes the
-    /// solve holds at once.
+    /// Refuses, from its size only, a board this request cannot solve: its elimination shown
+    /// (`explain`, [`dense::EXPLAIN_MAX_CELLS`]), its listing (`all`), its kernel (`min`), or
+    /// the memory it holds ([`SolveRequest::bytes`]) beyond the address space; those bytes.
+    /// [`SolveRequest::solve`] makes this check before anything, so every refusal a request
+    /// can meet comes before the work.
     pub fn check_size(&self, size: Size) -> Result<u64, LightsError> {
         if self.all {
             super::check_listing_of_size(size)?;
@@ -96,7 +98,35 @@ impl SolveRequest {
         if self.min {
             super::check_kernel(size, super::nullity(size))?;
         }
-        super::check_solve_memory(size, self.target, self.method)
+        super::check_solve_memory(size, self.target, self.method)?;
+        let need = self.bytes(size)?;
+        check_fits(need).map_err(|source| LightsError::OutOfMemory { what: SOLVING, size, need, source })?;
+        let cells = size.cells();
+        if self.explain && cells > dense::EXPLAIN_MAX_CELLS {
+            return Err(LightsError::ExplainTooLarge { cells, max: dense::EXPLAIN_MAX_CELLS });
+        }
+        Ok(need)
+    }
+
+    /// The bytes this request holds at most for a board of `size` (a start already made): the
+    /// solve's ([`super::solve_bytes`]), then, for the fewest presses or every solution, the
+    /// start, the presses and the target beside the kernel's basis ([`super::kernel_bits`])
+    /// and, for the fewest presses, the basis squeezed to the words it touches (at most as
+    /// large), for every solution the `2^k` boards listed. Refused where the solve's bytes are.
+    pub fn bytes(&self, size: Size) -> Result<u64, LightsError> {
+        let solving = super::solve_bytes(size, self.target, self.method)?;
+        if !self.min && !self.all {
+            return Ok(solving);
+        }
+        let k = super::nullity(size);
+        let beside = (2 + u64::from(self.target)) * size.bytes();
+        // `all` is refused beyond 2^16 solutions and `min` beyond the kernel's bound before
+        // this is needed: the products saturate rather than overflow either way.
+        let more = if self.all { 1u64.checked_shl(k as u32).unwrap_or(u64::MAX) } else { k as u64 };
+        let after = beside
+            .saturating_add(super::kernel_bits(size, k) / 8)
+            .saturating_add(more.saturating_mul(size.bytes()));
+        Ok(solving.max(after))
     }
 
     /// [`SolveRequest::check_size`] for the start that [`SolveRequest::make`] makes: a random
@@ -143,13 +173,10 @@ impl SolveRequest {
         target: Option<&Board>,
         control: &Control,
     ) -> Result<Solved, LightsError> {
+        self.check_size(start.size())?;
         let sol = super::solve(&start, target, self.method, control)?;
-        let cells = start.width() * start.height();
         let mut steps = None;
         if self.explain {
-            if cells > dense::EXPLAIN_MAX_CELLS {
-                return Err(LightsError::ExplainTooLarge { cells, max: dense::EXPLAIN_MAX_CELLS });
-            }
             let (_, st) = dense::explain(&super::difference(&start, target)?);
             steps = Some(st);
         }
