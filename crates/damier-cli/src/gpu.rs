@@ -43,8 +43,8 @@ pub(crate) struct GpuArgs {
     /// Kernel invocations per dispatch [default: 131072 on a GPU, 1024 on a software driver].
     #[arg(long, value_name = "SLOTS", value_parser = crate::util::ranged::<u32>(64, 1 << 24))]
     pub(crate) gpu_slots: Option<u32>,
-    /// Loop iterations per invocation and dispatch (search), or tiles of 64 matches per
-    /// dispatch (join) [default: adapted to 50 ms a dispatch].
+    /// Loop iterations per invocation and dispatch (search), or tiles (a block against up to
+    /// 256 queries) per dispatch (join) [default: adapted to 50 ms a dispatch].
     #[arg(long, value_name = "ITERATIONS", value_parser = crate::util::ranged::<u32>(1, u32::MAX))]
     pub(crate) gpu_budget: Option<u32>,
     /// The kernel: search (the backtracker's search, all on the GPU) or join (the quarters
@@ -130,6 +130,8 @@ pub(crate) fn open(g: GpuArgs) -> anyhow::Result<Gpu> {
         dispatch_ms: None,
         ring: None,
         ahead: g.gpu_ahead,
+        portable: false,
+        workgroup_bytes: None,
         kernel: match kernel {
             Kernel::Search => damier_gpu::GpuKernel::Search,
             Kernel::Join => damier_gpu::GpuKernel::Join,

@@ -1,7 +1,9 @@
 //! Times q(n) on the default adapter with chosen settings, to tune the engine's defaults:
 //! `cargo run --release -p damier-gpu --example tune -- N [ROWS] [SLOTS] [BUDGET]` (0 or
 //! nothing: the default); `DAMIER_GPU_KERNEL=join` times the join kernel (BUDGET: its tiles
-//! per dispatch).
+//! per dispatch), `DAMIER_GPU_PORTABLE=1` its portable path (no 64-bit keys, no subgroups),
+//! `DAMIER_GPU_WORKGROUP_BYTES=B` its workgroup memory for a block (0: blocks read from
+//! global memory); `DAMIER_GPU_TASKS=K` counts K random tasks of n (seed n) instead of all.
 
 use damier::control::Control;
 use damier::queens::count::tasks::TaskList;
@@ -24,20 +26,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         kernel,
         ring: None,
         ahead: None,
+        portable: std::env::var("DAMIER_GPU_PORTABLE").is_ok_and(|v| v == "1"),
+        workgroup_bytes: std::env::var("DAMIER_GPU_WORKGROUP_BYTES").ok().map(|v| v.parse()).transpose()?,
     };
     let gpu = Gpu::open(None, settings)?;
     let list = TaskList::new(n)?;
-    let all: Vec<u32> = (0..list.len()).collect();
+    let mut all: Vec<u32> = (0..list.len()).collect();
+    if let Ok(k) = std::env::var("DAMIER_GPU_TASKS") {
+        all = damier::queens::count::tasks::sample_tasks(&all, k.parse()?, u64::from(n));
+    }
     let total = std::sync::atomic::AtomicU64::new(0);
     let start = std::time::Instant::now();
     gpu.count_tasks(&list, &all, &Control::new(), &|d| {
         total.fetch_add(d.count, std::sync::atomic::Ordering::Relaxed);
     })?;
     println!(
-        "q({n}) = {} in {:.3} s on {} ({settings:?})",
+        "q({n}) = {} in {:.3} s on {} ({settings:?}, {} tasks, {:?})",
         total.into_inner(),
         start.elapsed().as_secs_f64(),
-        gpu.adapter().name
+        gpu.adapter().name,
+        all.len(),
+        gpu.join_kernel()
     );
     Ok(())
 }

@@ -16,8 +16,18 @@ use crate::stats::{Breakdown, Stats};
 /// The search kernel (`src/kernel.wgsl`).
 const KERNEL: &str = include_str!("kernel.wgsl");
 
-/// The join kernel (`src/join.wgsl`).
+/// The join kernel (`src/join.wgsl`), and the parts that [`join_source`] assembles with it:
+/// keys as two u32 words or as u64, workgroup sums by atomics or by subgroups.
 const JOIN_KERNEL: &str = include_str!("join.wgsl");
+const JOIN_KEY32: &str = include_str!("join_key32.wgsl");
+const JOIN_KEY64: &str = include_str!("join_key64.wgsl");
+const JOIN_SUM_ATOMIC: &str = include_str!("join_sum_atomic.wgsl");
+const JOIN_SUM_SUBGROUP: &str = include_str!("join_sum_subgroup.wgsl");
+
+/// Bytes of one chunk of a block in the join kernel's workgroup memory (32 rows of 64 bytes),
+/// and the most chunks it copies (the library's keys have at most 11).
+const CHUNK_BYTES: u32 = 2048;
+const MAX_STAGED_CHUNKS: u32 = 11;
 
 /// Fault bits the kernels set (`FAULT_CUT`, `FAULT_OVERFLOW`).
 pub(crate) const FAULT_CUT: u32 = 1;
@@ -52,6 +62,35 @@ pub struct GpuSettings {
     /// [`damier::queens::count::tasks`]): default 1; 0 makes each worker wait for every
     /// batch's count before it seals the next.
     pub ahead: Option<u32>,
+    /// The join kernel without the adapter's optional features (64-bit integers, subgroups):
+    /// the portable path every adapter runs, as compiled where the adapter lacks them.
+    pub portable: bool,
+    /// Workgroup memory the join kernel may take for a tile's block, bytes (default: the
+    /// adapter's limit, up to the 22.5 KB of a block of 11 chunks; a block of more chunks than
+    /// fit, 2 KB a chunk, is read from global memory; 0 reads every block there).
+    pub workgroup_bytes: Option<u32>,
+}
+
+/// How the join kernel was compiled for the adapter ([`Gpu::join_kernel`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct JoinKernel {
+    /// Keys as u64 (the adapter's `SHADER_INT64`), else as two u32 words.
+    pub int64: bool,
+    /// Workgroup sums by subgroup reductions (`SUBGROUP`), else by workgroup atomics.
+    pub subgroups: bool,
+    /// The most chunks of a block copied into workgroup memory (batches of more chunks read
+    /// their blocks from global memory; 0: every batch).
+    pub staged_chunks: u32,
+}
+
+/// The join kernel's source for `kernel`: join.wgsl with its key and sum parts.
+fn join_source(kernel: JoinKernel) -> String {
+    let key = if kernel.int64 { JOIN_KEY64 } else { JOIN_KEY32 };
+    let sum = if kernel.subgroups { JOIN_SUM_SUBGROUP } else { JOIN_SUM_ATOMIC };
+    format!(
+        "{JOIN_KERNEL}\n{key}\n{sum}\n// Chunks of a block copied into workgroup memory (the host's).\nconst WG_CHUNKS: u32 = {}u;\n",
+        kernel.staged_chunks
+    )
 }
 
 /// The two kernel designs (docs/gpu.md). Both give every task the same count.
@@ -62,8 +101,8 @@ pub enum GpuKernel {
     Search,
     /// The quarters engine's join: its halves assembled and sealed on the CPU cores (a pool
     /// of its own, as many workers as the current rayon pool), the matching of each sealed
-    /// batch on the GPU. In the settings, `budget` is then the tiles (of 64 query-block
-    /// matches) per dispatch, `slots` and `start_row` are unused. The default: 2.7 to 19 times
+    /// batch on the GPU. In the settings, `budget` is then the tiles (one block against
+    /// up to 256 queries) per dispatch, `slots` and `start_row` are unused. The default: 2.7 to 19 times
     /// faster than `Search` per solution on an NVIDIA H200 at n = 23 to 27 (docs/gpu.md).
     #[default]
     Join,
@@ -99,8 +138,9 @@ pub struct Gpu {
     pub(crate) queue: wgpu::Queue,
     /// The search kernel's pipeline.
     pub(crate) pipeline: wgpu::ComputePipeline,
-    /// The join kernel's pipeline.
+    /// The join kernel's pipeline, and how it was compiled.
     pub(crate) join_pipeline: wgpu::ComputePipeline,
+    pub(crate) join_kernel: JoinKernel,
     /// The join kernel's tiles per dispatch, adapted (shared by the workers submitting).
     pub(crate) join_tiles: AtomicU32,
     /// Whether the device writes timestamps at the join's passes (`TIMESTAMP_QUERY`).
@@ -134,8 +174,22 @@ impl Gpu {
         let (description, adapter) = all.swap_remove(pos);
         let name = description.name.clone();
         let limits = adapter.limits();
-        // Timestamps where the adapter has them: the GPU's busy time (`Gpu::breakdown`).
-        let features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
+        // Timestamps where the adapter has them: the GPU's busy time (`Gpu::breakdown`); the
+        // join kernel's optional features, unless the settings ask for the portable path.
+        let mut wanted = wgpu::Features::TIMESTAMP_QUERY;
+        if !settings.portable {
+            wanted |= wgpu::Features::SHADER_INT64 | wgpu::Features::SUBGROUP;
+        }
+        let features = adapter.features() & wanted;
+        let staged_chunks =
+            (limits.max_compute_workgroup_storage_size.min(settings.workgroup_bytes.unwrap_or(u32::MAX))
+                / CHUNK_BYTES)
+                .min(MAX_STAGED_CHUNKS);
+        let join_kernel = JoinKernel {
+            int64: features.contains(wgpu::Features::SHADER_INT64),
+            subgroups: features.contains(wgpu::Features::SUBGROUP),
+            staged_chunks,
+        };
         let desc = wgpu::DeviceDescriptor {
             label: Some("damier queens"),
             required_features: features,
@@ -181,18 +235,21 @@ impl Gpu {
             int_div_checks: false,
             ..wgpu::ShaderRuntimeChecks::checked()
         };
-        // SAFETY: every loop of join.wgsl ends (the pair search after at most 40 steps, the
-        // others after `params.chunks` or a pair's `tail_len` steps, each counted: a loop the
-        // driver cuts short still raises the fault bit); every index is in its binding, as the
-        // host checks before each upload (`pipeline::check_group`: a pair's rows, queries and
-        // tail inside the batch's, the pair count the group's, the chunks the rows' per
-        // block) and the kernel reads pairs below `pair_count` only; every division is by a
-        // constant or by a pair's units per query, taken only when the pair has units.
+        // SAFETY: every loop of the join kernel has a constant bound (the pair search 40
+        // steps, the query rounds 4, the chunks 12, the block's copy 2 loads a staged chunk,
+        // a tail 512 keys), each counted against what it should do (a loop the driver cuts
+        // short, or a tail longer than its bound, raises the fault bit); every index is in
+        // its binding, as the host checks before each upload (`pipeline::check_group`: a
+        // pair's rows, queries and tail inside the batch's, the pair count the group's, the
+        // chunks at most 12 and the rows' per block) and the kernel reads pairs below
+        // `pair_count` only, and a block in workgroup memory at rows below its chunks' (at
+        // most `staged_chunks`, the array's size) after copying them all; every division is
+        // by a constant or by a pair's query groups, at least 1.
         let join_module = unsafe {
             device.create_shader_module_trusted(
                 wgpu::ShaderModuleDescriptor {
                     label: Some("queens join kernel"),
-                    source: wgpu::ShaderSource::Wgsl(JOIN_KERNEL.into()),
+                    source: wgpu::ShaderSource::Wgsl(join_source(join_kernel).into()),
                 },
                 trusted,
             )
@@ -202,16 +259,22 @@ impl Gpu {
             layout: None,
             module: &join_module,
             entry_point: Some("main"),
-            compilation_options: Default::default(),
+            // PERF: no zeroing of the workgroup memory (a tile's block): the kernel sets what
+            // it reads before reading it.
+            compilation_options: wgpu::PipelineCompilationOptions {
+                zero_initialize_workgroup_memory: false,
+                ..Default::default()
+            },
             cache: None,
         });
-        let join_tiles = AtomicU32::new(if description.is_software() { 1 << 8 } else { 1 << 14 });
+        let join_tiles = AtomicU32::new(if description.is_software() { 1 << 6 } else { 1 << 12 });
         let mut gpu = Gpu {
             adapter: description,
             device,
             queue,
             pipeline,
             join_pipeline,
+            join_kernel,
             join_tiles,
             timestamps: features.contains(wgpu::Features::TIMESTAMP_QUERY),
             stats: Default::default(),
@@ -233,6 +296,12 @@ impl Gpu {
     /// The kernel counting.
     pub fn kernel(&self) -> GpuKernel {
         self.settings.kernel
+    }
+
+    /// How the join kernel was compiled for this adapter (its optional features, the
+    /// chunks of a block it copies into workgroup memory).
+    pub fn join_kernel(&self) -> JoinKernel {
+        self.join_kernel
     }
 
     /// Where the join kernel's time went, summed over every count since [`Gpu::open`]

@@ -3,7 +3,8 @@
 //! of as many workers as the current rayon pool, with stacks for the driver:
 //! [`count_tasks_with_matching`]) and hands every sealed batch ([`Sealed`]) to the pipeline
 //! (module `pipeline`): the batch is written into a free slot of a ring of device buffers,
-//! its pairs cut into tiles of 64 (query, block) units, and the tiles run in bounded
+//! its pairs cut into tiles (one block against up to 256 of the pair's queries: block-major,
+//! the block in the workgroup's memory), and the tiles run in bounded
 //! dispatches by one submitting thread. A worker does not wait for its batch's count: it
 //! hands the library a pending count ([`Pending`]) and seals on, up to
 //! [`crate::GpuSettings::ahead`] batches ahead ([`count_tasks_sealing_ahead`]).
@@ -26,8 +27,9 @@ use crate::stats::{reset_mark, timed_matching};
 const AHEAD: usize = 1;
 const MAX_AHEAD: usize = 16;
 
-/// Units (one query against one block or a tail) per tile: `@workgroup_size` of the kernel.
-const TILE: u64 = 64;
+/// Queries of a tile, at most (the kernel's `TILE_QUERIES`): a tile is one block (or a tail)
+/// against up to this many of its pair's queries, each a *unit*.
+const TILE_QUERIES: u64 = 256;
 
 /// Words of the kernel's `Params`.
 const PARAM_WORDS: usize = 8;
@@ -41,8 +43,8 @@ const MAX_PAIRS: usize = 1 << 20;
 const MAX_TILES: u64 = 1 << 31;
 
 /// Most tiles of one dispatch (at least 64, and the budget adapts between): the units'
-/// counter of a dispatch stays below 2^32.
-const MAX_DISPATCH_TILES: u32 = 1 << 24;
+/// counter of a dispatch stays below 2^30.
+const MAX_DISPATCH_TILES: u32 = 1 << 22;
 
 /// Stack of each thread that seals and matches in the join kernel's pipeline: they all call
 /// the GPU driver. On an NVIDIA H200 (driver 580.159.04, 16 threads) a join count aborted
@@ -296,7 +298,7 @@ impl Gpu {
                         ]);
                         dispatches.push(Dispatch {
                             groups: (width, height),
-                            units: units_between(&group, &units, begin, end),
+                            units: units_between(&group, begin, end),
                             tiles: (begin, end),
                         });
                         begin = end;
@@ -385,7 +387,7 @@ fn next_group(entries: &[[u32; PAIR_WORDS]], at: &mut usize) -> (Vec<[u32; PAIR_
         let mut e = entries[*at];
         let per = u64::from(e[1]) + u64::from(e[5] > 0);
         let u = per * u64::from(e[3]);
-        let t = u.div_ceil(TILE);
+        let t = per * u64::from(e[3]).div_ceil(TILE_QUERIES);
         if tiles + t > MAX_TILES && !group.is_empty() {
             break;
         }
@@ -398,9 +400,8 @@ fn next_group(entries: &[[u32; PAIR_WORDS]], at: &mut usize) -> (Vec<[u32; PAIR_
     (group, units, tiles)
 }
 
-/// Units of the tiles `begin..end` of a group of pairs (running sums of tiles in word 7, units
-/// per pair in `units`).
-fn units_between(group: &[[u32; PAIR_WORDS]], units: &[u64], begin: u64, end: u64) -> u64 {
+/// Units of the tiles `begin..end` of a group of pairs (running sums of tiles in word 7).
+fn units_between(group: &[[u32; PAIR_WORDS]], begin: u64, end: u64) -> u64 {
     let first = group.partition_point(|e| u64::from(e[7]) <= begin);
     let mut total = 0;
     for i in first..group.len() {
@@ -410,9 +411,17 @@ fn units_between(group: &[[u32; PAIR_WORDS]], units: &[u64], begin: u64, end: u6
         }
         let from = begin.max(start) - start;
         let to = end.min(u64::from(group[i][7])) - start;
-        total += (to * TILE).min(units[i]) - (from * TILE).min(units[i]);
+        total += units_before(&group[i], to) - units_before(&group[i], from);
     }
     total
+}
+
+/// Units of a pair's tiles before its tile `t`: the tiles go block after block (the tail
+/// last), each block's queries in groups of [`TILE_QUERIES`].
+fn units_before(pair: &[u32; PAIR_WORDS], t: u64) -> u64 {
+    let queries = u64::from(pair[3]);
+    let groups = queries.div_ceil(TILE_QUERIES).max(1);
+    (t / groups) * queries + ((t % groups) * TILE_QUERIES).min(queries)
 }
 
 #[cfg(test)]
@@ -525,15 +534,24 @@ mod tests {
 
     #[test]
     fn units_of_a_tile_range_add_up() {
-        // Pairs of 64, 100, 1 and 130 units: tiles 1, 2, 1, 3 (running sums 1, 3, 4, 7).
-        let units = [64u64, 100, 1, 130];
+        // A pair of 2 blocks and 300 queries (tiles of 256, 44, 256, 44 units), one of a tail
+        // and 10 queries (a tile of 10), one of a block, a tail and 256 queries (2 tiles of
+        // 256): running sums of tiles 4, 5, 7.
         let group: Vec<[u32; PAIR_WORDS]> =
-            [1u32, 3, 4, 7].iter().map(|&t| [0, 0, 0, 0, 0, 0, 0, t]).collect();
-        assert_eq!(units_between(&group, &units, 0, 7), 295);
-        let split: u64 = (0..7).map(|t| units_between(&group, &units, t, t + 1)).sum();
-        assert_eq!(split, 295);
-        assert_eq!(units_between(&group, &units, 1, 3), 100);
-        assert_eq!(units_between(&group, &units, 2, 3), 36);
-        assert_eq!(units_between(&group, &units, 6, 7), 2);
+            vec![[0, 2, 0, 300, 0, 0, 0, 4], [0, 0, 0, 10, 0, 5, 0, 5], [0, 1, 0, 256, 0, 3, 0, 7]];
+        let mut at = 0;
+        let mut unsummed = group.clone();
+        for e in &mut unsummed {
+            e[7] = 0;
+        }
+        let (summed, units, tiles) = next_group(&unsummed, &mut at);
+        assert_eq!((summed, units, tiles), (group.clone(), vec![600, 10, 512], 7));
+        assert_eq!(units_between(&group, 0, 7), 1122);
+        let split: u64 = (0..7).map(|t| units_between(&group, t, t + 1)).sum();
+        assert_eq!(split, 1122);
+        let each: Vec<u64> = (0..7).map(|t| units_between(&group, t, t + 1)).collect();
+        assert_eq!(each, [256, 44, 256, 44, 10, 256, 256]);
+        assert_eq!(units_between(&group, 1, 3), 300);
+        assert_eq!(units_between(&group, 3, 6), 310);
     }
 }

@@ -5,24 +5,40 @@
 // rows its chunks select (row c * 32 + value of chunk c): the AND of those rows, counted by
 // countOneBits. Keys too few for a block (a group's tail) are tested one by one.
 //
-// The work is a list of *pairs* (blocks, queries, tail, weight), each cut into *units* (one
-// query against one block, or against the tail) and the units into *tiles* of 64: one tile
-// per workgroup, one unit per invocation, so that every invocation's work is bounded (at most
-// 11 row reads of 64 bytes or 11 tail keys) and a dispatch runs the tiles it is given.
+// The work is a list of *pairs* (blocks, queries, tail, weight), each cut into *tiles*: one
+// block (or the tail) against up to TILE_QUERIES of the pair's queries, block-major (PERF: the
+// 64 lanes of a workgroup are queries against one block, whose rows the workgroup first copies
+// into workgroup memory, coalesced, and then reads there, ROUNDS queries a lane). A tile runs
+// in one workgroup; a *unit* is one query against one block or tail, counted.
+//
+// The module is assembled by the host (device.rs, `join_source`): this file, then the key
+// functions (join_key32.wgsl, or join_key64.wgsl where the adapter has 64-bit integers), the
+// workgroup sum (join_sum_atomic.wgsl, or join_sum_subgroup.wgsl where it has subgroups), and
+// `WG_CHUNKS`, the chunks of a block that the adapter's workgroup memory holds (a block of
+// more chunks is read from global memory, the same tiles).
+//
+// It is compiled trusted (no loop counters, index clamps or division checks added by naga):
+// every loop's bound is a constant (ROUNDS, MAX_CHUNKS, WG_LOADS, MAX_TAIL, the 40 steps of
+// the pair search) and the host checks every pair's reads inside its batch before the upload
+// (pipeline.rs, `check_group`). A loop that ends short all the same (a driver cutting it)
+// or a pair past a bound still sets the fault bit FAULT_CUT, and the host checks the units.
 //
 // Counts: a unit's matches (at most 512) shifted by its weight (at most 6), summed in the
-// workgroup (below 2^21), then added to a u32 pair with a carry, one of SUM_SLOTS pairs chosen
-// by the tile (PERF: the workgroups of a dispatch add into 32 words, not all into one); an
-// overflow of a pair sets a fault bit. The host adds the slots. Every loop counts its iterations and a loop the driver cut short sets another
-// (lavapipe ends long loops silently); the host also checks the units done.
+// workgroup (below 2^23: 256 units), then added to a u32 pair with a carry, one of SUM_SLOTS
+// pairs chosen by the tile (PERF: the workgroups of a dispatch add into 32 words, not all into
+// one); an overflow of a pair sets a fault bit. The host adds the slots.
 
 const WG: u32 = 64u;
+// Query rounds of a tile: a tile is one block against up to WG * ROUNDS queries.
+const ROUNDS: u32 = 4u;
+const TILE_QUERIES: u32 = 256u;
+// Chunks of a key at most (the host's check), and keys of a tail (a block's 512 at most).
+const MAX_CHUNKS: u32 = 12u;
+const MAX_TAIL: u32 = 512u;
 // Partial sums of a dispatch (a power of two; the host reads as many).
 const SUM_SLOTS: u32 = 32u;
 const FAULT_CUT: u32 = 1u;
 const FAULT_OVERFLOW: u32 = 2u;
-// Bits of a query's high word below its weight exponent (key bits 32..59).
-const HIGH_KEY: u32 = 0x0fffffffu;
 
 struct Params {
     // Tiles of this dispatch: tile_begin..tile_end.
@@ -80,14 +96,77 @@ const MERGED: u32 = 0x10000u;
 var<workgroup> tile_pair: u32;
 const NO_PAIR: u32 = 0xffffffffu;
 
-var<workgroup> group_sum: atomic<u32>;
-var<workgroup> group_units: atomic<u32>;
+// The tile's block, when its chunks fit (WG_CHUNKS): row r's four vec4 at 4r, in the order
+// k ^ ((r >> 1) & 3) (PERF: lanes reading the same quarter of different rows spread over the
+// 8 bank groups of 16 bytes that rows r & 7 give, instead of the 2 that 64-byte rows give).
+const WG_VEC4: u32 = max(WG_CHUNKS, 1u) * 128u;
+// Loads per lane that copy a block of WG_CHUNKS chunks (32 rows of 4 vec4 a chunk, 64 lanes).
+const WG_LOADS: u32 = max(WG_CHUNKS, 1u) * 2u;
+var<workgroup> block: array<vec4<u32>, WG_VEC4>;
+
 var<workgroup> group_fault: atomic<u32>;
+
+fn swizzled(r: u32, k: u32) -> u32 {
+    return 4u * r + (k ^ ((r >> 1u) & 3u));
+}
+
+// Matches of key `key` in the block whose rows start at row `base` of `rows` (`staged`: in
+// workgroup memory), and the chunks read.
+fn match_block(key: Key, base: u32, chunks: u32, staged: bool) -> vec2<u32> {
+    var a0 = vec4<u32>(0xffffffffu);
+    var a1 = a0;
+    var a2 = a0;
+    var a3 = a0;
+    var done = 0u;
+    if (staged) {
+        for (var c = 0u; c < MAX_CHUNKS; c += 1u) {
+            if (c >= chunks) {
+                break;
+            }
+            let r = c * 32u + chunk_of(key, c);
+            a0 &= block[swizzled(r, 0u)];
+            a1 &= block[swizzled(r, 1u)];
+            a2 &= block[swizzled(r, 2u)];
+            a3 &= block[swizzled(r, 3u)];
+            done += 1u;
+        }
+    } else {
+        for (var c = 0u; c < MAX_CHUNKS; c += 1u) {
+            if (c >= chunks) {
+                break;
+            }
+            let r = 4u * (base + c * 32u + chunk_of(key, c));
+            a0 &= rows[r];
+            a1 &= rows[r + 1u];
+            a2 &= rows[r + 2u];
+            a3 &= rows[r + 3u];
+            done += 1u;
+        }
+    }
+    let b = countOneBits(a0) + countOneBits(a1) + countOneBits(a2) + countOneBits(a3);
+    return vec2<u32>(b.x + b.y + b.z + b.w, done);
+}
+
+// Matches of query `q` among the tail keys tails[at..at + len], and the keys tested.
+fn match_tail(q: vec2<u32>, at: u32, len: u32) -> vec2<u32> {
+    var hits = 0u;
+    var done = 0u;
+    for (var t = 0u; t < MAX_TAIL; t += 1u) {
+        if (t >= len) {
+            break;
+        }
+        // The same key for every lane: one broadcast read.
+        let k = tails[at + t];
+        hits += select(0u, 1u, matches_tail_key(q, k));
+        done += 1u;
+    }
+    return vec2<u32>(hits, done);
+}
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     let tile = params.tile_begin + wid.y * params.width + wid.x;
-    // The same for the whole workgroup: the barrier below stays in uniform control flow.
+    // The same for the whole workgroup: the barriers below stay in uniform control flow.
     if (tile >= params.tile_end) {
         return;
     }
@@ -95,14 +174,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     // The tile's pair: the first whose running sum of tiles passes the tile, found once for
     // the workgroup (PERF: not by each of its 64 invocations).
     if (lid == 0u) {
+        // PERF: the module runs without wgpu's zeroing of workgroup memory (22.5 KB of a
+        // block a tile at 11 chunks): the words read before they are written are set here,
+        // before the barrier of workgroupUniformLoad; `block` is read only where written.
+        atomicStore(&group_fault, 0u);
+        atomicStore(&group_sum, 0u);
+        atomicStore(&group_units, 0u);
         var lo = 0u;
         var hi = params.pair_count;
-        var steps = 0u;
-        loop {
-            if (lo >= hi || steps == 40u) {
+        for (var steps = 0u; steps < 40u; steps += 1u) {
+            if (lo >= hi) {
                 break;
             }
-            steps += 1u;
             let mid = (lo + hi) / 2u;
             if (pairs[mid].tiles_end > tile) {
                 hi = mid;
@@ -116,80 +199,80 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             tile_pair = lo;
         }
     }
-    // A barrier, and the same value in every invocation (the barrier below stays uniform).
-    let lo = workgroupUniformLoad(&tile_pair);
-    if (lo == NO_PAIR) {
+    // A barrier, and the same value in every invocation (the barriers below stay uniform).
+    let at = workgroupUniformLoad(&tile_pair);
+    var p = Pair(0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
+    var first = 0u;
+    if (at == NO_PAIR) {
         fault |= FAULT_CUT;
     } else {
-        let p = pairs[lo];
-        var first = 0u;
-        if (lo > 0u) {
-            first = pairs[lo - 1u].tiles_end;
+        p = pairs[at];
+        if (at > 0u) {
+            first = pairs[at - 1u].tiles_end;
         }
-        let per = p.blocks + select(0u, 1u, p.tail_len > 0u);
-        let unit = (tile - first) * WG + lid;
-        if (unit < per * p.query_count) {
-            let q = queries[p.query + unit / per];
-            let j = unit % per;
-            var hits = 0u;
-            var done = 0u;
-            if (j < p.blocks) {
-                let base = p.row + j * params.chunks * 32u;
-                var a0 = vec4<u32>(0xffffffffu);
-                var a1 = a0;
-                var a2 = a0;
-                var a3 = a0;
-                for (var c = 0u; c < params.chunks; c += 1u) {
-                    let s = c * 5u;
-                    var v = 0u;
-                    if (s < 32u) {
-                        v = q.x >> s;
-                        if (s > 27u) {
-                            v |= q.y << (32u - s);
-                        }
-                    } else {
-                        v = q.y >> (s - 32u);
-                    }
-                    let r = 4u * (base + c * 32u + (v & 31u));
-                    a0 &= rows[r];
-                    a1 &= rows[r + 1u];
-                    a2 &= rows[r + 2u];
-                    a3 &= rows[r + 3u];
-                    done += 1u;
-                }
-                if (done != params.chunks) {
-                    fault |= FAULT_CUT;
-                }
-                let b = countOneBits(a0) + countOneBits(a1) + countOneBits(a2) + countOneBits(a3);
-                hits = b.x + b.y + b.z + b.w;
-            } else {
-                for (var t = 0u; t < p.tail_len; t += 1u) {
-                    let k = tails[p.tail + t];
-                    hits += select(0u, 1u, ((k.x & q.x) | (k.y & q.y & HIGH_KEY)) == 0u);
-                    done += 1u;
-                }
-                if (done != p.tail_len) {
-                    fault |= FAULT_CUT;
-                }
+    }
+    // Tile t of the pair: block (or tail, block == blocks) t / groups, queries of group
+    // t % groups. A pair's tiles are `(blocks + tail?) * groups`, so groups >= 1 here (a pair
+    // without queries has no tile).
+    let groups = max((p.query_count + TILE_QUERIES - 1u) / TILE_QUERIES, 1u);
+    let t = tile - first;
+    let j = t / groups;
+    let q0 = (t % groups) * TILE_QUERIES;
+    let chunks = params.chunks;
+    let base = p.row + j * chunks * 32u;
+    let staged = at != NO_PAIR && j < p.blocks && chunks <= WG_CHUNKS;
+    if (staged) {
+        // PERF: the block's rows copied once for the tile's 256 queries, lanes reading
+        // consecutive vec4 (coalesced).
+        let count = chunks * 128u;
+        for (var k = 0u; k < WG_LOADS; k += 1u) {
+            let i = k * WG + lid;
+            if (i < count) {
+                block[swizzled(i >> 2u, i & 3u)] = rows[4u * base + i];
             }
-            atomicAdd(&group_sum, hits << ((p.shift & 0xffu) + (q.y >> 28u)));
-            atomicAdd(&group_units, 1u);
+        }
+    }
+    workgroupBarrier();
+    var sum = 0u;
+    var units = 0u;
+    if (at != NO_PAIR) {
+        let tail_len = min(p.tail_len, MAX_TAIL);
+        if (tail_len != p.tail_len) {
+            fault |= FAULT_CUT;
+        }
+        for (var r = 0u; r < ROUNDS; r += 1u) {
+            let qi = q0 + r * WG + lid;
+            if (qi < p.query_count) {
+                let q = queries[p.query + qi];
+                var m = vec2<u32>(0u);
+                var want = chunks;
+                if (j < p.blocks) {
+                    m = match_block(key_of(q), base, chunks, staged);
+                } else {
+                    m = match_tail(q, p.tail, tail_len);
+                    want = tail_len;
+                }
+                if (m.y != want) {
+                    fault |= FAULT_CUT;
+                }
+                sum += m.x << ((p.shift & 0xffu) + (q.y >> 28u));
+                units += 1u;
+            }
         }
     }
     if (fault != 0u) {
         atomicOr(&group_fault, fault);
     }
-    workgroupBarrier();
+    // The workgroup's sum and units (join_sum_*.wgsl), in every invocation's hands after the
+    // barrier there; the first adds them to the dispatch's partial sum.
+    let total = group_total(sum, units, lid);
     if (lid == 0u) {
         var c = tile & (SUM_SLOTS - 1u);
-        if (lo != NO_PAIR) {
-            let w = pairs[lo].shift;
-            if ((w & MERGED) != 0u) {
-                c = (w >> 8u) & (SUM_SLOTS - 1u);
-            }
+        if (at != NO_PAIR && (p.shift & MERGED) != 0u) {
+            c = (p.shift >> 8u) & (SUM_SLOTS - 1u);
         }
         var f = atomicLoad(&group_fault);
-        let s = atomicLoad(&group_sum);
+        let s = total.x;
         let old = atomicAdd(&control[c].lo, s);
         if (old + s < old) {
             let old_hi = atomicAdd(&control[c].hi, 1u);
@@ -197,7 +280,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 f |= FAULT_OVERFLOW;
             }
         }
-        atomicAdd(&control[c].units, atomicLoad(&group_units));
+        atomicAdd(&control[c].units, total.y);
         if (f != 0u) {
             atomicOr(&control[c].fault, f);
         }

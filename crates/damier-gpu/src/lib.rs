@@ -46,7 +46,7 @@ mod row;
 mod stats;
 
 pub use adapters::{AdapterDescription, adapters};
-pub use device::{Gpu, GpuKernel, GpuSettings};
+pub use device::{Gpu, GpuKernel, GpuSettings, JoinKernel};
 pub use error::GpuError;
 pub use row::RowEngine;
 pub use stats::Breakdown;

@@ -133,6 +133,8 @@ fn slots_resumed_every_few_iterations_and_every_start_row_give_the_same_counts()
                 kernel: GpuKernel::Search,
                 ring: None,
                 ahead: None,
+                portable: false,
+                workgroup_bytes: None,
             };
             let Some(gpu) = gpu(settings) else { return };
             assert_eq!(on_gpu(&gpu, &list, &all(&list)).unwrap(), want, "n = {n}, rows {start_row}");
@@ -250,6 +252,61 @@ fn join_every_task_to_15_has_the_cpu_engines_count() {
             assert_eq!(got, on_cpu(&list, TaskEngine::Backtrack, &all(&list)), "n = {n}");
         }
         eprintln!("join: every task of n = {n} agrees ({took:.2} s on {})", gpu.adapter().name);
+    }
+}
+
+/// Every variant of the join kernel (docs/gpu.md, "The kernel"): with the adapter's optional
+/// features (64-bit keys, subgroup sums) where it has them, the portable path without them,
+/// blocks read from global memory (no workgroup memory), and blocks of more than 2 chunks
+/// read there while smaller ones are copied: every task of n = 4..=13 gets the CPU quarters
+/// engine's count, and random tasks of n = 16..=18 too. PERF: about 10 s a variant on
+/// lavapipe with 2 loaded cores.
+#[test]
+fn join_kernel_variants_give_every_tasks_count() {
+    let variants = [
+        ("features", GpuSettings::default()),
+        ("portable", GpuSettings { portable: true, ..GpuSettings::default() }),
+        ("global", GpuSettings { workgroup_bytes: Some(0), ..GpuSettings::default() }),
+        (
+            "two chunks staged",
+            GpuSettings { workgroup_bytes: Some(4096), portable: true, ..GpuSettings::default() },
+        ),
+    ];
+    for (name, settings) in variants {
+        let Some(gpu) = gpu(GpuSettings { kernel: GpuKernel::Join, ..settings }) else { return };
+        let k = gpu.join_kernel();
+        eprintln!("{name}: {k:?}");
+        match name {
+            "portable" | "two chunks staged" => assert!(!k.int64 && !k.subgroups, "{name}: {k:?}"),
+            "global" => assert_eq!(k.staged_chunks, 0),
+            _ => {}
+        }
+        if name == "two chunks staged" {
+            assert_eq!(k.staged_chunks, 2);
+        }
+        for n in 4..=13 {
+            let list = TaskList::new(n).unwrap();
+            let got = on_gpu(&gpu, &list, &all(&list)).unwrap();
+            assert_eq!(got, on_cpu(&list, TaskEngine::Quarters, &all(&list)), "{name}: n = {n}");
+        }
+        for n in 16..=18 {
+            let list = TaskList::new(n).unwrap();
+            let tasks = sample_tasks(&all(&list), 3, u64::from(n));
+            let got = on_gpu(&gpu, &list, &tasks).unwrap();
+            assert_eq!(got, on_cpu(&list, TaskEngine::Quarters, &tasks), "{name}: n = {n}, tasks {tasks:?}");
+        }
+    }
+}
+
+/// Where the adapter has them (lavapipe has both), the default join kernel uses 64-bit keys
+/// and subgroup sums, and copies blocks of up to 11 chunks when its workgroup memory holds
+/// 22.5 KB (lavapipe's 32 KB does).
+#[test]
+fn the_join_kernel_uses_the_adapters_features() {
+    let Some(gpu) = gpu(join(None)) else { return };
+    let k = gpu.join_kernel();
+    if gpu.adapter().is_software() {
+        assert_eq!((k.int64, k.subgroups, k.staged_chunks), (true, true, 11), "{k:?}");
     }
 }
 
