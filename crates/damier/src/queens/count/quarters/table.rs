@@ -289,12 +289,43 @@ impl PlacedCells {
     /// Moves the placements `entries[start[r]..start[r + 1]]` of each row set `r` to
     /// whole-board coordinates with their keys.
     fn convert(&mut self, g: &Geometry, entries: &[Entry], cell_start: &[u32]) {
+        // PERF: one copy of the loop per direction of the difference shift, so that neither
+        // the loop nor its shifts test it.
+        if self.at.diff_shift >= 0 {
+            self.convert_with::<true>(g, entries, cell_start);
+        } else {
+            self.convert_with::<false>(g, entries, cell_start);
+        }
+    }
+
+    /// [`PlacedCells::convert`] for a difference shift to the left (`LEFT`) or to the right.
+    ///
+    /// PERF: written for few instructions a placement (this loop was a quarter of q(16)'s
+    /// instructions, at 46 a placement and 27 more a cell): the key's sum field is the sum
+    /// shifted once and masked (`width >= sum_at`), the long-diagonal weight is `sum ^ diff`'s
+    /// long bit moved to the weight's (one long diagonal counts 1, both, the centre of an odd
+    /// board, 0), and every array, `start` too, is written through its spare capacity.
+    #[inline(always)]
+    fn convert_with<const LEFT: bool>(&mut self, g: &Geometry, entries: &[Entry], cell_start: &[u32]) {
         let local = (1u64 << (2 * g.q - 1)) - 1;
         let forbid = if self.avoid_long { g.long } else { 0 };
         let at = self.at;
+        // PERF: left shifts by a amount known per call are multiplications by a power of two:
+        // `imul` takes any register, where a shift by a variable takes its amount in `cl`, one
+        // at a time (each shift cost a copy into it, and the loop spilled registers: 41
+        // instructions a placement). `black_box` hides that the factors are powers of two, or
+        // the compiler turns them back into shifts.
+        let diff_shift = at.diff_shift.unsigned_abs();
+        let (to_sum, to_diff) = std::hint::black_box((1u64 << at.sum_shift, 1u64 << diff_shift));
+        let field = (1u64 << g.width) - 1;
+        debug_assert!(g.width >= g.sum_at && g.long == 1 << (g.n - 1));
+        let (sum_field, diff_at) = (field << g.width, g.diff_at);
+        // The sum field's shift, and the long diagonal's bit moved to the weight's.
+        let (sum_up, long_up) =
+            std::hint::black_box((1u64 << (g.width - g.sum_at), 1u64 << (WEIGHT_AT - (g.n - 1))));
         let Self { start, sums, diffs, keys, .. } = self;
         start.clear();
-        start.push(0);
+        start.reserve_exact(cell_start.len().max(1));
         // PERF: capacities of exactly the placements (not the doubling of pushes): these
         // arrays are a large part of a task's memory at n >= 27.
         let most = cell_start.last().map_or(0, |&e| e - cell_start[0]) as usize;
@@ -305,36 +336,45 @@ impl PlacedCells {
         // PERF: every placement is written into the spare capacity and kept by advancing the
         // cursor, as in the portable join: no branch on the forbidden diagonals (about half
         // the placements of a stored quarter) and no capacity check of three pushes.
-        let (sums_out, diffs_out, keys_out) = (
-            &mut sums.spare_capacity_mut()[..most],
-            &mut diffs.spare_capacity_mut()[..most],
-            &mut keys.spare_capacity_mut()[..most],
-        );
+        let (sums_out, diffs_out, keys_out) =
+            (sums.spare_capacity_mut(), diffs.spare_capacity_mut(), keys.spare_capacity_mut());
+        let (sums_out, diffs_out, keys_out) =
+            (sums_out.as_mut_ptr(), diffs_out.as_mut_ptr(), keys_out.as_mut_ptr());
+        let cells = cell_start.len().max(1);
+        let starts = &mut start.spare_capacity_mut()[..cells];
+        starts[0].write(0);
+        let first = cell_start.first().map_or(0, |&s| s as usize);
+        let placed = &entries[first..first + most];
         let mut k = 0;
-        for cell in cell_start.windows(2) {
-            for &e in &entries[cell[0] as usize..cell[1] as usize] {
-                let sum = (e & local) << at.sum_shift;
+        for (r, cell) in cell_start.windows(2).enumerate() {
+            for &e in &placed[cell[0] as usize - first..cell[1] as usize - first] {
+                let sum = (e & local).wrapping_mul(to_sum);
                 // No bit is lost by a right shift: the quarter that needs one (bottom left of
                 // an odd board) has no placement on its first local diagonal.
-                let diff =
-                    if at.diff_shift >= 0 { (e >> 32) << at.diff_shift } else { (e >> 32) >> -at.diff_shift };
-                let (on_anti, on_main) = ((sum & g.long) != 0, (diff & g.long) != 0);
-                // Both long diagonals in one quarter: the centre of an odd board, which the
-                // two reflections keep, so it weighs nothing.
-                let long = if on_anti && on_main { 0 } else { on_anti as u64 + on_main as u64 };
-                sums_out[k].write(sum);
-                diffs_out[k].write(diff);
-                keys_out[k].write(g.key(sum, diff) | long << WEIGHT_AT);
+                let diff = if LEFT { (e >> 32).wrapping_mul(to_diff) } else { (e >> 32) >> diff_shift };
+                // `Geometry::key`: sum bits past the field leave at the top or are masked.
+                let key = (diff >> diff_at) & field | sum.wrapping_mul(sum_up) & sum_field;
+                debug_assert_eq!(key, g.key(sum, diff));
+                let long = ((sum ^ diff) & g.long).wrapping_mul(long_up);
+                // SAFETY: `k` counts placements kept among those read before this one, all
+                // within `placed`, so `k < most`, the arrays' spare capacity.
+                unsafe {
+                    sums_out.add(k).write(std::mem::MaybeUninit::new(sum));
+                    diffs_out.add(k).write(std::mem::MaybeUninit::new(diff));
+                    keys_out.add(k).write(std::mem::MaybeUninit::new(key | long));
+                }
                 k += ((sum | diff) & forbid == 0) as usize;
             }
-            start.push(k as u32);
+            starts[r + 1].write(k as u32);
         }
         // SAFETY: the first `k` slots of each array's spare capacity were written above (a
-        // slot is written before the cursor passes it, and `k <= most`, their capacity).
+        // slot is written before the cursor passes it, and `k <= most`, their capacity), and
+        // `start`'s first `cells` slots, the first and one per cell.
         unsafe {
             sums.set_len(k);
             diffs.set_len(k);
             keys.set_len(k);
+            start.set_len(cells);
         }
     }
 
