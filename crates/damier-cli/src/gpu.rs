@@ -132,6 +132,7 @@ pub(crate) fn open(g: GpuArgs) -> anyhow::Result<Gpu> {
         ahead: g.gpu_ahead,
         portable: false,
         workgroup_bytes: None,
+        batch_keys: None,
         kernel: match kernel {
             Kernel::Search => damier_gpu::GpuKernel::Search,
             Kernel::Join => damier_gpu::GpuKernel::Join,

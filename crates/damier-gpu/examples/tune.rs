@@ -28,6 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ahead: None,
         portable: std::env::var("DAMIER_GPU_PORTABLE").is_ok_and(|v| v == "1"),
         workgroup_bytes: std::env::var("DAMIER_GPU_WORKGROUP_BYTES").ok().map(|v| v.parse()).transpose()?,
+        batch_keys: None,
     };
     let gpu = Gpu::open(None, settings)?;
     let list = TaskList::new(n)?;

@@ -29,6 +29,9 @@ const JOIN_SUM_SUBGROUP: &str = include_str!("join_sum_subgroup.wgsl");
 const CHUNK_BYTES: u32 = 2048;
 const MAX_STAGED_CHUNKS: u32 = 11;
 
+/// The pass that bit-slices the join's stored keys on the GPU (module `pipeline`).
+const SEAL_KERNEL: &str = include_str!("seal.wgsl");
+
 /// Fault bits the kernels set (`FAULT_CUT`, `FAULT_OVERFLOW`).
 pub(crate) const FAULT_CUT: u32 = 1;
 pub(crate) const FAULT_OVERFLOW: u32 = 2;
@@ -69,6 +72,10 @@ pub struct GpuSettings {
     /// adapter's limit, up to the 22.5 KB of a block of 11 chunks; a block of more chunks than
     /// fit, 2 KB a chunk, is read from global memory; 0 reads every block there).
     pub workgroup_bytes: Option<u32>,
+    /// The join kernel's stored keys per sealed batch at most (default: the quarters
+    /// engine's batch, 16 M keys): a smaller one cuts a task's stored side into several
+    /// batches (the tests' batch boundaries in the middle of a task).
+    pub batch_keys: Option<u32>,
 }
 
 /// How the join kernel was compiled for the adapter ([`Gpu::join_kernel`]).
@@ -127,6 +134,23 @@ impl GpuKernel {
     }
 }
 
+/// The compute pipeline of the WGSL `source` (entry point `main`), its module compiled with
+/// naga's run-time checks.
+pub(crate) fn checked_pipeline(device: &wgpu::Device, label: &str, source: &str) -> wgpu::ComputePipeline {
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(label),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(label),
+        layout: None,
+        module: &module,
+        entry_point: Some("main"),
+        compilation_options: Default::default(),
+        cache: None,
+    })
+}
+
 /// What a device error handler saw (wgpu reports errors through callbacks).
 type Problems = Arc<Mutex<Option<(bool, String)>>>;
 
@@ -141,6 +165,8 @@ pub struct Gpu {
     /// The join kernel's pipeline, and how it was compiled.
     pub(crate) join_pipeline: wgpu::ComputePipeline,
     pub(crate) join_kernel: JoinKernel,
+    /// The pipeline that bit-slices the join's stored keys into its rows.
+    pub(crate) seal_pipeline: wgpu::ComputePipeline,
     /// The join kernel's tiles per dispatch, adapted (shared by the workers submitting).
     pub(crate) join_tiles: AtomicU32,
     /// Whether the device writes timestamps at the join's passes (`TIMESTAMP_QUERY`).
@@ -214,18 +240,7 @@ impl Gpu {
             let mut slot = p.lock().unwrap_or_else(|e| e.into_inner());
             slot.get_or_insert((false, format!("device lost ({reason:?}): {}", one_line(&message))));
         });
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("queens kernel"),
-            source: wgpu::ShaderSource::Wgsl(KERNEL.into()),
-        });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("queens kernel"),
-            layout: None,
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
+        let pipeline = checked_pipeline(&device, "queens kernel", KERNEL);
         // PERF: the join kernel without the checks naga would add (a counter on every loop,
         // a clamp on every index, a test on every division: about 6 instructions a loop
         // iteration of its inner loops).
@@ -267,6 +282,9 @@ impl Gpu {
             },
             cache: None,
         });
+        // Checked (naga's bounds checks and loop bounding kept): the pass is a small part of
+        // the work, so it needs no proof of its own.
+        let seal_pipeline = checked_pipeline(&device, "queens join sealing", SEAL_KERNEL);
         let join_tiles = AtomicU32::new(if description.is_software() { 1 << 6 } else { 1 << 12 });
         let mut gpu = Gpu {
             adapter: description,
@@ -275,6 +293,7 @@ impl Gpu {
             pipeline,
             join_pipeline,
             join_kernel,
+            seal_pipeline,
             join_tiles,
             timestamps: features.contains(wgpu::Features::TIMESTAMP_QUERY),
             stats: Default::default(),

@@ -19,7 +19,9 @@ use damier::queens::count::tasks::{TaskDone, TaskError, TaskList, count_tasks_se
 
 use crate::device::Gpu;
 use crate::error::GpuError;
-use crate::pipeline::{Dispatch, JOB_DISPATCHES, Job, MERGE_TILES, PAIR_WORDS, Ring, Whole, check_group};
+use crate::pipeline::{
+    Dispatch, JOB_DISPATCHES, Job, MERGE_TILES, PAIR_WORDS, Ring, Whole, check_blocks, check_group,
+};
 use crate::stats::{reset_mark, timed_matching};
 
 /// Batches a sealing worker leaves in flight while it seals on, by default
@@ -104,6 +106,7 @@ impl Gpu {
                     indices,
                     control,
                     ahead,
+                    self.settings.batch_keys.map(|b| b as usize),
                     &|sealed| {
                         timed_matching(&self.stats, start, || {
                             self.match_on(&ring, jobs, sealed, control, start)
@@ -179,42 +182,30 @@ impl Gpu {
         let block_bytes = (rows_per_block * 64) as u64;
         let binding = self.limits.max_storage_buffer_binding_size.min(self.limits.max_buffer_size);
         let window = (binding / block_bytes).max(1) as usize;
-        if 8 * sealed.queries.len() as u64 > binding {
-            return Err(GpuError::Setting(format!(
-                "GPU {}: a batch of {} queries passes the adapter's {} MiB storage binding",
-                self.adapter.name,
-                sealed.queries.len(),
-                binding >> 20
-            )));
+        for (what, len) in [("queries", sealed.queries.len()), ("stored keys", sealed.keys.len())] {
+            if 8 * len as u64 > binding {
+                return Err(GpuError::Setting(format!(
+                    "GPU {}: a batch of {len} {what} passes the adapter's {} MiB storage binding",
+                    self.adapter.name,
+                    binding >> 20
+                )));
+            }
         }
-        // The tails, each once (a key group's pairs are consecutive and share its tail).
-        let mut tails: Vec<u64> = Vec::new();
-        let mut tail_at: Vec<u32> = Vec::with_capacity(sealed.pairs.len());
-        let mut last: Option<(*const u64, usize, u32)> = None;
-        for p in &sealed.pairs {
-            let id = (p.tail.as_ptr(), p.tail.len());
-            let at = match last {
-                Some((ptr, len, at)) if (ptr, len) == id => at,
-                _ => {
-                    let at = tails.len() as u32;
-                    tails.extend_from_slice(p.tail);
-                    last = Some((id.0, id.1, at));
-                    at
-                }
-            };
-            tail_at.push(at);
-        }
-        // PERF: keys are uploaded as they lie (little-endian u64: the kernel's (low, high)).
+        check_blocks(sealed.blocks, sealed.keys.len())
+            .map_err(|why| self.fault(format!("a join batch the kernel cannot run: {why}")))?;
+        // PERF: keys are uploaded as they lie (little-endian u64: the kernel's (low, high)),
+        // the stored ones unsliced (8 bytes a key; the seal pass makes their rows).
         let queries: &[u8] = bytemuck::cast_slice(sealed.queries);
-        let tail_bytes: &[u8] = bytemuck::cast_slice(&tails);
-        let blocks = sealed.rows.len() / rows_per_block.max(1);
+        let keys: &[u8] = bytemuck::cast_slice(sealed.keys);
+        let block_list: &[u8] = bytemuck::cast_slice(sealed.blocks);
+        let blocks = sealed.blocks.len();
         let mut total = 0u64;
         // Windows of blocks that one rows binding holds (one window but for huge batches).
         let mut w0 = 0;
         loop {
             let w1 = (w0 + window).min(blocks);
             let mut entries: Vec<[u32; PAIR_WORDS]> = Vec::new();
-            for (p, &tail) in sealed.pairs.iter().zip(&tail_at) {
+            for p in &sealed.pairs {
                 let (x, y) = (p.blocks.start.max(w0), p.blocks.end.min(w1));
                 // A pair's tail goes with the window of its last block (or of its place).
                 let owner = if p.blocks.is_empty() {
@@ -238,7 +229,7 @@ impl Gpu {
                         nb as u32,
                         q as u32,
                         len as u32,
-                        tail,
+                        p.tail.start as u32,
                         if with_tail { p.tail.len() as u32 } else { 0 },
                         p.shift,
                         0,
@@ -246,15 +237,16 @@ impl Gpu {
                     q += len;
                 }
             }
-            let rows: &[u8] = bytemuck::cast_slice(&sealed.rows[w0 * rows_per_block..w1 * rows_per_block]);
+            // The window's rows, made on the device by the seal pass.
+            let rows = (w1 - w0) * rows_per_block;
             let mut at = 0;
             while at < entries.len() {
                 let (group, units, tiles) = next_group(&entries, &mut at);
                 check_group(
                     &group,
-                    rows.len() / 64,
+                    rows,
                     sealed.queries.len(),
-                    tails.len(),
+                    sealed.keys.len(),
                     sealed.chunks,
                     rows_per_block,
                 )
@@ -262,13 +254,21 @@ impl Gpu {
                 let packing = packed.elapsed();
                 let taken = ring.take(self, control)?;
                 let since = Instant::now();
-                let bytes = ring.slots[taken.slot].lock().unwrap_or_else(|e| e.into_inner()).load(
-                    self,
-                    rows,
-                    queries,
-                    tail_bytes,
-                    bytemuck::cast_slice(&group),
-                );
+                let (bytes, mut seal) = {
+                    let mut slot = ring.slots[taken.slot].lock().unwrap_or_else(|e| e.into_inner());
+                    let bytes = slot.load(
+                        self,
+                        64 * rows as u64,
+                        [queries, keys, block_list, bytemuck::cast_slice(&group)],
+                    );
+                    // The window's blocks sealed by the slot's next job (none: tails only).
+                    match (w1 > w0)
+                        .then(|| slot.load_seal(self, (w0 as u32, w1 as u32), sealed.chunks as u32))
+                    {
+                        Some((seal, b)) => (bytes + b, Some(seal)),
+                        None => (bytes, None),
+                    }
+                };
                 self.upload_time(packing + since.elapsed(), bytes);
                 self.check("allocating a join batch")?;
                 let mut begin = 0u64;
@@ -308,6 +308,11 @@ impl Gpu {
                         .unwrap_or_else(|e| e.into_inner())
                         .load_params(self, &params);
                     self.upload_time(since.elapsed(), bytes);
+                    // The seal's blocks each add a unit to the first dispatch after it.
+                    let seal = seal.take();
+                    if let Some(s) = seal {
+                        dispatches[0].units += u64::from(s.blocks);
+                    }
                     // The whole batch in this one dispatch, and small: the submitter may run it
                     // with others in one dispatch.
                     let whole = (w0 == 0
@@ -321,13 +326,14 @@ impl Gpu {
                             units: units.iter().sum(),
                             tiles,
                             chunks: sealed.chunks as u32,
-                            bytes: [rows.len() as u64, queries.len() as u64, tail_bytes.len() as u64],
+                            bytes: [64 * rows as u64, queries.len() as u64, keys.len() as u64],
+                            blocks: sealed.blocks.to_vec(),
                         });
                     let slot = taken.slot;
                     if begin >= tiles && at >= entries.len() && w1 >= blocks {
                         // The batch's last job: its count taken later, the slot given back by
                         // the submitter.
-                        let answer = self.send_job(jobs, slot, dispatches, whole, Some(taken))?;
+                        let answer = self.send_job(jobs, slot, seal, dispatches, whole, Some(taken))?;
                         return Ok(Pending::later(move || {
                             timed_matching(&self.stats, start, || {
                                 total
@@ -336,7 +342,7 @@ impl Gpu {
                             })
                         }));
                     }
-                    let answer = self.send_job(jobs, slot, dispatches, whole, None)?;
+                    let answer = self.send_job(jobs, slot, seal, dispatches, whole, None)?;
                     total = total
                         .checked_add(self.job_count(&answer)?)
                         .ok_or(GpuError::Overflow { adapter: self.adapter.name.clone() })?;

@@ -3,8 +3,11 @@
 //!
 //! A worker that has sealed a batch takes a free slot (growing its buffers when the batch is
 //! larger than any before: buffers and bind groups are made only then), writes the batch into
-//! it, and hands the submitter *jobs* of at most [`JOB_DISPATCHES`] dispatches each. The
-//! submitter encodes a job's dispatches in one compute pass, submits it, maps its read-back
+//! it (the stored keys as grouped and packed, their blocks, the queries and pairs: the rows
+//! are made on the device), and hands the submitter *jobs* of at most [`JOB_DISPATCHES`]
+//! dispatches each, the first job of a batch with its *seal*: a pass of `seal.wgsl` that
+//! bit-slices the blocks into the slot's rows before the join's dispatches, in the same
+//! submission. The submitter encodes a job's dispatches in one compute pass, submits it, maps its read-back
 //! buffer asynchronously and goes on taking jobs while the GPU runs; it polls the device for
 //! the oldest job in flight, checks each finished job (fault bits, units done) and answers
 //! its worker. As many jobs are in flight as workers hold slots.
@@ -70,12 +73,20 @@ struct Grown {
 /// The device buffers of one batch in flight, and the bind group of each dispatch record.
 #[derive(Debug)]
 pub(crate) struct Slot {
+    /// The blocks' rows, written by the seal pass (never uploaded).
     rows: Grown,
     queries: Grown,
-    tails: Grown,
+    /// The stored keys (the seal pass reads the blocks', the join kernel the tails').
+    keys: Grown,
+    /// The blocks: `[first key, keys | partial sum << 16]`.
+    blocks: Grown,
     pairs: Grown,
     params: wgpu::Buffer,
     state: wgpu::Buffer,
+    /// The seal pass's parameters (`seal.wgsl`'s `Params`), and its bind group (the state of
+    /// record 0: its units and faults go with the first dispatch's).
+    seal_params: wgpu::Buffer,
+    seal_bind: Option<wgpu::BindGroup>,
     readback: wgpu::Buffer,
     /// Two timestamps (a job's pass begins, ends) and the buffer they resolve into.
     stamps: Option<(wgpu::QuerySet, wgpu::Buffer)>,
@@ -103,7 +114,8 @@ impl Slot {
         let mut slot = Slot {
             rows: grown("join rows"),
             queries: grown("join queries"),
-            tails: grown("join tails"),
+            keys: grown("join keys"),
+            blocks: grown("join blocks"),
             pairs: grown("join pairs"),
             params: gpu.blank(
                 "join params",
@@ -111,6 +123,12 @@ impl Slot {
                 wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             ),
             state: gpu.blank("join control", records, storage | wgpu::BufferUsages::COPY_SRC),
+            seal_params: gpu.blank(
+                "join seal params",
+                PARAM_BYTES,
+                wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            ),
+            seal_bind: None,
             readback: gpu.blank(
                 "join readback",
                 records + 16,
@@ -135,7 +153,8 @@ impl Slot {
                     part(&self.params, k * RECORD, PARAM_BYTES),
                     self.rows.buffer.as_entire_binding(),
                     self.queries.buffer.as_entire_binding(),
-                    self.tails.buffer.as_entire_binding(),
+                    // The tails are read where the keys lie.
+                    self.keys.buffer.as_entire_binding(),
                     self.pairs.buffer.as_entire_binding(),
                     part(&self.state, k * RECORD, STATE_BYTES),
                 ];
@@ -151,14 +170,33 @@ impl Slot {
                 })
             })
             .collect();
+        let layout = gpu.seal_pipeline.get_bind_group_layout(0);
+        let entries = [
+            self.seal_params.as_entire_binding(),
+            self.keys.buffer.as_entire_binding(),
+            self.blocks.buffer.as_entire_binding(),
+            self.rows.buffer.as_entire_binding(),
+            part(&self.state, 0, STATE_BYTES),
+        ];
+        let entries: Vec<wgpu::BindGroupEntry> = entries
+            .into_iter()
+            .enumerate()
+            .map(|(i, resource)| wgpu::BindGroupEntry { binding: i as u32, resource })
+            .collect();
+        self.seal_bind = Some(gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("join seal"),
+            layout: &layout,
+            entries: &entries,
+        }));
     }
 
-    /// Writes a batch's data (each a whole number of words), growing the buffers it
-    /// outgrows; returns the bytes written.
-    pub(crate) fn load(&mut self, gpu: &Gpu, rows: &[u8], queries: &[u8], tails: &[u8], pairs: &[u8]) -> u64 {
-        let data = [rows, queries, tails, pairs];
-        self.reserve(gpu, data.map(|d| d.len() as u64));
-        for (g, d) in [&self.rows, &self.queries, &self.tails, &self.pairs].into_iter().zip(data) {
+    /// Writes a batch's data (each a whole number of words: queries, keys, blocks, pairs),
+    /// growing the buffers it outgrows, the rows buffer to `rows` bytes (the seal pass fills
+    /// it); returns the bytes written.
+    pub(crate) fn load(&mut self, gpu: &Gpu, rows: u64, data: [&[u8]; 4]) -> u64 {
+        let [q, k, b, p] = data.map(|d| d.len() as u64);
+        self.reserve(gpu, [rows, q, k, b, p]);
+        for (g, d) in [&self.queries, &self.keys, &self.blocks, &self.pairs].into_iter().zip(data) {
             if !d.is_empty() {
                 gpu.queue.write_buffer(&g.buffer, 0, d);
             }
@@ -166,15 +204,27 @@ impl Slot {
         data.iter().map(|d| d.len() as u64).sum()
     }
 
-    /// Grows the rows, queries, tails and pairs buffers to hold `bytes` each (their bind
-    /// groups made again when one grew).
-    fn reserve(&mut self, gpu: &Gpu, bytes: [u64; 4]) {
+    /// Writes the seal pass's parameters (blocks `blocks` of the slot's, of `chunks`
+    /// chunks), and returns its pass and the bytes written.
+    pub(crate) fn load_seal(&self, gpu: &Gpu, blocks: (u32, u32), chunks: u32) -> (SealPass, u64) {
+        let count = blocks.1 - blocks.0;
+        let max_dim = gpu.limits.max_compute_workgroups_per_dimension.max(1);
+        let width = count.clamp(1, max_dim);
+        let params = [blocks.0, blocks.1, chunks, width, 0, 0, 0, 0];
+        gpu.queue.write_buffer(&self.seal_params, 0, bytemuck::cast_slice(&params));
+        (SealPass { groups: (width, count.div_ceil(width)), blocks: count }, PARAM_BYTES)
+    }
+
+    /// Grows the rows, queries, keys, blocks and pairs buffers to hold `bytes` each (their
+    /// bind groups made again when one grew).
+    fn reserve(&mut self, gpu: &Gpu, bytes: [u64; 5]) {
         let binding = gpu.limits.max_storage_buffer_binding_size.min(gpu.limits.max_buffer_size);
         let mut grew = false;
         for ((g, label), len) in [
             (&mut self.rows, "join rows"),
             (&mut self.queries, "join queries"),
-            (&mut self.tails, "join tails"),
+            (&mut self.keys, "join keys"),
+            (&mut self.blocks, "join blocks"),
             (&mut self.pairs, "join pairs"),
         ]
         .into_iter()
@@ -268,6 +318,14 @@ impl Drop for Taken<'_> {
     }
 }
 
+/// The seal pass of a job: its workgroups (one a block) and its blocks, each adding one unit
+/// to the job's first dispatch (checked with the join's).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SealPass {
+    pub(crate) groups: (u32, u32),
+    pub(crate) blocks: u32,
+}
+
 /// One dispatch of a job: its workgroups, and the units its tiles hold (checked).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Dispatch {
@@ -289,13 +347,18 @@ pub(crate) struct Whole {
     pub(crate) tiles: u64,
     /// The kernel's chunks (only batches of the same chunks go together).
     pub(crate) chunks: u32,
-    /// Bytes of its rows, queries and tails in its slot.
+    /// Bytes of its rows, queries and keys in its slot.
     pub(crate) bytes: [u64; 3],
+    /// Its blocks as uploaded (sealed again in the merge slot, where they are gathered).
+    pub(crate) blocks: Vec<[u32; 2]>,
 }
 
 /// Up to [`JOB_DISPATCHES`] dispatches of a slot's batch, their records written.
 pub(crate) struct Job<'r> {
     pub(crate) slot: usize,
+    /// The seal pass run before the dispatches (the first job after the slot was loaded),
+    /// its blocks' units counted in the first dispatch's.
+    pub(crate) seal: Option<SealPass>,
     pub(crate) dispatches: Vec<Dispatch>,
     pub(crate) reply: SyncSender<Result<u64, GpuError>>,
     /// Set when the job is its whole batch in one dispatch of at most [`MERGE_TILES`] tiles.
@@ -346,12 +409,13 @@ impl Gpu {
         &self,
         jobs: &SyncSender<Job<'r>>,
         slot: usize,
+        seal: Option<SealPass>,
         dispatches: Vec<Dispatch>,
         whole: Option<Whole>,
         release: Option<Taken<'r>>,
     ) -> Result<Receiver<Result<u64, GpuError>>, GpuError> {
         let (reply, answer) = std::sync::mpsc::sync_channel(1);
-        jobs.send(Job { slot, dispatches, reply, whole, release }).map_err(|_| self.gone())?;
+        jobs.send(Job { slot, seal, dispatches, reply, whole, release }).map_err(|_| self.gone())?;
         Ok(answer)
     }
 
@@ -517,11 +581,12 @@ impl Gpu {
         out
     }
 
-    /// Encodes and submits jobs, in one submission: each job's dispatches in one pass (timed
-    /// when the adapter can), its state records and timestamps copied to its read-back
-    /// buffer, which is then mapped. A merge first copies its batches' data out of their
-    /// slots into the merge slot (their pairs rewritten to the new places, each batch's sums
-    /// in a partial sum of its own), then runs them in one dispatch.
+    /// Encodes and submits jobs, in one submission: each job's seal pass (when it has one)
+    /// and dispatches in two passes (timed together when the adapter can), its state records
+    /// and timestamps copied to its read-back buffer, which is then mapped. A merge first
+    /// copies its batches' keys and queries out of their slots into the merge slot (their
+    /// blocks and pairs rewritten to the new places, each batch's sums in a partial sum of its
+    /// own), seals all their blocks there, then runs them in one dispatch.
     fn submit<'r>(&self, ring: &Ring, units: Vec<(Place, Vec<Job<'r>>)>) -> Vec<Flying<'r>> {
         let mut enc =
             self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("join") });
@@ -529,21 +594,37 @@ impl Gpu {
             let mut slot = ring.slot(*place);
             // The dispatches: a ring job's own, or the one of a merge.
             let merged;
-            let dispatches: &[Dispatch] = match place {
-                Place::Ring(_) => &jobs[0].dispatches,
+            let (seal, dispatches): (Option<SealPass>, &[Dispatch]) = match place {
+                Place::Ring(_) => (jobs[0].seal, &jobs[0].dispatches),
                 Place::Merge(_) => {
-                    merged = [self.merge(ring, &mut slot, jobs, &mut enc)];
-                    &merged
+                    let (seal, dispatch) = self.merge(ring, &mut slot, jobs, &mut enc);
+                    merged = [dispatch];
+                    (Some(seal), &merged)
                 }
             };
             let records = dispatches.len() as u64 * RECORD;
             // PERF: the partial sums cleared on the device, not uploaded as zeros.
             enc.clear_buffer(&slot.state, 0, Some(records));
-            {
+            if let (Some(seal), Some(bind)) = (seal, &slot.seal_bind) {
                 let timestamp_writes =
                     slot.stamps.as_ref().map(|(set, _)| wgpu::ComputePassTimestampWrites {
                         query_set: set,
                         beginning_of_pass_write_index: Some(0),
+                        end_of_pass_write_index: None,
+                    });
+                let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("join seal"),
+                    timestamp_writes,
+                });
+                pass.set_pipeline(&self.seal_pipeline);
+                pass.set_bind_group(0, bind, &[]);
+                pass.dispatch_workgroups(seal.groups.0, seal.groups.1, 1);
+            }
+            {
+                let timestamp_writes =
+                    slot.stamps.as_ref().map(|(set, _)| wgpu::ComputePassTimestampWrites {
+                        query_set: set,
+                        beginning_of_pass_write_index: seal.is_none().then_some(0),
                         end_of_pass_write_index: Some(1),
                     });
                 let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -581,38 +662,41 @@ impl Gpu {
     }
 
     /// Gathers whole batches into merge slot `slot` (encoded into `enc`: copies of their
-    /// rows, queries and tails; their pairs and the dispatch's parameters written), and
-    /// returns the dispatch that runs them all.
+    /// queries and keys; their blocks, pairs and the passes' parameters written), and returns
+    /// the seal pass that makes all their rows there and the dispatch that runs them all.
     fn merge(
         &self,
         ring: &Ring,
         slot: &mut Slot,
         jobs: &[Job<'_>],
         enc: &mut wgpu::CommandEncoder,
-    ) -> Dispatch {
+    ) -> (SealPass, Dispatch) {
         let wholes: Vec<&Whole> = jobs.iter().map(|j| j.whole.as_ref().expect("a whole batch")).collect();
         let sum = |i: usize| wholes.iter().map(|w| w.bytes[i]).sum::<u64>();
         let pair_count: usize = wholes.iter().map(|w| w.pairs.len()).sum();
-        slot.reserve(self, [sum(0), sum(1), sum(2), (pair_count * 32) as u64]);
+        let block_count: usize = wholes.iter().map(|w| w.blocks.len()).sum();
+        slot.reserve(self, [sum(0), sum(1), sum(2), (block_count * 8) as u64, (pair_count * 32) as u64]);
         let (mut at, mut tiles, mut units) = ([0u64; 3], 0u64, 0u64);
         let mut pairs: Vec<[u32; 8]> = Vec::with_capacity(pair_count);
+        let mut blocks: Vec<[u32; 2]> = Vec::with_capacity(block_count);
         for (k, (job, w)) in jobs.iter().zip(&wholes).enumerate() {
             let from = ring.slot(Place::Ring(job.slot));
             for (i, (src, dst)) in
-                [(&from.rows, &slot.rows), (&from.queries, &slot.queries), (&from.tails, &slot.tails)]
-                    .into_iter()
-                    .enumerate()
+                [(&from.queries, &slot.queries), (&from.keys, &slot.keys)].into_iter().enumerate()
             {
-                if w.bytes[i] > 0 {
-                    enc.copy_buffer_to_buffer(&src.buffer, 0, &dst.buffer, at[i], w.bytes[i]);
+                if w.bytes[i + 1] > 0 {
+                    enc.copy_buffer_to_buffer(&src.buffer, 0, &dst.buffer, at[i + 1], w.bytes[i + 1]);
                 }
             }
             drop(from);
+            let first_key = (at[2] / 8) as u32;
+            // Each batch's seal units in its own partial sum, as its join's.
+            blocks.extend(w.blocks.iter().map(|&[key, len]| [key + first_key, len | (k as u32) << 16]));
             for p in &w.pairs {
                 let mut p = *p;
                 p[0] += (at[0] / 64) as u32;
                 p[2] += (at[1] / 8) as u32;
-                p[4] += (at[2] / 8) as u32;
+                p[4] += first_key;
                 p[SHIFT_WORD] |= MERGED | (k as u32) << 8;
                 p[7] += tiles as u32;
                 pairs.push(p);
@@ -621,27 +705,31 @@ impl Gpu {
                 *a += b;
             }
             tiles += w.tiles;
-            units += w.units;
+            units += w.units + w.blocks.len() as u64;
         }
+        self.queue.write_buffer(&slot.blocks.buffer, 0, bytemuck::cast_slice(&blocks));
         self.queue.write_buffer(&slot.pairs.buffer, 0, bytemuck::cast_slice(&pairs));
         let max_dim = self.limits.max_compute_workgroups_per_dimension.max(1);
         let width = (tiles as u32).min(max_dim);
         let height = (tiles as u32).div_ceil(width);
-        let params = [0, tiles as u32, pairs.len() as u32, wholes[0].chunks, width, 0, 0, 0];
+        let chunks = wholes[0].chunks;
+        let params = [0, tiles as u32, pairs.len() as u32, chunks, width, 0, 0, 0];
         debug_assert_eq!(
             check_group(
                 &pairs,
                 (at[0] / 64) as usize,
                 (at[1] / 8) as usize,
                 (at[2] / 8) as usize,
-                wholes[0].chunks as usize,
-                32 * wholes[0].chunks as usize
+                chunks as usize,
+                32 * chunks as usize
             ),
             Ok(())
         );
+        let (seal, seal_bytes) = slot.load_seal(self, (0, blocks.len() as u32), chunks);
         let bytes = slot.load_params(self, &[params]);
-        self.stats.bytes.fetch_add(bytes + 32 * pairs.len() as u64, Ordering::Relaxed);
-        Dispatch { groups: (width, height), units, tiles: (0, tiles) }
+        let written = bytes + seal_bytes + 32 * pairs.len() as u64 + 8 * blocks.len() as u64;
+        self.stats.bytes.fetch_add(written, Ordering::Relaxed);
+        (seal, Dispatch { groups: (width, height), units, tiles: (0, tiles) })
     }
 
     /// The counts of finished jobs, one answer each: each dispatch's faults and units
@@ -722,7 +810,7 @@ impl Gpu {
                 .enumerate()
                 .map(|(k, j)| {
                     let w = j.whole.as_ref().expect("a whole batch");
-                    self.tally(&records[0][k..k + 1], w.units, (0, w.tiles))
+                    self.tally(&records[0][k..k + 1], w.units + w.blocks.len() as u64, (0, w.tiles))
                 })
                 .collect(),
         }
@@ -763,7 +851,7 @@ pub(crate) const PAIR_WORDS: usize = 8;
 
 /// Whether the kernel's every read for `group` lies inside the batch's buffers (the proof
 /// its trusted module relies on, see `Gpu::open`): each pair's blocks inside the `rows` rows
-/// of its window, its queries inside the `queries` keys, its tail inside the `tails` keys,
+/// of its window, its queries inside the `queries` keys, its tail inside the `tails` stored keys,
 /// and a block's rows the 32 of each of its `chunks` (the kernel's stride); the pair count
 /// fits the kernel's `u32`, every pair has units. `Err` names the first pair that does not (a
 /// fault of the host, never of the data).
@@ -793,9 +881,130 @@ pub(crate) fn check_group(
     Ok(())
 }
 
+/// Whether every block of a batch is 1 to 512 of its `keys` stored keys (what the seal pass
+/// reads). `Err` names the first block that is not (a fault of the host).
+pub(crate) fn check_blocks(blocks: &[[u32; 2]], keys: usize) -> Result<(), String> {
+    match blocks.iter().position(|&[at, len]| !(1..=512).contains(&len) || at as usize + len as usize > keys)
+    {
+        Some(i) => Err(format!("block {i} {:?} of a batch of {keys} stored keys", blocks[i])),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+impl Gpu {
+    /// The rows the seal pass makes of `keys` cut into `blocks` of `chunks` chunks, read
+    /// back (with the units and fault bits it left in the partial sums of record 0).
+    pub(crate) fn sealed_on_device(
+        &self,
+        keys: &[u64],
+        blocks: &[[u32; 2]],
+        chunks: u32,
+    ) -> (Vec<[u64; 8]>, u64, u32) {
+        let mut slot = Slot::new(self);
+        let rows = 64 * 32 * u64::from(chunks) * blocks.len() as u64;
+        slot.load(self, rows, [&[], bytemuck::cast_slice(keys), bytemuck::cast_slice(blocks), &[]]);
+        let (seal, _) = slot.load_seal(self, (0, blocks.len() as u32), chunks);
+        let back = self.blank(
+            "rows read back",
+            rows + STATE_BYTES,
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        );
+        let mut enc = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        enc.clear_buffer(&slot.state, 0, None);
+        {
+            let mut pass =
+                enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: None, timestamp_writes: None });
+            pass.set_pipeline(&self.seal_pipeline);
+            pass.set_bind_group(0, slot.seal_bind.as_ref(), &[]);
+            pass.dispatch_workgroups(seal.groups.0, seal.groups.1, 1);
+        }
+        enc.copy_buffer_to_buffer(&slot.rows.buffer, 0, &back, 0, rows);
+        enc.copy_buffer_to_buffer(&slot.state, 0, &back, rows, STATE_BYTES);
+        self.queue.submit([enc.finish()]);
+        back.map_async(wgpu::MapMode::Read, .., |r| r.expect("mapped"));
+        self.device.poll(wgpu::PollType::wait_indefinitely()).expect("the seal pass ran");
+        self.check("sealing").expect("no device error");
+        let view = back.get_mapped_range(..).expect("a mapped view");
+        let words: &[u64] = bytemuck::cast_slice(&view[..rows as usize]);
+        let made = words.chunks(8).map(|r| std::array::from_fn(|i| r[i])).collect();
+        let state: &[u32] = bytemuck::cast_slice(&view[rows as usize..]);
+        let units = state.chunks(4).map(|c| u64::from(c[3])).sum();
+        let faults = state.chunks(4).fold(0, |f, c| f | c[2]);
+        (made, units, faults)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The seal pass makes the rows the library's CPU slicing makes (the layout the join
+    /// kernel reads), on random keys of every chunk count, in blocks of 1 to 512 keys, with
+    /// one unit per block and no fault; and on the batches of real tasks.
+    #[test]
+    fn the_gpu_seals_the_rows_the_cpu_seals() {
+        use damier::queens::count::join::Sealed;
+        let gpu = match Gpu::open(None, crate::GpuSettings::default()) {
+            Ok(g) => g,
+            Err(GpuError::NoAdapter) if std::env::var_os("CI").is_none() => return,
+            Err(e) => panic!("cannot open the GPU: {e}"),
+        };
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            // xorshift64*: a fixed stream of test keys.
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        };
+        for chunks in 1..=12u32 {
+            let bits = (5 * chunks).min(60);
+            let keys: Vec<u64> = (0..3000).map(|_| next() & next() & ((1u64 << bits) - 1)).collect();
+            let mut blocks = Vec::new();
+            let mut at = 5u32;
+            for len in [512u32, 1, 12, 511, 64, 65, 300, 512] {
+                blocks.push([at, len]);
+                at += len;
+            }
+            let sealed =
+                Sealed { chunks: chunks as usize, keys: &keys, blocks: &blocks, queries: &[], pairs: vec![] };
+            let (rows, units, faults) = gpu.sealed_on_device(&keys, &blocks, chunks);
+            assert_eq!(rows, sealed.rows(), "{chunks} chunks");
+            assert_eq!((units, faults), (blocks.len() as u64, 0), "{chunks} chunks");
+        }
+        let list = damier::queens::count::tasks::TaskList::new(13).unwrap();
+        let all: Vec<u32> = (0..list.len()).collect();
+        let checked = std::sync::atomic::AtomicUsize::new(0);
+        damier::queens::count::tasks::count_tasks_with_matching::<GpuError>(
+            &list,
+            damier::cpu::Isa::Portable,
+            None,
+            &all,
+            &damier::control::Control::new(),
+            &|s| {
+                if !s.blocks.is_empty() {
+                    let (rows, units, faults) = gpu.sealed_on_device(s.keys, s.blocks, s.chunks as u32);
+                    assert_eq!(rows, s.rows());
+                    assert_eq!((units, faults), (s.blocks.len() as u64, 0));
+                    checked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                Ok(s.count())
+            },
+            &|_| {},
+        )
+        .unwrap();
+        assert!(checked.into_inner() > 10);
+    }
+
+    /// The host refuses a block the seal pass would read past its batch's keys for.
+    #[test]
+    fn a_block_outside_its_batch_is_refused() {
+        assert_eq!(check_blocks(&[[0, 512], [512, 12]], 524), Ok(()));
+        for bad in [[0, 0], [0, 513], [520, 5]] {
+            assert!(check_blocks(&[[0, 4], bad], 524).unwrap_err().starts_with("block 1"), "{bad:?}");
+        }
+    }
 
     /// The host's proof for the trusted kernel refuses a pair reading past its batch.
     #[test]

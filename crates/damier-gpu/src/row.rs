@@ -146,20 +146,8 @@ impl<'a> RowEngine<'a> {
                 gpu.adapter.name, limits.max_compute_workgroups_per_dimension
             )));
         }
-        let pipeline = |label: &str, source: &str| {
-            let module = gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(label),
-                source: wgpu::ShaderSource::Wgsl(source.into()),
-            });
-            gpu.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(label),
-                layout: None,
-                module: &module,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                cache: None,
-            })
-        };
+        let pipeline =
+            |label: &str, source: &str| crate::device::checked_pipeline(&gpu.device, label, source);
         let fields_pipeline = pipeline("model 3 fields", ROW_KERNEL);
         let queens_pipeline = pipeline("model 3 queens", QUEENS_KERNEL);
         let storage =

@@ -135,6 +135,7 @@ fn slots_resumed_every_few_iterations_and_every_start_row_give_the_same_counts()
                 ahead: None,
                 portable: false,
                 workgroup_bytes: None,
+                batch_keys: None,
             };
             let Some(gpu) = gpu(settings) else { return };
             assert_eq!(on_gpu(&gpu, &list, &all(&list)).unwrap(), want, "n = {n}, rows {start_row}");
@@ -364,6 +365,70 @@ fn on_a_small_ring(gpu: &Gpu) {
     }
 }
 
+/// Batch boundaries in the middle of tasks: batches of at most 20 stored keys cut the
+/// stored side of most tasks of n = 12 and 13 into several batches, each sealed on the GPU
+/// and counted apart, on a ring of 2 slots with 3 workers each 0, 1 or 3 batches ahead (the
+/// pipelined path); every task gets the CPU quarters engine's count.
+#[test]
+fn join_with_tasks_cut_into_several_batches_gives_every_tasks_count() {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    for n in [12, 13] {
+        let list = TaskList::new(n).unwrap();
+        let want = on_cpu(&list, TaskEngine::Quarters, &all(&list));
+        // The jobs (one a batch at this size) of whole tasks, and of tasks cut.
+        let jobs = |settings| {
+            let gpu = gpu(settings)?;
+            let got = pool.install(|| on_gpu(&gpu, &list, &all(&list))).unwrap();
+            assert_eq!(got, want, "n = {n}, {settings:?}");
+            Some(gpu.breakdown().jobs)
+        };
+        let Some(whole) = jobs(GpuSettings { ring: Some(2), ..join(None) }) else { return };
+        for ahead in [0, 1, 3] {
+            let cut = GpuSettings { ring: Some(2), ahead: Some(ahead), batch_keys: Some(20), ..join(None) };
+            let jobs = jobs(cut).unwrap();
+            assert!(jobs > whole + whole / 4, "n = {n}, ahead {ahead}: {jobs} jobs, {whole} whole");
+        }
+    }
+}
+
+/// A sample of tasks of larger n (random ones of n = 17, 19, 21, 22), their keys sealed on
+/// the GPU, whole and at n = 17 and 19 in batches of at most 512 and 2 048 stored keys
+/// (tasks of several batches of full blocks, sealed ahead on the default ring), each against
+/// the CPU quarters engine's count.
+///
+/// PERF: about 6 s on lavapipe with 2 loaded cores in the test profile (batches that small
+/// at n = 21 and 22 take minutes: every batch matches all of its task's queries).
+#[test]
+fn join_sampled_tasks_of_larger_n_have_the_cpu_engines_count() {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let runs = [
+        (17, 40, None),
+        (17, 40, Some(512)),
+        (19, 16, None),
+        (19, 16, Some(2048)),
+        (21, 6, None),
+        (22, 3, None),
+    ];
+    for (n, k, batch_keys) in runs {
+        let list = TaskList::new(n).unwrap();
+        let tasks = sample_tasks(&all(&list), k, u64::from(n));
+        let Some(gpu) = gpu(GpuSettings { batch_keys, ..join(None) }) else { return };
+        let start = std::time::Instant::now();
+        let got = pool.install(|| on_gpu(&gpu, &list, &tasks)).unwrap();
+        let took = start.elapsed().as_secs_f64();
+        assert_eq!(
+            got,
+            on_cpu(&list, TaskEngine::Quarters, &tasks),
+            "n = {n}, batches of {batch_keys:?} keys"
+        );
+        let jobs = gpu.breakdown().jobs;
+        eprintln!("n = {n}, {k} tasks, batches of {batch_keys:?} keys: {took:.2} s, {jobs} jobs");
+        if batch_keys.is_some() {
+            assert!(jobs > u64::from(k), "n = {n}: tasks cut into batches, {jobs} jobs");
+        }
+    }
+}
+
 /// Small whole batches gathered into one dispatch (many tasks per dispatch at small n): 8
 /// workers on a ring of 8, the budget adapted (a fixed one gathers nothing); every task of
 /// n = 10..=13 gets the CPU quarters engine's count, whichever batches were gathered (that
@@ -438,7 +503,7 @@ fn join_estimates_and_cancels_as_the_search_does() {
 }
 
 /// What the join kernel moves and does per solution, measured on the CPU alone (no GPU
-/// needed): bytes uploaded (rows, queries, tails) and (query, block) visits per weighted
+/// needed): bytes uploaded (stored keys, blocks, queries, pairs) and (query, block) visits per weighted
 /// solution, on random tasks of n = 16..=21 (`DAMIER_JOIN_NS=18..=23` and `DAMIER_GPU_TASKS`
 /// choose; the matching is counted by the plain reference, slow past n = 22):
 /// `cargo test --release -p damier-gpu --test lavapipe -- --ignored join_work --nocapture`.
@@ -464,11 +529,10 @@ fn join_work_per_solution() {
             &tasks,
             &Control::new(),
             &|s| {
-                let tails: usize = s.pairs.iter().map(|p| p.tail.len()).sum();
-                bytes.fetch_add(
-                    (64 * s.rows.len() + 8 * s.queries.len() + 8 * tails + 32 * s.pairs.len()) as u64,
-                    Relaxed,
-                );
+                // The stored keys, their blocks, the queries and the pairs (the rows are made
+                // on the device).
+                let sent = 8 * (s.keys.len() + s.blocks.len() + s.queries.len()) + 32 * s.pairs.len();
+                bytes.fetch_add(sent as u64, Relaxed);
                 let (v, t) = s.work();
                 visits.fetch_add(v, Relaxed);
                 tests.fetch_add(t, Relaxed);

@@ -1,13 +1,16 @@
 //! The quarters engine's matching step, handed to another device: the stored keys of one batch
-//! of a task, bit-sliced by blocks, and the queries grouped against them ([`Sealed`]), as
-//! [`super::tasks::count_tasks_with_matching`] gives them to a caller that counts the matches
-//! itself (damier-gpu's join kernel, docs/gpu.md). Assembling the halves and sealing the
-//! stored side stay in the library, on the CPU. With
+//! of a task, grouped and packed, their blocks listed, and the queries grouped against them
+//! ([`Sealed`]), as [`super::tasks::count_tasks_with_matching`] gives them to a caller that
+//! slices the blocks and counts the matches itself (damier-gpu's join kernel, docs/gpu.md).
+//! Assembling the halves and grouping and packing both sides stay in the library, on the
+//! CPU; the device bit-slices the blocks (8 bytes a stored key to send, not the 28 to 44 of
+//! its rows). With
 //! [`super::tasks::count_tasks_sealing_ahead`] the caller answers each batch with a
 //! [`Pending`] count instead, taken later, so that the worker seals on meanwhile.
 //!
-//! The layout: for each block of [`BLOCK`] stored keys and each [`CHUNK`]-bit chunk `c` of a
-//! (packed) key, 32 rows of 512 bits; row `c * 32 + v` of a block marks the block's keys that
+//! The layout the device makes ([`Sealed::rows`] makes it on the CPU): for each block of at
+//! most [`BLOCK`] stored keys and each [`CHUNK`]-bit chunk `c` of a (packed) key, 32 rows of
+//! 512 bits; row `c * 32 + v` of a block marks the block's keys that
 //! hold none of the bits of `v` in chunk `c`. A query with chunk values `v_c` matches the keys
 //! marked in every row `c * 32 + v_c`: the AND of its chunks' rows, counted by popcount. Keys
 //! of a group too few for a block (its *tail*) are tested one by one (`key & query == 0`).
@@ -112,32 +115,36 @@ pub const WEIGHT_AT: u32 = 60;
 /// stored keys of the blocks `blocks` and the keys `tail`, each match counting `2^(shift + e)`
 /// (`e` the query's weight exponent).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct JoinPair<'a> {
-    /// Blocks of [`Sealed::rows`] (block `b`: rows `b * rows_per_block..(b + 1) *
+pub struct JoinPair {
+    /// Blocks of [`Sealed::blocks`] (sliced, block `b` is rows `b * rows_per_block..(b + 1) *
     /// rows_per_block`).
     pub blocks: Range<usize>,
-    /// Stored keys tested one by one (weight bits cleared).
-    pub tail: &'a [u64],
+    /// Stored keys tested one by one: [`Sealed::keys`]`[tail]`.
+    pub tail: Range<usize>,
     /// The queries, a range of [`Sealed::queries`].
     pub queries: Range<usize>,
     /// The stored keys' weight exponent.
     pub shift: u32,
 }
 
-/// One batch of a task's stored keys, sealed, with the queries to match against it: the
-/// count of the batch is the sum over [`Sealed::pairs`] (see the module docs).
+/// One batch of a task's stored keys, sealed (grouped and packed, cut into blocks), with the
+/// queries to match against it: the count of the batch is the sum over [`Sealed::pairs`]
+/// (see the module docs).
 #[derive(Clone, Debug)]
 pub struct Sealed<'a> {
-    /// Chunks of a packed key (1 to 11): a block has `chunks * 32` rows.
+    /// Chunks of a packed key (1 to 12): a sliced block has `chunks * 32` rows.
     pub chunks: usize,
-    /// The rows of every block, block after block: a row is 512 bits, 8 words, key `64 w + i`
-    /// of the block in bit `i` of word `w`.
-    pub rows: &'a [[u64; 8]],
-    /// The queries, grouped and packed as the rows are: key bits below [`WEIGHT_AT`], weight
+    /// The stored keys, grouped and packed (weight bits cleared: the pairs say the weight):
+    /// every block's keys and every tail's.
+    pub keys: &'a [u64],
+    /// The blocks, each `[first key, keys]` of [`Sealed::keys`] (1 to [`BLOCK`] keys): block
+    /// `b`'s key `i` is bit `i % 64` of word `i / 64` of its rows.
+    pub blocks: &'a [[u32; 2]],
+    /// The queries, grouped and packed as the keys are: key bits below [`WEIGHT_AT`], weight
     /// exponent above.
     pub queries: &'a [u64],
     /// The pairs of (stored, query) groups to match; a query or a block appears in several.
-    pub pairs: Vec<JoinPair<'a>>,
+    pub pairs: Vec<JoinPair>,
 }
 
 impl Sealed<'_> {
@@ -151,24 +158,30 @@ impl Sealed<'_> {
         block * self.rows_per_block() + c * ROWS_PER_CHUNK + ((q >> (c as u32 * CHUNK)) & 31) as usize
     }
 
-    /// The matches of one pair, counted plainly on the CPU (the reference the tests and the
-    /// GPU's checks hold a device's count against).
-    pub fn count_pair(&self, p: &JoinPair<'_>) -> u64 {
+    /// The rows of every block, block after block, bit-sliced on the CPU: what a device
+    /// makes of [`Sealed::keys`] and [`Sealed::blocks`] (a row is 512 bits, 8 words, key
+    /// `64 w + i` of the block in bit `i` of word `w`; the bits of keys past a short block's
+    /// end are clear).
+    pub fn rows(&self) -> Vec<[u64; 8]> {
+        super::quarters::slice_rows(self.keys, self.blocks, self.chunks)
+    }
+
+    /// The keys of block `b`.
+    pub fn block_keys(&self, b: usize) -> &[u64] {
+        let [at, len] = self.blocks[b];
+        &self.keys[at as usize..(at + len) as usize]
+    }
+
+    /// The matches of one pair, counted plainly on the CPU, key by key (the reference the
+    /// tests and the GPU's checks hold a device's count against).
+    pub fn count_pair(&self, p: &JoinPair) -> u64 {
         let key_mask = (1u64 << WEIGHT_AT) - 1;
+        let keys = p.blocks.clone().flat_map(|b| self.block_keys(b)).chain(&self.keys[p.tail.clone()]);
+        let keys: Vec<u64> = keys.copied().collect();
         self.queries[p.queries.clone()]
             .iter()
             .map(|&q| {
-                let mut hits: u64 = p.tail.iter().map(|&k| u64::from(k & q & key_mask == 0)).sum();
-                for b in p.blocks.clone() {
-                    let mut acc = [u64::MAX; 8];
-                    for c in 0..self.chunks {
-                        let row = &self.rows[self.row_of(b, c, q)];
-                        for (a, r) in acc.iter_mut().zip(row) {
-                            *a &= r;
-                        }
-                    }
-                    hits += acc.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
-                }
+                let hits: u64 = keys.iter().map(|&k| u64::from(k & q & key_mask == 0)).sum();
                 hits << (p.shift + (q >> WEIGHT_AT) as u32)
             })
             .sum()

@@ -337,7 +337,7 @@ pub fn count_tasks_with_matching<E: From<TaskError> + Send>(
     on_done: &(dyn Fn(TaskDone) + Sync),
 ) -> Result<(), E> {
     let now = |sealed: &super::join::Sealed<'_>| matching(sealed).map(super::join::Pending::ready);
-    count_tasks_sealing_ahead(list, isa, memory, indices, control, 0, &now, on_done)
+    count_tasks_sealing_ahead(list, isa, memory, indices, control, 0, None, &now, on_done)
 }
 
 /// [`count_tasks_with_matching`] with the counts taken later: `matching` hands each sealed
@@ -351,6 +351,8 @@ pub fn count_tasks_with_matching<E: From<TaskError> + Send>(
 /// when `matching` counts right, and its `elapsed` the worker's time on it (sealing it, and
 /// waiting for its batches). The first error of `matching` or of a pending count stops the
 /// run (no task whose batch failed, or that was still in flight, is reported).
+/// `batch_keys` caps the stored keys of a batch below the engine's own batch (tests cut a
+/// task's stored side into several batches with it; `None` in a count).
 #[allow(clippy::too_many_arguments)]
 pub fn count_tasks_sealing_ahead<'p, E: From<TaskError> + Send>(
     list: &TaskList,
@@ -359,6 +361,7 @@ pub fn count_tasks_sealing_ahead<'p, E: From<TaskError> + Send>(
     indices: &[u32],
     control: &Control,
     ahead: usize,
+    batch_keys: Option<usize>,
     matching: &(dyn Fn(&super::join::Sealed<'_>) -> Result<super::join::Pending<'p, E>, E> + Sync),
     on_done: &(dyn Fn(TaskDone) + Sync),
 ) -> Result<(), E> {
@@ -394,6 +397,7 @@ pub fn count_tasks_sealing_ahead<'p, E: From<TaskError> + Send>(
         memory,
         control,
         ahead,
+        batch_keys,
         &wrapped,
         &|i, count, elapsed| on_done(TaskDone { index: indices[i], count, elapsed }),
     )
@@ -539,7 +543,8 @@ mod tests {
     /// CPU's reference, computed at hand-off), and every task still gets the quarters
     /// engine's count, on one worker and on three, leaving 0, 1 or 3 batches pending. On one
     /// worker the order is fixed: the run hands out up to `ahead + 1` batches before it
-    /// takes the oldest, and takes them oldest first.
+    /// takes the oldest, and takes them oldest first. With batches of at most 100 stored
+    /// keys, a task's stored side is cut into several batches, each counted apart.
     #[test]
     fn sealing_ahead_gives_every_task_its_count() {
         use super::super::join::Pending;
@@ -549,7 +554,8 @@ mod tests {
             let list = TaskList::new(n).unwrap();
             let all: Vec<u32> = (0..list.len()).collect();
             let want = per_task_on(&list, TaskEngine::Quarters, Isa::Portable, &all);
-            for (threads, ahead) in [(1, 0), (1, 1), (1, 3), (3, 1), (3, 3)] {
+            let settings = [(1, 0, None), (1, 1, None), (1, 3, Some(100)), (3, 1, Some(100)), (3, 3, None)];
+            for (threads, ahead, batch_keys) in settings {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
                 // Batch numbers handed out and taken, in order (one worker: one order).
                 let handed = AtomicUsize::new(0);
@@ -563,6 +569,7 @@ mod tests {
                         &all,
                         &Control::new(),
                         ahead,
+                        batch_keys,
                         &|sealed| {
                             let (count, b) = (sealed.count(), handed.fetch_add(1, Ordering::Relaxed));
                             events.lock().unwrap().push((b, true));
@@ -580,7 +587,8 @@ mod tests {
                     )
                 })
                 .unwrap();
-                assert_eq!(got.into_inner().unwrap(), want, "n = {n}, {threads} threads, ahead {ahead}");
+                let at = format!("n = {n}, {threads} threads, ahead {ahead}, batches of {batch_keys:?} keys");
+                assert_eq!(got.into_inner().unwrap(), want, "{at}");
                 let events = events.into_inner().unwrap();
                 let batches = handed.into_inner();
                 assert_eq!(events.len(), 2 * batches, "every count taken once");
@@ -622,6 +630,7 @@ mod tests {
                 &all,
                 &Control::new(),
                 2,
+                None,
                 &|sealed| {
                     let (count, b) = (sealed.count(), handed.fetch_add(1, Ordering::Relaxed));
                     let waited = &waited;

@@ -68,7 +68,8 @@ const MAX_WEIGHTS: usize = 4;
 /// The sliced blocks and scanned tail of one group of stored keys.
 #[derive(Clone, Copy, Debug, Default)]
 struct Group {
-    /// `rows[rows.0..rows.1]`: the group's blocks.
+    /// `rows[rows.0..rows.1]`: the group's blocks (where they are, or would be when the
+    /// matcher does not slice: [`Matcher::slicing`]).
     rows: (usize, usize),
     /// `grouped[tail.0..tail.1]`: its keys left to scan.
     tail: (usize, usize),
@@ -111,6 +112,12 @@ pub(super) struct Matcher {
     /// tables' bits, moved down next to each other.
     pack: [[u64; 256]; KEY_BYTES],
     pub(super) rows: Vec<Row>,
+    /// Whether [`Matcher::seal`] bit-slices the blocks into [`Matcher::rows`] (the CPU's
+    /// matching); when false it only groups and packs the keys and lists the blocks
+    /// ([`Matcher::blocks`]): a device slices them itself ([`Matcher::sealed`]).
+    pub(super) slicing: bool,
+    /// Each block of the last seal as (its first key in `grouped`, its keys).
+    blocks: Vec<[u32; 2]>,
     /// Key bit positions to cut on, best first ([`Matcher::order_cuts`] reorders them).
     pub(super) ranked: Vec<u32>,
     /// The ranked candidates as the last seal numbers them: its cut bits first, in increasing
@@ -168,6 +175,8 @@ impl Matcher {
             query_bits: KEY_MASK,
             pack: [[0; 256]; KEY_BYTES],
             rows: Vec::new(),
+            slicing: true,
+            blocks: Vec::new(),
             max_cut: MAX_CUT.min(candidates.len()),
             group_keys: GROUP_KEYS,
             large_batch: LARGE_BATCH,
@@ -393,7 +402,11 @@ impl Matcher {
                 len / BLOCK + usize::from(len % BLOCK >= SMALL)
             })
             .sum();
-        self.rows.reserve_exact(blocks * rows_per_block);
+        if self.slicing {
+            self.rows.reserve_exact(blocks * rows_per_block);
+        }
+        self.blocks.clear();
+        self.blocks.reserve_exact(blocks);
         self.groups.clear();
         for g in 0..count {
             if control.cancelled() {
@@ -403,16 +416,21 @@ impl Matcher {
                 return Err(Interrupted);
             }
             let (mut at, end) = (start[g], start[g + 1]);
-            let first_row = self.rows.len();
+            let first_row = self.blocks.len() * rows_per_block;
             while at < end {
                 let len = (end - at).min(BLOCK);
                 if len < SMALL {
                     break;
                 }
-                slice_block(isa, &self.grouped[at..at + len], self.chunks, &mut self.rows);
+                if self.slicing {
+                    slice_block(isa, &self.grouped[at..at + len], self.chunks, &mut self.rows);
+                }
+                // A batch holds at most 2^24 keys ([`super::STORED_KEYS`]).
+                self.blocks.push([at as u32, len as u32]);
                 at += len;
             }
-            self.groups.push(Group { rows: (first_row, self.rows.len()), tail: (at, end) });
+            let rows = (first_row, self.blocks.len() * rows_per_block);
+            self.groups.push(Group { rows, tail: (at, end) });
         }
         self.query_start = start;
         Ok(())
@@ -449,6 +467,7 @@ impl Matcher {
         control: &Control,
     ) -> Result<u64, Interrupted> {
         let rows_per_block = self.chunks << CHUNK;
+        debug_assert!(self.slicing, "counting on the CPU needs the sliced rows");
         let count_group = |g: &Group, queries: &[u64]| {
             let tail = &self.grouped[g.tail.0..g.tail.1];
             let mut total = 0;
@@ -499,8 +518,9 @@ impl Matcher {
         matched.map(|()| total)
     }
 
-    /// The sealed tables with `queries` grouped and packed against them, for a device that
-    /// counts the matches itself ([`crate::queens::count::join`]): the same pairs of groups
+    /// The stored keys as sealed (grouped and packed, their blocks listed) with `queries`
+    /// grouped and packed against them, for a device that slices the blocks and counts the
+    /// matches itself ([`crate::queens::count::join`]): the same pairs of groups
     /// [`Matcher::count`] visits, its count their sum ([`Sealed::count`]). Portable code (no
     /// `pext`): the groups and packed keys are the same on every CPU.
     pub(super) fn sealed(&mut self, queries: &[u64]) -> Sealed<'_> {
@@ -527,7 +547,7 @@ impl Matcher {
             if !qs.is_empty() {
                 pairs.push(JoinPair {
                     blocks: g.rows.0 / rows_per_block..g.rows.1 / rows_per_block,
-                    tail: &self.grouped[g.tail.0..g.tail.1],
+                    tail: g.tail.0..g.tail.1,
                     queries: qs,
                     shift: f,
                 });
@@ -535,12 +555,23 @@ impl Matcher {
             Ok::<(), std::convert::Infallible>(())
         });
         let Ok(()) = listed;
+        Sealed {
+            chunks: self.chunks,
+            keys: &self.grouped,
+            blocks: &self.blocks,
+            queries: &self.queries,
+            pairs,
+        }
+    }
+
+    /// The rows of the last seal (when it sliced: [`Matcher::slicing`]), as
+    /// [`crate::queens::count::join`] lays them out.
+    #[cfg(test)]
+    pub(super) fn sliced_rows(&self) -> &[[u64; 8]] {
         // SAFETY: `Row` is `repr(C)` around a `[u64; 8]`: the same size (64 bytes, no padding)
         // and a stricter alignment (64 for 8), so every `Row` of the slice is a valid
         // `[u64; 8]` at the same address, and the slice's length is unchanged.
-        let rows =
-            unsafe { std::slice::from_raw_parts(self.rows.as_ptr().cast::<[u64; 8]>(), self.rows.len()) };
-        Sealed { chunks: self.chunks, rows, queries: &self.queries, pairs }
+        unsafe { std::slice::from_raw_parts(self.rows.as_ptr().cast::<[u64; 8]>(), self.rows.len()) }
     }
 
     /// [`Matcher::seal`] with a control nobody cancels.

@@ -229,6 +229,17 @@ fn batch_for(n: u32, tasks: usize, threads: usize, limit: u64) -> (usize, u64) {
     (batch, base_bytes(n, tasks, threads, batch))
 }
 
+/// The bit-sliced rows of `blocks` (each `[first key, keys]` of `keys`) with `chunks` chunks,
+/// block after block, as the matcher slices them on the CPU (portable code): the layout
+/// [`crate::queens::count::join`] describes, for a reference to hold a device's against.
+pub(crate) fn slice_rows(keys: &[u64], blocks: &[[u32; 2]], chunks: usize) -> Vec<[u64; 8]> {
+    let mut rows = Vec::with_capacity(blocks.len() * (chunks << sliced::CHUNK));
+    for &[at, len] in blocks {
+        sliced::slice_block(Isa::Portable, &keys[at as usize..(at + len) as usize], chunks, &mut rows);
+    }
+    rows.into_iter().map(|r| r.0).collect()
+}
+
 /// The subsets of `mask` with `k` elements, in increasing order.
 fn subsets(mask: u32, k: u32) -> impl Iterator<Item = u32> {
     let mut next = Some(0u32);
@@ -818,7 +829,9 @@ pub(crate) fn count_column_sets(
 /// time on it: sealing it (less the waits for other tasks' batches meanwhile) and waiting
 /// for its own batches. The first error of `matching` or of a pending count stops the run
 /// and is returned; no task whose matching failed, or that was stopped by another's failure,
-/// is reported.
+/// is reported. The batches hold the stored keys grouped and packed, not sliced (the device
+/// slices them: [`Sealed`]), at most `batch_keys` of them when given (tests cut a task's
+/// stored side into several batches that way).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn count_column_sets_matched<'p, E: From<Interrupted> + From<CountError> + Send>(
     n: u32,
@@ -827,6 +840,7 @@ pub(crate) fn count_column_sets_matched<'p, E: From<Interrupted> + From<CountErr
     memory: Option<u64>,
     control: &Control,
     ahead: usize,
+    batch_keys: Option<usize>,
     matching: &(dyn Fn(&Sealed<'_>) -> Result<Pending<'p, E>, E> + Sync),
     on_done: &(dyn Fn(usize, u64, std::time::Duration) + Sync),
 ) -> Result<(), E> {
@@ -845,7 +859,10 @@ pub(crate) fn count_column_sets_matched<'p, E: From<Interrupted> + From<CountErr
         .try_fold(
             || {
                 let mut work = Work::new(&g, isa);
-                work.batch = batch;
+                work.batch = batch_keys.map_or(batch, |b| b.clamp(1, batch));
+                // PERF: the device slices the blocks itself (8 bytes a stored key to send
+                // rather than 28 to 44 of rows): the workers only group and pack them.
+                work.matcher.slicing = false;
                 (work, Flight::default())
             },
             |(mut work, mut flight), (i, &t)| {

@@ -447,9 +447,20 @@ fn the_sealed_view_counts_what_the_matcher_counts() {
         assert_eq!(sealed.count(), want, "{keys} keys, groups of {group_keys}");
         let (visits, tests) = sealed.work();
         assert!(visits + tests > 0);
+        // The rows a device makes of the keys and blocks (here the CPU's reference) are the
+        // matcher's own.
+        let (rows, view) = (sealed.rows(), format!("{:?}", (sealed.keys, sealed.blocks, &sealed.pairs)));
+        assert_eq!(rows, m.sliced_rows(), "{keys} keys, groups of {group_keys}");
         // Once more after a count: the matcher's own buffers reused.
         assert_eq!(m.count_all(Isa::Portable, &queries), want);
         assert_eq!(m.sealed(&queries).count(), want);
+        // Sealed for a device (not sliced): the same keys, blocks and pairs, no rows made.
+        m.slicing = false;
+        m.seal_all(Isa::Portable, &stored);
+        let sealed = m.sealed(&queries);
+        assert_eq!(format!("{:?}", (sealed.keys, sealed.blocks, &sealed.pairs)), view);
+        assert_eq!(sealed.count(), want);
+        assert!(m.rows.is_empty());
     }
 }
 
