@@ -8,17 +8,16 @@
 //! the server-wide [`Budget`] of bytes held (the answer is read into chunks taken from it), and
 //! `kill_on_drop`, so a page that goes away (or cancels) kills its job.
 //!
-//! The server owns each job's private folder (0700, [`private_folder`]), the child's working
-//! folder (a request's files come as content in its JSON, and nothing of a request names a
-//! path): the folder is removed when the job ends, whatever ends it
-//! (an answer, the time limit, the page gone, the server stopping: the [`Job`] guard's `Drop`
-//! kills the child and removes the folder once the child is gone).
+//! A job writes no file and makes no folder: a request's files come as content in its JSON,
+//! nothing of a request names a path, and the request layer refuses every option that writes.
+//! The child runs in a fixed working folder, [`JOB_FOLDER`] (the file system's root), where
+//! nothing is read or written. Whatever ends a job (an answer, the time limit, the page gone,
+//! the server stopping), the [`Job`] guard's `Drop` kills the child and frees its slot once it
+//! is gone.
 //!
 //! A server that cannot clean up (killed by SIGKILL, or the machine stopped) still leaves
 //! nothing running: on Linux each child gets the parent-death signal (SIGKILL when the server
-//! is gone). Its folders stay; each holds a lock file ([`OWNER_FILE`]) locked by its owner for
-//! as long as it lives, and the next server removes those whose owner is gone
-//! ([`sweep_stale_folders`]).
+//! is gone); and nothing on the disk, since its jobs made nothing there.
 
 use std::process::Stdio;
 use std::time::Duration;
@@ -105,117 +104,25 @@ pub struct Runner<'a> {
     pub budget: &'a Budget,
 }
 
-/// The prefix of a job's folder name in the system's temporary folder.
-pub const FOLDER_PREFIX: &str = "damier-job-";
+/// The working folder of every job: the file system's root, the same for every job and never
+/// written by one (a job writes no file; a relative path, were one ever used, would not land
+/// in the folder the server was started from).
+pub const JOB_FOLDER: &str = "/";
 
-/// The lock file in each job folder: created (0600) and locked (`flock`, exclusive) by the
-/// folder's owner, who writes [`OWNER_MARK`] in it once locked, and holds the lock until the
-/// folder is removed. The system releases the lock when its owner dies, however it dies.
-pub const OWNER_FILE: &str = ".owner";
-
-/// What the owner writes in [`OWNER_FILE`] once it holds the lock.
-pub const OWNER_MARK: &[u8] = b"damier job folder\n";
-
-/// A job's private folder: removed (with its content) when dropped; its [`OWNER_FILE`] stays
-/// locked until then.
-pub struct JobFolder {
-    // Declared first, dropped first: the folder is gone before its lock is released.
-    dir: tempfile::TempDir,
-    _owner: std::fs::File,
-}
-
-impl JobFolder {
-    /// The folder's path.
-    pub fn path(&self) -> &std::path::Path {
-        self.dir.path()
-    }
-}
-
-/// A new private folder for one job (its working folder): in the system's temporary folder, readable
-/// by its owner only (0700 on Unix), its [`OWNER_FILE`] locked.
-pub fn private_folder() -> std::io::Result<JobFolder> {
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(FOLDER_PREFIX);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o700));
-    }
-    let dir = builder.tempdir()?;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut owner = options.open(dir.path().join(OWNER_FILE))?;
-    owner.try_lock().map_err(std::io::Error::from)?;
-    std::io::Write::write_all(&mut owner, OWNER_MARK)?;
-    Ok(JobFolder { dir, _owner: owner })
-}
-
-/// Removes the job folders in `temp` (the system's temporary folder) left by a server that
-/// died without removing them: only a real folder (not a link) named [`FOLDER_PREFIX`]...,
-/// owned by this user, whose [`OWNER_FILE`] (a regular file owned by this user) holds
-/// [`OWNER_MARK`] and whose lock nobody holds, so its owner is gone.
-/// A folder without that file (being made, or another program's) is left alone. Answers how
-/// many were removed.
-pub fn sweep_stale_folders(temp: &std::path::Path) -> usize {
-    let Ok(entries) = std::fs::read_dir(temp) else { return 0 };
-    entries
-        .filter_map(Result::ok)
-        .filter(|e| e.file_name().to_string_lossy().starts_with(FOLDER_PREFIX))
-        .filter(|e| is_stale(&e.path()))
-        .filter(|e| std::fs::remove_dir_all(e.path()).is_ok())
-        .count()
-}
-
-/// Whether `folder` is a job folder of this user whose owner is gone ([`sweep_stale_folders`]).
-fn is_stale(folder: &std::path::Path) -> bool {
-    use std::io::Read;
-    #[cfg(unix)]
-    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
-    let Ok(meta) = std::fs::symlink_metadata(folder) else { return false };
-    if !meta.is_dir() {
-        return false;
-    }
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    let Ok(mut owner) = options.open(folder.join(OWNER_FILE)) else { return false };
-    let Ok(file) = owner.metadata() else { return false };
-    #[cfg(unix)]
-    {
-        // SAFETY: `geteuid` only reads the process's effective user id; it cannot fail.
-        let me = unsafe { libc::geteuid() };
-        if meta.uid() != me || file.uid() != me {
-            return false;
-        }
-    }
-    if !file.is_file() || owner.try_lock().is_err() {
-        return false;
-    }
-    // Locked by us now: a mark written under the lock says the owner held it and is gone (a
-    // file still empty may be one whose owner is between creating and locking it).
-    let mut mark = [0u8; OWNER_MARK.len()];
-    owner.read_exact(&mut mark).is_ok() && mark == OWNER_MARK
-}
-
-/// A running job: its child, its folder and its slot. Dropping it before the child was waited
-/// for (the request's future dropped: the page went away, the time limit passed, or the server
-/// is stopping) kills the child, and removes the folder and frees the slot once the child is
-/// gone, so nothing is written there after the removal and the slots count the children still
-/// dying; otherwise the folder is removed and the slot freed at once.
+/// A running job: its child and its slot. Dropping it before the child was waited for (the
+/// request's future dropped: the page went away, the time limit passed, or the server is
+/// stopping) kills the child and frees the slot once the child is gone, so that the slots
+/// count the children still dying; otherwise the slot is freed at once.
 pub struct Job {
     child: Option<tokio::process::Child>,
-    folder: Option<JobFolder>,
     slot: Option<tokio::sync::OwnedSemaphorePermit>,
 }
 
 impl Drop for Job {
     fn drop(&mut self) {
-        let (folder, slot) = (self.folder.take(), self.slot.take());
+        let slot = self.slot.take();
         let Some(child) = self.child.take() else { return };
-        let mut killed = Killed { child, _folder: folder, _slot: slot };
+        let mut killed = Killed { child, _slot: slot };
         let _ = killed.child.start_kill();
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             // If the runtime is stopping, the task is dropped unrun: `Killed`'s drop waits then.
@@ -226,17 +133,16 @@ impl Drop for Job {
     }
 }
 
-/// A killed child with its folder and slot, released once the child is gone. Dropped before
-/// the child was waited for (no runtime, or a runtime that is stopping: the server is
-/// stopping), it waits for the child here, at most [`REAP_WAIT`] (a killed child goes in
-/// milliseconds).
+/// A killed child with its slot, released once the child is gone. Dropped before the child
+/// was waited for (no runtime, or a runtime that is stopping: the server is stopping), it
+/// waits for the child here, at most [`REAP_WAIT`] (a killed child goes in milliseconds), so
+/// that a stopped server exits after its jobs.
 struct Killed {
     child: tokio::process::Child,
-    _folder: Option<JobFolder>,
     _slot: Option<tokio::sync::OwnedSemaphorePermit>,
 }
 
-/// The longest a stopping server waits for one killed child before removing its folder.
+/// The longest a stopping server waits for one killed child.
 const REAP_WAIT: Duration = Duration::from_secs(2);
 
 impl Drop for Killed {
@@ -256,10 +162,6 @@ async fn run_child(
     progress: Option<&mpsc::Sender<String>>,
     slot: tokio::sync::OwnedSemaphorePermit,
 ) -> Outcome {
-    let folder = match private_folder() {
-        Ok(f) => f,
-        Err(e) => return Outcome::Failed(format!("cannot create a job folder: {e}")),
-    };
     let mut child = Command::new(runner.executable);
     child.arg("__api");
     if runner.allow_heavy {
@@ -267,7 +169,7 @@ async fn run_child(
     }
     child
         .args([group, command])
-        .current_dir(folder.path())
+        .current_dir(JOB_FOLDER)
         .env(PROGRESS_ENV, if progress.is_some() { "lines" } else { "none" })
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -280,7 +182,7 @@ async fn run_child(
             return Outcome::Failed(format!("cannot start {}: {e}", runner.executable.display()));
         }
     };
-    let mut job = Job { child: Some(child), folder: Some(folder), slot: Some(slot) };
+    let mut job = Job { child: Some(child), slot: Some(slot) };
     let Some(child) = job.child.as_mut() else { return Outcome::Failed("no child".into()) };
     let (Some(mut stdin), Some(stdout), Some(stderr)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
@@ -321,7 +223,7 @@ async fn run_child(
         Ok(s) => s,
         Err(e) => return Outcome::Failed(format!("cannot wait for the command: {e}")),
     };
-    // Waited for: the folder goes now, with the job.
+    // Waited for: the slot is freed now, with the job.
     job.child = None;
     drop(job);
     match status.code() {
@@ -429,54 +331,6 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 #[cfg(test)]
 mod tests {
     use super::{abnormal_end, one_line};
-
-    #[cfg(unix)]
-    #[test]
-    fn only_folders_whose_owner_is_gone_are_swept() {
-        use super::{FOLDER_PREFIX, OWNER_FILE, OWNER_MARK, sweep_stale_folders};
-        use std::io::Write;
-        let temp = tempfile::tempdir().unwrap();
-        let folder = |name: &str| {
-            let f = temp.path().join(format!("{FOLDER_PREFIX}{name}"));
-            std::fs::create_dir(&f).unwrap();
-            f
-        };
-        let owner = |f: &std::path::Path, mark: &[u8]| {
-            let mut file = std::fs::File::create(f.join(OWNER_FILE)).unwrap();
-            file.write_all(mark).unwrap();
-            file
-        };
-        // Gone owners: the marked, unlocked file of a dead server.
-        let stale = folder("stale");
-        drop(owner(&stale, OWNER_MARK));
-        std::fs::write(stale.join("from"), "x").unwrap();
-        // Kept: a live owner (locked), a folder being made (no file, or not yet marked),
-        // another program's folder of the same prefix, a link to a stale folder.
-        let live = folder("live");
-        let held = owner(&live, OWNER_MARK);
-        held.try_lock().unwrap();
-        let making = folder("making");
-        let unmarked = folder("unmarked");
-        drop(owner(&unmarked, b""));
-        let other = temp.path().join("elsewhere");
-        std::fs::create_dir(&other).unwrap();
-        drop(owner(&other, OWNER_MARK));
-        let link = temp.path().join(format!("{FOLDER_PREFIX}link"));
-        std::os::unix::fs::symlink(&other, &link).unwrap();
-        assert_eq!(sweep_stale_folders(temp.path()), 1);
-        assert!(!stale.exists());
-        for kept in [&live, &making, &unmarked, &other, &link] {
-            assert!(kept.exists(), "{kept:?} was removed");
-        }
-        // A real job folder is live until dropped, then gone with its lock.
-        let job = super::private_folder().unwrap();
-        assert!(!super::is_stale(job.path()));
-        let path = job.path().to_path_buf();
-        drop(job);
-        assert!(!path.exists());
-        drop(held);
-        assert_eq!(sweep_stale_folders(temp.path()), 1, "the live folder, its owner gone");
-    }
 
     #[test]
     fn error_line_is_the_first_meaningful_line() {

@@ -1,5 +1,5 @@
-//! What a hostile client does to `damier serve` as a process: jobs killed by a client gone or
-//! by the time limit leave no folder, slow clients are disconnected, `--host localhost` serves
+//! What a hostile client does to `damier serve` as a process: jobs make no folder, and those
+//! killed by a client gone or by the time limit leave no process, slow clients are disconnected, `--host localhost` serves
 //! every loopback address; and the fault campaign (16 s; also run against a release binary)
 //! that throws all of it at one server while watching its peak memory.
 
@@ -17,8 +17,8 @@ fn exe() -> String {
     std::env::var("DAMIER_WEB_EXE").unwrap_or_else(|_| env!("CARGO_BIN_EXE_damier").to_string())
 }
 
-/// `damier serve --port 0 ARGS` with its own temporary folder (`TMPDIR`), where the job
-/// folders go.
+/// `damier serve --port 0 ARGS` with its own temporary folder (`TMPDIR`), where the server
+/// and its jobs must make nothing.
 pub(super) struct Server {
     pub(super) child: Child,
     pub(super) addr: String,
@@ -54,22 +54,15 @@ impl Server {
         self.child.id()
     }
 
-    /// The job folders in the server's temporary folder.
-    pub(super) fn job_folders(&self) -> Vec<PathBuf> {
-        std::fs::read_dir(self.tmp.path())
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(damier_web::jobs::FOLDER_PREFIX))
-            .collect()
+    /// What the server and its jobs made in their temporary folder: nothing, ever (a job
+    /// writes no file and runs in a fixed folder, `damier_web::jobs::JOB_FOLDER`).
+    pub(super) fn made(&self) -> Vec<PathBuf> {
+        std::fs::read_dir(self.tmp.path()).unwrap().map(|e| e.unwrap().path()).collect()
     }
 
-    /// Waits (up to 20 s) until no job folder is left.
-    fn wait_for_no_folder(&self) {
-        let start = Instant::now();
-        while !self.job_folders().is_empty() {
-            assert!(start.elapsed() < Duration::from_secs(20), "folders left: {:?}", self.job_folders());
-            std::thread::sleep(Duration::from_millis(50));
-        }
+    /// Asserts that the server and its jobs made nothing in their temporary folder.
+    pub(super) fn made_nothing(&self) {
+        assert!(self.made().is_empty(), "made in the temporary folder: {:?}", self.made());
     }
 
     /// The peak resident memory of the server process itself (`VmHWM`), in KiB.
@@ -131,20 +124,20 @@ pub(super) fn slow_job() -> String {
 /// q(18) on one thread.
 const SLOW_COUNT: &str = r#"{"n": 18, "threads": 1}"#;
 
-/// Waits (up to 20 s) for a job: its folder, checked to be private, and its process.
-pub(super) fn wait_for_job(server: &Server) -> PathBuf {
+/// Waits (up to 20 s) for a job's process: its id. The job runs in the fixed working folder
+/// (`damier_web::jobs::JOB_FOLDER`), and nothing was made for it in the temporary folder.
+pub(super) fn wait_for_job(server: &Server) -> u32 {
     let start = Instant::now();
     loop {
-        let found = server.job_folders().into_iter().next();
-        if let Some(f) = found.filter(|_| !children(server.pid()).is_empty()) {
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                assert_eq!(std::fs::metadata(&f).unwrap().permissions().mode() & 0o777, 0o700, "{f:?}");
+        if let Some(&job) = children(server.pid()).first() {
+            // Read while the job runs (a job that just ended has no working folder to read).
+            if let Ok(cwd) = std::fs::read_link(format!("/proc/{job}/cwd")) {
+                assert_eq!(cwd, PathBuf::from(damier_web::jobs::JOB_FOLDER), "the job's working folder");
+                server.made_nothing();
+                return job;
             }
-            return f;
         }
-        assert!(start.elapsed() < Duration::from_secs(20), "no job: {:?}", server.job_folders());
+        assert!(start.elapsed() < Duration::from_secs(20), "no job");
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -161,29 +154,31 @@ pub(super) fn send_only(addr: &str, path: &str, body: &str) -> TcpStream {
     s
 }
 
+/// A job makes no folder (it ran in a private folder of its own, made and swept by the
+/// server, though nothing of a request writes a file): it runs in the fixed working folder,
+/// and however it ends nothing is left, neither a process nor anything in the temporary folder.
 #[cfg(target_os = "linux")]
 #[test]
-fn killed_jobs_leave_no_folder_behind() {
+fn jobs_make_no_folder_and_killed_jobs_leave_nothing() {
     let server = Server::start(&["--timeout", "3", "--allow-heavy"], &[]);
-    // A client gone mid-job: the job's child is killed and its folder removed.
+    // A client gone mid-job: the job's child is killed.
     for _ in 0..3 {
         let s = send_only(&server.addr, "/api/automaton/run", &slow_job());
-        let folder = wait_for_job(&server);
+        wait_for_job(&server);
         assert_eq!(children(server.pid()).len(), 1, "the job runs");
         drop(s);
         wait_for_no_children(server.pid());
-        server.wait_for_no_folder();
-        assert!(!folder.exists());
+        server.made_nothing();
     }
-    // The time limit: 503, the child killed, the folder removed.
+    // The time limit: 503, the child killed.
     let (status, body) = post(&server.addr, "/api/automaton/run", &slow_job());
     assert_eq!(status, 503, "{body}");
     wait_for_no_children(server.pid());
-    server.wait_for_no_folder();
+    server.made_nothing();
     // And a job that ends well leaves nothing either.
     let (status, body) = post(&server.addr, "/api/lights/solve", r#"{"file": "101\n010\n101\n"}"#);
     assert_eq!(status, 200, "{body}");
-    server.wait_for_no_folder();
+    server.made_nothing();
     server.stop();
 }
 
@@ -396,7 +391,8 @@ const CAMPAIGN_MAX_RSS_MIB: u64 = 512;
 
 /// The fault campaign: every hostile case of issue 35 and the malformed requests of the other
 /// web tests, thrown at one server; the server's peak memory stays under
-/// [`CAMPAIGN_MAX_RSS_MIB`], every answer has its status, and no job folder or child is left.
+/// [`CAMPAIGN_MAX_RSS_MIB`], every answer has its status, and no child is left and nothing
+/// made in the temporary folder.
 /// `DAMIER_WEB_EXE=target/release/damier cargo test -p damier-cli --test web fault_campaign --
 /// --nocapture`
 #[cfg(target_os = "linux")]
@@ -503,7 +499,7 @@ fn fault_campaign() {
     // Still answering; nothing left behind; the peak stayed small.
     tally.expect("afterwards", post(&addr, "/api/queens/count", r#"{"n": 8}"#), &[200]);
     wait_for_no_children(server.pid());
-    server.wait_for_no_folder();
+    server.made_nothing();
     let peak = server.peak_rss_kib();
     println!(
         "fault campaign: {:?}; the server's peak RSS {} MiB; {:.0} s",

@@ -1,8 +1,7 @@
 //! Every way `damier serve` stops leaves nothing behind: SIGTERM and SIGHUP, like Ctrl-C, end
-//! the running jobs and remove their folders before the server exits, and so does a server
-//! that fails (a panic of its main thread); a server killed by SIGKILL cannot clean up, but
-//! its jobs end with it (the parent-death signal), and the next server removes the folders it
-//! left.
+//! the running jobs before the server exits, and so does a server that fails (a panic of its
+//! main thread); a server killed by SIGKILL cannot clean up, but its jobs end with it (the
+//! parent-death signal). Jobs make no folder: nothing is left in the temporary folder either.
 
 #![cfg(target_os = "linux")]
 
@@ -53,42 +52,41 @@ fn wait_for_exit(child: &mut std::process::Child, what: &str) -> std::process::E
 fn server_with_a_job() -> (Server, std::net::TcpStream, u32) {
     let server = Server::start(&["--allow-heavy"], &[]);
     let client = send_only(&server.addr, "/api/automaton/run", &slow_job());
-    wait_for_job(&server);
+    let job = wait_for_job(&server);
     let jobs = children(server.pid());
-    assert_eq!(jobs.len(), 1, "one job runs: {jobs:?}");
-    (server, client, jobs[0])
+    assert_eq!(jobs, [job], "one job runs");
+    (server, client, job)
 }
 
 /// `signal` to a server running a job: the server exits 0 (within 20 s), its job's process is
-/// gone, and no job folder is left.
+/// gone, and nothing was made in the temporary folder.
 fn stops_cleanly_on(name: &str) {
     let (mut server, _client, job) = server_with_a_job();
     signal(server.pid(), name);
     let status = wait_for_exit(&mut server.child, &format!("SIG{name}: the server"));
     assert!(status.success(), "SIG{name}: {status:?}");
-    // The server removed the folder before it exited, once the job was gone.
-    assert!(server.job_folders().is_empty(), "SIG{name}: folders left {:?}", server.job_folders());
+    server.made_nothing();
     wait_until_gone(job, Duration::from_secs(5), &format!("SIG{name}: the job"));
 }
 
 #[test]
-fn sigterm_ends_the_jobs_and_removes_their_folders() {
+fn sigterm_ends_the_jobs() {
     stops_cleanly_on("TERM");
 }
 
 #[test]
-fn sigint_ends_the_jobs_and_removes_their_folders() {
+fn sigint_ends_the_jobs() {
     // Ctrl-C reaches the server alone here (`kill -INT`, not the terminal's process group).
     stops_cleanly_on("INT");
 }
 
 #[test]
-fn sighup_ends_the_jobs_and_removes_their_folders() {
+fn sighup_ends_the_jobs() {
     stops_cleanly_on("HUP");
 }
 
 #[test]
-fn a_server_that_fails_ends_its_jobs_and_removes_their_folders() {
+fn a_server_that_fails_ends_its_jobs() {
     // A fatal error: the server's main thread panics while a job runs (a debug-build hook; 4 s
     // leaves the job time to start on a loaded machine).
     let server = Server::start(&["--allow-heavy"], &[("DAMIER_TEST_SERVER_PANIC_MS", "4000")]);
@@ -110,12 +108,8 @@ fn a_server_killed_by_sigkill_takes_its_jobs_with_it() {
     signal(server.pid(), "KILL");
     server.child.wait().unwrap();
     wait_until_gone(job, Duration::from_secs(5), "the job of a killed server");
-    // Nobody was left to remove its folder: the next server does, at its start.
-    assert_eq!(server.job_folders().len(), 1, "the killed server's folder");
-    let Server { tmp, .. } = server;
-    let next = Server::start_in(tmp, &[], &[]);
-    assert!(next.job_folders().is_empty(), "left: {:?}", next.job_folders());
-    next.stop();
+    // Nobody was left to clean up, and nothing needed it.
+    server.made_nothing();
 }
 
 #[test]

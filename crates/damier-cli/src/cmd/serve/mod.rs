@@ -152,17 +152,8 @@ async fn listen(host: &Host, port: u16) -> anyhow::Result<Vec<tokio::net::TcpLis
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    // SIGTERM and SIGHUP stop the server as Ctrl-C does: its jobs killed, their folders removed.
+    // SIGTERM and SIGHUP stop the server as Ctrl-C does: its jobs killed.
     interrupt::install_stop_signals();
-    let temp = std::env::temp_dir();
-    let swept = damier_web::jobs::sweep_stale_folders(&temp);
-    if swept > 0 {
-        errln!(
-            "damier: note: removed {swept} job folder{} left in {} by a server that was killed",
-            if swept == 1 { "" } else { "s" },
-            temp.display()
-        );
-    }
     let exe = std::env::current_exe().context("cannot find the damier executable")?;
     let mut settings = damier_web::Settings::new(exe);
     settings.served = served();
