@@ -436,15 +436,16 @@ mod tests {
     use crate::GpuSettings;
     use std::sync::Mutex;
 
-    /// The default adapter (lavapipe in CI) with `settings`, or `None` where there is none:
-    /// the test then passes, but where `CI` is set.
-    fn adapter(settings: GpuSettings) -> Option<Gpu> {
+    /// The default adapter (lavapipe in CI) with `settings`; without one the test fails naming
+    /// what is missing (this crate is left out of the README's `cargo test`: its tests run
+    /// where they are asked for, and there a test that cannot run must not pass).
+    fn adapter(settings: GpuSettings) -> Gpu {
         match Gpu::open(None, settings) {
-            Ok(g) => Some(g),
-            Err(GpuError::NoAdapter) if std::env::var_os("CI").is_none() => {
-                eprintln!("skipped, because no Vulkan adapter");
-                None
-            }
+            Ok(g) => g,
+            Err(GpuError::NoAdapter) => panic!(
+                "no Vulkan adapter: these tests need one (Mesa's software driver will do: apt-get \
+                 install mesa-vulkan-drivers libvulkan1)"
+            ),
             Err(e) => panic!("cannot open the GPU: {e}"),
         }
     }
@@ -500,9 +501,7 @@ mod tests {
     /// together, each answered with its own count (a fixed budget: no gathering).
     #[test]
     fn jobs_handed_over_together_are_in_flight_together() {
-        let Some(gpu) = adapter(GpuSettings { budget: Some(1 << 20), ..GpuSettings::default() }) else {
-            return;
-        };
+        let gpu = adapter(GpuSettings { budget: Some(1 << 20), ..GpuSettings::default() });
         assert_eq!(handed_over_at_once(&gpu, 10, 3), (3, 1, 3, 0, 3));
     }
 
@@ -510,7 +509,7 @@ mod tests {
     /// dispatch, each answered with its own count (its own partial sum).
     #[test]
     fn small_batches_handed_over_together_share_one_dispatch() {
-        let Some(gpu) = adapter(GpuSettings::default()) else { return };
+        let gpu = adapter(GpuSettings::default());
         assert_eq!(handed_over_at_once(&gpu, 10, 4), (4, 1, 4, 4, 1));
     }
 

@@ -232,11 +232,9 @@ fn sweep_budget_censors_and_stops() {
 }
 
 #[test]
+#[ignore = "needs tmux: `cargo test --test cli -- --ignored under_tmux` runs it (.ci/run does)"]
 fn watch_factor_under_tmux_runs_to_the_factorization_and_quits() {
-    let Some(t) = Tmux::start(&["watch", "factor", "143", "--seed", "3", "--speed", "1000000"], 100, 30)
-    else {
-        return;
-    };
+    let t = Tmux::start(&["watch", "factor", "143", "--seed", "3", "--speed", "1000000"], 100, 30);
     t.wait_for("N = 143");
     t.wait_for("143 = 11 x 13");
     t.send(&["q"]);

@@ -1,7 +1,7 @@
 //! `queens count --device gpu|all|list` and `damier gpu`. Built without the `gpu` feature the
 //! commands say so (exit 2); with it (`cargo test -p damier-cli --features gpu --test cli
 //! gpu`, a step of .ci/run) they run the real kernel on the machine's adapter (lavapipe in
-//! CI), or are skipped where there is none, except under `CI`.
+//! CI), and fail naming what is missing where there is none.
 
 use super::util::fails_with;
 #[cfg(feature = "gpu")]
@@ -23,26 +23,27 @@ fn without_the_feature_the_gpu_options_say_how_to_build_it() {
     }
 }
 
-/// Whether the machine has an adapter; without one the test is skipped (a failure under CI).
+/// Fails the test unless the machine has an adapter (these tests run in the `--features gpu`
+/// build only, which CI runs with lavapipe installed).
 #[cfg(feature = "gpu")]
-fn has_adapter() -> bool {
+fn needs_adapter() {
     // `damier gpu` exits 2 without an adapter, after the empty list.
     let out = damier().args(["gpu", "--json"]).output().expect("runs");
     let adapters: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
     let found = !adapters.as_array().expect("a list").is_empty();
     assert_eq!(out.status.code(), Some(if found { 0 } else { 2 }), "{adapters}");
     if !found {
-        super::skip::skip("a GPU test", "no Vulkan adapter (install mesa-vulkan-drivers)");
+        super::needs::missing(
+            "a GPU test",
+            "a Vulkan adapter (apt-get install mesa-vulkan-drivers libvulkan1)",
+        );
     }
-    found
 }
 
 #[cfg(feature = "gpu")]
 #[test]
 fn counts_on_the_gpu_and_beside_the_cpu_are_the_known_totals() {
-    if !has_adapter() {
-        return;
-    }
+    needs_adapter();
     // The default kernel is the join (the quarters engine's matching on the GPU).
     let r = json(&["queens", "count", "12", "--device", "gpu", "--json"]);
     assert_eq!((r["total"].as_u64(), r["unique"].as_u64()), (Some(14_200), Some(1_787)), "{r}");
@@ -68,9 +69,7 @@ fn counts_on_the_gpu_and_beside_the_cpu_are_the_known_totals() {
 #[cfg(feature = "gpu")]
 #[test]
 fn a_gpu_journal_resumes_and_is_rechecked_on_the_cpu() {
-    if !has_adapter() {
-        return;
-    }
+    needs_adapter();
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("12.journal");
     let journal = journal.to_str().unwrap();
@@ -104,9 +103,7 @@ fn a_gpu_journal_resumes_and_is_rechecked_on_the_cpu() {
 #[cfg(feature = "gpu")]
 #[test]
 fn the_join_kernel_counts_journals_and_estimates() {
-    if !has_adapter() {
-        return;
-    }
+    needs_adapter();
     let r = json(&["queens", "count", "13", "--device", "gpu", "--gpu-kernel", "join", "--json"]);
     assert_eq!(r["total"].as_u64(), Some(73_712), "{r}");
     assert_eq!(r["strategy"], "quarters", "{r}");
@@ -197,9 +194,7 @@ fn gpu_errors_are_one_line_with_their_exit_codes() {
     let err = fails_with(&["queens", "count", "12", "--device", "gpu", "--strategy", "quarters"], 2);
     assert!(err.contains("--strategy picks the CPU's engine"), "{err}");
     fails_with(&["queens", "count", "3", "--device", "gpu"], 2);
-    if !has_adapter() {
-        return;
-    }
+    needs_adapter();
     fails_with(
         &["queens", "count", "12", "--device", "gpu", "--gpu-kernel", "search", "--gpu-rows", "11"],
         2,
@@ -234,9 +229,7 @@ fn gpu_errors_are_one_line_with_their_exit_codes() {
 #[cfg(feature = "gpu")]
 #[test]
 fn the_bench_compares_the_gpu_with_the_cpu() {
-    if !has_adapter() {
-        return;
-    }
+    needs_adapter();
     let r = json(&["gpu", "--bench", "13", "--tasks", "30", "--seed", "2", "--json"]);
     assert_eq!(r["tasks"].as_u64(), Some(30), "{r}");
     assert!(r["solutions"].as_u64().unwrap() > 0, "{r}");
@@ -256,9 +249,7 @@ fn the_bench_compares_the_gpu_with_the_cpu() {
 #[cfg(feature = "gpu")]
 #[test]
 fn the_bench_says_where_the_time_goes() {
-    if !has_adapter() {
-        return;
-    }
+    needs_adapter();
     let r = json(&["gpu", "--bench", "12", "--tasks", "12", "--seed", "3", "--no-cpu", "--json"]);
     let f = |k: &str| r[k].as_f64().unwrap_or_else(|| panic!("{k}: {r}"));
     let u = |k: &str| r[k].as_u64().unwrap_or_else(|| panic!("{k}: {r}"));
@@ -290,9 +281,7 @@ fn the_bench_says_where_the_time_goes() {
 fn the_estimate_on_the_gpu_projects_gpu_hours_and_brackets_the_known_total() {
     let err = fails_with(&["queens", "estimate", "12", "--device", "gpu", "--queries", "16"], 2);
     assert!(err.contains("--device gpu counts whole tasks"), "{err}");
-    if !has_adapter() {
-        return;
-    }
+    needs_adapter();
     let r =
         json(&["queens", "estimate", "13", "--device", "gpu", "--samples", "60", "--seed", "3", "--json"]);
     assert_eq!((r["device"].as_str(), r["isa"].as_str()), (Some("gpu"), Some("wgsl")), "{r}");
@@ -313,9 +302,7 @@ fn the_estimate_on_the_gpu_projects_gpu_hours_and_brackets_the_known_total() {
 #[cfg(all(feature = "gpu", debug_assertions))]
 #[test]
 fn a_long_gpu_count_is_announced_in_gpu_hours() {
-    if !has_adapter() {
-        return;
-    }
+    needs_adapter();
     for device in ["gpu", "all"] {
         let out = hooked(&[("DAMIER_TEST_COST_WARNING_HOURS", "0")])
             .args(["queens", "count", "12", "--device", device, "--json"])
@@ -340,12 +327,9 @@ fn a_long_gpu_count_is_announced_in_gpu_hours() {
 #[cfg(all(feature = "gpu", feature = "mpi"))]
 #[test]
 fn mpi_processes_count_on_their_gpus() {
-    if !has_adapter() {
-        return;
-    }
+    needs_adapter();
     if std::process::Command::new("mpirun").arg("--version").output().is_err() {
-        super::skip::skip("mpi_processes_count_on_their_gpus", "mpirun is not found (install openmpi-bin)");
-        return;
+        super::needs::missing("mpi_processes_count_on_their_gpus", "mpirun (apt-get install openmpi-bin)");
     }
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("mpi-gpu.journal");
@@ -406,9 +390,7 @@ fn mpi_processes_count_on_their_gpus() {
 #[cfg(feature = "gpu")]
 #[test]
 fn model3_on_the_gpu_runs_the_cpus_trajectory_and_checkpoints_it() {
-    if !has_adapter() {
-        return;
-    }
+    needs_adapter();
     let run = ["automaton", "run", "--model", "row", "-n", "16", "--seed", "1", "--json"];
     let cpu = json(&run);
     let gpu = json(&[&run[..], &["--device", "gpu"]].concat());
@@ -458,9 +440,7 @@ fn model3_on_the_gpu_runs_the_cpus_trajectory_and_checkpoints_it() {
 #[cfg(feature = "gpu")]
 #[test]
 fn model3_rules_run_alike_on_both_devices() {
-    if !has_adapter() {
-        return;
-    }
+    needs_adapter();
     let names = ["kept", "v1", "patience", "slow", "rare-south", "strict", "patience-reset", "patience-rest"];
     for rule in
         names.iter().chain(&["memoryless", "memoryless-slow", "committed", "committed-slow", "yes-no"])
@@ -504,9 +484,7 @@ fn model3_rules_run_alike_on_both_devices() {
 #[cfg(all(feature = "gpu", unix))]
 #[test]
 fn ctrl_c_on_a_gpu_run_saves_a_checkpoint_that_resumes_bit_exactly() {
-    if !has_adapter() {
-        return;
-    }
+    needs_adapter();
     let dir = tempfile::tempdir().unwrap();
     let (cut, whole) = (dir.path().join("cut.ckpt"), dir.path().join("whole.ckpt"));
     let args = ["automaton", "run", "--model", "row", "-n", "200", "--seed", "1"];

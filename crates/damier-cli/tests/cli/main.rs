@@ -1,7 +1,7 @@
 //! Drives the `damier` executable: one test binary for every subcommand (`tests/cli/*.rs`).
 
-#[path = "../common/skip.rs"]
-pub mod skip;
+#[path = "../common/needs.rs"]
+pub mod needs;
 pub mod tmux;
 pub mod util;
 

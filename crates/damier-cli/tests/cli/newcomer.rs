@@ -66,14 +66,13 @@ fn the_lights_table_has_a_header() {
 /// On a terminal, bars print counts in full (the automaton's wrote `582,483,968`) and the time
 /// left as the lines do, "about N s left" (the count's bar wrote indicatif's `eta 18m`).
 #[test]
+#[ignore = "needs tmux: `cargo test --test cli -- --ignored under_tmux` runs it (.ci/run does)"]
 fn bars_print_counts_in_full_and_the_time_left_in_words_under_tmux() {
-    let Some(t) = super::tmux::Tmux::start(
+    let t = super::tmux::Tmux::start(
         &["automaton", "run", "--model", "cell", "-n", "40", "--seed", "1"],
         120,
         10,
-    ) else {
-        return;
-    };
+    );
     let screen = t.wait_for("conflicts left");
     let bar = screen.lines().find(|l| l.contains("steps ")).expect("the bar");
     let counts = bar.split("steps ").nth(1).and_then(|r| r.split_whitespace().next()).expect("steps X/Y");
@@ -81,9 +80,7 @@ fn bars_print_counts_in_full_and_the_time_left_in_words_under_tmux() {
     assert!(done.parse::<u64>().is_ok() && cap == "10000000000", "{bar}");
     t.send(&["C-c"]);
     t.wait_exit();
-    let Some(t) = super::tmux::Tmux::start(&["queens", "count", "19", "--threads", "1"], 120, 10) else {
-        return;
-    };
+    let t = super::tmux::Tmux::start(&["queens", "count", "19", "--threads", "1"], 120, 10);
     let screen = t.wait_for(" s left)");
     assert!(!screen.contains("eta"), "{screen}");
     t.send(&["C-c"]);

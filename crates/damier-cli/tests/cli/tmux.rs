@@ -10,12 +10,15 @@ pub struct Tmux {
 }
 
 impl Tmux {
-    /// Starts `damier ARGS` in a `cols x rows` session; `None`, with the reason printed, when
-    /// tmux is not installed (the test is then skipped; `.ci/run` installs it).
-    pub fn start(args: &[&str], cols: u16, rows: u16) -> Option<Tmux> {
+    /// Starts `damier ARGS` in a `cols x rows` session; the test fails, naming what is missing,
+    /// when tmux is not installed (the tests that use it are ignored by `cargo test`, each
+    /// `#[ignore = "needs tmux: ..."]`, and run by `.ci/run`, which installs it).
+    pub fn start(args: &[&str], cols: u16, rows: u16) -> Tmux {
         if !Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success()) {
-            super::skip::skip(&format!("damier {} under tmux", args.join(" ")), "tmux is not installed");
-            return None;
+            super::needs::missing(
+                &format!("damier {} under tmux", args.join(" ")),
+                "tmux (apt-get install tmux)",
+            );
         }
         let bin = assert_cmd::cargo::cargo_bin("damier");
         let name = format!("damier-test-{}-{}", std::process::id(), args.join("-").replace(['.', ':'], "_"));
@@ -28,7 +31,7 @@ impl Tmux {
             .status()
             .expect("tmux runs");
         assert!(status.success(), "tmux new-session failed");
-        Some(Tmux { name })
+        Tmux { name }
     }
 
     /// Sends keys, in tmux `send-keys` syntax (`"Space"`, `"Up"`, `"q"`, …).
