@@ -434,21 +434,8 @@ fn units_before(pair: &[u32; PAIR_WORDS], t: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::GpuSettings;
+    use crate::test_adapter::adapter;
     use std::sync::Mutex;
-
-    /// The default adapter (lavapipe in CI) with `settings`; without one the test fails naming
-    /// what is missing (this crate is left out of the README's `cargo test`: its tests run
-    /// where they are asked for, and there a test that cannot run must not pass).
-    fn adapter(settings: GpuSettings) -> Gpu {
-        match Gpu::open(None, settings) {
-            Ok(g) => g,
-            Err(GpuError::NoAdapter) => panic!(
-                "no Vulkan adapter: these tests need one (Mesa's software driver will do: apt-get \
-                 install mesa-vulkan-drivers libvulkan1)"
-            ),
-            Err(e) => panic!("cannot open the GPU: {e}"),
-        }
-    }
 
     /// A controlled schedule for the submitter: the first `keep` nonempty sealed batches of
     /// n's tasks with the chunks of the first one are handed to the pipeline (each its one

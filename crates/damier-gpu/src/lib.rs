@@ -44,6 +44,8 @@ mod pipeline;
 mod prefix;
 mod row;
 mod stats;
+#[cfg(test)]
+mod test_adapter;
 
 pub use adapters::{AdapterDescription, adapters};
 pub use device::{Gpu, GpuKernel, GpuSettings, JoinKernel};

@@ -1,0 +1,17 @@
+//! The unit tests' GPU: the default adapter (lavapipe in CI), or a failure naming what is
+//! missing. This crate is left out of the README's `cargo test` (its default members): its
+//! tests run where they are asked for, and there a test that cannot run must not pass.
+
+use crate::{Gpu, GpuError, GpuSettings};
+
+/// The default adapter with `settings`; without one the test fails naming what it needs.
+pub(crate) fn adapter(settings: GpuSettings) -> Gpu {
+    match Gpu::open(None, settings) {
+        Ok(g) => g,
+        Err(GpuError::NoAdapter) => panic!(
+            "no Vulkan adapter: these tests need one (Mesa's software driver will do: apt-get \
+             install mesa-vulkan-drivers libvulkan1)"
+        ),
+        Err(e) => panic!("cannot open the GPU: {e}"),
+    }
+}
