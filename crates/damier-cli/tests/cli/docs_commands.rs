@@ -210,17 +210,94 @@ fn sandbox() -> (tempfile::TempDir, PathBuf) {
     (dir, bin)
 }
 
+/// The CPU seconds each process of a documented command may use: the documented commands run
+/// here take seconds of CPU in the test profile (`damier factor 14363581 --seed 2`, once in
+/// docs/factor.md, 5.8 s; it now shows a 20-bit number, 0.2 s), so a command that spins (a
+/// hang that computes) is stopped by the kernel (SIGXCPU) after this, whatever the load.
+const CPU_LIMIT_S: u32 = 120;
+
+/// The wall-clock limit of a command on an idle machine; it grows with the load per core
+/// (a shared core runs a command that much slower: that `damier factor`, 5.8 s of CPU, took
+/// 17.9 s of wall time at a load of 10 on 2 cores, and more than 120 s once at a load of 20),
+/// up to [`WALL_LIMIT_MAX_S`].
+/// A command that hangs without computing (a lock, a read that never ends) still fails.
+const WALL_LIMIT_S: f64 = 120.0;
+
+/// The most a wall-clock limit grows to, however loaded the machine.
+const WALL_LIMIT_MAX_S: f64 = 1200.0;
+
+/// The wall-clock limit for a command started now: [`WALL_LIMIT_S`] times the load per core
+/// (the 1-minute load average over the cores this process may use), when above 1.
+fn wall_limit_s() -> u64 {
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().and_then(|w| w.parse::<f64>().ok()))
+        .unwrap_or(0.0);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    (WALL_LIMIT_S * (load / cores).max(1.0)).min(WALL_LIMIT_MAX_S).ceil() as u64
+}
+
+/// A pasted command's outcome: its output, and why it was stopped (a limit) or crashed (a
+/// panic), if it was.
+struct Pasted {
+    out: std::process::Output,
+    broken: Option<String>,
+}
+
 /// Runs `text` as a reader pastes it into a shell: `bash -c` in `dir`, with `PATH` and `HOME`
-/// the sandbox's, stdin closed, stopped after 120 s.
-fn pasted(dir: &Path, path: &str, text: &str) -> std::process::Output {
-    Command::new("timeout")
-        .args(["120", "bash", "-c", text])
+/// the sandbox's, stdin closed, each process limited to [`CPU_LIMIT_S`] of CPU and the whole
+/// to [`wall_limit_s`] of wall time.
+fn pasted(dir: &Path, path: &str, text: &str) -> Pasted {
+    limited(dir, path, text, CPU_LIMIT_S, wall_limit_s())
+}
+
+/// [`pasted`] with the limits given. `pipefail`: a pipeline fails when any of its commands
+/// does (a `damier` stopped in the middle of a pipe included; `damier ... | head` exits 0,
+/// quietly, so the docs' pipes are not changed by it).
+fn limited(dir: &Path, path: &str, text: &str, cpu_s: u32, wall_s: u64) -> Pasted {
+    // The soft limit only: the kernel sends SIGXCPU (24): the command's end by that signal, or
+    // exit 152 from bash, which reports "CPU time limit exceeded" on stderr when the command was
+    // not the last of its line.
+    let out = Command::new("timeout")
+        .args([&wall_s.to_string(), "bash", "-c", &format!("set -o pipefail; ulimit -S -t {cpu_s}\n{text}")])
         .current_dir(dir)
         .env("PATH", path)
         .env("HOME", dir)
         .stdin(std::process::Stdio::null())
         .output()
-        .unwrap()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let broken = if out.status.code() == Some(124) {
+        Some(format!("stopped after {wall_s} s of wall time (the limit at this load)"))
+    } else if out.status.code() == Some(152)
+        || std::os::unix::process::ExitStatusExt::signal(&out.status) == Some(24)
+        || stderr.contains("CPU time limit exceeded")
+    {
+        Some(format!("stopped after {cpu_s} s of CPU (SIGXCPU)"))
+    } else if stderr.contains("panicked") {
+        Some("panicked".to_string())
+    } else {
+        None
+    };
+    Pasted { out, broken }
+}
+
+/// A command that spins is stopped by its CPU limit, alone, before `;` or in the middle of a
+/// pipe, and one that waits forever by the wall-clock limit: each said as such, never a pass.
+#[test]
+fn a_spinning_or_hung_command_is_stopped_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = std::env::var("PATH").unwrap_or_default();
+    let spin = "bash -c 'while :; do :; done'";
+    for text in [spin.to_string(), format!("{spin}; echo after"), format!("{spin} | cat")] {
+        let r = limited(dir.path(), &path, &text, 1, 60);
+        let broken = r.broken.unwrap_or_default();
+        assert!(broken.contains("s of CPU (SIGXCPU)"), "{text}: {broken:?} {:?}", r.out);
+    }
+    let r = limited(dir.path(), &path, "sleep 30", 60, 1);
+    assert!(r.broken.is_some_and(|b| b.contains("s of wall time")), "{:?}", r.out);
+    let r = limited(dir.path(), &path, "true | cat", 60, 60);
+    assert!(r.broken.is_none() && r.out.status.success(), "{:?}", r.out);
 }
 
 #[test]
@@ -242,10 +319,10 @@ fn every_command_in_the_docs_runs() {
             continue;
         }
         ran += 1;
-        let out = pasted(dir.path(), &path, &c.text);
+        let Pasted { out, broken } = pasted(dir.path(), &path, &c.text);
         let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         let want = expected_exit(c);
-        let mut wrong = out.status.code() != Some(want) || stderr.contains("panicked");
+        let mut wrong = out.status.code() != Some(want) || broken.is_some();
         if c.text.trim_end().ends_with("echo $?") || c.text.contains("echo $?;") {
             let code = c.comment.split(|ch: char| !ch.is_ascii_digit()).next().unwrap_or("");
             wrong |= !code.is_empty() && !stdout.lines().any(|l| l.trim() == code);
@@ -256,7 +333,7 @@ fn every_command_in_the_docs_runs() {
                 c.place,
                 c.text,
                 out.status.code(),
-                stderr.lines().last().unwrap_or("")
+                broken.as_deref().unwrap_or_else(|| stderr.lines().last().unwrap_or(""))
             ));
         }
     }
@@ -450,13 +527,13 @@ fn every_inline_command_in_the_docs_runs_or_parses() {
         }
         ran += 1;
         let want = INLINE_EXITS.iter().find(|(c, _)| c == command).map_or(0, |(_, code)| *code);
-        let out = pasted(dir.path(), &path, command);
+        let Pasted { out, broken } = pasted(dir.path(), &path, command);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        if out.status.code() != Some(want) || stderr.contains("panicked") {
+        if out.status.code() != Some(want) || broken.is_some() {
             failures.push(format!(
                 "{place}: `{command}` exited {:?} (expected {want}): {}",
                 out.status.code(),
-                stderr.lines().last().unwrap_or("")
+                broken.as_deref().unwrap_or_else(|| stderr.lines().last().unwrap_or(""))
             ));
         }
     }
