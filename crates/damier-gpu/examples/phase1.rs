@@ -1,0 +1,61 @@
+//! What the join kernel's host side (phase 1: assembling, grouping and packing the halves of
+//! each task, the pairs listed) costs per solution, in CPU seconds, without a GPU: random
+//! tasks of n run through the library's sealing loop on one thread, every batch's matching
+//! skipped (answered 0), the process's CPU time counted; the tasks' solutions then counted by
+//! the CPU quarters engine (untimed) to divide by. Also the bytes the batches would upload.
+//! `cargo run -p damier-gpu --example phase1 -- N [TASKS]` (tasks drawn with seed N).
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use damier::control::Control;
+use damier::cpu::Isa;
+use damier::queens::count::join::Pending;
+use damier::queens::count::tasks::{
+    TaskEngine, TaskError, TaskList, count_tasks, count_tasks_sealing_ahead, sample_tasks,
+};
+use damier::util::process_cpu_seconds;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let n: u32 = args.next().ok_or("usage: phase1 N [TASKS]")?.parse()?;
+    let k: u32 = args.next().map_or(Ok(4), |t| t.parse())?;
+    let list = TaskList::new(n)?;
+    let all: Vec<u32> = (0..list.len()).collect();
+    let tasks = sample_tasks(&all, k, u64::from(n));
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
+    let (bytes, batches) = (AtomicU64::new(0), AtomicU64::new(0));
+    let cpu = || process_cpu_seconds().unwrap_or(f64::NAN);
+    let start = cpu();
+    one.install(|| {
+        count_tasks_sealing_ahead::<TaskError>(
+            &list,
+            Isa::best(),
+            None,
+            &tasks,
+            &Control::new(),
+            0,
+            None,
+            &|s| {
+                // What the GPU gets: the stored keys, their blocks, the queries, the pairs.
+                let sent = 8 * (s.keys.len() + s.blocks.len() + s.queries.len()) + 32 * s.pairs.len();
+                bytes.fetch_add(sent as u64, Relaxed);
+                batches.fetch_add(1, Relaxed);
+                Ok(Pending::ready(0))
+            },
+            &|_| {},
+        )
+    })?;
+    let seconds = cpu() - start;
+    let solutions = AtomicU64::new(0);
+    count_tasks(&list, TaskEngine::Quarters, Isa::best(), None, &tasks, &Control::new(), &|d| {
+        solutions.fetch_add(d.count, Relaxed);
+    })?;
+    let solutions = solutions.into_inner() as f64;
+    println!(
+        "n = {n}: {k} tasks, {} batches, {solutions:.4e} solutions; phase 1 {seconds:.3} CPU-s, {:.3} CPU-ns a solution; {:.4} bytes uploaded a solution",
+        batches.into_inner(),
+        seconds / solutions * 1e9,
+        bytes.into_inner() as f64 / solutions
+    );
+    Ok(())
+}
