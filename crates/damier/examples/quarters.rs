@@ -9,12 +9,17 @@
 //! - `profile-tasks`: where a task's time goes (`DAMIER_PROFILE_N` [23], `_TASKS` [4],
 //!   `_SEED` [1], `_BATCH`, `_MAX_CUT`, `_GROUP_KEYS`);
 //! - `settings-sweep`: CPU time per solution under the current and earlier settings
-//!   (`DAMIER_SWEEP_N` [21], `_TASKS` [300], `_ISA` [the widest], `_SEED` [1], `_ROUNDS` [3]).
+//!   (`DAMIER_SWEEP_N` [21], `_TASKS` [300], `_ISA` [the widest], `_SEED` [1], `_ROUNDS` [3]);
+//! - `count`: one count on a one-thread pool, the call `damier queens count N --threads 1
+//!   --isa X [--share K/M]` makes, without the command line's build (`DAMIER_COUNT_N` [18],
+//!   `_ISA` [the widest], `_SHARE` [whole; `K/M`, 1-based as `--share`]): prints n, the unit,
+//!   the total and the seconds; time it with `/usr/bin/time` for its CPU seconds.
 
 use std::process::ExitCode;
 
+use damier::control::Control;
 use damier::cpu::Isa;
-use damier::queens::count::measure;
+use damier::queens::count::{CountOptions, Share, count_share_with, measure};
 
 /// The number in the environment variable `key`, if set; an error names a bad one.
 fn env(key: &str) -> Result<Option<u64>, String> {
@@ -60,12 +65,36 @@ fn run(aid: &str) -> Result<(), String> {
                 u32::try_from(rounds).map_err(|_| "DAMIER_SWEEP_ROUNDS: too large".to_string())?,
             );
         }
+        "count" => count_one_thread()?,
         _ => {
             return Err(format!(
-                "unknown aid {aid:?}: worker-buffer-peaks, layouts-per-task, profile-tasks or settings-sweep"
+                "unknown aid {aid:?}: worker-buffer-peaks, layouts-per-task, profile-tasks, settings-sweep or count"
             ));
         }
     }
+    Ok(())
+}
+
+/// The `count` aid: n, the unit and the share from the environment, counted on one thread.
+fn count_one_thread() -> Result<(), String> {
+    let n = board("DAMIER_COUNT_N", 18)?;
+    let isa = match std::env::var("DAMIER_COUNT_ISA") {
+        Err(_) => Isa::best(),
+        Ok(name) => name.parse().map_err(|e| format!("DAMIER_COUNT_ISA: {e}"))?,
+    };
+    let share = match std::env::var("DAMIER_COUNT_SHARE") {
+        Err(_) => Share::WHOLE,
+        Ok(text) => text
+            .split_once('/')
+            .and_then(|(k, m)| Share::new(k.parse::<u32>().ok()?.checked_sub(1)?, m.parse().ok()?))
+            .ok_or(format!("DAMIER_COUNT_SHARE={text}: expected K/M with 1 <= K <= M"))?,
+    };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| e.to_string())?;
+    let options = CountOptions::on_this_machine(isa, None);
+    let start = std::time::Instant::now();
+    let total =
+        pool.install(|| count_share_with(n, share, &options, &Control::new())).map_err(|e| e.to_string())?;
+    println!("{n} {isa} {total} {:.3}", start.elapsed().as_secs_f64());
     Ok(())
 }
 
