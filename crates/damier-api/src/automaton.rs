@@ -162,6 +162,26 @@ impl Run {
     }
 }
 
+/// Why `n` is no side of `model`'s boards, or `None` when it is one: the model's range in
+/// words, and for models 1 and 2 the way around, model 3, whose boards go up to
+/// [`engine::ROW_MAX_N`] (the CLI's `automaton run`, `sweep`, `bench` and `watch` say the
+/// same).
+pub fn side_refused(model: Model, n: u32) -> Option<String> {
+    if (1..=model.max_n()).contains(&n) {
+        return None;
+    }
+    let around = if model != Model::Row && n > model.max_n() {
+        format!("; {} takes sides up to {}", Model::Row.label(), Model::Row.max_n())
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "n = {n} is out of range: 1 to {} is supported for {} (the board must fit in memory){around}",
+        model.max_n(),
+        model.label()
+    ))
+}
+
 /// `automaton run`: one run to the first solution or the step cap; a "no" when unsolved, or
 /// when no solution exists for its n (n = 2, 3: nothing is run, the record of its start).
 pub(crate) fn run(r: &Run, host: &dyn Host) -> Result<Record, Refusal> {
@@ -203,12 +223,8 @@ pub(crate) fn run(r: &Run, host: &dyn Host) -> Result<Record, Refusal> {
             return Err(Refusal::Input("give the board side n (or a position's content as `from`)".into()));
         }
     };
-    if !(1..=model.max_n()).contains(&n) {
-        return Err(Refusal::Input(format!(
-            "n = {n} is out of range: 1 to {} is supported for {} (the board must fit in memory)",
-            model.max_n(),
-            model.label()
-        )));
+    if let Some(why) = side_refused(model, n) {
+        return Err(Refusal::Input(why));
     }
     let rule = r.rule()?;
     if rule.is_some() && model != Model::Row {

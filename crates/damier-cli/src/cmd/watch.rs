@@ -47,6 +47,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     let model = a.model;
     let eta = super::automaton::eta_for(&[model], a.eta)?.unwrap_or(automaton::DEFAULT_ETA);
+    super::automaton::check_n(model, a.n)?;
     let params = Params { model, n: a.n, eps: a.eps, eta }.validated()?;
     // Any side the model accepts is watched: from `tui::watch::BLOCKS_N` in blocks of cells.
     tui::require_terminal("watch")?;

@@ -51,6 +51,22 @@ fn limits_are_the_real_ones_with_the_way_around() {
     // Past 2^30 cells, no way around: none is offered.
     let err = fails_with(&["walk", "solve", "40000", "40000"], 2);
     assert!(!err.contains("--out"), "{err}");
+    // The automaton's sides: each model's own limit, and models 1 and 2 name model 3's (watch
+    // said only "1 to 2048 is supported", though `--model row` watches up to 16384); model 3
+    // past its limit offers nothing more.
+    for args in [&["watch", "-n", "5000"][..], &["automaton", "run", "-n", "100000"]] {
+        let err = fails_with(args, 2);
+        assert!(
+            err.contains("1 to 2048 is supported for model 1 (pair)")
+                && err.contains("model 3 (row) takes sides up to 16384"),
+            "{args:?}: {err}"
+        );
+    }
+    let err = fails_with(&["watch", "--model", "row", "-n", "16385"], 2);
+    assert!(
+        err.contains("1 to 16384 is supported for model 3 (row)") && !err.contains("takes sides"),
+        "{err}"
+    );
 }
 
 #[test]

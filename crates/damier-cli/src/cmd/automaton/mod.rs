@@ -22,7 +22,7 @@ use std::process::ExitCode;
 use clap::Subcommand;
 
 /// η's help and check, shared with `damier watch`, which runs the automaton too.
-pub(crate) use shared::{eta_for, eta_help, model};
+pub(crate) use shared::{check_n, eta_for, eta_help, model};
 
 /// Subcommands of `damier automaton`.
 #[derive(Debug, Subcommand)]

@@ -61,15 +61,13 @@ pub(crate) fn eta_help() -> String {
     )
 }
 
-/// `n` within `model`'s range ([`engine::Model::max_n`]).
-pub(super) fn check_n(model: engine::Model, n: u32) -> anyhow::Result<()> {
-    anyhow::ensure!(
-        (1..=model.max_n()).contains(&n),
-        "n = {n} is out of range: 1 to {} is supported for {} (the board must fit in memory)",
-        model.max_n(),
-        model.label()
-    );
-    Ok(())
+/// `n` within `model`'s range ([`engine::Model::max_n`]), refused as the request layer refuses
+/// it ([`damier_api::automaton::side_refused`]).
+pub(crate) fn check_n(model: engine::Model, n: u32) -> anyhow::Result<()> {
+    match damier_api::automaton::side_refused(model, n) {
+        Some(why) => anyhow::bail!(why),
+        None => Ok(()),
+    }
 }
 
 /// The statistics columns of the sweep and scale CSVs ([`SUMMARY_HEADER`]).
