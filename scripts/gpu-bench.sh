@@ -19,15 +19,15 @@
 # adapter; q(18..20) by the join kernel (the default); random tasks of n = 23..28 by the join
 # kernel with the breakdown of where the time goes (`damier gpu --bench`: sealing CPU
 # seconds, bytes uploaded, the GPU's busy fraction, the host's wait) beside the CPU engine on
-# every core; the search kernel at q(18) and n = 23 for the comparison; q(21); then model 3
-# of the automaton. A kernel stopped on a q(n) skips the larger q(n).
+# every core; q(21); then model 3 of the automaton. A kernel stopped on a q(n) skips the
+# larger q(n).
 #
 # Environment:
 #   DAMIER        the binary [default: ./damier beside this script, else target/release/damier]
-#   KERNELS       the kernels timed, in order [default: join search; none: model 3 alone]
+#   KERNELS       the kernels timed [default: join (the only one since the search kernel was
+#                 retired, 2026-12-06); none: model 3 alone]
 #   Q_SIZES       n whose q(n) the join kernel counts and checks [default: 18 19 20, and 21
 #                 after the random tasks]
-#   SEARCH_Q_SIZES  the same for the search kernel [default: 18]
 #   EST_SIZES     n whose random tasks the join kernel and the CPU time [default: 21, 23..28]
 #   WIDE_N        n whose random tasks the join kernel times again with twice as many sealing
 #                 workers as threads (RAYON_NUM_THREADS), to see whether the GPU then waits
@@ -36,7 +36,6 @@
 #                 waiting for its batch (--gpu-ahead 0, the pipeline before sealing ahead) and
 #                 sealing 3 batches ahead (--gpu-ahead 3; 1 is the default) [default: 23;
 #                 empty: skipped]
-#   SEARCH_EST_SIZES  the same for the search kernel [default: 23]
 #   TASKS         random tasks per n [default: 2 per host thread up to n = 24, 1 per thread
 #                 at 25 and 26, one task at 27 and 28]
 #   CPU_MAX_N     largest n timed on the CPU too [default: 27]
@@ -62,13 +61,13 @@ budget=${BUDGET_S:-400}
 step_s=${STEP_S:-120}
 # Seconds between a step's Ctrl-C and its kill.
 grace=10
-kernels=${KERNELS:-join search}
+kernels=${KERNELS:-join}
 if [ -n "${QUICK:-}" ]; then
-  q_default="10 11" q_late_default="12" sq_default="10" est_default="13 14" sest_default="13"
+  q_default="10 11" q_late_default="12" est_default="13 14"
   row_default="64 200" rowgen_default=200 rsolve_default=12
 else
-  q_default="18 19 20" q_late_default="21" sq_default="18" est_default="21 23 24 25 26 27 28"
-  sest_default="23" row_default="4096 10000" rowgen_default=2000 rsolve_default=4096
+  q_default="18 19 20" q_late_default="21" est_default="21 23 24 25 26 27 28"
+  row_default="4096 10000" rowgen_default=2000 rsolve_default=4096
 fi
 row_sizes=${ROW_SIZES:-$row_default}
 row_generations=${ROW_GENERATIONS:-$rowgen_default}
@@ -77,9 +76,7 @@ row_solve_seeds=${ROW_SOLVE_SEEDS:-1 2 3}
 row_rule=${ROW_RULE:-patience}
 row_solve_cap=${ROW_SOLVE_CAP:-2000000}
 if [ -n "${Q_SIZES:-}" ]; then q_sizes=$Q_SIZES q_late=""; else q_sizes=$q_default q_late=$q_late_default; fi
-search_q_sizes=${SEARCH_Q_SIZES:-$sq_default}
 est_sizes=${EST_SIZES:-$est_default}
-search_est_sizes=${SEARCH_EST_SIZES:-$sest_default}
 cpu_max_n=${CPU_MAX_N:-27}
 
 damier=${DAMIER:-}
@@ -226,11 +223,6 @@ if [ -n "$ahead_n" ] && has_kernel join; then
   for a in 0 3; do
     timed "$damier" gpu --bench "$ahead_n" --tasks "$k" --seed "$ahead_n" --no-cpu --gpu-ahead "$a"
   done
-fi
-if has_kernel search; then
-  echo "== the search kernel, for the comparison: q(n), random tasks"
-  q_counts search "$search_q_sizes"
-  benches search "$search_est_sizes"
 fi
 if [ -n "$q_late" ]; then
   echo "== q(n) by the join kernel, the larger sizes"

@@ -9,13 +9,12 @@ use damier::queens::count::tasks::TaskEngine;
 #[cfg(feature = "gpu")]
 use damier_gpu::{Gpu, GpuError, GpuSettings};
 
-/// `--gpu-kernel`: which of the GPU engine's two kernels counts (docs/gpu.md).
+/// `--gpu-kernel`: the GPU engine's kernel (docs/gpu.md), the join since the search kernel
+/// was retired (2026-12-06); the option stays so that scripts naming it run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum Kernel {
-    /// The backtracker's search, all on the GPU (journals headed `backtrack`).
-    Search,
     /// The quarters engine's join: halves assembled and sealed on the CPU cores (--threads),
-    /// matched on the GPU (journals headed `quarters`); the faster of the two.
+    /// matched on the GPU (journals headed `quarters`).
     #[default]
     Join,
 }
@@ -24,7 +23,6 @@ impl Kernel {
     /// The task engine whose algorithm the kernel runs: a `--device gpu` journal's header.
     pub(crate) fn engine(self) -> TaskEngine {
         match self {
-            Kernel::Search => TaskEngine::Backtrack,
             Kernel::Join => TaskEngine::Quarters,
         }
     }
@@ -37,22 +35,16 @@ pub(crate) struct GpuArgs {
     /// else the first adapter].
     #[arg(long, value_name = "INDEX")]
     pub(crate) gpu_adapter: Option<usize>,
-    /// Rows placed on the host before the kernel takes over [default: about n / 2 - 1].
-    #[arg(long, value_name = "ROWS")]
-    pub(crate) gpu_rows: Option<u32>,
-    /// Kernel invocations per dispatch [default: 131072 on a GPU, 1024 on a software driver].
-    #[arg(long, value_name = "SLOTS", value_parser = crate::util::ranged::<u32>(64, 1 << 24))]
-    pub(crate) gpu_slots: Option<u32>,
-    /// Loop iterations per invocation and dispatch (search), or tiles (a block against up to
-    /// 256 queries) per dispatch (join) [default: adapted to 50 ms a dispatch].
-    #[arg(long, value_name = "ITERATIONS", value_parser = crate::util::ranged::<u32>(1, u32::MAX))]
+    /// Tiles (a block against up to 256 queries) per dispatch [default: adapted to 50 ms a
+    /// dispatch].
+    #[arg(long, value_name = "TILES", value_parser = crate::util::ranged::<u32>(1, u32::MAX))]
     pub(crate) gpu_budget: Option<u32>,
-    /// The kernel: search (the backtracker's search, all on the GPU) or join (the quarters
-    /// engine: halves sealed on the CPU cores, matched on the GPU) [default: join].
+    /// The kernel: join (the quarters engine: halves sealed on the CPU cores, matched on the
+    /// GPU), the only one since the search kernel was retired [default: join].
     #[arg(long, value_name = "KERNEL")]
     pub(crate) gpu_kernel: Option<Kernel>,
-    /// Batches each sealing worker leaves on the GPU while it seals on (join) [default: 1;
-    /// 0: each worker waits for its batch's count before it seals the next].
+    /// Batches each sealing worker leaves on the GPU while it seals on [default: 1; 0: each
+    /// worker waits for its batch's count before it seals the next].
     #[arg(long, value_name = "BATCHES", value_parser = crate::util::ranged::<u32>(0, 16))]
     pub(crate) gpu_ahead: Option<u32>,
 }
@@ -114,18 +106,7 @@ mod imp_list {
 /// (exit 74).
 #[cfg(feature = "gpu")]
 pub(crate) fn open(g: GpuArgs) -> anyhow::Result<Gpu> {
-    let kernel = g.gpu_kernel.unwrap_or_default();
-    anyhow::ensure!(
-        kernel == Kernel::Search || (g.gpu_rows.is_none() && g.gpu_slots.is_none()),
-        "--gpu-rows and --gpu-slots set the search kernel: add --gpu-kernel search (the join kernel, the default, takes --gpu-budget only)"
-    );
-    anyhow::ensure!(
-        kernel == Kernel::Join || g.gpu_ahead.is_none(),
-        "--gpu-ahead sets the join kernel's pipeline: the search kernel does not take it"
-    );
     let settings = GpuSettings {
-        start_row: g.gpu_rows,
-        slots: g.gpu_slots,
         budget: g.gpu_budget,
         dispatch_ms: None,
         ring: None,
@@ -133,8 +114,7 @@ pub(crate) fn open(g: GpuArgs) -> anyhow::Result<Gpu> {
         portable: false,
         workgroup_bytes: None,
         batch_keys: None,
-        kernel: match kernel {
-            Kernel::Search => damier_gpu::GpuKernel::Search,
+        kernel: match g.gpu_kernel.unwrap_or_default() {
             Kernel::Join => damier_gpu::GpuKernel::Join,
         },
     };

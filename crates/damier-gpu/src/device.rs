@@ -1,4 +1,4 @@
-//! The device: the adapter opened, both kernels compiled ([`Gpu::open`]), and what every
+//! The device: the adapter opened, the join kernel compiled ([`Gpu::open`]), and what every
 //! kernel's host code does with it (buffers, bind groups, one dispatch and its read-back,
 //! the device's errors). Below the kernels' modules (`engine`, `join`, `pipeline`, `row`), so
 //! that imports point one way.
@@ -12,9 +12,6 @@ use damier::queens::count::tasks::TaskEngine;
 use crate::adapters::{self, AdapterDescription};
 use crate::error::GpuError;
 use crate::stats::{Breakdown, Stats};
-
-/// The search kernel (`src/kernel.wgsl`).
-const KERNEL: &str = include_str!("kernel.wgsl");
 
 /// The join kernel (`src/join.wgsl`), and the parts that [`join_source`] assembles with it:
 /// keys as two u32 words or as u64, workgroup sums by atomics or by subgroups.
@@ -39,22 +36,16 @@ pub(crate) const FAULT_OVERFLOW: u32 = 2;
 /// Longest wait for one dispatch before the device is declared hung.
 pub(crate) const DISPATCH_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// How the engine cuts the work. `None` fields take defaults from the adapter and n.
+/// How the engine cuts the work. `None` fields take defaults from the adapter.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GpuSettings {
-    /// Rows placed on the host before the kernel takes over (default: about n / 2 - 1).
-    pub start_row: Option<u32>,
-    /// Invocations (slots) per dispatch (default: 1 024 on a software driver, 131 072 on a
-    /// GPU, within the adapter's buffer limits).
-    pub slots: Option<u32>,
-    /// Loop iterations per slot and dispatch: fixed when given; otherwise adapted so that a
-    /// dispatch takes about [`GpuSettings::dispatch_ms`] (capped at 32 768 on a software
-    /// driver).
+    /// Tiles (a block against up to 256 queries) per dispatch: fixed when given; otherwise
+    /// adapted so that a dispatch takes about [`GpuSettings::dispatch_ms`].
     pub budget: Option<u32>,
     /// Target wall time of one dispatch, milliseconds (default 50: far below the 2 s of an OS
     /// watchdog, and Ctrl-C is seen between dispatches).
     pub dispatch_ms: Option<u32>,
-    /// Which kernel counts (default: [`GpuKernel::Join`]).
+    /// Which kernel counts: the join, the only one since 2026-12-06.
     pub kernel: GpuKernel,
     /// The join kernel's batches in flight at most: slots of its ring of device buffers
     /// (default: `ahead + 1` per sealing worker, so that no worker waits for a slot; each
@@ -100,17 +91,14 @@ fn join_source(kernel: JoinKernel) -> String {
     )
 }
 
-/// The two kernel designs (docs/gpu.md). Both give every task the same count.
+/// The GPU kernel (docs/gpu.md): the join, the only one since the search kernel (the
+/// backtracker's search, all on the GPU) was retired on 2026-12-06 (docs/gpu.md, "The search
+/// kernel, retired"). Its name and engine head journals and reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum GpuKernel {
-    /// The backtracker's search, prefixes of each task finished by a bounded, resumable
-    /// depth-first search per slot: all the work on the GPU.
-    Search,
     /// The quarters engine's join: its halves assembled and sealed on the CPU cores (a pool
     /// of its own, as many workers as the current rayon pool), the matching of each sealed
-    /// batch on the GPU. In the settings, `budget` is then the tiles (one block against
-    /// up to 256 queries) per dispatch, `slots` and `start_row` are unused. The default: 2.7 to 19 times
-    /// faster than `Search` per solution on an NVIDIA H200 at n = 23 to 27 (docs/gpu.md).
+    /// batch on the GPU.
     #[default]
     Join,
 }
@@ -119,7 +107,6 @@ impl GpuKernel {
     /// The kernel's name (`--gpu-kernel`).
     pub fn name(self) -> &'static str {
         match self {
-            GpuKernel::Search => "search",
             GpuKernel::Join => "join",
         }
     }
@@ -128,7 +115,6 @@ impl GpuKernel {
     /// headed with, and whose other engine rechecks them.
     pub fn engine(self) -> TaskEngine {
         match self {
-            GpuKernel::Search => TaskEngine::Backtrack,
             GpuKernel::Join => TaskEngine::Quarters,
         }
     }
@@ -160,8 +146,6 @@ pub struct Gpu {
     pub(crate) adapter: AdapterDescription,
     pub(crate) device: wgpu::Device,
     pub(crate) queue: wgpu::Queue,
-    /// The search kernel's pipeline.
-    pub(crate) pipeline: wgpu::ComputePipeline,
     /// The join kernel's pipeline, and how it was compiled.
     pub(crate) join_pipeline: wgpu::ComputePipeline,
     pub(crate) join_kernel: JoinKernel,
@@ -184,7 +168,7 @@ pub struct Gpu {
 
 impl Gpu {
     /// Opens adapter `index` (`None`: the default one, see [`crate::adapters`]) and compiles
-    /// the kernel.
+    /// the join kernel.
     pub fn open(index: Option<usize>, settings: GpuSettings) -> Result<Gpu, GpuError> {
         let start = Instant::now();
         let instance = adapters::instance();
@@ -240,7 +224,6 @@ impl Gpu {
             let mut slot = p.lock().unwrap_or_else(|e| e.into_inner());
             slot.get_or_insert((false, format!("device lost ({reason:?}): {}", one_line(&message))));
         });
-        let pipeline = checked_pipeline(&device, "queens kernel", KERNEL);
         // PERF: the join kernel without the checks naga would add (a counter on every loop,
         // a clamp on every index, a test on every division: about 6 instructions a loop
         // iteration of its inner loops).
@@ -290,7 +273,6 @@ impl Gpu {
             adapter: description,
             device,
             queue,
-            pipeline,
             join_pipeline,
             join_kernel,
             seal_pipeline,
@@ -323,8 +305,7 @@ impl Gpu {
         self.join_kernel
     }
 
-    /// Where the join kernel's time went, summed over every count since [`Gpu::open`]
-    /// (all zero for the search kernel): the sealing workers' time sealing, preparing the
+    /// Where the join kernel's time went, summed over every count since [`Gpu::open`]: the sealing workers' time sealing, preparing the
     /// upload and waiting, the bytes uploaded, the GPU's busy time, jobs and dispatches.
     pub fn breakdown(&self) -> Breakdown {
         self.stats.breakdown(self.timestamps)
@@ -376,36 +357,6 @@ impl Gpu {
         })
     }
 
-    /// One dispatch of `pipeline` over `groups` workgroups, then the first four words of
-    /// `state` copied to `readback` and read: what each kernel does once per dispatch. Returns
-    /// the words and the time from submission to read-back (the dispatch's budget adapts to it).
-    pub(crate) fn dispatch_and_read(
-        &self,
-        label: &str,
-        pipeline: &wgpu::ComputePipeline,
-        bind: &wgpu::BindGroup,
-        groups: (u32, u32),
-        state: &wgpu::Buffer,
-        readback: &wgpu::Buffer,
-    ) -> Result<(Vec<u32>, Duration), GpuError> {
-        let mut enc =
-            self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(label) });
-        {
-            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some(label),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, bind, &[]);
-            pass.dispatch_workgroups(groups.0, groups.1, 1);
-        }
-        enc.copy_buffer_to_buffer(state, 0, readback, 0, 16);
-        let start = Instant::now();
-        let index = self.queue.submit([enc.finish()]);
-        let words = self.read_words(readback, index, 4)?;
-        Ok((words, start.elapsed()))
-    }
-
     /// Waits for submission `index` and reads the first `words` words of the readback buffer
     /// `buffer`. Safe with several threads submitting: the wait is for this submission, and
     /// the map's callback (run by whichever thread polls) is awaited, not assumed.
@@ -444,10 +395,6 @@ impl Gpu {
         buffer.unmap();
         Ok(out)
     }
-}
-
-pub(crate) fn words_to_bytes(words: &[u32]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
 /// A driver's message on one line.

@@ -47,12 +47,12 @@ pub enum GpuError {
     /// The driver stopped a shader loop before it finished (lavapipe does so silently after
     /// about 65 536 iterations): the kernel saw it, and the batch is not counted.
     #[error(
-        "GPU {adapter}: the driver cut a shader loop short (budget {budget} iterations per dispatch): use a smaller --gpu-budget"
+        "GPU {adapter}: the driver cut a shader loop short (a dispatch of {budget} tiles): no task of its batch is counted; a smaller --gpu-budget may help"
     )]
     LoopCut {
         /// The adapter's name.
         adapter: String,
-        /// The iterations per dispatch asked for.
+        /// The tiles of the dispatch.
         budget: u32,
     },
     /// A count passed 64 bits (not possible for a task of n <= 28: a device fault).

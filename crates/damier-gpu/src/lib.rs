@@ -3,17 +3,15 @@
 //! weighted count per task as the CPU engines, so that one journal, share or work queue can
 //! mix tasks counted on GPUs and on CPUs (docs/gpu.md).
 //!
-//! Two kernels ([`GpuKernel`]): the default, `Join`, runs the quarters engine with its
-//! matching on the GPU (module `join`); `Search` runs the backtracker's search, all of it on
-//! the GPU. The search kernel's design: the host places a task's first rows (a *prefix*, columns and both diagonals
-//! as bit masks); every invocation of the kernel is a *slot* that takes prefixes from an
-//! atomic counter and finishes each by an iterative depth-first search, the last row counted
-//! by popcount. A dispatch runs a bounded number of loop iterations per slot, the slots'
-//! state is kept in a buffer and the next dispatch resumes it: no invocation runs long, so
-//! neither an OS watchdog nor a driver's cap on a loop's iterations (lavapipe stops a loop
-//! after about 65 536 iterations, silently) can cut a count short unnoticed — the kernel
-//! reports a loop that ended any other way than by its own exits ([`GpuError::LoopCut`]).
-//! Counts are pairs of `u32` words with carries, every overflow reported.
+//! The kernel ([`GpuKernel`]), the join, runs the quarters engine with its matching on the GPU
+//! (module `join`): the library seals each task's halves on the CPU cores into blocks of bit
+//! rows, and the GPU matches the other half's keys against them, through a pipeline of device
+//! buffers kept across batches (module `pipeline`). Every loop of the kernel has a constant
+//! bound and counts its iterations, so neither an OS watchdog nor a driver's cap on a loop
+//! (lavapipe stops a loop after about 65 536 iterations, silently) can cut a count short
+//! unnoticed ([`GpuError::LoopCut`]), and every dispatch's units done are checked. Counts are
+//! pairs of `u32` words with carries, every overflow reported. (A second kernel, the
+//! backtracker's search wholly on the GPU, was retired on 2026-12-06: docs/gpu.md.)
 //!
 //! [`RowEngine`] runs the queens automaton's model 3 with each generation's fields on the GPU
 //! and its queens on the host, bit for bit the CPU's trajectory (module `row`).
@@ -41,7 +39,6 @@ mod engine;
 mod error;
 mod join;
 mod pipeline;
-mod prefix;
 mod row;
 mod stats;
 #[cfg(test)]

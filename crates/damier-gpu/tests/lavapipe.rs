@@ -15,7 +15,7 @@ use damier::control::Control;
 use damier::cpu::Isa;
 use damier::queens::count::known::known_total;
 use damier::queens::count::tasks::{TaskEngine, TaskList, count_tasks, sample_tasks};
-use damier_gpu::{Gpu, GpuError, GpuKernel, GpuSettings, RowEngine};
+use damier_gpu::{Gpu, GpuError, GpuSettings, RowEngine};
 
 /// The default adapter with `settings`; without one the test fails naming what is missing (this
 /// crate is left out of the README's `cargo test`: its tests run where they are asked for, in
@@ -54,24 +54,8 @@ fn on_cpu(list: &TaskList, engine: TaskEngine, indices: &[u32]) -> HashMap<u32, 
     counts.into_inner().unwrap()
 }
 
-/// The search kernel's settings (the default kernel is the join since 2026-11-28): the tests
-/// of its prefixes, slots, loop budget and estimate.
-fn search() -> GpuSettings {
-    GpuSettings { kernel: GpuKernel::Search, ..GpuSettings::default() }
-}
-
 fn all(list: &TaskList) -> Vec<u32> {
     (0..list.len()).collect()
-}
-
-#[test]
-fn every_task_to_12_has_the_cpu_engines_count() {
-    let gpu = gpu(search());
-    for n in 4..=12 {
-        let list = TaskList::new(n).unwrap();
-        let got = on_gpu(&gpu, &list, &all(&list)).unwrap();
-        assert_eq!(got, on_cpu(&list, TaskEngine::Backtrack, &all(&list)), "n = {n}");
-    }
 }
 
 /// q(n) on the GPU: every task, summed without overflow.
@@ -81,103 +65,31 @@ fn total_on_gpu(gpu: &Gpu, n: u32) -> u64 {
     u64::try_from(sum).unwrap()
 }
 
-/// q(n) for the sizes of `ns` by `kernel`, each timed on stderr.
-fn totals_are_a000170(kernel: GpuKernel, ns: std::ops::RangeInclusive<u32>) {
-    let gpu = gpu(GpuSettings { kernel, ..GpuSettings::default() });
+/// q(n) for the sizes of `ns`, each timed on stderr.
+fn totals_are_a000170(ns: std::ops::RangeInclusive<u32>) {
+    let gpu = gpu(GpuSettings::default());
     for n in ns {
         let start = std::time::Instant::now();
         assert_eq!(Some(total_on_gpu(&gpu, n)), known_total(n), "n = {n}");
-        eprintln!(
-            "{}: q({n}) on {}: {:.2} s",
-            kernel.name(),
-            gpu.adapter().name,
-            start.elapsed().as_secs_f64()
-        );
+        eprintln!("q({n}) on {}: {:.2} s", gpu.adapter().name, start.elapsed().as_secs_f64());
     }
 }
 
-/// PERF: n <= 15 takes about 15 s on lavapipe with 2 cores; q(16) about 80 s more, q(17) ten
-/// minutes (the ignored test below).
-#[test]
-fn q_of_n_is_a000170_to_15() {
-    totals_are_a000170(GpuKernel::Search, 4..=15);
-}
-
-/// The join kernel's q(16) (n <= 15: every task, below). PERF: about 11 s on lavapipe.
+/// The join kernel's q(16) (n <= 15: every task, below). PERF: about 5 to 11 s on lavapipe.
 #[test]
 fn join_q_of_16_is_a000170() {
-    totals_are_a000170(GpuKernel::Join, 16..=16);
+    totals_are_a000170(16..=16);
 }
 
 #[test]
-#[ignore = "slow on a software driver (q(16) 80 s, q(17) about 10 min on lavapipe with 2 cores): cargo test --release -p damier-gpu --test lavapipe -- --ignored q_of_n"]
-fn q_of_n_is_a000170_16_and_17() {
-    totals_are_a000170(GpuKernel::Search, 16..=17);
-    totals_are_a000170(GpuKernel::Join, 17..=17);
-}
-
-#[test]
-fn slots_resumed_every_few_iterations_and_every_start_row_give_the_same_counts() {
-    // A budget of 5 iterations: a slot is suspended and resumed many times per prefix.
-    for n in [6, 9, 11] {
-        let list = TaskList::new(n).unwrap();
-        let want = on_cpu(&list, TaskEngine::Quarters, &all(&list));
-        let start_rows = (n.saturating_sub(21).max(1))..=(n - 2);
-        for start_row in start_rows {
-            let settings = GpuSettings {
-                start_row: Some(start_row),
-                slots: Some(64),
-                budget: Some(5),
-                dispatch_ms: None,
-                kernel: GpuKernel::Search,
-                ring: None,
-                ahead: None,
-                portable: false,
-                workgroup_bytes: None,
-                batch_keys: None,
-            };
-            let gpu = gpu(settings);
-            assert_eq!(on_gpu(&gpu, &list, &all(&list)).unwrap(), want, "n = {n}, rows {start_row}");
-        }
-    }
-}
-
-#[test]
-fn a_start_row_the_kernel_cannot_run_is_refused() {
-    let gpu = gpu(GpuSettings { start_row: Some(11), ..search() });
-    let list = TaskList::new(12).unwrap();
-    let e = on_gpu(&gpu, &list, &[0]).unwrap_err();
-    assert_eq!(e.to_string(), "--gpu-rows 11: n = 12 takes 1 to 10 rows placed on the host");
-    assert!(!e.is_device_fault());
-}
-
-/// lavapipe stops a loop after about 65 536 iterations without an error: with 64 slots, one
-/// row placed on the host and no budget, the slots of q(12) loop long enough (measured: from
-/// the default rows, even q(15) in 64 slots was not cut, so the cap does not count every
-/// iteration). The kernel notices, and the count fails rather than coming out short; a real
-/// GPU counts it right.
-#[test]
-fn a_loop_the_driver_cuts_short_fails_the_count_instead_of_shortening_it() {
-    let settings = GpuSettings { start_row: Some(1), slots: Some(64), budget: Some(1 << 24), ..search() };
-    let gpu = gpu(settings);
-    let list = TaskList::new(12).unwrap();
-    match on_gpu(&gpu, &list, &all(&list)) {
-        Ok(counts) => {
-            assert_eq!(counts.values().sum::<u64>(), known_total(12).unwrap());
-            assert!(!gpu.adapter().name.contains("llvmpipe"), "lavapipe's cap went unnoticed");
-            eprintln!("{} ran every loop to its end", gpu.adapter().name);
-        }
-        Err(e) => {
-            assert!(matches!(e, GpuError::LoopCut { budget: 16_777_216, .. }), "{e}");
-            assert!(e.is_device_fault());
-            eprintln!("{}: {e}", gpu.adapter().name);
-        }
-    }
+#[ignore = "slow on a software driver: cargo test --release -p damier-gpu --test lavapipe -- --ignored q_of_17"]
+fn join_q_of_17_is_a000170() {
+    totals_are_a000170(17..=17);
 }
 
 #[test]
 fn a_cancelled_count_reports_no_task_and_a_missing_task_is_refused() {
-    let gpu = gpu(search());
+    let gpu = gpu(GpuSettings::default());
     let list = TaskList::new(10).unwrap();
     let stop = Control::new();
     stop.cancel();
@@ -191,7 +103,7 @@ fn a_cancelled_count_reports_no_task_and_a_missing_task_is_refused() {
 /// count, and the projected solutions (from the same sample as the time) bracket q(n).
 #[test]
 fn estimates_count_their_tasks_as_the_cpu_and_bracket_the_known_totals() {
-    let gpu = gpu(search());
+    let gpu = gpu(GpuSettings::default());
     let (mut inside, mut tried) = (0, 0);
     for n in 10..=13 {
         let list = TaskList::new(n).unwrap();
@@ -232,7 +144,7 @@ fn estimates_count_their_tasks_as_the_cpu_and_bracket_the_known_totals() {
 
 /// The join kernel's settings: the default ones, or a fixed number of tiles per dispatch.
 fn join(budget: Option<u32>) -> GpuSettings {
-    GpuSettings { kernel: GpuKernel::Join, budget, ..GpuSettings::default() }
+    GpuSettings { budget, ..GpuSettings::default() }
 }
 
 /// The join kernel (the quarters engine's matching on the GPU, its halves sealed on the CPU):
@@ -273,7 +185,7 @@ fn join_kernel_variants_give_every_tasks_count() {
         ),
     ];
     for (name, settings) in variants {
-        let gpu = gpu(GpuSettings { kernel: GpuKernel::Join, ..settings });
+        let gpu = gpu(settings);
         let k = gpu.join_kernel();
         eprintln!("{name}: {k:?}");
         match name {
@@ -475,10 +387,10 @@ fn join_cancelled_with_batches_in_flight_stops_and_the_gpu_counts_on() {
     assert_eq!(pool.install(|| on_gpu(&gpu, &list, &all(&list))).unwrap(), want);
 }
 
-/// The join kernel's estimate counts its sample as the CPU does; a cancelled join count
-/// reports nothing.
+/// The join kernel's estimate counts its sample as the CPU does, headed with the quarters
+/// engine; a cancelled join count reports nothing.
 #[test]
-fn join_estimates_and_cancels_as_the_search_does() {
+fn join_estimates_and_cancels() {
     let gpu = gpu(join(None));
     let list = TaskList::new(13).unwrap();
     let counts = Mutex::new(HashMap::new());
@@ -555,23 +467,16 @@ fn join_work_per_solution() {
     }
 }
 
-/// Random tasks of large n against the CPU's fast engine, by both kernels. On a GPU:
+/// Random tasks of large n against the CPU's fast engine. On a GPU:
 /// `cargo test --release -p damier-gpu --test lavapipe -- --ignored random_tasks --nocapture`;
-/// `DAMIER_GPU_NS=20..=22`, `DAMIER_GPU_TASKS=2` and `DAMIER_GPU_KERNELS=join` choose the
-/// sizes, the tasks per size and the kernels (the defaults, n = 20..=28, 3 tasks, `search,join`,
-/// take hours on a software driver).
+/// `DAMIER_GPU_NS=20..=22` and `DAMIER_GPU_TASKS=2` choose the sizes and the tasks per size
+/// (the defaults, n = 20..=28, 3 tasks, take hours on a software driver); `DAMIER_GPU_PORTABLE=1`
+/// runs the kernel's portable path.
 #[test]
 #[ignore = "long: random tasks of n = 20..=28 (hours on lavapipe); see the doc comment for the command"]
 fn random_tasks_of_large_n_have_the_cpu_engines_count() {
-    let kernels = std::env::var("DAMIER_GPU_KERNELS").unwrap_or_else(|_| "search,join".into());
-    for kernel in kernels.split(',') {
-        let kernel = match kernel {
-            "search" => GpuKernel::Search,
-            "join" => GpuKernel::Join,
-            k => panic!("DAMIER_GPU_KERNELS: {k} is not search or join"),
-        };
-        random_tasks_agree(GpuSettings { kernel, ..GpuSettings::default() });
-    }
+    let portable = std::env::var("DAMIER_GPU_PORTABLE").is_ok_and(|v| v == "1");
+    random_tasks_agree(GpuSettings { portable, ..GpuSettings::default() });
 }
 
 fn random_tasks_agree(settings: GpuSettings) {
@@ -589,8 +494,8 @@ fn random_tasks_agree(settings: GpuSettings) {
         let start = std::time::Instant::now();
         assert_eq!(got, on_cpu(&list, TaskEngine::best_for(n), &tasks), "n = {n}, tasks {tasks:?}");
         eprintln!(
-            "{}: n = {n}: {k} tasks agree; GPU {gpu_s:.2} s, CPU {:.2} s",
-            settings.kernel.name(),
+            "n = {n}: {k} tasks agree ({:?}); GPU {gpu_s:.2} s, CPU {:.2} s",
+            gpu.join_kernel(),
             start.elapsed().as_secs_f64()
         );
     }

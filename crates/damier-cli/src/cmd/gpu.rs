@@ -85,7 +85,7 @@ mod bench {
         cpu_core_ns_per_solution: Option<f64>,
         /// How many of these CPU cores one GPU is worth.
         cores_per_gpu: Option<f64>,
-        /// Where the GPU run's time went (the join kernel; null for the search kernel):
+        /// Where the GPU run's time went (the join kernel's breakdown):
         /// seconds the sealing workers spent assembling and sealing (summed over them).
         sealing_cpu_seconds: Option<f64>,
         /// Seconds they spent packing batches and copying them into the upload.

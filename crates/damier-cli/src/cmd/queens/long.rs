@@ -37,29 +37,26 @@ pub(super) fn prepare(r: &Run, pool: &rayon::ThreadPool) -> anyhow::Result<LongR
             anyhow::anyhow!("{e}; --strategy backtrack can (slowly)")
         }
         LongCountError::Journal(JournalError::Foreign { ref found, ref wanted, .. }) => {
-            match gpu_kernel_of_journal(found, wanted) {
-                Some(kernel) => anyhow::anyhow!("{e}, or resume it with --gpu-kernel {kernel}"),
-                None => e.into(),
+            if retired_search_journal(found, wanted) {
+                anyhow::anyhow!(
+                    "{e}; it was written by the GPU's search kernel, retired on 2026-12-06 (docs/gpu.md): its recorded tasks stay valid for queens journal, --recheck and queens sum; count the rest with a damier from before then"
+                )
+            } else {
+                e.into()
             }
         }
         e => e.into(),
     })
 }
 
-/// The `--gpu-kernel` that wrote a journal headed `found`, when it is a `--device gpu`
-/// journal that differs from this run's header `wanted` only by the kernel (the default
-/// changed from `search` to `join` on 2026-11-28: an older journal names the search kernel's
-/// engine).
-fn gpu_kernel_of_journal(found: &JournalHeader, wanted: &JournalHeader) -> Option<&'static str> {
+/// Whether a journal headed `found` is the retired search kernel's (`backtrack` on a GPU)
+/// and differs from this `--device gpu` run's header `wanted` by the engine alone.
+fn retired_search_journal(found: &JournalHeader, wanted: &JournalHeader) -> bool {
     let only_the_engine_differs =
         found.engine != wanted.engine && JournalHeader { engine: wanted.engine, ..found.clone() } == *wanted;
-    if !only_the_engine_differs || found.device != Some(JournalDevice::Gpu) {
-        return None;
-    }
-    match found.engine {
-        TaskEngine::Backtrack => Some("search"),
-        TaskEngine::Quarters => Some("join"),
-    }
+    only_the_engine_differs
+        && found.device == Some(JournalDevice::Gpu)
+        && found.engine == TaskEngine::Backtrack
 }
 
 /// Counts `indices` of `p` on `pool` with a progress bar, calling `on_done` per task after
