@@ -14,7 +14,8 @@
 //! `POST /api/live/journal` with `{}` answers the progress: tasks done and left, the running
 //! total, the rate and ETA over the count's sessions, and the per-task times of the latest
 //! tasks (the page's small chart). The file is read again only when its length or modification
-//! time changed.
+//! time changed, a journal refused included: its refusal is answered again without reading it
+//! (a journal forged to cost a whole reading is read once, not at every request).
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -63,7 +64,8 @@ pub struct JournalView {
 #[derive(Debug)]
 pub struct JournalSource {
     path: PathBuf,
-    last: Option<((u64, Option<SystemTime>), JournalView)>,
+    /// The last answer, view or refusal, and the file's length and modification time then.
+    last: Option<((u64, Option<SystemTime>), Result<JournalView, String>)>,
     /// The last reading's summary, which the next one continues.
     summary: Option<journal::JournalSummary>,
 }
@@ -79,25 +81,28 @@ impl JournalSource {
         &self.path
     }
 
-    /// The current progress, read again when the file changed.
+    /// The current progress (or why the journal is refused), read again when the file changed.
     pub fn view(&mut self) -> Result<JournalView, String> {
         let meta = std::fs::metadata(&self.path).map_err(|e| format!("the journal: {e}"))?;
         let stamp = (meta.len(), meta.modified().ok());
         if let Some((s, v)) = &self.last
             && *s == stamp
         {
-            return Ok(v.clone());
+            return v.clone();
         }
         // The last summary continues with what was appended (or reads the file again).
         let summary = match self.summary.take() {
             Some(s) => s.update(&self.path),
             None => journal::summarize(&self.path, RECENT_TASKS),
         }
-        .map_err(|e| e.to_string())?;
-        let view = view_of(&self.path, &summary);
-        self.summary = Some(summary);
+        .map_err(|e| e.to_string());
+        let view = summary.map(|summary| {
+            let view = view_of(&self.path, &summary);
+            self.summary = Some(summary);
+            view
+        });
         self.last = Some((stamp, view.clone()));
-        Ok(view)
+        view
     }
 }
 
@@ -212,6 +217,24 @@ mod tests {
         drop(j);
         let e = source.view().unwrap_err();
         assert!(e.contains("task 5 recorded twice"), "{e}");
+        assert_same_view(&mut source);
+        // Refused, it is not read again while unchanged (issue 49: a forged journal cost a
+        // whole reading at every request): a good journal put in its place with the same length
+        // and time is not seen; once its time changes, it is.
+        let refused = std::fs::read(&path).unwrap();
+        let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+        let mut good = refused.clone();
+        let last = good[..good.len() - 1].iter().rposition(|&b| b == b'\n').unwrap() + 1;
+        good.truncate(last);
+        good.resize(refused.len(), b'\n');
+        std::fs::write(&path, &good).unwrap();
+        let file = std::fs::File::options().write(true).open(&path).unwrap();
+        file.set_modified(modified).unwrap();
+        assert_eq!(source.view().unwrap_err(), e, "the refusal, not read again");
+        file.set_modified(modified + Duration::from_secs(1)).unwrap();
+        drop(file);
+        assert!(source.view().is_ok(), "read again once changed");
+        std::fs::write(&path, &refused).unwrap();
         assert_same_view(&mut source);
         // Replaced by a shorter journal.
         std::fs::remove_file(&path).unwrap();
