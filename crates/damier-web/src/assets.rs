@@ -353,6 +353,30 @@ mod tests {
         }
     }
 
+    /// Every home card, as the static build shows it (its `.server-only` paragraphs hidden by
+    /// [`LOCAL_MARK`]), offers nothing that build lacks: no estimate, journal or server (issue
+    /// 52 §6: the Counting card offered an estimate the browser's build refuses); a card with
+    /// words for the server has words of its own for the static build.
+    #[test]
+    fn the_cards_of_the_static_build_offer_only_what_it_does() {
+        for page in &PAGES[1..] {
+            let card = page.card().unwrap_or_else(|| panic!("{}: no card", page.path));
+            let (mut shown, mut rest, mut server_only) = (String::new(), card, false);
+            while let Some(at) = rest.find(r#"<p class="server-only">"#) {
+                shown.push_str(&rest[..at]);
+                let end = rest[at..].find("</p>").unwrap_or_else(|| panic!("{}: unclosed", page.path));
+                rest = &rest[at + end + 4..];
+                server_only = true;
+            }
+            shown.push_str(rest);
+            let words = shown.to_lowercase();
+            for lacking in ["estimate", "journal", "server", "damier serve"] {
+                assert!(!words.contains(lacking), "{}: the static card says {lacking:?}: {shown}", page.path);
+            }
+            assert!(!server_only || shown.contains(r#"class="static-only""#), "{}: {shown}", page.path);
+        }
+    }
+
     /// The home page shows a card for every problem's page, in the navigation's order, and
     /// no page shows its own card in its content.
     #[test]

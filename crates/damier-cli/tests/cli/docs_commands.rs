@@ -540,3 +540,25 @@ fn every_inline_command_in_the_docs_runs_or_parses() {
     assert!(ran > 15 && parsed > 50, "only {ran} inline commands ran and {parsed} parsed");
     assert!(failures.is_empty(), "documented inline commands that fail:\n{}", failures.join("\n"));
 }
+
+/// Every static server the README and docs tell a reader to start listens on the loopback only
+/// (issue 52 §6: the README's `python3 -m http.server -d site/ 8000` listened on every
+/// interface), as the lab's own server does: each code-block line that runs `http.server`
+/// names `--bind 127.0.0.1`.
+#[test]
+fn the_docs_static_servers_listen_on_the_loopback() {
+    let mut found = 0;
+    for file in doc_files() {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let mut in_block = false;
+        for (i, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("```") {
+                in_block = !in_block;
+            } else if in_block && line.contains("-m http.server") {
+                found += 1;
+                assert!(line.contains("--bind 127.0.0.1"), "{}:{}: {line}", file.display(), i + 1);
+            }
+        }
+    }
+    assert!(found >= 2, "the README's and docs/web.md's static servers were not read");
+}
