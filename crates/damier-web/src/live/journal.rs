@@ -60,12 +60,15 @@ pub struct JournalView {
     pub recent: Vec<(u64, f64)>,
 }
 
+/// A file's length and modification time: an answer is kept while they stay the same.
+type Stamp = (u64, Option<SystemTime>);
+
 /// The journal named at start-up and its last reading.
 #[derive(Debug)]
 pub struct JournalSource {
     path: PathBuf,
     /// The last answer, view or refusal, and the file's length and modification time then.
-    last: Option<((u64, Option<SystemTime>), Result<JournalView, String>)>,
+    last: Option<(Stamp, Result<JournalView, String>)>,
     /// The last reading's summary, which the next one continues.
     summary: Option<journal::JournalSummary>,
 }
