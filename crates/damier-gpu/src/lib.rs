@@ -34,6 +34,7 @@
 #![deny(missing_docs)]
 
 mod adapters;
+mod counter;
 mod device;
 mod engine;
 mod error;

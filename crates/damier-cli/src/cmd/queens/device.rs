@@ -148,10 +148,11 @@ mod imp {
 
 #[cfg(feature = "gpu")]
 mod imp {
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicBool, Ordering};
     use std::time::{Duration, Instant};
 
     use damier::control::Control;
+    use damier::queens::count::devices::{Together, count_together};
     use damier::queens::count::estimate::EstimateRecord;
     use damier::queens::count::known;
     use damier::queens::count::long::LongRun;
@@ -390,11 +391,12 @@ mod imp {
         Ok(())
     }
 
-    /// The GPU and the CPU pool taking chunks of `left` from one cursor until none is left.
-    /// With the join kernel, the GPU side seals its tasks on a pool of its own per chunk (as
-    /// many workers as rayon's global pool: `damier_gpu`'s join), beside the CPU pool (the
-    /// cores oversubscribed: a worker waiting for the GPU sleeps, and a worker of the CPU pool
-    /// blocked on the GPU would idle a core).
+    /// The GPU and the CPU pool taking chunks of `left` from one queue until none is left (the
+    /// library's scheduler). With the join kernel, the GPU side seals its tasks on a pool of
+    /// its own per chunk (as many workers as rayon's global pool: `damier_gpu`'s join), beside
+    /// the CPU pool (the cores oversubscribed: a worker waiting for the GPU sleeps, and a
+    /// worker of the CPU pool blocked on the GPU would idle a core). A device fault stops the
+    /// CPU side too: the run exits 74 and a rerun with the journal resumes.
     fn both(
         gpu: &Gpu,
         p: &LongRun,
@@ -403,53 +405,9 @@ mod imp {
         control: &Control,
         record: &(dyn Fn(TaskDone) + Sync),
     ) -> anyhow::Result<()> {
-        let cursor = AtomicUsize::new(0);
-        let take = |size: usize| {
-            let start = cursor.fetch_add(size, Ordering::Relaxed).min(left.len());
-            &left[start..(start + size).min(left.len())]
-        };
-        // PERF: the GPU's chunks are large enough to fill a batch; the CPU's keep every core busy
-        // with a few tasks each, so that the two finish close together.
-        let gpu_chunk = (left.len() / 64).clamp(1, 4096);
-        let cpu_chunk = 2 * pool.current_num_threads();
-        let (on_gpu, on_cpu) = std::thread::scope(|s| {
-            let gpu_side = s.spawn(|| -> Result<(), GpuError> {
-                loop {
-                    let chunk = take(gpu_chunk);
-                    if chunk.is_empty() {
-                        return Ok(());
-                    }
-                    if let Err(e) = gpu.count_tasks(p.list(), chunk, control, record) {
-                        // A device fault stops the CPU side too: the run exits 74 and a rerun
-                        // with the journal resumes.
-                        control.cancel();
-                        return Err(e);
-                    }
-                }
-            });
-            let cpu_side = pool.install(|| -> anyhow::Result<()> {
-                loop {
-                    let chunk = take(cpu_chunk);
-                    if chunk.is_empty() {
-                        return Ok(());
-                    }
-                    p.count(chunk, control, record)?;
-                }
-            });
-            // A failing side stops the other.
-            if cpu_side.is_err() {
-                control.cancel();
-            }
-            let gpu_side =
-                gpu_side.join().unwrap_or_else(|_| Err(GpuError::Setting("the GPU thread panicked".into())));
-            (gpu_side, cpu_side)
-        });
-        match (on_gpu, on_cpu) {
-            // The GPU's fault first: the CPU side then stopped as interrupted.
-            (Err(e), _) if !matches!(e, GpuError::Interrupted(_)) => Err(error(e)),
-            (_, Err(e)) => Err(e),
-            (Err(e), _) => Err(error(e)),
-            (Ok(()), Ok(())) => Ok(()),
-        }
+        count_together(gpu, &p.cpu(pool), p.list(), left, control, record).map_err(|e| match e {
+            Together::First(e) => error(e),
+            Together::Second(e) => e.into(),
+        })
     }
 }

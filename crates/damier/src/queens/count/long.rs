@@ -41,6 +41,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
+use super::devices::CpuCounter;
 use super::journal::{Journal, JournalContents, JournalDevice, JournalError, JournalHeader, JournalProgress};
 use super::recount::{self, Detection, Mismatch, SampleSize, ShareTotalError};
 use super::tasks::{self, MIN_TASK_N, TaskDone, TaskEngine, TaskError, TaskList};
@@ -228,6 +229,12 @@ impl LongRun {
         on_done: &(dyn Fn(TaskDone) + Sync),
     ) -> Result<(), TaskError> {
         tasks::count_tasks(&self.list, self.engine, self.isa, self.memory, indices, control, on_done)
+    }
+
+    /// The CPU's engine of this count on the workers of `pool`, as a [`TaskCounter`](super::devices::TaskCounter) (beside
+    /// another device: [`super::devices::count_together`]).
+    pub fn cpu<'p>(&self, pool: &'p rayon::ThreadPool) -> CpuCounter<'p> {
+        CpuCounter::new(self.engine, self.isa, self.memory, pool)
     }
 
     /// Records a finished task: its count, and a line in the journal (whose write errors

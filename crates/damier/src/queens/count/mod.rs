@@ -21,6 +21,7 @@
 
 mod backtrack;
 pub mod cost;
+pub mod devices;
 mod error;
 pub mod estimate;
 pub mod join;
