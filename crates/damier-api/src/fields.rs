@@ -21,6 +21,31 @@ pub(crate) trait Fields: serde::de::DeserializeOwned {
     }
 }
 
+/// The fields of a table over the square boards up to a side (`lights table`, `walk table`):
+/// `to`, the largest side, `DEFAULT` when absent, refused outside `MIN` to `MAX`.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpTo<const DEFAULT: u64, const MIN: u64, const MAX: u64> {
+    /// The largest side (`DEFAULT` when `None`).
+    #[serde(default, deserialize_with = "crate::de::opt_int")]
+    pub to: Option<u64>,
+}
+
+impl<const DEFAULT: u64, const MIN: u64, const MAX: u64> UpTo<DEFAULT, MIN, MAX> {
+    /// The largest side asked for.
+    pub fn side(&self) -> u64 {
+        self.to.unwrap_or(DEFAULT)
+    }
+}
+
+impl<const DEFAULT: u64, const MIN: u64, const MAX: u64> Fields for UpTo<DEFAULT, MIN, MAX> {
+    const FIELDS: &'static [&'static str] = &["to"];
+
+    fn check(&self) -> Result<(), Refusal> {
+        crate::queens::in_range("to", self.side(), MIN, MAX)
+    }
+}
+
 /// Options of a command that a request may not give, each with the reason.
 pub type Refused = &'static [(&'static str, &'static str)];
 

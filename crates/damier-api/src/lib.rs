@@ -38,8 +38,8 @@ pub mod walk;
 use serde_json::{Map, Value};
 
 pub use fields::MAX_THREADS;
-pub use fields::Refused;
 use fields::{Fields, typed};
+pub use fields::{Refused, UpTo};
 pub use host::{Host, Native};
 pub use lights::BOARD_MAX_SIDE;
 pub use records::{Kernel, LightsSolved, PathedSolution, Record, Solved, WalkSolved};

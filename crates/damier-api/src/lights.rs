@@ -10,7 +10,7 @@ use damier::lights::{self, Method};
 use serde::Deserialize;
 
 use crate::de;
-use crate::fields::{Fields, Refused, WRITES};
+use crate::fields::{Fields, Refused, UpTo, WRITES};
 use crate::host::Host;
 use crate::records::{Kernel, LightsSolved, Record};
 use crate::refusal::Refusal;
@@ -349,36 +349,22 @@ pub fn winnability(start: &Board, target: Option<&Board>, control: &Control) -> 
     Winnability::of(start, target, &sol).map_err(Refusal::input)
 }
 
-/// The fields of `lights table`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Table {
-    /// Largest side L (39 when `None`).
-    #[serde(default, deserialize_with = "de::opt_int")]
-    pub to: Option<u64>,
-}
-
-impl Fields for Table {
-    const FIELDS: &'static [&'static str] = &["to"];
-
-    fn check(&self) -> Result<(), Refusal> {
-        crate::queens::in_range("to", self.to.unwrap_or(TABLE_TO), 2, TABLE_MAX_SIDE)
-    }
-}
+/// The fields of `lights table`: the largest side L, 2 to 100 000 (39 when absent).
+pub type Table = UpTo<TABLE_TO, 2, TABLE_MAX_SIDE>;
 
 /// The default largest side of `lights table`.
 const TABLE_TO: u64 = 39;
 
 impl Table {
     pub(crate) fn bound(&self) -> Result<(), Refusal> {
-        crate::queens::at_most("to", self.to.unwrap_or(TABLE_TO), BOARD_MAX_SIDE)
+        crate::queens::at_most("to", self.side(), BOARD_MAX_SIDE)
     }
 }
 
 /// `lights table`: the solutions from all on to all off on the L x L boards, L = 2 to `to`.
 pub(crate) fn table(r: &Table, host: &dyn Host) -> Result<Record, Refusal> {
     r.check()?;
-    let n = r.to.unwrap_or(TABLE_TO) as usize;
+    let n = r.side() as usize;
     let _watch = host.watch("lights table", (n as u64 + 2) / 2);
     Ok(Record::LightsTable(lights::sizes::square_table(n, host.control()).map_err(Refusal::input)?))
 }

@@ -296,7 +296,7 @@ fn within_bounds(request: &Request) -> Result<(), String> {
         Request::LightsChase(r) => board(&Some(r.file.clone())),
         Request::QueensFirst(_) | Request::QueensCheck(_) | Request::WalkTable(_) => false,
         Request::WalkSolve(r) => r.rows > 2000 || r.cols > 2000,
-        Request::WalkCount(r) => r.rows > 2000 || r.cols > 2000,
+        Request::WalkCount(walk::Count(r)) => r.rows > 2000 || r.cols > 2000,
         Request::WalkReplay(r) => r.rows > 2000 || r.cols > 2000,
         Request::AutomatonRun(r) => {
             let steps = r.max_steps.unwrap_or(10_000_000_000);
@@ -406,6 +406,30 @@ fn walk_and_automaton_requests() {
     }
     assert!(matches!(answer("walk/count", json!({"rows": 2001, "cols": 1})), Err(Refusal::Bound(_))));
     assert!(matches!(answer("walk/table", json!({"to": 301})), Err(Refusal::Input(_))));
+    // walk count reads walk solve's fields but `all`, refused by name as unknown; both tables
+    // read `to` in their own range, with their own default.
+    let e = answer("walk/count", json!({"rows": 2, "cols": 2, "all": true})).unwrap_err();
+    assert_eq!(e, Refusal::Input("unknown field `all` for `walk count` (fields: rows, cols, method)".into()));
+    let e = answer("walk/count", json!({"rows": 2, "cols": 2, "method": "quick"})).unwrap_err();
+    assert!(matches!(&e, Refusal::Input(m) if m.contains("brute, rows, fast or poly")), "{e:?}");
+    let e = answer("lights/table", json!({"to": 1})).unwrap_err();
+    assert_eq!(e, Refusal::Input("field `to`: 1 is out of range: 2 to 100000 is supported".into()));
+    let e = answer("walk/table", json!({"to": 0})).unwrap_err();
+    assert_eq!(e, Refusal::Input("field `to`: 0 is out of range: 1 to 300 is supported".into()));
+    assert_eq!(parse("walk/table", json!({})).unwrap(), Request::WalkTable(walk::Table { to: None }));
+    // queens first: the library's check, with the command line's way to a solution past 64.
+    let e = answer("queens/first", json!({"n": 65})).unwrap_err();
+    assert_eq!(
+        e,
+        Refusal::Input(
+            "n = 65 is too large for backtracking: at most 64 (`damier queens solve 65` constructs one)"
+                .into()
+        )
+    );
+    assert_eq!(
+        answer("queens/first", json!({"n": 0})).unwrap_err(),
+        Refusal::Input("n must be at least 1".into())
+    );
     let counted = answer("walk/count", json!({"rows": 5, "cols": 5})).unwrap();
     assert_eq!(
         counted.to_json(),

@@ -9,10 +9,10 @@ use damier::walk::{self, Method, Solutions, WalkError, picture};
 use serde::Deserialize;
 
 use crate::de;
-use crate::fields::{Fields, Refused, WRITES};
+use crate::fields::{Fields, Refused, UpTo, WRITES};
 use crate::host::Host;
 use crate::lights::BOARD_MAX_SIDE;
-use crate::queens::{at_most, in_range};
+use crate::queens::at_most;
 use crate::records::{PathedSolution, Record, WalkSolved};
 use crate::refusal::Refusal;
 
@@ -120,65 +120,42 @@ pub(crate) fn solve(r: &Solve, host: &dyn Host) -> Result<Record, Refusal> {
     }))
 }
 
-/// The fields of `walk count`.
+/// The fields of `walk count`: those of `walk solve` but `all` (refused by name as unknown
+/// before the fields are read, so it stays `false`).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Count {
-    /// Rows (L).
-    #[serde(deserialize_with = "de::int")]
-    pub rows: usize,
-    /// Columns (C).
-    #[serde(deserialize_with = "de::int")]
-    pub cols: usize,
-    /// The solver: `brute`, `rows`, `fast` (the default) or `poly`.
-    #[serde(default, deserialize_with = "de::opt_text")]
-    pub method: Option<String>,
-}
+#[serde(transparent)]
+pub struct Count(pub Solve);
 
 impl Fields for Count {
     const FIELDS: &'static [&'static str] = &["rows", "cols", "method"];
 
     fn check(&self) -> Result<(), Refusal> {
-        method(self.method.as_deref()).map(|_| ())
+        self.0.check()
     }
 }
 
 impl Count {
     pub(crate) fn bound(&self) -> Result<(), Refusal> {
-        sides(self.rows, self.cols)
+        self.0.bound()
     }
 }
 
 /// `walk count`: the number of solutions, 2^nullity.
-pub(crate) fn count(r: &Count, host: &dyn Host) -> Result<Record, Refusal> {
+pub(crate) fn count(Count(r): &Count, host: &dyn Host) -> Result<Record, Refusal> {
     let method = method(r.method.as_deref())?;
     let board = walk::board_size(r.rows, r.cols).map_err(Refusal::input)?;
     let sols = walk::solve(board, method, host.control()).map_err(Refusal::input)?;
     Ok(Record::WalkCount(sols.counted()))
 }
 
-/// The fields of `walk table`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Table {
-    /// Largest square side (20 when `None`).
-    #[serde(default, deserialize_with = "de::opt_int")]
-    pub to: Option<u64>,
-}
-
-impl Fields for Table {
-    const FIELDS: &'static [&'static str] = &["to"];
-
-    fn check(&self) -> Result<(), Refusal> {
-        in_range("to", self.to.unwrap_or(TABLE_TO), 1, TABLE_MAX_SIDE)
-    }
-}
+/// The fields of `walk table`: the largest square side, 1 to 300 (20 when absent).
+pub type Table = UpTo<TABLE_TO, 1, TABLE_MAX_SIDE>;
 
 /// `walk table`: the solution counts of the square boards 1 x 1 .. to x to (bounded by its own
 /// range).
 pub(crate) fn table(r: &Table, host: &dyn Host) -> Result<Record, Refusal> {
     r.check()?;
-    let to = r.to.unwrap_or(TABLE_TO) as usize;
+    let to = r.side() as usize;
     Ok(Record::WalkTable(walk::square_counts(to, host.control()).map_err(Refusal::input)?))
 }
 
