@@ -5,15 +5,19 @@ use damier::control::Control;
 use damier::cpu::IsaChoice;
 use damier::queens::count::estimate::{self, EstimateRecord};
 use damier::queens::count::journal::JournalDevice;
-use damier::queens::count::long::LongCount;
+use damier::queens::count::long::{LongCount, LongCountResult, LongRun};
 use damier::queens::count::request::CountRequest;
 use damier::queens::count::tasks::{MAX_TASK_N, MIN_TASK_N, TaskEngine, TaskList};
 use damier::queens::count::{self, CountOptions, Share, ShareCount, TimedCounts};
 use damier::queens::local;
-use damier::queens::placement::{CheckedListing, PlacementError, try_check_owned};
+use damier::queens::placement::{
+    CheckReport, CheckedListing, PlacementError, READ_BYTES_PER_PLACEMENT, READ_BYTES_PER_ROW, ReadSize,
+    try_check_owned,
+};
 use damier::queens::search::{self, Solutions};
 use damier::queens::solve::{self as solving, Method, NoSolution, Solution};
 use damier::queens::{Placement, corners as corner, max as maximum, sample, symmetry};
+use damier::util::{bytes_text, check_fits};
 use serde::Deserialize;
 
 use crate::de;
@@ -312,27 +316,40 @@ fn long_count(
             let _watch = host.watch("counting", left.len() as u64);
             p.count(&left, control, &|d| p.record(d)).map_err(Refusal::input)?;
         }
-        let mut recount = None;
-        if let Some(k) = plan.recount_sample {
-            let seed = seed.unwrap_or_else(|| host.seed());
-            let sampled = u64::from(k).min(p.tasks().len() as u64);
-            let _watch = host.watch("recounting", sampled * TaskEngine::ALL.len() as u64);
-            let checked = p.recount_sample(k, seed, control).map_err(Refusal::input)?;
-            if !checked.mismatches.is_empty() {
-                let mut lines: Vec<String> =
-                    checked.mismatches.iter().map(|m| format!("MISMATCH: n = {}, {m}", plan.n)).collect();
-                lines.push(format!(
-                    "{} of {} sampled tasks disagree (seed {seed}): do not trust this count",
-                    checked.mismatches.len(),
-                    checked.tasks.len()
-                ));
-                return Err(Refusal::No(lines.join("\n")));
-            }
-            recount = Some(checked);
-        }
-        p.conclude(recount.as_ref()).map_err(Refusal::input)
+        conclude_long(p, plan.recount_sample, seed, host)
     })??;
     Ok(Record::LongCount(result))
+}
+
+/// The end of a count on the task list, for the command line and the request layer alike
+/// (on the current pool): `recount_sample` random tasks of the share (drawn with `seed`, else
+/// one of the host's) recounted with both engines when asked, a "no" naming each task that
+/// disagrees (one line each, then the verdict), else the result.
+pub fn conclude_long(
+    p: LongRun,
+    recount_sample: Option<u32>,
+    seed: Option<u64>,
+    host: &dyn Host,
+) -> Result<LongCountResult, Refusal> {
+    let mut recount = None;
+    if let Some(k) = recount_sample {
+        let seed = seed.unwrap_or_else(|| host.seed());
+        let sampled = u64::from(k).min(p.tasks().len() as u64);
+        let _watch = host.watch("recounting", sampled * TaskEngine::ALL.len() as u64);
+        let checked = p.recount_sample(k, seed, host.control()).map_err(Refusal::input)?;
+        if !checked.mismatches.is_empty() {
+            let mut lines: Vec<String> =
+                checked.mismatches.iter().map(|m| format!("MISMATCH: n = {}, {m}", p.n())).collect();
+            lines.push(format!(
+                "{} of {} sampled tasks disagree (seed {seed}): do not trust this count",
+                checked.mismatches.len(),
+                checked.tasks.len()
+            ));
+            return Err(Refusal::No(lines.join("\n")));
+        }
+        recount = Some(checked);
+    }
+    p.conclude(recount.as_ref()).map_err(Refusal::input)
 }
 
 /// The fields of `queens list`.
@@ -509,18 +526,13 @@ impl Fields for First {
 
 /// `queens first`: the first solution in backtracking order, with the queens placed.
 pub fn first(r: &First, host: &dyn Host) -> Result<search::FirstSolution, Refusal> {
-    if r.n < 1 {
-        return Err(Refusal::Input("n must be at least 1".into()));
-    }
-    if r.n > search::MAX_N {
-        return Err(Refusal::Input(format!(
-            "n = {} is too large for backtracking: at most {} (`damier queens solve {}` constructs one)",
-            r.n,
-            search::MAX_N,
-            r.n
-        )));
-    }
-    search::first_timed(r.n, host.control()).map_err(Refusal::input)
+    let n = search::check_first(r.n.into()).map_err(|e| match e {
+        search::FirstRefused::TooLarge(n) => {
+            Refusal::Input(format!("{e} (`damier queens solve {n}` constructs one)"))
+        }
+        e => Refusal::input(e),
+    })?;
+    search::first_timed(n, host.control()).map_err(Refusal::input)
 }
 
 /// The fields of `queens solve`.
@@ -644,50 +656,126 @@ impl Fields for Check {
     const FIELDS: &'static [&'static str] = &["columns"];
 }
 
-/// A token that is no column: a file name, most likely, so the message says how a file is
-/// read.
-fn explained(e: PlacementError) -> Refusal {
-    match e {
-        PlacementError::NotANumber { .. } => Refusal::Input(format!(
+/// What `queens check` is given: the file of `queens solve --format binary`, or text (columns,
+/// a witness of `queens max`, or what the queens commands print, `--json` included).
+#[derive(Clone, Copy, Debug)]
+pub enum CheckInput<'a> {
+    /// 1-based columns as `u32` little-endian ([`Placement::is_binary`]).
+    Binary(&'a [u8]),
+    /// Text.
+    Text(&'a str),
+}
+
+impl<'a> CheckInput<'a> {
+    /// `bytes` as binary when they are ([`Placement::is_binary`]), else as `text` makes them.
+    pub fn of<E>(bytes: &'a [u8], text: impl FnOnce(&'a [u8]) -> Result<&'a str, E>) -> Result<Self, E> {
+        if Placement::is_binary(bytes) {
+            Ok(CheckInput::Binary(bytes))
+        } else {
+            text(bytes).map(CheckInput::Text)
+        }
+    }
+}
+
+/// What `queens check` read and checked.
+#[derive(Debug)]
+pub enum Checked {
+    /// A witness of `queens max` (its empty rows 0): the report, and the queens it holds.
+    Witness {
+        /// The check of its queens.
+        report: CheckReport,
+        /// Queens placed.
+        queens: u64,
+    },
+    /// One placement.
+    One(CheckReport),
+    /// Several (a listing), checked one by one.
+    Listing(CheckedListing),
+}
+
+impl Checked {
+    /// Whether every placement checked is valid.
+    pub fn is_valid(&self) -> bool {
+        match self {
+            Checked::Witness { report, .. } | Checked::One(report) => report.is_valid(),
+            Checked::Listing(l) => l.valid,
+        }
+    }
+
+    /// The answer's record.
+    pub fn record(self) -> Record {
+        match self {
+            Checked::Witness { report, .. } | Checked::One(report) => Record::Check(report),
+            Checked::Listing(l) => Record::Checks(l),
+        }
+    }
+}
+
+/// `queens check`'s run, for the command line and the request layer alike: the placements of
+/// `input` read within [`CHECK_MAX`] rows and the memory the reading and the check hold (the
+/// input's bytes besides, checked against the address-space limit before anything is read),
+/// then checked. `from_arguments`: the text is the command's arguments, so a token that is no
+/// column is explained as the file name it most likely is.
+pub fn check_placements(input: CheckInput<'_>, from_arguments: bool) -> Result<Checked, Refusal> {
+    let (size, input_bytes) = match input {
+        // `queens solve --format binary`: 4 bytes per row.
+        CheckInput::Binary(bytes) => (ReadSize { rows: bytes.len() / 4, placements: 1 }, bytes.len()),
+        // Every whole number counts (a token may hold several: `(1)(1)`).
+        CheckInput::Text(text) => (Placement::read_size(text), text.len()),
+    };
+    let rows = size.rows;
+    if rows > CHECK_MAX {
+        return Err(Refusal::Input(format!(
+            "placement of {rows} rows is too large: at most {CHECK_MAX} ({READ_BYTES_PER_ROW} bytes a row)"
+        )));
+    }
+    let need = (input_bytes as u64).saturating_add(size.bytes());
+    let out_of_memory = |e: &dyn std::fmt::Display| {
+        let placements = match size.placements {
+            1 => "1 placement".to_string(),
+            p => format!("{p} placements"),
+        };
+        Refusal::Input(format!(
+            "checking {rows} rows, {placements}, holds {} ({READ_BYTES_PER_ROW} bytes a row and \
+             {READ_BYTES_PER_PLACEMENT} a placement besides the input): {e}",
+            bytes_text(need)
+        ))
+    };
+    check_fits(need).map_err(|e| out_of_memory(&e))?;
+    let read_error = |e: PlacementError| match e {
+        PlacementError::OutOfMemory(e) => out_of_memory(&e),
+        // A token that is no column: a file name, most likely, so the message says how a
+        // file is read.
+        PlacementError::NotANumber { .. } if from_arguments => Refusal::Input(format!(
             "{e}: the arguments are columns; a placement in a file (text, --json or --format binary) is \
              read on stdin: damier queens check < FILE"
         )),
         e => Refusal::input(e),
-    }
+    };
+    let placements = match input {
+        CheckInput::Binary(bytes) => vec![Placement::from_binary(bytes).map_err(read_error)?],
+        CheckInput::Text(text) => {
+            if let Some(witness) = Placement::read_witness(text) {
+                let (n, queens) = witness.map_err(read_error)?;
+                let count = queens.len() as u64;
+                let report = try_check_owned(n, queens).map_err(|e| out_of_memory(&e))?;
+                return Ok(Checked::Witness { report, queens: count });
+            }
+            Placement::read_all(text).map_err(read_error)?
+        }
+    };
+    Ok(match &placements[..] {
+        [one] => Checked::One(one.try_check().map_err(|e| out_of_memory(&e))?),
+        _ => Checked::Listing(CheckedListing::try_of(&placements).map_err(|e| out_of_memory(&e))?),
+    })
 }
 
 /// `queens check`: a placement (or a listing, placement by placement, or a witness of `queens
 /// max` with empty rows) checked.
 pub(crate) fn check(r: &Check) -> Result<Record, Refusal> {
     let text = r.columns.join(" ");
-    let bytes = text.as_bytes();
-    let placements = if Placement::is_binary(bytes) {
-        // `queens solve --format binary`: 4 bytes per row.
-        let rows = bytes.len() / 4;
-        if rows > CHECK_MAX {
-            return Err(Refusal::Input(format!(
-                "placement of {rows} rows is too large: at most {CHECK_MAX}"
-            )));
-        }
-        vec![Placement::from_binary(bytes).map_err(Refusal::input)?]
-    } else {
-        // Every whole number counts (a token may hold several: `(1)(1)`).
-        let rows = Placement::read_size(&text).rows;
-        if rows > CHECK_MAX {
-            return Err(Refusal::Input(format!(
-                "placement of {rows} rows is too large: at most {CHECK_MAX}"
-            )));
-        }
-        if let Some(witness) = Placement::read_witness(&text) {
-            let (n, queens) = witness.map_err(explained)?;
-            return Ok(Record::Check(try_check_owned(n, queens).map_err(Refusal::input)?));
-        }
-        Placement::read_all(&text).map_err(explained)?
-    };
-    Ok(match &placements[..] {
-        [one] => Record::Check(one.try_check().map_err(Refusal::input)?),
-        _ => Record::Checks(CheckedListing::try_of(&placements).map_err(Refusal::input)?),
-    })
+    let input = CheckInput::of(text.as_bytes(), |_| Ok::<_, Refusal>(text.as_str()))?;
+    Ok(check_placements(input, true)?.record())
 }
 
 /// The fields of `queens estimate`.

@@ -75,14 +75,12 @@ fn count_py(py: Python<'_>, n: i128, threads: Option<i128>) -> PyResult<(u64, u6
 /// 0-based columns; None for n = 2 and 3. n in 1..=64. first(8) + 1 == [1, 5, 8, 6, 3, 7, 2, 4].
 #[pyfunction]
 fn first<'py>(py: Python<'py>, n: i128) -> PyResult<Option<Bound<'py, PyArray1<u32>>>> {
-    if n < 1 {
-        return Err(errors::value("n must be at least 1"));
-    }
-    let n = numbers::u32_in("n", n, 1..=search::MAX_N).map_err(|_| {
-        errors::value(format!(
-            "n = {n} is too large for backtracking: at most {} (damier.queens.solve({n}) constructs one)",
-            search::MAX_N
-        ))
+    // The library's check (below 1: no board); past 2^64 - 1, out of any range.
+    let n = search::check_first(numbers::u64_in("n", n.max(0), 0..=u64::MAX)?).map_err(|e| match e {
+        search::FirstRefused::TooLarge(n) => {
+            errors::value(format!("{e} (damier.queens.solve({n}) constructs one)"))
+        }
+        e => errors::value(e),
     })?;
     let found = worker::run(py, move |control| search::first(n, control))?.or_raise()?;
     Ok(found.map(|p| arrays::from_placement(py, &p)))
@@ -100,9 +98,6 @@ fn solve<'py>(
     method: &str,
     seed: Option<i128>,
 ) -> PyResult<Option<Bound<'py, PyArray1<u32>>>> {
-    if n < 1 {
-        return Err(errors::value("n must be at least 1"));
-    }
     // The library's names; the message in Python's words.
     let method: Method = method
         .parse()
@@ -113,7 +108,9 @@ fn solve<'py>(
         ));
     }
     let limit = if method == Method::Local { local::MAX_N } else { construct::MAX_N };
-    let n = u32::try_from(n).map_err(|_| errors::value(format!("n = {n} is too large: at most {limit}")))?;
+    // Below 1: the library's check of the request refuses n = 0 (no board).
+    let n = u32::try_from(n.max(0))
+        .map_err(|_| errors::value(format!("n = {n} is too large: at most {limit}")))?;
     let seed = if method == Method::Local { numbers::seed(seed)? } else { 0 };
     // The library's request: the n = 2, 3 answer, the limits, the check of what it found.
     let found = worker::run(py, move |control| request::solve(n, method, seed, control))?.or_raise()?;

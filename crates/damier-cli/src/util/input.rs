@@ -108,9 +108,17 @@ pub fn read_text(source: Source<'_>, limit: u64, what: &str) -> anyhow::Result<S
 
 /// The bytes read from `source` as UTF-8 text: "NAME: byte B: not UTF-8 text".
 pub fn text_of(bytes: Vec<u8>, source: Source<'_>) -> anyhow::Result<String> {
-    String::from_utf8(bytes).map_err(|e| {
-        anyhow::anyhow!("{}: byte {}: not UTF-8 text", source.name(), e.utf8_error().valid_up_to())
-    })
+    String::from_utf8(bytes).map_err(|e| not_utf8(source, e.utf8_error()))
+}
+
+/// [`text_of`], borrowed.
+pub fn str_of<'a>(bytes: &'a [u8], source: Source<'_>) -> anyhow::Result<&'a str> {
+    std::str::from_utf8(bytes).map_err(|e| not_utf8(source, e))
+}
+
+/// The error of bytes of `source` that are not UTF-8 text.
+fn not_utf8(source: Source<'_>, e: std::str::Utf8Error) -> anyhow::Error {
+    anyhow::anyhow!("{}: byte {}: not UTF-8 text", source.name(), e.valid_up_to())
 }
 
 #[cfg(test)]

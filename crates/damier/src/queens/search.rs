@@ -211,6 +211,36 @@ pub struct FirstSolution {
     pub seconds: f64,
 }
 
+/// Why the first solution of an n is refused before the search starts ([`check_first`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum FirstRefused {
+    /// n = 0: no board.
+    #[error("n must be at least 1")]
+    NoBoard,
+    /// n past [`MAX_N`] (the construction of [`crate::queens::solve`] finds one there).
+    #[error("n = {0} is too large for backtracking: at most {MAX_N}")]
+    TooLarge(u64),
+}
+
+/// The check every front end makes before [`first`] (the request layer's `queens first`, the
+/// Python package's `queens.first`): a board, n >= 1, that the search runs, n <= [`MAX_N`];
+/// the n checked.
+///
+/// ```
+/// use damier::queens::search::{FirstRefused, check_first};
+///
+/// assert_eq!(check_first(8), Ok(8));
+/// assert_eq!(check_first(0), Err(FirstRefused::NoBoard));
+/// assert_eq!(check_first(65).unwrap_err().to_string(), "n = 65 is too large for backtracking: at most 64");
+/// ```
+pub fn check_first(n: u64) -> Result<u32, FirstRefused> {
+    match n {
+        0 => Err(FirstRefused::NoBoard),
+        n if n > u64::from(MAX_N) => Err(FirstRefused::TooLarge(n)),
+        n => Ok(n as u32),
+    }
+}
+
 /// [`first`] with the queens placed and the time taken, the placement checked by the
 /// independent checker ([`Placement::is_valid`]) before it is returned.
 pub fn first_timed(n: u32, control: &Control) -> Result<FirstSolution, SearchError> {

@@ -10,8 +10,11 @@ use damier::queens::count::journal::{JournalDevice, JournalError, JournalHeader}
 use damier::queens::count::long::{LongCount, LongCountError, LongCountResult, LongRun};
 use damier::queens::count::tasks::{TaskDone, TaskEngine, TaskError};
 
+use damier_api::Refusal;
+
+use crate::util::layer::{self, Process};
 use crate::util::output::{Report, errln};
-use crate::util::{exit, interrupt, progress::Progress};
+use crate::util::{exit, interrupt};
 
 /// A long count as the CLI runs it: the library's plan, and what the CLI adds.
 pub(super) struct Run {
@@ -110,35 +113,26 @@ pub(super) fn run(r: Run) -> anyhow::Result<ExitCode> {
     conclude(&r, p, &pool, |_| {})
 }
 
-/// Runs --verify-sample (exit 1 naming the tasks that disagree), adds up the share, lets
-/// `complete` fill in what the caller knows (the processes of an MPI job), and prints.
+/// Runs --verify-sample (exit 1 naming the tasks that disagree) and adds up the share (the
+/// request layer's end of a long count), lets `complete` fill in what the caller knows (the
+/// processes of an MPI job), and prints.
 pub(super) fn conclude(
     r: &Run,
     p: LongRun,
     pool: &rayon::ThreadPool,
     complete: impl FnOnce(&mut LongCountResult),
 ) -> anyhow::Result<ExitCode> {
-    let mut recount = None;
-    if let Some(k) = r.plan.recount_sample {
-        let seed = crate::util::pick_seed(r.seed);
-        let control = interrupt::control();
-        let sampled = u64::from(k).min(p.tasks().len() as u64);
-        let _bar = Progress::start(control, sampled * TaskEngine::ALL.len() as u64, "recounting");
-        let checked = pool.install(|| p.recount_sample(k, seed, control))?;
-        if !checked.mismatches.is_empty() {
-            for m in &checked.mismatches {
-                errln!("damier: MISMATCH: n = {}, {m}", r.plan.n);
+    let concluded =
+        pool.install(|| damier_api::queens::conclude_long(p, r.plan.recount_sample, r.seed, &Process));
+    let mut result = match concluded {
+        Err(Refusal::No(lines)) => {
+            for line in lines.lines() {
+                errln!("damier: {line}");
             }
-            errln!(
-                "damier: {} of {} sampled tasks disagree (seed {seed}): do not trust this count",
-                checked.mismatches.len(),
-                checked.tasks.len()
-            );
             return Ok(ExitCode::from(exit::NO));
         }
-        recount = Some(checked);
-    }
-    let mut result = p.conclude(recount.as_ref())?;
+        concluded => concluded.map_err(layer::error)?,
+    };
     complete(&mut result);
     result.print(r.json)?;
     Ok(ExitCode::SUCCESS)
