@@ -255,6 +255,29 @@ fn the_bench_says_where_the_time_goes() {
     let text = damier().args(["gpu", "--bench", "12", "--tasks", "4", "--no-cpu"]).output().unwrap();
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.contains("where the time went: sealing") && text.contains("bytes uploaded"), "{text}");
+    // Issue 52 §5: the text's measured quantities have three significant digits (the bench
+    // printed `0.012818022 s`), beside the CPU's too.
+    let text = damier().args(["gpu", "--bench", "12", "--tasks", "4", "--threads", "2"]).output().unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("; CPU ") && over_three_digits(&text).is_empty(),
+        "{:?}: {text}",
+        over_three_digits(&text)
+    );
+}
+
+/// The decimal numbers of `text` written with more than three significant digits (the
+/// README's rule for measured quantities in messages).
+#[cfg(feature = "gpu")]
+fn over_three_digits(text: &str) -> Vec<&str> {
+    text.split(|c: char| c.is_whitespace() || "(),;:%".contains(c))
+        .filter(|w| w.contains('.') && w.parse::<f64>().is_ok())
+        .filter(|w| {
+            let mantissa = w.split(['e', 'E']).next().unwrap_or("");
+            let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+            digits.trim_start_matches('0').len() > 3
+        })
+        .collect()
 }
 
 /// `queens estimate --device gpu`: the sample counted on the GPU, the projection in GPU hours,
