@@ -562,3 +562,22 @@ fn the_docs_static_servers_listen_on_the_loopback() {
     }
     assert!(found >= 2, "the README's and docs/web.md's static servers were not read");
 }
+
+/// Every `cargo install` of the workspace's own code that the README and docs give is
+/// `--locked` (issue 52 §3: without it Cargo resolved 294 packages afresh and built newer
+/// versions than `Cargo.lock` pins, the ones tested), inline or in a block, across lines.
+#[test]
+fn the_docs_install_the_locked_versions() {
+    let mut found = 0;
+    for file in doc_files() {
+        let text = std::fs::read_to_string(&file).unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
+        for (at, _) in text.match_indices("cargo install") {
+            let command = text[at..].split(['`', '#']).next().unwrap_or("");
+            if command.contains("--path") {
+                found += 1;
+                assert!(command.contains("--locked"), "{}: {command}", file.display());
+            }
+        }
+    }
+    assert!(found >= 1, "the README's install command was not read");
+}
