@@ -32,6 +32,9 @@
 #   WIDE_N        n whose random tasks the join kernel times again with twice as many sealing
 #                 workers as threads (RAYON_NUM_THREADS), to see whether the GPU then waits
 #                 less [default: 23; empty: skipped]
+#   KERNEL_N      n whose random tasks the join kernel times again on its portable path
+#                 (--gpu-portable) and with its blocks in global memory (--gpu-workgroup-bytes
+#                 0) [default: 23; empty: skipped]
 #   AHEAD_N       n whose random tasks the join kernel times again with each sealing worker
 #                 waiting for its batch (--gpu-ahead 0, the pipeline before sealing ahead) and
 #                 sealing 3 batches ahead (--gpu-ahead 3; 1 is the default) [default: 23;
@@ -223,6 +226,13 @@ if [ -n "$ahead_n" ] && has_kernel join; then
   for a in 0 3; do
     timed "$damier" gpu --bench "$ahead_n" --tasks "$k" --seed "$ahead_n" --no-cpu --gpu-ahead "$a"
   done
+fi
+kernel_n=${KERNEL_N-$(cut -d' ' -f2 <<<"$est_default")}
+if [ -n "$kernel_n" ] && has_kernel join; then
+  echo "== random tasks of n = $kernel_n by the join kernel's portable path (no 64-bit keys, no subgroups), then with every block read from global memory (the adapter's features and workgroup memory above)"
+  k=${TASKS:-$((2 * nproc_))}
+  timed "$damier" gpu --bench "$kernel_n" --tasks "$k" --seed "$kernel_n" --no-cpu --gpu-portable
+  timed "$damier" gpu --bench "$kernel_n" --tasks "$k" --seed "$kernel_n" --no-cpu --gpu-workgroup-bytes 0
 fi
 if [ -n "$q_late" ]; then
   echo "== q(n) by the join kernel, the larger sizes"

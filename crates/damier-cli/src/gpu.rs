@@ -47,6 +47,14 @@ pub(crate) struct GpuArgs {
     /// worker waits for its batch's count before it seals the next].
     #[arg(long, value_name = "BATCHES", value_parser = crate::util::ranged::<u32>(0, 16))]
     pub(crate) gpu_ahead: Option<u32>,
+    /// The join kernel's portable path: without the adapter's 64-bit integers and subgroups,
+    /// as on an adapter that lacks them (to compare; the same counts).
+    #[arg(long)]
+    pub(crate) gpu_portable: bool,
+    /// Workgroup memory the join kernel may take for a tile's block, bytes [default: the
+    /// adapter's limit; 0: every block read from global memory] (to compare; the same counts).
+    #[arg(long, value_name = "BYTES")]
+    pub(crate) gpu_workgroup_bytes: Option<u32>,
 }
 
 /// The error of a GPU option in a build without the feature.
@@ -111,8 +119,8 @@ pub(crate) fn open(g: GpuArgs) -> anyhow::Result<Gpu> {
         dispatch_ms: None,
         ring: None,
         ahead: g.gpu_ahead,
-        portable: false,
-        workgroup_bytes: None,
+        portable: g.gpu_portable,
+        workgroup_bytes: g.gpu_workgroup_bytes,
         batch_keys: None,
         kernel: match g.gpu_kernel.unwrap_or_default() {
             Kernel::Join => damier_gpu::GpuKernel::Join,

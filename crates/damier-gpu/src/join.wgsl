@@ -1,7 +1,7 @@
-// damier's second GPU kernel, the quarters engine's join (docs/gpu.md, "The join kernel"): the
-// host (the library's quarters engine, on the CPU cores) assembles a task's half boards and
-// seals one side into bit-sliced blocks of 512 stored keys; this kernel matches the other
-// side's keys (the queries) against them. A query matches the keys of a block marked in the
+// damier's GPU kernel, the quarters engine's join (docs/gpu.md, "The join kernel"): the host
+// (the library's quarters engine, on the CPU cores) assembles a task's half boards and groups
+// one side's keys, the seal pass (seal.wgsl) bit-slices them into blocks of 512 stored keys,
+// and this kernel matches the other side's keys (the queries) against them. A query matches the keys of a block marked in the
 // rows its chunks select (row c * 32 + value of chunk c): the AND of those rows, counted by
 // countOneBits. Keys too few for a block (a group's tail) are tested one by one.
 //
@@ -241,6 +241,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             fault |= FAULT_CUT;
         }
         for (var r = 0u; r < ROUNDS; r += 1u) {
+            // PERF: a round with no query left ends the tile for the whole workgroup (the
+            // same test in every invocation), not run masked.
+            if (q0 + r * WG >= p.query_count) {
+                break;
+            }
             let qi = q0 + r * WG + lid;
             if (qi < p.query_count) {
                 let q = queries[p.query + qi];

@@ -58,8 +58,17 @@ fn no_test_only_flag_exists() {
 /// MPI): a new option of the command is not silently missing from the lab.
 #[test]
 fn the_request_layer_knows_every_argument_of_its_commands() {
-    let left_to_the_command_line =
-        ["json", "help", "gpu_adapter", "gpu_budget", "gpu_kernel", "gpu_ahead", "mpi"];
+    let left_to_the_command_line = [
+        "json",
+        "help",
+        "gpu_adapter",
+        "gpu_budget",
+        "gpu_kernel",
+        "gpu_ahead",
+        "gpu_portable",
+        "gpu_workgroup_bytes",
+        "mpi",
+    ];
     for path in damier_api::PATHS {
         let (group, command) = path.split_once('/').unwrap();
         let (fields, refused) = damier_api::Request::fields(path).unwrap();
