@@ -251,6 +251,7 @@ pub async fn serve(
     use futures_util::FutureExt;
     use hyper_util::rt::{TokioIo, TokioTimer};
 
+    crate::budget::keep_chunks_mapped();
     settings.listen = listeners.iter().map(tokio::net::TcpListener::local_addr).collect::<Result<_, _>>()?;
     if listeners.is_empty() {
         return Err(std::io::Error::other("no address to listen on"));
