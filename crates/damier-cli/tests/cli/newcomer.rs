@@ -62,6 +62,9 @@ fn limits_are_the_real_ones_with_the_way_around() {
             "{args:?}: {err}"
         );
     }
+    // `queens count` past 32 named 32 as the limit, though 29 to 32 are refused too.
+    let err = fails_with(&["queens", "count", "33"], 2);
+    assert!(err.contains("at most 32 is supported, and past n = 28 only by the backtracker"), "{err}");
     let err = fails_with(&["watch", "--model", "row", "-n", "16385"], 2);
     assert!(
         err.contains("1 to 16384 is supported for model 3 (row)") && !err.contains("takes sides"),

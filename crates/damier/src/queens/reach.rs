@@ -46,8 +46,15 @@ pub enum CountRefused {
     /// n = 0: no board.
     #[error("n must be at least 1")]
     NoBoard,
-    /// n past [`MAX_N`](crate::queens::count::MAX_N).
-    #[error("n = {0} is too large: at most {max} is supported", max = crate::queens::count::MAX_N)]
+    /// n past [`MAX_N`](crate::queens::count::MAX_N); the message says too that the counts
+    /// past the fast engine's range are refused unless the backtracker is forced (issue 52 §5:
+    /// "at most 32 is supported" read as a promise that `queens count 32` runs).
+    #[error(
+        "n = {0} is too large: at most {max} is supported, and past n = {fast} only by the backtracker, \
+         for core years",
+        max = crate::queens::count::MAX_N,
+        fast = TaskEngine::Quarters.max_n()
+    )]
     TooLarge(u32),
     /// Past the fast engine, with no engine forced.
     #[error(transparent)]
