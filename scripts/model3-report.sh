@@ -4,6 +4,14 @@
 #
 #   scripts/model3-report.sh [OUT]            # OUT defaults to target/model3-report
 #   QUICK=1 scripts/model3-report.sh [OUT]    # the same pipeline on small boards: minutes
+#   ONLY=crossings scripts/model3-report.sh [OUT]  # stage 6 alone (the crossings study)
+#
+# The crossings study (stage 6) reads its sizes, seeds, cap and designs from the environment:
+# CROSS_N (default 128,256,512,1024,2048), CROSS_SEEDS (10), CROSS_CAP (300 crossings, i.e.
+# 300 n generations, n^3 cell updates per crossing on the random-cell schedule) and
+# CROSS_DESIGNS (every named rule); CROSS_FROM names a growth runs file whose kept-rule runs
+# join the table (default OUT/growth_runs_row.csv, stage 4's). Each design and n is a file of its own under
+# OUT/model3_crossings, kept when present, so a study can be run piecewise.
 #
 # OUT receives the files the report cites, under the names of docs/figures (runs CSVs, traces,
 # the growth CSV and SVG), one Markdown file per table of runs (`*.md`) and the growth
@@ -25,10 +33,11 @@ main() {
   out=${1:-target/model3-report}
   mkdir -p "$out/model3_traces"
   quick=${QUICK:-0}
+  only=${ONLY:-}
 
   command -v /usr/bin/time >/dev/null || { echo "model3-report: needs /usr/bin/time (Debian: apt install time)" >&2; exit 2; }
   # Two builds: with --example, cargo builds only the targets named.
-  cargo build --release --locked -p damier-cli --bin damier
+  [[ $only == crossings ]] || cargo build --release --locked -p damier-cli --bin damier
   cargo build --release --locked -p damier --example model3_designs
   target=$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
   damier=$target/release/damier
@@ -83,6 +92,8 @@ main() {
     local_n=16,32,64,128,256,512,1024,2048,4096,10000
     cli_n=1000 cli_seeds="1 2 3 4 5 6 7 8 9 10"
   fi
+
+  [[ $only == crossings ]] && { crossings; say "done: $out"; return; }
 
   # 1. The design family at small n (the designs table): 5 seeds, at most 300 000 generations
   #    (the random-cell schedule's cap is in cell updates), the absorbing check on.
@@ -208,7 +219,46 @@ main() {
     rm -f "$f.json" "$f.time"
     mv "$f.part" "$f"
   fi
+  crossings
   say "done: $out"
+}
+
+# 6. Crossings against n (issue 53): each named rule's board crossings (generations / n), every
+#    run capped at CROSS_CAP crossings (a capped run counts at its cap and its cell reads "≥"),
+#    no absorbing check. Reads main's variables (out, quick, designs, say, stage, runs, table).
+crossings() {
+  local all="kept v1 patience slow rare-south strict patience-reset patience-rest gradient memoryless"
+  all+=" memoryless-slow committed committed-slow yes-no no-waves random-cells"
+  local ns=${CROSS_N:-128,256,512,1024,2048} seeds=${CROSS_SEEDS:-10} cap=${CROSS_CAP:-300}
+  local list=${CROSS_DESIGNS:-$all} d n f per
+  [[ $quick == 1 ]] && ns=${CROSS_N:-16,32} seeds=${CROSS_SEEDS:-2}
+  mkdir -p "$out/model3_crossings"
+  for d in $list; do
+    for n in ${ns//,/ }; do
+      f=$out/model3_crossings/${d}_n$n.csv
+      # The random-cell schedule counts cell updates: n^2 of them a generation.
+      per=1
+      [[ $d == random-cells ]] && per=$((n * n))
+      if stage "$f"; then
+        ABSORB=0 runs "$f.part" "$d" "$n" "$seeds" $((cap * n * per))
+        mv "$f.part" "$f"
+      fi
+    done
+  done
+  # Every file present, in the order of the named rules then n (one header).
+  local all_files=() csv=$out/model3_crossings.csv
+  for d in $all; do
+    for f in $(ls "$out/model3_crossings/${d}"_n*.csv 2>/dev/null | sort -V); do
+      all_files+=("$f")
+    done
+  done
+  [[ ${#all_files[@]} -gt 0 ]] || return 0
+  { head -1 "${all_files[0]}"; for f in "${all_files[@]}"; do tail -n +2 "$f"; done; } >"$csv"
+  # The growth study's runs (stage 4: the kept rule, 10 seeds to n = 1 024 and one at 2 048)
+  # join the table where a size was not run here; a run met twice must agree (same seed).
+  local from=${CROSS_FROM-$out/growth_runs_row.csv}
+  [[ -s $from ]] || from=
+  table "$out/model3_crossings.md" crossings "$csv" ${from:+"$from"}
 }
 
 main "$@"; exit

@@ -9,7 +9,9 @@
 //! statistics every EVERY generations) and `... -- jam DESIGN N SEED GEN` (the queens on a
 //! crowded line after GEN generations). ABSORB=0 skips the check of the absorbing state.
 //! `... -- table FILE...` sums runs files up (the report's tables) and `... -- crowded
-//! GEN[,GEN...] FILE...` reads the crowded lines of traces at given generations.
+//! GEN[,GEN...] FILE...` reads the crowded lines of traces at given generations; `...
+//! crossings FILE...` tabulates board crossings (generations / n) by design and n (a growth
+//! runs file's `row` series read as the kept rule).
 //! scripts/model3-report.sh runs every measurement of the report with these modes.
 
 use damier::automaton::row::{RowBoard, Rule, RuleName, Schedule, rule_names};
@@ -90,6 +92,10 @@ fn main() {
     if args.len() >= 2 && args[0] == "table" {
         // table FILE...: the runs files summed up, a Markdown row per design and n.
         return table(&args[1..]);
+    }
+    if args.len() >= 2 && args[0] == "crossings" {
+        // crossings FILE...: board crossings (generations / n) by design and n, with slopes.
+        return crossings(&args[1..]);
     }
     if args.len() >= 3 && args[0] == "crowded" {
         // crowded GEN[,GEN...] FILE...: each trace's crowded lines at those generations.
@@ -270,6 +276,108 @@ fn table(files: &[String]) {
             mean(|r| r.1),
             mean(|r| r.3),
         );
+    }
+}
+
+/// One Markdown row per design of the runs files: the mean board crossings (generations / n;
+/// cell updates / n^3 on the random-cell schedule) at each n, mean and median, with the runs
+/// solved (a capped run counts at its cap, and a figure it makes a lower bound reads "≥"), the
+/// slope of ln(median crossings) against ln(n) over the n from 128 where more than half the
+/// runs solved (0: flat; negative: falling; the generations then grow like n^(1 + slope)) and
+/// the ratio of the last two of those medians.
+fn crossings(files: &[String]) {
+    // Below it the generations are about constant (1e4 to 2e4), so crossings fall like 1/n
+    // whatever the rule: the slope reads the sizes where the light cone starts to bind.
+    const SLOPE_FROM: u64 = 128;
+    // (design, [(n, [(crossings, solved)])]) in the order the files list them.
+    type Runs = Vec<(u64, Vec<(f64, bool)>)>;
+    let mut designs: Vec<(String, Runs)> = Vec::new();
+    let mut seen: Vec<((String, u64, u64), u64)> = Vec::new();
+    for path in files {
+        let (head, rows) = read_csv(path).unwrap_or_else(|e| fail(e));
+        let col = |name: &str| {
+            head.iter().position(|h| h == name).unwrap_or_else(|| fail(format!("{path}: no column {name}")))
+        };
+        // The growth study's runs files name no design: their `row` series is the kept rule.
+        let d = head.iter().position(|h| h == "design");
+        let series = d.is_none().then(|| col("series"));
+        let (n, seed, st, so) = (col("n"), col("seed"), col("steps"), col("solved"));
+        for r in rows {
+            let num = |i: usize| -> u64 {
+                r.get(i)
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or_else(|| fail(format!("{path}: bad row {r:?}")))
+            };
+            let name = match (d, series) {
+                (Some(d), _) => r[d].replace(';', ","),
+                (None, Some(c)) if r[c] == "row" => "kept".to_string(),
+                _ => continue,
+            };
+            let rule = design(&name).unwrap_or_else(|| fail(format!("{path}: unknown design {name}")));
+            let size = num(n);
+            let per_generation = if rule.schedule == Schedule::Synchronous { 1 } else { size * size };
+            // A design, n and seed met twice (in two files) is one seeded trajectory: counted
+            // once, and its generations must agree.
+            let key = (name.clone(), size, num(seed));
+            match seen.iter().find(|(k, _)| *k == key) {
+                Some((_, steps)) if *steps == num(st) => continue,
+                Some((_, steps)) => {
+                    fail(format!("{path}: {key:?} took {} generations, elsewhere {steps}", num(st)))
+                }
+                None => seen.push((key, num(st))),
+            }
+            let run =
+                (num(st) as f64 / (per_generation * size) as f64, r.get(so).is_some_and(|v| v == "true"));
+            let i = designs.iter().position(|(k, _)| *k == name).unwrap_or_else(|| {
+                designs.push((name, Vec::new()));
+                designs.len() - 1
+            });
+            let by_n = &mut designs[i].1;
+            match by_n.iter_mut().find(|(m, _)| *m == size) {
+                Some((_, runs)) => runs.push(run),
+                None => by_n.push((size, vec![run])),
+            }
+        }
+    }
+    let mut sizes: Vec<u64> = designs.iter().flat_map(|(_, r)| r.iter().map(|(n, _)| *n)).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let heads: Vec<String> = sizes.iter().map(|n| format!("n = {n}")).collect();
+    println!("| design | {} | slope of the median from n = {SLOPE_FROM} | last step |", heads.join(" | "));
+    println!("|{}", " --- |".repeat(sizes.len() + 3));
+    for (name, by_n) in designs {
+        let (mut xs, mut ys) = (Vec::new(), Vec::new());
+        let cells: Vec<String> = sizes
+            .iter()
+            .map(|size| {
+                let Some((_, runs)) = by_n.iter().find(|(m, _)| m == size) else { return "—".to_string() };
+                let mean = runs.iter().map(|r| r.0).sum::<f64>() / runs.len() as f64;
+                let solved = runs.iter().filter(|r| r.1).count();
+                let mut sorted: Vec<f64> = runs.iter().map(|r| r.0).collect();
+                sorted.sort_by(f64::total_cmp);
+                let median = quantile(&sorted, 0.5);
+                // A capped run lies at or above every solved one: the median is exact when
+                // more than half the runs solved.
+                let exact = 2 * solved > runs.len();
+                if exact && *size >= SLOPE_FROM {
+                    xs.push((*size as f64).ln());
+                    ys.push(median.ln());
+                }
+                let at_least = |b: bool| if b { "" } else { "≥ " };
+                format!(
+                    "{}{mean:.0}, {}{median:.0} ({solved} of {})",
+                    at_least(solved == runs.len()),
+                    at_least(exact),
+                    runs.len()
+                )
+            })
+            .collect();
+        let slope =
+            if xs.len() >= 2 { format!("{:+.2}", stats::least_squares(&xs, &ys).0) } else { "—".into() };
+        // The last doubling (or step) of n among those: the ratio of its median crossings.
+        let k = ys.len();
+        let last = if k >= 2 { format!("×{:.2}", (ys[k - 1] - ys[k - 2]).exp()) } else { "—".into() };
+        println!("| {name} | {} | {slope} | {last} |", cells.join(" | "));
     }
 }
 
