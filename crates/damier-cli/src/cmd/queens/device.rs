@@ -152,11 +152,13 @@ mod imp {
     use std::time::{Duration, Instant};
 
     use damier::control::Control;
-    use damier::queens::count::devices::{Together, count_together};
+    #[cfg(feature = "mpi")]
+    use damier::queens::count::devices::count_together;
+    use damier::queens::count::devices::{Both, Together};
     use damier::queens::count::estimate::EstimateRecord;
     use damier::queens::count::known;
     use damier::queens::count::long::LongRun;
-    use damier::queens::count::tasks::{TaskDone, TaskList};
+    use damier::queens::count::tasks::{TaskDone, TaskError, TaskList};
     use damier_gpu::{Gpu, GpuError};
 
     use super::*;
@@ -261,7 +263,10 @@ mod imp {
             on_done(d);
         };
         match device {
-            Device::All => both(gpu, p, pool, batch, control, &record),
+            // The library's scheduler: the GPU's and the CPU pool's chunks from one queue.
+            Device::All => {
+                count_together(gpu, &p.cpu(pool), p.list(), batch, control, &record).map_err(together)
+            }
             // The join kernel seals on the pool's workers (--threads).
             _ => pool.install(|| gpu.count_tasks(p.list(), batch, control, &record)).map_err(error),
         }
@@ -283,23 +288,20 @@ mod imp {
         let control = interrupt::control();
         let counted = {
             let _bar = Progress::start(control, left.len() as u64, "counting");
-            let record = |mut d: TaskDone| {
-                if !r.delay.is_zero() {
-                    std::thread::sleep(r.delay);
-                }
-                if r.miscount == Some(d.index) {
-                    d.count = d.count.wrapping_add(1);
-                }
-                p.record(d);
-            };
+            let hook = |d: &mut TaskDone| r.hook(d);
+            // Also after Ctrl-C or a device fault: what finished is on the disk (the
+            // journal's error first).
             match device {
-                Device::All => both(&gpu, &p, &pool, &left, control, &record),
+                // The library's scheduler: the GPU side seals its tasks on a pool of its own
+                // per chunk (as many workers as rayon's global pool), beside the CPU pool (the
+                // cores oversubscribed: a worker waiting for the GPU sleeps, and a worker of
+                // the CPU pool blocked on the GPU would idle a core). A device fault stops the
+                // CPU side too: the run exits 74 and a rerun with the journal resumes.
+                Device::All => p.count_left_on(&Both(&gpu, p.cpu(&pool)), control, &hook)?.map_err(together),
                 // The join kernel seals on the pool's workers (--threads).
-                _ => pool.install(|| gpu.count_tasks(p.list(), &left, control, &record)).map_err(error),
+                _ => pool.install(|| p.count_left_on(&gpu, control, &hook))?.map_err(error),
             }
         };
-        // Also after Ctrl-C or a device fault: what finished is on the disk.
-        p.finish_journal()?;
         counted?;
         super::super::long::conclude(&r, p, &pool, |_| {})
     }
@@ -391,23 +393,11 @@ mod imp {
         Ok(())
     }
 
-    /// The GPU and the CPU pool taking chunks of `left` from one queue until none is left (the
-    /// library's scheduler). With the join kernel, the GPU side seals its tasks on a pool of
-    /// its own per chunk (as many workers as rayon's global pool: `damier_gpu`'s join), beside
-    /// the CPU pool (the cores oversubscribed: a worker waiting for the GPU sleeps, and a
-    /// worker of the CPU pool blocked on the GPU would idle a core). A device fault stops the
-    /// CPU side too: the run exits 74 and a rerun with the journal resumes.
-    fn both(
-        gpu: &Gpu,
-        p: &LongRun,
-        pool: &rayon::ThreadPool,
-        left: &[u32],
-        control: &Control,
-        record: &(dyn Fn(TaskDone) + Sync),
-    ) -> anyhow::Result<()> {
-        count_together(gpu, &p.cpu(pool), p.list(), left, control, record).map_err(|e| match e {
+    /// The error of the GPU (its exit code) or of the CPU side.
+    fn together(e: Together<GpuError, TaskError>) -> anyhow::Error {
+        match e {
             Together::First(e) => error(e),
             Together::Second(e) => e.into(),
-        })
+        }
     }
 }

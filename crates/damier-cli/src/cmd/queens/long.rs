@@ -14,6 +14,7 @@ use damier_api::Refusal;
 
 use crate::util::layer::{self, Process};
 use crate::util::output::{Report, errln};
+use crate::util::progress::Progress;
 use crate::util::{exit, interrupt};
 
 /// A long count as the CLI runs it: the library's plan, and what the CLI adds.
@@ -62,8 +63,27 @@ fn retired_search_journal(found: &JournalHeader, wanted: &JournalHeader) -> bool
         && found.engine == TaskEngine::Backtrack
 }
 
+impl Run {
+    /// The test hooks on a finished task: the extra wall time, the task miscounted.
+    pub(super) fn hook(&self, d: &mut TaskDone) {
+        if !self.delay.is_zero() {
+            std::thread::sleep(self.delay);
+        }
+        if self.miscount == Some(d.index) {
+            d.count = d.count.wrapping_add(1);
+        }
+    }
+}
+
+/// The progress of counting `tasks` tasks of `p`.
+fn bar(p: &LongRun, tasks: usize) -> Progress {
+    let of = if tasks < p.tasks().len() { " (the tasks not yet in the journal)" } else { "" };
+    super::shared::counting_bar(interrupt::control(), p.n(), tasks as u64, of)
+}
+
 /// Counts `indices` of `p` on `pool` with a progress bar, calling `on_done` per task after
 /// sleeping `delay` (a test hook).
+#[cfg(feature = "mpi")]
 pub(super) fn count_with_bar(
     p: &LongRun,
     pool: &rayon::ThreadPool,
@@ -72,8 +92,7 @@ pub(super) fn count_with_bar(
     on_done: &(dyn Fn(TaskDone) + Sync),
 ) -> anyhow::Result<()> {
     let control = interrupt::control();
-    let of = if indices.len() < p.tasks().len() { " (the tasks not yet in the journal)" } else { "" };
-    let _bar = super::shared::counting_bar(control, p.n(), indices.len() as u64, of);
+    let _bar = bar(p, indices.len());
     pool.install(|| {
         p.count(indices, control, &|d| {
             if !delay.is_zero() {
@@ -101,14 +120,11 @@ pub(super) fn run(r: Run) -> anyhow::Result<ExitCode> {
     let p = prepare(&r, &pool)?;
     let left = p.left();
     warn_if_costly(&p, left.len())?;
-    let counted = count_with_bar(&p, &pool, &left, r.delay, &|mut d| {
-        if r.miscount == Some(d.index) {
-            d.count = d.count.wrapping_add(1);
-        }
-        p.record(d);
-    });
-    // Also after Ctrl-C: what finished is on the disk.
-    p.finish_journal()?;
+    let counted = {
+        let _bar = bar(&p, left.len());
+        // Also after Ctrl-C: what finished is on the disk (the journal's error first).
+        p.count_left_on(&p.cpu(&pool), interrupt::control(), &|d| r.hook(d))?
+    };
     counted?;
     conclude(&r, p, &pool, |_| {})
 }

@@ -98,6 +98,57 @@ impl TaskCounter for CpuCounter<'_> {
     }
 }
 
+impl<T: TaskCounter> TaskCounter for &T {
+    type Error = T::Error;
+
+    fn count_tasks(
+        &self,
+        list: &TaskList,
+        indices: &[u32],
+        control: &Control,
+        on_done: &(dyn Fn(TaskDone) + Sync),
+    ) -> Result<(), T::Error> {
+        (**self).count_tasks(list, indices, control, on_done)
+    }
+
+    fn interrupted(e: &T::Error) -> bool {
+        T::interrupted(e)
+    }
+
+    fn chunk(&self, left: usize) -> usize {
+        (**self).chunk(left)
+    }
+}
+
+/// Two counters as one ([`count_together`]): a GPU beside the CPU cores, say.
+#[derive(Clone, Copy, Debug)]
+pub struct Both<A, B>(pub A, pub B);
+
+impl<A: TaskCounter, B: TaskCounter> TaskCounter for Both<A, B> {
+    type Error = Together<A::Error, B::Error>;
+
+    fn count_tasks(
+        &self,
+        list: &TaskList,
+        indices: &[u32],
+        control: &Control,
+        on_done: &(dyn Fn(TaskDone) + Sync),
+    ) -> Result<(), Self::Error> {
+        count_together(&self.0, &self.1, list, indices, control, on_done)
+    }
+
+    fn interrupted(e: &Self::Error) -> bool {
+        match e {
+            Together::First(e) => A::interrupted(e),
+            Together::Second(e) => B::interrupted(e),
+        }
+    }
+
+    fn chunk(&self, left: usize) -> usize {
+        self.0.chunk(left) + self.1.chunk(left)
+    }
+}
+
 /// Why [`count_together`] failed: the error of one of its two counters.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Together<A, B> {

@@ -41,7 +41,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::devices::CpuCounter;
+use super::devices::{CpuCounter, TaskCounter};
 use super::journal::{Journal, JournalContents, JournalDevice, JournalError, JournalHeader, JournalProgress};
 use super::recount::{self, Detection, Mismatch, SampleSize, ShareTotalError};
 use super::tasks::{self, MIN_TASK_N, TaskDone, TaskEngine, TaskError, TaskList};
@@ -231,7 +231,7 @@ impl LongRun {
         tasks::count_tasks(&self.list, self.engine, self.isa, self.memory, indices, control, on_done)
     }
 
-    /// The CPU's engine of this count on the workers of `pool`, as a [`TaskCounter`](super::devices::TaskCounter) (beside
+    /// The CPU's engine of this count on the workers of `pool`, as a [`TaskCounter`] (beside
     /// another device: [`super::devices::count_together`]).
     pub fn cpu<'p>(&self, pool: &'p rayon::ThreadPool) -> CpuCounter<'p> {
         CpuCounter::new(self.engine, self.isa, self.memory, pool)
@@ -260,6 +260,23 @@ impl LongRun {
         });
         self.finish_journal()?;
         Ok(counted?)
+    }
+
+    /// [`LongRun::count_left`] on `counter` (a device, or two together:
+    /// [`Both`](super::devices::Both)): the journal's write error first, then the count's
+    /// result. The journal is flushed also when the count fails or is interrupted.
+    pub fn count_left_on<C: TaskCounter>(
+        &self,
+        counter: &C,
+        control: &Control,
+        on_done: &(dyn Fn(&mut TaskDone) + Sync),
+    ) -> Result<Result<(), C::Error>, JournalError> {
+        let counted = counter.count_tasks(&self.list, &self.left(), control, &|mut d| {
+            on_done(&mut d);
+            self.record(d);
+        });
+        self.finish_journal()?;
+        Ok(counted)
     }
 
     /// Flushes the journal to the disk (nothing without one); fails with the first write
