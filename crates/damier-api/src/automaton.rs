@@ -8,9 +8,10 @@ use damier::automaton::{self as engine, Automaton, Model, Params, StartSignals, 
 use serde::Deserialize;
 
 use crate::de;
+use crate::fields::in_range;
 use crate::fields::{Fields, Refused, WRITES};
 use crate::host::Host;
-use crate::queens::{at_most, cpu_only, in_range};
+use crate::queens::{at_most, cpu_only};
 use crate::records::Record;
 use crate::refusal::Refusal;
 

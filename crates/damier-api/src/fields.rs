@@ -42,8 +42,18 @@ impl<const DEFAULT: u64, const MIN: u64, const MAX: u64> Fields for UpTo<DEFAULT
     const FIELDS: &'static [&'static str] = &["to"];
 
     fn check(&self) -> Result<(), Refusal> {
-        crate::queens::in_range("to", self.side(), MIN, MAX)
+        in_range("to", self.side(), MIN, MAX)
     }
+}
+
+/// Refuses `field`'s value outside `low..=high` (the command line's range).
+pub(crate) fn in_range(field: &str, v: u64, low: u64, high: u64) -> Result<(), Refusal> {
+    if !(low..=high).contains(&v) {
+        return Err(Refusal::Input(format!(
+            "field `{field}`: {v} is out of range: {low} to {high} is supported"
+        )));
+    }
+    Ok(())
 }
 
 /// Options of a command that a request may not give, each with the reason.

@@ -21,7 +21,7 @@ use damier::util::{bytes_text, check_fits};
 use serde::Deserialize;
 
 use crate::de;
-use crate::fields::{Fields, MAX_THREADS, Refused, TEXT_FORM, WRITES};
+use crate::fields::{Fields, MAX_THREADS, Refused, TEXT_FORM, WRITES, in_range};
 use crate::host::Host;
 use crate::records::{Record, Solved};
 use crate::refusal::Refusal;
@@ -63,16 +63,6 @@ pub use damier::queens::count::request::QUARTERS_FROM_N;
 pub(crate) fn at_most(field: &str, v: u64, max: u64) -> Result<(), Refusal> {
     if v > max {
         return Err(Refusal::Bound(format!("{field} = {v} is above {max}, this server's bound")));
-    }
-    Ok(())
-}
-
-/// Refuses `field`'s value outside `low..=high` (the command line's range).
-pub(crate) fn in_range(field: &str, v: u64, low: u64, high: u64) -> Result<(), Refusal> {
-    if !(low..=high).contains(&v) {
-        return Err(Refusal::Input(format!(
-            "field `{field}`: {v} is out of range: {low} to {high} is supported"
-        )));
     }
     Ok(())
 }

@@ -158,14 +158,6 @@ impl Sealed<'_> {
         block * self.rows_per_block() + c * ROWS_PER_CHUNK + ((q >> (c as u32 * CHUNK)) & 31) as usize
     }
 
-    /// The rows of every block, block after block, bit-sliced on the CPU: what a device
-    /// makes of [`Sealed::keys`] and [`Sealed::blocks`] (a row is 512 bits, 8 words, key
-    /// `64 w + i` of the block in bit `i` of word `w`; the bits of keys past a short block's
-    /// end are clear).
-    pub fn rows(&self) -> Vec<[u64; 8]> {
-        super::quarters::slice_rows(self.keys, self.blocks, self.chunks)
-    }
-
     /// The keys of block `b`.
     pub fn block_keys(&self, b: usize) -> &[u64] {
         let [at, len] = self.blocks[b];

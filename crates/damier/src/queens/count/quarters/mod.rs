@@ -229,15 +229,25 @@ fn batch_for(n: u32, tasks: usize, threads: usize, limit: u64) -> (usize, u64) {
     (batch, base_bytes(n, tasks, threads, batch))
 }
 
-/// The bit-sliced rows of `blocks` (each `[first key, keys]` of `keys`) with `chunks` chunks,
-/// block after block, as the matcher slices them on the CPU (portable code): the layout
-/// [`crate::queens::count::join`] describes, for a reference to hold a device's against.
-pub(crate) fn slice_rows(keys: &[u64], blocks: &[[u32; 2]], chunks: usize) -> Vec<[u64; 8]> {
-    let mut rows = Vec::with_capacity(blocks.len() * (chunks << sliced::CHUNK));
-    for &[at, len] in blocks {
-        sliced::slice_block(Isa::Portable, &keys[at as usize..(at + len) as usize], chunks, &mut rows);
+// The CPU's slicing of a sealed batch lives here, beside the slicer, rather than in join.rs:
+// the join module describes the batch and must not import the engine that makes it.
+impl Sealed<'_> {
+    /// The rows of every block, block after block, bit-sliced on the CPU: what a device
+    /// makes of [`Sealed::keys`] and [`Sealed::blocks`] (a row is 512 bits, 8 words, key
+    /// `64 w + i` of the block in bit `i` of word `w`; the bits of keys past a short block's
+    /// end are clear).
+    pub fn rows(&self) -> Vec<[u64; 8]> {
+        let mut rows = Vec::with_capacity(self.blocks.len() * (self.chunks << sliced::CHUNK));
+        for &[at, len] in self.blocks {
+            sliced::slice_block(
+                Isa::Portable,
+                &self.keys[at as usize..(at + len) as usize],
+                self.chunks,
+                &mut rows,
+            );
+        }
+        rows.into_iter().map(|r| r.0).collect()
     }
-    rows.into_iter().map(|r| r.0).collect()
 }
 
 /// The subsets of `mask` with `k` elements, in increasing order.
