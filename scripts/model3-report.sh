@@ -240,6 +240,8 @@ crossings() {
       per=1
       [[ $d == random-cells ]] && per=$((n * n))
       if stage "$f"; then
+        # A part file left by a stopped run is started afresh, not appended to.
+        rm -f "$f.part"
         ABSORB=0 runs "$f.part" "$d" "$n" "$seeds" $((cap * n * per))
         mv "$f.part" "$f"
       fi
