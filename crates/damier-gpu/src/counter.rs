@@ -8,6 +8,14 @@ use damier::queens::count::tasks::{TaskDone, TaskList};
 
 use crate::{Gpu, GpuError};
 
+impl Gpu {
+    /// Most GPU time per solution of a count, nanoseconds: above lavapipe's on 2 CPU cores
+    /// (6 µs, q(15) in 13.5 s), so that a count known to be cheap on any adapter pays for no
+    /// estimate before it runs (below n = 18 for a whole count;
+    /// [`damier::queens::count::cost::CounterCostQuery::ceiling_ns_per_solution`]).
+    pub const CEILING_NS_PER_SOLUTION: f64 = 20_000.0;
+}
+
 impl TaskCounter for Gpu {
     type Error = GpuError;
 

@@ -1,12 +1,9 @@
 //! The counting engine: [`Gpu::count_tasks`] (the join kernel's count, module `join`) and
 //! [`Gpu::estimate`].
 
-use std::sync::Mutex;
-use std::time::Instant;
-
-use damier::control::{Control, Interrupted};
-use damier::queens::count::estimate::{self, Estimate, TimedTask};
-use damier::queens::count::tasks::{TaskDone, TaskList, sample_tasks};
+use damier::control::Control;
+use damier::queens::count::estimate::{self, CounterSample, Estimate};
+use damier::queens::count::tasks::{TaskDone, TaskList};
 
 use crate::device::Gpu;
 use crate::error::GpuError;
@@ -35,7 +32,7 @@ impl Gpu {
     /// Times `samples` random tasks of `list` (drawn with `seed`, as
     /// [`damier::queens::count::tasks::sample_tasks`] draws) counted on this GPU as a count
     /// counts them (in one run of [`Gpu::count_tasks`]), and projects the whole count of n
-    /// ([`estimate::project_timed`]): its GPU time (wall time of this process, so the host's
+    /// ([`estimate::estimate_on`], the GPU as a task counter): its GPU time (wall time of this process, so the host's
     /// share of the work is in it; [`Estimate::core_hours`] is then hours of this GPU), the
     /// number of solutions (a check of the sample against the known totals) and the time per
     /// solution. The set-up is the time [`Gpu::open`] took. Each task's time is its share of
@@ -52,52 +49,12 @@ impl Gpu {
         control: &Control,
         on_done: &(dyn Fn(TaskDone) + Sync),
     ) -> Result<Estimate, GpuError> {
-        let all: Vec<u32> = (0..list.len()).collect();
-        let mut picked = sample_tasks(&all, samples.max(1), seed);
-        {
-            // A random order, so that the tasks finished before an interruption are a random
-            // sample (the list's order follows the column sets, and the cost with them).
-            use rand::SeedableRng;
-            use rand::seq::SliceRandom;
-            let mut rng =
-                rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(damier::control::stream_seed(seed, 1));
-            picked.shuffle(&mut rng);
-        }
-        let done = Mutex::new(Vec::with_capacity(picked.len()));
-        let start = Instant::now();
-        let counted = self.count_tasks(list, &picked, control, &|d| {
-            on_done(d);
-            done.lock().unwrap_or_else(|e| e.into_inner()).push(d);
-        });
-        let wall = start.elapsed().as_secs_f64();
-        let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
-        match counted {
-            Ok(()) => {}
-            Err(GpuError::Interrupted(_)) if !done.is_empty() => {}
-            Err(e) => return Err(e),
-        }
-        done.sort_by_key(|d| d.index);
-        // The tasks' times, scaled to the run's wall time (the host's sealing included).
-        let gpu_seconds: f64 = done.iter().map(|d| d.elapsed.as_secs_f64()).sum();
-        let scale = if gpu_seconds > 0.0 { wall / gpu_seconds } else { 0.0 };
-        let timed: Vec<TimedTask> = done
-            .iter()
-            .map(|d| TimedTask {
-                index: d.index,
-                seconds: d.elapsed.as_secs_f64() * scale,
-                solutions: d.count as f64,
-            })
-            .collect();
-        let stopped_early = timed.len() < picked.len();
-        let mut e = estimate::project_timed(
-            list.n(),
-            u64::from(list.len()),
-            self.settings.kernel.engine(),
-            timed,
-            self.opened_in.as_secs_f64(),
-        )
-        .ok_or(GpuError::Interrupted(Interrupted))?;
-        e.stopped_early = stopped_early;
-        Ok(e)
+        let sample = CounterSample {
+            engine: self.settings.kernel.engine(),
+            samples,
+            seed,
+            setup_seconds: self.opened_in.as_secs_f64(),
+        };
+        estimate::estimate_on(self, list, &sample, control, on_done)
     }
 }

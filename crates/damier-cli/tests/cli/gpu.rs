@@ -333,6 +333,12 @@ fn a_long_gpu_count_is_announced_in_gpu_hours() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.matches("To split it").count(), 1, "{err}");
         assert!(err.contains("GPU hours") && err.contains("--device gpu` projects it"), "{err}");
+        // The library's quick estimate, in its words: an interval, or a lower bound.
+        assert!(
+            err.contains("(a quick estimate from ") && err.contains("s): 95% interval ")
+                || err.contains("(at least: ") && err.contains(" random tasks (seed "),
+            "{err}"
+        );
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is the JSON report");
         assert_eq!(v["total"].as_u64(), Some(14_200));
     }

@@ -148,15 +148,11 @@ mod imp {
 
 #[cfg(feature = "gpu")]
 mod imp {
-    use std::sync::atomic::{AtomicBool, Ordering};
-    use std::time::{Duration, Instant};
-
-    use damier::control::Control;
+    use damier::queens::count::cost::{CounterCost, CounterCostBasis, CounterCostQuery, projected_cost_on};
     #[cfg(feature = "mpi")]
     use damier::queens::count::devices::count_together;
     use damier::queens::count::devices::{Both, Together};
     use damier::queens::count::estimate::EstimateRecord;
-    use damier::queens::count::known;
     use damier::queens::count::long::LongRun;
     use damier::queens::count::tasks::{TaskDone, TaskError, TaskList};
     use damier_gpu::{Gpu, GpuError};
@@ -306,86 +302,38 @@ mod imp {
         super::super::long::conclude(&r, p, &pool, |_| {})
     }
 
-    /// Most GPU time per solution before a quick estimate runs, nanoseconds: above lavapipe's on
-    /// 2 CPU cores (6 µs, q(15) in 13.5 s), so that a count known to be cheap on any adapter
-    /// pays for no estimate (below n = 18 for a whole count).
-    const CEILING_NS_PER_SOLUTION: f64 = 20_000.0;
-
-    /// Tasks of the warning's quick estimate (counted together, as a count would), and its
-    /// longest wall time.
-    const QUICK_SAMPLES: u32 = 256;
-    const QUICK_BUDGET: Duration = Duration::from_secs(3);
-
     /// Announces on stderr a count of `left` tasks of `p` projected past one GPU hour (the
-    /// threshold of [`super::super::cost`]), from a quick estimate on `gpu`: up to
-    /// [`QUICK_SAMPLES`] random tasks for at most [`QUICK_BUDGET`] (when none finishes in it,
-    /// the projection is a lower bound, said so). Runs none for a count known to be cheap.
+    /// threshold of [`super::super::cost`]), from the library's quick estimate on `gpu`
+    /// ([`projected_cost_on`]; a lower bound, said so, when no task finishes in its time).
     pub(super) fn warn_if_costly(gpu: &Gpu, p: &LongRun, left: usize, device: Device) -> anyhow::Result<()> {
-        let threshold = super::super::cost::threshold()?;
-        let list = p.list();
-        let n = list.n();
-        if left == 0 {
-            return Ok(());
-        }
-        let fraction = left as f64 / f64::from(list.len());
-        let at_ceiling = known::projected_total(n) * fraction * CEILING_NS_PER_SOLUTION * 1e-9 / 3600.0;
-        if at_ceiling < threshold {
-            return Ok(());
-        }
-        let seed: u64 = rand::random();
-        let control = interrupt::control();
-        let inner = Control::new();
-        let start = Instant::now();
-        let finished = AtomicBool::new(false);
-        let estimate = std::thread::scope(|s| {
-            s.spawn(|| {
-                while !finished.load(Ordering::Relaxed) {
-                    if control.cancelled() || start.elapsed() >= QUICK_BUDGET {
-                        inner.cancel();
-                        return;
-                    }
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-            });
-            let e = gpu.estimate(list, QUICK_SAMPLES, seed, &inner, &|_| {});
-            finished.store(true, Ordering::Relaxed);
-            e
-        });
-        let seconds = start.elapsed().as_secs_f64();
-        let (projected, why) = match estimate {
-            Ok(e) => {
-                // This run's part of the tasks; the device is open already.
-                let part = |h: f64| (h - e.setup_seconds / 3600.0).max(0.0) * fraction;
-                let why = format!(
-                    "a quick estimate from {} random tasks (seed {seed}, {} s): 95% interval {} to {}",
-                    e.samples,
-                    crate::util::number(seconds),
-                    crate::util::number(part(e.low)),
-                    crate::util::number(part(e.high))
-                );
-                (part(e.core_hours), why)
-            }
-            Err(GpuError::Interrupted(_)) if !control.cancelled() => {
-                // Not one task finished in the budget: together they take longer.
-                let sampled = QUICK_SAMPLES.min(list.len());
-                let hours = seconds / f64::from(sampled) * left as f64 / 3600.0;
-                let why = format!(
-                    "at least: {sampled} random tasks (seed {seed}) had not finished in {} s",
-                    crate::util::number(seconds)
-                );
-                (hours, why)
-            }
-            Err(e) => return Err(error(e)),
+        let query = CounterCostQuery {
+            list: p.list(),
+            left,
+            engine: gpu.kernel().engine(),
+            ceiling_ns_per_solution: Gpu::CEILING_NS_PER_SOLUTION,
         };
-        if projected < threshold {
-            return Ok(());
-        }
+        let threshold = super::super::cost::threshold()?;
+        let cost =
+            projected_cost_on(gpu, &query, threshold, rand::random(), interrupt::control()).map_err(error)?;
+        let Some(CounterCost { hours, seed, seconds, basis }) = cost else { return Ok(()) };
+        let seconds = crate::util::number(seconds);
+        let why = match basis {
+            CounterCostBasis::Timed { samples, low, high } => format!(
+                "a quick estimate from {samples} random tasks (seed {seed}, {seconds} s): 95% interval {} to {}",
+                crate::util::number(low),
+                crate::util::number(high)
+            ),
+            CounterCostBasis::NoneFinished { sampled } => {
+                format!("at least: {sampled} random tasks (seed {seed}) had not finished in {seconds} s")
+            }
+        };
+        let n = p.list().n();
         let beside =
             if device == Device::All { " (the GPU alone: the CPU cores take some of the tasks)" } else { "" };
         errln!(
             "damier: n = {n}, {left} tasks on GPU {}: projected {} GPU hours{beside} ({why}). {}",
             gpu.adapter().name,
-            crate::util::number(projected),
+            crate::util::number(hours),
             super::super::cost::ways_to_split(&format!(
                 "; `damier queens estimate {n} --device gpu` projects it more closely"
             )),

@@ -22,10 +22,11 @@
 
 use std::time::{Duration, Instant};
 
-use super::estimate::{self, Estimate, EstimateOptions};
+use super::devices::TaskCounter;
+use super::estimate::{self, CounterSample, Estimate, EstimateOptions};
 use super::known;
-use super::tasks::{MAX_TASK_N, MIN_TASK_N, TaskEngine, TaskError};
-use crate::control::Control;
+use super::tasks::{MAX_TASK_N, MIN_TASK_N, TaskEngine, TaskError, TaskList};
+use crate::control::{Control, Interrupted};
 use crate::cpu::Isa;
 use crate::util::number;
 
@@ -217,6 +218,115 @@ pub fn projected_cost(
     Ok((core_hours >= threshold_hours).then_some(CostWarning { query: *query, core_hours, basis }))
 }
 
+/// Tasks of a counter's quick estimate ([`projected_cost_on`]), counted together as a count
+/// would count them, and its longest wall time.
+const QUICK_COUNTER_SAMPLES: u32 = 256;
+const QUICK_COUNTER_BUDGET: Duration = Duration::from_secs(3);
+
+/// A run on a [`TaskCounter`] to price ([`projected_cost_on`]): the `left` tasks of `list` it
+/// counts.
+#[derive(Clone, Copy, Debug)]
+pub struct CounterCostQuery<'a> {
+    /// The task list of n.
+    pub list: &'a TaskList,
+    /// Tasks the run counts (a share's, less those a journal holds).
+    pub left: usize,
+    /// The algorithm the counter runs.
+    pub engine: TaskEngine,
+    /// Most time per solution the counter takes on any device of its kind, nanoseconds:
+    /// below `q(n)` times it the count is known to be cheap and no estimate runs.
+    pub ceiling_ns_per_solution: f64,
+}
+
+/// How a [`CounterCost`] was projected.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CounterCostBasis {
+    /// From the sampled tasks that finished in the time allowed.
+    Timed {
+        /// Tasks timed.
+        samples: u64,
+        /// The 95% interval, hours of this run.
+        low: f64,
+        /// Its high end.
+        high: f64,
+    },
+    /// Not one of the `sampled` tasks, counted together, finished in the time allowed: the
+    /// projection is a lower bound.
+    NoneFinished {
+        /// Tasks sampled.
+        sampled: u32,
+    },
+}
+
+/// A run on a counter projected past the threshold ([`projected_cost_on`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CounterCost {
+    /// Projected hours of the counter for this run (its set-up left out: it is paid).
+    pub hours: f64,
+    /// Seed of the tasks drawn.
+    pub seed: u64,
+    /// Seconds the quick estimate took.
+    pub seconds: f64,
+    /// How it was projected.
+    pub basis: CounterCostBasis,
+}
+
+/// The projected cost of `query` on `counter` when it passes `threshold_hours` (else `None`),
+/// from a quick estimate ([`estimate::estimate_on`]): up to 256 random tasks (drawn with
+/// `seed`) counted together for at most 3 seconds; when none finishes in that time, the
+/// projection is a lower bound ([`CounterCostBasis::NoneFinished`]). Runs none when the count
+/// is known to be cheap (`q(n)` times [`CounterCostQuery::ceiling_ns_per_solution`]) or has
+/// no task left. The warning before a GPU count (crate damier-gpu) is this on the GPU.
+pub fn projected_cost_on<C: TaskCounter>(
+    counter: &C,
+    query: &CounterCostQuery,
+    threshold_hours: f64,
+    seed: u64,
+    control: &Control,
+) -> Result<Option<CounterCost>, C::Error>
+where
+    C::Error: From<Interrupted>,
+{
+    let list = query.list;
+    if query.left == 0 || list.is_empty() {
+        return Ok(None);
+    }
+    let fraction = query.left as f64 / f64::from(list.len());
+    let at_ceiling =
+        known::projected_total(list.n()) * fraction * query.ceiling_ns_per_solution * 1e-9 / 3600.0;
+    if at_ceiling < threshold_hours {
+        return Ok(None);
+    }
+    let start = Instant::now();
+    // The set-up is left out: the device is open already.
+    let sample =
+        CounterSample { engine: query.engine, samples: QUICK_COUNTER_SAMPLES, seed, setup_seconds: 0.0 };
+    let estimate = estimate::within_budget(QUICK_COUNTER_BUDGET, control, |inner| {
+        estimate::estimate_on(counter, list, &sample, inner, &|_| {})
+    });
+    let seconds = start.elapsed().as_secs_f64();
+    let (hours, basis) = match estimate {
+        Ok(e) => {
+            // This run's part of the tasks.
+            let part = |h: f64| h.max(0.0) * fraction;
+            (
+                part(e.core_hours),
+                CounterCostBasis::Timed { samples: e.samples, low: part(e.low), high: part(e.high) },
+            )
+        }
+        Err(e) if C::interrupted(&e) && !control.cancelled() => {
+            // Not one task finished in the budget: together they take longer.
+            let sampled = QUICK_COUNTER_SAMPLES.min(list.len());
+            (
+                seconds / f64::from(sampled) * query.left as f64 / 3600.0,
+                CounterCostBasis::NoneFinished { sampled },
+            )
+        }
+        Err(e) => return Err(e),
+    };
+    Ok((hours >= threshold_hours).then_some(CounterCost { hours, seed, seconds, basis }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,5 +366,76 @@ mod tests {
         assert!((h.core_hours * 2.0 / w.core_hours - 1.0).abs() < 1e-12);
         // Below the threshold: no warning.
         assert_eq!(projected_cost(&half, 1e12, 1, &Control::new()), Ok(None));
+    }
+
+    /// A counter whose tasks never finish: they wait for the control.
+    struct Stuck;
+
+    impl TaskCounter for Stuck {
+        type Error = TaskError;
+
+        fn count_tasks(
+            &self,
+            _: &TaskList,
+            _: &[u32],
+            control: &Control,
+            _: &(dyn Fn(crate::queens::count::tasks::TaskDone) + Sync),
+        ) -> Result<(), TaskError> {
+            while !control.cancelled() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            Err(Interrupted.into())
+        }
+
+        fn interrupted(e: &TaskError) -> bool {
+            matches!(e, TaskError::Interrupted(_))
+        }
+
+        fn chunk(&self, _: usize) -> usize {
+            1
+        }
+    }
+
+    #[test]
+    fn a_counter_is_priced_by_its_quick_estimate_or_its_budget() {
+        let list = TaskList::new(10).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let cpu = super::super::devices::CpuCounter::new(TaskEngine::Backtrack, Isa::Portable, None, &pool);
+        let control = Control::new();
+        let all = list.len() as usize;
+        let query = CounterCostQuery {
+            list: &list,
+            left: all,
+            engine: TaskEngine::Backtrack,
+            ceiling_ns_per_solution: 1e9,
+        };
+        // Known to be cheap, or nothing left: no estimate runs.
+        let cheap = CounterCostQuery { ceiling_ns_per_solution: 1.0, ..query };
+        assert_eq!(projected_cost_on(&cpu, &cheap, WARN_CORE_HOURS, 1, &control), Ok(None));
+        assert_eq!(
+            projected_cost_on(&Stuck, &CounterCostQuery { left: 0, ..query }, 0.0, 1, &control),
+            Ok(None)
+        );
+        // Every task of n = 10 timed (fewer than the quick sample), projected for all of them.
+        let c = projected_cost_on(&cpu, &query, 0.0, 7, &control).unwrap().expect("past a zero threshold");
+        assert_eq!(c.seed, 7);
+        let CounterCostBasis::Timed { samples, low, high } = c.basis else { panic!("{c:?}") };
+        assert_eq!(samples, u64::from(list.len()));
+        assert!(low <= c.hours && c.hours <= high, "{c:?}");
+        // Half the tasks left: half the hours.
+        let half =
+            projected_cost_on(&cpu, &CounterCostQuery { left: all / 2, ..query }, 0.0, 7, &control).unwrap();
+        assert!(half.is_some());
+        // Nothing finishes in the budget: a lower bound from the time waited.
+        let stuck = projected_cost_on(&Stuck, &query, 0.0, 1, &control).unwrap().expect("a lower bound");
+        assert_eq!(stuck.basis, CounterCostBasis::NoneFinished { sampled: list.len() });
+        assert!(stuck.seconds >= QUICK_COUNTER_BUDGET.as_secs_f64());
+        assert!(stuck.hours > 0.0);
+        // Cancelled by the caller: the counter's interruption, not a projection.
+        control.cancel();
+        assert!(matches!(
+            projected_cost_on(&Stuck, &query, 0.0, 1, &control),
+            Err(TaskError::Interrupted(_))
+        ));
     }
 }

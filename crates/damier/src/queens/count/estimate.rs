@@ -50,8 +50,9 @@
 use std::sync::Mutex;
 use std::time::Instant;
 
+use super::devices::TaskCounter;
 use super::quarters::{self, TaskSample};
-use super::tasks::{TaskEngine, TaskError, TaskList, sample_tasks};
+use super::tasks::{TaskDone, TaskEngine, TaskError, TaskList, sample_tasks};
 use crate::control::{Control, Interrupted};
 use crate::cpu::Isa;
 use crate::stats::{mean_interval, ratio_interval};
@@ -331,18 +332,7 @@ pub fn estimate_cost_with(
     if !options.isa.is_available() {
         return Err(TaskError::IsaUnavailable(options.isa));
     }
-    let all: Vec<u32> = (0..list.len()).collect();
-    let mut picked = sample_tasks(&all, options.samples.max(1), options.seed);
-    // Run in a random order, not the list's: the tasks that finished before an interruption
-    // are then still a random sample of n's tasks (the list's order follows the column masks,
-    // and the cost of a task with them). The next stream of the seed: the draw stays the same.
-    {
-        use rand::SeedableRng;
-        use rand::seq::SliceRandom;
-        let mut rng =
-            rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(crate::control::stream_seed(options.seed, 1));
-        picked.shuffle(&mut rng);
-    }
+    let picked = sample_in_random_order(&list, options.samples, options.seed);
     let limit = options.queries.map_or(usize::MAX, |q| q.max(1) as usize);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(options.threads.max(1)).build();
     let start = Instant::now();
@@ -408,6 +398,115 @@ pub fn estimate_cost_with(
     Ok(e)
 }
 
+/// `samples` random tasks of `list` (at least one), drawn with `seed` as [`sample_tasks`]
+/// draws, in a random order, not the list's: the tasks that finished before an interruption
+/// are then still a random sample of n's tasks (the list's order follows the column masks,
+/// and the cost of a task with them). The order comes from the next stream of the seed, so
+/// the draw stays the same.
+fn sample_in_random_order(list: &TaskList, samples: u32, seed: u64) -> Vec<u32> {
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+    let all: Vec<u32> = (0..list.len()).collect();
+    let mut picked = sample_tasks(&all, samples.max(1), seed);
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(crate::control::stream_seed(seed, 1));
+    picked.shuffle(&mut rng);
+    picked
+}
+
+/// What [`estimate_on`] times: `samples` random tasks (drawn with `seed`) of a counter that
+/// runs `engine`'s algorithm, whose one-off set-up took `setup_seconds`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CounterSample {
+    /// The algorithm the counter runs (the estimate's [`Estimate::engine`]).
+    pub engine: TaskEngine,
+    /// Tasks to time.
+    pub samples: u32,
+    /// Seed of the draw.
+    pub seed: u64,
+    /// The counter's set-up (opening a device, say), seconds.
+    pub setup_seconds: f64,
+}
+
+/// Times `sample.samples` random tasks of `list` counted on `counter` as a count counts them
+/// (in one call of [`TaskCounter::count_tasks`], so as many at a time as the counter takes),
+/// and projects the whole count of n ([`project_timed`]): its time on that counter (wall time
+/// of this process, so the host's share of the work is in it; [`Estimate::core_hours`] is
+/// then hours of that device), the number of solutions and the time per solution. Each task's
+/// time is its share of the run's wall time, in proportion to the time the counter reports
+/// for it ([`TaskDone::elapsed`]). `on_done` sees each sampled task. Cancelled through
+/// `control`, the projection is made from the tasks finished, marked
+/// [`Estimate::stopped_early`] (tasks run in a random order, so they are a random sample too);
+/// the counter's interruption error when none did. The GPU engine's estimate (crate
+/// damier-gpu), and any device's a front end picks.
+pub fn estimate_on<C: TaskCounter>(
+    counter: &C,
+    list: &TaskList,
+    sample: &CounterSample,
+    control: &Control,
+    on_done: &(dyn Fn(TaskDone) + Sync),
+) -> Result<Estimate, C::Error>
+where
+    C::Error: From<Interrupted>,
+{
+    let picked = sample_in_random_order(list, sample.samples, sample.seed);
+    let done = Mutex::new(Vec::with_capacity(picked.len()));
+    let start = Instant::now();
+    let counted = counter.count_tasks(list, &picked, control, &|d| {
+        on_done(d);
+        done.lock().unwrap_or_else(|e| e.into_inner()).push(d);
+    });
+    let wall = start.elapsed().as_secs_f64();
+    let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
+    match counted {
+        Ok(()) => {}
+        Err(e) if C::interrupted(&e) && !done.is_empty() => {}
+        Err(e) => return Err(e),
+    }
+    done.sort_by_key(|d| d.index);
+    // The tasks' times, scaled to the run's wall time (the host's work included).
+    let counter_seconds: f64 = done.iter().map(|d| d.elapsed.as_secs_f64()).sum();
+    let scale = if counter_seconds > 0.0 { wall / counter_seconds } else { 0.0 };
+    let timed: Vec<TimedTask> = done
+        .iter()
+        .map(|d| TimedTask {
+            index: d.index,
+            seconds: d.elapsed.as_secs_f64() * scale,
+            solutions: d.count as f64,
+        })
+        .collect();
+    let stopped_early = timed.len() < picked.len();
+    let mut e = project_timed(list.n(), u64::from(list.len()), sample.engine, timed, sample.setup_seconds)
+        .ok_or(Interrupted)?;
+    e.stopped_early = stopped_early;
+    Ok(e)
+}
+
+/// Runs `f` with a control of its own, cancelled when `control` is or once `budget` of wall
+/// time has passed (checked every 5 ms).
+pub(super) fn within_budget<T>(
+    budget: std::time::Duration,
+    control: &Control,
+    f: impl FnOnce(&Control) -> T,
+) -> T {
+    let inner = Control::new();
+    let start = Instant::now();
+    let finished = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !finished.load(std::sync::atomic::Ordering::Relaxed) {
+                if control.cancelled() || start.elapsed() >= budget {
+                    inner.cancel();
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        });
+        let out = f(&inner);
+        finished.store(true, std::sync::atomic::Ordering::Relaxed);
+        out
+    })
+}
+
 /// Keeps the samples of the tasks started before the first one that did not finish (tasks
 /// are numbered from 1 in the order they started; 0 was the warm-up).
 fn keep_started_before_a_stopped_one(samples: &mut Vec<(u32, quarters::TaskSample)>) {
@@ -440,20 +539,9 @@ pub fn estimate_backtrack_cost(
     let all: Vec<u32> = (0..list.len()).collect();
     let picked = sample_tasks(&all, samples.max(1), seed);
     let times = Mutex::new(Vec::with_capacity(picked.len()));
-    // A control of its own, cancelled at the end of the budget or with the caller's.
-    let inner = Control::new();
     let start = Instant::now();
-    let finished = std::sync::atomic::AtomicBool::new(false);
-    let counted = std::thread::scope(|s| {
-        s.spawn(|| {
-            while !finished.load(std::sync::atomic::Ordering::Relaxed) {
-                if control.cancelled() || start.elapsed() >= budget {
-                    inner.cancel();
-                    return;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(5));
-            }
-        });
+    // A control of its own, cancelled at the end of the budget or with the caller's.
+    let counted = within_budget(budget, control, |inner| {
         let one = rayon::ThreadPoolBuilder::new().num_threads(1).build();
         let run = || {
             super::tasks::count_tasks(
@@ -462,18 +550,16 @@ pub fn estimate_backtrack_cost(
                 Isa::Portable,
                 None,
                 &picked,
-                &inner,
+                inner,
                 &|d| {
                     times.lock().unwrap_or_else(|e| e.into_inner()).push(d.elapsed.as_secs_f64());
                 },
             )
         };
-        let counted = match &one {
+        match &one {
             Ok(p) => p.install(run),
             Err(_) => run(),
-        };
-        finished.store(true, std::sync::atomic::Ordering::Relaxed);
-        counted
+        }
     });
     if control.cancelled() {
         return Err(Interrupted.into());
@@ -822,6 +908,37 @@ mod tests {
         println!("sub-sampled projections: {inside} of {tried} intervals hold the known total");
         // 95% intervals: at most 2 misses in 20 (a fixed draw, so the test is repeatable).
         assert!(inside + 2 >= tried, "{inside} of {tried} intervals hold the total");
+    }
+
+    /// Any counter's estimate: every task of n = 10 sampled projects q(10) exactly, the same
+    /// draw as the CPU's estimate, and a cancelled one is the counter's interruption.
+    #[test]
+    fn an_estimate_on_a_counter_counts_its_sample_as_a_count_does() {
+        let list = TaskList::new(10).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let cpu = super::super::devices::CpuCounter::new(TaskEngine::Backtrack, Isa::Portable, None, &pool);
+        let sample =
+            CounterSample { engine: TaskEngine::Backtrack, samples: 1000, seed: 5, setup_seconds: 0.5 };
+        let seen = std::sync::atomic::AtomicU64::new(0);
+        let e = estimate_on(&cpu, &list, &sample, &Control::new(), &|d| {
+            seen.fetch_add(d.count, std::sync::atomic::Ordering::Relaxed);
+        })
+        .unwrap();
+        assert_eq!(
+            (e.n, e.samples, e.engine, e.clock),
+            (10, u64::from(list.len()), TaskEngine::Backtrack, "wall")
+        );
+        assert_eq!((seen.into_inner(), e.solutions), (724, 724.0));
+        assert!(!e.stopped_early && e.setup_seconds == 0.5);
+        let few = CounterSample { samples: 3, ..sample };
+        let e = estimate_on(&cpu, &list, &few, &Control::new(), &|_| {}).unwrap();
+        let mut picked = sample_in_random_order(&list, 3, 5);
+        picked.sort_unstable();
+        let timed: Vec<u32> = e.timed_tasks.iter().map(|t| t.index).collect();
+        assert_eq!(timed, picked);
+        let stopped = Control::new();
+        stopped.cancel();
+        assert!(matches!(estimate_on(&cpu, &list, &few, &stopped, &|_| {}), Err(TaskError::Interrupted(_))));
     }
 
     #[test]
