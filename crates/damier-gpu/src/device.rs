@@ -26,8 +26,10 @@ const JOIN_SUM_SUBGROUP: &str = include_str!("join_sum_subgroup.wgsl");
 const CHUNK_BYTES: u32 = 2048;
 const MAX_STAGED_CHUNKS: u32 = 11;
 
-/// The pass that bit-slices the join's stored keys on the GPU (module `pipeline`).
-const SEAL_KERNEL: &str = include_str!("seal.wgsl");
+/// The pass that bit-slices the join's stored keys on the GPU (module `pipeline`), with the
+/// join's portable key part appended for its `chunk_of` (WGSL has no imports: one extraction
+/// of a chunk for both kernels).
+const SEAL_KERNEL: &str = concat!(include_str!("seal.wgsl"), "\n", include_str!("join_key32.wgsl"));
 
 /// Fault bits the kernels set (`FAULT_CUT`, `FAULT_OVERFLOW`).
 pub(crate) const FAULT_CUT: u32 = 1;

@@ -82,7 +82,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     for (var t = lid; t < words; t += WG) {
         let c = t / 16u;
         let w = t % 16u;
-        let s = c * 5u;
         // Bit i of set_j: key 32 w + i holds bit 5 c + j.
         var set0 = 0u;
         var set1 = 0u;
@@ -91,16 +90,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         var set4 = 0u;
         var seen = 0u;
         for (var i = 0u; i < 32u; i += 1u) {
-            let k = block_keys[32u * w + i];
-            var v = 0u;
-            if (s < 32u) {
-                v = k.x >> s;
-                if (s > 27u) {
-                    v |= k.y << (32u - s);
-                }
-            } else {
-                v = k.y >> (s - 32u);
-            }
+            // chunk_of: join_key32.wgsl, which the host appends to this module.
+            let v = chunk_of(block_keys[32u * w + i], c);
             set0 |= (v & 1u) << i;
             set1 |= ((v >> 1u) & 1u) << i;
             set2 |= ((v >> 2u) & 1u) << i;
