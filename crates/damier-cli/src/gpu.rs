@@ -5,27 +5,21 @@
 
 use std::process::ExitCode;
 
-use damier::queens::count::tasks::TaskEngine;
+use damier::queens::count::devices::GpuKernel;
 #[cfg(feature = "gpu")]
 use damier_gpu::{Gpu, GpuError, GpuSettings};
 
-/// `--gpu-kernel`: the GPU engine's kernel (docs/gpu.md), the join since the search kernel
-/// was retired (2026-12-06); the option stays so that scripts naming it run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum Kernel {
-    /// The quarters engine's join: halves assembled and sealed on the CPU cores (--threads),
-    /// matched on the GPU (journals headed `quarters`).
-    #[default]
-    Join,
-}
-
-impl Kernel {
-    /// The task engine whose algorithm the kernel runs: a `--device gpu` journal's header.
-    pub(crate) fn engine(self) -> TaskEngine {
-        match self {
-            Kernel::Join => TaskEngine::Quarters,
-        }
-    }
+/// `--gpu-kernel`: the library's [`GpuKernel`] (docs/gpu.md), by its name, with what `--help`
+/// says of it; the join since the search kernel was retired (2026-12-06), the option kept so
+/// that scripts naming it run.
+fn kernel() -> impl clap::builder::TypedValueParser<Value = GpuKernel> {
+    crate::util::named(&GpuKernel::ALL, GpuKernel::name, |k| {
+        Some(match k {
+            GpuKernel::Join => {
+                "The quarters engine's join: halves assembled and sealed on the CPU cores (--threads), matched on the GPU (journals headed `quarters`)"
+            }
+        })
+    })
 }
 
 /// The GPU settings (`--gpu-*`) of `queens count`, `queens estimate` and `damier gpu`.
@@ -41,8 +35,8 @@ pub(crate) struct GpuArgs {
     pub(crate) gpu_budget: Option<u32>,
     /// The kernel: join (the quarters engine: halves sealed on the CPU cores, matched on the
     /// GPU), the only one since the search kernel was retired [default: join].
-    #[arg(long, value_name = "KERNEL")]
-    pub(crate) gpu_kernel: Option<Kernel>,
+    #[arg(long, value_name = "KERNEL", value_parser = kernel())]
+    pub(crate) gpu_kernel: Option<GpuKernel>,
     /// Batches each sealing worker leaves on the GPU while it seals on [default: 1; 0: each
     /// worker waits for its batch's count before it seals the next].
     #[arg(long, value_name = "BATCHES", value_parser = crate::util::ranged::<u32>(0, 16))]
@@ -122,9 +116,7 @@ pub(crate) fn open(g: GpuArgs) -> anyhow::Result<Gpu> {
         portable: g.gpu_portable,
         workgroup_bytes: g.gpu_workgroup_bytes,
         batch_keys: None,
-        kernel: match g.gpu_kernel.unwrap_or_default() {
-            Kernel::Join => damier_gpu::GpuKernel::Join,
-        },
+        kernel: g.gpu_kernel.unwrap_or_default(),
     };
     Gpu::open(g.gpu_adapter, settings).map_err(error)
 }

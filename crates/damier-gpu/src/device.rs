@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicU32;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use damier::queens::count::tasks::TaskEngine;
+use damier::queens::count::devices::GpuKernel;
 
 use crate::adapters::{self, AdapterDescription};
 use crate::error::GpuError;
@@ -91,35 +91,6 @@ fn join_source(kernel: JoinKernel) -> String {
         "{JOIN_KERNEL}\n{key}\n{sum}\n// Chunks of a block copied into workgroup memory (the host's).\nconst WG_CHUNKS: u32 = {}u;\n",
         kernel.staged_chunks
     )
-}
-
-/// The GPU kernel (docs/gpu.md): the join, the only one since the search kernel (the
-/// backtracker's search, all on the GPU) was retired on 2026-12-06 (docs/gpu.md, "The search
-/// kernel, retired"). Its name and engine head journals and reports.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum GpuKernel {
-    /// The quarters engine's join: its halves assembled and sealed on the CPU cores (a pool
-    /// of its own, as many workers as the current rayon pool), the matching of each sealed
-    /// batch on the GPU.
-    #[default]
-    Join,
-}
-
-impl GpuKernel {
-    /// The kernel's name (`--gpu-kernel`).
-    pub fn name(self) -> &'static str {
-        match self {
-            GpuKernel::Join => "join",
-        }
-    }
-
-    /// The task engine whose algorithm the kernel runs: the one a journal of its counts is
-    /// headed with, and whose other engine rechecks them.
-    pub fn engine(self) -> TaskEngine {
-        match self {
-            GpuKernel::Join => TaskEngine::Quarters,
-        }
-    }
 }
 
 /// The compute pipeline of the WGSL `source` (entry point `main`), its module compiled with

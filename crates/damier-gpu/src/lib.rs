@@ -46,7 +46,8 @@ mod stats;
 mod test_adapter;
 
 pub use adapters::{AdapterDescription, adapters};
-pub use device::{Gpu, GpuKernel, GpuSettings, JoinKernel};
+pub use damier::queens::count::devices::GpuKernel;
+pub use device::{Gpu, GpuSettings, JoinKernel};
 pub use error::GpuError;
 pub use row::RowEngine;
 pub use stats::Breakdown;

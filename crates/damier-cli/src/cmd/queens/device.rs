@@ -12,15 +12,16 @@
 
 use std::process::ExitCode;
 
+use damier::queens::count::devices::GpuKernel;
 use damier::queens::count::journal::JournalDevice;
 use damier::queens::count::tasks::TaskEngine;
 #[cfg(feature = "mpi")]
 use damier::queens::count::{long::LongRun, tasks::TaskDone};
 
 use super::long::Run;
+use crate::gpu::GpuArgs;
 #[cfg(not(feature = "gpu"))]
 use crate::gpu::NO_GPU_FEATURE;
-use crate::gpu::{GpuArgs, Kernel};
 
 /// `--device`: where the tasks are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -43,7 +44,7 @@ pub(super) fn run(mut r: Run, device: Device, g: GpuArgs) -> anyhow::Result<Exit
 
 /// Refuses an n outside the task list, and sets the engine a journal of `device` is headed
 /// with (see the module's docs): for `--device gpu`, the engine whose algorithm `kernel` runs.
-pub(super) fn plan(r: &mut Run, device: Device, kernel: Kernel) -> anyhow::Result<()> {
+pub(super) fn plan(r: &mut Run, device: Device, kernel: GpuKernel) -> anyhow::Result<()> {
     if device == Device::Cpu {
         return Ok(());
     }

@@ -1,7 +1,9 @@
 //! Counting a task list on several devices: [`TaskCounter`], the trait every engine that
 //! counts tasks implements (the CPU's engines here, [`CpuCounter`]; the GPU's in the crate
 //! damier-gpu), and [`count_together`], the scheduler that lets two of them take tasks from one
-//! queue (a GPU beside the CPU cores). A front end only picks the devices.
+//! queue (a GPU beside the CPU cores), and [`GpuKernel`], the GPU engine's kernel by name (a
+//! plain setting, here so that a front end built without the GPU still reads it). A front end
+//! only picks the devices.
 //!
 //! ```
 //! use damier::control::Control;
@@ -29,6 +31,47 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use super::tasks::{self, TaskDone, TaskEngine, TaskError, TaskList};
 use crate::control::Control;
 use crate::cpu::Isa;
+
+/// The GPU engine's kernel (crate damier-gpu, docs/gpu.md): the join, the only one since the
+/// search kernel (the backtracker's search, all on the GPU) was retired on 2026-12-06
+/// (docs/gpu.md, "The search kernel, retired"). Its name and engine head journals and reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum GpuKernel {
+    /// The quarters engine's join: its halves assembled and sealed on the CPU cores (a pool
+    /// of its own, as many workers as the current rayon pool), the matching of each sealed
+    /// batch on the GPU.
+    #[default]
+    Join,
+}
+
+impl GpuKernel {
+    /// Every kernel.
+    pub const ALL: [GpuKernel; 1] = [GpuKernel::Join];
+
+    /// The kernel's name (`--gpu-kernel`).
+    pub fn name(self) -> &'static str {
+        match self {
+            GpuKernel::Join => "join",
+        }
+    }
+
+    /// The task engine whose algorithm the kernel runs: the one a journal of its counts is
+    /// headed with, and whose other engine rechecks them.
+    pub fn engine(self) -> TaskEngine {
+        match self {
+            GpuKernel::Join => TaskEngine::Quarters,
+        }
+    }
+}
+
+impl std::str::FromStr for GpuKernel {
+    type Err = String;
+
+    /// A kernel by its [`GpuKernel::name`].
+    fn from_str(s: &str) -> Result<GpuKernel, String> {
+        GpuKernel::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| format!("invalid value {s:?}: join"))
+    }
+}
 
 /// An engine that counts tasks of a [`TaskList`], on whatever device it drives.
 pub trait TaskCounter: Sync {
@@ -262,6 +305,15 @@ mod tests {
         fn chunk(&self, _: usize) -> usize {
             3
         }
+    }
+
+    #[test]
+    fn a_gpu_kernel_reads_back_from_its_name() {
+        for k in GpuKernel::ALL {
+            assert_eq!(k.name().parse::<GpuKernel>(), Ok(k));
+        }
+        assert_eq!("JOIN".parse::<GpuKernel>(), Err("invalid value \"JOIN\": join".to_string()));
+        assert_eq!(GpuKernel::default().engine(), TaskEngine::Quarters);
     }
 
     #[test]
