@@ -3,7 +3,14 @@
 //! tasks of n run through the library's sealing loop on one thread, every batch's matching
 //! skipped (answered 0), the process's CPU time counted; the tasks' solutions then counted by
 //! the CPU quarters engine (untimed) to divide by. Also the bytes the batches would upload.
-//! `cargo run -p damier-gpu --example phase1 -- N [TASKS]` (tasks drawn with seed N).
+//! `cargo run --release -p damier-gpu --example phase1 -- N [TASKS]` (tasks drawn with seed N).
+//!
+//! The set-up (the CPU seconds until the first batch is handed out: the whole quarter table,
+//! built once per run, and the first task's halves) is printed apart from phase 1 proper (the
+//! seconds after it), which is divided by the solutions. A run of at least `2^q` tasks
+//! (`q = n - n / 2`: 2 048 at n = 21 and 22, 4 096 at 23 and 24) builds the table, as a whole
+//! count does; fewer search their quarters task by task, which costs about twice as much per
+//! solution (the line says which).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -26,6 +33,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (bytes, batches) = (AtomicU64::new(0), AtomicU64::new(0));
     let cpu = || process_cpu_seconds().unwrap_or(f64::NAN);
     let start = cpu();
+    // The CPU seconds when the first batch was handed out (the end of the set-up).
+    let first = std::sync::OnceLock::new();
     one.install(|| {
         count_tasks_sealing_ahead::<TaskError>(
             &list,
@@ -36,6 +45,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             0,
             None,
             &|s| {
+                first.get_or_init(cpu);
                 // What the GPU gets: the stored keys, their blocks, the queries, the pairs.
                 let sent = 8 * (s.keys.len() + s.blocks.len() + s.queries.len()) + 32 * s.pairs.len();
                 bytes.fetch_add(sent as u64, Relaxed);
@@ -45,14 +55,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             &|_| {},
         )
     })?;
-    let seconds = cpu() - start;
+    let end = cpu();
+    let first = first.get().copied().unwrap_or(end);
+    let (setup, seconds) = (first - start, end - first);
     let solutions = AtomicU64::new(0);
     count_tasks(&list, TaskEngine::Quarters, Isa::best(), None, &tasks, &Control::new(), &|d| {
         solutions.fetch_add(d.count, Relaxed);
     })?;
     let solutions = solutions.into_inner() as f64;
+    let q = n - n / 2;
+    let quarters = if k >= 1 << q { "the quarter table" } else { "quarters searched per task" };
     println!(
-        "n = {n}: {k} tasks, {} batches, {solutions:.4e} solutions; phase 1 {seconds:.3} CPU-s, {:.3} CPU-ns a solution; {:.4} bytes uploaded a solution",
+        "n = {n}: {k} tasks ({quarters}), {} batches, {solutions:.4e} solutions; set-up {setup:.3} CPU-s; phase 1 {seconds:.3} CPU-s, {:.3} CPU-ns a solution; {:.4} bytes uploaded a solution",
         batches.into_inner(),
         seconds / solutions * 1e9,
         bytes.into_inner() as f64 / solutions
