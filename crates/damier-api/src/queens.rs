@@ -3,7 +3,7 @@
 
 use damier::control::Control;
 use damier::cpu::IsaChoice;
-use damier::queens::count::estimate::{self, EstimateRecord};
+use damier::queens::count::estimate::{self, Estimator};
 use damier::queens::count::journal::JournalDevice;
 use damier::queens::count::long::{LongCount, LongCountResult, LongRun};
 use damier::queens::count::request::CountRequest;
@@ -880,10 +880,10 @@ pub(crate) fn estimate(r: &Estimate, host: &dyn Host) -> Result<Record, Refusal>
         return Err(not_here("queens estimate"));
     }
     let seed = r.seed.unwrap_or_else(|| host.seed());
-    let tasks = TaskList::new(r.n).map(|l| u64::from(l.len())).unwrap_or(0);
-    // One more than the sample: the first task also runs once as a warm-up.
-    let _watch = host.watch("queens estimate", u64::from(samples).min(tasks) + 1);
+    let list = TaskList::new(r.n).map_err(Refusal::input)?;
     let options = estimate::EstimateOptions { samples, seed, isa, queries, threads: threads as usize };
-    let e = estimate::estimate_cost_with(r.n, &options, host.control(), &|_| {}).map_err(Refusal::input)?;
-    Ok(Record::Estimate(Box::new(EstimateRecord::new(e, isa, seed))))
+    // The sample and a warm-up task.
+    let _watch = host.watch("queens estimate", options.tasks_timed(&list));
+    let record = options.estimate(&list, host.control(), &|_| {}).map_err(Refusal::input)?;
+    Ok(Record::Estimate(Box::new(record)))
 }

@@ -1,8 +1,8 @@
 //! The counting engine: [`Gpu::count_tasks`] (the join kernel's count, module `join`) and
-//! [`Gpu::estimate`].
+//! [`Gpu::estimate`] ([`Gpu::estimator`], the library's estimate entry on it).
 
 use damier::control::Control;
-use damier::queens::count::estimate::{self, CounterSample, Estimate};
+use damier::queens::count::estimate::{self, CounterEstimator, CounterSample, Estimate, SampledDevice};
 use damier::queens::count::tasks::{TaskDone, TaskList};
 
 use crate::device::Gpu;
@@ -49,12 +49,36 @@ impl Gpu {
         control: &Control,
         on_done: &(dyn Fn(TaskDone) + Sync),
     ) -> Result<Estimate, GpuError> {
-        let sample = CounterSample {
+        estimate::estimate_on(self, list, &self.sample(samples, seed), control, on_done)
+    }
+
+    /// [`Gpu::estimate`] as the library's [`Estimator`](estimate::Estimator) (what `queens estimate --device gpu`
+    /// runs): its record names this GPU (adapter, backend, driver, kernel), its `isa` is the
+    /// kernels' language, `wgsl`.
+    pub fn estimator(&self, samples: u32, seed: u64) -> CounterEstimator<'_, Gpu> {
+        let a = self.adapter();
+        CounterEstimator {
+            counter: self,
+            sample: self.sample(samples, seed),
+            isa: "wgsl",
+            device: SampledDevice {
+                device: "gpu",
+                adapter: a.name.clone(),
+                backend: a.backend.clone(),
+                driver: a.driver.clone(),
+                kernel: self.kernel().name(),
+            },
+        }
+    }
+
+    /// What [`Gpu::estimate`] times: `samples` tasks drawn with `seed`, counted by the kernel's
+    /// engine, after the set-up [`Gpu::open`] took.
+    fn sample(&self, samples: u32, seed: u64) -> CounterSample {
+        CounterSample {
             engine: self.settings.kernel.engine(),
             samples,
             seed,
             setup_seconds: self.opened_in.as_secs_f64(),
-        };
-        estimate::estimate_on(self, list, &sample, control, on_done)
+        }
     }
 }

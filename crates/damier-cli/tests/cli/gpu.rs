@@ -26,7 +26,7 @@ fn without_the_feature_the_gpu_options_say_how_to_build_it() {
 /// Fails the test unless the machine has an adapter (these tests run in the `--features gpu`
 /// build only, which CI runs with lavapipe installed).
 #[cfg(feature = "gpu")]
-fn needs_adapter() {
+pub(super) fn needs_adapter() {
     // `damier gpu` exits 2 without an adapter, after the empty list.
     let out = damier().args(["gpu", "--json"]).output().expect("runs");
     let adapters: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");

@@ -189,11 +189,7 @@ fn queens_counts_keep_their_keys() {
     );
     assert_eq!(
         keys_of(&["queens", "estimate", "8", "--samples", "3", "--seed", "1", "--json"]),
-        "n tasks samples engine core_hours low high task_seconds task_seconds_sd setup_seconds clock \
-         queries_per_task subsampled_tasks matched_fraction solutions solutions_low solutions_high \
-         ns_per_solution ns_per_solution_low ns_per_solution_high timed_tasks timed_tasks[].index \
-         timed_tasks[].seconds timed_tasks[].solutions stopped_early isa seed known_solutions known_inside \
-         known_core_hours known_core_hours_low known_core_hours_high"
+        ESTIMATE_KEYS
     );
     assert_eq!(
         keys_of(&["queens", "timing", "--to", "6", "--json"]),
@@ -207,6 +203,26 @@ fn queens_counts_keep_their_keys() {
         keys_of(&["queens", "speed", &figure("counting_speed.csv"), "--json"]),
         "rows rows[].program rows[].isa rows[].n rows[].metric rows[].value rows[].source rows[].date \
          rows[].build rows[].command ratios ratios[].n ratios[].isa ratios[].other ratios[].ratio"
+    );
+}
+
+/// The keys of `queens estimate --json` on the CPU.
+const ESTIMATE_KEYS: &str = "n tasks samples engine core_hours low high task_seconds task_seconds_sd \
+                             setup_seconds clock queries_per_task subsampled_tasks matched_fraction solutions \
+                             solutions_low solutions_high ns_per_solution ns_per_solution_low \
+                             ns_per_solution_high timed_tasks timed_tasks[].index timed_tasks[].seconds \
+                             timed_tasks[].solutions stopped_early isa seed known_solutions known_inside \
+                             known_core_hours known_core_hours_low known_core_hours_high";
+
+/// `queens estimate --device gpu --json`: the CPU's keys, then the GPU's (one record, the
+/// library's, with its device).
+#[cfg(feature = "gpu")]
+#[test]
+fn the_gpu_estimate_keeps_its_keys() {
+    super::gpu::needs_adapter();
+    assert_eq!(
+        keys_of(&["queens", "estimate", "8", "--device", "gpu", "--samples", "3", "--seed", "1", "--json"]),
+        format!("{ESTIMATE_KEYS} device adapter backend driver kernel")
     );
 }
 

@@ -123,21 +123,11 @@ impl Counter {
     }
 }
 
-/// `queens estimate N --device gpu`: `samples` random tasks of n (drawn with `seed`) counted
-/// on the GPU of `g`, the whole count projected in GPU hours.
-pub(super) fn estimate(n: u32, samples: u32, seed: u64, json: bool, g: GpuArgs) -> anyhow::Result<ExitCode> {
-    imp::estimate(n, samples, seed, json, g)
-}
-
 #[cfg(not(feature = "gpu"))]
 mod imp {
     use super::*;
 
     pub(super) fn run(_: Run, _: Device, _: GpuArgs) -> anyhow::Result<ExitCode> {
-        anyhow::bail!(NO_GPU_FEATURE)
-    }
-
-    pub(super) fn estimate(_: u32, _: u32, _: u64, _: bool, _: GpuArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!(NO_GPU_FEATURE)
     }
 
@@ -153,67 +143,14 @@ mod imp {
     #[cfg(feature = "mpi")]
     use damier::queens::count::devices::count_together;
     use damier::queens::count::devices::{Both, Together};
-    use damier::queens::count::estimate::EstimateRecord;
     use damier::queens::count::long::LongRun;
-    use damier::queens::count::tasks::{TaskDone, TaskError, TaskList};
+    use damier::queens::count::tasks::{TaskDone, TaskError};
     use damier_gpu::{Gpu, GpuError};
 
     use super::*;
     use crate::gpu::{error, open};
-    use crate::util::output::{Report, errln};
-    use crate::util::{exit, interrupt, progress::Progress};
-
-    /// The record of `queens estimate --device gpu`: the estimate's, in GPU time, and the GPU.
-    #[derive(Debug, serde::Serialize)]
-    struct GpuEstimate {
-        #[serde(flatten)]
-        record: EstimateRecord,
-        device: &'static str,
-        adapter: String,
-        backend: String,
-        driver: String,
-        /// The GPU kernel (`--gpu-kernel`).
-        kernel: &'static str,
-    }
-
-    impl Report for GpuEstimate {
-        fn print_text(&self) -> anyhow::Result<()> {
-            let how =
-                format!("wall clock of GPU {} ({}, kernel {})", self.adapter, self.backend, self.kernel);
-            crate::report::queens::print_estimate(&self.record, &how, true)
-        }
-    }
-
-    pub(super) fn estimate(
-        n: u32,
-        samples: u32,
-        seed: u64,
-        json: bool,
-        g: GpuArgs,
-    ) -> anyhow::Result<ExitCode> {
-        let gpu = open(g)?;
-        let list = TaskList::new(n)?;
-        let control = interrupt::control();
-        let bar = Progress::start(control, u64::from(samples).min(u64::from(list.len())), "timing tasks");
-        let e = gpu.estimate(&list, samples, seed, control, &|_| {}).map_err(error)?;
-        drop(bar);
-        crate::report::queens::warn_about_the_sample(&e, samples);
-        let stopped_early = e.stopped_early;
-        let mut record = EstimateRecord::new(e, damier::cpu::Isa::Portable, seed);
-        // The kernel's language: no vector unit of the CPU counted.
-        record.isa = "wgsl";
-        let a = gpu.adapter();
-        let r = GpuEstimate {
-            record,
-            device: "gpu",
-            adapter: a.name.clone(),
-            backend: a.backend.clone(),
-            driver: a.driver.clone(),
-            kernel: gpu.kernel().name(),
-        };
-        r.print(json)?;
-        Ok(if stopped_early { ExitCode::from(exit::INTERRUPTED) } else { ExitCode::SUCCESS })
-    }
+    use crate::util::output::errln;
+    use crate::util::{interrupt, progress::Progress};
 
     #[cfg(feature = "mpi")]
     pub(super) fn open_counter(device: Device, g: GpuArgs, local_rank: usize) -> anyhow::Result<Counter> {

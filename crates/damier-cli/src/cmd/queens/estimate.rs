@@ -3,8 +3,8 @@
 
 use std::process::ExitCode;
 
-use damier::queens::count::estimate::{self, EstimateRecord};
-use damier::queens::count::tasks::{MAX_TASK_N, MIN_TASK_N};
+use damier::queens::count::estimate::{EstimateOptions, Estimator};
+use damier::queens::count::tasks::{MAX_TASK_N, MIN_TASK_N, TaskList};
 
 use crate::util::output::Report;
 use crate::util::{interrupt, progress::Progress};
@@ -77,34 +77,71 @@ fn parse_queries(text: &str) -> Result<Queries, String> {
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let seed = crate::util::pick_seed(a.seed);
-    if a.device == EstimateDevice::Gpu {
-        anyhow::ensure!(
-            a.queries.0.is_none(),
-            "--queries samples the quarters engine's matching on the CPU: --device gpu counts whole tasks"
-        );
-        return super::device::estimate(a.n, a.samples, seed, a.json, a.gpu);
+    match a.device {
+        EstimateDevice::Cpu => {
+            let hooks = crate::util::test_hooks::read()?;
+            let isa = a.isa.resolve_below(hooks.cpu_lacks)?;
+            let threads = a.threads as usize;
+            let options = EstimateOptions { samples: a.samples, seed, isa, queries: a.queries.0, threads };
+            let on = format!(
+                "({}), {} at a time",
+                if a.queries.0.is_some() { "queries sampled" } else { "whole tasks" },
+                a.threads
+            );
+            sample(&options, &a, seed, &on, anyhow::Error::from)
+        }
+        EstimateDevice::Gpu => {
+            anyhow::ensure!(
+                a.queries.0.is_none(),
+                "--queries samples the quarters engine's matching on the CPU: --device gpu counts whole tasks"
+            );
+            on_the_gpu(&a, seed)
+        }
     }
+}
+
+/// The sample timed on the GPU of `a.gpu` (the library's estimator on it), the whole count
+/// projected in GPU hours.
+#[cfg(feature = "gpu")]
+fn on_the_gpu(a: &Args, seed: u64) -> anyhow::Result<ExitCode> {
+    let gpu = crate::gpu::open(a.gpu)?;
+    let on = format!("(whole tasks) on GPU {} ({})", gpu.adapter().name, gpu.adapter().backend);
+    sample(&gpu.estimator(a.samples, seed), a, seed, &on, crate::gpu::error)
+}
+
+#[cfg(not(feature = "gpu"))]
+fn on_the_gpu(_: &Args, _: u64) -> anyhow::Result<ExitCode> {
+    anyhow::bail!(crate::gpu::NO_GPU_FEATURE)
+}
+
+/// Times the sample of `a.n`'s tasks (drawn with `seed`) on `estimator`, the one path of
+/// either device: one progress bar (`on` says how and where in its first line), the record
+/// printed, exit 130 after it when Ctrl-C stopped the sample (the projection is made from the
+/// tasks that finished). `error` makes the estimator's error the CLI's (its exit code).
+fn sample<E: Estimator>(
+    estimator: &E,
+    a: &Args,
+    seed: u64,
+    on: &str,
+    error: impl FnOnce(E::Error) -> anyhow::Error,
+) -> anyhow::Result<ExitCode> {
     let hooks = crate::util::test_hooks::read()?;
-    let isa = a.isa.resolve_below(hooks.cpu_lacks)?;
     let delay = std::time::Duration::from_millis(hooks.task_delay_ms);
+    let list = TaskList::new(a.n)?;
     let control = interrupt::control();
-    // One more than the sample: the first task also runs once as a warm-up.
-    let tasks = damier::queens::count::task_count(a.n).unwrap_or(0);
+    let timed = estimator.tasks_timed(&list);
+    let sampled = u64::from(a.samples).min(u64::from(list.len()));
+    let warm_up = if timed > sampled { ", and a warm-up task" } else { "" };
     let what = format!(
-        "timing {} random tasks of the {tasks} of n = {} ({}), {} at a time, seed {seed}, and a warm-up task",
-        u64::from(a.samples).min(tasks),
-        a.n,
-        if a.queries.0.is_some() { "queries sampled" } else { "whole tasks" },
-        a.threads
+        "timing {sampled} random tasks of the {} of n = {} {on}, seed {seed}{warm_up}",
+        list.len(),
+        a.n
     );
-    let bar = Progress::long_run(control, u64::from(a.samples).min(tasks) + 1, "queens estimate", &what);
-    let threads = a.threads as usize;
-    let options = estimate::EstimateOptions { samples: a.samples, seed, isa, queries: a.queries.0, threads };
-    // Ctrl-C keeps the tasks that finished (`Estimate::stopped_early`).
-    let e = estimate::estimate_cost_with(a.n, &options, control, &|_| std::thread::sleep(delay))?;
+    let bar = Progress::long_run(control, timed, "queens estimate", &what);
+    let record = estimator.estimate(&list, control, &|_| std::thread::sleep(delay)).map_err(error)?;
     drop(bar);
-    crate::report::queens::warn_about_the_sample(&e, a.samples);
-    let stopped_early = e.stopped_early;
-    EstimateRecord::new(e, isa, seed).print(a.json)?;
+    crate::report::queens::warn_about_the_sample(&record.estimate, a.samples);
+    let stopped_early = record.estimate.stopped_early;
+    record.print(a.json)?;
     Ok(if stopped_early { ExitCode::from(crate::util::exit::INTERRUPTED) } else { ExitCode::SUCCESS })
 }

@@ -33,17 +33,33 @@ pub(crate) fn warn_about_the_sample(e: &estimate::Estimate, samples: u32) {
     }
 }
 
+/// The text of an estimate, its times those of one core, or of the device it names (a GPU).
 impl Report for EstimateRecord {
     fn print_text(&self) -> anyhow::Result<()> {
-        let how = format!("{} clock, {} kernels", self.estimate.clock, self.isa);
-        print_estimate(self, &how, false)
+        match &self.device {
+            None => {
+                let how = format!("{} clock, {} kernels", self.estimate.clock, self.isa);
+                print_estimate(self, &how, None)
+            }
+            Some(d) => {
+                let unit = d.device.to_uppercase();
+                let how = format!(
+                    "{} clock of {unit} {} ({}, kernel {})",
+                    self.estimate.clock, d.adapter, d.backend, d.kernel
+                );
+                print_estimate(self, &how, Some(&unit))
+            }
+        }
     }
 }
 
-/// Prints `r` as text, its times those of one core, or of a GPU (`gpu`); `how` says how the
-/// tasks were timed.
-pub(crate) fn print_estimate(r: &EstimateRecord, how: &str, gpu: bool) -> anyhow::Result<()> {
-    let (unit, ns) = if gpu { ("GPU", "GPU ns") } else { ("core", "ns") };
+/// Prints `r` as text, its times those of one core, or of a device (`unit`: `GPU`); `how` says
+/// how the tasks were timed.
+fn print_estimate(r: &EstimateRecord, how: &str, unit: Option<&str>) -> anyhow::Result<()> {
+    let (unit, ns) = match unit {
+        Some(u) => (u, format!("{u} ns")),
+        None => ("core", "ns".to_string()),
+    };
     let (e, seed) = (&r.estimate, r.seed);
     let check = e.known_check();
     outln!(
@@ -64,7 +80,8 @@ pub(crate) fn print_estimate(r: &EstimateRecord, how: &str, gpu: bool) -> anyhow
             number(100.0 * e.matched_fraction)
         )?;
     }
-    let on_two = if gpu { String::new() } else { format!(", {} h on 2 cores", number(e.core_hours / 2.0)) };
+    let on_two =
+        if unit != "core" { String::new() } else { format!(", {} h on 2 cores", number(e.core_hours / 2.0)) };
     outln!(
         "projected: {} {unit} seconds = {} {unit} hours (95% interval {} to {} h){on_two}",
         number(e.core_hours * 3600.0),

@@ -7,8 +7,6 @@ mod estimate;
 mod placement;
 mod table;
 
-#[cfg(feature = "gpu")]
-pub(crate) use estimate::print_estimate;
 pub(crate) use estimate::warn_about_the_sample;
 pub(crate) use placement::{DrawnText, WitnessCheck};
 pub(crate) use table::{OTHER_COUNTER, OTHER_COUNTER_NOTE, Table, program_and_build};

@@ -202,21 +202,49 @@ pub struct EstimateRecord {
     /// Upper end of the 95% interval of `known_core_hours`.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub known_core_hours_high: Option<f64>,
+    /// The device of a sample counted on a counter other than the CPU's cores (a GPU):
+    /// serialised as its fields after the others, nothing for the CPU.
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub device: Option<SampledDevice>,
+}
+
+/// The device a counter's sample ran on, as an [`EstimateRecord`] names it (`queens estimate
+/// --device gpu`: which GPU, which kernel).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SampledDevice {
+    /// The kind of device (`gpu`).
+    pub device: &'static str,
+    /// The adapter's name.
+    pub adapter: String,
+    /// The API it was driven through (`vulkan`, `metal`, `dx12`).
+    pub backend: String,
+    /// The driver's name and version.
+    pub driver: String,
+    /// The kernel that counted (the GPU's `--gpu-kernel`).
+    pub kernel: &'static str,
 }
 
 impl EstimateRecord {
     /// The record of `estimate`, sampled with `seed` on `isa`.
     pub fn new(estimate: Estimate, isa: Isa, seed: u64) -> EstimateRecord {
+        EstimateRecord::on(estimate, isa.name(), seed, None)
+    }
+
+    /// The record of `estimate`, sampled with `seed` by kernels in `isa` (a vector unit's
+    /// name, or a GPU's language) on `device` (`None`: the CPU's cores).
+    fn on(estimate: Estimate, isa: &'static str, seed: u64, device: Option<SampledDevice>) -> EstimateRecord {
         let check = estimate.known_check();
         EstimateRecord {
             estimate,
-            isa: isa.name(),
+            isa,
             seed,
             known_solutions: check.map(|c| c.known),
             known_inside: check.map(|c| c.inside),
             known_core_hours: check.map(|c| c.core_hours),
             known_core_hours_low: check.map(|c| c.core_hours_low),
             known_core_hours_high: check.map(|c| c.core_hours_high),
+            device,
         }
     }
 }
@@ -324,7 +352,17 @@ pub fn estimate_cost_with(
     control: &Control,
     on_task: &(dyn Fn(&TimedTask) + Sync),
 ) -> Result<Estimate, TaskError> {
-    let list = TaskList::new(n)?;
+    estimate_cost_of(&TaskList::new(n)?, options, control, on_task)
+}
+
+/// [`estimate_cost_with`] on n's task list, `list`.
+fn estimate_cost_of(
+    list: &TaskList,
+    options: &EstimateOptions,
+    control: &Control,
+    on_task: &(dyn Fn(&TimedTask) + Sync),
+) -> Result<Estimate, TaskError> {
+    let n = list.n();
     let engine = TaskEngine::Quarters;
     if n > engine.max_n() {
         return Err(TaskError::EngineCannotRun { engine, n, max: engine.max_n() });
@@ -332,7 +370,7 @@ pub fn estimate_cost_with(
     if !options.isa.is_available() {
         return Err(TaskError::IsaUnavailable(options.isa));
     }
-    let picked = sample_in_random_order(&list, options.samples, options.seed);
+    let picked = sample_in_random_order(list, options.samples, options.seed);
     let limit = options.queries.map_or(usize::MAX, |q| q.max(1) as usize);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(options.threads.max(1)).build();
     let start = Instant::now();
@@ -479,6 +517,84 @@ where
         .ok_or(Interrupted)?;
     e.stopped_early = stopped_early;
     Ok(e)
+}
+
+/// What `queens estimate` times its sample on: the CPU's cores ([`EstimateOptions`]) or a
+/// task counter ([`CounterEstimator`], the GPU's), one entry for both, so that a front end
+/// only picks the device and runs one progress bar and one record path.
+pub trait Estimator {
+    /// Why an estimate fails.
+    type Error;
+
+    /// The tasks it times, as `control`'s progress counts them: the sample, and the CPU's
+    /// warm-up task.
+    fn tasks_timed(&self, list: &TaskList) -> u64;
+
+    /// Times its sample of `list`'s tasks, calling `on_task` (from any thread) with each
+    /// sampled task's index as it finishes, and returns the record of the projection:
+    /// cancelled through `control`, the one of the tasks that finished, marked
+    /// [`Estimate::stopped_early`] (an error when none did).
+    fn estimate(
+        &self,
+        list: &TaskList,
+        control: &Control,
+        on_task: &(dyn Fn(u32) + Sync),
+    ) -> Result<EstimateRecord, Self::Error>;
+}
+
+/// The CPU's estimate ([`estimate_cost_with`]): each task on one core timed by its CPU time,
+/// after a warm-up task, its queries sampled or whole.
+impl Estimator for EstimateOptions {
+    type Error = TaskError;
+
+    fn tasks_timed(&self, list: &TaskList) -> u64 {
+        u64::from(self.samples.max(1).min(list.len())) + 1
+    }
+
+    fn estimate(
+        &self,
+        list: &TaskList,
+        control: &Control,
+        on_task: &(dyn Fn(u32) + Sync),
+    ) -> Result<EstimateRecord, TaskError> {
+        let e = estimate_cost_of(list, self, control, &|t| on_task(t.index))?;
+        Ok(EstimateRecord::new(e, self.isa, self.seed))
+    }
+}
+
+/// A task counter's estimate ([`estimate_on`]): the sample counted as a count counts it,
+/// timed by the wall clock, the record naming the counter's `device`.
+#[derive(Clone, Debug)]
+pub struct CounterEstimator<'c, C> {
+    /// The counter.
+    pub counter: &'c C,
+    /// What it times.
+    pub sample: CounterSample,
+    /// The language of its kernels, the record's `isa` (`wgsl` on a GPU).
+    pub isa: &'static str,
+    /// The device, as the record names it.
+    pub device: SampledDevice,
+}
+
+impl<C: TaskCounter> Estimator for CounterEstimator<'_, C>
+where
+    C::Error: From<Interrupted>,
+{
+    type Error = C::Error;
+
+    fn tasks_timed(&self, list: &TaskList) -> u64 {
+        u64::from(self.sample.samples.max(1).min(list.len()))
+    }
+
+    fn estimate(
+        &self,
+        list: &TaskList,
+        control: &Control,
+        on_task: &(dyn Fn(u32) + Sync),
+    ) -> Result<EstimateRecord, C::Error> {
+        let e = estimate_on(self.counter, list, &self.sample, control, &|d| on_task(d.index))?;
+        Ok(EstimateRecord::on(e, self.isa, self.sample.seed, Some(self.device.clone())))
+    }
 }
 
 /// Runs `f` with a control of its own, cancelled when `control` is or once `budget` of wall
@@ -939,6 +1055,50 @@ mod tests {
         let stopped = Control::new();
         stopped.cancel();
         assert!(matches!(estimate_on(&cpu, &list, &few, &stopped, &|_| {}), Err(TaskError::Interrupted(_))));
+    }
+
+    #[test]
+    fn either_estimator_times_its_sample_and_records_its_device() {
+        let list = TaskList::new(10).unwrap();
+        let cpu = EstimateOptions { samples: 5, seed: 1, isa: Isa::Portable, ..EstimateOptions::default() };
+        let seen = Mutex::new(Vec::new());
+        let r = cpu.estimate(&list, &Control::new(), &|i| seen.lock().unwrap().push(i)).unwrap();
+        // The sample and the warm-up task.
+        assert_eq!(cpu.tasks_timed(&list), 6);
+        assert_eq!((r.estimate.samples, r.isa, r.seed, &r.device), (5, "portable", 1, &None));
+        let mut seen = seen.into_inner().unwrap();
+        seen.sort_unstable();
+        assert_eq!(seen, r.estimate.timed_tasks.iter().map(|t| t.index).collect::<Vec<_>>());
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let counter =
+            super::super::devices::CpuCounter::new(TaskEngine::Backtrack, Isa::Portable, None, &pool);
+        let device = SampledDevice {
+            device: "gpu",
+            adapter: "a".into(),
+            backend: "b".into(),
+            driver: "d".into(),
+            kernel: "join",
+        };
+        let on = CounterEstimator {
+            counter: &counter,
+            sample: CounterSample {
+                engine: TaskEngine::Backtrack,
+                samples: 1000,
+                seed: 2,
+                setup_seconds: 0.0,
+            },
+            isa: "wgsl",
+            device: device.clone(),
+        };
+        assert_eq!(on.tasks_timed(&list), u64::from(list.len()));
+        let seen = std::sync::atomic::AtomicU32::new(0);
+        let r = on
+            .estimate(&list, &Control::new(), &|_| {
+                seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            })
+            .unwrap();
+        assert_eq!((seen.into_inner(), r.isa, r.seed, r.device), (list.len(), "wgsl", 2, Some(device)));
+        assert_eq!((r.known_solutions, r.known_inside), (Some(724), Some(true)));
     }
 
     #[test]
