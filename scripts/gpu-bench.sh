@@ -33,8 +33,10 @@
 #                 workers as threads (RAYON_NUM_THREADS), to see whether the GPU then waits
 #                 less [default: 23; empty: skipped]
 #   KERNEL_N      n whose random tasks the join kernel times again on its portable path
-#                 (--gpu-portable) and with its blocks in global memory (--gpu-workgroup-bytes
-#                 0) [default: 23; empty: skipped]
+#                 (--gpu-portable), with its blocks in global memory (--gpu-workgroup-bytes
+#                 0) and with its tiles' sums added by atomics into 32 shared partial sums
+#                 (--gpu-shared-sums, the way before the slot per tile and its reduce pass)
+#                 [default: 23; empty: skipped]
 #   AHEAD_N       n whose random tasks the join kernel times again with each sealing worker
 #                 waiting for its batch (--gpu-ahead 0, the pipeline before sealing ahead) and
 #                 sealing 3 batches ahead (--gpu-ahead 3; 1 is the default) [default: 23;
@@ -229,10 +231,11 @@ if [ -n "$ahead_n" ] && has_kernel join; then
 fi
 kernel_n=${KERNEL_N-$(cut -d' ' -f2 <<<"$est_default")}
 if [ -n "$kernel_n" ] && has_kernel join; then
-  echo "== random tasks of n = $kernel_n by the join kernel's portable path (no 64-bit keys, no subgroups), then with every block read from global memory (the adapter's features and workgroup memory above)"
+  echo "== random tasks of n = $kernel_n by the join kernel's portable path (no 64-bit keys, no subgroups), then with every block read from global memory, then with the tiles' sums added by atomics into 32 shared partial sums (the default above: the adapter's features, workgroup memory, a slot per tile and a reduce pass)"
   k=${TASKS:-$((2 * nproc_))}
   timed "$damier" gpu --bench "$kernel_n" --tasks "$k" --seed "$kernel_n" --no-cpu --gpu-portable
   timed "$damier" gpu --bench "$kernel_n" --tasks "$k" --seed "$kernel_n" --no-cpu --gpu-workgroup-bytes 0
+  timed "$damier" gpu --bench "$kernel_n" --tasks "$k" --seed "$kernel_n" --no-cpu --gpu-shared-sums
 fi
 if [ -n "$q_late" ]; then
   echo "== q(n) by the join kernel, the larger sizes"

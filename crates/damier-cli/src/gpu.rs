@@ -49,6 +49,10 @@ pub(crate) struct GpuArgs {
     /// adapter's limit; 0: every block read from global memory] (to compare; the same counts).
     #[arg(long, value_name = "BYTES")]
     pub(crate) gpu_workgroup_bytes: Option<u32>,
+    /// The join kernel's sums as before the slot per tile: each workgroup adds its sum
+    /// atomically into one of 32 shared partial sums (to compare; the same counts).
+    #[arg(long, hide = true)]
+    pub(crate) gpu_shared_sums: bool,
 }
 
 /// The error of a GPU option in a build without the feature.
@@ -116,6 +120,7 @@ pub(crate) fn open(g: GpuArgs) -> anyhow::Result<Gpu> {
         portable: g.gpu_portable,
         workgroup_bytes: g.gpu_workgroup_bytes,
         batch_keys: None,
+        shared_sums: g.gpu_shared_sums,
         kernel: g.gpu_kernel.unwrap_or_default(),
     };
     Gpu::open(g.gpu_adapter, settings).map_err(error)

@@ -2,7 +2,9 @@
 //! `cargo run --release -p damier-gpu --example tune -- N [BUDGET]` (BUDGET: tiles per
 //! dispatch; 0 or nothing: adapted); `DAMIER_GPU_PORTABLE=1` runs the join kernel's portable
 //! path (no 64-bit keys, no subgroups), `DAMIER_GPU_WORKGROUP_BYTES=B` caps its workgroup
-//! memory for a block (0: blocks read from global memory); `DAMIER_GPU_TASKS=K` counts K
+//! memory for a block (0: blocks read from global memory), `DAMIER_GPU_SHARED_SUMS=1` adds
+//! the tiles' sums into 32 shared partial sums by atomics (the way before the slot per tile);
+//! `DAMIER_GPU_TASKS=K` counts K
 //! random tasks of n (seed n) instead of all.
 
 use damier::control::Control;
@@ -16,6 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         budget: args.get(1).copied().filter(|&v| v != 0),
         portable: std::env::var("DAMIER_GPU_PORTABLE").is_ok_and(|v| v == "1"),
         workgroup_bytes: std::env::var("DAMIER_GPU_WORKGROUP_BYTES").ok().map(|v| v.parse()).transpose()?,
+        shared_sums: std::env::var("DAMIER_GPU_SHARED_SUMS").is_ok_and(|v| v == "1"),
         ..GpuSettings::default()
     };
     let gpu = Gpu::open(None, settings)?;

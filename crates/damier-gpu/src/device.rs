@@ -14,12 +14,19 @@ use crate::error::GpuError;
 use crate::stats::{Breakdown, Stats};
 
 /// The join kernel (`src/join.wgsl`), and the parts that [`join_source`] assembles with it:
-/// keys as two u32 words or as u64, workgroup sums by atomics or by subgroups.
+/// keys as two u32 words or as u64, workgroup sums by atomics or by subgroups, a tile's sum
+/// stored in its own slot or added into shared partial sums.
 const JOIN_KERNEL: &str = include_str!("join.wgsl");
 const JOIN_KEY32: &str = include_str!("join_key32.wgsl");
 const JOIN_KEY64: &str = include_str!("join_key64.wgsl");
 const JOIN_SUM_ATOMIC: &str = include_str!("join_sum_atomic.wgsl");
 const JOIN_SUM_SUBGROUP: &str = include_str!("join_sum_subgroup.wgsl");
+const JOIN_OUT_TILE: &str = include_str!("join_out_tile.wgsl");
+const JOIN_OUT_SHARED: &str = include_str!("join_out_shared.wgsl");
+
+/// The pass that adds the join kernel's tile slots into each dispatch's partial sums (with
+/// [`JOIN_OUT_TILE`]).
+const REDUCE_KERNEL: &str = include_str!("join_reduce.wgsl");
 
 /// Bytes of one chunk of a block in the join kernel's workgroup memory (32 rows of 64 bytes),
 /// and the most chunks it copies (the library's keys have at most 11).
@@ -69,6 +76,10 @@ pub struct GpuSettings {
     /// engine's batch, 16 M keys): a smaller one cuts a task's stored side into several
     /// batches (the tests' batch boundaries in the middle of a task).
     pub batch_keys: Option<u32>,
+    /// The join kernel's sums as before the slot per tile (to compare; the same counts): each
+    /// workgroup adds its sum atomically into one of the 32 partial sums of its dispatch,
+    /// instead of storing it in a slot of its own that a reduce pass adds up (the default).
+    pub shared_sums: bool,
 }
 
 /// How the join kernel was compiled for the adapter ([`Gpu::join_kernel`]).
@@ -81,14 +92,19 @@ pub struct JoinKernel {
     /// The most chunks of a block copied into workgroup memory (batches of more chunks read
     /// their blocks from global memory; 0: every batch).
     pub staged_chunks: u32,
+    /// Each tile's sum stored in a slot of its own and the slots added by a reduce pass after
+    /// each dispatch (the default), else added atomically into 32 shared partial sums
+    /// ([`GpuSettings::shared_sums`]).
+    pub tile_sums: bool,
 }
 
-/// The join kernel's source for `kernel`: join.wgsl with its key and sum parts.
+/// The join kernel's source for `kernel`: join.wgsl with its key, sum and output parts.
 fn join_source(kernel: JoinKernel) -> String {
     let key = if kernel.int64 { JOIN_KEY64 } else { JOIN_KEY32 };
     let sum = if kernel.subgroups { JOIN_SUM_SUBGROUP } else { JOIN_SUM_ATOMIC };
+    let out = if kernel.tile_sums { JOIN_OUT_TILE } else { JOIN_OUT_SHARED };
     format!(
-        "{JOIN_KERNEL}\n{key}\n{sum}\n// Chunks of a block copied into workgroup memory (the host's).\nconst WG_CHUNKS: u32 = {}u;\n",
+        "{JOIN_KERNEL}\n{key}\n{sum}\n{out}\n// Chunks of a block copied into workgroup memory (the host's).\nconst WG_CHUNKS: u32 = {}u;\n",
         kernel.staged_chunks
     )
 }
@@ -122,6 +138,9 @@ pub struct Gpu {
     /// The join kernel's pipeline, and how it was compiled.
     pub(crate) join_pipeline: wgpu::ComputePipeline,
     pub(crate) join_kernel: JoinKernel,
+    /// The pass that adds the tile slots of each dispatch into its partial sums (with
+    /// [`JoinKernel::tile_sums`]).
+    pub(crate) reduce_pipeline: Option<wgpu::ComputePipeline>,
     /// The pipeline that bit-slices the join's stored keys into its rows.
     pub(crate) seal_pipeline: wgpu::ComputePipeline,
     /// The join kernel's tiles per dispatch, adapted (shared by the workers submitting).
@@ -143,6 +162,16 @@ impl Gpu {
     /// Opens adapter `index` (`None`: the default one, see [`crate::adapters`]) and compiles
     /// the join kernel.
     pub fn open(index: Option<usize>, settings: GpuSettings) -> Result<Gpu, GpuError> {
+        Gpu::open_with(index, settings, &[])
+    }
+
+    /// [`Gpu::open`] with the join kernel's pipeline constants `constants` (`join.wgsl`'s
+    /// `override`s: only tests set them, to cut a loop short).
+    pub(crate) fn open_with(
+        index: Option<usize>,
+        settings: GpuSettings,
+        constants: &[(&str, f64)],
+    ) -> Result<Gpu, GpuError> {
         let start = Instant::now();
         let instance = adapters::instance();
         let mut all = adapters::enumerate(&instance);
@@ -172,6 +201,7 @@ impl Gpu {
             int64: features.contains(wgpu::Features::SHADER_INT64),
             subgroups: features.contains(wgpu::Features::SUBGROUP),
             staged_chunks,
+            tile_sums: !settings.shared_sums,
         };
         let desc = wgpu::DeviceDescriptor {
             label: Some("damier queens"),
@@ -206,16 +236,18 @@ impl Gpu {
             int_div_checks: false,
             ..wgpu::ShaderRuntimeChecks::checked()
         };
-        // SAFETY: every loop of the join kernel has a constant bound (the pair search 40
-        // steps, the query rounds 4, the chunks 12, the block's copy 2 loads a staged chunk,
-        // a tail 512 keys), each counted against what it should do (a loop the driver cuts
-        // short, or a tail longer than its bound, raises the fault bit); every index is in
-        // its binding, as the host checks before each upload (`pipeline::check_group`: a
-        // pair's rows, queries and tail inside the batch's, the pair count the group's, the
-        // chunks at most 12 and the rows' per block) and the kernel reads pairs below
-        // `pair_count` only, and a block in workgroup memory at rows below its chunks' (at
-        // most `staged_chunks`, the array's size) after copying them all; every division is
-        // by a constant or by a pair's query groups, at least 1.
+        // SAFETY: every loop of the join kernel has a constant bound (the pair search at most
+        // 40 steps, fewer only where a test sets `PAIR_STEPS`, the query rounds 4, the chunks
+        // 12, the block's copy 2 loads a staged chunk, a tail 512 keys), each counted against
+        // what it should do (a loop the driver cuts short, or a tail longer than its bound,
+        // raises the fault bit); every index is in its binding, as the host checks before
+        // each upload (`pipeline::check_group`: a pair's rows, queries and tail inside the
+        // batch's, the pair count the group's, the chunks at most 12 and the rows' per block)
+        // and the kernel reads pairs below `pair_count` only, and a block in workgroup memory
+        // at rows below its chunks' (at most `staged_chunks`, the array's size) after copying
+        // them all; a tile's slot (join_out_tile.wgsl) is below its dispatch's tiles, which
+        // the slots' buffer holds (`Slot::load_params` grows it for every dispatch it writes);
+        // every division is by a constant or by a pair's query groups, at least 1.
         let join_module = unsafe {
             device.create_shader_module_trusted(
                 wgpu::ShaderModuleDescriptor {
@@ -233,14 +265,16 @@ impl Gpu {
             // PERF: no zeroing of the workgroup memory (a tile's block): the kernel sets what
             // it reads before reading it.
             compilation_options: wgpu::PipelineCompilationOptions {
+                constants,
                 zero_initialize_workgroup_memory: false,
-                ..Default::default()
             },
             cache: None,
         });
         // Checked (naga's bounds checks and loop bounding kept): the pass is a small part of
         // the work, so it needs no proof of its own.
         let seal_pipeline = checked_pipeline(&device, "queens join sealing", SEAL_KERNEL);
+        let reduce_pipeline =
+            join_kernel.tile_sums.then(|| checked_pipeline(&device, "queens join sums", REDUCE_KERNEL));
         let join_tiles = AtomicU32::new(if description.is_software() { 1 << 6 } else { 1 << 12 });
         let mut gpu = Gpu {
             adapter: description,
@@ -248,6 +282,7 @@ impl Gpu {
             queue,
             join_pipeline,
             join_kernel,
+            reduce_pipeline,
             seal_pipeline,
             join_tiles,
             timestamps: features.contains(wgpu::Features::TIMESTAMP_QUERY),
@@ -317,15 +352,28 @@ impl Gpu {
         pipeline: &wgpu::ComputePipeline,
         buffers: &[&wgpu::Buffer],
     ) -> wgpu::BindGroup {
-        let layout = pipeline.get_bind_group_layout(0);
-        let entries: Vec<wgpu::BindGroupEntry> = buffers
-            .iter()
+        self.bind_resources(
+            label,
+            &pipeline.get_bind_group_layout(0),
+            buffers.iter().map(|b| b.as_entire_binding()),
+        )
+    }
+
+    /// The bind group of `layout`: `resources` bound in order, binding i to the i-th.
+    pub(crate) fn bind_resources<'a>(
+        &self,
+        label: &str,
+        layout: &wgpu::BindGroupLayout,
+        resources: impl IntoIterator<Item = wgpu::BindingResource<'a>>,
+    ) -> wgpu::BindGroup {
+        let entries: Vec<wgpu::BindGroupEntry> = resources
+            .into_iter()
             .enumerate()
-            .map(|(i, b)| wgpu::BindGroupEntry { binding: i as u32, resource: b.as_entire_binding() })
+            .map(|(i, resource)| wgpu::BindGroupEntry { binding: i as u32, resource })
             .collect();
         self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(label),
-            layout: &layout,
+            layout,
             entries: &entries,
         })
     }

@@ -20,7 +20,8 @@ use damier::queens::count::tasks::{TaskDone, TaskError, TaskList, count_tasks_se
 use crate::device::Gpu;
 use crate::error::GpuError;
 use crate::pipeline::{
-    Dispatch, JOB_DISPATCHES, Job, MERGE_TILES, PAIR_WORDS, Ring, Whole, check_blocks, check_group,
+    Dispatch, JOB_DISPATCHES, Job, MERGE_TILES, PAIR_WORDS, Ranges, Ring, Whole, check_blocks, check_group,
+    even_ranges,
 };
 use crate::stats::{reset_mark, timed_matching};
 
@@ -280,22 +281,25 @@ impl Gpu {
                     let budget = u64::from(self.join_budget());
                     let max_dim = self.limits.max_compute_workgroups_per_dimension.max(1);
                     let mut dispatches = Vec::with_capacity(JOB_DISPATCHES);
-                    let mut params: Vec<[u32; PARAM_WORDS]> = Vec::with_capacity(JOB_DISPATCHES);
+                    let mut params: Vec<([u32; PARAM_WORDS], Ranges)> = Vec::with_capacity(JOB_DISPATCHES);
                     while dispatches.len() < JOB_DISPATCHES && begin < tiles {
                         let end = (begin + budget).min(tiles);
                         let count = (end - begin) as u32;
                         let width = count.min(max_dim);
                         let height = count.div_ceil(width);
-                        params.push([
-                            begin as u32,
-                            end as u32,
-                            group.len() as u32,
-                            sealed.chunks as u32,
-                            width,
-                            0,
-                            0,
-                            0,
-                        ]);
+                        params.push((
+                            [
+                                begin as u32,
+                                end as u32,
+                                group.len() as u32,
+                                sealed.chunks as u32,
+                                width,
+                                0,
+                                0,
+                                0,
+                            ],
+                            even_ranges(count),
+                        ));
                         dispatches.push(Dispatch {
                             groups: (width, height),
                             units: units_between(&group, begin, end),
@@ -498,6 +502,67 @@ mod tests {
     fn small_batches_handed_over_together_share_one_dispatch() {
         let gpu = adapter(GpuSettings::default());
         assert_eq!(handed_over_at_once(&gpu, 10, 4), (4, 1, 4, 4, 1));
+    }
+
+    /// A loop the driver cuts short fails the count with `GpuError::LoopCut` (the CLI's exit
+    /// 74, its one line saying that no task of the batch is counted) and reports no task: the
+    /// kernel's pair search given no steps (`PAIR_STEPS` = 0, a pipeline constant that only
+    /// this test sets), so that every tile's search ends short, with each tile's sum in its
+    /// own slot (the fault through the reduce pass) and with shared sums. The same settings
+    /// with the constant at its bound count every task as the CPU does.
+    #[test]
+    fn a_loop_cut_short_fails_the_count_and_reports_no_task() {
+        use crate::test_adapter::adapter_with;
+        use damier::queens::count::tasks::{TaskEngine, count_tasks};
+        use std::collections::HashMap;
+        let list = TaskList::new(12).unwrap();
+        let all: Vec<u32> = (0..list.len()).collect();
+        let counts = |gpu: &Gpu| {
+            let got = Mutex::new(HashMap::new());
+            gpu.count_tasks(&list, &all, &Control::new(), &|d| {
+                got.lock().unwrap().insert(d.index, d.count);
+            })
+            .map(|()| got.into_inner().unwrap())
+        };
+        let want = Mutex::new(HashMap::new());
+        count_tasks(
+            &list,
+            TaskEngine::Quarters,
+            damier::cpu::Isa::best(),
+            None,
+            &all,
+            &Control::new(),
+            &|d| {
+                want.lock().unwrap().insert(d.index, d.count);
+            },
+        )
+        .unwrap();
+        let want = want.into_inner().unwrap();
+        // The tasks with solutions: each has a batch with pairs, whose tiles all fail, so none
+        // can be reported before the count stops (a task without any has nothing to fail).
+        let some: Vec<u32> = all.iter().copied().filter(|i| want[i] > 0).collect();
+        assert!(some.len() > 100);
+        for shared_sums in [false, true] {
+            let settings = GpuSettings { shared_sums, ..GpuSettings::default() };
+            let gpu = adapter_with(settings, &[("PAIR_STEPS", 0.0)]);
+            assert_eq!(gpu.join_kernel().tile_sums, !shared_sums);
+            let reported = std::sync::atomic::AtomicUsize::new(0);
+            let e = gpu
+                .count_tasks(&list, &some, &Control::new(), &|_| {
+                    reported.fetch_add(1, Ordering::Relaxed);
+                })
+                .unwrap_err();
+            assert!(matches!(e, GpuError::LoopCut { .. }), "shared sums {shared_sums}: {e}");
+            assert!(e.is_device_fault());
+            let line = e.to_string();
+            assert!(
+                line.contains("cut a shader loop short") && line.contains("no task of its batch is counted"),
+                "{line}"
+            );
+            assert_eq!(reported.into_inner(), 0, "shared sums {shared_sums}: tasks reported");
+            let gpu = adapter_with(settings, &[("PAIR_STEPS", 40.0)]);
+            assert_eq!(counts(&gpu).unwrap(), want, "shared sums {shared_sums}");
+        }
     }
 
     /// Stack used by `depth` frames of 64 KiB each.

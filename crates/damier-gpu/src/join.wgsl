@@ -13,20 +13,27 @@
 //
 // The module is assembled by the host (device.rs, `join_source`): this file, then the key
 // functions (join_key32.wgsl, or join_key64.wgsl where the adapter has 64-bit integers), the
-// workgroup sum (join_sum_atomic.wgsl, or join_sum_subgroup.wgsl where it has subgroups), and
-// `WG_CHUNKS`, the chunks of a block that the adapter's workgroup memory holds (a block of
-// more chunks is read from global memory, the same tiles).
+// workgroup sum (join_sum_atomic.wgsl, or join_sum_subgroup.wgsl where it has subgroups), the
+// tile's output (join_out_tile.wgsl, or join_out_shared.wgsl: below), and `WG_CHUNKS`, the
+// chunks of a block that the adapter's workgroup memory holds (a block of more chunks is read
+// from global memory, the same tiles).
 //
 // It is compiled trusted (no loop counters, index clamps or division checks added by naga):
-// every loop's bound is a constant (ROUNDS, MAX_CHUNKS, WG_LOADS, MAX_TAIL, the 40 steps of
-// the pair search) and the host checks every pair's reads inside its batch before the upload
+// every loop's bound is a constant (ROUNDS, MAX_CHUNKS, WG_LOADS, MAX_TAIL, PAIR_STEPS of the
+// pair search) and the host checks every pair's reads inside its batch before the upload
 // (pipeline.rs, `check_group`). A loop that ends short all the same (a driver cutting it)
 // or a pair past a bound still sets the fault bit FAULT_CUT, and the host checks the units.
 //
 // Counts: a unit's matches (at most 512) shifted by its weight (at most 6), summed in the
-// workgroup (below 2^23: 256 units), then added to a u32 pair with a carry, one of SUM_SLOTS
-// pairs chosen by the tile (PERF: the workgroups of a dispatch add into 32 words, not all into
-// one); an overflow of a pair sets a fault bit. The host adds the slots.
+// workgroup (at most 2^23: 256 units). By default (join_out_tile.wgsl) the workgroup's first
+// invocation stores the tile's sum, units and fault bits in the tile's own slot (PERF: a plain
+// store, no atomic on an address other workgroups touch), and a small pass (join_reduce.wgsl),
+// after each dispatch in the same submission, adds the slots into the dispatch's SUM_SLOTS
+// partial sums: each a range of its tiles (one merged batch's tiles each, when the host
+// gathered several batches into the dispatch), 64 bits with an overflow bit. The old way,
+// kept to compare (join_out_shared.wgsl, `GpuSettings::shared_sums`): the first invocation
+// adds the workgroup's sum to a u32 pair with a carry, one of SUM_SLOTS pairs chosen by the
+// tile (or by the merged batch), atomically. The host adds the partial sums.
 
 const WG: u32 = 64u;
 // Query rounds of a tile: a tile is one block against up to WG * ROUNDS queries.
@@ -37,6 +44,10 @@ const MAX_CHUNKS: u32 = 12u;
 const MAX_TAIL: u32 = 512u;
 // Partial sums of a dispatch (a power of two; the host reads as many).
 const SUM_SLOTS: u32 = 32u;
+// Steps of the pair search at most (2^40 pairs: more than a u32 counts). A pipeline constant
+// only so that a test can cut the search short (0 steps: every tile's search fails, FAULT_CUT:
+// the end-to-end test of a loop cut); the host sets it nowhere else.
+override PAIR_STEPS: u32 = 40u;
 const FAULT_CUT: u32 = 1u;
 const FAULT_OVERFLOW: u32 = 2u;
 
@@ -70,14 +81,6 @@ struct Pair {
     tiles_end: u32,
 }
 
-struct Control {
-    lo: atomic<u32>,
-    hi: atomic<u32>,
-    fault: atomic<u32>,
-    // Units done (the host checks it).
-    units: atomic<u32>,
-}
-
 @group(0) @binding(0) var<uniform> params: Params;
 // Row r: rows[4r..4r+4], 512 bits.
 @group(0) @binding(1) var<storage, read> rows: array<vec4<u32>>;
@@ -85,7 +88,7 @@ struct Control {
 @group(0) @binding(2) var<storage, read> queries: array<vec2<u32>>;
 @group(0) @binding(3) var<storage, read> tails: array<vec2<u32>>;
 @group(0) @binding(4) var<storage, read> pairs: array<Pair>;
-@group(0) @binding(5) var<storage, read_write> control: array<Control, SUM_SLOTS>;
+// Binding 5: where the tiles' sums go (join_out_*.wgsl).
 
 // A pair's `shift` word: the weight exponent in bits 0-7; for a batch the host gathered with
 // others into one dispatch (MERGED), its place among them in bits 8-15, which picks its
@@ -182,7 +185,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         atomicStore(&group_units, 0u);
         var lo = 0u;
         var hi = params.pair_count;
-        for (var steps = 0u; steps < 40u; steps += 1u) {
+        for (var steps = 0u; steps < min(PAIR_STEPS, 40u); steps += 1u) {
             if (lo >= hi) {
                 break;
             }
@@ -269,25 +272,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         atomicOr(&group_fault, fault);
     }
     // The workgroup's sum and units (join_sum_*.wgsl), in every invocation's hands after the
-    // barrier there; the first adds them to the dispatch's partial sum.
+    // barrier there; the first puts them out (join_out_*.wgsl) with the faults of them all.
     let total = group_total(sum, units, lid);
     if (lid == 0u) {
         var c = tile & (SUM_SLOTS - 1u);
         if (at != NO_PAIR && (p.shift & MERGED) != 0u) {
             c = (p.shift >> 8u) & (SUM_SLOTS - 1u);
         }
-        var f = atomicLoad(&group_fault);
-        let s = total.x;
-        let old = atomicAdd(&control[c].lo, s);
-        if (old + s < old) {
-            let old_hi = atomicAdd(&control[c].hi, 1u);
-            if (old_hi == 0xffffffffu) {
-                f |= FAULT_OVERFLOW;
-            }
-        }
-        atomicAdd(&control[c].units, total.y);
-        if (f != 0u) {
-            atomicOr(&control[c].fault, f);
-        }
+        put_tile(tile, c, total, atomicLoad(&group_fault));
     }
 }

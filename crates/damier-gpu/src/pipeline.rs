@@ -14,7 +14,11 @@
 //!
 //! Every dispatch of a job has its own 512-byte *record* in the slot's parameter and state
 //! buffers, bound at that offset by the record's bind group (made with the slot's buffers),
-//! so the kernel and its checks are the same as for one dispatch at a time.
+//! so the kernel and its checks are the same as for one dispatch at a time. With a slot per
+//! tile (the default: [`crate::JoinKernel::tile_sums`]) each join dispatch is followed, in
+//! the same pass, by a reduce dispatch (`join_reduce.wgsl`) that adds its tiles' slots (the
+//! slot's `partials`, reused by each dispatch) into its record's partial sums: one range of
+//! tiles each, a merged batch's tiles each in a merge.
 //!
 //! It also adds to the count's [`Breakdown`](crate::Breakdown): where the time went.
 
@@ -46,6 +50,14 @@ const RECORD: u64 = 512;
 /// Bytes of the kernel's `Params` and its `control` array as bound.
 const PARAM_BYTES: u64 = 32;
 const STATE_BYTES: u64 = 16 * SUM_SLOTS as u64;
+
+/// Where the reduce pass's parameters lie in a record of the parameter buffer (the end of
+/// each partial sum's range of tiles: one `u32` each), and their bytes.
+const RANGES_AT: u64 = 256;
+const RANGES_BYTES: u64 = 4 * SUM_SLOTS as u64;
+
+/// Bytes of a tile's slot (`join_out_tile.wgsl`: its sum, its units and faults).
+const TILE_SLOT_BYTES: u64 = 8;
 
 /// Usage of a slot's data buffers: bound, written, and copied from into a merge slot.
 const DATA_USAGE: wgpu::BufferUsages =
@@ -81,6 +93,9 @@ pub(crate) struct Slot {
     /// The blocks: `[first key, keys | partial sum << 16]`.
     blocks: Grown,
     pairs: Grown,
+    /// A slot per tile of a dispatch (with [`crate::JoinKernel::tile_sums`]; unused and small
+    /// otherwise), reused by each dispatch after its reduce has read it and cleared it.
+    partials: Grown,
     params: wgpu::Buffer,
     state: wgpu::Buffer,
     /// The seal pass's parameters (`seal.wgsl`'s `Params`), and its bind group (the state of
@@ -91,6 +106,8 @@ pub(crate) struct Slot {
     /// Two timestamps (a job's pass begins, ends) and the buffer they resolve into.
     stamps: Option<(wgpu::QuerySet, wgpu::Buffer)>,
     binds: Vec<wgpu::BindGroup>,
+    /// The reduce pass's bind group of every record (with tile sums).
+    reduce_binds: Vec<wgpu::BindGroup>,
 }
 
 impl Slot {
@@ -117,6 +134,7 @@ impl Slot {
             keys: grown("join keys"),
             blocks: grown("join blocks"),
             pairs: grown("join pairs"),
+            partials: grown("join tile sums"),
             params: gpu.blank(
                 "join params",
                 records,
@@ -136,6 +154,7 @@ impl Slot {
             ),
             stamps,
             binds: Vec::new(),
+            reduce_binds: Vec::new(),
         };
         slot.rebind(gpu);
         slot
@@ -147,8 +166,14 @@ impl Slot {
         let part = |buffer, offset, size| {
             wgpu::BindingResource::Buffer(wgpu::BufferBinding { buffer, offset, size: NonZeroU64::new(size) })
         };
+        let tile_sums = gpu.join_kernel.tile_sums;
         self.binds = (0..JOB_DISPATCHES as u64)
             .map(|k| {
+                let out = if tile_sums {
+                    self.partials.buffer.as_entire_binding()
+                } else {
+                    part(&self.state, k * RECORD, STATE_BYTES)
+                };
                 let entries = [
                     part(&self.params, k * RECORD, PARAM_BYTES),
                     self.rows.buffer.as_entire_binding(),
@@ -156,20 +181,27 @@ impl Slot {
                     // The tails are read where the keys lie.
                     self.keys.buffer.as_entire_binding(),
                     self.pairs.buffer.as_entire_binding(),
-                    part(&self.state, k * RECORD, STATE_BYTES),
+                    out,
                 ];
-                let entries: Vec<wgpu::BindGroupEntry> = entries
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, resource)| wgpu::BindGroupEntry { binding: i as u32, resource })
-                    .collect();
-                gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("join"),
-                    layout: &layout,
-                    entries: &entries,
-                })
+                gpu.bind_resources("join", &layout, entries)
             })
             .collect();
+        self.reduce_binds = match &gpu.reduce_pipeline {
+            Some(reduce) => {
+                let layout = reduce.get_bind_group_layout(0);
+                (0..JOB_DISPATCHES as u64)
+                    .map(|k| {
+                        let entries = [
+                            part(&self.params, k * RECORD + RANGES_AT, RANGES_BYTES),
+                            self.partials.buffer.as_entire_binding(),
+                            part(&self.state, k * RECORD, STATE_BYTES),
+                        ];
+                        gpu.bind_resources("join sums", &layout, entries)
+                    })
+                    .collect()
+            }
+            None => Vec::new(),
+        };
         let layout = gpu.seal_pipeline.get_bind_group_layout(0);
         let entries = [
             self.seal_params.as_entire_binding(),
@@ -178,16 +210,7 @@ impl Slot {
             self.rows.buffer.as_entire_binding(),
             part(&self.state, 0, STATE_BYTES),
         ];
-        let entries: Vec<wgpu::BindGroupEntry> = entries
-            .into_iter()
-            .enumerate()
-            .map(|(i, resource)| wgpu::BindGroupEntry { binding: i as u32, resource })
-            .collect();
-        self.seal_bind = Some(gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("join seal"),
-            layout: &layout,
-            entries: &entries,
-        }));
+        self.seal_bind = Some(gpu.bind_resources("join seal", &layout, entries));
     }
 
     /// Writes a batch's data (each a whole number of words: queries, keys, blocks, pairs),
@@ -195,7 +218,7 @@ impl Slot {
     /// it); returns the bytes written.
     pub(crate) fn load(&mut self, gpu: &Gpu, rows: u64, data: [&[u8]; 4]) -> u64 {
         let [q, k, b, p] = data.map(|d| d.len() as u64);
-        self.reserve(gpu, [rows, q, k, b, p]);
+        self.reserve(gpu, [rows, q, k, b, p, 0]);
         for (g, d) in [&self.queries, &self.keys, &self.blocks, &self.pairs].into_iter().zip(data) {
             if !d.is_empty() {
                 gpu.queue.write_buffer(&g.buffer, 0, d);
@@ -215,9 +238,9 @@ impl Slot {
         (SealPass { groups: (width, count.div_ceil(width)), blocks: count }, PARAM_BYTES)
     }
 
-    /// Grows the rows, queries, keys, blocks and pairs buffers to hold `bytes` each (their
-    /// bind groups made again when one grew).
-    fn reserve(&mut self, gpu: &Gpu, bytes: [u64; 5]) {
+    /// Grows the rows, queries, keys, blocks, pairs and tile sums buffers to hold `bytes`
+    /// each (their bind groups made again when one grew).
+    fn reserve(&mut self, gpu: &Gpu, bytes: [u64; 6]) {
         let binding = gpu.limits.max_storage_buffer_binding_size.min(gpu.limits.max_buffer_size);
         let mut grew = false;
         for ((g, label), len) in [
@@ -226,6 +249,7 @@ impl Slot {
             (&mut self.keys, "join keys"),
             (&mut self.blocks, "join blocks"),
             (&mut self.pairs, "join pairs"),
+            (&mut self.partials, "join tile sums"),
         ]
         .into_iter()
         .zip(bytes)
@@ -243,18 +267,38 @@ impl Slot {
         }
     }
 
-    /// Writes the parameters of a job's dispatches (one record each; their state is cleared
-    /// on the device, by the job's submission); returns the bytes written.
-    pub(crate) fn load_params(&self, gpu: &Gpu, params: &[[u32; 8]]) -> u64 {
+    /// Writes the parameters of a job's dispatches, one record each: the join kernel's
+    /// `Params` (tiles `p[0]..p[1]`) and the end of each partial sum's range of the
+    /// dispatch's tiles (with tile sums: the reduce pass's), growing the tile sums buffer to
+    /// hold every tile of each dispatch (what the trusted kernel's stores rely on); their
+    /// state is cleared on the device, by the job's submission. Returns the bytes written.
+    pub(crate) fn load_params(&mut self, gpu: &Gpu, params: &[([u32; 8], Ranges)]) -> u64 {
         debug_assert!(params.len() <= JOB_DISPATCHES);
+        if gpu.join_kernel.tile_sums {
+            let tiles = params.iter().map(|(p, _)| p[1].saturating_sub(p[0])).max().unwrap_or(0);
+            self.reserve(gpu, [0, 0, 0, 0, 0, TILE_SLOT_BYTES * u64::from(tiles)]);
+        }
         let mut bytes = vec![0u8; params.len() * RECORD as usize];
-        for (k, p) in params.iter().enumerate() {
+        for (k, (p, ends)) in params.iter().enumerate() {
+            debug_assert_eq!(ends[SUM_SLOTS - 1], p[1] - p[0], "the ranges cover the dispatch's tiles");
             let at = k * RECORD as usize;
             bytes[at..at + PARAM_BYTES as usize].copy_from_slice(bytemuck::cast_slice(p));
+            let at = at + RANGES_AT as usize;
+            bytes[at..at + RANGES_BYTES as usize].copy_from_slice(bytemuck::cast_slice(ends));
         }
         gpu.queue.write_buffer(&self.params, 0, &bytes);
         bytes.len() as u64
     }
+}
+
+/// The end of each partial sum's range of a dispatch's tiles (range c: `ends[c - 1]..ends[c]`,
+/// from 0), the last the dispatch's tiles: what the reduce pass adds into each partial sum.
+pub(crate) type Ranges = [u32; SUM_SLOTS];
+
+/// A dispatch's `tiles` cut into [`SUM_SLOTS`] ranges as even as can be (PERF: the reduce
+/// pass's 32 workgroups share the work).
+pub(crate) fn even_ranges(tiles: u32) -> Ranges {
+    std::array::from_fn(|c| (u64::from(tiles) * (c as u64 + 1) / SUM_SLOTS as u64) as u32)
 }
 
 /// The slots, and which are free.
@@ -631,10 +675,17 @@ impl Gpu {
                     label: Some("join"),
                     timestamp_writes,
                 });
-                pass.set_pipeline(&self.join_pipeline);
                 for (k, d) in dispatches.iter().enumerate() {
+                    pass.set_pipeline(&self.join_pipeline);
                     pass.set_bind_group(0, &slot.binds[k], &[]);
                     pass.dispatch_workgroups(d.groups.0, d.groups.1, 1);
+                    // The dispatch's tile slots added into its record's partial sums (and
+                    // cleared for the next dispatch) before the next dispatch writes them.
+                    if let Some(reduce) = &self.reduce_pipeline {
+                        pass.set_pipeline(reduce);
+                        pass.set_bind_group(0, &slot.reduce_binds[k], &[]);
+                        pass.dispatch_workgroups(SUM_SLOTS as u32, 1, 1);
+                    }
                 }
             }
             enc.copy_buffer_to_buffer(&slot.state, 0, &slot.readback, 0, records);
@@ -675,8 +726,10 @@ impl Gpu {
         let sum = |i: usize| wholes.iter().map(|w| w.bytes[i]).sum::<u64>();
         let pair_count: usize = wholes.iter().map(|w| w.pairs.len()).sum();
         let block_count: usize = wholes.iter().map(|w| w.blocks.len()).sum();
-        slot.reserve(self, [sum(0), sum(1), sum(2), (block_count * 8) as u64, (pair_count * 32) as u64]);
+        slot.reserve(self, [sum(0), sum(1), sum(2), (block_count * 8) as u64, (pair_count * 32) as u64, 0]);
         let (mut at, mut tiles, mut units) = ([0u64; 3], 0u64, 0u64);
+        // Each batch's tiles the range of its own partial sum (the ones after: empty).
+        let mut ends: Ranges = [0; SUM_SLOTS];
         let mut pairs: Vec<[u32; 8]> = Vec::with_capacity(pair_count);
         let mut blocks: Vec<[u32; 2]> = Vec::with_capacity(block_count);
         for (k, (job, w)) in jobs.iter().zip(&wholes).enumerate() {
@@ -706,6 +759,7 @@ impl Gpu {
             }
             tiles += w.tiles;
             units += w.units + w.blocks.len() as u64;
+            ends[k..].fill(tiles as u32);
         }
         self.queue.write_buffer(&slot.blocks.buffer, 0, bytemuck::cast_slice(&blocks));
         self.queue.write_buffer(&slot.pairs.buffer, 0, bytemuck::cast_slice(&pairs));
@@ -726,7 +780,7 @@ impl Gpu {
             Ok(())
         );
         let (seal, seal_bytes) = slot.load_seal(self, (0, blocks.len() as u32), chunks);
-        let bytes = slot.load_params(self, &[params]);
+        let bytes = slot.load_params(self, &[(params, ends)]);
         let written = bytes + seal_bytes + 32 * pairs.len() as u64 + 8 * blocks.len() as u64;
         self.stats.bytes.fetch_add(written, Ordering::Relaxed);
         (seal, Dispatch { groups: (width, height), units, tiles: (0, tiles) })

@@ -6,7 +6,12 @@ use crate::{Gpu, GpuError, GpuSettings};
 
 /// The default adapter with `settings`; without one the test fails naming what it needs.
 pub(crate) fn adapter(settings: GpuSettings) -> Gpu {
-    match Gpu::open(None, settings) {
+    adapter_with(settings, &[])
+}
+
+/// [`adapter`] with the join kernel's pipeline constants `constants` (its `override`s).
+pub(crate) fn adapter_with(settings: GpuSettings, constants: &[(&str, f64)]) -> Gpu {
+    match Gpu::open_with(None, settings, constants) {
         Ok(g) => g,
         Err(GpuError::NoAdapter) => panic!(
             "no Vulkan adapter: these tests need one (Mesa's software driver will do: apt-get \

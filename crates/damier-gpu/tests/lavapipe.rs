@@ -170,9 +170,11 @@ fn join_every_task_to_15_has_the_cpu_engines_count() {
 /// Every variant of the join kernel (docs/gpu.md, "The kernel"): with the adapter's optional
 /// features (64-bit keys, subgroup sums) where it has them, the portable path without them,
 /// blocks read from global memory (no workgroup memory), and blocks of more than 2 chunks
-/// read there while smaller ones are copied: every task of n = 4..=13 gets the CPU quarters
-/// engine's count, and random tasks of n = 16..=18 too. PERF: about 10 s a variant on
-/// lavapipe with 2 loaded cores.
+/// read there while smaller ones are copied, each with its tiles' sums in slots of their own
+/// added by the reduce pass (the default); and the sums added atomically into 32 shared
+/// partial sums (the way before), with the features and on the portable path: every task of
+/// n = 4..=13 gets the CPU quarters engine's count, and random tasks of n = 16..=18 too.
+/// PERF: about 10 s a variant on lavapipe with 2 loaded cores.
 #[test]
 fn join_kernel_variants_give_every_tasks_count() {
     let variants = [
@@ -182,6 +184,11 @@ fn join_kernel_variants_give_every_tasks_count() {
         (
             "two chunks staged",
             GpuSettings { workgroup_bytes: Some(4096), portable: true, ..GpuSettings::default() },
+        ),
+        ("shared sums", GpuSettings { shared_sums: true, ..GpuSettings::default() }),
+        (
+            "shared sums, portable",
+            GpuSettings { shared_sums: true, portable: true, ..GpuSettings::default() },
         ),
     ];
     for (name, settings) in variants {
@@ -196,6 +203,7 @@ fn join_kernel_variants_give_every_tasks_count() {
         if name == "two chunks staged" {
             assert_eq!(k.staged_chunks, 2);
         }
+        assert_eq!(k.tile_sums, !name.starts_with("shared sums"), "{name}: {k:?}");
         for n in 4..=13 {
             let list = TaskList::new(n).unwrap();
             let got = on_gpu(&gpu, &list, &all(&list)).unwrap();
@@ -212,7 +220,7 @@ fn join_kernel_variants_give_every_tasks_count() {
 
 /// Where the adapter has them (lavapipe has both), the default join kernel uses 64-bit keys
 /// and subgroup sums, and copies blocks of up to 11 chunks when its workgroup memory holds
-/// 22.5 KB (lavapipe's 32 KB does).
+/// 22.5 KB (lavapipe's 32 KB does); it stores each tile's sum in a slot of its own.
 #[test]
 fn the_join_kernel_uses_the_adapters_features() {
     let gpu = gpu(join(None));
@@ -220,6 +228,7 @@ fn the_join_kernel_uses_the_adapters_features() {
     if gpu.adapter().is_software() {
         assert_eq!((k.int64, k.subgroups, k.staged_chunks), (true, true, 11), "{k:?}");
     }
+    assert!(k.tile_sums, "a slot per tile by default: {k:?}");
 }
 
 /// One or three tiles per dispatch: every batch runs in many dispatches, each checked (units

@@ -177,12 +177,13 @@ fn the_join_kernel_counts_journals_and_estimates() {
     assert!(r["core_hours"].as_f64().unwrap() > 0.0, "{r}");
     let r = json(&["gpu", "--bench", "12", "--tasks", "20", "--gpu-kernel", "join", "--json"]);
     assert_eq!((r["kernel"].as_str(), r["tasks"].as_u64()), (Some("join"), Some(20)), "{r}");
-    // The kernel's portable path and blocks in global memory count the same (the bench
-    // checks every task against the CPU, exit 1 when one differs).
+    // The kernel's portable path, blocks in global memory and the sums shared by atomics
+    // count the same (the bench checks every task against the CPU, exit 1 when one differs).
     for args in [
         &["--gpu-portable"][..],
         &["--gpu-workgroup-bytes", "0"],
         &["--gpu-portable", "--gpu-workgroup-bytes", "4096"],
+        &["--gpu-shared-sums"],
     ] {
         let all: Vec<&str> = ["gpu", "--bench", "13", "--tasks", "12", "--seed", "4", "--json"]
             .iter()

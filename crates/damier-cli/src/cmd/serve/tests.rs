@@ -67,6 +67,7 @@ fn the_request_layer_knows_every_argument_of_its_commands() {
         "gpu_ahead",
         "gpu_portable",
         "gpu_workgroup_bytes",
+        "gpu_shared_sums",
         "mpi",
     ];
     for path in damier_api::PATHS {
