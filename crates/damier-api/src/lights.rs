@@ -84,11 +84,6 @@ fn size(text: &str) -> Result<Size, Refusal> {
     text.parse().map_err(Refusal::input)
 }
 
-/// A board as rows of 0/1.
-fn rows(b: &Board) -> Vec<String> {
-    b.to_rows('1', '0')
-}
-
 /// The fields of `lights solve`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -281,12 +276,7 @@ pub(crate) fn kernel(r: &Sized, host: &dyn Host) -> Result<Record, Refusal> {
     let size = size(&r.size)?;
     check_basis(size, false)?;
     let basis = lights::sizes::neutral_basis(size, host.control()).map_err(Refusal::input)?;
-    Ok(Record::LightsKernel(Kernel {
-        width: size.width(),
-        height: size.height(),
-        nullity: basis.len(),
-        basis: basis.iter().map(rows).collect(),
-    }))
+    Ok(Record::LightsKernel(Kernel::listed(size, &basis)))
 }
 
 /// `lights chase-table`: which first-row presses fix which last row.

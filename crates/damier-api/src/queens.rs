@@ -100,10 +100,11 @@ fn parsed<T>(
     text.map(|t| parse(t).map_err(|e| Refusal::Input(format!("field `{field}`: {e}")))).transpose()
 }
 
-/// The worker threads of a request, checked (1 to 1024, the command line's range).
+/// The worker threads of a request, checked (1 to the library's `POOL_MAX_THREADS`, 1024: the
+/// command line's range).
 fn threads(t: Option<u32>) -> Result<Option<u32>, Refusal> {
     if let Some(t) = t {
-        in_range("threads", t.into(), 1, 1024)?;
+        in_range("threads", t.into(), 1, damier::util::POOL_MAX_THREADS.into())?;
     }
     Ok(t)
 }
@@ -179,7 +180,7 @@ impl Count {
     fn options(&self) -> Result<CountChoices, Refusal> {
         let threads = threads(self.threads)?;
         if let Some(k) = self.verify_sample {
-            in_range("verify_sample", k.into(), 1, 1_000_000)?;
+            in_range("verify_sample", k.into(), 1, VERIFY_SAMPLE_MAX.into())?;
         } else if self.seed.is_some() {
             return Err(Refusal::Input(
                 "field `seed` is the seed of verify_sample: give verify_sample too".into(),
@@ -378,7 +379,7 @@ impl Fields for List {
             if self.unique || self.limit.is_some() || self.all {
                 return Err(Refusal::Input("random cannot be used with unique, limit or all".into()));
             }
-            in_range("random", k, 1, 1_000_000)?;
+            in_range("random", k, 1, RANDOM_MAX)?;
         } else if self.seed.is_some() {
             return Err(Refusal::Input("field `seed` is the seed of random: give random too".into()));
         }
@@ -555,11 +556,7 @@ pub fn solve(r: &Solve, host: &dyn Host) -> Result<Result<Solved, NoSolution>, R
     if let Some(none) = NoSolution::of(r.n, method).map_err(Refusal::input)? {
         return Ok(Err(none));
     }
-    if method == Method::Construct && r.seed.is_some() {
-        return Err(Refusal::Input(
-            "--seed applies to --method local only (the construction has no randomness)".into(),
-        ));
-    }
+    solving::check_seed(method, r.seed.is_some()).map_err(Refusal::input)?;
     // The seed is drawn only once the search is known to run.
     let seed = match method {
         Method::Local if (1..=local::MAX_N).contains(&r.n) => r.seed.unwrap_or_else(|| host.seed()),
@@ -809,7 +806,7 @@ impl Estimate {
     fn options(&self) -> Result<(u32, u32, Option<u32>, IsaChoice), Refusal> {
         in_range("n", self.n.into(), MIN_TASK_N.into(), MAX_TASK_N.into())?;
         let samples = self.samples.unwrap_or(ESTIMATE_SAMPLES);
-        in_range("samples", samples.into(), 1, 1_000_000)?;
+        in_range("samples", samples.into(), 1, estimate::MAX_SAMPLES.into())?;
         let threads = threads(self.threads)?.unwrap_or(1);
         let queries = parsed("queries", self.queries.as_deref(), parse_queries)?.flatten();
         match self.device.as_deref() {
@@ -825,6 +822,13 @@ impl Estimate {
 
 /// The default of `samples`.
 pub const ESTIMATE_SAMPLES: u32 = 200;
+
+/// The most tasks `queens count`'s `verify_sample` recounts (the command line's range: 1 to
+/// this).
+pub const VERIFY_SAMPLE_MAX: u32 = 1_000_000;
+
+/// The most solutions `queens list`'s `random` draws (the command line's range: 1 to this).
+pub const RANDOM_MAX: u64 = 1_000_000;
 
 /// Parses `queries`: a positive number, or `all` (`None`: whole tasks).
 pub fn parse_queries(text: &str) -> Result<Option<u32>, String> {

@@ -291,7 +291,7 @@ impl LightsSolved {
 }
 
 /// What `lights kernel` answers: a basis of the neutral configurations.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Kernel {
     /// Width.
     pub width: usize,
@@ -299,8 +299,27 @@ pub struct Kernel {
     pub height: usize,
     /// The nullity (basis vectors).
     pub nullity: usize,
-    /// The basis, each vector as rows of 0/1.
-    pub basis: Vec<Vec<String>>,
+    /// The basis, each vector as rows of 0/1; `None` where the command line wrote it to files
+    /// instead (its record names them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub basis: Option<Vec<Vec<String>>>,
+}
+
+impl Kernel {
+    /// `basis`, a basis of the kernel of `size`, as rows of 0/1.
+    pub fn listed(size: damier::board::Size, basis: &[damier::board::Board]) -> Kernel {
+        Kernel {
+            width: size.width(),
+            height: size.height(),
+            nullity: basis.len(),
+            basis: Some(basis.iter().map(|b| b.to_rows('1', '0')).collect()),
+        }
+    }
+
+    /// The kernel of `size`, of `nullity` vectors, its basis not listed.
+    pub fn unlisted(size: damier::board::Size, nullity: usize) -> Kernel {
+        Kernel { width: size.width(), height: size.height(), nullity, basis: None }
+    }
 }
 
 /// One solution with its path, as `walk solve --all` lists them.

@@ -102,6 +102,12 @@ fn records_write_the_command_lines_json() {
     assert_eq!(via_serde, solved);
     let (yes, _) = run_json("queens/solve", json!({"n": 3}));
     assert!(!yes);
+    // A seed for the construction: the library's refusal, as the CLI and Python give it.
+    let seeded = run(&parse("queens/solve", json!({"n": 8, "seed": 3})).unwrap(), &native);
+    assert!(
+        matches!(&seeded, Err(Refusal::Input(m)) if m == "a seed applies to method local only (the construction has no randomness)"),
+        "{seeded:?}"
+    );
     let (yes, text) = run_json("queens/count", json!({"n": 8}));
     assert!(yes && text.contains("\"total\": 92"), "{text}");
     let (yes, _) = run_json("queens/check", json!({"columns": [1, 2]}));

@@ -11,6 +11,7 @@ use damier::queens::placement::Occupancy;
 use damier::queens::search;
 use damier::queens::solve::{self as request, Method};
 use damier::queens::{construct, local};
+use damier::util::POOL_MAX_THREADS;
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -50,7 +51,7 @@ fn count_py(py: Python<'_>, n: i128, threads: Option<i128>) -> PyResult<(u64, u6
         .map_err(|_| errors::value(format!("n = {n} is too large: at most {} is supported", count::MAX_N)))?;
     // The CLI's request: past the fast engine only the backtracker is left, for core years.
     let request = CountRequest::new(n, CountOptions::on_this_machine(Isa::best(), None)).or_raise()?;
-    let threads = threads.map(|t| numbers::u32_in("threads", t, 1..=1024)).transpose()?;
+    let threads = threads.map(|t| numbers::u32_in("threads", t, 1..=POOL_MAX_THREADS)).transpose()?;
     let pool = damier::util::thread_pool(threads.map(|t| t as usize)).map_err(errors::internal)?;
     let seed = numbers::seed(None)?;
     let warning =
@@ -87,7 +88,8 @@ fn first<'py>(py: Python<'py>, n: i128) -> PyResult<Option<Bound<'py, PyArray1<u
 }
 
 /// One checked solution as 0-based columns, None for n = 2 and 3. method="construct": the
-/// explicit construction, n <= 10**9 (no randomness: seed is refused); method="local": a
+/// explicit construction, n <= 10**9 (no randomness: a seed is refused, ValueError "a seed
+/// applies to method local only"); method="local": a
 /// random solution by local search from seed (drawn at random when None), n <= 10**8.
 /// Releases the GIL; Ctrl-C stops it.
 #[pyfunction]
@@ -102,11 +104,8 @@ fn solve<'py>(
     let method: Method = method
         .parse()
         .map_err(|_| errors::value(format!("method = {method:?}: expected \"construct\" or \"local\"")))?;
-    if method == Method::Construct && seed.is_some() {
-        return Err(errors::value(
-            "seed applies to method=\"local\" only (the construction has no randomness)",
-        ));
-    }
+    // The library's refusal, as the command line and the lab give it.
+    request::check_seed(method, seed.is_some()).or_raise()?;
     let limit = if method == Method::Local { local::MAX_N } else { construct::MAX_N };
     // Below 1: the library's check of the request refuses n = 0 (no board).
     let n = u32::try_from(n.max(0))
@@ -144,11 +143,11 @@ fn estimate_py<'py>(
     threads: i128,
 ) -> PyResult<Bound<'py, PyDict>> {
     let n = numbers::u32_in("n", n, MIN_TASK_N..=MAX_TASK_N)?;
-    let samples = numbers::u32_in("samples", samples, 1..=1_000_000)?;
+    let samples = numbers::u32_in("samples", samples, 1..=estimate::MAX_SAMPLES)?;
     let queries = queries.map(|q| numbers::u32_in("queries", q, 1..=u32::MAX)).transpose()?;
     let seed = numbers::seed(seed)?;
     let isa = Isa::best();
-    let threads = numbers::u32_in("threads", threads, 1..=1024)? as usize;
+    let threads = numbers::u32_in("threads", threads, 1..=POOL_MAX_THREADS)? as usize;
     let options = EstimateOptions { samples, seed, isa, queries, threads };
     let e = worker::run(py, move |control| estimate::estimate_cost(n, &options, control))?.or_raise()?;
     records::dict(py, &EstimateRecord::new(e, isa, seed))

@@ -86,7 +86,7 @@ def test_estimate_returns_the_clis_record():
         (lambda: queens.first(10**30), "n = 1000000000000000000000000000000 is out of range: 0 to 2^64 - 1 is supported"),
         (lambda: queens.solve(0), "n must be at least 1"),
         (lambda: queens.solve(-1, method="local"), "n must be at least 1"),
-        (lambda: queens.solve(8, seed=3), "seed applies to method=\"local\" only"),
+        (lambda: queens.solve(8, seed=3), "a seed applies to method local only (the construction has no randomness)"),
         (lambda: queens.solve(8, method="magic"), "expected \"construct\" or \"local\""),
         (lambda: queens.solve(10**9 + 1), "is too large"),
         (lambda: queens.solve(10**8 + 1, method="local"), "too large for local search"),

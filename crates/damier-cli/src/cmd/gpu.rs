@@ -25,7 +25,7 @@ pub struct Args {
     #[arg(long, requires = "bench")]
     no_cpu: bool,
     /// Worker threads of the CPU's half [default: all cores].
-    #[arg(long, requires = "bench", value_parser = crate::util::ranged::<u32>(1, 1024))]
+    #[arg(long, requires = "bench", value_parser = crate::util::ranged::<u32>(1, damier::util::POOL_MAX_THREADS))]
     threads: Option<u32>,
     #[command(flatten)]
     gpu: crate::gpu::GpuArgs,

@@ -42,19 +42,13 @@ impl Report for Vec<SquareRow> {
     }
 }
 
-/// What `lights kernel` prints: a basis of the kernel of a size, as rows of 0/1, or the files
-/// it was written to.
+/// What `lights kernel` prints: the request layer's record (a basis of the kernel of a size,
+/// as rows of 0/1), or, with `--out`, the files the basis was written to instead.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Kernel {
-    /// Width.
-    pub width: usize,
-    /// Height.
-    pub height: usize,
-    /// The nullity (basis vectors).
-    pub nullity: usize,
-    /// The basis, each vector as rows of 0/1 (when not written to files).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub basis: Option<Vec<Vec<String>>>,
+    /// The answer, as the lab answers it too (the basis left out when written to files).
+    #[serde(flatten)]
+    pub record: damier_api::Kernel,
     /// The files the basis was written to (`--out`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub files: Option<Vec<PathBuf>>,
@@ -66,23 +60,13 @@ pub struct Kernel {
 impl Kernel {
     /// `basis`, a basis of the kernel of `size`, printed as rows of 0/1.
     pub fn listed(size: Size, basis: &[Board]) -> Kernel {
-        Kernel {
-            width: size.width(),
-            height: size.height(),
-            nullity: basis.len(),
-            basis: Some(basis.iter().map(|b| b.to_rows('1', '0')).collect()),
-            files: None,
-            folder: None,
-        }
+        Kernel { record: damier_api::Kernel::listed(size, basis), files: None, folder: None }
     }
 
     /// A basis of `nullity` vectors written to `files` in `folder`.
     pub fn written(size: Size, nullity: usize, folder: PathBuf, files: Vec<PathBuf>) -> Kernel {
         Kernel {
-            width: size.width(),
-            height: size.height(),
-            nullity,
-            basis: None,
+            record: damier_api::Kernel::unlisted(size, nullity),
             files: Some(files),
             folder: Some(folder),
         }
@@ -91,12 +75,12 @@ impl Kernel {
 
 impl Report for Kernel {
     fn print_text(&self) -> anyhow::Result<()> {
-        let (w, h, k) = (self.width, self.height, self.nullity);
+        let (w, h, k) = (self.record.width, self.record.height, self.record.nullity);
         outln!("{w}x{h}: nullity {k} ({} neutral configurations)", lights::power_of_two_decimal(k as u64))?;
         if let (Some(dir), Some(files)) = (&self.folder, &self.files) {
             outln!("basis written to {} ({} files kernel-{w}x{h}-K.pbm)", dir.display(), files.len())?;
         }
-        for (i, v) in self.basis.iter().flatten().enumerate() {
+        for (i, v) in self.record.basis.iter().flatten().enumerate() {
             outln!("basis vector {}:", i + 1)?;
             for r in v {
                 outln!("{r}")?;
@@ -351,7 +335,8 @@ mod tests {
         let size = Size::new(5, 5).unwrap();
         let basis = lights::sizes::neutral_basis(size, &damier::control::Control::new()).unwrap();
         let kernel = Kernel::listed(size, &basis);
-        assert_eq!((kernel.width, kernel.height, kernel.nullity), (5, 5, 2));
-        assert_eq!(kernel.basis.unwrap()[0], basis[0].to_rows('1', '0'));
+        let k = kernel.record;
+        assert_eq!((k.width, k.height, k.nullity), (5, 5, 2));
+        assert_eq!(k.basis.unwrap()[0], basis[0].to_rows('1', '0'));
     }
 }

@@ -31,9 +31,10 @@ def first(n: int) -> npt.NDArray[np.uint32] | None:
 def solve(n: int, *, method: str = "construct", seed: int | None = None) -> npt.NDArray[np.uint32] | None:
     """One checked solution as 0-based columns; None for n = 2, 3.
 
-    method="construct": the explicit construction, n <= 10**9 (seed is refused: no
-    randomness); method="local": a random solution by local search from seed (random when
-    None), n <= 10**8. Releases the GIL; Ctrl-C raises KeyboardInterrupt.
+    method="construct": the explicit construction, n <= 10**9 (no randomness: a seed is
+    refused, ValueError "a seed applies to method local only"); method="local": a random
+    solution by local search from seed (random when None), n <= 10**8. Releases the GIL;
+    Ctrl-C raises KeyboardInterrupt.
     """
 
 def check(columns: npt.ArrayLike) -> bool:

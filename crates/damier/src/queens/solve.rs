@@ -150,6 +150,9 @@ pub enum SolveError {
     /// n = 0.
     #[error("n must be at least 1")]
     NoBoard,
+    /// A seed given for the construction ([`check_seed`]).
+    #[error("a seed applies to method local only (the construction has no randomness)")]
+    SeededConstruction,
     /// The construction failed (n too large, interrupted, or a bug: its check failed).
     #[error(transparent)]
     Construct(#[from] ConstructError),
@@ -174,8 +177,8 @@ pub fn progress_units(n: u32, method: Method) -> u64 {
 
 /// One checked solution of n queens by `method`: the construction (n <= 10^9, checked row by
 /// row in 5n bits; `seed` unused) or local search from `seed` (n <= 10^8); for n = 2, 3
-/// [`Solution::None`]. Polls `control` and advances it by [`progress_units`]. Front ends
-/// refuse a seed given for the construction themselves, in their own words.
+/// [`Solution::None`]. Polls `control` and advances it by [`progress_units`]. A front end
+/// that takes a seed refuses one given for the construction by [`check_seed`].
 pub fn solve(n: u32, method: Method, seed: u64, control: &Control) -> Result<Solution, SolveError> {
     if n == 0 {
         return Err(SolveError::NoBoard);
@@ -194,6 +197,15 @@ pub fn solve(n: u32, method: Method, seed: u64, control: &Control) -> Result<Sol
             let found = local::solve(n, seed, control)?;
             Ok(Solution::Searched { placement: found.placement, seed, stats: found.stats })
         }
+    }
+}
+
+/// Refuses a seed given (`seeded`) for `method` when the method draws nothing: the
+/// construction ([`SolveError::SeededConstruction`]), the one text of every front end.
+pub fn check_seed(method: Method, seeded: bool) -> Result<(), SolveError> {
+    match method {
+        Method::Construct if seeded => Err(SolveError::SeededConstruction),
+        _ => Ok(()),
     }
 }
 
@@ -228,6 +240,8 @@ mod tests {
             solve(local::MAX_N + 1, Method::Local, 0, &control),
             Err(SolveError::Local(LocalError::TooLarge { .. }))
         ));
+        assert_eq!(check_seed(Method::Construct, true), Err(SolveError::SeededConstruction));
+        assert_eq!((check_seed(Method::Construct, false), check_seed(Method::Local, true)), (Ok(()), Ok(())));
         assert_eq!(progress_units(3, Method::Construct), 0);
         assert_eq!(progress_units(10, Method::Local), local::progress_units(10));
     }

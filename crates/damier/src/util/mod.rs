@@ -22,7 +22,8 @@ mod text;
 pub use alloc::{OutOfMemory, bytes_text, check_fits, try_filled, try_with_capacity};
 pub use hash::{Fnv1a, fnv1a};
 pub use system::{
-    address_space_limit, available_memory, process_cpu_seconds, thread_cpu_seconds, thread_pool, total_memory,
+    POOL_MAX_THREADS, address_space_limit, available_memory, process_cpu_seconds, thread_cpu_seconds,
+    thread_pool, total_memory,
 };
 pub(crate) use text::named;
 pub use text::{bound, number, range};

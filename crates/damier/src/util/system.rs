@@ -85,6 +85,10 @@ fn meminfo_bytes(info: &str, key: &str) -> Option<u64> {
     kib.checked_mul(1024)
 }
 
+/// The most worker threads a front end gives a pool ([`thread_pool`]): every command's
+/// `--threads`, the lab's field and Python's `threads=` read 1 to this.
+pub const POOL_MAX_THREADS: u32 = 1024;
+
 /// A rayon pool of `threads` workers (`None` or 0: one per core); the library's timings and
 /// the CLI's `--threads` build theirs here.
 pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {

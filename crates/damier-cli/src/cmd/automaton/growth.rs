@@ -79,7 +79,7 @@ pub struct GrowthArgs {
     row_max_steps: Option<u64>,
     /// Worker threads, running runs side by side, each run on one thread (so its CPU time is
     /// its own) [default: all cores].
-    #[arg(long, value_parser = crate::util::ranged::<u32>(1, 1024))]
+    #[arg(long, value_parser = crate::util::ranged::<u32>(1, damier::util::POOL_MAX_THREADS))]
     threads: Option<u32>,
     /// Write the per-run CSV (after running).
     #[arg(long, value_name = "F")]

@@ -34,7 +34,7 @@ pub struct ExperimentArgs {
     #[arg(long, default_value_t = DEFAULT_MAX_STEPS)]
     pub(super) max_steps: u64,
     /// Worker threads [default: all cores].
-    #[arg(long, value_parser = crate::util::ranged::<u32>(1, 1024))]
+    #[arg(long, value_parser = crate::util::ranged::<u32>(1, damier::util::POOL_MAX_THREADS))]
     pub(super) threads: Option<u32>,
 }
 

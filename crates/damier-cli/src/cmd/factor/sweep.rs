@@ -40,7 +40,7 @@ pub(super) struct SweepArgs {
     #[arg(long, value_name = "SECONDS")]
     budget: Option<f64>,
     /// Worker threads [default: all cores].
-    #[arg(long, value_parser = crate::util::ranged::<u32>(1, 1024))]
+    #[arg(long, value_parser = crate::util::ranged::<u32>(1, damier::util::POOL_MAX_THREADS))]
     threads: Option<u32>,
     #[command(flatten)]
     params: ParamArgs,

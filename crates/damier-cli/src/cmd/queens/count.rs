@@ -23,7 +23,7 @@ pub struct Args {
     /// Board size (1 to 32).
     n: u32,
     /// Worker threads [default: all cores].
-    #[arg(long, value_parser = crate::util::ranged::<u32>(1, 1024))]
+    #[arg(long, value_parser = crate::util::ranged::<u32>(1, damier::util::POOL_MAX_THREADS))]
     threads: Option<u32>,
     /// Count only share K of M (1 <= K <= M): run the M shares on as many processes or
     /// machines, then add them with `damier queens sum`.
@@ -62,7 +62,7 @@ pub struct Args {
     journal: Option<OutputPath>,
     /// After the count, recount K random tasks of the share with both engines; exit 1 naming
     /// the task and the counts if any disagree.
-    #[arg(long, value_name = "K", value_parser = crate::util::ranged::<u32>(1, 1_000_000))]
+    #[arg(long, value_name = "K", value_parser = crate::util::ranged::<u32>(1, damier_api::queens::VERIFY_SAMPLE_MAX))]
     verify_sample: Option<u32>,
     /// Seed of --verify-sample's draw [default: random, printed].
     #[arg(long, requires = "verify_sample")]

@@ -16,7 +16,7 @@ pub struct Args {
     #[arg(value_parser = crate::util::ranged::<u32>(MIN_TASK_N, MAX_TASK_N))]
     n: u32,
     /// Tasks to time (drawn at random, without replacement).
-    #[arg(long, default_value_t = damier_api::queens::ESTIMATE_SAMPLES, value_parser = crate::util::ranged::<u32>(1, 1_000_000))]
+    #[arg(long, default_value_t = damier_api::queens::ESTIMATE_SAMPLES, value_parser = crate::util::ranged::<u32>(1, damier::queens::count::estimate::MAX_SAMPLES))]
     samples: u32,
     /// Seed of the draw [default: random, printed].
     #[arg(long)]
@@ -35,7 +35,7 @@ pub struct Args {
     queries: Queries,
     /// Tasks timed at once, each on one thread and timed by its CPU time (the figures stay
     /// per core; with every core busy they include the cores' contention, as in a count).
-    #[arg(long, default_value_t = 1, value_parser = crate::util::ranged::<u32>(1, 1024))]
+    #[arg(long, default_value_t = 1, value_parser = crate::util::ranged::<u32>(1, damier::util::POOL_MAX_THREADS))]
     threads: u32,
     /// Where the sampled tasks are counted: cpu (one core each, --isa) or gpu (the GPU engine,
     /// a build with the `gpu` feature, docs/gpu.md): the sample counted on the GPU as a count

@@ -31,7 +31,7 @@ pub struct Args {
     all: bool,
     /// K solutions drawn at random instead (with replacement): exactly uniform for N <= 14,
     /// one local search each (random, not uniform) for 15 <= N <= 1000; K * N at most 2^24.
-    #[arg(long, value_name = "K", value_parser = crate::util::ranged::<u64>(1, 1_000_000),
+    #[arg(long, value_name = "K", value_parser = crate::util::ranged::<u64>(1, damier_api::queens::RANDOM_MAX),
           conflicts_with_all = ["unique", "limit", "all"])]
     random: Option<u64>,
     /// Seed of --random (the same seed gives the same draws); without it one is drawn and printed.

@@ -38,7 +38,7 @@ pub struct Args {
     #[arg(long, value_name = "MS", default_value_t = 50)]
     min_ms: u64,
     /// Worker threads for the fast counter [default: all cores].
-    #[arg(long, value_parser = crate::util::ranged::<u32>(1, 1024))]
+    #[arg(long, value_parser = crate::util::ranged::<u32>(1, damier::util::POOL_MAX_THREADS))]
     threads: Option<u32>,
     /// Write the table as CSV (n,naive_seconds,fast_seconds,total), atomically.
     #[arg(long, value_name = "FILE")]

@@ -58,6 +58,10 @@ use crate::cpu::Isa;
 use crate::stats::{mean_interval, ratio_interval};
 use crate::util::thread_cpu_seconds;
 
+/// The most tasks an estimate is asked to time: `samples` is 1 to this in every front end
+/// (a sample larger than n's task list times every task).
+pub const MAX_SAMPLES: u32 = 1_000_000;
+
 /// How [`estimate_cost`] samples.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EstimateOptions {
