@@ -38,7 +38,7 @@ fn memory_bound(need: u64) -> Result<(), Refusal> {
 }
 
 /// Largest side of `lights table` (the command line's range).
-const TABLE_MAX_SIDE: u64 = 100_000;
+const TABLE_MAX_SIDE: u64 = lights::TABLE_MAX_N;
 
 /// Refuses a board wider or taller than [`BOARD_MAX_SIDE`]; `what` names it.
 fn board_side(what: &str, width: usize, height: usize) -> Result<(), Refusal> {

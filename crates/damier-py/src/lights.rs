@@ -89,7 +89,7 @@ fn nullity(py: Python<'_>, width: i128, height: i128) -> PyResult<usize> {
 /// in seconds; n_max <= 100 000, as the CLI's `lights table`. Releases the GIL; Ctrl-C stops it.
 #[pyfunction]
 fn square_nullities<'py>(py: Python<'py>, n_max: i128) -> PyResult<Bound<'py, PyArray1<i64>>> {
-    let n_max = numbers::u64_in("n_max", n_max, 1..=100_000)? as usize;
+    let n_max = numbers::u64_in("n_max", n_max, 1..=lights::TABLE_MAX_N)? as usize;
     let table = worker::run(py, move |control| lights::square_nullities(n_max, control))?.or_raise()?;
     Ok(PyArray1::from_iter(py, table.into_iter().map(|k| k as i64)))
 }

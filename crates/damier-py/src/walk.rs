@@ -32,17 +32,10 @@ fn solve<'py>(
     cols: i128,
     method: &str,
 ) -> PyResult<(Bound<'py, PyAny>, String)> {
-    let method = match method {
-        "fast" => Method::Fast,
-        "poly" => Method::Poly,
-        "rows" => Method::Rows,
-        "brute" => Method::Brute,
-        _ => {
-            return Err(errors::value(format!(
-                "method = {method:?}: expected \"fast\", \"poly\", \"rows\" or \"brute\""
-            )));
-        }
-    };
+    // The library's names; the message in Python's words.
+    let method: Method = method.parse().map_err(|_| {
+        errors::value(format!("method = {method:?}: expected \"fast\", \"poly\", \"rows\" or \"brute\""))
+    })?;
     let size = walk::board_size(numbers::side("rows", rows)?, numbers::side("cols", cols)?).or_raise()?;
     let (activation, moves) = worker::run(py, move |control| -> PyResult<_> {
         let solutions = walk::solve(size, method, control).or_raise()?;

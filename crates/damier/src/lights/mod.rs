@@ -336,6 +336,10 @@ pub const ALL_MAX_NULLITY: usize = 16;
 /// (`2^nullity · W · H`): ten million, the most the CLI prints.
 pub const ALL_MAX_CELLS: u64 = 10_000_000;
 
+/// The largest n of the table of square boards' nullities ([`square_nullities`]) a front end
+/// asks for: `lights table --to`, the lab's `to`, Python's `square_nullities(n_max)`.
+pub const TABLE_MAX_N: u64 = 100_000;
+
 /// Checks that every solution of a board of `size` with this nullity can be listed: at most
 /// [`ALL_MAX_NULLITY`] and `2^nullity · W · H` at most [`ALL_MAX_CELLS`]. The one check of every
 /// listing (Lights Out's and the walk's), made before anything proportional to the listing is

@@ -30,7 +30,7 @@ pub struct KernelArgs {
 #[derive(Debug, clap::Args)]
 pub struct TableArgs {
     /// Largest side L (2 to 100000).
-    #[arg(long, default_value_t = 39, value_parser = crate::util::ranged::<u64>(2, 100_000))]
+    #[arg(long, default_value_t = 39, value_parser = crate::util::ranged::<u64>(2, damier::lights::TABLE_MAX_N))]
     to: u64,
     /// Print JSON (a list of {size, nullity, solutions}).
     #[arg(long)]
