@@ -23,9 +23,12 @@ impl Answer {
         }
     }
 
+    /// The refusal as the server answers it: its status, exit 2, the message as the body's
+    /// `error` (a "no" without a record and a fault are a bad request here: the browser has
+    /// no job process whose exit code would tell them apart).
     pub(crate) fn refused(r: Refusal) -> Answer {
         let (status, message) = match r {
-            Refusal::Input(m) => (400, m),
+            Refusal::Input(m) | Refusal::No(m) | Refusal::Fault(m) => (400, m),
             Refusal::Bound(m) => (422, m),
             Refusal::NotHere(m) => (404, m),
         };
@@ -33,22 +36,8 @@ impl Answer {
     }
 }
 
-/// Why a request is refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Refusal {
-    /// Malformed or invalid (400, exit 2).
-    Input(String),
-    /// Beyond the server's bounds (422).
-    Bound(String),
-    /// Not answered in the browser (404).
-    NotHere(String),
-}
-
-impl<E: std::fmt::Display> From<E> for Refusal {
-    fn from(e: E) -> Refusal {
-        Refusal::Input(e.to_string())
-    }
-}
+/// Why a request is refused: the request layer's refusal, for the live views too.
+pub(crate) use damier_api::Refusal;
 
 pub(crate) type Reply = Result<Answer, Refusal>;
 

@@ -38,30 +38,19 @@ impl damier_api::Host for Layer<'_> {
     }
 }
 
-/// The refusal as the server answers it.
-fn refused(r: damier_api::Refusal) -> Refusal {
-    match r {
-        damier_api::Refusal::Bound(m) => Refusal::Bound(m),
-        damier_api::Refusal::NotHere(m) => Refusal::NotHere(m),
-        damier_api::Refusal::Input(m) | damier_api::Refusal::No(m) | damier_api::Refusal::Fault(m) => {
-            Refusal::Input(m)
-        }
-    }
-}
-
 /// Answers the request at `path` (one of [`damier_api::PATHS`]) with the fields `body`, within
 /// the server's bounds.
 pub(crate) fn answer(path: &str, body: &serde_json::Value, host: &dyn Host) -> Reply {
-    let request = Request::parse(path, body).map_err(refused)?;
-    request.bound(false).map_err(refused)?;
+    let request = Request::parse(path, body)?;
+    request.bound(false)?;
     let layer = Layer { host, control: Control::new() };
     match damier_api::run(&request, &layer) {
         Ok(record) => Ok(answered(&record)),
         // A "no" with messages only: the server's answer to a command that printed no JSON.
-        Err(damier_api::Refusal::No(message)) => {
+        Err(Refusal::No(message)) => {
             Ok(Answer { status: 200, exit: 1, body: json!({ "exit": 1, "message": message }) })
         }
-        Err(e) => Err(refused(e)),
+        Err(e) => Err(e),
     }
 }
 
