@@ -228,7 +228,7 @@ main() {
 #    no absorbing check. Reads main's variables (out, quick, designs, say, stage, runs, table).
 crossings() {
   local all="kept v1 patience slow rare-south strict patience-reset patience-rest gradient memoryless"
-  all+=" memoryless-slow committed committed-slow yes-no no-waves random-cells"
+  all+=" memoryless-slow committed committed-slow yes-no no-waves random-cells backoff backoff-walks"
   local ns=${CROSS_N:-128,256,512,1024,2048} seeds=${CROSS_SEEDS:-10} cap=${CROSS_CAP:-300}
   local list=${CROSS_DESIGNS:-$all} d n f per
   [[ $quick == 1 ]] && ns=${CROSS_N:-16,32} seeds=${CROSS_SEEDS:-2}

@@ -172,7 +172,7 @@ impl<'a> RowEngine<'a> {
         );
         let params =
             gpu.blank("model 3 params", 16, wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST);
-        let rule_buf = gpu.blank("model 3 rule", 4 * 20, storage);
+        let rule_buf = gpu.blank("model 3 rule", 4 * 22, storage);
         gpu.check("allocating model 3's state")?;
         let pad = if n.is_multiple_of(32) { 0 } else { u32::MAX << (n % 32) };
         let write = |buffer: &wgpu::Buffer, data: &[u32]| {
@@ -187,13 +187,19 @@ impl<'a> RowEngine<'a> {
             u32::from(rule.patience),
             u32::from(rule.patience_keeps),
             u32::from(rule.rest),
-            0,
-            0,
+            u32::from(rule.backoff),
+            u32::from(rule.backoff_hits),
             0,
         ];
-        for p in
-            [rule.eps, rule.plateau, rule.activity, rule.south_activity, rule.patience_rate, rule.rest_rate]
-        {
+        for p in [
+            rule.eps,
+            rule.plateau,
+            rule.activity,
+            rule.south_activity,
+            rule.patience_rate,
+            rule.rest_rate,
+            rule.backoff_rate,
+        ] {
             rule_words.extend(threshold(p));
         }
         write(&rule_buf, &rule_words);

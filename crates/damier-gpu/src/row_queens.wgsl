@@ -19,12 +19,14 @@ struct Rule {
     // `Rule::patience_keeps`.
     keeps: u32,
     rest: u32,
-    pad0: u32,
-    pad1: u32,
+    // `Rule::backoff`: the top level (its level in the rest bits); 0 none.
+    back: u32,
+    // `Rule::backoff_hits`.
+    hits: u32,
     pad2: u32,
     // The thresholds on 53 random bits (`threshold` in row/rule.rs), low word then high word:
-    // eps, plateau, activity, south, patience rate, rest rate.
-    t: array<vec2<u32>, 6>,
+    // eps, plateau, activity, south, patience rate, rest rate, backoff rate.
+    t: array<vec2<u32>, 7>,
 }
 
 @group(0) @binding(0) var<storage, read> rule: Rule;
@@ -46,6 +48,8 @@ const WALKING: u32 = 2u;
 const EAST: u32 = 4u;
 const PATIENCE_SHIFT: u32 = 3u;
 const REST_SHIFT: u32 = 7u;
+// A settled queen that was out of danger (`SAFE` in row/layout.rs).
+const SAFE: u32 = 2048u;
 const FAR: u32 = 15u;
 // Field bits of the counts towards the north (N, NE, NW).
 const NORTH: u32 = 0xc0fu;
@@ -55,6 +59,7 @@ const ACTIVITY: u32 = 2u;
 const SOUTH: u32 = 3u;
 const PATIENCE_RATE: u32 = 4u;
 const REST_RATE: u32 = 5u;
+const BACKOFF_RATE: u32 = 6u;
 // No move (`None`); else 0 west, 1 east.
 const STAY: i32 = -1;
 
@@ -105,7 +110,19 @@ fn next_u64() -> vec2<u32> {
 // One Bernoulli draw against threshold i (`draw` in row/rule.rs): no draw at all for probability 1
 // (a threshold of 2^53 or more).
 fn draw(i: u32) -> bool {
-    let t = rule.t[i];
+    return draw_t(rule.t[i]);
+}
+
+// A threshold shifted right by k in 0..=15 (the backoff's division by 2^k).
+fn shr64(t: vec2<u32>, k: u32) -> vec2<u32> {
+    if (k == 0u) {
+        return t;
+    }
+    return vec2<u32>((t.x >> k) | (t.y << (32u - k)), t.y >> k);
+}
+
+// One Bernoulli draw against threshold t.
+fn draw_t(t: vec2<u32>) -> bool {
     if (t.y >= (1u << 21u)) {
         return true;
     }
@@ -175,36 +192,59 @@ fn decide(north: bool, own: u32, l: u32, r: u32) -> i32 {
         }
         return choose(own, l, r);
     }
-    let state = state_of;
+    var state = state_of;
+    // With backoff the rest bits hold the queen's level, walking or settled.
+    let backoff = rule.back > 0u;
+    var level = select(0u, (state >> REST_SHIFT) & 15u, backoff);
     if ((state & WALKING) != 0u) {
         let east = (state & EAST) != 0u;
         if (select(l, r, east) < own) {
             return select(0, 1, east);
         }
-        state_of = QUEEN | select(0u, min(rule.rest, 15u) << REST_SHIFT, own > 0u);
+        var after = 0u;
+        if (rule.hits != 0u) {
+            after = level;
+        } else if (own > 0u) {
+            after = select(min(rule.rest, 15u), min(level + 1u, min(rule.back, 15u)), backoff);
+        }
+        state_of = QUEEN | (after << REST_SHIFT);
         return STAY;
     }
     let rest = (state >> REST_SHIFT) & 15u;
-    if (rest > 0u) {
+    if (rest > 0u && !backoff) {
         if (draw(REST_RATE)) {
             state_of = (state & ~(15u << REST_SHIFT)) | ((rest - 1u) << REST_SHIFT);
         }
         return STAY;
     }
+    if (rule.hits != 0u) {
+        if (own == 0u) {
+            if (level > 0u && draw(BACKOFF_RATE)) {
+                level -= 1u;
+            }
+            state |= SAFE;
+        } else if ((state & SAFE) != 0u) {
+            level = min(level + 1u, min(rule.back, 15u));
+            state &= ~SAFE;
+        }
+        state = (state & ~(15u << REST_SHIFT)) | (level << REST_SHIFT);
+        state_of = state;
+    }
+    let kept = (level << REST_SHIFT) | (state & SAFE);
     if (rule.patience > 0u) {
         let count = (state >> PATIENCE_SHIFT) & 15u;
         if (own == 0u || north) {
             if (rule.keeps == 0u) {
-                state_of = QUEEN;
+                state_of = QUEEN | kept;
             }
         } else if (count < min(rule.patience, 15u)) {
             if (draw(PATIENCE_RATE)) {
-                state_of = QUEEN | ((count + 1u) << PATIENCE_SHIFT);
+                state_of = QUEEN | kept | ((count + 1u) << PATIENCE_SHIFT);
             }
             return STAY;
         }
     }
-    if (own == 0u || !draw(select(SOUTH, ACTIVITY, north))) {
+    if (own == 0u || !draw_t(shr64(rule.t[select(SOUTH, ACTIVITY, north)], level))) {
         return STAY;
     }
     if (draw(EPS)) {
@@ -220,7 +260,7 @@ fn decide(north: bool, own: u32, l: u32, r: u32) -> i32 {
         if (l == r) {
             east = coin();
         }
-        state_of = QUEEN | WALKING | select(0u, EAST, east);
+        state_of = QUEEN | WALKING | select(0u, EAST, east) | (level << REST_SHIFT);
         return select(0, 1, east);
     }
     if (best == own) {

@@ -516,14 +516,19 @@ fn cell_words(b: &RowBoard) -> Vec<u32> {
 }
 
 /// The rules the model 3 tests run: every named rule the GPU runs (the kept one, the first
-/// kept one, patience with and without rest, counts saturating at 1, walkers seen, ...), and
-/// patience that acts at once (every draw of its branches taken often).
+/// kept one, patience with and without rest, counts saturating at 1, walkers seen, backoff,
+/// ...), patience that acts at once (every draw of its branches taken often) and backoff
+/// whose levels move often.
 fn model3_rules() -> Vec<Rule> {
     let mut rules: Vec<Rule> =
         RuleName::ALL.into_iter().filter(|r| r.runs_on_gpu()).map(|r| r.rule(0.01)).collect();
     let quick =
         Rule { patience: 2, patience_rate: 0.5, rest: 3, rest_rate: 0.5, eps: 0.2, ..Rule::model3(0.2) };
-    rules.extend([quick, Rule { patience_keeps: true, plateau: 1.0, ..quick }]);
+    // Backoff whose levels move often (every activity 0.5), with patience, raised by walks
+    // that settle in danger or by hits.
+    let backoff = Rule { rest: 0, backoff: 3, activity: 0.5, south_activity: 0.5, ..quick };
+    let hits = Rule { backoff_hits: true, backoff_rate: 0.3, ..backoff };
+    rules.extend([quick, Rule { patience_keeps: true, plateau: 1.0, ..quick }, backoff, hits]);
     rules
 }
 

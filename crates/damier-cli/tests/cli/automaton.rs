@@ -332,6 +332,8 @@ fn model3_rules_by_name_and_in_checkpoints() {
         "yes-no",
         "no-waves",
         "random-cells",
+        "backoff",
+        "backoff-walks",
     ] {
         let out = damier().args(run).args(["--rule", rule, "--max-steps", "3000"]).output().unwrap();
         assert!(matches!(out.status.code(), Some(0 | 1)), "{rule}: {}", String::from_utf8_lossy(&out.stderr));

@@ -470,9 +470,15 @@ fn model3_on_the_gpu_runs_the_cpus_trajectory_and_checkpoints_it() {
 fn model3_rules_run_alike_on_both_devices() {
     needs_adapter();
     let names = ["kept", "v1", "patience", "slow", "rare-south", "strict", "patience-reset", "patience-rest"];
-    for rule in
-        names.iter().chain(&["memoryless", "memoryless-slow", "committed", "committed-slow", "yes-no"])
-    {
+    for rule in names.iter().chain(&[
+        "memoryless",
+        "memoryless-slow",
+        "committed",
+        "committed-slow",
+        "yes-no",
+        "backoff",
+        "backoff-walks",
+    ]) {
         let run = ["automaton", "run", "--model", "row", "-n", "11", "--seed", "4", "--max-steps", "400"];
         let cpu = damier().args(run).args(["--rule", rule, "--json"]).output().unwrap();
         let gpu = damier().args(run).args(["--rule", rule, "--json", "--device", "gpu"]).output().unwrap();

@@ -21,6 +21,10 @@ pub(super) const PATIENCE_SHIFT: u32 = 3;
 /// A settled queen's rest count ([`Rule::rest`](super::Rule::rest)): 4 bits from this one.
 pub(super) const REST_SHIFT: u32 = 7;
 
+/// A settled queen that was out of danger at its last generation
+/// ([`Rule::backoff_hits`](super::Rule::backoff_hits) only).
+pub(super) const SAFE: u16 = 1 << 11;
+
 /// Bit of a cell word: the cell holds its row's queen.
 pub(super) const WORD_QUEEN: u32 = 1 << 20;
 /// Bit of a cell word: that queen walks.
@@ -31,6 +35,8 @@ pub(super) const WORD_EAST: u32 = 1 << 22;
 pub(super) const WORD_PATIENCE_SHIFT: u32 = 23;
 /// First of the 4 bits of a cell word that hold its settled queen's rest count.
 pub(super) const WORD_REST_SHIFT: u32 = 27;
+/// Bit of a cell word: its settled queen was out of danger ([`SAFE`]).
+pub(super) const WORD_SAFE: u32 = 1 << 31;
 
 /// Bit planes of a row: plane `2k` holds bit 0 and plane `2k + 1` bit 1 of the count along
 /// `LINE_DIRS[k]`, then the west wave's 4 planes (12..16) and the east wave's (16..20), bit 0

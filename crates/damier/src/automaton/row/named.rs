@@ -49,11 +49,19 @@ pub enum RuleName {
     NoWaves,
     /// Design 4d: design 4 on the random-cell schedule (one uniform cell per step).
     RandomCells,
+    /// Backoff by hits: the kept rule with each queen's activity halved for each collision
+    /// it saw (in danger after a safe generation), up to 4 (÷16), one level forgotten with
+    /// probability 0.01 a safe generation ([`Rule::backoff_hits`]).
+    Backoff,
+    /// Backoff by walks: the kept rule with each queen's activity halved for each of its
+    /// last walks that settled in danger (up to 3), cleared by one that settles out of
+    /// danger ([`Rule::backoff`]).
+    BackoffWalks,
 }
 
 impl RuleName {
     /// Every named rule, the kept one first.
-    pub const ALL: [RuleName; 16] = [
+    pub const ALL: [RuleName; 18] = [
         RuleName::Kept,
         RuleName::V1,
         RuleName::Patience,
@@ -70,6 +78,8 @@ impl RuleName {
         RuleName::YesNo,
         RuleName::NoWaves,
         RuleName::RandomCells,
+        RuleName::Backoff,
+        RuleName::BackoffWalks,
     ];
 
     /// The name on the command line.
@@ -91,6 +101,8 @@ impl RuleName {
             RuleName::YesNo => "yes-no",
             RuleName::NoWaves => "no-waves",
             RuleName::RandomCells => "random-cells",
+            RuleName::Backoff => "backoff",
+            RuleName::BackoffWalks => "backoff-walks",
         }
     }
 
@@ -114,6 +126,8 @@ impl RuleName {
             RuleName::YesNo => "south=0.01,cap=1",
             RuleName::NoWaves => "south=0.01,wave=0",
             RuleName::RandomCells => "south=0.01,async=1",
+            RuleName::Backoff => "back=4,hit=1,backq=0.01",
+            RuleName::BackoffWalks => "back=3",
         }
     }
 
@@ -141,6 +155,8 @@ impl RuleName {
             RuleName::YesNo => 13,
             RuleName::NoWaves => 14,
             RuleName::RandomCells => 15,
+            RuleName::Backoff => 16,
+            RuleName::BackoffWalks => 17,
         }
     }
 
@@ -183,7 +199,7 @@ impl std::str::FromStr for RuleName {
 /// Why a `key=value` rule is not one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "rule overrides {0:?}: each is key=value with key cap, wave, act, south, plat, eps, pat, patq, keep, rest, restq, hide or async"
+    "rule overrides {0:?}: each is key=value with key cap, wave, act, south, plat, eps, pat, patq, keep, rest, restq, back, hit, backq, hide or async (back and rest exclusive; hit needs back)"
 )]
 pub struct RuleSpecError(pub String);
 
@@ -191,7 +207,9 @@ impl Rule {
     /// The rule of `key=value` overrides (comma separated; none: the kept rule) of the kept
     /// rule [`Rule::model3`], with uphill probability `eps`. Keys: `cap`, `wave` (1 or 0),
     /// `act` (both activities), `south`, `plat`, `eps`, `pat`, `patq`, `keep` (1 or 0), `rest`,
-    /// `restq`, `hide` (1 or 0), `async` (1: the random-cell schedule).
+    /// `restq`, `back` (the backoff's top level; not with `rest`), `hit` (1 or 0: backoff
+    /// raised by hits; needs `back`), `backq`, `hide` (1 or 0), `async` (1: the random-cell
+    /// schedule).
     pub fn from_overrides(spec: &str, eps: f64) -> Result<Rule, RuleSpecError> {
         Rule::model3(eps).overridden(spec)
     }
@@ -224,10 +242,17 @@ impl Rule {
                 "keep" => r.patience_keeps = flag(v)?,
                 "rest" => r.rest = count(v)?,
                 "restq" => r.rest_rate = p(v)?,
+                "back" => r.backoff = count(v)?,
+                "hit" => r.backoff_hits = flag(v)?,
+                "backq" => r.backoff_rate = p(v)?,
                 "hide" => r.hide_walkers = flag(v)?,
                 "async" => r.schedule = if flag(v)? { Schedule::RandomCell } else { Schedule::Synchronous },
                 _ => return Err(bad()),
             }
+        }
+        // The backoff level is kept in the rest count's bits.
+        if r.backoff > 0 && r.rest > 0 || r.backoff_hits && r.backoff == 0 {
+            return Err(bad());
         }
         Ok(r)
     }
@@ -247,7 +272,7 @@ mod tests {
         }
         assert_eq!(RuleName::Kept.rule(0.05), Rule::model3(0.05));
         assert_eq!(RuleName::V1.rule(0.01), Rule::model3_v1(0.01));
-        assert_eq!(RuleName::from_code(16), None);
+        assert_eq!(RuleName::from_code(18), None);
         let e = "kep".parse::<RuleName>().unwrap_err().to_string();
         assert!(e.contains("\"kep\"") && e.contains(&rule_names()), "{e}");
         let gpu: Vec<&str> =

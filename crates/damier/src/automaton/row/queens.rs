@@ -6,7 +6,8 @@ use rand_xoshiro::rand_core::Rng;
 
 use super::board::RowBoard;
 use super::layout::{
-    EAST, EAST_P, FAR, LINE_DIRS, NORTH, PATIENCE_SHIFT, QUEEN, REST_SHIFT, WALKING, WEST, danger_of_fields,
+    EAST, EAST_P, FAR, LINE_DIRS, NORTH, PATIENCE_SHIFT, QUEEN, REST_SHIFT, SAFE, WALKING, WEST,
+    danger_of_fields,
 };
 use super::rule::{Rand, draw};
 use crate::automaton::dir::DIRECTIONS;
@@ -92,41 +93,71 @@ impl RowBoard {
             }
             return self.choose(own, l, r);
         }
-        let state = self.qs[y];
+        let mut state = self.qs[y];
+        // With backoff the rest bits hold the queen's level, on a walk as when settled (0 in
+        // every other rule here: a resting queen has returned below).
+        let backoff = self.rule.backoff > 0;
+        let mut level = if backoff { state >> REST_SHIFT & 15 } else { 0 };
         if state & WALKING != 0 {
             // A walk goes on while a better cell lies further on its side, then settles.
             let east = state & EAST != 0;
             if (if east { r } else { l }) < own {
                 return Some(east);
             }
-            // A queen that settles in danger (no better cell on its side) rests.
-            self.qs[y] = QUEEN | if own > 0 { u16::from(self.rule.rest.min(15)) << REST_SHIFT } else { 0 };
+            // A queen that settles in danger (no better cell on its side) rests, or with
+            // backoff goes one level up; one that settles out of danger clears its level.
+            // Backoff by hits: a walk leaves the level as it is.
+            let after = match (backoff, own > 0) {
+                _ if self.rule.backoff_hits => level,
+                (_, false) => 0,
+                (false, true) => u16::from(self.rule.rest.min(15)),
+                (true, true) => (level + 1).min(u16::from(self.rule.backoff.min(15))),
+            };
+            self.qs[y] = QUEEN | after << REST_SHIFT;
             return None;
         }
         let rest = state >> REST_SHIFT & 15;
-        if rest > 0 {
+        if rest > 0 && !backoff {
             // Resting after a walk: no action until the count runs out.
             if draw(&mut self.rng, self.rest_t) {
                 self.qs[y] = state & !(15 << REST_SHIFT) | (rest - 1) << REST_SHIFT;
             }
             return None;
         }
+        if self.rule.backoff_hits {
+            // A safe queen's level goes down now and then; a hit (in danger after a safe
+            // generation) raises it.
+            if own == 0 {
+                if level > 0 && draw(&mut self.rng, self.backoff_t) {
+                    level -= 1;
+                }
+                state |= SAFE;
+            } else if state & SAFE != 0 {
+                level = (level + 1).min(u16::from(self.rule.backoff.min(15)));
+                state &= !SAFE;
+            }
+            state = state & !(15 << REST_SHIFT) | level << REST_SHIFT;
+            self.qs[y] = state;
+        }
+        // The bits a settled queen keeps through its patience: its level and safe bit.
+        let kept = level << REST_SHIFT | state & SAFE;
         if self.rule.patience > 0 {
             // A queen out of danger, or with a conflict north, starts its patience afresh; one
             // whose conflicts all lie south waits until its count is full.
             let count = state >> PATIENCE_SHIFT & 15;
             if own == 0 || north {
                 if !self.rule.patience_keeps {
-                    self.qs[y] = QUEEN;
+                    self.qs[y] = QUEEN | kept;
                 }
             } else if count < u16::from(self.rule.patience.min(15)) {
                 if draw(&mut self.rng, self.patience_t) {
-                    self.qs[y] = QUEEN | (count + 1) << PATIENCE_SHIFT;
+                    self.qs[y] = QUEEN | kept | (count + 1) << PATIENCE_SHIFT;
                 }
                 return None;
             }
         }
-        let t = if north { self.activity_t } else { self.south_t };
+        // PERF: the backoff divides the activity by 2^level as a shift of its threshold.
+        let t = if north { self.activity_t } else { self.south_t } >> level;
         if own == 0 || !draw(&mut self.rng, t) {
             return None;
         }
@@ -139,7 +170,7 @@ impl RowBoard {
         let walk = best < own || best == own && draw(&mut self.rng, self.plateau_t);
         if walk {
             let east = if l == r { self.rng.next_u64() >> 63 == 1 } else { r < l };
-            self.qs[y] = QUEEN | WALKING | if east { EAST } else { 0 };
+            self.qs[y] = QUEEN | WALKING | if east { EAST } else { 0 } | level << REST_SHIFT;
             return Some(east);
         }
         if best == own {

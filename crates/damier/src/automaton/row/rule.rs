@@ -67,6 +67,24 @@ pub struct Rule {
     /// Probability per generation that a resting queen's rest count goes down.
     /// [range: 0..=1]
     pub rest_rate: f64,
+    /// Backoff (0: none): a queen's own record of its failed walks. A walk that settles in
+    /// danger raises the queen's level by one, up to `backoff`; one that settles out of
+    /// danger clears it. A settled queen at level k acts with its activity
+    /// ([`Rule::activity`] or [`Rule::south_activity`]) divided by 2^k, so the queens of a
+    /// board whose walks keep landing on lines taken meanwhile (the gas of large boards)
+    /// slow down, and those of a board that settles do not: an activity that falls where
+    /// the walks fail, without knowing n. The level lives in the rest count's 4 bits, so a
+    /// rule has backoff or rest, not both. [range: 0..=15]
+    pub backoff: u8,
+    /// Backoff raised by hits instead ([`Rule::backoff`] above 0): the level goes one up when
+    /// a settled queen that was out of danger finds itself in danger (a walker landed on one
+    /// of its lines, or it landed on a line whose news had not reached it: a collision, which
+    /// both queens see), walks leave it as it is, and a settled queen out of danger lowers it
+    /// by one with probability [`Rule::backoff_rate`] per generation.
+    pub backoff_hits: bool,
+    /// [`Rule::backoff_hits`]: the probability per generation that a safe queen's level goes
+    /// down by one. [range: 0..=1]
+    pub backoff_rate: f64,
 }
 
 impl Rule {
@@ -89,6 +107,9 @@ impl Rule {
             patience_keeps: false,
             rest: 0,
             rest_rate: 0.0,
+            backoff: 0,
+            backoff_hits: false,
+            backoff_rate: 0.0,
         }
     }
 

@@ -207,6 +207,21 @@ fn words_round_trip_and_refuse_impossible_states() {
     assert!(RowBoard::from_words(*b.rule(), 9, &bad, 0, 0, b.generator().clone()).is_err());
 }
 
+/// `b`'s cell words, after checking that a board read back from them (with `b`'s generator
+/// and counters) follows `b`'s trajectory for 300 generations.
+fn resumes_alike(b: &RowBoard) -> Vec<u32> {
+    let w = words(b);
+    let back =
+        RowBoard::from_words(*b.rule(), b.n(), &w, b.steps(), b.moves(), b.generator().clone()).unwrap();
+    let (mut x, mut y) = (b.clone(), back);
+    for _ in 0..300 {
+        x.step();
+        y.step();
+    }
+    assert_eq!(words(&x), words(&y));
+    w
+}
+
 #[test]
 fn patience_and_rest_counts_round_trip_and_impossible_ones_are_refused() {
     // The queens' patience and rest counts (bits 23..27 and 27..31 of a cell word) are part
@@ -225,14 +240,7 @@ fn patience_and_rest_counts_round_trip_and_impossible_ones_are_refused() {
         }
     }
     assert!(patient && resting, "the run filled both counts");
-    let w = words(&b);
-    let back = RowBoard::from_words(rule, 24, &w, b.steps(), b.moves(), b.generator().clone()).unwrap();
-    let (mut x, mut y) = (b.clone(), back);
-    for _ in 0..300 {
-        x.step();
-        y.step();
-    }
-    assert_eq!(words(&x), words(&y));
+    let w = resumes_alike(&b);
     let settled = (0..24 * 24).find(|&i| w[i] & WORD_QUEEN != 0 && w[i] & WORD_WALKING == 0).unwrap();
     let refused = |i: usize, word: u32| {
         let mut bad = w.clone();
@@ -245,6 +253,97 @@ fn patience_and_rest_counts_round_trip_and_impossible_ones_are_refused() {
     let empty = (0..24 * 24).find(|&i| w[i] & WORD_QUEEN == 0).unwrap();
     assert!(refused(empty, w[empty] | 1 << 27), "rest on a cell without a queen");
     assert!(!refused(settled, w[settled] & !(15 << 23) | 4 << 23));
+}
+
+#[test]
+fn backoff_levels_follow_the_walks_round_trip_and_impossible_ones_are_refused() {
+    // With backoff the rest bits (27..31 of a cell word) hold a queen's level: one up for a
+    // walk that settles in danger (at most the rule's), cleared by one that settles out of
+    // danger, kept on a walk; a run resumed from its words follows the same trajectory.
+    let rule = Rule::from_overrides("back=3,act=0.5,south=0.5", 0.01).unwrap();
+    assert!(Rule::from_overrides("back=3,rest=2", 0.01).is_err(), "backoff and rest share their bits");
+    let n = 24;
+    let mut b = RowBoard::from_seed(rule, n, 5);
+    let level = |b: &RowBoard, y: usize| b.word(b.columns()[y] as usize, y) >> 27 & 15;
+    let (mut up, mut cleared, mut walking_with_a_level) = (false, false, false);
+    for _ in 0..2_000 {
+        let before: Vec<(u32, bool)> =
+            (0..n).map(|y| (level(&b, y), b.walking(b.columns()[y] as usize, y))).collect();
+        b.step();
+        for (y, &(was, walked)) in before.iter().enumerate() {
+            let (x, now) = (b.columns()[y] as usize, level(&b, y));
+            assert!(now <= 3, "a level above the rule's");
+            if walked && !b.walking(x, y) {
+                // The walk settled: one up in danger, cleared out of it.
+                up |= now == was + 1;
+                cleared |= was > 0 && now == 0;
+                assert!(now == 0 || now == (was + 1).min(3), "row {y}: level {was} -> {now}");
+            } else if !walked {
+                // A settled queen's level changes only by a walk (it may start one).
+                assert_eq!(now, was, "row {y}");
+            }
+            walking_with_a_level |= b.walking(x, y) && now > 0;
+        }
+    }
+    assert!(up && cleared && walking_with_a_level, "the run raised, cleared and carried levels");
+    let w = resumes_alike(&b);
+    let queen = (0..n * n).find(|&i| w[i] & WORD_QUEEN != 0).unwrap();
+    let refused = |rule: Rule, i: usize, word: u32| {
+        let mut bad = w.clone();
+        bad[i] = word;
+        RowBoard::from_words(rule, n, &bad, 0, 0, b.generator().clone()).is_err()
+    };
+    let walking = w[queen] & !(15 << 27) | WORD_WALKING | 2 << 27;
+    assert!(!refused(rule, queen, walking), "a level on a walking queen");
+    assert!(refused(Rule::model3(0.01), queen, walking), "rest on a walking queen");
+    assert!(refused(rule, queen, w[queen] & !(15 << 27) | 4 << 27), "a level above the rule's 3");
+    let empty = (0..n * n).find(|&i| w[i] & WORD_QUEEN == 0).unwrap();
+    assert!(refused(rule, empty, w[empty] | 1 << 27), "a level on a cell without a queen");
+}
+
+#[test]
+fn backoff_by_hits_rises_on_a_hit_falls_when_safe_and_round_trips() {
+    // Backoff raised by hits: a settled queen's level goes one up when it finds itself in
+    // danger after a safe generation (bit 31 of its word: it was safe), walks keep it, and a
+    // safe queen lowers it now and then; the safe bit and level are part of the state.
+    let rule = Rule::from_overrides("back=3,hit=1,backq=0.2,act=0.5,south=0.5", 0.01).unwrap();
+    assert!(Rule::from_overrides("hit=1", 0.01).is_err(), "hits need a top level");
+    let n = 24;
+    let mut b = RowBoard::from_seed(rule, n, 7);
+    let state = |b: &RowBoard, y: usize| {
+        let x = b.columns()[y] as usize;
+        (b.word(x, y) >> 27 & 15, b.word(x, y) >> 31 == 1, b.walking(x, y))
+    };
+    let (mut hit, mut fell) = (false, false);
+    for _ in 0..2_000 {
+        let before: Vec<_> = (0..n).map(|y| state(&b, y)).collect();
+        b.step();
+        for (y, &(was, safe, walked)) in before.iter().enumerate() {
+            let (now, safe_now, walking) = state(&b, y);
+            assert!(now <= 3 && !(safe_now && walking), "row {y}");
+            if walked {
+                assert_eq!(now, was, "row {y}: a walk keeps the level");
+            } else if now > was {
+                assert!(safe && now == was + 1 && !safe_now, "row {y}: up only on a hit");
+                hit = true;
+            } else if now < was {
+                assert!(now + 1 == was && safe_now, "row {y}: down by one, when safe");
+                fell = true;
+            }
+        }
+    }
+    assert!(hit && fell, "the run raised and lowered levels");
+    let w = resumes_alike(&b);
+    let settled = (0..n * n).find(|&i| w[i] & WORD_QUEEN != 0 && w[i] & WORD_WALKING == 0).unwrap();
+    let refused = |rule: Rule, word: u32| {
+        let mut bad = w.clone();
+        bad[settled] = word;
+        RowBoard::from_words(rule, n, &bad, 0, 0, b.generator().clone()).is_err()
+    };
+    assert!(!refused(rule, w[settled] | 1 << 31));
+    assert!(refused(rule, w[settled] | 1 << 31 | WORD_WALKING), "safe on a walking queen");
+    let settle_variant = Rule { backoff_hits: false, ..rule };
+    assert!(refused(settle_variant, w[settled] | 1 << 31), "safe under a rule without hits");
 }
 
 #[test]

@@ -6,8 +6,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::board::RowBoard;
 use super::layout::{
-    EAST, EAST_P, FAR, LINE_DIRS, PATIENCE_SHIFT, PLANES, REST_SHIFT, WALKING, WEST, WORD_EAST,
-    WORD_PATIENCE_SHIFT, WORD_QUEEN, WORD_REST_SHIFT, WORD_WALKING,
+    EAST, EAST_P, FAR, LINE_DIRS, PATIENCE_SHIFT, PLANES, REST_SHIFT, SAFE, WALKING, WEST, WORD_EAST,
+    WORD_PATIENCE_SHIFT, WORD_QUEEN, WORD_REST_SHIFT, WORD_SAFE, WORD_WALKING,
 };
 use super::rule::Rule;
 use crate::automaton::dir::DIRECTIONS;
@@ -49,7 +49,9 @@ impl RowBoard {
     /// Cell `(x, y)` as one word (the checkpoint's layout): bits `2k..2k+2` the count along
     /// `LINE_DIRS[k]`, 12..16 the west wave, 16..20 the east wave, bit 20 the queen, 21
     /// walking, 22 walking east, 23..27 the settled queen's patience count, 27..31 its rest
-    /// count.
+    /// count (with [`Rule::backoff`](super::Rule::backoff), the queen's level, walking or
+    /// settled), bit 31 the settled queen was out of danger
+    /// ([`Rule::backoff_hits`](super::Rule::backoff_hits)).
     pub fn word(&self, x: usize, y: usize) -> u32 {
         let mut word = self.fields(x, y);
         if self.col[y] as usize == x {
@@ -63,6 +65,9 @@ impl RowBoard {
             }
             word |= u32::from(q >> PATIENCE_SHIFT & 15) << WORD_PATIENCE_SHIFT;
             word |= u32::from(q >> REST_SHIFT & 15) << WORD_REST_SHIFT;
+            if q & SAFE != 0 {
+                word |= WORD_SAFE;
+            }
         }
         word
     }
@@ -97,9 +102,12 @@ impl RowBoard {
                 return bad("a walk without a queen");
             }
             let settled = word & (WORD_QUEEN | WORD_WALKING) == WORD_QUEEN;
+            // With backoff the rest bits hold the queen's level, walking or settled.
             if patience > u16::from(rule.patience)
-                || rest > u16::from(rule.rest)
-                || (patience > 0 || rest > 0) && !settled
+                || rest > u16::from(rule.rest.max(rule.backoff))
+                || (patience > 0 || rest > 0 && rule.backoff == 0) && !settled
+                || rest > 0 && word & WORD_QUEEN == 0
+                || word & WORD_SAFE != 0 && !(settled && rule.backoff_hits)
             {
                 return bad("a patience or rest count this rule never reaches, or off a settled queen");
             }
@@ -132,6 +140,9 @@ impl RowBoard {
             }
             if word & WORD_QUEEN != 0 {
                 b.qs[y] |= patience << PATIENCE_SHIFT | rest << REST_SHIFT;
+                if word & WORD_SAFE != 0 {
+                    b.qs[y] |= SAFE;
+                }
             }
         }
         b.steps = steps;
@@ -141,7 +152,7 @@ impl RowBoard {
 
     /// The state bits of row `y`'s queen: [`RowBoard::word`]'s bits from 20 shifted down
     /// (bit 0 the queen, 1 walking, 2 walking east, 3..7 the patience count, 7..11 the rest
-    /// count). What an engine that runs the queens elsewhere starts from.
+    /// count or backoff level, 11 safe). What an engine that runs the queens elsewhere starts from.
     pub fn queen_state(&self, y: usize) -> u32 {
         u32::from(self.qs[y])
     }
@@ -170,15 +181,16 @@ impl RowBoard {
                 return Err(RowStateError::Row { row: y, queens: 0 });
             }
             let (walking, patience, rest) = (s & 2 != 0, s >> 3 & 15, s >> 7 & 15);
-            if s & 1 == 0 || s >> 11 != 0 {
+            let safe = s & u32::from(SAFE) != 0;
+            if s & 1 == 0 || s >> 12 != 0 || safe && (walking || !rule.backoff_hits) {
                 return bad("a queen state this rule never reaches");
             }
             if s & 4 != 0 && !walking || walking && !rule.hide_walkers {
                 return bad("a walking flag this rule never sets");
             }
             if patience > u32::from(rule.patience)
-                || rest > u32::from(rule.rest)
-                || (patience > 0 || rest > 0) && walking
+                || rest > u32::from(rule.rest.max(rule.backoff))
+                || (patience > 0 || rest > 0 && rule.backoff == 0) && walking
             {
                 return bad("a patience or rest count this rule never reaches, or off a settled queen");
             }
