@@ -7,48 +7,55 @@ use crate::control::{Control, Interrupted};
 /// hundred polls per search (every branch places a queen, so the subtrees are alike).
 const POLL_DEPTH: u32 = 2;
 
-/// Rows above which the table's search polls the cancel flag at every node: rows may stay
-/// empty, so the subtree under empty first rows is most of the search (polling only at row
-/// 2 left 6 s between polls at q = 12); at most `(q + 1)^6` polls, a few milliseconds.
-const POLL_ROWS: u32 = 6;
-
 /// One placement in a quarter, in the `q x q` square's own coordinates: diagonals `r + c`
 /// (low half) and `c - r + q - 1` (high half), `2q - 1 <= 27` bits each.
 pub(super) type Entry = u64;
 
-/// Visits every partial placement of a `q x q` square (any rows, at most one queen per row
-/// and column, none sharing a diagonal) with its row set, column set and [`Entry`]; polls
-/// `control` in the first [`POLL_ROWS`] rows.
-fn place(q: u32, control: &Control, visit: &mut impl FnMut(u32, u32, Entry)) -> Result<(), Interrupted> {
-    // Row by row: each row holds no queen or one on a free column.
+/// Visits every placement of the `q x q` square on exactly the columns `cols` in its first
+/// `rows` rows (at most one queen per row and column, none sharing a diagonal), with its row
+/// set and [`Entry`], in one fixed order; polls `control` a few hundred times.
+///
+/// PERF: column by column, each column of `cols` taking one of the free rows: every branch
+/// places a queen, so the search visits few more nodes than it finds placements (a row-by-row
+/// search would also try every row left empty).
+fn place_on(
+    q: u32,
+    rows: u32,
+    cols: u32,
+    control: &Control,
+    found: &mut impl FnMut(u32, Entry),
+) -> Result<(), Interrupted> {
     fn step(
         q: u32,
-        row: u32,
-        (rows, cols): (u32, u32),
-        (s, d): (u64, u64),
-        control: &Control,
-        visit: &mut impl FnMut(u32, u32, Entry),
+        rows: u32,
+        left: u32,
+        (used, s, d): (u32, u64, u64),
+        (poll_at, control): (u32, &Control),
+        found: &mut impl FnMut(u32, Entry),
     ) -> Result<(), Interrupted> {
-        if row == q {
-            visit(rows, cols, s | d << 32);
+        if left == 0 {
+            found(used, s | d << 32);
             return Ok(());
         }
-        if row < POLL_ROWS && control.cancelled() {
+        if left == poll_at && control.cancelled() {
             return Err(Interrupted);
         }
-        step(q, row + 1, (rows, cols), (s, d), control, visit)?;
-        let mut free = ((1 << q) - 1) & !cols;
+        let c = left.trailing_zeros();
+        let mut free = ((1 << rows) - 1) & !used;
         while free != 0 {
-            let c = free.trailing_zeros();
+            let r = free.trailing_zeros();
             free &= free - 1;
-            let (sb, db) = (1u64 << (row + c), 1u64 << (c + q - 1 - row));
+            let (sb, db) = (1u64 << (r + c), 1u64 << (c + q - 1 - r));
             if s & sb == 0 && d & db == 0 {
-                step(q, row + 1, (rows | 1 << row, cols | 1 << c), (s | sb, d | db), control, visit)?;
+                step(q, rows, left & (left - 1), (used | 1 << r, s | sb, d | db), (poll_at, control), found)?;
             }
         }
         Ok(())
     }
-    step(q, 0, (0, 0), (0, 0), control, visit)
+    // Polled where the columns left are `cols` without its first POLL_DEPTH ones (once at the
+    // root when `cols` has fewer).
+    let poll_at = (0..POLL_DEPTH).fold(cols, |m, _| m & m.wrapping_sub(1));
+    step(q, rows, cols, (0, 0, 0), (poll_at, control), found)
 }
 
 /// Every partial placement of a `q x q` square, grouped by (column set, row set).
@@ -63,12 +70,20 @@ pub(super) struct QuarterTable {
 impl QuarterTable {
     /// The table's size in bytes for `q`, and the cell offsets that [`QuarterTable::fill`]
     /// completes: counting costs one search, so that a table too large for the memory is
-    /// refused before it is allocated. Polls `control` (the search takes about a second at
-    /// q = 11).
+    /// refused before it is allocated. Polls `control`.
+    ///
+    /// PERF: the column sets in parallel on the current rayon pool, each searched on its own
+    /// ([`place_on`]) into its own cells (those of a column set are contiguous): one row-by-row
+    /// search of the whole square on one thread took 1.5 s at q = 11 and about 7 s at q = 12,
+    /// twice (here and in [`QuarterTable::fill`]), before any task could start.
     pub(super) fn size(q: u32, control: &Control) -> Result<(u64, Vec<u32>), Interrupted> {
+        use rayon::prelude::*;
         let cells = 1usize << (2 * q);
         let mut start = vec![0u32; cells + 1];
-        place(q, control, &mut |rows, cols, _| start[((cols << q | rows) + 1) as usize] += 1)?;
+        // `start[cell + 1]`: the entries of `cell` (column set `cols`: the chunk `cols`).
+        start[1..].par_chunks_mut(1 << q).enumerate().try_for_each(|(cols, counts)| {
+            place_on(q, q, cols as u32, control, &mut |rows, _| counts[rows as usize] += 1)
+        })?;
         for i in 0..cells {
             start[i + 1] += start[i];
         }
@@ -76,17 +91,33 @@ impl QuarterTable {
         Ok((bytes, start))
     }
 
-    /// The table, from the offsets of [`QuarterTable::size`].
+    /// The table, from the offsets of [`QuarterTable::size`]: each cell's entries in the
+    /// order of [`place_on`], the order in which a task's own search ([`Source::Search`])
+    /// lists them.
     ///
     /// PERF: two passes (count, then fill) instead of collecting and sorting: the search is
-    /// cheap, and the table is the only large allocation (0.5 GB at q = 11).
+    /// cheap, and the table is the only large allocation (0.5 GB at q = 11). Column sets in
+    /// parallel, as in [`QuarterTable::size`].
     pub(super) fn fill(q: u32, start: Vec<u32>, control: &Control) -> Result<Self, Interrupted> {
-        let mut cursor = start.clone();
+        use rayon::prelude::*;
         let mut entries = vec![0; start[start.len() - 1] as usize];
-        place(q, control, &mut |rows, cols, e| {
-            let cell = (cols << q | rows) as usize;
-            entries[cursor[cell] as usize] = e;
-            cursor[cell] += 1;
+        // Each column set's entries, a slice of its own.
+        let mut parts = Vec::with_capacity(1 << q);
+        let mut rest = &mut entries[..];
+        for cols in 0..1usize << q {
+            let len = (start[(cols + 1) << q] - start[cols << q]) as usize;
+            let (part, tail) = rest.split_at_mut(len);
+            parts.push(part);
+            rest = tail;
+        }
+        parts.into_par_iter().enumerate().try_for_each_init(Vec::new, |cursor, (cols, part)| {
+            let cells = &start[cols << q..=(cols + 1) << q];
+            cursor.clear();
+            cursor.extend(cells.iter().map(|&s| (s - cells[0]) as usize));
+            place_on(q, q, cols as u32, control, &mut |rows, e| {
+                part[cursor[rows as usize]] = e;
+                cursor[rows as usize] += 1;
+            })
         })?;
         Ok(QuarterTable { q, start, entries })
     }
@@ -97,6 +128,13 @@ impl QuarterTable {
         let control = Control::new();
         let built = Self::size(q, &control).and_then(|(_, start)| Self::fill(q, start, &control));
         built.expect("a control nobody cancels")
+    }
+
+    /// The entries of cell `(cols, rows)`.
+    #[cfg(test)]
+    pub(super) fn cell(&self, cols: u32, rows: u32) -> &[Entry] {
+        let cell = (cols << self.q | rows) as usize;
+        &self.entries[self.start[cell] as usize..self.start[cell + 1] as usize]
     }
 }
 
@@ -133,49 +171,9 @@ impl Searched {
     /// usable placements.
     fn search(&mut self, q: u32, rows: u32, cols: u32, control: &Control) -> Result<(), Interrupted> {
         let Searched { entries, start, cursor } = self;
-        // PERF: column by column, each column of `cols` taking one of the free rows: every
-        // branch places a queen, so the search visits few more nodes than it finds placements
-        // (a row-by-row search would also try every row left empty).
-        fn step(
-            q: u32,
-            rows: u32,
-            left: u32,
-            (used, s, d): (u32, u64, u64),
-            (poll_at, control): (u32, &Control),
-            found: &mut impl FnMut(u32, Entry),
-        ) -> Result<(), Interrupted> {
-            if left == 0 {
-                found(used, s | d << 32);
-                return Ok(());
-            }
-            if left == poll_at && control.cancelled() {
-                return Err(Interrupted);
-            }
-            let c = left.trailing_zeros();
-            let mut free = ((1 << rows) - 1) & !used;
-            while free != 0 {
-                let r = free.trailing_zeros();
-                free &= free - 1;
-                let (sb, db) = (1u64 << (r + c), 1u64 << (c + q - 1 - r));
-                if s & sb == 0 && d & db == 0 {
-                    step(
-                        q,
-                        rows,
-                        left & (left - 1),
-                        (used | 1 << r, s | sb, d | db),
-                        (poll_at, control),
-                        found,
-                    )?;
-                }
-            }
-            Ok(())
-        }
-        // Polled where the columns left are `cols` without its first POLL_DEPTH ones.
-        let poll_at = (0..POLL_DEPTH).fold(cols, |m, _| m & m.wrapping_sub(1));
-        let poll = (poll_at, control);
         start.clear();
         start.resize((1 << rows) + 1, 0);
-        step(q, rows, cols, (0, 0, 0), poll, &mut |r, _| start[r as usize + 1] += 1)?;
+        place_on(q, rows, cols, control, &mut |r, _| start[r as usize + 1] += 1)?;
         for i in 0..1usize << rows {
             start[i + 1] += start[i];
         }
@@ -184,7 +182,7 @@ impl Searched {
         entries.reserve_exact(len);
         entries.resize(len, 0);
         cursor.clone_from(start);
-        step(q, rows, cols, (0, 0, 0), poll, &mut |r, e| {
+        place_on(q, rows, cols, control, &mut |r, e| {
             entries[cursor[r as usize] as usize] = e;
             cursor[r as usize] += 1;
         })
@@ -398,6 +396,65 @@ impl PlacedCells {
                 sums: self.sums.get_unchecked(a..b),
                 diffs: self.diffs.get_unchecked(a..b),
                 keys: self.keys.get_unchecked(a..b),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The row-by-row search of the whole square that built the table before it was built by
+    /// column sets: every partial placement with its row set, column set and entry.
+    fn place_by_rows(q: u32, visit: &mut impl FnMut(u32, u32, Entry)) {
+        fn step(
+            q: u32,
+            row: u32,
+            (rows, cols): (u32, u32),
+            (s, d): (u64, u64),
+            visit: &mut impl FnMut(u32, u32, Entry),
+        ) {
+            if row == q {
+                return visit(rows, cols, s | d << 32);
+            }
+            step(q, row + 1, (rows, cols), (s, d), visit);
+            for c in (0..q).filter(|c| cols >> c & 1 == 0) {
+                let (sb, db) = (1u64 << (row + c), 1u64 << (c + q - 1 - row));
+                if s & sb == 0 && d & db == 0 {
+                    step(q, row + 1, (rows | 1 << row, cols | 1 << c), (s | sb, d | db), visit);
+                }
+            }
+        }
+        step(q, 0, (0, 0), (0, 0), visit);
+    }
+
+    /// Every cell of the table built by column sets holds the placements of the row-by-row
+    /// search (as sets), in the order of a task's own search of its column set.
+    #[test]
+    fn the_table_by_column_sets_holds_the_row_by_row_search_in_the_search_order() {
+        for q in 1..=7 {
+            let table = QuarterTable::new(q);
+            let mut want = vec![Vec::new(); 1 << (2 * q)];
+            place_by_rows(q, &mut |rows, cols, e| want[(cols << q | rows) as usize].push(e));
+            assert_eq!(table.entries.len(), want.iter().map(Vec::len).sum::<usize>(), "q = {q}");
+            let mut searched = Searched::default();
+            for cols in 0..1u32 << q {
+                searched.search(q, q, cols, &Control::new()).unwrap();
+                for rows in 0..1u32 << q {
+                    let got = table.cell(cols, rows);
+                    let (a, b) = (searched.start[rows as usize], searched.start[rows as usize + 1]);
+                    assert_eq!(
+                        got,
+                        &searched.entries[a as usize..b as usize],
+                        "q = {q}, cell {cols:b} {rows:b}"
+                    );
+                    let mut sorted = got.to_vec();
+                    sorted.sort_unstable();
+                    let mut expected = want[(cols << q | rows) as usize].clone();
+                    expected.sort_unstable();
+                    assert_eq!(sorted, expected, "q = {q}, cell {cols:b} {rows:b}");
+                }
             }
         }
     }
