@@ -4,19 +4,11 @@
 use damier::control::Control;
 use damier_web::live::factor::NewFactor;
 use damier_web::live::lights::SolveBig;
-use damier_web::live::{self, NewRun, Refused, Step, WalkPlan};
+use damier_web::live::{self, NewRun, Step, WalkPlan};
 use serde_json::Value;
 
 use crate::answer::{Answer, Refusal, Reply, fields};
 use crate::host::Host;
-
-/// The live view's refusal, its status kept (a bound is 422).
-fn refusal(r: Refused) -> Refusal {
-    match r {
-        Refused::Input(m) => Refusal::Input(m),
-        Refused::Bound(m) => Refusal::Bound(m),
-    }
-}
 
 /// What lives between requests: the automaton and factoring runs a page steps.
 #[derive(Default)]
@@ -29,7 +21,7 @@ pub struct Session {
 pub(crate) fn new_run(session: &mut Session, body: &Value, host: &dyn Host) -> Reply {
     let mut req: NewRun = fields(body)?;
     req.seed = Some(req.seed.unwrap_or_else(|| host.seed()));
-    Ok(Answer::ok(session.runs.create(&req, false).map_err(refusal)?, true))
+    Ok(Answer::ok(session.runs.create(&req, false)?, true))
 }
 
 /// `live/factor`: a new factoring run (a seed drawn by the host when the page gave none).
@@ -81,7 +73,7 @@ pub(crate) fn step(session: &mut Session, kind: Kind, id: u64, body: &Value) -> 
 pub(crate) fn solve_big(body: &Value, host: &dyn Host) -> Reply {
     let mut req: SolveBig = fields(body)?;
     req.seed = Some(req.seed.unwrap_or_else(|| host.seed()));
-    let (board, seed) = live::lights::start_board(&req, false).map_err(refusal)?;
+    let (board, seed) = live::lights::start_board(&req, false)?;
     let answer = live::lights::solve_timed(&board, seed, &Control::new(), &|| host.seconds())
         .map_err(Refusal::Input)?;
     // As the server: a board that cannot be switched off is an answer like any other.
@@ -91,5 +83,5 @@ pub(crate) fn solve_big(body: &Value, host: &dyn Host) -> Reply {
 /// `live/walk/plan`.
 pub(crate) fn walk_plan(body: &Value) -> Reply {
     let req: WalkPlan = fields(body)?;
-    Ok(Answer::ok(live::walk_plan(&req, false, &Control::new()).map_err(refusal)?, true))
+    Ok(Answer::ok(live::walk_plan(&req, false, &Control::new())?, true))
 }

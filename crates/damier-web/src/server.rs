@@ -632,12 +632,15 @@ fn streamed(state: Arc<AppState>, group: String, command: String, body: Vec<u8>)
 /// A refusal or failure of a live view: its status and one line.
 type Refusal = (StatusCode, String);
 
-impl From<crate::live::Refused> for (StatusCode, String) {
-    fn from(r: crate::live::Refused) -> Refusal {
-        match r {
-            crate::live::Refused::Input(m) => (StatusCode::BAD_REQUEST, m),
-            crate::live::Refused::Bound(m) => (StatusCode::UNPROCESSABLE_ENTITY, m),
-        }
+/// A live view's refusal as the server answers it: the statuses of the request layer's
+/// (the static lab answers the same).
+fn refused(r: crate::live::Refusal) -> Refusal {
+    use crate::live::Refusal as R;
+    match r {
+        R::Input(m) | R::No(m) => (StatusCode::BAD_REQUEST, m),
+        R::Bound(m) => (StatusCode::UNPROCESSABLE_ENTITY, m),
+        R::NotHere(m) => (StatusCode::NOT_FOUND, m),
+        R::Fault(m) => (StatusCode::INTERNAL_SERVER_ERROR, m),
     }
 }
 
@@ -700,7 +703,7 @@ async fn automaton_new(State(state): State<Arc<AppState>>, body: Body) -> Respon
     in_slot(&state.clone(), move |_| {
         // The bound is checked before anything of the run's size is made.
         let mut runs = state.runs.lock().map_err(|_| unavailable("run table"))?;
-        Ok(runs.create(&req, heavy)?)
+        runs.create(&req, heavy).map_err(refused)
     })
     .await
 }
@@ -778,7 +781,7 @@ async fn lights_solve(State(state): State<Arc<AppState>>, body: Body) -> Respons
     };
     let heavy = state.settings.allow_heavy;
     in_slot(&state, move |control| {
-        let (board, seed) = crate::live::lights::start_board(&req, heavy)?;
+        let (board, seed) = crate::live::lights::start_board(&req, heavy).map_err(refused)?;
         crate::live::lights::solve(&board, seed, control).map_err(|m| (StatusCode::BAD_REQUEST, m))
     })
     .await
@@ -828,7 +831,7 @@ async fn walk_plan(State(state): State<Arc<AppState>>, body: Body) -> Response {
         Err(r) => return r,
     };
     let heavy = state.settings.allow_heavy;
-    in_slot(&state, move |control| Ok(crate::live::walk_plan(&req, heavy, control)?)).await
+    in_slot(&state, move |control| crate::live::walk_plan(&req, heavy, control).map_err(refused)).await
 }
 
 /// A body parsed into `T` (unknown fields refused; an empty body is `{}`), or the 4xx answer.

@@ -19,7 +19,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
 use super::BOARD_MAX_SIDE;
-pub use super::Refused;
+use super::Refusal;
 
 /// Where the board comes from.
 #[derive(Debug, Deserialize)]
@@ -76,14 +76,15 @@ pub struct BigAnswer {
 }
 
 /// The start board of `req`, within the bounds.
-pub fn start_board(req: &SolveBig, allow_heavy: bool) -> Result<(Board, Option<u64>), Refused> {
-    let sized = |req: &SolveBig| -> Result<Size, Refused> {
-        let text = req.size.as_deref().ok_or("size (WxH) is needed for this start")?;
-        text.parse::<Size>().map_err(|e| Refused::Input(format!("size: {e}")))
+pub fn start_board(req: &SolveBig, allow_heavy: bool) -> Result<(Board, Option<u64>), Refusal> {
+    let sized = |req: &SolveBig| -> Result<Size, Refusal> {
+        let text =
+            req.size.as_deref().ok_or_else(|| Refusal::input("size (WxH) is needed for this start"))?;
+        text.parse::<Size>().map_err(|e| Refusal::Input(format!("size: {e}")))
     };
     let side = BOARD_MAX_SIDE as usize;
     let beyond = |width: usize, height: usize| {
-        Refused::Bound(format!(
+        Refusal::Bound(format!(
             "a {width}x{height} board has sides above {side}, this server's bound (start the server with --allow-heavy for more)"
         ))
     };
@@ -105,9 +106,13 @@ pub fn start_board(req: &SolveBig, allow_heavy: bool) -> Result<(Board, Option<u
         // The reader grows the board as its rows arrive: an upload (at most the body's bound)
         // allocates at most its own size whatever its header announces.
         Start::Pbm => {
-            let text = req.pbm.as_deref().ok_or("pbm (a PBM file, base64) is needed for this start")?;
-            let bytes = BASE64.decode(text.trim()).map_err(|e| format!("pbm: not base64: {e}"))?;
-            let board = Board::read_pbm(bytes.as_slice()).map_err(|e| format!("pbm: {e}"))?;
+            let text = req
+                .pbm
+                .as_deref()
+                .ok_or_else(|| Refusal::input("pbm (a PBM file, base64) is needed for this start"))?;
+            let bytes =
+                BASE64.decode(text.trim()).map_err(|e| Refusal::Input(format!("pbm: not base64: {e}")))?;
+            let board = Board::read_pbm(bytes.as_slice()).map_err(|e| Refusal::Input(format!("pbm: {e}")))?;
             (board, None)
         }
     };
@@ -194,7 +199,7 @@ mod tests {
             assert!(start_board(&bad, false).is_err(), "{bad:?}");
         }
         let big = SolveBig { start: Start::AllOn, size: Some("2001x3".into()), seed: None, pbm: None };
-        assert!(matches!(start_board(&big, false), Err(Refused::Bound(_))));
+        assert!(matches!(start_board(&big, false), Err(Refusal::Bound(_))));
         assert!(start_board(&big, true).is_ok());
     }
 }

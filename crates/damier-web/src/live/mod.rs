@@ -53,28 +53,9 @@ pub const MAX_LIVE_CELLS: u64 = 1 << 24;
 /// request layer's bound of the Lights Out commands, which the walk commands share.
 pub use damier_api::BOARD_MAX_SIDE;
 
-/// Why a live view refuses a request.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Refused {
-    /// A missing or malformed field or file (400).
-    #[error("{0}")]
-    Input(String),
-    /// A size beyond the server's bound (422), checked before anything of that size is made.
-    #[error("{0}")]
-    Bound(String),
-}
-
-impl From<String> for Refused {
-    fn from(m: String) -> Refused {
-        Refused::Input(m)
-    }
-}
-
-impl From<&str> for Refused {
-    fn from(m: &str) -> Refused {
-        Refused::Input(m.to_string())
-    }
-}
+/// Why a live view refuses a request: the request layer's refusal (a malformed field 400, a
+/// bound 422), so that the server and the static lab answer a live view as they answer a command.
+pub use damier_api::Refusal;
 
 /// Most runs kept at once; the least recently used is dropped beyond.
 pub const MAX_RUNS: usize = 64;
@@ -296,28 +277,28 @@ fn frame(id: u64, a: &Automaton) -> Frame {
 impl Runs<Automaton> {
     /// Starts a run; refuses bad parameters with the library's message, and a side above
     /// [`max_n`] (without `allow_heavy`) before anything of its size is made.
-    pub fn create(&mut self, req: &NewRun, allow_heavy: bool) -> Result<Frame, Refused> {
+    pub fn create(&mut self, req: &NewRun, allow_heavy: bool) -> Result<Frame, Refusal> {
         let name = req.model.as_deref().unwrap_or("pair");
-        let model: Model = name.parse().map_err(|e: damier::automaton::UnknownModel| e.to_string())?;
+        let model: Model = name.parse().map_err(|e: damier::automaton::UnknownModel| Refusal::input(e))?;
         let bound = max_n(model);
         if !allow_heavy && u64::from(req.n) > bound {
-            return Err(Refused::Bound(format!(
+            return Err(Refusal::Bound(format!(
                 "n = {} is above {bound}, this server's bound for a live view of {} (start the \
                  server with --allow-heavy for more)",
                 req.n,
                 model.label()
             )));
         }
-        let mut params = Params::new(model, req.n.max(1)).map_err(|e| e.to_string())?;
+        let mut params = Params::new(model, req.n.max(1)).map_err(Refusal::input)?;
         params.n = req.n;
         if let Some(e) = req.eps {
             params.eps = e;
         }
-        if let Some(e) = eta_for(&[model], req.eta).map_err(|e| e.to_string())? {
+        if let Some(e) = eta_for(&[model], req.eta).map_err(Refusal::input)? {
             params.eta = e;
         }
         let seed = page_seed(req.seed);
-        let a = Automaton::from_seed(&params, seed).map_err(|e| e.to_string())?;
+        let a = Automaton::from_seed(&params, seed).map_err(Refusal::input)?;
         let mut f = frame(0, &a);
         f.id = self.insert_sized(a, u64::from(req.n).pow(2));
         Ok(f)
@@ -409,24 +390,24 @@ pub struct WalkAnswer {
 
 /// Replays `req.moves` from the start and plans the rest of the walk; the sides are checked
 /// against the bound first, and the plan stops (an error) when `control` is cancelled.
-pub fn walk_plan(req: &WalkPlan, allow_heavy: bool, control: &Control) -> Result<WalkAnswer, Refused> {
+pub fn walk_plan(req: &WalkPlan, allow_heavy: bool, control: &Control) -> Result<WalkAnswer, Refusal> {
     if !allow_heavy && (req.rows as u64 > BOARD_MAX_SIDE || req.cols as u64 > BOARD_MAX_SIDE) {
-        return Err(Refused::Bound(format!(
+        return Err(Refusal::Bound(format!(
             "a {} x {} walk has sides above {}, this server's bound (start the server with \
              --allow-heavy for more)",
             req.rows, req.cols, BOARD_MAX_SIDE
         )));
     }
     if req.moves.len() > MAX_MOVES {
-        return Err(format!("more than {MAX_MOVES} moves").into());
+        return Err(Refusal::Input(format!("more than {MAX_MOVES} moves")));
     }
-    let shape = board_size(req.rows, req.cols).map_err(|e| e.to_string())?;
-    let moves = path::parse_moves(&req.moves).map_err(|e| e.to_string())?;
+    let shape = board_size(req.rows, req.cols).map_err(Refusal::input)?;
+    let moves = path::parse_moves(&req.moves).map_err(Refusal::input)?;
     let mut state = WalkState::start(shape);
     for (i, mv) in moves.into_iter().enumerate() {
-        state.apply(mv).map_err(|e| format!("move {}: {e}", i + 1))?;
+        state.apply(mv).map_err(|e| Refusal::Input(format!("move {}: {e}", i + 1)))?;
     }
-    let plan = state.plan(control).map_err(|e| e.to_string())?;
+    let plan = state.plan(control).map_err(Refusal::input)?;
     let black = state.black();
     let board = (0..req.rows)
         .map(|r| (0..req.cols).map(|c| if black.get(c, r) { '#' } else { '_' }).collect())
@@ -533,7 +514,7 @@ mod tests {
     fn each_model_has_its_bound() {
         let mut runs: Runs<Automaton> = Runs::default();
         for (model, n) in [("row", 2049), ("pair", 65), ("cell", 65), ("row", u32::MAX)] {
-            let Err(Refused::Bound(m)) = runs.create(&new_run(model, n, 1), false) else {
+            let Err(Refusal::Bound(m)) = runs.create(&new_run(model, n, 1), false) else {
                 panic!("{model} n = {n} refused as a bound");
             };
             let bound = if model == "row" { "2048" } else { "64" };
