@@ -12,7 +12,7 @@ use std::arch::aarch64::*;
 use std::arch::x86_64::*;
 
 use super::geometry::WEIGHT_AT;
-use super::sliced::{CHUNK, Row};
+use super::sliced::{CHUNK, Row, WIDE_CHUNK};
 use super::table::Cell;
 use crate::cpu::Isa;
 #[cfg(target_arch = "x86_64")]
@@ -260,63 +260,68 @@ fn join_neon(left: Cell, right: Cell, keep: u64, out: &mut Vec<u64>) {
 // Count over sliced blocks
 
 /// Weighted pairs (query, key of a sliced block) with disjoint key bits: each pair counts
-/// `2^e` for the exponent `e` in the query's bits from [`WEIGHT_AT`].
-pub(super) fn count(isa: Isa, rows: &[Row], chunks: usize, queries: &[u64]) -> u64 {
+/// `2^e` for the exponent `e` in the query's bits from [`WEIGHT_AT`]. The blocks hold
+/// `chunks` chunks of `width` bits ([`CHUNK`] or [`WIDE_CHUNK`]).
+pub(super) fn count(isa: Isa, rows: &[Row], width: u32, chunks: usize, queries: &[u64]) -> u64 {
     if rows.is_empty() {
         return 0;
     }
     let isa = usable(isa);
-    // PERF: one copy of each loop per chunk count, so that the chunk loop is unrolled and the
-    // offsets stay in registers.
+    // PERF: one copy of each loop per chunk width and count, so that the chunk loop is
+    // unrolled and the offsets stay in registers.
     macro_rules! dispatch {
-        ($($c:literal)*) => {
+        ($w:expr; $($c:literal)*) => {
             match chunks {
                 $($c => match isa {
                     #[cfg(target_arch = "x86_64")]
                     // SAFETY: `usable` returns at most `Isa::best()`: the CPU has AVX-512 F,
                     // VPOPCNTDQ and `popcnt` (`cpu::features`), all that it is compiled with.
-                    Isa::Avx512 => unsafe { count_avx512::<$c>(rows, queries) },
+                    Isa::Avx512 => unsafe { count_avx512::<$w, $c>(rows, queries) },
                     #[cfg(target_arch = "x86_64")]
                     // SAFETY: as above, the CPU has AVX2 and `popcnt`.
-                    Isa::Avx2 => unsafe { count_avx2::<$c>(rows, queries) },
+                    Isa::Avx2 => unsafe { count_avx2::<$w, $c>(rows, queries) },
                     #[cfg(target_arch = "aarch64")]
                     // SAFETY: as above, the CPU has NEON.
-                    Isa::Neon => unsafe { count_neon::<$c>(rows, queries) },
+                    Isa::Neon => unsafe { count_neon::<$w, $c>(rows, queries) },
                     #[cfg(target_arch = "x86_64")]
                     // SAFETY: `popcnt` was detected by `cpu::features`.
-                    _ if features().popcnt => unsafe { count_popcnt::<$c>(rows, queries) },
-                    _ => count_portable::<$c>(rows, queries),
+                    _ if features().popcnt => unsafe { count_popcnt::<$w, $c>(rows, queries) },
+                    _ => count_portable::<$w, $c>(rows, queries),
                 },)*
-                _ => unreachable!("{chunks} chunks: packed keys have at most 54 bits"),
+                _ => unreachable!("{chunks} chunks of {} bits: packed keys have at most 54 bits", $w),
             }
         };
     }
-    dispatch!(1 2 3 4 5 6 7 8 9 10 11)
+    match width {
+        CHUNK => dispatch!(CHUNK; 1 2 3 4 5 6 7 8 9 10 11),
+        WIDE_CHUNK => dispatch!(WIDE_CHUNK; 1 2 3 4 5 6 7 8 9),
+        _ => unreachable!("chunks of {width} bits"),
+    }
 }
 
 /// Bytes of a row.
 const ROW_BYTES: usize = std::mem::size_of::<Row>();
 
 /// Byte offsets (within a block) of the rows of a query's `C` chunks: chunk `c`'s row of value
-/// `v` is row `c << CHUNK | v` ([`row_at`] reads it).
+/// `v` is row `c << W | v` ([`row_at`] reads it).
 ///
 /// PERF: in bytes, so that the compiler shifts and masks each chunk in one step (`(q >> k) &
-/// 0x7c0`) and folds `c << CHUNK` rows into the load's displacement: 3 scalar instructions a
+/// 0x7c0` at 5 bits) and folds `c << W` rows into the load's displacement: 3 scalar instructions a
 /// chunk instead of 5 (a row index costs a shift by 6 more, and a copy), on the same ports as
 /// AVX2's vector logic. Calls visit 1.1 to 2 blocks per query, so this is per-query work as
 /// large as the block's.
 #[inline(always)]
-fn offsets<const C: usize>(q: u64) -> [usize; C] {
+fn offsets<const W: u32, const C: usize>(q: u64) -> [usize; C] {
     std::array::from_fn(|c| {
-        (c << CHUNK) * ROW_BYTES + ((q >> (c as u32 * CHUNK)) & ((1 << CHUNK) - 1)) as usize * ROW_BYTES
+        (c << W) * ROW_BYTES + ((q >> (c as u32 * W)) & ((1 << W) - 1)) as usize * ROW_BYTES
     })
 }
 
 /// The row at byte offset `at` (from [`offsets`]) of the block at `base`.
 ///
 /// # Safety
-/// `base` is the start of a whole block of `C << CHUNK` rows and `at` one of the `C` offsets of
-/// [`offsets::<C>`], so the row read is within the block.
+/// `base` is the start of a whole block of `C << W` rows and `at` one of the `C` offsets of
+/// [`offsets::<W, C>`], so the row read is within the block.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 unsafe fn row_at(base: *const Row, at: usize) -> *const Row {
@@ -326,12 +331,12 @@ unsafe fn row_at(base: *const Row, at: usize) -> *const Row {
 
 /// [`count`] in plain Rust.
 #[inline(always)]
-fn count_portable<const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
+fn count_portable<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
     let mut total = 0;
     for &q in queries {
-        let o = offsets::<C>(q);
+        let o = offsets::<W, C>(q);
         let mut t = 0;
-        for block in rows.chunks_exact(C << CHUNK) {
+        for block in rows.chunks_exact(C << W) {
             let mut acc = block[o[0] / ROW_BYTES].0;
             for &oc in &o[1..] {
                 let r = &block[oc / ROW_BYTES].0;
@@ -354,16 +359,16 @@ fn count_portable<const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
 /// bits; the kernel was 69% of q(18)).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-fn count_popcnt<const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
+fn count_popcnt<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
     let mut total = 0;
     for &q in queries {
-        let o = offsets::<C>(q);
+        let o = offsets::<W, C>(q);
         let mut t = 0u64;
-        let per_block = C << CHUNK;
+        let per_block = C << W;
         let mut base = rows.as_ptr();
         for _ in 0..rows.len() / per_block {
             // SAFETY: `base` walks the whole blocks of `rows`, the offsets are those of
-            // `offsets::<C>` (`row_at`), and rows are 64-byte aligned. SSE2 is part of x86-64.
+            // `offsets::<W, C>` (`row_at`), and rows are 64-byte aligned. SSE2 is part of x86-64.
             let words: [__m128i; 4] = unsafe {
                 let row = |o: usize, k: usize| _mm_load_si128(row_at(base, o).cast::<__m128i>().add(k));
                 let mut x = [row(o[0], 0), row(o[0], 1), row(o[0], 2), row(o[0], 3)];
@@ -417,17 +422,17 @@ fn count_popcnt<const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
 /// words in one instruction.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
-fn count_avx512<const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
-    let per_block = C << CHUNK;
+fn count_avx512<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
+    let per_block = C << W;
     let blocks = rows.len() / per_block;
     let mut total = _mm512_setzero_si512();
     for &q in queries {
-        let o = offsets::<C>(q);
+        let o = offsets::<W, C>(q);
         let mut acc = _mm512_setzero_si512();
         let mut base = rows.as_ptr();
         for _ in 0..blocks {
             // SAFETY: `base` walks the `blocks` whole blocks of `rows`, the offsets are those of
-            // `offsets::<C>` (`row_at`), and rows are 64-byte aligned.
+            // `offsets::<W, C>` (`row_at`), and rows are 64-byte aligned.
             unsafe {
                 let mut x = _mm512_load_si512(row_at(base, o[0]).cast());
                 for &oc in &o[1..] {
@@ -459,7 +464,7 @@ fn popcount_bytes(v: __m256i) -> __m256i {
 /// The two 256-bit halves of the AND of the rows at offsets `o` of the block at `base`.
 ///
 /// # Safety
-/// `base` is the start of a whole block of `C << CHUNK` rows, `o` is [`offsets::<C>`] of a
+/// `base` is the start of a whole block of `C << W` rows, `o` is [`offsets::<W, C>`] of a
 /// query ([`row_at`]), and the CPU has AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
@@ -494,15 +499,15 @@ const AVX2_BLOCKS_PER_WIDEN: usize = 15;
 /// carries of a carry-save adder.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
-fn count_avx2<const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
-    let blocks = rows.len() / (C << CHUNK);
+fn count_avx2<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
+    let blocks = rows.len() / (C << W);
     if blocks == 0 {
         return 0;
     }
     let total = if blocks < AVX2_CARRY_SAVE_BLOCKS {
-        count_avx2_each::<C>(rows, queries)
+        count_avx2_each::<W, C>(rows, queries)
     } else {
-        count_avx2_carry_save::<C>(rows, queries)
+        count_avx2_carry_save::<W, C>(rows, queries)
     };
     let mut lanes = [0u64; 4];
     // SAFETY: `lanes` is 32 bytes; the store is unaligned.
@@ -514,8 +519,8 @@ fn count_avx2<const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
 /// lanes.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
-fn count_avx2_each<const C: usize>(rows: &[Row], queries: &[u64]) -> __m256i {
-    let per_block = C << CHUNK;
+fn count_avx2_each<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> __m256i {
+    let per_block = C << W;
     let blocks = rows.len() / per_block;
     let zero = _mm256_setzero_si256();
     // PERF: the weighted counts stay in a vector until the end, as in `count_avx512` (a store
@@ -523,7 +528,7 @@ fn count_avx2_each<const C: usize>(rows: &[Row], queries: &[u64]) -> __m256i {
     // visits about 4 blocks).
     let mut total = zero;
     for &q in queries {
-        let o = offsets::<C>(q);
+        let o = offsets::<W, C>(q);
         let mut acc = zero;
         let mut base = rows.as_ptr();
         for _ in 0..blocks {
@@ -555,14 +560,14 @@ fn count_avx2_each<const C: usize>(rows: &[Row], queries: &[u64]) -> __m256i {
 /// to 64 bits once per query, or every [`AVX2_BLOCKS_PER_WIDEN`] blocks.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
-fn count_avx2_carry_save<const C: usize>(rows: &[Row], queries: &[u64]) -> __m256i {
-    let per_block = C << CHUNK;
+fn count_avx2_carry_save<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> __m256i {
+    let per_block = C << W;
     let blocks = rows.len() / per_block;
     debug_assert!(blocks >= 1);
     let zero = _mm256_setzero_si256();
     let mut total = zero;
     for &q in queries {
-        let o = offsets::<C>(q);
+        let o = offsets::<W, C>(q);
         let mut base = rows.as_ptr();
         // The first block starts the adder: `ones` is x ^ y, the carry x & y.
         // SAFETY: `base` is the first of `blocks >= 1` whole blocks of `rows`.
@@ -612,12 +617,12 @@ const NEON_BLOCKS_PER_WIDEN: usize = 1023;
 /// added up in 16-bit lanes, widened every [`NEON_BLOCKS_PER_WIDEN`] blocks.
 #[cfg(target_arch = "aarch64")]
 #[target_feature(enable = "neon")]
-fn count_neon<const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
-    let per_block = C << CHUNK;
+fn count_neon<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
+    let per_block = C << W;
     let blocks = rows.len() / per_block;
     let mut total = 0u64;
     for &q in queries {
-        let o = offsets::<C>(q);
+        let o = offsets::<W, C>(q);
         let mut acc = vdupq_n_u32(0);
         let mut base = rows.as_ptr();
         let mut left = blocks;
@@ -626,7 +631,7 @@ fn count_neon<const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
             let mut bytes_sum = vdupq_n_u16(0);
             for _ in 0..run {
                 // SAFETY: `base` walks the `blocks` whole blocks of `rows`, the offsets are
-                // those of `offsets::<C>` (`row_at`), and a row is 64 bytes: four 16-byte
+                // those of `offsets::<W, C>` (`row_at`), and a row is 64 bytes: four 16-byte
                 // loads within it.
                 unsafe {
                     let first = row_at(base, o[0]).cast::<u64>();

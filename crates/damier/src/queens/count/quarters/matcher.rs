@@ -9,7 +9,8 @@ use crate::cpu::Isa;
 use crate::cpu::features;
 use crate::queens::count::join::{self, JoinPair, Sealed};
 
-// The layout `join` describes to other devices is this one.
+// The layout `join` describes to other devices is this one (with chunks of [`CHUNK`] bits:
+// see [`Matcher::chunk_bits`]).
 const _: () = assert!(BLOCK == join::BLOCK && CHUNK == join::CHUNK && WEIGHT_AT == join::WEIGHT_AT);
 
 /// Below this many keys, a partial block costs more than testing the keys one query at a
@@ -100,8 +101,13 @@ struct Group {
 pub(super) struct Matcher {
     /// Chunks of a key in the sealed tables (see [`Matcher::seal`]).
     pub(super) chunks: usize,
-    /// Chunks of a whole key.
-    key_chunks: usize,
+    /// Key bits per chunk of the tables it slices: [`CHUNK`], or [`super::sliced::WIDE_CHUNK`] for the
+    /// portable unit (see [`super::Work::new`]); the count kernels read either.
+    pub(super) width: u32,
+    /// Bits of a whole key.
+    key_bits: u32,
+    /// Key bits of the sealed tables: the packed ones ([`Matcher::set_kept`]) or a whole key's.
+    bits: u32,
     /// Whether the sealed tables hold packed keys ([`Matcher::set_kept`]).
     packing: bool,
     /// Fewest stored keys for packing ([`PACK_MIN_KEYS`]; tests change it).
@@ -169,7 +175,9 @@ impl Matcher {
         });
         Matcher {
             chunks: key_bits.div_ceil(CHUNK) as usize,
-            key_chunks: key_bits.div_ceil(CHUNK) as usize,
+            width: CHUNK,
+            key_bits,
+            bits: key_bits,
             packing: false,
             pack_min_keys: PACK_MIN_KEYS,
             query_bits: KEY_MASK,
@@ -204,6 +212,17 @@ impl Matcher {
         8 * (self.grouped.capacity() + self.queries.capacity())
             + 2 * self.group.capacity()
             + std::mem::size_of::<Row>() * self.rows.capacity()
+    }
+
+    /// Key bits per chunk of the sealed tables: [`Matcher::width`] where the matcher slices the
+    /// blocks, the device layout's [`join::CHUNK`] where a device does ([`Matcher::sealed`]).
+    fn chunk_bits(&self) -> u32 {
+        if self.slicing { self.width } else { join::CHUNK }
+    }
+
+    /// Chunks of `width` bits that the sealed tables' key bits take (at least one).
+    fn chunks_of(&self, width: u32) -> usize {
+        self.bits.div_ceil(width).max(1) as usize
     }
 
     /// Sets the number of cut bits and the table that packs them. The cut candidates are put
@@ -253,8 +272,7 @@ impl Matcher {
         self.lut.iter().zip(bytes).fold(0, |g, (lut, b)| g | lut[b as usize]) as usize
     }
 
-    /// Sets the key bits the tables hold, `kept`, the table that packs them ([`packed`]) and
-    /// the chunks they take.
+    /// Sets the key bits the tables hold, `kept`, and the table that packs them ([`packed`]).
     fn set_kept(&mut self, kept: u64) {
         self.kept = kept;
         self.pack = [[0; 256]; KEY_BYTES];
@@ -268,7 +286,6 @@ impl Matcher {
                 to += 1;
             }
         }
-        self.chunks = to.div_ceil(CHUNK).max(1) as usize;
     }
 
     /// The group of a key: its weight exponent above its cut bits.
@@ -375,14 +392,16 @@ impl Matcher {
             self.group_of::<EXTRACT>(k) as u16
         }));
         self.packing = false;
-        self.chunks = self.key_chunks;
+        self.bits = self.key_bits;
         if keys.len() >= self.pack_min_keys {
             let kept = held & KEY_MASK & self.query_bits & !self.cut_mask;
-            if (kept.count_ones().div_ceil(CHUNK) as usize) < self.key_chunks {
+            if kept.count_ones().div_ceil(self.chunk_bits()) < self.key_bits.div_ceil(self.chunk_bits()) {
                 self.set_kept(kept);
                 self.packing = true;
+                self.bits = kept.count_ones();
             }
         }
+        self.chunks = self.chunks_of(self.chunk_bits());
         self.weights = heaviest as usize + 1;
         debug_assert!(self.weights <= MAX_WEIGHTS);
         let count = self.weights << cut;
@@ -392,7 +411,7 @@ impl Matcher {
         let pack = |k: u64| if packing { packed::<EXTRACT>(table, kept, k) } else { k } & KEY_MASK;
         sort_by_group(keys, &group, count, pack, &mut start, &mut self.cursor, &mut self.grouped);
         self.group = group;
-        let rows_per_block = self.chunks << CHUNK;
+        let rows_per_block = self.chunks << self.chunk_bits();
         self.rows.clear();
         // PERF: the rows of exactly the blocks built below (not the doubling of a growing
         // vector): the tables are the largest buffer of a batch.
@@ -423,7 +442,7 @@ impl Matcher {
                     break;
                 }
                 if self.slicing {
-                    slice_block(isa, &self.grouped[at..at + len], self.chunks, &mut self.rows);
+                    slice_block(isa, self.width, &self.grouped[at..at + len], self.chunks, &mut self.rows);
                 }
                 // A batch holds at most 2^24 keys ([`super::STORED_KEYS`]).
                 self.blocks.push([at as u32, len as u32]);
@@ -466,7 +485,7 @@ impl Matcher {
         queries: &[u64],
         control: &Control,
     ) -> Result<u64, Interrupted> {
-        let rows_per_block = self.chunks << CHUNK;
+        let rows_per_block = self.chunks << self.chunk_bits();
         debug_assert!(self.slicing, "counting on the CPU needs the sliced rows");
         let count_group = |g: &Group, queries: &[u64]| {
             let tail = &self.grouped[g.tail.0..g.tail.1];
@@ -478,7 +497,7 @@ impl Matcher {
                 if control.cancelled() {
                     return Err(Interrupted);
                 }
-                total += kernel::count(isa, &self.rows[g.rows.0..g.rows.1], self.chunks, piece);
+                total += kernel::count(isa, &self.rows[g.rows.0..g.rows.1], self.width, self.chunks, piece);
                 if !tail.is_empty() {
                     total += kernel::scan(isa, tail, piece);
                 }
@@ -540,7 +559,7 @@ impl Matcher {
             &mut self.queries,
         );
         self.group = group;
-        let rows_per_block = self.chunks << CHUNK;
+        let rows_per_block = self.chunks << self.chunk_bits();
         let mut pairs = Vec::new();
         let listed = matching_pairs(&self.groups, self.cut, |g, f, qg| {
             let qs = self.query_start[qg]..self.query_start[qg + 1];
@@ -556,7 +575,7 @@ impl Matcher {
         });
         let Ok(()) = listed;
         Sealed {
-            chunks: self.chunks,
+            chunks: self.chunks_of(join::CHUNK),
             keys: &self.grouped,
             blocks: &self.blocks,
             queries: &self.queries,
@@ -740,7 +759,7 @@ fn sort_by_group(
 
 /// Queries by class of the matcher's first [`MAX_CUT`] cut bits: how many fall in each, and
 /// per chunk the mask of the chunk values they hold (see [`Matcher::classes`]).
-pub(super) type Classes = Vec<(u64, [u32; MAX_CHUNKS])>;
+pub(super) type Classes = Vec<(u64, [u64; MAX_CHUNKS])>;
 
 impl Matcher {
     /// The classes of `queries` (first [`MAX_CUT`] cut bits) against the sealed keys: a batch
@@ -748,7 +767,8 @@ impl Matcher {
     /// the packed queries: call it after [`Matcher::seal`]).
     pub(super) fn classes(&self, queries: &[u64]) -> Classes {
         let bits = &self.candidates[..self.max_cut.min(self.candidates.len())];
-        let mut out = vec![(0u64, [0u32; MAX_CHUNKS]); 1 << MAX_CUT];
+        let mut out = vec![(0u64, [0u64; MAX_CHUNKS]); 1 << MAX_CUT];
+        let width = self.chunk_bits();
         for &q in queries {
             let mut c = 0;
             for (i, &bit) in bits.iter().enumerate() {
@@ -758,7 +778,7 @@ impl Matcher {
             class.0 += 1;
             let p = if self.packing { packed::<false>(&self.pack, self.kept, q) } else { q };
             for (chunk, values) in class.1.iter_mut().enumerate().take(self.chunks) {
-                *values |= 1 << ((p >> (chunk as u32 * CHUNK)) & 31);
+                *values |= 1 << ((p >> (chunk as u32 * width)) & ((1 << width) - 1));
             }
         }
         out
@@ -771,7 +791,7 @@ impl Matcher {
     /// plus `b` per distinct row. The tails' keys count as fractions of a block.
     pub(super) fn work(&self, classes: &Classes) -> (f64, f64) {
         let count = 1usize << self.cut;
-        let rows_per_block = (self.chunks << CHUNK) as f64;
+        let rows_per_block = (self.chunks << self.chunk_bits()) as f64;
         // reach[m]: blocks of the key groups whose cut bits are within m (subset sums).
         let mut reach = vec![0.0; count];
         for (i, g) in self.groups.iter().enumerate() {
@@ -785,7 +805,7 @@ impl Matcher {
                 }
             }
         }
-        let mut per_group = vec![(0u64, [0u32; MAX_CHUNKS]); count];
+        let mut per_group = vec![(0u64, [0u64; MAX_CHUNKS]); count];
         for (c, (k, values)) in classes.iter().enumerate() {
             let group = &mut per_group[c & (count - 1)];
             group.0 += k;

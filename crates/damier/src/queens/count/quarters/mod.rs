@@ -30,7 +30,7 @@ use rayon::prelude::*;
 use super::{CountError, MemoryLimit, Share};
 use crate::control::{Control, Interrupted};
 use crate::cpu::Isa;
-use crate::queens::count::join::{Pending, Sealed};
+use crate::queens::count::join::{self, Pending, Sealed};
 
 mod geometry;
 mod kernel;
@@ -114,13 +114,17 @@ struct Work {
 impl Work {
     fn new(g: &Geometry, isa: Isa) -> Self {
         let (q, rest) = (g.q, g.n - g.q);
+        let mut matcher = Matcher::new(g.key_bits(), g.cut_candidates());
+        if isa == Isa::Portable {
+            matcher.width = sliced::WIDE_CHUNK;
+        }
         Work {
             top_left: PlacedCells::new(g.quarter(0, 0), q, false),
             top_right: PlacedCells::new(g.quarter(0, q), q, false),
             // Only bottom halves off both long diagonals are stored (see the module docs).
             bottom_left: PlacedCells::new(g.quarter(q, 0), rest, true),
             bottom_right: PlacedCells::new(g.quarter(q, q), rest, true),
-            matcher: Matcher::new(g.key_bits(), g.cut_candidates()),
+            matcher,
             isa,
             batch: STORED_KEYS,
             query_chunk: QUERY_CHUNK,
@@ -203,30 +207,35 @@ const MIN_STORED_KEYS: usize = 1 << 18;
 /// copy (8), rounded up.
 const BATCH_KEY_BYTES: u64 = 80;
 
-/// Bytes one worker's buffers may reach for n with batches of `batch` keys: an estimate from
-/// the largest tasks measured, with a margin (see docs/performance.md).
-fn worker_bytes(n: u32, batch: usize) -> u64 {
+/// [`BATCH_KEY_BYTES`] with the portable unit's tables ([`sliced::WIDE_CHUNK`]): sliced rows
+/// of 72 bytes a key at 9 chunks of 6 bits instead of 44.
+const WIDE_BATCH_KEY_BYTES: u64 = 108;
+
+/// Bytes one worker's buffers may reach for n with batches of `batch` keys on `isa`: an
+/// estimate from the largest tasks measured, with a margin (see docs/performance.md).
+fn worker_bytes(n: u32, batch: usize, isa: Isa) -> u64 {
     // The top halves of the largest task: 0.5 M at n = 21 (from 200 random tasks), about 2.7x
     // more per n (12.6 M measured at n = 25, 193 M at 27); a side larger than a batch is made
     // in pieces ([`count_task`]), so a worker holds at most a batch's worth, and 8 bytes more
     // a key cover the quarter cells of a task and slack.
     let halves = 0.5e6 * 2.7f64.powi(n as i32 - 21);
-    (halves.min(batch as f64) * (BATCH_KEY_BYTES + 8) as f64) as u64
+    let key_bytes = if isa == Isa::Portable { WIDE_BATCH_KEY_BYTES } else { BATCH_KEY_BYTES };
+    (halves.min(batch as f64) * (key_bytes + 8) as f64) as u64
 }
 
 /// Bytes a count of n needs besides the quarter table: the task list and the workers.
-fn base_bytes(n: u32, tasks: usize, threads: usize, batch: usize) -> u64 {
-    (tasks * std::mem::size_of::<Task>()) as u64 + threads as u64 * worker_bytes(n, batch)
+fn base_bytes(n: u32, tasks: usize, threads: usize, batch: usize, isa: Isa) -> u64 {
+    (tasks * std::mem::size_of::<Task>()) as u64 + threads as u64 * worker_bytes(n, batch, isa)
 }
 
 /// The largest batch (a power of two from [`STORED_KEYS`] down to [`MIN_STORED_KEYS`]) whose
 /// count fits `limit` bytes, with the bytes it needs; the smallest one's when none fits.
-fn batch_for(n: u32, tasks: usize, threads: usize, limit: u64) -> (usize, u64) {
+fn batch_for(n: u32, tasks: usize, threads: usize, limit: u64, isa: Isa) -> (usize, u64) {
     let mut batch = STORED_KEYS;
-    while batch > MIN_STORED_KEYS && base_bytes(n, tasks, threads, batch) > limit {
+    while batch > MIN_STORED_KEYS && base_bytes(n, tasks, threads, batch, isa) > limit {
         batch /= 2;
     }
-    (batch, base_bytes(n, tasks, threads, batch))
+    (batch, base_bytes(n, tasks, threads, batch, isa))
 }
 
 // The CPU's slicing of a sealed batch lives here, beside the slicer, rather than in join.rs:
@@ -237,10 +246,10 @@ impl Sealed<'_> {
     /// `64 w + i` of the block in bit `i` of word `w`; the bits of keys past a short block's
     /// end are clear).
     pub fn rows(&self) -> Vec<[u64; 8]> {
-        let mut rows = Vec::with_capacity(self.blocks.len() * (self.chunks << sliced::CHUNK));
+        let mut rows = Vec::with_capacity(self.blocks.len() * (self.chunks << join::CHUNK));
         for &[at, len] in self.blocks {
-            sliced::slice_block(
-                Isa::Portable,
+            sliced::slice_block_as(
+                join::CHUNK,
                 &self.keys[at as usize..(at + len) as usize],
                 self.chunks,
                 &mut rows,
@@ -736,7 +745,7 @@ fn total_in(
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let g = Geometry::new(n);
     let tasks = share.take(tasks(&g));
-    let (batch, quarters) = plan(&g, tasks.len(), memory, table, control)?;
+    let (batch, quarters) = plan(&g, tasks.len(), memory, table, isa, control)?;
     let total = std::sync::atomic::AtomicU64::new(0);
     let run = |t, w: &mut Work| count_task(&g, &quarters, t, w, control);
     for_each_task(&g, isa, batch, &tasks, control, &run, &|_, c, _| {
@@ -762,11 +771,12 @@ fn plan(
     tasks: usize,
     memory: Option<u64>,
     table: bool,
+    isa: Isa,
     control: &Control,
 ) -> Result<(usize, Quarters), CountError> {
     let n = g.n;
     let limit = memory.unwrap_or(u64::MAX);
-    let (batch, need) = batch_for(n, tasks, rayon::current_num_threads(), limit);
+    let (batch, need) = batch_for(n, tasks, rayon::current_num_threads(), limit, isa);
     if need > limit {
         return Err(MemoryLimit { n, need, limit }.into());
     }
@@ -821,7 +831,7 @@ pub(crate) fn count_column_sets(
 ) -> Result<(), CountError> {
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let g = Geometry::new(n);
-    let (batch, quarters) = plan(&g, column_sets.len(), memory, true, control)?;
+    let (batch, quarters) = plan(&g, column_sets.len(), memory, true, isa, control)?;
     let tasks: Vec<Task> = column_sets.iter().map(|&(cols, weight)| Task { cols, weight }).collect();
     let run = |t, w: &mut Work| count_task(&g, &quarters, t, w, control);
     Ok(for_each_task(&g, isa, batch, &tasks, control, &run, on_done)?)
@@ -856,7 +866,7 @@ pub(crate) fn count_column_sets_matched<'p, E: From<Interrupted> + From<CountErr
 ) -> Result<(), E> {
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let g = Geometry::new(n);
-    let (batch, quarters) = plan(&g, column_sets.len(), memory, true, control)?;
+    let (batch, quarters) = plan(&g, column_sets.len(), memory, true, isa, control)?;
     let tasks: Vec<Task> = column_sets.iter().map(|&(cols, weight)| Task { cols, weight }).collect();
     let failed = std::sync::Mutex::new(None);
     let stop = std::sync::atomic::AtomicBool::new(false);

@@ -8,8 +8,20 @@ use crate::cpu::Isa;
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::features;
 
-/// Key bits per chunk of the matcher's tables: 32 masks per chunk and block. [default: 5]
+/// Key bits per chunk of the tables: 32 masks per chunk and block, the layout a device makes
+/// too ([`crate::queens::count::join::CHUNK`]). [default: 5]
 pub(super) const CHUNK: u32 = 5;
+
+/// Key bits per chunk of the portable unit's tables: 64 masks per chunk and block.
+/// [default: 6]
+///
+/// PERF: a block of 35 key bits is 6 ANDs a query instead of 7, for tables 1.7x as large
+/// (384 rows a block instead of 224): with 64-bit words and `popcnt` the ANDs are most of a
+/// block's work (4 a chunk). q(18), one thread: 0.96x the CPU time of 5-bit chunks; an n = 23
+/// share: 0.97-1.00x (docs/performance.md, issue 54's fourth pass). The vector units keep
+/// [`CHUNK`]: AVX2 lost 4-5% on the n = 23 share with 6 bits (the tables' size, likely), and
+/// their slicers and a device's layout are 5-bit ones.
+pub(super) const WIDE_CHUNK: u32 = 6;
 
 /// Stored keys per block: one 512-bit mask per table row.
 pub(super) const BLOCK: usize = 512;
@@ -22,10 +34,14 @@ pub(super) struct Row(pub(super) [u64; 8]);
 /// Most chunks of a key (52 bits at n = 27, in chunks of [`CHUNK`]).
 pub(super) const MAX_CHUNKS: usize = 16;
 
-/// Appends the rows of one block of at most [`BLOCK`] keys (`chunks << CHUNK` rows) to `rows`.
-/// The rows are the same on every ISA; `isa` only chooses how they are made.
-pub(super) fn slice_block(isa: Isa, keys: &[u64], chunks: usize, rows: &mut Vec<Row>) {
+/// Appends the rows of one block of at most [`BLOCK`] keys in chunks of `width` bits
+/// (`chunks << width` rows) to `rows`. The rows are the same on every ISA; `isa` only chooses
+/// how they are made (the vector units' ways for [`CHUNK`] only).
+pub(super) fn slice_block(isa: Isa, width: u32, keys: &[u64], chunks: usize, rows: &mut Vec<Row>) {
     debug_assert!(keys.len() <= BLOCK && chunks <= MAX_CHUNKS);
+    if width != CHUNK {
+        return slice_block_as(width, keys, chunks, rows);
+    }
     #[cfg(target_arch = "x86_64")]
     if isa == Isa::Avx512 && features().avx512_bit_matrix {
         // SAFETY: the CPU has AVX-512 F, BW and VBMI and GFNI (`cpu::features`), all that
@@ -40,6 +56,12 @@ pub(super) fn slice_block(isa: Isa, keys: &[u64], chunks: usize, rows: &mut Vec<
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = isa;
+    slice_block_as(CHUNK, keys, chunks, rows);
+}
+
+/// [`slice_block`] one word at a time, in chunks of `width` bits.
+pub(super) fn slice_block_as(width: u32, keys: &[u64], chunks: usize, rows: &mut Vec<Row>) {
+    debug_assert!(keys.len() <= BLOCK && chunks <= MAX_CHUNKS);
     // Columns: bit i of `cols[j][w]` says key `64 w + i` has bit j clear.
     let mut cols = [[0u64; 8]; 64];
     let mut valid = [0u64; 8];
@@ -57,7 +79,7 @@ pub(super) fn slice_block(isa: Isa, keys: &[u64], chunks: usize, rows: &mut Vec<
         }
         valid[w] = low_bits(group.len());
     }
-    push_rows(&cols, valid, chunks, rows);
+    push_rows(width, &cols, valid, chunks, rows);
 }
 
 /// The mask of a word's first `len` keys (`len` <= 64).
@@ -66,19 +88,18 @@ fn low_bits(len: usize) -> u64 {
     if len == 64 { u64::MAX } else { (1u64 << len) - 1 }
 }
 
-/// Appends the `chunks << CHUNK` rows of a block from its columns (`cols[j]`: the keys with
+/// Appends the `chunks << width` rows of a block from its columns (`cols[j]`: the keys with
 /// bit j clear) and its `valid` keys, one by one.
 ///
 /// PERF: appended row by row rather than written over zeroed rows: the tables are most of the
 /// bytes a seal writes, and zeroing them first wrote them twice. (On the baseline, the
 /// 128-bit vectors of [`append_rows`] were no faster: 0.97-1.05x.)
-fn push_rows(cols: &[[u64; 8]; 64], valid: [u64; 8], chunks: usize, rows: &mut Vec<Row>) {
-    let width = 1usize << CHUNK;
+fn push_rows(width: u32, cols: &[[u64; 8]; 64], valid: [u64; 8], chunks: usize, rows: &mut Vec<Row>) {
     for c in 0..chunks {
         let first = rows.len();
         rows.push(Row(valid));
-        for v in 1..width {
-            let bit = c * CHUNK as usize + v.trailing_zeros() as usize;
+        for v in 1..1usize << width {
+            let bit = c * width as usize + v.trailing_zeros() as usize;
             // Row v is row v less its lowest bit, ANDed with that bit's column.
             let prev = rows[first + (v & (v - 1))].0;
             let col = if bit < 64 { cols[bit] } else { [u64::MAX; 8] };
