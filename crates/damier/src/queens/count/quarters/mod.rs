@@ -760,12 +760,12 @@ fn total_in(
 /// beside them, and the run has at least `2^q` tasks ([`TABLE_MAX_Q`]); else per-task
 /// searches. Refused when even the smallest batches do not fit.
 ///
-/// PERF: building the table enumerates every placement of the `q x q` square twice (2.2 s at
-/// q = 11), while a task's searches enumerate those of its four column sets only, about
-/// `4 / 2^q` of them: a run of fewer than `2^q` tasks (a small share, an MPI batch, a sample)
-/// is faster without the table.
+/// PERF: building the table enumerates every placement of the `q x q` square twice (about 3
+/// CPU-s at q = 11 and 30 at q = 12, spread over the pool's workers), while a task's searches
+/// enumerate those of its four column sets only, about `4 / 2^q` of them: a run of fewer than
+/// `2^q` tasks (a small share, an MPI batch, a sample) is faster without the table.
 ///
-/// Building the table polls `control` (about a second at q = 11).
+/// Building the table polls `control`.
 fn plan(
     g: &Geometry,
     tasks: usize,

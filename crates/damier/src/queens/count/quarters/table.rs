@@ -73,9 +73,10 @@ impl QuarterTable {
     /// refused before it is allocated. Polls `control`.
     ///
     /// PERF: the column sets in parallel on the current rayon pool, each searched on its own
-    /// ([`place_on`]) into its own cells (those of a column set are contiguous): one row-by-row
-    /// search of the whole square on one thread took 1.5 s at q = 11 and about 7 s at q = 12,
-    /// twice (here and in [`QuarterTable::fill`]), before any task could start.
+    /// ([`place_on`]) into its own cells (those of a column set are contiguous). The search of
+    /// the whole square row by row on one thread, as before, cost the same CPU seconds, all
+    /// on one core before any task could start: about 3 CPU-s at q = 11 and 30 at q = 12 for
+    /// this and [`QuarterTable::fill`] (the phase1 example's set-up, docs/gpu.md).
     pub(super) fn size(q: u32, control: &Control) -> Result<(u64, Vec<u32>), Interrupted> {
         use rayon::prelude::*;
         let cells = 1usize << (2 * q);
