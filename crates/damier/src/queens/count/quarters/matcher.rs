@@ -540,15 +540,40 @@ impl Matcher {
     /// The stored keys as sealed (grouped and packed, their blocks listed) with `queries`
     /// grouped and packed against them, for a device that slices the blocks and counts the
     /// matches itself ([`crate::queens::count::join`]): the same pairs of groups
-    /// [`Matcher::count`] visits, its count their sum ([`Sealed::count`]). Portable code (no
-    /// `pext`): the groups and packed keys are the same on every CPU.
-    pub(super) fn sealed(&mut self, queries: &[u64]) -> Sealed<'_> {
+    /// [`Matcher::count`] visits, its count their sum ([`Sealed::count`]). The queries' groups
+    /// and packed keys are gathered with `pext` where [`Matcher::seal`] uses it on `isa`, and
+    /// are the same either way.
+    ///
+    /// PERF: with table lookups (7 loads a query for its group, 7 for its packed key) this was
+    /// a fifth of phase 1 at n = 22; with `pext`, phase 1 took 0.93x the CPU seconds there
+    /// (docs/gpu.md, "Phase 1 per solution in a release build").
+    pub(super) fn sealed(&mut self, isa: Isa, queries: &[u64]) -> Sealed<'_> {
+        #[cfg(target_arch = "x86_64")]
+        if extracts(isa) {
+            // SAFETY: the CPU has BMI2 (`extracts`), all that `sealed_extract` is compiled with.
+            return unsafe { self.sealed_extract(queries) };
+        }
+        let _ = isa;
+        self.sealed_with::<false>(queries)
+    }
+
+    /// [`Matcher::sealed`] with BMI2's `pext`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    fn sealed_extract(&mut self, queries: &[u64]) -> Sealed<'_> {
+        self.sealed_with::<true>(queries)
+    }
+
+    /// [`Matcher::sealed`], gathering bits with `pext` when `EXTRACT` (see
+    /// [`Matcher::cut_bits`]).
+    #[inline(always)]
+    fn sealed_with<const EXTRACT: bool>(&mut self, queries: &[u64]) -> Sealed<'_> {
         let count = 1usize << self.cut;
         let mut group = std::mem::take(&mut self.group);
         group.clear();
-        group.extend(queries.iter().map(|&q| self.cut_bits::<false>(q) as u16));
+        group.extend(queries.iter().map(|&q| self.cut_bits::<EXTRACT>(q) as u16));
         let (packing, table, kept) = (self.packing, &self.pack, self.kept);
-        let pack = |q: u64| if packing { packed::<false>(table, kept, q) } else { q };
+        let pack = |q: u64| if packing { packed::<EXTRACT>(table, kept, q) } else { q };
         sort_by_group(
             queries,
             &group,

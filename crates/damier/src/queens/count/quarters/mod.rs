@@ -1053,7 +1053,7 @@ struct Device<'f, 'a, 'p, E> {
 impl<E> Hook for Device<'_, '_, '_, E> {
     fn count(
         &mut self,
-        _isa: Isa,
+        isa: Isa,
         matcher: &mut Matcher,
         queries: &[u64],
         _control: &Control,
@@ -1061,7 +1061,7 @@ impl<E> Hook for Device<'_, '_, '_, E> {
         if self.run.stop.load(std::sync::atomic::Ordering::Relaxed) {
             return Err(Interrupted);
         }
-        self.flight.hand_out(&matcher.sealed(queries), self.run)?;
+        self.flight.hand_out(&matcher.sealed(isa, queries), self.run)?;
         Ok(0)
     }
 }

@@ -405,7 +405,7 @@ fn tables_hold_only_bits_both_sides_use() {
             for isa in covered() {
                 assert_eq!(m.count_all(isa, &queries), want, "{isa}, cut {max_cut}");
             }
-            assert_eq!(m.sealed(&queries).count(), want, "the sealed view, cut {max_cut}");
+            assert_eq!(m.sealed(Isa::Portable, &queries).count(), want, "the sealed view, cut {max_cut}");
         }
     }
 }
@@ -432,7 +432,7 @@ fn fourteen_cut_bits_with_weights() {
         m.seal_all(isa, &stored);
         assert_eq!(m.cut, 14);
         assert_eq!(m.count_all(isa, &queries), want, "{isa}");
-        assert_eq!(m.sealed(&queries).count(), want, "the sealed view after {isa}'s seal");
+        assert_eq!(m.sealed(isa, &queries).count(), want, "the sealed view after {isa}'s seal");
     }
 }
 
@@ -467,7 +467,7 @@ fn the_sealed_view_counts_what_the_matcher_counts() {
         m.seal_all(Isa::Portable, &stored);
         let want = weighted_pairs(&stored, &queries);
         let own_chunks = m.chunks;
-        let sealed = m.sealed(&queries);
+        let sealed = m.sealed(Isa::Portable, &queries);
         assert_eq!(sealed.count(), want, "{keys} keys, groups of {group_keys}");
         let (visits, tests) = sealed.work();
         assert!(visits + tests > 0);
@@ -504,18 +504,27 @@ fn the_sealed_view_counts_what_the_matcher_counts() {
         assert!(own.iter().map(|r| r.0).eq(m.sliced_rows().iter().copied()), "{at}");
         // Once more after a count: the matcher's own buffers reused.
         assert_eq!(m.count_all(Isa::Portable, &queries), want);
-        assert_eq!(m.sealed(&queries).count(), want);
+        assert_eq!(m.sealed(Isa::Portable, &queries).count(), want);
         // Sealed for a device (not sliced): the same keys, blocks and pairs (in 6-bit chunks,
         // the keys may be packed or not where the device's chunks decide otherwise), no rows
         // made.
         m.slicing = false;
         m.seal_all(Isa::Portable, &stored);
-        let sealed = m.sealed(&queries);
+        let sealed = m.sealed(Isa::Portable, &queries);
         if width == CHUNK {
             assert_eq!(format!("{:?}", (sealed.keys, sealed.blocks, &sealed.pairs)), view);
         }
         assert_eq!(sealed.count(), want);
+        let portable = format!("{:?}", (sealed.keys, sealed.blocks, sealed.queries, &sealed.pairs));
         assert!(m.rows.is_empty());
+        // Every unit's seal and sealed view (`pext` where the unit uses it, table lookups
+        // elsewhere) hand the device the same batch.
+        for isa in covered() {
+            m.seal_all(isa, &stored);
+            let sealed = m.sealed(isa, &queries);
+            let got = format!("{:?}", (sealed.keys, sealed.blocks, sealed.queries, &sealed.pairs));
+            assert!(got == portable, "{at}: {isa}'s sealed view");
+        }
     }
 }
 
