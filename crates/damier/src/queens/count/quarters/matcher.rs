@@ -80,10 +80,11 @@ struct Group {
 /// exponents in its bits from [`WEIGHT_AT`]: a query's scales its own count, and stored keys
 /// are grouped by theirs.
 ///
-/// PERF: the keys are bit-sliced by blocks of [`BLOCK`]: for each [`CHUNK`]-bit chunk of the
-/// key and each value `v` of that chunk, a row holds the mask of the block's keys that have
-/// none of `v`'s bits. A query ANDs one row per chunk and counts the ones: 512 pairs for
-/// `key_bits / CHUNK` ANDs of 512 bits. Keys past the last full block, when few, are scanned.
+/// PERF: the keys are bit-sliced by blocks of [`BLOCK`]: for each chunk of the key (of
+/// [`CHUNK`] bits, or [`sliced::WIDE_CHUNK`] on the portable unit: `Matcher::width`) and each
+/// value `v` of that chunk, a row holds the mask of the block's keys that have none of `v`'s
+/// bits. A query ANDs one row per chunk and counts the ones: 512 pairs for `key_bits / width`
+/// ANDs of 512 bits. Keys past the last full block, when few, are scanned.
 ///
 /// PERF: with many keys, they are first split into `2^b` groups by `b` *cut* bits (central
 /// diagonals, the ones most often occupied), and so are the queries: a query group visits

@@ -12,9 +12,9 @@
 //!    the other half), and so are the **bottom halves** on the other columns;
 //! 2. one side is stored in a [`Matcher`] (the bottom halves, or the top halves when they far
 //!    outnumber them) and each key of the other side is matched against every stored key at
-//!    once: the matcher keeps, per block of 512 stored keys and per 5-bit chunk of the key,
-//!    the 32 masks "stored keys that avoid these bits", so one query costs a handful of
-//!    512-bit ANDs and a popcount per block.
+//!    once: the matcher keeps, per block of 512 stored keys and per 5-bit chunk of the key
+//!    (6-bit on the portable unit), the 32 (64) masks "stored keys that avoid these bits", so
+//!    one query costs a handful of 512-bit ANDs and a popcount per block.
 //!
 //! Symmetry, nearly 8x in all: the mirror maps column set `C` to its image with the same
 //! count, so one of the two is counted, twice. The reflection in the anti-diagonal maps the
@@ -115,7 +115,7 @@ impl Work {
     fn new(g: &Geometry, isa: Isa) -> Self {
         let (q, rest) = (g.q, g.n - g.q);
         let mut matcher = Matcher::new(g.key_bits(), g.cut_candidates());
-        if isa == Isa::Portable {
+        if wide_tables(isa) {
             matcher.width = sliced::WIDE_CHUNK;
         }
         Work {
@@ -211,31 +211,38 @@ const BATCH_KEY_BYTES: u64 = 80;
 /// of 72 bytes a key at 9 chunks of 6 bits instead of 44.
 const WIDE_BATCH_KEY_BYTES: u64 = 108;
 
-/// Bytes one worker's buffers may reach for n with batches of `batch` keys on `isa`: an
-/// estimate from the largest tasks measured, with a margin (see docs/performance.md).
-fn worker_bytes(n: u32, batch: usize, isa: Isa) -> u64 {
+/// Whether a worker on `isa` slices its stored keys in [`sliced::WIDE_CHUNK`]-bit chunks (the
+/// portable unit; the others, and a device's layout, in [`CHUNK`]).
+fn wide_tables(isa: Isa) -> bool {
+    isa == Isa::Portable
+}
+
+/// Bytes one worker's buffers may reach for n with batches of `batch` keys, its tables `wide`
+/// or not ([`wide_tables`]): an estimate from the largest tasks measured, with a margin (see
+/// docs/performance.md).
+fn worker_bytes(n: u32, batch: usize, wide: bool) -> u64 {
     // The top halves of the largest task: 0.5 M at n = 21 (from 200 random tasks), about 2.7x
     // more per n (12.6 M measured at n = 25, 193 M at 27); a side larger than a batch is made
     // in pieces ([`count_task`]), so a worker holds at most a batch's worth, and 8 bytes more
     // a key cover the quarter cells of a task and slack.
     let halves = 0.5e6 * 2.7f64.powi(n as i32 - 21);
-    let key_bytes = if isa == Isa::Portable { WIDE_BATCH_KEY_BYTES } else { BATCH_KEY_BYTES };
+    let key_bytes = if wide { WIDE_BATCH_KEY_BYTES } else { BATCH_KEY_BYTES };
     (halves.min(batch as f64) * (key_bytes + 8) as f64) as u64
 }
 
 /// Bytes a count of n needs besides the quarter table: the task list and the workers.
-fn base_bytes(n: u32, tasks: usize, threads: usize, batch: usize, isa: Isa) -> u64 {
-    (tasks * std::mem::size_of::<Task>()) as u64 + threads as u64 * worker_bytes(n, batch, isa)
+fn base_bytes(n: u32, tasks: usize, threads: usize, batch: usize, wide: bool) -> u64 {
+    (tasks * std::mem::size_of::<Task>()) as u64 + threads as u64 * worker_bytes(n, batch, wide)
 }
 
 /// The largest batch (a power of two from [`STORED_KEYS`] down to [`MIN_STORED_KEYS`]) whose
 /// count fits `limit` bytes, with the bytes it needs; the smallest one's when none fits.
-fn batch_for(n: u32, tasks: usize, threads: usize, limit: u64, isa: Isa) -> (usize, u64) {
+fn batch_for(n: u32, tasks: usize, threads: usize, limit: u64, wide: bool) -> (usize, u64) {
     let mut batch = STORED_KEYS;
-    while batch > MIN_STORED_KEYS && base_bytes(n, tasks, threads, batch, isa) > limit {
+    while batch > MIN_STORED_KEYS && base_bytes(n, tasks, threads, batch, wide) > limit {
         batch /= 2;
     }
-    (batch, base_bytes(n, tasks, threads, batch, isa))
+    (batch, base_bytes(n, tasks, threads, batch, wide))
 }
 
 // The CPU's slicing of a sealed batch lives here, beside the slicer, rather than in join.rs:
@@ -745,7 +752,7 @@ fn total_in(
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let g = Geometry::new(n);
     let tasks = share.take(tasks(&g));
-    let (batch, quarters) = plan(&g, tasks.len(), memory, table, isa, control)?;
+    let (batch, quarters) = plan(&g, tasks.len(), memory, table, wide_tables(isa), control)?;
     let total = std::sync::atomic::AtomicU64::new(0);
     let run = |t, w: &mut Work| count_task(&g, &quarters, t, w, control);
     for_each_task(&g, isa, batch, &tasks, control, &run, &|_, c, _| {
@@ -771,12 +778,12 @@ fn plan(
     tasks: usize,
     memory: Option<u64>,
     table: bool,
-    isa: Isa,
+    wide: bool,
     control: &Control,
 ) -> Result<(usize, Quarters), CountError> {
     let n = g.n;
     let limit = memory.unwrap_or(u64::MAX);
-    let (batch, need) = batch_for(n, tasks, rayon::current_num_threads(), limit, isa);
+    let (batch, need) = batch_for(n, tasks, rayon::current_num_threads(), limit, wide);
     if need > limit {
         return Err(MemoryLimit { n, need, limit }.into());
     }
@@ -831,7 +838,7 @@ pub(crate) fn count_column_sets(
 ) -> Result<(), CountError> {
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let g = Geometry::new(n);
-    let (batch, quarters) = plan(&g, column_sets.len(), memory, true, isa, control)?;
+    let (batch, quarters) = plan(&g, column_sets.len(), memory, true, wide_tables(isa), control)?;
     let tasks: Vec<Task> = column_sets.iter().map(|&(cols, weight)| Task { cols, weight }).collect();
     let run = |t, w: &mut Work| count_task(&g, &quarters, t, w, control);
     Ok(for_each_task(&g, isa, batch, &tasks, control, &run, on_done)?)
@@ -866,7 +873,9 @@ pub(crate) fn count_column_sets_matched<'p, E: From<Interrupted> + From<CountErr
 ) -> Result<(), E> {
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let g = Geometry::new(n);
-    let (batch, quarters) = plan(&g, column_sets.len(), memory, true, isa, control)?;
+    // The workers hold no sliced rows (the device slices the blocks in `join::CHUNK`-bit
+    // chunks), so the narrow tables' bytes bound them whatever `isa`.
+    let (batch, quarters) = plan(&g, column_sets.len(), memory, true, false, control)?;
     let tasks: Vec<Task> = column_sets.iter().map(|&(cols, weight)| Task { cols, weight }).collect();
     let failed = std::sync::Mutex::new(None);
     let stop = std::sync::atomic::AtomicBool::new(false);

@@ -283,7 +283,7 @@ fn memory_limit_picks_the_layout_or_refuses() {
         task_count(n, Share::WHOLE) as usize,
         rayon::current_num_threads(),
         STORED_KEYS,
-        Isa::best(),
+        wide_tables(Isa::best()),
     );
     let (table_bytes, _) = QuarterTable::size(Geometry::new(n).q, &Control::new()).unwrap();
     let g = Geometry::new(n);
@@ -309,17 +309,18 @@ fn memory_limit_picks_the_layout_or_refuses() {
 #[test]
 fn batches_shrink_to_the_memory_limit() {
     for (n, isa) in [27, 28].into_iter().flat_map(|n| [Isa::best(), Isa::Portable].map(|i| (n, i))) {
-        assert!(worker_bytes(n, STORED_KEYS, isa) <= 2 << 30, "n = {n}, {isa}");
+        assert!(worker_bytes(n, STORED_KEYS, wide_tables(isa)) <= 2 << 30, "n = {n}, {isa}");
         let tasks = task_count(n, Share::new(0, 1000).unwrap()) as usize;
-        let (batch, need) = batch_for(n, tasks, 1, 4 << 30, isa);
+        let (batch, need) = batch_for(n, tasks, 1, 4 << 30, wide_tables(isa));
         assert_eq!(batch, STORED_KEYS);
-        let (small, less) = batch_for(n, tasks, 1, need - 1, isa);
+        let (small, less) = batch_for(n, tasks, 1, need - 1, wide_tables(isa));
         assert!(small < batch && less < need, "n = {n}, {isa}: {small} keys, {less} bytes");
-        let (least, _) = batch_for(n, tasks, 1, 0, isa);
+        let (least, _) = batch_for(n, tasks, 1, 0, wide_tables(isa));
         assert_eq!(least, MIN_STORED_KEYS);
     }
     // The portable unit's wider tables need more a key.
-    assert!(worker_bytes(27, STORED_KEYS, Isa::Portable) > worker_bytes(27, STORED_KEYS, Isa::Avx2));
+    assert!(worker_bytes(27, STORED_KEYS, true) > worker_bytes(27, STORED_KEYS, false));
+    assert!(wide_tables(Isa::Portable) && !wide_tables(Isa::Avx2) && !wide_tables(Isa::Avx512));
 }
 
 /// A run builds the whole quarter table only when it has at least `2^q` tasks and the table
@@ -329,19 +330,22 @@ fn the_table_is_built_for_many_tasks_that_fit() {
     let g = Geometry::new(16);
     let is_table = |p: Result<(usize, Quarters), CountError>| matches!(p.unwrap().1.source, Source::Table(_));
     let many = 1 << g.q;
-    assert!(is_table(plan(&g, many, None, true, Isa::best(), &Control::new())));
+    assert!(is_table(plan(&g, many, None, true, wide_tables(Isa::best()), &Control::new())));
     assert!(
-        !is_table(plan(&g, many - 1, None, true, Isa::best(), &Control::new())),
+        !is_table(plan(&g, many - 1, None, true, wide_tables(Isa::best()), &Control::new())),
         "too few tasks to pay for the table"
     );
-    assert!(!is_table(plan(&g, many, None, false, Isa::best(), &Control::new())), "tables not allowed");
-    let (_, need) = batch_for(g.n, many, rayon::current_num_threads(), u64::MAX, Isa::best());
     assert!(
-        !is_table(plan(&g, many, Some(need), true, Isa::best(), &Control::new())),
+        !is_table(plan(&g, many, None, false, wide_tables(Isa::best()), &Control::new())),
+        "tables not allowed"
+    );
+    let (_, need) = batch_for(g.n, many, rayon::current_num_threads(), u64::MAX, wide_tables(Isa::best()));
+    assert!(
+        !is_table(plan(&g, many, Some(need), true, wide_tables(Isa::best()), &Control::new())),
         "no room left for the table"
     );
     assert!(matches!(
-        plan(&g, many, Some(1024), true, Isa::best(), &Control::new()),
+        plan(&g, many, Some(1024), true, wide_tables(Isa::best()), &Control::new()),
         Err(CountError::MemoryLimit(_))
     ));
 }
@@ -1090,4 +1094,36 @@ fn a_side_measures_its_number_of_keys() {
             assert_eq!(measured, (whole.len(), key_bits_of(&whole)), "columns {:b}", task.cols);
         }
     }
+}
+
+/// A device count's workers hold no sliced rows, so its memory plan takes the narrow tables'
+/// bytes whatever the unit: within the narrow need the portable unit's CPU count is refused
+/// (its 6-bit tables need more), its device count is not.
+#[test]
+fn a_device_count_plans_no_wide_tables() {
+    let n = 12;
+    let g = Geometry::new(n);
+    let sets: Vec<(u32, u64)> = tasks(&g).iter().take(3).map(|t| (t.cols, t.weight)).collect();
+    let threads = rayon::current_num_threads();
+    let narrow = base_bytes(n, sets.len(), threads, STORED_KEYS, false);
+    assert!(base_bytes(n, sets.len(), threads, STORED_KEYS, true) > narrow);
+    let control = Control::new();
+    let refused = count_column_sets(n, &sets, Isa::Portable, Some(narrow), &control, &|_, _, _| {});
+    assert!(matches!(refused, Err(CountError::MemoryLimit(_))), "{refused:?}");
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    count_column_sets_matched::<CountError>(
+        n,
+        &sets,
+        Isa::Portable,
+        Some(narrow),
+        &control,
+        0,
+        None,
+        &|sealed| Ok(crate::queens::count::join::Pending::ready(sealed.count())),
+        &|_, _, _| {
+            done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        },
+    )
+    .unwrap();
+    assert_eq!(done.into_inner(), sets.len());
 }
