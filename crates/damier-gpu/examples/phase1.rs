@@ -82,9 +82,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let about = if expected { "about " } else { "" };
     let q = n - n / 2;
-    let quarters = if k >= 1 << q { "the quarter table" } else { "quarters searched per task" };
+    // As the library plans a run: the table needs 2^q tasks, q <= 12 and the memory for it.
+    let quarters = if tasks.len() < 1 << q {
+        "fewer than 2^q: quarters searched per task"
+    } else if q > 12 {
+        "q > 12: quarters searched per task"
+    } else {
+        "the quarter table, where it fits in memory"
+    };
     println!(
-        "n = {n}: {k} tasks ({quarters}), {} batches, {about}{solutions:.4e} solutions; set-up {setup:.3} CPU-s; phase 1 {seconds:.3} CPU-s, {:.3} CPU-ns a solution; {:.4} bytes uploaded a solution",
+        "n = {n}: {} tasks ({quarters}), {} batches, {about}{solutions:.4e} solutions; set-up {setup:.3} CPU-s; phase 1 {seconds:.3} CPU-s, {:.3} CPU-ns a solution; {:.4} bytes uploaded a solution",
+        tasks.len(),
         batches.into_inner(),
         seconds / solutions * 1e9,
         bytes.into_inner() as f64 / solutions

@@ -94,7 +94,8 @@ pub(crate) struct Slot {
     blocks: Grown,
     pairs: Grown,
     /// A slot per tile of a dispatch (with [`crate::JoinKernel::tile_sums`]; unused and small
-    /// otherwise), reused by each dispatch after its reduce has read it and cleared it.
+    /// otherwise), reused by each dispatch after its reduce has read it and cleared it, and
+    /// cleared before each job (a reduce that failed cleared nothing).
     partials: Grown,
     params: wgpu::Buffer,
     state: wgpu::Buffer,
@@ -649,6 +650,14 @@ impl Gpu {
             let records = dispatches.len() as u64 * RECORD;
             // PERF: the partial sums cleared on the device, not uploaded as zeros.
             enc.clear_buffer(&slot.state, 0, Some(records));
+            // The tile sums that the dispatches use, cleared too: a reduce cut short (a fault
+            // that fails its job, whose slot is then reused) leaves its tiles' sums in place,
+            // which a later job's skipped workgroup would otherwise pass off as its own.
+            let tiles = dispatches.iter().map(|d| d.tiles.1 - d.tiles.0).max().unwrap_or(0);
+            let tile_bytes = (TILE_SLOT_BYTES * tiles).min(slot.partials.size);
+            if self.join_kernel.tile_sums && tile_bytes > 0 {
+                enc.clear_buffer(&slot.partials.buffer, 0, Some(tile_bytes));
+            }
             if let (Some(seal), Some(bind)) = (seal, &slot.seal_bind) {
                 let timestamp_writes =
                     slot.stamps.as_ref().map(|(set, _)| wgpu::ComputePassTimestampWrites {
