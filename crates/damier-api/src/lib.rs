@@ -25,6 +25,7 @@
 
 #![deny(missing_docs)]
 
+pub mod answers;
 pub mod automaton;
 mod de;
 mod fields;

@@ -742,13 +742,13 @@ pub fn check_placements(input: CheckInput<'_>, from_arguments: bool) -> Result<C
     let placements = match input {
         CheckInput::Binary(bytes) => vec![Placement::from_binary(bytes).map_err(read_error)?],
         CheckInput::Text(text) => {
-            if let Some(witness) = Placement::read_witness(text) {
+            if let Some(witness) = crate::answers::read_witness(text) {
                 let (n, queens) = witness.map_err(read_error)?;
                 let count = queens.len() as u64;
                 let report = try_check_owned(n, queens).map_err(|e| out_of_memory(&e))?;
                 return Ok(Checked::Witness { report, queens: count });
             }
-            Placement::read_all(text).map_err(read_error)?
+            crate::answers::read_placements(text).map_err(read_error)?
         }
     };
     Ok(match &placements[..] {

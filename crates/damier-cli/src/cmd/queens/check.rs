@@ -3,9 +3,9 @@
 //! Columns are 1-based, one per row, as arguments (`damier queens check 2 4 1 3`) or on
 //! stdin (no argument, or `-`), separated by whitespace and/or commas. Whatever `queens first|list|solve|max`
 //! prints, as text, `--columns` or `--json`, reads back (`damier queens first 8 | damier
-//! queens check`): see `Placement::read_all`; so does the file of `queens solve --format
+//! queens check`): see `damier_api::answers::read_placements`; so does the file of `queens solve --format
 //! binary` on stdin (`Placement::from_binary`), and the witness of `queens max` when R(n) < n,
-//! whose empty rows are 0 (`Placement::read_witness`: its queens are checked). Several
+//! whose empty rows are 0 (`damier_api::answers::read_witness`: its queens are checked). Several
 //! placements (a listing) are checked one by one. Exit 0 all valid, 1 one invalid, 2
 //! malformed. The reading, its bounds and the check are the request layer's
 //! (`damier_api::queens::check_placements`, which the web lab's `queens check` runs too);

@@ -98,8 +98,8 @@ impl Placement {
         }
     }
 
-    /// An upper bound on what reading `text` back ([`Placement::read_all`],
-    /// [`Placement::read_witness`]) finds, for a bound on the memory of reading and checking
+    /// An upper bound on what reading `text` back (the request layer's reader of answers,
+    /// [`Placement::parse_all`], [`Placement::read_witness`]) finds, for a bound on the memory of reading and checking
     /// it ([`ReadSize::bytes`]) before anything is read: the rows (every whole number and every
     /// token counts as one) and the placements (those [`Placement::parse_all`] finds, or in
     /// JSON, one per `[`).
@@ -248,9 +248,9 @@ impl Placement {
 
     /// The witness `damier queens max` prints when fewer than n queens fit (R(n) < n): queens
     /// on an n x n board with some rows empty, as the line [`EMPTY_ROW_WITNESS`] followed by
-    /// one 1-based column per row, 0 for an empty row, or (with the `serde` feature) its JSON,
-    /// whose `columns` hold a 0. The board size and the queens as 0-based `(row, column)`,
-    /// for [`super::check_queens`]; `None` when `text` holds no such witness.
+    /// one 1-based column per row, 0 for an empty row (its JSON is the request layer's to
+    /// read). The board size and the queens as 0-based `(row, column)`, for
+    /// [`super::check_queens`]; `None` when `text` holds no such witness.
     ///
     /// ```
     /// use damier::queens::Placement;
@@ -260,10 +260,8 @@ impl Placement {
     /// assert!(Placement::read_witness("S = (2, 4, 1, 3)").is_none());
     /// ```
     pub fn read_witness(text: &str) -> Option<Result<Witness, PlacementError>> {
-        match text.lines().find_map(|l| l.split_once(EMPTY_ROW_WITNESS)) {
-            Some((_, cols)) => Some(text_witness(cols)),
-            None => json_witness(text),
-        }
+        let (_, cols) = text.lines().find_map(|l| l.split_once(EMPTY_ROW_WITNESS))?;
+        Some(text_witness(cols))
     }
 }
 
@@ -290,82 +288,9 @@ fn text_witness(cols: &str) -> Result<Witness, PlacementError> {
     Ok((size, queens))
 }
 
-/// The witness of a JSON answer whose `columns` hold a 0 (an empty row: `queens max --json`
-/// when R(n) < n).
-#[cfg(feature = "serde")]
-fn json_witness(text: &str) -> Option<Result<Witness, PlacementError>> {
-    match super::json::top_columns(text.trim_start())? {
-        Ok(cols) => cols.has_empty_row().then(|| cols.witness()),
-        Err(e) => Some(Err(e.into())),
-    }
-}
-
-/// Without the `serde` feature, JSON is not read.
-#[cfg(not(feature = "serde"))]
-fn json_witness(_: &str) -> Option<Result<Witness, PlacementError>> {
-    None
-}
-
-#[cfg(feature = "serde")]
-impl Placement {
-    /// Every placement in what the tool prints, its JSON included ([`Placement::parse_all`]
-    /// for text): every `columns` list and every list of `solutions` in a JSON answer of
-    /// `damier queens first|list|solve --json`, and the `placement` of `damier automaton run
-    /// --json` (1-based columns). What `damier queens check`
-    /// reads. A JSON array of plain numbers (`[1, 5, 8, 6, 3, 7, 2, 4]`) is read as text: one
-    /// bracketed placement.
-    ///
-    /// ```
-    /// use damier::queens::Placement;
-    ///
-    /// let json = r#"{"n": 4, "method": "construct", "seconds": 0.0, "columns": [2, 4, 1, 3]}"#;
-    /// assert_eq!(Placement::read_all(json).unwrap(), [Placement::parse("2 4 1 3").unwrap()]);
-    /// assert_eq!(Placement::read_all("[2, 4, 1, 3]").unwrap().len(), 1);
-    /// ```
-    pub fn read_all(text: &str) -> Result<Vec<Placement>, PlacementError> {
-        json_placements(text).unwrap_or_else(|| Placement::parse_all(text))
-    }
-}
-
-/// The placements of a JSON answer: every `columns` (or `placement`) list and every list of
-/// `solutions`, read as the text goes by (`super::json`); `None` when the text is not JSON or
-/// holds no object (plain arrays are text's brackets).
-#[cfg(feature = "serde")]
-fn json_placements(text: &str) -> Option<Result<Vec<Placement>, PlacementError>> {
-    let t = text.trim_start();
-    if !(t.starts_with('{') || t.starts_with('[')) {
-        return None;
-    }
-    super::json::placements(t)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A bracketed list of columns is JSON too: it was read as a JSON answer without a
-    /// `columns` key and refused.
-    #[cfg(feature = "serde")]
-    #[test]
-    fn json_answers_are_read_and_a_plain_json_list_is_one_placement() {
-        let eight = Placement::parse("1 5 8 6 3 7 2 4").unwrap();
-        assert_eq!(Placement::read_all("[1, 5, 8, 6, 3, 7, 2, 4]").unwrap(), std::slice::from_ref(&eight));
-        let list = r#"{"n": 4, "solutions": [[2, 4, 1, 3], [3, 1, 4, 2]], "count": 2}"#;
-        assert_eq!(Placement::read_all(list).unwrap().len(), 2);
-        let nested = r#"[{"columns": [1, 5, 8, 6, 3, 7, 2, 4]}, {"columns": [2, 4, 1, 3]}]"#;
-        assert_eq!(Placement::read_all(nested).unwrap()[0], eight);
-        // `automaton run --json` (issue 52 §4).
-        let run = r#"{"model": "pair", "n": 8, "solved": true, "placement": [1, 5, 8, 6, 3, 7, 2, 4]}"#;
-        assert_eq!(Placement::read_all(run).unwrap(), std::slice::from_ref(&eight));
-        let none = r#"{"columns": null, "method": "construct", "n": 3}"#;
-        assert_eq!(Placement::read_all(none), Err(PlacementError::NoneInJson));
-        assert!(matches!(
-            Placement::read_all(r#"{"columns": [1, 9]}"#),
-            Err(PlacementError::OutOfRange { .. })
-        ));
-        // Not JSON: the text forms.
-        assert_eq!(Placement::read_all("S = (1, 5, 8, 6, 3, 7, 2, 4)").unwrap(), [eight]);
-    }
 
     fn cols(ps: &[Placement]) -> Vec<Vec<u64>> {
         ps.iter().map(Placement::one_based).collect()
@@ -428,12 +353,6 @@ mod tests {
             Some(Err(PlacementError::OutOfRange { column: 4, .. }))
         ));
         assert_eq!(Placement::read_witness("R(8) = 8\nwitness S = (1, 5, 8, 6, 3, 7, 2, 4)"), None);
-        #[cfg(feature = "serde")]
-        {
-            let json = r#"{"n": 3, "max": 2, "columns": [1, 3, 0], "method": "search"}"#;
-            assert_eq!(Placement::read_witness(json), Some(Ok((3, vec![(0, 0), (1, 2)]))));
-            assert_eq!(Placement::read_witness(r#"{"columns": [2, 4, 1, 3]}"#), None);
-        }
     }
 
     #[test]

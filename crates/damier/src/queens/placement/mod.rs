@@ -20,8 +20,6 @@ use std::fmt;
 
 use crate::util::{OutOfMemory, try_with_capacity};
 
-#[cfg(feature = "serde")]
-mod json;
 mod listing;
 
 pub use listing::{EMPTY_ROW_WITNESS, READ_BYTES_PER_PLACEMENT, READ_BYTES_PER_ROW, ReadSize};

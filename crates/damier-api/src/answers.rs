@@ -1,22 +1,80 @@
-//! The placements of a JSON answer, read as the text goes by: no tree of values is built (a
-//! `serde_json::Value` holds about 100 bytes a column), only the lists of columns themselves,
-//! 4 bytes a column, grown without aborting.
+//! The tool's answers read back (`queens check`'s input): the placements of a JSON answer
+//! (the records of this layer: `queens first|list|solve --json`, `automaton run --json`), or
+//! else of the text forms ([`Placement::parse_all`]); the witness of `queens max` in either.
+//! The library reads placements, not the front ends' JSON shapes: the reader is the layer's,
+//! beside the records it reads.
 //!
-//! What is read, as [`super::Placement::read_all`] says: every `columns` list (else
-//! `placement`) of an object and every list of its `solutions`, in the objects of the top
-//! level and of nested arrays; every other value is skipped unread.
+//! JSON is read as the text goes by: no tree of values is built (a `serde_json::Value` holds
+//! about 100 bytes a column), only the lists of columns themselves, 4 bytes a column, grown
+//! without aborting. What is read: every `columns` list (else `placement`) of an object and
+//! every list of its `solutions`, in the objects of the top level and of nested arrays; every
+//! other value is skipped unread.
 
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use super::{Placement, PlacementError};
-use crate::util::{OutOfMemory, try_with_capacity};
+use damier::queens::Placement;
+use damier::queens::placement::{PlacementError, Witness};
+use damier::util::{OutOfMemory, try_with_capacity};
+
+/// Every placement in what the tool prints, its JSON included ([`Placement::parse_all`] for
+/// text): every `columns` list and every list of `solutions` in a JSON answer of `damier
+/// queens first|list|solve --json`, and the `placement` of `damier automaton run --json`
+/// (1-based columns). What `damier queens check` reads. A JSON array of plain numbers (`[1, 5,
+/// 8, 6, 3, 7, 2, 4]`) is read as text: one bracketed placement.
+///
+/// ```
+/// use damier::queens::Placement;
+/// use damier_api::answers::read_placements;
+///
+/// let json = r#"{"n": 4, "method": "construct", "seconds": 0.0, "columns": [2, 4, 1, 3]}"#;
+/// assert_eq!(read_placements(json).unwrap(), [Placement::parse("2 4 1 3").unwrap()]);
+/// assert_eq!(read_placements("[2, 4, 1, 3]").unwrap().len(), 1);
+/// ```
+pub fn read_placements(text: &str) -> Result<Vec<Placement>, PlacementError> {
+    json_placements(text).unwrap_or_else(|| Placement::parse_all(text))
+}
+
+/// The witness `damier queens max` prints when fewer than n queens fit (R(n) < n), in its
+/// text ([`Placement::read_witness`]) or its JSON, whose `columns` hold a 0 for an empty row;
+/// `None` when `text` holds no such witness.
+///
+/// ```
+/// use damier_api::answers::read_witness;
+///
+/// let json = r#"{"n": 3, "max": 2, "columns": [1, 3, 0]}"#;
+/// assert_eq!(read_witness(json).unwrap().unwrap(), (3, vec![(0, 0), (1, 2)]));
+/// assert!(read_witness("S = (2, 4, 1, 3)").is_none());
+/// ```
+pub fn read_witness(text: &str) -> Option<Result<Witness, PlacementError>> {
+    Placement::read_witness(text).or_else(|| json_witness(text))
+}
+
+/// The placements of a JSON answer: every `columns` (or `placement`) list and every list of
+/// `solutions`, read as the text goes by; `None` when the text is not JSON or holds no object
+/// (plain arrays are text's brackets).
+fn json_placements(text: &str) -> Option<Result<Vec<Placement>, PlacementError>> {
+    let t = text.trim_start();
+    if !(t.starts_with('{') || t.starts_with('[')) {
+        return None;
+    }
+    placements(t)
+}
+
+/// The witness of a JSON answer whose `columns` hold a 0 (an empty row: `queens max --json`
+/// when R(n) < n).
+fn json_witness(text: &str) -> Option<Result<Witness, PlacementError>> {
+    match top_columns(text.trim_start())? {
+        Ok(cols) => cols.has_empty_row().then(|| cols.witness()),
+        Err(e) => Some(Err(e.into())),
+    }
+}
 
 /// One list of 1-based columns as read, 4 bytes a column: a column beyond `u32` is kept as
 /// `u32::MAX`, the first of them aside (its row and value) for the error that names it.
 #[derive(Debug, Default)]
-pub(super) struct Columns {
+struct Columns {
     /// The columns, 1-based.
     pub cols: Vec<u32>,
     /// The first column beyond `u32`: its 0-based row and its value.
@@ -35,7 +93,7 @@ struct Found {
 
 /// The placements of the JSON `text`, in order: `None` when `text` is not JSON or holds no
 /// object (a plain list of numbers is text's bracketed placement).
-pub(super) fn placements(text: &str) -> Option<Result<Vec<Placement>, PlacementError>> {
+fn placements(text: &str) -> Option<Result<Vec<Placement>, PlacementError>> {
     let mut found = Found::default();
     let read = walk_text(text, Walk { found: &mut found });
     if let Some(e) = found.oom {
@@ -57,7 +115,7 @@ pub(super) fn placements(text: &str) -> Option<Result<Vec<Placement>, PlacementE
 /// The `columns` of the object at the top of the JSON `text` (the witness of `queens max
 /// --json`): `None` when `text` is not JSON, not an object, or its `columns` are no list of
 /// whole numbers.
-pub(super) fn top_columns(text: &str) -> Option<Result<Columns, OutOfMemory>> {
+fn top_columns(text: &str) -> Option<Result<Columns, OutOfMemory>> {
     let mut found = Found::default();
     let mut top = None;
     let read = walk_text(text, Top { found: &mut found, top: &mut top });
@@ -79,12 +137,12 @@ impl Columns {
     }
 
     /// The placement of these 1-based columns, in place.
-    pub(super) fn placement(self) -> Result<Placement, PlacementError> {
+    fn placement(self) -> Result<Placement, PlacementError> {
         let n = self.cols.len();
         if n == 0 {
             return Err(PlacementError::Empty);
         }
-        if super::above_max_n(n) {
+        if u32::try_from(n).is_err() {
             return Err(PlacementError::TooLarge(n));
         }
         if let Some((r, column)) = self.first_out(|c| c == 0 || c as usize > n) {
@@ -94,16 +152,16 @@ impl Columns {
         for c in &mut cols {
             *c -= 1;
         }
-        Ok(Placement { cols })
+        Placement::new(cols)
     }
 
     /// Whether a column is 0 (an empty row of a witness).
-    pub(super) fn has_empty_row(&self) -> bool {
+    fn has_empty_row(&self) -> bool {
         self.cols.contains(&0)
     }
 
     /// The witness of these 1-based columns, 0 an empty row: the board size and the queens.
-    pub(super) fn witness(self) -> Result<super::Witness, PlacementError> {
+    fn witness(self) -> Result<Witness, PlacementError> {
         let n = self.cols.len();
         if n == 0 {
             return Err(PlacementError::Empty);
@@ -472,7 +530,6 @@ mod tests {
     use proptest::prelude::*;
     use serde_json::{Value, json};
 
-    use super::super::Placement;
     use super::*;
 
     /// What the reading did with a tree of values (before issue 49): the reference.
@@ -502,6 +559,36 @@ mod tests {
             return Some(Err(PlacementError::NoneInJson));
         }
         Some(found.iter().map(|c| Placement::from_tokens(c)).collect())
+    }
+
+    /// A bracketed list of columns is JSON too: it was read as a JSON answer without a
+    /// `columns` key and refused.
+    #[test]
+    fn json_answers_are_read_and_a_plain_json_list_is_one_placement() {
+        let eight = Placement::parse("1 5 8 6 3 7 2 4").unwrap();
+        assert_eq!(read_placements("[1, 5, 8, 6, 3, 7, 2, 4]").unwrap(), std::slice::from_ref(&eight));
+        let list = r#"{"n": 4, "solutions": [[2, 4, 1, 3], [3, 1, 4, 2]], "count": 2}"#;
+        assert_eq!(read_placements(list).unwrap().len(), 2);
+        let nested = r#"[{"columns": [1, 5, 8, 6, 3, 7, 2, 4]}, {"columns": [2, 4, 1, 3]}]"#;
+        assert_eq!(read_placements(nested).unwrap()[0], eight);
+        // `automaton run --json` (issue 52 §4).
+        let run = r#"{"model": "pair", "n": 8, "solved": true, "placement": [1, 5, 8, 6, 3, 7, 2, 4]}"#;
+        assert_eq!(read_placements(run).unwrap(), std::slice::from_ref(&eight));
+        let none = r#"{"columns": null, "method": "construct", "n": 3}"#;
+        assert_eq!(read_placements(none), Err(PlacementError::NoneInJson));
+        assert!(matches!(read_placements(r#"{"columns": [1, 9]}"#), Err(PlacementError::OutOfRange { .. })));
+        // Not JSON: the text forms.
+        assert_eq!(read_placements("S = (1, 5, 8, 6, 3, 7, 2, 4)").unwrap(), [eight]);
+    }
+
+    /// The witness of `queens max 3 --json` (a 0 for its empty row); a placement is none.
+    #[test]
+    fn a_json_witness_with_empty_rows_is_read() {
+        let json = r#"{"n": 3, "max": 2, "columns": [1, 3, 0], "method": "search"}"#;
+        assert_eq!(read_witness(json), Some(Ok((3, vec![(0, 0), (1, 2)]))));
+        assert_eq!(read_witness(r#"{"columns": [2, 4, 1, 3]}"#), None);
+        let text = "witness (column per row, 0 = empty row): 1 3 0";
+        assert_eq!(read_witness(text), Some(Ok((3, vec![(0, 0), (1, 2)]))));
     }
 
     fn same(text: &str) {
