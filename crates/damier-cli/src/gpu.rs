@@ -51,7 +51,7 @@ pub(crate) struct GpuArgs {
     pub(crate) gpu_workgroup_bytes: Option<u32>,
     /// The join kernel's sums as before the slot per tile: each workgroup adds its sum
     /// atomically into one of 32 shared partial sums (to compare; the same counts).
-    #[arg(long, hide = true)]
+    #[arg(long)]
     pub(crate) gpu_shared_sums: bool,
 }
 
