@@ -199,7 +199,7 @@ impl std::str::FromStr for RuleName {
 /// Why a `key=value` rule is not one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "rule overrides {0:?}: each is key=value with key cap, wave, act, south, plat, eps, pat, patq, keep, rest, restq, back, hit, backq, hide or async (back and rest exclusive; hit needs back)"
+    "rule overrides {0:?}: each is key=value with key cap, wave, act, south, plat, eps, pat, patq, keep, rest, restq, back, hit, backq, hide or async (back and rest exclusive; hit needs back, backq needs hit; pat, rest and back need hide=1)"
 )]
 pub struct RuleSpecError(pub String);
 
@@ -250,8 +250,15 @@ impl Rule {
                 _ => return Err(bad()),
             }
         }
-        // The backoff level is kept in the rest count's bits.
-        if r.backoff > 0 && r.rest > 0 || r.backoff_hits && r.backoff == 0 {
+        // The backoff level is kept in the rest count's bits. A queen's own record (patience,
+        // rest, backoff) is kept only where walkers are hidden, and the backoff's way down only
+        // with hits: a setting that would be silently ignored is refused.
+        let record = r.patience > 0 || r.rest > 0 || r.backoff > 0;
+        if r.backoff > 0 && r.rest > 0
+            || r.backoff_hits && r.backoff == 0
+            || record && !r.hide_walkers
+            || r.backoff_rate > 0.0 && !r.backoff_hits
+        {
             return Err(bad());
         }
         Ok(r)
@@ -282,7 +289,19 @@ mod tests {
 
     #[test]
     fn overrides_are_checked() {
-        for bad in ["cap=3", "act=2", "wave=yes", "pat=16", "x=1", "act"] {
+        for bad in [
+            "cap=3",
+            "act=2",
+            "wave=yes",
+            "pat=16",
+            "x=1",
+            "act",
+            "back=3,hide=0",
+            "pat=15,hide=0",
+            "rest=3,hide=0",
+            "back=3,backq=0.1",
+            "hit=1",
+        ] {
             assert!(Rule::from_overrides(bad, 0.01).is_err(), "{bad}");
         }
         let r = Rule::from_overrides("cap=1,async=1,pat=15,keep=1", 0.01).unwrap();
