@@ -1,5 +1,5 @@
-//! The counting engine: [`Gpu::count_tasks`] (the join kernel's count, module `join`) and
-//! [`Gpu::estimate`] ([`Gpu::estimator`], the library's estimate entry on it).
+//! The GPU's estimate: [`Gpu::estimate`] ([`Gpu::estimator`], the library's estimate entry on
+//! it), over the join kernel's count ([`Gpu::count_tasks`], module `join`).
 
 use damier::control::Control;
 use damier::queens::count::estimate::{self, CounterEstimator, CounterSample, Estimate, SampledDevice};
@@ -7,26 +7,6 @@ use damier::queens::count::tasks::{TaskDone, TaskList};
 
 use crate::device::Gpu;
 use crate::error::GpuError;
-
-impl Gpu {
-    /// Counts the tasks `indices` of `list`, calling `on_done` as each finishes, in order of
-    /// completion; polls `control` between dispatches (every ~50 ms) and advances it by one
-    /// per task. The tasks' halves are assembled and sealed by a pool of as many workers as
-    /// the current rayon pool (each call starts one) and each sealed batch is matched on the
-    /// GPU through the pipeline (a ring of device buffers, one submitting thread; docs/gpu.md,
-    /// "The pipeline"; [`Gpu::breakdown`] says where the time went); a task is reported once
-    /// all its batches are matched, its count checked against overflow. On an error no task
-    /// with a batch that failed, or still in flight, is reported.
-    pub fn count_tasks(
-        &self,
-        list: &TaskList,
-        indices: &[u32],
-        control: &Control,
-        on_done: &(dyn Fn(TaskDone) + Sync),
-    ) -> Result<(), GpuError> {
-        self.count_tasks_join(list, indices, control, on_done)
-    }
-}
 
 impl Gpu {
     /// Times `samples` random tasks of `list` (drawn with `seed`, as

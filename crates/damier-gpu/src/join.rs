@@ -74,13 +74,17 @@ fn driver_pool(adapter: &str) -> Result<rayon::ThreadPool, GpuError> {
 }
 
 impl Gpu {
-    /// Counts the tasks `indices` of `list` with the join kernel (see [`Gpu::count_tasks`]):
-    /// the halves assembled and sealed by a pool of as many workers as the current one, each
-    /// batch matched on the GPU through the pipeline (module `pipeline`: a ring of `ahead +
-    /// 1` slots per worker, or [`crate::GpuSettings::ring`], and one submitting thread), each
-    /// worker sealing on while up to `ahead` of its batches are matched; tasks reported as
-    /// their counts are all in, in any order.
-    pub(crate) fn count_tasks_join(
+    /// Counts the tasks `indices` of `list` with the join kernel, calling `on_done` as each
+    /// finishes, in order of completion; polls `control` between dispatches (every ~50 ms)
+    /// and advances it by one per task. The tasks' halves are assembled and sealed by a pool
+    /// of as many workers as the current rayon pool (each call starts one), each batch matched
+    /// on the GPU through the pipeline (module `pipeline`: a ring of `ahead + 1` slots per
+    /// worker, or [`crate::GpuSettings::ring`], and one submitting thread; docs/gpu.md, "The
+    /// pipeline"; [`Gpu::breakdown`] says where the time went), each worker sealing on while
+    /// up to `ahead` of its batches are matched. A task is reported once all its batches are
+    /// matched, its count checked against overflow. On an error no task with a batch that
+    /// failed, or still in flight, is reported.
+    pub fn count_tasks(
         &self,
         list: &TaskList,
         indices: &[u32],
