@@ -26,7 +26,7 @@ const JOIN_OUT_SHARED: &str = include_str!("join_out_shared.wgsl");
 
 /// The pass that adds the join kernel's tile slots into each dispatch's partial sums (with
 /// [`JOIN_OUT_TILE`]).
-const REDUCE_KERNEL: &str = include_str!("join_reduce.wgsl");
+pub(crate) const REDUCE_KERNEL: &str = include_str!("join_reduce.wgsl");
 
 /// Bytes of one chunk of a block in the join kernel's workgroup memory (32 rows of 64 bytes),
 /// and the most chunks it copies (the library's keys have at most 11).
@@ -99,7 +99,7 @@ pub struct JoinKernel {
 }
 
 /// The join kernel's source for `kernel`: join.wgsl with its key, sum and output parts.
-fn join_source(kernel: JoinKernel) -> String {
+pub(crate) fn join_source(kernel: JoinKernel) -> String {
     let key = if kernel.int64 { JOIN_KEY64 } else { JOIN_KEY32 };
     let sum = if kernel.subgroups { JOIN_SUM_SUBGROUP } else { JOIN_SUM_ATOMIC };
     let out = if kernel.tile_sums { JOIN_OUT_TILE } else { JOIN_OUT_SHARED };
@@ -112,6 +112,17 @@ fn join_source(kernel: JoinKernel) -> String {
 /// The compute pipeline of the WGSL `source` (entry point `main`), its module compiled with
 /// naga's run-time checks.
 pub(crate) fn checked_pipeline(device: &wgpu::Device, label: &str, source: &str) -> wgpu::ComputePipeline {
+    checked_pipeline_with(device, label, source, &[])
+}
+
+/// [`checked_pipeline`] with those of the pipeline constants `constants` that `source`
+/// declares (its `override`s).
+pub(crate) fn checked_pipeline_with(
+    device: &wgpu::Device,
+    label: &str,
+    source: &str,
+    constants: &[(&str, f64)],
+) -> wgpu::ComputePipeline {
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(label),
         source: wgpu::ShaderSource::Wgsl(source.into()),
@@ -121,9 +132,19 @@ pub(crate) fn checked_pipeline(device: &wgpu::Device, label: &str, source: &str)
         layout: None,
         module: &module,
         entry_point: Some("main"),
-        compilation_options: Default::default(),
+        compilation_options: wgpu::PipelineCompilationOptions {
+            constants: &constants_in(source, constants),
+            ..Default::default()
+        },
         cache: None,
     })
+}
+
+/// Those of `constants` that `source` declares (`override NAME`): wgpu refuses a pipeline
+/// given a constant its module lacks, and the tests' constants are shared by the join kernel
+/// and its reduce pass.
+fn constants_in<'a>(source: &str, constants: &[(&'a str, f64)]) -> Vec<(&'a str, f64)> {
+    constants.iter().copied().filter(|(name, _)| source.contains(&format!("override {name}:"))).collect()
 }
 
 /// What a device error handler saw (wgpu reports errors through callbacks).
@@ -165,8 +186,9 @@ impl Gpu {
         Gpu::open_with(index, settings, &[])
     }
 
-    /// [`Gpu::open`] with the join kernel's pipeline constants `constants` (`join.wgsl`'s
-    /// `override`s: only tests set them, to cut a loop short).
+    /// [`Gpu::open`] with the pipeline constants `constants` of the join kernel and its
+    /// reduce pass (their `override`s: only tests set them, to cut a loop short or to make the
+    /// partial sums carry and overflow), each given to the modules that declare it.
     pub(crate) fn open_with(
         index: Option<usize>,
         settings: GpuSettings,
@@ -236,6 +258,7 @@ impl Gpu {
             int_div_checks: false,
             ..wgpu::ShaderRuntimeChecks::checked()
         };
+        let source = join_source(join_kernel);
         // SAFETY: every loop of the join kernel has a constant bound (the pair search at most
         // 40 steps, fewer only where a test sets `PAIR_STEPS`, the query rounds 4, the chunks
         // 12, the block's copy 2 loads a staged chunk, a tail 512 keys), each counted against
@@ -252,7 +275,7 @@ impl Gpu {
             device.create_shader_module_trusted(
                 wgpu::ShaderModuleDescriptor {
                     label: Some("queens join kernel"),
-                    source: wgpu::ShaderSource::Wgsl(join_source(join_kernel).into()),
+                    source: wgpu::ShaderSource::Wgsl(source.as_str().into()),
                 },
                 trusted,
             )
@@ -265,7 +288,7 @@ impl Gpu {
             // PERF: no zeroing of the workgroup memory (a tile's block): the kernel sets what
             // it reads before reading it.
             compilation_options: wgpu::PipelineCompilationOptions {
-                constants,
+                constants: &constants_in(&source, constants),
                 zero_initialize_workgroup_memory: false,
             },
             cache: None,
@@ -273,8 +296,9 @@ impl Gpu {
         // Checked (naga's bounds checks and loop bounding kept): the pass is a small part of
         // the work, so it needs no proof of its own.
         let seal_pipeline = checked_pipeline(&device, "queens join sealing", SEAL_KERNEL);
-        let reduce_pipeline =
-            join_kernel.tile_sums.then(|| checked_pipeline(&device, "queens join sums", REDUCE_KERNEL));
+        let reduce_pipeline = join_kernel
+            .tile_sums
+            .then(|| checked_pipeline_with(&device, "queens join sums", REDUCE_KERNEL, constants));
         let join_tiles = AtomicU32::new(if description.is_software() { 1 << 6 } else { 1 << 12 });
         let mut gpu = Gpu {
             adapter: description,

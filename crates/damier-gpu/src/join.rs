@@ -445,51 +445,73 @@ mod tests {
     use crate::test_adapter::adapter;
     use std::sync::Mutex;
 
-    /// A controlled schedule for the submitter: the first `keep` nonempty sealed batches of
-    /// n's tasks with the chunks of the first one are handed to the pipeline (each its one
-    /// job, into a ring of `keep` slots) before the submitter runs, so that it finds them all
-    /// waiting and takes them at once; then it runs (on this thread) until they are all
-    /// answered, each batch's count from the GPU checked against the CPU's. Returns the
-    /// breakdown's jobs, submissions, most jobs in flight, batches gathered and dispatches.
-    fn handed_over_at_once(gpu: &Gpu, n: u32, keep: usize) -> (u64, u64, u32, u64, u64) {
-        let ring = Ring::new(gpu, keep);
-        let (jobs, taken) = std::sync::mpsc::sync_channel(keep);
-        let list = TaskList::new(n).unwrap();
-        let all: Vec<u32> = (0..list.len()).collect();
-        let handed = Mutex::new(Vec::new());
-        let chunks = Mutex::new(None);
+    /// A controlled schedule for the submitter: the first `keep` sealed batches with pairs
+    /// of n's tasks with the chunks of the first one, handed over at once ([`hand_over`]).
+    fn handed_over_at_once(gpu: &Gpu, n: u32, keep: usize) -> (Vec<Answer>, (u64, u64, u32, u64, u64)) {
+        let all: Vec<u32> = (0..TaskList::new(n).unwrap().len()).collect();
+        let mut batches = kept_batches(n, &all);
+        let chunks = batches[0].chunks;
+        batches.retain(|b| b.chunks == chunks);
+        batches.truncate(keep);
+        assert_eq!(batches.len(), keep, "batches of n = {n}");
+        hand_over(gpu, &batches)
+    }
+
+    /// A controlled schedule for the submitter: `batches` handed to the pipeline (each its
+    /// one job, into a ring of a slot each) before the submitter runs, so that it finds them
+    /// all waiting and takes them at once; then it runs (on this thread) until they are all
+    /// answered. Returns each batch's answer from the GPU with its count on the CPU and its
+    /// tiles, and the breakdown's jobs, submissions, most jobs in flight, batches gathered and
+    /// dispatches.
+    fn hand_over(gpu: &Gpu, batches: &[Kept]) -> (Vec<Answer>, (u64, u64, u32, u64, u64)) {
+        let ring = Ring::new(gpu, batches.len());
+        let (jobs, taken) = std::sync::mpsc::sync_channel(batches.len());
         let (control, start) = (Control::new(), Instant::now());
-        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-        one.install(|| {
-            damier::queens::count::tasks::count_tasks_with_matching::<GpuError>(
-                &list,
-                damier::cpu::Isa::Portable,
-                None,
-                &all,
-                &control,
-                &|sealed| {
-                    let mut handed = handed.lock().unwrap();
-                    let same = *chunks.lock().unwrap().get_or_insert(sealed.chunks) == sealed.chunks;
-                    if handed.len() < keep && same && !sealed.pairs.is_empty() {
-                        // Sent into the channel, not yet taken: a pending count.
-                        let pending = gpu.match_on(&ring, &jobs, sealed, &control, start)?;
-                        handed.push((pending, sealed.count()));
-                    }
-                    Ok(sealed.count())
-                },
-                &|_| {},
-            )
-        })
-        .unwrap();
+        let handed: Vec<_> = batches
+            .iter()
+            .map(|b| {
+                let s = b.sealed();
+                // Sent into the channel, not yet taken: a pending count.
+                (gpu.match_on(&ring, &jobs, &s, &control, start).unwrap(), count_of(&s), tiles_of(&s))
+            })
+            .collect();
         drop(jobs);
         gpu.submitter(&ring, taken);
-        let handed = handed.into_inner().unwrap();
-        assert_eq!(handed.len(), keep, "batches of n = {n}");
-        for (pending, want) in handed {
-            assert_eq!(pending.wait().unwrap(), want, "n = {n}");
-        }
+        let answers =
+            handed.into_iter().map(|(pending, count, tiles)| (pending.wait(), count, tiles)).collect();
         let b = gpu.breakdown();
-        (b.jobs, b.submissions, b.most_in_flight, b.merged, b.dispatches)
+        (answers, (b.jobs, b.submissions, b.most_in_flight, b.merged, b.dispatches))
+    }
+
+    /// The count of a batch on the CPU (of a batch of one pair repeated: one pair's, times
+    /// the copies).
+    fn count_of(s: &Sealed<'_>) -> u64 {
+        match s.pairs.iter().all(|p| *p == s.pairs[0]) {
+            true => s.count_pair(&s.pairs[0]) * s.pairs.len() as u64,
+            false => s.count(),
+        }
+    }
+
+    /// A batch's answer from the GPU, its count on the CPU, its tiles.
+    type Answer = (Result<u64, GpuError>, u64, u64);
+
+    /// Tiles of a sealed batch (one window, no pair cut): each pair's blocks and tail, each
+    /// against its queries in groups of 256.
+    fn tiles_of(s: &Sealed<'_>) -> u64 {
+        s.pairs
+            .iter()
+            .map(|p| {
+                (p.blocks.len() + usize::from(!p.tail.is_empty())) as u64
+                    * (p.queries.len() as u64).div_ceil(256)
+            })
+            .sum()
+    }
+
+    /// Every answer is its batch's count.
+    fn assert_counted(answers: &[Answer]) {
+        for (got, want, _) in answers {
+            assert_eq!(got.as_ref().ok(), Some(want), "{got:?}");
+        }
     }
 
     /// Jobs that wait for the submitter together go in one submission and are in flight
@@ -497,7 +519,9 @@ mod tests {
     #[test]
     fn jobs_handed_over_together_are_in_flight_together() {
         let gpu = adapter(GpuSettings { budget: Some(1 << 20), ..GpuSettings::default() });
-        assert_eq!(handed_over_at_once(&gpu, 10, 3), (3, 1, 3, 0, 3));
+        let (answers, stats) = handed_over_at_once(&gpu, 10, 3);
+        assert_counted(&answers);
+        assert_eq!(stats, (3, 1, 3, 0, 3));
     }
 
     /// Small whole batches that wait for the submitter together are gathered into one
@@ -505,7 +529,9 @@ mod tests {
     #[test]
     fn small_batches_handed_over_together_share_one_dispatch() {
         let gpu = adapter(GpuSettings::default());
-        assert_eq!(handed_over_at_once(&gpu, 10, 4), (4, 1, 4, 4, 1));
+        let (answers, stats) = handed_over_at_once(&gpu, 10, 4);
+        assert_counted(&answers);
+        assert_eq!(stats, (4, 1, 4, 4, 1));
     }
 
     /// A loop the driver cuts short fails the count with `GpuError::LoopCut` (the CLI's exit
@@ -566,6 +592,222 @@ mod tests {
             assert_eq!(reported.into_inner(), 0, "shared sums {shared_sums}: tasks reported");
             let gpu = adapter_with(settings, &[("PAIR_STEPS", 40.0)]);
             assert_eq!(counts(&gpu).unwrap(), want, "shared sums {shared_sums}");
+        }
+    }
+
+    /// A sealed batch kept past its worker's callback (the library lends it).
+    struct Kept {
+        chunks: usize,
+        keys: Vec<u64>,
+        blocks: Vec<[u32; 2]>,
+        queries: Vec<u64>,
+        pairs: Vec<damier::queens::count::join::JoinPair>,
+    }
+
+    impl Kept {
+        fn sealed(&self) -> Sealed<'_> {
+            let (keys, blocks, queries) = (&self.keys[..], &self.blocks[..], &self.queries[..]);
+            Sealed { chunks: self.chunks, keys, blocks, queries, pairs: self.pairs.clone() }
+        }
+    }
+
+    /// The sealed batches with pairs of tasks `tasks` of n, kept.
+    fn kept_batches(n: u32, tasks: &[u32]) -> Vec<Kept> {
+        let list = TaskList::new(n).unwrap();
+        let kept = Mutex::new(Vec::new());
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        one.install(|| {
+            damier::queens::count::tasks::count_tasks_with_matching::<GpuError>(
+                &list,
+                damier::cpu::Isa::Portable,
+                None,
+                tasks,
+                &Control::new(),
+                &|s| {
+                    if !s.pairs.is_empty() {
+                        kept.lock().unwrap().push(Kept {
+                            chunks: s.chunks,
+                            keys: s.keys.to_vec(),
+                            blocks: s.blocks.to_vec(),
+                            queries: s.queries.to_vec(),
+                            pairs: s.pairs.clone(),
+                        });
+                    }
+                    Ok(s.count())
+                },
+                &|_| {},
+            )
+        })
+        .unwrap();
+        kept.into_inner().unwrap()
+    }
+
+    /// The tests' bias of each tile's sum (`TILE_BIAS`): the most that a tile's sum (at most
+    /// 2^23) leaves room for in its 32 bits.
+    const BIAS: u32 = u32::MAX - (1 << 23);
+
+    /// The join kernel and its reduce pass with each tile's sum biased by [`BIAS`] and its
+    /// value shifted left by `shift` into 64 bits (their pipeline constants).
+    fn biased_adapter(settings: GpuSettings, shift: u32) -> Gpu {
+        crate::test_adapter::adapter_with(
+            settings,
+            &[("TILE_BIAS", f64::from(BIAS)), ("TILE_SHIFT", f64::from(shift))],
+        )
+    }
+
+    /// What a batch of `count` in `tiles` tiles comes to through [`biased_adapter`]:
+    /// `(count + BIAS * tiles) << shift`, computed exactly, or `None` past 2^64 (an
+    /// overflow).
+    fn biased(count: u64, tiles: u64, shift: u32) -> Option<u64> {
+        u64::try_from((u128::from(count) + u128::from(BIAS) * u128::from(tiles)) << shift).ok()
+    }
+
+    /// Whether a biased answer is right: the exact value, or the overflow error past 2^64.
+    fn right(got: &Result<u64, GpuError>, count: u64, tiles: u64, shift: u32) -> bool {
+        match (got, biased(count, tiles, shift)) {
+            (Ok(g), Some(w)) => *g == w,
+            (Err(GpuError::Overflow { .. }), None) => true,
+            _ => false,
+        }
+    }
+
+    /// Each batch matched alone (its own ring: one dispatch of all its tiles under the
+    /// tests' budget): the GPU's answer, the CPU's count, the tiles.
+    fn answers_alone(gpu: &Gpu, batches: &[Kept]) -> Vec<Answer> {
+        batches
+            .iter()
+            .map(|b| {
+                let s = b.sealed();
+                (gpu.match_sealed(&s, &Control::new()), count_of(&s), tiles_of(&s))
+            })
+            .collect()
+    }
+
+    /// A batch of `copies` times the same pair: one block of 512 stored keys of 7 chunks
+    /// against 256 queries (weight exponents 0 to 3), its keys weighing 2^2 (random keys,
+    /// fixed by the seed `copies`): `copies` tiles of one unit a query.
+    fn repeated(copies: usize) -> Kept {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64 ^ copies as u64;
+        let mut next = move || {
+            // xorshift64*: a fixed stream of test keys.
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        };
+        let mask = (1u64 << 35) - 1;
+        let keys: Vec<u64> = (0..512).map(|_| next() & next() & next() & mask).collect();
+        let queries: Vec<u64> =
+            (0..256u64).map(|i| (next() & next() & next() & mask) | (i % 4) << 60).collect();
+        let pair =
+            damier::queens::count::join::JoinPair { blocks: 0..1, tail: 0..0, queries: 0..256, shift: 2 };
+        Kept { chunks: 7, keys, blocks: vec![[0, 512]], queries, pairs: vec![pair; copies] }
+    }
+
+    /// The batches the carry tests match alone: every task of n = 12 (many batches of a few
+    /// tiles), and one pair repeated 1, 2, 3, 100 and 24 576 times (the last a batch whose
+    /// every partial sum of the reduce adds 768 tiles, each of its lanes 3).
+    fn carry_batches() -> Vec<Kept> {
+        let all: Vec<u32> = (0..TaskList::new(12).unwrap().len()).collect();
+        let mut batches = kept_batches(12, &all);
+        batches.extend([1, 2, 3, 100, 3 * 32 * 256].map(repeated));
+        batches
+    }
+
+    /// The batches the carry tests gather into one dispatch: one pair repeated 1, 2, 3, 5
+    /// and 20 times (31 tiles, within the first adapted budget of lavapipe, 64 tiles).
+    fn gathered() -> Vec<Kept> {
+        [1, 2, 3, 5, 20].map(repeated).into()
+    }
+
+    /// The tests' fixed budget: every batch of [`carry_batches`] in one dispatch.
+    const ONE_DISPATCH: u32 = 1 << 16;
+
+    /// The 64-bit partial sums carry past 2^32 and raise their overflow bit past 2^64, on
+    /// both sums paths (a slot per tile with its reduce pass; the shared atomics of
+    /// `--gpu-shared-sums`), at the sizes lavapipe counts, where no real count comes near:
+    /// the pipeline constants `TILE_BIAS` (added to each tile's sum: tiles of about 2^32)
+    /// and `TILE_SHIFT` (each tile's value shifted into 64 bits), which only tests set, make
+    /// every batch's count `(count + BIAS * tiles) << shift`, held against that value
+    /// computed exactly on the CPU (past 2^64: the overflow error). Each batch is matched
+    /// alone (one dispatch: a partial sum of the reduce adds up to hundreds of tiles, a
+    /// reduce lane several), and small batches gathered into one dispatch (each batch one
+    /// partial sum, whose overflow bit alone stops a wrapped count: at shift 31 a
+    /// tile is about 2^63, so that a batch of 3 tiles or more overflows).
+    #[test]
+    fn the_partial_sums_carry_past_2_32_and_overflow_past_2_64() {
+        let batches = carry_batches();
+        let most = batches.iter().map(|b| tiles_of(&b.sealed())).max().unwrap();
+        // A lane of the reduce adds several tiles: a range of more than its 256 lanes.
+        assert!(most > 32 * 256 && most <= u64::from(ONE_DISPATCH), "{most} tiles");
+        for shared_sums in [false, true] {
+            let settings = GpuSettings { shared_sums, budget: Some(ONE_DISPATCH), ..GpuSettings::default() };
+            for shift in [0, 12, 31] {
+                let gpu = biased_adapter(settings, shift);
+                let answers = answers_alone(&gpu, &batches);
+                for (got, count, tiles) in &answers {
+                    assert!(
+                        right(got, *count, *tiles, shift),
+                        "shared {shared_sums} shift {shift}: {got:?}, {count} in {tiles} tiles"
+                    );
+                }
+                let over = answers.iter().filter(|a| a.0.is_err()).count();
+                let exact = answers.len() - over;
+                match shift {
+                    // Every carry, no overflow: each tile's value is near 2^32 (0), 2^44 (12:
+                    // the largest batch's count past 2^58).
+                    0 | 12 => assert_eq!(over, 0, "shift {shift}"),
+                    // Both: batches of a few tiles exact, the large ones past 2^64.
+                    _ => assert!(over > 0 && exact > 0, "shift {shift}: {over} overflowed, {exact} exact"),
+                }
+            }
+            // Gathered: each batch in one partial sum of one dispatch (the adapted budget).
+            let gpu = biased_adapter(GpuSettings { shared_sums, ..GpuSettings::default() }, 31);
+            let (answers, stats) = hand_over(&gpu, &gathered());
+            assert_eq!((stats.3, stats.4), (5, 1), "gathered into one dispatch");
+            for (got, count, tiles) in &answers {
+                assert!(
+                    right(got, *count, *tiles, 31),
+                    "gathered, shared {shared_sums}: {got:?}, {count} in {tiles} tiles"
+                );
+            }
+            assert!(answers.iter().any(|a| a.0.is_err()), "a gathered batch past 2^64: {answers:?}");
+        }
+    }
+
+    /// The test above fails on a broken carry or overflow bit: the same checks against a
+    /// reduce pass (or, with shared sums, a join kernel) compiled here from its source with
+    /// the carry dropped or the overflow bit never set, one line changed, give wrong answers.
+    #[test]
+    fn a_broken_carry_or_overflow_bit_fails_the_carry_test() {
+        use crate::device::{REDUCE_KERNEL, checked_pipeline_with, join_source};
+        let batches = carry_batches();
+        // (shared sums, the line, the broken line, the shift, gathered).
+        let breaks = [
+            (false, "let carry = select(0u, 1u, lo < a.x);", "let carry = 0u;", 0, false),
+            (false, "let over = select(0u, 1u, h < a.y || hi < h);", "let over = 0u;", 31, true),
+            (true, "let up = hi + select(0u, 1u, old + lo < old);", "let up = hi;", 0, false),
+            (true, "if (old_hi + up < old_hi) {", "if (false) {", 31, true),
+        ];
+        for (shared_sums, line, broken, shift, together) in breaks {
+            let budget = (!together).then_some(ONE_DISPATCH);
+            let mut gpu =
+                biased_adapter(GpuSettings { shared_sums, budget, ..GpuSettings::default() }, shift);
+            let constants = [("TILE_BIAS", f64::from(BIAS)), ("TILE_SHIFT", f64::from(shift))];
+            let source = if shared_sums { join_source(gpu.join_kernel) } else { REDUCE_KERNEL.to_string() };
+            assert!(source.contains(line), "{line}");
+            let pipeline =
+                checked_pipeline_with(&gpu.device, "broken", &source.replace(line, broken), &constants);
+            if shared_sums {
+                gpu.join_pipeline = pipeline;
+            } else {
+                gpu.reduce_pipeline = Some(pipeline);
+            }
+            let answers =
+                if together { hand_over(&gpu, &gathered()).0 } else { answers_alone(&gpu, &batches) };
+            let wrong =
+                answers.iter().filter(|(got, count, tiles)| !right(got, *count, *tiles, shift)).count();
+            assert!(wrong > 0, "{broken}: every answer right");
         }
     }
 

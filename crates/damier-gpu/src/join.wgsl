@@ -48,6 +48,10 @@ const SUM_SLOTS: u32 = 32u;
 // only so that a test can cut the search short (0 steps: every tile's search fails, FAULT_CUT:
 // the end-to-end test of a loop cut); the host sets it nowhere else.
 override PAIR_STEPS: u32 = 40u;
+// Added to each tile's sum as it is put out: 0 but where a test sets it (at most 2^32 - 1 -
+// 2^23, a tile's sum being at most 2^23), so that the 64-bit partial sums' carries run at
+// the sizes lavapipe counts (each tile's value near 2^32); the host sets it nowhere.
+override TILE_BIAS: u32 = 0u;
 const FAULT_CUT: u32 = 1u;
 const FAULT_OVERFLOW: u32 = 2u;
 
@@ -279,6 +283,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         if (at != NO_PAIR && (p.shift & MERGED) != 0u) {
             c = (p.shift >> 8u) & (SUM_SLOTS - 1u);
         }
-        put_tile(tile, c, total, atomicLoad(&group_fault));
+        put_tile(tile, c, vec2<u32>(total.x + TILE_BIAS, total.y), atomicLoad(&group_fault));
     }
 }

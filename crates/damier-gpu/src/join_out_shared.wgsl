@@ -14,14 +14,25 @@ struct Control {
 
 @group(0) @binding(5) var<storage, read_write> control: array<Control, SUM_SLOTS>;
 
-// Adds the tile's sum and units (`total`) and fault bits into partial sum `c`.
+// Bits each tile's value is shifted left by into its 64 bits (at most 31): 0 but where a test
+// sets it (with TILE_BIAS: tiles of about 2^(32 + TILE_SHIFT)), so that a partial sum passes
+// 2^64 at the sizes lavapipe counts and the overflow bit is raised; the host sets it nowhere.
+override TILE_SHIFT: u32 = 0u;
+
+// Adds the tile's sum and units (`total`) and fault bits into partial sum `c`: the sum's 64
+// bits (its low word, then its high word with the low word's carry; each add atomic, so the
+// add that wraps a word is the one that sees it).
 fn put_tile(tile: u32, c: u32, total: vec2<u32>, fault: u32) {
     var f = fault;
-    let s = total.x;
-    let old = atomicAdd(&control[c].lo, s);
-    if (old + s < old) {
-        let old_hi = atomicAdd(&control[c].hi, 1u);
-        if (old_hi == 0xffffffffu) {
+    let k = min(TILE_SHIFT, 31u);
+    let lo = total.x << k;
+    // The bits shifted out (below 2^31, so `up` cannot wrap); 0 when k is 0.
+    let hi = (total.x >> 1u) >> (31u - k);
+    let old = atomicAdd(&control[c].lo, lo);
+    let up = hi + select(0u, 1u, old + lo < old);
+    if (up != 0u) {
+        let old_hi = atomicAdd(&control[c].hi, up);
+        if (old_hi + up < old_hi) {
             f |= FAULT_OVERFLOW;
         }
     }

@@ -18,6 +18,12 @@ const SUM_SLOTS: u32 = 32u;
 const FAULT_CUT: u32 = 1u;
 const FAULT_OVERFLOW: u32 = 2u;
 
+// Bits each tile's value is shifted left by into its 64 bits (at most 31): 0 but where a test
+// sets it (with the join kernel's TILE_BIAS: tiles of about 2^(32 + TILE_SHIFT)), so that a
+// partial sum passes 2^64 at the sizes lavapipe counts and the overflow bit is raised; the
+// host sets it nowhere.
+override TILE_SHIFT: u32 = 0u;
+
 struct Params {
     // Range c of the dispatch's tiles: ends[c - 1]..ends[c] (from 0 for c = 0), end c at
     // ends[c / 4][c % 4].
@@ -55,6 +61,13 @@ fn add64(a: vec2<u32>, b: vec2<u32>) -> vec3<u32> {
     return vec3<u32>(lo, hi, over);
 }
 
+// A tile's value `v << TILE_SHIFT` as (lo, hi).
+fn widened(v: u32) -> vec2<u32> {
+    let k = min(TILE_SHIFT, 31u);
+    // The bits shifted out: 0 when k is 0 (no shift by 32).
+    return vec2<u32>(v << k, (v >> 1u) >> (31u - k));
+}
+
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     let c = wid.x;
@@ -73,8 +86,11 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     for (var t = begin + lid; t < end; t += WG) {
         let v = partials[t];
         partials[t] = vec2<u32>(0u);
-        let s = add64(sum, vec2<u32>(v.x, 0u));
+        let s = add64(sum, widened(v.x));
         sum = s.xy;
+        if (s.z != 0u) {
+            fault |= FAULT_OVERFLOW;
+        }
         units += v.y & 0xffffu;
         fault |= v.y >> 16u;
         seen += 1u;
