@@ -483,20 +483,31 @@ unsafe fn halves<const C: usize>(base: *const Row, o: &[usize; C]) -> (__m256i, 
     }
 }
 
-/// Blocks per call from which [`count_avx2`] adds a query's blocks in a carry-save adder
-/// before counting them.
+/// Blocks whose carries [`count_avx2`] counts in bytes before widening them: each block adds
+/// at most 8 to a byte, so `8 * 31` stays below 256.
 #[cfg(target_arch = "x86_64")]
-const AVX2_CARRY_SAVE_BLOCKS: usize = 3;
+const AVX2_BLOCKS_PER_WIDEN: usize = 31;
 
-/// Blocks whose carries [`count_avx2_carry_save`] counts in bytes before widening them: each
-/// block adds at most 8 to a byte, and the last sum doubles them and adds at most 8, so
-/// `2 * 8 * 15 + 8` stays below 256.
+/// Weight exponents of a query: its bits from [`WEIGHT_AT`].
 #[cfg(target_arch = "x86_64")]
-const AVX2_BLOCKS_PER_WIDEN: usize = 15;
+const EXPONENTS: usize = 1 << (64 - WEIGHT_AT);
 
 /// [`count`] with AVX2: two 256-bit ANDs per chunk and block, the popcount by half-byte table
-/// lookups, of each block's two halves or (from [`AVX2_CARRY_SAVE_BLOCKS`] blocks) of the
-/// carries of a carry-save adder.
+/// lookups of the carries of a carry-save adder.
+///
+/// PERF: a table-lookup popcount of 256 bits takes 6 instructions, where AVX-512 has one
+/// `vpopcntq` for 512. Each block's halves `x` and `y` are added bit by bit to a running
+/// `ones` (a carry-save adder, 5 logic instructions) and only the carry (weight 2) is
+/// counted: 12 instructions a block for the count instead of 15. The adder's state is kept
+/// across the queries of the call, one `ones` per weight exponent (loaded at a query's start,
+/// stored at its end), so that no query pays to start or end it (the popcount of `ones` and
+/// its weighting); each `ones` is counted once, at the call's end. A query's carries' byte
+/// counts widen to 64 bits at its end (or every [`AVX2_BLOCKS_PER_WIDEN`] blocks) and are
+/// weighted there. Against an adder started and ended by each query (both with the unrolled
+/// blocks below): 0.97x the kernel's instructions on an n = 20 share, 0.95x q(18)'s CPU time
+/// (docs/performance.md, issue 54's fifth pass). A second level (`twos` kept too, the carries
+/// of pairs of blocks counted at weight 4) was even (1.004x the instructions, 0.99x the time)
+/// and is not kept.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
 fn count_avx2<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
@@ -504,106 +515,79 @@ fn count_avx2<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> u6
     if blocks == 0 {
         return 0;
     }
-    let total = if blocks < AVX2_CARRY_SAVE_BLOCKS {
-        count_avx2_each::<W, C>(rows, queries)
-    } else {
-        count_avx2_carry_save::<W, C>(rows, queries)
-    };
+    // PERF: a call's queries all visit its `blocks` blocks: up to 8 the block loop is
+    // unrolled (one copy per count, 5-bit chunks only: wider ones are the portable unit's),
+    // so that every row is read at `base + offset + a constant`, with no loop nor the
+    // per-query set-up of one pointer a chunk that the compiler makes for a loop (about 20
+    // instructions a query, as much as a block's count at q(18)'s 2 to 7 blocks a query);
+    // the widening's run loop only where a query has more blocks than a byte holds.
+    macro_rules! unrolled {
+        ($($b:literal)*) => {
+            match blocks {
+                $($b => count_avx2_with::<W, C, $b>(rows, queries),)*
+                _ if blocks <= AVX2_BLOCKS_PER_WIDEN => count_avx2_with::<W, C, 0>(rows, queries),
+                _ => count_avx2_with::<W, C, { usize::MAX }>(rows, queries),
+            }
+        };
+    }
+    let total = if W == CHUNK { unrolled!(1 2 3 4 5 6 7 8) } else { unrolled!() };
     let mut lanes = [0u64; 4];
     // SAFETY: `lanes` is 32 bytes; the store is unaligned.
     unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), total) };
     lanes.iter().sum()
 }
 
-/// [`count_avx2`] counting both halves of each block: the weighted counts in four 64-bit
-/// lanes.
+/// [`count_avx2`] on `B` blocks (1 to [`AVX2_BLOCKS_PER_WIDEN`]; 0: any number up to that,
+/// `usize::MAX`: any number, the carries' byte counts widened every [`AVX2_BLOCKS_PER_WIDEN`]
+/// blocks): the weighted counts in four 64-bit lanes.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
-fn count_avx2_each<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> __m256i {
+fn count_avx2_with<const W: u32, const C: usize, const B: usize>(rows: &[Row], queries: &[u64]) -> __m256i {
     let per_block = C << W;
-    let blocks = rows.len() / per_block;
+    let blocks = if B == 0 || B == usize::MAX { rows.len() / per_block } else { B };
+    debug_assert!(blocks == rows.len() / per_block && (B == usize::MAX || blocks <= AVX2_BLOCKS_PER_WIDEN));
     let zero = _mm256_setzero_si256();
-    // PERF: the weighted counts stay in a vector until the end, as in `count_avx512` (a store
-    // and a sum of four lanes per query were 8 instructions per (query, group) call, which
-    // visits about 4 blocks).
+    let mut ones = [zero; EXPONENTS];
+    let mut used = 0u32;
     let mut total = zero;
     for &q in queries {
         let o = offsets::<W, C>(q);
-        let mut acc = zero;
+        let e = (q >> WEIGHT_AT) as usize;
+        used |= 1 << e;
+        let mut one = ones[e];
         let mut base = rows.as_ptr();
-        for _ in 0..blocks {
-            // SAFETY: `base` is one of the `blocks` whole blocks of `rows`.
-            let (x, y) = unsafe { halves(base, &o) };
-            // PERF: the byte counts of both halves (at most 16 each) are added before one
-            // sum of absolute differences turns them into four 64-bit counts.
-            let bytes = _mm256_add_epi8(popcount_bytes(x), popcount_bytes(y));
-            acc = _mm256_add_epi64(acc, _mm256_sad_epu8(bytes, zero));
-            // SAFETY: at most one past the end of `rows`.
-            base = unsafe { base.add(per_block) };
-        }
-        let e = _mm_cvtsi64_si128((q >> WEIGHT_AT) as i64);
-        total = _mm256_add_epi64(total, _mm256_sll_epi64(acc, e));
-    }
-    total
-}
-
-/// [`count_avx2`] adding each query's blocks in a carry-save adder: the weighted counts in
-/// four 64-bit lanes.
-///
-/// PERF: a table-lookup popcount of 256 bits takes 6 instructions, where AVX-512 has one
-/// `vpopcntq` for 512. From the second block of a query on, the block's halves `x` and `y`
-/// are added bit by bit to the query's running `ones` (a carry-save adder, 5 logic
-/// instructions) and only the carry (weight 2) is counted: 12 instructions a block for the
-/// count instead of 15, plus about 10 per query to start and end the adder, so it pays from
-/// 3 blocks a query ([`AVX2_CARRY_SAVE_BLOCKS`]; at q(16) a call visits 1.08 blocks per
-/// query, where it cost 8% more instructions in the kernel). The carries' byte counts widen
-/// to 64 bits once per query, or every [`AVX2_BLOCKS_PER_WIDEN`] blocks.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,popcnt")]
-fn count_avx2_carry_save<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> __m256i {
-    let per_block = C << W;
-    let blocks = rows.len() / per_block;
-    debug_assert!(blocks >= 1);
-    let zero = _mm256_setzero_si256();
-    let mut total = zero;
-    for &q in queries {
-        let o = offsets::<W, C>(q);
-        let mut base = rows.as_ptr();
-        // The first block starts the adder: `ones` is x ^ y, the carry x & y.
-        // SAFETY: `base` is the first of `blocks >= 1` whole blocks of `rows`.
-        let (x, y) = unsafe { halves(base, &o) };
-        let mut ones = _mm256_xor_si256(x, y);
-        let mut twos = popcount_bytes(_mm256_and_si256(x, y));
-        // SAFETY: within `rows` or one past its end (`blocks >= 1` whole blocks).
-        base = unsafe { base.add(per_block) };
         let mut wide = zero;
-        let mut left = blocks - 1;
-        let mut run = left.min(AVX2_BLOCKS_PER_WIDEN - 1);
+        let mut left = blocks;
         loop {
+            let run = if B == usize::MAX { left.min(AVX2_BLOCKS_PER_WIDEN) } else { left };
+            let mut twos = zero;
             for _ in 0..run {
-                // SAFETY: `base` is one of the `blocks` whole blocks of `rows` (the first run
-                // and each next one take at most the blocks left).
+                // SAFETY: `base` is one of the `blocks` whole blocks of `rows` (each run takes
+                // at most the blocks left).
                 let (x, y) = unsafe { halves(base, &o) };
-                // Carry-save adder: ones + x + y = (x ^ y ^ ones) + 2 majority(x, y, ones).
+                // Carry-save adder: one + x + y = (x ^ y ^ one) + 2 majority(x, y, one).
                 let u = _mm256_xor_si256(x, y);
-                let carry = _mm256_or_si256(_mm256_and_si256(x, y), _mm256_and_si256(u, ones));
-                ones = _mm256_xor_si256(u, ones);
+                let carry = _mm256_or_si256(_mm256_and_si256(x, y), _mm256_and_si256(u, one));
+                one = _mm256_xor_si256(u, one);
                 twos = _mm256_add_epi8(twos, popcount_bytes(carry));
                 // SAFETY: at most one past the end of `rows`.
                 base = unsafe { base.add(per_block) };
             }
+            wide = _mm256_add_epi64(wide, _mm256_sad_epu8(twos, zero));
             left -= run;
             if left == 0 {
                 break;
             }
-            wide = _mm256_add_epi64(wide, _mm256_sad_epu8(_mm256_add_epi8(twos, twos), zero));
-            twos = zero;
-            run = left.min(AVX2_BLOCKS_PER_WIDEN);
         }
-        let bytes = _mm256_add_epi8(_mm256_add_epi8(twos, twos), popcount_bytes(ones));
-        let sum = _mm256_add_epi64(wide, _mm256_sad_epu8(bytes, zero));
-        let e = _mm_cvtsi64_si128((q >> WEIGHT_AT) as i64);
-        total = _mm256_add_epi64(total, _mm256_sll_epi64(sum, e));
+        ones[e] = one;
+        let weight = _mm_cvtsi64_si128(e as i64 + 1);
+        total = _mm256_add_epi64(total, _mm256_sll_epi64(wide, weight));
+    }
+    while used != 0 {
+        let e = used.trailing_zeros();
+        used &= used - 1;
+        let bytes = _mm256_sad_epu8(popcount_bytes(ones[e as usize]), zero);
+        total = _mm256_add_epi64(total, _mm256_sll_epi64(bytes, _mm_cvtsi64_si128(i64::from(e))));
     }
     total
 }

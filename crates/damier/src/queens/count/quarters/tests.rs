@@ -624,23 +624,24 @@ fn every_isa_counts_past_a_thousand_blocks() {
 }
 
 /// The count kernel on every chunk count and on block counts either side of where the
-/// narrow accumulators widen (AVX2 every 15 blocks, its first run 14 after the first block),
-/// dense random rows (so that the AVX2 carry-save adder carries often) and queries of weight
-/// exponents 0 to 5, against the portable loop.
+/// narrow accumulators widen (AVX2 every 31 blocks), every count that AVX2 unrolls (1 to 8),
+/// dense random rows (so that the AVX2 carry-save adder carries often) and queries of every
+/// weight exponent (0 to 15: AVX2 keeps one adder state per exponent across a call's
+/// queries), against the portable loop.
 #[test]
 fn every_isa_counts_blocks_around_each_widening() {
     use rand::{RngExt, SeedableRng};
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(54);
     for (width, chunks) in (1..=11usize).map(|c| (CHUNK, c)).chain((1..=9).map(|c| (WIDE_CHUNK, c))) {
-        for blocks in [1, 2, 3, 14, 15, 16, 17, 29, 30, 31, 32, 46] {
+        for blocks in [1, 2, 3, 4, 5, 6, 7, 8, 9, 14, 15, 16, 30, 31, 32, 33, 46, 62, 63] {
             let rows: Vec<super::sliced::Row> = (0..blocks * (chunks << width))
                 .map(|_| {
                     super::sliced::Row(std::array::from_fn(|_| rng.random::<u64>() | rng.random::<u64>()))
                 })
                 .collect();
             let key_bits = (1u64 << (chunks as u32 * width)) - 1;
-            let queries: Vec<u64> = (0..9)
-                .map(|_| rng.random::<u64>() & key_bits | rng.random_range(0..6u64) << WEIGHT_AT)
+            let queries: Vec<u64> = (0..17)
+                .map(|_| rng.random::<u64>() & key_bits | rng.random_range(0..16u64) << WEIGHT_AT)
                 .collect();
             let want = super::kernel::count(Isa::Portable, &rows, width, chunks, &queries);
             for isa in covered() {
