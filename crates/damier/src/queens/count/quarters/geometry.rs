@@ -26,6 +26,18 @@ pub(super) struct Quarter {
     pub(super) diff_shift: i32,
 }
 
+impl Quarter {
+    /// The quarter's local diagonals on a long diagonal of the board: the sum and difference
+    /// masks, as in a quarter table's entry (none where the quarter does not meet it).
+    pub(super) fn local_long(&self, g: &Geometry) -> (u64, u64) {
+        let local = |shift: i32| {
+            let bit = (g.n - 1) as i32 - shift;
+            if (0..(2 * g.q - 1) as i32).contains(&bit) { 1u64 << bit } else { 0 }
+        };
+        (local(self.sum_shift as i32), local(self.diff_shift))
+    }
+}
+
 impl Geometry {
     pub(super) fn new(n: u32) -> Self {
         let q = n - n / 2;

@@ -216,7 +216,7 @@ pub fn settings_sweep(n: u32, count: usize, isa: Isa, seed: u64, rounds: u32) {
             let (mut total, mut seconds) = (0, 0.0);
             for &(task, previous) in &sample {
                 if let Some(previous) = previous {
-                    load_quarters(&g, &quarters.source, previous, &mut w, &Control::new()).unwrap();
+                    load_quarters(&g, &quarters, previous, &mut w, &Control::new()).unwrap();
                 }
                 let t = cpu();
                 total += uncancelled(&g, &quarters, task, &mut w);

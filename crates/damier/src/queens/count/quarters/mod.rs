@@ -40,7 +40,7 @@ mod table;
 
 use geometry::{Geometry, WEIGHT_AT};
 use matcher::Matcher;
-use table::{PlacedCells, QuarterTable, Source};
+use table::{PlacedCells, QuarterTable, SharedCells, Source};
 
 /// Smallest n this engine takes.
 pub(crate) const MIN_N: u32 = 4;
@@ -119,11 +119,11 @@ impl Work {
             matcher.width = sliced::WIDE_CHUNK;
         }
         Work {
-            top_left: PlacedCells::new(g.quarter(0, 0), q, false),
-            top_right: PlacedCells::new(g.quarter(0, q), q, false),
+            top_left: PlacedCells::quarter(g, false, false),
+            top_right: PlacedCells::quarter(g, false, true),
             // Only bottom halves off both long diagonals are stored (see the module docs).
-            bottom_left: PlacedCells::new(g.quarter(q, 0), rest, true),
-            bottom_right: PlacedCells::new(g.quarter(q, q), rest, true),
+            bottom_left: PlacedCells::quarter(g, true, false),
+            bottom_right: PlacedCells::quarter(g, true, true),
             matcher,
             isa,
             batch: STORED_KEYS,
@@ -148,24 +148,65 @@ impl Work {
     }
 }
 
-/// What every task reads: where the quarter placements come from and the row subsets by size.
+/// What every task reads: where the quarter placements come from, the left quarters' cells
+/// when they are converted once for all tasks, and the row subsets by size.
 struct Quarters {
     source: Source,
+    /// The cells of the top-left and the bottom-left quarter on every column set, when the
+    /// table is built and they fit ([`SHARED_CELLS_MAX_BYTES`]).
+    left: Option<[SharedCells; 2]>,
     /// `top_rows[k]`: the subsets of the top half's rows with k rows (same for bottom).
     top_rows: Vec<Vec<u32>>,
     bottom_rows: Vec<Vec<u32>>,
 }
 
+/// Most bytes of the left quarters' cells converted once for all tasks ([`SharedCells`]):
+/// about 0.27 GB at q = 10 (n = 19, 20), where q = 11 would take about 2.4 GB beside its
+/// 0.55 GB table.
+const SHARED_CELLS_MAX_BYTES: u64 = 1 << 30;
+
 impl Quarters {
     /// The shared data, with the whole quarter table when `table` is true and it fits in
-    /// `room` bytes, else with per-task searches. Building the table polls `control`.
+    /// `room` bytes, else with per-task searches; with the left quarters' cells converted once
+    /// when the table is built and they fit beside it. Building them polls `control`.
     fn new(g: &Geometry, table: bool, room: u64, control: &Control) -> Result<Self, Interrupted> {
         let by_size = |mask: u32| (0..=g.q).map(|k| subsets(mask, k).collect()).collect();
-        let source = match table.then(|| QuarterTable::size(g.q, control)).transpose()? {
-            Some((bytes, start)) if bytes <= room => Source::Table(QuarterTable::fill(g.q, start, control)?),
-            _ => Source::Search { q: g.q },
+        let (source, left) = match table.then(|| QuarterTable::size(g.q, control)).transpose()? {
+            Some((bytes, start)) if bytes <= room => {
+                let table = QuarterTable::fill(g.q, start, control)?;
+                let shared =
+                    SharedCells::bytes_at_most(&table, g.q) + SharedCells::bytes_at_most(&table, g.n - g.q);
+                let left = if shared <= SHARED_CELLS_MAX_BYTES.min(room - bytes) {
+                    let [top, bottom] =
+                        [false, true].map(|bottom| SharedCells::new(g, &table, bottom, control));
+                    Some([top?, bottom?])
+                } else {
+                    None
+                };
+                (Source::Table(table), left)
+            }
+            _ => (Source::Search { q: g.q }, None),
         };
-        Ok(Quarters { source, top_rows: by_size(g.top_rows()), bottom_rows: by_size(g.bottom_rows()) })
+        Ok(Quarters { source, left, top_rows: by_size(g.top_rows()), bottom_rows: by_size(g.bottom_rows()) })
+    }
+
+    /// The cells on column set `cols` of the left quarter of the bottom half or of the top
+    /// half: the shared ones when there are, else `own`'s, loaded (polling `control`).
+    fn left_cells<'a>(
+        &'a self,
+        g: &Geometry,
+        bottom: bool,
+        own: &'a mut PlacedCells,
+        cols: u32,
+        control: &Control,
+    ) -> Result<&'a PlacedCells, Interrupted> {
+        match &self.left {
+            Some(shared) => Ok(shared[bottom as usize].get(cols)),
+            None => {
+                own.load(g, &self.source, cols, control)?;
+                Ok(own)
+            }
+        }
     }
 }
 
@@ -475,7 +516,7 @@ fn match_halves<H: Hook>(
         swap,
     } = w;
     let (isa, batch, query_chunk, swap) = (*isa, *batch, *query_chunk, *swap);
-    tl.load(g, source, top_left, control)?;
+    let tl = quarters.left_cells(g, false, tl, top_left, control)?;
     tr.load(g, source, top_right, control)?;
     let top_side = Side {
         left: tl,
@@ -491,7 +532,7 @@ fn match_halves<H: Hook>(
         return Ok(0);
     }
     // Only bottom halves off both long diagonals, without weight (see the module docs).
-    bl.load(g, source, bottom_left, control)?;
+    let bl = quarters.left_cells(g, true, bl, bottom_left, control)?;
     br.load(g, source, bottom_right, control)?;
     let bottom_side = Side {
         left: bl,
@@ -712,20 +753,21 @@ impl Hook for Probe<'_> {
     }
 }
 
-/// Loads the four quarters' cells of the task on column set `cols` into `w`, as running that
-/// task would leave them (see [`SampledTask::previous`]); polls `control`.
+/// Loads the four quarters' cells of the task on column set `cols` into `w` (the right ones
+/// only when `quarters` holds the left ones), as running that task would leave them (see
+/// [`SampledTask::previous`]); polls `control`.
 fn load_quarters(
     g: &Geometry,
-    source: &Source,
+    quarters: &Quarters,
     cols: u32,
     w: &mut Work,
     control: &Control,
 ) -> Result<(), Interrupted> {
     let ((top_left, top_right), (bottom_left, bottom_right)) = g.quarter_columns(cols);
-    w.top_left.load(g, source, top_left, control)?;
-    w.top_right.load(g, source, top_right, control)?;
-    w.bottom_left.load(g, source, bottom_left, control)?;
-    w.bottom_right.load(g, source, bottom_right, control)
+    quarters.left_cells(g, false, &mut w.top_left, top_left, control)?;
+    w.top_right.load(g, &quarters.source, top_right, control)?;
+    quarters.left_cells(g, true, &mut w.bottom_left, bottom_left, control)?;
+    w.bottom_right.load(g, &quarters.source, bottom_right, control)
 }
 
 /// The solutions of n queens (`MIN_N..=MAX_N`) in one share of the tasks, in parallel on the
@@ -1134,7 +1176,7 @@ pub(crate) fn sample_column_sets(
     let run = |item: SampledTask, w: &mut Work| {
         let order = started.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         if let Some(previous) = item.previous {
-            load_quarters(&g, &quarters.source, previous, w, control)?;
+            load_quarters(&g, &quarters, previous, w, control)?;
         }
         let t = Task { cols: item.cols, weight: item.weight };
         if limit == usize::MAX {

@@ -12,50 +12,80 @@ const POLL_DEPTH: u32 = 2;
 pub(super) type Entry = u64;
 
 /// Visits every placement of the `q x q` square on exactly the columns `cols` in its first
-/// `rows` rows (at most one queen per row and column, none sharing a diagonal), with its row
-/// set and [`Entry`], in one fixed order; polls `control` a few hundred times.
+/// `rows` rows (at most one queen per row and column, none sharing a diagonal) that leaves
+/// the local diagonals `avoid` (sum and difference masks, as in an [`Entry`]) empty, with its
+/// row set and [`Entry`], in one fixed order; polls `control` a few hundred times.
 ///
 /// PERF: column by column, each column of `cols` taking one of the free rows: every branch
 /// places a queen, so the search visits few more nodes than it finds placements (a row-by-row
-/// search would also try every row left empty).
+/// search would also try every row left empty). The rows a column may take come as one mask
+/// (the diagonals shifted onto the rows: the difference diagonals are kept a second time
+/// mirrored, so that both shifts go right), so no branch is tried and undone, and the last
+/// column reports its rows without a call. Avoiding a diagonal prunes the search (the bottom
+/// quarters' placements on a long diagonal, about half of them, are never made; see
+/// [`PlacedCells::load`]). Both together: 0.35x the search's instructions on an n = 20 share
+/// (`DAMIER_COUNT_N=20 DAMIER_COUNT_SHARE=7/1000`, callgrind: 907 M to 321 M, the whole count
+/// 0.74x with AVX2), from 16% to 5.5% of an n = 23 share's time (`perf record`).
 fn place_on(
     q: u32,
     rows: u32,
     cols: u32,
+    avoid: (u64, u64),
     control: &Control,
     found: &mut impl FnMut(u32, Entry),
 ) -> Result<(), Interrupted> {
-    fn step(
+    /// What every node of one search reads.
+    struct Walk<'c> {
         q: u32,
+        /// The rows a queen may take.
         rows: u32,
+        /// The columns left where the search polls.
+        poll_at: u32,
+        /// The entry's bits set at the start ([`place_on`]'s `avoid`).
+        avoid: u64,
+        control: &'c Control,
+    }
+    /// Places the columns `left`, the queens so far on the rows `used` and the diagonals `s`
+    /// (`r + c`), `d` (`c - r + q - 1`) and `m` (`r - c + q - 1`: `d` mirrored); `left` is
+    /// not empty.
+    fn step(
+        w: &Walk,
         left: u32,
-        (used, s, d): (u32, u64, u64),
-        (poll_at, control): (u32, &Control),
+        (used, s, d, m): (u32, u64, u64, u64),
         found: &mut impl FnMut(u32, Entry),
     ) -> Result<(), Interrupted> {
-        if left == 0 {
-            found(used, s | d << 32);
-            return Ok(());
-        }
-        if left == poll_at && control.cancelled() {
+        if left == w.poll_at && w.control.cancelled() {
             return Err(Interrupted);
         }
         let c = left.trailing_zeros();
-        let mut free = ((1 << rows) - 1) & !used;
+        // Row `r` meets sum diagonal `r + c` (bit `r` of `s >> c`) and mirrored difference
+        // diagonal `r + q - 1 - c` (bit `r` of `m >> (q - 1 - c)`).
+        let mut free = w.rows & !used & !(s >> c) as u32 & !(m >> (w.q - 1 - c)) as u32;
+        let rest = left & (left - 1);
         while free != 0 {
             let r = free.trailing_zeros();
             free &= free - 1;
-            let (sb, db) = (1u64 << (r + c), 1u64 << (c + q - 1 - r));
-            if s & sb == 0 && d & db == 0 {
-                step(q, rows, left & (left - 1), (used | 1 << r, s | sb, d | db), (poll_at, control), found)?;
+            let (sb, db) = (1u64 << (r + c), 1u64 << (c + w.q - 1 - r));
+            if rest == 0 {
+                found(used | 1 << r, ((s | sb) | (d | db) << 32) ^ w.avoid);
+            } else {
+                step(w, rest, (used | 1 << r, s | sb, d | db, m | 1 << (r + w.q - 1 - c)), found)?;
             }
         }
         Ok(())
     }
-    // Polled where the columns left are `cols` without its first POLL_DEPTH ones (once at the
-    // root when `cols` has fewer).
+    if cols == 0 {
+        found(0, 0);
+        return Ok(());
+    }
+    // Polled where the columns left are `cols` without its first POLL_DEPTH ones (never when
+    // `cols` has no more).
     let poll_at = (0..POLL_DEPTH).fold(cols, |m, _| m & m.wrapping_sub(1));
-    step(q, rows, cols, (0, 0, 0), (poll_at, control), found)
+    let (s, d) = avoid;
+    // The mirror of `d` in its `2q - 1` bits: bit `j` to bit `2q - 2 - j`.
+    let m = d.reverse_bits() >> (65 - 2 * q);
+    let w = Walk { q, rows: (1 << rows) - 1, poll_at, avoid: s | d << 32, control };
+    step(&w, cols, (0, s, d, m), found)
 }
 
 /// Every partial placement of a `q x q` square, grouped by (column set, row set).
@@ -83,7 +113,7 @@ impl QuarterTable {
         let mut start = vec![0u32; cells + 1];
         // `start[cell + 1]`: the entries of `cell` (column set `cols`: the chunk `cols`).
         start[1..].par_chunks_mut(1 << q).enumerate().try_for_each(|(cols, counts)| {
-            place_on(q, q, cols as u32, control, &mut |rows, _| counts[rows as usize] += 1)
+            place_on(q, q, cols as u32, (0, 0), control, &mut |rows, _| counts[rows as usize] += 1)
         })?;
         for i in 0..cells {
             start[i + 1] += start[i];
@@ -115,7 +145,7 @@ impl QuarterTable {
             let cells = &start[cols << q..=(cols + 1) << q];
             cursor.clear();
             cursor.extend(cells.iter().map(|&s| (s - cells[0]) as usize));
-            place_on(q, q, cols as u32, control, &mut |rows, e| {
+            place_on(q, q, cols as u32, (0, 0), control, &mut |rows, e| {
                 part[cursor[rows as usize]] = e;
                 cursor[rows as usize] += 1;
             })
@@ -161,8 +191,9 @@ struct Searched {
 }
 
 impl Searched {
-    /// The placements on exactly the columns `cols` in the first `rows` rows, grouped by row
-    /// set (`start[r]..start[r + 1]` for row set `r`), as the table holds them.
+    /// The placements on exactly the columns `cols` in the first `rows` rows off the local
+    /// diagonals `avoid` ([`place_on`]), grouped by row set (`start[r]..start[r + 1]` for row
+    /// set `r`), as the table holds them (less those on `avoid`).
     ///
     /// PERF: two passes of the search (count per row set, then fill) instead of collecting
     /// and sorting: 8 bytes a placement instead of 24 (at n = 27 a task's four quarters hold
@@ -170,11 +201,18 @@ impl Searched {
     ///
     /// Polls `control` at the search's [`POLL_DEPTH`]; once interrupted, the buffers hold no
     /// usable placements.
-    fn search(&mut self, q: u32, rows: u32, cols: u32, control: &Control) -> Result<(), Interrupted> {
+    fn search(
+        &mut self,
+        q: u32,
+        rows: u32,
+        cols: u32,
+        avoid: (u64, u64),
+        control: &Control,
+    ) -> Result<(), Interrupted> {
         let Searched { entries, start, cursor } = self;
         start.clear();
         start.resize((1 << rows) + 1, 0);
-        place_on(q, rows, cols, control, &mut |r, _| start[r as usize + 1] += 1)?;
+        place_on(q, rows, cols, avoid, control, &mut |r, _| start[r as usize + 1] += 1)?;
         for i in 0..1usize << rows {
             start[i + 1] += start[i];
         }
@@ -183,7 +221,7 @@ impl Searched {
         entries.reserve_exact(len);
         entries.resize(len, 0);
         cursor.clone_from(start);
-        place_on(q, rows, cols, control, &mut |r, e| {
+        place_on(q, rows, cols, avoid, control, &mut |r, e| {
             entries[cursor[r as usize] as usize] = e;
             cursor[r as usize] += 1;
         })
@@ -219,7 +257,8 @@ impl Cell<'_> {
 /// PERF: a task reads one column set per quarter, whose cells are contiguous in the table (or
 /// found by one search); converting them per task keeps the memory to the table itself (8
 /// bytes per placement, 0.5 GB at n = 22), and consecutive tasks often share the right
-/// quarters' column sets, which are then kept.
+/// quarters' column sets, which are then kept. Where they fit, the left quarters' cells are
+/// converted once for all tasks instead ([`SharedCells`]).
 pub(super) struct PlacedCells {
     at: Quarter,
     /// Rows of the quarter (the cells' row sets are below `1 << rows`).
@@ -252,6 +291,13 @@ impl PlacedCells {
         }
     }
 
+    /// The cells of the quarter in the bottom half or not, the right part or not: the bottom
+    /// quarters without their placements on a long diagonal (see the module docs).
+    pub(super) fn quarter(g: &Geometry, bottom: bool, right: bool) -> Self {
+        let (r, rows) = if bottom { (g.q, g.n - g.q) } else { (0, g.q) };
+        PlacedCells::new(g.quarter(r, if right { g.q } else { 0 }), rows, bottom)
+    }
+
     /// Loads the cells on column set `cols` (unless they are loaded already), polling
     /// `control` while it searches them ([`Source::Search`]); once interrupted, none is loaded.
     pub(super) fn load(
@@ -265,15 +311,14 @@ impl PlacedCells {
             return Ok(());
         }
         self.cols = None;
-        let cells = 1usize << self.rows;
         match source {
-            Source::Table(table) => {
-                let base = (cols << table.q) as usize;
-                self.convert(g, &table.entries, &table.start[base..=base + cells]);
-            }
+            Source::Table(table) => self.convert_from(g, table, cols),
             Source::Search { q } => {
                 let mut searched = std::mem::take(&mut self.searched);
-                let found = searched.search(*q, self.rows, cols, control);
+                // PERF: the search leaves out the placements that `convert` would drop (on a
+                // long diagonal, about half of a bottom quarter's), pruning whole subtrees.
+                let avoid = if self.avoid_long { self.at.local_long(g) } else { (0, 0) };
+                let found = searched.search(*q, self.rows, cols, avoid, control);
                 if found.is_ok() {
                     self.convert(g, &searched.entries, &searched.start);
                 }
@@ -283,6 +328,12 @@ impl PlacedCells {
         }
         self.cols = Some(cols);
         Ok(())
+    }
+
+    /// Converts the cells on column set `cols` from the whole table.
+    fn convert_from(&mut self, g: &Geometry, table: &QuarterTable, cols: u32) {
+        let base = (cols << table.q) as usize;
+        self.convert(g, &table.entries, &table.start[base..=base + (1usize << self.rows)]);
     }
 
     /// Moves the placements `entries[start[r]..start[r + 1]]` of each row set `r` to
@@ -402,6 +453,63 @@ impl PlacedCells {
     }
 }
 
+/// The cells of one quarter on every column set, converted once from the whole table and
+/// read by every worker (see [`SharedCells::bytes_at_most`] for their size).
+///
+/// PERF: a worker keeps the right quarters' cells from one task to the next (consecutive
+/// tasks share their right column sets), but the left quarters change at every task: 2.1
+/// conversions a task (13 380 in q(16)'s 6 435 tasks), so each left column set was converted
+/// about 50 times at q(18), 23% of q(16)'s instructions with AVX2 and 8% (AVX2) to 14%
+/// (AVX-512) of q(18)'s time (`perf record`); converted once, q(18) took 0.82-0.87x the CPU
+/// time with AVX-512, 0.90-0.92x with AVX2, 0.93x portable (docs/performance.md, issue 54's
+/// fifth pass).
+pub(super) struct SharedCells {
+    /// `cells[cols]`: the cells on column set `cols`, loaded.
+    cells: Vec<PlacedCells>,
+}
+
+impl SharedCells {
+    /// The bytes [`SharedCells::new`] holds at most for a quarter of `rows` rows: every
+    /// placement of the table in those rows, 24 bytes each (before the long diagonals are
+    /// left out), and the cell offsets.
+    pub(super) fn bytes_at_most(table: &QuarterTable, rows: u32) -> u64 {
+        let (q, start) = (table.q, &table.start);
+        let placed: u64 =
+            (0..1usize << q).map(|c| u64::from(start[(c << q) + (1 << rows)] - start[c << q])).sum();
+        24 * placed + 4 * (((1u64 << rows) + 1) << q)
+    }
+
+    /// The cells of the left quarter of the bottom half or of the top half
+    /// ([`PlacedCells::quarter`]) on every column set, converted from `table` in parallel on
+    /// the current rayon pool; polls `control` between column sets.
+    pub(super) fn new(
+        g: &Geometry,
+        table: &QuarterTable,
+        bottom: bool,
+        control: &Control,
+    ) -> Result<Self, Interrupted> {
+        use rayon::prelude::*;
+        let cells = (0..1u32 << table.q)
+            .into_par_iter()
+            .map(|cols| {
+                if control.cancelled() {
+                    return Err(Interrupted);
+                }
+                let mut cells = PlacedCells::quarter(g, bottom, false);
+                cells.convert_from(g, table, cols);
+                cells.cols = Some(cols);
+                Ok(cells)
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(SharedCells { cells })
+    }
+
+    /// The cells on column set `cols`.
+    pub(super) fn get(&self, cols: u32) -> &PlacedCells {
+        &self.cells[cols as usize]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -430,6 +538,110 @@ mod tests {
         step(q, 0, (0, 0), (0, 0), visit);
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// The search of one column set, in its first rows and off some diagonals, finds the
+        /// placements of the row-by-row search of the whole square that fit, each once.
+        #[test]
+        fn the_search_finds_the_placements_that_fit(
+            q in 1u32..=7,
+            rows_seed in 0u32..8,
+            cols_seed in proptest::prelude::any::<u32>(),
+            avoid_seed in proptest::prelude::any::<(u64, u64)>(),
+            sparse in proptest::prelude::any::<bool>(),
+        ) {
+            let rows = rows_seed.min(q);
+            let cols = cols_seed & ((1 << q) - 1);
+            let local = (1u64 << (2 * q - 1)) - 1;
+            let thin = |m: u64| if sparse { m & m.rotate_left(7) & m.rotate_left(19) } else { m & m.rotate_left(5) };
+            let (avoid_s, avoid_d) = (thin(avoid_seed.0) & local, thin(avoid_seed.1) & local);
+            let mut want = Vec::new();
+            place_by_rows(q, &mut |r, c, e| {
+                let fits = c == cols && r >> rows == 0 && e & avoid_s == 0 && (e >> 32) & avoid_d == 0;
+                if fits {
+                    want.push((r, e));
+                }
+            });
+            let mut got = Vec::new();
+            place_on(q, rows, cols, (avoid_s, avoid_d), &Control::new(), &mut |r, e| got.push((r, e))).unwrap();
+            got.sort_unstable();
+            want.sort_unstable();
+            proptest::prop_assert_eq!(got, want);
+        }
+    }
+
+    /// A bottom quarter's cells searched off the long diagonals (the search prunes them) are
+    /// its cells converted from the whole table (where the conversion drops them), and so are
+    /// a top quarter's (nothing avoided), for every column set.
+    #[test]
+    fn searched_cells_are_the_table_cells() {
+        for n in 4..=13 {
+            let g = Geometry::new(n);
+            let control = Control::new();
+            let table = Source::Table(QuarterTable::new(g.q));
+            let search = Source::Search { q: g.q };
+            let rest = n - g.q;
+            for (r, c, rows, avoid) in
+                [(0, 0, g.q, false), (0, g.q, g.q, false), (g.q, 0, rest, true), (g.q, g.q, rest, true)]
+            {
+                let mut from_table = PlacedCells::new(g.quarter(r, c), rows, avoid);
+                let mut searched = PlacedCells::new(g.quarter(r, c), rows, avoid);
+                for cols in 0..1 << g.q {
+                    from_table.load(&g, &table, cols, &control).unwrap();
+                    searched.load(&g, &search, cols, &control).unwrap();
+                    for cell in 0..1 << rows {
+                        let (a, b) = (from_table.cell(cell), searched.cell(cell));
+                        let at = format!("n = {n}, quarter ({r}, {c}), columns {cols:b}, rows {cell:b}");
+                        assert_eq!((a.sums, a.diffs, a.keys), (b.sums, b.diffs, b.keys), "{at}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The left quarters' cells converted once hold, for every column set, what a worker
+    /// loads from the table, within the bytes counted for them; a count reading them counts
+    /// every task as a count whose workers convert their own.
+    #[test]
+    fn shared_cells_are_the_cells_a_worker_loads() {
+        use super::super::{Isa, Quarters, Work, count_task, tasks};
+        let control = Control::new();
+        for n in 4..=14 {
+            let g = Geometry::new(n);
+            let quarters = Quarters::new(&g, true, u64::MAX, &control).unwrap();
+            let (Source::Table(table), Some(shared)) = (&quarters.source, &quarters.left) else {
+                panic!("n = {n}: the table and the shared cells are built")
+            };
+            for (bottom, shared) in [false, true].into_iter().zip(shared) {
+                let mut own = PlacedCells::quarter(&g, bottom, false);
+                let mut bytes = 0;
+                for cols in 0..1 << g.q {
+                    own.load(&g, &quarters.source, cols, &control).unwrap();
+                    let got = shared.get(cols);
+                    assert_eq!(got.cols, Some(cols));
+                    assert_eq!(
+                        (&got.start, &got.sums, &got.diffs, &got.keys),
+                        (&own.start, &own.sums, &own.diffs, &own.keys)
+                    );
+                    bytes += 24 * got.keys.len() as u64 + 4 * got.start.len() as u64;
+                }
+                let rows = if bottom { n - g.q } else { g.q };
+                assert!(bytes <= SharedCells::bytes_at_most(table, rows), "n = {n}, bottom {bottom}");
+            }
+            let mut without = Quarters::new(&g, true, u64::MAX, &control).unwrap();
+            without.left = None;
+            let (mut a, mut b) = (Work::new(&g, Isa::best()), Work::new(&g, Isa::best()));
+            for t in tasks(&g) {
+                let (x, y) = (
+                    count_task(&g, &quarters, t, &mut a, &control),
+                    count_task(&g, &without, t, &mut b, &control),
+                );
+                assert_eq!(x, y, "n = {n}, columns {:b}", t.cols);
+            }
+        }
+    }
+
     /// Every cell of the table built by column sets holds the placements of the row-by-row
     /// search (as sets), in the order of a task's own search of its column set.
     #[test]
@@ -441,7 +653,7 @@ mod tests {
             assert_eq!(table.entries.len(), want.iter().map(Vec::len).sum::<usize>(), "q = {q}");
             let mut searched = Searched::default();
             for cols in 0..1u32 << q {
-                searched.search(q, q, cols, &Control::new()).unwrap();
+                searched.search(q, q, cols, (0, 0), &Control::new()).unwrap();
                 for rows in 0..1u32 << q {
                     let got = table.cell(cols, rows);
                     let (a, b) = (searched.start[rows as usize], searched.start[rows as usize + 1]);
