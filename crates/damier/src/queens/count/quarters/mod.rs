@@ -307,19 +307,26 @@ impl Sealed<'_> {
     }
 }
 
-/// The subsets of `mask` with `k` elements, in increasing order.
+/// The subsets of `mask` (the lowest bits: `2^m - 1`) with `k` elements, in increasing order.
+///
+/// PERF: each subset from the one before (the next number with as many bits: Gosper's hack),
+/// not every subset of `mask` filtered by its size: the task list of n = 20 walked 2^20
+/// subsets for 184 756 tasks (31 M instructions, 2% of a share of 1 000).
 fn subsets(mask: u32, k: u32) -> impl Iterator<Item = u32> {
-    let mut next = Some(0u32);
+    debug_assert_eq!(mask & mask.wrapping_add(1), 0, "the lowest bits");
+    let end = u64::from(mask) + 1;
+    let mut next = (k <= mask.count_ones()).then(|| (1u64 << k) - 1);
     std::iter::from_fn(move || {
-        while let Some(x) = next {
-            // The next subset of `mask` in increasing order (0 again after the last).
-            let y = x.wrapping_sub(mask) & mask;
-            next = (y != 0).then_some(y);
-            if x.count_ones() == k {
-                return Some(x);
-            }
-        }
-        None
+        let x = next?;
+        next = (x != 0)
+            .then(|| {
+                // The lowest run of ones moves up by one, the rest of it back to the bottom.
+                let low = x & x.wrapping_neg();
+                let up = x + low;
+                (((up ^ x) >> 2) >> low.trailing_zeros()) | up
+            })
+            .filter(|&y| y < end);
+        Some(x as u32)
     })
 }
 
@@ -1213,3 +1220,17 @@ pub(crate) fn task_count(n: u32, share: Share) -> u64 {
 pub mod measure;
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod subset_tests {
+    proptest::proptest! {
+        /// The subsets of the lowest bits of each size, each from the one before, are those of
+        /// a walk through every subset, in the same order.
+        #[test]
+        fn subsets_of_one_size_are_those_of_every_subset(bits in 0u32..=16, k in 0u32..=17) {
+            let mask = (1u32 << bits) - 1;
+            let want: Vec<u32> = (0..=mask).filter(|x| x.count_ones() == k).collect();
+            proptest::prop_assert_eq!(super::subsets(mask, k).collect::<Vec<_>>(), want);
+        }
+    }
+}

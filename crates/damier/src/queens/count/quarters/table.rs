@@ -219,12 +219,22 @@ impl Searched {
         let len = start[1 << rows] as usize;
         entries.clear();
         entries.reserve_exact(len);
-        entries.resize(len, 0);
         cursor.clone_from(start);
+        // PERF: written into the spare capacity, not zeroed first (a memset of every
+        // placement: 17 M instructions of an n = 20 share's 1 783 M).
+        let slots = &mut entries.spare_capacity_mut()[..len];
         place_on(q, rows, cols, avoid, control, &mut |r, e| {
-            entries[cursor[r as usize] as usize] = e;
+            slots[cursor[r as usize] as usize].write(e);
             cursor[r as usize] += 1;
-        })
+        })?;
+        // Each row set's cursor ran from its start to the next one's (the second search
+        // found what the first counted), so every slot of `0..len` was written once.
+        assert!((0..1 << rows).all(|r| cursor[r] == start[r + 1]), "both searches find the same placements");
+        // SAFETY: the first `len` slots, within the capacity reserved, were written: row set
+        // `r`'s slots `start[r]..start[r + 1]` one by one as its cursor passed them (checked
+        // just above), and these ranges tile `0..start[1 << rows] = len`.
+        unsafe { entries.set_len(len) };
+        Ok(())
     }
 }
 
