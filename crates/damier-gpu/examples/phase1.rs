@@ -58,9 +58,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             None,
             &|s| {
                 first.get_or_init(cpu);
-                // What the GPU gets: the stored keys, their blocks, the queries, the pairs.
-                let sent = 8 * (s.keys.len() + s.blocks.len() + s.queries.len()) + 32 * s.pairs.len();
-                bytes.fetch_add(sent as u64, Relaxed);
+                // What the GPU gets: the stored keys and queries packed, the blocks, the pairs.
+                bytes.fetch_add(damier_gpu::batch_bytes(s), Relaxed);
                 batches.fetch_add(1, Relaxed);
                 Ok(Pending::ready(0))
             },

@@ -38,6 +38,9 @@ const MAX_STAGED_CHUNKS: u32 = 11;
 /// of a chunk for both kernels).
 const SEAL_KERNEL: &str = concat!(include_str!("seal.wgsl"), "\n", include_str!("join_key32.wgsl"));
 
+/// The pass that writes out the join's keys and queries, uploaded packed (module `packing`).
+const UNPACK_KERNEL: &str = include_str!("unpack.wgsl");
+
 /// Fault bits the kernels set (`FAULT_CUT`, `FAULT_OVERFLOW`).
 pub(crate) const FAULT_CUT: u32 = 1;
 pub(crate) const FAULT_OVERFLOW: u32 = 2;
@@ -164,6 +167,8 @@ pub struct Gpu {
     pub(crate) reduce_pipeline: Option<wgpu::ComputePipeline>,
     /// The pipeline that bit-slices the join's stored keys into its rows.
     pub(crate) seal_pipeline: wgpu::ComputePipeline,
+    /// The pipeline that writes out the join's packed keys and queries.
+    pub(crate) unpack_pipeline: wgpu::ComputePipeline,
     /// The join kernel's tiles per dispatch, adapted (shared by the workers submitting).
     pub(crate) join_tiles: AtomicU32,
     /// Whether the device writes timestamps at the join's passes (`TIMESTAMP_QUERY`).
@@ -296,6 +301,7 @@ impl Gpu {
         // Checked (naga's bounds checks and loop bounding kept): the pass is a small part of
         // the work, so it needs no proof of its own.
         let seal_pipeline = checked_pipeline(&device, "queens join sealing", SEAL_KERNEL);
+        let unpack_pipeline = checked_pipeline(&device, "queens join unpacking", UNPACK_KERNEL);
         let reduce_pipeline = join_kernel
             .tile_sums
             .then(|| checked_pipeline_with(&device, "queens join sums", REDUCE_KERNEL, constants));
@@ -308,6 +314,7 @@ impl Gpu {
             join_kernel,
             reduce_pipeline,
             seal_pipeline,
+            unpack_pipeline,
             join_tiles,
             timestamps: features.contains(wgpu::Features::TIMESTAMP_QUERY),
             stats: Default::default(),

@@ -19,6 +19,7 @@ use damier::queens::count::tasks::{TaskDone, TaskError, TaskList, count_tasks_se
 
 use crate::device::Gpu;
 use crate::error::GpuError;
+use crate::packing::Packing;
 use crate::pipeline::{
     Dispatch, JOB_DISPATCHES, Job, MERGE_TILES, PAIR_WORDS, Ranges, Ring, Whole, check_blocks, check_group,
     even_ranges,
@@ -198,10 +199,10 @@ impl Gpu {
         }
         check_blocks(sealed.blocks, sealed.keys.len())
             .map_err(|why| self.fault(format!("a join batch the kernel cannot run: {why}")))?;
-        // PERF: keys are uploaded as they lie (little-endian u64: the kernel's (low, high)),
-        // the stored ones unsliced (8 bytes a key; the seal pass makes their rows).
-        let queries: &[u8] = bytemuck::cast_slice(sealed.queries);
-        let keys: &[u8] = bytemuck::cast_slice(sealed.keys);
+        // PERF: keys and queries are uploaded in their packed width (4 to 8 bytes each: the
+        // unpack pass writes them out as the kernels read them), the stored ones unsliced
+        // (the seal pass makes their rows).
+        let widths = Packing::of(sealed.keys, sealed.queries);
         let block_list: &[u8] = bytemuck::cast_slice(sealed.blocks);
         let blocks = sealed.blocks.len();
         let mut total = 0u64;
@@ -259,22 +260,23 @@ impl Gpu {
                 let packing = packed.elapsed();
                 let taken = ring.take(self, control)?;
                 let since = Instant::now();
-                let (bytes, mut seal) = {
+                let mut seal = {
                     let mut slot = ring.slots[taken.slot].lock().unwrap_or_else(|e| e.into_inner());
-                    let bytes = slot.load(
+                    let data = (sealed.keys, sealed.queries);
+                    let unpacks = slot.load(
                         self,
                         64 * rows as u64,
-                        [queries, keys, block_list, bytemuck::cast_slice(&group)],
+                        &widths,
+                        data,
+                        block_list,
+                        bytemuck::cast_slice(&group),
                     );
-                    // The window's blocks sealed by the slot's next job (none: tails only).
-                    match (w1 > w0)
-                        .then(|| slot.load_seal(self, (w0 as u32, w1 as u32), sealed.chunks as u32))
-                    {
-                        Some((seal, b)) => (bytes + b, Some(seal)),
-                        None => (bytes, None),
-                    }
+                    // The keys and queries unpacked and the window's blocks sealed by the
+                    // slot's next job.
+                    Some(slot.load_seal(self, (w0 as u32, w1 as u32), sealed.chunks as u32, unpacks))
                 };
-                self.upload_time(packing + since.elapsed(), bytes);
+                self.stats.carried(sealed.keys.len(), sealed.queries.len());
+                self.upload_time(packing + since.elapsed());
                 self.check("allocating a join batch")?;
                 let mut begin = 0u64;
                 while begin < tiles {
@@ -311,15 +313,15 @@ impl Gpu {
                         });
                         begin = end;
                     }
-                    let bytes = ring.slots[taken.slot]
+                    ring.slots[taken.slot]
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
                         .load_params(self, &params);
-                    self.upload_time(since.elapsed(), bytes);
+                    self.upload_time(since.elapsed());
                     // The seal's blocks each add a unit to the first dispatch after it.
                     let seal = seal.take();
                     if let Some(s) = seal {
-                        dispatches[0].units += u64::from(s.blocks);
+                        dispatches[0].units += s.units();
                     }
                     // The whole batch in this one dispatch, and small: the submitter may run it
                     // with others in one dispatch.
@@ -334,7 +336,12 @@ impl Gpu {
                             units: units.iter().sum(),
                             tiles,
                             chunks: sealed.chunks as u32,
-                            bytes: [64 * rows as u64, queries.len() as u64, keys.len() as u64],
+                            bytes: [
+                                64 * rows as u64,
+                                8 * sealed.queries.len() as u64,
+                                8 * sealed.keys.len() as u64,
+                            ],
+                            packing: widths,
                             blocks: sealed.blocks.to_vec(),
                         });
                     let slot = taken.slot;
@@ -687,14 +694,7 @@ mod tests {
     /// against 256 queries (weight exponents 0 to 3), its keys weighing 2^2 (random keys,
     /// fixed by the seed `copies`): `copies` tiles of one unit a query.
     fn repeated(copies: usize) -> Kept {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64 ^ copies as u64;
-        let mut next = move || {
-            // xorshift64*: a fixed stream of test keys.
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            x.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        };
+        let mut next = crate::test_adapter::stream(0x9e37_79b9_7f4a_7c15 ^ copies as u64);
         let mask = (1u64 << 35) - 1;
         let keys: Vec<u64> = (0..512).map(|_| next() & next() & next() & mask).collect();
         let queries: Vec<u64> =

@@ -33,7 +33,8 @@ use damier::control::{Control, Interrupted};
 
 use crate::device::{DISPATCH_TIMEOUT, FAULT_CUT, FAULT_OVERFLOW, Gpu, one_line};
 use crate::error::GpuError;
-use crate::stats::add_time;
+use crate::packing::{ENTRY_BYTES, Packing};
+use crate::stats::{Sent, add_time};
 
 /// Most dispatches of one job. A job's dispatches are submitted together, so a worker sees
 /// Ctrl-C within about this many dispatches (of about 50 ms each).
@@ -87,9 +88,17 @@ struct Grown {
 pub(crate) struct Slot {
     /// The blocks' rows, written by the seal pass (never uploaded).
     rows: Grown,
+    /// The queries, written out by the unpack pass (never uploaded).
     queries: Grown,
-    /// The stored keys (the seal pass reads the blocks', the join kernel the tails').
+    /// The stored keys, written out by the unpack pass (never uploaded; the seal pass reads
+    /// the blocks', the join kernel the tails').
     keys: Grown,
+    /// The stored keys and queries as uploaded, packed (`packing`), and the unpack pass's
+    /// entries.
+    packed: Grown,
+    unpacks: Grown,
+    /// The packed bytes made on the host before their upload (kept: no allocation a batch).
+    packing: Vec<u8>,
     /// The blocks: `[first key, keys | partial sum << 16]`.
     blocks: Grown,
     pairs: Grown,
@@ -103,6 +112,8 @@ pub(crate) struct Slot {
     /// record 0: its units and faults go with the first dispatch's).
     seal_params: wgpu::Buffer,
     seal_bind: Option<wgpu::BindGroup>,
+    /// The unpack pass's bind group (its parameters in the seal's, the state of record 0).
+    unpack_bind: Option<wgpu::BindGroup>,
     readback: wgpu::Buffer,
     /// Two timestamps (a job's pass begins, ends) and the buffer they resolve into.
     stamps: Option<(wgpu::QuerySet, wgpu::Buffer)>,
@@ -133,6 +144,9 @@ impl Slot {
             rows: grown("join rows"),
             queries: grown("join queries"),
             keys: grown("join keys"),
+            packed: grown("join packed keys"),
+            unpacks: grown("join unpacking"),
+            packing: Vec::new(),
             blocks: grown("join blocks"),
             pairs: grown("join pairs"),
             partials: grown("join tile sums"),
@@ -148,6 +162,7 @@ impl Slot {
                 wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             ),
             seal_bind: None,
+            unpack_bind: None,
             readback: gpu.blank(
                 "join readback",
                 records + 16,
@@ -212,36 +227,106 @@ impl Slot {
             part(&self.state, 0, STATE_BYTES),
         ];
         self.seal_bind = Some(gpu.bind_resources("join seal", &layout, entries));
+        let layout = gpu.unpack_pipeline.get_bind_group_layout(0);
+        let entries = [
+            self.seal_params.as_entire_binding(),
+            self.packed.buffer.as_entire_binding(),
+            self.unpacks.buffer.as_entire_binding(),
+            self.keys.buffer.as_entire_binding(),
+            self.queries.buffer.as_entire_binding(),
+            part(&self.state, 0, STATE_BYTES),
+        ];
+        self.unpack_bind = Some(gpu.bind_resources("join unpack", &layout, entries));
     }
 
-    /// Writes a batch's data (each a whole number of words: queries, keys, blocks, pairs),
-    /// growing the buffers it outgrows, the rows buffer to `rows` bytes (the seal pass fills
-    /// it); returns the bytes written.
-    pub(crate) fn load(&mut self, gpu: &Gpu, rows: u64, data: [&[u8]; 4]) -> u64 {
-        let [q, k, b, p] = data.map(|d| d.len() as u64);
-        self.reserve(gpu, [rows, q, k, b, p, 0]);
-        for (g, d) in [&self.queries, &self.keys, &self.blocks, &self.pairs].into_iter().zip(data) {
+    /// Writes a batch's data: its stored keys `keys` and queries `queries` packed (`packing`,
+    /// theirs) with their unpacking entries, its blocks and its pairs (`blocks` and `pairs`,
+    /// whole words); grows the buffers it outgrows, the rows buffer to `rows` bytes (the seal
+    /// pass fills it), the keys and queries buffers to hold them unpacked (the unpack pass
+    /// fills them). The bytes are counted by what they are. Returns the unpacking entries.
+    pub(crate) fn load(
+        &mut self,
+        gpu: &Gpu,
+        rows: u64,
+        packing: &Packing,
+        (keys, queries): (&[u64], &[u64]),
+        blocks: &[u8],
+        pairs: &[u8],
+    ) -> u32 {
+        let unpacks = packing.entries(0, (0, 0), 0);
+        let packed = packing.bytes();
+        let unpacked = |n: usize| 8 * n as u64;
+        // The packed bytes with a word to spare: the unpack pass reads an element's words.
+        self.reserve(
+            gpu,
+            [
+                rows,
+                unpacked(queries.len()),
+                unpacked(keys.len()),
+                blocks.len() as u64,
+                pairs.len() as u64,
+                0,
+                packed + 8,
+                ENTRY_BYTES * unpacks.len() as u64,
+            ],
+        );
+        self.packing.resize(packed as usize, 0);
+        packing.write(&mut self.packing, keys, queries);
+        let writes = [
+            (&self.packed, &self.packing[..]),
+            (&self.unpacks, bytemuck::cast_slice(&unpacks)),
+            (&self.blocks, blocks),
+            (&self.pairs, pairs),
+        ];
+        for (g, d) in writes {
             if !d.is_empty() {
                 gpu.queue.write_buffer(&g.buffer, 0, d);
             }
         }
-        data.iter().map(|d| d.len() as u64).sum()
+        gpu.stats.sent(Sent::Keys, packing.key_bytes());
+        gpu.stats.sent(Sent::Queries, packing.query_bytes());
+        gpu.stats.sent(Sent::Blocks, blocks.len() as u64 + ENTRY_BYTES * unpacks.len() as u64);
+        gpu.stats.sent(Sent::Pairs, pairs.len() as u64);
+        unpacks.len() as u32
     }
 
-    /// Writes the seal pass's parameters (blocks `blocks` of the slot's, of `chunks`
-    /// chunks), and returns its pass and the bytes written.
-    pub(crate) fn load_seal(&self, gpu: &Gpu, blocks: (u32, u32), chunks: u32) -> (SealPass, u64) {
+    /// Writes the parameters of the seal pass (blocks `blocks` of the slot's, of `chunks`
+    /// chunks) and of the unpack pass before it (`unpacks` entries), and returns the pass.
+    pub(crate) fn load_seal(&self, gpu: &Gpu, blocks: (u32, u32), chunks: u32, unpacks: u32) -> SealPass {
         let count = blocks.1 - blocks.0;
         let max_dim = gpu.limits.max_compute_workgroups_per_dimension.max(1);
         let width = count.clamp(1, max_dim);
-        let params = [blocks.0, blocks.1, chunks, width, 0, 0, 0, 0];
+        let unpack_width = unpacks.clamp(1, max_dim);
+        let params = [blocks.0, blocks.1, chunks, width, unpacks, unpack_width, 0, 0];
         gpu.queue.write_buffer(&self.seal_params, 0, bytemuck::cast_slice(&params));
-        (SealPass { groups: (width, count.div_ceil(width)), blocks: count }, PARAM_BYTES)
+        gpu.stats.sent(Sent::Params, PARAM_BYTES);
+        SealPass {
+            groups: (width, count.div_ceil(width)),
+            blocks: count,
+            unpack_groups: (unpack_width, unpacks.div_ceil(unpack_width)),
+            unpacks,
+        }
     }
 
-    /// Grows the rows, queries, keys, blocks, pairs and tile sums buffers to hold `bytes`
-    /// each (their bind groups made again when one grew).
-    fn reserve(&mut self, gpu: &Gpu, bytes: [u64; 6]) {
+    /// Encodes `seal` (loaded into this slot) into `pass`: the keys and queries written out,
+    /// then the blocks sliced (the dispatches of a pass are ordered, each seeing what the
+    /// ones before wrote).
+    fn seal_in(&self, gpu: &Gpu, pass: &mut wgpu::ComputePass<'_>, seal: SealPass) {
+        if seal.unpacks > 0 {
+            pass.set_pipeline(&gpu.unpack_pipeline);
+            pass.set_bind_group(0, self.unpack_bind.as_ref(), &[]);
+            pass.dispatch_workgroups(seal.unpack_groups.0, seal.unpack_groups.1, 1);
+        }
+        if seal.blocks > 0 {
+            pass.set_pipeline(&gpu.seal_pipeline);
+            pass.set_bind_group(0, self.seal_bind.as_ref(), &[]);
+            pass.dispatch_workgroups(seal.groups.0, seal.groups.1, 1);
+        }
+    }
+
+    /// Grows the rows, queries, keys, blocks, pairs, tile sums, packed keys and unpacking
+    /// buffers to hold `bytes` each (their bind groups made again when one grew).
+    fn reserve(&mut self, gpu: &Gpu, bytes: [u64; 8]) {
         let binding = gpu.limits.max_storage_buffer_binding_size.min(gpu.limits.max_buffer_size);
         let mut grew = false;
         for ((g, label), len) in [
@@ -251,6 +336,8 @@ impl Slot {
             (&mut self.blocks, "join blocks"),
             (&mut self.pairs, "join pairs"),
             (&mut self.partials, "join tile sums"),
+            (&mut self.packed, "join packed keys"),
+            (&mut self.unpacks, "join unpacking"),
         ]
         .into_iter()
         .zip(bytes)
@@ -272,23 +359,27 @@ impl Slot {
     /// `Params` (tiles `p[0]..p[1]`) and the end of each partial sum's range of the
     /// dispatch's tiles (with tile sums: the reduce pass's), growing the tile sums buffer to
     /// hold every tile of each dispatch (what the trusted kernel's stores rely on); their
-    /// state is cleared on the device, by the job's submission. Returns the bytes written.
-    pub(crate) fn load_params(&mut self, gpu: &Gpu, params: &[([u32; 8], Ranges)]) -> u64 {
+    /// state is cleared on the device, by the job's submission.
+    pub(crate) fn load_params(&mut self, gpu: &Gpu, params: &[([u32; 8], Ranges)]) {
         debug_assert!(params.len() <= JOB_DISPATCHES);
         if gpu.join_kernel.tile_sums {
             let tiles = params.iter().map(|(p, _)| p[1].saturating_sub(p[0])).max().unwrap_or(0);
-            self.reserve(gpu, [0, 0, 0, 0, 0, TILE_SLOT_BYTES * u64::from(tiles)]);
+            self.reserve(gpu, [0, 0, 0, 0, 0, TILE_SLOT_BYTES * u64::from(tiles), 0, 0]);
         }
-        let mut bytes = vec![0u8; params.len() * RECORD as usize];
+        // PERF: only the words read (the kernel's parameters, and with tile sums the reduce
+        // pass's ranges), not each record's 512 bytes.
+        let mut sent = 0;
         for (k, (p, ends)) in params.iter().enumerate() {
             debug_assert_eq!(ends[SUM_SLOTS - 1], p[1] - p[0], "the ranges cover the dispatch's tiles");
-            let at = k * RECORD as usize;
-            bytes[at..at + PARAM_BYTES as usize].copy_from_slice(bytemuck::cast_slice(p));
-            let at = at + RANGES_AT as usize;
-            bytes[at..at + RANGES_BYTES as usize].copy_from_slice(bytemuck::cast_slice(ends));
+            let at = k as u64 * RECORD;
+            gpu.queue.write_buffer(&self.params, at, bytemuck::cast_slice(p));
+            sent += PARAM_BYTES;
+            if gpu.join_kernel.tile_sums {
+                gpu.queue.write_buffer(&self.params, at + RANGES_AT, bytemuck::cast_slice(ends));
+                sent += RANGES_BYTES;
+            }
         }
-        gpu.queue.write_buffer(&self.params, 0, &bytes);
-        bytes.len() as u64
+        gpu.stats.sent(Sent::Params, sent);
     }
 }
 
@@ -363,12 +454,23 @@ impl Drop for Taken<'_> {
     }
 }
 
-/// The seal pass of a job: its workgroups (one a block) and its blocks, each adding one unit
-/// to the job's first dispatch (checked with the join's).
+/// The seal pass of a job (the first after its slot was loaded): its workgroups (one a
+/// block) and its blocks, and before it the unpack pass's workgroups (one an entry) and its
+/// entries, each block and entry adding one unit to the job's first dispatch (checked with
+/// the join's).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SealPass {
     pub(crate) groups: (u32, u32),
     pub(crate) blocks: u32,
+    pub(crate) unpack_groups: (u32, u32),
+    pub(crate) unpacks: u32,
+}
+
+impl SealPass {
+    /// Units its workgroups add.
+    pub(crate) fn units(&self) -> u64 {
+        u64::from(self.blocks) + u64::from(self.unpacks)
+    }
 }
 
 /// One dispatch of a job: its workgroups, and the units its tiles hold (checked).
@@ -392,8 +494,11 @@ pub(crate) struct Whole {
     pub(crate) tiles: u64,
     /// The kernel's chunks (only batches of the same chunks go together).
     pub(crate) chunks: u32,
-    /// Bytes of its rows, queries and keys in its slot.
+    /// Bytes of its rows, queries and keys in its slot (unpacked: 8 bytes a key or query).
     pub(crate) bytes: [u64; 3],
+    /// Its keys and queries as packed in its slot (copied into the merge slot, unpacked
+    /// there).
+    pub(crate) packing: Packing,
     /// Its blocks as uploaded (sealed again in the merge slot, where they are gathered).
     pub(crate) blocks: Vec<[u32; 2]>,
 }
@@ -479,9 +584,8 @@ impl Gpu {
 
     /// Counts the time of a worker's preparation of a batch (packing, copying into the
     /// upload).
-    pub(crate) fn upload_time(&self, d: Duration, bytes: u64) {
+    pub(crate) fn upload_time(&self, d: Duration) {
         add_time(&self.stats.upload_ns, d);
-        self.stats.bytes.fetch_add(bytes, Ordering::Relaxed);
     }
 
     /// The submitting thread: takes jobs from the workers until they have all gone, submits
@@ -658,7 +762,7 @@ impl Gpu {
             if self.join_kernel.tile_sums && tile_bytes > 0 {
                 enc.clear_buffer(&slot.partials.buffer, 0, Some(tile_bytes));
             }
-            if let (Some(seal), Some(bind)) = (seal, &slot.seal_bind) {
+            if let Some(seal) = seal {
                 let timestamp_writes =
                     slot.stamps.as_ref().map(|(set, _)| wgpu::ComputePassTimestampWrites {
                         query_set: set,
@@ -669,9 +773,7 @@ impl Gpu {
                     label: Some("join seal"),
                     timestamp_writes,
                 });
-                pass.set_pipeline(&self.seal_pipeline);
-                pass.set_bind_group(0, bind, &[]);
-                pass.dispatch_workgroups(seal.groups.0, seal.groups.1, 1);
+                slot.seal_in(self, &mut pass, seal);
             }
             {
                 let timestamp_writes =
@@ -722,8 +824,9 @@ impl Gpu {
     }
 
     /// Gathers whole batches into merge slot `slot` (encoded into `enc`: copies of their
-    /// queries and keys; their blocks, pairs and the passes' parameters written), and returns
-    /// the seal pass that makes all their rows there and the dispatch that runs them all.
+    /// packed keys and queries; their blocks, pairs, unpacking entries and the passes'
+    /// parameters written), and returns the seal pass that unpacks their keys and queries and
+    /// makes all their rows there, and the dispatch that runs them all.
     fn merge(
         &self,
         ring: &Ring,
@@ -735,7 +838,21 @@ impl Gpu {
         let sum = |i: usize| wholes.iter().map(|w| w.bytes[i]).sum::<u64>();
         let pair_count: usize = wholes.iter().map(|w| w.pairs.len()).sum();
         let block_count: usize = wholes.iter().map(|w| w.blocks.len()).sum();
-        slot.reserve(self, [sum(0), sum(1), sum(2), (block_count * 8) as u64, (pair_count * 32) as u64, 0]);
+        let packed: u64 = wholes.iter().map(|w| w.packing.bytes()).sum();
+        let unpack_count: u64 = wholes.iter().map(|w| w.packing.entry_count() as u64).sum();
+        let reserve = [
+            sum(0),
+            sum(1),
+            sum(2),
+            (block_count * 8) as u64,
+            (pair_count * 32) as u64,
+            0,
+            packed + 8,
+            ENTRY_BYTES * unpack_count,
+        ];
+        slot.reserve(self, reserve);
+        let mut at_packed = 0;
+        let mut unpacks: Vec<[u32; 4]> = Vec::with_capacity(unpack_count as usize);
         let (mut at, mut tiles, mut units) = ([0u64; 3], 0u64, 0u64);
         // Each batch's tiles the range of its own partial sum (the ones after: empty).
         let mut ends: Ranges = [0; SUM_SLOTS];
@@ -743,15 +860,16 @@ impl Gpu {
         let mut blocks: Vec<[u32; 2]> = Vec::with_capacity(block_count);
         for (k, (job, w)) in jobs.iter().zip(&wholes).enumerate() {
             let from = ring.slot(Place::Ring(job.slot));
-            for (i, (src, dst)) in
-                [(&from.queries, &slot.queries), (&from.keys, &slot.keys)].into_iter().enumerate()
-            {
-                if w.bytes[i + 1] > 0 {
-                    enc.copy_buffer_to_buffer(&src.buffer, 0, &dst.buffer, at[i + 1], w.bytes[i + 1]);
-                }
+            let bytes = w.packing.bytes();
+            if bytes > 0 {
+                enc.copy_buffer_to_buffer(&from.packed.buffer, 0, &slot.packed.buffer, at_packed, bytes);
             }
             drop(from);
             let first_key = (at[2] / 8) as u32;
+            // Its keys and queries unpacked where its pairs will read them, the entries' units
+            // in its own partial sum.
+            unpacks.extend(w.packing.entries(at_packed, (first_key, (at[1] / 8) as u32), k as u32));
+            at_packed += bytes;
             // Each batch's seal units in its own partial sum, as its join's.
             blocks.extend(w.blocks.iter().map(|&[key, len]| [key + first_key, len | (k as u32) << 16]));
             for p in &w.pairs {
@@ -767,10 +885,11 @@ impl Gpu {
                 *a += b;
             }
             tiles += w.tiles;
-            units += w.units + w.blocks.len() as u64;
+            units += w.units + w.blocks.len() as u64 + w.packing.entry_count() as u64;
             ends[k..].fill(tiles as u32);
         }
         self.queue.write_buffer(&slot.blocks.buffer, 0, bytemuck::cast_slice(&blocks));
+        self.queue.write_buffer(&slot.unpacks.buffer, 0, bytemuck::cast_slice(&unpacks));
         self.queue.write_buffer(&slot.pairs.buffer, 0, bytemuck::cast_slice(&pairs));
         let max_dim = self.limits.max_compute_workgroups_per_dimension.max(1);
         let width = (tiles as u32).min(max_dim);
@@ -788,10 +907,10 @@ impl Gpu {
             ),
             Ok(())
         );
-        let (seal, seal_bytes) = slot.load_seal(self, (0, blocks.len() as u32), chunks);
-        let bytes = slot.load_params(self, &[(params, ends)]);
-        let written = bytes + seal_bytes + 32 * pairs.len() as u64 + 8 * blocks.len() as u64;
-        self.stats.bytes.fetch_add(written, Ordering::Relaxed);
+        let seal = slot.load_seal(self, (0, blocks.len() as u32), chunks, unpacks.len() as u32);
+        slot.load_params(self, &[(params, ends)]);
+        let again = 32 * pairs.len() as u64 + 8 * blocks.len() as u64 + ENTRY_BYTES * unpacks.len() as u64;
+        self.stats.sent(Sent::Gathered, again);
         (seal, Dispatch { groups: (width, height), units, tiles: (0, tiles) })
     }
 
@@ -873,7 +992,8 @@ impl Gpu {
                 .enumerate()
                 .map(|(k, j)| {
                     let w = j.whole.as_ref().expect("a whole batch");
-                    self.tally(&records[0][k..k + 1], w.units + w.blocks.len() as u64, (0, w.tiles))
+                    let units = w.units + w.blocks.len() as u64 + w.packing.entry_count() as u64;
+                    self.tally(&records[0][k..k + 1], units, (0, w.tiles))
                 })
                 .collect(),
         }
@@ -954,23 +1074,39 @@ pub(crate) fn check_blocks(blocks: &[[u32; 2]], keys: usize) -> Result<(), Strin
     }
 }
 
+/// What the unpack and seal passes made of a batch, read back (a test's).
+#[cfg(test)]
+pub(crate) struct OnDevice {
+    /// The blocks' rows.
+    pub(crate) rows: Vec<[u64; 8]>,
+    /// The stored keys and queries written out.
+    pub(crate) keys: Vec<u64>,
+    pub(crate) queries: Vec<u64>,
+    /// The units and fault bits the passes left in the partial sums of record 0.
+    pub(crate) units: u64,
+    pub(crate) faults: u32,
+}
+
 #[cfg(test)]
 impl Gpu {
-    /// The rows the seal pass makes of `keys` cut into `blocks` of `chunks` chunks, read
-    /// back (with the units and fault bits it left in the partial sums of record 0).
+    /// What the unpack and seal passes make of `keys` cut into `blocks` of `chunks` chunks
+    /// and of `queries`, uploaded as a batch's are, read back.
     pub(crate) fn sealed_on_device(
         &self,
         keys: &[u64],
+        queries: &[u64],
         blocks: &[[u32; 2]],
         chunks: u32,
-    ) -> (Vec<[u64; 8]>, u64, u32) {
+    ) -> OnDevice {
         let mut slot = Slot::new(self);
         let rows = 64 * 32 * u64::from(chunks) * blocks.len() as u64;
-        slot.load(self, rows, [&[], bytemuck::cast_slice(keys), bytemuck::cast_slice(blocks), &[]]);
-        let (seal, _) = slot.load_seal(self, (0, blocks.len() as u32), chunks);
+        let packing = Packing::of(keys, queries);
+        let unpacks = slot.load(self, rows, &packing, (keys, queries), bytemuck::cast_slice(blocks), &[]);
+        let seal = slot.load_seal(self, (0, blocks.len() as u32), chunks, unpacks);
+        let (k, q) = (8 * keys.len() as u64, 8 * queries.len() as u64);
         let back = self.blank(
-            "rows read back",
-            rows + STATE_BYTES,
+            "read back",
+            rows + k + q + STATE_BYTES,
             wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         );
         let mut enc = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
@@ -978,23 +1114,30 @@ impl Gpu {
         {
             let mut pass =
                 enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: None, timestamp_writes: None });
-            pass.set_pipeline(&self.seal_pipeline);
-            pass.set_bind_group(0, slot.seal_bind.as_ref(), &[]);
-            pass.dispatch_workgroups(seal.groups.0, seal.groups.1, 1);
+            slot.seal_in(self, &mut pass, seal);
         }
-        enc.copy_buffer_to_buffer(&slot.rows.buffer, 0, &back, 0, rows);
-        enc.copy_buffer_to_buffer(&slot.state, 0, &back, rows, STATE_BYTES);
+        for (from, at, len) in [(&slot.rows, 0, rows), (&slot.keys, rows, k), (&slot.queries, rows + k, q)] {
+            if len > 0 {
+                enc.copy_buffer_to_buffer(&from.buffer, 0, &back, at, len);
+            }
+        }
+        enc.copy_buffer_to_buffer(&slot.state, 0, &back, rows + k + q, STATE_BYTES);
         self.queue.submit([enc.finish()]);
         back.map_async(wgpu::MapMode::Read, .., |r| r.expect("mapped"));
-        self.device.poll(wgpu::PollType::wait_indefinitely()).expect("the seal pass ran");
+        self.device.poll(wgpu::PollType::wait_indefinitely()).expect("the passes ran");
         self.check("sealing").expect("no device error");
         let view = back.get_mapped_range(..).expect("a mapped view");
-        let words: &[u64] = bytemuck::cast_slice(&view[..rows as usize]);
-        let made = words.chunks(8).map(|r| std::array::from_fn(|i| r[i])).collect();
-        let state: &[u32] = bytemuck::cast_slice(&view[rows as usize..]);
-        let units = state.chunks(4).map(|c| u64::from(c[3])).sum();
-        let faults = state.chunks(4).fold(0, |f, c| f | c[2]);
-        (made, units, faults)
+        let words: &[u64] = bytemuck::cast_slice(&view[..(rows + k + q) as usize]);
+        let (made, rest) = words.split_at(rows as usize / 8);
+        let (keys, queries) = rest.split_at(keys.len());
+        let state: &[u32] = bytemuck::cast_slice(&view[(rows + k + q) as usize..]);
+        OnDevice {
+            rows: made.chunks(8).map(|r| std::array::from_fn(|i| r[i])).collect(),
+            keys: keys.to_vec(),
+            queries: queries.to_vec(),
+            units: state.chunks(4).map(|c| u64::from(c[3])).sum(),
+            faults: state.chunks(4).fold(0, |f, c| f | c[2]),
+        }
     }
 }
 
@@ -1009,14 +1152,7 @@ mod tests {
     fn the_gpu_seals_the_rows_the_cpu_seals() {
         use damier::queens::count::join::Sealed;
         let gpu = crate::test_adapter::adapter(crate::GpuSettings::default());
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            // xorshift64*: a fixed stream of test keys.
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            x.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        };
+        let mut next = crate::test_adapter::stream(0x9e37_79b9_7f4a_7c15);
         for chunks in 1..=12u32 {
             let bits = (5 * chunks).min(60);
             let keys: Vec<u64> = (0..3000).map(|_| next() & next() & ((1u64 << bits) - 1)).collect();
@@ -1028,9 +1164,11 @@ mod tests {
             }
             let sealed =
                 Sealed { chunks: chunks as usize, keys: &keys, blocks: &blocks, queries: &[], pairs: vec![] };
-            let (rows, units, faults) = gpu.sealed_on_device(&keys, &blocks, chunks);
-            assert_eq!(rows, sealed.rows(), "{chunks} chunks");
-            assert_eq!((units, faults), (blocks.len() as u64, 0), "{chunks} chunks");
+            let made = gpu.sealed_on_device(&keys, &[], &blocks, chunks);
+            assert_eq!(made.rows, sealed.rows(), "{chunks} chunks");
+            assert_eq!(made.keys, keys, "{chunks} chunks");
+            let entries = keys.len().div_ceil(512) as u64;
+            assert_eq!((made.units, made.faults), (blocks.len() as u64 + entries, 0), "{chunks} chunks");
         }
         let list = damier::queens::count::tasks::TaskList::new(13).unwrap();
         let all: Vec<u32> = (0..list.len()).collect();
@@ -1043,9 +1181,11 @@ mod tests {
             &damier::control::Control::new(),
             &|s| {
                 if !s.blocks.is_empty() {
-                    let (rows, units, faults) = gpu.sealed_on_device(s.keys, s.blocks, s.chunks as u32);
-                    assert_eq!(rows, s.rows());
-                    assert_eq!((units, faults), (s.blocks.len() as u64, 0));
+                    let made = gpu.sealed_on_device(s.keys, s.queries, s.blocks, s.chunks as u32);
+                    assert_eq!(made.rows, s.rows());
+                    assert_eq!((made.keys.as_slice(), made.queries.as_slice()), (s.keys, s.queries));
+                    let entries = Packing::of(s.keys, s.queries).entry_count() as u64;
+                    assert_eq!((made.units, made.faults), (s.blocks.len() as u64 + entries, 0));
                     checked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 }
                 Ok(s.count())
@@ -1054,6 +1194,43 @@ mod tests {
         )
         .unwrap();
         assert!(checked.into_inner() > 10);
+    }
+
+    /// The unpack pass writes out every packed width (4 to 8 bytes: every byte alignment of
+    /// an element in the words), the widest key of each (all its bits set), queries of every
+    /// weight exponent with the widest key of their width, counts that cross an entry's 512
+    /// and leave padding, and queries with an exponent past 3 (sent as they lie): each key
+    /// and query as it was, one unit an entry, no fault.
+    #[test]
+    fn the_gpu_unpacks_every_width_and_exponent() {
+        use damier::queens::count::join::WEIGHT_AT;
+        let gpu = crate::test_adapter::adapter(crate::GpuSettings::default());
+        let mut next = crate::test_adapter::stream(0x2545_f491_4f6c_dd1d);
+        let key_bits = (1u64 << WEIGHT_AT) - 1;
+        for width in 4..=8u32 {
+            let widest = u64::MAX >> (64 - 8 * width);
+            for count in [1, 3, 513, 1030] {
+                let mut keys: Vec<u64> = (0..count).map(|_| next() & widest).collect();
+                for at in [0, count / 2, count - 1] {
+                    keys[at] = widest;
+                }
+                // A query's key and 2 bits of exponent in the width (the key's bits below 60).
+                let query_widest = (widest >> 2).min(key_bits);
+                let mut queries: Vec<u64> =
+                    (0..count + 2).map(|i| next() & query_widest | (i as u64 % 4) << WEIGHT_AT).collect();
+                queries[count / 2] = query_widest | 3 << WEIGHT_AT;
+                let p = Packing::of(&keys, &queries);
+                assert_eq!((p.key_width, p.query_width, p.coded), (width, width, true));
+                let made = gpu.sealed_on_device(&keys, &queries, &[], 1);
+                assert_eq!((made.keys, made.queries), (keys, queries), "width {width}, {count}");
+                assert_eq!((made.units, made.faults), (p.entry_count() as u64, 0));
+            }
+        }
+        let queries: Vec<u64> = (0..700u64).map(|i| next() & key_bits | (i % 16) << WEIGHT_AT).collect();
+        let p = Packing::of(&[], &queries);
+        assert_eq!((p.query_width, p.coded), (8, false));
+        let made = gpu.sealed_on_device(&[], &queries, &[], 1);
+        assert_eq!((made.queries, made.units, made.faults), (queries, 2, 0));
     }
 
     /// The host refuses a block the seal pass would read past its batch's keys for.

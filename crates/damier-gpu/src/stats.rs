@@ -22,8 +22,11 @@ pub struct Breakdown {
     /// Seconds the sealing workers waited: for a free slot of the ring, then for their
     /// batches' counts (the host waiting on the GPU), summed over the workers.
     pub wait_seconds: f64,
-    /// Bytes written to the device: rows, queries, tails, pairs, parameters.
+    /// Bytes written to the device: stored keys, queries, blocks, pairs, parameters (the
+    /// sum of [`Breakdown::uploaded`]).
     pub bytes_uploaded: u64,
+    /// The bytes written to the device by what they were, and the keys they carried.
+    pub uploaded: Uploaded,
     /// Seconds the GPU was busy with the join's dispatches: measured by timestamp queries
     /// when [`Breakdown::busy_from_timestamps`], else the wall time from a job's submission
     /// (or the end of the one before, whichever is later) to its end as the submitter saw it.
@@ -51,13 +54,56 @@ pub struct Breakdown {
     pub ahead: u32,
 }
 
+/// The bytes a count wrote to the device, by what they were ([`Breakdown::uploaded`]), and
+/// the stored keys and queries they carried (docs/gpu.md, "Sealing on the GPU").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Uploaded {
+    /// The stored keys (the blocks' and the tails').
+    pub keys: u64,
+    /// The queries.
+    pub queries: u64,
+    /// The blocks (first key, keys).
+    pub blocks: u64,
+    /// The pairs (32 bytes each).
+    pub pairs: u64,
+    /// The parameters of each dispatch (the join's and its reduce pass's) and of each seal
+    /// pass.
+    pub params: u64,
+    /// The blocks and pairs of batches gathered into one dispatch, written again at their
+    /// places there.
+    pub gathered: u64,
+    /// Stored keys sent (with a batch's every load).
+    pub stored_keys: u64,
+    /// Queries sent (with a batch's every load).
+    pub query_count: u64,
+}
+
+impl Uploaded {
+    /// Bytes written in all.
+    pub fn bytes(&self) -> u64 {
+        self.keys + self.queries + self.blocks + self.pairs + self.params + self.gathered
+    }
+}
+
+/// What bytes written to the device were (an [`Uploaded`] field).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Sent {
+    Keys,
+    Queries,
+    Blocks,
+    Pairs,
+    Params,
+    Gathered,
+}
+
 /// The running sums of a [`Breakdown`], added to by the workers and the submitter.
 #[derive(Debug, Default)]
 pub(crate) struct Stats {
     pub(crate) sealing_ns: AtomicU64,
     pub(crate) upload_ns: AtomicU64,
     pub(crate) wait_ns: AtomicU64,
-    pub(crate) bytes: AtomicU64,
+    /// Bytes written by [`Sent`], then the stored keys and the queries they carried.
+    pub(crate) sent: [AtomicU64; 8],
     pub(crate) busy_ns: AtomicU64,
     pub(crate) jobs: AtomicU64,
     pub(crate) submissions: AtomicU64,
@@ -75,13 +121,28 @@ pub(crate) fn add_time(to: &AtomicU64, d: Duration) {
 }
 
 impl Stats {
+    /// Counts `bytes` written to the device as `what`.
+    pub(crate) fn sent(&self, what: Sent, bytes: u64) {
+        self.sent[what as usize].fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    /// Counts the stored keys and queries of a batch's load.
+    pub(crate) fn carried(&self, keys: usize, queries: usize) {
+        self.sent[6].fetch_add(keys as u64, Ordering::Relaxed);
+        self.sent[7].fetch_add(queries as u64, Ordering::Relaxed);
+    }
+
     pub(crate) fn breakdown(&self, timestamps: bool) -> Breakdown {
         let s = |a: &AtomicU64| a.load(Ordering::Relaxed) as f64 * 1e-9;
+        let [keys, queries, blocks, pairs, params, gathered, stored_keys, query_count] =
+            std::array::from_fn(|i| self.sent[i].load(Ordering::Relaxed));
+        let uploaded = Uploaded { keys, queries, blocks, pairs, params, gathered, stored_keys, query_count };
         Breakdown {
             sealing_seconds: s(&self.sealing_ns),
             upload_seconds: s(&self.upload_ns),
             wait_seconds: s(&self.wait_ns),
-            bytes_uploaded: self.bytes.load(Ordering::Relaxed),
+            bytes_uploaded: uploaded.bytes(),
+            uploaded,
             gpu_busy_seconds: s(&self.busy_ns),
             busy_from_timestamps: timestamps,
             jobs: self.jobs.load(Ordering::Relaxed),

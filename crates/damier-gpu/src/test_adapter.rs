@@ -20,3 +20,14 @@ pub(crate) fn adapter_with(settings: GpuSettings, constants: &[(&str, f64)]) -> 
         Err(e) => panic!("cannot open the GPU: {e}"),
     }
 }
+
+/// A fixed stream of test words from `seed` (xorshift64*).
+pub(crate) fn stream(seed: u64) -> impl FnMut() -> u64 {
+    let mut x = seed;
+    move || {
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}

@@ -420,6 +420,15 @@ fn join_estimates_and_cancels() {
     assert!(matches!(r, Err(GpuError::Interrupted(_))), "{r:?}");
 }
 
+/// The sizes (`DAMIER_JOIN_NS=A..=B`, else `ns`) and tasks per size (`DAMIER_GPU_TASKS`,
+/// else `tasks`) of a measurement.
+fn sizes_and_tasks(ns: &str, tasks: u32) -> (std::ops::RangeInclusive<u32>, u32) {
+    let ns = std::env::var("DAMIER_JOIN_NS").unwrap_or_else(|_| ns.into());
+    let (lo, hi) = ns.split_once("..=").expect("DAMIER_JOIN_NS is A..=B");
+    let k = std::env::var("DAMIER_GPU_TASKS").map_or(tasks, |v| v.parse().unwrap());
+    (lo.parse().unwrap()..=hi.parse().unwrap(), k)
+}
+
 /// What the join kernel moves and does per solution, measured on the CPU alone (no GPU
 /// needed): bytes uploaded (stored keys, blocks, queries, pairs) and (query, block) visits per weighted
 /// solution, on random tasks of n = 16..=21 (`DAMIER_JOIN_NS=18..=23` and `DAMIER_GPU_TASKS`
@@ -430,11 +439,8 @@ fn join_estimates_and_cancels() {
 fn join_work_per_solution() {
     use damier::queens::count::tasks::count_tasks_with_matching;
     use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-    let ns = std::env::var("DAMIER_JOIN_NS").unwrap_or_else(|_| "16..=21".into());
-    let (lo, hi) = ns.split_once("..=").expect("DAMIER_JOIN_NS is A..=B");
-    let (lo, hi): (u32, u32) = (lo.parse().unwrap(), hi.parse().unwrap());
-    let k: u32 = std::env::var("DAMIER_GPU_TASKS").map_or(8, |v| v.parse().unwrap());
-    for n in lo..=hi {
+    let (ns, k) = sizes_and_tasks("16..=21", 8);
+    for n in ns {
         let list = TaskList::new(n).unwrap();
         let tasks = sample_tasks(&all(&list), k, u64::from(n));
         let (bytes, visits, tests, batches) =
@@ -447,10 +453,9 @@ fn join_work_per_solution() {
             &tasks,
             &Control::new(),
             &|s| {
-                // The stored keys, their blocks, the queries and the pairs (the rows are made
-                // on the device).
-                let sent = 8 * (s.keys.len() + s.blocks.len() + s.queries.len()) + 32 * s.pairs.len();
-                bytes.fetch_add(sent as u64, Relaxed);
+                // The stored keys and queries packed, the blocks and the pairs (the rows are
+                // made on the device).
+                bytes.fetch_add(damier_gpu::batch_bytes(s), Relaxed);
                 let (v, t) = s.work();
                 visits.fetch_add(v, Relaxed);
                 tests.fetch_add(t, Relaxed);
@@ -472,6 +477,46 @@ fn join_work_per_solution() {
             bytes.load(Relaxed) as f64 / solutions,
             visits.load(Relaxed) as f64 / solutions,
             tests.load(Relaxed) as f64 / solutions
+        );
+    }
+}
+
+/// What the join kernel uploads per solution, by buffer (stored keys, queries, blocks, pairs,
+/// parameters, what gathered batches write again), per stored key and per query: random
+/// tasks of n = 16..=19 (seed n; `DAMIER_JOIN_NS` and `DAMIER_GPU_TASKS`, 16 by default,
+/// choose) counted on the GPU with the default settings, every count against the CPU's:
+/// `cargo test -p damier-gpu --test lavapipe -- --ignored join_upload --nocapture`.
+#[test]
+#[ignore = "a measurement (seconds); see the doc comment for the command"]
+fn join_upload_per_solution() {
+    let (ns, k) = sizes_and_tasks("16..=19", 16);
+    for n in ns {
+        let gpu = gpu(GpuSettings::default());
+        let list = TaskList::new(n).unwrap();
+        let tasks = sample_tasks(&all(&list), k, u64::from(n));
+        let got = on_gpu(&gpu, &list, &tasks).unwrap();
+        assert_eq!(got, on_cpu(&list, TaskEngine::Quarters, &tasks), "n = {n}");
+        let solutions = got.values().sum::<u64>().max(1) as f64;
+        let (b, u) = (gpu.breakdown(), gpu.breakdown().uploaded);
+        let per = |bytes: u64| bytes as f64 / solutions;
+        eprintln!(
+            "n = {n}: {} tasks, {solutions:.4e} solutions, {} stored keys, {} queries, {} jobs, {} dispatches, {} gathered; \
+             bytes per solution {:.4}: keys {:.4}, queries {:.4}, blocks {:.4}, pairs {:.4}, params {:.4}, gathered {:.4}; \
+             {:.2} bytes per stored key and query",
+            tasks.len(),
+            u.stored_keys,
+            u.query_count,
+            b.jobs,
+            b.dispatches,
+            b.merged,
+            per(b.bytes_uploaded),
+            per(u.keys),
+            per(u.queries),
+            per(u.blocks),
+            per(u.pairs),
+            per(u.params),
+            per(u.gathered),
+            b.bytes_uploaded as f64 / (u.stored_keys + u.query_count).max(1) as f64,
         );
     }
 }
