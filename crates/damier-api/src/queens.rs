@@ -523,6 +523,9 @@ pub fn first(r: &First, host: &dyn Host) -> Result<search::FirstSolution, Refusa
         }
         e => Refusal::input(e),
     })?;
+    // Backtracking to the first solution takes from microseconds to years depending on n
+    // (n = 34 already takes minutes): a spinner and the time elapsed, since no total is known.
+    let _watch = host.watch("queens first", 0);
     search::first_timed(n, host.control()).map_err(Refusal::input)
 }
 

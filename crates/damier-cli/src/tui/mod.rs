@@ -101,9 +101,17 @@ impl Drop for Guard {
     }
 }
 
-/// Runs `app` on the real terminal until it quits. Ctrl-C quits too (raw mode turns it into a key).
+/// The longest the event loop waits for a key before it looks at the signals again.
+const SIGNAL_POLL: Duration = Duration::from_millis(200);
+
+/// Runs `app` on the real terminal until it quits. Ctrl-C quits too (raw mode turns it into a
+/// key); so do SIGINT, SIGTERM and SIGHUP from outside (`kill`, the terminal closed): the
+/// loop ends as an interrupted run (exit 130) with the terminal restored, where SIGINT used
+/// to be caught by the Ctrl-C handler and never looked at, and SIGTERM killed the process
+/// with the terminal left in raw mode.
 pub fn run(app: &mut dyn App, command: &str) -> anyhow::Result<()> {
     require_terminal(command)?;
+    crate::util::interrupt::install_stop_signals();
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         restore();
@@ -117,9 +125,10 @@ pub fn run(app: &mut dyn App, command: &str) -> anyhow::Result<()> {
     let mut term = ratatui::Terminal::new(backend).context("cannot set up the terminal")?;
     term.clear()?;
     loop {
+        crate::util::interrupt::check()?;
         let wait = app.tick(Instant::now());
         term.draw(|f| render(app, f))?;
-        if !event::poll(wait)? {
+        if !event::poll(wait.min(SIGNAL_POLL))? {
             continue;
         }
         let flow = match event::read()? {

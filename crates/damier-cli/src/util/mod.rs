@@ -100,6 +100,23 @@ where
     })
 }
 
+/// The longest wall-clock budget a `--budget` takes, in seconds: a year. A longer one is no
+/// budget at all, and past about 1.8e19 s no `Duration` holds it (the conversion panicked).
+pub const BUDGET_MAX_SECONDS: f64 = 365.25 * 86_400.0;
+
+/// The value parser of a wall-clock budget in seconds: a number above 0 and at most
+/// [`BUDGET_MAX_SECONDS`] (NaN, infinities and negatives refused).
+pub fn budget_seconds(s: &str) -> Result<f64, String> {
+    let b: f64 = s.trim().parse().map_err(|_| format!("{s:?} is not a number of seconds"))?;
+    if b.is_finite() && b > 0.0 && b <= BUDGET_MAX_SECONDS {
+        Ok(b)
+    } else {
+        Err(format!(
+            "{s} is out of range: a budget is above 0 and at most {BUDGET_MAX_SECONDS} seconds (a year)"
+        ))
+    }
+}
+
 /// Parses a list of sizes given to `flag`: `A..B` or `A..=B` (both inclusive), a
 /// comma-separated list, or a mix, each in `range`; sorted, without repeats. `noun` names one
 /// size in the errors ("board size", "size in bits").

@@ -13,6 +13,7 @@ mod docs_commands;
 mod factor;
 mod faults;
 mod gpu;
+mod hostile;
 mod imports;
 mod json_keys;
 mod kills;

@@ -56,6 +56,21 @@ fn watch_under_tmux_runs_to_a_solution_and_quits() {
     t.wait_exit();
 }
 
+/// SIGINT from outside (`kill -INT`, `timeout -s INT`) ends the live view and the games as
+/// the Ctrl-C key does: the handler caught it and the loop never looked, so they ran on.
+#[test]
+#[ignore = "needs tmux: `cargo test --test cli -- --ignored under_tmux` runs it (.ci/run does)"]
+fn live_views_under_tmux_stop_on_sigint_and_sigterm() {
+    let t = Tmux::start(&["watch", "-n", "8", "--seed", "3", "--speed", "1"], 90, 30);
+    t.wait_for("model pair");
+    t.signal("INT");
+    t.wait_exit();
+    let t = Tmux::start(&["play", "lights", "5x5", "--seed", "1"], 90, 30);
+    t.wait_for("lights out 5 x 5");
+    t.signal("TERM");
+    t.wait_exit();
+}
+
 /// Issue 52 §1: sides up to each model's largest are accepted by `watch` (refused here only for
 /// want of a terminal), and above it refused with the limit; no tmux needed.
 #[test]

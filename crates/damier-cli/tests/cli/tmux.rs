@@ -62,6 +62,19 @@ impl Tmux {
         }
     }
 
+    /// Sends `signal` (`"INT"`, `"TERM"`) to the program from outside, as `kill` would: to
+    /// the pane's process group, the program and the shell that may have started it.
+    pub fn signal(&self, signal: &str) {
+        let out = Command::new("tmux")
+            .args(["display-message", "-p", "-t", &self.name, "#{pane_pid}"])
+            .output()
+            .unwrap();
+        let pid = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        assert!(pid.parse::<u32>().is_ok(), "no pane pid: {pid:?}");
+        let status = Command::new("kill").args(["-s", signal, "--", &format!("-{pid}")]).status().unwrap();
+        assert!(status.success(), "kill -s {signal} -{pid} failed");
+    }
+
     /// True while the session (the program) is still running.
     pub fn alive(&self) -> bool {
         Command::new("tmux")

@@ -55,7 +55,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["trace", "from"])]
     checkpoint: Option<OutputPath>,
     /// Seconds between two checkpoints.
-    #[arg(long, value_name = "SECONDS", default_value_t = 60, requires = "checkpoint",
+    // The conflicts of --checkpoint repeated: clap lets `requires` pass when the required
+    // argument conflicts with one given (clap issue 4520).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, requires = "checkpoint", conflicts_with_all = ["trace", "from"],
           value_parser = crate::util::ranged::<u64>(1, u64::MAX))]
     checkpoint_every: u64,
     /// Print JSON (keys: model, n, eps, eta (null for model 1), seed, steps, moves, solved,

@@ -35,8 +35,9 @@ pub struct ScaleArgs {
     /// Runs per (model, n).
     #[arg(long, default_value_t = 30, value_parser = crate::util::ranged::<u64>(1, 1_000_000))]
     samples: u64,
-    /// Wall-clock budget per (model, n) point, seconds; runs still going are censored.
-    #[arg(long, value_name = "SECONDS")]
+    /// Wall-clock budget per (model, n) point, seconds (at most a year); runs still going
+    /// are censored.
+    #[arg(long, value_name = "SECONDS", value_parser = crate::util::budget_seconds)]
     budget: Option<f64>,
     #[command(flatten)]
     exp: ExperimentArgs,
@@ -65,9 +66,6 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
     let mut models: Vec<Model> = a.model.clone();
     models.dedup();
     let eta = eta_for(&models, a.eta)?;
-    if let Some(b) = a.budget {
-        anyhow::ensure!(b.is_finite() && b > 0.0, "--budget {b}: expected a positive number of seconds");
-    }
     a.out.check()?;
     let seed = crate::util::pick_seed(a.exp.seed);
     let control = interrupt::control();

@@ -36,8 +36,8 @@ pub(super) struct SweepArgs {
     #[arg(long, default_value_t = engine::DEFAULT_MAX_STEPS)]
     max_steps: u64,
     /// Wall-clock budget per size, seconds: runs still going then are censored, and the
-    /// sweep stops after the first size where every run is censored by it.
-    #[arg(long, value_name = "SECONDS")]
+    /// sweep stops after the first size where every run is censored by it (at most a year).
+    #[arg(long, value_name = "SECONDS", value_parser = crate::util::budget_seconds)]
     budget: Option<f64>,
     /// Worker threads [default: all cores].
     #[arg(long, value_parser = crate::util::ranged::<u32>(1, damier::util::POOL_MAX_THREADS))]
@@ -63,9 +63,6 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     let bits =
         crate::util::parse_sizes(&a.bits, "--bits", "size in bits", damier::factor::arith::SEMIPRIME_BITS)?;
     let params = a.params.params()?;
-    if let Some(b) = a.budget {
-        anyhow::ensure!(b.is_finite() && b > 0.0, "--budget {b}: give a positive number of seconds");
-    }
     let seed = crate::util::pick_seed(a.seed);
     let pool = crate::util::pool(a.threads)?;
     let control = interrupt::control();

@@ -15,9 +15,10 @@ pub struct BenchArgs {
     /// Square sides to solve from a random start, comma-separated.
     #[arg(long, default_value = "10000,100000", value_delimiter = ',')]
     sizes: Vec<usize>,
-    /// Compute the nullities of all n x n boards up to this n (0: skip).
-    #[arg(long, default_value_t = 25_000)]
-    nullities_to: usize,
+    /// Compute the nullities of all n x n boards up to this n (0: skip; at most 100000, as
+    /// `lights table`).
+    #[arg(long, default_value_t = 25_000, value_parser = crate::util::ranged::<u64>(0, damier::lights::TABLE_MAX_N))]
+    nullities_to: u64,
     /// Also time the phases of the polynomial method (on stderr).
     #[arg(long)]
     breakdown: bool,
@@ -65,7 +66,7 @@ pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
         rows.push(row);
     }
     if a.nullities_to > 0 {
-        rows.push(tables::lights_nullities_row(a.nullities_to, control)?);
+        rows.push(tables::lights_nullities_row(a.nullities_to as usize, control)?);
         ROWS.advance(1);
     }
     drop(progress);

@@ -31,15 +31,18 @@ pub struct SolveArgs {
     random: Option<String>,
     /// With --random: draw a random winnable board (the lights left by random presses on a
     /// dark board, every winnable board equally likely), as the games do: three boards at once.
-    #[arg(long, requires = "random")]
+    #[arg(long, requires = "random", conflicts_with_all = ["file", "all_on"])]
     winnable: bool,
     /// With --random: also write the start to FILE (`.pbm` or `.txt`), to solve it again or
     /// play it (`damier play lights --from FILE`); `-` writes it alone on stdout instead of the
     /// report (`| damier lights solve -`).
-    #[arg(long, value_name = "FILE", requires = "random")]
+    #[arg(long, value_name = "FILE", requires = "random", conflicts_with_all = ["file", "all_on"])]
     save_start: Option<OutputPath>,
     /// Seed of the random board [default: from the OS, printed].
-    #[arg(long, requires = "random")]
+    // `conflicts_with_all` besides `requires`: clap lets `requires = "random"` pass when the
+    // required argument conflicts with one given (clap issue 4520), so `--all-on 5x5 --seed 3`
+    // ran with the seed silently ignored.
+    #[arg(long, requires = "random", conflicts_with_all = ["file", "all_on"])]
     seed: Option<u64>,
     /// Target board file, text or PBM [default: all off].
     #[arg(long)]

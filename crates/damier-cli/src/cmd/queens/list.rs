@@ -35,7 +35,9 @@ pub struct Args {
           conflicts_with_all = ["unique", "limit", "all"])]
     random: Option<u64>,
     /// Seed of --random (the same seed gives the same draws); without it one is drawn and printed.
-    #[arg(long, value_name = "S", requires = "random")]
+    // The conflicts of --random repeated: clap lets `requires` pass when the required
+    // argument conflicts with one given (clap issue 4520).
+    #[arg(long, value_name = "S", requires = "random", conflicts_with_all = ["unique", "limit", "all"])]
     seed: Option<u64>,
     /// Do not draw the boards, only S.
     #[arg(long)]

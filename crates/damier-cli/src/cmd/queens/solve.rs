@@ -68,7 +68,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     out: Option<OutputPath>,
     /// File format of --out: text (one column per line) or binary (u32 little-endian).
-    #[arg(long, value_enum, default_value_t = Format::Text, requires = "out", conflicts_with = "json")]
+    #[arg(long, value_enum, default_value_t = Format::Text, requires = "out", conflicts_with_all = ["json", "columns"])]
     format: Format,
     /// Print JSON (keys: n, method, seed (local), seconds, columns (1-based; null when N has
     /// no solution), search (local)).

@@ -22,10 +22,14 @@ use crate::util::csv_file::{self, format};
 use crate::util::output::Report;
 use crate::util::{interrupt, output, progress::Progress};
 
+/// The longest `--min-ms`: an hour per measurement (the floor of the run's time is this
+/// times the number of measurements, which must not overflow).
+const MIN_MS_MAX: u64 = 3_600_000;
+
 /// Arguments of `damier queens timing`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Largest n (1 to 32).
+    /// Largest n (1 to 28: past the fast engine's range a count takes core years).
     #[arg(long, value_name = "N")]
     to: u32,
     /// Smallest n.
@@ -34,8 +38,8 @@ pub struct Args {
     /// Largest n for the naive counter (0 to 16).
     #[arg(long, value_name = "N", default_value_t = 13, value_parser = crate::util::ranged::<u32>(0, 16))]
     naive_max: u32,
-    /// Repeat each measurement until this many milliseconds are spent.
-    #[arg(long, value_name = "MS", default_value_t = 50)]
+    /// Repeat each measurement until this many milliseconds are spent (0 to 3600000, an hour).
+    #[arg(long, value_name = "MS", default_value_t = 50, value_parser = crate::util::ranged::<u64>(0, MIN_MS_MAX))]
     min_ms: u64,
     /// Worker threads for the fast counter [default: all cores].
     #[arg(long, value_parser = crate::util::ranged::<u32>(1, damier::util::POOL_MAX_THREADS))]
@@ -54,12 +58,9 @@ pub struct Args {
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(a.from >= 1, "--from must be at least 1");
     anyhow::ensure!(a.to >= a.from, "--to ({}) must be at least --from ({})", a.to, a.from);
-    anyhow::ensure!(
-        a.to <= queens::count::MAX_N,
-        "--to {} is too large: the counter handles n <= {}",
-        a.to,
-        queens::count::MAX_N
-    );
+    // Past the fast engine's range a count takes core years and its total passes 64 bits:
+    // refused as `queens count` refuses it.
+    queens::reach::check_count(a.to, false)?;
     if let Some(p) = &a.plot {
         crate::util::chart::format_of(p)?;
     }

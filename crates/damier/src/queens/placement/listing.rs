@@ -277,7 +277,7 @@ fn text_witness(cols: &str) -> Result<Witness, PlacementError> {
     let mut queens = try_with_capacity(n)?;
     for (r, t) in tokens().enumerate() {
         let Ok(c) = t.parse::<u64>() else {
-            return Err(PlacementError::NotANumber { index: r + 1, token: t.to_string() });
+            return Err(PlacementError::NotANumber { index: r + 1, token: super::excerpt(t) });
         };
         match c {
             0 => {}

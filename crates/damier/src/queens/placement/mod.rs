@@ -98,6 +98,19 @@ pub enum PlacementError {
     OutOfMemory(#[from] OutOfMemory),
 }
 
+/// Most characters of an offending token an error repeats: a hostile input (a line of 10^7
+/// brackets) would otherwise come back whole as a message of megabytes.
+const TOKEN_SHOWN: usize = 40;
+
+/// `token` as an error repeats it: whole when short, else its first [`TOKEN_SHOWN`]
+/// characters and how long it was.
+fn excerpt(token: &str) -> String {
+    match token.char_indices().nth(TOKEN_SHOWN) {
+        None => token.to_string(),
+        Some((end, _)) => format!("{}... ({} bytes)", &token[..end], token.len()),
+    }
+}
+
 /// Whether `n` rows are more than [`Placement::MAX_N`]: a length no `u32` holds (never, where
 /// `usize` has 32 bits, as on WebAssembly: written so rather than `n > MAX_N`, which is
 /// always false there).
@@ -154,7 +167,7 @@ impl Placement {
         let mut cols = Vec::with_capacity(n);
         for (i, t) in tokens.enumerate() {
             let c: u64 =
-                t.parse().map_err(|_| PlacementError::NotANumber { index: i + 1, token: t.to_string() })?;
+                t.parse().map_err(|_| PlacementError::NotANumber { index: i + 1, token: excerpt(t) })?;
             if c == 0 || c > n as u64 {
                 return Err(PlacementError::OutOfRange { row: i + 1, column: c, n });
             }
@@ -639,6 +652,19 @@ mod tests {
     fn three_on_a_line_give_two_pairs() {
         let r = check_queens(5, &[(0, 0), (2, 2), (4, 4)]);
         assert_eq!(r.attacks.len(), 2);
+    }
+
+    #[test]
+    fn a_long_bad_token_is_cut_in_the_error() {
+        // A line of 10^6 brackets came back whole in the message (megabytes on stderr).
+        let line = "[".repeat(1_000_000);
+        let e = Placement::parse(&line).unwrap_err().to_string();
+        assert!(e.len() < 120, "{} bytes: {}", e.len(), &e[..200]);
+        assert!(e.contains("(1000000 bytes)"), "{e}");
+        let e = Placement::parse_all(&format!("{}\n", "é".repeat(50))).unwrap_err().to_string();
+        assert!(e.starts_with(&format!("'{}... (100 bytes)'", "é".repeat(40))), "{e}");
+        // A short one is repeated whole.
+        assert_eq!(Placement::parse("1 x").unwrap_err().to_string(), "'x' is not a column number (item 2)");
     }
 
     #[test]

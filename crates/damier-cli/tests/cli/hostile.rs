@@ -1,0 +1,126 @@
+//! Hostile inputs across the whole command line, each the reproduction of a defect found by
+//! a sweep of every command and option with extreme values (the charter's "never crash, never
+//! lie"): no panic on a huge number, no option silently ignored, no run that cannot be
+//! stopped or that runs for years without saying so.
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::util::{damier, fails_with, fails_with_hooks};
+
+/// Numbers at the edge of what the options parse: each refused with exit 2 and one line,
+/// where some panicked (an overflow, a `Duration` from 1e300 seconds).
+#[test]
+fn huge_numbers_are_refused_not_panicked_on() {
+    let cases: &[&[&str]] = &[
+        // `(sizes + naive) * min_ms` overflowed.
+        &["queens", "timing", "--to", "3", "--min-ms", "18446744073709551615"],
+        // `Duration::from_secs_f64(1e300)` panicked.
+        &["automaton", "scale", "-n", "4..5", "--samples", "1", "--budget", "1e300"],
+        &["factor", "sweep", "--bits", "8", "--samples", "1", "--budget", "1e300"],
+        // The nullities' loop to n + 1 overflowed.
+        &["lights", "bench", "--sizes", "10", "--nullities-to", "18446744073709551615"],
+    ];
+    for args in cases {
+        let err = fails_with(args, 2);
+        assert_eq!(
+            err.trim_end().lines().filter(|l| !l.is_empty() && !l.starts_with("For more")).count(),
+            1,
+            "{args:?}: {err}"
+        );
+    }
+    let err = fails_with(&["automaton", "scale", "-n", "4", "--budget", "31557601"], 2);
+    assert!(err.contains("a year"), "{err}");
+}
+
+/// `queens bench` and `queens timing` took n up to 32, where `queens count` refuses n > 28:
+/// a count of q(29) takes core years and its total passes 64 bits.
+#[test]
+fn bench_and_timing_refuse_the_counts_that_count_refuses() {
+    for args in [&["queens", "bench", "29"][..], &["queens", "timing", "--to", "30"]] {
+        let err = fails_with(args, 2);
+        assert!(err.contains("is refused: the fast engine counts n <= 28"), "{args:?}: {err}");
+    }
+}
+
+/// clap lets `requires = "X"` pass when X conflicts with an argument given (clap issue 4520):
+/// each of these ran with the option silently ignored, exit 0 (`--save-start` wrote nothing).
+#[test]
+fn options_of_another_mode_are_refused_not_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = dir.path().join("start.txt");
+    let start = start.to_str().unwrap();
+    let cases: &[&[&str]] = &[
+        &["lights", "solve", "--all-on", "5x5", "--seed", "3"],
+        &["lights", "solve", "--all-on", "5x5", "--winnable"],
+        &["lights", "solve", "--all-on", "5x5", "--save-start", start],
+        &["queens", "list", "8", "--seed", "3", "--unique"],
+        &["queens", "list", "8", "--seed", "3", "--limit", "2"],
+        &["queens", "solve", "8", "--format", "binary", "--columns"],
+        &["automaton", "run", "-n", "6", "--checkpoint-every", "5", "--trace", "100"],
+    ];
+    for args in cases {
+        let err = fails_with(args, 2);
+        assert!(err.contains("cannot be used with"), "{args:?}: {err}");
+    }
+    assert!(!std::path::Path::new(start).exists());
+}
+
+/// A bad token is repeated in the error, but not whole: a line of 10^6 brackets came back as a
+/// message of a megabyte.
+#[test]
+fn a_huge_bad_token_is_not_echoed_whole() {
+    let line = "[".repeat(1_000_000);
+    let out = damier().args(["queens", "check"]).write_stdin(line).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.len() < 200 && err.lines().count() == 1,
+        "{} bytes: {}",
+        err.len(),
+        &err[..200.min(err.len())]
+    );
+    let long = "x".repeat(100_000);
+    let err = fails_with(&["queens", "check", &long], 2);
+    assert!(err.len() < 400, "{} bytes", err.len());
+}
+
+/// `queens first 40` backtracks for a long time (n = 34 already takes minutes): it says so
+/// (a spinner on a terminal, a line off one once it runs long) and stops on Ctrl-C, where it
+/// printed nothing at all.
+#[cfg(unix)]
+#[test]
+fn a_long_first_solution_says_it_runs_and_stops_on_ctrl_c() {
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("damier"))
+        .args(["queens", "first", "40"])
+        .env("DAMIER_TEST_LONG_RUN_MS", "0")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(start.elapsed() < Duration::from_secs(20), "queens first did not stop on SIGINT");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("damier: queens first:"), "no progress line: {err}");
+    assert!(out.stdout.is_empty());
+}
+
+/// Refusals with the hooks that make every run long still refuse before any start line.
+#[test]
+fn a_refused_budget_prints_no_start_line() {
+    let err = fails_with_hooks(
+        &["factor", "sweep", "--bits", "8", "--samples", "1", "--budget", "inf"],
+        &[("DAMIER_TEST_LONG_RUN_MS", "0")],
+        2,
+    );
+    assert!(!err.contains("semiprimes"), "{err}");
+}
