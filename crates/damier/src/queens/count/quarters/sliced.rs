@@ -20,7 +20,9 @@ pub(super) const CHUNK: u32 = 5;
 /// block's work (4 a chunk). q(18), one thread: 0.96x the CPU time of 5-bit chunks; an n = 23
 /// share: 0.97-1.00x (docs/performance.md, issue 54's fourth pass). The vector units keep
 /// [`CHUNK`]: AVX2 lost 4-5% on the n = 23 share with 6 bits (the tables' size, likely), and
-/// their slicers and a device's layout are 5-bit ones.
+/// their slicers and a device's layout are 5-bit ones. 7 bits (5 chunks at 35 key bits,
+/// tables 2x larger again) gained 0.97x at q(18) but lost 1.08-1.10x on the n = 23 share
+/// (the fifth pass).
 pub(super) const WIDE_CHUNK: u32 = 6;
 
 /// Stored keys per block: one 512-bit mask per table row.
