@@ -171,6 +171,9 @@ pub struct Gpu {
     pub(crate) unpack_pipeline: wgpu::ComputePipeline,
     /// The join kernel's tiles per dispatch, adapted (shared by the workers submitting).
     pub(crate) join_tiles: AtomicU32,
+    /// Most pairs of a batch uploaded at once (`join::MAX_PAIRS`; a test sets fewer, to cut
+    /// batches into several groups).
+    pub(crate) group_pairs: usize,
     /// Whether the device writes timestamps at the join's passes (`TIMESTAMP_QUERY`).
     pub(crate) timestamps: bool,
     /// Where the join's time went (summed over its counts).
@@ -316,6 +319,7 @@ impl Gpu {
             seal_pipeline,
             unpack_pipeline,
             join_tiles,
+            group_pairs: crate::join::MAX_PAIRS,
             timestamps: features.contains(wgpu::Features::TIMESTAMP_QUERY),
             stats: Default::default(),
             problems,

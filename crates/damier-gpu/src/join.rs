@@ -21,8 +21,8 @@ use crate::device::Gpu;
 use crate::error::GpuError;
 use crate::packing::Packing;
 use crate::pipeline::{
-    Dispatch, JOB_DISPATCHES, Job, MERGE_TILES, PAIR_WORDS, Ranges, Ring, Whole, check_blocks, check_group,
-    even_ranges,
+    Dispatch, JOB_DISPATCHES, Job, MERGE_TILES, PAIR_WORDS, Ranges, Ring, Taken, Whole, check_blocks,
+    check_group, even_ranges,
 };
 use crate::stats::{reset_mark, timed_matching};
 
@@ -41,9 +41,9 @@ const PARAM_WORDS: usize = 8;
 /// Most slots of a ring (a slot holds the device buffers of the largest batch it has seen).
 const MAX_RING: usize = 256;
 
-/// Most pairs uploaded at once (32 MB), and most tiles under one running sum (the kernel's
-/// `u32`).
-const MAX_PAIRS: usize = 1 << 20;
+/// Most pairs uploaded at once (32 MB; `Gpu::group_pairs`), and most tiles under one running
+/// sum (the kernel's `u32`).
+pub(crate) const MAX_PAIRS: usize = 1 << 20;
 const MAX_TILES: u64 = 1 << 31;
 
 /// Most tiles of one dispatch (at least 64, and the budget adapts between): the units'
@@ -245,9 +245,14 @@ impl Gpu {
             }
             // The window's rows, made on the device by the seal pass.
             let rows = (w1 - w0) * rows_per_block;
+            // The window's slot, taken for its first group and kept for the others (their
+            // jobs waited for before the next group's pairs are written): PERF: the keys,
+            // queries and blocks uploaded and sealed once a window, each group writing only
+            // its pairs (at n = 27 a batch has 1 to 4 M pairs, 1 M a group).
+            let mut taken: Option<Taken<'r>> = None;
             let mut at = 0;
             while at < entries.len() {
-                let (group, units, tiles) = next_group(&entries, &mut at);
+                let (group, units, tiles) = next_group(&entries, &mut at, self.group_pairs);
                 check_group(
                     &group,
                     rows,
@@ -258,24 +263,27 @@ impl Gpu {
                 )
                 .map_err(|why| self.fault(format!("a join batch the kernel cannot run: {why}")))?;
                 let packing = packed.elapsed();
-                let taken = ring.take(self, control)?;
+                let fresh = taken.is_none();
+                if fresh {
+                    taken = Some(ring.take(self, control)?);
+                }
+                let slot = taken.as_ref().map_or(0, |t| t.slot);
                 let since = Instant::now();
                 let mut seal = {
-                    let mut slot = ring.slots[taken.slot].lock().unwrap_or_else(|e| e.into_inner());
-                    let data = (sealed.keys, sealed.queries);
-                    let unpacks = slot.load(
-                        self,
-                        64 * rows as u64,
-                        &widths,
-                        data,
-                        block_list,
-                        bytemuck::cast_slice(&group),
-                    );
-                    // The keys and queries unpacked and the window's blocks sealed by the
-                    // slot's next job.
-                    Some(slot.load_seal(self, (w0 as u32, w1 as u32), sealed.chunks as u32, unpacks))
+                    let mut slot = ring.slots[slot].lock().unwrap_or_else(|e| e.into_inner());
+                    let pairs = bytemuck::cast_slice(&group);
+                    if fresh {
+                        let data = (sealed.keys, sealed.queries);
+                        let unpacks = slot.load(self, 64 * rows as u64, &widths, data, block_list, pairs);
+                        self.stats.carried(sealed.keys.len(), sealed.queries.len());
+                        // The keys and queries unpacked and the window's blocks sealed by the
+                        // slot's next job.
+                        Some(slot.load_seal(self, (w0 as u32, w1 as u32), sealed.chunks as u32, unpacks))
+                    } else {
+                        slot.load_pairs(self, pairs);
+                        None
+                    }
                 };
-                self.stats.carried(sealed.keys.len(), sealed.queries.len());
                 self.upload_time(packing + since.elapsed());
                 self.check("allocating a join batch")?;
                 let mut begin = 0u64;
@@ -313,10 +321,7 @@ impl Gpu {
                         });
                         begin = end;
                     }
-                    ring.slots[taken.slot]
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .load_params(self, &params);
+                    ring.slots[slot].lock().unwrap_or_else(|e| e.into_inner()).load_params(self, &params);
                     self.upload_time(since.elapsed());
                     // The seal's blocks each add a unit to the first dispatch after it.
                     let seal = seal.take();
@@ -344,11 +349,10 @@ impl Gpu {
                             packing: widths,
                             blocks: sealed.blocks.to_vec(),
                         });
-                    let slot = taken.slot;
                     if begin >= tiles && at >= entries.len() && w1 >= blocks {
                         // The batch's last job: its count taken later, the slot given back by
                         // the submitter.
-                        let answer = self.send_job(jobs, slot, seal, dispatches, whole, Some(taken))?;
+                        let answer = self.send_job(jobs, slot, seal, dispatches, whole, taken.take())?;
                         return Ok(Pending::later(move || {
                             timed_matching(&self.stats, start, || {
                                 total
@@ -397,14 +401,18 @@ impl Gpu {
     }
 }
 
-/// The next group of `entries` from `at` (moved past it): at most [`MAX_PAIRS`] pairs and
+/// The next group of `entries` from `at` (moved past it): at most `most` pairs and
 /// [`MAX_TILES`] tiles (but one pair at the least), their running sums of tiles set in word 7;
 /// with each pair's units and the group's tiles.
-fn next_group(entries: &[[u32; PAIR_WORDS]], at: &mut usize) -> (Vec<[u32; PAIR_WORDS]>, Vec<u64>, u64) {
+fn next_group(
+    entries: &[[u32; PAIR_WORDS]],
+    at: &mut usize,
+    most: usize,
+) -> (Vec<[u32; PAIR_WORDS]>, Vec<u64>, u64) {
     let mut group: Vec<[u32; PAIR_WORDS]> = Vec::new();
     let mut units: Vec<u64> = Vec::new();
     let mut tiles = 0u64;
-    while *at < entries.len() && group.len() < MAX_PAIRS {
+    while *at < entries.len() && (group.len() < most || group.is_empty()) {
         let mut e = entries[*at];
         let per = u64::from(e[1]) + u64::from(e[5] > 0);
         let u = per * u64::from(e[3]);
@@ -450,6 +458,7 @@ mod tests {
     use super::*;
     use crate::GpuSettings;
     use crate::test_adapter::adapter;
+    use std::collections::HashMap;
     use std::sync::Mutex;
 
     /// A controlled schedule for the submitter: the first `keep` sealed batches with pairs
@@ -541,6 +550,51 @@ mod tests {
         assert_eq!(stats, (4, 1, 4, 4, 1));
     }
 
+    /// Each task's count of `tasks` of `list` on the GPU.
+    fn on_gpu(gpu: &Gpu, list: &TaskList, tasks: &[u32]) -> Result<HashMap<u32, u64>, GpuError> {
+        let got = Mutex::new(HashMap::new());
+        gpu.count_tasks(list, tasks, &Control::new(), &|d| {
+            got.lock().unwrap().insert(d.index, d.count);
+        })
+        .map(|()| got.into_inner().unwrap())
+    }
+
+    /// Each task's count of `tasks` of `list` by the CPU's quarters engine.
+    fn on_cpu(list: &TaskList, tasks: &[u32]) -> HashMap<u32, u64> {
+        use damier::queens::count::tasks::{TaskEngine, count_tasks};
+        let want = Mutex::new(HashMap::new());
+        let isa = damier::cpu::Isa::best();
+        count_tasks(list, TaskEngine::Quarters, isa, None, tasks, &Control::new(), &|d| {
+            want.lock().unwrap().insert(d.index, d.count);
+        })
+        .unwrap();
+        want.into_inner().unwrap()
+    }
+
+    /// A batch's pairs uploaded in several groups (1 M pairs a group: at n = 27 a batch has 1
+    /// to 4 M; here 16 or 100, on batches of up to 243 pairs) share one upload of its keys,
+    /// queries and blocks, each group writing only its pairs: 2 random tasks of n = 20 get
+    /// the CPU's counts, and the keys and queries carried are the batches' own, once each.
+    #[test]
+    fn a_batchs_groups_of_pairs_share_one_upload_of_its_keys() {
+        let list = TaskList::new(20).unwrap();
+        let all: Vec<u32> = (0..list.len()).collect();
+        let tasks = damier::queens::count::tasks::sample_tasks(&all, 2, 20);
+        let want = on_cpu(&list, &tasks);
+        let batches = kept_batches(20, &tasks);
+        let keys: usize = batches.iter().map(|b| b.keys.len()).sum();
+        let queries: usize = batches.iter().map(|b| b.queries.len()).sum();
+        let most_pairs = batches.iter().map(|b| b.pairs.len()).max().unwrap();
+        assert!(most_pairs > 200, "{most_pairs} pairs at most in a batch");
+        for most in [16, 100] {
+            let mut gpu = adapter(GpuSettings::default());
+            gpu.group_pairs = most;
+            assert_eq!(on_gpu(&gpu, &list, &tasks).unwrap(), want, "groups of {most} pairs");
+            let u = gpu.breakdown().uploaded;
+            assert_eq!((u.stored_keys, u.query_count), (keys as u64, queries as u64), "groups of {most}");
+        }
+    }
+
     /// A loop the driver cuts short fails the count with `GpuError::LoopCut` (the CLI's exit
     /// 74, its one line saying that no task of the batch is counted) and reports no task: the
     /// kernel's pair search given no steps (`PAIR_STEPS` = 0, a pipeline constant that only
@@ -550,31 +604,9 @@ mod tests {
     #[test]
     fn a_loop_cut_short_fails_the_count_and_reports_no_task() {
         use crate::test_adapter::adapter_with;
-        use damier::queens::count::tasks::{TaskEngine, count_tasks};
-        use std::collections::HashMap;
         let list = TaskList::new(12).unwrap();
         let all: Vec<u32> = (0..list.len()).collect();
-        let counts = |gpu: &Gpu| {
-            let got = Mutex::new(HashMap::new());
-            gpu.count_tasks(&list, &all, &Control::new(), &|d| {
-                got.lock().unwrap().insert(d.index, d.count);
-            })
-            .map(|()| got.into_inner().unwrap())
-        };
-        let want = Mutex::new(HashMap::new());
-        count_tasks(
-            &list,
-            TaskEngine::Quarters,
-            damier::cpu::Isa::best(),
-            None,
-            &all,
-            &Control::new(),
-            &|d| {
-                want.lock().unwrap().insert(d.index, d.count);
-            },
-        )
-        .unwrap();
-        let want = want.into_inner().unwrap();
+        let want = on_cpu(&list, &all);
         // The tasks with solutions: each has a batch with pairs, whose tiles all fail, so none
         // can be reported before the count stops (a task without any has nothing to fail).
         let some: Vec<u32> = all.iter().copied().filter(|i| want[i] > 0).collect();
@@ -598,7 +630,7 @@ mod tests {
             );
             assert_eq!(reported.into_inner(), 0, "shared sums {shared_sums}: tasks reported");
             let gpu = adapter_with(settings, &[("PAIR_STEPS", 40.0)]);
-            assert_eq!(counts(&gpu).unwrap(), want, "shared sums {shared_sums}");
+            assert_eq!(on_gpu(&gpu, &list, &all).unwrap(), want, "shared sums {shared_sums}");
         }
     }
 
@@ -847,7 +879,7 @@ mod tests {
         for e in &mut unsummed {
             e[7] = 0;
         }
-        let (summed, units, tiles) = next_group(&unsummed, &mut at);
+        let (summed, units, tiles) = next_group(&unsummed, &mut at, MAX_PAIRS);
         assert_eq!((summed, units, tiles), (group.clone(), vec![600, 10, 512], 7));
         assert_eq!(units_between(&group, 0, 7), 1122);
         let split: u64 = (0..7).map(|t| units_between(&group, t, t + 1)).sum();

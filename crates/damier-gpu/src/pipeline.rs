@@ -290,6 +290,14 @@ impl Slot {
         unpacks.len() as u32
     }
 
+    /// Writes the pairs of a batch's next group (`pairs`, whole words) over the last's (whose
+    /// jobs are done), the batch's keys, queries and blocks left as loaded.
+    pub(crate) fn load_pairs(&mut self, gpu: &Gpu, pairs: &[u8]) {
+        self.reserve(gpu, [0, 0, 0, 0, pairs.len() as u64, 0, 0, 0]);
+        gpu.queue.write_buffer(&self.pairs.buffer, 0, pairs);
+        gpu.stats.sent(Sent::Pairs, pairs.len() as u64);
+    }
+
     /// Writes the parameters of the seal pass (blocks `blocks` of the slot's, of `chunks`
     /// chunks) and of the unpack pass before it (`unpacks` entries), and returns the pass.
     pub(crate) fn load_seal(&self, gpu: &Gpu, blocks: (u32, u32), chunks: u32, unpacks: u32) -> SealPass {
