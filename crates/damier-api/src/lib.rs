@@ -256,7 +256,7 @@ fn answer(request: &Request, host: &dyn Host) -> Result<Record, Refusal> {
         Request::LightsWinnable(r) => lights::winnable(r, host),
         Request::LightsTable(r) => lights::table(r, host),
         Request::LightsChase(r) => lights::chase(r, host),
-        Request::LightsChaseTable(r) => lights::chase_table(r).map(Record::LightsChaseTable),
+        Request::LightsChaseTable(r) => lights::chase_table(r, host).map(Record::LightsChaseTable),
         Request::WalkSolve(r) => walk::solve(r, host),
         Request::WalkCount(r) => walk::count(r, host),
         Request::WalkTable(r) => walk::table(r, host),

@@ -279,9 +279,12 @@ pub(crate) fn kernel(r: &Sized, host: &dyn Host) -> Result<Record, Refusal> {
     Ok(Record::LightsKernel(Kernel::listed(size, &basis)))
 }
 
-/// `lights chase-table`: which first-row presses fix which last row.
-pub fn chase_table(r: &Sized) -> Result<lights::chase::ChaseTable, Refusal> {
-    lights::chase::chase_table(size(&r.size)?).map_err(Refusal::input)
+/// `lights chase-table`: which first-row presses fix which last row (one chase of the whole
+/// board per column: long for tall boards, so watched and cancellable).
+pub fn chase_table(r: &Sized, host: &dyn Host) -> Result<lights::chase::ChaseTable, Refusal> {
+    let size = size(&r.size)?;
+    let _watch = host.watch("lights chase-table", lights::chase::chase_table_units(size));
+    lights::chase::chase_table(size, host.control()).map_err(Refusal::input)
 }
 
 /// The fields of `lights winnable`.

@@ -8,6 +8,29 @@ use std::time::{Duration, Instant};
 
 use super::util::{damier, fails_with, fails_with_hooks};
 
+/// Runs `damier ARGS` (with the test hooks `hooks`), sends it SIGINT after `after`, and
+/// returns its output once it has stopped (failing if it runs on for 20 s).
+#[cfg(unix)]
+fn interrupted(args: &[&str], hooks: &[(&str, &str)], after: Duration) -> std::process::Output {
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("damier"))
+        .args(args)
+        .envs(hooks.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(start.elapsed() < Duration::from_secs(20), "damier {args:?} did not stop on SIGINT");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
 /// Numbers at the edge of what the options parse: each refused with exit 2 and one line,
 /// where some panicked (an overflow, a `Duration` from 1e300 seconds).
 #[test]
@@ -91,23 +114,11 @@ fn a_huge_bad_token_is_not_echoed_whole() {
 #[cfg(unix)]
 #[test]
 fn a_long_first_solution_says_it_runs_and_stops_on_ctrl_c() {
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("damier"))
-        .args(["queens", "first", "40"])
-        .env("DAMIER_TEST_LONG_RUN_MS", "0")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(800));
-    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(status.success());
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        assert!(start.elapsed() < Duration::from_secs(20), "queens first did not stop on SIGINT");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().unwrap();
+    let out = interrupted(
+        &["queens", "first", "40"],
+        &[("DAMIER_TEST_LONG_RUN_MS", "0")],
+        Duration::from_millis(800),
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.contains("damier: queens first:"), "no progress line: {err}");
@@ -123,4 +134,17 @@ fn a_refused_budget_prints_no_start_line() {
         2,
     );
     assert!(!err.contains("semiprimes"), "{err}");
+}
+
+/// `lights chase-table 30x30` (nullity 20: 2^30 first rows for its 1023 entries) ran for
+/// hours and ignored Ctrl-C; the entries now take seconds, and a tall board (one chase of the
+/// whole board per column) stops on Ctrl-C.
+#[cfg(unix)]
+#[test]
+fn the_chase_table_of_a_large_kernel_ends_and_a_tall_one_stops_on_ctrl_c() {
+    let v = super::util::json(&["lights", "chase-table", "30x30", "--json"]);
+    assert_eq!(v["rank"], 10);
+    assert_eq!(v["entries"].as_array().map(Vec::len), Some(1023));
+    let out = interrupted(&["lights", "chase-table", "4096x40000"], &[], Duration::from_millis(500));
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
 }

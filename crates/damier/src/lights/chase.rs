@@ -13,7 +13,7 @@
 //! use damier::lights::chase::chase_table;
 //!
 //! // 5 x 5: chasing fixes 2^3 last rows, the 7 nonzero ones with their first-row presses.
-//! let table = chase_table(Size::new(5, 5).unwrap()).unwrap();
+//! let table = chase_table(Size::new(5, 5).unwrap(), &damier::control::Control::new()).unwrap();
 //! assert_eq!(table.rank, 3);
 //! assert_eq!(table.entries.unwrap().len(), 7);
 //! ```
@@ -153,19 +153,29 @@ fn p_rows_split(p: &mut Board, y: usize) -> (&[u64], &mut [u64]) {
 /// all-off `width x height` board with only cell `j` of the first row pressed.
 /// Cost `O(W * W * H / 64)`: for the small and medium boards of the table and the cross-checks.
 pub fn chase_matrix(size: Size) -> BitMatrix {
+    chase_matrix_with(size, &Control::new()).expect("never cancelled")
+}
+
+/// [`chase_matrix`] polling `control` (one chase of the whole board per column: hours for a
+/// board 4096 wide and millions of rows high), one unit of progress per column.
+pub fn chase_matrix_with(size: Size, control: &Control) -> Result<BitMatrix, Interrupted> {
     let width = size.width();
     let mut m = BitMatrix::zeros(width, width);
     let zero = Board::new(size);
     let s = zero.stride();
     for j in 0..width {
+        if control.cancelled() {
+            return Err(Interrupted);
+        }
         let mut x0 = vec![0u64; s];
         x0[j / 64] |= 1 << (j % 64);
-        let r = chase_residual(&zero, &x0, &Control::new()).expect("never cancelled");
+        let r = chase_residual(&zero, &x0, control)?;
         for i in BitVec::from_words(width, &r).ones_indices() {
             m.set(i, j, true);
         }
+        control.advance(1);
     }
-    m
+    Ok(m)
 }
 
 /// Chase tables wider than this are refused (`O(W^3)` work). [default: 4096]
@@ -189,8 +199,10 @@ pub struct ChaseTable {
     pub entries: Option<Vec<(BitVec, BitVec)>>,
 }
 
-/// Builds the chase table (see [`ChaseTable`]). Errors with the limit when too wide.
-pub fn chase_table(size: Size) -> Result<ChaseTable, super::LightsError> {
+/// Builds the chase table (see [`ChaseTable`]). Errors with the limit when too wide, or when
+/// `control` is cancelled; reports [`chase_table_units`] units of progress: one per column of
+/// the chasing matrix, then the entries' first rows by [`ENTRIES_UNIT`].
+pub fn chase_table(size: Size, control: &Control) -> Result<ChaseTable, super::LightsError> {
     let width = size.width();
     if width > CHASE_TABLE_MAX_WIDTH {
         return Err(super::LightsError::TooLarge {
@@ -200,7 +212,7 @@ pub fn chase_table(size: Size) -> Result<ChaseTable, super::LightsError> {
             got: width,
         });
     }
-    let m = chase_matrix(size);
+    let m = chase_matrix_with(size, control)?;
     let e = m.echelon(None);
     let rank = e.rank();
     let generators = (0..width)
@@ -212,38 +224,99 @@ pub fn chase_table(size: Size) -> Result<ChaseTable, super::LightsError> {
             v
         })
         .collect::<Vec<_>>();
-    let entries = (rank <= CHASE_TABLE_MAX_RANK && width - rank <= 20).then(|| {
-        let kernel = e.kernel_basis();
-        // Basis of the image: the pivot columns; their preimages are unit vectors.
-        let image: Vec<(BitVec, BitVec)> = e
-            .pivots
-            .iter()
-            .map(|&c| {
-                let mut f = BitVec::zeros(width);
-                f.set(c, true);
-                (generators[c].clone(), f)
-            })
-            .collect();
-        let mut out = Vec::new();
-        for mask in 1u64..(1 << rank) {
-            let mut last = BitVec::zeros(width);
-            let mut first = BitVec::zeros(width);
-            for (i, (l, f)) in image.iter().enumerate() {
-                if (mask >> i) & 1 == 1 {
-                    last.xor_assign(l);
-                    first.xor_assign(f);
-                }
-            }
-            out.push((last, lightest(&first, &kernel)));
-        }
-        out.sort_by_key(|(l, _)| l.to_bools().iter().map(|&b| u8::from(b)).collect::<Vec<_>>());
-        out
-    });
+    let entries = if rank <= CHASE_TABLE_MAX_RANK && width - rank <= LIGHTEST_KERNEL_MAX {
+        Some(table_entries(width, &generators, &e, control)?)
+    } else {
+        control.advance(entries_units(width));
+        None
+    };
     Ok(ChaseTable { size, rank, generators, entries })
 }
 
+/// The entries' progress: one unit per this many first rows walked (and a look at the
+/// control).
+pub const ENTRIES_UNIT: u64 = 1 << 20;
+
+/// The units of progress [`chase_table`] reports for `size`: one per column, and the
+/// entries' first rows by [`ENTRIES_UNIT`] (at most `2^32` of them, on boards up to 32 wide;
+/// reported at once when the table has no entries).
+pub fn chase_table_units(size: Size) -> u64 {
+    size.width() as u64 + entries_units(size.width())
+}
+
+/// The entries' units of a board `width` wide (every first row walked, `2^width`).
+fn entries_units(width: usize) -> u64 {
+    if width <= CHASE_TABLE_MAX_RANK + LIGHTEST_KERNEL_MAX {
+        (1u64 << width).div_ceil(ENTRIES_UNIT)
+    } else {
+        0
+    }
+}
+
+/// Every nonzero fixable last row with its lightest first row, sorted by last row: the rows
+/// are at most 32 wide here (rank <= 12, kernel <= 20), so each is one word and every first
+/// row of a coset is walked by a Gray code over the kernel, `2^width` words in all.
+///
+/// PERF: one XOR, one popcount and one comparison per first row (at most `2^32`, seconds),
+/// where a `BitVec` coset walk per entry allocated at every step (a 30 x 30 board, `2^30` first
+/// rows, ran for hours and could not be stopped).
+fn table_entries(
+    width: usize,
+    generators: &[BitVec],
+    e: &crate::gf2::Echelon,
+    control: &Control,
+) -> Result<Vec<(BitVec, BitVec)>, Interrupted> {
+    let word = |v: &BitVec| v.words().first().copied().unwrap_or(0);
+    let kernel: Vec<u64> = e.kernel_basis().iter().map(word).collect();
+    // Basis of the image: the pivot columns; their preimages are unit vectors.
+    let image: Vec<(u64, u64)> = e.pivots.iter().map(|&c| (word(&generators[c]), 1u64 << c)).collect();
+    let mut out = Vec::with_capacity((1usize << image.len()) - 1);
+    let (mut walked, mut reported) = (0u64, 0u64);
+    for mask in 1u64..(1 << image.len()) {
+        let (mut last, mut first) = (0u64, 0u64);
+        for (i, &(l, f)) in image.iter().enumerate() {
+            if (mask >> i) & 1 == 1 {
+                last ^= l;
+                first ^= f;
+            }
+        }
+        let (mut best, mut v) = (first, first);
+        for k in 1u64..(1 << kernel.len()) {
+            v ^= kernel[k.trailing_zeros() as usize];
+            if lighter(v, best) {
+                best = v;
+            }
+        }
+        walked += 1 << kernel.len();
+        if walked >= ENTRIES_UNIT {
+            if control.cancelled() {
+                return Err(Interrupted);
+            }
+            control.advance(walked / ENTRIES_UNIT);
+            reported += walked / ENTRIES_UNIT;
+            walked %= ENTRIES_UNIT;
+        }
+        out.push((BitVec::from_words(width, &[last]), BitVec::from_words(width, &[best])));
+    }
+    out.sort_by_key(|(l, _)| l.to_bools().iter().map(|&b| u8::from(b)).collect::<Vec<_>>());
+    control.advance(entries_units(width).saturating_sub(reported));
+    Ok(out)
+}
+
+/// Whether first row `a` is lighter than `b`: fewer presses, then (the same number) the
+/// smaller as a bit string read from column 0, with a press before no press: the order of
+/// [`lightest`] (bit `i` of a word is column `i`).
+fn lighter(a: u64, b: u64) -> bool {
+    match a.count_ones().cmp(&b.count_ones()) {
+        std::cmp::Ordering::Less => true,
+        std::cmp::Ordering::Greater => false,
+        std::cmp::Ordering::Equal => a != b && a & (1 << (a ^ b).trailing_zeros()) != 0,
+    }
+}
+
 /// The lightest vector of `x + span(kernel)` (ties: the smallest as a bit string), by a
-/// Gray-code walk over the span.
+/// Gray-code walk over the span: the order [`lighter`] keeps on words.
+#[cfg(test)]
 fn lightest(x: &BitVec, kernel: &[BitVec]) -> BitVec {
     let key = |v: &BitVec| (v.count_ones(), v.to_bools().iter().map(|&b| u8::from(!b)).collect::<Vec<_>>());
     let coset = crate::gf2::Coset::new(x.clone(), kernel.to_vec());
@@ -374,7 +447,7 @@ mod tests {
 
     #[test]
     fn five_by_five_has_the_seven_cases() {
-        let t = chase_table(Size::new(5, 5).unwrap()).unwrap();
+        let t = chase_table(Size::new(5, 5).unwrap(), &Control::new()).unwrap();
         assert_eq!(t.rank, 3);
         let entries = t.entries.unwrap();
         assert_eq!(entries.len(), 7);
@@ -401,6 +474,47 @@ mod tests {
             assert_eq!((q, r2), (p, residual));
         }
         assert_eq!(entries.iter().find(|(l, _)| *l == bits("10001")).unwrap().1.count_ones(), 2);
+    }
+
+    #[test]
+    fn the_entries_on_words_are_the_lightest_of_each_coset() {
+        // The word-level walk against the coset walk on `BitVec`s it replaced, on every size
+        // with a table up to 12 wide (kernels up to 8: 11 x 11 has nullity 6, 4 x 4 has 4).
+        for w in 1..=12 {
+            for h in 1..=14 {
+                let size = Size::new(w, h).unwrap();
+                let t = chase_table(size, &Control::new()).unwrap();
+                let Some(entries) = t.entries else { continue };
+                let e = chase_matrix(size).echelon(None);
+                let kernel = e.kernel_basis();
+                for (last, first) in &entries {
+                    let fixed = (0..w).filter(|&j| first.get(j)).fold(BitVec::zeros(w), |mut acc, j| {
+                        acc.xor_assign(&t.generators[j]);
+                        acc
+                    });
+                    assert_eq!(&fixed, last, "{w}x{h}: the first row fixes its last row");
+                    assert_eq!(&lightest(first, &kernel), first, "{w}x{h}: the lightest of its coset");
+                }
+                assert_eq!(entries.len(), (1 << t.rank) - 1, "{w}x{h}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_progress_reaches_its_units() {
+        for (w, h) in [(5, 5), (30, 5), (16, 16), (40, 3)] {
+            let (c, size) = (Control::new(), Size::new(w, h).unwrap());
+            chase_table(size, &c).unwrap();
+            assert_eq!(c.done(), chase_table_units(size), "{w}x{h}");
+        }
+    }
+
+    #[test]
+    fn a_cancelled_table_stops() {
+        // 30 x 30: 2^30 first rows for the entries; with the control cancelled it stops at once.
+        let c = Control::new();
+        c.cancel();
+        assert!(matches!(chase_table(Size::new(30, 30).unwrap(), &c), Err(LightsError::Interrupted(_))));
     }
 
     #[test]

@@ -28,7 +28,8 @@ pub(super) fn chase(a: ChaseArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub(super) fn chase_table(a: SizeArgs) -> anyhow::Result<ExitCode> {
-    let table = damier_api::lights::chase_table(&Sized { size: a.size }).map_err(layer::error)?;
+    let table =
+        damier_api::lights::chase_table(&Sized { size: a.size }, &layer::Process).map_err(layer::error)?;
     table.print(a.json)?;
     Ok(ExitCode::SUCCESS)
 }
