@@ -148,3 +148,15 @@ fn the_chase_table_of_a_large_kernel_ends_and_a_tall_one_stops_on_ctrl_c() {
     let out = interrupted(&["lights", "chase-table", "4096x40000"], &[], Duration::from_millis(500));
     assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// `automaton growth --resamples 0` printed each fit's estimate as its 95% interval
+/// (`×6.47 per n [6.47, 6.47]`), and `--resamples 1` an interval that missed the estimate:
+/// too few resamples for a 95% interval are refused.
+#[test]
+fn growth_refuses_too_few_resamples_for_an_interval() {
+    for k in ["0", "1", "19"] {
+        let err =
+            fails_with(&["automaton", "growth", "--model", "pair", "--pair-n", "4,5", "--resamples", k], 2);
+        assert!(err.contains("20 to 1000000"), "{k}: {err}");
+    }
+}

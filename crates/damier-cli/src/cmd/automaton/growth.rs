@@ -84,8 +84,9 @@ pub struct GrowthArgs {
     /// Write the per-run CSV (after running).
     #[arg(long, value_name = "F")]
     runs_out: Option<OutputPath>,
-    /// Bootstrap resamples of the intervals.
-    #[arg(long, default_value_t = 2000, value_parser = crate::util::ranged::<u64>(0, 1_000_000))]
+    /// Bootstrap resamples of the intervals (20 to 1000000: with none the fits printed their
+    /// estimate as a 95% interval of zero width, with one an interval beside it).
+    #[arg(long, default_value_t = 2000, value_parser = crate::util::ranged::<u64>(20, 1_000_000))]
     resamples: u64,
     /// Seed of the bootstrap.
     #[arg(long, default_value_t = 1)]
