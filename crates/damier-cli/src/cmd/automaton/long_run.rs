@@ -44,9 +44,11 @@ pub fn load(path: &Path) -> anyhow::Result<Option<Automaton>> {
     Ok(Some(aut))
 }
 
-/// Writes the checkpoint of `aut` to `path` atomically (a crash never leaves half a file).
+/// Writes the checkpoint of `aut` to `path` atomically (a crash never leaves half a file),
+/// streamed: at n = 16 384 the run holds 1 GB and a checkpoint made in memory first held 2 GB
+/// more (3.1 GB peak, measured).
 pub fn save(aut: &Automaton, path: &Path) -> anyhow::Result<()> {
-    output::write_bytes(path, output::Durability::Synced, &checkpoint::encode(aut))
+    output::write_file(path, output::Durability::Synced, |w| Ok(checkpoint::encode_to(aut, w)?))
 }
 
 /// How often a run off a terminal looks whether it is time for a line.

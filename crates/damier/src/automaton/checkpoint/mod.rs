@@ -75,30 +75,57 @@ pub fn generator_from_words(words: [u64; 4]) -> Result<Xoshiro256PlusPlus, Check
 
 /// The checkpoint of `a`.
 pub fn encode(a: &Automaton) -> Vec<u8> {
-    let p = a.params();
     let n = a.n() as usize;
     let mut out = Vec::with_capacity(HEADER + 4 * n * n + 8);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.push(match p.model {
+    encode_to(a, &mut out).expect("a Vec takes every write");
+    out
+}
+
+/// The checkpoint of `a` written to `w` as it is made: [`encode`] without holding it (a board
+/// of 16 384 x 16 384 is a gigabyte of cells; `encode` held it twice over, on top of the run).
+pub fn encode_to(a: &Automaton, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+    /// The writer and the running checksum of what went through it.
+    struct Summed<'a> {
+        w: &'a mut dyn std::io::Write,
+        sum: crate::util::Fnv1a,
+    }
+    impl Summed<'_> {
+        fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+            self.sum.write(bytes);
+            self.w.write_all(bytes)
+        }
+    }
+    /// Bytes of cell words gathered before each write.
+    const CHUNK: usize = 1 << 16;
+    let p = a.params();
+    let n = a.n() as usize;
+    let mut out = Summed { w, sum: crate::util::Fnv1a::new() };
+    out.put(MAGIC)?;
+    out.put(&VERSION.to_le_bytes())?;
+    out.put(&[match p.model {
         Model::Pair => 0,
         Model::Cell => 1,
         Model::Row => 2,
-    });
-    out.extend_from_slice(&a.n().to_le_bytes());
+    }])?;
+    out.put(&a.n().to_le_bytes())?;
     for v in [p.eps.to_bits(), p.eta.to_bits(), a.seed(), a.steps(), a.moves()] {
-        out.extend_from_slice(&v.to_le_bytes());
+        out.put(&v.to_le_bytes())?;
     }
-    for w in generator_words(a.generator()) {
-        out.extend_from_slice(&w.to_le_bytes());
+    for word in generator_words(a.generator()) {
+        out.put(&word.to_le_bytes())?;
     }
-    for word in a.cell_words() {
-        out.extend_from_slice(&word.to_le_bytes());
+    let mut chunk = Vec::with_capacity(CHUNK);
+    for i in 0..n * n {
+        chunk.extend_from_slice(&a.cell_word(i).to_le_bytes());
+        if chunk.len() >= CHUNK {
+            out.put(&chunk)?;
+            chunk.clear();
+        }
     }
-    out.push(a.row_rule().unwrap_or(RuleName::Kept).code());
-    let sum = fnv1a(&out);
-    out.extend_from_slice(&sum.to_le_bytes());
-    out
+    out.put(&chunk)?;
+    out.put(&[a.row_rule().unwrap_or(RuleName::Kept).code()])?;
+    let sum = out.sum.finish();
+    out.w.write_all(&sum.to_le_bytes())
 }
 
 /// Reads little-endian fields in order.

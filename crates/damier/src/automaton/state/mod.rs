@@ -214,18 +214,23 @@ impl Automaton {
         Ok(a)
     }
 
-    #[cfg(feature = "serde")]
-    /// The cell words row-major, as a checkpoint stores them.
+    #[cfg(all(test, feature = "serde"))]
+    /// The cell words row-major, as a checkpoint stores them (the tests' view; the checkpoint
+    /// streams them through [`Automaton::cell_word`]).
     pub(super) fn cell_words(&self) -> Vec<u32> {
+        (0..self.n * self.n).map(|i| self.cell_word(i)).collect()
+    }
+
+    #[cfg(feature = "serde")]
+    /// The word of cell `i` (row-major) in the checkpoint's layout: [`Automaton::cell_words`]
+    /// one at a time, for a writer that streams them (a whole board's words at n = 16 384
+    /// are a gigabyte).
+    pub(super) fn cell_word(&self, i: usize) -> u32 {
         if let Some(b) = &self.row {
-            return (0..self.n * self.n).map(|i| b.word(i % self.n, i / self.n)).collect();
+            return b.word(i % self.n, i / self.n);
         }
-        (0..self.n * self.n)
-            .map(|i| {
-                let w = self.st[self.idx(i % self.n, i / self.n)];
-                (w & SIGNALS) | (w / QUEEN) << 8
-            })
-            .collect()
+        let w = self.st[self.idx(i % self.n, i / self.n)];
+        (w & SIGNALS) | (w / QUEEN) << 8
     }
 
     #[cfg(feature = "serde")]
