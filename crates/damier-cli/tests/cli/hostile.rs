@@ -160,3 +160,17 @@ fn growth_refuses_too_few_resamples_for_an_interval() {
         assert!(err.contains("20 to 1000000"), "{k}: {err}");
     }
 }
+
+/// `walk solve --out` writes the path of boards up to 2^30 cells, and `walk replay --from`
+/// says it reads what `--out` writes; it refused every board above 2^24 cells.
+#[test]
+fn walk_replay_replays_what_solve_out_wrote_past_2_24_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("path.txt");
+    let path = path.to_str().unwrap();
+    damier().args(["walk", "solve", "4097", "4096", "--method", "poly", "--out", path]).assert().success();
+    let v = super::util::json(&["walk", "replay", "4097", "4096", "--from", path, "--json"]);
+    assert_eq!(v["all_black"], true, "{v}");
+    let err = fails_with(&["walk", "replay", "4097", "4096", "--from", path, "--show"], 2);
+    assert!(err.contains("16777216"), "{err}");
+}

@@ -18,7 +18,7 @@ use crate::util::{InputFile, exit, input, interrupt};
 /// Arguments of `damier walk replay`.
 #[derive(Debug, clap::Args)]
 pub struct ReplayArgs {
-    /// Rows (L), at least 1.
+    /// Rows (L), at least 1 (at most 2^30 cells; 2^24 with --show).
     rows: usize,
     /// Columns (C), at least 1.
     cols: usize,
@@ -40,8 +40,15 @@ pub struct ReplayArgs {
 }
 
 pub(super) fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
-    let board = walk::board_size(a.rows, a.cols)?;
-    let mut replayer = Replayer::new(board);
+    // The boards `walk solve --out` writes the path of (up to 2^30 cells: the replayer's two
+    // bit boards take 256 MB there); it refused those above 2^24 cells, so a path written by
+    // `walk solve 8192 8192 --method poly --out F` could not be replayed.
+    let board = walk::board_size_with_limit(a.rows, a.cols, walk::MAX_CELLS_PATH_TO_FILE)?;
+    if a.show {
+        // The picture is a character a cell.
+        walk::board_size(a.rows, a.cols).context("--show draws the board")?;
+    }
+    let mut replayer = Replayer::try_new(board)?;
     let source = match (&a.moves, &a.from) {
         (Some(m), _) if m != "-" => {
             // A file name given as the moves (issue 38, second pass: `walk replay 2000 2000
