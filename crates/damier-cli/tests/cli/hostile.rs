@@ -81,6 +81,9 @@ fn options_of_another_mode_are_refused_not_ignored() {
         &["queens", "list", "8", "--seed", "3", "--limit", "2"],
         &["queens", "solve", "8", "--format", "binary", "--columns"],
         &["automaton", "run", "-n", "6", "--checkpoint-every", "5", "--trace", "100"],
+        // --replot runs nothing: the options of a run are refused beside it.
+        &["factor", "sweep", "--replot", "runs.csv", "--plot", "f.svg", "--bits", "8"],
+        &["factor", "sweep", "--replot", "runs.csv", "--plot", "f.svg", "--q", "0.3"],
     ];
     for args in cases {
         let err = fails_with(args, 2);

@@ -49,7 +49,10 @@ pub(super) struct SweepArgs {
     #[arg(long)]
     sat: bool,
     /// Run nothing: redraw the figure (--plot) from the runs of a CSV written by --csv.
-    #[arg(long, value_name = "CSV", requires = "plot", conflicts_with_all = ["csv", "sat", "budget", "seed"])]
+    // Every option of a run conflicts: `--replot F --plot G --bits 8` ran nothing and drew
+    // the CSV's sizes, the --bits given silently ignored.
+    #[arg(long, value_name = "CSV", requires = "plot",
+          conflicts_with_all = ["csv", "sat", "budget", "seed", "bits", "samples", "max_steps", "threads", "q", "eps"])]
     replot: Option<std::path::PathBuf>,
     #[command(flatten)]
     out: crate::util::OutputArgs,
