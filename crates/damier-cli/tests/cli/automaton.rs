@@ -244,7 +244,7 @@ fn eta_is_refused_for_the_models_that_ignore_it() {
     }
     fn growth(more: &[&'static str]) -> Args {
         let small = ["--pair-n", "5", "--cell-n", "5", "--row-n", "6", "--local-n", "", "--samples", "3"];
-        [&["automaton", "growth", "--resamples", "10"][..], &small, more].concat()
+        [&["automaton", "growth", "--resamples", "20"][..], &small, more].concat()
     }
     let (one, two) = ("model 1 (pair) does not", "model 1 (pair) and model 3 (row) do not");
     for (args, named) in [
