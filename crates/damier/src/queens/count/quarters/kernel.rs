@@ -349,6 +349,21 @@ unsafe fn row_at(base: *const Row, at: usize) -> *const Row {
     unsafe { base.byte_add(at) }
 }
 
+/// [`count_portable`], which [`count`] takes only on CPUs without `popcnt`, for the tests
+/// to check on any CPU: a few chunk counts of each width.
+#[cfg(test)]
+pub(super) fn count_plain(rows: &[Row], width: u32, chunks: usize, queries: &[u64]) -> u64 {
+    match (width, chunks) {
+        (CHUNK, 1) => count_portable::<CHUNK, 1>(rows, queries),
+        (CHUNK, 7) => count_portable::<CHUNK, 7>(rows, queries),
+        (CHUNK, 11) => count_portable::<CHUNK, 11>(rows, queries),
+        (WIDE_CHUNK, 1) => count_portable::<WIDE_CHUNK, 1>(rows, queries),
+        (WIDE_CHUNK, 6) => count_portable::<WIDE_CHUNK, 6>(rows, queries),
+        (WIDE_CHUNK, 9) => count_portable::<WIDE_CHUNK, 9>(rows, queries),
+        _ => unimplemented!("count_plain: {chunks} chunks of {width} bits"),
+    }
+}
+
 /// [`count`] in plain Rust.
 #[inline(always)]
 fn count_portable<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
@@ -401,7 +416,9 @@ fn count_popcnt<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> 
 fn count_popcnt_with<const W: u32, const C: usize, const B: usize>(rows: &[Row], queries: &[u64]) -> u64 {
     let per_block = C << W;
     let blocks = if B == 0 { rows.len() / per_block } else { B };
-    debug_assert_eq!(blocks, rows.len() / per_block);
+    // The block loop's reads rest on this (a safe function: any caller may pass any `B`).
+    // PERF: one comparison a call, not a query.
+    assert_eq!(blocks, rows.len() / per_block, "{B} blocks asked of {} rows", rows.len());
     let mut total = 0;
     for &q in queries {
         let o = offsets::<W, C>(q);
@@ -586,7 +603,10 @@ fn count_avx2<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> u6
 fn count_avx2_with<const W: u32, const C: usize, const B: usize>(rows: &[Row], queries: &[u64]) -> __m256i {
     let per_block = C << W;
     let blocks = if B == 0 || B == usize::MAX { rows.len() / per_block } else { B };
-    debug_assert!(blocks == rows.len() / per_block && (B == usize::MAX || blocks <= AVX2_BLOCKS_PER_WIDEN));
+    // The block loop's reads rest on the first (a safe function: any caller may pass any
+    // `B`), the carries' byte counts on the second. PERF: two comparisons a call, not a query.
+    assert_eq!(blocks, rows.len() / per_block, "{B} blocks asked of {} rows", rows.len());
+    assert!(B == usize::MAX || blocks <= AVX2_BLOCKS_PER_WIDEN, "{blocks} blocks without widening");
     let zero = _mm256_setzero_si256();
     let mut ones = [zero; EXPONENTS];
     let mut used = 0u32;

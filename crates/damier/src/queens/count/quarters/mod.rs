@@ -161,8 +161,8 @@ struct Quarters {
 }
 
 /// Most bytes of the left quarters' cells converted once for all tasks ([`SharedCells`]):
-/// about 0.27 GB at q = 10 (n = 19, 20), where q = 11 would take about 2.4 GB beside its
-/// 0.55 GB table.
+/// by [`SharedCells::bytes_at_most`], 0.25 GB at n = 19 and 0.37 GB at n = 20 (q = 10), where
+/// q = 11 would take 2.15 GB at n = 21 and 3.24 GB at n = 22 beside its 0.55 GB table.
 const SHARED_CELLS_MAX_BYTES: u64 = 1 << 30;
 
 impl Quarters {

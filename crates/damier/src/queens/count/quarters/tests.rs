@@ -272,6 +272,22 @@ fn per_task_search_agrees_with_the_table_and_the_backtracker() {
 }
 
 /// A memory limit below the table's size switches to searches; one below the task list and
+/// The left quarters' cells are converted once for all tasks only where they fit beside the
+/// table in the room given: with one byte less they are not built, and the table still is.
+#[test]
+fn shared_cells_are_built_only_where_they_fit() {
+    for n in [12, 13, 16] {
+        let g = Geometry::new(n);
+        let (table_bytes, start) = QuarterTable::size(g.q, &Control::new()).unwrap();
+        let table = QuarterTable::fill(g.q, start, &Control::new()).unwrap();
+        let shared = SharedCells::bytes_at_most(&table, g.q) + SharedCells::bytes_at_most(&table, g.n - g.q);
+        let fits = Quarters::new(&g, true, table_bytes + shared, &Control::new()).unwrap();
+        assert!(matches!(fits.source, Source::Table(_)) && fits.left.is_some(), "n = {n}");
+        let short = Quarters::new(&g, true, table_bytes + shared - 1, &Control::new()).unwrap();
+        assert!(matches!(short.source, Source::Table(_)) && short.left.is_none(), "n = {n}");
+    }
+}
+
 /// the workers' buffers is refused, naming both sizes.
 #[test]
 fn memory_limit_picks_the_layout_or_refuses() {
@@ -669,6 +685,13 @@ fn every_isa_counts_blocks_around_each_widening() {
             for isa in covered() {
                 let got = super::kernel::count(isa, &rows, width, chunks, &queries);
                 assert_eq!(got, want, "{isa}, {chunks} chunks of {width} bits, {blocks} blocks");
+            }
+            // The plain-Rust kernel, which `count` takes only without `popcnt`.
+            let plain =
+                [(CHUNK, 1), (CHUNK, 7), (CHUNK, 11), (WIDE_CHUNK, 1), (WIDE_CHUNK, 6), (WIDE_CHUNK, 9)];
+            if plain.contains(&(width, chunks)) {
+                let got = super::kernel::count_plain(&rows, width, chunks, &queries);
+                assert_eq!(got, want, "plain Rust, {chunks} chunks of {width} bits, {blocks} blocks");
             }
         }
     }
