@@ -56,7 +56,7 @@ pub struct Breakdown {
 
 /// The bytes a count wrote to the device, by what they were ([`Breakdown::uploaded`]), and
 /// the stored keys and queries they carried (docs/gpu.md, "Sealing on the GPU").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Uploaded {
     /// The stored keys (the blocks' and the tails').
     pub keys: u64,

@@ -92,6 +92,9 @@ mod bench {
         upload_prep_seconds: Option<f64>,
         /// Bytes written to the device (rows, queries, tails, pairs, parameters).
         bytes_uploaded: Option<u64>,
+        /// Those bytes by what they were, with the stored keys and queries they carried: the
+        /// part to cut next on a lent card.
+        uploaded: Option<damier_gpu::Uploaded>,
         /// Those bytes over the GPU run's wall time, in GB/s.
         upload_gb_per_s: Option<f64>,
         /// The GPU's busy time over the run's wall time, in [0, 1].
@@ -174,6 +177,7 @@ mod bench {
             sealing_cpu_seconds: None,
             upload_prep_seconds: None,
             bytes_uploaded: None,
+            uploaded: None,
             upload_gb_per_s: None,
             gpu_busy_fraction: None,
             gpu_busy_from: None,
@@ -193,6 +197,7 @@ mod bench {
             record.sealing_cpu_seconds = Some(b.sealing_seconds);
             record.upload_prep_seconds = Some(b.upload_seconds);
             record.bytes_uploaded = Some(b.bytes_uploaded);
+            record.uploaded = Some(b.uploaded);
             record.upload_gb_per_s = Some(b.bytes_uploaded as f64 / gpu_seconds / 1e9);
             // Jobs' times can overlap a little on a device that runs passes side by side.
             record.gpu_busy_fraction = Some((b.gpu_busy_seconds / gpu_seconds).clamp(0.0, 1.0));
@@ -289,9 +294,10 @@ mod bench {
                 self.host_wait_seconds,
             ) {
                 outln!(
-                    "  where the time went: sealing {} CPU-s; {} bytes uploaded ({} GB/s over the run; {} s preparing them); GPU busy {}% of the run ({from}); {} ({} ahead each) waited {} s for the GPU ({}% of their time); {} in {} ({} gathered with others into one dispatch), {}, up to {} of {} in flight",
+                    "  where the time went: sealing {} CPU-s; {} bytes uploaded ({}; {} GB/s over the run; {} s preparing them); GPU busy {}% of the run ({from}); {} ({} ahead each) waited {} s for the GPU ({}% of their time); {} in {} ({} gathered with others into one dispatch), {}, up to {} of {} in flight",
                     number(seal),
                     number(bytes as f64),
+                    self.uploaded.map(parts).unwrap_or_default(),
                     number(rate),
                     number(prep),
                     number(100.0 * busy),
@@ -309,5 +315,20 @@ mod bench {
             }
             Ok(())
         }
+    }
+
+    /// The bytes uploaded by what they were, each part with its share of the whole.
+    fn parts(u: damier_gpu::Uploaded) -> String {
+        let all = u.bytes().max(1) as f64;
+        let part = |name: &str, b: u64| format!("{name} {}%", number(100.0 * b as f64 / all));
+        [
+            part("keys", u.keys),
+            part("queries", u.queries),
+            part("blocks", u.blocks),
+            part("pairs", u.pairs),
+            part("parameters", u.params),
+            part("gathered", u.gathered),
+        ]
+        .join(", ")
     }
 }

@@ -255,6 +255,11 @@ fn the_bench_says_where_the_time_goes() {
     let f = |k: &str| r[k].as_f64().unwrap_or_else(|| panic!("{k}: {r}"));
     let u = |k: &str| r[k].as_u64().unwrap_or_else(|| panic!("{k}: {r}"));
     assert!(u("bytes_uploaded") > 0, "{r}");
+    // The parts of the upload add up to it, and the keys and queries carried are counted.
+    let parts = ["keys", "queries", "blocks", "pairs", "params", "gathered"];
+    let part = |k: &str| r["uploaded"][k].as_u64().unwrap_or_else(|| panic!("uploaded.{k}: {r}"));
+    assert_eq!(parts.iter().map(|k| part(k)).sum::<u64>(), u("bytes_uploaded"), "{r}");
+    assert!(part("stored_keys") > 0 && part("query_count") > 0 && part("keys") > 0, "{r}");
     let rate = u("bytes_uploaded") as f64 / f("gpu_seconds") / 1e9;
     assert!((f("upload_gb_per_s") - rate).abs() <= 1e-9 * rate.max(1.0), "{r}");
     assert!((0.0..=1.0).contains(&f("gpu_busy_fraction")), "{r}");
@@ -270,7 +275,10 @@ fn the_bench_says_where_the_time_goes() {
     assert!(u("most_in_flight") >= 1 && u("most_in_flight") <= u("ring"), "{r}");
     let text = damier().args(["gpu", "--bench", "12", "--tasks", "4", "--no-cpu"]).output().unwrap();
     let text = String::from_utf8_lossy(&text.stdout);
-    assert!(text.contains("where the time went: sealing") && text.contains("bytes uploaded"), "{text}");
+    assert!(
+        text.contains("where the time went: sealing") && text.contains("bytes uploaded (keys "),
+        "{text}"
+    );
     // Issue 52 §5: the text's measured quantities have three significant digits (the bench
     // printed `0.012818022 s`), beside the CPU's too.
     let text = damier().args(["gpu", "--bench", "12", "--tasks", "4", "--threads", "2"]).output().unwrap();
