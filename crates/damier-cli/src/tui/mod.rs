@@ -105,13 +105,14 @@ impl Drop for Guard {
 const SIGNAL_POLL: Duration = Duration::from_millis(200);
 
 /// Runs `app` on the real terminal until it quits. Ctrl-C quits too (raw mode turns it into a
-/// key); so do SIGINT, SIGTERM and SIGHUP from outside (`kill`, the terminal closed): the
-/// loop ends as an interrupted run (exit 130) with the terminal restored, where SIGINT used
-/// to be caught by the Ctrl-C handler and never looked at, and SIGTERM killed the process
-/// with the terminal left in raw mode.
+/// key); so do SIGINT and SIGTERM from outside (`kill`): the loop ends as an interrupted run
+/// (exit 130) with the terminal restored, where SIGINT used to be caught by the Ctrl-C handler
+/// and never looked at, and SIGTERM killed the process with the terminal left in raw mode.
+/// SIGHUP (the terminal closed) keeps its default action: it ends the process
+/// ([`install_sigterm`](crate::util::interrupt::install_sigterm) says why).
 pub fn run(app: &mut dyn App, command: &str) -> anyhow::Result<()> {
     require_terminal(command)?;
-    crate::util::interrupt::install_stop_signals();
+    crate::util::interrupt::install_sigterm();
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         restore();

@@ -24,7 +24,23 @@ pub fn install() {
 /// SIGHUP) stays ignored.
 pub fn install_stop_signals() {
     #[cfg(unix)]
-    for signal in [libc::SIGTERM, libc::SIGHUP] {
+    stop_on(&[libc::SIGTERM, libc::SIGHUP]);
+}
+
+/// Makes SIGTERM stop the run as a first Ctrl-C does, SIGHUP left to its default (the
+/// terminal games and live views: their event loop looks at the control between two reads of
+/// the terminal, but once the terminal is gone crossterm's read spins without returning,
+/// crossterm issue 793, so a caught SIGHUP left them running at 100 % of a core; the default
+/// action ends them).
+pub fn install_sigterm() {
+    #[cfg(unix)]
+    stop_on(&[libc::SIGTERM]);
+}
+
+/// Installs [`on_stop_signal`] for `signals`, except those the process was started ignoring.
+#[cfg(unix)]
+fn stop_on(signals: &[libc::c_int]) {
+    for &signal in signals {
         // SAFETY: `sigaction` with a null new action only reads the current one into `old`, a
         // zeroed `sigaction` it may write; the handler installed next only stores an atomic
         // flag (`Control::cancel`), which is async-signal-safe; `sigemptyset` fills the mask

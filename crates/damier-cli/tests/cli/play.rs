@@ -57,18 +57,31 @@ fn watch_under_tmux_runs_to_a_solution_and_quits() {
 }
 
 /// SIGINT from outside (`kill -INT`, `timeout -s INT`) ends the live view and the games as
-/// the Ctrl-C key does: the handler caught it and the loop never looked, so they ran on.
+/// the Ctrl-C key does: the handler caught it and the loop never looked, so they ran on. And
+/// a closed terminal ends them: with SIGHUP caught they spun at 100 % of a core in
+/// crossterm's read of the vanished terminal (crossterm issue 793) after their session was
+/// gone. Each time the program itself is checked gone, not only its session.
 #[test]
 #[ignore = "needs tmux: `cargo test --test cli -- --ignored under_tmux` runs it (.ci/run does)"]
-fn live_views_under_tmux_stop_on_sigint_and_sigterm() {
+fn live_views_under_tmux_stop_on_sigint_sigterm_and_a_closed_terminal() {
+    use super::tmux::wait_group_gone;
     let t = Tmux::start(&["watch", "-n", "8", "--seed", "3", "--speed", "1"], 90, 30);
     t.wait_for("model pair");
+    let group = t.group();
     t.signal("INT");
     t.wait_exit();
+    wait_group_gone(group);
     let t = Tmux::start(&["play", "lights", "5x5", "--seed", "1"], 90, 30);
     t.wait_for("lights out 5 x 5");
+    let group = t.group();
     t.signal("TERM");
     t.wait_exit();
+    wait_group_gone(group);
+    let t = Tmux::start(&["watch", "-n", "8", "--seed", "3", "--speed", "1"], 90, 30);
+    t.wait_for("model pair");
+    let group = t.group();
+    t.close();
+    wait_group_gone(group);
 }
 
 /// Issue 52 §1: sides up to each model's largest are accepted by `watch` (refused here only for

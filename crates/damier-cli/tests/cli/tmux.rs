@@ -62,17 +62,28 @@ impl Tmux {
         }
     }
 
-    /// Sends `signal` (`"INT"`, `"TERM"`) to the program from outside, as `kill` would: to
-    /// the pane's process group, the program and the shell that may have started it.
-    pub fn signal(&self, signal: &str) {
+    /// The pane's process group: the program, and the shell that may have started it.
+    pub fn group(&self) -> u32 {
         let out = Command::new("tmux")
             .args(["display-message", "-p", "-t", &self.name, "#{pane_pid}"])
             .output()
             .unwrap();
         let pid = String::from_utf8_lossy(&out.stdout).trim().to_string();
-        assert!(pid.parse::<u32>().is_ok(), "no pane pid: {pid:?}");
-        let status = Command::new("kill").args(["-s", signal, "--", &format!("-{pid}")]).status().unwrap();
-        assert!(status.success(), "kill -s {signal} -{pid} failed");
+        pid.parse().unwrap_or_else(|_| panic!("no pane pid: {pid:?}"))
+    }
+
+    /// Sends `signal` (`"INT"`, `"TERM"`) to the pane's process [`group`](Tmux::group) from
+    /// outside, as `kill` would.
+    pub fn signal(&self, signal: &str) {
+        let group = self.group();
+        let status = Command::new("kill").args(["-s", signal, "--", &format!("-{group}")]).status().unwrap();
+        assert!(status.success(), "kill -s {signal} -{group} failed");
+    }
+
+    /// Closes the session, and with it the program's terminal (what closing a terminal window
+    /// does).
+    pub fn close(&self) {
+        let _ = Command::new("tmux").args(["kill-session", "-t", &self.name]).output();
     }
 
     /// True while the session (the program) is still running.
@@ -94,6 +105,20 @@ impl Tmux {
             );
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+}
+
+/// Waits until no process of `group` is left (or panics after 10 s): the program has ended,
+/// not only its tmux session.
+pub fn wait_group_gone(group: u32) {
+    let start = Instant::now();
+    while Command::new("kill")
+        .args(["-0", "--", &format!("-{group}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        assert!(start.elapsed() < Duration::from_secs(10), "process group {group} still runs");
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
