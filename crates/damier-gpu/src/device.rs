@@ -48,6 +48,11 @@ pub(crate) const FAULT_OVERFLOW: u32 = 2;
 /// Longest wait for one dispatch before the device is declared hung.
 pub(crate) const DISPATCH_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// Most pairs uploaded at once (32 MB; `Gpu::group_pairs`), and most tiles under one running
+/// sum (the kernel's `u32`). Here rather than in `join`, which reads it: `join` uses the
+/// device, not the other way round.
+pub(crate) const MAX_PAIRS: usize = 1 << 20;
+
 /// How the engine cuts the work. `None` fields take defaults from the adapter.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GpuSettings {
@@ -171,7 +176,7 @@ pub struct Gpu {
     pub(crate) unpack_pipeline: wgpu::ComputePipeline,
     /// The join kernel's tiles per dispatch, adapted (shared by the workers submitting).
     pub(crate) join_tiles: AtomicU32,
-    /// Most pairs of a batch uploaded at once (`join::MAX_PAIRS`; a test sets fewer, to cut
+    /// Most pairs of a batch uploaded at once ([`MAX_PAIRS`]; a test sets fewer, to cut
     /// batches into several groups).
     pub(crate) group_pairs: usize,
     /// Whether the device writes timestamps at the join's passes (`TIMESTAMP_QUERY`).
@@ -319,7 +324,7 @@ impl Gpu {
             seal_pipeline,
             unpack_pipeline,
             join_tiles,
-            group_pairs: crate::join::MAX_PAIRS,
+            group_pairs: MAX_PAIRS,
             timestamps: features.contains(wgpu::Features::TIMESTAMP_QUERY),
             stats: Default::default(),
             problems,

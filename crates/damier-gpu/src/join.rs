@@ -41,9 +41,6 @@ const PARAM_WORDS: usize = 8;
 /// Most slots of a ring (a slot holds the device buffers of the largest batch it has seen).
 const MAX_RING: usize = 256;
 
-/// Most pairs uploaded at once (32 MB; `Gpu::group_pairs`), and most tiles under one running
-/// sum (the kernel's `u32`).
-pub(crate) const MAX_PAIRS: usize = 1 << 20;
 const MAX_TILES: u64 = 1 << 31;
 
 /// Most tiles of one dispatch (at least 64, and the budget adapts between): the units'
@@ -879,7 +876,7 @@ mod tests {
         for e in &mut unsummed {
             e[7] = 0;
         }
-        let (summed, units, tiles) = next_group(&unsummed, &mut at, MAX_PAIRS);
+        let (summed, units, tiles) = next_group(&unsummed, &mut at, crate::device::MAX_PAIRS);
         assert_eq!((summed, units, tiles), (group.clone(), vec![600, 10, 512], 7));
         assert_eq!(units_between(&group, 0, 7), 1122);
         let split: u64 = (0..7).map(|t| units_between(&group, t, t + 1)).sum();
