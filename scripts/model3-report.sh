@@ -11,7 +11,9 @@
 # 300 n generations, n^3 cell updates per crossing on the random-cell schedule) and
 # CROSS_DESIGNS (every named rule); CROSS_FROM names a growth runs file whose kept-rule runs
 # join the table (default OUT/growth_runs_row.csv, stage 4's). Each design and n is a file of its own under
-# OUT/model3_crossings, kept when present, so a study can be run piecewise.
+# OUT/model3_crossings, kept when present, so a study can be run piecewise. A design that
+# solved none of its runs at one n is not run at the larger ones (every run there could only
+# read "≥ the cap", at the largest cost of the study); CROSS_ALL=1 runs them anyway.
 #
 # OUT receives the files the report cites, under the names of docs/figures (runs CSVs, traces,
 # the growth CSV and SVG), one Markdown file per table of runs (`*.md`) and the growth
@@ -223,6 +225,21 @@ main() {
   say "done: $out"
 }
 
+# Whether design $2 has, under directory $1, a file of runs at some n below $3 none of which
+# solved (the `solved` column, the sixth, never `true`).
+stalled() {
+  local f m
+  for f in "$1/${2}"_n*.csv; do
+    [[ -e $f ]] || continue
+    m=${f##*_n}
+    m=${m%.csv}
+    [[ $m =~ ^[0-9]+$ ]] && ((m < $3)) || continue
+    [[ $(tail -n +2 "$f" | wc -l) -gt 0 ]] || continue
+    awk -F, 'NR > 1 && $6 == "true" { found = 1 } END { exit found ? 1 : 0 }' "$f" && return 0
+  done
+  return 1
+}
+
 # 6. Crossings against n (issue 53): each named rule's board crossings (generations / n), every
 #    run capped at CROSS_CAP crossings (a capped run counts at its cap and its cell reads "≥"),
 #    no absorbing check. Reads main's variables (out, quick, designs, say, stage, runs, table).
@@ -234,8 +251,13 @@ crossings() {
   [[ $quick == 1 ]] && ns=${CROSS_N:-16,32} seeds=${CROSS_SEEDS:-2}
   mkdir -p "$out/model3_crossings"
   for d in $list; do
-    for n in ${ns//,/ }; do
+    for n in $(tr , '\n' <<<"$ns" | sort -n); do
       f=$out/model3_crossings/${d}_n$n.csv
+      # A design stalled at a smaller n (a file of runs with none solved) stops there.
+      if [[ ${CROSS_ALL:-0} != 1 ]] && stalled "$out/model3_crossings" "$d" "$n"; then
+        say "crossings: $d not run at n = $n: it solved no run at a smaller n (CROSS_ALL=1 runs it)"
+        continue
+      fi
       # The random-cell schedule counts cell updates: n^2 of them a generation.
       per=1
       [[ $d == random-cells ]] && per=$((n * n))
