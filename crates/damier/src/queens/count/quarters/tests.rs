@@ -773,6 +773,10 @@ proptest! {
             }
         }
         want.sort_unstable();
+        let mut plain = vec![7];
+        kernel::join_plain(l, r, keep, &mut plain);
+        plain.sort_unstable();
+        prop_assert_eq!(&plain, &want, "plain");
         for isa in covered() {
             let mut got = vec![7];
             kernel::join(isa, l, r, keep, &mut got);
