@@ -2,7 +2,8 @@
 //! each task, the pairs listed) costs per solution, in CPU seconds, without a GPU: random
 //! tasks of n run through the library's sealing loop on one thread, every batch's matching
 //! skipped (answered 0), the process's CPU time counted; the tasks' solutions then counted by
-//! the CPU quarters engine (untimed) to divide by. Also the bytes the batches would upload.
+//! the CPU quarters engine (untimed) to divide by. Also the bytes the batches would upload,
+//! and their pairs' (packed, and as they were before: 32 bytes a pair).
 //! `cargo run --release -p damier-gpu --example phase1 -- N [TASKS]` (tasks drawn with seed N).
 //!
 //! The set-up (the CPU seconds until the first batch is handed out: the whole quarter table,
@@ -43,6 +44,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tasks = sample_tasks(&all, k, u64::from(n));
     let one = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
     let (bytes, batches) = (AtomicU64::new(0), AtomicU64::new(0));
+    let (pairs, pair_bytes) = (AtomicU64::new(0), AtomicU64::new(0));
     let cpu = || process_cpu_seconds().unwrap_or(f64::NAN);
     let start = cpu();
     // The CPU seconds when the first batch was handed out (the end of the set-up).
@@ -60,6 +62,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 first.get_or_init(cpu);
                 // What the GPU gets: the stored keys and queries packed, the blocks, the pairs.
                 bytes.fetch_add(damier_gpu::batch_bytes(s), Relaxed);
+                let (p, b) = damier_gpu::batch_pairs(s);
+                pairs.fetch_add(p as u64, Relaxed);
+                pair_bytes.fetch_add(b, Relaxed);
                 batches.fetch_add(1, Relaxed);
                 Ok(Pending::ready(0))
             },
@@ -89,12 +94,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     } else {
         "the quarter table, where it fits in memory"
     };
+    let (pairs, pair_bytes) = (pairs.into_inner(), pair_bytes.into_inner());
     println!(
-        "n = {n}: {} tasks ({quarters}), {} batches, {about}{solutions:.4e} solutions; set-up {setup:.3} CPU-s; phase 1 {seconds:.3} CPU-s, {:.3} CPU-ns a solution; {:.4} bytes uploaded a solution",
+        "n = {n}: {} tasks ({quarters}), {} batches, {about}{solutions:.4e} solutions; set-up {setup:.3} CPU-s; phase 1 {seconds:.3} CPU-s, {:.3} CPU-ns a solution; {:.4} bytes uploaded a solution; {pairs} pairs, {:.2} bytes a pair, {:.4} bytes a solution (32 bytes a pair unpacked: {:.4})",
         tasks.len(),
         batches.into_inner(),
         seconds / solutions * 1e9,
-        bytes.into_inner() as f64 / solutions
+        bytes.into_inner() as f64 / solutions,
+        pair_bytes as f64 / pairs.max(1) as f64,
+        pair_bytes as f64 / solutions,
+        32.0 * pairs as f64 / solutions,
     );
     Ok(())
 }

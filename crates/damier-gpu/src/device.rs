@@ -41,6 +41,9 @@ const SEAL_KERNEL: &str = concat!(include_str!("seal.wgsl"), "\n", include_str!(
 /// The pass that writes out the join's keys and queries, uploaded packed (module `packing`).
 const UNPACK_KERNEL: &str = include_str!("unpack.wgsl");
 
+/// The pass that writes out the join's pairs, uploaded packed (module `pairs`).
+const PAIRS_KERNEL: &str = include_str!("pairs.wgsl");
+
 /// Fault bits the kernels set (`FAULT_CUT`, `FAULT_OVERFLOW`).
 pub(crate) const FAULT_CUT: u32 = 1;
 pub(crate) const FAULT_OVERFLOW: u32 = 2;
@@ -174,11 +177,19 @@ pub struct Gpu {
     pub(crate) seal_pipeline: wgpu::ComputePipeline,
     /// The pipeline that writes out the join's packed keys and queries.
     pub(crate) unpack_pipeline: wgpu::ComputePipeline,
+    /// The pipeline that writes out the join's packed pairs.
+    pub(crate) pairs_pipeline: wgpu::ComputePipeline,
     /// The join kernel's tiles per dispatch, adapted (shared by the workers submitting).
     pub(crate) join_tiles: AtomicU32,
     /// Most pairs of a batch uploaded at once ([`MAX_PAIRS`]; a test sets fewer, to cut
     /// batches into several groups).
     pub(crate) group_pairs: usize,
+    /// Bits flipped in the widths the pairs pass is told (0; a test sets others, to check
+    /// that wrong widths fail the count rather than change it).
+    pub(crate) pair_widths_flip: u32,
+    /// Whether every group of pairs is sent packed, even a few pairs (false; a test sets it,
+    /// so that the pairs pass runs on every batch).
+    pub(crate) pack_every_group: bool,
     /// Whether the device writes timestamps at the join's passes (`TIMESTAMP_QUERY`).
     pub(crate) timestamps: bool,
     /// Where the join's time went (summed over its counts).
@@ -310,6 +321,7 @@ impl Gpu {
         // the work, so it needs no proof of its own.
         let seal_pipeline = checked_pipeline(&device, "queens join sealing", SEAL_KERNEL);
         let unpack_pipeline = checked_pipeline(&device, "queens join unpacking", UNPACK_KERNEL);
+        let pairs_pipeline = checked_pipeline(&device, "queens join pairs", PAIRS_KERNEL);
         let reduce_pipeline = join_kernel
             .tile_sums
             .then(|| checked_pipeline_with(&device, "queens join sums", REDUCE_KERNEL, constants));
@@ -323,8 +335,11 @@ impl Gpu {
             reduce_pipeline,
             seal_pipeline,
             unpack_pipeline,
+            pairs_pipeline,
             join_tiles,
             group_pairs: MAX_PAIRS,
+            pair_widths_flip: 0,
+            pack_every_group: false,
             timestamps: features.contains(wgpu::Features::TIMESTAMP_QUERY),
             stats: Default::default(),
             problems,

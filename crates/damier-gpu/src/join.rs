@@ -18,11 +18,13 @@ use damier::queens::count::join::{Pending, Sealed};
 use damier::queens::count::tasks::{TaskDone, TaskError, TaskList, count_tasks_sealing_ahead};
 
 use crate::device::Gpu;
+use crate::device::MAX_PAIRS;
 use crate::error::GpuError;
-use crate::packing::Packing;
+use crate::packing::{ENTRY_BYTES, Packing};
+use crate::pairs::PairPacking;
 use crate::pipeline::{
-    Dispatch, JOB_DISPATCHES, Job, MERGE_TILES, PAIR_WORDS, Ranges, Ring, Taken, Whole, check_blocks,
-    check_group, even_ranges,
+    Dispatch, JOB_DISPATCHES, Job, MERGE_TILES, PAIR_WORDS, Ranges, Ring, SealPass, Taken, Whole,
+    check_blocks, check_group, even_ranges,
 };
 use crate::stats::{reset_mark, timed_matching};
 
@@ -207,39 +209,7 @@ impl Gpu {
         let mut w0 = 0;
         loop {
             let w1 = (w0 + window).min(blocks);
-            let mut entries: Vec<[u32; PAIR_WORDS]> = Vec::new();
-            for p in &sealed.pairs {
-                let (x, y) = (p.blocks.start.max(w0), p.blocks.end.min(w1));
-                // A pair's tail goes with the window of its last block (or of its place).
-                let owner = if p.blocks.is_empty() {
-                    p.blocks.start.min(blocks.saturating_sub(1))
-                } else {
-                    p.blocks.end - 1
-                };
-                let with_tail = !p.tail.is_empty() && (owner >= w0 && owner < w1.max(w0 + 1));
-                if x >= y && !with_tail {
-                    continue;
-                }
-                let nb = y.saturating_sub(x);
-                let per = (nb + usize::from(with_tail)) as u64;
-                // Queries in pieces whose units fit the kernel's u32 arithmetic.
-                let piece = ((1u64 << 31) / per).max(1) as usize;
-                let mut q = p.queries.start;
-                while q < p.queries.end {
-                    let len = piece.min(p.queries.end - q);
-                    entries.push([
-                        ((x.max(w0) - w0) * rows_per_block) as u32,
-                        nb as u32,
-                        q as u32,
-                        len as u32,
-                        p.tail.start as u32,
-                        if with_tail { p.tail.len() as u32 } else { 0 },
-                        p.shift,
-                        0,
-                    ]);
-                    q += len;
-                }
-            }
+            let entries = window_pairs(sealed, w0, w1);
             // The window's rows, made on the device by the seal pass.
             let rows = (w1 - w0) * rows_per_block;
             // The window's slot, taken for its first group and kept for the others (their
@@ -268,17 +238,21 @@ impl Gpu {
                 let since = Instant::now();
                 let mut seal = {
                     let mut slot = ring.slots[slot].lock().unwrap_or_else(|e| e.into_inner());
-                    let pairs = bytemuck::cast_slice(&group);
+                    // PERF: the pairs packed (pairs.rs: a run's key side once, each pair's
+                    // fields in the group's widths), written out on the device.
+                    let bounds = [rows, sealed.queries.len(), sealed.keys.len(), rows_per_block];
+                    let pairs = slot
+                        .load_pairs(self, &group, bounds)
+                        .map_err(|why| self.fault(format!("a join batch the kernel cannot run: {why}")))?;
                     if fresh {
                         let data = (sealed.keys, sealed.queries);
-                        let unpacks = slot.load(self, 64 * rows as u64, &widths, data, block_list, pairs);
+                        let unpacks = slot.load(self, 64 * rows as u64, &widths, data, block_list);
                         self.stats.carried(sealed.keys.len(), sealed.queries.len());
-                        // The keys and queries unpacked and the window's blocks sealed by the
-                        // slot's next job.
-                        Some(slot.load_seal(self, (w0 as u32, w1 as u32), sealed.chunks as u32, unpacks))
+                        // The keys and queries unpacked, the window's blocks sealed and the
+                        // pairs written out by the slot's next job.
+                        slot.load_seal(self, (w0 as u32, w1 as u32), sealed.chunks as u32, unpacks, pairs)
                     } else {
-                        slot.load_pairs(self, pairs);
-                        None
+                        SealPass::pairs(self, pairs)
                     }
                 };
                 self.upload_time(packing + since.elapsed());
@@ -320,8 +294,10 @@ impl Gpu {
                     }
                     ring.slots[slot].lock().unwrap_or_else(|e| e.into_inner()).load_params(self, &params);
                     self.upload_time(since.elapsed());
-                    // The seal's blocks each add a unit to the first dispatch after it.
-                    let seal = seal.take();
+                    // The seal's blocks (and entries) each add a unit to the first dispatch
+                    // after it.
+                    let seal = std::mem::take(&mut seal);
+                    let seal = (seal.units() > 0).then_some(seal);
                     if let Some(s) = seal {
                         dispatches[0].units += s.units();
                     }
@@ -396,6 +372,68 @@ impl Gpu {
         };
         self.join_tiles.store(next, Ordering::Relaxed);
     }
+}
+
+/// The pairs of `sealed` as the kernel reads them for the window of blocks `w0..w1` (its
+/// rows from the window's first), their running sums of tiles not yet set (word 7: see
+/// [`next_group`]): each pair's blocks inside the window, its tail with the window of its
+/// last block (or of its place), its queries in pieces whose units fit the kernel's `u32`
+/// arithmetic.
+fn window_pairs(sealed: &Sealed<'_>, w0: usize, w1: usize) -> Vec<[u32; PAIR_WORDS]> {
+    let rows_per_block = sealed.rows_per_block();
+    let blocks = sealed.blocks.len();
+    let mut entries: Vec<[u32; PAIR_WORDS]> = Vec::with_capacity(sealed.pairs.len());
+    for p in &sealed.pairs {
+        let (x, y) = (p.blocks.start.max(w0), p.blocks.end.min(w1));
+        // A pair's tail goes with the window of its last block (or of its place).
+        let owner =
+            if p.blocks.is_empty() { p.blocks.start.min(blocks.saturating_sub(1)) } else { p.blocks.end - 1 };
+        let with_tail = !p.tail.is_empty() && (owner >= w0 && owner < w1.max(w0 + 1));
+        if x >= y && !with_tail {
+            continue;
+        }
+        let nb = y.saturating_sub(x);
+        let per = (nb + usize::from(with_tail)) as u64;
+        // Queries in pieces whose units fit the kernel's u32 arithmetic.
+        let piece = ((1u64 << 31) / per).max(1) as usize;
+        let mut q = p.queries.start;
+        while q < p.queries.end {
+            let len = piece.min(p.queries.end - q);
+            entries.push([
+                ((x.max(w0) - w0) * rows_per_block) as u32,
+                nb as u32,
+                q as u32,
+                len as u32,
+                p.tail.start as u32,
+                if with_tail { p.tail.len() as u32 } else { 0 },
+                p.shift,
+                0,
+            ]);
+            q += len;
+        }
+    }
+    entries
+}
+
+/// The bytes a batch's load writes to the device, as the library hands it over (parameters
+/// aside: they go with each dispatch): its stored keys and queries packed, their unpacking
+/// entries, its blocks and its pairs packed ([`batch_pairs`]).
+pub fn batch_bytes(sealed: &damier::queens::count::join::Sealed<'_>) -> u64 {
+    let p = Packing::of(sealed.keys, sealed.queries);
+    p.bytes() + ENTRY_BYTES * p.entry_count() as u64 + 8 * sealed.blocks.len() as u64 + batch_pairs(sealed).1
+}
+
+/// A batch's pairs as the pipeline uploads them (one window of blocks, groups of
+/// [`MAX_PAIRS`]): how many, and their bytes (packed, pairs.rs, but for groups of a few
+/// pairs, sent as they lie: 32 bytes a pair, as every pair was before).
+pub fn batch_pairs(sealed: &Sealed<'_>) -> (usize, u64) {
+    let pairs = window_pairs(sealed, 0, sealed.blocks.len());
+    let (mut at, mut bytes) = (0, 0);
+    while at < pairs.len() {
+        let (group, _, _) = next_group(&pairs, &mut at, MAX_PAIRS);
+        bytes += PairPacking::of(&group).sent_bytes();
+    }
+    (pairs.len(), bytes)
 }
 
 /// The next group of `entries` from `at` (moved past it): at most `most` pairs and
@@ -629,6 +667,45 @@ mod tests {
             let gpu = adapter_with(settings, &[("PAIR_STEPS", 40.0)]);
             assert_eq!(on_gpu(&gpu, &list, &all).unwrap(), want, "shared sums {shared_sums}");
         }
+    }
+
+    /// Pairs written out in other widths than they were packed in fail the count (the pairs
+    /// pass's fault bit: `GpuError::LoopCut`), never give a wrong count: every width of the
+    /// run index, first query and query count one bit off (each field's low bit flipped), on
+    /// every task of n = 12 with solutions in batches of their own (a fixed budget gathers
+    /// none), every group packed (most have too few pairs to be, otherwise). A task reported
+    /// before the count stops has the CPU's count: a width one bit wider that reads the same
+    /// pairs (the last field of a group's last pair, over the zero padding) changes nothing.
+    /// With the widths right, the CPU's counts.
+    #[test]
+    fn pairs_in_wrong_widths_fail_the_count() {
+        let list = TaskList::new(12).unwrap();
+        let all: Vec<u32> = (0..list.len()).collect();
+        let want = on_cpu(&list, &all);
+        let some: Vec<u32> = all.iter().copied().filter(|i| want[i] > 0).collect();
+        let settings = GpuSettings { budget: Some(64), ..GpuSettings::default() };
+        let packing = |flip| {
+            let mut gpu = adapter(settings);
+            gpu.pack_every_group = true;
+            gpu.pair_widths_flip = flip;
+            gpu
+        };
+        for flip in [1, 1 << 8, 1 << 16] {
+            let gpu = packing(flip);
+            let reported = Mutex::new(Vec::new());
+            let e = gpu
+                .count_tasks(&list, &some, &Control::new(), &|d| {
+                    reported.lock().unwrap().push((d.index, d.count));
+                })
+                .unwrap_err();
+            assert!(matches!(e, GpuError::LoopCut { .. }), "flip {flip:#x}: {e}");
+            let reported = reported.into_inner().unwrap();
+            assert!(reported.len() < some.len(), "flip {flip:#x}");
+            for (i, c) in reported {
+                assert_eq!(c, want[&i], "flip {flip:#x}: task {i}");
+            }
+        }
+        assert_eq!(on_gpu(&packing(0), &list, &all).unwrap(), want);
     }
 
     /// A sealed batch kept past its worker's callback (the library lends it).

@@ -125,18 +125,6 @@ impl Packing {
     }
 }
 
-/// The bytes a batch's load writes to the device, as the library hands it over (parameters
-/// aside: they go with each dispatch): its stored keys and queries packed, their unpacking
-/// entries, its blocks and its pairs (32 bytes each; a pair cut into pieces, in huge
-/// batches only, writes one a piece).
-pub fn batch_bytes(sealed: &damier::queens::count::join::Sealed<'_>) -> u64 {
-    let p = Packing::of(sealed.keys, sealed.queries);
-    p.bytes()
-        + ENTRY_BYTES * p.entry_count() as u64
-        + 8 * sealed.blocks.len() as u64
-        + 32 * sealed.pairs.len() as u64
-}
-
 /// Writes `values` `width` bytes each (little-endian) from the start of `out`; returns the
 /// bytes written.
 fn put(out: &mut [u8], width: u32, values: impl ExactSizeIterator<Item = u64>) -> usize {

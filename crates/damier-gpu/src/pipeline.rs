@@ -34,6 +34,8 @@ use damier::control::{Control, Interrupted};
 use crate::device::{DISPATCH_TIMEOUT, FAULT_CUT, FAULT_OVERFLOW, Gpu, one_line};
 use crate::error::GpuError;
 use crate::packing::{ENTRY_BYTES, Packing};
+pub(crate) use crate::pairs::PAIR_WORDS;
+use crate::pairs::{PAIR_PARAM_BYTES, PairPacking};
 use crate::stats::{Sent, add_time};
 
 /// Most dispatches of one job. A job's dispatches are submitted together, so a worker sees
@@ -101,7 +103,15 @@ pub(crate) struct Slot {
     packing: Vec<u8>,
     /// The blocks: `[first key, keys | partial sum << 16]`.
     blocks: Grown,
+    /// The pairs as the kernel reads them, written out by the pairs pass (uploaded only by
+    /// a merge).
     pairs: Grown,
+    /// The pairs as uploaded, packed (`pairs.rs`), the words made on the host before their
+    /// upload (kept: no allocation a batch), and the pairs pass's parameters and bind group.
+    packed_pairs: Grown,
+    pair_words: Vec<u32>,
+    pair_params: wgpu::Buffer,
+    pairs_bind: Option<wgpu::BindGroup>,
     /// A slot per tile of a dispatch (with [`crate::JoinKernel::tile_sums`]; unused and small
     /// otherwise), reused by each dispatch after its reduce has read it and cleared it, and
     /// cleared before each job (a reduce that failed cleared nothing).
@@ -149,6 +159,14 @@ impl Slot {
             packing: Vec::new(),
             blocks: grown("join blocks"),
             pairs: grown("join pairs"),
+            packed_pairs: grown("join packed pairs"),
+            pair_words: Vec::new(),
+            pair_params: gpu.blank(
+                "join pairs params",
+                PAIR_PARAM_BYTES,
+                wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            ),
+            pairs_bind: None,
             partials: grown("join tile sums"),
             params: gpu.blank(
                 "join params",
@@ -237,13 +255,21 @@ impl Slot {
             part(&self.state, 0, STATE_BYTES),
         ];
         self.unpack_bind = Some(gpu.bind_resources("join unpack", &layout, entries));
+        let layout = gpu.pairs_pipeline.get_bind_group_layout(0);
+        let entries = [
+            self.pair_params.as_entire_binding(),
+            self.packed_pairs.buffer.as_entire_binding(),
+            self.pairs.buffer.as_entire_binding(),
+            part(&self.state, 0, STATE_BYTES),
+        ];
+        self.pairs_bind = Some(gpu.bind_resources("join pairs", &layout, entries));
     }
 
     /// Writes a batch's data: its stored keys `keys` and queries `queries` packed (`packing`,
-    /// theirs) with their unpacking entries, its blocks and its pairs (`blocks` and `pairs`,
-    /// whole words); grows the buffers it outgrows, the rows buffer to `rows` bytes (the seal
-    /// pass fills it), the keys and queries buffers to hold them unpacked (the unpack pass
-    /// fills them). The bytes are counted by what they are. Returns the unpacking entries.
+    /// theirs) with their unpacking entries, and its blocks (`blocks`, whole words); grows the
+    /// buffers it outgrows, the rows buffer to `rows` bytes (the seal pass fills it), the keys
+    /// and queries buffers to hold them unpacked (the unpack pass fills them). The bytes are
+    /// counted by what they are. Returns the unpacking entries. (Its pairs: [`Slot::load_pairs`].)
     pub(crate) fn load(
         &mut self,
         gpu: &Gpu,
@@ -251,7 +277,6 @@ impl Slot {
         packing: &Packing,
         (keys, queries): (&[u64], &[u64]),
         blocks: &[u8],
-        pairs: &[u8],
     ) -> u32 {
         let unpacks = packing.entries(0, (0, 0), 0);
         let packed = packing.bytes();
@@ -264,10 +289,11 @@ impl Slot {
                 unpacked(queries.len()),
                 unpacked(keys.len()),
                 blocks.len() as u64,
-                pairs.len() as u64,
+                0,
                 0,
                 packed + 8,
                 ENTRY_BYTES * unpacks.len() as u64,
+                0,
             ],
         );
         self.packing.resize(packed as usize, 0);
@@ -276,7 +302,6 @@ impl Slot {
             (&self.packed, &self.packing[..]),
             (&self.unpacks, bytemuck::cast_slice(&unpacks)),
             (&self.blocks, blocks),
-            (&self.pairs, pairs),
         ];
         for (g, d) in writes {
             if !d.is_empty() {
@@ -286,21 +311,68 @@ impl Slot {
         gpu.stats.sent(Sent::Keys, packing.key_bytes());
         gpu.stats.sent(Sent::Queries, packing.query_bytes());
         gpu.stats.sent(Sent::Blocks, blocks.len() as u64 + ENTRY_BYTES * unpacks.len() as u64);
-        gpu.stats.sent(Sent::Pairs, pairs.len() as u64);
         unpacks.len() as u32
     }
 
-    /// Writes the pairs of a batch's next group (`pairs`, whole words) over the last's (whose
-    /// jobs are done), the batch's keys, queries and blocks left as loaded.
-    pub(crate) fn load_pairs(&mut self, gpu: &Gpu, pairs: &[u8]) {
-        self.reserve(gpu, [0, 0, 0, 0, pairs.len() as u64, 0, 0, 0]);
-        gpu.queue.write_buffer(&self.pairs.buffer, 0, pairs);
-        gpu.stats.sent(Sent::Pairs, pairs.len() as u64);
+    /// Writes a group of a batch's pairs (`group`, as the kernel reads them, checked by
+    /// [`check_group`]) over the last group's (whose jobs are done): packed, with the pairs
+    /// pass's parameters (the batch's `bounds`: the rows of its window, its queries, its
+    /// stored keys, the rows of a block, which the pass holds each pair against), or as they
+    /// are when that is fewer bytes (a group of a few pairs). Returns the pass's entries (0:
+    /// no pass); `Err` when a value does not fit the packing (a fault of the host).
+    pub(crate) fn load_pairs(
+        &mut self,
+        gpu: &Gpu,
+        group: &[[u32; PAIR_WORDS]],
+        bounds: [usize; 4],
+    ) -> Result<u32, String> {
+        let p = PairPacking::of(group);
+        let packed = p.worth_it() || gpu.pack_every_group && !group.is_empty();
+        if !packed {
+            let bytes = 32 * group.len() as u64;
+            self.reserve(gpu, [0, 0, 0, 0, bytes, 0, 0, 0, 0]);
+            if bytes > 0 {
+                gpu.queue.write_buffer(&self.pairs.buffer, 0, bytemuck::cast_slice(group));
+            }
+            gpu.stats.sent(Sent::Pairs, bytes);
+            gpu.stats.pairs_sent(group.len());
+            return Ok(0);
+        }
+        self.load_packed_pairs(gpu, group, bounds, &p)
+    }
+
+    /// [`Slot::load_pairs`], packed as `p`.
+    fn load_packed_pairs(
+        &mut self,
+        gpu: &Gpu,
+        group: &[[u32; PAIR_WORDS]],
+        bounds: [usize; 4],
+        p: &PairPacking,
+    ) -> Result<u32, String> {
+        p.write(group, &mut self.pair_words)?;
+        let params = pair_params(gpu, p, bounds)?;
+        let words = 4 * u64::from(p.words);
+        self.reserve(gpu, [0, 0, 0, 0, 32 * group.len() as u64, 0, 0, 0, words]);
+        gpu.queue.write_buffer(&self.packed_pairs.buffer, 0, bytemuck::cast_slice(&self.pair_words));
+        let entries = p.entries();
+        gpu.queue.write_buffer(&self.pair_params, 0, bytemuck::cast_slice(&params));
+        gpu.stats.sent(Sent::Pairs, words);
+        gpu.stats.sent(Sent::Params, PAIR_PARAM_BYTES);
+        gpu.stats.pairs_sent(group.len());
+        Ok(entries)
     }
 
     /// Writes the parameters of the seal pass (blocks `blocks` of the slot's, of `chunks`
-    /// chunks) and of the unpack pass before it (`unpacks` entries), and returns the pass.
-    pub(crate) fn load_seal(&self, gpu: &Gpu, blocks: (u32, u32), chunks: u32, unpacks: u32) -> SealPass {
+    /// chunks) and of the unpack pass before it (`unpacks` entries), and returns the pass
+    /// (with the pairs pass of `pairs` entries, loaded by [`Slot::load_pairs`]).
+    pub(crate) fn load_seal(
+        &self,
+        gpu: &Gpu,
+        blocks: (u32, u32),
+        chunks: u32,
+        unpacks: u32,
+        pairs: u32,
+    ) -> SealPass {
         let count = blocks.1 - blocks.0;
         let max_dim = gpu.limits.max_compute_workgroups_per_dimension.max(1);
         let width = count.clamp(1, max_dim);
@@ -313,6 +385,7 @@ impl Slot {
             blocks: count,
             unpack_groups: (unpack_width, unpacks.div_ceil(unpack_width)),
             unpacks,
+            ..SealPass::pairs(gpu, pairs)
         }
     }
 
@@ -330,11 +403,16 @@ impl Slot {
             pass.set_bind_group(0, self.seal_bind.as_ref(), &[]);
             pass.dispatch_workgroups(seal.groups.0, seal.groups.1, 1);
         }
+        if seal.pairs > 0 {
+            pass.set_pipeline(&gpu.pairs_pipeline);
+            pass.set_bind_group(0, self.pairs_bind.as_ref(), &[]);
+            pass.dispatch_workgroups(seal.pair_groups.0, seal.pair_groups.1, 1);
+        }
     }
 
-    /// Grows the rows, queries, keys, blocks, pairs, tile sums, packed keys and unpacking
-    /// buffers to hold `bytes` each (their bind groups made again when one grew).
-    fn reserve(&mut self, gpu: &Gpu, bytes: [u64; 8]) {
+    /// Grows the rows, queries, keys, blocks, pairs, tile sums, packed keys, unpacking and
+    /// packed pairs buffers to hold `bytes` each (their bind groups made again when one grew).
+    fn reserve(&mut self, gpu: &Gpu, bytes: [u64; 9]) {
         let binding = gpu.limits.max_storage_buffer_binding_size.min(gpu.limits.max_buffer_size);
         let mut grew = false;
         for ((g, label), len) in [
@@ -346,6 +424,7 @@ impl Slot {
             (&mut self.partials, "join tile sums"),
             (&mut self.packed, "join packed keys"),
             (&mut self.unpacks, "join unpacking"),
+            (&mut self.packed_pairs, "join packed pairs"),
         ]
         .into_iter()
         .zip(bytes)
@@ -372,7 +451,7 @@ impl Slot {
         debug_assert!(params.len() <= JOB_DISPATCHES);
         if gpu.join_kernel.tile_sums {
             let tiles = params.iter().map(|(p, _)| p[1].saturating_sub(p[0])).max().unwrap_or(0);
-            self.reserve(gpu, [0, 0, 0, 0, 0, TILE_SLOT_BYTES * u64::from(tiles), 0, 0]);
+            self.reserve(gpu, [0, 0, 0, 0, 0, TILE_SLOT_BYTES * u64::from(tiles), 0, 0, 0]);
         }
         // PERF: only the words read (the kernel's parameters, and with tile sums the reduce
         // pass's ranges), not each record's 512 bytes.
@@ -389,6 +468,31 @@ impl Slot {
         }
         gpu.stats.sent(Sent::Params, sent);
     }
+}
+
+/// The pairs pass's parameters (`pairs.wgsl`'s `Params`) for a group packed as `p`, in a
+/// batch of `bounds` (rows of its window, queries, stored keys, rows of a block).
+fn pair_params(gpu: &Gpu, p: &PairPacking, bounds: [usize; 4]) -> Result<[u32; 12], String> {
+    let checked = bounds.map(u32::try_from);
+    let [Ok(rows), Ok(queries), Ok(tails), Ok(rows_per_block)] = checked else {
+        return Err(format!("a batch past the pairs pass's u32 bounds: {bounds:?}"));
+    };
+    let max_dim = gpu.limits.max_compute_workgroups_per_dimension.max(1);
+    let [rb, qb, cb] = p.widths;
+    Ok([
+        p.pairs,
+        p.entries().clamp(1, max_dim),
+        (rb | qb << 8 | cb << 16) ^ gpu.pair_widths_flip,
+        p.runs,
+        p.runs_at,
+        p.stream_at,
+        rows,
+        queries,
+        tails,
+        rows_per_block,
+        0,
+        0,
+    ])
 }
 
 /// The end of each partial sum's range of a dispatch's tiles (range c: `ends[c - 1]..ends[c]`,
@@ -464,20 +568,30 @@ impl Drop for Taken<'_> {
 
 /// The seal pass of a job (the first after its slot was loaded): its workgroups (one a
 /// block) and its blocks, and before it the unpack pass's workgroups (one an entry) and its
+/// entries, then the pairs pass's workgroups (one an entry of up to 512 pairs) and its
 /// entries, each block and entry adding one unit to the job's first dispatch (checked with
-/// the join's).
-#[derive(Clone, Copy, Debug)]
+/// the join's). The first job of a batch's later group of pairs has the pairs pass alone.
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct SealPass {
     pub(crate) groups: (u32, u32),
     pub(crate) blocks: u32,
     pub(crate) unpack_groups: (u32, u32),
     pub(crate) unpacks: u32,
+    pub(crate) pair_groups: (u32, u32),
+    pub(crate) pairs: u32,
 }
 
 impl SealPass {
+    /// The pairs pass of `entries` entries alone.
+    pub(crate) fn pairs(gpu: &Gpu, entries: u32) -> SealPass {
+        let max_dim = gpu.limits.max_compute_workgroups_per_dimension.max(1);
+        let width = entries.clamp(1, max_dim);
+        SealPass { pair_groups: (width, entries.div_ceil(width)), pairs: entries, ..SealPass::default() }
+    }
+
     /// Units its workgroups add.
     pub(crate) fn units(&self) -> u64 {
-        u64::from(self.blocks) + u64::from(self.unpacks)
+        u64::from(self.blocks) + u64::from(self.unpacks) + u64::from(self.pairs)
     }
 }
 
@@ -857,6 +971,7 @@ impl Gpu {
             0,
             packed + 8,
             ENTRY_BYTES * unpack_count,
+            0,
         ];
         slot.reserve(self, reserve);
         let mut at_packed = 0;
@@ -915,7 +1030,8 @@ impl Gpu {
             ),
             Ok(())
         );
-        let seal = slot.load_seal(self, (0, blocks.len() as u32), chunks, unpacks.len() as u32);
+        // The pairs written as the kernel reads them (no pairs pass).
+        let seal = slot.load_seal(self, (0, blocks.len() as u32), chunks, unpacks.len() as u32, 0);
         slot.load_params(self, &[(params, ends)]);
         let again = 32 * pairs.len() as u64 + 8 * blocks.len() as u64 + ENTRY_BYTES * unpacks.len() as u64;
         self.stats.sent(Sent::Gathered, again);
@@ -1037,9 +1153,6 @@ impl Gpu {
     }
 }
 
-/// Words of one pair as the kernel reads it (`Pair`).
-pub(crate) const PAIR_WORDS: usize = 8;
-
 /// Whether the kernel's every read for `group` lies inside the batch's buffers (the proof
 /// its trusted module relies on, see `Gpu::open`): each pair's blocks inside the `rows` rows
 /// of its window, its queries inside the `queries` keys, its tail inside the `tails` stored keys,
@@ -1109,14 +1222,36 @@ impl Gpu {
         let mut slot = Slot::new(self);
         let rows = 64 * 32 * u64::from(chunks) * blocks.len() as u64;
         let packing = Packing::of(keys, queries);
-        let unpacks = slot.load(self, rows, &packing, (keys, queries), bytemuck::cast_slice(blocks), &[]);
-        let seal = slot.load_seal(self, (0, blocks.len() as u32), chunks, unpacks);
+        let unpacks = slot.load(self, rows, &packing, (keys, queries), bytemuck::cast_slice(blocks));
+        let seal = slot.load_seal(self, (0, blocks.len() as u32), chunks, unpacks, 0);
         let (k, q) = (8 * keys.len() as u64, 8 * queries.len() as u64);
-        let back = self.blank(
-            "read back",
-            rows + k + q + STATE_BYTES,
-            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        );
+        let parts = [(&slot.rows.buffer, rows), (&slot.keys.buffer, k), (&slot.queries.buffer, q)];
+        let (view, units, faults) = self.passes_read_back(&slot, seal, &parts);
+        // (The bytes copied out of the mapping: aligned to 1 only.)
+        let words: Vec<u64> = bytemuck::pod_collect_to_vec(&view);
+        let (made, rest) = words.split_at(rows as usize / 8);
+        let (keys, queries) = rest.split_at(keys.len());
+        OnDevice {
+            rows: made.chunks(8).map(|r| std::array::from_fn(|i| r[i])).collect(),
+            keys: keys.to_vec(),
+            queries: queries.to_vec(),
+            units,
+            faults,
+        }
+    }
+
+    /// Runs `seal` (loaded into `slot`) on a cleared state, and reads back the first bytes
+    /// of each of `parts` (`(buffer, bytes)`, one after the other) and the units and fault
+    /// bits the passes left in the partial sums of record 0.
+    fn passes_read_back(
+        &self,
+        slot: &Slot,
+        seal: SealPass,
+        parts: &[(&wgpu::Buffer, u64)],
+    ) -> (Vec<u8>, u64, u32) {
+        let bytes: u64 = parts.iter().map(|p| p.1).sum();
+        let usage = wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST;
+        let back = self.blank("read back", bytes + STATE_BYTES, usage);
         let mut enc = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
         enc.clear_buffer(&slot.state, 0, None);
         {
@@ -1124,27 +1259,61 @@ impl Gpu {
                 enc.begin_compute_pass(&wgpu::ComputePassDescriptor { label: None, timestamp_writes: None });
             slot.seal_in(self, &mut pass, seal);
         }
-        for (from, at, len) in [(&slot.rows, 0, rows), (&slot.keys, rows, k), (&slot.queries, rows + k, q)] {
+        let mut at = 0;
+        for &(from, len) in parts {
             if len > 0 {
-                enc.copy_buffer_to_buffer(&from.buffer, 0, &back, at, len);
+                enc.copy_buffer_to_buffer(from, 0, &back, at, len);
             }
+            at += len;
         }
-        enc.copy_buffer_to_buffer(&slot.state, 0, &back, rows + k + q, STATE_BYTES);
+        enc.copy_buffer_to_buffer(&slot.state, 0, &back, bytes, STATE_BYTES);
         self.queue.submit([enc.finish()]);
         back.map_async(wgpu::MapMode::Read, .., |r| r.expect("mapped"));
         self.device.poll(wgpu::PollType::wait_indefinitely()).expect("the passes ran");
-        self.check("sealing").expect("no device error");
+        self.check("running the passes").expect("no device error");
         let view = back.get_mapped_range(..).expect("a mapped view");
-        let words: &[u64] = bytemuck::cast_slice(&view[..(rows + k + q) as usize]);
-        let (made, rest) = words.split_at(rows as usize / 8);
-        let (keys, queries) = rest.split_at(keys.len());
-        let state: &[u32] = bytemuck::cast_slice(&view[(rows + k + q) as usize..]);
-        OnDevice {
-            rows: made.chunks(8).map(|r| std::array::from_fn(|i| r[i])).collect(),
-            keys: keys.to_vec(),
-            queries: queries.to_vec(),
-            units: state.chunks(4).map(|c| u64::from(c[3])).sum(),
-            faults: state.chunks(4).fold(0, |f, c| f | c[2]),
+        let state: &[u32] = bytemuck::cast_slice(&view[bytes as usize..]);
+        let units = state.chunks(4).map(|c| u64::from(c[3])).sum();
+        let faults = state.chunks(4).fold(0, |f, c| f | c[2]);
+        (view[..bytes as usize].to_vec(), units, faults)
+    }
+}
+
+/// What the pairs pass made of a group, read back (a test's).
+#[cfg(test)]
+pub(crate) struct PairsOnDevice {
+    /// The pairs written out.
+    pub(crate) pairs: Vec<[u32; PAIR_WORDS]>,
+    /// The units and fault bits the pass left in the partial sums.
+    pub(crate) units: u64,
+    pub(crate) faults: u32,
+}
+
+#[cfg(test)]
+impl Gpu {
+    /// What the pairs pass makes of `group` loaded as a batch's (in a batch of `bounds`),
+    /// read back; `tamper` first changes the packed words and the pass's parameters that are
+    /// uploaded (a test of the pass's checks).
+    pub(crate) fn pairs_on_device(
+        &self,
+        group: &[[u32; PAIR_WORDS]],
+        bounds: [usize; 4],
+        tamper: impl FnOnce(&mut Vec<u32>, &mut [u32; 12]),
+    ) -> PairsOnDevice {
+        let mut slot = Slot::new(self);
+        let p = PairPacking::of(group);
+        let entries = slot.load_packed_pairs(self, group, bounds, &p).expect("a group that packs");
+        let mut params = pair_params(self, &p, bounds).expect("bounds in u32");
+        tamper(&mut slot.pair_words, &mut params);
+        self.queue.write_buffer(&slot.packed_pairs.buffer, 0, bytemuck::cast_slice(&slot.pair_words));
+        self.queue.write_buffer(&slot.pair_params, 0, bytemuck::cast_slice(&params));
+        let parts = [(&slot.pairs.buffer, 32 * group.len() as u64)];
+        let (view, units, faults) = self.passes_read_back(&slot, SealPass::pairs(self, entries), &parts);
+        let words: Vec<u32> = bytemuck::pod_collect_to_vec(&view);
+        PairsOnDevice {
+            pairs: words.chunks(PAIR_WORDS).map(|p| std::array::from_fn(|i| p[i])).collect(),
+            units,
+            faults,
         }
     }
 }
@@ -1152,6 +1321,114 @@ impl Gpu {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Pairs with running sums of tiles (word 7) as the join sets them: `(key side [row,
+    /// blocks, tail, tail_len, shift], first query, query count)` each.
+    fn with_tiles(pairs: impl IntoIterator<Item = ([u32; 5], u32, u32)>) -> Vec<[u32; PAIR_WORDS]> {
+        let mut tiles = 0u32;
+        pairs
+            .into_iter()
+            .map(|([row, blocks, tail, tail_len, shift], q, c)| {
+                tiles += (blocks + u32::from(tail_len > 0)) * c.div_ceil(256);
+                [row, blocks, q, c, tail, tail_len, shift, tiles]
+            })
+            .collect()
+    }
+
+    /// The pairs pass writes out what the host packed, at the edges of the widths: fields of
+    /// 0 bits (one run, every first query 0), of 32 bits (first queries, rows and tails near
+    /// 2^32, counts of 2^31), strides that straddle words (a run index of 11 bits against
+    /// fields of 32), entries of 1 to 512 pairs; one unit an entry, no fault.
+    #[test]
+    fn the_gpu_writes_out_the_pairs_the_host_packed() {
+        let gpu = crate::test_adapter::adapter(crate::GpuSettings::default());
+        let mut next = crate::test_adapter::stream(0x5851_f42d_4c95_7f2d);
+        let wide = [u32::MAX as usize; 3];
+        let bounds = |rpb: usize| [wide[0], wide[1], wide[2], rpb];
+        let groups: Vec<(Vec<[u32; PAIR_WORDS]>, [usize; 4])> = vec![
+            // One run, first queries 0, one query each: widths [0, 0, 1].
+            (with_tiles((0..700).map(|_| ([0, 3, 0, 0, 0], 0, 1))), [96, 1, 1, 32]),
+            // The widest values: 32 bits each but the run index.
+            (
+                with_tiles([
+                    ([u32::MAX - 64, 1, u32::MAX - 512, 512, 2], u32::MAX - 300, 300),
+                    ([0, 0, 1 << 31, 7, 0xffff], 0, 1 << 31),
+                    ([1 << 31, 2, 0, 0, 1], 1 << 31, (1 << 31) - 1),
+                ]),
+                bounds(32),
+            ),
+            // Each pair its own run (11 bits), first queries of 32 bits: a stride of 56 bits.
+            (
+                with_tiles((0..1100u32).map(|i| {
+                    let q = (next() as u32 | 1 << 31).min(u32::MAX - 5001);
+                    ([i * 64, 1 + i % 3, i, (i % 5) * 100, i % 3], q, 1 + (next() % 5000) as u32)
+                })),
+                [2000 * 64, wide[1], 1600, 64],
+            ),
+            // Runs of 1 to 9 pairs, widths below 32.
+            (
+                with_tiles(
+                    (0..)
+                        .flat_map(|run: u32| {
+                            let side = [run * 96, 1 + run % 4, run, run % 2 * 200, 0];
+                            let mut next = crate::test_adapter::stream(u64::from(run) + 1);
+                            (0..1 + run % 9)
+                                .map(move |_| (side, (next() % 100_000) as u32, 1 + (next() % 700) as u32))
+                        })
+                        .take(2049),
+                ),
+                [1 << 24, 200_000, 1 << 20, 96],
+            ),
+        ];
+        for (g, bounds) in groups {
+            let made = gpu.pairs_on_device(&g, bounds, |_, _| {});
+            let p = PairPacking::of(&g);
+            assert_eq!(made.pairs, g, "widths {:?}", p.widths);
+            assert_eq!((made.units, made.faults), (u64::from(p.entries()), 0), "widths {:?}", p.widths);
+        }
+    }
+
+    /// Wrong widths, a corrupted stream or entry, and a pair reading past its batch fail the
+    /// pass (its fault bit, which fails the count), never write out other pairs silently; a
+    /// pair past its batch is written out empty (no reads, no tiles).
+    #[test]
+    fn wrong_widths_or_a_pair_outside_its_batch_fail_the_pairs_pass() {
+        let gpu = crate::test_adapter::adapter(crate::GpuSettings::default());
+        let g = with_tiles(
+            (0..600u32).map(|i| ([i / 4 * 64, 1, i / 4, (i / 4 % 3) * 100, 1], 7 * i, 1 + i % 300)),
+        );
+        let bounds = [150 * 64, 5000, 600, 64];
+        let ok = gpu.pairs_on_device(&g, bounds, |_, _| {});
+        assert_eq!((ok.pairs.as_slice(), ok.units, ok.faults), (g.as_slice(), 2, 0));
+        let p = PairPacking::of(&g);
+        for field in 0..3 {
+            for delta in [-1i32, 1] {
+                let made = gpu.pairs_on_device(&g, bounds, |_, params| {
+                    let w = (params[2] >> (8 * field)) & 0xff;
+                    let w = w.checked_add_signed(delta).unwrap();
+                    params[2] = params[2] & !(0xff << (8 * field)) | w << (8 * field);
+                });
+                assert_eq!(made.faults & FAULT_CUT, FAULT_CUT, "width {field} {delta:+}");
+                assert_ne!(made.pairs, g);
+            }
+        }
+        // A bit of the stream, of a run, of an entry's running sum or checksum flipped.
+        let at = [p.stream_at as usize + 3, p.runs_at as usize + 5, 0, 1, 3];
+        for w in at {
+            let made = gpu.pairs_on_device(&g, bounds, |words, _| words[w] ^= 1 << 4);
+            assert_eq!(made.faults & FAULT_CUT, FAULT_CUT, "word {w} flipped");
+        }
+        // Bounds one short of a pair's reads (its rows, queries, tail): written out empty.
+        for (k, short) in [(0, 150 * 64 - 1), (1, 7 * 599 + 299), (2, 348)] {
+            let mut b = bounds;
+            b[k] = short;
+            let made = gpu.pairs_on_device(&g, b, |_, _| {});
+            assert_eq!(made.faults & FAULT_CUT, FAULT_CUT, "bound {k}");
+            // No reads, no tiles: its running sum that of the pair before.
+            assert_eq!(made.pairs[599][..7], [0; 7], "bound {k}");
+            assert_eq!(made.pairs[599][7], made.pairs[598][7], "bound {k}");
+        }
+    }
 
     /// The seal pass makes the rows the library's CPU slicing makes (the layout the join
     /// kernel reads), on random keys of every chunk count, in blocks of 1 to 512 keys, with

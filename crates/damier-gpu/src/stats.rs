@@ -64,7 +64,8 @@ pub struct Uploaded {
     pub queries: u64,
     /// The blocks (first key, keys).
     pub blocks: u64,
-    /// The pairs (32 bytes each).
+    /// The pairs, packed (their runs of key sides, each pair's fields in the group's
+    /// widths, an entry's checksum).
     pub pairs: u64,
     /// The parameters of each dispatch (the join's and its reduce pass's) and of each seal
     /// pass.
@@ -76,6 +77,9 @@ pub struct Uploaded {
     pub stored_keys: u64,
     /// Queries sent (with a batch's every load).
     pub query_count: u64,
+    /// Pairs sent (packed: [`Uploaded::pairs`] over them is the bytes a pair; 32 before
+    /// they were packed, docs/gpu.md).
+    pub pair_count: u64,
 }
 
 impl Uploaded {
@@ -102,8 +106,9 @@ pub(crate) struct Stats {
     pub(crate) sealing_ns: AtomicU64,
     pub(crate) upload_ns: AtomicU64,
     pub(crate) wait_ns: AtomicU64,
-    /// Bytes written by [`Sent`], then the stored keys and the queries they carried.
-    pub(crate) sent: [AtomicU64; 8],
+    /// Bytes written by [`Sent`], then the stored keys, the queries and the pairs they
+    /// carried.
+    pub(crate) sent: [AtomicU64; 9],
     pub(crate) busy_ns: AtomicU64,
     pub(crate) jobs: AtomicU64,
     pub(crate) submissions: AtomicU64,
@@ -132,11 +137,17 @@ impl Stats {
         self.sent[7].fetch_add(queries as u64, Ordering::Relaxed);
     }
 
+    /// Counts the pairs of a group's load.
+    pub(crate) fn pairs_sent(&self, pairs: usize) {
+        self.sent[8].fetch_add(pairs as u64, Ordering::Relaxed);
+    }
+
     pub(crate) fn breakdown(&self, timestamps: bool) -> Breakdown {
         let s = |a: &AtomicU64| a.load(Ordering::Relaxed) as f64 * 1e-9;
-        let [keys, queries, blocks, pairs, params, gathered, stored_keys, query_count] =
+        let [keys, queries, blocks, pairs, params, gathered, stored_keys, query_count, pair_count] =
             std::array::from_fn(|i| self.sent[i].load(Ordering::Relaxed));
-        let uploaded = Uploaded { keys, queries, blocks, pairs, params, gathered, stored_keys, query_count };
+        let uploaded =
+            Uploaded { keys, queries, blocks, pairs, params, gathered, stored_keys, query_count, pair_count };
         Breakdown {
             sealing_seconds: s(&self.sealing_ns),
             upload_seconds: s(&self.upload_ns),

@@ -502,7 +502,7 @@ fn join_upload_per_solution() {
         eprintln!(
             "n = {n}: {} tasks, {solutions:.4e} solutions, {} stored keys, {} queries, {} jobs, {} dispatches, {} gathered; \
              bytes per solution {:.4}: keys {:.4}, queries {:.4}, blocks {:.4}, pairs {:.4}, params {:.4}, gathered {:.4}; \
-             {:.2} bytes per stored key and query",
+             {:.2} bytes per stored key and query; {} pairs, {:.2} bytes a pair (32 unpacked)",
             tasks.len(),
             u.stored_keys,
             u.query_count,
@@ -517,6 +517,8 @@ fn join_upload_per_solution() {
             per(u.params),
             per(u.gathered),
             b.bytes_uploaded as f64 / (u.stored_keys + u.query_count).max(1) as f64,
+            u.pair_count,
+            u.pairs as f64 / u.pair_count.max(1) as f64,
         );
     }
 }

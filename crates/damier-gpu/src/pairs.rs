@@ -1,0 +1,359 @@
+//! A group of the join's pairs in their packed form (docs/gpu.md, "Pairs in their packed
+//! width"): instead of the kernel's 8 words (32 bytes) a pair, the host sends each pair's
+//! *key side* (its rows, blocks, tail and weight, the same for every pair of one stored key
+//! group: the library lists a key group's pairs one after the other) once per run of pairs
+//! that share it, and per pair only the index of its run, its first query and its query
+//! count, each in the bits the group's widest value needs, back to back. `pairs.wgsl` writes
+//! the pairs out on the device as the kernel reads them, their running sums of tiles made
+//! there (a workgroup's prefix sum per entry of 512 pairs).
+//!
+//! Wrong widths are caught, never miscounted: the host refuses a value that does not fit its
+//! width, and the device holds each entry's pairs as written out (all 8 words, the running
+//! sums of tiles included) against a checksum and the entry's last running sum that the host
+//! computed from the pairs themselves, and checks every pair's reads inside the batch's
+//! buffers (what the trusted join kernel relies on), raising `FAULT_CUT` otherwise.
+
+/// Words of one pair as the kernel reads it (`join.wgsl`'s `Pair`).
+pub(crate) const PAIR_WORDS: usize = 8;
+
+/// Pairs of one entry (one workgroup of `pairs.wgsl`, 8 a lane).
+pub(crate) const PAIR_ENTRY: usize = 512;
+
+/// Words of an entry: the running sum of tiles at its last pair, its checksum.
+const ENTRY_WORDS: usize = 2;
+
+/// Words of a run: `[row, blocks, tail, tail_len | shift << 16]`.
+const RUN_WORDS: usize = 4;
+
+/// The multipliers of a pair's checksum, one a word (odd; `pairs.wgsl`'s `MIX`).
+const MIX: [u32; PAIR_WORDS] =
+    [0x9e37_79b1, 0x85eb_ca77, 0xc2b2_ae3d, 0x27d4_eb2f, 0x1656_67b1, 0xd3a2_646d, 0xfd70_46c5, 0xb55a_4f09];
+
+/// Bytes of the pairs pass's parameters (`pairs.wgsl`'s `Params`).
+pub(crate) const PAIR_PARAM_BYTES: u64 = 48;
+
+/// Words written after the stream (the device reads the word after a field's first).
+const SPARE_WORDS: usize = 1;
+
+/// How one group of pairs is packed: where its parts lie in the words uploaded, and the
+/// widths of its fields (bits; 0 to 32).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PairPacking {
+    /// Pairs of the group, and their runs (of equal key sides).
+    pub(crate) pairs: u32,
+    pub(crate) runs: u32,
+    /// Bits of a pair's run index, first query and query count.
+    pub(crate) widths: [u32; 3],
+    /// Words of the entries (from 0), the runs and the stream.
+    pub(crate) runs_at: u32,
+    pub(crate) stream_at: u32,
+    /// Words in all.
+    pub(crate) words: u32,
+}
+
+/// The bits `v` needs (0 for 0).
+fn bits(v: u32) -> u32 {
+    32 - v.leading_zeros()
+}
+
+/// Whether two pairs share their key side (rows, blocks, tail, weight word).
+fn same_key_side(a: &[u32; PAIR_WORDS], b: &[u32; PAIR_WORDS]) -> bool {
+    a[0] == b[0] && a[1] == b[1] && a[4] == b[4] && a[5] == b[5] && a[6] == b[6]
+}
+
+/// A pair's checksum as the device computes it over the words it writes out.
+pub(crate) fn pair_hash(p: &[u32; PAIR_WORDS]) -> u32 {
+    p.iter().zip(MIX).fold(0u32, |h, (&w, m)| h.wrapping_add(w.wrapping_mul(m)))
+}
+
+impl PairPacking {
+    /// The packing of `group` (pairs as the kernel reads them, running sums of tiles in word
+    /// 7), its fields in the widths of its widest values.
+    pub(crate) fn of(group: &[[u32; PAIR_WORDS]]) -> PairPacking {
+        let (mut runs, mut query, mut count) = (0u32, 0u32, 0u32);
+        for (i, p) in group.iter().enumerate() {
+            if i == 0 || !same_key_side(&group[i - 1], p) {
+                runs += 1;
+            }
+            query |= p[2];
+            count |= p[3];
+        }
+        Self::with_widths(group.len(), runs, [bits(runs.saturating_sub(1)), bits(query), bits(count)])
+    }
+
+    /// The layout of `pairs` pairs in `runs` runs with fields of `widths` bits.
+    fn with_widths(pairs: usize, runs: u32, widths: [u32; 3]) -> PairPacking {
+        let entries = pairs.div_ceil(PAIR_ENTRY);
+        let runs_at = ENTRY_WORDS * entries;
+        let stream_at = runs_at + RUN_WORDS * runs as usize;
+        let stride: u64 = widths.iter().map(|&w| u64::from(w)).sum();
+        let stream = (pairs as u64 * stride).div_ceil(32) as usize;
+        PairPacking {
+            pairs: pairs as u32,
+            runs,
+            widths,
+            runs_at: runs_at as u32,
+            stream_at: stream_at as u32,
+            words: (stream_at + stream + SPARE_WORDS) as u32,
+        }
+    }
+
+    /// Entries (workgroups of `pairs.wgsl`).
+    pub(crate) fn entries(&self) -> u32 {
+        self.pairs.div_ceil(PAIR_ENTRY as u32)
+    }
+
+    /// Bytes uploaded.
+    pub(crate) fn bytes(&self) -> u64 {
+        4 * u64::from(self.words)
+    }
+
+    /// Whether packing saves bytes: packed with the pass's parameters, fewer than the 32 a
+    /// pair as it lies (not for a group of a few pairs, which is sent as it lies).
+    pub(crate) fn worth_it(&self) -> bool {
+        self.bytes() + PAIR_PARAM_BYTES < 32 * u64::from(self.pairs)
+    }
+
+    /// Bytes of the group as sent: packed when [`PairPacking::worth_it`], else 32 a pair
+    /// (the pass's parameters aside).
+    pub(crate) fn sent_bytes(&self) -> u64 {
+        if self.worth_it() { self.bytes() } else { 32 * u64::from(self.pairs) }
+    }
+
+    /// Writes `group` (that of [`PairPacking::of`]) packed into `out` (resized to
+    /// [`PairPacking::words`]): the entries, the runs, the stream. `Err` names the first value
+    /// that does not fit its field (a run's tail or weight past 16 bits, a pair's field past
+    /// its width, a stream past 2^32 bits: a fault of the host, never of the data).
+    pub(crate) fn write(&self, group: &[[u32; PAIR_WORDS]], out: &mut Vec<u32>) -> Result<(), String> {
+        let stride: u64 = self.widths.iter().map(|&w| u64::from(w)).sum();
+        if group.len() != self.pairs as usize || group.len() as u64 * stride >= 1 << 32 {
+            return Err(format!("{} pairs of {stride} bits packed as {}", group.len(), self.pairs));
+        }
+        out.clear();
+        out.resize(self.words as usize, 0);
+        let (entries, rest) = out.split_at_mut(self.runs_at as usize);
+        let (runs, stream) = rest.split_at_mut(self.stream_at as usize - self.runs_at as usize);
+        let mut writer = BitWriter { out: stream, at: 0, acc: 0, filled: 0 };
+        let mut run = 0usize;
+        for (i, p) in group.iter().enumerate() {
+            let new_run = i == 0 || !same_key_side(&group[i - 1], p);
+            if new_run && i > 0 {
+                run += 1;
+            }
+            if new_run {
+                let r =
+                    runs.get_mut(RUN_WORDS * run..RUN_WORDS * (run + 1)).ok_or("more runs than counted")?;
+                if p[5] >> 16 != 0 || p[6] >> 16 != 0 {
+                    return Err(format!("pair {i} {p:?}: a tail or weight word past 16 bits"));
+                }
+                r.copy_from_slice(&[p[0], p[1], p[4], p[5] | p[6] << 16]);
+            }
+            for (v, w) in [run as u32, p[2], p[3]].into_iter().zip(self.widths) {
+                if u64::from(v) >> w != 0 {
+                    return Err(format!("pair {i} {p:?}: {v} does not fit {w} bits"));
+                }
+                writer.put(v, w);
+            }
+            let e = i / PAIR_ENTRY;
+            entries[ENTRY_WORDS * e] = p[7];
+            let k = (i % PAIR_ENTRY) as u32;
+            let h = &mut entries[ENTRY_WORDS * e + 1];
+            *h = h.wrapping_add(pair_hash(p).wrapping_mul(2 * k + 1));
+        }
+        if run + usize::from(!group.is_empty()) != self.runs as usize {
+            return Err(format!("{} runs where {} were counted", run + 1, self.runs));
+        }
+        writer.flush();
+        Ok(())
+    }
+}
+
+/// Writes fields of 0 to 32 bits back to back, little-endian, into words.
+struct BitWriter<'a> {
+    out: &'a mut [u32],
+    at: usize,
+    acc: u64,
+    filled: u32,
+}
+
+impl BitWriter<'_> {
+    fn put(&mut self, v: u32, width: u32) {
+        self.acc |= u64::from(v) << self.filled;
+        self.filled += width;
+        if self.filled >= 32 {
+            self.out[self.at] = self.acc as u32;
+            self.at += 1;
+            self.acc >>= 32;
+            self.filled -= 32;
+        }
+    }
+
+    fn flush(&mut self) {
+        if self.filled > 0 {
+            self.out[self.at] = self.acc as u32;
+        }
+    }
+}
+
+/// The packed pairs read back as the device writes them out (a test's reference for
+/// `pairs.wgsl`, and the check of [`PairPacking::write`]).
+#[cfg(test)]
+pub(crate) fn unpack(p: &PairPacking, words: &[u32]) -> Vec<[u32; PAIR_WORDS]> {
+    let stride: u64 = p.widths.iter().map(|&w| u64::from(w)).sum();
+    let field = |at: u64, w: u32| -> u32 {
+        let bit = 32 * u64::from(p.stream_at) + at;
+        let lo = u64::from(words[(bit / 32) as usize]) | u64::from(words[(bit / 32) as usize + 1]) << 32;
+        ((lo >> (bit % 32)) & ((1u64 << w) - 1)) as u32
+    };
+    let mut tiles = 0u32;
+    (0..u64::from(p.pairs))
+        .map(|i| {
+            let [rb, qb, _] = p.widths;
+            let (r, q, c) = (
+                field(i * stride, rb),
+                field(i * stride + u64::from(rb), qb),
+                field(i * stride + u64::from(rb + qb), p.widths[2]),
+            );
+            let k = p.runs_at as usize + RUN_WORDS * r as usize;
+            let run = &words[k..k + RUN_WORDS];
+            tiles += (run[1] + u32::from(run[3] & 0xffff > 0)) * c.div_ceil(256);
+            [run[0], run[1], q, c, run[2], run[3] & 0xffff, run[3] >> 16, tiles]
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pairs as the join lists them: runs of a key side against query groups, running sums
+    /// of tiles in word 7.
+    fn group(pairs: &[([u32; 5], u32, u32)]) -> Vec<[u32; PAIR_WORDS]> {
+        let mut tiles = 0;
+        pairs
+            .iter()
+            .map(|&([row, blocks, tail, tail_len, shift], q, c)| {
+                tiles += (blocks + u32::from(tail_len > 0)) * c.div_ceil(256);
+                [row, blocks, q, c, tail, tail_len, shift, tiles]
+            })
+            .collect()
+    }
+
+    /// The widths come from the widest value of each field (a run index, a first query, a
+    /// query count), at each bit boundary up to 32 bits; the runs are the changes of key
+    /// side; the words read back are the pairs.
+    #[test]
+    fn widths_fit_the_widest_value_and_read_back() {
+        let a = [0, 2, 1024, 5, 1];
+        let b = [64, 0, 7, 300, 0];
+        for top in [0u32, 1, 2, 3, 255, 256, (1 << 31) - 1, 1 << 31, u32::MAX] {
+            let g = group(&[(a, top, 1), (a, 3, top.max(1)), (b, 0, 2), (a, top / 2, 7)]);
+            let p = PairPacking::of(&g);
+            let wide = bits(top.max(3));
+            assert_eq!((p.pairs, p.runs), (4, 3), "{top}");
+            assert_eq!(p.widths, [2, wide, bits(top.max(7))], "{top}");
+            let mut out = Vec::new();
+            p.write(&g, &mut out).unwrap();
+            assert_eq!(out.len(), p.words as usize);
+            assert_eq!(unpack(&p, &out), g, "{top}");
+        }
+        // One run, every value zero but a count of 1: fields of 0 bits.
+        let g = group(&[(a, 0, 1); 3]);
+        let p = PairPacking::of(&g);
+        assert_eq!((p.runs, p.widths), (1, [0, 0, 1]));
+        let mut out = Vec::new();
+        p.write(&g, &mut out).unwrap();
+        assert_eq!(unpack(&p, &out), g);
+        // Empty: nothing but the spare words.
+        let p = PairPacking::of(&[]);
+        assert_eq!((p.pairs, p.entries(), p.words), (0, 0, SPARE_WORDS as u32));
+        p.write(&[], &mut out).unwrap();
+    }
+
+    /// A value past its field's width is refused, not cut: every field narrowed by one bit,
+    /// a run's tail or weight past 16 bits.
+    #[test]
+    fn a_value_past_its_width_is_refused() {
+        let g = group(&[([0, 2, 9, 5, 1], 1000, 300), ([64, 1, 0, 0, 2], 77, 1)]);
+        let p = PairPacking::of(&g);
+        let mut out = Vec::new();
+        for f in 0..3 {
+            let mut narrow = p;
+            narrow.widths[f] -= 1;
+            let narrow = PairPacking::with_widths(2, 2, narrow.widths);
+            let e = narrow.write(&g, &mut out).unwrap_err();
+            assert!(e.contains("does not fit"), "{f}: {e}");
+        }
+        for (w, v) in [(5, 1 << 16), (6, 1 << 16)] {
+            let mut bad = g.clone();
+            bad[1][w] = v;
+            let e = PairPacking::of(&bad).write(&bad, &mut out).unwrap_err();
+            assert!(e.contains("past 16 bits"), "{e}");
+        }
+    }
+
+    /// The entries: each's last running sum of tiles and its checksum over its pairs.
+    #[test]
+    fn entries_hold_the_last_running_sum_and_a_checksum() {
+        let g: Vec<_> = group(
+            &(0..1100u32).map(|i| ([i / 7 * 64, 1, 0, i / 7 % 3, 0], i, 1 + i % 600)).collect::<Vec<_>>(),
+        );
+        let p = PairPacking::of(&g);
+        assert_eq!((p.entries(), p.runs), (3, 158));
+        let mut out = Vec::new();
+        p.write(&g, &mut out).unwrap();
+        for e in 0..3 {
+            let last = (PAIR_ENTRY * (e + 1)).min(g.len()) - 1;
+            let sum = (PAIR_ENTRY * e..=last).fold(0u32, |h, i| {
+                h.wrapping_add(pair_hash(&g[i]).wrapping_mul(2 * (i % PAIR_ENTRY) as u32 + 1))
+            });
+            assert_eq!(&out[2 * e..2 * e + 2], &[g[last][7], sum]);
+        }
+        assert_eq!(unpack(&p, &out), g);
+    }
+
+    /// What packing costs the host per pair (the runs and widths found, the words written),
+    /// against the plain copy of 32 bytes a pair it replaces, on 1 M pairs as a batch of
+    /// n = 27 lists them (runs of 1 to 16 pairs of a key group, first queries below 2^22,
+    /// counts below 2^12), the fastest of 20 runs of each:
+    /// `cargo test --release -p damier-gpu --lib -- --ignored pair_packing_costs --nocapture`.
+    #[test]
+    #[ignore = "a measurement; see the doc comment for the command"]
+    fn pair_packing_costs_per_pair() {
+        let mut next = crate::test_adapter::stream(0x9e37_79b9_7f4a_7c15);
+        let mut pairs = Vec::with_capacity(1 << 20);
+        let mut run = 0u32;
+        while pairs.len() < 1 << 20 {
+            let side = [run * 224, 1 + run % 7, run * 512, (run % 3) * 100, run % 3];
+            for _ in 0..1 + next() % 16 {
+                pairs.push((side, (next() % (1 << 22)) as u32, 1 + (next() % 4095) as u32));
+            }
+            run += 1;
+        }
+        pairs.truncate(1 << 20);
+        let g = group(&pairs);
+        let n = g.len() as f64;
+        let (mut out, mut copy): (Vec<u32>, Vec<u8>) = (Vec::new(), Vec::new());
+        let (mut packed, mut copied) = (f64::MAX, f64::MAX);
+        let mut p = PairPacking::of(&g);
+        for _ in 0..20 {
+            let start = std::time::Instant::now();
+            p = PairPacking::of(&g);
+            p.write(&g, &mut out).unwrap();
+            packed = packed.min(start.elapsed().as_secs_f64());
+            let start = std::time::Instant::now();
+            copy.clear();
+            copy.extend_from_slice(bytemuck::cast_slice(&g));
+            copied = copied.min(start.elapsed().as_secs_f64());
+        }
+        eprintln!(
+            "packing {:.2} ns a pair ({} runs, widths {:?}, {:.2} bytes a pair), copying 32 bytes {:.2} ns",
+            packed / n * 1e9,
+            p.runs,
+            p.widths,
+            p.bytes() as f64 / n,
+            copied / n * 1e9
+        );
+        std::hint::black_box((&out, &copy));
+    }
+}
