@@ -39,7 +39,10 @@ const TRAP_MAX_SAMPLES: u64 = 100_000;
 /// Refuses the probability `v` of the field `field` outside [0, 1].
 fn probability(field: &str, v: f64) -> Result<(), Refusal> {
     if !(0.0..=1.0).contains(&v) {
-        return Err(Refusal::Input(format!("field `{field}`: {v} is not a probability in [0, 1]")));
+        return Err(Refusal::Input(format!(
+            "field `{field}`: {} is not a probability in [0, 1]",
+            damier::util::given(v)
+        )));
     }
     Ok(())
 }

@@ -48,8 +48,11 @@ pub const CONNECTION_BUFFER: usize = 64 << 10;
 /// How long [`serve`] lets the requests in flight end once it is told to stop.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
 
-/// Longest wait for the next piece of a request's body, 408 beyond; a whole request may take
-/// this much beyond its job's time limit (the default of [`Settings::body_timeout`]).
+/// Longest a request's body may take to arrive whole, from the request's headers on, 408
+/// beyond: with [`HEADER_TIMEOUT`], a client holds a connection slot for at most 20 s with one
+/// request however slowly it sends it (a deadline on each piece alone let a body sent a byte at
+/// a time hold a slot until the job's time limit); a whole request may take this much beyond
+/// its job's time limit (the default of [`Settings::body_timeout`]).
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How the server runs its jobs.
@@ -80,9 +83,9 @@ pub struct Settings {
     /// Longest a client may take to send a request's headers (the connection is closed
     /// beyond). [default: [`HEADER_TIMEOUT`]]
     pub header_timeout: Duration,
-    /// Longest wait for the next piece of a request's body (408 beyond); a whole request,
-    /// body included, takes at most `timeout + body_timeout` (408 beyond). [default:
-    /// [`BODY_TIMEOUT`]]
+    /// Longest a request's body may take to arrive whole, from its headers on (408 beyond,
+    /// however steadily it trickles); a whole request, body included, takes at most `timeout
+    /// + body_timeout` (408 beyond). [default: [`BODY_TIMEOUT`]]
     pub body_timeout: Duration,
     /// Most connections served at once; further ones wait in the listening socket's backlog
     /// until one ends (a silent one ends at `header_timeout`), so that clients cannot spend
@@ -173,12 +176,12 @@ pub fn route_paths() -> Vec<&'static str> {
 /// The application: pages, API and live views.
 ///
 /// Around every route: the body's bound ([`MAX_BODY`]: a larger declared length is 413 at
-/// once), a body read timeout (`body_timeout` between two pieces, 408), a whole-request limit
-/// (`timeout + body_timeout`, 408) and the trust guard ([`crate::trust::guard`]).
+/// once), a whole-request limit (`timeout + body_timeout`, 408) and the trust guard
+/// ([`crate::trust::guard`]); every handler reads its body through [`body_bytes`], whole
+/// within `body_timeout` (408).
 pub fn router(settings: Settings) -> Router {
     let jobs = settings.slots.clone().unwrap_or_else(|| Arc::new(Semaphore::new(settings.max_jobs.max(1))));
-    let (body_timeout, request_limit) =
-        (settings.body_timeout, settings.timeout.saturating_add(settings.body_timeout));
+    let request_limit = settings.timeout.saturating_add(settings.body_timeout);
     let state = Arc::new(AppState {
         jobs,
         budget: Budget::new(settings.answer_memory),
@@ -192,7 +195,6 @@ pub fn router(settings: Settings) -> Router {
         routes().into_iter().fold(Router::new(), |r, (path, route)| r.route(path, route.fallback(post_only)));
     api.fallback(fallback)
         .layer(axum::middleware::from_fn_with_state(state.clone(), guard))
-        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(body_timeout))
         .layer(tower_http::limit::RequestBodyLimitLayer::new(MAX_BODY))
         .layer(tower_http::timeout::TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
@@ -326,10 +328,22 @@ async fn fallback(method: axum::http::Method, uri: axum::http::Uri) -> Response 
 }
 
 /// Reads the body up to [`MAX_BODY`], its bytes taken from the server's budget of request
-/// bodies as they come.
+/// bodies as they come, whole within [`Settings::body_timeout`] (the handlers call this
+/// first, as the headers arrive): a body that trickles is answered 408 and its connection
+/// closed, its slot freed.
 async fn body_bytes(state: &AppState, body: Body) -> Result<Chunk, Response> {
     use crate::budget::BodyError;
-    state.requests.read_body(body, MAX_BODY).await.map_err(|e| match e {
+    let limit = state.settings.body_timeout;
+    let Ok(read) = tokio::time::timeout(limit, state.requests.read_body(body, MAX_BODY)).await else {
+        return Err(error(
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "the request body did not arrive whole within {} s (this server's time limit)",
+                damier::util::number(limit.as_secs_f64())
+            ),
+        ));
+    };
+    read.map_err(|e| match e {
         BodyError::TooLarge => too_large(),
         BodyError::Hold(e) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
         BodyError::Read(e) => {
@@ -337,12 +351,6 @@ async fn body_bytes(state: &AppState, body: Body) -> Result<Chunk, Response> {
             while let Some(s) = source {
                 if s.is::<http_body_util::LengthLimitError>() {
                     return too_large();
-                }
-                if s.is::<tower_http::timeout::TimeoutError>() {
-                    return error(
-                        StatusCode::REQUEST_TIMEOUT,
-                        "the request body stopped arriving (this server's time limit)",
-                    );
                 }
                 source = s.source();
             }

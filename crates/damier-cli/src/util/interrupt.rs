@@ -1,21 +1,69 @@
 //! Ctrl-C: the first press asks the running engine to stop (it returns `Interrupted`, the
-//! command cleans up and exits 130); a second press exits at once.
+//! command cleans up and exits 130); a second press exits at once, abandoning a file being
+//! written (its temporary file removed, the target left as it was: [`Temporary`]).
 
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use damier::control::Control;
 
 static CONTROL: Control = Control::new();
 static PRESSED: AtomicBool = AtomicBool::new(false);
+/// The files being written (temporary file, target) that a second Ctrl-C removes.
+static TEMPORARIES: Mutex<Vec<(PathBuf, PathBuf)>> = Mutex::new(Vec::new());
 
 /// Installs the Ctrl-C handler (once; later calls do nothing).
 pub fn install() {
+    // ctrlc runs this on a thread of its own, not in the signal handler: it may lock and
+    // remove files.
     let _ = ctrlc::set_handler(|| {
         if PRESSED.swap(true, Ordering::SeqCst) {
-            std::process::exit(i32::from(super::exit::INTERRUPTED));
+            abandon_temporaries_and_exit();
         }
         CONTROL.cancel();
     });
+}
+
+/// Removes the temporary files of the writes under way (a second Ctrl-C during the final
+/// checkpoint of a run of n = 16 384, a gigabyte), saying which targets keep what they held.
+/// Exits 130 with the lock held, so that no write registers or finishes meanwhile.
+fn abandon_temporaries_and_exit() -> ! {
+    let files = TEMPORARIES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    for (temp, target) in files.iter() {
+        // Not found: the write had just finished and renamed it into place.
+        if std::fs::remove_file(temp).is_ok() {
+            let _ = writeln!(
+                std::io::stderr(),
+                "damier: interrupted again: {} was not written (it keeps what it held)",
+                target.display()
+            );
+        }
+    }
+    std::process::exit(i32::from(super::exit::INTERRUPTED));
+}
+
+/// A temporary file being written for `target`, removed by a second Ctrl-C until dropped (the
+/// write finished or failed: [`super::output::write_file`] removes or renames it itself).
+pub struct Temporary(PathBuf);
+
+impl Temporary {
+    /// Registers `temp`, written for `target`.
+    pub fn new(temp: &Path, target: &Path) -> Temporary {
+        let mut files = TEMPORARIES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        files.push((temp.to_path_buf(), target.to_path_buf()));
+        Temporary(temp.to_path_buf())
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        let mut files = TEMPORARIES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(i) = files.iter().position(|(temp, _)| *temp == self.0) {
+            files.swap_remove(i);
+        }
+    }
 }
 
 /// Makes SIGTERM and SIGHUP stop the run as a first Ctrl-C does (`damier serve`: a service

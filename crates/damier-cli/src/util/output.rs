@@ -263,13 +263,15 @@ pub enum Durability {
 struct Pending {
     target: PathBuf,
     temp: Option<tempfile::NamedTempFile>,
+    /// The temporary file registered for a second Ctrl-C to remove (dropped after `temp`).
+    _abandoned: Option<super::interrupt::Temporary>,
 }
 
 impl Pending {
     fn start(path: &Path) -> io::Result<Pending> {
         let existing = std::fs::metadata(path).ok();
         if existing.as_ref().is_some_and(|m| !m.is_file()) {
-            return Ok(Pending { target: path.to_path_buf(), temp: None });
+            return Ok(Pending { target: path.to_path_buf(), temp: None, _abandoned: None });
         }
         // Write where a symbolic link points, so that the link stays a link.
         let target = match std::fs::symlink_metadata(path) {
@@ -296,7 +298,8 @@ impl Pending {
         builder.permissions(mode);
         // tempfile's message names the temporary path: keep the plain OS error only.
         let temp = builder.tempfile_in(folder).map_err(plain_os_error)?;
-        Ok(Pending { target, temp: Some(temp) })
+        let abandoned = super::interrupt::Temporary::new(temp.path(), &target);
+        Ok(Pending { target, temp: Some(temp), _abandoned: Some(abandoned) })
     }
 
     /// A writer into the file (the temporary one, or the target itself).

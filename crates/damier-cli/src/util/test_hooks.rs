@@ -21,6 +21,8 @@
 //!   instead of `util::progress::LONG_RUN`;
 //! - `DAMIER_TEST_ALL_RUNS_LONG=1`: every run whose size decides whether it is a long one
 //!   (`util::progress::Progress::sized`) is one, so a test sees its lines on a small input;
+//! - `DAMIER_TEST_CHECKPOINT_WRITE_MS=K`: an automaton checkpoint sleeps K ms before each
+//!   write into its file (a write long enough for a test to press Ctrl-C twice during it);
 //! - `DAMIER_TEST_SERVER_PANIC_MS=K`: `damier serve` panics on its main thread K ms after it
 //!   starts serving (a fatal error of the server: a test checks that it still ends its jobs).
 
@@ -51,6 +53,8 @@ pub struct TestHooks {
     pub all_runs_long: bool,
     /// Milliseconds after which `damier serve` panics.
     pub server_panic_ms: Option<u64>,
+    /// Milliseconds slept before each write of an automaton checkpoint.
+    pub checkpoint_write_ms: u64,
 }
 
 /// The hooks set in the environment (debug builds), or none (release builds).
@@ -68,6 +72,7 @@ pub fn read() -> anyhow::Result<TestHooks> {
             long_run_ms: var("DAMIER_TEST_LONG_RUN_MS")?,
             all_runs_long: var::<u8>("DAMIER_TEST_ALL_RUNS_LONG")?.is_some_and(|v| v != 0),
             server_panic_ms: var("DAMIER_TEST_SERVER_PANIC_MS")?,
+            checkpoint_write_ms: var("DAMIER_TEST_CHECKPOINT_WRITE_MS")?.unwrap_or(0),
         })
     }
     #[cfg(not(debug_assertions))]

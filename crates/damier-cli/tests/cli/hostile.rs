@@ -177,3 +177,113 @@ fn walk_replay_replays_what_solve_out_wrote_past_2_24_cells() {
     let err = fails_with(&["walk", "replay", "4097", "4096", "--from", path, "--show"], 2);
     assert!(err.contains("16777216"), "{err}");
 }
+
+/// `queens count 20 --memory 1K` printed its start and end lines (`counting q(20): 92504
+/// tasks`, `ended after 0.03 s, 0 of 92504 done`) before refusing for memory: the refusal now
+/// comes first, alone, naming the limit and the need, and no journal is created.
+#[test]
+fn a_count_that_cannot_fit_its_memory_is_refused_before_any_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("20.journal");
+    let journal = journal.to_str().unwrap();
+    let cases: &[&[&str]] = &[
+        &[],
+        &["--share", "1/2"],
+        &["--strategy", "quarters"],
+        &["--journal", journal],
+        &["--share", "2/3", "--verify-sample", "2"],
+    ];
+    for extra in cases {
+        let mut args = vec!["queens", "count", "20", "--memory", "1K"];
+        args.extend_from_slice(extra);
+        let err = fails_with_hooks(&args, &[("DAMIER_TEST_LONG_RUN_MS", "0")], 2);
+        assert_eq!(err.lines().count(), 1, "{extra:?}: {err}");
+        assert!(
+            err.contains("needs about") && err.contains("more than the 1 KB allowed"),
+            "{extra:?}: {err}"
+        );
+    }
+    assert!(!std::path::Path::new(journal).exists());
+}
+
+/// `--eta 1e308` was refused with its 309-digit expansion (f64's Display writes no exponent):
+/// every float option's refusal quotes the value compactly.
+#[test]
+fn a_huge_float_is_quoted_compactly_in_its_refusal() {
+    let cases: &[&[&str]] = &[
+        &["automaton", "run", "-n", "6", "--model", "cell", "--eta", "1e308"],
+        &["automaton", "run", "-n", "6", "--eps", "1e308"],
+        &["automaton", "run", "-n", "6", "--eps", "-1e300"],
+        &["automaton", "scale", "-n", "4", "--eps", "1e308"],
+        &["automaton", "scale", "-n", "4", "--model", "cell", "--eta", "1e308"],
+        &["automaton", "sweep", "-n", "4", "--eps", "1e308"],
+        &["automaton", "sweep", "-n", "4", "--model", "cell", "--eta", "1e308"],
+        &["automaton", "growth", "--model", "pair", "--pair-n", "4,5", "--eps", "1e308"],
+        &["factor", "sweep", "--bits", "8", "--q", "1e308"],
+        &["factor", "sweep", "--bits", "8", "--eps", "1e308"],
+        &["watch", "--eps", "1e308"],
+    ];
+    for args in cases {
+        let err = fails_with(args, 2);
+        assert!(err.len() < 200 && err.contains("e30"), "{args:?}: {} bytes: {err:.300}", err.len());
+    }
+}
+
+/// `queens first N` takes N up to 64, and past 35 the backtracking may run for years: it says
+/// so before it starts, naming the command that constructs a solution at once; below, nothing.
+#[cfg(unix)]
+#[test]
+fn a_first_solution_past_the_measured_sizes_is_announced_with_the_fast_command() {
+    let out = interrupted(&["queens", "first", "44"], &[], Duration::from_millis(800));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    let first = err.lines().next().unwrap_or_default();
+    assert!(first.contains("may take hours or years") && first.contains("`damier queens solve 44`"), "{err}");
+    let out = damier().args(["queens", "first", "20"]).output().unwrap();
+    assert!(out.status.success() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// A second Ctrl-C during an automaton checkpoint's write (a gigabyte at n = 16 384, tens of
+/// seconds) exited at once and left the half-written temporary file beside the checkpoint: it
+/// now removes it, the checkpoint keeps the previous state, and the run exits 130.
+#[cfg(unix)]
+#[test]
+fn a_second_ctrl_c_abandons_a_checkpoint_write_and_keeps_the_previous_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.ck");
+    let file = path.to_str().unwrap();
+    let run = ["automaton", "run", "--model", "row", "-n", "64", "--seed", "1", "--checkpoint", file];
+    let mut first = run.to_vec();
+    first.extend(["--max-steps", "10"]);
+    damier().args(&first).assert().code(1);
+    let before = std::fs::read(&path).unwrap();
+    // Each checkpoint now takes about 2 s (25 ms before each of its 80 writes); the run
+    // resumes from the file, saves at once, runs, and saves again on the first Ctrl-C.
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("damier"))
+        .args(run)
+        .env("DAMIER_TEST_CHECKPOINT_WRITE_MS", "25")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let int = |child: &std::process::Child| {
+        assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+    };
+    std::thread::sleep(Duration::from_secs(3));
+    int(&child);
+    std::thread::sleep(Duration::from_millis(400));
+    int(&child);
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(start.elapsed() < Duration::from_secs(20), "the run did not stop on a second Ctrl-C");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("was not written (it keeps what it held)"), "{err}");
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, ["run.ck"], "{err}");
+    assert!(std::fs::read(&path).unwrap() == before, "the checkpoint changed: {err}");
+}

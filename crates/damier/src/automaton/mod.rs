@@ -313,7 +313,7 @@ pub enum AutomatonError {
         max: u32,
     },
     /// ε or η outside [0, 1] (or not a number).
-    #[error("{name} = {value} is not a probability in [0, 1]")]
+    #[error("{name} = {} is not a probability in [0, 1]", crate::util::given(*value))]
     Probability {
         /// `eps` or `eta`.
         name: &'static str,
@@ -321,7 +321,7 @@ pub enum AutomatonError {
         value: f64,
     },
     /// η given for runs of models that all ignore it ([`eta_for`]).
-    #[error("eta = {value} is refused: {}", eta_unused(models))]
+    #[error("eta = {} is refused: {}", crate::util::given(*value), eta_unused(models))]
     EtaUnused {
         /// The η given.
         value: f64,

@@ -91,7 +91,7 @@ pub enum FactorError {
     #[error("{0} is prime: it has no factorization a x b with 1 < a <= b")]
     Prime(u64),
     /// A probability outside `(0, 1]` (or not a number).
-    #[error("{name} = {value} is not a probability in (0, 1]")]
+    #[error("{name} = {} is not a probability in (0, 1]", crate::util::given(*value))]
     Probability {
         /// `q` or `eps`.
         name: &'static str,

@@ -26,6 +26,13 @@ use crate::queens::Placement;
 /// Largest n: the vectors are `u64` words.
 pub const MAX_N: u32 = 64;
 
+/// Largest n whose first solution ([`first`]) was measured to come within seconds: n = 34,
+/// the slowest, places 2.29 · 10^9 queens (19 CPU-s at about 120 million a second); n = 30,
+/// 56 million; n = 35, 236 million. Past it, the queens placed before the first solution
+/// are unknown and may take hours or years ([`crate::queens::solve`] constructs a solution of
+/// any n at once).
+pub const FIRST_MEASURED_MAX: u32 = 35;
+
 /// Why a search could not run or finish.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum SearchError {

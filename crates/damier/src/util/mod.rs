@@ -26,4 +26,4 @@ pub use system::{
     thread_pool, total_memory,
 };
 pub(crate) use text::named;
-pub use text::{bound, number, range};
+pub use text::{bound, given, number, range};

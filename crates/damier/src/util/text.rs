@@ -30,6 +30,15 @@ pub fn number(v: f64) -> String {
     format!("{}e{exponent}", trimmed(mantissa))
 }
 
+/// A number someone gave (an option, a request's field), quoted in a message: exact, as
+/// Rust's shortest round trip writes it (`0.3`, `-2`, `NaN`), but in scientific notation when
+/// that is longer than 16 characters (`1e308`, not the 309 digits of its plain expansion;
+/// `1e-300`, not 300 zeros).
+pub fn given(v: f64) -> String {
+    let plain = v.to_string();
+    if plain.len() <= 16 { plain } else { format!("{v:e}") }
+}
+
 /// An integer bound in a message: exact, but the type limits by name (`2^64 - 1`, not
 /// `18446744073709551615`; issue 38, section 3).
 pub fn bound(v: u64) -> String {
@@ -79,6 +88,24 @@ mod tests {
         ];
         for (v, s) in cases {
             assert_eq!(number(v), s, "{v}");
+        }
+    }
+
+    #[test]
+    fn a_given_number_is_quoted_exactly_and_compactly() {
+        let cases = [
+            (0.3, "0.3"),
+            (-2.0, "-2"),
+            (1e308, "1e308"),
+            (-1.7976931348623157e308, "-1.7976931348623157e308"),
+            (1e-300, "1e-300"),
+            (123456.75, "123456.75"),
+            (0.000001, "0.000001"),
+            (f64::NAN, "NaN"),
+            (f64::NEG_INFINITY, "-inf"),
+        ];
+        for (v, s) in cases {
+            assert_eq!(given(v), s, "{v:e}");
         }
     }
 

@@ -39,7 +39,11 @@ pub struct ExperimentArgs {
 }
 
 pub(super) fn check_probability(name: &str, v: f64) -> anyhow::Result<()> {
-    anyhow::ensure!((0.0..=1.0).contains(&v), "--{name} {v} is not a probability in [0, 1]");
+    anyhow::ensure!(
+        (0.0..=1.0).contains(&v),
+        "--{name} {} is not a probability in [0, 1]",
+        damier::util::given(v)
+    );
     Ok(())
 }
 

@@ -120,10 +120,16 @@ impl TryFrom<SweepRow> for (SweepSample, Option<SweepSetting>) {
     fn try_from(r: SweepRow) -> Result<(SweepSample, Option<SweepSetting>), Invalid> {
         let setting = r.setting();
         if let Some(v) = r.flip_q.filter(|v| !(*v > 0.0 && *v <= 1.0)) {
-            return Err(Invalid::column("flip_q", format!("{v} is not a probability in (0, 1]")));
+            return Err(Invalid::column(
+                "flip_q",
+                format!("{} is not a probability in (0, 1]", damier::util::given(v)),
+            ));
         }
         if let Some(v) = r.eps.filter(|v| !(*v > 0.0 && *v <= 1.0)) {
-            return Err(Invalid::column("eps", format!("{v} is not a probability in (0, 1]")));
+            return Err(Invalid::column(
+                "eps",
+                format!("{} is not a probability in (0, 1]", damier::util::given(v)),
+            ));
         }
         if !(1..=64).contains(&r.bits) {
             return Err(Invalid::column("bits", format!("{} is not a size in bits (1 to 64)", r.bits)));

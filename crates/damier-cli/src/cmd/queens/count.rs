@@ -128,6 +128,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         return super::long::run(long);
     }
     let pool = crate::util::pool(a.threads)?;
+    // A count that cannot fit --memory is refused before its start line.
+    pool.install(|| queens::count::check_memory(a.n, a.share.unwrap_or(Share::WHOLE), &options))?;
     let start = Instant::now();
     if let Some(share) = a.share {
         let share_total = pool.install(|| super::shared::count_share(a.n, share, &options))?;

@@ -95,8 +95,6 @@ pub fn encode_to(a: &Automaton, w: &mut dyn std::io::Write) -> std::io::Result<(
             self.w.write_all(bytes)
         }
     }
-    /// Bytes of cell words gathered before each write.
-    const CHUNK: usize = 1 << 16;
     let p = a.params();
     let n = a.n() as usize;
     let mut out = Summed { w, sum: crate::util::Fnv1a::new() };
@@ -114,15 +112,12 @@ pub fn encode_to(a: &Automaton, w: &mut dyn std::io::Write) -> std::io::Result<(
     for word in generator_words(a.generator()) {
         out.put(&word.to_le_bytes())?;
     }
-    let mut chunk = Vec::with_capacity(CHUNK);
-    for i in 0..n * n {
-        chunk.extend_from_slice(&a.cell_word(i).to_le_bytes());
-        if chunk.len() >= CHUNK {
-            out.put(&chunk)?;
-            chunk.clear();
-        }
+    // A row at a time (64 KiB at n = 16 384).
+    let mut row = vec![0u8; 4 * n];
+    for y in 0..n {
+        a.row_bytes(y, &mut row);
+        out.put(&row)?;
     }
-    out.put(&chunk)?;
     out.put(&[a.row_rule().unwrap_or(RuleName::Kept).code()])?;
     let sum = out.sum.finish();
     out.w.write_all(&sum.to_le_bytes())

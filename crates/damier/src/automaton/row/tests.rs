@@ -207,6 +207,28 @@ fn words_round_trip_and_refuse_impossible_states() {
     assert!(RowBoard::from_words(*b.rule(), 9, &bad, 0, 0, b.generator().clone()).is_err());
 }
 
+/// A row's bytes gathered 64 cells at a time (the checkpoint's) are each cell's word, on
+/// every rule, boards of one to three plane words a row (waves, walking and settled queens,
+/// the counts after some generations).
+#[test]
+fn row_bytes_are_the_cells_words() {
+    for (i, name) in RuleName::ALL.into_iter().enumerate() {
+        for n in [1, 7, 63, 64, 65, 130, 200] {
+            let mut b = RowBoard::from_seed(name.rule(0.05), n, 11 + i as u64);
+            for _ in 0..(n % 50 + 3) {
+                b.step();
+            }
+            let mut row = vec![0; 4 * n];
+            let mut gathered = Vec::new();
+            for y in 0..n {
+                b.row_bytes(y, &mut row);
+                gathered.extend(row.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])));
+            }
+            assert_eq!(gathered, words(&b), "rule {} n = {n}", name.name());
+        }
+    }
+}
+
 /// `b`'s cell words, after checking that a board read back from them (with `b`'s generator
 /// and counters) follows `b`'s trajectory for 300 generations.
 fn resumes_alike(b: &RowBoard) -> Vec<u32> {

@@ -218,19 +218,27 @@ impl Automaton {
     /// The cell words row-major, as a checkpoint stores them (the tests' view; the checkpoint
     /// streams them through [`Automaton::cell_word`]).
     pub(super) fn cell_words(&self) -> Vec<u32> {
-        (0..self.n * self.n).map(|i| self.cell_word(i)).collect()
+        let mut bytes = vec![0; 4 * self.n];
+        let mut words = Vec::with_capacity(self.n * self.n);
+        for y in 0..self.n {
+            self.row_bytes(y, &mut bytes);
+            words.extend(bytes.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])));
+        }
+        words
     }
 
     #[cfg(feature = "serde")]
-    /// The word of cell `i` (row-major) in the checkpoint's layout: [`Automaton::cell_words`]
-    /// one at a time, for a writer that streams them (a whole board's words at n = 16 384
-    /// are a gigabyte).
-    pub(super) fn cell_word(&self, i: usize) -> u32 {
+    /// The words of row `y` in the checkpoint's layout, little-endian (`out` holds 4 n
+    /// bytes): the rows of [`Automaton::cell_words`] one at a time, for a writer that streams
+    /// them (a whole board's words at n = 16 384 are a gigabyte).
+    pub(super) fn row_bytes(&self, y: usize, out: &mut [u8]) {
         if let Some(b) = &self.row {
-            return b.word(i % self.n, i / self.n);
+            return b.row_bytes(y, out);
         }
-        let w = self.st[self.idx(i % self.n, i / self.n)];
-        (w & SIGNALS) | (w / QUEEN) << 8
+        for (x, bytes) in out.chunks_exact_mut(4).enumerate() {
+            let w = self.st[self.idx(x, y)];
+            bytes.copy_from_slice(&((w & SIGNALS) | (w / QUEEN) << 8).to_le_bytes());
+        }
     }
 
     #[cfg(feature = "serde")]

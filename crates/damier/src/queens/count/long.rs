@@ -97,6 +97,12 @@ impl LongCount {
         }
         let share = self.share.unwrap_or(Share::WHOLE);
         let indices = list.share_indices(share);
+        if engine == TaskEngine::Quarters {
+            // Refused before the journal is opened and before any line announces the count
+            // (all the share's tasks: at most the few bytes a task more than those left).
+            super::quarters::check_memory(self.n, indices.len(), self.memory, self.isa)
+                .map_err(TaskError::MemoryLimit)?;
+        }
         let start = Instant::now();
         // Tasks already in the journal are skipped; their counts are read back.
         let mut known: HashMap<u32, u64> = HashMap::new();

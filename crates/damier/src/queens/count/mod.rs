@@ -191,6 +191,22 @@ pub fn count_share_with(
     total_with(n, strategy, share, options, control)
 }
 
+/// Refuses, before it starts, a count of this share of n that cannot fit `options.memory` on
+/// the current rayon pool ([`CountError::MemoryLimit`]), as [`count_share_with`] would once
+/// started: a front end checks this before it announces the count. Counts of the other
+/// engines take little memory and pass.
+pub fn check_memory(n: u32, share: Share, options: &CountOptions) -> Result<(), CountError> {
+    if n > MAX_N || n <= 1 {
+        return Ok(());
+    }
+    let strategy = options.strategy.unwrap_or_else(|| Strategy::best_for(n));
+    if strategy.effective(n) == Strategy::Quarters {
+        let tasks = quarters::task_count(n, share) as usize;
+        quarters::check_memory(n, tasks, options.memory, options.isa)?;
+    }
+    Ok(())
+}
+
 /// The total of one share of the solutions of n queens: the totals of shares `0..of` add up to
 /// [`count_solutions`]'s total, which [`counts_from_total`] completes with the unique count.
 ///

@@ -286,6 +286,20 @@ fn batch_for(n: u32, tasks: usize, threads: usize, limit: u64, wide: bool) -> (u
     (batch, base_bytes(n, tasks, threads, batch, wide))
 }
 
+/// Refuses a run of `tasks` tasks of n on the current rayon pool, its kernels on `isa`, that
+/// cannot fit `memory` bytes (`None`: no limit) even with the smallest batches: the check
+/// [`plan`] makes when the run starts, for a front end to make before it announces the run.
+pub(crate) fn check_memory(n: u32, tasks: usize, memory: Option<u64>, isa: Isa) -> Result<(), MemoryLimit> {
+    let Some(limit) = memory else { return Ok(()) };
+    let (_, need) = batch_for(n, tasks, rayon::current_num_threads(), limit, wide_tables(isa));
+    check_need(n, need, limit)
+}
+
+/// [`MemoryLimit`] when `need` bytes pass `limit`.
+fn check_need(n: u32, need: u64, limit: u64) -> Result<(), MemoryLimit> {
+    if need > limit { Err(MemoryLimit { n, need, limit }) } else { Ok(()) }
+}
+
 // The CPU's slicing of a sealed batch lives here, beside the slicer, rather than in join.rs:
 // the join module describes the batch and must not import the engine that makes it.
 impl Sealed<'_> {
@@ -830,12 +844,9 @@ fn plan(
     wide: bool,
     control: &Control,
 ) -> Result<(usize, Quarters), CountError> {
-    let n = g.n;
     let limit = memory.unwrap_or(u64::MAX);
-    let (batch, need) = batch_for(n, tasks, rayon::current_num_threads(), limit, wide);
-    if need > limit {
-        return Err(MemoryLimit { n, need, limit }.into());
-    }
+    let (batch, need) = batch_for(g.n, tasks, rayon::current_num_threads(), limit, wide);
+    check_need(g.n, need, limit)?;
     let table = table && g.q <= TABLE_MAX_Q && tasks >= 1 << g.q;
     Ok((batch, Quarters::new(g, table, limit - need, control)?))
 }
