@@ -31,7 +31,7 @@ fn run() -> anyhow::Result<ExitCode> {
             // (The help that a missing command prints there is no error: it keeps its text.)
             let text = err.render().to_string();
             let prefix = if text.starts_with("error: ") { "damier: " } else { "" };
-            let _ = write!(std::io::stderr(), "{prefix}{text}");
+            let _ = write!(std::io::stderr(), "{prefix}{}", util::exit::long_words_cut(&text));
             return Ok(ExitCode::from(util::exit::USAGE));
         }
         // Help and version go to stdout (exit 0); a failed write is exit 74 like any other.

@@ -192,6 +192,6 @@ pub fn seconds(column: &'static str, v: f64) -> Result<f64, Invalid> {
     if v.is_finite() && v >= 0.0 {
         Ok(v)
     } else {
-        Err(Invalid::column(column, format!("not a number of seconds: {v}")))
+        Err(Invalid::column(column, format!("not a number of seconds: {}", damier::util::given(v))))
     }
 }

@@ -75,8 +75,40 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
         let _ = writeln!(std::io::stderr(), "damier: interrupted");
         return ExitCode::from(INTERRUPTED);
     }
-    let _ = writeln!(std::io::stderr(), "damier: error: {}", message(err));
+    let _ = writeln!(std::io::stderr(), "damier: error: {}", long_words_cut(&message(err)));
     ExitCode::from(if is_fault(err) { FAULT } else { USAGE })
+}
+
+/// Most characters of a word (a run without white space) that a message repeats whole.
+const LONGEST_WORD: usize = 200;
+
+/// `text` with every word longer than [`LONGEST_WORD`] characters cut to its first 60 and
+/// last 20 characters and its length in bytes: a value typed or read (a number of 100 000
+/// digits, `factor 999...`) comes back compactly whatever the message that quotes it, clap's
+/// included (it came back whole, twice).
+pub fn long_words_cut(text: &str) -> std::borrow::Cow<'_, str> {
+    let long = |w: &str| w.chars().nth(LONGEST_WORD).is_some();
+    if !text.split_whitespace().any(long) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len().min(4096));
+    let mut rest = text;
+    while !rest.is_empty() {
+        let space = rest.find(|c: char| !c.is_whitespace()).unwrap_or(rest.len());
+        out.push_str(&rest[..space]);
+        rest = &rest[space..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..end];
+        if long(word) {
+            let head: String = word.chars().take(60).collect();
+            let tail: String = word.chars().rev().take(20).collect::<Vec<_>>().into_iter().rev().collect();
+            out.push_str(&format!("{head}...{tail} ({} bytes)", word.len()));
+        } else {
+            out.push_str(word);
+        }
+        rest = &rest[end..];
+    }
+    out.into()
 }
 
 /// The error and its causes on one line, each said once: a cause whose text its parent
@@ -104,6 +136,17 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn long_words_are_cut_and_the_rest_kept() {
+        use super::long_words_cut;
+        assert_eq!(long_words_cut("N = 12 is\n  too large"), "N = 12 is\n  too large");
+        let word = format!("{}x", "9".repeat(300));
+        // The word is the 301 characters and the colon after them.
+        let text = format!("N = {word}: too large\n");
+        let cut = long_words_cut(&text);
+        assert_eq!(cut, format!("N = {}...{}x: (302 bytes) too large\n", "9".repeat(60), "9".repeat(18)));
+    }
+
     #[test]
     fn each_cause_is_said_once() {
         let io = std::io::Error::from(std::io::ErrorKind::NotFound);

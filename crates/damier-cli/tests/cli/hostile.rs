@@ -287,3 +287,72 @@ fn a_second_ctrl_c_abandons_a_checkpoint_write_and_keeps_the_previous_one() {
     assert_eq!(names, ["run.ck"], "{err}");
     assert!(std::fs::read(&path).unwrap() == before, "the checkpoint changed: {err}");
 }
+
+/// A number of 100 000 digits came back whole, twice in clap's refusals (`invalid value
+/// '999...' for '--threads': 999... is out of range`) and once in `factor`'s (`N = 999... is
+/// too large`): every message cuts a word that long to its ends and its length.
+#[test]
+fn a_huge_typed_number_is_not_echoed_whole() {
+    let big = "9".repeat(100_000);
+    let cases: &[&[&str]] = &[
+        &["factor", &big],
+        &["queens", "count", &big],
+        &["queens", "count", "8", "--threads", &big],
+        &["queens", "count", "8", "--memory", &big],
+        &["automaton", "scale", "-n", "4", "--budget", &big],
+        &["factor", "sweep", "--bits", &big],
+        &["lights", "solve", "--all-on", &big],
+    ];
+    for args in cases {
+        let err = fails_with(args, 2);
+        assert!(
+            err.len() < 600 && err.contains("...9") && err.contains(" bytes)"),
+            "{:?}: {} bytes: {err:.300}",
+            &args[..2],
+            err.len()
+        );
+    }
+}
+
+/// `automaton growth --from` read a run of n = 2^32 - 1 for model 1 (its sides stop at 2048)
+/// and summarized it; a side outside the series' range is refused with the file's line, and a
+/// huge negative time is quoted compactly.
+#[test]
+fn growth_runs_files_are_held_to_the_command_lines_sides() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("runs.csv");
+    let file = path.to_str().unwrap();
+    let header = "series,n,seed,steps,moves,solved,cpu_s\n";
+    for (rows, wanted) in [
+        (
+            "pair,4294967295,1,3,35,true,0.1\npair,5,1,3,35,true,0.1\n",
+            "column n: 4294967295 is out of range: 1 to 2048",
+        ),
+        ("pair,0,1,3,35,true,0.1\n", "column n: 0 is out of range"),
+        ("row,16385,1,3,35,true,0.1\n", "column n: 16385 is out of range: 1 to 16384"),
+        ("pair,4,1,3,35,true,-1e308\n", "not a number of seconds: -1e308"),
+    ] {
+        std::fs::write(&path, format!("{header}{rows}")).unwrap();
+        let err = fails_with(&["automaton", "growth", "--from", file], 2);
+        assert!(err.contains(wanted) && err.len() < 300, "{rows}: {err:.300}");
+    }
+}
+
+/// A checkpoint with bytes past its declared length was refused as `larger than 16393 bytes`,
+/// the size of what follows its header, neither the file's size nor the checkpoint's.
+#[test]
+fn a_checkpoint_too_long_is_refused_with_its_declared_length() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.ck");
+    let file = path.to_str().unwrap();
+    damier()
+        .args(["automaton", "run", "--model", "row", "-n", "64", "--max-steps", "5", "--checkpoint", file])
+        .assert()
+        .code(1);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let len = bytes.len();
+    bytes.extend_from_slice(b"xx");
+    std::fs::write(&path, &bytes).unwrap();
+    let err = fails_with(&["automaton", "run", "--checkpoint", file], 2);
+    assert!(err.contains(&format!("larger than {len} bytes")), "{len}: {err}");
+}

@@ -152,6 +152,22 @@ impl TryFrom<RunRow> for Measured {
             "false" | "0" => false,
             v => return Err(Invalid::column("solved", format!("{v:?} is neither true nor false"))),
         };
+        // The sides the command line takes for the series (a run of n = 2^32 - 1 was read).
+        let max = match series {
+            Series::Row | Series::Local => damier::automaton::ROW_MAX_N,
+            _ => damier::automaton::MAX_N,
+        };
+        if !(1..=max).contains(&r.n) {
+            return Err(Invalid::column(
+                "n",
+                format!(
+                    "{} is out of range: {} is supported for {}",
+                    r.n,
+                    damier::util::range(1, u64::from(max)),
+                    series.name()
+                ),
+            ));
+        }
         let cpu_s = r.cpu_s.map(|v| csv_file::seconds("cpu_s", v)).transpose()?;
         Ok(Measured { series, n: r.n, seed: r.seed, steps: r.steps, moves: r.moves, solved, cpu_s })
     }

@@ -27,19 +27,21 @@ pub fn load(path: &Path) -> anyhow::Result<Option<Automaton>> {
     // input is refused after the header, not after the largest checkpoint's gigabyte).
     let name = path.display().to_string();
     let mut reader = std::io::BufReader::new(file);
-    let mut bytes = input::read_from(
+    let head = input::read_from(
         (&mut reader).take(checkpoint::HEADER_LEN as u64),
         &name,
         input::CHECKPOINT_MAX_BYTES,
         "a checkpoint",
     )?;
-    let len = checkpoint::declared_len(&bytes).with_context(|| name.clone())?;
-    bytes.extend(input::read_from(
-        reader,
+    let len = checkpoint::declared_len(&head).with_context(|| name.clone())?;
+    // The whole file against the whole declared length (the rest alone against what is left
+    // named a size that was neither the file's nor the checkpoint's).
+    let bytes = input::read_from(
+        std::io::Cursor::new(head).chain(reader),
         &name,
-        len - bytes.len() as u64,
+        len,
         "a checkpoint of the size its header declares",
-    )?);
+    )?;
     let aut = checkpoint::decode(&bytes).with_context(|| name)?;
     Ok(Some(aut))
 }
