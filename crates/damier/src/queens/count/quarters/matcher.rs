@@ -295,6 +295,13 @@ impl Matcher {
         ((key >> WEIGHT_AT) as usize) << self.cut | self.cut_bits::<EXTRACT>(key)
     }
 
+    /// Whether a seal of `keys` stored keys may pack its tables on the bits both sides hold
+    /// ([`Matcher::seal`]): only then does it read the queries' bits given to
+    /// [`Matcher::order_cuts`], which may otherwise be all ones.
+    pub(super) fn may_pack(&self, keys: usize) -> bool {
+        keys >= self.pack_min_keys
+    }
+
     /// Orders the cut candidates for the next [`Matcher::seal`] of `stored` against `queries`
     /// (the whole query side, or a sample of it: `queries_len` queries in all, holding no key
     /// bit outside `query_bits`):
@@ -403,7 +410,7 @@ impl Matcher {
         }
         self.packing = false;
         self.bits = self.key_bits;
-        if keys.len() >= self.pack_min_keys {
+        if self.may_pack(keys.len()) {
             let kept = held & KEY_MASK & self.query_bits & !self.cut_mask;
             if kept.count_ones().div_ceil(self.chunk_bits()) < self.key_bits.div_ceil(self.chunk_bits()) {
                 self.set_kept(kept);

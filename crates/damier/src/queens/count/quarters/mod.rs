@@ -576,7 +576,10 @@ fn match_halves<H: Hook>(
     if top_whole && bottom_whole {
         let (stored, queries) =
             if stores_top(swap, top.len(), bottom.len()) { (&*top, &*bottom) } else { (&*bottom, &*top) };
-        matcher.order_cuts(stored, queries, queries.len(), key_bits_of(queries));
+        // PERF: the queries' bits only where the tables may be packed on them: most seals of
+        // q(18) have too few keys (the OR of its 159 M queries was 0.8% of its samples on AVX2).
+        let query_bits = if matcher.may_pack(stored.len()) { key_bits_of(queries) } else { u64::MAX };
+        matcher.order_cuts(stored, queries, queries.len(), query_bits);
         hook.queries(task, queries, 0, queries.len());
         matcher.seal(isa, stored, control)?;
         return Ok(hook.count(isa, matcher, queries, control)? * task.weight);
