@@ -51,9 +51,10 @@ pub(crate) const FAULT_OVERFLOW: u32 = 2;
 /// Longest wait for one dispatch before the device is declared hung.
 pub(crate) const DISPATCH_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// Most pairs uploaded at once (32 MB; `Gpu::group_pairs`), and most tiles under one running
-/// sum (the kernel's `u32`). Here rather than in `join`, which reads it: `join` uses the
-/// device, not the other way round.
+/// Most pairs uploaded at once (32 MB as the kernel reads them, about 5 to 8 MB packed:
+/// module `pairs`; `Gpu::group_pairs`), and most tiles under one running sum (the kernel's
+/// `u32`). Here rather than in `join`, which reads it: `join` uses the device, not the other
+/// way round.
 pub(crate) const MAX_PAIRS: usize = 1 << 20;
 
 /// How the engine cuts the work. `None` fields take defaults from the adapter.

@@ -68,7 +68,9 @@ pub(crate) fn pair_hash(p: &[u32; PAIR_WORDS]) -> u32 {
 
 impl PairPacking {
     /// The packing of `group` (pairs as the kernel reads them, running sums of tiles in word
-    /// 7), its fields in the widths of its widest values.
+    /// 7), its fields in the widths of its widest values. (Not inlined: its cost, one pass
+    /// over the group, shows apart in a profile.)
+    #[inline(never)]
     pub(crate) fn of(group: &[[u32; PAIR_WORDS]]) -> PairPacking {
         let (mut runs, mut query, mut count) = (0u32, 0u32, 0u32);
         for (i, p) in group.iter().enumerate() {
@@ -125,8 +127,10 @@ impl PairPacking {
     /// that does not fit its field (a run's tail or weight past 16 bits, a pair's field past
     /// its width, a stream past 2^32 bits: a fault of the host, never of the data).
     pub(crate) fn write(&self, group: &[[u32; PAIR_WORDS]], out: &mut Vec<u32>) -> Result<(), String> {
-        let stride: u64 = self.widths.iter().map(|&w| u64::from(w)).sum();
-        if group.len() != self.pairs as usize || group.len() as u64 * stride >= 1 << 32 {
+        let [rb, qb, cb] = self.widths;
+        let stride = rb + qb + cb;
+        if group.len() != self.pairs as usize || group.len() as u64 * u64::from(stride) >= 1 << 32 || cb > 32
+        {
             return Err(format!("{} pairs of {stride} bits packed as {}", group.len(), self.pairs));
         }
         out.clear();
@@ -134,33 +138,41 @@ impl PairPacking {
         let (entries, rest) = out.split_at_mut(self.runs_at as usize);
         let (runs, stream) = rest.split_at_mut(self.stream_at as usize - self.runs_at as usize);
         let mut writer = BitWriter { out: stream, at: 0, acc: 0, filled: 0 };
-        let mut run = 0usize;
-        for (i, p) in group.iter().enumerate() {
-            let new_run = i == 0 || !same_key_side(&group[i - 1], p);
-            if new_run && i > 0 {
-                run += 1;
-            }
-            if new_run {
-                let r =
-                    runs.get_mut(RUN_WORDS * run..RUN_WORDS * (run + 1)).ok_or("more runs than counted")?;
-                if p[5] >> 16 != 0 || p[6] >> 16 != 0 {
-                    return Err(format!("pair {i} {p:?}: a tail or weight word past 16 bits"));
+        let mut run = 0u32;
+        let mut last: Option<&[u32; PAIR_WORDS]> = None;
+        for (e, chunk) in group.chunks(PAIR_ENTRY).enumerate() {
+            let mut h = 0u32;
+            for (k, p) in chunk.iter().enumerate() {
+                if last.is_none_or(|l| !same_key_side(l, p)) {
+                    run += u32::from(last.is_some());
+                    let at = RUN_WORDS * run as usize;
+                    let r = runs.get_mut(at..at + RUN_WORDS).ok_or("more runs than counted")?;
+                    if p[5] >> 16 != 0 || p[6] >> 16 != 0 {
+                        return Err(format!("pair {p:?}: a tail or weight word past 16 bits"));
+                    }
+                    r.copy_from_slice(&[p[0], p[1], p[4], p[5] | p[6] << 16]);
                 }
-                r.copy_from_slice(&[p[0], p[1], p[4], p[5] | p[6] << 16]);
-            }
-            for (v, w) in [run as u32, p[2], p[3]].into_iter().zip(self.widths) {
-                if u64::from(v) >> w != 0 {
-                    return Err(format!("pair {i} {p:?}: {v} does not fit {w} bits"));
+                last = Some(p);
+                let (q, c) = (u64::from(p[2]), u64::from(p[3]));
+                if u64::from(run) >> rb | q >> qb | c >> cb != 0 {
+                    return Err(format!(
+                        "pair {p:?} of run {run}: a value does not fit {:?} bits",
+                        self.widths
+                    ));
                 }
-                writer.put(v, w);
+                // PERF: the three fields in one write (two when they pass 64 bits).
+                let head = u64::from(run) | q << rb;
+                if stride <= 64 {
+                    writer.put(head | c.checked_shl(rb + qb).unwrap_or(0), stride);
+                } else {
+                    writer.put(head, rb + qb);
+                    writer.put(c, cb);
+                }
+                h = h.wrapping_add(pair_hash(p).wrapping_mul(2 * k as u32 + 1));
             }
-            let e = i / PAIR_ENTRY;
-            entries[ENTRY_WORDS * e] = p[7];
-            let k = (i % PAIR_ENTRY) as u32;
-            let h = &mut entries[ENTRY_WORDS * e + 1];
-            *h = h.wrapping_add(pair_hash(p).wrapping_mul(2 * k + 1));
+            entries[ENTRY_WORDS * e..ENTRY_WORDS * (e + 1)].copy_from_slice(&[chunk[chunk.len() - 1][7], h]);
         }
-        if run + usize::from(!group.is_empty()) != self.runs as usize {
+        if run + u32::from(last.is_some()) != self.runs {
             return Err(format!("{} runs where {} were counted", run + 1, self.runs));
         }
         writer.flush();
@@ -168,29 +180,31 @@ impl PairPacking {
     }
 }
 
-/// Writes fields of 0 to 32 bits back to back, little-endian, into words.
+/// Writes fields of 0 to 64 bits back to back, little-endian, into words.
 struct BitWriter<'a> {
     out: &'a mut [u32],
     at: usize,
-    acc: u64,
+    acc: u128,
     filled: u32,
 }
 
 impl BitWriter<'_> {
-    fn put(&mut self, v: u32, width: u32) {
-        self.acc |= u64::from(v) << self.filled;
+    fn put(&mut self, v: u64, width: u32) {
+        debug_assert!(width <= 64 && self.filled < 64);
+        self.acc |= u128::from(v) << self.filled;
         self.filled += width;
-        if self.filled >= 32 {
-            self.out[self.at] = self.acc as u32;
-            self.at += 1;
-            self.acc >>= 32;
-            self.filled -= 32;
+        if self.filled >= 64 {
+            self.out[self.at..self.at + 2].copy_from_slice(&[self.acc as u32, (self.acc >> 32) as u32]);
+            self.at += 2;
+            self.acc >>= 64;
+            self.filled -= 64;
         }
     }
 
     fn flush(&mut self) {
-        if self.filled > 0 {
-            self.out[self.at] = self.acc as u32;
+        let words = self.filled.div_ceil(32) as usize;
+        for w in 0..words {
+            self.out[self.at + w] = (self.acc >> (32 * w)) as u32;
         }
     }
 }
