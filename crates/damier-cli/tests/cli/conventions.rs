@@ -454,7 +454,7 @@ fn out_of_range_options_say_the_range_in_words() {
         ),
         (&["queens", "estimate", "3"], "'3' for '<N>': 3 is out of range: 4 to 28 is supported"),
         (&["queens", "timing", "--naive-max", "17"], "17 is out of range: 0 to 16 is supported"),
-        (&["automaton", "trap", "--figure", "0"], "0 is out of range: 1 to 7 is supported"),
+        (&["automaton", "trap", "--figure", "0"], "'0' for '--figure <FIGURE>'\n  [possible values: 1, 7]"),
         (&["walk", "table", "--to", "301"], "301 is out of range: 1 to 300 is supported"),
         (&["lights", "table", "--to", "1"], "1 is out of range: 2 to 100000 is supported"),
         (&["serve", "--timeout", "86401"], "86401 is out of range: 1 to 86400 is supported"),

@@ -356,3 +356,13 @@ fn a_checkpoint_too_long_is_refused_with_its_declared_length() {
     let err = fails_with(&["automaton", "run", "--checkpoint", file], 2);
     assert!(err.contains(&format!("larger than {len} bytes")), "{len}: {err}");
 }
+
+/// `automaton trap --figure 0` said `1 to 7 is supported`, then `--figure 3` was refused (only
+/// figures 1 and 7 are trap positions): the two figures are the values listed.
+#[test]
+fn trap_figures_are_the_two_it_runs() {
+    for figure in ["0", "3", "8"] {
+        let err = fails_with(&["automaton", "trap", "--figure", figure], 2);
+        assert!(err.contains("[possible values: 1, 7]") && !err.contains("1 to 7"), "{figure}: {err}");
+    }
+}

@@ -217,6 +217,13 @@ pub(super) fn save_at_the_end<T>(
     if let Some(path) = checkpoint
         && (result.is_ok() || interrupted)
     {
+        if interrupted {
+            // A gigabyte at n = 16 384: seconds, said before, with the way out.
+            output::errln!(
+                "damier: automaton run: saving the checkpoint to {} (Ctrl-C again abandons it: the file keeps the last one)",
+                path.display()
+            );
+        }
         save(aut, path)?;
         if interrupted {
             output::errln!("checkpoint saved to {} at step {}", path.display(), aut.steps());
