@@ -487,15 +487,32 @@ fn count_popcnt<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> 
     // An n = 20 share: 0.886x the kernel's instructions; q(18): 0.94x the CPU time
     // (docs/performance.md, issue 54's fifth pass).
     macro_rules! unrolled {
-        ($($b:literal)*) => {
-            match rows.len() / (C << W) {
-                $($b => count_popcnt_with::<W, C, $b>(rows, queries),)*
-                _ => count_popcnt_with::<W, C, 0>(rows, queries),
+        ($rows:expr; $($b:literal)*) => {
+            match $rows.len() / (C << W) {
+                $($b => count_popcnt_with::<W, C, $b>($rows, queries),)*
+                _ => count_popcnt_with::<W, C, 0>($rows, queries),
             }
         };
     }
-    if W == WIDE_CHUNK { unrolled!(1 2 3 4 5 6 7 8) } else { unrolled!() }
+    let count =
+        |rows: &[Row]| if W == WIDE_CHUNK { unrolled!(rows; 1 2 3 4 5 6 7 8) } else { unrolled!(rows;) };
+    // PERF: the queries counted against a few blocks at a time (about 72 KiB of rows, three
+    // blocks of 6 chunks), then against the next ones: a query reads one row a chunk in each
+    // block, so that a call's queries over all its blocks read rows from up to 170 KiB (7
+    // blocks at q(18)), more than the 48 KiB of L1 cache; the rows the queries read most stay
+    // in it over a piece. Each piece pays the per-query set-up again (the offsets, the
+    // weighting). q(18): 0.93-0.99x the CPU time (14 alternating rounds, median 0.96x);
+    // pieces of two blocks 0.94-1.04x; an n = 23 share (7 or 8 chunks: pieces of two blocks)
+    // 0.94-1.15x over 4 rounds, within the host's drift (docs/performance.md, issue 54's
+    // sixth pass).
+    let piece = (POPCNT_PIECE_BYTES / ((C << W) * ROW_BYTES)).max(1) * (C << W);
+    if rows.len() > piece { rows.chunks(piece).map(count).sum() } else { count(rows) }
 }
+
+/// Bytes of rows that [`count_popcnt`] counts all its queries against at a time (whole blocks,
+/// at least one): three blocks of 6 chunks of [`WIDE_CHUNK`] bits.
+#[cfg(target_arch = "x86_64")]
+const POPCNT_PIECE_BYTES: usize = 3 * (6 << WIDE_CHUNK) * ROW_BYTES;
 
 /// [`count_popcnt`] on `B` blocks (0: any number).
 #[cfg(target_arch = "x86_64")]
