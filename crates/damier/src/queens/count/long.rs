@@ -99,8 +99,10 @@ impl LongCount {
         let indices = list.share_indices(share);
         if engine == TaskEngine::Quarters {
             // Refused before the journal is opened and before any line announces the count
-            // (all the share's tasks: at most the few bytes a task more than those left).
-            super::quarters::check_memory(self.n, indices.len(), self.memory, self.isa)
+            // (all the share's tasks: at most the few bytes a task more than those left). A
+            // GPU's sealing workers plan narrow tables whatever the unit.
+            let wide = self.device != JournalDevice::Gpu && super::quarters::wide_tables(self.isa);
+            super::quarters::check_memory(self.n, indices.len(), self.memory, wide)
                 .map_err(TaskError::MemoryLimit)?;
         }
         let start = Instant::now();

@@ -202,7 +202,7 @@ pub fn check_memory(n: u32, share: Share, options: &CountOptions) -> Result<(), 
     let strategy = options.strategy.unwrap_or_else(|| Strategy::best_for(n));
     if strategy.effective(n) == Strategy::Quarters {
         let tasks = quarters::task_count(n, share) as usize;
-        quarters::check_memory(n, tasks, options.memory, options.isa)?;
+        quarters::check_memory(n, tasks, options.memory, quarters::wide_tables(options.isa))?;
     }
     Ok(())
 }

@@ -254,7 +254,7 @@ const WIDE_BATCH_KEY_BYTES: u64 = 108;
 
 /// Whether a worker on `isa` slices its stored keys in [`sliced::WIDE_CHUNK`]-bit chunks (the
 /// portable unit; the others, and a device's layout, in [`CHUNK`]).
-fn wide_tables(isa: Isa) -> bool {
+pub(crate) fn wide_tables(isa: Isa) -> bool {
     isa == Isa::Portable
 }
 
@@ -286,12 +286,13 @@ fn batch_for(n: u32, tasks: usize, threads: usize, limit: u64, wide: bool) -> (u
     (batch, base_bytes(n, tasks, threads, batch, wide))
 }
 
-/// Refuses a run of `tasks` tasks of n on the current rayon pool, its kernels on `isa`, that
-/// cannot fit `memory` bytes (`None`: no limit) even with the smallest batches: the check
-/// [`plan`] makes when the run starts, for a front end to make before it announces the run.
-pub(crate) fn check_memory(n: u32, tasks: usize, memory: Option<u64>, isa: Isa) -> Result<(), MemoryLimit> {
+/// Refuses a run of `tasks` tasks of n on the current rayon pool, its tables `wide` or not
+/// ([`wide_tables`]; a device's sealing workers' are narrow), that cannot fit `memory` bytes
+/// (`None`: no limit) even with the smallest batches: the check [`plan`] makes when the run
+/// starts, for a front end to make before it announces the run.
+pub(crate) fn check_memory(n: u32, tasks: usize, memory: Option<u64>, wide: bool) -> Result<(), MemoryLimit> {
     let Some(limit) = memory else { return Ok(()) };
-    let (_, need) = batch_for(n, tasks, rayon::current_num_threads(), limit, wide_tables(isa));
+    let (_, need) = batch_for(n, tasks, rayon::current_num_threads(), limit, wide);
     check_need(n, need, limit)
 }
 

@@ -318,6 +318,15 @@ fn memory_limit_picks_the_layout_or_refuses() {
         }
         other => panic!("expected a refusal, got {other:?}"),
     }
+    // The check a front end makes before it announces the count draws the same line.
+    let tasks = task_count(n, Share::WHOLE) as usize;
+    let wide = wide_tables(Isa::best());
+    assert_eq!(check_memory(n, tasks, Some(base), wide), Ok(()));
+    assert_eq!(
+        check_memory(n, tasks, Some(base - 1), wide),
+        Err(MemoryLimit { n, need: base, limit: base - 1 })
+    );
+    assert_eq!(check_memory(n, tasks, None, wide), Ok(()));
 }
 
 /// Large n: the batch shrinks to fit the limit, and a worker's bytes stay within 2 GB at
