@@ -69,16 +69,17 @@ pub fn parse<T: DeserializeOwned, U>(
     );
     let mut out = Vec::new();
     let mut record = csv::StringRecord::new();
+    let mut lines = Lines { bytes, at: 0, breaks: 0 };
     loop {
         match reader.read_record(&mut record) {
             Ok(false) => break,
             Ok(true) => {}
             Err(e) => {
-                let line = e.position().map_or(0, csv::Position::line);
+                let line = e.position().map_or(0, |p| lines.of(p));
                 anyhow::bail!("line {line}: {}", describe(&e));
             }
         }
-        let line = record.position().map_or(0, csv::Position::line);
+        let line = record.position().map_or(0, |p| lines.of(p));
         let row: T = record.deserialize(Some(&header)).map_err(|e| {
             let field = match e.kind() {
                 csv::ErrorKind::Deserialize { err, .. } => err.field(),
@@ -98,6 +99,38 @@ pub fn parse<T: DeserializeOwned, U>(
         })?);
     }
     Ok(out)
+}
+
+/// Line numbers of positions in `bytes`, taken in increasing order (one pass over the file),
+/// line breaks counted as `\n`, `\r\n` or a lone `\r`, blank lines before a record skipped:
+/// the csv crate's own count was one short per line after a `\r\n` header, stayed at 1 in a
+/// file of `\r` breaks and named the blank line before a record, so errors were on the wrong
+/// lines.
+struct Lines<'a> {
+    bytes: &'a [u8],
+    /// Bytes counted so far.
+    at: usize,
+    /// Line breaks in `bytes[..at]`.
+    breaks: u64,
+}
+
+impl Lines<'_> {
+    /// The 1-based line where `p` lies.
+    fn of(&mut self, p: &csv::Position) -> u64 {
+        let mut to = usize::try_from(p.byte()).map_or(self.bytes.len(), |b| b.min(self.bytes.len()));
+        // A record's position is where the reader began, before the blank lines it skipped.
+        while matches!(self.bytes.get(to), Some(b'\n' | b'\r')) {
+            to += 1;
+        }
+        while self.at < to {
+            let b = self.bytes[self.at];
+            if b == b'\n' || (b == b'\r' && self.bytes.get(self.at + 1) != Some(&b'\n')) {
+                self.breaks += 1;
+            }
+            self.at += 1;
+        }
+        self.breaks + 1
+    }
 }
 
 /// What a reader error says, without the position (the caller puts the line first).

@@ -366,3 +366,19 @@ fn trap_figures_are_the_two_it_runs() {
         assert!(err.contains("[possible values: 1, 7]") && !err.contains("1 to 7"), "{figure}: {err}");
     }
 }
+
+/// A CSV with `\r\n` line breaks (a spreadsheet's) had its errors one line early, and one with
+/// `\r` breaks had every error on line 1: the line is counted from the file's own breaks.
+#[test]
+fn csv_errors_name_the_line_whatever_its_breaks() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("runs.csv");
+    let file = path.to_str().unwrap();
+    let lines =
+        ["series,n,seed,steps,moves,solved,cpu_s", "pair,4,1,3,35,true,0.1", "", "pair,5,1,3,35,true,-3"];
+    for newline in ["\n", "\r\n", "\r"] {
+        std::fs::write(&path, lines.join(newline) + newline).unwrap();
+        let err = fails_with(&["automaton", "growth", "--from", file], 2);
+        assert!(err.contains("line 4, column cpu_s"), "{newline:?}: {err}");
+    }
+}
