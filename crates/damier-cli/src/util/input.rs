@@ -106,9 +106,24 @@ pub fn read_text(source: Source<'_>, limit: u64, what: &str) -> anyhow::Result<S
     text_of(read(source, limit, what)?, source)
 }
 
-/// The bytes read from `source` as UTF-8 text: "NAME: byte B: not UTF-8 text".
-pub fn text_of(bytes: Vec<u8>, source: Source<'_>) -> anyhow::Result<String> {
+/// The bytes read from `source` as UTF-8 text: "NAME: byte B: not UTF-8 text"; a lone `\r`
+/// becomes a line break ([`lone_cr_as_newline`]).
+pub fn text_of(mut bytes: Vec<u8>, source: Source<'_>) -> anyhow::Result<String> {
+    lone_cr_as_newline(&mut bytes);
     String::from_utf8(bytes).map_err(|e| not_utf8(source, e.utf8_error()))
+}
+
+/// Makes each `\r` not followed by `\n` a `\n`, in place: a text whose lines end at `\r`
+/// alone (an old Mac's) was read as one line (`queens check` of two placements of 4 checked
+/// one of 8; a position's rows ran together), since Rust's `lines()` breaks at `\n` only.
+/// `\r\n` stays (`lines()` drops its `\r`). A byte outside ASCII never holds `\r` in
+/// UTF-8, so the text's characters are left alone.
+pub fn lone_cr_as_newline(bytes: &mut [u8]) {
+    for i in 0..bytes.len() {
+        if bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
+            bytes[i] = b'\n';
+        }
+    }
 }
 
 /// [`text_of`], borrowed.

@@ -382,3 +382,29 @@ fn csv_errors_name_the_line_whatever_its_breaks() {
         assert!(err.contains("line 4, column cpu_s"), "{newline:?}: {err}");
     }
 }
+
+/// Text whose lines end at a lone `\r` was read as one line: `queens check` of two 4-queen
+/// placements checked one of 8 queens (`invalid: 6 attacking pairs on the 8x8 board`), a
+/// Lights Out board of 3 rows was solved as one row of 9, a position was refused (`row has 16
+/// cells`). A lone `\r` ends a line as `\n` and `\r\n` do.
+#[test]
+fn lines_may_end_at_a_lone_carriage_return() {
+    let out = damier().args(["queens", "check"]).write_stdin("2 4 1 3\r3 1 4 2\r").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("2 placements") || text.contains("2 of 2"), "{text}");
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("b.txt");
+    std::fs::write(&board, "101\r010\r101\r").unwrap();
+    let v = super::util::json(&["lights", "solve", board.to_str().unwrap(), "--json"]);
+    assert_eq!((v["width"].as_u64(), v["height"].as_u64()), (Some(3), Some(3)), "{v}");
+    let position = dir.path().join("p.txt");
+    std::fs::write(&position, "1...\r..1.\r.1..\r...1\r").unwrap();
+    let out = damier()
+        .args(["automaton", "run", "--from", position.to_str().unwrap(), "--max-steps", "10", "--json"])
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["n"], 4, "{v}");
+}

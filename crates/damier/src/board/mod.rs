@@ -6,7 +6,8 @@
 //! press verification, the pawn walk) XOR and shift directly.
 //!
 //! Text format ([`Board::parse`]): one line per row, top row first; a cell is `1` or `#` (on)
-//! and `0`, `.` or `_` (off); spaces and tabs between cells are ignored, blank lines are skipped.
+//! and `0`, `.` or `_` (off); spaces and tabs between cells are ignored, blank lines are skipped;
+//! a line ends at `\n`, `\r\n` or a lone `\r`.
 //! Big boards go in and out as PBM bitmaps ([`pbm`]); [`read_board`] takes either format.
 //!
 //! ```

@@ -29,6 +29,8 @@ pub(super) struct TextReader {
     row_start: usize,
     /// The rows ended, then the row being read.
     words: Vec<u64>,
+    /// The last byte read was `\r`, which ended its line: a `\n` next is the same break.
+    after_cr: bool,
 }
 
 impl TextReader {
@@ -42,6 +44,7 @@ impl TextReader {
             height: 0,
             row_start: 0,
             words: Vec::new(),
+            after_cr: false,
         }
     }
 
@@ -50,11 +53,15 @@ impl TextReader {
     /// says the text is not UTF-8. Nothing after it was read.
     pub(super) fn feed(&mut self, bytes: &[u8]) -> Result<Option<usize>, BoardError> {
         for (i, &b) in bytes.iter().enumerate() {
+            // A line ends at `\n`, `\r\n` or a lone `\r` (a lone `\r` was skipped as a space,
+            // and a file of `\r` breaks read as one long row).
+            let after_cr = std::mem::replace(&mut self.after_cr, b == b'\r');
             match b {
                 b'1' | b'#' => self.cell(true)?,
                 b'0' | b'.' | b'_' => self.cell(false)?,
-                b' ' | b'\t' | b'\r' => {}
-                b'\n' => {
+                b' ' | b'\t' => {}
+                b'\n' if after_cr => continue,
+                b'\n' | b'\r' => {
                     self.end_row()?;
                     self.line += 1;
                     self.column = 0;
@@ -187,6 +194,21 @@ mod tests {
         let b = Board::parse(&wide).unwrap();
         assert_eq!((b.width(), b.height(), b.count_ones()), (130, 2, 131));
         assert!(b.get(129, 1) && !b.get(128, 1));
+    }
+
+    #[test]
+    fn a_line_ends_at_a_newline_a_crlf_or_a_lone_cr() {
+        let want = Board::parse("101\n010\n101\n").unwrap();
+        for text in ["101\r\n010\r\n101\r\n", "101\r010\r101\r", "101\r\n010\r101\n"] {
+            assert_eq!(Board::parse(text).unwrap(), want, "{text:?}");
+            // Fed a byte at a time (a `\r\n` split between two reads): the same board.
+            let mut r = TextReader::new();
+            for b in text.as_bytes() {
+                assert_eq!(r.feed(std::slice::from_ref(b)).unwrap(), None);
+            }
+            assert_eq!(r.finish().unwrap(), want, "{text:?}");
+        }
+        assert_eq!(Board::parse("01\r0é"), Err(BoardError::BadChar { line: 2, column: 2, found: 'é' }));
     }
 
     #[test]

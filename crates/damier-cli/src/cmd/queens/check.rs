@@ -38,11 +38,14 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let from_arguments = !(a.columns.is_empty() || a.columns == ["-"]);
-    let bytes = if !from_arguments {
+    let mut bytes = if !from_arguments {
         input::read(input::Source::Stdin, input::PLACEMENTS_MAX_BYTES, "a placement")?
     } else {
         a.columns.join(" ").into_bytes()
     };
+    if !damier::queens::Placement::is_binary(&bytes) {
+        input::lone_cr_as_newline(&mut bytes);
+    }
     let read = CheckInput::of(&bytes, |b| input::str_of(b, input::Source::Stdin))?;
     // The request layer's run: the size and memory checks, the reading, the check.
     let checked = check_placements(read, from_arguments).map_err(layer::error)?;
