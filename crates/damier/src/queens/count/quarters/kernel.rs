@@ -123,7 +123,8 @@ fn join_portable(left: Cell, right: Cell, keep: u64, out: &mut Vec<u64>) {
 /// shuffle and an AND); the keys are masked by `keep` only where it drops bits (`MASK`).
 /// About 12 instructions a pair where [`join_portable`] takes 15: the join 0.88x its
 /// instructions at n = 16, the whole count 0.957x (n = 16) and 0.976x (an n = 20 share);
-/// q(18) 0.93-0.97x the CPU time (docs/performance.md, issue 54's sixth pass).
+/// q(18) 0.87-1.02x the CPU time, median 0.95x over 6 alternating rounds (docs/performance.md,
+/// issue 54's sixth pass).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
 #[inline]
