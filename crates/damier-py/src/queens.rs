@@ -74,6 +74,10 @@ fn count_py(py: Python<'_>, n: i128, threads: Option<i128>) -> PyResult<(u64, u6
 
 /// The first solution in backtracking order (the course chapter's "stop at the first solution"), as
 /// 0-based columns; None for n = 2 and 3. n in 1..=64. first(8) + 1 == [1, 5, 8, 6, 3, 7, 2, 4].
+/// Up to n = 35 it comes within seconds; past it the backtracking may take hours or years, and
+/// a UserWarning says so first, as the CLI does on stderr (under
+/// warnings.simplefilter("error") it raises instead, before anything runs): solve(n)
+/// constructs a solution of any n at once. Releases the GIL; Ctrl-C stops it.
 #[pyfunction]
 fn first<'py>(py: Python<'py>, n: i128) -> PyResult<Option<Bound<'py, PyArray1<u32>>>> {
     // The library's check (below 1: no board); past 2^64 - 1, out of any range.
@@ -83,6 +87,15 @@ fn first<'py>(py: Python<'py>, n: i128) -> PyResult<Option<Bound<'py, PyArray1<u
         }
         e => errors::value(e),
     })?;
+    let max = search::FIRST_MEASURED_MAX;
+    if n > max {
+        errors::warn(
+            py,
+            &format!(
+                "n = {n}: backtracking to the first solution may take hours or years (measured up to n = {max}: seconds); damier.queens.solve({n}) constructs one at once"
+            ),
+        )?;
+    }
     let found = worker::run(py, move |control| search::first(n, control))?.or_raise()?;
     Ok(found.map(|p| arrays::from_placement(py, &p)))
 }

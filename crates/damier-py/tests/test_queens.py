@@ -34,6 +34,17 @@ def test_first_is_the_seeds_first_solution():
     assert queens.first(1).tolist() == [0]
 
 
+def test_a_first_solution_past_the_measured_sizes_warns_first():
+    # Past n = 35 the backtracking may take years: the warning names the construction, and
+    # raised as an error it stops the search before it starts.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(UserWarning, match=r"^n = 50: backtracking .* damier\.queens\.solve\(50\) constructs one"):
+            queens.first(50)
+        # Within the measured sizes: no warning (it would raise here), a solution.
+        assert damier.queens.check(queens.first(20))
+
+
 @pytest.mark.parametrize("n", [1, 4, 5, 8, 31, 1000, 100_003])
 def test_construction_is_a_solution(n):
     cols = queens.solve(n)

@@ -25,7 +25,10 @@ def count(n: int, *, threads: int | None = None) -> tuple[int, int]:
 def first(n: int) -> npt.NDArray[np.uint32] | None:
     """The first solution in backtracking order as 0-based columns; None for n = 2, 3.
 
-    n in 1..=64. first(8) + 1 is [1, 5, 8, 6, 3, 7, 2, 4]. Ctrl-C raises KeyboardInterrupt.
+    n in 1..=64. first(8) + 1 is [1, 5, 8, 6, 3, 7, 2, 4]. Up to n = 35 it comes within
+    seconds; past it the backtracking may take hours or years, and a UserWarning says so first
+    (raised before anything runs under warnings.simplefilter("error")): solve(n) constructs a
+    solution of any n at once. Ctrl-C raises KeyboardInterrupt.
     """
 
 def solve(n: int, *, method: str = "construct", seed: int | None = None) -> npt.NDArray[np.uint32] | None:
