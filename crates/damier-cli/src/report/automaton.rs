@@ -52,7 +52,7 @@ impl Report for SweepRecord {
             "model {} n = {}{} seed = {}, {} runs per eps",
             self.model,
             self.n,
-            self.eta.map(|e| format!(" eta = {e}")).unwrap_or_default(),
+            self.eta.map(|e| format!(" eta = {}", damier::util::given(e))).unwrap_or_default(),
             self.seed,
             self.samples
         )?;
@@ -74,7 +74,7 @@ impl Report for SweepRecord {
                 .unwrap_or_else(|| "-".into());
             outln!(
                 "{:>8} {:>7} {:>9} {:>12} {:>25} {:>12} {:>12}",
-                p.eps,
+                damier::util::given(p.eps),
                 s.solved,
                 s.censored,
                 show(s.mean_steps),
@@ -92,8 +92,8 @@ impl Report for ScaleRecord {
     fn print_text(&self) -> anyhow::Result<()> {
         outln!(
             "eps = {}{} seed = {}, {} runs per point; 1/d with C(n^2, n) positions and q(n) of OEIS A000170",
-            self.eps,
-            self.eta.map(|e| format!(" eta = {e}")).unwrap_or_default(),
+            damier::util::given(self.eps),
+            self.eta.map(|e| format!(" eta = {}", damier::util::given(e))).unwrap_or_default(),
             self.seed,
             self.samples
         )?;
@@ -186,8 +186,12 @@ impl Report for TrapText<'_> {
             outln!(
                 "  model {} eps = {}{}{}: {} solved, {} censored, mean steps {}",
                 c.model,
-                c.eps,
-                if c.model.uses_eta() { format!(" eta = {}", c.eta) } else { String::new() },
+                damier::util::given(c.eps),
+                if c.model.uses_eta() {
+                    format!(" eta = {}", damier::util::given(c.eta))
+                } else {
+                    String::new()
+                },
                 if c.ideal_signals { " (signals reset to the truth after each move)" } else { "" },
                 c.summary.solved,
                 c.summary.censored,
@@ -223,8 +227,8 @@ impl Report for GrowthResult {
         outln!(
             "{} runs; eps = {}{}; censored beyond {} steps (model 1), {} (model 2), {} generations (model 3); intervals: 95% bootstrap, {} resamples, seed {}",
             self.runs,
-            self.eps,
-            self.eta.map(|e| format!(" eta = {e}")).unwrap_or_default(),
+            damier::util::given(self.eps),
+            self.eta.map(|e| format!(" eta = {}", damier::util::given(e))).unwrap_or_default(),
             self.pair_max_steps,
             self.cell_max_steps,
             self.row_max_steps,

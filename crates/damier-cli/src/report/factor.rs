@@ -38,8 +38,8 @@ impl Report for Sweep {
             "seed {}, {} semiprimes per size, q = {} eps = {}",
             self.seed,
             self.samples,
-            self.q,
-            self.eps
+            damier::util::given(self.q),
+            damier::util::given(self.eps)
         )?;
         outln!("{}", HEADER)?;
         for p in &self.points {

@@ -179,7 +179,7 @@ impl FactorWatch {
         let mut lines = vec![
             Line::styled(format!("N = {}", au.n()), Style::default().add_modifier(Modifier::BOLD)),
             Line::from(format!("grid {} rows x {} diagonals", au.lb(), au.la())),
-            Line::from(format!("q = {}  eps = {}", p.q, p.eps)),
+            Line::from(format!("q = {}  eps = {}", damier::util::given(p.q), damier::util::given(p.eps))),
             Line::from(format!("seed {}", au.seed())),
             Line::from(""),
             Line::from(format!("a = {}", au.a())),

@@ -233,8 +233,8 @@ impl Watch {
             ),
             Line::from(format!(
                 "eps = {}{}",
-                p.eps,
-                p.used_eta().map(|e| format!("  eta = {e}")).unwrap_or_default()
+                damier::util::given(p.eps),
+                p.used_eta().map(|e| format!("  eta = {}", damier::util::given(e))).unwrap_or_default()
             )),
             Line::from(format!("seed {}", a.seed())),
             Line::from(""),

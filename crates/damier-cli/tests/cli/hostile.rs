@@ -408,3 +408,55 @@ fn lines_may_end_at_a_lone_carriage_return() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["n"], 4, "{v}");
 }
+
+/// A valid tiny probability was echoed in full in the reports: `automaton run --eps 1e-300`
+/// printed `eps = 0.000...` with 300 zeros, as did factor's `q = ...` and the sweep's rows.
+#[test]
+fn a_tiny_probability_is_printed_as_given() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["automaton", "run", "-n", "6", "--eps", "1e-300", "--seed", "1", "--max-steps", "100"],
+            "eps = 1e-300",
+        ),
+        (
+            &[
+                "automaton",
+                "run",
+                "-n",
+                "6",
+                "--model",
+                "cell",
+                "--eta",
+                "1e-300",
+                "--seed",
+                "1",
+                "--max-steps",
+                "100",
+            ],
+            "eta = 1e-300",
+        ),
+        (&["factor", "143", "--q", "1e-300", "--seed", "1", "--max-steps", "10"], "q = 1e-300"),
+        (
+            &[
+                "automaton",
+                "sweep",
+                "-n",
+                "5",
+                "--eps",
+                "1e-300",
+                "--samples",
+                "1",
+                "--max-steps",
+                "100",
+                "--seed",
+                "1",
+            ],
+            "1e-300",
+        ),
+    ];
+    for (args, says) in cases {
+        let out = damier().args(*args).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(says) && !text.contains("0.0000000000"), "{args:?}: {text:.300}");
+    }
+}

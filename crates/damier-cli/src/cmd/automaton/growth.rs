@@ -351,8 +351,8 @@ fn draw(report: &GrowthResult, path: &std::path::Path, a: &GrowthArgs) -> anyhow
         subtitle: vec![
             format!(
                 "mean over the runs (seeds 1, 2, ...); ε = {}{}{}",
-                report.eps,
-                report.eta.map(|e| format!(", η = {e}")).unwrap_or_default(),
+                damier::util::given(report.eps),
+                report.eta.map(|e| format!(", η = {}", damier::util::given(e))).unwrap_or_default(),
                 if caps.is_empty() { String::new() } else { format!("; runs capped at {}", listed(&caps)) }
             ),
             format!(

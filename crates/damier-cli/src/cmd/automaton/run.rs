@@ -128,7 +128,7 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
         anyhow::ensure!(
             a.eps.is_none_or(|e| e == p.eps),
             "{file} holds a run with eps = {}: drop --eps or use another file",
-            p.eps
+            damier::util::given(p.eps)
         );
     }
     // A resumed run's model is the file's.
@@ -140,7 +140,7 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
             given == r.params().eta,
             "{} holds a run with eta = {}: drop --eta or use another file",
             a.checkpoint.as_ref().expect("resumed from a file").display(),
-            r.params().eta
+            damier::util::given(r.params().eta)
         );
     }
     let seed = resumed.as_ref().map_or_else(|| crate::util::pick_seed(a.seed), Automaton::seed);
@@ -207,9 +207,14 @@ pub(super) fn run_one(a: RunArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(exit::NO));
     }
     if !a.json {
-        let eta_text = params.used_eta().map(|e| format!(" eta = {e}")).unwrap_or_default();
+        let eta_text =
+            params.used_eta().map(|e| format!(" eta = {}", damier::util::given(e))).unwrap_or_default();
         let rule_text = aut.row_rule().map(|r| format!(" rule = {r}")).unwrap_or_default();
-        outln!("model {} n = {n} eps = {}{eta_text}{rule_text} seed = {seed}", params.model, params.eps)?;
+        outln!(
+            "model {} n = {n} eps = {}{eta_text}{rule_text} seed = {seed}",
+            params.model,
+            damier::util::given(params.eps)
+        )?;
     }
     let control = interrupt::control();
     let stop = Stop::new(control);

@@ -167,8 +167,8 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
             title: format!("steps to a first solution against n: {}, n = {n0}..{n1}", names.join(" and ")),
             subtitle: vec![format!(
                 "ε = {},{} {} runs per point, seed {seed}, each run capped at {} steps{budget}",
-                a.eps,
-                eta.map(|e| format!(" η = {e},")).unwrap_or_default(),
+                damier::util::given(a.eps),
+                eta.map(|e| format!(" η = {},", damier::util::given(e))).unwrap_or_default(),
                 a.samples,
                 crate::util::chart::label(a.exp.max_steps as f64)
             )],

@@ -110,7 +110,7 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
             subtitle: vec![format!(
                 "{} runs per ε,{} seed {seed}, each run capped at {} steps",
                 a.samples,
-                eta.map(|e| format!(" η = {e},")).unwrap_or_default(),
+                eta.map(|e| format!(" η = {},", damier::util::given(e))).unwrap_or_default(),
                 crate::util::chart::label(a.exp.max_steps as f64)
             )],
             x: Axis { label: "ε (probability of a move to a dangerous cell)".into(), scale: Scale::Log },

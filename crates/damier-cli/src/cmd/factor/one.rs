@@ -50,8 +50,8 @@ pub(super) fn run_one(a: OneArgs) -> anyhow::Result<ExitCode> {
                     "n = {n}: grid of {} x {} cells, q = {} eps = {} seed = {seed}",
                     run.automaton.lb(),
                     run.automaton.la(),
-                    params.q,
-                    params.eps
+                    damier::util::given(params.q),
+                    damier::util::given(params.eps)
                 )?;
             }
             let control = interrupt::control();

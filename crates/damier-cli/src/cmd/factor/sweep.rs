@@ -128,8 +128,8 @@ fn setting_text(s: &SweepSetting) -> String {
     format!(
         "seed {}, q = {}, ε = {}, each run capped at {} steps",
         s.seed,
-        s.q,
-        s.eps,
+        damier::util::given(s.q),
+        damier::util::given(s.eps),
         crate::util::chart::label(s.max_steps as f64)
     )
 }
