@@ -81,7 +81,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     })?;
     match size.as_u64() {
         // A product past a u64 saturates.
-        0 | u64::MAX => Err(format!("{text:?} is not a size between 1 byte and 16 EiB")),
+        0 | u64::MAX => Err(format!("{text:?} is not a size from 1 byte to below 16 EiB")),
         bytes => Ok(bytes),
     }
 }

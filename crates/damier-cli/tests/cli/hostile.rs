@@ -460,3 +460,16 @@ fn a_tiny_probability_is_printed_as_given() {
         assert!(text.contains(says) && !text.contains("0.0000000000"), "{args:?}: {text:.300}");
     }
 }
+
+/// `--share 1/18446744073709551615` said `share count "18446744073709551615" is not a positive
+/// integer`, and `--memory 16E` that 16E is `not a size between 1 byte and 16 EiB`: the
+/// refusals say what the bound is.
+#[test]
+fn out_of_range_shares_and_sizes_say_the_bound() {
+    let err = fails_with(&["queens", "count", "12", "--share", "1/18446744073709551615"], 2);
+    assert!(err.contains("the share count must be 1 to 1000000"), "{err}");
+    let err = fails_with(&["queens", "count", "12", "--share", "99999999999/4"], 2);
+    assert!(err.contains("share 99999999999 of 4: K must be 1 to 4"), "{err}");
+    let err = fails_with(&["queens", "count", "12", "--memory", "16E"], 2);
+    assert!(err.contains("below 16 EiB"), "{err}");
+}

@@ -21,8 +21,8 @@ pub enum ShareError {
     /// `K` is 0 or above `M`.
     #[error("share {k} of {m}: K must be 1 to {m}")]
     IndexOutOfRange {
-        /// The 1-based share given.
-        k: u32,
+        /// The 1-based share given, as written (a whole number, perhaps past any integer type).
+        k: String,
         /// The share count given.
         m: u32,
     },
@@ -62,14 +62,23 @@ impl Share {
     /// `1..=M` (spaces around either number allowed).
     pub fn parse(text: &str) -> Result<Share, ShareError> {
         let (k, m) = text.split_once('/').ok_or(ShareError::NoSlash)?;
-        let k: u32 = k.trim().parse().map_err(|_| ShareError::BadIndex(k.to_string()))?;
-        let m: u32 = m.trim().parse().map_err(|_| ShareError::BadCount(m.to_string()))?;
+        // A whole number too large for a u32 is out of range, not "not a positive integer".
+        let whole = |s: &str| !s.trim().is_empty() && s.trim().bytes().all(|b| b.is_ascii_digit());
+        let m: u32 = match m.trim().parse() {
+            Ok(m) => m,
+            Err(_) if whole(m) => return Err(ShareError::CountOutOfRange),
+            Err(_) => return Err(ShareError::BadCount(m.to_string())),
+        };
+        let out_of_range = || ShareError::IndexOutOfRange { k: k.trim().to_string(), m };
         if !(1..=MAX_SHARES).contains(&m) {
             return Err(ShareError::CountOutOfRange);
         }
-        if !(1..=m).contains(&k) {
-            return Err(ShareError::IndexOutOfRange { k, m });
-        }
+        let k: u32 = match k.trim().parse() {
+            Ok(k) if (1..=m).contains(&k) => k,
+            Ok(_) => return Err(out_of_range()),
+            Err(_) if whole(k) => return Err(out_of_range()),
+            Err(_) => return Err(ShareError::BadIndex(k.to_string())),
+        };
         Ok(Share { index: k - 1, of: m })
     }
 

@@ -189,8 +189,12 @@ fn share_parse_accepts_k_of_m_and_names_each_fault() {
     assert_eq!(Share::parse("1/8/2"), Err(ShareError::BadCount("8/2".into())));
     assert_eq!(Share::parse("1/0"), Err(ShareError::CountOutOfRange));
     assert_eq!(Share::parse(&format!("1/{}", MAX_SHARES + 1)), Err(ShareError::CountOutOfRange));
-    assert_eq!(Share::parse("0/8"), Err(ShareError::IndexOutOfRange { k: 0, m: 8 }));
-    assert_eq!(Share::parse("9/8"), Err(ShareError::IndexOutOfRange { k: 9, m: 8 }));
+    assert_eq!(Share::parse("0/8"), Err(ShareError::IndexOutOfRange { k: "0".into(), m: 8 }));
+    assert_eq!(Share::parse("9/8"), Err(ShareError::IndexOutOfRange { k: "9".into(), m: 8 }));
+    // Whole numbers past a u32 are out of range, not "not a positive integer".
+    let huge = "18446744073709551616";
+    assert_eq!(Share::parse(&format!("1/{huge}")), Err(ShareError::CountOutOfRange));
+    assert_eq!(Share::parse(&format!("{huge}/8")), Err(ShareError::IndexOutOfRange { k: huge.into(), m: 8 }));
 }
 
 #[test]
