@@ -958,5 +958,24 @@ mod tests {
             prop_assert_eq!(out, want);
             prop_assert_eq!(start, want_start);
         }
+
+        /// The counting sort gives the stable sort's order and ranges, with few or many
+        /// groups and runs of equal groups, whatever the buffers held before.
+        #[test]
+        fn sort_by_group_is_a_stable_sort(
+            groups in proptest::collection::vec((0u16..u16::MAX, 1usize..6), 0..400),
+            count in prop_oneof![1usize..=64, Just(5000)],
+            stale in proptest::collection::vec(any::<u64>(), 0..400),
+        ) {
+            let group: Vec<u16> =
+                groups.iter().flat_map(|&(g, run)| std::iter::repeat_n(g % count as u16, run)).collect();
+            // Item i: its index above its group.
+            let items: Vec<u64> = group.iter().enumerate().map(|(i, &g)| (i as u64) << 16 | u64::from(g)).collect();
+            let (want, want_start) = grouped_by(&items, |x| (x & 0xffff) as usize, count);
+            let (mut start, mut cursor, mut out) = (vec![3; 9], vec![5; 7], stale);
+            sort_by_group(&items, &group, count, |x| x ^ 0x5a5a, &mut start, &mut cursor, &mut out);
+            prop_assert_eq!(out, want);
+            prop_assert_eq!(start, want_start);
+        }
     }
 }
