@@ -20,8 +20,8 @@ pub const NO: u8 = 1;
 pub const USAGE: u8 = 2;
 /// Exit code for a fault of the system (a failed write, a missing resource).
 pub const FAULT: u8 = 74;
-/// Exit code after Ctrl-C (128 + SIGINT).
-pub const INTERRUPTED: u8 = 130;
+/// Exit code after Ctrl-C (128 + SIGINT): defined beside the handler, which exits with it.
+pub use super::interrupt::INTERRUPTED;
 
 /// A fault of the system rather than of the input: reported with exit code [`FAULT`].
 #[derive(Debug)]

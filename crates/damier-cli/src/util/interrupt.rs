@@ -9,6 +9,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use damier::control::Control;
 
+/// Exit code after Ctrl-C (128 + SIGINT); `exit::INTERRUPTED` to the commands.
+pub const INTERRUPTED: u8 = 130;
+
 static CONTROL: Control = Control::new();
 static PRESSED: AtomicBool = AtomicBool::new(false);
 /// The files being written (temporary file, target) that a second Ctrl-C removes.
@@ -41,11 +44,11 @@ fn abandon_temporaries_and_exit() -> ! {
             );
         }
     }
-    std::process::exit(i32::from(super::exit::INTERRUPTED));
+    std::process::exit(i32::from(INTERRUPTED));
 }
 
 /// A temporary file being written for `target`, removed by a second Ctrl-C until dropped (the
-/// write finished or failed: [`super::output::write_file`] removes or renames it itself).
+/// write finished or failed: the writer removes or renames it itself).
 pub struct Temporary(PathBuf);
 
 impl Temporary {
