@@ -424,7 +424,7 @@ pub fn batch_bytes(sealed: &damier::queens::count::join::Sealed<'_>) -> u64 {
 }
 
 /// A batch's pairs as the pipeline uploads them (one window of blocks, groups of
-/// [`MAX_PAIRS`]): how many, and their bytes (packed, pairs.rs, but for groups of a few
+/// `MAX_PAIRS`): how many, and their bytes (packed, pairs.rs, but for groups of a few
 /// pairs, sent as they lie: 32 bytes a pair, as every pair was before).
 pub fn batch_pairs(sealed: &Sealed<'_>) -> (usize, u64) {
     let pairs = window_pairs(sealed, 0, sealed.blocks.len());

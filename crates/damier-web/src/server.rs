@@ -177,7 +177,7 @@ pub fn route_paths() -> Vec<&'static str> {
 ///
 /// Around every route: the body's bound ([`MAX_BODY`]: a larger declared length is 413 at
 /// once), a whole-request limit (`timeout + body_timeout`, 408) and the trust guard
-/// ([`crate::trust::guard`]); every handler reads its body through [`body_bytes`], whole
+/// ([`crate::trust::guard`]); every handler reads its body through `body_bytes`, whole
 /// within `body_timeout` (408).
 pub fn router(settings: Settings) -> Router {
     let jobs = settings.slots.clone().unwrap_or_else(|| Arc::new(Semaphore::new(settings.max_jobs.max(1))));
