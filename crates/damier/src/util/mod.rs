@@ -15,11 +15,13 @@
 //! ```
 
 mod alloc;
+mod bits;
 mod hash;
 mod system;
 mod text;
 
 pub use alloc::{OutOfMemory, bytes_text, check_fits, try_filled, try_with_capacity};
+pub(crate) use bits::SPREAD;
 pub use hash::{Fnv1a, fnv1a};
 pub use system::{
     POOL_MAX_THREADS, address_space_limit, available_memory, process_cpu_seconds, thread_cpu_seconds,

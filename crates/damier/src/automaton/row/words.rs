@@ -11,6 +11,7 @@ use super::layout::{
 };
 use super::rule::Rule;
 use crate::automaton::dir::DIRECTIONS;
+use crate::util::SPREAD;
 
 /// Why cell words are not a model 3 state.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -44,21 +45,6 @@ pub enum RowStateError {
         what: &'static str,
     },
 }
-
-/// Bit `b` of a byte moved to bit `8 b` ([`RowBoard::row_bytes`]' table).
-const SPREAD: [u64; 256] = {
-    let mut table = [0u64; 256];
-    let mut v = 0;
-    while v < 256 {
-        let mut b = 0;
-        while b < 8 {
-            table[v] |= ((v as u64 >> b) & 1) << (8 * b);
-            b += 1;
-        }
-        v += 1;
-    }
-    table
-};
 
 impl RowBoard {
     /// Cell `(x, y)` as one word (the checkpoint's layout): bits `2k..2k+2` the count along

@@ -8,6 +8,7 @@ use crate::cpu::Isa;
 #[cfg(target_arch = "x86_64")]
 use crate::cpu::features;
 use crate::queens::count::join::{self, JoinPair, Sealed};
+use crate::util::SPREAD;
 
 // The layout `join` describes to other devices is this one (with chunks of [`CHUNK`] bits:
 // see [`Matcher::chunk_bits`]).
@@ -709,21 +710,6 @@ fn extract(key: u64, mask: u64) -> u64 {
     #[cfg(not(target_arch = "x86_64"))]
     unreachable!("pext ({key:#x} under {mask:#x}) is only taken on x86-64")
 }
-
-/// `SPREAD[b]`: byte `b`'s bits spread one per byte (bit `j` to the low bit of byte `j`).
-const SPREAD: [u64; 256] = {
-    let mut t = [0u64; 256];
-    let mut b = 0;
-    while b < 256 {
-        let mut j = 0;
-        while j < 8 {
-            t[b] |= ((b as u64 >> j) & 1) << (8 * j);
-            j += 1;
-        }
-        b += 1;
-    }
-    t
-};
 
 /// The share of keys holding each key bit (below [`WEIGHT_AT`]), estimated on at most about
 /// [`ORDER_SAMPLE`] keys spread evenly over `keys`.
