@@ -2,11 +2,23 @@
 //! `send-keys`, the screen read with `capture-pane`.
 
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// A detached tmux session running one command; killed when dropped.
+/// Sessions started by this test process, numbering their tmux servers.
+static STARTED: AtomicUsize = AtomicUsize::new(0);
+
+/// A detached tmux session running one command, on a tmux server of its own; killed when
+/// dropped.
+///
+/// Each session has its own server (`tmux -L SOCKET`): on the one default server, a test whose
+/// session ended as another test's `new-session` connected took the server down under it
+/// ("server exited unexpectedly": a CI run of 2026-12-06).
 pub struct Tmux {
     name: String,
+    socket: String,
+    /// The server's socket file, removed when dropped (tmux leaves it behind).
+    socket_path: Option<std::path::PathBuf>,
 }
 
 impl Tmux {
@@ -24,25 +36,52 @@ impl Tmux {
         let name = format!("damier-test-{}-{}", std::process::id(), args.join("-").replace(['.', ':'], "_"));
         let mut cmd = vec![bin.display().to_string()];
         cmd.extend(args.iter().map(|a| a.to_string()));
+        // Short: the socket's path must fit a Unix socket address (108 bytes).
+        let socket =
+            format!("damier-test-{}-{}", std::process::id(), STARTED.fetch_add(1, Ordering::Relaxed));
         let status = Command::new("tmux")
-            .args(["new-session", "-d", "-s", &name, "-x", &cols.to_string(), "-y", &rows.to_string()])
+            .args([
+                "-L",
+                &socket,
+                "new-session",
+                "-d",
+                "-s",
+                &name,
+                "-x",
+                &cols.to_string(),
+                "-y",
+                &rows.to_string(),
+            ])
             .arg(cmd.join(" "))
             .env("TERM", "xterm-256color")
             .status()
             .expect("tmux runs");
         assert!(status.success(), "tmux new-session failed");
-        Tmux { name }
+        let mut tmux = Tmux { name, socket, socket_path: None };
+        let out = tmux.tmux().args(["display-message", "-p", "#{socket_path}"]).output();
+        tmux.socket_path = out
+            .ok()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().into())
+            .filter(|p: &std::path::PathBuf| p.is_absolute());
+        tmux
+    }
+
+    /// `tmux` on this session's server.
+    fn tmux(&self) -> Command {
+        let mut tmux = Command::new("tmux");
+        tmux.args(["-L", &self.socket]);
+        tmux
     }
 
     /// Sends keys, in tmux `send-keys` syntax (`"Space"`, `"Up"`, `"q"`, …).
     pub fn send(&self, keys: &[&str]) {
-        let status = Command::new("tmux").args(["send-keys", "-t", &self.name]).args(keys).status().unwrap();
+        let status = self.tmux().args(["send-keys", "-t", &self.name]).args(keys).status().unwrap();
         assert!(status.success(), "tmux send-keys failed");
     }
 
     /// The visible screen, as text.
     pub fn screen(&self) -> String {
-        let out = Command::new("tmux").args(["capture-pane", "-p", "-t", &self.name]).output().unwrap();
+        let out = self.tmux().args(["capture-pane", "-p", "-t", &self.name]).output().unwrap();
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
@@ -64,10 +103,8 @@ impl Tmux {
 
     /// The pane's process group: the program, and the shell that may have started it.
     pub fn group(&self) -> u32 {
-        let out = Command::new("tmux")
-            .args(["display-message", "-p", "-t", &self.name, "#{pane_pid}"])
-            .output()
-            .unwrap();
+        let out =
+            self.tmux().args(["display-message", "-p", "-t", &self.name, "#{pane_pid}"]).output().unwrap();
         let pid = String::from_utf8_lossy(&out.stdout).trim().to_string();
         pid.parse().unwrap_or_else(|_| panic!("no pane pid: {pid:?}"))
     }
@@ -83,15 +120,12 @@ impl Tmux {
     /// Closes the session, and with it the program's terminal (what closing a terminal window
     /// does).
     pub fn close(&self) {
-        let _ = Command::new("tmux").args(["kill-session", "-t", &self.name]).output();
+        let _ = self.tmux().args(["kill-session", "-t", &self.name]).output();
     }
 
     /// True while the session (the program) is still running.
     pub fn alive(&self) -> bool {
-        Command::new("tmux")
-            .args(["has-session", "-t", &self.name])
-            .output()
-            .is_ok_and(|o| o.status.success())
+        self.tmux().args(["has-session", "-t", &self.name]).output().is_ok_and(|o| o.status.success())
     }
 
     /// Waits for the program to exit (or panics after 10 s).
@@ -124,6 +158,10 @@ pub fn wait_group_gone(group: u32) {
 
 impl Drop for Tmux {
     fn drop(&mut self) {
-        let _ = Command::new("tmux").args(["kill-session", "-t", &self.name]).output();
+        let _ = self.tmux().args(["kill-session", "-t", &self.name]).output();
+        let _ = self.tmux().arg("kill-server").output();
+        if let Some(path) = &self.socket_path {
+            let _ = std::fs::remove_file(path);
+        }
     }
 }
