@@ -137,19 +137,35 @@ pub enum BodyError<E> {
     Read(E),
     /// No room in the budget.
     Hold(HoldError),
+    /// The body's frames took longer than the time given, in all.
+    TimedOut,
 }
 
 impl Budget {
     /// Reads a request body of at most `max` bytes into one buffer whose capacity is taken
-    /// from the budget as it grows.
-    pub async fn read_body<B>(&self, mut body: B, max: usize) -> Result<Chunk, BodyError<B::Error>>
+    /// from the budget as it grows, its frames arriving within `limit` in all.
+    ///
+    /// The waits for room in the budget do not count against `limit`: a client that sent its
+    /// body whole and on time is not answered "too slow" because the server was busy (those
+    /// waits are bounded by the request's own time limit).
+    pub async fn read_body<B>(
+        &self,
+        mut body: B,
+        max: usize,
+        limit: std::time::Duration,
+    ) -> Result<Chunk, BodyError<B::Error>>
     where
         B: hyper::body::Body<Data = Bytes> + Unpin,
     {
         use http_body_util::BodyExt;
         let mut bytes = Vec::new();
         let mut held: Option<OwnedSemaphorePermit> = None;
-        while let Some(frame) = body.frame().await {
+        let mut deadline = tokio::time::Instant::now() + limit;
+        loop {
+            let Ok(frame) = tokio::time::timeout_at(deadline, body.frame()).await else {
+                return Err(BodyError::TimedOut);
+            };
+            let Some(frame) = frame else { break };
             let Ok(data) = frame.map_err(BodyError::Read)?.into_data() else { continue };
             let need = bytes.len() + data.len();
             if need > max {
@@ -157,7 +173,9 @@ impl Budget {
             }
             if need > bytes.capacity() {
                 let capacity = need.max(2 * bytes.capacity()).clamp(1024, max);
+                let waited = tokio::time::Instant::now();
                 let more = self.take(capacity - bytes.capacity()).await.map_err(BodyError::Hold)?;
+                deadline += waited.elapsed();
                 match held.as_mut() {
                     Some(h) => h.merge(more),
                     None => held = Some(more),

@@ -328,22 +328,20 @@ async fn fallback(method: axum::http::Method, uri: axum::http::Uri) -> Response 
 }
 
 /// Reads the body up to [`MAX_BODY`], its bytes taken from the server's budget of request
-/// bodies as they come, whole within [`Settings::body_timeout`] (the handlers call this
-/// first, as the headers arrive): a body that trickles is answered 408 and its connection
-/// closed, its slot freed.
+/// bodies as they come, whole within [`Settings::body_timeout`] of reading (the handlers call
+/// this first, as the headers arrive; waits for room in the budget not counted): a body that
+/// trickles is answered 408 and its connection closed, its slot freed.
 async fn body_bytes(state: &AppState, body: Body) -> Result<Chunk, Response> {
     use crate::budget::BodyError;
     let limit = state.settings.body_timeout;
-    let Ok(read) = tokio::time::timeout(limit, state.requests.read_body(body, MAX_BODY)).await else {
-        return Err(error(
+    state.requests.read_body(body, MAX_BODY, limit).await.map_err(|e| match e {
+        BodyError::TimedOut => error(
             StatusCode::REQUEST_TIMEOUT,
             format!(
                 "the request body did not arrive whole within {} s (this server's time limit)",
                 damier::util::number(limit.as_secs_f64())
             ),
-        ));
-    };
-    read.map_err(|e| match e {
+        ),
         BodyError::TooLarge => too_large(),
         BodyError::Hold(e) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
         BodyError::Read(e) => {
