@@ -13,7 +13,8 @@
 # join the table (default OUT/growth_runs_row.csv, stage 4's). Each design and n is a file of its own under
 # OUT/model3_crossings, kept when present, so a study can be run piecewise. A design that
 # solved none of its runs at one n is not run at the larger ones (every run there could only
-# read "≥ the cap", at the largest cost of the study); CROSS_ALL=1 runs them anyway.
+# read "≥ the cap" if the design stalls at every larger n too, as every committed run has; a
+# file of fewer runs than CROSS_SEEDS does not stop it); CROSS_ALL=1 runs them anyway.
 #
 # OUT receives the files the report cites, under the names of docs/figures (runs CSVs, traces,
 # the growth CSV and SVG), one Markdown file per table of runs (`*.md`) and the growth
@@ -225,8 +226,9 @@ main() {
   say "done: $out"
 }
 
-# Whether design $2 has, under directory $1, a file of runs at some n below $3 none of which
-# solved (the `solved` column, the sixth, never `true`).
+# Whether design $2 has, under directory $1, a file of at least $4 runs at some n below $3
+# none of which solved (the `solved` column, the sixth, never `true`): a file of fewer runs
+# (a study stopped early) says too little to stop on.
 stalled() {
   local f m
   for f in "$1/${2}"_n*.csv; do
@@ -234,10 +236,15 @@ stalled() {
     m=${f##*_n}
     m=${m%.csv}
     [[ $m =~ ^[0-9]+$ ]] && ((m < $3)) || continue
-    [[ $(tail -n +2 "$f" | wc -l) -gt 0 ]] || continue
+    [[ $(tail -n +2 "$f" | wc -l) -ge $4 ]] || continue
     awk -F, 'NR > 1 && $6 == "true" { found = 1 } END { exit found ? 1 : 0 }' "$f" && return 0
   done
   return 1
+}
+
+# How many seeds $1 names: k (seeds 1 to k) or a range a-b.
+seed_count() {
+  if [[ $1 =~ ^([0-9]+)-([0-9]+)$ ]]; then echo $((BASH_REMATCH[2] - BASH_REMATCH[1] + 1)); else echo "$1"; fi
 }
 
 # 6. Crossings against n (issue 53): each named rule's board crossings (generations / n), every
@@ -254,7 +261,7 @@ crossings() {
     for n in $(tr , '\n' <<<"$ns" | sort -n); do
       f=$out/model3_crossings/${d}_n$n.csv
       # A design stalled at a smaller n (a file of runs with none solved) stops there.
-      if [[ ${CROSS_ALL:-0} != 1 ]] && stalled "$out/model3_crossings" "$d" "$n"; then
+      if [[ ${CROSS_ALL:-0} != 1 ]] && stalled "$out/model3_crossings" "$d" "$n" "$(seed_count "$seeds")"; then
         say "crossings: $d not run at n = $n: it solved no run at a smaller n (CROSS_ALL=1 runs it)"
         continue
       fi
