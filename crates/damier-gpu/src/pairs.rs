@@ -7,7 +7,8 @@
 //! the pairs out on the device as the kernel reads them, their running sums of tiles made
 //! there (a workgroup's prefix sum per entry of 512 pairs).
 //!
-//! Wrong widths are caught, never miscounted: the host refuses a value that does not fit its
+//! Wrong widths are caught (any single wrong bit always, other corruptions with high
+//! probability: the checksum is linear, so changes that compensate can cancel): the host refuses a value that does not fit its
 //! width, and the device holds each entry's pairs as written out (all 8 words, the running
 //! sums of tiles included) against a checksum and the entry's last running sum that the host
 //! computed from the pairs themselves, and checks every pair's reads inside the batch's

@@ -26,7 +26,8 @@ use std::sync::OnceLock;
 /// and no x86-64 CPU runs NEON nor an ARM one AVX2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Isa {
-    /// Plain Rust, no vector intrinsics (with the `popcnt` instruction where the CPU has it).
+    /// 64-bit words (with the `popcnt` instruction where the CPU has it; on x86-64 the join
+    /// also uses SSE2, part of every x86-64 CPU).
     Portable,
     /// NEON (Advanced SIMD): 128-bit vectors and a per-byte popcount, on every aarch64 CPU
     /// (ARM servers, Apple's M series).
