@@ -11,11 +11,13 @@ use damier::queens::count::devices::GpuKernel;
 
 use crate::adapters::{self, AdapterDescription};
 use crate::error::GpuError;
+use crate::prelude::{JOIN_PRELUDE, join_module};
 use crate::stats::{Breakdown, Stats};
 
-/// The join kernel (`src/join.wgsl`), and the parts that [`join_source`] assembles with it:
-/// keys as two u32 words or as u64, workgroup sums by atomics or by subgroups, a tile's sum
-/// stored in its own slot or added into shared partial sums.
+/// The join kernel (`src/join.wgsl`), and the parts that [`join_source`] assembles with it
+/// (after the join passes' prelude, `src/prelude.wgsl`): keys as two u32 words or as u64,
+/// workgroup sums by atomics or by subgroups, a tile's sum stored in its own slot or added
+/// into shared partial sums.
 const JOIN_KERNEL: &str = include_str!("join.wgsl");
 const JOIN_KEY32: &str = include_str!("join_key32.wgsl");
 const JOIN_KEY64: &str = include_str!("join_key64.wgsl");
@@ -26,25 +28,25 @@ const JOIN_OUT_SHARED: &str = include_str!("join_out_shared.wgsl");
 
 /// The pass that adds the join kernel's tile slots into each dispatch's partial sums (with
 /// [`JOIN_OUT_TILE`]).
-pub(crate) const REDUCE_KERNEL: &str = include_str!("join_reduce.wgsl");
+pub(crate) const REDUCE_KERNEL: &str = join_module!("join_reduce.wgsl");
 
 /// Bytes of one chunk of a block in the join kernel's workgroup memory (32 rows of 64 bytes),
 /// and the most chunks it copies (the library's keys have at most 11).
-const CHUNK_BYTES: u32 = 2048;
+const CHUNK_BYTES: u32 = damier::queens::count::join::ROWS_PER_CHUNK as u32 * 64;
 const MAX_STAGED_CHUNKS: u32 = 11;
 
 /// The pass that bit-slices the join's stored keys on the GPU (module `pipeline`), with the
 /// join's portable key part appended for its `chunk_of` (WGSL has no imports: one extraction
 /// of a chunk for both kernels).
-const SEAL_KERNEL: &str = concat!(include_str!("seal.wgsl"), "\n", include_str!("join_key32.wgsl"));
+const SEAL_KERNEL: &str = join_module!("seal.wgsl", "join_key32.wgsl");
 
 /// The pass that writes out the join's keys and queries, uploaded packed (module `packing`).
-const UNPACK_KERNEL: &str = include_str!("unpack.wgsl");
+const UNPACK_KERNEL: &str = join_module!("unpack.wgsl");
 
 /// The pass that writes out the join's pairs, uploaded packed (module `pairs`).
-const PAIRS_KERNEL: &str = include_str!("pairs.wgsl");
+const PAIRS_KERNEL: &str = join_module!("pairs.wgsl");
 
-/// Fault bits the kernels set (`FAULT_CUT`, `FAULT_OVERFLOW`).
+/// Fault bits the kernels set (`FAULT_CUT`, `FAULT_OVERFLOW` in `src/prelude.wgsl`).
 pub(crate) const FAULT_CUT: u32 = 1;
 pub(crate) const FAULT_OVERFLOW: u32 = 2;
 
@@ -110,13 +112,14 @@ pub struct JoinKernel {
     pub tile_sums: bool,
 }
 
-/// The join kernel's source for `kernel`: join.wgsl with its key, sum and output parts.
+/// The join kernel's source for `kernel`: the prelude, join.wgsl with its key, sum and output
+/// parts.
 pub(crate) fn join_source(kernel: JoinKernel) -> String {
     let key = if kernel.int64 { JOIN_KEY64 } else { JOIN_KEY32 };
     let sum = if kernel.subgroups { JOIN_SUM_SUBGROUP } else { JOIN_SUM_ATOMIC };
     let out = if kernel.tile_sums { JOIN_OUT_TILE } else { JOIN_OUT_SHARED };
     format!(
-        "{JOIN_KERNEL}\n{key}\n{sum}\n{out}\n// Chunks of a block copied into workgroup memory (the host's).\nconst WG_CHUNKS: u32 = {}u;\n",
+        "{JOIN_PRELUDE}\n{JOIN_KERNEL}\n{key}\n{sum}\n{out}\n// Chunks of a block copied into workgroup memory (the host's).\nconst WG_CHUNKS: u32 = {}u;\n",
         kernel.staged_chunks
     )
 }

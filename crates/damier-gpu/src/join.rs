@@ -35,7 +35,7 @@ const MAX_AHEAD: usize = 16;
 
 /// Queries of a tile, at most (the kernel's `TILE_QUERIES`): a tile is one block (or a tail)
 /// against up to this many of its pair's queries, each a *unit*.
-const TILE_QUERIES: u64 = 256;
+pub(crate) const TILE_QUERIES: u64 = 256;
 
 /// Words of the kernel's `Params`.
 const PARAM_WORDS: usize = 8;

@@ -35,15 +35,14 @@
 // adds the workgroup's sum to a u32 pair with a carry, one of SUM_SLOTS pairs chosen by the
 // tile (or by the merged batch), atomically. The host adds the partial sums.
 
+// The constants shared with the other passes (FAULT_CUT, SUM_SLOTS, TILE_QUERIES, MAX_TAIL,
+// CHUNK_ROWS, ...) and the partial sum's layout are in prelude.wgsl, which the host puts
+// first.
+
 const WG: u32 = 64u;
-// Query rounds of a tile: a tile is one block against up to WG * ROUNDS queries.
-const ROUNDS: u32 = 4u;
-const TILE_QUERIES: u32 = 256u;
-// Chunks of a key at most (the host's check), and keys of a tail (a block's 512 at most).
-const MAX_CHUNKS: u32 = 12u;
-const MAX_TAIL: u32 = 512u;
-// Partial sums of a dispatch (a power of two; the host reads as many).
-const SUM_SLOTS: u32 = 32u;
+// Query rounds of a tile: a tile is one block against up to WG * ROUNDS queries
+// (TILE_QUERIES).
+const ROUNDS: u32 = TILE_QUERIES / WG;
 // Steps of the pair search at most (2^40 pairs: more than a u32 counts). A pipeline constant
 // only so that a test can cut the search short (0 steps: every tile's search fails, FAULT_CUT:
 // the end-to-end test of a loop cut); the host sets it nowhere else.
@@ -52,8 +51,6 @@ override PAIR_STEPS: u32 = 40u;
 // 2^23, a tile's sum being at most 2^23), so that the 64-bit partial sums' carries run at
 // the sizes lavapipe counts (each tile's value near 2^32); the host sets it nowhere.
 override TILE_BIAS: u32 = 0u;
-const FAULT_CUT: u32 = 1u;
-const FAULT_OVERFLOW: u32 = 2u;
 
 struct Params {
     // Tiles of this dispatch: tile_begin..tile_end.
@@ -96,8 +93,7 @@ struct Pair {
 
 // A pair's `shift` word: the weight exponent in bits 0-7; for a batch the host gathered with
 // others into one dispatch (MERGED), its place among them in bits 8-15, which picks its
-// partial sum (so that each batch's count comes back apart).
-const MERGED: u32 = 0x10000u;
+// partial sum (so that each batch's count comes back apart). The mark MERGED: prelude.wgsl.
 
 // The tile's pair, found once by the workgroup's first invocation (NO_PAIR: its search failed).
 var<workgroup> tile_pair: u32;
@@ -106,9 +102,9 @@ const NO_PAIR: u32 = 0xffffffffu;
 // The tile's block, when its chunks fit (WG_CHUNKS): row r's four vec4 at 4r, in the order
 // k ^ ((r >> 1) & 3) (PERF: lanes reading the same quarter of different rows spread over the
 // 8 bank groups of 16 bytes that rows r & 7 give, instead of the 2 that 64-byte rows give).
-const WG_VEC4: u32 = max(WG_CHUNKS, 1u) * 128u;
+const WG_VEC4: u32 = max(WG_CHUNKS, 1u) * CHUNK_ROWS * 4u;
 // Loads per lane that copy a block of WG_CHUNKS chunks (32 rows of 4 vec4 a chunk, 64 lanes).
-const WG_LOADS: u32 = max(WG_CHUNKS, 1u) * 2u;
+const WG_LOADS: u32 = max(WG_CHUNKS, 1u) * CHUNK_ROWS * 4u / WG;
 var<workgroup> block: array<vec4<u32>, WG_VEC4>;
 
 var<workgroup> group_fault: atomic<u32>;
@@ -130,7 +126,7 @@ fn match_block(key: Key, base: u32, chunks: u32, staged: bool) -> vec2<u32> {
             if (c >= chunks) {
                 break;
             }
-            let r = c * 32u + chunk_of(key, c);
+            let r = c * CHUNK_ROWS + chunk_of(key, c);
             a0 &= block[swizzled(r, 0u)];
             a1 &= block[swizzled(r, 1u)];
             a2 &= block[swizzled(r, 2u)];
@@ -142,7 +138,7 @@ fn match_block(key: Key, base: u32, chunks: u32, staged: bool) -> vec2<u32> {
             if (c >= chunks) {
                 break;
             }
-            let r = 4u * (base + c * 32u + chunk_of(key, c));
+            let r = 4u * (base + c * CHUNK_ROWS + chunk_of(key, c));
             a0 &= rows[r];
             a1 &= rows[r + 1u];
             a2 &= rows[r + 2u];
@@ -226,12 +222,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let j = t / groups;
     let q0 = (t % groups) * TILE_QUERIES;
     let chunks = params.chunks;
-    let base = p.row + j * chunks * 32u;
+    let base = p.row + j * chunks * CHUNK_ROWS;
     let staged = at != NO_PAIR && j < p.blocks && chunks <= WG_CHUNKS;
     if (staged) {
         // PERF: the block's rows copied once for the tile's 256 queries, lanes reading
         // consecutive vec4 (coalesced).
-        let count = chunks * 128u;
+        let count = chunks * CHUNK_ROWS * 4u;
         for (var k = 0u; k < WG_LOADS; k += 1u) {
             let i = k * WG + lid;
             if (i < count) {
@@ -267,7 +263,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
                 if (m.y != want) {
                     fault |= FAULT_CUT;
                 }
-                sum += m.x << ((p.shift & 0xffu) + (q.y >> 28u));
+                sum += m.x << ((p.shift & 0xffu) + (q.y >> (WEIGHT_AT - 32u)));
                 units += 1u;
             }
         }

@@ -3,7 +3,7 @@
 alias Key = vec2<u32>;
 
 // Bits of a query's high word below its weight exponent (key bits 32..59).
-const HIGH_KEY: u32 = 0x0fffffffu;
+const HIGH_KEY: u32 = (1u << (WEIGHT_AT - 32u)) - 1u;
 
 fn key_of(q: vec2<u32>) -> Key {
     return q;
@@ -11,7 +11,7 @@ fn key_of(q: vec2<u32>) -> Key {
 
 // Chunk c's 5 bits (c < 12: bits 5c..5c+4, which may straddle the two words).
 fn chunk_of(k: Key, c: u32) -> u32 {
-    let s = c * 5u;
+    let s = c * CHUNK_BITS;
     var v = 0u;
     if (s < 32u) {
         v = k.x >> s;
@@ -21,7 +21,7 @@ fn chunk_of(k: Key, c: u32) -> u32 {
     } else {
         v = k.y >> (s - 32u);
     }
-    return v & 31u;
+    return v & (CHUNK_ROWS - 1u);
 }
 
 // Whether tail key `k` matches query `q`: no key bit in common.

@@ -4,14 +4,7 @@
 // (PERF: the workgroups add into 32 words, not all into one); an overflow of a pair sets a
 // fault bit.
 
-struct Control {
-    lo: atomic<u32>,
-    hi: atomic<u32>,
-    fault: atomic<u32>,
-    // Units done (the host checks it).
-    units: atomic<u32>,
-}
-
+// The partial sums (prelude.wgsl's `Control`).
 @group(0) @binding(5) var<storage, read_write> control: array<Control, SUM_SLOTS>;
 
 // Bits each tile's value is shifted left by into its 64 bits (at most 31): 0 but where a test

@@ -13,10 +13,8 @@
 // Its loop over a range counts its iterations (a loop cut short sets FAULT_CUT), and a tile
 // it skipped fails the host's check of the units.
 
+// SUM_SLOTS, the fault bits: prelude.wgsl, which the host puts first.
 const WG: u32 = 256u;
-const SUM_SLOTS: u32 = 32u;
-const FAULT_CUT: u32 = 1u;
-const FAULT_OVERFLOW: u32 = 2u;
 
 // Bits each tile's value is shifted left by into its 64 bits (at most 31): 0 but where a test
 // sets it (with the join kernel's TILE_BIAS: tiles of about 2^(32 + TILE_SHIFT)), so that a
@@ -30,7 +28,8 @@ struct Params {
     ends: array<vec4<u32>, 8>,
 }
 
-struct Control {
+// A partial sum (prelude.wgsl's `Control`), its words plain: no other workgroup touches it.
+struct Partial {
     lo: u32,
     hi: u32,
     fault: u32,
@@ -40,7 +39,7 @@ struct Control {
 @group(0) @binding(0) var<uniform> params: Params;
 // Tile t of the dispatch: (sum, units | faults << 16); zero after this pass.
 @group(0) @binding(1) var<storage, read_write> partials: array<vec2<u32>>;
-@group(0) @binding(2) var<storage, read_write> control: array<Control, SUM_SLOTS>;
+@group(0) @binding(2) var<storage, read_write> control: array<Partial, SUM_SLOTS>;
 
 var<workgroup> part_lo: array<u32, WG>;
 var<workgroup> part_hi: array<u32, WG>;
@@ -129,6 +128,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
         if (s.z != 0u) {
             f |= FAULT_OVERFLOW;
         }
-        control[c] = Control(s.x, s.y, old.fault | f, old.units + part_units[0]);
+        control[c] = Partial(s.x, s.y, old.fault | f, old.units + part_units[0]);
     }
 }

@@ -42,6 +42,7 @@ mod join;
 mod packing;
 mod pairs;
 mod pipeline;
+mod prelude;
 mod row;
 mod stats;
 #[cfg(test)]

@@ -15,13 +15,11 @@
 // loop cut short. Each entry adds 1 to the units of partial sum 0 (a workgroup the driver
 // skipped fails the count).
 
+// PAIR_ENTRY, TILE_QUERIES, MAX_TAIL, SUM_SLOTS, FAULT_CUT and the partial sum `Control`:
+// prelude.wgsl, which the host puts first.
 const WG: u32 = 64u;
-const PER_LANE: u32 = 8u;
-const ENTRY: u32 = 512u;
-const SUM_SLOTS: u32 = 32u;
-const FAULT_CUT: u32 = 1u;
-const TILE_QUERIES: u32 = 256u;
-const MAX_TAIL: u32 = 512u;
+const ENTRY: u32 = PAIR_ENTRY;
+const PER_LANE: u32 = ENTRY / WG;
 
 struct Params {
     // Pairs of the group; workgroups per row of the dispatch grid (entry = y * width + x).
@@ -51,13 +49,6 @@ struct Pair {
     tail_len: u32,
     shift: u32,
     tiles_end: u32,
-}
-
-struct Control {
-    lo: atomic<u32>,
-    hi: atomic<u32>,
-    fault: atomic<u32>,
-    units: atomic<u32>,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;

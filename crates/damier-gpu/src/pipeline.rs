@@ -30,6 +30,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use damier::control::{Control, Interrupted};
+use damier::queens::count::join::{BLOCK, ROWS_PER_CHUNK};
 
 use crate::device::{DISPATCH_TIMEOUT, FAULT_CUT, FAULT_OVERFLOW, Gpu, one_line};
 use crate::error::GpuError;
@@ -42,8 +43,12 @@ use crate::stats::{Sent, add_time};
 /// Ctrl-C within about this many dispatches (of about 50 ms each).
 pub(crate) const JOB_DISPATCHES: usize = 8;
 
-/// Partial sums of a dispatch: the kernel's `SUM_SLOTS` (each a `Control` of 4 words).
-const SUM_SLOTS: usize = 32;
+/// Partial sums of a dispatch: the kernels' `SUM_SLOTS` (each a `Control` of 4 words; both in
+/// `src/prelude.wgsl`).
+pub(crate) const SUM_SLOTS: usize = 32;
+
+/// Chunks of a key at most (the kernels' `MAX_CHUNKS`): 60 key bits in chunks of 5.
+pub(crate) const MAX_CHUNKS: usize = 12;
 
 /// Bytes of one dispatch's record in the parameter and state buffers: a multiple of the
 /// largest offset alignment of a binding that wgpu allows (256, so of every adapter's), and
@@ -73,7 +78,7 @@ const MERGE_SLOTS: usize = 3;
 /// The word of a pair holding its weight exponent (bits 0-7) and, for a batch gathered with
 /// others, its place among them (bits 8-15) and the mark [`MERGED`].
 const SHIFT_WORD: usize = 6;
-const MERGED: u32 = 1 << 16;
+pub(crate) const MERGED: u32 = 1 << 16;
 
 /// Where the read-back buffer holds the timestamps of a job's pass (two `u64`).
 const STAMPS_AT: u64 = JOB_DISPATCHES as u64 * RECORD;
@@ -1167,7 +1172,8 @@ pub(crate) fn check_group(
     chunks: usize,
     rows_per_block: usize,
 ) -> Result<(), String> {
-    if rows_per_block != 32 * chunks || chunks > 12 || u32::try_from(group.len()).is_err() {
+    if rows_per_block != ROWS_PER_CHUNK * chunks || chunks > MAX_CHUNKS || u32::try_from(group.len()).is_err()
+    {
         return Err(format!("{rows_per_block} rows a block of {chunks} chunks, {} pairs", group.len()));
     }
     for (i, e) in group.iter().enumerate() {
@@ -1188,7 +1194,9 @@ pub(crate) fn check_group(
 /// Whether every block of a batch is 1 to 512 of its `keys` stored keys (what the seal pass
 /// reads). `Err` names the first block that is not (a fault of the host).
 pub(crate) fn check_blocks(blocks: &[[u32; 2]], keys: usize) -> Result<(), String> {
-    match blocks.iter().position(|&[at, len]| !(1..=512).contains(&len) || at as usize + len as usize > keys)
+    match blocks
+        .iter()
+        .position(|&[at, len]| !(1..=BLOCK as u32).contains(&len) || at as usize + len as usize > keys)
     {
         Some(i) => Err(format!("block {i} {:?} of a batch of {keys} stored keys", blocks[i])),
         None => Ok(()),

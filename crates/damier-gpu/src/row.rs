@@ -27,24 +27,25 @@ use damier::automaton::row::{PLANES, RowBoard, Schedule};
 
 use crate::device::Gpu;
 use crate::error::GpuError;
+use crate::prelude::row_module;
 
-/// The fields kernel (`src/row.wgsl`).
-const ROW_KERNEL: &str = include_str!("row.wgsl");
-/// The queens' kernel (`src/row_queens.wgsl`).
-const QUEENS_KERNEL: &str = include_str!("row_queens.wgsl");
+/// The fields kernel (`src/row.wgsl`), after model 3's prelude (`src/row_prelude.wgsl`).
+const ROW_KERNEL: &str = row_module!("row.wgsl");
+/// The queens' kernel (`src/row_queens.wgsl`), after the prelude.
+const QUEENS_KERNEL: &str = row_module!("row_queens.wgsl");
 
 /// Invocations per workgroup along the words and the rows (`@workgroup_size` in the kernel).
 const GROUP: (u32, u32) = (32, 4);
 
-/// The mark on a queen column that the counts do not see (`HIDDEN` in the kernels).
-const HIDDEN: u32 = 1 << 31;
+/// The mark on a queen column that the counts do not see (`HIDDEN` in the kernels' prelude).
+pub(crate) const HIDDEN: u32 = 1 << 31;
 
 /// First plane of the waves (they hold 15, all ones, beyond the board).
-const WAVES: usize = 12;
+pub(crate) const WAVES: usize = 12;
 
 /// Words of the status: conflicts left, steps and moves (low, high), the generator's four
 /// words (low, high each).
-const STATUS: usize = 13;
+pub(crate) const STATUS: usize = 13;
 
 /// Device time a submission aims at: long enough that the round trip is a small share, short
 /// enough that progress, Ctrl-C and checkpoints are seen at once.

@@ -27,12 +27,11 @@ struct Params {
 @group(0) @binding(4) var<storage, read_write> queen_fields: array<u32>;
 // The run's status (`row_queens.wgsl`): word 0, the conflicts left. A generation that starts
 // on a solution copies the planes (the run has stopped, as the CPU's stops).
-@group(0) @binding(5) var<storage, read> status: array<u32, 13>;
+@group(0) @binding(5) var<storage, read> status: array<u32, STATUS_WORDS>;
 
-const PLANES: u32 = 20u;
-const WEST: u32 = 12u;
-const EAST: u32 = 16u;
-const HIDDEN: u32 = 0x80000000u;
+// PLANES, WAVES, HIDDEN, STATUS_WORDS: row_prelude.wgsl, which the host puts first.
+const WEST: u32 = WAVES;
+const EAST: u32 = WAVES + 4u;
 const ONES: u32 = 0xffffffffu;
 
 // Word w of row y's plane p; beyond the row's ends, the guard (counts 0, waves all ones).

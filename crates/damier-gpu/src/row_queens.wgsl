@@ -40,9 +40,9 @@ struct Rule {
 // (from 3 n - 1).
 @group(0) @binding(4) var<storage, read_write> lines: array<u32>;
 // crowded lines, steps (low, high), moves (low, high), the generator's 4 words (low, high).
-@group(0) @binding(5) var<storage, read_write> status: array<u32, 13>;
+@group(0) @binding(5) var<storage, read_write> status: array<u32, STATUS_WORDS>;
 
-const HIDDEN: u32 = 0x80000000u;
+// HIDDEN, STATUS_WORDS: row_prelude.wgsl, which the host puts first.
 const QUEEN: u32 = 1u;
 const WALKING: u32 = 2u;
 const EAST: u32 = 4u;
@@ -344,10 +344,10 @@ fn main(@builtin(local_invocation_index) lid: u32) {
     }
     if (lid == 0u) {
         let steps = add64(vec2<u32>(status[1], status[2]), vec2<u32>(1u, 0u));
-        let words = array<u32, 13>(
+        let words = array<u32, STATUS_WORDS>(
             crowded, steps.x, steps.y, moves.x, moves.y, s0.x, s0.y, s1.x, s1.y, s2.x, s2.y, s3.x, s3.y
         );
-        for (var i = 0u; i < 13u; i++) {
+        for (var i = 0u; i < STATUS_WORDS; i++) {
             status[i] = words[i];
         }
     }

@@ -14,10 +14,9 @@
 // a workgroup the driver skipped fails the count) and raises the fault bit of a loop cut
 // short, as the join kernel does.
 
+// BLOCK, CHUNK_ROWS, SUM_SLOTS, FAULT_CUT and the partial sum `Control`: prelude.wgsl, which
+// the host puts first.
 const WG: u32 = 64u;
-const SUM_SLOTS: u32 = 32u;
-const FAULT_CUT: u32 = 1u;
-const BLOCK: u32 = 512u;
 
 struct Params {
     // Blocks block_begin..block_end of `blocks`; block b's rows from row
@@ -31,13 +30,6 @@ struct Params {
     _pad1: u32,
     _pad2: u32,
     _pad3: u32,
-}
-
-struct Control {
-    lo: atomic<u32>,
-    hi: atomic<u32>,
-    fault: atomic<u32>,
-    units: atomic<u32>,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -76,7 +68,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }
     workgroupBarrier();
     let chunks = params.chunks;
-    let base = (b - params.block_begin) * chunks * 32u;
+    let base = (b - params.block_begin) * chunks * CHUNK_ROWS;
     let words = chunks * 16u;
     var made = 0u;
     for (var t = lid; t < words; t += WG) {
@@ -107,17 +99,17 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             valid = (1u << (len - first)) - 1u;
         }
         var written = 0u;
-        for (var v = 0u; v < 32u; v += 1u) {
+        for (var v = 0u; v < CHUNK_ROWS; v += 1u) {
             var r = valid;
             r &= select(0xffffffffu, ~set0, (v & 1u) != 0u);
             r &= select(0xffffffffu, ~set1, (v & 2u) != 0u);
             r &= select(0xffffffffu, ~set2, (v & 4u) != 0u);
             r &= select(0xffffffffu, ~set3, (v & 8u) != 0u);
             r &= select(0xffffffffu, ~set4, (v & 16u) != 0u);
-            rows[(base + c * 32u + v) * 16u + w] = r;
+            rows[(base + c * CHUNK_ROWS + v) * 16u + w] = r;
             written += 1u;
         }
-        if (seen != 32u || written != 32u) {
+        if (seen != 32u || written != CHUNK_ROWS) {
             fault |= FAULT_CUT;
         }
         made += 1u;

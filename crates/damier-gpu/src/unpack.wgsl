@@ -9,10 +9,10 @@
 // partial sum (the host counts them with the seal's and the join's: a workgroup the driver
 // skipped fails the count) and raises the fault bit of a loop cut short.
 
+// UNPACK_ENTRY, WEIGHT_AT, SUM_SLOTS, FAULT_CUT and the partial sum `Control`: prelude.wgsl,
+// which the host puts first.
 const WG: u32 = 64u;
-const SUM_SLOTS: u32 = 32u;
-const FAULT_CUT: u32 = 1u;
-const ENTRY: u32 = 512u;
+const ENTRY: u32 = UNPACK_ENTRY;
 
 // The seal pass's parameters (seal.wgsl), whose words 4 and 5 are this pass's.
 struct Params {
@@ -26,13 +26,6 @@ struct Params {
     width: u32,
     _pad0: u32,
     _pad1: u32,
-}
-
-struct Control {
-    lo: atomic<u32>,
-    hi: atomic<u32>,
-    fault: atomic<u32>,
-    units: atomic<u32>,
 }
 
 // An entry: its first element's byte in `packed`, its first element's index in the output,
@@ -96,7 +89,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             var v = packed_at(d.byte + i * width, width);
             if (coded) {
                 // key << 2 | exponent, the key below 2^60: the key, the exponent at bit 60.
-                v = vec2<u32>((v.x >> 2u) | (v.y << 30u), (v.y >> 2u) | ((v.x & 3u) << 28u));
+                v = vec2<u32>((v.x >> 2u) | (v.y << 30u), (v.y >> 2u) | ((v.x & 3u) << (WEIGHT_AT - 32u)));
             }
             if (query) {
                 queries[d.first + i] = v;
