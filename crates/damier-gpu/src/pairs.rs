@@ -7,12 +7,16 @@
 //! the pairs out on the device as the kernel reads them, their running sums of tiles made
 //! there (a workgroup's prefix sum per entry of 512 pairs).
 //!
-//! Wrong widths are caught (any single wrong bit always, other corruptions with high
-//! probability: the checksum is linear, so changes that compensate can cancel): the host refuses a value that does not fit its
-//! width, and the device holds each entry's pairs as written out (all 8 words, the running
-//! sums of tiles included) against a checksum and the entry's last running sum that the host
-//! computed from the pairs themselves, and checks every pair's reads inside the batch's
-//! buffers (what the trusted join kernel relies on), raising `FAULT_CUT` otherwise.
+//! Wrong widths are caught: the host refuses a value that does not fit its width, and the
+//! device holds each entry's pairs as written out (all 8 words, the running sums of tiles
+//! included) against a checksum and the entry's last running sum that the host computed from
+//! the pairs themselves, and checks every pair's reads inside the batch's buffers (what the
+//! trusted join kernel relies on), raising `FAULT_CUT` otherwise. The checksum
+//! ([`entry_term`]) folds each pair's words in one after the other by a multiply and an
+//! xorshift, from a key of the pair's place in the entry, and mixes the result: a change of
+//! any one word is always caught, and changes of several words cancel only by chance (about
+//! 2^-32), whatever their pattern (the same bit flipped in two words, words swapped: such
+//! changes cancelled in the linear checksum it replaced).
 
 /// Words of one pair as the kernel reads it (`join.wgsl`'s `Pair`).
 pub(crate) const PAIR_WORDS: usize = 8;
@@ -25,10 +29,6 @@ const ENTRY_WORDS: usize = 2;
 
 /// Words of a run: `[row, blocks, tail, tail_len | shift << 16]`.
 const RUN_WORDS: usize = 4;
-
-/// The multipliers of a pair's checksum, one a word (odd; `pairs.wgsl`'s `MIX`).
-const MIX: [u32; PAIR_WORDS] =
-    [0x9e37_79b1, 0x85eb_ca77, 0xc2b2_ae3d, 0x27d4_eb2f, 0x1656_67b1, 0xd3a2_646d, 0xfd70_46c5, 0xb55a_4f09];
 
 /// Bytes of the pairs pass's parameters (`pairs.wgsl`'s `Params`).
 pub(crate) const PAIR_PARAM_BYTES: u64 = 48;
@@ -62,9 +62,31 @@ fn same_key_side(a: &[u32; PAIR_WORDS], b: &[u32; PAIR_WORDS]) -> bool {
     a[0] == b[0] && a[1] == b[1] && a[4] == b[4] && a[5] == b[5] && a[6] == b[6]
 }
 
-/// A pair's checksum as the device computes it over the words it writes out.
-pub(crate) fn pair_hash(p: &[u32; PAIR_WORDS]) -> u32 {
-    p.iter().zip(MIX).fold(0u32, |h, (&w, m)| h.wrapping_add(w.wrapping_mul(m)))
+/// The checksum's final mix of a pair's chain: a bijection of `u32` whose output bits each
+/// depend on every input bit (C. Wellons's `lowbias32`), the same as `pairs.wgsl`'s `mix`
+/// (the tests that write pairs out on the device hold the two equal: a difference faults
+/// every entry).
+fn mix(x: u32) -> u32 {
+    let x = (x ^ x >> 16).wrapping_mul(0x7feb_352d);
+    let x = (x ^ x >> 15).wrapping_mul(0x846c_a68b);
+    x ^ x >> 16
+}
+
+/// One step of a pair's chain: the word folded in by a multiply and an xorshift (a
+/// bijection of `h ^ w`), the same as `pairs.wgsl`'s `step`.
+fn step(h: u32, w: u32) -> u32 {
+    let y = (h ^ w).wrapping_mul(0x7feb_352d);
+    y ^ y >> 16
+}
+
+/// Pair `k` of an entry (0 to 511), its share of the entry's checksum as the device computes
+/// it over the words it writes out: from a key of its place (`k + 1` times an odd constant),
+/// its 8 words folded in one after the other ([`step`]), the result mixed. The entry's
+/// checksum is the sum of its pairs' shares (an order the device's lanes may add in). Each
+/// step is a bijection, so a pair's share is one of each of its words: a change of one word
+/// always changes it.
+pub(crate) fn entry_term(p: &[u32; PAIR_WORDS], k: usize) -> u32 {
+    mix(p.iter().fold((k as u32 + 1).wrapping_mul(0x9e37_79b9), |h, &w| step(h, w)))
 }
 
 impl PairPacking {
@@ -169,7 +191,7 @@ impl PairPacking {
                     writer.put(head, rb + qb);
                     writer.put(c, cb);
                 }
-                h = h.wrapping_add(pair_hash(p).wrapping_mul(2 * k as u32 + 1));
+                h = h.wrapping_add(entry_term(p, k));
             }
             entries[ENTRY_WORDS * e..ENTRY_WORDS * (e + 1)].copy_from_slice(&[chunk[chunk.len() - 1][7], h]);
         }
@@ -319,12 +341,65 @@ mod tests {
         p.write(&g, &mut out).unwrap();
         for e in 0..3 {
             let last = (PAIR_ENTRY * (e + 1)).min(g.len()) - 1;
-            let sum = (PAIR_ENTRY * e..=last).fold(0u32, |h, i| {
-                h.wrapping_add(pair_hash(&g[i]).wrapping_mul(2 * (i % PAIR_ENTRY) as u32 + 1))
-            });
+            let sum =
+                (PAIR_ENTRY * e..=last).fold(0u32, |h, i| h.wrapping_add(entry_term(&g[i], i % PAIR_ENTRY)));
             assert_eq!(&out[2 * e..2 * e + 2], &[g[last][7], sum]);
         }
         assert_eq!(unpack(&p, &out), g);
+    }
+
+    /// The checksum of an entry's pairs catches, on 16 pairs as the join lists them (runs of
+    /// a key side, small values, many words alike): every word changed in one bit (always,
+    /// by construction), every two words with the same bit flipped (every bit, every two of
+    /// the 128 words), every two unequal words swapped, every two unequal pairs swapped. The
+    /// linear checksum it replaced let many of these through (the first found: bit 23 of
+    /// words 0 and 14; every two flips of bit 31, their change 2^31 times an even number).
+    #[test]
+    fn the_entry_checksum_catches_flipped_bits_and_swapped_words() {
+        let checksum = |pairs: &[[u32; PAIR_WORDS]]| {
+            pairs.iter().enumerate().fold(0u32, |h, (k, p)| h.wrapping_add(entry_term(p, k)))
+        };
+        let g = group(
+            &(0..16u32)
+                .map(|i| {
+                    ([i / 3 * 224, 1 + i / 3 % 2, i / 3 * 512, i / 3 % 2 * 100, i / 3 % 3], 5 * i, 1 + i % 4)
+                })
+                .collect::<Vec<_>>(),
+        );
+        let words: Vec<u32> = g.iter().flatten().copied().collect();
+        let sum_of = |w: &[u32]| {
+            let pairs: Vec<[u32; PAIR_WORDS]> =
+                w.chunks(PAIR_WORDS).map(|p| std::array::from_fn(|i| p[i])).collect();
+            checksum(&pairs)
+        };
+        let want = sum_of(&words);
+        let mut w = words.clone();
+        for a in 0..words.len() {
+            for bit in 0..32 {
+                w[a] ^= 1 << bit;
+                assert_ne!(sum_of(&w), want, "word {a} bit {bit}");
+                for b in a + 1..words.len() {
+                    w[b] ^= 1 << bit;
+                    assert_ne!(sum_of(&w), want, "words {a} and {b}, bit {bit}");
+                    w[b] ^= 1 << bit;
+                }
+                w[a] ^= 1 << bit;
+            }
+            for b in a + 1..words.len() {
+                if words[a] != words[b] {
+                    w.swap(a, b);
+                    assert_ne!(sum_of(&w), want, "words {a} and {b} swapped");
+                    w.swap(a, b);
+                }
+            }
+        }
+        for (j, k) in (0..g.len()).flat_map(|j| (j + 1..g.len()).map(move |k| (j, k))) {
+            if g[j] != g[k] {
+                let mut s = g.clone();
+                s.swap(j, k);
+                assert_ne!(checksum(&s), want, "pairs {j} and {k} swapped");
+            }
+        }
     }
 
     /// What packing costs the host per pair (the runs and widths found, the words written),

@@ -116,11 +116,35 @@ fn decode(i: u32, bad: ptr<function, u32>) -> Pair {
     return p;
 }
 
-// A pair's checksum (pairs.rs's `pair_hash`).
-fn hash(p: Pair) -> u32 {
-    return p.row * 0x9e3779b1u + p.blocks * 0x85ebca77u + p.query * 0xc2b2ae3du
-        + p.query_count * 0x27d4eb2fu + p.tail * 0x165667b1u + p.tail_len * 0xd3a2646du
-        + p.shift * 0xfd7046c5u + p.tiles_end * 0xb55a4f09u;
+// The checksum's final mix of a pair's chain: a bijection whose output bits each depend on
+// every input bit (pairs.rs's `mix`, lowbias32).
+fn mix(v: u32) -> u32 {
+    var x = (v ^ (v >> 16u)) * 0x7feb352du;
+    x = (x ^ (x >> 15u)) * 0x846ca68bu;
+    return x ^ (x >> 16u);
+}
+
+// One step of a pair's chain: word w folded in (pairs.rs's `step`).
+fn step(h: u32, w: u32) -> u32 {
+    let y = (h ^ w) * 0x7feb352du;
+    return y ^ (y >> 16u);
+}
+
+// Pair k of an entry (0 to 511), its share of the entry's checksum (pairs.rs's `entry_term`):
+// from a key of its place, its 8 words folded in one after the other, the result mixed.
+// Non-linear: a change of one word always changes it, changes of several words cancel only
+// by chance.
+fn hash(p: Pair, k: u32) -> u32 {
+    var h = (k + 1u) * 0x9e3779b9u;
+    h = step(h, p.row);
+    h = step(h, p.blocks);
+    h = step(h, p.query);
+    h = step(h, p.query_count);
+    h = step(h, p.tail);
+    h = step(h, p.tail_len);
+    h = step(h, p.shift);
+    h = step(h, p.tiles_end);
+    return mix(h);
 }
 
 @compute @workgroup_size(64)
@@ -177,7 +201,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
             running += p.tiles_end;
             p.tiles_end = running;
             pairs[first + k] = p;
-            h += hash(p) * (2u * k + 1u);
+            h += hash(p, k);
         }
         done += 1u;
     }

@@ -1438,6 +1438,50 @@ mod tests {
         }
     }
 
+    /// Structured corruptions of the upload that leave every pair inside its batch and every
+    /// running sum of tiles right, so that only the entries' checksum can catch them, fail
+    /// the pass: the same bit flipped in two words (the top bit of two runs' rows, bit 24 of
+    /// two runs' tails), two runs' rows swapped, a run's row and tail swapped. The linear
+    /// checksum that the current one replaced let each of these through (its changes cancel
+    /// modulo 2^32: 2^31 times an even number, 2^23 times a multiple of 2^9).
+    #[test]
+    fn structured_corruptions_fail_the_pairs_pass() {
+        let gpu = crate::test_adapter::adapter(crate::GpuSettings::default());
+        // Every pair its own run (run k = pair k: 600 pairs, two entries): rows k * 64 but
+        // run 256's, 2^23; tails k but run 256's, 0; no tail (tail length 0). The bounds
+        // wide, so that every corrupted pair still reads inside them.
+        let g = with_tiles((0..600u32).map(|k| {
+            let (row, tail) = if k == 256 { (1 << 23, 0) } else { (k * 64, k) };
+            ([row, 1, tail, 0, 1], 7 * k, 1 + k % 300)
+        }));
+        let wide = u32::MAX as usize;
+        let bounds = [wide, wide, wide, 64];
+        let ok = gpu.pairs_on_device(&g, bounds, |_, _| {});
+        assert_eq!((ok.pairs.as_slice(), ok.units, ok.faults), (g.as_slice(), 2, 0));
+        let runs = PairPacking::of(&g).runs_at as usize;
+        // Word w of run r: [row, blocks, tail, tail_len | shift << 16].
+        let at = |r: usize, w: usize| runs + 4 * r + w;
+        // (What, the words flipped at a bit, or swapped.)
+        let corruptions = [
+            ("bit 31 of runs 1 and 2's rows", [at(1, 0), at(2, 0)], Some(31)),
+            ("bit 24 of runs 0 and 255's tails", [at(0, 2), at(255, 2)], Some(24)),
+            ("runs 0 and 256's rows swapped", [at(0, 0), at(256, 0)], None),
+            ("run 256's row and tail swapped", [at(256, 0), at(256, 2)], None),
+        ];
+        let mut missed = Vec::new();
+        for (what, [a, b], bit) in corruptions {
+            let made = gpu.pairs_on_device(&g, bounds, |words, _| match bit {
+                Some(bit) => [a, b].into_iter().for_each(|i| words[i] ^= 1 << bit),
+                None => words.swap(a, b),
+            });
+            assert_ne!(made.pairs, g, "{what}: the pairs written out differ");
+            if made.faults & FAULT_CUT == 0 {
+                missed.push(what);
+            }
+        }
+        assert!(missed.is_empty(), "not caught: {missed:?}");
+    }
+
     /// The seal pass makes the rows the library's CPU slicing makes (the layout the join
     /// kernel reads), on random keys of every chunk count, in blocks of 1 to 512 keys, with
     /// one unit per block and no fault; and on the batches of real tasks.
