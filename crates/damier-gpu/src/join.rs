@@ -606,6 +606,27 @@ mod tests {
         want.into_inner().unwrap()
     }
 
+    /// Without timestamp queries (an adapter that lacks `TIMESTAMP_QUERY`; lavapipe has them,
+    /// so the test turns them off, as `Gpu::open` does for such an adapter) the GPU's busy time is the jobs' wall times as the
+    /// submitter saw them: the breakdown says so, and that time is positive and within the
+    /// count's wall time (the jobs' intervals do not overlap); the counts are the CPU's.
+    #[test]
+    fn without_timestamps_the_busy_time_is_the_jobs_wall_time() {
+        let list = TaskList::new(11).unwrap();
+        let all: Vec<u32> = (0..list.len()).collect();
+        let mut gpu = adapter(GpuSettings::default());
+        gpu.timestamps = false;
+        let start = std::time::Instant::now();
+        assert_eq!(on_gpu(&gpu, &list, &all).unwrap(), on_cpu(&list, &all));
+        let wall = start.elapsed().as_secs_f64();
+        let b = gpu.breakdown();
+        assert!(!b.busy_from_timestamps, "{b:?}");
+        assert!(
+            b.jobs >= 1 && b.gpu_busy_seconds > 0.0 && b.gpu_busy_seconds <= wall,
+            "{b:?}, wall {wall} s"
+        );
+    }
+
     /// A batch's pairs uploaded in several groups (1 M pairs a group: at n = 27 a batch has 1
     /// to 4 M; here 16 or 100, on batches of up to 243 pairs) share one upload of its keys,
     /// queries and blocks, each group writing only its pairs: 2 random tasks of n = 20 get

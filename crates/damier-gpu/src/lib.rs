@@ -13,8 +13,9 @@
 //! pairs of `u32` words with carries, every overflow reported. (A second kernel, the
 //! backtracker's search wholly on the GPU, was retired on 2026-12-06: docs/gpu.md.)
 //!
-//! [`RowEngine`] runs the queens automaton's model 3 with each generation's fields on the GPU
-//! and its queens on the host, bit for bit the CPU's trajectory (module `row`).
+//! [`RowEngine`] runs the queens automaton's model 3 wholly on the GPU, each generation's
+//! fields and its queens' phase (the CPU's generator in one invocation), bit for bit the CPU's
+//! trajectory (module `row`).
 //!
 //! ```no_run
 //! use damier::control::Control;
