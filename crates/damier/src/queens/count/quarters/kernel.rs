@@ -369,11 +369,21 @@ fn join_neon(left: Cell, right: Cell, keep: u64, out: &mut Vec<u64>) {
 
 /// Weighted pairs (query, key of a sliced block) with disjoint key bits: each pair counts
 /// `2^e` for the exponent `e` in the query's bits from [`WEIGHT_AT`]. The blocks hold
-/// `chunks` chunks of `width` bits ([`CHUNK`] or [`WIDE_CHUNK`]).
-pub(super) fn count(isa: Isa, rows: &[Row], width: u32, chunks: usize, queries: &[u64]) -> u64 {
+/// `chunks` chunks of `width` bits ([`CHUNK`] or [`WIDE_CHUNK`]), and the last block's keys
+/// lie in the first `last` (1 to 8) 64-bit words of its rows: the words after them are zero
+/// in every row, as a block of `64 (last - 1) + 1` to `64 last` keys slices them (a group's
+/// last block is partial).
+///
+/// PERF: a fourth of q(18)'s (query, block) visits are to a group's partial last block, on
+/// average half full; the AVX2 kernel reads only the first 256 bits of a last block whose
+/// keys fit in them, the `popcnt` kernel only the 128-bit quarters that hold keys. The
+/// AVX-512 kernel reads a block in one vector either way, and the NEON and plain Rust ones
+/// read whole blocks (the zero words add nothing).
+pub(super) fn count(isa: Isa, rows: &[Row], width: u32, chunks: usize, last: usize, queries: &[u64]) -> u64 {
     if rows.is_empty() {
         return 0;
     }
+    assert!((1..=8).contains(&last), "{last} words in a block's last row");
     let isa = usable(isa);
     // PERF: one copy of each loop per chunk width and count, so that the chunk loop is
     // unrolled and the offsets stay in registers.
@@ -387,13 +397,20 @@ pub(super) fn count(isa: Isa, rows: &[Row], width: u32, chunks: usize, queries: 
                     Isa::Avx512 => unsafe { count_avx512::<$w, $c>(rows, queries) },
                     #[cfg(target_arch = "x86_64")]
                     // SAFETY: as above, the CPU has AVX2 and `popcnt`.
-                    Isa::Avx2 => unsafe { count_avx2::<$w, $c>(rows, queries) },
+                    Isa::Avx2 => unsafe { count_avx2::<$w, $c>(rows, last <= 4, queries) },
                     #[cfg(target_arch = "aarch64")]
                     // SAFETY: as above, the CPU has NEON.
-                    Isa::Neon => unsafe { count_neon::<$w, $c>(rows, queries) },
+                    Isa::Neon => unsafe {
+                        match last.div_ceil(2) {
+                            1 => count_neon::<$w, $c, 1>(rows, queries),
+                            2 => count_neon::<$w, $c, 2>(rows, queries),
+                            3 => count_neon::<$w, $c, 3>(rows, queries),
+                            _ => count_neon::<$w, $c, 4>(rows, queries),
+                        }
+                    },
                     #[cfg(target_arch = "x86_64")]
                     // SAFETY: `popcnt` was detected by `cpu::features`.
-                    _ if features().popcnt => unsafe { count_popcnt::<$w, $c>(rows, queries) },
+                    _ if features().popcnt => unsafe { count_popcnt::<$w, $c>(rows, last.div_ceil(2), queries) },
                     _ => count_portable::<$w, $c>(rows, queries),
                 },)*
                 _ => unreachable!("{chunks} chunks of {} bits: packed keys have at most 54 bits", $w),
@@ -482,21 +499,25 @@ fn count_portable<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -
 /// bits; the kernel was 69% of q(18)).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-fn count_popcnt<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
+fn count_popcnt<const W: u32, const C: usize>(rows: &[Row], last: usize, queries: &[u64]) -> u64 {
     // PERF: as in `count_avx2`, the block loop unrolled for calls of 1 to 8 blocks (one copy
     // per count, the portable unit's chunk width only): no loop nor per-query pointer set-up.
     // An n = 20 share: 0.886x the kernel's instructions; q(18): 0.94x the CPU time
     // (docs/performance.md, issue 54's fifth pass).
     macro_rules! unrolled {
-        ($rows:expr; $($b:literal)*) => {
-            match $rows.len() / (C << W) {
-                $($b => count_popcnt_with::<W, C, $b>($rows, queries),)*
-                _ => count_popcnt_with::<W, C, 0>($rows, queries),
+        ($rows:expr, $last:expr; $($b:literal)*) => {
+            match ($rows.len() / (C << W), $last) {
+                $(($b, 1) => count_popcnt_with::<W, C, $b, 1>($rows, queries),
+                ($b, 2) => count_popcnt_with::<W, C, $b, 2>($rows, queries),
+                ($b, 3) => count_popcnt_with::<W, C, $b, 3>($rows, queries),
+                ($b, _) => count_popcnt_with::<W, C, $b, 4>($rows, queries),)*
+                _ => count_popcnt_with::<W, C, 0, 4>($rows, queries),
             }
         };
     }
-    let count =
-        |rows: &[Row]| if W == WIDE_CHUNK { unrolled!(rows; 1 2 3 4 5 6 7 8) } else { unrolled!(rows;) };
+    let count = |rows: &[Row], last: usize| {
+        if W == WIDE_CHUNK { unrolled!(rows, last; 1 2 3 4 5 6 7 8) } else { unrolled!(rows, last;) }
+    };
     // PERF: the queries counted against a few blocks at a time (about 72 KiB of rows, three
     // blocks of 6 chunks), then against the next ones: a query reads one row a chunk in each
     // block, so that a call's queries over all its blocks read rows from up to 170 KiB (7
@@ -507,7 +528,11 @@ fn count_popcnt<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> 
     // 0.94-1.15x over 4 rounds, within the host's drift (docs/performance.md, issue 54's
     // sixth pass).
     let piece = (POPCNT_PIECE_BYTES / ((C << W) * ROW_BYTES)).max(1) * (C << W);
-    if rows.len() > piece { rows.chunks(piece).map(count).sum() } else { count(rows) }
+    if rows.len() <= piece {
+        return count(rows, last);
+    }
+    let pieces = rows.len().div_ceil(piece);
+    rows.chunks(piece).enumerate().map(|(i, rows)| count(rows, if i + 1 == pieces { last } else { 4 })).sum()
 }
 
 /// Bytes of rows that [`count_popcnt`] counts all its queries against at a time (whole blocks,
@@ -515,10 +540,14 @@ fn count_popcnt<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> 
 #[cfg(target_arch = "x86_64")]
 const POPCNT_PIECE_BYTES: usize = 3 * (6 << WIDE_CHUNK) * ROW_BYTES;
 
-/// [`count_popcnt`] on `B` blocks (0: any number).
+/// [`count_popcnt`] on `B` blocks (0: any number), the last one's keys in its first `LAST`
+/// (1 to 4) 128-bit quarters.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-fn count_popcnt_with<const W: u32, const C: usize, const B: usize>(rows: &[Row], queries: &[u64]) -> u64 {
+fn count_popcnt_with<const W: u32, const C: usize, const B: usize, const LAST: usize>(
+    rows: &[Row],
+    queries: &[u64],
+) -> u64 {
     let per_block = C << W;
     let blocks = if B == 0 { rows.len() / per_block } else { B };
     // The block loop's reads rest on this (a safe function: any caller may pass any `B`).
@@ -529,46 +558,59 @@ fn count_popcnt_with<const W: u32, const C: usize, const B: usize>(rows: &[Row],
         let o = offsets::<W, C>(q);
         let mut t = 0u64;
         let mut base = rows.as_ptr();
-        for _ in 0..blocks {
-            // SAFETY: `base` walks the whole blocks of `rows`, the offsets are those of
-            // `offsets::<W, C>` (`row_at`), and rows are 64-byte aligned. SSE2 is part of x86-64.
-            let words: [__m128i; 4] = unsafe {
-                let row = |o: usize, k: usize| _mm_load_si128(row_at(base, o).cast::<__m128i>().add(k));
-                let mut x = [row(o[0], 0), row(o[0], 1), row(o[0], 2), row(o[0], 3)];
-                for &oc in &o[1..] {
-                    for (k, x) in x.iter_mut().enumerate() {
-                        *x = _mm_and_si128(*x, row(oc, k));
-                    }
-                }
-                base = base.add(per_block);
-                x
+        for i in 0..blocks {
+            // PERF: the last block's quarters that hold keys only (`LAST`: one copy of the
+            // kernel per count, so that the blocks unrolled test nothing).
+            t += if i + 1 < blocks || LAST == 4 {
+                // SAFETY: `base` is one of the whole blocks of `rows` (`i < blocks`), `o` is
+                // `offsets::<W, C>(q)`, and this function has `popcnt`.
+                unsafe { block_ones::<C, 4>(base, &o) }
+            } else {
+                // SAFETY: as above.
+                unsafe { block_ones::<C, LAST>(base, &o) }
             };
+            // SAFETY: at most one past the end of `rows`.
+            base = unsafe { base.add(per_block) };
+        }
+        total += t << (q >> WEIGHT_AT);
+    }
+    total
+}
+
+/// The ones of the AND of the first `K` 128-bit quarters of the rows at offsets `o` of the
+/// block at `base`.
+///
+/// # Safety
+/// `base` is the start of a whole block of rows and `o` the [`offsets`] of a query for its
+/// width and `C` chunks ([`row_at`]); the CPU has `popcnt`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+#[inline]
+unsafe fn block_ones<const C: usize, const K: usize>(base: *const Row, o: &[usize; C]) -> u64 {
+    // SAFETY: by the contract every row read is within the block; rows are 64-byte aligned,
+    // so each 16-byte quarter is aligned. SSE2 is part of x86-64.
+    let words: [__m128i; K] = unsafe {
+        let row = |o: usize, k: usize| _mm_load_si128(row_at(base, o).cast::<__m128i>().add(k));
+        let mut x: [__m128i; K] = std::array::from_fn(|k| row(o[0], k));
+        for &oc in &o[1..] {
+            for (k, x) in x.iter_mut().enumerate() {
+                *x = _mm_and_si128(*x, row(oc, k));
+            }
+        }
+        x
+    };
+    if K < 4 {
+        let mut t = 0;
+        for w in &words {
             let ones: u64;
-            // SAFETY: `popcnt` is enabled on this function (its callers checked the CPU has
-            // it); the instructions read the 64 bytes of `words` and write two registers and
-            // the flags, nothing else.
-            // PERF: inline assembly, so that the compiler cannot turn the eight counts back
-            // into SSE2 nibble arithmetic as it does with `count_ones`; each word's count read
-            // from memory (the vectors stored once) rather than moved out of its vector (two
-            // instructions more a pair of words).
+            // SAFETY: `popcnt` is enabled on this function; the instructions read the 16
+            // bytes of `w` and write two registers and the flags, nothing else.
             unsafe {
                 std::arch::asm!(
                     "popcnt {t}, qword ptr [{p}]",
                     "popcnt {u}, qword ptr [{p} + 8]",
                     "add {t}, {u}",
-                    "popcnt {u}, qword ptr [{p} + 16]",
-                    "add {t}, {u}",
-                    "popcnt {u}, qword ptr [{p} + 24]",
-                    "add {t}, {u}",
-                    "popcnt {u}, qword ptr [{p} + 32]",
-                    "add {t}, {u}",
-                    "popcnt {u}, qword ptr [{p} + 40]",
-                    "add {t}, {u}",
-                    "popcnt {u}, qword ptr [{p} + 48]",
-                    "add {t}, {u}",
-                    "popcnt {u}, qword ptr [{p} + 56]",
-                    "add {t}, {u}",
-                    p = in(reg) words.as_ptr(),
+                    p = in(reg) (w as *const __m128i),
                     t = out(reg) ones,
                     u = out(reg) _,
                     options(pure, readonly, nostack),
@@ -576,9 +618,40 @@ fn count_popcnt_with<const W: u32, const C: usize, const B: usize>(rows: &[Row],
             }
             t += ones;
         }
-        total += t << (q >> WEIGHT_AT);
+        return t;
     }
-    total
+    let ones: u64;
+    // SAFETY: `popcnt` is enabled on this function (its callers checked the CPU has
+    // it); the instructions read the 64 bytes of `words` and write two registers and
+    // the flags, nothing else.
+    // PERF: inline assembly, so that the compiler cannot turn the eight counts back
+    // into SSE2 nibble arithmetic as it does with `count_ones`; each word's count read
+    // from memory (the vectors stored once) rather than moved out of its vector (two
+    // instructions more a pair of words).
+    unsafe {
+        std::arch::asm!(
+            "popcnt {t}, qword ptr [{p}]",
+            "popcnt {u}, qword ptr [{p} + 8]",
+            "add {t}, {u}",
+            "popcnt {u}, qword ptr [{p} + 16]",
+            "add {t}, {u}",
+            "popcnt {u}, qword ptr [{p} + 24]",
+            "add {t}, {u}",
+            "popcnt {u}, qword ptr [{p} + 32]",
+            "add {t}, {u}",
+            "popcnt {u}, qword ptr [{p} + 40]",
+            "add {t}, {u}",
+            "popcnt {u}, qword ptr [{p} + 48]",
+            "add {t}, {u}",
+            "popcnt {u}, qword ptr [{p} + 56]",
+            "add {t}, {u}",
+            p = in(reg) words.as_ptr(),
+            t = out(reg) ones,
+            u = out(reg) _,
+            options(pure, readonly, nostack),
+        );
+    }
+    ones
 }
 
 /// [`count`] with AVX-512: one 512-bit AND per chunk and block, and the popcount of eight
@@ -646,6 +719,23 @@ unsafe fn halves<const C: usize>(base: *const Row, o: &[usize; C]) -> (__m256i, 
     }
 }
 
+/// The first 256-bit half of the AND of the rows at offsets `o` of the block at `base`.
+///
+/// # Safety
+/// As for [`halves`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn first_half<const C: usize>(base: *const Row, o: &[usize; C]) -> __m256i {
+    // SAFETY: as in `halves`.
+    unsafe {
+        let mut x = _mm256_load_si256(row_at(base, o[0]).cast::<__m256i>());
+        for &oc in &o[1..] {
+            x = _mm256_and_si256(x, _mm256_load_si256(row_at(base, oc).cast::<__m256i>()));
+        }
+        x
+    }
+}
+
 /// Blocks whose carries [`count_avx2`] counts in bytes before widening them: each block adds
 /// at most 8 to a byte, so `8 * 31` stays below 256.
 #[cfg(target_arch = "x86_64")]
@@ -673,7 +763,7 @@ const EXPONENTS: usize = 1 << (64 - WEIGHT_AT);
 /// and is not kept.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
-fn count_avx2<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
+fn count_avx2<const W: u32, const C: usize>(rows: &[Row], half: bool, queries: &[u64]) -> u64 {
     let blocks = rows.len() / (C << W);
     if blocks == 0 {
         return 0;
@@ -687,9 +777,10 @@ fn count_avx2<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> u6
     macro_rules! unrolled {
         ($($b:literal)*) => {
             match blocks {
-                $($b => count_avx2_with::<W, C, $b>(rows, queries),)*
-                _ if blocks <= AVX2_BLOCKS_PER_WIDEN => count_avx2_with::<W, C, 0>(rows, queries),
-                _ => count_avx2_with::<W, C, { usize::MAX }>(rows, queries),
+                $($b if half => count_avx2_with::<W, C, $b, true>(rows, queries),
+                $b => count_avx2_with::<W, C, $b, false>(rows, queries),)*
+                _ if blocks <= AVX2_BLOCKS_PER_WIDEN => count_avx2_with::<W, C, 0, false>(rows, queries),
+                _ => count_avx2_with::<W, C, { usize::MAX }, false>(rows, queries),
             }
         };
     }
@@ -702,10 +793,14 @@ fn count_avx2<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> u6
 
 /// [`count_avx2`] on `B` blocks (1 to [`AVX2_BLOCKS_PER_WIDEN`]; 0: any number up to that,
 /// `usize::MAX`: any number, the carries' byte counts widened every [`AVX2_BLOCKS_PER_WIDEN`]
-/// blocks): the weighted counts in four 64-bit lanes.
+/// blocks), the last one's keys in its first 256 bits when `half`: the weighted counts in
+/// four 64-bit lanes.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
-fn count_avx2_with<const W: u32, const C: usize, const B: usize>(rows: &[Row], queries: &[u64]) -> __m256i {
+fn count_avx2_with<const W: u32, const C: usize, const B: usize, const HALF: bool>(
+    rows: &[Row],
+    queries: &[u64],
+) -> __m256i {
     let per_block = C << W;
     let blocks = if B == 0 || B == usize::MAX { rows.len() / per_block } else { B };
     // The block loop's reads rest on the first (a safe function: any caller may pass any
@@ -727,14 +822,27 @@ fn count_avx2_with<const W: u32, const C: usize, const B: usize>(rows: &[Row], q
         loop {
             let run = if B == usize::MAX { left.min(AVX2_BLOCKS_PER_WIDEN) } else { left };
             let mut twos = zero;
-            for _ in 0..run {
-                // SAFETY: `base` is one of the `blocks` whole blocks of `rows` (each run takes
-                // at most the blocks left).
-                let (x, y) = unsafe { halves(base, &o) };
-                // Carry-save adder: one + x + y = (x ^ y ^ one) + 2 majority(x, y, one).
-                let u = _mm256_xor_si256(x, y);
-                let carry = _mm256_or_si256(_mm256_and_si256(x, y), _mm256_and_si256(u, one));
-                one = _mm256_xor_si256(u, one);
+            for i in 0..run {
+                // PERF: the last block's first half only, where its keys fit in it; the
+                // branch is the same for every query of the call, and with `B` blocks
+                // unrolled is taken only in the last copy.
+                let carry = if HALF && i + 1 == run && run == left {
+                    // SAFETY: `base` is the last of the `blocks` whole blocks of `rows`.
+                    let x = unsafe { first_half(base, &o) };
+                    // The adder with `y = 0`: one + x = (x ^ one) + 2 (x & one).
+                    let carry = _mm256_and_si256(x, one);
+                    one = _mm256_xor_si256(x, one);
+                    carry
+                } else {
+                    // SAFETY: `base` is one of the `blocks` whole blocks of `rows` (each run
+                    // takes at most the blocks left).
+                    let (x, y) = unsafe { halves(base, &o) };
+                    // Carry-save adder: one + x + y = (x ^ y ^ one) + 2 majority(x, y, one).
+                    let u = _mm256_xor_si256(x, y);
+                    let carry = _mm256_or_si256(_mm256_and_si256(x, y), _mm256_and_si256(u, one));
+                    one = _mm256_xor_si256(u, one);
+                    carry
+                };
                 twos = _mm256_add_epi8(twos, popcount_bytes(carry));
                 // SAFETY: at most one past the end of `rows`.
                 base = unsafe { base.add(per_block) };
@@ -763,53 +871,76 @@ fn count_avx2_with<const W: u32, const C: usize, const B: usize>(rows: &[Row], q
 #[cfg(target_arch = "aarch64")]
 const NEON_BLOCKS_PER_WIDEN: usize = 1023;
 
-/// [`count`] with NEON: four 128-bit ANDs per chunk and block, the popcount per byte (`cnt`)
-/// added up in 16-bit lanes, widened every [`NEON_BLOCKS_PER_WIDEN`] blocks.
+/// [`count`] with NEON: four 128-bit ANDs per chunk and block (the last block's first `LAST`
+/// only, the quarters that hold its keys), the popcount per byte (`cnt`) added up in 16-bit
+/// lanes, widened every [`NEON_BLOCKS_PER_WIDEN`] blocks.
 #[cfg(target_arch = "aarch64")]
 #[target_feature(enable = "neon")]
-fn count_neon<const W: u32, const C: usize>(rows: &[Row], queries: &[u64]) -> u64 {
+fn count_neon<const W: u32, const C: usize, const LAST: usize>(rows: &[Row], queries: &[u64]) -> u64 {
     let per_block = C << W;
     let blocks = rows.len() / per_block;
+    // PERF: as in `count_popcnt`, a partial last block is counted on its quarters that hold
+    // keys, after the others.
+    let partial = LAST < 4 && blocks > 0;
+    let full = blocks - usize::from(partial);
     let mut total = 0u64;
     for &q in queries {
         let o = offsets::<W, C>(q);
         let mut acc = vdupq_n_u32(0);
         let mut base = rows.as_ptr();
-        let mut left = blocks;
+        let mut left = full;
         while left > 0 {
             let run = left.min(NEON_BLOCKS_PER_WIDEN);
             let mut bytes_sum = vdupq_n_u16(0);
             for _ in 0..run {
-                // SAFETY: `base` walks the `blocks` whole blocks of `rows`, the offsets are
-                // those of `offsets::<W, C>` (`row_at`), and a row is 64 bytes: four 16-byte
-                // loads within it.
-                unsafe {
-                    let first = row_at(base, o[0]).cast::<u64>();
-                    let mut x = [
-                        vld1q_u64(first),
-                        vld1q_u64(first.add(2)),
-                        vld1q_u64(first.add(4)),
-                        vld1q_u64(first.add(6)),
-                    ];
-                    for &oc in &o[1..] {
-                        let r = row_at(base, oc).cast::<u64>();
-                        for (k, x) in x.iter_mut().enumerate() {
-                            *x = vandq_u64(*x, vld1q_u64(r.add(2 * k)));
-                        }
-                    }
-                    let [a, b, c, d] = x.map(|v| vcntq_u8(vreinterpretq_u8_u64(v)));
-                    // PERF: the four byte counts (at most 8 each) are added as bytes, then
-                    // pairwise into the 16-bit lanes: two instructions per block for the sum.
-                    bytes_sum = vpadalq_u8(bytes_sum, vaddq_u8(vaddq_u8(a, b), vaddq_u8(c, d)));
-                    base = base.add(per_block);
-                }
+                // SAFETY: `base` walks the `blocks` whole blocks of `rows` and `o` is
+                // `offsets::<W, C>(q)`.
+                bytes_sum = vpadalq_u8(bytes_sum, unsafe { block_bytes::<C, 4>(base, &o) });
+                // SAFETY: at most one past the end of `rows`.
+                base = unsafe { base.add(per_block) };
             }
             acc = vpadalq_u16(acc, bytes_sum);
             left -= run;
         }
+        if partial {
+            // SAFETY: `base` is the last of the `blocks` whole blocks (`full = blocks - 1`).
+            acc = vpadalq_u16(acc, vpaddlq_u8(unsafe { block_bytes::<C, LAST>(base, &o) }));
+        }
         total += vaddlvq_u32(acc) << (q >> WEIGHT_AT);
     }
     total
+}
+
+/// The byte counts (at most 32 each) of the AND of the first `K` 128-bit quarters of the rows
+/// at offsets `o` of the block at `base`.
+///
+/// # Safety
+/// `base` is the start of a whole block of rows and `o` the [`offsets`] of a query for its
+/// width and `C` chunks ([`row_at`]).
+#[cfg(target_arch = "aarch64")]
+#[target_feature(enable = "neon")]
+#[inline]
+unsafe fn block_bytes<const C: usize, const K: usize>(base: *const Row, o: &[usize; C]) -> uint8x16_t {
+    // SAFETY: by the contract every row read is within the block; a row is 64 bytes: `K <= 4`
+    // 16-byte loads within it.
+    let x: [uint64x2_t; K] = unsafe {
+        let first = row_at(base, o[0]).cast::<u64>();
+        let mut x: [uint64x2_t; K] = std::array::from_fn(|k| vld1q_u64(first.add(2 * k)));
+        for &oc in &o[1..] {
+            let r = row_at(base, oc).cast::<u64>();
+            for (k, x) in x.iter_mut().enumerate() {
+                *x = vandq_u64(*x, vld1q_u64(r.add(2 * k)));
+            }
+        }
+        x
+    };
+    // PERF: the byte counts (at most 8 each) are added as bytes, then pairwise into the
+    // caller's 16-bit lanes: two instructions per block for the sum.
+    let mut bytes = vcntq_u8(vreinterpretq_u8_u64(x[0]));
+    for &v in &x[1..] {
+        bytes = vaddq_u8(bytes, vcntq_u8(vreinterpretq_u8_u64(v)));
+    }
+    bytes
 }
 
 // ---------------------------------------------------------------------------------------

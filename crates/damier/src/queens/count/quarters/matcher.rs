@@ -523,11 +523,20 @@ impl Matcher {
             // PERF: the kernels loop over the queries outside the blocks, so cutting the
             // queries into pieces for the polls reads no row more often.
             let blocks = (g.rows.1 - g.rows.0) / rows_per_block + 1;
+            // The 64-bit words of the last block's rows that hold keys (a group's last block
+            // may be partial: [`Matcher::seal`]).
+            let last = if g.rows.1 > g.rows.0 {
+                self.blocks[g.rows.1 / rows_per_block - 1][1] as usize
+            } else {
+                BLOCK
+            };
+            let last = last.div_ceil(64);
             for piece in queries.chunks((POLL_VISITS / blocks).max(1)) {
                 if control.cancelled() {
                     return Err(Interrupted);
                 }
-                total += kernel::count(isa, &self.rows[g.rows.0..g.rows.1], self.width, self.chunks, piece);
+                total +=
+                    kernel::count(isa, &self.rows[g.rows.0..g.rows.1], self.width, self.chunks, last, piece);
                 if !tail.is_empty() {
                     total += kernel::scan(isa, tail, piece);
                 }

@@ -657,12 +657,12 @@ fn every_isa_counts_past_a_thousand_blocks() {
         let want_random = count_by_rows(&random, width, chunks, &queries);
         for isa in covered() {
             assert_eq!(
-                super::kernel::count(isa, &ones, width, chunks, &[0, 1 << WEIGHT_AT]),
+                super::kernel::count(isa, &ones, width, chunks, 8, &[0, 1 << WEIGHT_AT]),
                 3 * 512 * blocks as u64,
                 "{isa}, {width}-bit chunks"
             );
             assert_eq!(
-                super::kernel::count(isa, &random, width, chunks, &queries),
+                super::kernel::count(isa, &random, width, chunks, 8, &queries),
                 want_random,
                 "{isa}, {width}-bit chunks"
             );
@@ -692,7 +692,7 @@ fn every_isa_counts_blocks_around_each_widening() {
                 .collect();
             let want = count_by_rows(&rows, width, chunks, &queries);
             for isa in covered() {
-                let got = super::kernel::count(isa, &rows, width, chunks, &queries);
+                let got = super::kernel::count(isa, &rows, width, chunks, 8, &queries);
                 assert_eq!(got, want, "{isa}, {chunks} chunks of {width} bits, {blocks} blocks");
             }
             // The plain-Rust kernel, which `count` takes only without `popcnt`.
@@ -701,6 +701,45 @@ fn every_isa_counts_blocks_around_each_widening() {
             if plain.contains(&(width, chunks)) {
                 let got = super::kernel::count_plain(&rows, width, chunks, &queries);
                 assert_eq!(got, want, "plain Rust, {chunks} chunks of {width} bits, {blocks} blocks");
+            }
+        }
+    }
+}
+
+/// The count kernel on a last block whose keys fill only its first `last` words (a group's
+/// partial last block: the words after them zero in every row), every `last` from 1 to 8, on
+/// every block count that AVX2 and `popcnt` unroll, more, and pieces of the `popcnt` kernel:
+/// the AVX2 kernel reads half such a block, the `popcnt` one its quarters that hold keys.
+#[test]
+fn every_isa_counts_a_partial_last_block() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(504);
+    for (width, chunks) in
+        [(CHUNK, 1), (CHUNK, 4), (CHUNK, 7), (WIDE_CHUNK, 2), (WIDE_CHUNK, 6), (WIDE_CHUNK, 9)]
+    {
+        let per = chunks << width;
+        for blocks in [1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 31, 33] {
+            for last in 1..=8 {
+                let mut rows: Vec<super::sliced::Row> = (0..blocks * per)
+                    .map(|_| {
+                        super::sliced::Row(std::array::from_fn(|_| rng.random::<u64>() | rng.random::<u64>()))
+                    })
+                    .collect();
+                for row in &mut rows[(blocks - 1) * per..] {
+                    row.0[last..].fill(0);
+                }
+                let key_bits = (1u64 << (chunks as u32 * width)) - 1;
+                let queries: Vec<u64> = (0..9)
+                    .map(|_| rng.random::<u64>() & key_bits | rng.random_range(0..16u64) << WEIGHT_AT)
+                    .collect();
+                let want = count_by_rows(&rows, width, chunks, &queries);
+                for isa in covered() {
+                    let got = super::kernel::count(isa, &rows, width, chunks, last, &queries);
+                    assert_eq!(
+                        got, want,
+                        "{isa}, {chunks} chunks of {width} bits, {blocks} blocks, last {last}"
+                    );
+                }
             }
         }
     }
@@ -869,7 +908,7 @@ proptest! {
                 }
             }
             for isa in covered() {
-                prop_assert_eq!(kernel::count(isa, &rows, width, chunks, &queries) + tail_count, want, "{}, {}-bit chunks", isa, width);
+                prop_assert_eq!(kernel::count(isa, &rows, width, chunks, 8, &queries) + tail_count, want, "{}, {}-bit chunks", isa, width);
             }
         }
         for isa in covered() {
