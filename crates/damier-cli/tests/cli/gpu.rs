@@ -227,6 +227,46 @@ fn gpu_errors_are_one_line_with_their_exit_codes() {
     fails_with(&["queens", "count", "3", "--device", "gpu"], 2);
 }
 
+/// `scripts/gpu-bench.sh`, the one command for a lent machine (docs/gpu.md, "Benchmark";
+/// issue 50 §6): without an adapter it stops at once, exit 2, with one line saying where it
+/// looked and no step run; on the machine's adapter (lavapipe in CI) its quick run
+/// (`QUICK=1`) runs every step to the end, exit 0, each q(n) agreeing with A000170, the CPU
+/// with the same counts, model 3's runs with the CPU's.
+#[cfg(feature = "gpu")]
+#[test]
+fn the_bench_script_stops_without_an_adapter_and_runs_its_quick_steps() {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/gpu-bench.sh");
+    let run = |icd: Option<&str>| {
+        let mut c = std::process::Command::new("bash");
+        c.arg(&script).env("DAMIER", env!("CARGO_BIN_EXE_damier")).env("QUICK", "1");
+        if let Some(icd) = icd {
+            c.env("VK_DRIVER_FILES", icd);
+        }
+        let out = c.output().expect("bash runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+        (out.status.code(), text)
+    };
+    let (code, text) = run(Some("/nonexistent/icd.json"));
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("no usable GPU adapter") && text.contains("ICD /nonexistent/icd.json"), "{text}");
+    assert!(!text.contains("== q(n)"), "no step after the adapters: {text}");
+    needs_adapter();
+    let (code, text) = run(None);
+    assert_eq!(code, Some(0), "{text}");
+    // q(10), q(11), then q(12) after the random tasks.
+    assert_eq!(text.matches("(A000170: agrees)").count(), 3, "{text}");
+    assert_eq!(text.matches("the same counts").count(), 2, "n = 13 and 14 on the CPU too: {text}");
+    assert!(
+        text.contains("(the CPU's: 2697, 113: agrees)") && text.matches("moves agree").count() == 2,
+        "{text}"
+    );
+    assert!(
+        !text.contains("MISMATCH") && !text.contains("stopped or failed") && !text.contains("skipped"),
+        "{text}"
+    );
+    assert!(text.contains("gpu-bench: done in"), "{text}");
+}
+
 #[cfg(feature = "gpu")]
 #[test]
 fn the_bench_compares_the_gpu_with_the_cpu() {
