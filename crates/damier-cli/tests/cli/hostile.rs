@@ -206,6 +206,51 @@ fn a_count_that_cannot_fit_its_memory_is_refused_before_any_line() {
     assert!(!std::path::Path::new(journal).exists());
 }
 
+/// `queens count 28 --memory 1K` listed the 20 million tasks of n = 28 (a peak of 321 MB in a
+/// release build) before it refused, to learn how many there were (and a share or a journal,
+/// 80 MB more of the long count's own list): the refusal counts them without listing them,
+/// and still names the memory needed and the limit.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_count_of_28_past_its_memory_is_refused_without_listing_its_tasks() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("28.journal");
+    let journal = journal.to_str().unwrap();
+    let cases: &[&[&str]] = &[&[], &["--share", "1/1000"], &["--share", "3/7", "--journal", journal]];
+    for extra in cases {
+        #[allow(clippy::zombie_processes, reason = "reaped by wait4, which reads its peak memory")]
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("damier"))
+            .args(["queens", "count", "28", "--memory", "1K"])
+            .args(*extra)
+            .env("DAMIER_TEST_LONG_RUN_MS", "0")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut err = String::new();
+        child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+        let pid = child.id() as libc::pid_t;
+        let mut status = 0;
+        // SAFETY: `rusage` is plain integers, zero a valid value.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: waits for our own child, writing its status and usage into locals we own.
+        assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut usage) }, pid);
+        let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+        assert_eq!(code, Some(2), "{extra:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{extra:?}: {err}");
+        assert!(
+            err.contains("n = 28 needs about") && err.contains("more than the 1 KB allowed"),
+            "{extra:?}: {err}"
+        );
+        // Linux counts `ru_maxrss` in KiB. The list alone is 321 MB; the program itself some.
+        let peak_mib = usage.ru_maxrss / 1024;
+        assert!(peak_mib < 64, "{extra:?}: a peak of {peak_mib} MiB to refuse");
+    }
+    assert!(!std::path::Path::new(journal).exists());
+}
+
 /// `--eta 1e308` was refused with its 309-digit expansion (f64's Display writes no exponent):
 /// every float option's refusal quotes the value compactly.
 #[test]

@@ -44,7 +44,7 @@ use std::time::Instant;
 use super::devices::{CpuCounter, TaskCounter};
 use super::journal::{Journal, JournalContents, JournalDevice, JournalError, JournalHeader, JournalProgress};
 use super::recount::{self, Detection, Mismatch, SampleSize, ShareTotalError};
-use super::tasks::{self, MIN_TASK_N, TaskDone, TaskEngine, TaskError, TaskList};
+use super::tasks::{self, MAX_TASK_N, MIN_TASK_N, TaskDone, TaskEngine, TaskError, TaskList};
 use super::{CountError, Share, counts_from_total};
 use crate::control::Control;
 use crate::cpu::Isa;
@@ -87,7 +87,9 @@ impl LongCount {
     /// opens the journal (recording a session of [`rayon::current_num_threads`] workers) and
     /// reads back the counts it holds. The clock of [`LongCountResult::seconds`] starts here.
     pub fn prepare(&self) -> Result<LongRun, LongCountError> {
-        let list = TaskList::new(self.n)?;
+        if !(MIN_TASK_N..=MAX_TASK_N).contains(&self.n) {
+            return Err(TaskError::OutOfRange(self.n).into());
+        }
         let engine = self.engine.unwrap_or_else(|| TaskEngine::best_for(self.n));
         if self.n > engine.max_n() {
             return Err(TaskError::EngineCannotRun { engine, n: self.n, max: engine.max_n() }.into());
@@ -96,15 +98,18 @@ impl LongCount {
             check_recount(self.n, &TaskEngine::ALL)?;
         }
         let share = self.share.unwrap_or(Share::WHOLE);
-        let indices = list.share_indices(share);
         if engine == TaskEngine::Quarters {
-            // Refused before the journal is opened and before any line announces the count
-            // (all the share's tasks: at most the few bytes a task more than those left). A
-            // GPU's sealing workers plan narrow tables whatever the unit.
+            // Refused before the task list is made (80 MB at n = 28), before the journal is
+            // opened and before any line announces the count (all the share's tasks: at most
+            // the few bytes a task more than those left). A GPU's sealing workers plan narrow
+            // tables whatever the unit.
             let wide = self.device != JournalDevice::Gpu && super::quarters::wide_tables(self.isa);
-            super::quarters::check_memory(self.n, indices.len(), self.memory, wide)
+            let tasks = super::quarters::task_count(self.n, share) as usize;
+            super::quarters::check_memory(self.n, tasks, self.memory, wide)
                 .map_err(TaskError::MemoryLimit)?;
         }
+        let list = TaskList::new(self.n)?;
+        let indices = list.share_indices(share);
         let start = Instant::now();
         // Tasks already in the journal are skipped; their counts are read back.
         let mut known: HashMap<u32, u64> = HashMap::new();

@@ -87,7 +87,17 @@ impl Share {
         if self == Share::WHOLE {
             return tasks;
         }
-        let (index, of) = (self.index as usize, self.of as usize);
-        tasks.into_iter().enumerate().filter(|(i, _)| i % of == index).map(|(_, t)| t).collect()
+        self.pick(tasks.into_iter()).collect()
+    }
+
+    /// This share's part of the tasks `tasks` yields, in order, picked as they come (the
+    /// others are never kept).
+    pub(crate) fn pick<T>(self, tasks: impl Iterator<Item = T>) -> impl Iterator<Item = T> {
+        tasks.skip(self.index as usize).step_by(self.of as usize)
+    }
+
+    /// How many of `len` tasks this share takes (as many as [`Share::take`] keeps).
+    pub(crate) fn len_of(self, len: u64) -> u64 {
+        len.saturating_sub(u64::from(self.index)).div_ceil(u64::from(self.of))
     }
 }

@@ -69,20 +69,57 @@ struct Task {
     weight: u64,
 }
 
+/// Every task of n: the column sets with as many columns as the top half has rows, in
+/// increasing order, each or its mirror image (the tests' and the measures' list; a count
+/// lists its share only, [`share_tasks`]).
+#[cfg(any(test, feature = "measure"))]
 fn tasks(g: &Geometry) -> Vec<Task> {
-    let reverse = |m: u32| m.reverse_bits() >> (32 - g.n);
+    let mut all = Vec::with_capacity(column_sets(g.n) as usize);
+    all.extend(each_task(g));
+    all
+}
+
+/// The tasks of one share of n, picked as they are made: a share of n = 28 never holds the
+/// 20 M tasks (320 MB) of the whole list.
+fn share_tasks(g: &Geometry, share: Share) -> Vec<Task> {
+    let mut picked = Vec::with_capacity(share.len_of(column_sets(g.n)) as usize);
+    picked.extend(share.pick(each_task(g)));
+    picked
+}
+
+/// The tasks of [`tasks`], made one by one.
+fn each_task(g: &Geometry) -> impl Iterator<Item = Task> {
+    let n = g.n;
+    let reverse = move |m: u32| m.reverse_bits() >> (32 - n);
     // Every column set with as many columns as the top half has rows.
-    subsets((1 << g.n) - 1, g.q)
-        .filter_map(|cols| {
-            // PERF: a column set and its mirror image have the same count.
-            let weight = match cols.cmp(&reverse(cols)) {
-                std::cmp::Ordering::Less => 2,
-                std::cmp::Ordering::Equal => 1,
-                std::cmp::Ordering::Greater => return None,
-            };
-            Some(Task { cols, weight })
-        })
-        .collect()
+    subsets((1 << n) - 1, g.q).filter_map(move |cols| {
+        // PERF: a column set and its mirror image have the same count.
+        let weight = match cols.cmp(&reverse(cols)) {
+            std::cmp::Ordering::Less => 2,
+            std::cmp::Ordering::Equal => 1,
+            std::cmp::Ordering::Greater => return None,
+        };
+        Some(Task { cols, weight })
+    })
+}
+
+/// How many tasks n has, counted without listing them: of the `C(n, q)` column sets of
+/// `q = ceil(n / 2)` columns, those that are their own mirror image, and one of each other
+/// pair. A set is its own mirror image when it holds both or neither columns of each of the
+/// `n / 2` mirrored pairs, and the middle column of an odd board when `q` is odd.
+fn column_sets(n: u32) -> u64 {
+    let q = n - n / 2;
+    let own = if n.is_multiple_of(2) && !q.is_multiple_of(2) { 0 } else { binomial(n / 2, q / 2) };
+    (binomial(n, q) + own) / 2
+}
+
+/// `C(n, k)` for `n <= 32` (at most `C(32, 16)`, about 6e8).
+fn binomial(n: u32, k: u32) -> u64 {
+    if k > n {
+        return 0;
+    }
+    // Each partial product `C(n - k + i, i)` is a whole number.
+    (1..=u64::from(k.min(n - k))).fold(1, |c, i| c * (u64::from(n - k.min(n - k)) + i) / i)
 }
 
 /// Buffers of one worker.
@@ -818,7 +855,7 @@ fn total_in(
 ) -> Result<u64, CountError> {
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let g = Geometry::new(n);
-    let tasks = share.take(tasks(&g));
+    let tasks = share_tasks(&g, share);
     let (batch, quarters) = plan(&g, tasks.len(), memory, table, wide_tables(isa), control)?;
     let total = std::sync::atomic::AtomicU64::new(0);
     let run = |t, w: &mut Work| count_task(&g, &quarters, t, w, control);
@@ -1226,9 +1263,10 @@ pub(crate) fn sample_column_sets(
     Ok(table_seconds)
 }
 
-/// Number of tasks (progress units) for n.
+/// Number of tasks (progress units) for n and this share, counted without listing them: a
+/// check of the memory a count needs costs nothing beside the count.
 pub(crate) fn task_count(n: u32, share: Share) -> u64 {
-    share.take(tasks(&Geometry::new(n))).len() as u64
+    share.len_of(column_sets(n))
 }
 
 #[cfg(feature = "measure")]

@@ -43,6 +43,53 @@ fn tasks_cover(ns: std::ops::RangeInclusive<u32>) {
     }
 }
 
+/// The tasks counted without listing them are those listed, for the whole list and for
+/// shares of it (more shares than tasks included), and a share's list is the whole list's
+/// share, in order.
+#[test]
+fn task_count_is_the_listed_tasks() {
+    for n in MIN_N..=20 {
+        let g = Geometry::new(n);
+        let all = tasks(&g);
+        assert_eq!(column_sets(n), all.len() as u64, "n = {n}");
+        for (index, of) in [(0, 1), (0, 2), (1, 2), (0, 7), (6, 7), (12, 1000), (999, 1000), (5, 1_000_000)] {
+            let share = Share::new(index, of).unwrap();
+            let listed = share.take(all.clone());
+            assert_eq!(task_count(n, share), listed.len() as u64, "n = {n}, share {index}/{of}");
+            let picked = share_tasks(&g, share);
+            assert_eq!(
+                picked.iter().map(|t| t.cols).collect::<Vec<_>>(),
+                listed.iter().map(|t| t.cols).collect::<Vec<_>>()
+            );
+        }
+    }
+}
+
+proptest! {
+    /// Any share of any n up to 16: the count without the list is the list's length.
+    #[test]
+    fn task_count_of_any_share_is_its_list_length(n in MIN_N..=16u32, of in 1u32..=3000, at in 0u32..3000) {
+        let share = Share::new(at % of, of).unwrap();
+        prop_assert_eq!(task_count(n, share), share.take(tasks(&Geometry::new(n))).len() as u64);
+    }
+}
+
+/// The counts up to [`MAX_N`], where listing is slow: the binomials against Pascal's
+/// triangle, and n = 28's count by hand.
+#[test]
+fn column_sets_up_to_max_n() {
+    let mut row = vec![1u64];
+    for n in 1..=MAX_N {
+        row =
+            (0..=row.len()).map(|k| if k == 0 || k == row.len() { 1 } else { row[k - 1] + row[k] }).collect();
+        for k in 0..=n + 1 {
+            assert_eq!(binomial(n, k), row.get(k as usize).copied().unwrap_or(0), "C({n}, {k})");
+        }
+    }
+    // n = 28: C(28, 14) = 40 116 600, of which C(14, 7) = 3 432 are their own mirror image.
+    assert_eq!(column_sets(28), (40_116_600 + 3_432) / 2);
+}
+
 /// [`count_task`] with a control nobody cancels.
 fn uncancelled(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u64 {
     count_task(g, quarters, task, w, &Control::new()).expect("a control nobody cancels")
