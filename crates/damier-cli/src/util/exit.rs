@@ -82,12 +82,22 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
 /// Most characters of a word (a run without white space) that a message repeats whole.
 const LONGEST_WORD: usize = 200;
 
+/// Most characters of a word holding a path separator (`/` or `\`) that a message repeats
+/// whole: Linux's longest path (`PATH_MAX`, 4 096 bytes), so that every path a file can have
+/// is named whole.
+const LONGEST_PATH: usize = 4096;
+
 /// `text` with every word longer than [`LONGEST_WORD`] characters cut to its first 60 and
 /// last 20 characters and its length in bytes: a value typed or read (a number of 100 000
 /// digits, `factor 999...`) comes back compactly whatever the message that quotes it, clap's
-/// included (it came back whole, twice).
+/// included (it came back whole, twice). A word with a path separator is a path (the file
+/// that failed): it is cut only past [`LONGEST_PATH`] characters, longer than any path the
+/// system opens.
 pub fn long_words_cut(text: &str) -> std::borrow::Cow<'_, str> {
-    let long = |w: &str| w.chars().nth(LONGEST_WORD).is_some();
+    let long = |w: &str| {
+        let most = if w.contains(['/', '\\']) { LONGEST_PATH } else { LONGEST_WORD };
+        w.chars().nth(most).is_some()
+    };
     if !text.split_whitespace().any(long) {
         return text.into();
     }
@@ -145,6 +155,28 @@ mod tests {
         let text = format!("N = {word}: too large\n");
         let cut = long_words_cut(&text);
         assert_eq!(cut, format!("N = {}...{}x: (302 bytes) too large\n", "9".repeat(60), "9".repeat(18)));
+    }
+
+    /// A long path given by the user came back cut, so that the message did not say which
+    /// file failed: a word with a path separator is kept whole up to the longest path.
+    #[test]
+    fn paths_are_named_whole() {
+        use super::long_words_cut;
+        let deep = format!("/tmp/{}/{}.csv", "d".repeat(250), "f".repeat(250));
+        let text = format!("cannot read {deep}: No such file or directory (os error 2)");
+        assert_eq!(long_words_cut(&text), text);
+        let windows = format!("cannot write C:\\{}\\out.svg: denied", "w".repeat(300));
+        assert_eq!(long_words_cut(&windows), windows);
+        // Past any path the system opens, a word with slashes is cut as any other.
+        let hostile = format!("share 1/{}", "9".repeat(5000));
+        let cut = long_words_cut(&hostile);
+        assert!(cut.len() < 200 && cut.ends_with("(5002 bytes)"), "{cut}");
+        // Beside a path, a long number is still cut.
+        let both = format!("{deep} {}", "7".repeat(300));
+        assert_eq!(
+            long_words_cut(&both),
+            format!("{deep} {}...{} (300 bytes)", "7".repeat(60), "7".repeat(20))
+        );
     }
 
     #[test]
