@@ -31,12 +31,17 @@ pub fn number(v: f64) -> String {
 }
 
 /// A number someone gave (an option, a request's field), quoted in a message: exact, as
-/// Rust's shortest round trip writes it (`0.3`, `-2`, `NaN`), but in scientific notation when
-/// that is longer than 16 characters (`1e308`, not the 309 digits of its plain expansion;
-/// `1e-300`, not 300 zeros).
+/// Rust's shortest round trip writes it (`0.3`, `-2`, `NaN`, `0.000001`), but when that is
+/// longer than 16 characters, the shorter of it and its scientific notation (`1e308`, not the
+/// 309 digits of its plain expansion; `1e-300`, not 300 zeros; `123456789012.375`, not
+/// `1.23456789012375e11`). Both are exact: the text reads back as the same number.
 pub fn given(v: f64) -> String {
     let plain = v.to_string();
-    if plain.len() <= 16 { plain } else { format!("{v:e}") }
+    if plain.len() <= 16 {
+        return plain;
+    }
+    let scientific = format!("{v:e}");
+    if scientific.len() < plain.len() { scientific } else { plain }
 }
 
 /// An integer bound in a message: exact, but the type limits by name (`2^64 - 1`, not
@@ -103,9 +108,37 @@ mod tests {
             (0.000001, "0.000001"),
             (f64::NAN, "NaN"),
             (f64::NEG_INFINITY, "-inf"),
+            // Plain past 16 characters where scientific notation is longer still (it was
+            // chosen: 1.2345678901234567e16, 21 characters for 17).
+            (12345678901234567.0, "12345678901234568"),
+            (-1234567890123.4567, "-1234567890123.4568"),
+            (123456789012.375, "123456789012.375"),
+            (0.00012345678901234, "1.2345678901234e-4"),
+            (1.5e17, "1.5e17"),
+            (-2.5e-15, "-2.5e-15"),
         ];
         for (v, s) in cases {
             assert_eq!(given(v), s, "{v:e}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Any number: quoted exactly (it reads back as itself), plain up to 16 characters,
+        /// and never longer than either of its plain and scientific forms past that.
+        #[test]
+        fn a_given_number_is_exact_and_the_shorter_form(bits in proptest::num::u64::ANY) {
+            let v = f64::from_bits(bits);
+            let (quoted, plain, scientific) = (given(v), v.to_string(), format!("{v:e}"));
+            if v.is_nan() {
+                proptest::prop_assert_eq!(&quoted, "NaN");
+            } else {
+                proptest::prop_assert_eq!(quoted.parse::<f64>().unwrap().to_bits(), bits);
+            }
+            if plain.len() <= 16 {
+                proptest::prop_assert_eq!(&quoted, &plain);
+            } else {
+                proptest::prop_assert!(quoted.len() <= plain.len().min(scientific.len()), "{quoted}");
+            }
         }
     }
 
