@@ -288,49 +288,125 @@ fn a_first_solution_past_the_measured_sizes_is_announced_with_the_fast_command()
     assert!(out.status.success() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// An automaton run of model 3 at n = 64 resuming from a checkpoint of step 10 in `dir`, each
+/// of its checkpoints slowed to about 2 s (25 ms before each of its 80 writes), its stderr
+/// read line by line: what the tests of a signal during a checkpoint's write watch.
+#[cfg(unix)]
+struct SlowCheckpoints {
+    dir: tempfile::TempDir,
+    path: std::path::PathBuf,
+    /// The checkpoint the run resumes from, as it was.
+    before: Vec<u8>,
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+    /// The stderr lines read so far.
+    err: Vec<String>,
+}
+
+#[cfg(unix)]
+impl SlowCheckpoints {
+    /// Most time any awaited event may take: generous for a loaded machine (each is expected
+    /// within about 2 s).
+    const DEADLINE: Duration = Duration::from_secs(60);
+
+    fn start() -> SlowCheckpoints {
+        use std::io::BufRead;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.ck");
+        let file = path.to_str().unwrap();
+        let run = ["automaton", "run", "--model", "row", "-n", "64", "--seed", "1", "--checkpoint", file];
+        let mut first = run.to_vec();
+        first.extend(["--max-steps", "10"]);
+        damier().args(&first).assert().code(1);
+        let before = std::fs::read(&path).unwrap();
+        // The run resumes from the file, saves at once, runs, and saves again when stopped.
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("damier"))
+            .args(run)
+            .env("DAMIER_TEST_CHECKPOINT_WRITE_MS", "25")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (send, lines) = std::sync::mpsc::channel();
+        let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+        std::thread::spawn(move || stderr.lines().map_while(Result::ok).try_for_each(|l| send.send(l)));
+        SlowCheckpoints { dir, path, before, child, lines, err: Vec::new() }
+    }
+
+    /// The names of the files in the run's folder.
+    fn names(&self) -> Vec<std::ffi::OsString> {
+        std::fs::read_dir(self.dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect()
+    }
+
+    /// Waits until a checkpoint is being written (its temporary file beside the checkpoint):
+    /// the handlers are installed by then, and a signal now comes during a write.
+    fn await_a_write(&mut self) {
+        let start = Instant::now();
+        while self.names().len() < 2 {
+            assert!(start.elapsed() < Self::DEADLINE, "no checkpoint write began: {:?}", self.err);
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Waits for a stderr line holding `text`.
+    fn await_line(&mut self, text: &str) {
+        let start = Instant::now();
+        while !self.err.iter().any(|l| l.contains(text)) {
+            let left = Self::DEADLINE.checked_sub(start.elapsed()).unwrap_or_default();
+            match self.lines.recv_timeout(left) {
+                Ok(line) => self.err.push(line),
+                Err(_) => panic!("no line with {text:?} on stderr: {:?}", self.err),
+            }
+        }
+    }
+
+    /// Sends `signal` (`INT`, `TERM`) with the shell's own `kill`.
+    fn signal(&self, signal: &str) {
+        let pid = self.child.id().to_string();
+        assert!(Command::new("kill").args([&format!("-{signal}"), &pid]).status().unwrap().success());
+    }
+
+    /// Waits for the run to end; its exit code and its whole stderr.
+    fn end(mut self) -> (Option<i32>, String, Self) {
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(start.elapsed() < Self::DEADLINE, "the run did not stop: {:?}", self.err);
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        // The reader ends with the pipe.
+        self.err.extend(self.lines.iter());
+        let err = self.err.join("\n");
+        (status.code(), err, self)
+    }
+}
+
 /// A second Ctrl-C during an automaton checkpoint's write (a gigabyte at n = 16 384, tens of
 /// seconds) exited at once and left the half-written temporary file beside the checkpoint: it
-/// now removes it, the checkpoint keeps the previous state, and the run exits 130.
+/// now removes it, the checkpoint keeps the previous state, and the run exits 130. Each
+/// Ctrl-C is sent once what it must meet is seen (a write under way, the line that says the
+/// final checkpoint is saved), not after fixed waits of 3 s and 400 ms that a loaded machine
+/// could outlast.
 #[cfg(unix)]
 #[test]
 fn a_second_ctrl_c_abandons_a_checkpoint_write_and_keeps_the_previous_one() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("run.ck");
-    let file = path.to_str().unwrap();
-    let run = ["automaton", "run", "--model", "row", "-n", "64", "--seed", "1", "--checkpoint", file];
-    let mut first = run.to_vec();
-    first.extend(["--max-steps", "10"]);
-    damier().args(&first).assert().code(1);
-    let before = std::fs::read(&path).unwrap();
-    // Each checkpoint now takes about 2 s (25 ms before each of its 80 writes); the run
-    // resumes from the file, saves at once, runs, and saves again on the first Ctrl-C.
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("damier"))
-        .args(run)
-        .env("DAMIER_TEST_CHECKPOINT_WRITE_MS", "25")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let int = |child: &std::process::Child| {
-        assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
-    };
-    std::thread::sleep(Duration::from_secs(3));
-    int(&child);
-    std::thread::sleep(Duration::from_millis(400));
-    int(&child);
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        assert!(start.elapsed() < Duration::from_secs(20), "the run did not stop on a second Ctrl-C");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{err}");
-    assert!(err.contains("was not written (it keeps what it held)"), "{err}");
-    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
-    assert_eq!(names, ["run.ck"], "{err}");
-    assert!(std::fs::read(&path).unwrap() == before, "the checkpoint changed: {err}");
+    let signal = "INT";
+    let mut run = SlowCheckpoints::start();
+    // The first signal comes during the write the run makes at once, which ends; the run
+    // then stops and says it saves the checkpoint: the second comes during that write.
+    run.await_a_write();
+    run.signal(signal);
+    run.await_line("saving the checkpoint to");
+    run.await_a_write();
+    run.signal(signal);
+    let (code, err, run) = run.end();
+    assert_eq!(code, Some(130), "SIG{signal}: {err}");
+    assert!(err.contains("was not written (it keeps what it held)"), "SIG{signal}: {err}");
+    assert_eq!(run.names(), ["run.ck"], "SIG{signal}: {err}");
+    assert!(std::fs::read(&run.path).unwrap() == run.before, "SIG{signal}: the checkpoint changed: {err}");
 }
 
 /// A number of 100 000 digits came back whole, twice in clap's refusals (`invalid value

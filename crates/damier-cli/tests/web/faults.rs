@@ -268,14 +268,25 @@ fn the_journal_view_of_a_large_journal_keeps_the_server_small() {
 /// whole headers) and then one byte every 200 ms; answers how many the server closed (or
 /// answered) within `within`.
 fn trickling_clients(addr: &str, k: usize, within: Duration, start: &[u8]) -> usize {
-    let mut conns: Vec<TcpStream> = (0..k)
+    trickle(open_trickling(addr, k, start), within)
+}
+
+/// `k` connections to `addr`, each having sent `start`, in the order they were opened.
+fn open_trickling(addr: &str, k: usize, start: &[u8]) -> Vec<TcpStream> {
+    (0..k)
         .map(|_| {
             let mut s = TcpStream::connect(addr).unwrap();
             s.write_all(start).unwrap();
             s.set_nonblocking(true).unwrap();
             s
         })
-        .collect();
+        .collect()
+}
+
+/// Sends one byte every 200 ms on each of `conns` until the server lets go of it or `within`
+/// passes; answers how many it let go of.
+fn trickle(mut conns: Vec<TcpStream>, within: Duration) -> usize {
+    let k = conns.len();
     let start = Instant::now();
     let mut closed = vec![false; k];
     while start.elapsed() < within && closed.iter().any(|c| !c) {
@@ -347,12 +358,11 @@ fn trickling_bodies_do_not_hold_the_connection_cap() {
     let head = format!(
         "POST /api/queens/count HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{{"
     );
-    let trickling = {
-        let addr = addr.clone();
-        std::thread::spawn(move || trickling_clients(&addr, 4, Duration::from_secs(60), head.as_bytes()))
-    };
-    // The trickling clients take the four slots first.
-    std::thread::sleep(Duration::from_millis(500));
+    // The trickling clients take the four slots first: connected (accepted in order) and
+    // their headers sent before the plain request connects, not a fixed wait that a loaded
+    // machine may outlast.
+    let conns = open_trickling(&addr, 4, head.as_bytes());
+    let trickling = std::thread::spawn(move || trickle(conns, Duration::from_secs(60)));
     let start = Instant::now();
     let mut plain = TcpStream::connect(&addr).unwrap();
     plain.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
