@@ -1,11 +1,14 @@
 //! Ctrl-C: the first press asks the running engine to stop (it returns `Interrupted`, the
 //! command cleans up and exits 130); a second press exits at once, abandoning a file being
-//! written (its temporary file removed, the target left as it was: [`Temporary`]).
+//! written (its temporary file removed, the target left as it was: [`Temporary`]). SIGTERM
+//! (`kill`, a batch system's end of job) is a Ctrl-C that a process which does not stop does
+//! not outlive ([`install`]); `damier serve` and the terminal views take it as a first Ctrl-C
+//! only ([`install_stop_signals`], [`install_sigterm`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use damier::control::Control;
 
@@ -14,10 +17,24 @@ pub const INTERRUPTED: u8 = 130;
 
 static CONTROL: Control = Control::new();
 static PRESSED: AtomicBool = AtomicBool::new(false);
+/// Whether a SIGTERM came (set by its handler before it sends the SIGINT).
+static TERMINATED: AtomicBool = AtomicBool::new(false);
+/// Writes ended so far ([`Temporary`]'s drop), for [`exit_unless_writing`].
+static WRITES: AtomicU64 = AtomicU64::new(0);
 /// The files being written (temporary file, target) that a second Ctrl-C removes.
 static TEMPORARIES: Mutex<Vec<(PathBuf, PathBuf)>> = Mutex::new(Vec::new());
 
-/// Installs the Ctrl-C handler (once; later calls do nothing).
+/// How long a process may go on after a SIGTERM with no file being written before it exits
+/// anyway: what a stopped engine takes to return, many times over.
+const TERMINATION_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Installs the Ctrl-C handler (once; later calls do nothing), and makes SIGTERM a Ctrl-C:
+/// the run stops cleanly, its checkpoint saved, and a second one abandons the file being
+/// written. SIGTERM killed the process at once, leaving the temporary file of a checkpoint
+/// being written beside it. A process that has not ended after a SIGTERM exits 130 once a
+/// whole [`TERMINATION_GRACE`] passes with no file written (one blocked reading a pipe polls
+/// no control: SIGTERM still ends it). A SIGTERM the process was started ignoring stays
+/// ignored.
 pub fn install() {
     // ctrlc runs this on a thread of its own, not in the signal handler: it may lock and
     // remove files.
@@ -26,7 +43,29 @@ pub fn install() {
             abandon_temporaries_and_exit();
         }
         CONTROL.cancel();
+        if TERMINATED.load(Ordering::SeqCst) {
+            std::thread::spawn(exit_unless_writing);
+        }
     });
+    #[cfg(unix)]
+    handle(&[libc::SIGTERM], as_ctrl_c);
+}
+
+/// After a SIGTERM: exits 130 once a whole [`TERMINATION_GRACE`] has passed with no file
+/// written (a write under way or begun meanwhile, a final checkpoint, gives the process
+/// another grace after it), the lock held as [`abandon_temporaries_and_exit`] holds it.
+fn exit_unless_writing() {
+    let mut writes = WRITES.load(Ordering::SeqCst);
+    loop {
+        std::thread::sleep(TERMINATION_GRACE);
+        let files = TEMPORARIES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let now = WRITES.load(Ordering::SeqCst);
+        if files.is_empty() && now == writes {
+            let _ = writeln!(std::io::stderr(), "damier: interrupted");
+            std::process::exit(i32::from(INTERRUPTED));
+        }
+        writes = now;
+    }
 }
 
 /// Removes the temporary files of the writes under way (a second Ctrl-C during the final
@@ -66,6 +105,7 @@ impl Drop for Temporary {
         if let Some(i) = files.iter().position(|(temp, _)| *temp == self.0) {
             files.swap_remove(i);
         }
+        WRITES.fetch_add(1, Ordering::SeqCst);
     }
 }
 
@@ -75,7 +115,7 @@ impl Drop for Temporary {
 /// SIGHUP) stays ignored.
 pub fn install_stop_signals() {
     #[cfg(unix)]
-    stop_on(&[libc::SIGTERM, libc::SIGHUP]);
+    handle(&[libc::SIGTERM, libc::SIGHUP], on_stop_signal);
 }
 
 /// Makes SIGTERM stop the run as a first Ctrl-C does, SIGHUP left to its default (the
@@ -85,24 +125,24 @@ pub fn install_stop_signals() {
 /// action ends them).
 pub fn install_sigterm() {
     #[cfg(unix)]
-    stop_on(&[libc::SIGTERM]);
+    handle(&[libc::SIGTERM], on_stop_signal);
 }
 
-/// Installs [`on_stop_signal`] for `signals`, except those the process was started ignoring.
+/// Installs `handler` for `signals`, except those the process was started ignoring.
 #[cfg(unix)]
-fn stop_on(signals: &[libc::c_int]) {
+fn handle(signals: &[libc::c_int], handler: extern "C" fn(libc::c_int)) {
     for &signal in signals {
         // SAFETY: `sigaction` with a null new action only reads the current one into `old`, a
-        // zeroed `sigaction` it may write; the handler installed next only stores an atomic
-        // flag (`Control::cancel`), which is async-signal-safe; `sigemptyset` fills the mask
-        // of a struct we own.
+        // zeroed `sigaction` it may write; the handlers installed next ([`on_stop_signal`],
+        // [`as_ctrl_c`]) only store an atomic flag or call `kill`, both async-signal-safe;
+        // `sigemptyset` fills the mask of a struct we own.
         unsafe {
             let mut old: libc::sigaction = std::mem::zeroed();
             if libc::sigaction(signal, std::ptr::null(), &mut old) != 0 || old.sa_sigaction == libc::SIG_IGN {
                 continue;
             }
             let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_stop_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            action.sa_sigaction = handler as libc::sighandler_t;
             action.sa_flags = libc::SA_RESTART;
             libc::sigemptyset(&mut action.sa_mask);
             libc::sigaction(signal, &action, std::ptr::null_mut());
@@ -110,10 +150,22 @@ fn stop_on(signals: &[libc::c_int]) {
     }
 }
 
-/// The handler of SIGTERM and SIGHUP: only an atomic store.
+/// The handler of SIGTERM and SIGHUP in `damier serve` and the terminal views: only an
+/// atomic store.
 #[cfg(unix)]
 extern "C" fn on_stop_signal(_: libc::c_int) {
     CONTROL.cancel();
+}
+
+/// The handler of SIGTERM elsewhere: notes it and sends the process a SIGINT, which Ctrl-C's
+/// handler (on its own thread) takes as a press.
+#[cfg(unix)]
+extern "C" fn as_ctrl_c(_: libc::c_int) {
+    TERMINATED.store(true, Ordering::SeqCst);
+    // SAFETY: `getpid` and `kill` are async-signal-safe and touch no memory of ours.
+    unsafe {
+        libc::kill(libc::getpid(), libc::SIGINT);
+    }
 }
 
 /// The process-wide control that Ctrl-C cancels; pass it to long-running engines.

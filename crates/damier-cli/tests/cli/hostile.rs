@@ -386,27 +386,94 @@ impl SlowCheckpoints {
 
 /// A second Ctrl-C during an automaton checkpoint's write (a gigabyte at n = 16 384, tens of
 /// seconds) exited at once and left the half-written temporary file beside the checkpoint: it
-/// now removes it, the checkpoint keeps the previous state, and the run exits 130. Each
-/// Ctrl-C is sent once what it must meet is seen (a write under way, the line that says the
-/// final checkpoint is saved), not after fixed waits of 3 s and 400 ms that a loaded machine
-/// could outlast.
+/// now removes it, the checkpoint keeps the previous state, and the run exits 130. So does a
+/// second SIGTERM (the first killed the run, leaving the temporary file of the write under
+/// way). Each signal is sent once what it must meet is seen (a write under way, the line that
+/// says the final checkpoint is saved), not after a fixed wait.
 #[cfg(unix)]
 #[test]
 fn a_second_ctrl_c_abandons_a_checkpoint_write_and_keeps_the_previous_one() {
-    let signal = "INT";
+    for signal in ["INT", "TERM"] {
+        let mut run = SlowCheckpoints::start();
+        // The first signal comes during the write the run makes at once, which ends; the run
+        // then stops and says it saves the checkpoint: the second comes during that write.
+        run.await_a_write();
+        run.signal(signal);
+        run.await_line("saving the checkpoint to");
+        run.await_a_write();
+        run.signal(signal);
+        let (code, err, run) = run.end();
+        assert_eq!(code, Some(130), "SIG{signal}: {err}");
+        assert!(err.contains("was not written (it keeps what it held)"), "SIG{signal}: {err}");
+        assert_eq!(run.names(), ["run.ck"], "SIG{signal}: {err}");
+        assert!(
+            std::fs::read(&run.path).unwrap() == run.before,
+            "SIG{signal}: the checkpoint changed: {err}"
+        );
+    }
+}
+
+/// SIGTERM during an automaton checkpoint's write killed the run and left the temporary file
+/// beside the checkpoint: it now stops the run as Ctrl-C does, the write finished, the final
+/// checkpoint saved (exit 130), and nothing else left in the folder.
+#[cfg(unix)]
+#[test]
+fn sigterm_during_a_checkpoint_write_stops_the_run_cleanly() {
     let mut run = SlowCheckpoints::start();
-    // The first signal comes during the write the run makes at once, which ends; the run
-    // then stops and says it saves the checkpoint: the second comes during that write.
     run.await_a_write();
-    run.signal(signal);
-    run.await_line("saving the checkpoint to");
-    run.await_a_write();
-    run.signal(signal);
+    run.signal("TERM");
     let (code, err, run) = run.end();
-    assert_eq!(code, Some(130), "SIG{signal}: {err}");
-    assert!(err.contains("was not written (it keeps what it held)"), "SIG{signal}: {err}");
-    assert_eq!(run.names(), ["run.ck"], "SIG{signal}: {err}");
-    assert!(std::fs::read(&run.path).unwrap() == run.before, "SIG{signal}: the checkpoint changed: {err}");
+    assert_eq!(code, Some(130), "{err}");
+    assert!(err.contains("saving the checkpoint to") && err.contains("checkpoint saved to"), "{err}");
+    assert_eq!(run.names(), ["run.ck"], "{err}");
+    // The checkpoint saved reads back: the run resumes from it and goes on.
+    let file = run.path.to_str().unwrap();
+    damier()
+        .args(["automaton", "run", "--model", "row", "-n", "64", "--seed", "1", "--checkpoint", file])
+        .args(["--max-steps", "20"])
+        .assert()
+        .code(1);
+}
+
+/// SIGTERM is a Ctrl-C, but a command that polls no control (blocked reading a pipe that
+/// never ends) must still end on it, as it did when SIGTERM killed it: it exits 130 after
+/// the grace a stopping run is given (3 s), where it would read on forever.
+#[cfg(target_os = "linux")]
+#[test]
+fn sigterm_ends_a_command_blocked_reading_its_input() {
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("damier"))
+        .args(["queens", "check"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Sent once the process catches SIGTERM (bit 14 of the mask in /proc), not before its
+    // handler is installed.
+    let status = format!("/proc/{}/status", child.id());
+    let start = Instant::now();
+    let caught = || {
+        let text = std::fs::read_to_string(&status).unwrap_or_default();
+        let mask = text.lines().find_map(|l| l.strip_prefix("SigCgt:")).unwrap_or("0");
+        u64::from_str_radix(mask.trim(), 16).unwrap_or(0) & (1 << (libc::SIGTERM - 1)) != 0
+    };
+    while !caught() {
+        assert!(start.elapsed() < Duration::from_secs(60), "SIGTERM never caught");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success());
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(start.elapsed() < Duration::from_secs(60), "a blocked read outlived SIGTERM");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Its input still open: the command ended on the signal, not at the input's end.
+    let stdin = child.stdin.take();
+    let out = child.wait_with_output().unwrap();
+    drop(stdin);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert_eq!(err.trim_end(), "damier: interrupted");
 }
 
 /// A number of 100 000 digits came back whole, twice in clap's refusals (`invalid value
