@@ -89,7 +89,7 @@ fn oriented<'a, const LANES: usize>(left: Cell<'a>, right: Cell<'a>) -> (Cell<'a
 ///
 /// PERF: the longer list in the inner loop (fewer passes of the outer one, whose set-up is
 /// a third of a short inner loop's cost), zipped iterators (no bounds check) and the keys
-/// written through a pointer: 17 instructions a pair were 13 (q(16) on the portable unit).
+/// written through a pointer: 17 instructions a pair were 15 (q(16) on the portable unit).
 #[cfg(any(test, not(target_arch = "x86_64")))]
 #[inline(always)]
 fn join_portable(left: Cell, right: Cell, keep: u64, out: &mut Vec<u64>) {

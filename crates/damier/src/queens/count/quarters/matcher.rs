@@ -208,12 +208,14 @@ impl Matcher {
         }
     }
 
-    /// Bytes held by the buffers.
+    /// Bytes held by the buffers: the rows the last seal wrote, not the rows' capacity, which
+    /// [`Matcher::seal`] takes with room to grow into (up to twice what a seal needs) and whose
+    /// pages cost no memory until they are written.
     #[cfg(feature = "measure")]
     pub(super) fn bytes(&self) -> usize {
         8 * (self.grouped.capacity() + self.queries.capacity())
             + 2 * self.group.capacity()
-            + std::mem::size_of::<Row>() * self.rows.capacity()
+            + std::mem::size_of::<Row>() * self.rows.len()
     }
 
     /// Key bits per chunk of the sealed tables: [`Matcher::width`] where the matcher slices the
