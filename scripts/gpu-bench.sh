@@ -52,8 +52,11 @@
 #                 (issue 53's targets: 4 096 in 2 minutes, 10 000 in 10; a run stopped at
 #                 STEP_S, 120 s by default, missed the first) [default: 4096; QUICK: 12]
 #   ROW_SOLVE_SEEDS  [default: 1 2 3]
-#   ROW_RULE      model 3's rule of the solving runs (`automaton run --rule`) [default:
-#                 patience, the rule that solved n = 4 096 on the CPU]
+#   ROW_RULE      model 3's rules of the solving runs (`automaton run --rule`), one or more
+#                 separated by spaces, each run on every size and seed [default: patience, the
+#                 rule that solved n = 4 096 on the CPU; rare-south has the lowest median at
+#                 n = 2 048 there (docs/automaton.md): ROW_RULE="patience rare-south" compares
+#                 them, at twice the time]
 #   ROW_SOLVE_CAP  generation cap of a solving run [default: 2000000]
 #   BUDGET_S      wall-clock cap of the whole run, seconds [default: 400]
 #   STEP_S        longest step (one count or one bench), seconds [default: 120]
@@ -78,7 +81,7 @@ row_sizes=${ROW_SIZES:-$row_default}
 row_generations=${ROW_GENERATIONS:-$rowgen_default}
 row_solve_sizes=${ROW_SOLVE_SIZES:-$rsolve_default}
 row_solve_seeds=${ROW_SOLVE_SEEDS:-1 2 3}
-row_rule=${ROW_RULE:-patience}
+row_rules=${ROW_RULE:-patience}
 row_solve_cap=${ROW_SOLVE_CAP:-2000000}
 if [ -n "${Q_SIZES:-}" ]; then q_sizes=$Q_SIZES q_late=""; else q_sizes=$q_default q_late=$q_late_default; fi
 est_sizes=${EST_SIZES:-$est_default}
@@ -289,15 +292,17 @@ for n in $row_sizes; do
   echo "$line"
 done
 for n in $row_solve_sizes; do
-  for seed in $row_solve_seeds; do
-    if r=$(row_run -n "$n" --seed "$seed" --rule "$row_rule" --device gpu --max-steps "$row_solve_cap"); then
-      read -r steps moves secs <<<"$r"
-      if [ "$steps" -lt "$row_solve_cap" ]; then what="solved at generation $steps"; else what="not solved in $steps generations"; fi
-      rate=$(awk -v g="$steps" -v s="$secs" 'BEGIN { if (s > 0) printf "%.0f", g / s; else print "?" }')
-      echo "n = $n seed $seed, rule $row_rule, gpu: $what, $moves moves, $secs s ($rate generations/s)"
-    else
-      echo "n = $n seed $seed, rule $row_rule, gpu: stopped or failed (STEP_S = $step_s s, or the budget)"
-    fi
+  for rule in $row_rules; do
+    for seed in $row_solve_seeds; do
+      if r=$(row_run -n "$n" --seed "$seed" --rule "$rule" --device gpu --max-steps "$row_solve_cap"); then
+        read -r steps moves secs <<<"$r"
+        if [ "$steps" -lt "$row_solve_cap" ]; then what="solved at generation $steps"; else what="not solved in $steps generations"; fi
+        rate=$(awk -v g="$steps" -v s="$secs" 'BEGIN { if (s > 0) printf "%.0f", g / s; else print "?" }')
+        echo "n = $n seed $seed, rule $rule, gpu: $what, $moves moves, $secs s ($rate generations/s)"
+      else
+        echo "n = $n seed $seed, rule $rule, gpu: stopped or failed (STEP_S = $step_s s, or the budget)"
+      fi
+    done
   done
 done
 echo "gpu-bench: done in $((SECONDS - start)) s"
