@@ -375,10 +375,12 @@ fn join_neon(left: Cell, right: Cell, keep: u64, out: &mut Vec<u64>) {
 /// last block is partial).
 ///
 /// PERF: a fourth of q(18)'s (query, block) visits are to a group's partial last block, on
-/// average half full; the AVX2 kernel reads only the first 256 bits of a last block whose
-/// keys fit in them, the `popcnt` kernel only the 128-bit quarters that hold keys. The
-/// AVX-512 kernel reads a block in one vector either way, and the NEON and plain Rust ones
-/// read whole blocks (the zero words add nothing).
+/// average half full. The AVX2 kernel reads only the first 256 bits of a last block whose keys
+/// fit in them, in its copies unrolled for 1 to 8 blocks (5-bit chunks); the `popcnt` kernel
+/// only the 128-bit quarters that hold keys, in its copies unrolled for 1 to 8 blocks (6-bit
+/// chunks: the last piece of a call); the NEON kernel only those quarters, at any count. Other
+/// copies, the AVX-512 kernel (a block is one vector either way) and the plain Rust one read
+/// whole blocks: the zero words add nothing.
 pub(super) fn count(isa: Isa, rows: &[Row], width: u32, chunks: usize, last: usize, queries: &[u64]) -> u64 {
     if rows.is_empty() {
         return 0;
@@ -582,11 +584,13 @@ fn count_popcnt_with<const W: u32, const C: usize, const B: usize, const LAST: u
 ///
 /// # Safety
 /// `base` is the start of a whole block of rows and `o` the [`offsets`] of a query for its
-/// width and `C` chunks ([`row_at`]); the CPU has `popcnt`.
+/// width and `C` chunks ([`row_at`]); the CPU has `popcnt`. `K` is at most 4 (a row's 64
+/// bytes; asserted at compile time).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
 #[inline]
 unsafe fn block_ones<const C: usize, const K: usize>(base: *const Row, o: &[usize; C]) -> u64 {
+    const { assert!(K >= 1 && K <= 4, "a row holds four 128-bit quarters") };
     // SAFETY: by the contract every row read is within the block; rows are 64-byte aligned,
     // so each 16-byte quarter is aligned. SSE2 is part of x86-64.
     let words: [__m128i; K] = unsafe {
@@ -916,11 +920,13 @@ fn count_neon<const W: u32, const C: usize, const LAST: usize>(rows: &[Row], que
 ///
 /// # Safety
 /// `base` is the start of a whole block of rows and `o` the [`offsets`] of a query for its
-/// width and `C` chunks ([`row_at`]).
+/// width and `C` chunks ([`row_at`]). `K` is at most 4 (a row's 64 bytes; asserted at compile
+/// time).
 #[cfg(target_arch = "aarch64")]
 #[target_feature(enable = "neon")]
 #[inline]
 unsafe fn block_bytes<const C: usize, const K: usize>(base: *const Row, o: &[usize; C]) -> uint8x16_t {
+    const { assert!(K >= 1 && K <= 4, "a row holds four 128-bit quarters") };
     // SAFETY: by the contract every row read is within the block; a row is 64 bytes: `K <= 4`
     // 16-byte loads within it.
     let x: [uint64x2_t; K] = unsafe {
