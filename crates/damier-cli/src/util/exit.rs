@@ -72,7 +72,7 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if err.chain().any(|e| e.downcast_ref::<Interrupted>().is_some()) {
-        let _ = writeln!(std::io::stderr(), "damier: interrupted");
+        super::interrupt::say_interrupted();
         return ExitCode::from(INTERRUPTED);
     }
     let _ = writeln!(std::io::stderr(), "damier: error: {}", long_words_cut(&message(err)));
@@ -82,22 +82,28 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
 /// Most characters of a word (a run without white space) that a message repeats whole.
 const LONGEST_WORD: usize = 200;
 
-/// Most characters of a word holding a path separator (`/` or `\`) that a message repeats
+/// Most bytes of a word that reads as a path (see [`long_words_cut`]) that a message repeats
 /// whole: Linux's longest path (`PATH_MAX`, 4 096 bytes), so that every path a file can have
 /// is named whole.
 const LONGEST_PATH: usize = 4096;
 
+/// Most bytes of one component of such a path: Linux's longest file name (`NAME_MAX`).
+const LONGEST_NAME: usize = 255;
+
 /// `text` with every word longer than [`LONGEST_WORD`] characters cut to its first 60 and
 /// last 20 characters and its length in bytes: a value typed or read (a number of 100 000
 /// digits, `factor 999...`) comes back compactly whatever the message that quotes it, clap's
-/// included (it came back whole, twice). A word with a path separator is a path (the file
-/// that failed): it is cut only past [`LONGEST_PATH`] characters, longer than any path the
-/// system opens.
+/// included (it came back whole, twice). A word that could be a path the system opens (a
+/// separator `/` or `\`, at most [`LONGEST_PATH`] bytes, no component over [`LONGEST_NAME`]
+/// bytes) is the file that failed, and is kept whole; a hostile value with a slash (`--share
+/// 1/999...`) is not a path and is cut like any other word.
 pub fn long_words_cut(text: &str) -> std::borrow::Cow<'_, str> {
-    let long = |w: &str| {
-        let most = if w.contains(['/', '\\']) { LONGEST_PATH } else { LONGEST_WORD };
-        w.chars().nth(most).is_some()
+    let path = |w: &str| {
+        w.contains(['/', '\\'])
+            && w.len() <= LONGEST_PATH
+            && w.split(['/', '\\']).all(|part| part.len() <= LONGEST_NAME)
     };
+    let long = |w: &str| w.chars().nth(LONGEST_WORD).is_some() && !path(w);
     if !text.split_whitespace().any(long) {
         return text.into();
     }
@@ -165,12 +171,18 @@ mod tests {
         let deep = format!("/tmp/{}/{}.csv", "d".repeat(250), "f".repeat(250));
         let text = format!("cannot read {deep}: No such file or directory (os error 2)");
         assert_eq!(long_words_cut(&text), text);
-        let windows = format!("cannot write C:\\{}\\out.svg: denied", "w".repeat(300));
+        let windows = format!("cannot write C:\\{}\\out.svg: denied", "w".repeat(250));
         assert_eq!(long_words_cut(&windows), windows);
-        // Past any path the system opens, a word with slashes is cut as any other.
-        let hostile = format!("share 1/{}", "9".repeat(5000));
-        let cut = long_words_cut(&hostile);
-        assert!(cut.len() < 200 && cut.ends_with("(5002 bytes)"), "{cut}");
+        // Past any path the system opens, a word with slashes is cut as any other: longer than
+        // the longest path, or with a component longer than the longest file name (the review:
+        // `--share 1/<1 000 digits>` came back whole, twice, in clap's message).
+        for digits in [5000, 1000, 256] {
+            let hostile = format!("share 1/{}", "9".repeat(digits));
+            let cut = long_words_cut(&hostile);
+            assert!(cut.len() < 200 && cut.ends_with(&format!("({} bytes)", digits + 2)), "{cut}");
+        }
+        let many = format!("/{}", "d".repeat(200) + "/").repeat(21);
+        assert!(many.len() > 4096 && long_words_cut(&many).len() < 200);
         // Beside a path, a long number is still cut.
         let both = format!("{deep} {}", "7".repeat(300));
         assert_eq!(

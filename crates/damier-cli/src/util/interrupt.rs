@@ -25,8 +25,21 @@ static WRITES: AtomicU64 = AtomicU64::new(0);
 static TEMPORARIES: Mutex<Vec<(PathBuf, PathBuf)>> = Mutex::new(Vec::new());
 
 /// How long a process may go on after a SIGTERM with no file being written before it exits
-/// anyway: what a stopped engine takes to return, many times over.
-const TERMINATION_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+/// anyway: what a stopped engine takes to return many times over, and what supervisors give
+/// before they kill (docker 10 s; systemd 90 s, Slurm 30 s), so that a run's own wind-down
+/// (a journal's last append, the ranks of an MPI run agreeing to stop) is not cut short.
+const TERMINATION_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Whether "interrupted" was said: the main thread's report and the SIGTERM watchdog may both
+/// reach it, and it is said once.
+static SAID: AtomicBool = AtomicBool::new(false);
+
+/// Says on stderr that the run was interrupted, once per process.
+pub fn say_interrupted() {
+    if !SAID.swap(true, Ordering::SeqCst) {
+        let _ = writeln!(std::io::stderr(), "damier: interrupted");
+    }
+}
 
 /// Installs the Ctrl-C handler (once; later calls do nothing), and makes SIGTERM a Ctrl-C:
 /// the run stops cleanly, its checkpoint saved, and a second one abandons the file being
@@ -61,7 +74,7 @@ fn exit_unless_writing() {
         let files = TEMPORARIES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let now = WRITES.load(Ordering::SeqCst);
         if files.is_empty() && now == writes {
-            let _ = writeln!(std::io::stderr(), "damier: interrupted");
+            say_interrupted();
             std::process::exit(i32::from(INTERRUPTED));
         }
         writes = now;

@@ -437,7 +437,7 @@ fn sigterm_during_a_checkpoint_write_stops_the_run_cleanly() {
 
 /// SIGTERM is a Ctrl-C, but a command that polls no control (blocked reading a pipe that
 /// never ends) must still end on it, as it did when SIGTERM killed it: it exits 130 after
-/// the grace a stopping run is given (3 s), where it would read on forever.
+/// the grace a stopping run is given (10 s), where it would read on forever.
 #[cfg(target_os = "linux")]
 #[test]
 fn sigterm_ends_a_command_blocked_reading_its_input() {
