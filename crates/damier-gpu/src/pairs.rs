@@ -12,11 +12,12 @@
 //! included) against a checksum and the entry's last running sum that the host computed from
 //! the pairs themselves, and checks every pair's reads inside the batch's buffers (what the
 //! trusted join kernel relies on), raising `FAULT_CUT` otherwise. The checksum
-//! ([`entry_term`]) folds each pair's words in one after the other by a multiply and an
-//! xorshift, from a key of the pair's place in the entry, and mixes the result: a change of
-//! any one word is always caught, and changes of several words cancel only by chance (about
-//! 2^-32), whatever their pattern (the same bit flipped in two words, words swapped: such
-//! changes cancelled in the linear checksum it replaced).
+//! ([`entry_term`]) folds each pair's words in one after the other by xorshifts and a
+//! multiply, from a key of the pair's place in the entry, and mixes the result: a change of
+//! any one word is always caught; changes of several words are a hash's odds, not a code's
+//! guarantee (the tests try the patterns that cancelled in the linear checksum it replaced,
+//! the same bit flipped in two words and words swapped, and a word's bit with one or two bits
+//! of the next word).
 
 /// Words of one pair as the kernel reads it (`join.wgsl`'s `Pair`).
 pub(crate) const PAIR_WORDS: usize = 8;
@@ -72,11 +73,18 @@ fn mix(x: u32) -> u32 {
     x ^ x >> 16
 }
 
-/// One step of a pair's chain: the word folded in by a multiply and an xorshift (a
-/// bijection of `h ^ w`), the same as `pairs.wgsl`'s `step`.
+/// One step of a pair's chain: the word folded in by an xorshift, a multiply and an xorshift
+/// (a bijection of `h ^ w`), the same as `pairs.wgsl`'s `step`.
+///
+/// The first xorshift brings the high bits down before the multiply: without it a change of
+/// the top bit of `h ^ w` left the product's other bits alone, so the step's output changed
+/// by a fixed pattern (bits 31 and 15) that the next word, changed by that pattern, cancelled
+/// every time (the review found `[0, 1 << 31, (1 << 31) | (1 << 15), 0, ...]` let through).
+/// Now a change below the top bit reaches the multiply's carries, which depend on the data.
 fn step(h: u32, w: u32) -> u32 {
-    let y = (h ^ w).wrapping_mul(0x7feb_352d);
-    y ^ y >> 16
+    let y = h ^ w;
+    let y = (y ^ y >> 16).wrapping_mul(0x7feb_352d);
+    y ^ y >> 15
 }
 
 /// Pair `k` of an entry (0 to 511), its share of the entry's checksum as the device computes
@@ -391,6 +399,22 @@ mod tests {
                     assert_ne!(sum_of(&w), want, "words {a} and {b} swapped");
                     w.swap(a, b);
                 }
+            }
+        }
+        // A word changed at one bit and the next word of its pair at one or two bits: the
+        // pattern of the last step's output that a fixed change of the next word would cancel
+        // (the top bit, then bits 31 and 15, cancelled every time before `step`'s first
+        // xorshift).
+        for a in (0..words.len()).filter(|a| a % PAIR_WORDS + 1 < PAIR_WORDS) {
+            for bit in 0..32 {
+                w[a] ^= 1 << bit;
+                for (x, y) in (0..32).flat_map(|x| (x..32).map(move |y| (x, y))) {
+                    let flip = (1u32 << x) | (1u32 << y);
+                    w[a + 1] ^= flip;
+                    assert_ne!(sum_of(&w), want, "word {a} bit {bit}, word {} bits {x} and {y}", a + 1);
+                    w[a + 1] ^= flip;
+                }
+                w[a] ^= 1 << bit;
             }
         }
         for (j, k) in (0..g.len()).flat_map(|j| (j + 1..g.len()).map(move |k| (j, k))) {

@@ -124,16 +124,18 @@ fn mix(v: u32) -> u32 {
     return x ^ (x >> 16u);
 }
 
-// One step of a pair's chain: word w folded in (pairs.rs's `step`).
+// One step of a pair's chain: word w folded in (pairs.rs's `step`: the high bits brought down
+// before the multiply, so that no fixed change of the next word cancels a change).
 fn step(h: u32, w: u32) -> u32 {
-    let y = (h ^ w) * 0x7feb352du;
-    return y ^ (y >> 16u);
+    var y = h ^ w;
+    y = (y ^ (y >> 16u)) * 0x7feb352du;
+    return y ^ (y >> 15u);
 }
 
 // Pair k of an entry (0 to 511), its share of the entry's checksum (pairs.rs's `entry_term`):
 // from a key of its place, its 8 words folded in one after the other, the result mixed.
-// Non-linear: a change of one word always changes it, changes of several words cancel only
-// by chance.
+// Non-linear: a change of one word always changes it; changes of several words are a hash's
+// odds (pairs.rs's docs).
 fn hash(p: Pair, k: u32) -> u32 {
     var h = (k + 1u) * 0x9e3779b9u;
     h = step(h, p.row);
