@@ -10,10 +10,10 @@
 #   QUICK=1 scripts/gpu-bench.sh              # a quick run (lavapipe: n = 10..12, 13 and 14;
 #                                             # model 3: n = 16 solved, 200 generations at 64, 200)
 #
-# The whole run is hard-capped at BUDGET_S (400 s: a rerun fits in the same 15 minutes of a
-# lent machine): every step runs under `timeout` inside what is left of it (Ctrl-C first, a
+# The whole run is hard-capped at BUDGET_S (400 s: a run and a rerun fit in 15 minutes of GPU
+# time): every step runs under `timeout` inside what is left of it (Ctrl-C first, a
 # kill 10 s later, both inside the budget), and a step that would not fit is skipped. Without
-# an adapter it stops at once (exit 2) with one line saying where it looked.
+# an adapter it stops at once (exit 2) with one line on stderr saying where it looked.
 #
 # Order (what matters most first, so that a spent budget cuts the least useful steps): the
 # adapter; q(18..20) by the join kernel (the default); random tasks of n = 23..28 by the join
@@ -95,7 +95,7 @@ if [ -z "$damier" ]; then
 fi
 [ -n "$damier" ] && [ -x "$damier" ] || { echo "gpu-bench: no damier binary (set DAMIER=...)" >&2; exit 2; }
 # Libraries carried beside the script or the binary (the Vulkan loader), and the NVIDIA
-# driver's where the lent machines mount it.
+# driver's where some GPU containers have it mounted.
 for d in "$here" "$(dirname "$damier")" /usr/local/nvidia/lib64 /usr/local/nvidia/lib; do
   if [ -e "$d/libvulkan.so.1" ] || [ -e "$d/libGLX_nvidia.so.0" ]; then
     export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -109,8 +109,8 @@ has_lib() {
   return 1
 }
 # The driver file: VK_DRIVER_FILES (loaders since 1.3.207) or VK_ICD_FILENAMES (older ones), each
-# copied to the other; else the NVIDIA ICD file where the driver package or the lent machines
-# put it, else one written here that names the driver's Vulkan library (containers often carry
+# copied to the other; else the NVIDIA ICD file where the driver package or a GPU container
+# puts it, else one written here that names the driver's Vulkan library (containers often carry
 # the library without the file).
 icd=${VK_DRIVER_FILES:-${VK_ICD_FILENAMES:-}}
 if [ -z "$icd" ]; then
@@ -153,13 +153,18 @@ timed() {
 }
 
 echo "== adapters"
-adapters=$(timeout -k 5 60 "$damier" gpu)
+# damier's own line goes into the one line the script stops with (stderr holds that line
+# alone); when it finds an adapter, what it said on stderr is passed on.
+said=$(mktemp)
+adapters=$(timeout -k 5 60 "$damier" gpu 2>"$said")
 rc=$?
 [ -n "$adapters" ] && echo "$adapters"
 if [ $rc -ne 0 ]; then
-  echo "gpu-bench: no usable GPU adapter (damier gpu exited $rc; ICD ${icd:-none found}; LD_LIBRARY_PATH ${LD_LIBRARY_PATH:-unset}): stopped" >&2
+  why=$(tr -s '\n' ' ' <"$said" | head -c 300); rm -f "$said"
+  echo "gpu-bench: no usable GPU adapter (damier gpu exited $rc${why:+: ${why% }}; ICD ${icd:-none found}; LD_LIBRARY_PATH ${LD_LIBRARY_PATH:-unset}): stopped" >&2
   exit $rc
 fi
+cat "$said" >&2; rm -f "$said"
 if grep -q '^\* .*, cpu;' <<<"$adapters"; then
   echo "gpu-bench: the adapter counting is a software driver (the CPU cores): its figures are not a GPU's"
 fi

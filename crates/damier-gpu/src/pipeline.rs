@@ -1031,7 +1031,7 @@ impl Gpu {
                 (at[1] / 8) as usize,
                 (at[2] / 8) as usize,
                 chunks as usize,
-                32 * chunks as usize
+                ROWS_PER_CHUNK * chunks as usize
             ),
             Ok(())
         );

@@ -1,8 +1,9 @@
 // The constants and the partial sum that the join's passes share (join.wgsl and its parts,
 // join_reduce.wgsl, seal.wgsl, unpack.wgsl, pairs.wgsl): the host puts this prelude before
-// each of their modules (device.rs, `with_prelude!` and `join_source`), so that each value
-// is written once. Every constant here is tested against the host's own (prelude.rs,
-// `the_preludes_constants_are_the_hosts`), and no module declares one of them again.
+// each of their modules (prelude.rs's `join_module!`, device.rs's `join_source`), so that
+// each value is written once. Every constant here is tested against the host's own
+// (prelude.rs, `the_preludes_constants_are_the_hosts`), and no module declares one of them
+// again.
 
 // Fault bits of a partial sum (the host's `FAULT_CUT`, `FAULT_OVERFLOW`): a loop cut short
 // or a bound failed; a 64-bit sum that overflowed.

@@ -67,8 +67,10 @@ pub struct Uploaded {
     /// The pairs, packed (their runs of key sides, each pair's fields in the group's
     /// widths, an entry's checksum).
     pub pairs: u64,
-    /// The parameters of each dispatch (the join's and its reduce pass's) and of each seal
-    /// pass.
+    /// The parameters written for each pass: each dispatch's (the join kernel's `Params`,
+    /// 32 bytes, and with tile sums the reduce pass's ranges), each seal pass's (the unpack
+    /// pass's with them, 32 bytes) and, for each group of packed pairs, the pairs pass's
+    /// (48 bytes). Only the words the kernels read, not each record's whole slot.
     pub params: u64,
     /// The blocks and pairs of batches gathered into one dispatch, written again at their
     /// places there.

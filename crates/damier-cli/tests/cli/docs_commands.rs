@@ -370,10 +370,14 @@ const INLINE_PARSED_ONLY: &[(&str, &str)] = &[
     ("damier gpu", "needs --features gpu (tests/cli/gpu.rs)"),
     ("damier gpu --bench 15 --tasks 8 --seed 15", "needs --features gpu and a GPU"),
     ("damier automaton run --model row --device gpu", "needs --features gpu"),
-    // The calls on a lent GPU machine (docs/gpu.md), its binary under .gl/.
-    (".gl/damier queens count 22 --device gpu --json", "needs --features gpu and a GPU: q(22)"),
-    (".gl/damier queens estimate 22 --samples 64", "the lent machine's binary: minutes of sampling"),
-    (".gl/damier queens estimate 23 --device gpu --samples 256", "needs --features gpu and a GPU"),
+    // The benchmark steps on a machine with a GPU (docs/gpu.md, Benchmark).
+    ("target/release/damier queens count 22 --device gpu --json", "needs --features gpu and a GPU: q(22)"),
+    ("target/release/damier queens estimate 22 --samples 64", "minutes of sampling in a debug build"),
+    ("target/release/damier queens estimate 23 --device gpu --samples 256", "needs --features gpu and a GPU"),
+    (
+        "target/release/damier queens count 23 --device gpu --journal q23.journal --json",
+        "needs --features gpu and a GPU: q(23), minutes to hours",
+    ),
     // Minutes of computing in a debug build.
     ("damier bench", "the performance report: minutes"),
     ("damier automaton bench", "times for seconds per row"),
