@@ -587,7 +587,7 @@ pub fn solve(r: &Solve, host: &dyn Host) -> Result<Result<Solved, NoSolution>, R
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Max {
-    /// Board size.
+    /// Board size (1 to [`maximum::MAX_N`]).
     #[serde(deserialize_with = "de::int")]
     pub n: u32,
 }
@@ -596,8 +596,10 @@ impl Fields for Max {
     const FIELDS: &'static [&'static str] = &["n"];
 }
 
-/// `queens max`: R(n) with a witness.
+/// `queens max`: R(n) with a witness. n = 0 is refused as every queens command refuses it
+/// (no board), though the library answers R(0) = 0.
 pub fn max(r: &Max, host: &dyn Host) -> Result<maximum::Max, Refusal> {
+    at_least_one(r.n)?;
     maximum::max_queens_checked(r.n, host.control()).map_err(Refusal::input)
 }
 

@@ -432,10 +432,14 @@ fn walk_and_automaton_requests() {
                 .into()
         )
     );
-    assert_eq!(
-        answer("queens/first", json!({"n": 0})).unwrap_err(),
-        Refusal::Input("n must be at least 1".into())
-    );
+    // n = 0 (no board) is refused alike by count, first and max (max answered R(0) = 0).
+    for path in ["queens/count", "queens/first", "queens/max"] {
+        assert_eq!(
+            answer(path, json!({"n": 0})).unwrap_err(),
+            Refusal::Input("n must be at least 1".into()),
+            "{path}"
+        );
+    }
     let counted = answer("walk/count", json!({"rows": 5, "cols": 5})).unwrap();
     assert_eq!(
         counted.to_json(),

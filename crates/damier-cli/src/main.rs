@@ -29,7 +29,7 @@ fn run() -> anyhow::Result<ExitCode> {
         // `error: `).
         Err(err) if err.use_stderr() => {
             // (The help that a missing command prints there is no error: it keeps its text.)
-            let text = err.render().to_string();
+            let text = util::exit::usage_text(&err);
             let prefix = if text.starts_with("error: ") { "damier: " } else { "" };
             let _ = write!(std::io::stderr(), "{prefix}{}", util::exit::long_words_cut(&text));
             return Ok(ExitCode::from(util::exit::USAGE));

@@ -127,6 +127,55 @@ pub fn long_words_cut(text: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
+/// What a usage error of clap says on stderr. A refused value (`ErrorKind::ValueValidation`)
+/// is one line, clap's `For more information, try '--help'.` left out, and the reasons of
+/// clap's own number parsers (the default of a numeric argument such as `queens count N`)
+/// said in the program's words: `too large`, not Rust's `number too large to fit in target
+/// type`; `0 to 2^32 - 1 is supported`, not `is not in 0..=4294967295` (issue 38
+/// §3). Other errors (a missing argument, an unknown option with clap's tip and usage) keep
+/// clap's text. Long words are cut afterwards ([`long_words_cut`]).
+pub fn usage_text(err: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let text = err.render().to_string();
+    if err.kind() != ErrorKind::ValueValidation {
+        return text;
+    }
+    let context = |kind| match err.get(kind) {
+        Some(ContextValue::String(s)) => Some(s.as_str()),
+        _ => None,
+    };
+    let (Some(arg), Some(value)) = (context(ContextKind::InvalidArg), context(ContextKind::InvalidValue))
+    else {
+        // Not clap's usual refusal: its first paragraph, on one line.
+        let first = text.split("\n\n").next().unwrap_or(&text);
+        return format!("{}\n", first.split_whitespace().collect::<Vec<_>>().join(" "));
+    };
+    let source = std::error::Error::source(err);
+    let int = source.and_then(|e| e.downcast_ref::<std::num::ParseIntError>());
+    let reason = match int.map(std::num::ParseIntError::kind) {
+        Some(std::num::IntErrorKind::PosOverflow) => "too large".to_string(),
+        Some(std::num::IntErrorKind::NegOverflow) => "too small".to_string(),
+        Some(std::num::IntErrorKind::Empty) => "empty: a whole number is expected".to_string(),
+        Some(std::num::IntErrorKind::InvalidDigit) => "not a whole number".to_string(),
+        _ if source.is_some_and(|e| e.is::<std::num::ParseFloatError>()) => "not a number".to_string(),
+        _ => {
+            let reason = source.map(ToString::to_string).unwrap_or_default();
+            out_of_range(&reason).unwrap_or(reason)
+        }
+    };
+    let reason = reason.split_whitespace().collect::<Vec<_>>().join(" ");
+    format!("error: invalid value '{value}' for '{arg}': {reason}\n")
+}
+
+/// clap's `V is not in LOW..=HIGH` (its ranged integer parsers, both bounds whole numbers of
+/// at least 0) in the program's words: `V is out of range: LOW to HIGH is supported`.
+fn out_of_range(reason: &str) -> Option<String> {
+    let (value, bounds) = reason.split_once(" is not in ")?;
+    let (low, high) = bounds.split_once("..=")?;
+    let range = damier::util::range(low.parse().ok()?, high.parse().ok()?);
+    Some(format!("{value} is out of range: {range} is supported"))
+}
+
 /// The error and its causes on one line, each said once: a cause whose text its parent
 /// already holds (a context that quotes its source) is left out.
 pub fn message(err: &anyhow::Error) -> String {
@@ -189,6 +238,50 @@ mod tests {
             long_words_cut(&both),
             format!("{deep} {}...{} (300 bytes)", "7".repeat(60), "7".repeat(20))
         );
+    }
+
+    /// A value clap's own integer parser refuses is one line in the program's words (the
+    /// review: a 100 000-digit `queens count N` got `number too large to fit in target type`,
+    /// a blank line and clap's tip).
+    #[test]
+    fn clap_refusals_of_a_value_are_one_line_in_our_words() {
+        use clap::Parser;
+        #[derive(Debug, Parser)]
+        struct Cli {
+            n: u32,
+            #[arg(long)]
+            seed: Option<u64>,
+            #[arg(long, value_parser = clap::value_parser!(u8).range(2..=9))]
+            k: Option<u8>,
+            #[arg(long)]
+            eps: Option<f64>,
+        }
+        let said = |args: &[&str]| {
+            let err = Cli::try_parse_from(std::iter::once("damier").chain(args.iter().copied())).unwrap_err();
+            super::usage_text(&err)
+        };
+        let big = "9".repeat(100);
+        assert_eq!(said(&[&big]), format!("error: invalid value '{big}' for '<N>': too large\n"));
+        assert_eq!(
+            said(&["5000000000"]),
+            "error: invalid value '5000000000' for '<N>': 5000000000 is out of range: 0 to 2^32 - 1 is supported\n"
+        );
+        assert_eq!(said(&["x1"]), "error: invalid value 'x1' for '<N>': not a whole number\n");
+        assert_eq!(said(&[""]), "error: invalid value '' for '<N>': empty: a whole number is expected\n");
+        assert_eq!(
+            said(&["1", "--seed", "18446744073709551616"]),
+            "error: invalid value '18446744073709551616' for '--seed <SEED>': too large\n"
+        );
+        assert_eq!(
+            said(&["1", "--eps", "1,5"]),
+            "error: invalid value '1,5' for '--eps <EPS>': not a number\n"
+        );
+        assert_eq!(
+            said(&["1", "--k", "10"]),
+            "error: invalid value '10' for '--k <K>': 10 is out of range: 2 to 9 is supported\n"
+        );
+        // A missing argument keeps clap's text, its usage and tip.
+        assert!(said(&[]).contains("Usage:"));
     }
 
     #[test]

@@ -502,6 +502,28 @@ fn a_huge_typed_number_is_not_echoed_whole() {
     }
 }
 
+/// A board size of 100 000 digits got clap's refusal in Rust's words (`number too large to fit
+/// in target type`) over three lines (a blank one and clap's tip); so did a size past 2^32 - 1
+/// (`is not in 0..=4294967295`) and one that is no number: each is one short line, the long
+/// value cut, exit 2.
+#[test]
+fn a_board_size_past_any_is_one_short_line() {
+    let big = "9".repeat(100_000);
+    let cases: &[(&[&str], &str)] = &[
+        (&["queens", "count", &big], "for '<N>': too large"),
+        (&["queens", "first", &big], "for '<N>': too large"),
+        (&["queens", "max", &big], "for '<N>': too large"),
+        (&["queens", "count", "5000000000"], "5000000000 is out of range: 0 to 2^32 - 1 is supported"),
+        (&["queens", "count", "eight"], "'eight' for '<N>': not a whole number"),
+    ];
+    for (args, says) in cases {
+        let err = fails_with(args, 2);
+        assert_eq!(err.lines().count(), 1, "{:?}: {err:.300}", &args[..2]);
+        assert!(err.len() < 200 && err.contains(says), "{:?}: {} bytes: {err:.300}", &args[..2], err.len());
+        assert!(!err.contains("target type") && !err.contains("..="), "{:?}: {err:.300}", &args[..2]);
+    }
+}
+
 /// `automaton growth --from` read a run of n = 2^32 - 1 for model 1 (its sides stop at 2048)
 /// and summarized it; a side outside the series' range is refused with the file's line, and a
 /// huge negative time is quoted compactly.

@@ -318,6 +318,20 @@ fn list_random_draws_checked_solutions_per_seed() {
     fails_with(&["queens", "list", "8", "--seed", "2"], 2);
 }
 
+/// n = 0 has no board: `queens max 0` answered R(0) = 0 with exit 0 where `queens count 0`
+/// and `queens first 0` refuse it; the three now refuse it alike, in one line, exit 2 (the
+/// request layer's check, which the lab's server goes through too).
+#[test]
+fn count_first_and_max_refuse_n_0_alike() {
+    for command in ["count", "first", "max"] {
+        let err = fails_with(&["queens", command, "0"], 2);
+        assert_eq!(err, "damier: error: n must be at least 1\n", "queens {command} 0");
+        let out = damier().args(["queens", command, "0", "--json"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "queens {command} 0 --json");
+        assert!(out.stdout.is_empty(), "queens {command} 0 --json");
+    }
+}
+
 #[test]
 fn max_small_and_large() {
     let v = json(&["queens", "max", "3", "--json"]);
@@ -326,7 +340,7 @@ fn max_small_and_large() {
     let c = columns(&v["columns"]);
     assert_eq!(c.len(), 3);
     assert_eq!(c.iter().filter(|&&x| x == 0).count(), 1, "one empty row");
-    for (n, r) in [(0, 0), (1, 1), (2, 1), (6, 6)] {
+    for (n, r) in [(1, 1), (2, 1), (6, 6)] {
         let v = json(&["queens", "max", &n.to_string(), "--json"]);
         assert_eq!(v["max"], r, "n = {n}");
     }
