@@ -1,5 +1,6 @@
 //! Ctrl-C: the first press asks the running engine to stop (it returns `Interrupted`, the
-//! command cleans up and exits 130); a second press exits at once, abandoning a file being
+//! command cleans up and exits 130), a checkpoint being written finished first, as said at
+//! once ([`Saving`]); a second press exits at once, abandoning a file being
 //! written (its temporary file removed, the target left as it was: [`Temporary`]). SIGTERM
 //! (`kill`, a batch system's end of job) is a Ctrl-C that a process which does not stop does
 //! not outlive ([`install`]); `damier serve` and the terminal views take it as a first Ctrl-C
@@ -23,6 +24,8 @@ static TERMINATED: AtomicBool = AtomicBool::new(false);
 static WRITES: AtomicU64 = AtomicU64::new(0);
 /// The files being written (temporary file, target) that a second Ctrl-C removes.
 static TEMPORARIES: Mutex<Vec<(PathBuf, PathBuf)>> = Mutex::new(Vec::new());
+/// The checkpoints being written ([`Saving`]), which a first Ctrl-C lets finish.
+static SAVING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 /// How long a process may go on after a SIGTERM with no file being written before it exits
 /// anyway: what a stopped engine takes to return many times over, and what supervisors give
@@ -55,6 +58,7 @@ pub fn install() {
         if PRESSED.swap(true, Ordering::SeqCst) {
             abandon_temporaries_and_exit();
         }
+        say_saves_finish_first();
         CONTROL.cancel();
         if TERMINATED.load(Ordering::SeqCst) {
             std::thread::spawn(exit_unless_writing);
@@ -79,6 +83,31 @@ fn exit_unless_writing() {
         }
         writes = now;
     }
+}
+
+/// On the first Ctrl-C (or SIGTERM) during the write of a checkpoint ([`Saving`]): says at
+/// once that the write is finished first, and how to abandon it. The write goes on (the first
+/// Ctrl-C stops the run, not its checkpoint), and at n = 16 384 it takes tens of seconds: the
+/// run said nothing until it ended (the review). Said once, the first press being handled
+/// once.
+fn say_saves_finish_first() {
+    let targets: Vec<String> = SAVING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .iter()
+        .map(|target| target.display().to_string())
+        .collect();
+    if targets.is_empty() {
+        return;
+    }
+    // On a terminal, below the line the press leaves (a progress bar, the `^C` echoed).
+    let below = if std::io::IsTerminal::is_terminal(&std::io::stderr()) { "\n" } else { "" };
+    let _ = writeln!(
+        std::io::stderr(),
+        "{below}damier: stopping: the checkpoint being written to {} is finished first (Ctrl-C again \
+         abandons it: the file keeps the last one)",
+        targets.join(", ")
+    );
 }
 
 /// Removes the temporary files of the writes under way (a second Ctrl-C during the final
@@ -119,6 +148,28 @@ impl Drop for Temporary {
             files.swap_remove(i);
         }
         WRITES.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+/// A checkpoint being written to its file, from [`Saving::new`] to the drop: a first Ctrl-C
+/// lets the write finish (the run stops once it has), and says so at once. (A file whose
+/// writer stops on a first Ctrl-C, such as `queens solve --out`, is not one.)
+pub struct Saving(PathBuf);
+
+impl Saving {
+    /// Registers the write of the checkpoint `target`.
+    pub fn new(target: &Path) -> Saving {
+        SAVING.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(target.to_path_buf());
+        Saving(target.to_path_buf())
+    }
+}
+
+impl Drop for Saving {
+    fn drop(&mut self) {
+        let mut saving = SAVING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(i) = saving.iter().position(|target| *target == self.0) {
+            saving.swap_remove(i);
+        }
     }
 }
 

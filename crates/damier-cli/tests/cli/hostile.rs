@@ -384,6 +384,19 @@ impl SlowCheckpoints {
     }
 }
 
+/// A failed assertion must not leave the run going (it runs until stopped, writing checkpoints
+/// into a removed folder): it is killed and reaped here, before the folder is removed. After
+/// `end` the run has been reaped already and nothing is sent.
+#[cfg(unix)]
+impl Drop for SlowCheckpoints {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
 /// A second Ctrl-C during an automaton checkpoint's write (a gigabyte at n = 16 384, tens of
 /// seconds) exited at once and left the half-written temporary file beside the checkpoint: it
 /// now removes it, the checkpoint keeps the previous state, and the run exits 130. So does a
@@ -411,6 +424,34 @@ fn a_second_ctrl_c_abandons_a_checkpoint_write_and_keeps_the_previous_one() {
             "SIG{signal}: the checkpoint changed: {err}"
         );
     }
+}
+
+/// A first Ctrl-C during an automaton checkpoint's write (tens of seconds at n = 16 384) was
+/// met with silence until the write ended: the run now says at once, in one line, that the
+/// write is finished first and how to abandon it, before it says it saves the final state;
+/// each said once, then the run's 'damier: interrupted', exit 130, the checkpoint whole.
+#[cfg(unix)]
+#[test]
+fn a_ctrl_c_during_a_checkpoint_write_says_the_write_is_finished_first() {
+    let mut run = SlowCheckpoints::start();
+    run.await_a_write();
+    run.signal("INT");
+    let (code, err, run) = run.end();
+    assert_eq!(code, Some(130), "{err}");
+    let file = run.path.display().to_string();
+    let finishing = format!(
+        "damier: stopping: the checkpoint being written to {file} is finished first (Ctrl-C again abandons \
+         it: the file keeps the last one)"
+    );
+    let lines: Vec<&str> = err.lines().collect();
+    let at = |text: &str| {
+        assert_eq!(lines.iter().filter(|l| l.contains(text)).count(), 1, "{text:?} once: {err}");
+        lines.iter().position(|l| l.contains(text)).unwrap()
+    };
+    let (said, saving, saved) = (at(&finishing), at("saving the checkpoint to"), at("checkpoint saved to"));
+    assert!(said < saving && saving < saved, "{err}");
+    assert_eq!(lines.last(), Some(&"damier: interrupted"), "{err}");
+    assert_eq!(run.names(), ["run.ck"], "{err}");
 }
 
 /// SIGTERM during an automaton checkpoint's write killed the run and left the temporary file

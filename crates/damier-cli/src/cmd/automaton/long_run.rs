@@ -11,7 +11,7 @@ use damier::automaton::{Automaton, Stop, checkpoint};
 use damier::control::Interrupted;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::util::{input, number, output, progress, test_hooks};
+use crate::util::{input, interrupt, number, output, progress, test_hooks};
 
 /// How often the bar is redrawn.
 const DRAW_PERIOD: Duration = Duration::from_millis(200);
@@ -51,6 +51,8 @@ pub fn load(path: &Path) -> anyhow::Result<Option<Automaton>> {
 /// checkpoint made in memory first held 2 GB more (3.1 GB peak, measured).
 pub fn save(aut: &Automaton, path: &Path) -> anyhow::Result<()> {
     let delay = Duration::from_millis(test_hooks::read()?.checkpoint_write_ms);
+    // A first Ctrl-C from here on lets the write finish, and says so.
+    let _saving = interrupt::Saving::new(path);
     output::write_file(path, output::Durability::Synced, |w| {
         if delay.is_zero() {
             return Ok(checkpoint::encode_to(aut, w)?);
