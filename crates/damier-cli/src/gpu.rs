@@ -55,6 +55,33 @@ pub(crate) struct GpuArgs {
     pub(crate) gpu_shared_sums: bool,
 }
 
+impl GpuArgs {
+    /// The first `--gpu-*` option given, by its name.
+    fn first_given(&self) -> Option<&'static str> {
+        [
+            ("--gpu-adapter", self.gpu_adapter.is_some()),
+            ("--gpu-budget", self.gpu_budget.is_some()),
+            ("--gpu-kernel", self.gpu_kernel.is_some()),
+            ("--gpu-ahead", self.gpu_ahead.is_some()),
+            ("--gpu-portable", self.gpu_portable),
+            ("--gpu-workgroup-bytes", self.gpu_workgroup_bytes.is_some()),
+            ("--gpu-shared-sums", self.gpu_shared_sums),
+        ]
+        .into_iter()
+        .find_map(|(name, given)| given.then_some(name))
+    }
+
+    /// Refuses the `--gpu-*` options when no GPU runs (`on_gpu` false): `queens count 8
+    /// --gpu-adapter 3` counted on the CPU, exit 0, the option silently ignored. `with` names
+    /// what runs the GPU (`--device gpu`).
+    pub(crate) fn refuse_unless(&self, on_gpu: bool, with: &str) -> anyhow::Result<()> {
+        match self.first_given() {
+            Some(name) if !on_gpu => anyhow::bail!("{name} sets the GPU's count: it needs {with}"),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// The error of a GPU option in a build without the feature.
 #[cfg(not(feature = "gpu"))]
 pub(crate) const NO_GPU_FEATURE: &str = "this damier was built without GPU support: build it with `cargo build --release --features gpu` (docs/gpu.md)";

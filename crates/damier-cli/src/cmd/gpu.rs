@@ -32,6 +32,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    a.gpu.refuse_unless(a.bench.is_some(), "--bench N")?;
     match a.bench {
         None => crate::gpu::list(a.json),
         Some(n) => bench::run(n, &a),

@@ -92,6 +92,7 @@ pub(super) fn parse_isa(text: &str) -> Result<IsaChoice, String> {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    a.gpu.refuse_unless(matches!(a.device, Device::Gpu | Device::All), "--device gpu or all")?;
     if a.device == Device::List {
         return crate::gpu::list(a.json);
     }

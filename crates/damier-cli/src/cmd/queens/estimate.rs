@@ -76,6 +76,7 @@ fn parse_queries(text: &str) -> Result<Queries, String> {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    a.gpu.refuse_unless(a.device == EstimateDevice::Gpu, "--device gpu")?;
     let seed = crate::util::pick_seed(a.seed);
     match a.device {
         EstimateDevice::Cpu => {
