@@ -120,13 +120,22 @@ pub fn count_scaling(
     })
 }
 
-/// A random `n x n` Lights Out start from `seed` ([`Xoshiro256PlusPlus`]) and the seconds it
-/// took to draw.
-pub fn random_square(n: usize, seed: u64) -> Result<(Board, f64), BenchError> {
+/// Refuses, before anything is made, an `n x n` board whose timed solve ([`lights_solve`]:
+/// the start and the copy solved in place, a square board solved without a transpose) cannot
+/// fit the address space (`lights bench --sizes 100000` aborted under a 1 GB limit).
+pub fn check_random_square(n: usize) -> Result<Size, BenchError> {
     let size = Size::new(n, n)?;
+    lights::check_solve_memory(size, false, lights::Method::Poly)?;
+    Ok(size)
+}
+
+/// A random `n x n` Lights Out start from `seed` ([`Xoshiro256PlusPlus`]) and the seconds it
+/// took to draw, once [`check_random_square`] accepts it.
+pub fn random_square(n: usize, seed: u64) -> Result<(Board, f64), BenchError> {
+    let size = check_random_square(n)?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let t = Instant::now();
-    let board = Board::random(size, &mut rng);
+    let board = Board::try_random(size, &mut rng).map_err(damier::board::BoardError::from)?;
     Ok((board, t.elapsed().as_secs_f64()))
 }
 
@@ -155,7 +164,7 @@ pub fn lights_solve(start: &Board, repeat: u32, control: &Control) -> Result<Lig
     for _ in 0..repeat.max(1) {
         // The presses are written over a copy of the start, made outside the timing.
         let t = Instant::now();
-        let mut x = start.clone();
+        let mut x = start.try_clone().map_err(damier::board::BoardError::from)?;
         copy_seconds = t.elapsed().as_secs_f64();
         let t = Instant::now();
         let (nullity, solvable) = lights::solve_in_place(&mut x, lights::Method::Poly, control)?;

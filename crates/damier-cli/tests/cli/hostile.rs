@@ -724,3 +724,29 @@ fn out_of_range_shares_and_sizes_say_the_bound() {
     let err = fails_with(&["queens", "count", "12", "--memory", "16E"], 2);
     assert!(err.contains("below 16 EiB"), "{err}");
 }
+
+/// Probe of 2026-12-06: the `--gpu-*` options were silently ignored where no GPU runs
+/// (`queens count 8 --gpu-adapter 3`: counted on the CPU, exit 0), where `automaton run`
+/// refused its `--gpu-adapter` without `--device gpu`. Refused now, in every build, naming the
+/// option and what runs the GPU.
+#[test]
+fn gpu_options_without_a_gpu_are_refused_not_ignored() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["queens", "count", "8", "--gpu-adapter", "3"],
+            "--gpu-adapter sets the GPU's count: it needs --device gpu or all",
+        ),
+        (&["queens", "count", "8", "--device", "cpu", "--gpu-budget", "3"], "--gpu-budget"),
+        (&["queens", "count", "8", "--device", "list", "--gpu-portable"], "--gpu-portable"),
+        (
+            &["queens", "estimate", "10", "--samples", "3", "--gpu-kernel", "join"],
+            "--gpu-kernel sets the GPU's count: it needs --device gpu",
+        ),
+        (&["gpu", "--gpu-ahead", "1"], "--gpu-ahead sets the GPU's count: it needs --bench N"),
+    ];
+    for (args, says) in cases {
+        let err = fails_with(args, 2);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}

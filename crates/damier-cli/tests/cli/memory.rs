@@ -364,3 +364,49 @@ fn an_automaton_checkpoint_is_streamed_not_held() {
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(std::fs::metadata(&file).unwrap().len(), 4 * 4096 * 4096 + 98);
 }
+
+/// Probe of 2026-12-06: sizes inside their commands' ranges aborted (signal 6, a backtrace)
+/// under the 1 GiB limit, each allocating before any check: model 3's board at n = 16 384
+/// (its planes, 1.26 GB), and `lights bench`'s random start of 100 000 x 100 000 (two boards,
+/// 2.33 GB), the latter after its start line. Each is now refused at once, one line naming
+/// what it holds and the limit.
+#[test]
+fn automaton_boards_and_lights_bench_boards_are_refused_not_aborted_on() {
+    for args in [
+        &["automaton", "run", "--model", "row", "-n", "16384", "--max-steps", "1"][..],
+        &["automaton", "run", "--model", "row", "-n", "16384", "--max-steps", "1", "--json"],
+        // An experiment's runs: one on a pool of one thread, before the start line.
+        &[
+            "automaton",
+            "sweep",
+            "--model",
+            "row",
+            "-n",
+            "16384",
+            "--samples",
+            "1",
+            "--eps",
+            "0.1",
+            "--threads",
+            "1",
+        ],
+        &["automaton", "growth", "--model", "row", "--row-n", "16384", "--samples", "1", "--threads", "1"],
+    ] {
+        refused(
+            &limited(args, Stdio::null()),
+            &args.join(" "),
+            "a run of model 3 at n = 16384 holds 1.26 GB: out of memory: more than the address-space limit, 1 GB",
+        );
+    }
+    let args = ["lights", "bench", "--sizes", "10,100000", "--nullities-to", "0"];
+    refused(
+        &limited(&args, Stdio::null()),
+        "lights bench --sizes 100000",
+        "solving a 100000x100000 board holds 2.33 GB of boards at once: out of memory",
+    );
+    // A size beyond any board, after one that runs: refused before the start line too.
+    let err =
+        super::util::fails_with(&["lights", "bench", "--sizes", "10,4294967296", "--nullities-to", "0"], 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("4294967296x4294967296 board is too large"), "{err}");
+}

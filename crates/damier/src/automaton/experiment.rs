@@ -251,18 +251,19 @@ pub fn run_samples_from(
     stop: &Stop,
 ) -> Result<Vec<RunResult>, ExperimentError> {
     let params = params.validated()?;
+    // Each of the pool's threads holds a run: refused before any is made when they cannot fit.
+    params.check_memory_of(samples.min(rayon::current_num_threads()).max(1) as u64)?;
     if let Some(st) = start {
         Automaton::from_position(&params, st.counts, st.signals, 0)?;
     }
-    let out: Result<Vec<RunResult>, Interrupted> = (0..samples)
+    let out: Result<Vec<RunResult>, ExperimentError> = (0..samples)
         .into_par_iter()
         .map(|i| {
             let s = stream_seed(seed, i as u64);
             let mut a = match start {
                 None => Automaton::from_seed(&params, s),
                 Some(st) => Automaton::from_position(&params, st.counts, st.signals, s),
-            }
-            .expect("validated");
+            }?;
             let r = if start.is_some_and(|st| st.ideal) {
                 a.run_ideal(max_steps, stop)?
             } else {
@@ -272,7 +273,7 @@ pub fn run_samples_from(
             Ok(r)
         })
         .collect();
-    Ok(out?)
+    out
 }
 
 /// Errors of the experiments.

@@ -330,6 +330,22 @@ pub struct GrowthPlan {
 }
 
 impl GrowthPlan {
+    /// Refuses, before any run, a plan whose largest automaton runs cannot fit the address
+    /// space side by side, one on each of the current rayon pool's threads
+    /// ([`Params::check_memory_of`]): model 3 at n = 16 384 aborted the process under a 1 GB
+    /// limit once the smaller runs were done.
+    pub fn check_memory(&self) -> Result<(), MeasureError> {
+        let automata: usize =
+            self.sizes.iter().filter(|(series, _)| series.model().is_some()).map(|(_, ns)| ns.len()).sum();
+        let at_once = (self.samples as usize * automata).min(rayon::current_num_threads()).max(1) as u64;
+        for (series, ns) in &self.sizes {
+            if let (Some(model), Some(&n)) = (series.model(), ns.iter().max()) {
+                Params::new(model, n)?.check_memory_of(at_once)?;
+            }
+        }
+        Ok(())
+    }
+
     /// The step cap of an automaton series (local search has none: `u64::MAX`).
     pub fn cap(&self, series: Series) -> u64 {
         match series {
@@ -372,6 +388,7 @@ pub fn measure(plan: &GrowthPlan, control: &Control) -> Result<Vec<Measured>, Me
     if jobs.is_empty() {
         return Err(MeasureError::Empty);
     }
+    plan.check_memory()?;
     jobs.par_iter()
         .map(|&(series, n, seed)| -> Result<Measured, MeasureError> {
             // A run and its thread's CPU time, in microseconds as the runs file stores them,

@@ -284,6 +284,38 @@ impl Params {
         }
     }
 
+    /// The bytes a run's state holds: model 3's bit planes (twice: the generation and the
+    /// next), models 1 and 2's cell words, pairs and indices; 1.35e9 bytes at model 3's
+    /// n = 16 384, 1.72e8 at models 1 and 2's n = 2048.
+    pub fn state_bytes(&self) -> u64 {
+        match self.model {
+            Model::Pair | Model::Cell => Automaton::cell_bytes(self.n),
+            Model::Row => row::RowBoard::bytes(self.n as usize),
+        }
+    }
+
+    /// [`Params::state_bytes`], refused as [`AutomatonError::OutOfMemory`] when it cannot fit
+    /// the process's address space ([`check_fits`](crate::util::check_fits)): the check every
+    /// start makes before its state is allocated (a board of model 3 at n = 16 384 aborted
+    /// the process under a 1 GB limit).
+    pub fn check_memory(&self) -> Result<u64, AutomatonError> {
+        self.check_memory_of(1)
+    }
+
+    /// [`Params::check_memory`] for `runs` runs held at once (an experiment's runs on the
+    /// pool's threads).
+    pub fn check_memory_of(&self, runs: u64) -> Result<u64, AutomatonError> {
+        let need = self.state_bytes().saturating_mul(runs);
+        crate::util::check_fits(need).map_err(|source| AutomatonError::OutOfMemory {
+            model: self.model,
+            n: self.n,
+            runs,
+            need,
+            source,
+        })?;
+        Ok(need)
+    }
+
     /// Checks the ranges of every field.
     pub fn validated(self) -> Result<Params, AutomatonError> {
         if self.n == 0 || self.n > self.model.max_n() {
@@ -357,6 +389,24 @@ pub enum AutomatonError {
         n: u32,
         /// Queens in the position.
         got: u64,
+    },
+    /// A run's state that cannot fit the address space ([`Params::check_memory`]).
+    #[error("{} of model {} at n = {n} {} {}: {source}",
+        if *runs == 1 { "a run".to_string() } else { format!("{runs} runs") },
+        model.number(),
+        if *runs == 1 { "holds" } else { "at once hold" },
+        crate::util::bytes_text(*need))]
+    OutOfMemory {
+        /// The model.
+        model: Model,
+        /// Board side.
+        n: u32,
+        /// The runs held at once.
+        runs: u64,
+        /// The bytes its state holds ([`Params::state_bytes`]).
+        need: u64,
+        /// The refusal, with the limit.
+        source: crate::util::OutOfMemory,
     },
     /// A model 3 board put into an automaton it does not continue
     /// ([`Automaton::set_model3`]).

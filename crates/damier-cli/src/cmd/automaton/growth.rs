@@ -241,6 +241,9 @@ fn measure(a: &GrowthArgs, eta: f64) -> anyhow::Result<Vec<Measured>> {
     let plan = plan(a, eta)?;
     let jobs: usize = plan.sizes.iter().map(|(_, ns)| ns.len()).sum::<usize>() * a.samples as usize;
     anyhow::ensure!(jobs > 0, "nothing to run: every list of sizes is empty");
+    let pool = crate::util::pool(a.threads)?;
+    // The runs held at once are refused before the start line when they cannot fit.
+    pool.install(|| plan.check_memory())?;
     let control = interrupt::control();
     let what = format!(
         "{jobs} runs ({} per series and n, {} series, seeds 1, 2, ...)",
@@ -248,7 +251,6 @@ fn measure(a: &GrowthArgs, eta: f64) -> anyhow::Result<Vec<Measured>> {
         plan.sizes.iter().filter(|(_, ns)| !ns.is_empty()).count()
     );
     let _bar = Progress::long_run(control, jobs as u64, "automaton growth", &what);
-    let pool = crate::util::pool(a.threads)?;
     Ok(pool.install(|| growth::measure(&plan, control))?)
 }
 

@@ -5,9 +5,9 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use damier::automaton::Model;
 use damier::automaton::experiment::{self, ScaleRecord};
 use damier::automaton::{self as engine};
+use damier::automaton::{Model, Params};
 
 use crate::util::OutputArgs;
 use crate::util::chart::{Axis, Chart, Curve, Interval, Point, Scale};
@@ -71,6 +71,16 @@ pub(super) fn scale(a: ScaleArgs) -> anyhow::Result<ExitCode> {
     let control = interrupt::control();
     let clock = Instant::now();
     let pool = crate::util::pool(a.exp.threads)?;
+    // The largest runs the pool holds at once are refused before the start line when they
+    // cannot fit.
+    if let Some(&largest) = ns.iter().max() {
+        for &m in &models {
+            pool.install(|| {
+                Params::new(m, largest)?
+                    .check_memory_of(a.samples.min(rayon::current_num_threads() as u64).max(1))
+            })?;
+        }
+    }
     let inv = if a.no_density { Vec::new() } else { experiment::inverse_densities(&ns) };
     let points = {
         let runs = a.samples * (ns.len() * models.len()) as u64;

@@ -51,6 +51,9 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
     let seed = crate::util::pick_seed(a.exp.seed);
     let params = Params { model: a.model, n: a.n, eps: a.eps[0], eta: eta.unwrap_or(engine::DEFAULT_ETA) }
         .validated()?;
+    let pool = crate::util::pool(a.exp.threads)?;
+    // The runs the pool holds at once are refused before the start line when they cannot fit.
+    pool.install(|| params.check_memory_of(a.samples.min(rayon::current_num_threads() as u64).max(1)))?;
     let control = interrupt::control();
     let clock = Instant::now();
     let points = {
@@ -63,7 +66,7 @@ pub(super) fn sweep(a: SweepArgs) -> anyhow::Result<ExitCode> {
             a.eps.len()
         );
         let _bar = Progress::long_run(control, runs, "automaton sweep", &what);
-        crate::util::pool(a.exp.threads)?.install(|| {
+        pool.install(|| {
             experiment::sweep(&params, &a.eps, a.samples as usize, seed, a.exp.max_steps, &Stop::new(control))
         })?
     };

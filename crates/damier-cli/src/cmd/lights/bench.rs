@@ -34,6 +34,10 @@ pub struct BenchArgs {
 static ROWS: damier::control::Control = damier::control::Control::new();
 
 pub(super) fn bench(a: BenchArgs) -> anyhow::Result<ExitCode> {
+    // Every size is refused (too large, or beyond the memory) before the start line.
+    for &n in &a.sizes {
+        damier_bench::timers::check_random_square(n)?;
+    }
     let control = interrupt::control();
     let units = a.sizes.len() as u64 + u64::from(a.nullities_to > 0);
     // The default (10 000 and 100 000, nullities to 25 000) took 16 s in a release build on 2

@@ -81,10 +81,27 @@ impl RowBoard {
         RowBoard::with_rng(rule, cols, Rand::seed_from_u64(seed))
     }
 
+    /// The words of one plane row of a board of side `n`: the cells' words rounded up to a
+    /// whole [`BLOCK`], and a guard word on each side.
+    fn plane_words(n: usize) -> usize {
+        n.div_ceil(64 * BLOCK).max(1) * BLOCK + 2
+    }
+
+    /// The bytes a board of side `n` holds (what [`RowBoard::with_rng`] allocates): the planes
+    /// twice (the generation and the next), a row of zero planes, and per row its queen's
+    /// fields, state and column and the line counts; the checkpoint's and the front ends'
+    /// check before a board is made ([`Params::check_memory`](crate::automaton::Params::check_memory)).
+    pub(crate) fn bytes(n: usize) -> u64 {
+        let n = n as u64;
+        let plane_row = (PLANES * RowBoard::plane_words(n as usize) * 8) as u64;
+        let lines = n + 2 * (2 * n).saturating_sub(1);
+        (2 * n + 1) * plane_row + n * (4 + 2 + 4) + 4 * lines
+    }
+
     pub(super) fn with_rng(rule: Rule, cols: &[u32], rng: Rand) -> RowBoard {
         let n = cols.len();
-        let wpp = n.div_ceil(64 * BLOCK).max(1) * BLOCK;
-        let ww = wpp + 2;
+        let ww = RowBoard::plane_words(n);
+        let wpp = ww - 2;
         let pad: Vec<u64> = (0..ww)
             .map(|j| match (j, n.saturating_sub(64 * j.saturating_sub(1))) {
                 (0, _) | (_, 0) => !0,

@@ -517,3 +517,18 @@ proptest::proptest! {
         proptest::prop_assert_eq!(got, expected);
     }
 }
+
+/// What [`RowBoard::bytes`] counts is what a board holds: its vectors' bytes, at sides across
+/// the block boundaries (the check made before a board of n = 16 384 is allocated).
+#[test]
+fn a_boards_bytes_are_what_it_holds() {
+    for n in [1usize, 2, 63, 64, 255, 256, 257, 1000] {
+        let b = RowBoard::from_seed(Rule::model3(0.01), n, 1);
+        let held = 8 * (b.cur.len() + b.next.len() + b.zeros.len())
+            + 4 * b.queen_fields.len()
+            + 2 * b.qs.len()
+            + 4 * b.col.len()
+            + 4 * b.lines.len();
+        assert_eq!(RowBoard::bytes(n), held as u64, "n = {n}");
+    }
+}

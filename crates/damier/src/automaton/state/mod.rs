@@ -92,6 +92,7 @@ impl Automaton {
     /// generation on.
     pub fn from_seed_under(params: &Params, rule: RuleName, seed: u64) -> Result<Automaton, AutomatonError> {
         let params = params.validated()?;
+        params.check_memory()?;
         let n = params.n as usize;
         let mut a = Automaton::empty(params, seed);
         if params.model == Model::Row {
@@ -127,6 +128,7 @@ impl Automaton {
         seed: u64,
     ) -> Result<Automaton, AutomatonError> {
         let params = params.validated()?;
+        params.check_memory()?;
         let n = params.n as usize;
         if counts.len() != n * n {
             let got = (counts.len() as f64).sqrt() as u32;
@@ -176,6 +178,7 @@ impl Automaton {
         moves: u64,
         rng: Xoshiro256PlusPlus,
     ) -> Result<Automaton, CheckpointError> {
+        params.check_memory()?;
         let n = params.n as usize;
         if cells.len() != n * n {
             let got = (cells.len() as f64).sqrt() as u32;
@@ -245,6 +248,19 @@ impl Automaton {
     /// The generator in its current state.
     pub(super) fn generator(&self) -> &Xoshiro256PlusPlus {
         self.row.as_ref().map_or(&self.rng, |b| b.generator())
+    }
+
+    /// The bytes the state of models 1 and 2 holds at side `n` (what [`Automaton::empty`]
+    /// allocates): the framed cell words, the pairs, the cells' indices, the in-board
+    /// directions and the line counts.
+    pub(crate) fn cell_bytes(n: u32) -> u64 {
+        let w = u64::from(n) + 2;
+        let n = u64::from(n);
+        4 * (w * w + 1)
+            + 8 * pairs::count(n as u32) as u64
+            + 4 * n * n
+            + w * w
+            + 4 * (6 * n).saturating_sub(2)
     }
 
     fn empty(params: Params, seed: u64) -> Automaton {

@@ -613,3 +613,15 @@ fn set_model3_takes_the_same_runs_board_and_refuses_others() {
     assert!(matches!(pair.set_model3(b), Err(AutomatonError::Model3Board { n: 12, got: 12 })));
     assert_eq!(a.steps(), 50);
 }
+
+/// What [`Automaton::cell_bytes`] counts is what the state of models 1 and 2 holds, and a
+/// state that cannot fit is refused by the check every start makes.
+#[test]
+fn the_cell_states_bytes_are_what_it_holds() {
+    for n in [1u32, 2, 3, 8, 64, 100] {
+        let a = Automaton::from_seed(&Params::new(Model::Cell, n).unwrap(), 1).unwrap();
+        let held =
+            4 * a.st.len() + 8 * a.pairs.len() + 4 * a.cells.len() + a.inboard.len() + 4 * a.lines.len();
+        assert_eq!(Automaton::cell_bytes(n), held as u64, "n = {n}");
+    }
+}
