@@ -587,7 +587,8 @@ pub fn solve(r: &Solve, host: &dyn Host) -> Result<Result<Solved, NoSolution>, R
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Max {
-    /// Board size (1 to [`maximum::MAX_N`]).
+    /// Board size (0 to [`maximum::MAX_N`]: R(0) = 0, the empty board, as the specification
+    /// lists it).
     #[serde(deserialize_with = "de::int")]
     pub n: u32,
 }
@@ -596,10 +597,9 @@ impl Fields for Max {
     const FIELDS: &'static [&'static str] = &["n"];
 }
 
-/// `queens max`: R(n) with a witness. n = 0 is refused as every queens command refuses it
-/// (no board), though the library answers R(0) = 0.
+/// `queens max`: R(n) with a witness. n = 0 is answered, R(0) = 0 (the product specification
+/// lists it with R(1..=3)), where `count` and `first`, which need a board to place on, refuse it.
 pub fn max(r: &Max, host: &dyn Host) -> Result<maximum::Max, Refusal> {
-    at_least_one(r.n)?;
     maximum::max_queens_checked(r.n, host.control()).map_err(Refusal::input)
 }
 

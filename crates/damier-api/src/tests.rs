@@ -432,8 +432,8 @@ fn walk_and_automaton_requests() {
                 .into()
         )
     );
-    // n = 0 (no board) is refused alike by count, first and max (max answered R(0) = 0).
-    for path in ["queens/count", "queens/first", "queens/max"] {
+    // n = 0 (no board) is refused alike by count and first; max answers R(0) = 0 (SPEC §1).
+    for path in ["queens/count", "queens/first"] {
         assert_eq!(
             answer(path, json!({"n": 0})).unwrap_err(),
             Refusal::Input("n must be at least 1".into()),

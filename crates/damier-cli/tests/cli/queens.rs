@@ -318,12 +318,15 @@ fn list_random_draws_checked_solutions_per_seed() {
     fails_with(&["queens", "list", "8", "--seed", "2"], 2);
 }
 
-/// n = 0 has no board: `queens max 0` answered R(0) = 0 with exit 0 where `queens count 0`
-/// and `queens first 0` refuse it; the three now refuse it alike, in one line, exit 2 (the
-/// request layer's check, which the lab's server goes through too).
+/// n = 0: `queens count 0` and `queens first 0` refuse it alike, in one line, exit 2 (the
+/// request layer's check, which the lab's server goes through too); `queens max 0` answers
+/// R(0) = 0, the value the product specification lists, with an empty witness.
 #[test]
-fn count_first_and_max_refuse_n_0_alike() {
-    for command in ["count", "first", "max"] {
+fn count_and_first_refuse_n_0_and_max_answers_it() {
+    let v = json(&["queens", "max", "0", "--json"]);
+    assert_eq!((v["n"].as_u64(), v["max"].as_u64()), (Some(0), Some(0)));
+    assert!(columns(&v["columns"]).is_empty());
+    for command in ["count", "first"] {
         let err = fails_with(&["queens", command, "0"], 2);
         assert_eq!(err, "damier: error: n must be at least 1\n", "queens {command} 0");
         let out = damier().args(["queens", command, "0", "--json"]).output().unwrap();

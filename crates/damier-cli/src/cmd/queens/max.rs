@@ -8,7 +8,7 @@ use crate::util::output::Report;
 /// Arguments of `damier queens max`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Board size (1 to 10000000). Holds 16 bytes a row (the witness and its independent check):
+    /// Board size (0 to 10000000; R(0) = 0). Holds 16 bytes a row (the witness and its independent check):
     /// 160 MB at the limit.
     n: u32,
     /// Print JSON (keys: n, max, columns (1-based, 0 for an empty row), method).
