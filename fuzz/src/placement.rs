@@ -1,5 +1,5 @@
 //! Placements (`queens check` input): any text is refused or parses to one in-range column
-//! per token; printed listings (`Placement::parse_all`) read back; the columns print and parse back; the hash-map checker and the streaming
+//! per token; printed listings (`Placement::parse_all`) read back; the columns print and parse back; the line-sorting checker (`check_queens`) and the streaming
 //! bit-set verifier agree with a plain pairwise check.
 
 use damier::queens::Placement;

@@ -107,7 +107,7 @@ fn lights_table() -> toml::Table {
 }
 
 #[test]
-fn lights_seed_table_l_2_to_39() {
+fn lights_text_table_l_2_to_39() {
     let t = lights_table();
     let from = t["square_solutions_from"].as_integer().unwrap() as usize;
     let want: Vec<u64> =

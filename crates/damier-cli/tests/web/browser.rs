@@ -3,8 +3,9 @@
 //! automaton a few hundred steps, check a placement, count with progress; no console error;
 //! a screenshot of every page in `target/web-screenshots/`.
 //!
-//! Without chromium this test prints why and passes, except under CI (`CI` set), where
-//! `.ci/run` installs it and its absence is a failure.
+//! Ignored by `cargo test` (it needs Chromium and chromedriver); run with `--ignored` (as
+//! `.ci/run` does, after installing them), it fails naming what is missing rather than pass
+//! unrun.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

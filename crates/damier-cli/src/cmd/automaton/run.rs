@@ -60,13 +60,13 @@ pub struct RunArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 60, requires = "checkpoint", conflicts_with_all = ["trace", "from"],
           value_parser = crate::util::ranged::<u64>(1, u64::MAX))]
     checkpoint_every: u64,
-    /// Print JSON (keys: model, n, eps, eta (null for model 1), seed, steps, moves, solved,
-    /// absorbing, placement, censored, seconds).
+    /// Print JSON (keys: model, n, eps, eta (null for models 1 and 3), rule (model 3's, null
+    /// for the others), seed, steps, moves, solved, absorbing, placement, censored, seconds).
     #[arg(long)]
     json: bool,
-    /// Where the generations run: cpu, or gpu (model 3: each generation's fields on the GPU,
-    /// its queens on the host, the same trajectory as on the CPU; a build with the `gpu`
-    /// feature, docs/gpu.md).
+    /// Where the generations run: cpu, or gpu (model 3 wholly on the GPU, fields and queens,
+    /// many generations a submission: the same trajectory as on the CPU; a build with the
+    /// `gpu` feature, docs/gpu.md).
     #[arg(long, value_enum, default_value = "cpu")]
     device: RunDevice,
     /// With --device gpu: the adapter, by its index in `damier gpu` [default: the first
@@ -80,7 +80,7 @@ pub struct RunArgs {
 enum RunDevice {
     /// The CPU cores.
     Cpu,
-    /// Model 3's fields on the GPU.
+    /// Model 3 on the GPU, its fields and its queens.
     Gpu,
 }
 
