@@ -410,3 +410,29 @@ fn automaton_boards_and_lights_bench_boards_are_refused_not_aborted_on() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("4294967296x4294967296 board is too large"), "{err}");
 }
+
+/// Probe of 2026-12-06: a count took the memory available now (22 GB on the project machine)
+/// as its room whatever the address-space limit, so under the 1 GiB cap `queens count 23
+/// --share 1/100` asked for the 4.9 GB quarter table and aborted (signal 6) at once. Its room
+/// is now at most the limit: it searches each task's quarters instead, runs, and stops on
+/// Ctrl-C.
+#[test]
+fn a_count_keeps_within_the_address_space_limit() {
+    let mut child = limited_command(LIMIT, &["queens", "count", "23", "--share", "1/100"], Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The table was asked for as the count started, well within this.
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let early = child.try_wait().unwrap();
+    if early.is_none() {
+        let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+        assert!(status.success());
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(early.is_none(), "ended within 3 s: {:?}, stderr {err}", out.status);
+    assert_eq!(out.status.code(), Some(130), "stderr {err}");
+    assert!(!err.contains("memory allocation"), "{err}");
+}

@@ -43,7 +43,8 @@ pub struct Args {
     /// Most memory the count may take, as bytes or with a K, M, G or T suffix (powers of 1024;
     /// KB, MB, GB, TB: powers of 1000):
     /// the whole quarter table is built only if it fits, else each task searches what it needs
-    /// (slower); a count that cannot fit at all is refused [default: the memory available now].
+    /// (slower); a count that cannot fit at all is refused [default: the memory available now;
+    /// either way at most the address-space limit, `ulimit -v`, where one is set].
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     memory: Option<u64>,
     /// Print JSON (keys: n, total, unique, seconds; with --share: n, share, shares,

@@ -165,9 +165,17 @@ impl CountOptions {
     /// The options of a count on this machine: the kernels on `isa`, within `memory` bytes or,
     /// when `None`, the memory available now ([`crate::util::available_memory`]; no cap
     /// where it cannot be read), so that a count builds the whole quarter table only if it
-    /// fits beside what else runs.
+    /// fits beside what else runs; either way at most the process's address-space limit
+    /// ([`crate::util::address_space_limit`], `ulimit -v`) where it has one: under a 1 GB
+    /// limit, `queens count 23` took the 22 GB available as its room, asked for the 4.9 GB
+    /// quarter table and aborted (signal 6).
     pub fn on_this_machine(isa: Isa, memory: Option<u64>) -> CountOptions {
-        CountOptions { isa, memory: memory.or_else(crate::util::available_memory), strategy: None }
+        let room = memory.or_else(crate::util::available_memory);
+        let memory = match (room, crate::util::address_space_limit()) {
+            (Some(room), Some(limit)) => Some(room.min(limit)),
+            (room, limit) => room.or(limit),
+        };
+        CountOptions { isa, memory, strategy: None }
     }
 }
 
