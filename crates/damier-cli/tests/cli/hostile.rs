@@ -750,3 +750,25 @@ fn gpu_options_without_a_gpu_are_refused_not_ignored() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// Probe of 2026-12-06: `queens sum` took a share report's seconds as they were, so an edited
+/// report made it print "-0.998 s of counting in all", or "inf s" (and `"seconds": null` with
+/// --json) for two reports of 1e308 s. Refused now, naming the share.
+#[test]
+fn share_reports_with_impossible_seconds_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = |k: u32, seconds: &str| {
+        let mut v = super::util::json(&["queens", "count", "8", "--share", &format!("{k}/2"), "--json"]);
+        v["seconds"] = serde_json::from_str(seconds).unwrap();
+        let path = dir.path().join(format!("{k}-{seconds}.json"));
+        std::fs::write(&path, v.to_string()).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    for (first, second, says) in
+        [("0.5", "-1", "share 2 of 2: seconds = -1"), ("1e308", "1e308", "seconds = 1e308")]
+    {
+        let err = fails_with(&["queens", "sum", &report(1, first), &report(2, second)], 2);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(says) && err.contains("is not a wall time"), "{err}");
+    }
+}

@@ -110,6 +110,21 @@ pub enum SumError {
         /// The first missing shares, 1-based, at most 20.
         missing: Vec<u32>,
     },
+    /// A share's seconds that are no wall time (negative, infinite, not a number), or
+    /// seconds that add up past any (an edited report: `queens sum` printed "-0.998 s" and
+    /// "inf s of counting").
+    #[error(
+        "share {share} of {shares}: seconds = {} is not a wall time (0 or more, finite, and the shares' together too)",
+        crate::util::given(*seconds)
+    )]
+    Seconds {
+        /// The share, 1-based.
+        share: u32,
+        /// The number of shares.
+        shares: u32,
+        /// Its seconds.
+        seconds: f64,
+    },
     /// The sum is no count of n.
     #[error(transparent)]
     Count(#[from] CountError),
@@ -143,6 +158,9 @@ pub fn sum_shares(shares: &[ShareCount]) -> Result<TimedCounts, SumError> {
         }
         total += u128::from(r.share_total);
         seconds += r.seconds;
+        if !(r.seconds >= 0.0 && seconds.is_finite()) {
+            return Err(SumError::Seconds { share: r.share, shares: of, seconds: r.seconds });
+        }
     }
     let missing: Vec<u32> =
         seen.iter().enumerate().filter(|(_, s)| !**s).map(|(i, _)| i as u32 + 1).take(20).collect();
@@ -173,6 +191,25 @@ mod tests {
         let s = SummedShares::of(&[share(8, 1, 2, 40), share(8, 2, 2, 52)]).unwrap();
         assert_eq!((s.counts.total, s.counts.unique, s.shares), (92, 12, 2));
         assert_eq!(SummedShares::of(&[]), Err(SumError::Empty));
+    }
+
+    /// Seconds that are no wall time, or that add up past any, are refused naming the share.
+    #[test]
+    fn seconds_that_are_no_wall_time_are_refused() {
+        for (bad, says) in
+            [(-1.0, "-1"), (f64::INFINITY, "inf"), (f64::NAN, "NaN"), (f64::MAX, "1.7976931348623157e308")]
+        {
+            let mut second = share(8, 2, 2, 52);
+            second.seconds = bad;
+            let mut first = share(8, 1, 2, 40);
+            first.seconds = if bad == f64::MAX { f64::MAX } else { 0.5 };
+            let err = sum_shares(&[first, second]).unwrap_err();
+            assert!(matches!(err, SumError::Seconds { share: 2, shares: 2, .. }), "{bad}: {err:?}");
+            assert!(err.to_string().contains(&format!("seconds = {says}")), "{bad}: {err}");
+        }
+        let mut zero = share(8, 1, 2, 40);
+        zero.seconds = 0.0;
+        assert!(sum_shares(&[zero, share(8, 2, 2, 52)]).is_ok());
     }
 
     #[test]
