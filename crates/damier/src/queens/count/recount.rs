@@ -152,6 +152,11 @@ impl std::str::FromStr for SampleSize {
         } else {
             match text.parse::<u32>() {
                 Ok(k) if k >= 1 => Ok(SampleSize::Tasks(k)),
+                // A number of tasks all the same, past the type: said so, not "expected a
+                // number" (`--recheck 4294967296`).
+                Err(e) if matches!(e.kind(), std::num::IntErrorKind::PosOverflow) => Err(format!(
+                    "{text:?}: at most 2^32 - 1 tasks (no journal holds more; 100% recounts every one)"
+                )),
                 _ => Err(format!(
                     "{text:?}: expected a number of tasks (1 or more) or a percentage such as 5%"
                 )),
@@ -276,6 +281,9 @@ mod tests {
         for bad in ["0", "0%", "101%", "-1%", "x%", "nan%", "", "1.5"] {
             assert!(bad.parse::<SampleSize>().is_err(), "{bad:?}");
         }
+        // A number past the type is a number of tasks too many, not "expected a number".
+        let err = "4294967296".parse::<SampleSize>().unwrap_err();
+        assert!(err.contains("at most 2^32 - 1 tasks"), "{err}");
     }
 
     #[test]
