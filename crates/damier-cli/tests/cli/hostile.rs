@@ -772,3 +772,27 @@ fn share_reports_with_impossible_seconds_are_refused() {
         assert!(err.contains(says) && err.contains("is not a wall time"), "{err}");
     }
 }
+
+/// Probe of 2026-12-06: `automaton growth` ran without the sides or step cap given for a
+/// model it did not run (`--model pair --cell-n 5`, `--row-max-steps 5`: exit 0, model 1
+/// alone), where `--rule` without row was refused. Refused now, naming the model to add; an
+/// empty list of sides (`--cell-n ""`) still means none.
+#[test]
+fn growth_refuses_the_options_of_a_model_it_does_not_run() {
+    let base = ["automaton", "growth", "--model", "pair", "--pair-n", "4", "--local-n", "", "--samples", "1"];
+    for (extra, says) in [
+        (&["--cell-n", "5"][..], "--cell-n sets the runs of model 2 (cell): add cell to --model"),
+        (&["--cell-max-steps", "5"], "--cell-max-steps sets the runs of model 2 (cell)"),
+        (&["--row-n", "16"], "--row-n sets the runs of model 3 (row): add row to --model"),
+        (&["--row-max-steps", "5"], "--row-max-steps sets the runs of model 3 (row)"),
+    ] {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        let err = fails_with(&args, 2);
+        assert_eq!(err.lines().count(), 1, "{extra:?}: {err}");
+        assert!(err.contains(says), "{extra:?}: {err}");
+    }
+    let mut args = base.to_vec();
+    args.extend_from_slice(&["--cell-n", "", "--max-steps", "1000"]);
+    super::util::damier().args(&args).assert().success();
+}

@@ -30,6 +30,11 @@ use crate::util::{interrupt, progress::Progress};
 use super::scale::{parse_ns, parse_ns_up_to};
 use super::shared::{check_probability, eta_for, eta_help, model, parse_rule};
 
+/// The default sides of each model's runs (`--pair-n`, `--cell-n`, `--row-n`).
+const PAIR_N: &str = "8,10,12,14";
+const CELL_N: &str = "12,16,20,24";
+const ROW_N: &str = "16,32,64,128,256";
+
 /// Arguments of `damier automaton growth`.
 #[derive(Debug, Args)]
 pub struct GrowthArgs {
@@ -40,13 +45,13 @@ pub struct GrowthArgs {
     #[arg(long, value_parser = model(), value_delimiter = ',', default_value = "pair,cell")]
     model: Vec<Model>,
     /// Board sides for model 1 (`A..B` or a list).
-    #[arg(long, default_value = "8,10,12,14")]
+    #[arg(long, default_value = PAIR_N)]
     pair_n: String,
     /// Board sides for model 2.
-    #[arg(long, default_value = "12,16,20,24")]
+    #[arg(long, default_value = CELL_N)]
     cell_n: String,
     /// Board sides for model 3 (run with `--model row`).
-    #[arg(long, default_value = "16,32,64,128,256")]
+    #[arg(long, default_value = ROW_N)]
     row_n: String,
     /// Board sides for min-conflicts local search (none: empty string).
     #[arg(long, default_value = "12,16,20,24")]
@@ -101,6 +106,28 @@ pub struct GrowthArgs {
 
 impl GrowthArgs {
     /// The step cap of an automaton series.
+    /// Refuses a model's sides or step cap given without the model among those to run:
+    /// `--model pair --cell-n 5` or `--row-max-steps 5` ran model 1 alone, the option
+    /// silently ignored (where `--rule` without row was refused). Sides equal to the default,
+    /// or none (`--cell-n ""`), are taken as not given.
+    fn check_model_options(&self) -> anyhow::Result<()> {
+        let sides = |given: &str, default: &str| !given.trim().is_empty() && given != default;
+        let given = [
+            (Model::Pair, "--pair-n", sides(&self.pair_n, PAIR_N)),
+            (Model::Pair, "--pair-max-steps", self.pair_max_steps.is_some()),
+            (Model::Cell, "--cell-n", sides(&self.cell_n, CELL_N)),
+            (Model::Cell, "--cell-max-steps", self.cell_max_steps.is_some()),
+            (Model::Row, "--row-n", sides(&self.row_n, ROW_N)),
+            (Model::Row, "--row-max-steps", self.row_max_steps.is_some()),
+        ];
+        match given.into_iter().find(|&(m, _, g)| g && !self.model.contains(&m)) {
+            Some((m, flag, _)) => {
+                anyhow::bail!("{flag} sets the runs of {}: add {} to --model", m.label(), m.name())
+            }
+            None => Ok(()),
+        }
+    }
+
     fn cap(&self, series: Series) -> u64 {
         match series {
             Series::Pair => self.pair_max_steps.unwrap_or(self.max_steps),
@@ -380,6 +407,7 @@ pub fn run(a: GrowthArgs) -> anyhow::Result<ExitCode> {
             a.rule.is_none() || a.model.contains(&Model::Row),
             "--rule chooses model 3's rule: add row to --model"
         );
+        a.check_model_options()?;
         let models: Vec<Model> = a.model.clone();
         let eta = eta_for(&models, a.eta)?;
         let rows = measure(&a, eta.unwrap_or(DEFAULT_ETA))?;
