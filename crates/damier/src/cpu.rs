@@ -149,7 +149,8 @@ pub(crate) struct Features {
     /// AVX2 (on its own, for loops that need no popcount).
     #[cfg(target_arch = "x86_64")]
     pub avx2: bool,
-    /// The carry-less multiply `pclmulqdq`.
+    /// A 64 x 64 -> 128 carry-less multiply: `pclmulqdq` on x86-64, `pmull` (the crypto
+    /// extension's `aes` feature, which every Apple M chip and ARM server core has) on aarch64.
     pub clmul: bool,
     /// AVX-512 byte permutes (VBMI, with BW) and GFNI's bit-matrix transforms, which transpose
     /// bit matrices a few instructions per 64 x 64 (the counting engine's block slicing).
@@ -204,8 +205,10 @@ fn detect() -> Features {
     // NEON is part of the aarch64 baseline (every target of it in Rust enables it); asked
     // anyway, so that a build for a target without it would fall back rather than fault.
     let best = if std::arch::is_aarch64_feature_detected!("neon") { Isa::Neon } else { Isa::Portable };
-    // The other fields are read by x86-64 kernels only.
-    Features { best, clmul: false }
+    // `pmull` on 64-bit lanes comes with the `aes` feature (and NEON, which its intrinsic
+    // needs too). The other fields are read by x86-64 kernels only.
+    let clmul = best == Isa::Neon && std::arch::is_aarch64_feature_detected!("aes");
+    Features { best, clmul }
 }
 
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
