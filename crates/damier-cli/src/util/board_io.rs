@@ -16,7 +16,7 @@ use super::input::{self, Source};
 pub fn read(path: &Path) -> anyhow::Result<Board> {
     let source = Source::of(path);
     match source {
-        Source::Stdin => read_from(std::io::stdin().lock(), source),
+        Source::Stdin => read_from(input::stdin(), source),
         Source::File(_) => {
             let file =
                 std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;

@@ -51,6 +51,43 @@ impl<'a> Source<'a> {
     }
 }
 
+/// The process's stdin, locked: every read fails with `EBADF` when it was closed at the start
+/// ([`super::output::stdin_closed`]), where the runtime's `/dev/null` read as an empty input.
+pub struct Stdin(std::io::StdinLock<'static>);
+
+/// [`Stdin`], locked.
+pub fn stdin() -> Stdin {
+    Stdin(std::io::stdin().lock())
+}
+
+impl Stdin {
+    fn check_open() -> std::io::Result<()> {
+        if super::output::stdin_closed() {
+            // EBADF, what a read of a closed descriptor gives (9 on every Unix).
+            return Err(std::io::Error::from_raw_os_error(9));
+        }
+        Ok(())
+    }
+}
+
+impl Read for Stdin {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        Stdin::check_open()?;
+        self.0.read(buf)
+    }
+}
+
+impl std::io::BufRead for Stdin {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        Stdin::check_open()?;
+        self.0.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.0.consume(amount);
+    }
+}
+
 /// `limit` for messages: in MiB when a whole number of them.
 pub fn bytes_text(limit: u64) -> String {
     if limit >= 1 << 20 && limit.is_multiple_of(1 << 20) {
@@ -69,7 +106,7 @@ pub fn read(source: Source<'_>, limit: u64, what: &str) -> anyhow::Result<Vec<u8
             let file = std::fs::File::open(path).with_context(|| format!("cannot read {name}"))?;
             read_from(file, &name, limit, what)
         }
-        Source::Stdin => read_from(std::io::stdin().lock(), &name, limit, what),
+        Source::Stdin => read_from(stdin(), &name, limit, what),
     }
 }
 

@@ -82,19 +82,34 @@ impl<W: Write> Write for NamedWriter<W> {
 /// write to stdout fails instead, as a write to the closed descriptor would have: exit 74.
 static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
 
-/// Runs [`record_closed_stdout`] before `main`, and before Rust's runtime replaces a closed
+/// Whether stdin was closed when the process started (`damier ... <&-`), recorded as
+/// [`STDOUT_CLOSED`] is: the runtime's `/dev/null` in its place read as an empty input, so
+/// `walk replay 3 3 - <&-` answered "6 cells stay white after 0 moves" (exit 1). Reads of
+/// stdin then fail ([`super::input::stdin`]), as a read of the closed descriptor would have.
+static STDIN_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Whether stdin was closed when the process started ([`STDIN_CLOSED`]).
+pub fn stdin_closed() -> bool {
+    STDIN_CLOSED.load(Ordering::Relaxed)
+}
+
+/// Runs [`record_closed_streams`] before `main`, and before Rust's runtime replaces a closed
 /// standard stream: the loader calls the functions of `.init_array` first.
 #[cfg(target_os = "linux")]
 #[used]
 #[unsafe(link_section = ".init_array")]
-static RECORD_CLOSED_STDOUT: extern "C" fn() = record_closed_stdout;
+static RECORD_CLOSED_STREAMS: extern "C" fn() = record_closed_streams;
 
 #[cfg(target_os = "linux")]
-extern "C" fn record_closed_stdout() {
-    // SAFETY: `fcntl(F_GETFD)` only reads the flags of descriptor 1; it fails with `EBADF`
-    // when no such descriptor is open. It touches no Rust state and allocates nothing.
+extern "C" fn record_closed_streams() {
+    // SAFETY: `fcntl(F_GETFD)` only reads the flags of descriptors 1 and 0; it fails with
+    // `EBADF` when no such descriptor is open. It touches no Rust state and allocates nothing.
     if unsafe { libc::fcntl(1, libc::F_GETFD) } == -1 {
         STDOUT_CLOSED.store(true, Ordering::Relaxed);
+    }
+    // SAFETY: as above, for descriptor 0.
+    if unsafe { libc::fcntl(0, libc::F_GETFD) } == -1 {
+        STDIN_CLOSED.store(true, Ordering::Relaxed);
     }
 }
 

@@ -244,6 +244,30 @@ fn a_closed_stdout_fails_with_74_like_any_failed_write() {
     assert!(dir.path().join("p.txt").exists());
 }
 
+/// Probe of 2026-12-06: a closed stdin read as an empty input (the runtime's `/dev/null` in
+/// its place): `walk replay 3 3 - <&-` answered "6 cells stay white after 0 moves", exit 1,
+/// `queens check <&-` "empty placement", `queens sum <&-` "no share report given". Every
+/// reader of stdin now fails as a read of the closed descriptor: exit 2, one line.
+#[test]
+fn a_closed_stdin_is_a_failed_read_not_an_empty_input() {
+    for args in [
+        &["walk", "replay", "3", "3", "-"][..],
+        &["walk", "replay", "3", "3", "--from", "-"],
+        &["queens", "check"],
+        &["queens", "sum"],
+        &["lights", "solve", "-"],
+        &["automaton", "run", "-n", "6", "--from", "-"],
+        &["__api", "queens", "count"],
+    ] {
+        let out =
+            Command::new("sh").args(["-c", "exec \"$0\" \"$@\" <&-"]).arg(bin()).args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("Bad file descriptor") && err.lines().count() == 1, "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
 #[test]
 fn help_and_version_on_a_failed_stdout_fail_with_74() {
     // clap printed them and the run ended 0 whatever became of the text.

@@ -267,7 +267,7 @@ pub fn api(a: ApiArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     };
     let mut body = String::new();
-    std::io::stdin()
+    crate::util::input::stdin()
         .take(damier_web::MAX_BODY as u64 + 1)
         .read_to_string(&mut body)
         .context("cannot read the request")?;

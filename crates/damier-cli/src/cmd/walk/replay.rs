@@ -70,7 +70,7 @@ pub(super) fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     if let Some(source) = source {
         let name = source.name();
         match source {
-            input::Source::Stdin => play_input(std::io::stdin().lock(), &name, board, &mut replayer),
+            input::Source::Stdin => play_input(input::stdin(), &name, board, &mut replayer),
             input::Source::File(p) => {
                 let file = std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?;
                 play_input(file, &name, board, &mut replayer)
