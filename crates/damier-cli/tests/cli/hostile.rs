@@ -796,3 +796,24 @@ fn growth_refuses_the_options_of_a_model_it_does_not_run() {
     args.extend_from_slice(&["--cell-n", "", "--max-steps", "1000"]);
     super::util::damier().args(&args).assert().success();
 }
+
+/// Probe of 2026-12-06: `queens bench 28` and `queens timing --to 28` counted q(28) (1.79e6
+/// core hours projected) saying only its tasks, or "at least 1.4 s in all", where `queens count
+/// 28` says its projection first. They now say it too, past the same threshold (lowered to 0
+/// here by the test hook, so that q(12) is announced; unannounced without it).
+#[test]
+fn bench_and_timing_announce_a_long_count() {
+    let says = "counting q(12) alone is projected at";
+    for args in [
+        &["queens", "bench", "12"][..],
+        &["queens", "timing", "--to", "12", "--naive-max", "0", "--min-ms", "1"],
+    ] {
+        let out =
+            super::util::hooked(&[("DAMIER_TEST_COST_WARNING_HOURS", "0")]).args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(err.contains(says) && err.contains("core hours"), "{args:?}: {err}");
+        let out = damier().args(args).output().unwrap();
+        assert!(!String::from_utf8_lossy(&out.stderr).contains(says), "{args:?}");
+    }
+}

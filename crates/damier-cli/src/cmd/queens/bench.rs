@@ -61,6 +61,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         queens::reach::check_count(n, false)?;
     }
     let options = queens::count::CountOptions::on_this_machine(a.isa.resolve()?, None);
+    if let Some(&largest) = a.n.iter().max() {
+        super::cost::warn_if_whole_count_costly("queens bench", largest, options.isa)?;
+    }
     let one = crate::util::pool(Some(1))?;
     let all = crate::util::pool(None)?;
     let threads = all.current_num_threads();

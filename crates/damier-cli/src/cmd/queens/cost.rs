@@ -19,6 +19,26 @@ pub(super) fn warn_if_costly(query: &CostQuery) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Says on stderr, before `command` (`queens bench`, `queens timing`) counts q(`n`) whole on
+/// `isa`, what that count is projected to cost when it passes the threshold
+/// ([`threshold`]): they counted q(28) (1.79e6 core hours projected) saying only its tasks,
+/// or "at least 1.4 s in all".
+pub(super) fn warn_if_whole_count_costly(command: &str, n: u32, isa: damier::cpu::Isa) -> anyhow::Result<()> {
+    let Some(tasks) = damier::queens::count::task_count(n) else { return Ok(()) };
+    let query = CostQuery { n, engine: TaskEngine::Quarters, tasks, all_tasks: tasks, isa };
+    if let Some(w) = cost::projected_cost(&query, threshold()?, rand::random(), interrupt::control())? {
+        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+        errln!(
+            "damier: {command}: counting q({n}) alone is projected at {} core hours ({}), about {} h \
+             on the {cores} cores here; Ctrl-C stops it",
+            crate::util::number(w.core_hours),
+            w.reason(),
+            crate::util::number(w.core_hours / cores as f64),
+        );
+    }
+    Ok(())
+}
+
 /// Prints `warning` to stderr with the ways to split the count.
 pub(super) fn announce(warning: &CostWarning) {
     let query = &warning.query;

@@ -67,6 +67,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     for p in a.csv.iter().chain(&a.plot) {
         output::check_folder(p)?;
     }
+    // The fast counter's count of q(--to), on the widest unit as it runs, said when long.
+    super::cost::warn_if_whole_count_costly("queens timing", a.to, damier::cpu::Isa::best())?;
     let pool = crate::util::pool(a.threads)?;
     let control = interrupt::control();
     // A private counter for the bar: the engines report progress in their own units.
