@@ -21,6 +21,27 @@ macro_rules! path_argument {
             }
         }
 
+        /// clap reads the argument through this parser (before `From<OsString>`): an empty
+        /// value is refused as it is parsed, exit 2, where `--out ""` ran the whole command and
+        /// then failed its write with exit 74 ("cannot write : No such file or directory").
+        impl clap::builder::ValueParserFactory for $name {
+            type Parser = clap::builder::MapValueParser<
+                clap::builder::TryMapValueParser<
+                    clap::builder::OsStringValueParser,
+                    fn(OsString) -> Result<OsString, &'static str>,
+                >,
+                fn(OsString) -> $name,
+            >;
+
+            fn value_parser() -> Self::Parser {
+                use clap::builder::TypedValueParser;
+                let not_empty: fn(OsString) -> Result<OsString, &'static str> =
+                    |path| if path.is_empty() { Err("an empty path names no file") } else { Ok(path) };
+                let wrap: fn(OsString) -> $name = $name::from;
+                clap::builder::OsStringValueParser::new().try_map(not_empty).map(wrap)
+            }
+        }
+
         impl Deref for $name {
             type Target = Path;
             fn deref(&self) -> &Path {

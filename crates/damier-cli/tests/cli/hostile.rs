@@ -817,3 +817,37 @@ fn bench_and_timing_announce_a_long_count() {
         assert!(!String::from_utf8_lossy(&out.stderr).contains(says), "{args:?}");
     }
 }
+
+/// Probe of 2026-12-06: an empty file argument was taken as a path: `queens solve 10 --out ""`
+/// and `automaton sweep --csv ""` ran the whole command, then failed their write with exit 74
+/// ("cannot write : No such file or directory"), as a system fault. Refused as it is parsed
+/// now, exit 2, before anything runs.
+#[test]
+fn an_empty_file_argument_is_refused_before_the_run() {
+    for args in [
+        &["queens", "solve", "10", "--out", ""][..],
+        &[
+            "automaton",
+            "sweep",
+            "-n",
+            "5",
+            "--samples",
+            "2",
+            "--eps",
+            "0.1",
+            "--max-steps",
+            "100",
+            "--csv",
+            "",
+        ],
+        &["automaton", "run", "-n", "6", "--max-steps", "100", "--checkpoint", ""],
+        &["queens", "count", "12", "--journal", ""],
+        &["walk", "export", "", "--to", "2"],
+        &["lights", "solve", ""],
+    ] {
+        let err = fails_with(args, 2);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("an empty path names no file"), "{args:?}: {err}");
+        assert!(!err.contains("damier: automaton sweep:"), "{args:?}: a start line: {err}");
+    }
+}
