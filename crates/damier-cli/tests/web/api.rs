@@ -183,6 +183,9 @@ async fn bad_requests_get_one_line_4xx_and_the_server_keeps_serving() {
     let bad = StatusCode::BAD_REQUEST;
     assert!(refused("/api/queens/count", "{\"n\": ", bad).await.contains("malformed JSON"));
     assert!(refused("/api/queens/count", "[8]", bad).await.contains("JSON object"));
+    // Probe of 2026-12-06: a key given twice was answered for its last value (n = 11 here).
+    let m = refused("/api/queens/count", r#"{"n": 10, "threads": 1, "n": 11}"#, bad).await;
+    assert!(m.contains("malformed JSON: the key `n` is given twice"), "{m}");
     let m = refused("/api/queens/count", r#"{"n": 8, "colour": "red"}"#, bad).await;
     assert!(m.contains("unknown field `colour`") && m.contains("n, threads"), "{m}");
     assert!(refused("/api/queens/count", r#"{"n": "eight"}"#, bad).await.contains("eight"));
