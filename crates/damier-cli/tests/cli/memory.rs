@@ -436,3 +436,20 @@ fn a_count_keeps_within_the_address_space_limit() {
     assert_eq!(out.status.code(), Some(130), "stderr {err}");
     assert!(!err.contains("memory allocation"), "{err}");
 }
+
+/// Probe of 2026-12-06: `queens estimate` sampled its tasks with the largest batches whatever
+/// the address-space limit (a count's batches shrink to its room): `queens estimate 25
+/// --samples 1 --seed 1` aborted (signal 6) under a 614 MB limit, and so did 26 under 1 GB
+/// and the projection a count of them makes first. The sample's batches now fit the limit.
+#[test]
+fn an_estimate_keeps_within_the_address_space_limit() {
+    for extra in [&[][..], &["--queries", "100"]] {
+        let mut args = vec!["queens", "estimate", "25", "--samples", "1", "--seed", "1", "--json"];
+        args.extend_from_slice(extra);
+        let out = limited_to(614_400_000, &args, Stdio::null());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {:?}, stderr {err}", out.status);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["n"], 25, "{v}");
+    }
+}

@@ -50,6 +50,7 @@
 use std::sync::Mutex;
 use std::time::Instant;
 
+use super::CountError;
 use super::devices::TaskCounter;
 use super::quarters::{self, TaskSample};
 use super::tasks::{TaskDone, TaskEngine, TaskError, TaskList, sample_tasks};
@@ -383,7 +384,7 @@ fn estimate_cost_of(
         || if thread_clock { thread_cpu_seconds().unwrap_or(0.0) } else { start.elapsed().as_secs_f64() };
     // (the warm-up's seconds, the sampled tasks with their index in the task list)
     let found = Mutex::new((0.0, Vec::with_capacity(picked.len())));
-    let run = || -> Result<f64, Interrupted> {
+    let run = || -> Result<f64, CountError> {
         // PERF: the first task runs twice, the first time alone, as a warm-up whose cost
         // (first touches of memory) is set-up.
         let warmed: Vec<quarters::SampledTask> = picked
@@ -424,6 +425,8 @@ fn estimate_cost_of(
     let (warm_up, mut samples) = found.into_inner().unwrap_or_else(|e| e.into_inner());
     let table_seconds = match ran {
         Ok(seconds) if !control.cancelled() => seconds,
+        // Refused before any task ran (the sample cannot fit the address space).
+        Err(CountError::MemoryLimit(m)) => return Err(m.into()),
         // Interrupted: the tasks started before the first one stopped are kept, if any.
         _ => {
             keep_started_before_a_stopped_one(&mut samples);

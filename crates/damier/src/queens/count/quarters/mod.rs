@@ -1219,14 +1219,27 @@ pub(crate) fn sample_column_sets(
     clock: &(dyn Fn() -> f64 + Sync),
     control: &Control,
     on_done: &(dyn Fn(usize, TaskSample) + Sync),
-) -> Result<f64, Interrupted> {
+) -> Result<f64, CountError> {
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let g = Geometry::new(n);
+    // Within the address-space limit where one is set, as a count plans within its room: the
+    // batches shrink to fit it, and a sample that cannot fit even so is refused (with batches
+    // of STORED_KEYS whatever the limit, `queens estimate 25` aborted under a 600 MB one, 26
+    // under 1 GB, and so did the projection before a count).
+    let (batch, room) = match crate::util::address_space_limit() {
+        Some(limit) => {
+            let (batch, need) =
+                batch_for(n, column_sets.len(), rayon::current_num_threads(), limit, wide_tables(isa));
+            check_need(n, need, limit)?;
+            (batch, limit - need)
+        }
+        None => (STORED_KEYS, u64::MAX),
+    };
     let table_start = clock();
     // The whole table up to q = 11 (0.55 GB), as a whole count uses it, so that the sample
     // is timed as the count would run; beyond, per-task searches (the 4.9 GB table of q = 12
     // would dwarf a sample of a few tasks).
-    let quarters = Quarters::new(&g, g.q <= 11, u64::MAX, control)?;
+    let quarters = Quarters::new(&g, g.q <= 11, room, control)?;
     let table_seconds = (clock() - table_start).max(0.0);
     // Tasks in flight stop at `control`'s next poll, within milliseconds; they are more likely
     // long ones, so a caller keeping the tasks that finished keeps those started before the
@@ -1257,9 +1270,9 @@ pub(crate) fn sample_column_sets(
         Ok(probe.found)
     };
     let (first, rest) = column_sets.split_at(column_sets.len().min(1));
-    for_each_task(&g, isa, STORED_KEYS, first, control, &run, &|i, found, _| on_done(i, found))?;
+    for_each_task(&g, isa, batch, first, control, &run, &|i, found, _| on_done(i, found))?;
     let rest_done = |i, found, _| on_done(i + first.len(), found);
-    for_each_task(&g, isa, STORED_KEYS, rest, control, &run, &rest_done)?;
+    for_each_task(&g, isa, batch, rest, control, &run, &rest_done)?;
     Ok(table_seconds)
 }
 
