@@ -242,9 +242,14 @@ fn eta_is_refused_for_the_models_that_ignore_it() {
     fn run(more: &[&'static str]) -> Args {
         [&["automaton", "run", "-n", "6", "--seed", "1"][..], more].concat()
     }
+    // Small sides for the models of `--model` only: growth refuses the sides of a model it
+    // does not run.
     fn growth(more: &[&'static str]) -> Args {
-        let small = ["--pair-n", "5", "--cell-n", "5", "--row-n", "6", "--local-n", "", "--samples", "3"];
-        [&["automaton", "growth", "--resamples", "20"][..], &small, more].concat()
+        let models = more.iter().position(|&a| a == "--model").map_or("", |i| more[i + 1]);
+        let sides = [("pair", "--pair-n", "5"), ("cell", "--cell-n", "5"), ("row", "--row-n", "6")];
+        let small = sides.iter().filter(|(m, ..)| models.contains(m)).flat_map(|&(_, o, n)| [o, n]);
+        let rest = ["--local-n", "", "--samples", "3"];
+        [&["automaton", "growth", "--resamples", "20"][..], &small.collect::<Vec<_>>(), &rest, more].concat()
     }
     let (one, two) = ("model 1 (pair) does not", "model 1 (pair) and model 3 (row) do not");
     for (args, named) in [
