@@ -30,10 +30,24 @@ impl Server {
         Server::start_in(tempfile::tempdir().unwrap(), args, env)
     }
 
-    /// `damier serve --port 0 ARGS` with `tmp` as its temporary folder.
+    /// `damier serve --port 0 ARGS` with `tmp` as its temporary folder, and SIGHUP at its
+    /// default action whatever the tests were started with: a server started ignoring SIGHUP
+    /// keeps ignoring it, as `nohup` asks (`stopping::a_server_started_ignoring_sighup_keeps_serving`), so
+    /// under a `nohup`'d test run `sighup_ends_the_jobs` found the server still serving.
     pub(super) fn start_in(tmp: tempfile::TempDir, args: &[&str], env: &[(&str, &str)]) -> Server {
+        use std::os::unix::process::CommandExt;
         let mut command = Command::new(exe());
         command.args(["serve", "--port", "0"]).args(args).envs(env.iter().copied());
+        // SAFETY: between fork and exec only `signal` runs, which POSIX lists as
+        // async-signal-safe; it allocates nothing.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::signal(libc::SIGHUP, libc::SIG_DFL) == libc::SIG_ERR {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
         Server::launch(command, tmp)
     }
 
