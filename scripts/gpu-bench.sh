@@ -160,7 +160,9 @@ adapters=$(timeout -k 5 60 "$damier" gpu 2>"$said")
 rc=$?
 [ -n "$adapters" ] && echo "$adapters"
 if [ $rc -ne 0 ]; then
-  why=$(tr -s '\n' ' ' <"$said" | head -c 300); rm -f "$said"
+  # damier's own line (the Vulkan loader's lines, printed before it when an ICD is broken,
+  # would crowd it out of a cut), else the last line said.
+  why=$(grep -m1 '^damier: ' "$said" || tail -n1 "$said"); rm -f "$said"
   echo "gpu-bench: no usable GPU adapter (damier gpu exited $rc${why:+: ${why% }}; ICD ${icd:-none found}; LD_LIBRARY_PATH ${LD_LIBRARY_PATH:-unset}): stopped" >&2
   exit $rc
 fi

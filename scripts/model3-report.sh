@@ -227,10 +227,15 @@ main() {
   say "done: $out"
 }
 
+# Fewest runs in a file for `stalled` to stop on: the study's 10 seeds, whatever CROSS_SEEDS
+# asks (model3_designs.rs's CARRY_MIN_RUNS; a file of fewer runs, a study stopped early, says
+# too little to stop on).
+CARRY_MIN_RUNS=10
+
 # Whether the coverage rule stops design $2 at $3: it has, under directory $1, a file of at
-# least $4 runs at some n below $3 of which it solved (the `solved` column, the sixth, `true`)
-# none below n = 512, fewer than 8 in 10 from 512 up (model3_designs.rs's `carried`): a file
-# of fewer runs (a study stopped early) says too little to stop on.
+# least CARRY_MIN_RUNS runs at some n below $3 of which it solved (the `solved` column, the
+# sixth, `true`) none below n = 512, fewer than 8 in 10 from 512 up (model3_designs.rs's
+# `carried`).
 stalled() {
   local f m
   for f in "$1/${2}"_n*.csv; do
@@ -238,16 +243,11 @@ stalled() {
     m=${f##*_n}
     m=${m%.csv}
     [[ $m =~ ^[0-9]+$ ]] && ((m < $3)) || continue
-    [[ $(tail -n +2 "$f" | wc -l) -ge $4 ]] || continue
+    [[ $(tail -n +2 "$f" | wc -l) -ge $CARRY_MIN_RUNS ]] || continue
     awk -F, -v n="$m" 'NR > 1 { runs++; if ($6 == "true") solved++ }
       END { exit (n < 512 ? solved > 0 : 5 * solved >= 4 * runs) ? 1 : 0 }' "$f" && return 0
   done
   return 1
-}
-
-# How many seeds $1 names: k (seeds 1 to k) or a range a-b.
-seed_count() {
-  if [[ $1 =~ ^([0-9]+)-([0-9]+)$ ]]; then echo $((BASH_REMATCH[2] - BASH_REMATCH[1] + 1)); else echo "$1"; fi
 }
 
 # 6. Crossings against n (issue 53): each named rule's board crossings (generations / n), every
@@ -264,7 +264,7 @@ crossings() {
     for n in $(tr , '\n' <<<"$ns" | sort -n); do
       f=$out/model3_crossings/${d}_n$n.csv
       # The coverage rule: a design that solved too few runs at a smaller n stops there.
-      if [[ ${CROSS_ALL:-0} != 1 ]] && stalled "$out/model3_crossings" "$d" "$n" "$(seed_count "$seeds")"; then
+      if [[ ${CROSS_ALL:-0} != 1 ]] && stalled "$out/model3_crossings" "$d" "$n"; then
         say "crossings: $d not run at n = $n: at a smaller n it solved no run (below 512) or fewer than 8 in 10 (from 512); CROSS_ALL=1 runs it"
         continue
       fi

@@ -282,6 +282,11 @@ fn table(files: &[String]) {
 /// The size from which [`carried`] asks most runs solved, not one.
 const CARRY_FROM: u64 = 512;
 
+/// Fewest runs at a size for [`carried`] to stop a design there: the study's 10 seeds (a
+/// size with fewer, a study stopped early, says too little to stop on). scripts/model3-report.sh's
+/// `CARRY_MIN_RUNS` is the same number, whatever seeds it is asked to run.
+const CARRY_MIN_RUNS: usize = 10;
+
 /// The crossings study's coverage rule (scripts/model3-report.sh's `stalled` applies the same):
 /// a design that solved `solved` of its `runs` at n is carried to the next size while it solved
 /// at least one below [`CARRY_FROM`] and at least 8 in 10 from it up. Below n = 512 the capped
@@ -289,7 +294,7 @@ const CARRY_FROM: u64 = 512;
 /// 1 024); from it a doubling costs up to hours of CPU, spent only on designs that solve most
 /// of their runs.
 fn carried(n: u64, solved: usize, runs: usize) -> bool {
-    if n < CARRY_FROM { solved > 0 } else { 5 * solved >= 4 * runs }
+    runs < CARRY_MIN_RUNS || if n < CARRY_FROM { solved > 0 } else { 5 * solved >= 4 * runs }
 }
 
 /// One Markdown row per design of the runs files: the mean board crossings (generations / n;

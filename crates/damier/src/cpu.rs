@@ -205,9 +205,11 @@ fn detect() -> Features {
     // NEON is part of the aarch64 baseline (every target of it in Rust enables it); asked
     // anyway, so that a build for a target without it would fall back rather than fault.
     let best = if std::arch::is_aarch64_feature_detected!("neon") { Isa::Neon } else { Isa::Portable };
-    // `pmull` on 64-bit lanes comes with the `aes` feature (and NEON, which its intrinsic
-    // needs too). The other fields are read by x86-64 kernels only.
-    let clmul = best == Isa::Neon && std::arch::is_aarch64_feature_detected!("aes");
+    // `vmull_p64` is compiled with `neon,aes` (rustc's `aes` is FEAT_AES with FEAT_PMULL), but
+    // the run-time `aes` follows HWCAP_AES alone, and the architecture allows AES without
+    // PMULL: `pmull` is asked for too. The other fields are read by x86-64 kernels only.
+    use std::arch::is_aarch64_feature_detected as has;
+    let clmul = best == Isa::Neon && has!("aes") && has!("pmull");
     Features { best, clmul }
 }
 

@@ -104,7 +104,7 @@ fn say_saves_finish_first() {
     let below = if std::io::IsTerminal::is_terminal(&std::io::stderr()) { "\n" } else { "" };
     let _ = writeln!(
         std::io::stderr(),
-        "{below}damier: stopping: the checkpoint being written to {} is finished first (Ctrl-C again \
+        "{below}damier: the checkpoint being written to {} is finished first (Ctrl-C again \
          abandons it: the file keeps the last one)",
         targets.join(", ")
     );

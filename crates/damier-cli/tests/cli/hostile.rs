@@ -440,7 +440,7 @@ fn a_ctrl_c_during_a_checkpoint_write_says_the_write_is_finished_first() {
     assert_eq!(code, Some(130), "{err}");
     let file = run.path.display().to_string();
     let finishing = format!(
-        "damier: stopping: the checkpoint being written to {file} is finished first (Ctrl-C again abandons \
+        "damier: the checkpoint being written to {file} is finished first (Ctrl-C again abandons \
          it: the file keeps the last one)"
     );
     let lines: Vec<&str> = err.lines().collect();

@@ -105,7 +105,6 @@ pub struct GrowthArgs {
 }
 
 impl GrowthArgs {
-    /// The step cap of an automaton series.
     /// Refuses a model's sides or step cap given without the model among those to run:
     /// `--model pair --cell-n 5` or `--row-max-steps 5` ran model 1 alone, the option
     /// silently ignored (where `--rule` without row was refused). Sides equal to the default,
@@ -128,6 +127,7 @@ impl GrowthArgs {
         }
     }
 
+    /// The step cap of an automaton series.
     fn cap(&self, series: Series) -> u64 {
         match series {
             Series::Pair => self.pair_max_steps.unwrap_or(self.max_steps),
