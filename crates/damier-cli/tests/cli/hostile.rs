@@ -803,7 +803,7 @@ fn growth_refuses_the_options_of_a_model_it_does_not_run() {
 /// here by the test hook, so that q(12) is announced; unannounced without it).
 #[test]
 fn bench_and_timing_announce_a_long_count() {
-    let says = "counting q(12) alone is projected at";
+    let says = "counting q(12) once is projected at";
     for args in [
         &["queens", "bench", "12"][..],
         &["queens", "timing", "--to", "12", "--naive-max", "0", "--min-ms", "1"],

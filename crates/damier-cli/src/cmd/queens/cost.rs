@@ -27,13 +27,13 @@ pub(super) fn warn_if_whole_count_costly(command: &str, n: u32, isa: damier::cpu
     let Some(tasks) = damier::queens::count::task_count(n) else { return Ok(()) };
     let query = CostQuery { n, engine: TaskEngine::Quarters, tasks, all_tasks: tasks, isa };
     if let Some(w) = cost::projected_cost(&query, threshold()?, rand::random(), interrupt::control())? {
-        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+        // No wall time: `bench` counts on one thread first (and again on all, `--repeat` times),
+        // `timing` on its `--threads`; core hours are what each of its counts costs.
         errln!(
-            "damier: {command}: counting q({n}) alone is projected at {} core hours ({}), about {} h \
-             on the {cores} cores here; Ctrl-C stops it",
+            "damier: {command}: counting q({n}) once is projected at {} core hours ({}): as many \
+             hours on one thread; Ctrl-C stops it",
             crate::util::number(w.core_hours),
             w.reason(),
-            crate::util::number(w.core_hours / cores as f64),
         );
     }
     Ok(())
