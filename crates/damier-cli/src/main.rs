@@ -15,9 +15,30 @@ mod util;
 
 fn main() -> ExitCode {
     util::output::report_file_size_limit();
+    keep_within_the_address_space_limit();
     match run() {
         Ok(code) => code,
         Err(err) => util::exit::report(&err),
+    }
+}
+
+/// Under an address-space limit (`ulimit -v`), holds glibc's malloc to one arena and its mmap
+/// threshold at 128 KiB, so that the memory a count plans for ([`damier::queens::count`]'s
+/// `--memory` room, at most the limit) is the address space it takes: each thread's arena
+/// reserved 64 MiB heaps, and with the threshold raised to the largest block freed (glibc's
+/// default) the workers' buffers of up to 32 MB came from those heaps, split between threads.
+/// `queens count 25 --share 1/2000` aborted under `ulimit -v 1000000` with its buffers planned
+/// to fit (it ran with `MALLOC_ARENA_MAX=1`). Without a limit nothing changes. Elsewhere
+/// (another allocator) it does nothing.
+fn keep_within_the_address_space_limit() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if damier::util::address_space_limit().is_some() {
+        // SAFETY: `mallopt` only sets parameters of glibc's allocator, under the allocator's
+        // own lock, before any other thread starts; no memory is touched.
+        unsafe {
+            libc::mallopt(libc::M_ARENA_MAX, 1);
+            libc::mallopt(libc::M_MMAP_THRESHOLD, 128 << 10);
+        }
     }
 }
 

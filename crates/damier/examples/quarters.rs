@@ -4,7 +4,8 @@
 //! `cargo run -p damier --release --features measure --example quarters -- AID`
 //!
 //! - `worker-buffer-peaks`: the largest worker buffers per n (`DAMIER_PEAK_N` one n only,
-//!   `DAMIER_PEAK_TASKS` tasks per n);
+//!   `DAMIER_PEAK_TASKS` tasks per n, `DAMIER_PEAK_BATCH` stored keys per batch [the engine's],
+//!   beside the bytes the count's plan allows a worker);
 //! - `layouts-per-task`: time per task of the two quarter layouts, n = 16 to 20;
 //! - `profile-tasks`: where a task's time goes (`DAMIER_PROFILE_N` [23], `_TASKS` [4],
 //!   `_SEED` [1], `_BATCH`, `_MAX_CUT`, `_GROUP_KEYS`);
@@ -40,7 +41,11 @@ fn run(aid: &str) -> Result<(), String> {
     match aid {
         "worker-buffer-peaks" => {
             let only = env("DAMIER_PEAK_N")?.map(|_| board("DAMIER_PEAK_N", 0)).transpose()?;
-            measure::worker_buffer_peaks(only, size(env("DAMIER_PEAK_TASKS")?));
+            measure::worker_buffer_peaks(
+                only,
+                size(env("DAMIER_PEAK_TASKS")?),
+                size(env("DAMIER_PEAK_BATCH")?),
+            );
         }
         "layouts-per-task" => measure::layouts_per_task(),
         "profile-tasks" => measure::profile_tasks(

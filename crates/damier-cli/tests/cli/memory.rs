@@ -411,6 +411,19 @@ fn automaton_boards_and_lights_bench_boards_are_refused_not_aborted_on() {
     assert!(err.contains("4294967296x4294967296 board is too large"), "{err}");
 }
 
+/// Runs `command` for `seconds`, then sends it Ctrl-C (SIGINT) unless it has ended: whether it
+/// ended before, and its output.
+fn interrupted_after(mut command: Command, seconds: u64) -> (bool, Output) {
+    let mut child = command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(seconds));
+    let early = child.try_wait().unwrap().is_some();
+    if !early {
+        let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+        assert!(status.success());
+    }
+    (early, child.wait_with_output().unwrap())
+}
+
 /// Probe of 2026-12-06: a count took the memory available now (22 GB on the project machine)
 /// as its room whatever the address-space limit, so under the 1 GiB cap `queens count 23
 /// --share 1/100` asked for the 4.9 GB quarter table and aborted (signal 6) at once. Its room
@@ -418,21 +431,13 @@ fn automaton_boards_and_lights_bench_boards_are_refused_not_aborted_on() {
 /// Ctrl-C.
 #[test]
 fn a_count_keeps_within_the_address_space_limit() {
-    let mut child = limited_command(LIMIT, &["queens", "count", "23", "--share", "1/100"], Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The table was asked for as the count started, well within this.
-    std::thread::sleep(std::time::Duration::from_secs(3));
-    let early = child.try_wait().unwrap();
-    if early.is_none() {
-        let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-        assert!(status.success());
-    }
-    let out = child.wait_with_output().unwrap();
+    // The table was asked for as the count started, well within 3 s.
+    let (early, out) = interrupted_after(
+        limited_command(LIMIT, &["queens", "count", "23", "--share", "1/100"], Stdio::null()),
+        3,
+    );
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(early.is_none(), "ended within 3 s: {:?}, stderr {err}", out.status);
+    assert!(!early, "ended within 3 s: {:?}, stderr {err}", out.status);
     assert_eq!(out.status.code(), Some(130), "stderr {err}");
     assert!(!err.contains("memory allocation"), "{err}");
 }
@@ -451,5 +456,38 @@ fn an_estimate_keeps_within_the_address_space_limit() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: {:?}, stderr {err}", out.status);
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["n"], 25, "{v}");
+    }
+}
+
+/// Probe of 2026-12-06: a count's plan bounded only its batches' bytes (185 MB a worker with
+/// 2 M keys at n = 25) while a worker held 407 MB (its quarter cells and queries do not
+/// shrink with the batch), and each thread's malloc arena took address space of its own:
+/// `queens count 25 --share 1/2000` aborted (signal 6) under a 1 GB address-space limit,
+/// `queens count 26` and `queens estimate 26` under 1 GB and 600 MB. Now n = 25 plans within
+/// 1 GB and runs (stopped by Ctrl-C here), and n = 26 is refused in one line.
+#[test]
+fn a_large_count_plans_its_buffers_within_the_address_space_limit() {
+    let mut count =
+        limited_command(1_000_000_000, &["queens", "count", "25", "--share", "1/2000"], Stdio::null());
+    count.env_remove("MALLOC_ARENA_MAX");
+    // The quarter cells and the first batches are taken as the first tasks start.
+    let (early, out) = interrupted_after(count, 4);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("memory allocation"), "{err}");
+    match out.status.code() {
+        Some(130) => assert!(!early, "{err}"),
+        // A machine with more cores than the limit holds workers for: refused in one line.
+        _ => refused(&out, "queens count 25 under 1 GB", "needs about"),
+    }
+    for (args, limit) in [
+        (&["queens", "count", "26", "--share", "1/2000"][..], 1_000_000_000),
+        (&["queens", "estimate", "26", "--samples", "1", "--seed", "1"][..], 614_400_000),
+    ] {
+        let out = limited_to(limit, args, Stdio::null());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("memory allocation"), "{args:?}: {err}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {:?}, stderr {err}", out.status);
+        let last = err.lines().last().unwrap_or("");
+        assert!(last.contains("n = 26 needs about") && last.contains("allowed"), "{args:?}: {err}");
     }
 }

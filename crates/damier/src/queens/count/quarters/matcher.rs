@@ -208,14 +208,15 @@ impl Matcher {
         }
     }
 
-    /// Bytes held by the buffers: the rows the last seal wrote, not the rows' capacity, which
-    /// [`Matcher::seal`] takes with room to grow into (up to twice what a seal needs) and whose
-    /// pages cost no memory until they are written.
+    /// Address space held by the buffers: their capacities, the rows' included, which
+    /// [`Matcher::seal`] takes with room to grow into (up to twice what a seal needs): pages
+    /// never written cost no resident memory, but count against an address-space limit.
     #[cfg(feature = "measure")]
     pub(super) fn bytes(&self) -> usize {
         8 * (self.grouped.capacity() + self.queries.capacity())
             + 2 * self.group.capacity()
-            + std::mem::size_of::<Row>() * self.rows.len()
+            + std::mem::size_of::<Row>() * self.rows.capacity()
+            + 8 * self.blocks.capacity()
     }
 
     /// Key bits per chunk of the sealed tables: [`Matcher::width`] where the matcher slices the

@@ -14,9 +14,11 @@ fn uncancelled(g: &Geometry, quarters: &Quarters, task: Task, w: &mut Work) -> u
 }
 
 /// The largest worker buffers over a sample of tasks (`tasks` of them, by default 200, or
-/// 40 from n = 22), for each n from 12 to 27 or `only_n` (to size [`worker_bytes`]); stops
-/// after an n whose tasks take over 5 s each.
-pub fn worker_buffer_peaks(only_n: Option<u32>, tasks_per_n: Option<usize>) {
+/// 40 from n = 22), for each n from 12 to 27 or `only_n` (to size [`worker_bytes`]), with
+/// batches of `batch` stored keys (by default [`STORED_KEYS`]), beside what [`worker_bytes`]
+/// allows; stops after an n whose tasks take over 5 s each.
+pub fn worker_buffer_peaks(only_n: Option<u32>, tasks_per_n: Option<usize>, batch: Option<usize>) {
+    let batch = batch.unwrap_or(STORED_KEYS).max(1);
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
     let ns = match only_n {
         None => 12..=27,
@@ -27,6 +29,7 @@ pub fn worker_buffer_peaks(only_n: Option<u32>, tasks_per_n: Option<usize>) {
         let all = tasks(&g);
         let quarters = Quarters::new(&g, false, 0, &Control::new()).unwrap();
         let mut w = Work::new(&g, Isa::best());
+        w.batch = batch;
         let sample = tasks_per_n.unwrap_or(if n >= 22 { 40 } else { 200 });
         let start = std::time::Instant::now();
         for _ in 0..sample {
@@ -36,8 +39,10 @@ pub fn worker_buffer_peaks(only_n: Option<u32>, tasks_per_n: Option<usize>) {
         let [cells, matcher, sides] = w.bytes();
         println!(
             "n = {n}: peak worker buffers {} bytes over {sample} tasks ({per_task:.4} s per task): \
-             quarter cells {cells}, matcher {matcher}, both sides' keys {sides}",
-            cells + matcher + sides
+             quarter cells {cells}, matcher {matcher}, both sides' keys {sides}; \
+             batches of {batch} keys, the plan allows {}",
+            cells + matcher + sides,
+            worker_bytes(n, batch, wide_tables(Isa::best()))
         );
         if per_task > 5.0 {
             break;

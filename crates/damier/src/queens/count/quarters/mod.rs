@@ -295,22 +295,57 @@ pub(crate) fn wide_tables(isa: Isa) -> bool {
     isa == Isa::Portable
 }
 
+/// Bytes of a worker's query buffers per query key, at most: the query side's keys (8, up to
+/// twice that in a vector grown by doubling) and the matcher's grouped copy (8) and group (2),
+/// rounded up. A worker holds up to [`QUERY_CHUNK`] queries whatever its batch.
+const QUERY_KEY_BYTES: u64 = 32;
+
+/// Bytes of a worker's four quarters' cells at n = 25, at most: 138 MB measured (the largest
+/// of 6 random tasks, `worker-buffer-peaks` of examples/quarters.rs), with a margin of 1.45x;
+/// they grow about 2.2 times per n (7 MB at n = 21, 9 at 22, 30 at 23, 41 at 24).
+const CELLS_BYTES_AT_25: f64 = 200e6;
+
+/// Address space a count takes besides its workers' buffers, the task list and the quarter
+/// table: the program, its threads' stacks and the allocator's slack.
+const PROCESS_BYTES: u64 = 64 << 20;
+
+/// Address space each worker thread takes besides its buffers: glibc's malloc reserves 64 MiB
+/// for each thread's arena (under `ulimit -v 1000000`, `queens count 25 --share 1/2000`
+/// aborted on 2 threads with the buffers planned to fit, and ran with `MALLOC_ARENA_MAX=1`).
+const THREAD_BYTES: u64 = 64 << 20;
+
 /// Bytes one worker's buffers may reach for n with batches of `batch` keys, its tables `wide`
-/// or not ([`wide_tables`]): an estimate from the largest tasks measured, with a margin (see
-/// docs/performance.md).
+/// or not ([`wide_tables`]): an upper bound from the largest tasks measured, with a margin (see
+/// docs/performance.md). Address space, not resident memory: the matcher's rows are taken
+/// with room to grow (up to twice a seal's), which an address-space limit counts.
+///
+/// PERF: three parts, each bounded apart, so that the bound holds at small batches too (until
+/// 2026-12-06 it was the batch's part alone: 185 MB a worker planned at n = 25 with 2 M keys a
+/// batch, where a worker held 407 MB): the quarter cells and the queries do not shrink with
+/// the batch. Measured against the bound (`DAMIER_PEAK_BATCH`
+/// of `worker-buffer-peaks`): at n = 25, 407 MB against 519 MB with 2 M keys a batch, 585
+/// against 703 with 4 M, 936 against 1.81 GB with 16 M; at n = 24, 220 against 410 (2 M); at
+/// n = 23, 179 against 342 (2 M). Without a limit the batch stays [`STORED_KEYS`]: the bound
+/// only decides how far a limit shrinks it.
 fn worker_bytes(n: u32, batch: usize, wide: bool) -> u64 {
     // The top halves of the largest task: 0.5 M at n = 21 (from 200 random tasks), about 2.7x
     // more per n (12.6 M measured at n = 25, 193 M at 27); a side larger than a batch is made
-    // in pieces ([`count_task`]), so a worker holds at most a batch's worth, and 8 bytes more
-    // a key cover the quarter cells of a task and slack.
+    // in pieces ([`count_task`]), so a worker holds at most a batch's worth of stored keys and
+    // a query chunk's worth of queries, and 8 bytes more a stored key cover slack.
     let halves = 0.5e6 * 2.7f64.powi(n as i32 - 21);
     let key_bytes = if wide { WIDE_BATCH_KEY_BYTES } else { BATCH_KEY_BYTES };
-    (halves.min(batch as f64) * (key_bytes + 8) as f64) as u64
+    let stored = halves.min(batch as f64) * (key_bytes + 8) as f64;
+    let queries = halves.min(QUERY_CHUNK as f64) * QUERY_KEY_BYTES as f64;
+    let cells = CELLS_BYTES_AT_25 * 2.2f64.powi(n as i32 - 25);
+    (stored + queries + cells) as u64
 }
 
-/// Bytes a count of n needs besides the quarter table: the task list and the workers.
+/// Bytes a count of n needs besides the quarter table: the program, the task list and the
+/// workers.
 fn base_bytes(n: u32, tasks: usize, threads: usize, batch: usize, wide: bool) -> u64 {
-    (tasks * std::mem::size_of::<Task>()) as u64 + threads as u64 * worker_bytes(n, batch, wide)
+    PROCESS_BYTES
+        + (tasks * std::mem::size_of::<Task>()) as u64
+        + threads as u64 * (THREAD_BYTES + worker_bytes(n, batch, wide))
 }
 
 /// The largest batch (a power of two from [`STORED_KEYS`] down to [`MIN_STORED_KEYS`]) whose
