@@ -171,7 +171,10 @@ impl CountOptions {
     /// quarter table and aborted (signal 6).
     pub fn on_this_machine(isa: Isa, memory: Option<u64>) -> CountOptions {
         let room = memory.or_else(crate::util::available_memory);
-        let memory = match (room, crate::util::address_space_limit()) {
+        // The limit's room is what the program and its threads leave of it.
+        let reserve = quarters::PROCESS_BYTES + rayon::current_num_threads() as u64 * quarters::THREAD_BYTES;
+        let limit = crate::util::address_space_limit().map(|l| l.saturating_sub(reserve));
+        let memory = match (room, limit) {
             (Some(room), Some(limit)) => Some(room.min(limit)),
             (room, limit) => room.or(limit),
         };

@@ -306,13 +306,16 @@ const QUERY_KEY_BYTES: u64 = 32;
 const CELLS_BYTES_AT_25: f64 = 200e6;
 
 /// Address space a count takes besides its workers' buffers, the task list and the quarter
-/// table: the program, its threads' stacks and the allocator's slack.
-const PROCESS_BYTES: u64 = 64 << 20;
+/// table: the program, its threads' stacks and the allocator's slack. Taken off the room that
+/// an address-space limit gives ([`super::CountOptions::on_this_machine`]), not counted in a
+/// `--memory` room, which is the count's own (`queens count 15 --memory 4M` runs).
+pub(crate) const PROCESS_BYTES: u64 = 64 << 20;
 
-/// Address space each worker thread takes besides its buffers: glibc's malloc reserves 64 MiB
-/// for each thread's arena (under `ulimit -v 1000000`, `queens count 25 --share 1/2000`
-/// aborted on 2 threads with the buffers planned to fit, and ran with `MALLOC_ARENA_MAX=1`).
-const THREAD_BYTES: u64 = 64 << 20;
+/// Address space each worker thread takes besides its buffers, taken off that room too:
+/// glibc's malloc reserves 64 MiB for each thread's arena (under `ulimit -v 1000000`, `queens
+/// count 25 --share 1/2000` aborted on 2 threads with the buffers planned to fit, and ran with
+/// `MALLOC_ARENA_MAX=1`, which the CLI now sets under a limit; other callers may not).
+pub(crate) const THREAD_BYTES: u64 = 64 << 20;
 
 /// Bytes one worker's buffers may reach for n with batches of `batch` keys, its tables `wide`
 /// or not ([`wide_tables`]): an upper bound from the largest tasks measured, with a margin (see
@@ -340,12 +343,9 @@ fn worker_bytes(n: u32, batch: usize, wide: bool) -> u64 {
     (stored + queries + cells) as u64
 }
 
-/// Bytes a count of n needs besides the quarter table: the program, the task list and the
-/// workers.
+/// Bytes a count of n needs besides the quarter table: the task list and the workers.
 fn base_bytes(n: u32, tasks: usize, threads: usize, batch: usize, wide: bool) -> u64 {
-    PROCESS_BYTES
-        + (tasks * std::mem::size_of::<Task>()) as u64
-        + threads as u64 * (THREAD_BYTES + worker_bytes(n, batch, wide))
+    (tasks * std::mem::size_of::<Task>()) as u64 + threads as u64 * worker_bytes(n, batch, wide)
 }
 
 /// The largest batch (a power of two from [`STORED_KEYS`] down to [`MIN_STORED_KEYS`]) whose
